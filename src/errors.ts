@@ -1,0 +1,123 @@
+/**
+ * Every way a tool call can fail, as a string code that survives a worker boundary and minification
+ * (SPEC §3). Check `error.code`, never `instanceof`.
+ */
+export type ToolErrorCode =
+  | 'unknown_tool'
+  | 'invalid_arguments'
+  | 'permission_denied'
+  | 'cancelled'
+  | 'timeout'
+  | 'execution_failed'
+  | 'not_found'
+  | 'already_exists'
+  | 'not_a_directory'
+  | 'is_a_directory'
+  | 'outside_workspace'
+  | 'no_match'
+  | 'ambiguous_match'
+  | 'no_change'
+  | 'binary_file'
+  | 'stale_file'
+  | 'too_large'
+  | 'invalid_pattern'
+  | 'quota_exceeded'
+  | 'unavailable';
+
+/** All codes of {@link ToolErrorCode}, in SPEC §3 order. */
+export const TOOL_ERROR_CODES: readonly ToolErrorCode[] = [
+  'unknown_tool',
+  'invalid_arguments',
+  'permission_denied',
+  'cancelled',
+  'timeout',
+  'execution_failed',
+  'not_found',
+  'already_exists',
+  'not_a_directory',
+  'is_a_directory',
+  'outside_workspace',
+  'no_match',
+  'ambiguous_match',
+  'no_change',
+  'binary_file',
+  'stale_file',
+  'too_large',
+  'invalid_pattern',
+  'quota_exceeded',
+  'unavailable',
+];
+
+const CODE_SET: ReadonlySet<string> = new Set(TOOL_ERROR_CODES);
+
+/** True when `value` is one of the {@link ToolErrorCode} strings. */
+export function isToolErrorCode(value: unknown): value is ToolErrorCode {
+  return typeof value === 'string' && CODE_SET.has(value);
+}
+
+/**
+ * The one error type of toolhost: a message that says what to do next, plus a {@link ToolErrorCode}.
+ * `details` carries structured, JSON-safe extras (e.g. `{ count: 3 }` for `ambiguous_match`).
+ */
+export class ToolError extends Error {
+  readonly code: ToolErrorCode;
+  readonly details?: Record<string, unknown>;
+
+  constructor(code: ToolErrorCode, message: string, details?: Record<string, unknown>) {
+    super(message);
+    this.name = 'ToolError';
+    this.code = code;
+    if (details !== undefined) this.details = details;
+  }
+}
+
+/** True for any object carrying a valid `code` (a ToolError, or one rebuilt after a worker hop). */
+export function isToolError(value: unknown): value is { code: ToolErrorCode; message: string } {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    isToolErrorCode((value as { code?: unknown }).code) &&
+    typeof (value as { message?: unknown }).message === 'string'
+  );
+}
+
+const FS_CODES: Record<string, ToolErrorCode> = {
+  ENOENT: 'not_found',
+  EEXIST: 'already_exists',
+  ENOTDIR: 'not_a_directory',
+  EISDIR: 'is_a_directory',
+  ELOOP: 'execution_failed',
+  EACCES: 'permission_denied',
+  EPERM: 'permission_denied',
+  ENOSPC: 'quota_exceeded',
+  EDQUOT: 'quota_exceeded',
+  EFBIG: 'too_large',
+};
+
+/**
+ * Converts anything thrown into a {@link ToolError}: ToolErrors pass through, Node/ZenFS errors are
+ * mapped by their `code` (`ENOENT` → `not_found`, `ENOSPC` → `quota_exceeded`, ...; ZenFS renames its
+ * classes when minified, so only `code` is trusted), a DOMException `QuotaExceededError` becomes
+ * `quota_exceeded`, everything else `execution_failed` with its message kept.
+ */
+export function toToolError(error: unknown): ToolError {
+  if (error instanceof ToolError) return error;
+  if (isToolError(error)) return new ToolError(error.code, error.message);
+  const message =
+    error instanceof Error ? error.message : typeof error === 'string' ? error : safeString(error);
+  const code = (error as { code?: unknown } | null)?.code;
+  const name = (error as { name?: unknown } | null)?.name;
+  if (name === 'QuotaExceededError') return new ToolError('quota_exceeded', message);
+  if (typeof code === 'string' && code in FS_CODES) {
+    return new ToolError(FS_CODES[code] as ToolErrorCode, message);
+  }
+  return new ToolError('execution_failed', message || 'the tool failed without a message');
+}
+
+function safeString(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}

@@ -1,0 +1,16 @@
+/**
+ * toolhost core: tools, the runner, tool context, errors, permissions, the agent builder, built-in
+ * tools and the memory platform. Web-standard APIs only (SPEC §1); importing it does no work.
+ */
+export * from './errors.js';
+export * from './types.js';
+export * from './tool.js';
+export * from './runner.js';
+export * from './permissions.js';
+export * from './file-cache.js';
+export { KeyedMutex } from './locks.js';
+export { createMemoryPlatform, MemoryStateStore, lazyFs, type MemoryPlatformOptions } from './platform/memory.js';
+export { registerPrecompiledValidators, coerceArguments, formatValidationErrors, type ArgumentValidator } from './validation.js';
+export { resolveWorkspacePath, writeFileAtomic, type WorkspaceScope, type ResolveOptions } from './workspace.js';
+export { decodeText, encodeText, splitLines, detectLineEnding, type LineEnding, type DecodedText } from './text.js';
+export { webSearchFallbackTool } from './tools/web-search.js';

@@ -1,0 +1,41 @@
+/**
+ * Finds why `value` is not plain JSON: returns null when it is, else a short path and reason
+ * (`.a[2]: function`). Rejects `undefined` inside objects and arrays, functions, symbols, bigints,
+ * non-finite numbers, cycles and non-plain objects (Date, Map, class instances), all of which
+ * `JSON.stringify` would drop or change silently.
+ */
+export function findNonJson(value: unknown, path = '', seen: Set<object> = new Set()): string | null {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return null;
+    case 'number':
+      return Number.isFinite(value) ? null : `${path || 'value'}: ${String(value)} is not a JSON number`;
+    case 'object': {
+      if (value === null) return null;
+      if (seen.has(value)) return `${path || 'value'}: circular reference`;
+      const proto = Object.getPrototypeOf(value) as unknown;
+      const isArray = Array.isArray(value);
+      if (!isArray && proto !== Object.prototype && proto !== null) {
+        const name = (value as { constructor?: { name?: string } }).constructor?.name ?? 'object';
+        return `${path || 'value'}: ${name} is not a plain JSON object`;
+      }
+      seen.add(value);
+      if (isArray) {
+        for (let i = 0; i < value.length; i += 1) {
+          const problem = findNonJson(value[i], `${path}[${i}]`, seen);
+          if (problem) return problem;
+        }
+      } else {
+        for (const key of Object.keys(value)) {
+          const problem = findNonJson((value as Record<string, unknown>)[key], `${path}.${key}`, seen);
+          if (problem) return problem;
+        }
+      }
+      seen.delete(value);
+      return null;
+    }
+    default:
+      return `${path || 'value'}: ${typeof value} is not JSON`;
+  }
+}

@@ -1,0 +1,119 @@
+/** A request to run a tool that the policy does not settle by itself (SPEC §5). */
+export interface PermissionRequest {
+  tool: string;
+  args: unknown;
+  conversationId: string;
+  callId: string;
+  readOnly: boolean;
+}
+
+/** An answer to a {@link PermissionRequest}: this call only, this tool for the rest of the conversation, or no. */
+export type PermissionAnswer = 'allow_once' | 'allow_session' | 'deny';
+
+/**
+ * Who may run what (SPEC §5): `'allow_all'`, `'read_only'` (only tools marked `readOnly`), or rules.
+ * In rules, patterns are tool names and a trailing `*` is a prefix match; `deny` wins over `allow`;
+ * a read-only tool not matched by either is allowed; anything else goes to `ask`, and is denied
+ * when there is no `ask`.
+ */
+export type PermissionPolicy =
+  | 'allow_all'
+  | 'read_only'
+  | {
+      allow?: string[];
+      deny?: string[];
+      ask?: (request: PermissionRequest) => Promise<PermissionAnswer>;
+    };
+
+/** One refusal, as the denial tracker keeps it. `time` is ms since the epoch. */
+export interface Denial {
+  tool: string;
+  args: unknown;
+  reason: string;
+  conversationId: string;
+  time: number;
+}
+
+/** Log of every refused call (seed: the coding agent's `denial_tracker`). Keeps the newest 1,000. */
+export class DenialTracker {
+  readonly #denials: Denial[] = [];
+
+  /** Records a refusal. */
+  record(denial: Denial): void {
+    this.#denials.push(denial);
+    if (this.#denials.length > 1000) this.#denials.shift();
+  }
+
+  /** Refusals so far, oldest first (a copy). */
+  list(): Denial[] {
+    return this.#denials.slice();
+  }
+
+  /** How many refusals there were, optionally for one tool. */
+  count(tool?: string): number {
+    return tool === undefined ? this.#denials.length : this.#denials.filter((d) => d.tool === tool).length;
+  }
+
+  /** Forgets every refusal. */
+  clear(): void {
+    this.#denials.length = 0;
+  }
+}
+
+/** The outcome of a permission check: allowed, or denied with a reason for the model. */
+export type PermissionDecision = { allowed: true } | { allowed: false; reason: string };
+
+/** True when `name` matches `pattern` (exact, or prefix when the pattern ends in `*`). */
+export function matchesToolPattern(pattern: string, name: string): boolean {
+  return pattern.endsWith('*') ? name.startsWith(pattern.slice(0, -1)) : pattern === name;
+}
+
+/**
+ * Applies a {@link PermissionPolicy} and plan mode to tool calls, remembering `allow_session` answers
+ * per conversation and tool (seed: the coding agent's `permission_checker`).
+ */
+export class PermissionChecker {
+  readonly policy: PermissionPolicy;
+  readonly #sessionAllowed = new Set<string>();
+
+  constructor(policy: PermissionPolicy = 'allow_all') {
+    this.policy = policy;
+  }
+
+  /** Decides a call. `planMode` refuses every tool that is not read-only. Never rejects: a throwing `ask` is a denial. */
+  async check(request: PermissionRequest, planMode: boolean): Promise<PermissionDecision> {
+    const { tool, readOnly } = request;
+    if (planMode && !readOnly) {
+      return { allowed: false, reason: `plan mode is on: ${tool} changes things and only read-only tools may run; leave plan mode to run it` };
+    }
+    const policy = this.policy;
+    if (policy === 'allow_all') return { allowed: true };
+    if (policy === 'read_only') {
+      return readOnly
+        ? { allowed: true }
+        : { allowed: false, reason: `permissions are read-only: ${tool} is not a read-only tool` };
+    }
+    if (policy.deny?.some((p) => matchesToolPattern(p, tool))) {
+      return { allowed: false, reason: `${tool} is denied by the permission rules` };
+    }
+    if (policy.allow?.some((p) => matchesToolPattern(p, tool))) return { allowed: true };
+    if (readOnly) return { allowed: true };
+    const sessionKey = `${request.conversationId}\u0000${tool}`;
+    if (this.#sessionAllowed.has(sessionKey)) return { allowed: true };
+    if (!policy.ask) {
+      return { allowed: false, reason: `${tool} needs permission and no one can grant it (no onPermissionRequest / ask handler)` };
+    }
+    let answer: PermissionAnswer;
+    try {
+      answer = await policy.ask(request);
+    } catch (error) {
+      return { allowed: false, reason: `the permission prompt failed: ${error instanceof Error ? error.message : String(error)}` };
+    }
+    if (answer === 'allow_session') {
+      this.#sessionAllowed.add(sessionKey);
+      return { allowed: true };
+    }
+    if (answer === 'allow_once') return { allowed: true };
+    return { allowed: false, reason: `the user denied ${tool}` };
+  }
+}

@@ -1,0 +1,128 @@
+import type { FsPromises, JsonValue, Platform, RegexSandbox, StateStore } from '../types.js';
+
+/** Options of {@link createMemoryPlatform}. */
+export interface MemoryPlatformOptions {
+  /** Workspace root inside the in-memory filesystem (default `/workspace`). */
+  root?: string;
+  /** Files to create before the first call: workspace-relative or absolute path → content. */
+  files?: Record<string, string | Uint8Array>;
+  /** State store to use (default: a fresh {@link MemoryStateStore}). */
+  state?: StateStore;
+  /** Interruptible regex runner for grep (e.g. `createVmRegexSandbox()` from `toolhost/node`). */
+  regex?: RegexSandbox;
+}
+
+/**
+ * Tool state kept in memory, as JSON text per conversation and key (so stored values never alias the
+ * tool's objects). Lost with the process; for tests and quick starts.
+ */
+export class MemoryStateStore implements StateStore {
+  readonly #data = new Map<string, Map<string, string>>();
+
+  #conversation(conversationId: string): Map<string, string> {
+    let entries = this.#data.get(conversationId);
+    if (!entries) {
+      entries = new Map();
+      this.#data.set(conversationId, entries);
+    }
+    return entries;
+  }
+
+  async get(conversationId: string, key: string): Promise<JsonValue | undefined> {
+    const text = this.#data.get(conversationId)?.get(key);
+    return text === undefined ? undefined : (JSON.parse(text) as JsonValue);
+  }
+
+  async set(conversationId: string, key: string, value: JsonValue): Promise<void> {
+    this.#conversation(conversationId).set(key, JSON.stringify(value));
+  }
+
+  async delete(conversationId: string, key: string): Promise<void> {
+    this.#data.get(conversationId)?.delete(key);
+  }
+
+  async keys(conversationId: string): Promise<string[]> {
+    return [...(this.#data.get(conversationId)?.keys() ?? [])];
+  }
+
+  async getAll(conversationId: string): Promise<Record<string, JsonValue>> {
+    const out: Record<string, JsonValue> = {};
+    for (const [key, text] of this.#data.get(conversationId) ?? []) out[key] = JSON.parse(text) as JsonValue;
+    return out;
+  }
+
+  async setMany(
+    conversationId: string,
+    entries: ReadonlyArray<readonly [string, JsonValue | undefined]>,
+  ): Promise<void> {
+    const map = this.#conversation(conversationId);
+    for (const [key, value] of entries) {
+      if (value === undefined) map.delete(key);
+      else map.set(key, JSON.stringify(value));
+    }
+  }
+}
+
+const FS_METHODS = [
+  'readFile',
+  'writeFile',
+  'mkdir',
+  'readdir',
+  'stat',
+  'lstat',
+  'readlink',
+  'symlink',
+  'rename',
+  'rm',
+  'unlink',
+] as const;
+
+/**
+ * An {@link FsPromises} whose every method first awaits `load()` (called once, on the first use), so
+ * creating a platform does no work and loads no filesystem code until a tool touches a file.
+ */
+export function lazyFs(load: () => Promise<FsPromises>): FsPromises {
+  let loaded: Promise<FsPromises> | undefined;
+  const get = (): Promise<FsPromises> => (loaded ??= load());
+  const fs: Record<string, unknown> = {};
+  for (const method of FS_METHODS) {
+    fs[method] = async (...args: unknown[]) => {
+      const target = (await get()) as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
+      return (target[method] as (...a: unknown[]) => Promise<unknown>)(...args);
+    };
+  }
+  return fs as unknown as FsPromises;
+}
+
+/**
+ * A platform with an in-memory workspace (its own ZenFS InMemory instance, never the global one) and
+ * in-memory tool state (SPEC §7 "memory"). Capabilities: no commands, no web search, not persistent;
+ * `run_command` and `web_search` return their empty results. Creating it does no work: ZenFS loads on
+ * the first file operation.
+ */
+export function createMemoryPlatform(options: MemoryPlatformOptions = {}): Platform {
+  const root = options.root ?? '/workspace';
+  const fs = lazyFs(async () => {
+    const { resolveMountConfig, bindContext, InMemory } = await import('@zenfs/core');
+    const mounted = await resolveMountConfig({ backend: InMemory });
+    const context = bindContext({ root: '/', mounts: { '/': mounted } });
+    const promises = context.fs.promises as unknown as FsPromises;
+    await promises.mkdir(root, { recursive: true });
+    for (const [name, content] of Object.entries(options.files ?? {})) {
+      const path = name.startsWith('/') ? name : `${root}/${name}`;
+      await promises.mkdir(path.slice(0, path.lastIndexOf('/')) || '/', { recursive: true });
+      await promises.writeFile(path, content);
+    }
+    return promises;
+  });
+  const platform: Platform = {
+    name: 'memory',
+    root,
+    fs,
+    state: options.state ?? new MemoryStateStore(),
+    capabilities: { runCommand: false, webSearch: false, persistent: false },
+    async dispose() {},
+  };
+  if (options.regex) return { ...platform, regex: options.regex };
+  return platform;
+}

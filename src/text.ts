@@ -1,0 +1,114 @@
+/** How many leading bytes are checked for a NUL byte (SPEC §6: "first 8 KiB"). */
+export const BINARY_SNIFF_BYTES = 8192;
+
+/** A file's bytes decoded as text: the content without a BOM, and whether it had one. */
+export interface DecodedText {
+  text: string;
+  bom: boolean;
+}
+
+const fatalDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * Decodes UTF-8 file bytes, or returns null for a binary file: a NUL byte in the first 8 KiB, or bytes
+ * that are not valid UTF-8 (SPEC §6 "Text"). A UTF-8 BOM is removed from `text` and reported in `bom`.
+ */
+export function decodeText(bytes: Uint8Array): DecodedText | null {
+  const sniff = Math.min(bytes.length, BINARY_SNIFF_BYTES);
+  for (let i = 0; i < sniff; i += 1) if (bytes[i] === 0) return null;
+  const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  try {
+    return { text: fatalDecoder.decode(bom ? bytes.subarray(3) : bytes), bom };
+  } catch {
+    return null;
+  }
+}
+
+/** Encodes text as UTF-8, with a BOM in front when `bom` is true (writes keep a file's BOM). */
+export function encodeText(text: string, bom = false): Uint8Array {
+  const body = new TextEncoder().encode(text);
+  if (!bom) return body;
+  const out = new Uint8Array(body.length + 3);
+  out.set([0xef, 0xbb, 0xbf]);
+  out.set(body, 3);
+  return out;
+}
+
+/** A file's line-ending style: `mixed` when more than one kind occurs, `none` for a single line. */
+export type LineEnding = 'lf' | 'crlf' | 'cr' | 'mixed' | 'none';
+
+/** Text split into lines, each without its ending, plus the ending of each line (`''` for a last line without one). */
+export interface SplitText {
+  lines: string[];
+  endings: string[];
+}
+
+const LINE_BREAK = /\r\n|\r|\n/g;
+
+/**
+ * Splits text at `\n`, `\r\n` and `\r` (SPEC §6: all three end a line). A trailing line ending does
+ * not make a phantom empty last line: `"a\nb\n"` is two lines; `""` is zero lines.
+ */
+export function splitLines(text: string): SplitText {
+  const lines: string[] = [];
+  const endings: string[] = [];
+  let start = 0;
+  LINE_BREAK.lastIndex = 0;
+  for (let match = LINE_BREAK.exec(text); match; match = LINE_BREAK.exec(text)) {
+    lines.push(text.slice(start, match.index));
+    endings.push(match[0]);
+    start = match.index + match[0].length;
+  }
+  if (start < text.length) {
+    lines.push(text.slice(start));
+    endings.push('');
+  }
+  return { lines, endings };
+}
+
+/** The dominant style of the line endings in `text` (see {@link LineEnding}). */
+export function detectLineEnding(text: string): LineEnding {
+  let lf = 0;
+  let crlf = 0;
+  let cr = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c === 13) {
+      if (text.charCodeAt(i + 1) === 10) {
+        crlf += 1;
+        i += 1;
+      } else cr += 1;
+    } else if (c === 10) lf += 1;
+  }
+  const kinds = (lf > 0 ? 1 : 0) + (crlf > 0 ? 1 : 0) + (cr > 0 ? 1 : 0);
+  if (kinds === 0) return 'none';
+  if (kinds > 1) return 'mixed';
+  return lf > 0 ? 'lf' : crlf > 0 ? 'crlf' : 'cr';
+}
+
+/**
+ * Cuts `text` to at most `max` UTF-16 code units without splitting a surrogate pair (an emoji at the
+ * cut point is dropped whole). Returns the kept text and how many characters (code points) were cut.
+ */
+export function truncateText(text: string, max: number): { text: string; cut: number } {
+  if (text.length <= max) return { text, cut: 0 };
+  let end = max;
+  const last = text.charCodeAt(end - 1);
+  if (end > 0 && last >= 0xd800 && last <= 0xdbff) end -= 1;
+  const kept = text.slice(0, end);
+  return { text: kept, cut: countCodePoints(text, end) };
+}
+
+/** Number of Unicode code points in `text` from UTF-16 index `from` to the end. */
+export function countCodePoints(text: string, from = 0, to = text.length): number {
+  let count = 0;
+  for (let i = from; i < to; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < to) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i += 1;
+    }
+    count += 1;
+  }
+  return count;
+}

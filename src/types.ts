@@ -1,0 +1,149 @@
+/** A JSON value: what tool state holds and what tool outputs must be. */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+/** A JSON Schema object (draft-07 / 2019-09 keywords as ajv accepts them). */
+export interface JsonSchema {
+  type?: string | readonly string[];
+  properties?: { readonly [name: string]: JsonSchema };
+  required?: readonly string[];
+  additionalProperties?: boolean | JsonSchema;
+  items?: JsonSchema | readonly JsonSchema[];
+  enum?: readonly unknown[];
+  description?: string;
+  default?: unknown;
+  [keyword: string]: unknown;
+}
+
+/** File metadata as returned by `stat`/`lstat` (sizes in bytes, times in ms since the epoch). */
+export interface FsStats {
+  size: number;
+  mtimeMs: number;
+  mode?: number;
+  isFile(): boolean;
+  isDirectory(): boolean;
+  isSymbolicLink(): boolean;
+}
+
+/** A directory entry with its type, as `readdir(path, { withFileTypes: true })` gives it. */
+export interface FsDirent {
+  name: string;
+  isFile(): boolean;
+  isDirectory(): boolean;
+  isSymbolicLink(): boolean;
+}
+
+/**
+ * The filesystem port: the subset of `node:fs/promises` that the tools use, supplied by each platform
+ * through ZenFS. Paths are absolute POSIX paths; errors carry Node-style `code`s (`ENOENT`, ...).
+ */
+export interface FsPromises {
+  readFile(path: string): Promise<Uint8Array>;
+  writeFile(path: string, data: Uint8Array | string): Promise<void>;
+  mkdir(path: string, options?: { recursive?: boolean }): Promise<unknown>;
+  readdir(path: string): Promise<string[]>;
+  readdir(path: string, options: { withFileTypes: true }): Promise<FsDirent[]>;
+  stat(path: string): Promise<FsStats>;
+  lstat(path: string): Promise<FsStats>;
+  readlink(path: string): Promise<string>;
+  symlink(target: string, path: string): Promise<void>;
+  rename(oldPath: string, newPath: string): Promise<void>;
+  rm(path: string, options?: { recursive?: boolean; force?: boolean }): Promise<void>;
+  unlink(path: string): Promise<void>;
+}
+
+/**
+ * Tool state storage (SPEC §4), async, keyed by conversation then key. Values are JSON.
+ * `setMany` must commit all its entries together (one transaction / one atomic file write).
+ */
+export interface StateStore {
+  get(conversationId: string, key: string): Promise<JsonValue | undefined>;
+  set(conversationId: string, key: string, value: JsonValue): Promise<void>;
+  delete(conversationId: string, key: string): Promise<void>;
+  keys(conversationId: string): Promise<string[]>;
+  /** Every key of the conversation with its value (one read). */
+  getAll(conversationId: string): Promise<Record<string, JsonValue>>;
+  /** Sets and deletes (`undefined` value) several keys in one commit. */
+  setMany(conversationId: string, entries: ReadonlyArray<readonly [string, JsonValue | undefined]>): Promise<void>;
+}
+
+/** What a platform can do (SPEC §6.8, §7). */
+export interface PlatformCapabilities {
+  runCommand: boolean;
+  webSearch: boolean;
+  persistent: boolean;
+}
+
+/** Arguments of `run_command` as the platform receives them: `cwd` already resolved inside the workspace. */
+export interface RunCommandRequest {
+  command: string;
+  cwd: string;
+  timeoutMs: number;
+}
+
+/** Result of `run_command` (SPEC §6.8). `note` is set by platforms that cannot run commands. */
+export interface RunCommandResult {
+  stdout: string;
+  stderr: string;
+  exit_code: number | null;
+  signal: string | null;
+  timed_out: boolean;
+  truncated: boolean;
+  note?: string;
+}
+
+/** One web search hit. */
+export interface WebSearchHit {
+  title: string;
+  url: string;
+  snippet: string;
+}
+
+/** Result of the `web_search` / `google_search` fallback (SPEC §6.8); always a success. */
+export interface WebSearchResult {
+  results: WebSearchHit[];
+  note?: string;
+  error?: string;
+}
+
+/** One regular-expression scan request for a {@link RegexSandbox}. */
+export interface RegexScanRequest {
+  /** ECMAScript pattern source. */
+  source: string;
+  /** ECMAScript flags; the sandbox adds `g`. */
+  flags: string;
+  /** Texts to scan (whole lines or whole files). */
+  texts: readonly string[];
+  /** Stop collecting matches in one text after this many. */
+  maxMatchesPerText: number;
+  /** Wall-clock budget in ms for this scan. */
+  timeoutMs: number;
+}
+
+/**
+ * Runs regular expressions where a catastrophic pattern can be interrupted. Returns, per text, the
+ * UTF-16 `[start, end)` offsets of its matches; rejects with a ToolError `timeout` when the budget runs out.
+ * The Node platform supplies one built on `node:vm` timeouts; in the browser the whole runner lives in
+ * a worker that the page replaces when it hangs (SPEC §6.7).
+ */
+export interface RegexSandbox {
+  scan(request: RegexScanRequest): Promise<Array<Array<[number, number]>>>;
+}
+
+/**
+ * A platform: the filesystem, state store and optional capabilities that the core runs on (SPEC §7).
+ */
+export interface Platform {
+  readonly name: 'web' | 'node' | 'memory';
+  /** Workspace root: `/workspace` for memory and web, the real directory on Node. */
+  readonly root: string;
+  readonly fs: FsPromises;
+  readonly state: StateStore;
+  readonly capabilities: PlatformCapabilities;
+  runCommand?(request: RunCommandRequest, signal: AbortSignal): Promise<RunCommandResult>;
+  webSearch?(query: string, signal: AbortSignal): Promise<WebSearchResult>;
+  /** Interruptible regex execution; when absent, regexes run in the calling thread. */
+  readonly regex?: RegexSandbox;
+  /** Makes every filesystem write so far durable; the runner awaits it before a mutating call's result returns. */
+  flush?(): Promise<void>;
+  dispose(): Promise<void>;
+}

@@ -1,0 +1,172 @@
+import { Ajv, type ErrorObject } from 'ajv';
+import { ToolError } from './errors.js';
+import type { JsonSchema } from './types.js';
+
+/** A compiled argument validator (ajv's shape: returns true, or false with `errors`). */
+export type ArgumentValidator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
+
+const precompiled = new Map<string, ArgumentValidator>();
+
+/**
+ * Registers validators generated ahead of time by ajv's standalone mode, keyed by the schema's
+ * `JSON.stringify` text. The runner uses them instead of compiling, so built-in tools validate where
+ * `eval` is forbidden (a Content-Security-Policy without `unsafe-eval`).
+ */
+export function registerPrecompiledValidators(validators: Record<string, ArgumentValidator>): void {
+  for (const [schemaText, validate] of Object.entries(validators)) precompiled.set(schemaText, validate);
+}
+
+let ajv: Ajv | undefined;
+
+function getAjv(): Ajv {
+  // Created on first compile, not at import. No coercion here: toolhost coerces only strings to
+  // numbers/booleans itself (SPEC §3), where ajv's coerceTypes would also turn numbers into strings.
+  ajv ??= new Ajv({ allErrors: true, strict: false, validateFormats: false, coerceTypes: false, useDefaults: false });
+  return ajv;
+}
+
+/** Parses a tool's `parameters` (object or JSON string); throws `invalid_arguments` naming the tool when it is not a JSON object. */
+export function parseSchema(toolName: string, parameters: JsonSchema | string): JsonSchema {
+  let schema: unknown = parameters;
+  if (typeof parameters === 'string') {
+    try {
+      schema = JSON.parse(parameters);
+    } catch (error) {
+      throw new ToolError(
+        'invalid_arguments',
+        `tool ${toolName}: parameters is not valid JSON (${(error as Error).message}); give a JSON Schema object`,
+      );
+    }
+  }
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
+    throw new ToolError('invalid_arguments', `tool ${toolName}: parameters must be a JSON Schema object`);
+  }
+  return schema as JsonSchema;
+}
+
+/**
+ * Returns the validator for `schema`: a precompiled one when registered, else compiled with ajv.
+ * Throws `invalid_arguments` when ajv rejects the schema itself (or when compiling is forbidden by CSP).
+ */
+export function compileValidator(toolName: string, schema: JsonSchema): ArgumentValidator {
+  const text = JSON.stringify(schema);
+  const ready = precompiled.get(text);
+  if (ready) return ready;
+  try {
+    return getAjv().compile(schema) as ArgumentValidator;
+  } catch (error) {
+    throw new ToolError(
+      'invalid_arguments',
+      `tool ${toolName}: its parameters schema cannot be compiled (${(error as Error).message})`,
+    );
+  }
+}
+
+const NUMERIC = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+function schemaTypes(schema: JsonSchema | undefined): readonly string[] {
+  if (!schema || schema.type === undefined) return [];
+  return typeof schema.type === 'string' ? [schema.type] : schema.type;
+}
+
+function coerceValue(value: unknown, schema: JsonSchema | undefined): unknown {
+  if (!schema) return value;
+  const types = schemaTypes(schema);
+  if (typeof value === 'string') {
+    if (types.includes('string')) return value;
+    const trimmed = value.trim();
+    if ((types.includes('number') || types.includes('integer')) && NUMERIC.test(trimmed)) {
+      const n = Number(trimmed);
+      if (Number.isFinite(n) && (types.includes('number') || Number.isInteger(n))) return n;
+    }
+    if (types.includes('boolean') && (trimmed === 'true' || trimmed === 'false')) return trimmed === 'true';
+    return value;
+  }
+  if (Array.isArray(value)) {
+    const items = schema.items;
+    if (!items || Array.isArray(items)) return value;
+    const itemSchema = items as JsonSchema;
+    let copy: unknown[] | undefined;
+    value.forEach((item, i) => {
+      const next = coerceValue(item, itemSchema);
+      if (next !== item) (copy ??= value.slice())[i] = next;
+    });
+    return copy ?? value;
+  }
+  if (typeof value === 'object' && value !== null && schema.properties) {
+    let copy: Record<string, unknown> | undefined;
+    for (const [key, item] of Object.entries(value)) {
+      const next = coerceValue(item, schema.properties[key]);
+      if (next !== item) (copy ??= { ...value })[key] = next;
+    }
+    return copy ?? value;
+  }
+  return value;
+}
+
+/**
+ * The model's common slip, numbers and booleans sent as strings (`"50"`, `"true"`), converted where the
+ * schema asks for a number, integer or boolean, at any depth of declared properties and items. Nothing
+ * else is coerced. Returns `args` itself when nothing changed, never mutates it.
+ */
+export function coerceArguments(args: unknown, schema: JsonSchema): unknown {
+  return coerceValue(args, schema);
+}
+
+function pointer(error: ErrorObject): string {
+  return error.instancePath === '' ? 'arguments' : error.instancePath;
+}
+
+function describe(error: ErrorObject, schema: JsonSchema): string {
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required': {
+      const where = error.instancePath === '' ? '' : ` in ${error.instancePath}`;
+      return `missing required argument "${String(params.missingProperty)}"${where}`;
+    }
+    case 'additionalProperties': {
+      const parent = schemaAt(schema, error.schemaPath);
+      const allowed = Object.keys(parent?.properties ?? {});
+      const where = error.instancePath === '' ? '' : ` in ${error.instancePath}`;
+      return `unknown argument "${String(params.additionalProperty)}"${where}; allowed: ${allowed.length > 0 ? allowed.join(', ') : '(none)'}`;
+    }
+    case 'enum':
+      return `${pointer(error)} must be one of: ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'type':
+      return `${pointer(error)} must be ${String(params.type)}`;
+    default:
+      return `${pointer(error)} ${error.message ?? 'is invalid'}`;
+  }
+}
+
+/** The sub-schema holding the keyword at `schemaPath` (`#/properties/a/additionalProperties` → the schema of `a`). */
+function schemaAt(schema: JsonSchema, schemaPath: string): JsonSchema | undefined {
+  const parts = schemaPath.replace(/^#\/?/, '').split('/').slice(0, -1);
+  let node: unknown = schema;
+  for (const raw of parts) {
+    const part = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (typeof node !== 'object' || node === null) return undefined;
+    node = (node as Record<string, unknown>)[part];
+  }
+  return typeof node === 'object' && node !== null ? (node as JsonSchema) : undefined;
+}
+
+/**
+ * One readable sentence from ajv's errors, naming each offending argument: `/end_line must be integer`,
+ * `missing required argument "city"`, `unknown argument "foo"; allowed: city, units`. At most 5 problems.
+ */
+export function formatValidationErrors(errors: readonly ErrorObject[], schema: JsonSchema): string {
+  const seen = new Set<string>();
+  const parts: string[] = [];
+  for (const error of errors) {
+    // `anyOf`/`oneOf` wrappers repeat what their branches said.
+    if (error.keyword === 'anyOf' || error.keyword === 'oneOf' || error.keyword === 'if') continue;
+    const text = describe(error, schema);
+    if (seen.has(text)) continue;
+    seen.add(text);
+    parts.push(text);
+  }
+  const shown = parts.slice(0, 5);
+  if (parts.length > 5) shown.push(`and ${parts.length - 5} more`);
+  return shown.length > 0 ? shown.join('; ') : 'arguments do not match the schema';
+}
