@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { ToolRunner, defineTool, type PermissionRequest, type PermissionAnswer } from '../src/index.js';
+
+const read = defineTool({ name: 'read_thing', description: '', parameters: { type: 'object' }, readOnly: true, call: async () => 'read' });
+const write = defineTool({ name: 'write_thing', description: '', parameters: { type: 'object', properties: { v: { type: 'integer' } } }, call: async () => 'written' });
+const deploy = defineTool({ name: 'deploy_prod', description: '', parameters: { type: 'object' }, call: async () => 'deployed' });
+
+describe('permissions', () => {
+  it('allows everything by default', async () => {
+    const runner = new ToolRunner({ tools: [read, write] });
+    expect(await runner.execute('write_thing', {})).toBe('written');
+  });
+
+  it('read_only refuses tools that are not read-only and records the denial', async () => {
+    const runner = new ToolRunner({ tools: [read, write], permissions: 'read_only' });
+    expect(await runner.processToolCalls([{ name: 'read_thing', args: {} }, { name: 'write_thing', args: { v: 1 } }])).toEqual([
+      { name: 'read_thing', result: 'read' },
+      { name: 'write_thing', code: 'permission_denied', error: 'permissions are read-only: write_thing is not a read-only tool' },
+    ]);
+    const [denial] = runner.denialTracker.list();
+    expect(denial).toMatchObject({ tool: 'write_thing', args: { v: 1 }, conversationId: 'default', reason: 'permissions are read-only: write_thing is not a read-only tool' });
+    expect(typeof denial?.time).toBe('number');
+    expect(runner.denialTracker.count('write_thing')).toBe(1);
+  });
+
+  it('plan mode refuses every tool that is not read-only, whatever the policy', async () => {
+    const runner = new ToolRunner({ tools: [read, write], planMode: true });
+    expect(await runner.processToolCalls([{ name: 'write_thing', args: {} }, { name: 'read_thing', args: {} }])).toEqual([
+      {
+        name: 'write_thing',
+        code: 'permission_denied',
+        error: 'plan mode is on: write_thing changes things and only read-only tools may run; leave plan mode to run it',
+      },
+      { name: 'read_thing', result: 'read' },
+    ]);
+    expect(runner.denialTracker.count()).toBe(1);
+  });
+
+  it('applies allow and deny patterns with a trailing * as prefix and deny winning', async () => {
+    const runner = new ToolRunner({
+      tools: [read, write, deploy],
+      permissions: { allow: ['write_*', 'deploy_*'], deny: ['deploy_*'] },
+    });
+    expect(await runner.processToolCalls([
+      { name: 'write_thing', args: {} },
+      { name: 'deploy_prod', args: {} },
+      { name: 'read_thing', args: {} },
+    ])).toEqual([
+      { name: 'write_thing', result: 'written' },
+      { name: 'deploy_prod', code: 'permission_denied', error: 'deploy_prod is denied by the permission rules' },
+      { name: 'read_thing', result: 'read' },
+    ]);
+    const noAsk = new ToolRunner({ tools: [write], permissions: {} });
+    await expect(noAsk.execute('write_thing', {})).rejects.toMatchObject({
+      code: 'permission_denied',
+      message: 'write_thing needs permission and no one can grant it (no onPermissionRequest / ask handler)',
+    });
+  });
+
+  it('asks for tools that are not read-only and honours allow_once, allow_session and deny', async () => {
+    const asked: PermissionRequest[] = [];
+    const answers: PermissionAnswer[] = ['deny', 'allow_once', 'allow_session'];
+    const runner = new ToolRunner({
+      tools: [read, write],
+      permissions: { ask: async (request) => (asked.push(request), answers.shift() ?? 'deny') },
+    });
+    const outcomes: unknown[] = [];
+    for (let i = 0; i < 4; i += 1) {
+      const [r] = await runner.processToolCalls([{ id: `w${i}`, name: 'write_thing', args: { v: i } }], { conversationId: 'c1' });
+      outcomes.push('result' in (r as object) ? 'ran' : (r as { code: string }).code);
+    }
+    expect(outcomes).toEqual(['permission_denied', 'ran', 'ran', 'ran']);
+    // allow_session held for the 4th call: asked three times only; read-only tools never ask.
+    await runner.execute('read_thing', {}, { conversationId: 'c1' });
+    expect(asked.map((r) => [r.tool, r.callId, r.conversationId, r.readOnly, r.args])).toEqual([
+      ['write_thing', 'w0', 'c1', false, { v: 0 }],
+      ['write_thing', 'w1', 'c1', false, { v: 1 }],
+      ['write_thing', 'w2', 'c1', false, { v: 2 }],
+    ]);
+    // The session grant is per conversation.
+    await expect(runner.execute('write_thing', {}, { conversationId: 'c2' })).rejects.toMatchObject({ code: 'permission_denied', message: 'the user denied write_thing' });
+  });
+
+  it('treats a throwing permission prompt as a denial', async () => {
+    const runner = new ToolRunner({ tools: [write], permissions: { ask: async () => { throw new Error('dialog closed'); } } });
+    await expect(runner.execute('write_thing', {})).rejects.toMatchObject({ code: 'permission_denied', message: 'the permission prompt failed: dialog closed' });
+  });
+});
