@@ -1,0 +1,82 @@
+import type { Tool } from '../tool.js';
+import { createFileTool } from './create-file.js';
+import { editFileTool } from './edit-file.js';
+import { findFileTool } from './find-file.js';
+import { finishTool } from './finish.js';
+import { generateImageTool } from './generate-image.js';
+import { grepSearchTool } from './grep-search.js';
+import { listDirTool } from './list-dir.js';
+import { runCommandTool } from './run-command.js';
+import { searchDirTool } from './search-dir.js';
+import { startSubagentTool } from './start-subagent.js';
+import { viewFileTool } from './view-file.js';
+
+/** The shape of {@link BuiltinTools}: every built-in by its seed name, plus the two list helpers. */
+export interface BuiltinToolSet {
+  /** `create_file` (SPEC §6.2). */
+  readonly CreateFile: Tool;
+  /** `edit_file` (SPEC §6.3). */
+  readonly EditFile: Tool;
+  /** `find_file`, read-only (SPEC §6.4). */
+  readonly FindFile: Tool;
+  /** `list_dir`, read-only (SPEC §6.5). */
+  readonly ListDir: Tool;
+  /** `run_command` (SPEC §6.8). */
+  readonly RunCommand: Tool;
+  /** `search_dir`, read-only (SPEC §6.6). */
+  readonly SearchDir: Tool;
+  /** `view_file`, read-only (SPEC §6.1). */
+  readonly ViewFile: Tool;
+  /** `start_subagent` (SPEC §6.9). */
+  readonly StartSubagent: Tool;
+  /** `generate_image` (SPEC §6.9). */
+  readonly GenerateImage: Tool;
+  /** `finish` (SPEC §6.9). */
+  readonly Finish: Tool;
+  /** `grep_search`, read-only (SPEC §6.7). */
+  readonly GrepSearch: Tool;
+  /** FindFile, ListDir, SearchDir, ViewFile, GrepSearch, in that order (seed: `BuiltinTools::read_only()`); a fresh array. */
+  readOnly(): Tool[];
+  /** All eleven built-ins in seed order; a fresh array. */
+  all(): Tool[];
+}
+
+/**
+ * The built-in tools by their seed names (SPEC §6; seed: the SDK's built-in tool table), each with a
+ * snake_case model-facing name. `readOnly()` gives FindFile, ListDir, SearchDir, ViewFile, GrepSearch;
+ * `all()` gives all eleven (both return fresh arrays). Register them with
+ * `new ToolRunner({ tools: BuiltinTools.all() })`. Importing this module does no work.
+ */
+export const BuiltinTools: BuiltinToolSet = {
+  CreateFile: createFileTool as Tool,
+  EditFile: editFileTool as Tool,
+  FindFile: findFileTool as Tool,
+  ListDir: listDirTool as Tool,
+  RunCommand: runCommandTool as Tool,
+  SearchDir: searchDirTool as Tool,
+  ViewFile: viewFileTool as Tool,
+  StartSubagent: startSubagentTool as Tool,
+  GenerateImage: generateImageTool as Tool,
+  Finish: finishTool as Tool,
+  GrepSearch: grepSearchTool as Tool,
+  readOnly(): Tool[] {
+    return [findFileTool, listDirTool, searchDirTool, viewFileTool, grepSearchTool] as Tool[];
+  },
+  all(): Tool[] {
+    return [
+      createFileTool,
+      editFileTool,
+      findFileTool,
+      listDirTool,
+      runCommandTool,
+      searchDirTool,
+      viewFileTool,
+      startSubagentTool,
+      generateImageTool,
+      finishTool,
+      grepSearchTool,
+    ] as Tool[];
+  },
+};
+
+export { createFileTool, editFileTool, findFileTool, finishTool, generateImageTool, grepSearchTool, listDirTool, runCommandTool, searchDirTool, startSubagentTool, viewFileTool };
