@@ -14,3 +14,21 @@ export { registerPrecompiledValidators, coerceArguments, formatValidationErrors,
 export { resolveWorkspacePath, writeFileAtomic, type WorkspaceScope, type ResolveOptions } from './workspace.js';
 export { decodeText, encodeText, splitLines, detectLineEnding, type LineEnding, type DecodedText } from './text.js';
 export { webSearchFallbackTool } from './tools/web-search.js';
+export {
+  BuiltinTools,
+  type BuiltinToolSet,
+  createFileTool,
+  editFileTool,
+  findFileTool,
+  listDirTool,
+  searchDirTool,
+  viewFileTool,
+  grepSearchTool,
+  runCommandTool,
+  startSubagentTool,
+  generateImageTool,
+  finishTool,
+} from './tools/index.js';
+export { RUN_COMMAND_DEFAULT_TIMEOUT_MS, RUN_COMMAND_MAX_TIMEOUT_MS } from './tools/run-command.js';
+export type { StartSubagentResult } from './tools/start-subagent.js';
+export type { GenerateImageResult } from './tools/generate-image.js';
