@@ -1,5 +1,6 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import { ToolError } from './errors.js';
+import precompiledBuiltins from './generated/validators.js';
 import type { JsonSchema } from './types.js';
 
 /** A compiled argument validator (ajv's shape: returns true, or false with `errors`). */
@@ -45,21 +46,43 @@ export function parseSchema(toolName: string, parameters: JsonSchema | string): 
 }
 
 /**
- * Returns the validator for `schema`: a precompiled one when registered, else compiled with ajv.
- * Throws `invalid_arguments` when ajv rejects the schema itself (or when compiling is forbidden by CSP).
+ * Returns the validator for `schema`: one registered with {@link registerPrecompiledValidators}, else the
+ * built-in tools' validator generated at build time (src/generated/validators.js, keyed by the schema's
+ * `JSON.stringify` text; regenerate with `npm run gen:validators`), else compiled with ajv.
+ * Throws `invalid_arguments` when ajv rejects the schema itself, or when compiling is forbidden because
+ * the environment blocks code generation from strings (a CSP without `'unsafe-eval'`); the message then
+ * says to precompile the schema.
  */
 export function compileValidator(toolName: string, schema: JsonSchema): ArgumentValidator {
   const text = JSON.stringify(schema);
   const ready = precompiled.get(text);
   if (ready) return ready;
+  const builtin = Object.hasOwn(precompiledBuiltins, text) ? precompiledBuiltins[text] : undefined;
+  if (builtin) return builtin as ArgumentValidator;
   try {
     return getAjv().compile(schema) as ArgumentValidator;
   } catch (error) {
-    throw new ToolError(
-      'invalid_arguments',
-      `tool ${toolName}: its parameters schema cannot be compiled (${(error as Error).message})`,
-    );
+    const message = error instanceof Error ? error.message : String(error);
+    if (isCodeGenerationBlocked(error)) {
+      throw new ToolError(
+        'invalid_arguments',
+        `tool ${toolName}: its parameters schema cannot be compiled here because this environment forbids code ` +
+          `generation from strings (eval; e.g. a Content-Security-Policy without 'unsafe-eval'): ${message}. ` +
+          'Precompile the schema with ajv standalone and pass the validator to registerPrecompiledValidators',
+      );
+    }
+    throw new ToolError('invalid_arguments', `tool ${toolName}: its parameters schema cannot be compiled (${message})`);
   }
+}
+
+/** True for the error `new Function` throws where eval is blocked (V8: EvalError "Code generation from strings disallowed"; browsers: CSP `unsafe-eval`). */
+function isCodeGenerationBlocked(error: unknown): boolean {
+  const name = (error as { name?: unknown } | null)?.name;
+  const message = (error as { message?: unknown } | null)?.message;
+  return (
+    name === 'EvalError' ||
+    (typeof message === 'string' && /code generation from strings|unsafe-eval|content security policy/i.test(message))
+  );
 }
 
 const NUMERIC = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
