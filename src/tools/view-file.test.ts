@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { hashBytes } from '../file-cache.js';
 import { createMemoryPlatform } from '../platform/memory.js';
 import { ToolRunner, type ToolCallFailure, type ToolCallResult } from '../runner.js';
+import { defineTool } from '../tool.js';
 import type { Platform } from '../types.js';
 import { viewFileTool, type ViewFileBinaryResult, type ViewFileTextResult } from './view-file.js';
 
@@ -281,17 +282,17 @@ describe('view_file', () => {
   it('records the SHA-256 of the bytes it read in the file cache', async () => {
     const { runner, platform } = setup({ 'a.txt': 'hello\n' });
     let seen: string | undefined;
-    await runner.register({
-      name: 'peek_cache',
-      description: 'test helper',
-      parameters: { type: 'object' },
-      needsContext: true,
-      call: async () => null,
-      callWithContext: async (_args, ctx) => {
-        seen = ctx.fileCache.get('/workspace/a.txt');
-        return null;
-      },
-    });
+    await runner.register(
+      defineTool({
+        name: 'peek_cache',
+        description: 'test helper',
+        parameters: { type: 'object' },
+        callWithContext: async (_args, ctx) => {
+          seen = ctx.fileCache.get('/workspace/a.txt');
+          return null;
+        },
+      }),
+    );
     await runner.execute('view_file', { file_path: 'a.txt' });
     await runner.execute('peek_cache', {});
     expect(seen).toBe(await hashBytes(await platform.fs.readFile('/workspace/a.txt')));

@@ -1,0 +1,126 @@
+import { ToolError } from '../errors.js';
+import { hashBytes } from '../file-cache.js';
+import { decodeText, detectLineEnding, encodeText } from '../text.js';
+import { defineTool, type Tool } from '../tool.js';
+import type { FsStats } from '../types.js';
+import { dirname, resolveWorkspacePath, writeFileAtomic } from '../workspace.js';
+
+const parameters = {
+  type: 'object',
+  properties: {
+    file_path: {
+      type: 'string',
+      description:
+        'The file to create: an absolute workspace path (e.g. /workspace/src/new.ts) or a path relative to the working directory. Missing parent directories are created.',
+    },
+    content: {
+      type: 'string',
+      description: 'The complete text of the file, written as UTF-8.',
+    },
+    overwrite: {
+      type: 'boolean',
+      description:
+        'Replace the file if it already exists (default false). To change part of an existing file, use edit_file instead.',
+    },
+  },
+  required: ['file_path', 'content'],
+  additionalProperties: false,
+} as const;
+
+/** Result of `create_file`. */
+export interface CreateFileResult {
+  /** The absolute workspace path written (symlinks resolved). */
+  file_path: string;
+  /** Bytes written, including a kept BOM. */
+  bytes_written: number;
+  /** True when the file did not exist before. */
+  created: boolean;
+}
+
+async function statOrNull(stat: () => Promise<FsStats>): Promise<FsStats | null> {
+  try {
+    return await stat();
+  } catch (error) {
+    if ((error as { code?: unknown } | null)?.code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+/**
+ * Text to write over an existing file, in that file's style (SPEC §6 "Text": writes keep the file's
+ * own style): its BOM is kept, and LF-only content takes the file's CRLF or CR endings when the old
+ * file used one of those throughout. Anything else is written as given.
+ */
+function inFileStyle(content: string, old: Uint8Array): Uint8Array {
+  const decoded = decodeText(old);
+  if (decoded === null) return encodeText(content);
+  let text = content;
+  const oldEnding = detectLineEnding(decoded.text);
+  if ((oldEnding === 'crlf' || oldEnding === 'cr') && detectLineEnding(content) === 'lf') {
+    text = content.replace(/\n/g, oldEnding === 'crlf' ? '\r\n' : '\r');
+  }
+  return encodeText(text, decoded.bom && !text.startsWith('\uFEFF'));
+}
+
+/**
+ * `create_file` (SPEC §6.2; seed: the SDK's `CreateFile`): writes `{ file_path, content, overwrite? = false }`
+ * and returns {@link CreateFileResult}. Creates missing parent directories; writes atomically (temp file
+ * + rename, so a failure leaves the old file whole); holds the path's write lock. When overwriting, keeps
+ * the old file's BOM and CRLF/CR style, and refuses when the file's bytes changed since this conversation
+ * last viewed or wrote it (SHA-256 in the file cache, not times; a file never viewed may be overwritten).
+ * Records the SHA-256 of the bytes written.
+ *
+ * Errors: `already_exists` (exists, `overwrite` not set), `is_a_directory`, `stale_file`,
+ * `outside_workspace`, `not_a_directory` (a parent is a file), `invalid_arguments` (empty path, trailing `/`),
+ * `execution_failed` (a symlink loop), `quota_exceeded` (storage full).
+ */
+export const createFileTool: Tool<{ file_path: string; content: string; overwrite?: boolean }, CreateFileResult> =
+  defineTool({
+    name: 'create_file',
+    description:
+      'Create a file with the given content, creating missing parent directories. Fails if the file exists ' +
+      'unless overwrite is true; overwriting also fails if the file changed since you last viewed it (view it ' +
+      'again first). To change part of a file, use edit_file.',
+    parameters,
+    needsContext: true,
+    callWithContext: async (args, ctx): Promise<CreateFileResult> => {
+      if (args.file_path.endsWith('/')) {
+        throw new ToolError('invalid_arguments', `file_path "${args.file_path}" ends with "/"; give a file name, e.g. ${args.file_path}index.ts`);
+      }
+      const path = await resolveWorkspacePath({ fs: ctx.fs, root: ctx.platform.root, cwd: ctx.cwd }, args.file_path);
+      if (path === ctx.platform.root) {
+        throw new ToolError('is_a_directory', `${path} is the workspace root, a directory; give a file name inside it`);
+      }
+      return ctx.withPathLock(path, async () => {
+        const existing = await statOrNull(() => ctx.fs.stat(path));
+        let bytes: Uint8Array;
+        if (existing) {
+          if (existing.isDirectory()) {
+            throw new ToolError('is_a_directory', `${path} is a directory; choose a file name inside it`);
+          }
+          if (args.overwrite !== true) {
+            throw new ToolError(
+              'already_exists',
+              `${path} already exists; set overwrite to true to replace it, or use edit_file to change part of it`,
+            );
+          }
+          const old = await ctx.fs.readFile(path);
+          const known = ctx.fileCache.get(path);
+          if (known !== undefined && known !== (await hashBytes(old))) {
+            throw new ToolError(
+              'stale_file',
+              `${path} has changed since you last viewed it; view_file it again, then retry so you do not overwrite those changes`,
+            );
+          }
+          bytes = inFileStyle(args.content, old);
+        } else {
+          bytes = encodeText(args.content);
+          await ctx.fs.mkdir(dirname(path), { recursive: true });
+        }
+        if (ctx.signal.aborted) throw new ToolError('cancelled', `create_file was cancelled before writing ${path}`);
+        await writeFileAtomic(ctx.fs, path, bytes);
+        ctx.fileCache.set(path, await hashBytes(bytes));
+        return { file_path: path, bytes_written: bytes.length, created: existing === null };
+      });
+    },
+  });

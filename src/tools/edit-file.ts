@@ -1,0 +1,397 @@
+import { FILE_HEADERS_ONLY, formatPatch, structuredPatch } from 'diff';
+import { ToolError } from '../errors.js';
+import { hashBytes } from '../file-cache.js';
+import { decodeText, detectLineEnding, encodeText, truncateText } from '../text.js';
+import { defineTool, type Tool } from '../tool.js';
+import type { FsStats } from '../types.js';
+import { dirname, resolveWorkspacePath, writeFileAtomic } from '../workspace.js';
+
+/** Largest file `edit_file` edits, in bytes (32 MiB, as `view_file` reads). */
+export const EDIT_MAX_FILE_BYTES = 32 * 1024 * 1024;
+/** Longest diff returned, in UTF-16 code units; a longer one is cut at a line with a marker. */
+export const EDIT_MAX_DIFF_CHARS = 30_000;
+/** Time budget of the diff computation, in ms; past it the result says the diff was left out. */
+const DIFF_TIMEOUT_MS = 2_000;
+
+const parameters = {
+  type: 'object',
+  properties: {
+    file_path: {
+      type: 'string',
+      description:
+        'The file to edit: an absolute workspace path (e.g. /workspace/src/index.ts) or a path relative to the working directory.',
+    },
+    old_string: {
+      type: 'string',
+      description:
+        'The exact text to replace, copied from the file including indentation and whitespace (no line-number prefixes). ' +
+        'It must occur exactly once unless replace_all or expected_replacements is set; include surrounding lines to make it unique. ' +
+        'Line breaks may be written as \\n whatever the file uses. An empty old_string creates a file that does not exist yet.',
+    },
+    new_string: {
+      type: 'string',
+      description:
+        'The text that replaces old_string, taken literally ($&, $1 and backslashes are plain text). Its line breaks are written in the file\'s own style.',
+    },
+    replace_all: {
+      type: 'boolean',
+      description: 'Replace every occurrence of old_string, left to right and non-overlapping (default false: exactly one occurrence).',
+    },
+    expected_replacements: {
+      type: 'integer',
+      minimum: 1,
+      description:
+        'How many occurrences you expect to replace; the edit fails without changing anything if old_string occurs a different number of times. When it matches, all of them are replaced.',
+    },
+  },
+  required: ['file_path', 'old_string', 'new_string'],
+  additionalProperties: false,
+} as const;
+
+/** Arguments of `edit_file`. */
+export interface EditFileArgs {
+  file_path: string;
+  old_string: string;
+  new_string: string;
+  replace_all?: boolean;
+  expected_replacements?: number;
+}
+
+/** Result of `edit_file`. */
+export interface EditFileResult {
+  /** The absolute workspace path written (symlinks resolved). */
+  file_path: string;
+  /** Occurrences replaced (1 when an empty `old_string` created the file). */
+  replacements: number;
+  /** Unified diff of the change (3 lines of context, line breaks shown as `\n`), headers `--- path` / `+++ path`. */
+  diff: string;
+}
+
+const BREAKS = /\r\n?/g;
+
+/** `text` with every `\r\n` and `\r` turned into `\n`. */
+function toLf(text: string): string {
+  return text.includes('\r') ? text.replace(BREAKS, '\n') : text;
+}
+
+/**
+ * For each UTF-16 index of `toLf(text)` (and one past its end), the matching index in `text`; null
+ * when `text` has no `\r` (the indexes are equal). A `\r\n` is one character in the LF text, so
+ * spans found there never split a CRLF in the original.
+ */
+function lfToOriginal(text: string): Int32Array | null {
+  if (!text.includes('\r')) return null;
+  const map = new Int32Array(text.length + 1);
+  let j = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    map[j] = i;
+    j += 1;
+    if (text.charCodeAt(i) === 13 && text.charCodeAt(i + 1) === 10) i += 1;
+  }
+  map[j] = text.length;
+  return map.subarray(0, j + 1);
+}
+
+/**
+ * The line break new text takes in a span of `text` that begins at `start`: the first break at or
+ * after `start` (inside the span, else the one ending its line), else the one before it, else `fallback`. Keeps a mixed-ending
+ * file's other lines as they are and gives the edited lines their neighbours' style.
+ */
+function spanEnding(text: string, start: number, fallback: string): string {
+  const breakAt = (i: number): string => (text.charCodeAt(i) === 13 ? (text.charCodeAt(i + 1) === 10 ? '\r\n' : '\r') : '\n');
+  for (let i = start; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || c === 13) return breakAt(i);
+  }
+  for (let i = start - 1; i >= 0; i -= 1) {
+    const c = text.charCodeAt(i);
+    if (c === 10) return text.charCodeAt(i - 1) === 13 ? '\r\n' : '\n';
+    if (c === 13) return '\r';
+  }
+  return fallback;
+}
+
+function leadingWhitespace(line: string): string {
+  return /^[ \t]*/.exec(line)?.[0] ?? '';
+}
+
+function describeIndent(indent: string): string {
+  if (indent === '') return 'no indentation';
+  const tabs = indent.split('\t').length - 1;
+  const spaces = indent.length - tabs;
+  return [tabs > 0 ? `${tabs} tab${tabs === 1 ? '' : 's'}` : '', spaces > 0 ? `${spaces} space${spaces === 1 ? '' : 's'}` : '']
+    .filter(Boolean)
+    .join(' and ');
+}
+
+/** How two lines that are equal up to whitespace differ, in words. */
+function whitespaceDifference(fileLine: string, wanted: string): string {
+  const fileIndent = leadingWhitespace(fileLine);
+  const wantedIndent = leadingWhitespace(wanted);
+  if (fileIndent !== wantedIndent) {
+    if (fileIndent.includes('\t') && !wantedIndent.includes('\t')) return 'the file indents it with tabs, old_string with spaces';
+    if (!fileIndent.includes('\t') && wantedIndent.includes('\t')) return 'the file indents it with spaces, old_string with tabs';
+    return `the indentation differs (file: ${describeIndent(fileIndent)}; old_string: ${describeIndent(wantedIndent)})`;
+  }
+  if (fileLine.trimEnd() === wanted.trimEnd()) return 'trailing whitespace differs';
+  return 'whitespace inside the line differs';
+}
+
+const squash = (s: string): string => s.replace(/\s+/g, ' ').trim();
+const quote = (line: string): string => {
+  const { text, cut } = truncateText(line, 200);
+  return JSON.stringify(text) + (cut > 0 ? ` (… ${cut} more characters)` : '');
+};
+
+function bigrams(s: string): Map<string, number> {
+  const grams = new Map<string, number>();
+  for (let i = 0; i + 1 < s.length; i += 1) {
+    const gram = s.slice(i, i + 2);
+    grams.set(gram, (grams.get(gram) ?? 0) + 1);
+  }
+  return grams;
+}
+
+/** Sørensen–Dice similarity of two strings' bigram multisets, 0..1. */
+function similarity(a: Map<string, number>, aSize: number, b: string): number {
+  const grams = bigrams(b);
+  const bSize = Math.max(b.length - 1, 0);
+  if (aSize + bSize === 0) return 0;
+  let shared = 0;
+  for (const [gram, n] of grams) shared += Math.min(n, a.get(gram) ?? 0);
+  return (2 * shared) / (aSize + bSize);
+}
+
+/** The hint of a `no_match` error: the closest line (1-based number and text) and how it differs. */
+function noMatchHint(fileLf: string, needleLf: string): { hint: string; line?: number } {
+  if (fileLf === '') return { hint: 'The file is empty.' };
+  const lines = fileLf.split('\n');
+  const wantedLines = needleLf.split('\n');
+  const first = wantedLines.findIndex((line) => line.trim() !== '');
+  if (first === -1) {
+    return { hint: 'old_string holds only whitespace; include some of the text around the place to edit.' };
+  }
+  const wanted = wantedLines[first] as string;
+  const multiLine = wantedLines.length > first + 1;
+  const wantedSquashed = squash(wanted);
+  const wantedBare = wanted.replace(/\s+/g, '');
+  const limit = Math.min(lines.length, 100_000);
+  // Where old_string's first line occurs verbatim, how many of its lines follow in the file.
+  let start = -1;
+  let startMatched = 0;
+  let loose = -1;
+  let fragment = -1;
+  for (let i = 0; i < limit; i += 1) {
+    const line = lines[i] as string;
+    if (multiLine && (line === wanted || (first === 0 && line.endsWith(wanted)))) {
+      let k = first + 1;
+      while (k < wantedLines.length && lines[i + k - first] === wantedLines[k]) k += 1;
+      if (k - first > startMatched) {
+        start = i;
+        startMatched = k - first;
+      }
+      continue;
+    }
+    if (loose === -1 && squash(line) === wantedSquashed) loose = i;
+    if (fragment === -1 && wantedBare.length >= 3 && line.replace(/\s+/g, '').includes(wantedBare)) fragment = i;
+  }
+  if (start !== -1) {
+    const k = first + startMatched;
+    const n = start + startMatched + 1;
+    const fileLine = lines[n - 1];
+    const want = wantedLines[k];
+    if (want === undefined) {
+      return { hint: `Line ${start + 1} matches old_string from its first non-blank line on, but the lines before it differ.`, line: start + 1 };
+    }
+    if (fileLine === undefined) {
+      return { hint: `Line ${start + 1} matches the start of old_string, but the file ends before old_string does.`, line: start + 1 };
+    }
+    const how = squash(fileLine) === squash(want) ? ` (${whitespaceDifference(fileLine, want)})` : '';
+    return {
+      hint:
+        `Line ${start + 1} matches the start of old_string, but line ${n} differs${how}: the file has ${quote(fileLine)} ` +
+        `where old_string has ${quote(want)}. View lines ${start + 1}-${n} and copy them exactly.`,
+      line: start + 1,
+    };
+  }
+  if (loose !== -1) {
+    const line = lines[loose] as string;
+    return {
+      hint:
+        `The closest line is ${loose + 1}: ${quote(line)}, which differs from old_string only in whitespace: ` +
+        `${whitespaceDifference(line, wanted)}. Copy indentation and whitespace exactly as the file has them.`,
+      line: loose + 1,
+    };
+  }
+  if (fragment !== -1) {
+    return {
+      hint:
+        `The closest line is ${fragment + 1}: ${quote(lines[fragment] as string)}, which holds the text of old_string ` +
+        'with different whitespace. Copy spaces, tabs and indentation exactly as the file has them.',
+      line: fragment + 1,
+    };
+  }
+  const target = wantedSquashed.toLowerCase().slice(0, 500);
+  const targetGrams = bigrams(target);
+  const targetSize = Math.max(target.length - 1, 0);
+  let best = -1;
+  let bestScore = 0;
+  for (let i = 0; i < limit; i += 1) {
+    const candidate = squash(lines[i] as string).toLowerCase().slice(0, 500);
+    if (candidate === '') continue;
+    const score = similarity(targetGrams, targetSize, candidate);
+    if (score > bestScore) {
+      bestScore = score;
+      best = i;
+    }
+  }
+  if (best === -1 || bestScore < 0.4) {
+    return { hint: 'No line resembles the first line of old_string; view_file the file to see its current content.' };
+  }
+  return {
+    hint:
+      `The closest line is ${best + 1}: ${quote(lines[best] as string)}. Text, whitespace and indentation must match ` +
+      'exactly; view_file the lines around it and copy them.',
+    line: best + 1,
+  };
+}
+
+/** Unified diff of two LF texts with `path` in both headers, capped at {@link EDIT_MAX_DIFF_CHARS}. */
+function unifiedDiff(path: string, before: string, after: string): string {
+  const patch = structuredPatch(path, path, before, after, '', '', { context: 3, timeout: DIFF_TIMEOUT_MS });
+  if (patch === undefined) return `(diff left out: the change to ${path} is too large to diff quickly; view_file the file to check it)`;
+  const text = formatPatch(patch, FILE_HEADERS_ONLY);
+  if (text.length <= EDIT_MAX_DIFF_CHARS) return text;
+  const cutAt = text.lastIndexOf('\n', EDIT_MAX_DIFF_CHARS) + 1;
+  return `${text.slice(0, cutAt)}… [${text.length - cutAt} characters of diff cut]\n`;
+}
+
+async function statOrNull(stat: () => Promise<FsStats>): Promise<FsStats | null> {
+  try {
+    return await stat();
+  } catch (error) {
+    if ((error as { code?: unknown } | null)?.code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+/**
+ * `edit_file` (SPEC §6.3; seed: the SDK's `EditFile`; matching as Claude Code's Edit and gemini-cli's
+ * `replace`): replaces `old_string` by `new_string` in `{ file_path, old_string, new_string, replace_all?,
+ * expected_replacements? }` and returns {@link EditFileResult}. Matching is exact and literal (indexOf and
+ * slices, never a replacement pattern), left to right and non-overlapping; `\n`, `\r\n` and `\r` all match
+ * one another, and new line breaks take the style of the edited span, so a CRLF file stays CRLF and a
+ * mixed file changes only where edited. A BOM is kept. Writes atomically under the path's write lock and
+ * records the SHA-256 of the new bytes in the file cache. An empty `old_string` creates a missing file.
+ *
+ * Errors: `no_match` (with the closest line and how whitespace differs), `ambiguous_match` (several
+ * occurrences without `replace_all`, or a count other than `expected_replacements`), `no_change`,
+ * `not_found`, `invalid_arguments` (empty `old_string` on an existing file), `binary_file`,
+ * `is_a_directory`, `outside_workspace`, `too_large` (over 32 MiB), `execution_failed` (a symlink loop).
+ */
+export const editFileTool: Tool<EditFileArgs, EditFileResult> = defineTool({
+  name: 'edit_file',
+  description:
+    'Replace exact text in a file. old_string must match the file exactly (including indentation) and occur once, ' +
+    'unless replace_all is true or expected_replacements gives the number of occurrences. Returns a unified diff. ' +
+    'View the file first and copy the text from it. With an empty old_string, creates a file that does not exist yet.',
+  parameters,
+  needsContext: true,
+  callWithContext: async (args, ctx): Promise<EditFileResult> => {
+    if (args.file_path.endsWith('/')) {
+      throw new ToolError('invalid_arguments', `file_path "${args.file_path}" ends with "/"; give a file name`);
+    }
+    const path = await resolveWorkspacePath({ fs: ctx.fs, root: ctx.platform.root, cwd: ctx.cwd }, args.file_path);
+    if (args.old_string === args.new_string) {
+      throw new ToolError('no_change', 'old_string and new_string are the same, so the edit would change nothing; give the new text in new_string');
+    }
+    return ctx.withPathLock(path, async () => {
+      const stats = await statOrNull(() => ctx.fs.stat(path));
+      if (stats === null) {
+        if (args.old_string !== '') {
+          throw new ToolError(
+            'not_found',
+            `${path} does not exist; check the path with list_dir or find_file, or create the file with create_file (or edit_file with an empty old_string)`,
+          );
+        }
+        const bytes = encodeText(args.new_string);
+        await ctx.fs.mkdir(dirname(path), { recursive: true });
+        if (ctx.signal.aborted) throw new ToolError('cancelled', `edit_file was cancelled before writing ${path}`);
+        await writeFileAtomic(ctx.fs, path, bytes);
+        ctx.fileCache.set(path, await hashBytes(bytes));
+        return { file_path: path, replacements: 1, diff: unifiedDiff(path, '', toLf(args.new_string)) };
+      }
+      if (stats.isDirectory()) {
+        throw new ToolError('is_a_directory', `${path} is a directory; give the path of a file inside it`);
+      }
+      if (args.old_string === '') {
+        throw new ToolError(
+          'invalid_arguments',
+          `${path} already exists, so old_string must not be empty; give the exact text to replace (or use create_file with overwrite to replace the whole file)`,
+        );
+      }
+      if (stats.size > EDIT_MAX_FILE_BYTES) {
+        throw new ToolError('too_large', `${path} is ${stats.size} bytes; edit_file edits files up to ${EDIT_MAX_FILE_BYTES} bytes`);
+      }
+      const oldBytes = await ctx.fs.readFile(path);
+      const decoded = decodeText(oldBytes);
+      if (decoded === null) {
+        throw new ToolError('binary_file', `${path} is a binary file (a NUL byte or invalid UTF-8); edit_file only edits UTF-8 text`);
+      }
+      const text = decoded.text;
+      const textLf = toLf(text);
+      const needle = toLf(args.old_string);
+      const found: number[] = [];
+      for (let at = textLf.indexOf(needle); at !== -1; at = textLf.indexOf(needle, at + needle.length)) found.push(at);
+
+      const count = found.length;
+      if (count === 0) {
+        const { hint, line } = noMatchHint(textLf, needle);
+        throw new ToolError('no_match', `old_string was not found in ${path}. ${hint}`, line === undefined ? undefined : { closest_line: line });
+      }
+      const times = `${count} time${count === 1 ? '' : 's'}`;
+      if (args.expected_replacements !== undefined && args.expected_replacements !== count) {
+        throw new ToolError(
+          'ambiguous_match',
+          `old_string occurs ${times} in ${path}, but expected_replacements is ${args.expected_replacements}; nothing was changed. ` +
+            'Adjust old_string or expected_replacements.',
+          { count },
+        );
+      }
+      if (count > 1 && args.replace_all !== true && args.expected_replacements === undefined) {
+        throw new ToolError(
+          'ambiguous_match',
+          `old_string occurs ${times} in ${path}; add surrounding context to make it unique, or set replace_all to replace every occurrence`,
+          { count },
+        );
+      }
+
+      const map = lfToOriginal(text);
+      const at = (i: number): number => (map === null ? i : (map[i] as number));
+      const replacementLf = toLf(args.new_string);
+      const hasBreak = replacementLf.includes('\n');
+      const dominant = detectLineEnding(text);
+      const fallback = dominant === 'crlf' ? '\r\n' : dominant === 'cr' ? '\r' : '\n';
+      const parts: string[] = [];
+      let last = 0;
+      for (const start of found) {
+        const from = at(start);
+        const to = at(start + needle.length);
+        const ending = hasBreak ? spanEnding(text, from, fallback) : '\n';
+        parts.push(text.slice(last, from), ending === '\n' ? replacementLf : replacementLf.split('\n').join(ending));
+        last = to;
+      }
+      parts.push(text.slice(last));
+      const newText = parts.join('');
+      if (newText === text) {
+        throw new ToolError('no_change', `the edit leaves ${path} unchanged (old_string and new_string differ only in line breaks); nothing was written`);
+      }
+
+      const newBytes = encodeText(newText, decoded.bom);
+      if (ctx.signal.aborted) throw new ToolError('cancelled', `edit_file was cancelled before writing ${path}`);
+      await writeFileAtomic(ctx.fs, path, newBytes);
+      ctx.fileCache.set(path, await hashBytes(newBytes));
+      return { file_path: path, replacements: count, diff: unifiedDiff(path, textLf, toLf(newText)) };
+    });
+  },
+});
