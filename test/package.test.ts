@@ -1,0 +1,70 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '..');
+const ENTRIES = ['toolhost', 'toolhost/web', 'toolhost/node'];
+
+// Globals an entry must not touch at import time (SPEC §1, STYLE "Nothing happens at import time").
+const TRAPPED = ['window', 'document', 'self', 'navigator', 'indexedDB', 'localStorage', 'Worker', 'SharedWorker', 'caches'];
+
+const probe = (entry: string): string => `
+const touched = [];
+for (const name of ${JSON.stringify(TRAPPED)}) {
+  const had = Object.getOwnPropertyDescriptor(globalThis, name);
+  Object.defineProperty(globalThis, name, {
+    configurable: true,
+    get() { touched.push(name); return had && 'value' in had ? had.value : had?.get?.call(globalThis); },
+    set(v) { touched.push(name + '='); },
+  });
+}
+const before = new Set(Object.getOwnPropertyNames(globalThis));
+const mod = await import(${JSON.stringify(entry)});
+const added = Object.getOwnPropertyNames(globalThis).filter((n) => !before.has(n));
+console.log(JSON.stringify({ exports: Object.keys(mod).sort(), touched, added }));
+`;
+
+describe('the npm package', () => {
+  let project = '';
+
+  beforeAll(() => {
+    // `npm test` builds dist/ before vitest runs; pack exactly what would be published.
+    const packDir = mkdtempSync(join(tmpdir(), 'toolhost-pack-'));
+    execFileSync('npm', ['pack', '--pack-destination', packDir, '--silent'], { cwd: ROOT, stdio: 'pipe' });
+    const tarball = join(packDir, readdirSync(packDir).find((f) => f.endsWith('.tgz')) as string);
+    project = mkdtempSync(join(tmpdir(), 'toolhost-consumer-'));
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', tarball], { cwd: project, stdio: 'pipe' });
+  }, 240_000);
+
+  afterAll(() => {
+    if (project) rmSync(project, { recursive: true, force: true });
+  });
+
+  it.each(ENTRIES)('imports %s in a fresh project without touching platform globals', (entry) => {
+    const out = execFileSync('node', ['--input-type=module', '-e', probe(entry)], { cwd: project, encoding: 'utf8' });
+    const { exports, touched, added } = JSON.parse(out.trim().split('\n').pop() as string) as { exports: string[]; touched: string[]; added: string[] };
+    expect(touched).toEqual([]);
+    expect(added).toEqual([]);
+    expect(exports.length).toBeGreaterThan(0);
+    if (entry === 'toolhost') expect(exports).toEqual(expect.arrayContaining(['ToolRunner', 'defineTool', 'ToolError', 'BuiltinTools', 'Agent', 'createMemoryPlatform']));
+    if (entry === 'toolhost/web') expect(exports).toEqual(expect.arrayContaining(['exposeToolRunner', 'connectToolRunner']));
+    if (entry === 'toolhost/node') expect(exports).toEqual(expect.arrayContaining(['createNodePlatform', 'spawnToolWorker']));
+  });
+
+  it('runs a tool from the installed package, types included', () => {
+    const script = `
+      import { ToolRunner, BuiltinTools } from 'toolhost';
+      const runner = new ToolRunner({ tools: BuiltinTools.all() });
+      await runner.execute('create_file', { file_path: 'hello.txt', content: 'hi\\n' });
+      const view = await runner.execute('view_file', { file_path: '/workspace/hello.txt' });
+      console.log(JSON.stringify(view));
+    `;
+    const out = execFileSync('node', ['--input-type=module', '-e', script], { cwd: project, encoding: 'utf8' });
+    expect(JSON.parse(out)).toMatchObject({ file_path: '/workspace/hello.txt', content: 'hi', total_lines: 1 });
+    const types = readdirSync(join(project, 'node_modules', 'toolhost', 'dist', 'src')).filter((f) => f.endsWith('.d.ts'));
+    expect(types).toEqual(expect.arrayContaining(['index.d.ts', 'runner.d.ts', 'tool.d.ts']));
+  });
+});
