@@ -1,0 +1,105 @@
+import { ToolError } from '../errors.js';
+import { compileGlob } from '../glob.js';
+import { defineTool, type Tool } from '../tool.js';
+import { compareCodeUnits, walkWorkspace } from '../walk.js';
+import { resolveWorkspacePath } from '../workspace.js';
+
+/** Largest `max_results` of find_file. */
+export const MAX_FIND_RESULTS = 10_000;
+
+const parameters = {
+  type: 'object',
+  properties: {
+    pattern: {
+      type: 'string',
+      description:
+        'Glob: * ? [abc] {a,b} (nested too) and ** for any number of directories. Without "/" it matches file ' +
+        'names at any depth ("*.ts", "README*"); with "/" it matches the path relative to dir_path ("src/**/*.test.ts").',
+    },
+    dir_path: {
+      type: 'string',
+      description: 'Directory to search (absolute workspace path or relative to the working directory); default: the working directory.',
+    },
+    case_sensitive: { type: 'boolean', description: 'Match letter case exactly (default false).' },
+    include_ignored: {
+      type: 'boolean',
+      description: 'Also search .git/, node_modules/ and paths ignored by .gitignore files (default false).',
+    },
+    max_results: {
+      type: 'integer',
+      minimum: 1,
+      maximum: MAX_FIND_RESULTS,
+      description: 'Most paths to return (default 500); total says how many matched.',
+    },
+  },
+  required: ['pattern'],
+  additionalProperties: false,
+} as const;
+
+/** Arguments of find_file (SPEC §6.4). */
+export interface FindFileArgs {
+  pattern: string;
+  dir_path?: string;
+  case_sensitive?: boolean;
+  include_ignored?: boolean;
+  max_results?: number;
+}
+
+/** Result of find_file. */
+export interface FindFileResult {
+  /** Absolute workspace paths, sorted by UTF-16 code units; at most `max_results`. */
+  files: string[];
+  /** How many files matched. */
+  total: number;
+  /** True when `files` holds fewer than `total` (or the walk stopped at its 200,000-entry cap). */
+  truncated: boolean;
+}
+
+/**
+ * `find_file` (SPEC §6.4; seed: the SDK's `FindFile`, as gemini-cli's `glob`): finds files by glob under
+ * `dir_path` (see `compileGlob`: a pattern without `/` matches names at any depth, one with `/` the
+ * path relative to `dir_path`; case-insensitive by default). Skips `.git/`, `node_modules/` and
+ * `.gitignore`d paths unless `include_ignored`; never follows symlinks (a symlink whose name matches is
+ * listed). Returns {@link FindFileResult}.
+ * Errors: `invalid_pattern` (empty, unbalanced brace or bracket), `not_found`, `not_a_directory`,
+ * `outside_workspace`, `timeout`/`cancelled`.
+ */
+export const findFileTool: Tool<FindFileArgs, FindFileResult> = defineTool({
+  name: 'find_file',
+  description:
+    'Find files by name or path glob, e.g. "*.ts" (any depth), "src/**/*.test.ts", "*.{js,jsx}". Returns ' +
+    'absolute paths sorted by path. Case-insensitive unless case_sensitive. Skips .git/, node_modules/ and ' +
+    '.gitignore\'d paths unless include_ignored.',
+  parameters,
+  readOnly: true,
+  callWithContext: async (args, ctx): Promise<FindFileResult> => {
+    const matcher = compileGlob(args.pattern, { caseSensitive: args.case_sensitive === true });
+    const scope = { fs: ctx.fs, root: ctx.platform.root, cwd: ctx.cwd };
+    const dir = await resolveWorkspacePath(scope, args.dir_path ?? ctx.cwd, { argName: 'dir_path' });
+    let stats;
+    try {
+      stats = await ctx.fs.stat(dir);
+    } catch (error) {
+      if ((error as { code?: unknown } | null)?.code === 'ENOENT') {
+        throw new ToolError('not_found', `dir_path ${dir} does not exist; check it with list_dir`);
+      }
+      throw error;
+    }
+    if (!stats.isDirectory()) {
+      throw new ToolError('not_a_directory', `dir_path ${dir} is a file, not a directory; give its parent directory`);
+    }
+    const walked = await walkWorkspace({
+      fs: ctx.fs,
+      root: ctx.platform.root,
+      dir,
+      includeIgnored: args.include_ignored === true,
+      includeSymlinks: true,
+      signal: ctx.signal,
+      fileFilter: (rel) => matcher.matches(rel),
+    });
+    const all = walked.files.map((file) => file.path).sort(compareCodeUnits);
+    const max = args.max_results ?? 500;
+    const files = all.length > max ? all.slice(0, max) : all;
+    return { files, total: all.length, truncated: walked.capped || files.length < all.length };
+  },
+}) as Tool<FindFileArgs, FindFileResult>;

@@ -1,0 +1,73 @@
+import { ToolError } from '../errors.js';
+import { compileLinePattern } from '../regex.js';
+import { defineTool, type Tool } from '../tool.js';
+import { MAX_SEARCH_RESULTS, runLineSearch, type SearchContentResult } from './grep-search.js';
+
+const parameters = {
+  type: 'object',
+  properties: {
+    query: { type: 'string', description: 'The text to find, literally (no wildcards or regex; "a.b" finds only "a.b").' },
+    dir_path: {
+      type: 'string',
+      description: 'Directory to search (absolute workspace path or relative to the working directory); default: the working directory.',
+    },
+    case_sensitive: { type: 'boolean', description: 'Match letter case exactly (default false).' },
+    include: {
+      type: 'string',
+      description: 'Only search files matching this glob, e.g. "*.ts" or "*.{ts,tsx}" (name at any depth) or "src/**/*.ts" (path relative to dir_path).',
+    },
+    max_results: {
+      type: 'integer',
+      minimum: 1,
+      maximum: MAX_SEARCH_RESULTS,
+      description: 'Most matching lines to return (default 100).',
+    },
+  },
+  required: ['query'],
+  additionalProperties: false,
+} as const;
+
+/** Arguments of search_dir (SPEC §6.6). */
+export interface SearchDirArgs {
+  query: string;
+  dir_path?: string;
+  case_sensitive?: boolean;
+  include?: string;
+  max_results?: number;
+}
+
+/**
+ * `search_dir` (SPEC §6.6; seed: the SDK's `SearchDir`): literal, case-insensitive by default text search
+ * over the workspace with find_file's ignore rules. Returns {@link SearchContentResult}
+ * `{ matches: [{ file_path, line_number, column, line }], total_matches, truncated, files_searched,
+ * binary_files_skipped }`: one entry per matching line (1-based line, 1-based code-point column of its
+ * first match), files sorted by path; a line longer than 2000 characters is shown as a window of at most
+ * 2000 around the first match with `[... N characters before/after]` markers.
+ * Errors: `invalid_arguments` (empty query), `invalid_pattern` (bad include glob), `not_found`, `outside_workspace`.
+ */
+export const searchDirTool: Tool<SearchDirArgs, SearchContentResult> = defineTool({
+  name: 'search_dir',
+  description:
+    'Find literal text in the files of a directory tree (case-insensitive unless case_sensitive). Returns each ' +
+    'matching line with file path, 1-based line number and column. Skips .git/, node_modules/, .gitignore\'d ' +
+    'paths and binary files. Use grep_search for regular expressions.',
+  parameters,
+  readOnly: true,
+  callWithContext: async (args, ctx): Promise<SearchContentResult> => {
+    if (args.query.length === 0) {
+      throw new ToolError('invalid_arguments', 'query is empty; give the text to search for');
+    }
+    const pattern = compileLinePattern(args.query, {
+      literal: true,
+      caseSensitive: args.case_sensitive === true,
+      argName: 'query',
+    });
+    return (await runLineSearch(ctx, {
+      pattern,
+      dirPath: args.dir_path,
+      include: args.include,
+      outputMode: 'content',
+      maxResults: args.max_results ?? 100,
+    })) as SearchContentResult;
+  },
+}) as Tool<SearchDirArgs, SearchContentResult>;
