@@ -32,3 +32,4 @@ export {
 export { RUN_COMMAND_DEFAULT_TIMEOUT_MS, RUN_COMMAND_MAX_TIMEOUT_MS } from './tools/run-command.js';
 export type { StartSubagentResult } from './tools/start-subagent.js';
 export type { GenerateImageResult } from './tools/generate-image.js';
+export { Agent, AgentBuilder } from './agent.js';
