@@ -1,0 +1,6 @@
+/**
+ * toolhost/node: the Node adapter (SPEC §1, §7 "node"). Uses `node:*`; importing it does no work.
+ */
+export { createNodePlatform, createConfinedNodeFs, type NodePlatformOptions } from './platform.js';
+export { FileStateStore, stateFileName } from './state-store.js';
+export { runShellCommand, OutputCapture, OUTPUT_KEEP_CHARS, isProcessGroupAlive, type RunShellCommandOptions } from './run-command.js';
