@@ -1,0 +1,162 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BuiltinTools } from '../src/tools/index.js';
+
+// Issue requirement: validators for schemas known at build time must work where eval is forbidden (a
+// strict CSP). V8's --disallow-code-generation-from-strings is that policy on Node: `new Function` and
+// `eval` throw EvalError, as under `script-src 'self'` in a browser. The core is built into its own
+// directory (not dist/, which other tests and hosts read) and run in a child process with the flag.
+const ROOT = join(import.meta.dirname, '..');
+const OUT = join(ROOT, 'node_modules', '.cache', 'toolhost-csp');
+const CHILD = join(OUT, 'csp-child.mjs');
+
+const CHILD_SOURCE = `
+const { ToolRunner, BuiltinTools, createMemoryPlatform, defineTool, registerPrecompiledValidators } = await import(process.argv[2]);
+const out = {};
+try {
+  new Function('return 1')();
+  out.evalBlocked = false;
+} catch (error) {
+  out.evalBlocked = true;
+  out.evalError = error.name;
+}
+const runner = new ToolRunner({ platform: createMemoryPlatform(), tools: BuiltinTools.all() });
+out.names = runner.declarations().map((d) => d.name);
+out.create = await runner.processToolCalls([
+  { id: 'c', name: 'create_file', args: { file_path: 'notes/a (1).txt', content: 'hello\\nworld\\n' } },
+]);
+out.view = await runner.processToolCalls([{ id: 'v', name: 'view_file', args: { file_path: '/workspace/notes/a (1).txt' } }]);
+out.coerced = await runner.processToolCalls([
+  { name: 'view_file', args: { file_path: 'notes/a (1).txt', start_line: '2', end_line: '2' } },
+]);
+out.bad = await runner.processToolCalls([
+  { name: 'view_file', args: { file_path: 'notes/a (1).txt', start_line: 'one' } },
+  { name: 'view_file', args: {} },
+  { name: 'view_file', args: { file_path: 'notes/a (1).txt', bogus: 1 } },
+]);
+out.search = await runner.processToolCalls([{ name: 'web_search', args: { query: 'toolhost' } }]);
+const schema = { type: 'object', properties: { n: { type: 'integer' } }, additionalProperties: false };
+try {
+  await runner.register(defineTool({ name: 'custom_tool', description: 'A tool with a schema unknown at build time.', parameters: schema, call: async ({ n }) => ({ n }) }));
+  out.custom = { registered: true, result: await runner.processToolCalls([{ name: 'custom_tool', args: { n: 1 } }]) };
+} catch (error) {
+  out.custom = { registered: false, code: error.code, message: error.message };
+}
+// The documented way out: a validator compiled ahead of time (here written by hand) for the new schema.
+const precompiled = Object.assign((data) => typeof data === 'object' && data !== null && !Array.isArray(data), { errors: null });
+registerPrecompiledValidators({ [JSON.stringify(schema)]: precompiled });
+try {
+  await runner.register(defineTool({ name: 'custom_tool', description: 'Now precompiled.', parameters: schema, call: async ({ n }) => ({ n }) }));
+  out.customPrecompiled = await runner.processToolCalls([{ name: 'custom_tool', args: { n: 2 } }]);
+} catch (error) {
+  out.customPrecompiled = { code: error.code, message: error.message };
+}
+process.stdout.write(JSON.stringify(out));
+`;
+
+interface ChildOutput {
+  evalBlocked: boolean;
+  evalError?: string;
+  names: string[];
+  create: Array<Record<string, unknown>>;
+  view: Array<Record<string, unknown>>;
+  coerced: Array<Record<string, unknown>>;
+  bad: Array<Record<string, unknown>>;
+  search: Array<Record<string, unknown>>;
+  custom: { registered: boolean; code?: string; message?: string; result?: unknown };
+  customPrecompiled: unknown;
+}
+
+function runChild(flags: string[]): ChildOutput {
+  const child = spawnSync(process.execPath, [...flags, CHILD, pathToFileURL(join(OUT, 'src', 'index.js')).href], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  if (child.status !== 0) throw new Error(`the CSP child failed (${child.status ?? child.signal}):\n${child.stderr}\n${child.stdout}`);
+  return JSON.parse(child.stdout) as ChildOutput;
+}
+
+beforeAll(() => {
+  rmSync(OUT, { recursive: true, force: true });
+  mkdirSync(OUT, { recursive: true });
+  // Type errors elsewhere must not hide this test's result: tsc still emits, so only the output is checked.
+  const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', OUT], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 110_000,
+  });
+  if (!existsSync(join(OUT, 'src', 'index.js')) || !existsSync(join(OUT, 'src', 'generated', 'validators.js'))) {
+    throw new Error(`tsc did not emit the core:\n${tsc.stdout}\n${tsc.stderr}`);
+  }
+  // Under node_modules/ the nearest package.json scope stops: say that these files are ES modules.
+  writeFileSync(join(OUT, 'package.json'), '{ "type": "module" }\n');
+  writeFileSync(CHILD, CHILD_SOURCE);
+}, 120_000);
+
+describe('built-in tools under a policy that forbids eval (node --disallow-code-generation-from-strings)', () => {
+  let strict: ChildOutput;
+  beforeAll(() => {
+    strict = runChild(['--disallow-code-generation-from-strings']);
+  }, 60_000);
+
+  it('really blocks code generation from strings', () => {
+    expect(strict.evalBlocked).toBe(true);
+    expect(strict.evalError).toBe('EvalError');
+  });
+
+  it('registers every built-in, validating with the precompiled validators', () => {
+    expect(strict.names).toEqual(BuiltinTools.all().map((tool) => tool.name));
+  });
+
+  it('runs create_file then view_file', () => {
+    expect(strict.create).toEqual([{ id: 'c', name: 'create_file', result: expect.objectContaining({ file_path: '/workspace/notes/a (1).txt' }) }]);
+    expect(strict.view[0]).toMatchObject({
+      id: 'v',
+      name: 'view_file',
+      result: { file_path: '/workspace/notes/a (1).txt', content: expect.stringContaining('hello') },
+    });
+    expect(strict.view[0]).not.toHaveProperty('code');
+  });
+
+  it('coerces numbers sent as strings, as without the policy', () => {
+    expect(strict.coerced[0]).toMatchObject({ result: { content: 'world', start_line: 2, end_line: 2 } });
+  });
+
+  it('turns bad arguments into invalid_arguments with the usual messages', () => {
+    const allowed = Object.keys((BuiltinTools.ViewFile.parameters as { properties: object }).properties).join(', ');
+    expect(strict.bad).toEqual([
+      { name: 'view_file', code: 'invalid_arguments', error: 'invalid arguments for view_file: /start_line must be integer' },
+      { name: 'view_file', code: 'invalid_arguments', error: 'invalid arguments for view_file: missing required argument "file_path"' },
+      { name: 'view_file', code: 'invalid_arguments', error: `invalid arguments for view_file: unknown argument "bogus"; allowed: ${allowed}` },
+    ]);
+  });
+
+  it('runs the web_search fallback, whose schema is precompiled too', () => {
+    expect(strict.search).toEqual([
+      { name: 'web_search', result: { results: [], note: 'Search is not available on the memory platform' } },
+    ]);
+  });
+
+  it('refuses a custom tool whose schema was not precompiled, with a clear invalid_arguments message', () => {
+    expect(strict.custom.registered).toBe(false);
+    expect(strict.custom.code).toBe('invalid_arguments');
+    expect(strict.custom.message).toMatch(/^tool custom_tool: its parameters schema cannot be compiled here because this environment forbids code generation from strings/);
+    expect(strict.custom.message).toContain('registerPrecompiledValidators');
+  });
+
+  it('accepts that custom tool once a precompiled validator is registered for its schema', () => {
+    expect(strict.customPrecompiled).toEqual([{ name: 'custom_tool', result: { n: 2 } }]);
+  });
+
+  it('compiles the same custom tool at runtime when eval is allowed', () => {
+    const open = runChild([]);
+    expect(open.evalBlocked).toBe(false);
+    expect(open.custom).toEqual({ registered: true, result: [{ name: 'custom_tool', result: { n: 1 } }] });
+    expect(open.bad).toEqual(strict.bad);
+    expect(open.view).toEqual(strict.view);
+  });
+});
