@@ -124,6 +124,20 @@ describe('view_file', () => {
     expect(result.next_start_line).toBe(2001);
   });
 
+  it('ends the window early when the content would pass 500,000 characters', async () => {
+    // 300 lines of 1999 characters: 2000 with the joining newline, so 250 lines fit.
+    const { runner } = setup({ 'wide.txt': Array.from({ length: 300 }, () => 'w'.repeat(1999)).join('\n') });
+    const result = await viewText(runner, { file_path: 'wide.txt' });
+    expect(result.end_line).toBe(250);
+    expect(result.content.length).toBe(250 * 2000 - 1);
+    expect(result.truncated).toBe(true);
+    expect(result.next_start_line).toBe(251);
+    expect(result.note).toContain('capped at 500000 characters');
+    const rest = await viewText(runner, { file_path: 'wide.txt', start_line: 251 });
+    expect(rest.end_line).toBe(300);
+    expect(rest.truncated).toBe(false);
+  });
+
   it('returns invalid_arguments for a start_line past the end', async () => {
     const { runner } = setup({ 'f.txt': numbered(10) });
     const error = await viewError(runner, { file_path: 'f.txt', start_line: 11 });

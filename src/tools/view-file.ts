@@ -10,6 +10,11 @@ import { resolveWorkspacePath } from '../workspace.js';
 export const VIEW_MAX_LINES = 2000;
 /** Longest line shown, in UTF-16 code units; longer lines are cut with a marker (SPEC §6.1). */
 export const VIEW_MAX_LINE_CHARS = 2000;
+/**
+ * Most characters of `content` in one call (UTF-16 code units, markers included); a window that would
+ * pass it ends early, with `next_start_line`. At least one line is always shown.
+ */
+export const VIEW_MAX_CONTENT_CHARS = 500_000;
 /** Largest file `view_file` reads, in bytes (32 MiB); larger files are `too_large`. */
 export const VIEW_MAX_FILE_BYTES = 32 * 1024 * 1024;
 
@@ -95,8 +100,9 @@ function cutLine(line: string): { text: string; cut: number } {
 /**
  * `view_file` (SPEC §6.1; seed: the SDK's `ViewFile`, windowing as gemini-cli's `read_file`): reads
  * `{ file_path, start_line?, end_line? }` (1-based, inclusive) and returns {@link ViewFileResult}.
- * Default window: the first 2000 lines; at most 2000 lines per call; each line cut at 2000 UTF-16
- * code units (never inside a surrogate pair) with a marker `… [N characters cut]` (N in code points).
+ * Default window: the first 2000 lines; at most 2000 lines and 500,000 characters per call; each line
+ * cut at 2000 UTF-16 code units (never inside a surrogate pair) with a marker `… [N characters cut]`
+ * (N in code points).
  * `\n`, `\r\n` and `\r` all end a line; a trailing ending makes no extra line; a BOM is hidden.
  * Binary files (NUL in the first 8 KiB, or invalid UTF-8) give `{ file_path, binary, size, mime_type }`,
  * plus `data_base64` for png/jpeg/gif/webp up to 5 MiB. Records the SHA-256 of the bytes in the file cache.
@@ -158,12 +164,20 @@ export const viewFileTool: Tool<{ file_path: string; start_line?: number; end_li
         );
       }
       const wanted = Math.min(args.end_line ?? total, total);
-      const end = Math.min(wanted, start + VIEW_MAX_LINES - 1);
+      let end = Math.min(wanted, start + VIEW_MAX_LINES - 1);
 
       const shown: string[] = [];
       let linesCut = 0;
+      let chars = 0;
+      let capped = false;
       for (let i = start - 1; i < end; i += 1) {
         const { text, cut } = cutLine(lines[i] as string);
+        chars += text.length + 1;
+        if (chars > VIEW_MAX_CONTENT_CHARS + 1 && shown.length > 0) {
+          end = i;
+          capped = true;
+          break;
+        }
         if (cut > 0) linesCut += 1;
         shown.push(text);
       }
@@ -180,8 +194,9 @@ export const viewFileTool: Tool<{ file_path: string; start_line?: number; end_li
       const notes: string[] = [];
       if (end < total) {
         result.next_start_line = end + 1;
+        const why = capped ? ` (output is capped at ${VIEW_MAX_CONTENT_CHARS} characters)` : '';
         notes.push(
-          `Showing lines ${start}-${end} of ${total}. To read more, call view_file with start_line ${end + 1}.`,
+          `Showing lines ${start}-${end} of ${total}${why}. To read more, call view_file with start_line ${end + 1}.`,
         );
       }
       if (linesCut > 0) {
