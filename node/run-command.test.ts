@@ -1,0 +1,187 @@
+import { readFileSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isProcessGroupAlive, OutputCapture, runShellCommand } from './run-command.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'toolhost-run-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Whether a process runs (a zombie — dead, waiting for the container's init to reap it — does not). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    expect((error as { code?: string }).code).toBe('ESRCH');
+    return false;
+  }
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = text.slice(text.lastIndexOf(')') + 2)[0];
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    return false;
+  }
+}
+
+/** Waits until `kill(-pgid, 0)` throws ESRCH: gone from the process table (zombies reaped too). */
+async function waitForEsrch(pgid: number, ms = 6000): Promise<string> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    try {
+      process.kill(-pgid, 0);
+    } catch (error) {
+      return (error as { code: string }).code;
+    }
+    if (Date.now() > deadline) return 'still present';
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function pidFrom(path: string): Promise<number> {
+  for (let i = 0; i < 100; i += 1) {
+    const text = await readFile(path, 'utf8').catch(() => '');
+    if (/^\d+\s*$/.test(text)) return Number(text.trim());
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`no pid in ${path}`);
+}
+
+describe('runShellCommand', () => {
+  it('captures stdout, stderr and the exit code', async () => {
+    const result = await runShellCommand({ command: 'echo out; echo err >&2; exit 3', cwd: dir, timeoutMs: 10_000 });
+    expect(result).toEqual({ stdout: 'out\n', stderr: 'err\n', exit_code: 3, signal: null, timed_out: false, truncated: false });
+  });
+
+  it('runs in the given cwd', async () => {
+    const result = await runShellCommand({ command: 'pwd', cwd: dir, timeoutMs: 10_000 });
+    expect(result.stdout).toBe(`${dir}\n`);
+    expect(result.exit_code).toBe(0);
+  });
+
+  it('kills the whole group on timeout within 1.5 s, background grandchild included', async () => {
+    const started = Date.now();
+    const result = await runShellCommand({ command: 'sleep 30 & echo $! > grandchild.pid; echo $$ > shell.pid; wait', cwd: dir, timeoutMs: 500 });
+    const elapsed = Date.now() - started;
+    expect(result.timed_out).toBe(true);
+    expect(result.exit_code).toBeNull();
+    expect(result.signal).toBe('SIGTERM');
+    expect(elapsed).toBeLessThan(1500);
+    const grandchild = await pidFrom(join(dir, 'grandchild.pid'));
+    const pgid = await pidFrom(join(dir, 'shell.pid'));
+    // At return: nothing of the group runs (a killed grandchild may be a zombie until init reaps it).
+    expect(isProcessGroupAlive(pgid)).toBe(false);
+    expect(running(grandchild)).toBe(false);
+    // And once reaped, the group is gone from the process table.
+    expect(await waitForEsrch(pgid)).toBe('ESRCH');
+    expect(() => process.kill(grandchild, 0)).toThrow(expect.objectContaining({ code: 'ESRCH' }));
+  });
+
+  it('returns timed_out for a bare sleep 30 under a 500 ms timeout', async () => {
+    const started = Date.now();
+    const result = await runShellCommand({ command: 'echo $$ > bare.pid; exec sleep 30', cwd: dir, timeoutMs: 500 });
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(result).toMatchObject({ timed_out: true, exit_code: null, signal: 'SIGTERM', stdout: '' });
+    const pgid = await pidFrom(join(dir, 'bare.pid'));
+    expect(isProcessGroupAlive(pgid)).toBe(false);
+    expect(await waitForEsrch(pgid)).toBe('ESRCH');
+  });
+
+  it('SIGKILLs a group that ignores SIGTERM after the grace period', async () => {
+    const started = Date.now();
+    const result = await runShellCommand(
+      { command: "trap '' TERM; echo $$ > stubborn.pid; sh -c \"trap '' TERM; sleep 30\" & wait", cwd: dir, timeoutMs: 300 },
+      undefined,
+      { killGraceMs: 300 },
+    );
+    expect(Date.now() - started).toBeLessThan(2500);
+    expect(result.timed_out).toBe(true);
+    expect(result.signal).toBe('SIGKILL');
+    const pgid = await pidFrom(join(dir, 'stubborn.pid'));
+    expect(isProcessGroupAlive(pgid)).toBe(false);
+  });
+
+  it('caps 40 MB of output at 15,000 characters each end with the exact dropped count', async () => {
+    const result = await runShellCommand({ command: "head -c 40000000 /dev/zero | tr '\\0' a", cwd: dir, timeoutMs: 60_000 });
+    expect(result.exit_code).toBe(0);
+    expect(result.truncated).toBe(true);
+    const marker = `\n… [${40_000_000 - 30_000} characters dropped] …\n`;
+    expect(result.stdout).toBe('a'.repeat(15_000) + marker + 'a'.repeat(15_000));
+    expect(result.stderr).toBe('');
+  });
+
+  it('drains a chatty stderr while stdout is quiet', async () => {
+    const result = await runShellCommand({ command: 'head -c 5000000 /dev/zero | tr "\\0" e >&2; echo done', cwd: dir, timeoutMs: 30_000 });
+    expect(result.stdout).toBe('done\n');
+    expect(result.stderr).toContain(`[${5_000_000 - 30_000} characters dropped]`);
+    expect(result.truncated).toBe(true);
+  });
+
+  it('returns the output so far and leaves no survivors when aborted', async () => {
+    const controller = new AbortController();
+    const run = runShellCommand(
+      { command: 'echo $$ > abort.pid; echo started; sleep 30 & echo $! > abort-child.pid; wait', cwd: dir, timeoutMs: 60_000 },
+      controller.signal,
+    );
+    const pgid = await pidFrom(join(dir, 'abort.pid'));
+    const child = await pidFrom(join(dir, 'abort-child.pid'));
+    const started = Date.now();
+    controller.abort();
+    const result = await run;
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(result).toMatchObject({ stdout: 'started\n', timed_out: false, exit_code: null, signal: 'SIGTERM' });
+    expect(isProcessGroupAlive(pgid)).toBe(false);
+    expect(running(child)).toBe(false);
+    expect(await waitForEsrch(pgid)).toBe('ESRCH');
+  });
+
+  it('rejects with cancelled when the signal is already aborted', async () => {
+    await expect(runShellCommand({ command: 'echo x', cwd: dir, timeoutMs: 1000 }, AbortSignal.abort())).rejects.toMatchObject({ code: 'cancelled' });
+  });
+
+  it('kills background processes still holding the pipes after the shell exits', async () => {
+    const started = Date.now();
+    const result = await runShellCommand({ command: 'sleep 30 & echo $! > held.pid; echo bye', cwd: dir, timeoutMs: 60_000 });
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(result).toMatchObject({ stdout: 'bye\n', exit_code: 0, signal: null, timed_out: false });
+    expect(running(await pidFrom(join(dir, 'held.pid')))).toBe(false);
+  });
+
+  it('rejects with not_found for a missing cwd', async () => {
+    await expect(runShellCommand({ command: 'true', cwd: join(dir, 'missing'), timeoutMs: 1000 })).rejects.toMatchObject({ code: 'not_found' });
+  });
+});
+
+describe('OutputCapture', () => {
+  it('never splits a multi-byte character between chunks', () => {
+    const capture = new OutputCapture();
+    const bytes = new TextEncoder().encode('é€😀');
+    for (const byte of bytes) capture.push(new Uint8Array([byte]));
+    capture.end();
+    expect(capture.result()).toEqual({ text: 'é€😀', truncated: false });
+  });
+
+  it('keeps the first and last characters around a marker with the exact count', () => {
+    const capture = new OutputCapture(3);
+    capture.push(new TextEncoder().encode('abcdefghij'));
+    capture.end();
+    expect(capture.result()).toEqual({ text: 'abc\n… [4 characters dropped] …\nhij', truncated: true });
+  });
+
+  it('drops a surrogate pair cut by a boundary whole and counts it', () => {
+    const capture = new OutputCapture(2);
+    capture.push(new TextEncoder().encode('a😀bcdef😀'));
+    capture.end();
+    // 'a😀bcdef😀' is 10 UTF-16 units: head 'a' + lone high surrogate, tail low surrogate + ... → both halves dropped
+    const { text, truncated } = capture.result();
+    expect(truncated).toBe(true);
+    expect(text).toBe('a\n… [7 characters dropped] …\n😀');
+    expect(text.isWellFormed()).toBe(true);
+  });
+});
