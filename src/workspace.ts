@@ -114,17 +114,20 @@ export async function resolveWorkspacePath(
   }
   let resolved = rootParts.slice();
   let hops = 0;
-  let missing = false;
+  // Length of `resolved` when a component was first missing (0: none). A `..` back above it makes
+  // later components real again, so they must be checked for symlinks (`missing/../link-out/x`).
+  let missingAt = 0;
   while (pending.length > 0) {
     const part = pending.shift() as string;
     if (part === '.') continue;
     if (part === '..') {
       if (resolved.length <= rootParts.length) throw outside();
       resolved.pop();
+      if (resolved.length < missingAt) missingAt = 0;
       continue;
     }
     resolved.push(part);
-    if (missing) continue;
+    if (missingAt > 0) continue;
     const isFinal = pending.length === 0;
     if (isFinal && !followFinal) break;
     const current = '/' + resolved.join('/');
@@ -134,7 +137,7 @@ export async function resolveWorkspacePath(
     } catch (error) {
       const code = errorCode(error);
       if (code === 'ENOENT') {
-        missing = true;
+        missingAt = resolved.length;
         continue;
       }
       if (code === 'ENOTDIR') {

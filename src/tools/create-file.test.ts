@@ -274,6 +274,19 @@ describe('create_file', () => {
       expect(await exists(platform, '/etc')).toBe(false);
     });
 
+    it('still checks symlinks after a missing directory and .. (missing/../out/x)', async () => {
+      const { runner, platform } = setup({ '/outside/keep.txt': 'keep' });
+      await platform.fs.symlink('/outside', '/workspace/out');
+      await platform.fs.symlink('/workspace/loop', '/workspace/loop');
+      for (const file_path of ['missing/../out/evil.txt', 'a/b/../../out/keep.txt']) {
+        const error = await failure(runner, 'create_file', { file_path, content: 'pwned', overwrite: true });
+        expect(error.code).toBe('outside_workspace');
+      }
+      expect((await failure(runner, 'create_file', { file_path: 'missing/../loop/x', content: 'x' })).code).toBe('execution_failed');
+      expect(await platform.fs.readdir('/outside')).toEqual(['keep.txt']);
+      expect(await read(platform, '/outside/keep.txt')).toBe('keep');
+    });
+
     it('fails fast on a symlink loop', async () => {
       const { runner, platform } = setup();
       await platform.fs.symlink('/workspace/b', '/workspace/a');
