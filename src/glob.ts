@@ -65,6 +65,22 @@ export function checkGlobBalance(pattern: string): string | null {
   return null;
 }
 
+/** Rewrites the POSIX negated class `[!abc]` as `[^abc]` (picomatch reads `[!abc]` as "! or a or b or c"). */
+function negateBrackets(pattern: string): string {
+  let out = '';
+  for (let i = 0; i < pattern.length; i += 1) {
+    const c = pattern[i] as string;
+    if (c === '\\') {
+      out += pattern.slice(i, i + 2);
+      i += 1;
+    } else if (c === '[' && pattern[i + 1] === '!') {
+      out += '[^';
+      i += 1;
+    } else out += c;
+  }
+  return out;
+}
+
 /**
  * Compiles a glob (SPEC §6.4) with picomatch: `*`, `**`, `?`, `[...]`, `{a,b}` (nested too), dot-files
  * matched like any other name. A pattern without `/` matches the basename at any depth (`*.ts`); a
@@ -82,6 +98,7 @@ export function compileGlob(pattern: string, options: GlobOptions = {}): GlobMat
   }
   const problem = checkGlobBalance(source);
   if (problem) throw new ToolError('invalid_pattern', `${argName} "${pattern}" is not a valid glob: ${problem}`);
+  source = negateBrackets(source);
   const basenameOnly = !source.includes('/');
   let test: (input: string) => boolean;
   try {

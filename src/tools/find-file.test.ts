@@ -1,0 +1,275 @@
+import { describe, expect, it } from 'vitest';
+import { createMemoryPlatform } from '../platform/memory.js';
+import { ToolRunner, type ToolCallFailure } from '../runner.js';
+import type { Platform } from '../types.js';
+import { findFileTool, type FindFileResult } from './find-file.js';
+
+const W = '/workspace';
+
+const TREE: Record<string, string> = {
+  'README.md': '# readme',
+  'package.json': '{}',
+  'src/index.ts': 'export {}',
+  'src/util.ts': 'export {}',
+  'src/util.test.ts': 'test',
+  'src/deep/nested/thing.test.ts': 'test',
+  'src/deep/nested/thing.ts': 'x',
+  'src/App.TSX': 'x',
+  'a.txt': 'a',
+  'b.txt': 'b',
+  'c.txt': 'c',
+  'd.txt': 'd',
+  '.github/workflows/ci.yml': 'on: push',
+  '.env': 'X=1',
+  '.git/config': '[core]',
+  '.git/HEAD': 'ref',
+  'node_modules/lib/index.ts': 'x',
+  'node_modules/lib/package.json': '{}',
+  '.gitignore': 'dist/\n*.log\n',
+  'dist/bundle.js': 'x',
+  'debug.log': 'x',
+  'pkg/.gitignore': 'generated.ts\n!keep.log\n',
+  'pkg/generated.ts': 'x',
+  'pkg/source.ts': 'x',
+  'pkg/keep.log': 'x',
+  'pkg/other.log': 'x',
+  'docs/my file (1).md': 'x',
+  'docs/ünïcödé.md': 'x',
+};
+
+function setup(files: Record<string, string> = TREE): { platform: Platform; runner: ToolRunner } {
+  const platform = createMemoryPlatform({ files });
+  return { platform, runner: new ToolRunner({ platform, tools: [findFileTool] }) };
+}
+
+async function find(runner: ToolRunner, args: Record<string, unknown>): Promise<FindFileResult> {
+  return (await runner.execute('find_file', args)) as FindFileResult;
+}
+
+async function findError(runner: ToolRunner, args: Record<string, unknown>): Promise<ToolCallFailure> {
+  const [result] = await runner.processToolCalls([{ name: 'find_file', args }]);
+  expect(result).toHaveProperty('code');
+  return result as ToolCallFailure;
+}
+
+describe('find_file', () => {
+  it('pins its model-facing schema', () => {
+    expect(findFileTool.name).toBe('find_file');
+    expect(findFileTool.readOnly).toBe(true);
+    expect(findFileTool.parameters).toMatchInlineSnapshot(`
+      {
+        "additionalProperties": false,
+        "properties": {
+          "case_sensitive": {
+            "description": "Match letter case exactly (default false).",
+            "type": "boolean",
+          },
+          "dir_path": {
+            "description": "Directory to search (absolute workspace path or relative to the working directory); default: the working directory.",
+            "type": "string",
+          },
+          "include_ignored": {
+            "description": "Also search .git/, node_modules/ and paths ignored by .gitignore files (default false).",
+            "type": "boolean",
+          },
+          "max_results": {
+            "description": "Most paths to return (default 500); total says how many matched.",
+            "maximum": 10000,
+            "minimum": 1,
+            "type": "integer",
+          },
+          "pattern": {
+            "description": "Glob: * ? [abc] {a,b} (nested too) and ** for any number of directories. Without "/" it matches file names at any depth ("*.ts", "README*"); with "/" it matches the path relative to dir_path ("src/**/*.test.ts").",
+            "type": "string",
+          },
+        },
+        "required": [
+          "pattern",
+        ],
+        "type": "object",
+      }
+    `);
+  });
+
+  it('matches a pattern without / against names at any depth', async () => {
+    const { runner } = setup();
+    expect(await find(runner, { pattern: '*.ts' })).toEqual({
+      files: [
+        `${W}/pkg/source.ts`,
+        `${W}/src/deep/nested/thing.test.ts`,
+        `${W}/src/deep/nested/thing.ts`,
+        `${W}/src/index.ts`,
+        `${W}/src/util.test.ts`,
+        `${W}/src/util.ts`,
+      ],
+      total: 6,
+      truncated: false,
+    });
+  });
+
+  it('matches a pattern with / against the path relative to dir_path, ** spanning zero or more directories', async () => {
+    const { runner } = setup();
+    expect((await find(runner, { pattern: 'src/**/*.test.ts' })).files).toEqual([
+      `${W}/src/deep/nested/thing.test.ts`,
+      `${W}/src/util.test.ts`,
+    ]);
+    expect((await find(runner, { pattern: 'src/*.ts' })).files).toEqual([
+      `${W}/src/index.ts`,
+      `${W}/src/util.test.ts`,
+      `${W}/src/util.ts`,
+    ]);
+    expect((await find(runner, { pattern: './src/deep/**' })).files).toEqual([
+      `${W}/src/deep/nested/thing.test.ts`,
+      `${W}/src/deep/nested/thing.ts`,
+    ]);
+  });
+
+  it('expands braces, nested braces, ? and [...]', async () => {
+    const { runner } = setup();
+    expect((await find(runner, { pattern: '{a,b}.txt' })).files).toEqual([`${W}/a.txt`, `${W}/b.txt`]);
+    expect((await find(runner, { pattern: '{a,{b,c}}.txt' })).files).toEqual([`${W}/a.txt`, `${W}/b.txt`, `${W}/c.txt`]);
+    expect((await find(runner, { pattern: '?.txt' })).files).toEqual([`${W}/a.txt`, `${W}/b.txt`, `${W}/c.txt`, `${W}/d.txt`]);
+    expect((await find(runner, { pattern: '[bd].txt' })).files).toEqual([`${W}/b.txt`, `${W}/d.txt`]);
+    expect((await find(runner, { pattern: '[!abc].txt' })).files).toEqual([`${W}/d.txt`]);
+  });
+
+  it('walks dot-directories and finds dot-files', async () => {
+    const { runner } = setup();
+    expect((await find(runner, { pattern: '.github/workflows/ci.yml' })).files).toEqual([`${W}/.github/workflows/ci.yml`]);
+    expect((await find(runner, { pattern: '*.yml' })).files).toEqual([`${W}/.github/workflows/ci.yml`]);
+    expect((await find(runner, { pattern: '.env' })).files).toEqual([`${W}/.env`]);
+  });
+
+  it('skips .git/ and node_modules/ and respects .gitignore files, nested ones too', async () => {
+    const { runner } = setup();
+    const all = await find(runner, { pattern: '**/*' });
+    expect(all.files).toEqual([
+      `${W}/.env`,
+      `${W}/.github/workflows/ci.yml`,
+      `${W}/.gitignore`,
+      `${W}/README.md`,
+      `${W}/a.txt`,
+      `${W}/b.txt`,
+      `${W}/c.txt`,
+      `${W}/d.txt`,
+      `${W}/docs/my file (1).md`,
+      `${W}/docs/ünïcödé.md`,
+      `${W}/package.json`,
+      `${W}/pkg/.gitignore`,
+      `${W}/pkg/keep.log`,
+      `${W}/pkg/source.ts`,
+      `${W}/src/App.TSX`,
+      `${W}/src/deep/nested/thing.test.ts`,
+      `${W}/src/deep/nested/thing.ts`,
+      `${W}/src/index.ts`,
+      `${W}/src/util.test.ts`,
+      `${W}/src/util.ts`,
+    ]);
+    expect(all.total).toBe(20);
+  });
+
+  it('applies the .gitignore files above dir_path', async () => {
+    const { runner } = setup();
+    expect((await find(runner, { pattern: '*.log', dir_path: 'pkg' })).files).toEqual([`${W}/pkg/keep.log`]);
+  });
+
+  it('brings ignored paths back with include_ignored', async () => {
+    const { runner } = setup();
+    expect((await find(runner, { pattern: '*.{log,js}', include_ignored: true })).files).toEqual([
+      `${W}/debug.log`,
+      `${W}/dist/bundle.js`,
+      `${W}/pkg/keep.log`,
+      `${W}/pkg/other.log`,
+    ]);
+    expect((await find(runner, { pattern: 'index.ts', include_ignored: true })).files).toEqual([
+      `${W}/node_modules/lib/index.ts`,
+      `${W}/src/index.ts`,
+    ]);
+    expect((await find(runner, { pattern: '.git/*', include_ignored: true })).files).toEqual([`${W}/.git/HEAD`, `${W}/.git/config`]);
+    expect((await find(runner, { pattern: 'generated.ts', include_ignored: true })).files).toEqual([`${W}/pkg/generated.ts`]);
+    expect((await find(runner, { pattern: 'generated.ts' })).files).toEqual([]);
+  });
+
+  it('is case-insensitive by default and exact with case_sensitive', async () => {
+    const { runner } = setup();
+    expect((await find(runner, { pattern: '*.tsx' })).files).toEqual([`${W}/src/App.TSX`]);
+    expect((await find(runner, { pattern: 'readme.MD' })).files).toEqual([`${W}/README.md`]);
+    expect((await find(runner, { pattern: '*.tsx', case_sensitive: true })).files).toEqual([]);
+    expect((await find(runner, { pattern: '*.TSX', case_sensitive: true })).files).toEqual([`${W}/src/App.TSX`]);
+  });
+
+  it('refuses an unbalanced brace or bracket with invalid_pattern', async () => {
+    const { runner } = setup();
+    for (const pattern of ['{a,b.txt', 'a,b}.txt', '[ab.txt', '{a,{b,c}.txt']) {
+      const failure = await findError(runner, { pattern });
+      expect(failure.code, pattern).toBe('invalid_pattern');
+      expect(failure.error).toContain(pattern);
+    }
+    expect((await find(runner, { pattern: '\\{a.txt' })).files).toEqual([]);
+  });
+
+  it('reports truncation with the full total', async () => {
+    const { runner } = setup();
+    expect(await find(runner, { pattern: '*.txt', max_results: 2 })).toEqual({
+      files: [`${W}/a.txt`, `${W}/b.txt`],
+      total: 4,
+      truncated: true,
+    });
+  });
+
+  it('sorts by path in UTF-16 code-unit order', async () => {
+    const { runner } = setup({ 'b/z.md': '', 'B/a.md': '', 'a.md': '', 'a-b.md': '', 'a/b.md': '', 'é.md': '', 'Z.md': '' });
+    expect((await find(runner, { pattern: '*.md' })).files).toEqual([
+      `${W}/B/a.md`,
+      `${W}/Z.md`,
+      `${W}/a-b.md`,
+      `${W}/a.md`,
+      `${W}/a/b.md`,
+      `${W}/b/z.md`,
+      `${W}/é.md`,
+    ]);
+  });
+
+  it('takes dir_path relative to the working directory or absolute', async () => {
+    const { runner } = setup();
+    const expected = [`${W}/src/deep/nested/thing.test.ts`, `${W}/src/deep/nested/thing.ts`];
+    expect((await find(runner, { pattern: '*.ts', dir_path: 'src/deep' })).files).toEqual(expected);
+    expect((await find(runner, { pattern: '*.ts', dir_path: `${W}/src/deep` })).files).toEqual(expected);
+    expect((await find(runner, { pattern: 'nested/*.ts', dir_path: './src/deep/' })).files).toEqual(expected);
+  });
+
+  it('finds names with spaces, parentheses and unicode', async () => {
+    const { runner } = setup();
+    expect((await find(runner, { pattern: 'my file (1).md' })).files).toEqual([`${W}/docs/my file (1).md`]);
+    expect((await find(runner, { pattern: 'ÜNÏ*' })).files).toEqual([`${W}/docs/ünïcödé.md`]);
+  });
+
+  it('refuses dir_path outside the workspace, missing or a file', async () => {
+    const { runner } = setup();
+    expect((await findError(runner, { pattern: '*', dir_path: '/etc' })).code).toBe('outside_workspace');
+    expect((await findError(runner, { pattern: '*', dir_path: '../..' })).code).toBe('outside_workspace');
+    expect((await findError(runner, { pattern: '*', dir_path: 'nope' })).code).toBe('not_found');
+    expect((await findError(runner, { pattern: '*', dir_path: 'a.txt' })).code).toBe('not_a_directory');
+  });
+
+  it('never follows symlinks, so a symlink loop cannot hang it', async () => {
+    const { platform, runner } = setup({ 'loop/real.ts': 'x' });
+    await platform.fs.symlink(`${W}/loop`, `${W}/loop/self`);
+    await platform.fs.symlink(`${W}/loop/b`, `${W}/loop/a`);
+    await platform.fs.symlink(`${W}/loop/a`, `${W}/loop/b`);
+    const result = await runner.execute('find_file', { pattern: '**/*' }, { timeoutMs: 5000 });
+    expect(result).toEqual({
+      files: [`${W}/loop/a`, `${W}/loop/b`, `${W}/loop/real.ts`, `${W}/loop/self`],
+      total: 4,
+      truncated: false,
+    });
+  });
+
+  it('validates its arguments in the runner', async () => {
+    const { runner } = setup();
+    expect((await findError(runner, {})).code).toBe('invalid_arguments');
+    expect((await findError(runner, { pattern: '*', max_results: 0 })).code).toBe('invalid_arguments');
+    expect((await findError(runner, { pattern: '*', extra: 1 })).code).toBe('invalid_arguments');
+    expect((await findError(runner, { pattern: '' })).code).toBe('invalid_pattern');
+  });
+});

@@ -1,0 +1,316 @@
+import { describe, expect, it } from 'vitest';
+import { createVmRegexSandbox } from '../../node/regex-sandbox.js';
+import { createMemoryPlatform } from '../platform/memory.js';
+import { ToolRunner, type ToolCallFailure } from '../runner.js';
+import type { Platform } from '../types.js';
+import { grepSearchTool, type SearchContentResult, type SearchCountResult, type SearchFilesResult } from './grep-search.js';
+
+const W = '/workspace';
+
+const TREE: Record<string, string | Uint8Array> = {
+  'src/app.ts': [
+    'import { x } from "./x";',
+    'export function main() {',
+    '  // TODO: wire it up',
+    '  return x + 1;',
+    '}',
+    'export function helper() { return 2; }',
+    '',
+  ].join('\n'),
+  'src/x.ts': 'export const x = 41; // todo later\n',
+  'src/x.test.ts': 'test("x", () => {}); // TODO\n',
+  'src/legacy.js': 'function old() {}\r\nvar TODO = 1;\r\n',
+  'lib/mac.txt': 'one\rTODO two\rthree',
+  'data.bin': new Uint8Array([0x54, 0x4f, 0x44, 0x4f, 0x00, 0x01, 0x02]),
+  'node_modules/m/index.js': 'TODO\n',
+  'dist/out.js': 'TODO\n',
+  '.gitignore': 'dist\n',
+  'notes/my file (1).md': 'café TODO ü\n',
+};
+
+function setup(files: Record<string, string | Uint8Array> = TREE, withSandbox = true): { platform: Platform; runner: ToolRunner } {
+  const platform = createMemoryPlatform(withSandbox ? { files, regex: createVmRegexSandbox() } : { files });
+  return { platform, runner: new ToolRunner({ platform, tools: [grepSearchTool] }) };
+}
+
+async function grep(runner: ToolRunner, args: Record<string, unknown>): Promise<SearchContentResult> {
+  return (await runner.execute('grep_search', args)) as SearchContentResult;
+}
+
+async function grepError(runner: ToolRunner, args: Record<string, unknown>, timeoutMs?: number): Promise<ToolCallFailure> {
+  const [result] = await runner.processToolCalls([{ name: 'grep_search', args }], timeoutMs === undefined ? {} : { timeoutMs });
+  expect(result).toHaveProperty('code');
+  return result as ToolCallFailure;
+}
+
+const where = (result: SearchContentResult): string[] => result.matches.map((m) => `${m.file_path.slice(W.length + 1)}:${m.line_number}:${m.column}`);
+
+describe('grep_search', () => {
+  it('pins its model-facing schema and names its regex dialect', () => {
+    expect(grepSearchTool.name).toBe('grep_search');
+    expect(grepSearchTool.readOnly).toBe(true);
+    expect(grepSearchTool.description).toContain('ECMAScript (JavaScript) RegExp with the u flag');
+    expect(grepSearchTool.parameters).toMatchInlineSnapshot(`
+      {
+        "additionalProperties": false,
+        "properties": {
+          "case_sensitive": {
+            "description": "Match letter case exactly (default true).",
+            "type": "boolean",
+          },
+          "context_lines": {
+            "description": "Lines of context before and after each match, as before/after arrays (default 0, at most 20).",
+            "maximum": 20,
+            "minimum": 0,
+            "type": "integer",
+          },
+          "dir_path": {
+            "description": "Directory to search (absolute workspace path or relative to the working directory); default: the working directory. A file searches just that file.",
+            "type": "string",
+          },
+          "exclude": {
+            "description": "Skip files (and directories) matching this glob, e.g. "*.min.js" or "dist".",
+            "type": "string",
+          },
+          "fixed_strings": {
+            "description": "Treat pattern as literal text, not a regular expression (default false).",
+            "type": "boolean",
+          },
+          "include": {
+            "description": "Only search files matching this glob, e.g. "*.ts" or "*.{ts,tsx}" (name at any depth) or "src/**/*.ts" (path relative to dir_path).",
+            "type": "string",
+          },
+          "max_results": {
+            "description": "Most matches (content) or files (other modes) to return (default 100).",
+            "maximum": 2000,
+            "minimum": 1,
+            "type": "integer",
+          },
+          "output_mode": {
+            "description": "content: matching lines (default); files_with_matches: just the file paths; count: matching lines per file.",
+            "enum": [
+              "content",
+              "files_with_matches",
+              "count",
+            ],
+            "type": "string",
+          },
+          "pattern": {
+            "description": "ECMAScript (JavaScript) regular expression, compiled with the u flag: \\d \\w \\s \\b, classes, groups, (?<name>...), lookaround, \\p{L} Unicode properties; no inline flags such as (?i). Matched against each line separately (a line ending never matches; ^ and $ are the ends of the line).",
+            "type": "string",
+          },
+        },
+        "required": [
+          "pattern",
+        ],
+        "type": "object",
+      }
+    `);
+  });
+
+  it('matches a regex per line, case-sensitive by default, skipping ignored and binary files', async () => {
+    const { runner } = setup();
+    expect(await grep(runner, { pattern: 'TO+DO' })).toEqual({
+      matches: [
+        { file_path: `${W}/lib/mac.txt`, line_number: 2, column: 1, line: 'TODO two' },
+        { file_path: `${W}/notes/my file (1).md`, line_number: 1, column: 6, line: 'café TODO ü' },
+        { file_path: `${W}/src/app.ts`, line_number: 3, column: 6, line: '  // TODO: wire it up' },
+        { file_path: `${W}/src/legacy.js`, line_number: 2, column: 5, line: 'var TODO = 1;' },
+        { file_path: `${W}/src/x.test.ts`, line_number: 1, column: 25, line: 'test("x", () => {}); // TODO' },
+      ],
+      total_matches: 5,
+      truncated: false,
+      files_searched: 7,
+      binary_files_skipped: 1,
+    });
+  });
+
+  it('ignores case with case_sensitive: false', async () => {
+    const { runner } = setup();
+    expect(where(await grep(runner, { pattern: 'todo', case_sensitive: false, dir_path: 'src' }))).toEqual([
+      'src/app.ts:3:6',
+      'src/legacy.js:2:5',
+      'src/x.test.ts:1:25',
+      'src/x.ts:1:25',
+    ]);
+    expect(where(await grep(runner, { pattern: 'todo', dir_path: 'src' }))).toEqual(['src/x.ts:1:25']);
+  });
+
+  it('treats regex syntax as regex, and literally with fixed_strings', async () => {
+    const { runner } = setup({ 'a.txt': 'a.c\nabc\nx(1)\n' });
+    expect(where(await grep(runner, { pattern: 'a.c' }))).toEqual(['a.txt:1:1', 'a.txt:2:1']);
+    expect(where(await grep(runner, { pattern: 'a.c', fixed_strings: true }))).toEqual(['a.txt:1:1']);
+    expect(where(await grep(runner, { pattern: 'x(1)', fixed_strings: true }))).toEqual(['a.txt:3:1']);
+    expect(where(await grep(runner, { pattern: 'x\\(\\d\\)' }))).toEqual(['a.txt:3:1']);
+  });
+
+  it('anchors ^ and $ at line ends, for LF, CRLF and CR files alike', async () => {
+    const { runner } = setup({ 'lf.txt': 'ab\nb\nba\n', 'crlf.txt': 'ab\r\nb\r\nba\r\n', 'cr.txt': 'ab\rb\rba' });
+    for (const name of ['lf.txt', 'crlf.txt', 'cr.txt']) {
+      expect(where(await grep(runner, { pattern: '^b', include: name })), name).toEqual([`${name}:2:1`, `${name}:3:1`]);
+      expect(where(await grep(runner, { pattern: 'b$', include: name })), name).toEqual([`${name}:1:2`, `${name}:2:1`]);
+      expect(where(await grep(runner, { pattern: '^b$', include: name })), name).toEqual([`${name}:2:1`]);
+    }
+  });
+
+  it('never matches across a line ending, and still finds the lines such a match would hide', async () => {
+    const { runner } = setup({ 'm.txt': 'foo\nbar baz\nqux\n' });
+    expect(where(await grep(runner, { pattern: 'foo\\sbar' }))).toEqual([]);
+    expect(where(await grep(runner, { pattern: 'o\\s+b|baz' }))).toEqual(['m.txt:2:5']);
+    expect(where(await grep(runner, { pattern: '[^x]+' }))).toEqual(['m.txt:1:1', 'm.txt:2:1', 'm.txt:3:1']);
+  });
+
+  it('treats U+2028 as part of a line, not a line end', async () => {
+    const { runner } = setup({ 's.txt': 'a\u2028b\nb\n' });
+    expect(where(await grep(runner, { pattern: '^b' }))).toEqual(['s.txt:2:1']);
+    expect(where(await grep(runner, { pattern: 'a.b' }))).toEqual([]);
+    expect(where(await grep(runner, { pattern: 'a\\u2028b' }))).toEqual(['s.txt:1:1']);
+  });
+
+  it('matches every line, empty ones too, with an empty pattern', async () => {
+    const { runner } = setup({ 'e.txt': 'a\n\nb\n' });
+    expect(where(await grep(runner, { pattern: '' }))).toEqual(['e.txt:1:1', 'e.txt:2:1', 'e.txt:3:1']);
+    expect(where(await grep(runner, { pattern: '^$' }))).toEqual(['e.txt:2:1']);
+  });
+
+  it('filters files with include and exclude globs', async () => {
+    const { runner } = setup();
+    expect(where(await grep(runner, { pattern: 'TODO', include: '*.ts' }))).toEqual(['src/app.ts:3:6', 'src/x.test.ts:1:25']);
+    expect(where(await grep(runner, { pattern: 'TODO', include: '*.ts', exclude: '*.test.ts' }))).toEqual(['src/app.ts:3:6']);
+    expect(where(await grep(runner, { pattern: 'TODO', exclude: 'src' }))).toEqual(['lib/mac.txt:2:1', 'notes/my file (1).md:1:6']);
+    expect(where(await grep(runner, { pattern: 'TODO', include: 'src/*.{js,ts}' }))).toEqual([
+      'src/app.ts:3:6',
+      'src/legacy.js:2:5',
+      'src/x.test.ts:1:25',
+    ]);
+  });
+
+  it('adds before/after context arrays with context_lines', async () => {
+    const { runner } = setup();
+    const result = await grep(runner, { pattern: 'TODO|return 2', dir_path: 'src/app.ts', context_lines: 2 });
+    expect(result.matches).toEqual([
+      {
+        file_path: `${W}/src/app.ts`,
+        line_number: 3,
+        column: 6,
+        line: '  // TODO: wire it up',
+        before: ['import { x } from "./x";', 'export function main() {'],
+        after: ['  return x + 1;', '}'],
+      },
+      {
+        file_path: `${W}/src/app.ts`,
+        line_number: 6,
+        column: 28,
+        line: 'export function helper() { return 2; }',
+        before: ['  return x + 1;', '}'],
+        after: [],
+      },
+    ]);
+    const first = await grep(runner, { pattern: 'import', dir_path: 'src', context_lines: 1 });
+    expect(first.matches[0]?.before).toEqual([]);
+    expect(first.matches[0]?.after).toEqual(['export function main() {']);
+    const crlf = await grep(runner, { pattern: 'old', include: '*.js', context_lines: 3 });
+    expect(crlf.matches[0]).toMatchObject({ before: [], after: ['var TODO = 1;'] });
+  });
+
+  it('lists files with output_mode files_with_matches and counts lines with count', async () => {
+    const { runner } = setup();
+    const files = (await runner.execute('grep_search', { pattern: 'function|TODO', output_mode: 'files_with_matches' })) as SearchFilesResult;
+    expect(files).toEqual({
+      files: [`${W}/lib/mac.txt`, `${W}/notes/my file (1).md`, `${W}/src/app.ts`, `${W}/src/legacy.js`, `${W}/src/x.test.ts`],
+      total_files: 5,
+      total_matches: 8,
+      truncated: false,
+      files_searched: 7,
+      binary_files_skipped: 1,
+    });
+    const counts = (await runner.execute('grep_search', { pattern: 'function|TODO', output_mode: 'count', max_results: 2 })) as SearchCountResult;
+    expect(counts).toEqual({
+      counts: [
+        { file_path: `${W}/lib/mac.txt`, count: 1 },
+        { file_path: `${W}/notes/my file (1).md`, count: 1 },
+      ],
+      total_files: 5,
+      total_matches: 8,
+      truncated: true,
+      files_searched: 7,
+      binary_files_skipped: 1,
+    });
+    const all = (await runner.execute('grep_search', { pattern: 'function|TODO', output_mode: 'count', dir_path: 'src' })) as SearchCountResult;
+    expect(all.counts).toEqual([
+      { file_path: `${W}/src/app.ts`, count: 3 },
+      { file_path: `${W}/src/legacy.js`, count: 2 },
+      { file_path: `${W}/src/x.test.ts`, count: 1 },
+    ]);
+  });
+
+  it('skips binary files and counts them, even when their bytes would match', async () => {
+    const { runner } = setup({ 'bin.dat': new Uint8Array([0x68, 0x69, 0, 0x68, 0x69]), 'latin1.txt': new Uint8Array([0x68, 0x69, 0xe9]), 'ok.txt': 'hi\n' });
+    const result = await grep(runner, { pattern: 'hi' });
+    expect(where(result)).toEqual(['ok.txt:1:1']);
+    expect(result.binary_files_skipped).toBe(2);
+    expect(result.files_searched).toBe(1);
+  });
+
+  it('refuses an invalid regex with invalid_pattern and the engine message, never an empty result', async () => {
+    const { runner } = setup();
+    for (const pattern of ['(', 'a[', '*a', '\\', 'a{2,1}', '(?<n>a)(?<n>b)', '\\-']) {
+      const failure = await grepError(runner, { pattern });
+      expect(failure.code, pattern).toBe('invalid_pattern');
+      expect(failure.error, pattern).toMatch(/Invalid regular expression/);
+    }
+    expect((await grep(runner, { pattern: '(', fixed_strings: true })).total_matches).toBe(4);
+  });
+
+  it('counts columns in code points after emoji and astral characters', async () => {
+    const { runner } = setup({ 'e.txt': '😀 x\n😀😀🎉 find me\n' });
+    expect(where(await grep(runner, { pattern: 'find' }))).toEqual(['e.txt:2:5']);
+    expect(where(await grep(runner, { pattern: '\\p{Emoji_Presentation}{2}' }))).toEqual(['e.txt:2:1']);
+    expect(where(await grep(runner, { pattern: '🎉' }))).toEqual(['e.txt:2:3']);
+  });
+
+  it('caps matches at max_results and keeps the total', async () => {
+    const text = Array.from({ length: 50 }, (_, i) => `row ${i}`).join('\n');
+    const { runner } = setup({ 'r.txt': text });
+    const result = await grep(runner, { pattern: 'row \\d+', max_results: 3 });
+    expect(result.matches.map((m) => m.line)).toEqual(['row 0', 'row 1', 'row 2']);
+    expect(result).toMatchObject({ total_matches: 50, truncated: true });
+  });
+
+  it('windows a long matching line and clips long context lines', async () => {
+    const long = 'a'.repeat(3000) + 'MARK' + 'b'.repeat(3000);
+    const { runner } = setup({ 'l.txt': `${'c'.repeat(2500)}\n${long}\n` });
+    const [match] = (await grep(runner, { pattern: 'MARK', context_lines: 1 })).matches;
+    expect(match?.column).toBe(3001);
+    expect(match?.line).toContain('MARK');
+    expect(match?.line).toMatch(/^\[\.\.\. \d+ characters before\] a+MARKb+ \[\.\.\. \d+ characters after\]$/);
+    expect(match?.before).toEqual([`${'c'.repeat(2000)} [... 500 more characters]`]);
+  });
+
+  it('searches a single file given as dir_path, and refuses paths outside the workspace', async () => {
+    const { runner } = setup();
+    expect(where(await grep(runner, { pattern: '\\bx\\b', dir_path: `${W}/src/x.ts` }))).toEqual(['src/x.ts:1:14']);
+    expect((await grepError(runner, { pattern: 'x', dir_path: '/etc' })).code).toBe('outside_workspace');
+  });
+
+  it('ends a catastrophic pattern with timeout within the deadline, then works again', async () => {
+    const { runner } = setup({ 'evil.txt': 'a'.repeat(50_000) + '!\n', 'ok.txt': 'fine\n' });
+    const started = Date.now();
+    const failure = await grepError(runner, { pattern: '(a+)+$' }, 2000);
+    const elapsed = Date.now() - started;
+    expect(failure.code).toBe('timeout');
+    expect(elapsed).toBeLessThan(3000);
+    expect(where(await grep(runner, { pattern: 'fi(n)e' }))).toEqual(['ok.txt:1:1']);
+    const [again] = await runner.processToolCalls([{ name: 'grep_search', args: { pattern: 'fine' } }], { timeoutMs: 2000 });
+    expect(again).toMatchObject({ result: { total_matches: 1 } });
+  });
+
+  it('runs regexes in the calling thread when the platform has no sandbox', async () => {
+    const { runner } = setup(TREE, false);
+    expect(where(await grep(runner, { pattern: 'TO+DO', dir_path: 'src' }))).toEqual([
+      'src/app.ts:3:6',
+      'src/legacy.js:2:5',
+      'src/x.test.ts:1:25',
+    ]);
+  });
+});
