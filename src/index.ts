@@ -33,3 +33,20 @@ export { RUN_COMMAND_DEFAULT_TIMEOUT_MS, RUN_COMMAND_MAX_TIMEOUT_MS } from './to
 export type { StartSubagentResult } from './tools/start-subagent.js';
 export type { GenerateImageResult } from './tools/generate-image.js';
 export { Agent, AgentBuilder } from './agent.js';
+export {
+  exposeToolRunner,
+  connectToolRunner,
+  REMOTE_GRACE_MS,
+  type RemoteToolRunner,
+  type RemoteToolRunnerStatus,
+  type ConnectToolRunnerOptions,
+  type ExposedToolRunner,
+  type ToolRunnerSetup,
+  type WorkerBridge,
+  type RemoteEnvelope,
+  type WireCallOptions,
+  type PageToolDescriptor,
+  type PageCallInfo,
+  type ToolRunnerWorkerApi,
+  type Endpoint,
+} from './remote.js';
