@@ -1,0 +1,274 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BuiltinTools } from '../src/index.js';
+import { ToolRunner, type ToolCallFailure, type ToolCallResult } from '../src/runner.js';
+import type { Platform, RunCommandResult } from '../src/types.js';
+import { describePlatformContract } from '../test/contract/platform-contract.js';
+import { isProcessGroupAlive } from './run-command.js';
+import { createNodePlatform } from './platform.js';
+
+const SENTINEL = 'SENTINEL-CONTENT-do-not-change';
+
+let base: string; // realpath of the temp dir holding everything
+let root: string; // the workspace
+let outside: string; // a directory next to the root
+let evil: string; // a sibling sharing the root's prefix: `${root}-evil`
+
+beforeAll(async () => {
+  base = await realpath(await mkdtemp(join(tmpdir(), 'toolhost-node-')));
+  root = join(base, 'root');
+  outside = join(base, 'outside');
+  evil = `${root}-evil`;
+  await mkdir(root);
+  await mkdir(outside);
+  await mkdir(evil);
+  await writeFile(join(outside, 'sentinel.txt'), SENTINEL);
+  await writeFile(join(evil, 'sentinel.txt'), SENTINEL);
+  await writeFile(join(root, 'a.txt'), 'alpha\nbeta\n');
+  await mkdir(join(root, 'a'));
+  await symlink(outside, join(root, 'link-out')); // a symlinked parent dir pointing outside
+  await symlink('/etc', join(root, 'etc'));
+  await symlink('loop2', join(root, 'loop1'));
+  await symlink('loop1', join(root, 'loop2'));
+  await symlink(join(outside, 'created-through-link.txt'), join(root, 'dangling'));
+  await symlink('a.txt', join(root, 'inner-link'));
+});
+
+afterAll(async () => {
+  await rm(base, { recursive: true, force: true });
+});
+
+async function call(runner: ToolRunner, name: string, args: Record<string, unknown>, opts: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<ToolCallResult> {
+  const [result] = await runner.processToolCalls([{ id: 'c1', name, args }], opts);
+  return result as ToolCallResult;
+}
+
+function ok<T>(result: ToolCallResult): T {
+  expect(result).not.toHaveProperty('code');
+  return (result as { result: T }).result;
+}
+
+function failed(result: ToolCallResult): ToolCallFailure {
+  expect(result).toHaveProperty('code');
+  return result as ToolCallFailure;
+}
+
+/** Hash of every file outside the root that the corpus aims at (and whether the link target was created). */
+function outsideSnapshot(): string {
+  const hash = createHash('sha256');
+  for (const path of [join(outside, 'sentinel.txt'), join(evil, 'sentinel.txt'), '/etc/hostname', '/etc/passwd']) {
+    hash.update(path).update(existsSync(path) ? readFileSync(path) : 'missing');
+  }
+  hash.update(String(existsSync(join(outside, 'created-through-link.txt'))));
+  hash.update(String(existsSync(join(base, 'x'))));
+  return hash.digest('hex');
+}
+
+describe('createNodePlatform', () => {
+  it('mounts a real directory: workspace paths equal host paths', async () => {
+    const platform = createNodePlatform({ root: join(base, 'root', '.', '') });
+    expect(platform.root).toBe(root);
+    expect(platform.name).toBe('node');
+    expect(new TextDecoder().decode(await platform.fs.readFile(`${root}/a.txt`))).toBe('alpha\nbeta\n');
+    await platform.fs.writeFile(`${root}/from-platform.txt`, 'x');
+    expect(await readFile(join(root, 'from-platform.txt'), 'utf8')).toBe('x');
+    await rm(join(root, 'from-platform.txt'));
+  });
+
+  it('uses the realpath of a symlinked root', async () => {
+    await symlink(root, join(base, 'root-alias'));
+    expect(createNodePlatform({ root: join(base, 'root-alias') }).root).toBe(root);
+  });
+
+  it('throws not_found for a missing root and not_a_directory for a file', () => {
+    expect(() => createNodePlatform({ root: join(base, 'missing') })).toThrow(expect.objectContaining({ code: 'not_found', message: expect.stringContaining('does not exist') }));
+    expect(() => createNodePlatform({ root: join(root, 'a.txt') })).toThrow(expect.objectContaining({ code: 'not_a_directory' }));
+  });
+
+  it('reports capabilities: commands with a root, persistence with a stateDir', () => {
+    expect(createNodePlatform({ root }).capabilities).toEqual({ runCommand: true, webSearch: false, persistent: false });
+    expect(createNodePlatform({ root, stateDir: join(base, 'state-caps') }).capabilities.persistent).toBe(true);
+    expect(createNodePlatform().capabilities).toEqual({ runCommand: false, webSearch: false, persistent: false });
+    expect(createNodePlatform().regex).toBeDefined();
+  });
+
+  it('keeps state in stateDir across platform instances', async () => {
+    const stateDir = join(base, 'state-across');
+    await createNodePlatform({ root, stateDir }).state.set('conv', 'k', [1, 2]);
+    expect(await createNodePlatform({ stateDir }).state.get('conv', 'k')).toEqual([1, 2]);
+  });
+
+  it('without root: an in-memory workspace at /workspace', async () => {
+    const platform = createNodePlatform();
+    expect(platform.root).toBe('/workspace');
+    const runner = new ToolRunner({ platform, tools: BuiltinTools.all() });
+    ok(await call(runner, 'create_file', { file_path: '/workspace/m.txt', content: 'mem' }));
+    expect(new TextDecoder().decode(await platform.fs.readFile('/workspace/m.txt'))).toBe('mem');
+    expect(existsSync('/workspace/m.txt')).toBe(false);
+    const result = ok<RunCommandResult>(await call(runner, 'run_command', { command: 'echo hi' }));
+    expect(result).toMatchObject({ stdout: '', exit_code: null, note: expect.stringContaining('not available') });
+  });
+});
+
+describe('node platform: built-in tools on a real directory', () => {
+  let platform: Platform;
+  let runner: ToolRunner;
+  beforeAll(() => {
+    platform = createNodePlatform({ root });
+    runner = new ToolRunner({ platform, tools: BuiltinTools.all() });
+  });
+
+  it('creates, views and edits files on disk', async () => {
+    const created = ok<{ file_path: string; created: boolean }>(
+      await call(runner, 'create_file', { file_path: 'docs/ünï (1)/note.md', content: 'one\r\ntwo\r\n' }),
+    );
+    expect(created).toMatchObject({ file_path: `${root}/docs/ünï (1)/note.md`, created: true });
+    expect(await readFile(join(root, 'docs/ünï (1)/note.md'), 'utf8')).toBe('one\r\ntwo\r\n');
+    const viewed = ok<{ content: string; total_lines: number }>(await call(runner, 'view_file', { file_path: `${root}/docs/ünï (1)/note.md` }));
+    expect(viewed).toMatchObject({ content: 'one\ntwo', total_lines: 2 });
+    const edited = ok<{ replacements: number }>(await call(runner, 'edit_file', { file_path: 'docs/ünï (1)/note.md', old_string: 'two', new_string: 'deux' }));
+    expect(edited.replacements).toBe(1);
+    expect(await readFile(join(root, 'docs/ünï (1)/note.md'), 'utf8')).toBe('one\r\ndeux\r\n');
+    const temps = (await import('node:fs')).readdirSync(join(root, 'docs/ünï (1)'));
+    expect(temps).toEqual(['note.md']);
+  });
+
+  it('follows a symlink that stays inside the root', async () => {
+    expect(ok<{ content: string }>(await call(runner, 'view_file', { file_path: 'inner-link' })).content).toBe('alpha\nbeta');
+  });
+
+  it('lists symlinks as symlinks', async () => {
+    const listed = ok<{ entries: Array<{ name: string; type: string }> }>(await call(runner, 'list_dir', { dir_path: root }));
+    expect(listed.entries.find((e) => e.name === 'link-out')?.type).toBe('symlink');
+    expect(listed.entries.find((e) => e.name === 'a.txt')?.type).toBe('file');
+  });
+
+  describe('refuses the traversal corpus and touches nothing outside the root', () => {
+    const corpus: Array<[string, () => string, string | null]> = [
+      ['../ from the root', () => '../outside/sentinel.txt', 'outside_workspace'],
+      ['a/../../x', () => 'a/../../outside/sentinel.txt', 'outside_workspace'],
+      ['an absolute host path outside', () => join(outside, 'sentinel.txt'), 'outside_workspace'],
+      ['a symlinked parent dir pointing outside', () => `${root}/link-out/sentinel.txt`, 'outside_workspace'],
+      ['a symlink to /etc', () => `${root}/etc/hostname`, 'outside_workspace'],
+      ['a dangling symlink to a file outside', () => `${root}/dangling`, 'outside_workspace'],
+      ['a symlink loop', () => `${root}/loop1`, null],
+      ['NUL in a name', () => `${root}/a\0.txt`, 'invalid_arguments'],
+      ['a file:// URL', () => `file://${outside}/sentinel.txt`, 'invalid_arguments'],
+      ['a sibling sharing the root prefix', () => join(evil, 'sentinel.txt'), 'outside_workspace'],
+      ['a sibling via ..', () => '../root-evil/sentinel.txt', 'outside_workspace'],
+      ['../x at the root', () => join(root, '..', 'x'), 'outside_workspace'],
+    ];
+    const tools: Array<[string, (path: string) => Record<string, unknown>]> = [
+      ['view_file', (file_path) => ({ file_path })],
+      ['create_file', (file_path) => ({ file_path, content: 'pwned', overwrite: true })],
+      ['edit_file', (file_path) => ({ file_path, old_string: 'SENTINEL', new_string: 'pwned' })],
+    ];
+    for (const [tool, args] of tools) {
+      for (const [label, path, code] of corpus) {
+        it(`${tool}: ${label}`, async () => {
+          const before = outsideSnapshot();
+          const failure = failed(await call(runner, tool, args(path())));
+          if (code !== null) expect(failure.code).toBe(code);
+          expect(failure.error).not.toContain(SENTINEL);
+          expect(outsideSnapshot()).toBe(before);
+        });
+      }
+    }
+  });
+
+  it('runs run_command in the workspace and a cwd inside it', async () => {
+    const result = ok<RunCommandResult>(await call(runner, 'run_command', { command: 'pwd; cat ../a.txt; echo oops >&2; exit 3', cwd: 'a' }));
+    expect(result).toEqual({ stdout: `${root}/a\nalpha\nbeta\n`, stderr: 'oops\n', exit_code: 3, signal: null, timed_out: false, truncated: false });
+    expect(ok<RunCommandResult>(await call(runner, 'run_command', { command: 'pwd' })).stdout).toBe(`${root}\n`);
+  });
+
+  it('refuses a run_command cwd outside the root', async () => {
+    for (const cwd of ['..', outside, `${root}/link-out`, `${root}/etc`, evil]) {
+      const failure = failed(await call(runner, 'run_command', { command: `echo pwned > ${outside}/pwned`, cwd }));
+      expect(failure.code).toBe('outside_workspace');
+    }
+    expect(existsSync(join(outside, 'pwned'))).toBe(false);
+  });
+
+  it('times out run_command within 1.5 s and leaves no process of its group', async () => {
+    const started = Date.now();
+    const result = ok<RunCommandResult>(
+      await call(runner, 'run_command', { command: 'echo $$ > tool-shell.pid; sleep 30 & echo $! > tool-child.pid; wait', timeout_ms: 500 }),
+    );
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(result).toMatchObject({ timed_out: true, exit_code: null, signal: 'SIGTERM' });
+    const pgid = Number(await readFile(join(root, 'tool-shell.pid'), 'utf8'));
+    expect(isProcessGroupAlive(pgid)).toBe(false);
+    await rm(join(root, 'tool-shell.pid'));
+    await rm(join(root, 'tool-child.pid'));
+  });
+
+  it('kills the group when the runner times the call out', async () => {
+    const failure = failed(await call(runner, 'run_command', { command: 'echo $$ > runner-shell.pid; sleep 30' }, { timeoutMs: 500 }));
+    expect(failure.code).toBe('timeout');
+    const pgid = Number(await readFile(join(root, 'runner-shell.pid'), 'utf8'));
+    const deadline = Date.now() + 2000;
+    while (isProcessGroupAlive(pgid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+    expect(isProcessGroupAlive(pgid)).toBe(false);
+    await rm(join(root, 'runner-shell.pid'));
+  });
+});
+
+describe('node platform fs: confined on its own', () => {
+  let platform: Platform;
+  beforeAll(() => {
+    platform = createNodePlatform({ root });
+  });
+  const code = async (promise: Promise<unknown>): Promise<unknown> =>
+    promise.then(
+      () => 'resolved',
+      (error: { code?: unknown }) => error.code,
+    );
+
+  it('refuses link-following operations whose real path leaves the root', async () => {
+    const { fs } = platform;
+    expect(await code(fs.readFile(`${root}/link-out/sentinel.txt`))).toBe('outside_workspace');
+    expect(await code(fs.readFile(`${root}/etc/hostname`))).toBe('outside_workspace');
+    expect(await code(fs.stat(`${root}/etc`))).toBe('outside_workspace');
+    expect(await code(fs.readdir(`${root}/link-out`))).toBe('outside_workspace');
+    expect(await code(fs.writeFile(`${root}/link-out/new.txt`, 'x'))).toBe('outside_workspace');
+    expect(await code(fs.writeFile(`${root}/dangling`, 'x'))).toBe('outside_workspace');
+    expect(await code(fs.mkdir(`${root}/link-out/d/e`, { recursive: true }))).toBe('outside_workspace');
+    expect(await code(fs.rename(`${root}/a.txt`, `${root}/link-out/a.txt`))).toBe('outside_workspace');
+    expect(await code(fs.rm(`${root}/link-out/sentinel.txt`))).toBe('outside_workspace');
+    expect(await code(fs.readFile(`${root}/../outside/sentinel.txt`))).toBe('outside_workspace');
+    expect(await code(fs.readFile(join(evil, 'sentinel.txt')))).toBe('outside_workspace');
+    expect(await code(fs.readFile('a.txt'))).toBe('invalid_arguments');
+    expect(await code(fs.readFile(`${root}/a\0`))).toBe('invalid_arguments');
+    expect(await code(fs.readFile(`${root}/loop1`))).toBe('ELOOP');
+    expect(await code(fs.rm(root, { recursive: true }))).toBe('permission_denied');
+    expect(existsSync(join(outside, 'new.txt'))).toBe(false);
+    expect(existsSync(join(outside, 'created-through-link.txt'))).toBe(false);
+    expect(readFileSync(join(outside, 'sentinel.txt'), 'utf8')).toBe(SENTINEL);
+    expect(existsSync(join(root, 'a.txt'))).toBe(true);
+  });
+
+  it('acts on links themselves with lstat, readlink, symlink and unlink', async () => {
+    const { fs } = platform;
+    expect((await fs.lstat(`${root}/etc`)).isSymbolicLink()).toBe(true);
+    expect(await fs.readlink(`${root}/etc`)).toBe('/etc');
+    await fs.symlink(outside, `${root}/made-link`);
+    expect(await code(fs.readFile(`${root}/made-link/sentinel.txt`))).toBe('outside_workspace');
+    await fs.unlink(`${root}/made-link`);
+    expect(existsSync(join(outside, 'sentinel.txt'))).toBe(true);
+  });
+});
+
+describePlatformContract('node (real directory)', async () => {
+  const dir = await mkdtemp(join(base, 'contract-'));
+  return createNodePlatform({ root: dir, stateDir: `${dir}-state` });
+}, { name: 'node', capabilities: { runCommand: true, webSearch: false, persistent: true } });
+
+describePlatformContract('node (in memory)', () => createNodePlatform(), {
+  name: 'node',
+  capabilities: { runCommand: false, webSearch: false, persistent: false },
+});
