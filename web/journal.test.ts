@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import type { CommitBatch, FsRecord, StoredSubtree } from './idb.js';
+import { JournaledWorkspace, type JournalStore } from './journal.js';
+
+/** A JournalStore over a sorted Map, with the commit semantics of WorkspaceDb (deleteTrees, puts, state). */
+class MapStore implements JournalStore {
+  files = new Map<string, FsRecord>();
+  state = new Map<string, unknown>();
+  commits = 0;
+  failNext: Error | undefined;
+
+  async commit(batch: CommitBatch): Promise<void> {
+    if (this.failNext) {
+      const error = this.failNext;
+      this.failNext = undefined;
+      throw error;
+    }
+    this.commits += 1;
+    for (const path of batch.deleteTrees) {
+      for (const key of [...this.files.keys()]) if (key === path || key.startsWith(`${path}/`)) this.files.delete(key);
+    }
+    for (const [path, record] of batch.puts) this.files.set(path, record);
+    for (const [c, k, v] of batch.state) {
+      if (v === undefined) this.state.delete(`${c}/${k}`);
+      else this.state.set(`${c}/${k}`, v);
+    }
+  }
+
+  async readSubtrees(paths: readonly string[]): Promise<Map<string, StoredSubtree>> {
+    return new Map(
+      paths.map((path) => [
+        path,
+        { self: this.files.get(path), descendants: this.sorted().filter(([key]) => key.startsWith(`${path}/`)) },
+      ]),
+    );
+  }
+
+  sorted(): Array<[string, FsRecord]> {
+    return [...this.files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  }
+
+  view(): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const [path, record] of this.sorted()) {
+      out[path] = record.kind === 'file' ? new TextDecoder().decode(record.data) : record.kind === 'dir' ? '<dir>' : `-> ${record.target}`;
+    }
+    return out;
+  }
+}
+
+async function tree(ws: JournaledWorkspace, dir = ws.root): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const entry of await ws.fs.readdir(dir, { withFileTypes: true })) {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isSymbolicLink()) out[path] = `-> ${await ws.fs.readlink(path)}`;
+    else if (entry.isDirectory()) {
+      out[path] = '<dir>';
+      Object.assign(out, await tree(ws, path));
+    } else out[path] = new TextDecoder().decode(await ws.fs.readFile(path));
+  }
+  return out;
+}
+
+describe('JournaledWorkspace', () => {
+  it('commits files, directories, symlinks, renames and recursive removals, and remounts to the same tree', async () => {
+    const store = new MapStore();
+    const ws = await JournaledWorkspace.mount('/workspace', [], store);
+    const { fs } = ws;
+    await fs.mkdir('/workspace/a/b/c', { recursive: true });
+    await fs.writeFile('/workspace/a/b/c/x.txt', 'x');
+    await fs.writeFile('/workspace/a/b/y.txt', 'y');
+    await fs.writeFile('/workspace/top (1) ü.txt', 'top');
+    await fs.symlink('/workspace/top (1) ü.txt', '/workspace/link');
+    await ws.commit();
+    expect(store.view()).toEqual(await tree(ws));
+    await fs.rename('/workspace/a/b', '/workspace/moved');
+    await fs.rm('/workspace/a', { recursive: true });
+    await fs.writeFile('/workspace/link', 'through the link');
+    await ws.commit([['c', 'k', 1]]);
+    expect(store.commits).toBe(2);
+    expect(store.view()).toEqual(await tree(ws));
+    expect(store.view()['/workspace/top (1) ü.txt']).toBe('through the link');
+    expect(store.state.get('c/k')).toBe(1);
+    const again = await JournaledWorkspace.mount('/workspace', store.sorted(), new MapStore());
+    expect(await tree(again)).toEqual(await tree(ws));
+    await ws.commit();
+    expect(store.commits).toBe(2);
+  });
+
+  it('stores writes through a symlinked directory under the real path', async () => {
+    const store = new MapStore();
+    const ws = await JournaledWorkspace.mount('/workspace', [], store);
+    await ws.fs.mkdir('/workspace/real');
+    await ws.fs.symlink('/workspace/real', '/workspace/alias');
+    await ws.fs.writeFile('/workspace/alias/f.txt', 'f');
+    await ws.commit();
+    expect(store.view()).toEqual({ '/workspace/alias': '-> /workspace/real', '/workspace/real': '<dir>', '/workspace/real/f.txt': 'f' });
+  });
+
+  it('reloads the changed paths from storage when a commit fails', async () => {
+    const store = new MapStore();
+    const ws = await JournaledWorkspace.mount('/workspace', [], store);
+    await ws.fs.mkdir('/workspace/d', { recursive: true });
+    await ws.fs.writeFile('/workspace/d/keep.txt', 'v1');
+    await ws.fs.writeFile('/workspace/other.txt', 'o');
+    await ws.commit();
+    const before = await tree(ws);
+    await ws.fs.writeFile('/workspace/d/keep.txt', 'v2');
+    await ws.fs.writeFile('/workspace/d/new.txt', 'new');
+    await ws.fs.mkdir('/workspace/e/f', { recursive: true });
+    await ws.fs.rm('/workspace/other.txt');
+    store.failNext = Object.assign(new Error('full'), { name: 'QuotaExceededError' });
+    await expect(ws.commit()).rejects.toThrow('full');
+    expect(await tree(ws)).toEqual(before);
+    expect(store.view()).toEqual(before);
+    await ws.fs.rename('/workspace/d', '/workspace/d2');
+    store.failNext = new Error('gone');
+    await expect(ws.commit()).rejects.toThrow('gone');
+    expect(await tree(ws)).toEqual(before);
+    expect(ws.pending).toBe(0);
+  });
+});

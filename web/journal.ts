@@ -1,0 +1,272 @@
+import type { FsPromises, FsStats, JsonValue } from '../src/types.js';
+import type { CommitBatch, FsRecord, StoredSubtree } from './idb.js';
+
+/** Where a {@link JournaledWorkspace} persists: one atomic commit per batch, and subtree reads for rollback. */
+export interface JournalStore {
+  commit(batch: CommitBatch): Promise<void>;
+  readSubtrees(paths: readonly string[]): Promise<Map<string, StoredSubtree>>;
+}
+
+/** The synchronous ZenFS calls the journal uses on its InMemory instance (a subset of `node:fs`). */
+interface SyncFs {
+  lstatSync(path: string): FsStats;
+  readFileSync(path: string): Uint8Array;
+  readlinkSync(path: string): string;
+  readdirSync(path: string): string[];
+  realpathSync(path: string): string;
+  mkdirSync(path: string, options?: { recursive?: boolean }): unknown;
+  writeFileSync(path: string, data: Uint8Array): void;
+  symlinkSync(target: string, path: string): void;
+  rmSync(path: string, options?: { recursive?: boolean; force?: boolean }): void;
+  promises: FsPromises;
+}
+
+/** `node` = just this path changed; `tree` = this path and everything under it (rm -r, rename). */
+type Mark = 'node' | 'tree';
+
+function normalize(path: string): string {
+  const out: string[] = [];
+  for (const part of String(path).split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') out.pop();
+    else out.push(part);
+  }
+  return `/${out.join('/')}`;
+}
+
+function parentOf(path: string): string {
+  const i = path.lastIndexOf('/');
+  return i <= 0 ? '/' : path.slice(0, i);
+}
+
+/**
+ * The live workspace of the web platform: a ZenFS InMemory filesystem loaded from IndexedDB at mount,
+ * behind an {@link FsPromises} wrapper that journals the paths each operation changes. `commit()`
+ * turns the journal into one {@link CommitBatch} (file bytes, directories, symlinks, deletions of whole
+ * subtrees) written in ONE IndexedDB transaction whose `complete` event is awaited; commits are
+ * serialised so an older snapshot never lands after a newer one. When a commit fails (quota, storage
+ * gone) the journalled paths are reloaded from IndexedDB, so memory again equals what is stored.
+ *
+ * Why not @zenfs/dom's IndexedDB backend: through its promise API it does one transaction per
+ * operation (≈ 7 ms per small file), and its sync API acknowledges before storing (FACTS.md).
+ * Paths outside `root` live in memory only.
+ */
+export class JournaledWorkspace {
+  readonly root: string;
+  readonly fs: FsPromises;
+  readonly #sync: SyncFs;
+  readonly #store: JournalStore;
+  #dirty = new Map<string, Mark>();
+  #chain: Promise<unknown> = Promise.resolve();
+
+  constructor(sync: SyncFs, root: string, store: JournalStore) {
+    this.#sync = sync;
+    this.root = root;
+    this.#store = store;
+    this.fs = this.#wrap(sync.promises);
+  }
+
+  /** Creates a journaled workspace on a fresh ZenFS InMemory instance holding `records` (key order). */
+  static async mount(root: string, records: ReadonlyArray<[string, FsRecord]>, store: JournalStore): Promise<JournaledWorkspace> {
+    const { resolveMountConfig, bindContext, InMemory } = await import('@zenfs/core');
+    const mounted = await resolveMountConfig({ backend: InMemory });
+    const context = bindContext({ root: '/', mounts: { '/': mounted } });
+    const sync = context.fs as unknown as SyncFs;
+    sync.mkdirSync(root, { recursive: true });
+    const workspace = new JournaledWorkspace(sync, root, store);
+    for (const [path, record] of records) workspace.#create(path, record);
+    return workspace;
+  }
+
+  /** Number of paths changed since the last commit. */
+  get pending(): number {
+    return this.#dirty.size;
+  }
+
+  #inside(path: string): boolean {
+    return path === this.root || path.startsWith(`${this.root}/`);
+  }
+
+  #mark(path: string, mark: Mark): void {
+    const p = normalize(path);
+    if (!this.#inside(p) || p === this.root) return;
+    if (mark === 'tree' || !this.#dirty.has(p)) this.#dirty.set(p, mark);
+  }
+
+  #wrap(inner: FsPromises): FsPromises {
+    const after = async <T>(run: () => Promise<T>, marks: () => void): Promise<T> => {
+      try {
+        return await run();
+      } finally {
+        // Marked after the operation settles (even on failure: an rm -r may have removed part of a
+        // tree), so a commit running meanwhile can never clear a mark whose change it did not see.
+        marks();
+      }
+    };
+    const fs: FsPromises = {
+      readFile: (path) => inner.readFile(path),
+      readdir: ((path: string, options?: { withFileTypes: true }) =>
+        options ? inner.readdir(path, options) : inner.readdir(path)) as FsPromises['readdir'],
+      stat: (path) => inner.stat(path),
+      lstat: (path) => inner.lstat(path),
+      readlink: (path) => inner.readlink(path),
+      writeFile: (path, data) => after(() => inner.writeFile(path, data), () => this.#mark(path, 'node')),
+      mkdir: (path, options) =>
+        after(
+          () => inner.mkdir(path, options),
+          () => {
+            for (let p = normalize(path); this.#inside(p) && p !== this.root; p = parentOf(p)) {
+              this.#mark(p, 'node');
+              if (!options?.recursive) break;
+            }
+          },
+        ),
+      symlink: (target, path) => after(() => inner.symlink(target, path), () => this.#mark(path, 'node')),
+      rename: (from, to) =>
+        after(
+          () => inner.rename(from, to),
+          () => {
+            this.#mark(from, 'tree');
+            this.#mark(to, 'tree');
+          },
+        ),
+      rm: (path, options) => after(() => inner.rm(path, options), () => this.#mark(path, 'tree')),
+      unlink: (path) => after(() => inner.unlink(path), () => this.#mark(path, 'node')),
+    };
+    return fs;
+  }
+
+  #lstat(path: string): FsStats | undefined {
+    try {
+      return this.#sync.lstatSync(path);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The path with its parent's symlinks resolved (the key a node is stored under). */
+  #canonical(path: string): string {
+    const parent = parentOf(path);
+    try {
+      const real = this.#sync.realpathSync(parent);
+      return `${real === '/' ? '' : real}/${path.slice(parent.length + 1)}`;
+    } catch {
+      return path;
+    }
+  }
+
+  #record(path: string, stats: FsStats): FsRecord | undefined {
+    if (stats.isSymbolicLink()) return { kind: 'symlink', target: this.#sync.readlinkSync(path), mtimeMs: stats.mtimeMs };
+    if (stats.isDirectory()) return { kind: 'dir', mtimeMs: stats.mtimeMs };
+    if (stats.isFile()) {
+      // A copy: ZenFS may hand out a view of a larger buffer, and IndexedDB would store all of it.
+      return { kind: 'file', data: new Uint8Array(this.#sync.readFileSync(path)), mtimeMs: stats.mtimeMs };
+    }
+    return undefined;
+  }
+
+  #putTree(path: string, puts: Map<string, FsRecord>): void {
+    const stats = this.#lstat(path);
+    if (!stats) return;
+    const record = this.#record(path, stats);
+    if (record) puts.set(path, record);
+    if (record?.kind === 'dir') {
+      for (const name of this.#sync.readdirSync(path)) this.#putTree(`${path}/${name}`, puts);
+    }
+  }
+
+  /** Turns the journal into a batch. Synchronous on purpose: the snapshot cannot interleave with writes. */
+  #gather(marks: Map<string, Mark>): { deleteTrees: string[]; puts: Array<[string, FsRecord]> } {
+    const deleteTrees = new Set<string>();
+    const puts = new Map<string, FsRecord>();
+    const ordered = [...marks].sort(([, a], [, b]) => (a === b ? 0 : a === 'tree' ? -1 : 1));
+    for (const [marked, mark] of ordered) {
+      const path = this.#canonical(marked);
+      if (!this.#inside(path) || path === this.root) continue;
+      const stats = this.#lstat(path);
+      if (mark === 'tree' || !stats) {
+        deleteTrees.add(path);
+        this.#putTree(path, puts);
+        continue;
+      }
+      const record = this.#record(path, stats);
+      if (record) puts.set(path, record);
+      if (record?.kind === 'symlink') {
+        // A write through a symlink changed its target.
+        try {
+          const real = this.#sync.realpathSync(path);
+          const target = this.#lstat(real);
+          if (this.#inside(real) && real !== this.root && target?.isFile()) puts.set(real, this.#record(real, target) as FsRecord);
+        } catch {
+          // dangling link: nothing else changed
+        }
+      }
+    }
+    return { deleteTrees: [...deleteTrees], puts: [...puts] };
+  }
+
+  /**
+   * Makes every change so far durable, together with `state` entries, in one transaction; resolves
+   * after IndexedDB reports `complete`. On failure the changed paths are reloaded from storage and the
+   * error (ToolError `quota_exceeded` / `unavailable`) is rethrown.
+   */
+  commit(state: CommitBatch['state'] = []): Promise<void> {
+    const run = async (): Promise<void> => {
+      if (this.#dirty.size === 0 && state.length === 0) return;
+      const marks = this.#dirty;
+      this.#dirty = new Map();
+      let batch: CommitBatch;
+      try {
+        batch = { ...this.#gather(marks), state };
+      } catch (error) {
+        for (const [path, mark] of marks) this.#mark(path, mark);
+        throw error;
+      }
+      try {
+        await this.#store.commit(batch);
+      } catch (error) {
+        await this.#rollback(marks).catch(() => undefined);
+        throw error;
+      }
+    };
+    const result = this.#chain.then(run, run);
+    this.#chain = result.catch(() => undefined);
+    return result;
+  }
+
+  /** Reloads the marked paths from storage so memory matches what is stored. */
+  async #rollback(marks: Map<string, Mark>): Promise<void> {
+    const paths = [...new Set([...marks.keys()].map((p) => this.#canonical(p)))].filter((p) => this.#inside(p) && p !== this.root);
+    const stored = await this.#store.readSubtrees(paths);
+    const sorted = paths.sort();
+    for (const path of sorted) {
+      const subtree = stored.get(path);
+      const mark = marks.get(path) ?? 'tree';
+      const current = this.#lstat(path);
+      if (!subtree?.self) {
+        if (current) this.#sync.rmSync(path, { recursive: true, force: true });
+        continue;
+      }
+      const self = subtree.self;
+      const keepDir = mark === 'node' && self.kind === 'dir' && current?.isDirectory();
+      if (keepDir) continue;
+      if (current) this.#sync.rmSync(path, { recursive: true, force: true });
+      this.#create(path, self);
+      if (mark === 'tree' || self.kind === 'dir') for (const [child, record] of subtree.descendants) this.#create(child, record);
+    }
+  }
+
+  #create(path: string, record: FsRecord): void {
+    const sync = this.#sync;
+    if (record.kind === 'dir') {
+      sync.mkdirSync(path, { recursive: true });
+      return;
+    }
+    sync.mkdirSync(parentOf(path), { recursive: true });
+    if (record.kind === 'file') sync.writeFileSync(path, record.data);
+    else sync.symlinkSync(record.target, path);
+  }
+}
+
+/** A JSON state value as `commit` takes it. */
+export type StateEntry = [conversationId: string, key: string, value: JsonValue | undefined];
