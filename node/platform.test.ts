@@ -218,6 +218,26 @@ describe('node platform: built-in tools on a real directory', () => {
   });
 });
 
+describe('node platform dispose', () => {
+  it('kills the process groups of running commands', async () => {
+    const platform = createNodePlatform({ root });
+    const controller = new AbortController();
+    const run = platform.runCommand!({ command: 'echo $$ > dispose-shell.pid; sleep 30', cwd: root, timeoutMs: 60_000 }, controller.signal);
+    let pgid = 0;
+    for (let i = 0; i < 100 && !pgid; i += 1) {
+      pgid = Number(await readFile(join(root, 'dispose-shell.pid'), 'utf8').catch(() => '0')) || 0;
+      if (!pgid) await new Promise((r) => setTimeout(r, 20));
+    }
+    const started = Date.now();
+    await platform.dispose();
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect((await run).signal).toBe('SIGTERM');
+    expect(isProcessGroupAlive(pgid)).toBe(false);
+    await expect(platform.runCommand!({ command: 'true', cwd: root, timeoutMs: 1000 }, controller.signal)).rejects.toMatchObject({ code: 'unavailable' });
+    await rm(join(root, 'dispose-shell.pid'));
+  });
+});
+
 describe('node platform fs: confined on its own', () => {
   let platform: Platform;
   beforeAll(() => {
