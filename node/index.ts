@@ -4,3 +4,4 @@
 export { createNodePlatform, createConfinedNodeFs, type NodePlatformOptions } from './platform.js';
 export { FileStateStore, stateFileName } from './state-store.js';
 export { runShellCommand, OutputCapture, OUTPUT_KEEP_CHARS, isProcessGroupAlive, type RunShellCommandOptions } from './run-command.js';
+export { spawnToolWorker, exposeToolRunnerInWorker, type SpawnToolWorkerOptions } from './worker.js';

@@ -376,7 +376,7 @@ export interface RemoteToolRunner {
   terminate(): Promise<void>;
   /** Current lifecycle state. */
   readonly status: RemoteToolRunnerStatus;
-  /** How many times a hung or crashed worker was replaced. */
+  /** How many times a hung or crashed worker (one that had been serving) was replaced. */
   readonly restarts: number;
 }
 
@@ -522,21 +522,19 @@ export function connectToolRunner(
       unavailableReason = message;
       return ended;
     }
-    if (kind === 'hung' || kind === 'exit') {
+    // Replace at once a worker that had been serving; one that never got ready is retried lazily (by
+    // the next call), so a module that cannot start does not spin.
+    if (wasReady && (kind === 'hung' || kind === 'exit')) {
       restarts += 1;
-      try {
-        options.onRestart?.({ reason: message, restarts });
-      } catch {
-        // observer errors are not ours to handle
-      }
-    }
-    // Replace at once a worker that had been serving; one that never got ready is retried lazily, so a
-    // module that cannot start does not spin.
-    if (wasReady) {
       try {
         current = start(factory());
       } catch {
         current = undefined;
+      }
+      try {
+        options.onRestart?.({ reason: message, restarts });
+      } catch {
+        // observer errors are not ours to handle
       }
     }
     return ended;

@@ -1,0 +1,182 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Worker } from 'node:worker_threads';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { RemoteToolRunner, ToolMessage } from '../src/index.js';
+import { spawnToolWorker } from './worker.js';
+
+// Node 20 workers cannot load .ts: build the package into a private folder (inside the repo, so that
+// node_modules resolves; dist/ is left to the project's build) and write a plain .mjs worker module
+// beside it that imports the built entries.
+const REPO = join(import.meta.dirname, '..');
+const BUILD = join(REPO, 'node_modules', '.cache', 'toolhost-worker-test');
+const WORKER_MODULE = join(BUILD, 'tool-worker.mjs');
+
+const WORKER_SOURCE = `
+import { threadId, workerData } from 'node:worker_threads';
+import { ToolRunner, defineTool, createFileTool, viewFileTool } from './src/index.js';
+import { createNodePlatform, exposeToolRunnerInWorker } from './node/index.js';
+
+exposeToolRunnerInWorker(({ onMessage }) => {
+  const platform = createNodePlatform({ root: workerData.root, stateDir: workerData.stateDir });
+  return new ToolRunner({
+    platform,
+    onMessage,
+    tools: [
+      createFileTool,
+      viewFileTool,
+      defineTool({ name: 'thread', description: 'the worker thread id', parameters: { type: 'object' }, readOnly: true,
+        call: async () => threadId }),
+      defineTool({ name: 'block', description: 'blocks its thread forever', parameters: { type: 'object' },
+        call: async () => { while (true) {} } }),
+      defineTool({ name: 'remember', description: 'sets and reads state', parameters: { type: 'object', properties: { key: { type: 'string' }, value: { type: 'string' } } },
+        callWithContext: async ({ key = 'note', value }, ctx) => {
+          if (value !== undefined) ctx.setState(key, value);
+          return ctx.getState(key) ?? null;
+        } }),
+      defineTool({ name: 'progress', description: 'sends messages', parameters: { type: 'object' },
+        callWithContext: async (_args, ctx) => { await ctx.send({ step: 1 }); await ctx.send({ step: 2 }); return 'done'; } }),
+      defineTool({ name: 'crash', description: 'throws an uncaught error soon', parameters: { type: 'object' },
+        call: () => { setTimeout(() => { throw new Error('boom in worker'); }, 20); return new Promise(() => {}); } }),
+      defineTool({ name: 'wait', description: 'waits for its signal', parameters: { type: 'object' },
+        callWithContext: (_args, ctx) => new Promise((_, reject) => ctx.signal.addEventListener('abort', () => {
+          ctx.setState('aborted', String(ctx.signal.reason?.code));
+          reject(ctx.signal.reason);
+        })) }),
+    ],
+  });
+});
+`;
+
+let dirs: { root: string; stateDir: string; base: string };
+const remotes: RemoteToolRunner[] = [];
+
+beforeAll(() => {
+  // tsc emits even where other files are mid-edit (noEmitOnError is off); a non-zero exit is tolerated.
+  try {
+    execFileSync(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(REPO, 'tsconfig.build.json'), '--outDir', BUILD], {
+      cwd: REPO,
+      stdio: 'pipe',
+    });
+  } catch {
+    // type errors elsewhere in the tree; the emitted JavaScript is still usable
+  }
+  writeFileSync(WORKER_MODULE, WORKER_SOURCE);
+}, 120_000);
+
+afterEach(async () => {
+  await Promise.all(remotes.splice(0).map((remote) => remote.terminate()));
+  if (dirs) rmSync(dirs.base, { recursive: true, force: true });
+});
+
+function tempDirs(): { root: string; stateDir: string; base: string } {
+  const base = mkdtempSync(join(tmpdir(), 'toolhost-worker-'));
+  const root = join(base, 'workspace');
+  const stateDir = join(base, 'state');
+  mkdirSync(root);
+  mkdirSync(stateDir);
+  dirs = { root, stateDir, base };
+  return dirs;
+}
+
+function spawn(extra: Partial<Parameters<typeof spawnToolWorker>[0]> = {}): { remote: RemoteToolRunner; workers: Worker[]; exits: Promise<number>[] } {
+  const { root, stateDir } = tempDirs();
+  const workers: Worker[] = [];
+  const exits: Promise<number>[] = [];
+  const remote = spawnToolWorker({
+    module: WORKER_MODULE,
+    workerData: { root, stateDir },
+    onSpawn: (worker) => {
+      workers.push(worker);
+      exits.push(new Promise((resolve) => worker.once('exit', resolve)));
+    },
+    ...extra,
+  });
+  remotes.push(remote);
+  return { remote, workers, exits };
+}
+
+describe('spawnToolWorker', () => {
+  it('replaces a worker stuck in while (true) {}: timeout within ~1.3 s, next call works, files and state intact', async () => {
+    const { remote, workers, exits } = spawn();
+    const first = (await remote.execute('thread', {})) as number;
+    const file = join(dirs.root, 'notes', 'a b (ü).txt');
+    expect(await remote.execute('create_file', { file_path: file, content: 'line 1\nline 2\n' })).toMatchObject({ created: true });
+    expect(await remote.execute('remember', { value: 'acknowledged' })).toBe('acknowledged');
+
+    const started = Date.now();
+    const [result] = await remote.processToolCalls([{ id: 'b', name: 'block', args: {} }], { timeoutMs: 300 });
+    const elapsed = Date.now() - started;
+    expect(result).toMatchObject({ id: 'b', name: 'block', code: 'timeout' });
+    expect((result as { error: string }).error).toMatch(/within 300 ms.*restarted/);
+    expect(elapsed).toBeLessThan(1300);
+    expect(remote.restarts).toBe(1);
+    expect(workers).toHaveLength(2);
+    await expect(exits[0]).resolves.toBeTypeOf('number'); // the stuck thread was terminated
+
+    const second = (await remote.execute('thread', {})) as number;
+    expect(second).not.toBe(first);
+    expect(await remote.execute('remember', {})).toBe('acknowledged');
+    expect(await remote.execute('view_file', { file_path: file })).toMatchObject({ content: 'line 1\nline 2', total_lines: 2 });
+    expect(readFileSync(file, 'utf8')).toBe('line 1\nline 2\n');
+
+    await remote.terminate();
+    await expect(exits[1]).resolves.toBeTypeOf('number');
+    expect(remote.status).toBe('terminated');
+    await expect(remote.execute('thread', {})).rejects.toMatchObject({ code: 'unavailable' });
+  });
+
+  it('carries messages, page-side tools, error codes and cancellation across the thread', async () => {
+    const messages: ToolMessage[] = [];
+    const { remote } = spawn({ onMessage: (m) => void messages.push(m) });
+    await remote.register({
+      name: 'page_time',
+      description: 'runs in the host thread',
+      parameters: { type: 'object', properties: { label: { type: 'string' } }, required: ['label'] },
+      call: async (args: unknown) => `host:${(args as { label: string }).label}`,
+    });
+    expect(await remote.processToolCalls([
+      { id: '1', name: 'page_time', args: { label: 'x' } },
+      { id: '2', name: 'progress', args: {} },
+      { id: '3', name: 'view_file', args: { file_path: join(dirs.root, 'missing.txt') } },
+      { id: '4', name: 'page_time', args: {} },
+    ])).toEqual([
+      { id: '1', name: 'page_time', result: 'host:x' },
+      { id: '2', name: 'progress', result: 'done' },
+      expect.objectContaining({ id: '3', name: 'view_file', code: 'not_found' }),
+      expect.objectContaining({ id: '4', name: 'page_time', code: 'invalid_arguments' }),
+    ]);
+    expect(messages.map((m) => [m.callId, m.tool, m.message])).toEqual([
+      ['2', 'progress', { step: 1 }],
+      ['2', 'progress', { step: 2 }],
+    ]);
+
+    const controller = new AbortController();
+    const waiting = remote.execute('wait', {}, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 50);
+    await expect(waiting).rejects.toMatchObject({ code: 'cancelled' });
+    // The worker tool saw its signal abort, reason code `cancelled` (it recorded that in its state).
+    expect(await remote.execute('remember', { key: 'aborted' })).toBe('cancelled');
+    expect(remote.restarts).toBe(0);
+  });
+
+  it('fails in-flight calls with unavailable when the worker crashes, then starts a new one', async () => {
+    const errors: Error[] = [];
+    const { remote, workers } = spawn({ onError: (e) => void errors.push(e) });
+    await expect(remote.execute('crash', {})).rejects.toMatchObject({ code: 'unavailable', message: /exited .*boom in worker/ });
+    expect(errors.map((e) => e.message)).toEqual(['boom in worker']);
+    expect(await remote.execute('remember', { value: 'after crash' })).toBe('after crash');
+    expect(workers).toHaveLength(2);
+    expect(remote.restarts).toBe(1);
+  });
+
+  it('reports a worker module that cannot load as unavailable', async () => {
+    const { remote } = spawn({ module: join(BUILD, 'does-not-exist.mjs') });
+    const error = await remote.execute('thread', {}).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'unavailable' });
+    expect((error as Error).message).toMatch(/exited \(exit code 1/);
+    expect(remote.restarts).toBe(0);
+  });
+});
