@@ -7,7 +7,7 @@ import { YIELD_INTERVAL_MS, throwIfAborted, yieldToEventLoop } from './walk.js';
  * most `maxMatchesPerText` matches (an empty match advances one code point under the `u` flag).
  * When `deadline` (a `Date.now()` value) passes between two texts it throws an error whose `code` is
  * `'timeout'`. Self-contained on purpose: `node/regex-sandbox.ts` evaluates its source text inside a
- * `node:vm` context, so it must not refer to anything outside its own body.
+ * vm context (Node), so it must not refer to anything outside its own body.
  */
 export function scanRegexTexts(
   source: string,

@@ -277,7 +277,7 @@ describe('grep_search', () => {
     expect(result).toMatchObject({ total_matches: 50, truncated: true });
   });
 
-  it('windows a long matching line and clips long context lines', async () => {
+  it('shows an excerpt of a long matching line and clips long context lines', async () => {
     const long = 'a'.repeat(3000) + 'MARK' + 'b'.repeat(3000);
     const { runner } = setup({ 'l.txt': `${'c'.repeat(2500)}\n${long}\n` });
     const [match] = (await grep(runner, { pattern: 'MARK', context_lines: 1 })).matches;

@@ -13,7 +13,7 @@ import type { RegexSandbox } from '../types.js';
 import { compareCodeUnits, loadTexts, walkWorkspace, type TextEntry, type WalkFile } from '../walk.js';
 import { basename, resolveWorkspacePath } from '../workspace.js';
 
-/** Longest line shown in full, in UTF-16 code units; longer ones become a window around the first match. */
+/** Longest line shown in full, in UTF-16 code units; longer ones become an excerpt around the first match. */
 export const MAX_LINE_CHARS = 2000;
 /** Characters of `line`/`before`/`after` text one search returns before it stops adding matches. */
 export const MAX_OUTPUT_CHARS = 200_000;
@@ -29,7 +29,7 @@ export interface SearchMatch {
   line_number: number;
   /** 1-based, in Unicode code points. */
   column: number;
-  /** The line without its ending; a window with `[...]` markers when longer than {@link MAX_LINE_CHARS}. */
+  /** The line without its ending; an excerpt with `[...]` markers when longer than {@link MAX_LINE_CHARS}. */
   line: string;
   /** grep_search with `context_lines > 0`: up to that many lines before (oldest first). */
   before?: string[];
@@ -182,8 +182,8 @@ function clipLine(line: string): string {
   return `${line.slice(0, end)} [... ${countCodePoints(line, end)} more characters]`;
 }
 
-/** A window of at most {@link MAX_LINE_CHARS} around `at` (line-relative), with markers for the cut parts. */
-function windowLine(line: string, at: number, length: number): string {
+/** An excerpt of at most {@link MAX_LINE_CHARS} around `at` (line-relative), with markers for the cut parts. */
+function excerptLine(line: string, at: number, length: number): string {
   if (line.length <= MAX_LINE_CHARS) return line;
   const span = Math.min(length, MAX_LINE_CHARS);
   let start = Math.max(0, Math.min(line.length - MAX_LINE_CHARS, at - Math.floor((MAX_LINE_CHARS - span) / 2)));
@@ -349,7 +349,7 @@ export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions
         file_path: file.path,
         line_number: k + 1,
         column: countCodePoints(text, lineStart, offset) + 1,
-        line: windowLine(line, offset - lineStart, literalLength),
+        line: excerptLine(line, offset - lineStart, literalLength),
       };
       let size = match.line.length;
       if (contextLines > 0) {

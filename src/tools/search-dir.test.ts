@@ -134,7 +134,7 @@ describe('search_dir', () => {
     ]);
   });
 
-  it('shows a line over 2000 characters as a window around the first match with markers', async () => {
+  it('shows a line over 2000 characters as an excerpt around the first match with markers', async () => {
     const long = 'x'.repeat(5000) + 'NEEDLE' + 'y'.repeat(5000);
     const { runner } = setup({ 'long.txt': `short\n${long}\n` });
     const [match] = (await search(runner, { query: 'needle' })).matches;
@@ -142,11 +142,11 @@ describe('search_dir', () => {
     expect(match?.column).toBe(5001);
     const line = match?.line ?? '';
     expect(line).toMatch(/^\[\.\.\. \d+ characters before\] x+NEEDLEy+ \[\.\.\. \d+ characters after\]$/);
-    const window = line.replace(/^\[[^\]]*\] /, '').replace(/ \[[^\]]*\]$/, '');
-    expect(window.length).toBe(2000);
+    const excerpt = line.replace(/^\[[^\]]*\] /, '').replace(/ \[[^\]]*\]$/, '');
+    expect(excerpt.length).toBe(2000);
     const before = Number(/^\[\.\.\. (\d+)/.exec(line)?.[1]);
     const after = Number(/\[\.\.\. (\d+) characters after\]$/.exec(line)?.[1]);
-    expect(before + window.length + after).toBe(long.length);
+    expect(before + excerpt.length + after).toBe(long.length);
   });
 
   it('caps matches at max_results and reports the full total', async () => {

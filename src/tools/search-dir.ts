@@ -41,7 +41,7 @@ export interface SearchDirArgs {
  * over the workspace with find_file's ignore rules. Returns {@link SearchContentResult}
  * `{ matches: [{ file_path, line_number, column, line }], total_matches, truncated, files_searched,
  * binary_files_skipped }`: one entry per matching line (1-based line, 1-based code-point column of its
- * first match), files sorted by path; a line longer than 2000 characters is shown as a window of at most
+ * first match), files sorted by path; a line longer than 2000 characters is shown as an excerpt of at most
  * 2000 around the first match with `[... N characters before/after]` markers.
  * Errors: `invalid_arguments` (empty query), `invalid_pattern` (bad include glob), `not_found`, `outside_workspace`.
  */
