@@ -328,7 +328,10 @@ export interface ConnectToolRunnerOptions {
    * worker is never killed for it; only one that does not answer the probe.
    */
   controlTimeoutMs?: number;
-  /** Ends a worker (default: `endpoint.terminate?.()`, which a browser Worker has). */
+  /**
+   * Ends a worker (default: `endpoint.terminate()` where it exists, as on a browser Worker, else
+   * `endpoint.close()`, as on a MessagePort: a SharedWorker cannot be ended from a page, only left).
+   */
   terminate?: (endpoint: Endpoint) => void | Promise<void>;
   /**
    * Watches a worker for an unexpected end (Node: the Worker's `exit`; browser: its `error` event):
@@ -421,7 +424,10 @@ type KillKind = 'hung' | 'exit' | 'startup' | 'terminated';
  * retry it), and, given a factory, a new worker is started at once and the page-side tools are
  * registered again before it serves a call. The new worker module sets up its own runner from its
  * persistent platform, so acknowledged files and state are intact. Given a plain endpoint, the worker
- * is terminated and this runner answers `unavailable` from then on.
+ * is terminated and this runner answers `unavailable` from then on. A batch (`processToolCalls`) is one
+ * request: when its worker hangs, every call of the batch reports the batch's code (`timeout`), also
+ * calls that had finished, whose results died with the worker. The deadline counts from the moment the
+ * call is sent to a ready worker; a worker's start is bounded by `startupTimeoutMs` instead.
  *
  * Cancellation. Aborting `signal` sends a cancel notice: the worker's runner aborts the tool's
  * `ctx.signal` and answers `cancelled`. The host waits up to `graceMs` for that answer (so a batch keeps
@@ -439,7 +445,12 @@ export function connectToolRunner(
   const startupTimeoutMs = options.startupTimeoutMs ?? 30_000;
   const controlTimeoutMs = options.controlTimeoutMs ?? 10_000;
   const terminateHook =
-    options.terminate ?? ((endpoint: Endpoint) => (endpoint as Endpoint & { terminate?: () => void }).terminate?.());
+    options.terminate ??
+    ((endpoint: Endpoint): void => {
+      const ending = endpoint as Endpoint & { terminate?: () => void; close?: () => void };
+      if (typeof ending.terminate === 'function') ending.terminate();
+      else if (typeof ending.close === 'function') ending.close();
+    });
   const handlers = new Set<(message: ToolMessage) => void | Promise<void>>();
   if (options.onMessage) handlers.add(options.onMessage);
   const pageTools = new Map<string, { tool: Tool; descriptor: PageToolDescriptor }>();
