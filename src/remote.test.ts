@@ -246,7 +246,6 @@ describe('connectToolRunner / exposeToolRunner', () => {
 
   it('relays messages of a runner built before exposing, through the handle', async () => {
     const { port1, port2 } = new MessageChannel();
-    // eslint-disable-next-line prefer-const
     let exposed: ReturnType<typeof exposeToolRunner> | undefined;
     const runner = new ToolRunner({
       onMessage: (m) => exposed?.relay(m),
