@@ -90,9 +90,9 @@ describe('createNodePlatform', () => {
   });
 
   it('reports capabilities: commands with a root, persistence with a stateDir', () => {
-    expect(createNodePlatform({ root }).capabilities).toEqual({ runCommand: true, webSearch: false, persistent: false });
+    expect(createNodePlatform({ root }).capabilities).toEqual({ runCommand: true, webSearch: true, persistent: false });
     expect(createNodePlatform({ root, stateDir: join(base, 'state-caps') }).capabilities.persistent).toBe(true);
-    expect(createNodePlatform().capabilities).toEqual({ runCommand: false, webSearch: false, persistent: false });
+    expect(createNodePlatform().capabilities).toEqual({ runCommand: false, webSearch: true, persistent: false });
     expect(createNodePlatform().regex).toBeDefined();
   });
 
@@ -111,6 +111,34 @@ describe('createNodePlatform', () => {
     expect(existsSync('/workspace/m.txt')).toBe(false);
     const result = ok<RunCommandResult>(await call(runner, 'run_command', { command: 'echo hi' }));
     expect(result).toMatchObject({ stdout: '', exit_code: null, note: expect.stringContaining('not available') });
+  });
+});
+
+describe('node platform web_search', () => {
+  it('routes the web_search fallback to the DuckDuckGo scraper at the configured base URL', async () => {
+    const { createServer } = await import('node:http');
+    const queries: string[] = [];
+    const server = createServer((req, res) => {
+      queries.push(new URL(req.url ?? '/', 'http://127.0.0.1').searchParams.get('q') ?? '');
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(
+        '<html><body><div class="result results_links web-result"><h2 class="result__title">' +
+          '<a class="result__a" href="//duckduckgo.com/l/?uddg=https%3A%2F%2Fexample.com%2Fpage&amp;rut=abc">Example <b>page</b></a></h2>' +
+          '<a class="result__snippet" href="//duckduckgo.com/l/?uddg=https%3A%2F%2Fexample.com%2Fpage">A snippet</a></div></body></html>',
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (server.address() as { port: number }).port;
+      const platform = createNodePlatform({ webSearch: { baseUrl: `http://127.0.0.1:${port}/html/`, timeoutMs: 5000 } });
+      const runner = new ToolRunner({ platform, tools: BuiltinTools.all() });
+      const found = ok<{ results: unknown[] }>(await call(runner, 'web_search', { query: 'toolhost node' }));
+      expect(found.results).toEqual([{ title: 'Example page', url: 'https://example.com/page', snippet: 'A snippet' }]);
+      expect(queries).toEqual(['toolhost node']);
+      expect(ok(await call(runner, 'google_search', { query: '  ' }))).toEqual({ results: [], note: 'Empty query' });
+    } finally {
+      server.close();
+    }
   });
 });
 
@@ -286,9 +314,9 @@ describe('node platform fs: confined on its own', () => {
 describePlatformContract('node (real directory)', async () => {
   const dir = await mkdtemp(join(base, 'contract-'));
   return createNodePlatform({ root: dir, stateDir: `${dir}-state` });
-}, { name: 'node', capabilities: { runCommand: true, webSearch: false, persistent: true } });
+}, { name: 'node', capabilities: { runCommand: true, webSearch: true, persistent: true } });
 
 describePlatformContract('node (in memory)', () => createNodePlatform(), {
   name: 'node',
-  capabilities: { runCommand: false, webSearch: false, persistent: false },
+  capabilities: { runCommand: false, webSearch: true, persistent: false },
 });

@@ -12,9 +12,11 @@ import type {
   RunCommandRequest,
   RunCommandResult,
   StateStore,
+  WebSearchResult,
 } from '../src/types.js';
 import { createVmRegexSandbox } from './regex-sandbox.js';
 import { runShellCommand, type RunShellCommandOptions } from './run-command.js';
+import { createDuckDuckGoSearch, type DuckDuckGoSearchOptions } from './web-search.js';
 import { FileStateStore } from './state-store.js';
 
 /** Options of {@link createNodePlatform}; all optional. */
@@ -26,8 +28,8 @@ export interface NodePlatformOptions {
   root?: string;
   /** Directory for tool state files ({@link FileStateStore}); without it state lives in memory. */
   stateDir?: string;
-  /** The DuckDuckGo search fallback: results-page base URL and timeout in ms (default 10,000). */
-  webSearch?: { baseUrl?: string; timeoutMs?: number };
+  /** The DuckDuckGo search fallback (`createDuckDuckGoSearch`): results-page `baseUrl`, `timeoutMs` (default 10,000), `fetch`, `userAgent`. */
+  webSearch?: DuckDuckGoSearchOptions;
   /** Interruptible regex runner for grep (default: `createVmRegexSandbox()`). */
   regex?: RegexSandbox;
   /** Process options of `run_command` (shell, env, kill grace in ms) — for hosts and tests. */
@@ -209,8 +211,8 @@ function realDirectory(root: string): string {
  * - `stateDir` given: state in {@link FileStateStore} (survives a restart, `capabilities.persistent`);
  *   else in a MemoryStateStore.
  * - `regex`: `createVmRegexSandbox()` (node:vm timeouts) unless one is passed.
- * - `webSearch`: not wired yet (`capabilities.webSearch` false; the `web_search` fallback returns its
- *   note). The seam: set `platform.webSearch` from `createDuckDuckGoSearch(options.webSearch)` here.
+ * - `webSearch`: the DuckDuckGo HTML scraper, `createDuckDuckGoSearch(options.webSearch)`, with or without
+ *   a root (`capabilities.webSearch` true); it resolves `{ results, note?, error? }` (SPEC §6.8).
  *
  * `dispose()` kills the process groups of commands still running and waits for them.
  */
@@ -218,6 +220,8 @@ export function createNodePlatform(options: NodePlatformOptions = {}): Platform 
   const state: StateStore = options.stateDir !== undefined ? new FileStateStore(options.stateDir) : new MemoryStateStore();
   const regex = options.regex ?? createVmRegexSandbox();
   const persistent = options.stateDir !== undefined;
+  const search = createDuckDuckGoSearch(options.webSearch);
+  const webSearch = (query: string, signal: AbortSignal): Promise<WebSearchResult> => search(query, signal);
 
   if (options.root === undefined) {
     const memory = createMemoryPlatform({ state, regex });
@@ -227,7 +231,8 @@ export function createNodePlatform(options: NodePlatformOptions = {}): Platform 
       fs: memory.fs,
       state,
       regex,
-      capabilities: { runCommand: false, webSearch: false, persistent },
+      capabilities: { runCommand: false, webSearch: true, persistent },
+      webSearch,
       dispose: () => memory.dispose(),
     };
   }
@@ -264,8 +269,9 @@ export function createNodePlatform(options: NodePlatformOptions = {}): Platform 
     fs,
     state,
     regex,
-    capabilities: { runCommand: true, webSearch: false, persistent },
+    capabilities: { runCommand: true, webSearch: true, persistent },
     runCommand,
+    webSearch,
     async dispose() {
       disposed.abort();
       await Promise.allSettled([...running]);
