@@ -1,3 +1,4 @@
 /** toolhost/web: the browser adapter (SPEC §1, §7 "web"). Importing it does no work and touches no global. */
 export { createWebPlatform, type WebPlatform, type WebPlatformOptions, type WebBackend } from './platform.js';
 export { listWorkspaces, exportWorkspace, deleteWorkspace, type WorkspaceAdminOptions, type WorkspaceExport } from './workspaces.js';
+export { exposeToolRunner, connectToolRunner, type RemoteToolRunner, type ConnectToolRunnerOptions, type ToolRunnerSetup } from '../src/remote.js';
