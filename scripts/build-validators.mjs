@@ -5,7 +5,7 @@
  * `{ [JSON.stringify(schema)]: validate }`. src/validation.ts consults that record before compiling, so
  * built-in tools validate where eval is forbidden (a Content-Security-Policy without 'unsafe-eval').
  *
- * Usage: `npm run gen:validators` (or `node scripts/build-validators.mjs`; `npm run build` runs it first).
+ * Usage: `npm run gen:validators` (or `node scripts/build-validators.mjs`). The output is committed; `npm run build` uses it as it is.
  * The schemas are read from the TypeScript sources through Vite's module runner, so no build is needed;
  * `--from-dist` reads them from dist/src/tools/*.js instead (after `tsc -p tsconfig.build.json`).
  * `--check` writes nothing and exits 1 when the committed files differ from what would be generated.

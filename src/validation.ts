@@ -22,7 +22,7 @@ let ajv: Ajv | undefined;
 function getAjv(): Ajv {
   // Created on first compile, not at import. No coercion here: toolhost coerces only strings to
   // numbers/booleans itself (SPEC §3), where ajv's coerceTypes would also turn numbers into strings.
-  ajv ??= new Ajv({ allErrors: true, strict: false, validateFormats: false, coerceTypes: false, useDefaults: false });
+  ajv ??= new Ajv({ allErrors: true, strict: false, validateFormats: false, coerceTypes: false, useDefaults: false, logger: false });
   return ajv;
 }
 
