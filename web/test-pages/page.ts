@@ -1,0 +1,62 @@
+// Test page: connects to web/test-pages/worker.ts through the core bridge and exposes `window.th`
+// for Playwright's page.evaluate. Results cross back to Node as JSON-safe values.
+import { connectToolRunner, type RemoteToolRunner } from '../../src/remote.js';
+import type { CallOptions, ToolCall, ToolCallResult } from '../../src/runner.js';
+import { deleteWorkspace, exportWorkspace, listWorkspaces } from '../index.js';
+
+type Envelope = { ok: true; value: unknown } | { ok: false; code: string; message: string };
+
+let remote: RemoteToolRunner | undefined;
+
+function runner(): RemoteToolRunner {
+  if (!remote) throw new Error('th.start() first');
+  return remote;
+}
+
+async function settle(promise: Promise<unknown>): Promise<Envelope> {
+  try {
+    return { ok: true, value: await promise };
+  } catch (error) {
+    const e = error as { code?: string; message?: string };
+    return { ok: false, code: String(e.code ?? 'none'), message: String(e.message ?? error) };
+  }
+}
+
+const th = {
+  /** Starts (or restarts) the worker with a JSON config passed as the worker's name. */
+  async start(config: Record<string, unknown>, options: { graceMs?: number } = {}): Promise<number> {
+    await remote?.terminate();
+    const name = JSON.stringify(config);
+    remote = connectToolRunner(() => new Worker(new URL('./worker.ts', import.meta.url), { type: 'module', name }), options);
+    return (await remote.declarations()).length;
+  },
+  call(calls: ToolCall[], options: CallOptions = {}): Promise<ToolCallResult[]> {
+    return runner().processToolCalls(calls, options);
+  },
+  execute(name: string, args: unknown, options: CallOptions = {}): Promise<Envelope> {
+    return settle(runner().execute(name, args, options));
+  },
+  restarts(): number {
+    return runner().restarts;
+  },
+  async stop(): Promise<void> {
+    await remote?.terminate();
+    remote = undefined;
+  },
+  list: () => settle(listWorkspaces()),
+  remove: (workspace: string) => settle(deleteWorkspace(workspace)),
+  /** The workspace as stored in IndexedDB, file bytes decoded as UTF-8. */
+  async stored(workspace: string): Promise<Envelope> {
+    return settle(
+      exportWorkspace(workspace).then((out) => ({
+        files: Object.fromEntries(Object.entries(out.files).map(([path, bytes]) => [path, new TextDecoder().decode(bytes)])),
+        directories: out.directories,
+        symlinks: out.symlinks,
+        state: out.state,
+      })),
+    );
+  },
+};
+
+(globalThis as unknown as { th: typeof th }).th = th;
+document.title = 'toolhost test page ready';
