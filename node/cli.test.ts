@@ -1,0 +1,332 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { main, USAGE } from './cli.js';
+
+const REPO = join(import.meta.dirname, '..');
+const BIN = join(REPO, 'bin', 'toolhost.mjs');
+const BUILTIN_NAMES = [
+  'create_file',
+  'edit_file',
+  'find_file',
+  'list_dir',
+  'run_command',
+  'search_dir',
+  'view_file',
+  'start_subagent',
+  'generate_image',
+  'finish',
+  'grep_search',
+];
+
+interface Run {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Spawns the real launcher (`node bin/toolhost.mjs ...`) in `cwd`, feeding `input` on stdin. */
+function cli(args: string[], options: { cwd: string; input?: string; onSpawn?: (child: ReturnType<typeof spawn>) => void }): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+    options.onSpawn?.(child);
+    if (options.input !== undefined) child.stdin.end(options.input);
+    else if (!options.onSpawn) child.stdin.end();
+  });
+}
+
+/** Every compiled file of src/ and node/ exists in dist/ and is newer than its source. */
+function distIsFresh(): boolean {
+  for (const dir of ['src', 'node']) {
+    const walk = (path: string): boolean => {
+      for (const name of readdirSync(path)) {
+        const full = join(path, name);
+        if (statSync(full).isDirectory()) {
+          if (name !== '__snapshots__' && !walk(full)) return false;
+        } else if (name.endsWith('.ts') && !name.endsWith('.d.ts') && !name.endsWith('.test.ts') && !name.endsWith('.spec.ts')) {
+          const built = join(REPO, 'dist', relative(REPO, full)).replace(/\.ts$/, '.js');
+          if (!existsSync(built) || statSync(built).mtimeMs < statSync(full).mtimeMs) return false;
+        }
+      }
+      return true;
+    };
+    if (!walk(join(REPO, dir))) return false;
+  }
+  return true;
+}
+
+describe('toolhost CLI (node bin/toolhost.mjs)', () => {
+  let base = '';
+  let work = '';
+
+  beforeAll(() => {
+    // `npm test` builds dist/ first; a stale or missing build (a run of this file alone) is rebuilt.
+    // tsc emits even while other files fail to type-check, so its exit code is not checked.
+    if (!distIsFresh()) {
+      try {
+        execFileSync(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: REPO, stdio: 'pipe' });
+      } catch {
+        // type errors elsewhere; the emitted files are used
+      }
+    }
+    expect(existsSync(join(REPO, 'dist', 'node', 'cli.js'))).toBe(true);
+    base = realpathSync(mkdtempSync(join(tmpdir(), 'toolhost-cli-')));
+  }, 180_000);
+
+  beforeEach(() => {
+    work = join(base, `w${Math.random().toString(36).slice(2, 10)}`);
+    mkdirSync(work);
+  });
+
+  afterAll(() => {
+    if (base) rmSync(base, { recursive: true, force: true });
+  });
+
+  describe('call', () => {
+    it('creates a file then views it, printing { name, result } as JSON and exiting 0', async () => {
+      const created = await cli(['call', 'create_file', '{"file_path":"notes (1)/ünï code.txt","content":"one\\ntwo\\n"}'], { cwd: work });
+      const path = join(work, 'notes (1)', 'ünï code.txt');
+      expect(created).toEqual({
+        code: 0,
+        signal: null,
+        stdout: `${JSON.stringify({ name: 'create_file', result: { file_path: path, bytes_written: 8, created: true } }, null, 2)}\n`,
+        stderr: '',
+      });
+      expect(readFileSync(path, 'utf8')).toBe('one\ntwo\n');
+
+      const viewed = await cli(['call', 'view_file', '{"file_path":"notes (1)/ünï code.txt"}'], { cwd: work });
+      expect(viewed.code).toBe(0);
+      expect(viewed.stderr).toBe('');
+      expect(viewed.stdout).toBe(
+        `${JSON.stringify(
+          {
+            name: 'view_file',
+            result: { file_path: path, content: 'one\ntwo', start_line: 1, end_line: 2, total_lines: 2, truncated: false, line_ending: 'lf' },
+          },
+          null,
+          2,
+        )}\n`,
+      );
+    });
+
+    it('prints { name, error, code } and exits 1 when the tool call fails', async () => {
+      const missing = await cli(['call', 'view_file', '{"file_path":"nope.txt"}'], { cwd: work });
+      expect(missing.code).toBe(1);
+      expect(missing.stderr).toBe('');
+      const parsed = JSON.parse(missing.stdout) as Record<string, unknown>;
+      expect(Object.keys(parsed)).toEqual(['name', 'error', 'code']);
+      expect(parsed).toMatchObject({ name: 'view_file', code: 'not_found' });
+
+      const unknown = await cli(['call', 'no_such_tool'], { cwd: work });
+      expect(unknown.code).toBe(1);
+      expect(JSON.parse(unknown.stdout)).toMatchObject({ name: 'no_such_tool', code: 'unknown_tool' });
+
+      const invalid = await cli(['call', 'view_file', '{"file_path":"a.txt","end_line":"x"}'], { cwd: work });
+      expect(invalid.code).toBe(1);
+      expect(JSON.parse(invalid.stdout)).toMatchObject({ name: 'view_file', code: 'invalid_arguments' });
+    });
+
+    it('confines every tool to --root: paths outside give outside_workspace, exit 1, and nothing outside changes', async () => {
+      const root = join(work, 'ws');
+      mkdirSync(root);
+      writeFileSync(join(work, 'secret.txt'), 'top secret\n');
+      writeFileSync(join(root, 'inside.txt'), 'inside\n');
+
+      const inside = await cli(['call', 'view_file', '{"file_path":"inside.txt"}', '--root', 'ws'], { cwd: work });
+      expect(inside.code).toBe(0);
+      expect(JSON.parse(inside.stdout)).toMatchObject({ name: 'view_file', result: { file_path: join(root, 'inside.txt'), content: 'inside' } });
+
+      const escape = await cli(['call', 'view_file', '{"file_path":"../secret.txt"}', '--root', root], { cwd: work });
+      expect(escape.code).toBe(1);
+      expect(JSON.parse(escape.stdout)).toMatchObject({ name: 'view_file', code: 'outside_workspace' });
+
+      // The rest of the corpus in one process (spawning is slow on a busy machine).
+      const corpus = [
+        { name: 'view_file', args: { file_path: join(work, 'secret.txt') } },
+        { name: 'view_file', args: { file_path: '/etc/passwd' } },
+        { name: 'view_file', args: { file_path: 'sub/../../secret.txt' } },
+        { name: 'create_file', args: { file_path: '../planted.txt', content: 'x' } },
+        { name: 'edit_file', args: { file_path: '../secret.txt', old_string: 'top', new_string: 'no' } },
+        { name: 'list_dir', args: { dir_path: '..' } },
+        { name: 'run_command', args: { command: 'cat secret.txt', cwd: '..' } },
+      ];
+      const run = await cli(['run', '--root', root], { cwd: work, input: corpus.map((call, i) => JSON.stringify({ id: String(i), ...call })).join('\n') });
+      expect(run.code).toBe(0);
+      const results = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(results.map((r) => [r.id, r.name, r.code])).toEqual(corpus.map((call, i) => [String(i), call.name, 'outside_workspace']));
+      expect(readFileSync(join(work, 'secret.txt'), 'utf8')).toBe('top secret\n');
+      expect(existsSync(join(work, 'planted.txt'))).toBe(false);
+    });
+
+    it('ends a call that outlives --timeout with the code timeout', async () => {
+      const started = Date.now();
+      const out = await cli(['call', 'run_command', '{"command":"sleep 20"}', '--timeout', '400'], { cwd: work });
+      expect(out.code).toBe(1);
+      expect(JSON.parse(out.stdout)).toMatchObject({ name: 'run_command', code: 'timeout' });
+      expect(Date.now() - started).toBeLessThan(10_000);
+    });
+  });
+
+  describe('run', () => {
+    it('writes one result line per call in order with ids echoed; a bad line gets an error line and the rest go on; exit 0', async () => {
+      writeFileSync(join(work, 'a.txt'), 'alpha\n');
+      const badJson = '{"id":"3","name":"view_file",';
+      let parseMessage = '';
+      try {
+        JSON.parse(badJson);
+      } catch (error) {
+        parseMessage = (error as Error).message;
+      }
+      const input = [
+        '{"id":"1","name":"view_file","args":{"file_path":"a.txt"}}',
+        '',
+        badJson,
+        '   ',
+        '{"id":"4","name":"create_file","args":{"file_path":"b.txt","content":"beta"}}',
+        '{"id":5,"name":"view_file","args":{"file_path":"missing.txt"}}',
+        '["not","an","object"]',
+        '{"id":"7","args":{}}',
+        '{"name":"list_dir","args":{"dir_path":"."}}',
+      ].join('\n');
+      const out = await cli(['run'], { cwd: work, input: `${input}\n` });
+      expect(out.stderr).toBe('');
+      expect(out.code).toBe(0);
+      const lines = out.stdout.split('\n');
+      expect(lines.pop()).toBe('');
+      expect(lines).toHaveLength(7);
+      const missing = JSON.parse(lines[3] as string) as Record<string, unknown>;
+      expect(missing).toMatchObject({ id: 5, name: 'view_file', code: 'not_found' });
+      expect(lines).toEqual([
+        JSON.stringify({
+          id: '1',
+          name: 'view_file',
+          result: { file_path: join(work, 'a.txt'), content: 'alpha', start_line: 1, end_line: 1, total_lines: 1, truncated: false, line_ending: 'lf' },
+        }),
+        JSON.stringify({
+          line: 3,
+          error: `line 3 is not valid JSON (${parseMessage}); send one object per line: {"id":"1","name":"view_file","args":{...}}`,
+          code: 'invalid_arguments',
+        }),
+        JSON.stringify({ id: '4', name: 'create_file', result: { file_path: join(work, 'b.txt'), bytes_written: 4, created: true } }),
+        JSON.stringify({ id: 5, name: 'view_file', error: missing.error, code: 'not_found' }),
+        JSON.stringify({ line: 7, error: 'line 7 must be a JSON object {"id":"1","name":"view_file","args":{...}}', code: 'invalid_arguments' }),
+        JSON.stringify({ line: 8, id: '7', error: 'line 8 has no tool "name"; see toolhost tools', code: 'invalid_arguments' }),
+        JSON.stringify({
+          name: 'list_dir',
+          result: {
+            dir_path: work,
+            entries: [
+              { name: 'a.txt', type: 'file', size: 6 },
+              { name: 'b.txt', type: 'file', size: 4 },
+            ],
+            truncated: false,
+          },
+        }),
+      ]);
+      expect(readFileSync(join(work, 'b.txt'), 'utf8')).toBe('beta');
+    });
+
+    it('exits 0 with no output on empty input, and handles a last line without a newline and CRLF input', async () => {
+      expect(await cli(['run'], { cwd: work, input: '' })).toEqual({ code: 0, signal: null, stdout: '', stderr: '' });
+      const out = await cli(['run'], { cwd: work, input: '{"id":"a","name":"finish","args":{}}\r\n{"id":"b","name":"finish","args":{"result":"done"}}' });
+      expect(out.code).toBe(0);
+      expect(out.stdout).toBe(
+        `${JSON.stringify({ id: 'a', name: 'finish', result: { finished: true } })}\n${JSON.stringify({ id: 'b', name: 'finish', result: { finished: true } })}\n`,
+      );
+    });
+
+    it('on SIGINT cancels the call in flight, prints its line and exits 130', async () => {
+      const started = Date.now();
+      const out = await cli(['run'], {
+        cwd: work,
+        onSpawn: (child) => {
+          child.stdin?.write('{"id":"s","name":"run_command","args":{"command":"sleep 30"}}\n');
+          // stdin stays open: only the interrupt can end the run.
+          setTimeout(() => child.kill('SIGINT'), 1_500);
+        },
+      });
+      expect(out.code).toBe(130);
+      expect(JSON.parse(out.stdout)).toMatchObject({ id: 's', name: 'run_command', code: 'cancelled' });
+      expect(Date.now() - started).toBeLessThan(15_000);
+    });
+  });
+
+  describe('tools', () => {
+    it('prints the declarations of the 11 built-ins as JSON, nothing else', async () => {
+      const out = await cli(['tools'], { cwd: work });
+      expect(out.code).toBe(0);
+      expect(out.stderr).toBe('');
+      const declarations = JSON.parse(out.stdout) as { name: string; description: string; parameters: { type: string } }[];
+      expect(declarations.map((d) => d.name)).toEqual(BUILTIN_NAMES);
+      for (const declaration of declarations) {
+        expect(Object.keys(declaration)).toEqual(['name', 'description', 'parameters']);
+        expect(declaration.description.length).toBeGreaterThan(0);
+        expect(declaration.parameters.type).toBe('object');
+      }
+    });
+  });
+
+  describe('usage', () => {
+    it.each([
+      [['frob'], /unknown command "frob"; use call, run or tools/],
+      [['call'], /call needs a tool name/],
+      [['call', 'view_file', '{bad json'], /arguments of view_file are not valid JSON .*quote them as one shell word/],
+      [['call', 'view_file', '[1,2]'], /must be a JSON object/],
+      [['call', 'view_file', '{"file_path":"a', 'b.txt"}'], /quote the JSON arguments as one shell word/],
+      [['tools', 'extra'], /tools takes no arguments/],
+      [['call', 'view_file', '--bogus'], /Unknown option '--bogus'.*toolhost --help/],
+      [['run', '--timeout', 'soon'], /--timeout must be a positive whole number of milliseconds, got "soon"/],
+      [['run', '--timeout', '0'], /--timeout must be a positive/],
+      [['call', 'list_dir', '{"dir_path":"."}', '--root', 'does-not-exist'], /--root: workspace root ".*does-not-exist" does not exist/],
+    ])('exits 2 for %j with a message on stderr saying what to do', async (args, message) => {
+      const out = await cli(args, { cwd: work, input: '' });
+      expect(out.code).toBe(2);
+      expect(out.stdout).toBe('');
+      expect(out.stderr).toMatch(/^toolhost: /);
+      expect(out.stderr).toMatch(message);
+    });
+
+    it('prints the usage with exit codes for --help and -h (exit 0), and on stderr with exit 2 when no command is given', async () => {
+      for (const flag of ['--help', '-h', 'help']) {
+        const out = await cli([flag], { cwd: work });
+        expect(out).toEqual({ code: 0, signal: null, stdout: USAGE, stderr: '' });
+      }
+      expect(USAGE).toMatch(/Exit codes:\n {2}0 .*\n[\s\S]* {2}1 .*call[\s\S]* {2}2 .*usage error[\s\S]* {2}130 /);
+      const bare = await cli([], { cwd: work });
+      expect(bare).toEqual({ code: 2, signal: null, stdout: '', stderr: USAGE });
+    });
+
+    it('prints the package version for --version', async () => {
+      const version = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
+      expect(await cli(['--version'], { cwd: work })).toEqual({ code: 0, signal: null, stdout: `${version}\n`, stderr: '' });
+    });
+  });
+});
+
+describe('main (in process)', () => {
+  it('runs JSON lines from the given streams and resolves with the exit code', async () => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'toolhost-cli-main-')));
+    try {
+      const stdin = new PassThrough();
+      const stdout = new PassThrough();
+      let text = '';
+      stdout.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+      stdin.end('{"id":"x","name":"create_file","args":{"file_path":"m.txt","content":"m"}}\n');
+      const code = await main(['run', '--root', dir], { stdin, stdout, stderr: new PassThrough(), handleSignals: false });
+      expect(code).toBe(0);
+      expect(text).toBe(`${JSON.stringify({ id: 'x', name: 'create_file', result: { file_path: join(dir, 'm.txt'), bytes_written: 1, created: true } })}\n`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
