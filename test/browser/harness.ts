@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { createServer, type ViteDevServer } from 'vite';
+import { build, preview, type PreviewServer } from 'vite';
 
 /** Where Debian puts Chromium; the browser tests fail (never skip) when it is missing. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -17,7 +17,7 @@ export function requireChromium(): string {
   return CHROMIUM;
 }
 
-/** A vite dev server on 127.0.0.1 serving the repository (test pages under /web/test-pages/). */
+/** The built test pages served on 127.0.0.1 (under /web/test-pages/). */
 export interface TestServer {
   /** `http://127.0.0.1:<port>` */
   origin: string;
@@ -27,41 +27,49 @@ export interface TestServer {
 }
 
 /**
- * Starts vite on 127.0.0.1 (a real origin: IndexedDB refuses opaque ones). `csp` adds
+ * Builds the test pages (web/test-pages/*.html, their workers and the toolhost sources they import)
+ * with vite into a fresh directory and serves them with `vite preview` on 127.0.0.1 (a real origin:
+ * IndexedDB refuses opaque ones). A production bundle loads in a few hundred ms where the dev server's
+ * unbundled modules take seconds per page on these machines. `csp` adds
  * `Content-Security-Policy: script-src 'self'` to every response (pages and worker scripts alike).
  */
 export async function startServer(options: { csp?: boolean } = {}): Promise<TestServer> {
-  const server: ViteDevServer = await createServer({
-    root: ROOT,
+  const pages = join(ROOT, 'web', 'test-pages');
+  const outDir = mkdtempSync(join(tmpdir(), 'toolhost-pages-'));
+  const input = Object.fromEntries(
+    readdirSync(pages)
+      .filter((name) => name.endsWith('.html'))
+      .map((name) => [name.slice(0, -5), join(pages, name)]),
+  );
+  await build({
+    root: pages,
+    base: '/web/test-pages/',
     configFile: false,
     logLevel: 'error',
     clearScreen: false,
-    cacheDir: join(ROOT, 'node_modules', '.vite-toolhost-browser'),
-    server: { host: '127.0.0.1', port: 0, hmr: false, watch: null },
-    optimizeDeps: {
-      // Pre-bundled at start, so the optimiser never reloads a page in the middle of a test.
-      noDiscovery: true,
-      include: ['@zenfs/core', '@zenfs/dom', 'comlink', 'idb-keyval', 'picomatch', 'picomatch/posix.js', 'ignore', 'diff', 'ajv', 'ajv/dist/runtime/ucs2length.js'],
-    },
-    plugins: options.csp
-      ? [
-          {
-            name: 'toolhost-csp',
-            configureServer(s) {
-              s.middlewares.use((_req, res, next) => {
-                res.setHeader('Content-Security-Policy', "script-src 'self'");
-                next();
-              });
-            },
-          },
-        ]
-      : [],
+    build: { outDir, emptyOutDir: true, minify: false, sourcemap: false, rollupOptions: { input }, target: 'es2022' },
+    worker: { format: 'es' },
   });
-  await server.listen();
-  const address = server.httpServer?.address();
-  if (!address || typeof address === 'string') throw new Error('vite did not report a port');
+  const headers: Record<string, string> = options.csp ? { 'Content-Security-Policy': "script-src 'self'" } : {};
+  const server: PreviewServer = await preview({
+    root: pages,
+    base: '/web/test-pages/',
+    configFile: false,
+    logLevel: 'error',
+    build: { outDir },
+    preview: { host: '127.0.0.1', port: 0, strictPort: false, headers },
+  });
+  const address = server.httpServer.address();
+  if (!address || typeof address === 'string') throw new Error('vite preview did not report a port');
   const origin = `http://127.0.0.1:${address.port}`;
-  return { origin, page: (name) => `${origin}/web/test-pages/${name}`, close: () => server.close() };
+  return {
+    origin,
+    page: (name) => `${origin}/web/test-pages/${name}`,
+    async close() {
+      await server.close();
+      rmSync(outDir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** A fresh, empty Chromium profile directory for one test. */

@@ -84,6 +84,26 @@ exposeToolRunner(({ onMessage }) => {
         }),
       }) as Tool,
       defineTool({
+        name: 'move',
+        description: 'Renames a workspace path (test tool: exercises directory renames).',
+        parameters: { type: 'object', properties: { from: { type: 'string' }, to: { type: 'string' } }, required: ['from', 'to'], additionalProperties: false },
+        needsContext: true,
+        callWithContext: async (args: { from: string; to: string }, ctx) => {
+          await ctx.fs.rename(`${platform.root}/${args.from}`, `${platform.root}/${args.to}`);
+          return { moved: args.to };
+        },
+      }) as Tool,
+      defineTool({
+        name: 'remove',
+        description: 'Removes a workspace path recursively (test tool).',
+        parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'], additionalProperties: false },
+        needsContext: true,
+        callWithContext: async (args: { path: string }, ctx) => {
+          await ctx.fs.rm(`${platform.root}/${args.path}`, { recursive: true });
+          return { removed: args.path };
+        },
+      }) as Tool,
+      defineTool({
         name: 'arm_quota',
         description: 'Makes every later IndexedDB put throw QuotaExceededError (test fault).',
         readOnly: true,

@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launch, newProfile, removeProfile, requireChromium, startServer, type BrowserSession, type TestServer } from './harness.js';
+
+type Result = { id?: string; name: string; result?: any; error?: string; code?: string };
+declare const th: {
+  start(config: Record<string, unknown>): Promise<number>;
+  call(calls: unknown[], options?: unknown): Promise<Result[]>;
+  stored(workspace: string): Promise<{ ok: boolean; value?: any; code?: string; message?: string }>;
+};
+
+let server: TestServer;
+beforeAll(async () => {
+  requireChromium();
+  server = await startServer();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+async function openWorkspace(profile: string): Promise<BrowserSession> {
+  const session = await launch(profile, server.page('index.html'));
+  await session.page.waitForFunction(() => document.title === 'toolhost test page ready');
+  await session.page.evaluate(() => th.start({ workspace: 'durable' }));
+  return session;
+}
+
+describe('web platform durability', () => {
+  it('keeps every acknowledged file and state value when the browser closes or is killed right after a batch, 10 times', async () => {
+    const profile = newProfile();
+    const files: Record<string, string> = {};
+    const state: Record<string, unknown> = {};
+    try {
+      for (let round = 0; round < 10; round += 1) {
+        const session = await openWorkspace(profile);
+        const stored = await session.page.evaluate(() => th.stored('durable'));
+        if (round > 0) {
+          expect(stored.value.files).toEqual(files);
+          expect(stored.value.state.default).toEqual(state);
+        }
+        const calls: unknown[] = [];
+        for (let j = 0; j < 12; j += 1) {
+          const path = `round ${round}/dir/f${j}.txt`;
+          const content = `round ${round} file ${j}\n`.repeat(50 + j);
+          calls.push({ name: 'create_file', args: { file_path: path, content } });
+        }
+        calls.push({ name: 'create_file', args: { file_path: 'log.txt', content: `last round ${round}\n`, overwrite: true } });
+        calls.push({ name: 'remember', args: { key: `round${round}`, value: { round, at: [round, 'x'] } } });
+        calls.push({ name: 'remember', args: { key: 'last', value: round } });
+        if (round > 0) calls.push({ name: 'move', args: { from: `round ${round - 1}/dir`, to: `round ${round - 1}/moved` } });
+        if (round > 1) calls.push({ name: 'remove', args: { path: `round ${round - 2}` } });
+        const results = await session.page.evaluate((c) => th.call(c), calls);
+        // The results have reached the page: end the browser now, alternately killed and closed.
+        if (round % 2 === 0) await session.kill();
+        else await session.close();
+        expect(results.map((r) => r.code ?? 'ok')).toEqual(calls.map(() => 'ok'));
+        for (let j = 0; j < 12; j += 1) files[`/workspace/round ${round}/dir/f${j}.txt`] = `round ${round} file ${j}\n`.repeat(50 + j);
+        files['/workspace/log.txt'] = `last round ${round}\n`;
+        state[`round${round}`] = { round, at: [round, 'x'] };
+        state.last = round;
+        if (round > 0) {
+          for (const path of Object.keys(files)) {
+            const from = `/workspace/round ${round - 1}/dir/`;
+            if (path.startsWith(from)) {
+              files[`/workspace/round ${round - 1}/moved/${path.slice(from.length)}`] = files[path] as string;
+              delete files[path];
+            }
+          }
+        }
+        if (round > 1) for (const path of Object.keys(files)) if (path.startsWith(`/workspace/round ${round - 2}/`)) delete files[path];
+      }
+      const session = await openWorkspace(profile);
+      const stored = await session.page.evaluate(() => th.stored('durable'));
+      expect(stored.value.files).toEqual(files);
+      expect(stored.value.state.default).toEqual(state);
+      // The worker's live view (loaded from IndexedDB at mount) agrees.
+      const views = await session.page.evaluate(
+        (paths) => th.call([...paths.map((p) => ({ name: 'view_file', args: { file_path: p } })), { name: 'recall', args: { keys: ['last', 'round9'] } }]),
+        Object.keys(files),
+      );
+      expect(views.slice(0, -1).map((v) => `${v.result.content}\n`)).toEqual(Object.values(files));
+      expect(views.at(-1)?.result).toEqual({ last: 9, round9: { round: 9, at: [9, 'x'] } });
+      expect(stored.value.directories).toContain('/workspace/round 9/dir');
+      expect(stored.value.directories).not.toContain('/workspace/round 7');
+      await session.close();
+    } finally {
+      removeProfile(profile);
+    }
+  }, 120_000);
+});
