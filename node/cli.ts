@@ -289,9 +289,11 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
   }
-  // A closed pipe (`toolhost tools | head -1`) is not a crash.
+  // A closed pipe (`toolhost run | head -1`) is not a crash: reading stops, the exit code is kept.
+  const outputClosed = new AbortController();
   const onStdoutError = (error: NodeJS.ErrnoException): void => {
     if (error.code !== 'EPIPE') throw error;
+    outputClosed.abort();
   };
   stdout.on('error', onStdoutError);
 
@@ -320,6 +322,7 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
     const lines = createInterface({ input: io.stdin ?? process.stdin, crlfDelay: Infinity, terminal: false });
     const stop = (): void => lines.close();
     interrupt.signal.addEventListener('abort', stop, { once: true });
+    outputClosed.signal.addEventListener('abort', stop, { once: true });
     let lineNumber = 0;
     try {
       for await (const text of lines) {
@@ -332,10 +335,11 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
         }
         const [result] = await runner.processToolCalls([parsedLine.call], options);
         await write(stdout, `${JSON.stringify(echoId(result as ToolCallResult, parsedLine.id))}\n`);
-        if (interrupt.signal.aborted) break;
+        if (interrupt.signal.aborted || outputClosed.signal.aborted) break;
       }
     } finally {
       interrupt.signal.removeEventListener('abort', stop);
+      outputClosed.signal.removeEventListener('abort', stop);
       lines.close();
     }
     return interrupt.signal.aborted ? CLI_EXIT.interrupted : CLI_EXIT.ok;
