@@ -35,7 +35,7 @@ const DEFAULT_USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (
 
 /**
  * The Node search fallback behind `web_search` / `google_search` (SPEC §6.8, issue 5; replaces the seed's
- * `python3` scraper subprocess). Returns a function that sends `GET <baseUrl>?q=<query>` (form-encoded:
+ * `python3` scraper subprocess). Returns a function that sends `GET <baseUrl>?q=<query>` (query trimmed, form-encoded:
  * spaces as `+`, UTF-8 percent-escapes — the HTML endpoint accepts GET as well as its own form's POST;
  * GET keeps the query visible in logs and needs no body) and parses the results page with
  * `node-html-parser`:
