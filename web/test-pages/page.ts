@@ -7,6 +7,13 @@ import { deleteWorkspace, exportWorkspace, listWorkspaces } from '../index.js';
 type Envelope = { ok: true; value: unknown } | { ok: false; code: string; message: string };
 
 let remote: RemoteToolRunner | undefined;
+const canEvalAtLoad = (() => {
+  try {
+    return new Function('return true')() as boolean;
+  } catch {
+    return false;
+  }
+})();
 
 function runner(): RemoteToolRunner {
   if (!remote) throw new Error('th.start() first');
@@ -35,6 +42,24 @@ const th = {
   },
   execute(name: string, args: unknown, options: CallOptions = {}): Promise<Envelope> {
     return settle(runner().execute(name, args, options));
+  },
+  /** Registers a page-side tool `echo` (its schema is compiled in the worker). */
+  registerEcho(): Promise<Envelope> {
+    return settle(
+      runner().register({
+        name: 'echo',
+        description: 'Echoes its text (runs on the page).',
+        parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false },
+        call: async (args: { text: string }) => ({ echoed: args.text }),
+      } as never),
+    );
+  },
+  /**
+   * Whether the page could compile code from strings when it loaded (false under a CSP without
+   * 'unsafe-eval'). Measured at load: CDP's Runtime.evaluate lifts the CSP eval block while it runs.
+   */
+  canEval(): boolean {
+    return canEvalAtLoad;
   },
   restarts(): number {
     return runner().restarts;
