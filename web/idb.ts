@@ -81,15 +81,18 @@ export function storageError(error: unknown, doing: string): ToolError {
 
 /**
  * An open workspace database: the IndexedDB connection plus the operations the web platform needs.
- * Every write is one transaction with `durability: 'strict'` (where supported) whose `complete` event is
- * awaited, so a resolved commit is on disk.
+ * Every write is one transaction with `durability: 'strict'` by default (where supported) whose
+ * `complete` event is awaited, so a resolved commit is on disk (strict: flushed to the disk, surviving
+ * an OS crash; relaxed: handed to the browser's storage process, surviving a tab or browser crash).
  */
 export class WorkspaceDb {
   readonly #db: IDBDatabase;
+  readonly #durability: IDBTransactionDurability;
   #closedReason: string | undefined;
 
-  constructor(db: IDBDatabase) {
+  constructor(db: IDBDatabase, durability: IDBTransactionDurability = 'strict') {
     this.#db = db;
+    this.#durability = durability;
     // Another tab deleting or upgrading the database: let it proceed, and fail our later writes clearly.
     db.onversionchange = () => {
       this.#closedReason = 'the workspace database was deleted or upgraded in another tab';
@@ -101,7 +104,7 @@ export class WorkspaceDb {
   }
 
   /** Opens (creating if needed) the database of `workspace`; `unavailable` when blocked or refused. */
-  static async open(factory: IDBFactory, workspace: string): Promise<WorkspaceDb> {
+  static async open(factory: IDBFactory, workspace: string, durability: IDBTransactionDurability = 'strict'): Promise<WorkspaceDb> {
     const name = workspaceDbName(workspace);
     return new Promise<WorkspaceDb>((resolve, reject) => {
       let settled = false;
@@ -139,7 +142,7 @@ export class WorkspaceDb {
           return;
         }
         settled = true;
-        resolve(new WorkspaceDb(db));
+        resolve(new WorkspaceDb(db, durability));
       };
     });
   }
@@ -152,7 +155,7 @@ export class WorkspaceDb {
     this.#check();
     if (mode === 'readwrite') {
       try {
-        return this.#db.transaction(stores, mode, { durability: 'strict' });
+        return this.#db.transaction(stores, mode, { durability: this.#durability });
       } catch (error) {
         if ((error as { name?: unknown }).name !== 'TypeError') throw error;
       }

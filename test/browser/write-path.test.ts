@@ -1,0 +1,46 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launch, newProfile, removeProfile, requireChromium, startServer, type BrowserSession, type TestServer } from './harness.js';
+
+declare const bench: {
+  idbKeyvalSetMany(): Promise<number>;
+  createFileCalls(durability?: 'strict' | 'relaxed'): Promise<{ ms: number; stored: number }>;
+  writesThenOneFlush(): Promise<number>;
+  zenfsDomPromises(): Promise<number>;
+  memoryCalls(): Promise<number>;
+};
+
+let server: TestServer;
+let session: BrowserSession;
+let profile: string;
+beforeAll(async () => {
+  requireChromium();
+  server = await startServer();
+  profile = newProfile();
+  session = await launch(profile, server.page('bench.html'));
+  await session.page.waitForFunction(() => document.title === 'toolhost bench page ready');
+});
+afterAll(async () => {
+  await session?.close();
+  await server?.close();
+  if (profile) removeProfile(profile);
+});
+
+describe('web platform write path (1,000 files of 4 KiB, Chromium)', () => {
+  it('stores every file of 1,000 create_file calls, each committed before its result, and reports the figures', async () => {
+    const page = session.page;
+    const keyval = await page.evaluate(() => bench.idbKeyvalSetMany());
+    const calls = await page.evaluate(() => bench.createFileCalls());
+    const relaxed = await page.evaluate(() => bench.createFileCalls('relaxed'));
+    const oneFlush = await page.evaluate(() => bench.writesThenOneFlush());
+    const memory = await page.evaluate(() => bench.memoryCalls());
+    const zenfs = process.env.TOOLHOST_BENCH_ZENFS ? await page.evaluate(() => bench.zenfsDomPromises()) : undefined;
+    console.log(
+      `[write path] idb-keyval setMany: ${keyval} ms; 1,000 create_file calls (one strict commit each): ${calls.ms} ms` +
+        ` (${(calls.ms / keyval).toFixed(1)}x); the same with relaxed durability: ${relaxed.ms} ms (${(relaxed.ms / keyval).toFixed(1)}x); 1,000 writes + one flush: ${oneFlush} ms (${(oneFlush / keyval).toFixed(1)}x)` +
+        `; the same calls on the memory platform: ${memory} ms` +
+        (zenfs === undefined ? '' : `; @zenfs/dom promise API: ${zenfs} ms (${(zenfs / keyval).toFixed(1)}x)`),
+    );
+    expect(calls.stored).toBe(1000);
+    expect(relaxed.stored).toBe(1000);
+  }, 120_000);
+});

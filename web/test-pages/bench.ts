@@ -1,0 +1,82 @@
+// Write-path measurements for the web platform, run on the page's main thread (the same IndexedDB
+// paths a worker uses). Each figure uses a fresh database. Times in ms.
+import { createStore, setMany } from 'idb-keyval';
+import { ToolRunner } from '../../src/runner.js';
+import { BuiltinTools } from '../../src/tools/index.js';
+import type { Tool } from '../../src/tool.js';
+import { createWebPlatform, deleteWorkspace, exportWorkspace } from '../index.js';
+
+const COUNT = 1000;
+const SIZE = 4096;
+
+function content(i: number): string {
+  return `${String(i).padStart(6, '0')} `.repeat(SIZE / 7 + 1).slice(0, SIZE - 1) + '\n';
+}
+
+async function time(fn: () => Promise<void>): Promise<number> {
+  const t0 = performance.now();
+  await fn();
+  return Math.round(performance.now() - t0);
+}
+
+const bench = {
+  /** idb-keyval setMany of COUNT × 4 KiB strings in one transaction (the anchor). */
+  async idbKeyvalSetMany(): Promise<number> {
+    const store = createStore(`bench-keyval-${Math.random()}`, 'kv');
+    const entries: [string, string][] = Array.from({ length: COUNT }, (_, i) => [`/workspace/f${i}.txt`, content(i)]);
+    return time(() => setMany(entries, store));
+  },
+  /** COUNT create_file calls in one processToolCalls: one durable commit per call. */
+  async createFileCalls(durability: 'strict' | 'relaxed' = 'strict'): Promise<{ ms: number; stored: number }> {
+    const workspace = `bench-calls-${Math.random()}`;
+    const platform = createWebPlatform({ workspace, durability });
+    await platform.ready();
+    const runner = new ToolRunner({ platform, tools: BuiltinTools.all() as Tool[] });
+    const calls = Array.from({ length: COUNT }, (_, i) => ({ name: 'create_file', args: { file_path: `d${i % 10}/f${i}.txt`, content: content(i) } }));
+    let failed = 0;
+    const ms = await time(async () => {
+      failed = (await runner.processToolCalls(calls)).filter((r) => 'code' in r).length;
+    });
+    await platform.dispose();
+    const stored = Object.keys((await exportWorkspace(workspace)).files).length;
+    await deleteWorkspace(workspace);
+    return { ms, stored: failed === 0 ? stored : -failed };
+  },
+  /** The same COUNT create_file calls on the memory platform (no storage): the in-memory share. */
+  async memoryCalls(): Promise<number> {
+    const { createMemoryPlatform } = await import('../../src/platform/memory.js');
+    const runner = new ToolRunner({ platform: createMemoryPlatform(), tools: BuiltinTools.all() as Tool[] });
+    const calls = Array.from({ length: COUNT }, (_, i) => ({ name: 'create_file', args: { file_path: `d${i % 10}/f${i}.txt`, content: content(i) } }));
+    return time(async () => {
+      await runner.processToolCalls(calls);
+    });
+  },
+  /** COUNT writeFile on the platform's fs, then one flush: the batch-sized commit. */
+  async writesThenOneFlush(): Promise<number> {
+    const workspace = `bench-flush-${Math.random()}`;
+    const platform = createWebPlatform({ workspace });
+    await platform.ready();
+    await platform.fs.mkdir('/workspace/d', { recursive: true });
+    const ms = await time(async () => {
+      for (let i = 0; i < COUNT; i += 1) await platform.fs.writeFile(`/workspace/d/f${i}.txt`, content(i));
+      await platform.flush();
+    });
+    await platform.dispose();
+    await deleteWorkspace(workspace);
+    return ms;
+  },
+  /** COUNT writeFile through @zenfs/dom's IndexedDB backend promise API (one transaction per operation). */
+  async zenfsDomPromises(): Promise<number> {
+    const { resolveMountConfig, bindContext } = await import('@zenfs/core');
+    const { IndexedDB } = await import('@zenfs/dom');
+    const mounted = await resolveMountConfig({ backend: IndexedDB, storeName: `bench-zenfs-${Math.random()}` });
+    const fs = bindContext({ root: '/', mounts: { '/': mounted } }).fs.promises;
+    await fs.mkdir('/d', { recursive: true });
+    return time(async () => {
+      for (let i = 0; i < COUNT; i += 1) await fs.writeFile(`/d/f${i}.txt`, content(i));
+    });
+  },
+};
+
+(globalThis as unknown as { bench: typeof bench }).bench = bench;
+document.title = 'toolhost bench page ready';
