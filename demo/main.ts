@@ -1,0 +1,811 @@
+// The toolhost playground: workspaces in IndexedDB, a tool worker per workspace, and panels to watch
+// and drive tool calls. Everything toolhost-specific goes through the public API (`toolhost`,
+// `toolhost/web`); the rest is plain DOM.
+import { transfer } from 'comlink';
+import type { FunctionDeclaration, PermissionAnswer, ToolCall, ToolCallResult } from 'toolhost';
+import { listWorkspaces } from 'toolhost/web';
+import { connect, type Connection } from './connection.js';
+import { byId, formatBytes, h, pretty } from './dom.js';
+import { buildForm, validateArgs, type SchemaForm } from './forms.js';
+import { fromDirectoryPicker, fromDrop, fromFileList, hasDirectoryPicker, importItems, isSkipped, stripCommonRoot, type ImportItem } from './importer.js';
+import type { AdminNotice, HistoryEntry, Mode, TreeEntry, WorkerInfo } from './protocol.js';
+import { SESSION, type PlayedStep, type SessionResults } from './session.js';
+
+interface ImportReport {
+  workspace: string;
+  files: number;
+  bytes: number;
+  ms: number;
+  cancelled: boolean;
+}
+
+/** What tests and curious people can read from the console: `playground.session`, `playground.lastImport`. */
+const playground = {
+  ready: false,
+  workspace: '',
+  conversation: '',
+  session: [] as PlayedStep[],
+  lastImport: undefined as ImportReport | undefined,
+  /** Completed tree refreshes (a test waits for the next one). */
+  treeVersion: 0,
+};
+(globalThis as unknown as { playground: typeof playground }).playground = playground;
+
+let conn: Connection | undefined;
+let info: WorkerInfo | undefined;
+let declarations: FunctionDeclaration[] = [];
+let selected: FunctionDeclaration | undefined;
+let form: SchemaForm | undefined;
+let jsonMode = false;
+let conversation = 'chat-1';
+let running: AbortController | undefined;
+let openFile: string | undefined;
+let tree: TreeEntry[] = [];
+const expanded = new Set<string>();
+let sizes: Map<string, number> | undefined;
+let changedPaths = new Set<string>();
+const sessionResults: SessionResults = {};
+
+// ------------------------------------------------------------------------------------------------
+// Busy state
+// ------------------------------------------------------------------------------------------------
+
+let busyTimer: ReturnType<typeof setInterval> | undefined;
+function setBusy(label: string | undefined): void {
+  clearInterval(busyTimer);
+  const busy = byId('busy');
+  document.body.toggleAttribute('aria-busy', label !== undefined);
+  document.body.classList.toggle('is-busy', label !== undefined);
+  if (label === undefined) {
+    busy.textContent = '';
+    return;
+  }
+  const started = performance.now();
+  const tick = (): void => {
+    busy.textContent = `${label} ${((performance.now() - started) / 1000).toFixed(1)} s`;
+  };
+  tick();
+  busyTimer = setInterval(tick, 200);
+}
+
+function say(text: string): void {
+  byId('busy').textContent = text;
+}
+
+// ------------------------------------------------------------------------------------------------
+// Workspaces
+// ------------------------------------------------------------------------------------------------
+
+const EXAMPLE: Record<string, string> = {
+  'README.md': '# Example\n\nA small project to try the tools on. Import a real folder with "Import folder".\n',
+  'src/greet.ts': "export function greet(name: string): string {\n  return `Hello, ${name}!`;\n}\n",
+  'src/main.ts': "import { greet } from './greet.js';\n\nconsole.log(greet('world'));\n",
+};
+
+async function refreshWorkspaceList(select?: string): Promise<string[]> {
+  const names = await listWorkspaces();
+  const el = byId<HTMLSelectElement>('workspace');
+  el.replaceChildren(...names.map((name) => h('option', { value: name }, name)));
+  if (select) el.value = select;
+  return names;
+}
+
+async function openWorkspace(name: string): Promise<void> {
+  await conn?.close();
+  conn = connect(name, onNotice);
+  playground.workspace = name;
+  localStorage.setItem('playground:workspace', name);
+  info = await conn.admin.info();
+  declarations = await conn.runner.declarations();
+  byId<HTMLSelectElement>('mode').value = info.mode;
+  await refreshWorkspaceList(name);
+  conversation = localStorage.getItem(`playground:${name}:conversation`) ?? 'chat-1';
+  await refreshConversations();
+  renderTools();
+  renderCaps();
+  openFile = undefined;
+  sizes = undefined;
+  byId('viewer').firstElementChild?.replaceChildren();
+  byId('viewer-info').textContent = 'Choose a file in the tree.';
+  resetSession();
+  await refreshAll();
+}
+
+async function createWorkspace(name: string, files?: Record<string, string>): Promise<void> {
+  await openWorkspace(name);
+  if (files && conn) {
+    const encoded = Object.entries(files).map(([path, text]) => ({ path, data: new TextEncoder().encode(text).buffer as ArrayBuffer }));
+    await conn.admin.writeFiles(transfer(encoded, encoded.map((f) => f.data)));
+  }
+}
+
+async function uniqueName(base: string): Promise<string> {
+  const names = new Set(await listWorkspaces());
+  const clean = base.trim().slice(0, 60) || 'workspace';
+  if (!names.has(clean)) return clean;
+  for (let i = 2; ; i += 1) if (!names.has(`${clean}-${i}`)) return `${clean}-${i}`;
+}
+
+function confirmDialog(title: string, body: Node[]): Promise<boolean> {
+  const dialog = byId<HTMLDialogElement>('confirm-dialog');
+  byId('confirm-title').textContent = title;
+  byId('confirm-body').replaceChildren(...body);
+  dialog.returnValue = '';
+  dialog.showModal();
+  return new Promise((resolve) => dialog.addEventListener('close', () => resolve(dialog.returnValue === 'ok'), { once: true }));
+}
+
+async function newWorkspaceDialog(): Promise<void> {
+  const input = h('input', { id: 'new-ws-name', type: 'text', required: true, maxlength: 200, autocomplete: 'off' });
+  const ok = await confirmDialog('New workspace', [h('label', { for: 'new-ws-name' }, 'Name'), input]);
+  const name = input.value.trim();
+  if (ok && name) await createWorkspace(await uniqueName(name));
+}
+
+async function deleteWorkspaceDialog(): Promise<void> {
+  if (!conn) return;
+  const name = conn.workspace;
+  const ok = await confirmDialog(`Delete workspace “${name}”?`, [h('p', {}, 'Its files, tool state and call history are deleted from this browser.')]);
+  if (!ok) return;
+  setBusy(`Deleting ${name}…`);
+  try {
+    await conn.admin.destroy();
+    await conn.close();
+    conn = undefined;
+    const names = (await listWorkspaces()).filter((n) => n !== name);
+    if (names[0]) await openWorkspace(names[0]);
+    else await createWorkspace('example', EXAMPLE);
+  } finally {
+    setBusy(undefined);
+  }
+}
+
+async function exportZip(): Promise<void> {
+  if (!conn) return;
+  setBusy('Exporting…');
+  try {
+    const zip = await conn.admin.exportZip();
+    const url = URL.createObjectURL(new Blob([zip as Uint8Array<ArrayBuffer>], { type: 'application/zip' }));
+    const link = h('a', { href: url, download: `${conn.workspace}.zip` });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  } finally {
+    setBusy(undefined);
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
+// Import
+// ------------------------------------------------------------------------------------------------
+
+let importing: AbortController | undefined;
+
+async function runImport(root: string, items: ImportItem[]): Promise<void> {
+  if (importing) return;
+  const controller = new AbortController();
+  importing = controller;
+  const started = performance.now();
+  const name = await uniqueName(root);
+  const panel = byId('import-progress');
+  const bar = byId<HTMLProgressElement>('import-bar');
+  const text = byId('import-text');
+  panel.hidden = false;
+  byId<HTMLButtonElement>('import-cancel').focus();
+  try {
+    await openWorkspace(name);
+    const admin = conn?.admin;
+    if (!admin) return;
+    const report = await importItems({
+      items,
+      signal: controller.signal,
+      write: (files) => admin.writeFiles(transfer(files, files.map((f) => f.data))),
+      onProgress: (p) => {
+        bar.value = p.totalBytes > 0 ? p.bytes / p.totalBytes : p.files / Math.max(1, p.totalFiles);
+        text.textContent = `Importing into “${name}”: ${p.files.toLocaleString('en')} of ${p.totalFiles.toLocaleString('en')} files (${formatBytes(p.bytes)} of ${formatBytes(p.totalBytes)})`;
+      },
+    });
+    const ms = Math.round(performance.now() - started);
+    playground.lastImport = { workspace: name, files: report.files, bytes: report.bytes, ms, cancelled: report.cancelled };
+    // An import is not a tool change: start the "changed" marks from here.
+    sizes = undefined;
+    changedPaths = new Set();
+    expanded.clear();
+    say(
+      report.cancelled
+        ? `Import cancelled: ${report.files} of ${report.totalFiles} files are in “${name}”.`
+        : `Imported ${report.files} files (${formatBytes(report.bytes)}) into “${name}” in ${(ms / 1000).toFixed(1)} s.`,
+    );
+    await refreshAll();
+  } catch (error) {
+    say(`Import failed: ${(error as Error).message}`);
+  } finally {
+    panel.hidden = true;
+    importing = undefined;
+  }
+}
+
+async function importZipFile(file: File): Promise<void> {
+  const name = await uniqueName(file.name.replace(/\.zip$/i, ''));
+  setBusy(`Unpacking ${file.name}…`);
+  let entries: Array<{ path: string; data: ArrayBuffer }>;
+  try {
+    await openWorkspace(name);
+    const buffer = await file.arrayBuffer();
+    entries = (await conn?.admin.unzip(transfer(buffer, [buffer]))) ?? [];
+  } catch (error) {
+    setBusy(undefined);
+    say(`Could not read ${file.name}: ${(error as Error).message}`);
+    return;
+  }
+  setBusy(undefined);
+  const items = stripCommonRoot(entries.map((e) => ({ path: e.path, size: e.data.byteLength, bytes: async () => e.data }))).filter((i) => !isSkipped(i.path));
+  await runImport(name, items);
+}
+
+// ------------------------------------------------------------------------------------------------
+// File tree and viewer
+// ------------------------------------------------------------------------------------------------
+
+async function refreshTree(): Promise<void> {
+  if (!conn || !info) return;
+  tree = await conn.admin.tree();
+  const next = new Map(tree.map((entry) => [entry.path, entry.size]));
+  if (sizes) {
+    changedPaths = new Set(tree.filter((e) => e.type !== 'directory' && sizes?.get(e.path) !== e.size).map((e) => e.path));
+    // Show where a change happened: open the folders above a changed file.
+    for (const path of changedPaths) for (let dir = parent(path); dir.length > info.root.length; dir = parent(dir)) expanded.add(dir);
+  }
+  sizes = next;
+  renderTree();
+  playground.treeVersion += 1;
+}
+
+function parent(path: string): string {
+  return path.slice(0, path.lastIndexOf('/'));
+}
+
+function renderTree(): void {
+  if (!info) return;
+  const children = new Map<string, TreeEntry[]>();
+  for (const entry of tree) {
+    const dir = parent(entry.path);
+    let list = children.get(dir);
+    if (!list) children.set(dir, (list = []));
+    list.push(entry);
+  }
+  const files = tree.filter((e) => e.type !== 'directory');
+  byId('tree-summary').textContent = `${files.length.toLocaleString('en')} files, ${formatBytes(files.reduce((s, e) => s + e.size, 0))}`;
+  const renderDir = (dir: string): HTMLUListElement => {
+    const list = (children.get(dir) ?? []).slice().sort((a, b) => (a.type === 'directory' ? 0 : 1) - (b.type === 'directory' ? 0 : 1) || a.path.localeCompare(b.path));
+    return h(
+      'ul',
+      {},
+      ...list.map((entry) => {
+        const name = entry.path.slice(dir.length + 1);
+        if (entry.type === 'directory') {
+          const open = expanded.has(entry.path);
+          return h(
+            'li',
+            {},
+            h(
+              'button',
+              {
+                type: 'button',
+                class: 'dir',
+                'aria-expanded': String(open),
+                'data-path': entry.path,
+                onclick: () => {
+                  if (open) expanded.delete(entry.path);
+                  else expanded.add(entry.path);
+                  renderTree();
+                  document.querySelector<HTMLButtonElement>(`#tree button[data-path="${CSS.escape(entry.path)}"]`)?.focus();
+                },
+              },
+              `${name}/`,
+            ),
+            open ? renderDir(entry.path) : null,
+          );
+        }
+        return h(
+          'li',
+          {},
+          h(
+            'button',
+            {
+              type: 'button',
+              class: `file${changedPaths.has(entry.path) ? ' changed' : ''}`,
+              'data-path': entry.path,
+              'aria-current': entry.path === openFile ? 'true' : null,
+              onclick: () => void viewFile(entry.path),
+            },
+            name,
+            h('span', { class: 'size' }, ` ${formatBytes(entry.size)}`),
+            changedPaths.has(entry.path) ? h('span', { class: 'badge' }, ' changed') : null,
+          ),
+        );
+      }),
+    );
+  };
+  byId('tree').replaceChildren(renderDir(info.root));
+}
+
+const MAX_VIEW_LINES = 20_000;
+
+async function viewFile(path: string): Promise<void> {
+  if (!conn) return;
+  openFile = path;
+  const view = await conn.admin.view(path).catch(() => undefined);
+  const code = byId('viewer').firstElementChild as HTMLElement;
+  if (!view) {
+    byId('viewer-info').textContent = `${path} is gone.`;
+    code.replaceChildren();
+    return;
+  }
+  byId('viewer-title').textContent = path;
+  if (view.binary) {
+    byId('viewer-info').textContent = `${formatBytes(view.size)}, binary: not shown.`;
+    code.replaceChildren();
+  } else {
+    const lines = view.text.split(/\r\n|\r|\n/);
+    if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
+    byId('viewer-info').textContent = `${lines.length.toLocaleString('en')} lines, ${formatBytes(view.size)}${lines.length > MAX_VIEW_LINES ? ` (first ${MAX_VIEW_LINES.toLocaleString('en')} shown)` : ''}`;
+    code.replaceChildren(...lines.slice(0, MAX_VIEW_LINES).map((line) => h('span', { class: 'line' }, line, '\n')));
+  }
+  renderTree();
+}
+
+// ------------------------------------------------------------------------------------------------
+// Tool console
+// ------------------------------------------------------------------------------------------------
+
+function renderTools(): void {
+  const list = byId('tool-list');
+  list.replaceChildren(
+    ...declarations.map((tool) =>
+      h(
+        'li',
+        {},
+        h(
+          'button',
+          { type: 'button', 'aria-pressed': String(tool.name === selected?.name), 'data-tool': tool.name, onclick: () => selectTool(tool.name) },
+          h('code', {}, tool.name),
+          h('span', { class: 'summary' }, tool.description.split(/(?<=\.)\s/)[0] ?? ''),
+        ),
+      ),
+    ),
+  );
+  selectTool(selected && declarations.some((d) => d.name === selected?.name) ? selected.name : (declarations[0]?.name ?? ''));
+}
+
+function selectTool(name: string, args: Record<string, unknown> = {}): void {
+  selected = declarations.find((d) => d.name === name);
+  for (const button of document.querySelectorAll<HTMLButtonElement>('#tool-list button')) button.setAttribute('aria-pressed', String(button.dataset.tool === name));
+  if (!selected) return;
+  byId('tool-name').textContent = selected.name;
+  byId('tool-description').textContent = selected.description;
+  form = buildForm(selected, () => {
+    byId<HTMLTextAreaElement>('args-json').value = pretty(form?.read() ?? {});
+    validateLive();
+  });
+  form.write(args);
+  byId('form-fields').replaceChildren(form.element);
+  byId<HTMLTextAreaElement>('args-json').value = pretty(args);
+  validateLive();
+}
+
+function currentArgs(): { args?: unknown; error?: string } {
+  if (!jsonMode) return { args: form?.read() ?? {} };
+  const text = byId<HTMLTextAreaElement>('args-json').value.trim();
+  if (text === '') return { args: {} };
+  try {
+    return { args: JSON.parse(text) as unknown };
+  } catch (error) {
+    return { error: `not JSON: ${(error as Error).message}` };
+  }
+}
+
+function validateLive(): void {
+  const out = byId('validation');
+  if (!selected) return;
+  const { args, error } = currentArgs();
+  const message = error ?? validateArgs(selected, args);
+  out.textContent = message ?? 'Arguments are valid.';
+  out.classList.toggle('invalid', message !== null);
+}
+
+function setJsonMode(on: boolean): void {
+  if (on === jsonMode) return;
+  if (!on) {
+    const { args } = currentArgs();
+    if (args && typeof args === 'object' && !Array.isArray(args)) form?.write(args as Record<string, unknown>);
+  } else {
+    byId<HTMLTextAreaElement>('args-json').value = pretty(form?.read() ?? {});
+  }
+  jsonMode = on;
+  byId('as-form').setAttribute('aria-pressed', String(!on));
+  byId('as-json').setAttribute('aria-pressed', String(on));
+  byId('form-fields').hidden = on;
+  byId('json-fields').hidden = !on;
+  validateLive();
+}
+
+function renderOutcome(target: HTMLElement, result: ToolCallResult, ms: number): void {
+  const time = h('span', { class: 'time' }, `${ms.toFixed(0)} ms`);
+  if ('error' in result) {
+    target.replaceChildren(
+      h('p', { class: 'outcome error' }, h('strong', { class: 'code-badge', 'data-code': result.code }, result.code), ' ', time),
+      h('p', { class: 'error-message' }, result.error),
+    );
+  } else {
+    target.replaceChildren(h('p', { class: 'outcome ok' }, h('strong', { class: 'ok-badge' }, 'ok'), ' ', time), h('pre', { class: 'json', tabindex: 0 }, pretty(result.result)));
+  }
+}
+
+function timeoutOption(): number | undefined {
+  const text = byId<HTMLInputElement>('timeout').value.trim();
+  const n = Number(text);
+  return text !== '' && Number.isFinite(n) && n >= 0 ? n : undefined;
+}
+
+/** Runs calls in the worker for the current conversation, with the busy state and the Cancel button. */
+async function runCalls(calls: ToolCall[], label: string): Promise<{ results: ToolCallResult[]; ms: number }> {
+  if (!conn) throw new Error('no workspace is open');
+  running?.abort();
+  const controller = new AbortController();
+  running = controller;
+  byId<HTMLButtonElement>('cancel').disabled = false;
+  setBusy(`Running ${label}…`);
+  const started = performance.now();
+  try {
+    const timeoutMs = timeoutOption();
+    const results = await conn.runner.processToolCalls(calls, { conversationId: conversation, signal: controller.signal, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
+    return { results, ms: performance.now() - started };
+  } finally {
+    if (running === controller) {
+      running = undefined;
+      byId<HTMLButtonElement>('cancel').disabled = true;
+      setBusy(undefined);
+    }
+  }
+}
+
+async function runSelected(): Promise<void> {
+  if (!selected) return;
+  const { args, error } = currentArgs();
+  if (error) {
+    validateLive();
+    return;
+  }
+  // Sent even when live validation objects: the runner gives the same message, as a coded result.
+  const { results, ms } = await runCalls([{ id: 'console', name: selected.name, args }], selected.name);
+  if (results[0]) renderOutcome(byId('result'), results[0], ms);
+}
+
+async function runBatch(): Promise<void> {
+  const out = byId('batch-result');
+  let calls: unknown;
+  try {
+    calls = JSON.parse(byId<HTMLTextAreaElement>('batch-json').value);
+  } catch (error) {
+    out.replaceChildren(h('p', { class: 'error-message' }, `not JSON: ${(error as Error).message}`));
+    return;
+  }
+  const { results, ms } = await runCalls(calls as ToolCall[], 'a batch');
+  out.replaceChildren(
+    h('p', { class: 'time' }, `${results.length} results in ${ms.toFixed(0)} ms`),
+    ...results.map((result) => {
+      const item = h('div', { class: 'batch-item' });
+      renderOutcome(item, result, ms);
+      item.prepend(h('h4', {}, `${result.id ? `#${result.id} ` : ''}${result.name}`));
+      return item;
+    }),
+  );
+}
+
+// ------------------------------------------------------------------------------------------------
+// Scripted session
+// ------------------------------------------------------------------------------------------------
+
+function resetSession(): void {
+  playground.session = [];
+  for (const key of Object.keys(sessionResults)) delete sessionResults[key];
+  renderSession();
+}
+
+function renderSession(): void {
+  byId('session-steps').replaceChildren(
+    ...SESSION.map((step, i) => {
+      const played = playground.session[i];
+      const status = played ? ('error' in played.outcome ? 'error' : 'ok') : i === playground.session.length ? 'next' : 'waiting';
+      return h(
+        'li',
+        { 'data-step': step.id, 'data-status': status, class: `step ${status}` },
+        h('p', {}, h('strong', {}, step.thought), ' '),
+        played
+          ? h(
+              'details',
+              {},
+              h('summary', {}, h('code', {}, played.call.name), ' ', 'error' in played.outcome ? h('strong', { class: 'code-badge' }, played.outcome.code) : h('span', { class: 'ok-badge' }, 'ok'), ` ${played.ms.toFixed(0)} ms`),
+              h('pre', { class: 'json' }, `${pretty(played.call.args)}\n→ ${pretty('error' in played.outcome ? { code: played.outcome.code, error: played.outcome.error } : played.outcome.result)}`),
+            )
+          : h('p', { class: 'hint' }, status === 'next' ? 'next' : 'waiting'),
+      );
+    }),
+  );
+  byId<HTMLButtonElement>('session-step').disabled = playground.session.length >= SESSION.length;
+  byId<HTMLButtonElement>('session-all').disabled = playground.session.length >= SESSION.length;
+}
+
+async function sessionStep(): Promise<boolean> {
+  const step = SESSION[playground.session.length];
+  if (!step) return false;
+  const call = step.call(sessionResults);
+  const { results, ms } = await runCalls([call], call.name);
+  const outcome = results[0] ?? { name: call.name, error: 'no result', code: 'execution_failed' as const };
+  if ('error' in outcome && outcome.code === 'cancelled') return false;
+  if (!('error' in outcome)) sessionResults[step.id] = outcome.result;
+  playground.session = [...playground.session, { id: step.id, call, outcome, ms }];
+  renderSession();
+  return true;
+}
+
+async function sessionAll(): Promise<void> {
+  while (playground.session.length < SESSION.length) {
+    if (!(await sessionStep())) break;
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
+// History, state, conversations, capabilities
+// ------------------------------------------------------------------------------------------------
+
+async function refreshConversations(): Promise<void> {
+  if (!conn) return;
+  const names = new Set(await conn.admin.conversations());
+  names.add(conversation);
+  const select = byId<HTMLSelectElement>('conversation');
+  select.replaceChildren(...[...names].sort().map((name) => h('option', { value: name }, name)));
+  select.value = conversation;
+  playground.conversation = conversation;
+}
+
+async function refreshHistory(): Promise<void> {
+  if (!conn) return;
+  const entries: HistoryEntry[] = await conn.admin.history(conversation);
+  byId('history-summary').textContent = `${entries.length} calls in ${conversation} (newest first; kept in this browser's IndexedDB).`;
+  byId('history').replaceChildren(
+    ...entries
+      .slice()
+      .reverse()
+      .map((entry) => {
+        const failed = 'error' in entry.result;
+        return h(
+          'li',
+          { 'data-tool': entry.call.name, 'data-code': failed && 'code' in entry.result ? entry.result.code : 'ok' },
+          h(
+            'details',
+            {},
+            h(
+              'summary',
+              {},
+              h('time', { dateTime: new Date(entry.time).toISOString() }, new Date(entry.time).toLocaleTimeString('en-GB')),
+              ' ',
+              h('code', {}, entry.call.name),
+              ' ',
+              failed && 'code' in entry.result ? h('strong', { class: 'code-badge' }, entry.result.code) : h('span', { class: 'ok-badge' }, 'ok'),
+              ` ${entry.ms} ms`,
+            ),
+            h('pre', { class: 'json' }, pretty({ args: entry.call.args, ...('error' in entry.result ? { code: entry.result.code, error: entry.result.error } : { result: entry.result.result }) })),
+          ),
+        );
+      }),
+  );
+}
+
+async function refreshState(): Promise<void> {
+  if (!conn) return;
+  const view = await conn.admin.state(conversation);
+  byId('state').textContent = pretty({ conversation, finished: view.finished, state: view.state, denials: view.denials });
+}
+
+function renderCaps(): void {
+  if (!info) return;
+  const yes = (on: boolean): string => (on ? 'yes' : 'no');
+  const rows: Array<[string, string, string]> = [
+    ['Files', `${info.backend}, ${info.root}`, `Workspace “${info.workspace}” lives in this browser's IndexedDB; each call's writes are committed in one transaction before its result returns.`],
+    ['Persistent', yes(info.capabilities.persistent), 'Files and tool state survive a reload and a browser restart.'],
+    ['run_command', yes(info.capabilities.runCommand), 'A web page cannot start processes: run_command returns an empty result with a note, as the seed’s WASM build does.'],
+    ['web_search', yes(info.capabilities.webSearch), 'Search result pages cannot be fetched from a page (cross-origin, and there is no server): web_search returns { results: [], note }.'],
+    ['Tabs share the workspace', yes(info.shared), info.shared ? 'One SharedWorker per workspace holds the only writer; every tab talks to it.' : 'No SharedWorker here: each tab has its own worker; use one tab per workspace.'],
+    ['Stop a hung tool', info.shared ? 'by deadline' : 'yes', info.shared ? 'A page cannot end a SharedWorker: tools stop at their deadline or cancel (grep checks both).' : 'A hung worker is terminated and replaced; acknowledged files and state are kept.'],
+    ['start_subagent, generate_image', 'no', 'The playground has no model: these return an empty result with a note.'],
+  ];
+  byId('caps').querySelector('tbody')?.replaceChildren(...rows.map(([what, here, why]) => h('tr', {}, h('th', { scope: 'row' }, what), h('td', {}, here), h('td', {}, why))));
+}
+
+async function refreshAll(): Promise<void> {
+  await Promise.all([refreshTree(), refreshHistory(), refreshState(), refreshConversations()]);
+  if (openFile) await viewFile(openFile);
+}
+
+let refreshTimer: ReturnType<typeof setTimeout> | undefined;
+function scheduleRefresh(): void {
+  clearTimeout(refreshTimer);
+  refreshTimer = setTimeout(() => void refreshAll().catch(() => undefined), 60);
+}
+
+// ------------------------------------------------------------------------------------------------
+// Worker notices: changes, mode, ask-mode dialogs
+// ------------------------------------------------------------------------------------------------
+
+let askOpen: string | undefined;
+function onNotice(notice: AdminNotice): void {
+  if (notice.kind === 'changed') scheduleRefresh();
+  else if (notice.kind === 'mode') byId<HTMLSelectElement>('mode').value = notice.mode;
+  else if (notice.kind === 'ask') showAsk(notice.askId, notice.request);
+  else if (notice.kind === 'asked' && notice.askId === askOpen) {
+    askOpen = undefined;
+    byId<HTMLDialogElement>('ask-dialog').close();
+  } else if (notice.kind === 'deleted') say('This workspace was deleted (in this or another tab).');
+}
+
+function showAsk(askId: string, request: { tool: string; args: unknown; conversationId: string }): void {
+  askOpen = askId;
+  byId('ask-text').textContent = `${request.tool} wants to change the workspace (conversation ${request.conversationId}). Allow it?`;
+  byId('ask-args').textContent = pretty(request.args);
+  const dialog = byId<HTMLDialogElement>('ask-dialog');
+  if (!dialog.open) dialog.showModal();
+  byId<HTMLButtonElement>('ask-deny').focus();
+}
+
+function answerAsk(answer: PermissionAnswer): void {
+  const askId = askOpen;
+  askOpen = undefined;
+  byId<HTMLDialogElement>('ask-dialog').close();
+  if (askId) void conn?.admin.answer(askId, answer);
+}
+
+// ------------------------------------------------------------------------------------------------
+// Tabs (WAI-ARIA tabs: arrows, Home, End)
+// ------------------------------------------------------------------------------------------------
+
+function setupTabs(): void {
+  const tabs = [...document.querySelectorAll<HTMLButtonElement>('[role="tab"]')];
+  const activate = (tab: HTMLButtonElement, focus: boolean): void => {
+    for (const other of tabs) {
+      const on = other === tab;
+      other.setAttribute('aria-selected', String(on));
+      other.tabIndex = on ? 0 : -1;
+      byId(other.getAttribute('aria-controls') ?? '').hidden = !on;
+    }
+    if (focus) tab.focus();
+    if (tab.id === 'state-tab') void refreshState();
+    if (tab.id === 'history-tab') void refreshHistory();
+  };
+  tabs.forEach((tab, i) => {
+    tab.addEventListener('click', () => activate(tab, false));
+    tab.addEventListener('keydown', (event) => {
+      const target = event.key === 'ArrowRight' ? tabs[(i + 1) % tabs.length] : event.key === 'ArrowLeft' ? tabs[(i - 1 + tabs.length) % tabs.length] : event.key === 'Home' ? tabs[0] : event.key === 'End' ? tabs[tabs.length - 1] : undefined;
+      if (target) {
+        event.preventDefault();
+        activate(target, true);
+      }
+    });
+  });
+}
+
+// ------------------------------------------------------------------------------------------------
+// Wiring
+// ------------------------------------------------------------------------------------------------
+
+function on(id: string, event: string, handler: (event: Event) => unknown): void {
+  byId(id).addEventListener(event, (e) => {
+    void Promise.resolve(handler(e)).catch((error: unknown) => say(`Error: ${(error as Error).message}`));
+  });
+}
+
+async function main(): Promise<void> {
+  setupTabs();
+  on('workspace', 'change', (e) => openWorkspace((e.target as HTMLSelectElement).value));
+  on('ws-new', 'click', newWorkspaceDialog);
+  on('ws-delete', 'click', deleteWorkspaceDialog);
+  on('export', 'click', exportZip);
+  on('import-folder', 'click', async () => {
+    if (!hasDirectoryPicker()) {
+      byId('import-dir-input').click();
+      return;
+    }
+    const picked = await fromDirectoryPicker();
+    if (picked) await runImport(picked.root, picked.items);
+  });
+  on('import-dir-input', 'change', async (e) => {
+    const input = e.target as HTMLInputElement;
+    if (!input.files || input.files.length === 0) return;
+    const { root, items } = fromFileList(input.files);
+    input.value = '';
+    await runImport(root, items);
+  });
+  on('import-zip-input', 'change', async (e) => {
+    const input = e.target as HTMLInputElement;
+    const file = input.files?.[0];
+    input.value = '';
+    if (file) await importZipFile(file);
+  });
+  on('import-cancel', 'click', () => importing?.abort());
+  on('mode', 'change', async (e) => {
+    await conn?.admin.setMode((e.target as HTMLSelectElement).value as Mode);
+  });
+  on('conversation', 'change', async (e) => {
+    conversation = (e.target as HTMLSelectElement).value;
+    localStorage.setItem(`playground:${playground.workspace}:conversation`, conversation);
+    resetSession();
+    await refreshAll();
+  });
+  on('conv-new', 'click', async () => {
+    const names = [...byId<HTMLSelectElement>('conversation').options].map((o) => o.value);
+    let n = names.length + 1;
+    while (names.includes(`chat-${n}`)) n += 1;
+    conversation = `chat-${n}`;
+    localStorage.setItem(`playground:${playground.workspace}:conversation`, conversation);
+    resetSession();
+    await refreshAll();
+  });
+  on('as-form', 'click', () => setJsonMode(false));
+  on('as-json', 'click', () => setJsonMode(true));
+  on('args-json', 'input', validateLive);
+  on('tool-form', 'submit', (e) => {
+    e.preventDefault();
+    return runSelected();
+  });
+  on('cancel', 'click', () => running?.abort());
+  on('run-batch', 'click', runBatch);
+  on('session-step', 'click', sessionStep);
+  on('session-all', 'click', sessionAll);
+  on('session-reset', 'click', resetSession);
+  on('ask-once', 'click', () => answerAsk('allow_once'));
+  on('ask-session', 'click', () => answerAsk('allow_session'));
+  on('ask-deny', 'click', () => answerAsk('deny'));
+  byId('ask-dialog').addEventListener('cancel', (e) => {
+    e.preventDefault();
+    answerAsk('deny');
+  });
+  document.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape' && running) running.abort();
+  });
+
+  // Drag and drop a folder or a .zip anywhere on the page.
+  const hint = byId('drop-hint');
+  document.addEventListener('dragover', (event) => {
+    event.preventDefault();
+    hint.hidden = false;
+  });
+  document.addEventListener('dragleave', (event) => {
+    if (event.relatedTarget === null) hint.hidden = true;
+  });
+  document.addEventListener('drop', (event) => {
+    event.preventDefault();
+    hint.hidden = true;
+    if (!event.dataTransfer) return;
+    void fromDrop(event.dataTransfer).then((dropped) => (dropped.zip ? importZipFile(dropped.zip) : runImport(dropped.root, dropped.items)));
+  });
+
+  byId('batch-json').textContent = pretty([
+    { id: '1', name: 'list_dir', args: { dir_path: '.' } },
+    { id: '2', name: 'find_file', args: { pattern: '*.md' } },
+    { id: '3', name: 'view_file', args: { file_path: 'README.md', end_line: '5' } },
+  ]);
+
+  const names = await listWorkspaces();
+  const saved = localStorage.getItem('playground:workspace');
+  if (names.length === 0) await createWorkspace('example', EXAMPLE);
+  else await openWorkspace(saved && names.includes(saved) ? saved : (names[0] ?? 'example'));
+  playground.ready = true;
+  document.body.dataset.ready = 'true';
+}
+
+void main().catch((error: unknown) => {
+  say(`The playground could not start: ${(error as Error).message}`);
+  console.error(error);
+});

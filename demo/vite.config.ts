@@ -1,0 +1,22 @@
+// The playground's vite config: `npm run demo` serves it on 127.0.0.1:5173, `npm run build:demo`
+// writes a static site to demo-dist/ (relative base, so any static file server can host it).
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+
+const here = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
+
+export default defineConfig({
+  root: here('.'),
+  base: './',
+  // The demo imports toolhost the way a user does; the aliases point at the sources.
+  resolve: {
+    alias: [
+      { find: /^toolhost\/web$/, replacement: here('../web/index.ts') },
+      { find: /^toolhost$/, replacement: here('../src/index.ts') },
+    ],
+  },
+  server: { host: '127.0.0.1', port: 5173, strictPort: true },
+  preview: { host: '127.0.0.1', port: 4173 },
+  worker: { format: 'es' },
+  build: { outDir: here('../demo-dist'), emptyOutDir: true, target: 'es2022' },
+});

@@ -1,0 +1,271 @@
+// The playground's tool worker: one per workspace, a SharedWorker where the browser has one so that
+// every tab on a workspace talks to the same runner and filesystem (one writer per workspace), else a
+// dedicated worker. Each connection says first what it is: `runner` (served with exposeToolRunner) or
+// `admin` (the playground's own calls: tree, file view, import, export, state, history, mode).
+import { expose, transfer, type Endpoint } from 'comlink';
+import { createStore, get, set, keys, delMany } from 'idb-keyval';
+import { unzipSync, zipSync } from 'fflate';
+import {
+  BuiltinTools,
+  ToolError,
+  ToolRunner,
+  defineTool,
+  type CallOptions,
+  type FunctionDeclaration,
+  type PermissionAnswer,
+  type PermissionRequest,
+  type Tool,
+  type ToolCall,
+  type ToolCallResult,
+} from 'toolhost';
+import { createWebPlatform, deleteWorkspace, exposeToolRunner } from 'toolhost/web';
+import type { AdminApi, AdminNotice, FileView, HistoryEntry, Mode, TreeEntry, WorkerInfo } from './protocol.js';
+
+const workspace = self.name.replace(/^toolhost-playground:/, '') || 'default';
+const platform = createWebPlatform({ workspace });
+const ROOT = platform.root;
+
+// Call history lives in its own IndexedDB store (not in tool state), keyed [workspace, conversation].
+const historyStore = createStore('toolhost-playground', 'history');
+const HISTORY_LIMIT = 200;
+
+/** A tool of the playground's own: it keeps facts in tool state, so the state inspector has something to show. */
+const saveMemory = defineTool({
+  name: 'save_memory',
+  description: 'Remember a fact for the rest of this conversation (kept in tool state, survives a reload).',
+  parameters: {
+    type: 'object',
+    properties: { fact: { type: 'string', description: 'The fact to remember, one sentence.' } },
+    required: ['fact'],
+    additionalProperties: false,
+  } as const,
+  callWithContext: async ({ fact }, ctx) => {
+    const memories = [...(ctx.getState<string[]>('memories') ?? []), fact];
+    ctx.setState('memories', memories);
+    return { saved: fact, count: memories.length };
+  },
+});
+
+const tools: Tool[] = [...(BuiltinTools.all() as Tool[]), saveMemory as Tool];
+const adminPorts = new Set<MessagePort>();
+const broadcast = (notice: AdminNotice): void => {
+  for (const port of adminPorts) port.postMessage(notice);
+};
+
+// Ask mode: the question goes to every tab on this workspace; the first answer wins, the others close their dialog.
+const asks = new Map<string, (answer: PermissionAnswer) => void>();
+let askCounter = 0;
+function askTabs(request: PermissionRequest): Promise<PermissionAnswer> {
+  if (adminPorts.size === 0) return Promise.resolve('deny');
+  const askId = `ask-${(askCounter += 1)}`;
+  return new Promise((resolve) => {
+    asks.set(askId, resolve);
+    broadcast({ kind: 'ask', askId, request: { tool: request.tool, args: request.args, conversationId: request.conversationId } });
+  });
+}
+
+let mode: Mode = 'allow_all';
+const finished = new Set<string>();
+
+/** Permissions and plan mode are fixed per ToolRunner: a mode change builds a new one on the same platform. */
+function buildRunner(next: Mode): ToolRunner {
+  return new ToolRunner({
+    platform,
+    tools,
+    permissions: next === 'read_only' ? 'read_only' : next === 'ask' ? { ask: askTabs } : 'allow_all',
+    planMode: next === 'plan',
+    onFinish: ({ conversationId }) => {
+      finished.add(conversationId);
+    },
+  });
+}
+let current = buildRunner(mode);
+
+async function record(conversationId: string, calls: readonly ToolCall[], results: ToolCallResult[], ms: number): Promise<void> {
+  const key = [workspace, conversationId];
+  const entries = ((await get<HistoryEntry[]>(key, historyStore)) ?? []).concat(
+    results.map((result, i) => ({ time: Date.now(), ms: Math.round(ms), call: calls[i] ?? { name: result.name, args: null }, result })),
+  );
+  await set(key, entries.slice(-HISTORY_LIMIT), historyStore);
+}
+
+/**
+ * The runner the tabs talk to: a ToolRunner that forwards to the runner of the current mode, records
+ * every call in the history and tells every tab that the workspace may have changed.
+ */
+class PlaygroundRunner extends ToolRunner {
+  override declarations(): FunctionDeclaration[] {
+    return current.declarations();
+  }
+  override async register(tool: Tool): Promise<void> {
+    await current.register(tool);
+  }
+  override unregister(name: string): boolean {
+    return current.unregister(name);
+  }
+  override async execute(name: string, args: unknown, options: CallOptions = {}): Promise<unknown> {
+    const [result] = await this.processToolCalls([{ name, args }], options);
+    if (result && 'error' in result) throw new ToolError(result.code, result.error);
+    return result?.result;
+  }
+  override async processToolCalls(calls: readonly ToolCall[], options: CallOptions = {}): Promise<ToolCallResult[]> {
+    const started = performance.now();
+    const results = await current.processToolCalls(calls, options);
+    const conversationId = options.conversationId ?? current.conversationId;
+    if (Array.isArray(calls)) await record(conversationId, calls, results, performance.now() - started).catch(() => undefined);
+    broadcast({ kind: 'changed', conversationId });
+    return results;
+  }
+}
+const served = new PlaygroundRunner({ platform });
+
+async function walk(dir: string, out: TreeEntry[]): Promise<void> {
+  const names = (await platform.fs.readdir(dir)).sort();
+  for (const name of names) {
+    const path = `${dir}/${name}`;
+    const stat = await platform.fs.lstat(path);
+    if (stat.isDirectory()) {
+      out.push({ path, type: 'directory', size: 0 });
+      await walk(path, out);
+    } else {
+      out.push({ path, type: stat.isSymbolicLink() ? 'symlink' : 'file', size: Number(stat.size) });
+    }
+  }
+}
+
+function inside(path: string): string {
+  const clean = path.replace(/\\/g, '/').split('/').filter((part) => part !== '' && part !== '.' && part !== '..').join('/');
+  if (clean === '') throw new Error(`"${path}" is not a file path inside the workspace`);
+  return `${ROOT}/${clean}`;
+}
+
+const knownDirs = new Set<string>([ROOT]);
+async function ensureDir(dir: string): Promise<void> {
+  if (knownDirs.has(dir)) return;
+  await platform.fs.mkdir(dir, { recursive: true });
+  knownDirs.add(dir);
+}
+
+const admin: AdminApi = {
+  async info(): Promise<WorkerInfo> {
+    await platform.ready();
+    return {
+      workspace,
+      mode,
+      root: ROOT,
+      backend: platform.backend,
+      capabilities: { ...platform.capabilities },
+      shared: typeof (self as { onconnect?: unknown }).onconnect !== 'undefined',
+    };
+  },
+  async setMode(next) {
+    if (next !== mode) {
+      mode = next;
+      current = buildRunner(next);
+      broadcast({ kind: 'mode', mode });
+    }
+    return mode;
+  },
+  async answer(askId, answer) {
+    const resolve = asks.get(askId);
+    if (!resolve) return false;
+    asks.delete(askId);
+    resolve(answer);
+    broadcast({ kind: 'asked', askId });
+    return true;
+  },
+  async tree() {
+    const out: TreeEntry[] = [];
+    await walk(ROOT, out);
+    return out;
+  },
+  async view(path): Promise<FileView> {
+    const bytes = await platform.fs.readFile(path);
+    const head = bytes.subarray(0, 8192);
+    if (head.includes(0)) return { path, size: bytes.byteLength, binary: true, text: '' };
+    try {
+      return { path, size: bytes.byteLength, binary: false, text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
+    } catch {
+      return { path, size: bytes.byteLength, binary: true, text: '' };
+    }
+  },
+  async writeFiles(files) {
+    let bytes = 0;
+    for (const file of files) {
+      const path = inside(file.path);
+      await ensureDir(path.slice(0, path.lastIndexOf('/')));
+      await platform.fs.writeFile(path, new Uint8Array(file.data));
+      bytes += file.data.byteLength;
+    }
+    // One IndexedDB transaction per chunk: durable before the page counts the chunk as imported.
+    await platform.flush();
+    if (files.length > 0) broadcast({ kind: 'changed', conversationId: null });
+    return bytes;
+  },
+  async unzip(zip) {
+    const entries = unzipSync(new Uint8Array(zip));
+    const files = Object.entries(entries)
+      .filter(([name]) => !name.endsWith('/'))
+      .map(([path, data]) => ({ path, data: data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer }));
+    return transfer(files, files.map((f) => f.data));
+  },
+  async exportZip() {
+    const out: TreeEntry[] = [];
+    await walk(ROOT, out);
+    const files: Record<string, Uint8Array> = {};
+    for (const entry of out) {
+      if (entry.type === 'file') files[entry.path.slice(ROOT.length + 1)] = new Uint8Array(await platform.fs.readFile(entry.path));
+    }
+    const zip = zipSync(files, { level: 6 });
+    return transfer(zip, [zip.buffer]);
+  },
+  async state(conversationId) {
+    return { state: await current.getState(conversationId), finished: finished.has(conversationId), denials: current.denialTracker.list().filter((d) => d.conversationId === conversationId) };
+  },
+  async history(conversationId) {
+    return (await get<HistoryEntry[]>([workspace, conversationId], historyStore)) ?? [];
+  },
+  async conversations() {
+    const all = (await keys(historyStore)) as unknown as Array<[string, string]>;
+    return all.filter((key) => Array.isArray(key) && key[0] === workspace).map((key) => key[1]);
+  },
+  async destroy() {
+    const all = (await keys(historyStore)) as unknown as Array<[string, string]>;
+    await delMany(all.filter((key) => Array.isArray(key) && key[0] === workspace), historyStore);
+    await platform.dispose();
+    await deleteWorkspace(workspace);
+    broadcast({ kind: 'deleted' });
+    setTimeout(() => self.close(), 50);
+  },
+};
+
+/** Serves one connection; its first message names its role. */
+function serve(port: MessagePort): void {
+  port.addEventListener(
+    'message',
+    (event) => {
+      const role = (event.data as { playground?: string } | null)?.playground;
+      if (role === 'admin') {
+        adminPorts.add(port);
+        expose(admin, port as unknown as Endpoint);
+      } else if (role === 'runner') {
+        exposeToolRunner(served, port as unknown as Endpoint);
+      }
+    },
+    { once: true },
+  );
+  port.start();
+}
+
+const scope = self as unknown as { onconnect?: ((event: MessageEvent) => void) | null; postMessage?: unknown };
+if ('onconnect' in scope) {
+  scope.onconnect = (event) => {
+    const port = event.ports[0];
+    if (port) serve(port);
+  };
+} else {
+  // A dedicated worker (no SharedWorker in this browser): the page hands over two MessagePorts.
+  self.addEventListener('message', (event) => {
+    for (const port of (event as MessageEvent).ports) serve(port);
+  });
+}

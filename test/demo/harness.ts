@@ -1,0 +1,95 @@
+// Playground tests: build the demo once with its own vite config, serve it with `vite preview` on
+// 127.0.0.1 (any free port), and drive Debian Chromium with Playwright.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { build, preview, type PreviewServer } from 'vite';
+
+export const ROOT = join(import.meta.dirname, '..', '..');
+export const CHROMIUM = '/usr/bin/chromium';
+const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const CONFIG = join(ROOT, 'demo', 'vite.config.ts');
+
+/** Throws a message naming the fix when Chromium is not installed: browser tests never skip. */
+export function requireChromium(): string {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`Chromium is missing at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (the playground tests never skip)`);
+  }
+  return CHROMIUM;
+}
+
+export interface DemoServer {
+  /** `http://127.0.0.1:<port>/` */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** `npm run build:demo` into a temporary directory, then `vite preview` of it on 127.0.0.1, port 0. */
+export async function startDemo(): Promise<DemoServer> {
+  const outDir = mkdtempSync(join(tmpdir(), 'toolhost-demo-'));
+  await build({ configFile: CONFIG, logLevel: 'error', clearScreen: false, build: { outDir, emptyOutDir: true } });
+  const server: PreviewServer = await preview({
+    configFile: CONFIG,
+    logLevel: 'error',
+    build: { outDir },
+    preview: { host: '127.0.0.1', port: 0, strictPort: false },
+  });
+  const address = server.httpServer.address();
+  if (!address || typeof address === 'string') throw new Error('vite preview did not report a port');
+  return {
+    url: `http://127.0.0.1:${address.port}/`,
+    async close() {
+      await server.close();
+      rmSync(outDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Browser {
+  context: BrowserContext;
+  /** Pages' uncaught errors and console errors, for assertions. */
+  errors: string[];
+  open(url: string): Promise<Page>;
+  close(): Promise<void>;
+}
+
+/** Headless Chromium on a fresh profile (a persistent context, so IndexedDB behaves as in a real browser). */
+export async function launch(): Promise<Browser> {
+  requireChromium();
+  const profile = mkdtempSync(join(tmpdir(), 'toolhost-demo-profile-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ARGS,
+    viewport: { width: 1440, height: 900 },
+  });
+  const errors: string[] = [];
+  const watch = (page: Page): void => {
+    page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(`console: ${message.text()}`);
+    });
+  };
+  context.on('page', watch);
+  for (const page of context.pages()) watch(page);
+  return {
+    context,
+    errors,
+    async open(url) {
+      const page = context.pages().find((p) => p.url() === 'about:blank') ?? (await context.newPage());
+      await page.goto(url);
+      await page.waitForFunction(() => document.body.dataset.ready === 'true', undefined, { timeout: 30_000 });
+      return page;
+    },
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Waits until no call is running and the tree has refreshed after the last change. */
+export async function settled(page: Page): Promise<void> {
+  await page.waitForFunction(() => !document.body.classList.contains('is-busy'));
+}
