@@ -2,3 +2,4 @@
 export { createWebPlatform, type WebPlatform, type WebPlatformOptions, type WebBackend } from './platform.js';
 export { listWorkspaces, exportWorkspace, deleteWorkspace, type WorkspaceAdminOptions, type WorkspaceExport } from './workspaces.js';
 export { exposeToolRunner, connectToolRunner, type RemoteToolRunner, type ConnectToolRunnerOptions, type ToolRunnerSetup } from '../src/remote.js';
+export { exposeSharedToolRunner, type SharedToolRunner, type SharedWorkerScopeLike } from './shared.js';

@@ -37,6 +37,14 @@ const th = {
     remote = connectToolRunner(() => new Worker(new URL('./worker.ts', import.meta.url), { type: 'module', name }), options);
     return (await remote.declarations()).length;
   },
+  /** Connects to the SharedWorker of this config (one runtime for every page that uses the same config). */
+  async startShared(config: Record<string, unknown>): Promise<number> {
+    await remote?.terminate();
+    const name = JSON.stringify(config);
+    const worker = new SharedWorker(new URL('./shared-worker.ts', import.meta.url), { type: 'module', name });
+    remote = connectToolRunner(worker.port);
+    return (await remote.declarations()).length;
+  },
   call(calls: ToolCall[], options: CallOptions = {}): Promise<ToolCallResult[]> {
     return runner().processToolCalls(calls, options);
   },
