@@ -49,6 +49,8 @@ export async function startServer(options: { csp?: boolean } = {}): Promise<Test
     clearScreen: false,
     build: { outDir, emptyOutDir: true, minify: false, sourcemap: false, rollupOptions: { input }, target: 'es2022' },
     worker: { format: 'es' },
+    // The contract suite imports `vitest`; in the page it gets a describe/it/expect stand-in.
+    resolve: { alias: { vitest: join(pages, 'vitest-shim.ts') } },
   });
   const headers: Record<string, string> = options.csp ? { 'Content-Security-Policy': "script-src 'self'" } : {};
   const server: PreviewServer = await preview({
