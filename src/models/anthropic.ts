@@ -101,7 +101,11 @@ export function toAnthropicMessages(messages: readonly ModelMessage[]): Anthropi
     if (message.role === 'user') push('user', [{ type: 'text', text: message.text }]);
     else if (message.role === 'tool') push('user', toAnthropicToolResults(message.results));
     else if (message.replay?.provider === 'anthropic' && Array.isArray(message.replay.content)) {
-      push('assistant', (message.replay.content as AnthropicBlock[]).map((b) => ({ ...b })));
+      // A tool_use whose input was not an object (answered with invalid_arguments) goes back with input {}.
+      push('assistant', (message.replay.content as AnthropicBlock[]).map((b) => {
+        const input = (b as { input?: unknown }).input;
+        return b.type === 'tool_use' && (typeof input !== 'object' || input === null || Array.isArray(input)) ? { ...b, input: {} } : { ...b };
+      }));
     } else {
       const blocks: AnthropicBlock[] = [];
       if (message.text) blocks.push({ type: 'text', text: message.text });

@@ -125,7 +125,7 @@ export function toGeminiContents(messages: readonly ModelMessage[]): GeminiConte
     if (message.role === 'user') push('user', [{ text: message.text }]);
     else if (message.role === 'tool') push('user', toGeminiFunctionResponses(message.results, generated));
     else if (message.replay?.provider === 'gemini' && Array.isArray(message.replay.content)) {
-      push('model', (message.replay.content as GeminiPart[]).map((p) => ({ ...p })));
+      push('model', (message.replay.content as GeminiPart[]).map(sanitizeReplayedPart));
     } else {
       const parts: GeminiPart[] = [];
       if (message.text) parts.push({ text: message.text });
@@ -138,6 +138,14 @@ export function toGeminiContents(messages: readonly ModelMessage[]): GeminiConte
     }
   }
   return contents;
+}
+
+// A replayed functionCall keeps its thought signature, but args that were not an object (answered with
+// invalid_arguments) go back as {}: the API refuses a non-object args.
+function sanitizeReplayedPart(part: GeminiPart): GeminiPart {
+  const fc = part.functionCall;
+  if (!fc || (typeof fc.args === 'object' && fc.args !== null && !Array.isArray(fc.args)) || fc.args === undefined) return { ...part };
+  return { ...part, functionCall: { ...fc, args: {} } };
 }
 
 /** Options of {@link geminiModel}. */
