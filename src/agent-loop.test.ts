@@ -216,6 +216,38 @@ describe('start_subagent with subagents()', () => {
     expect(agent.history('main').map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
   });
 
+  it('forwards permission requests of the child to the parent run, and an abort of the parent stops the child', async () => {
+    const platform = createMemoryPlatform();
+    const model = scriptedModel([
+      { toolCalls: [{ name: 'start_subagent', args: { task: 'Write a.txt' } }] },
+      { toolCalls: [{ name: 'create_file', args: { file_path: 'a.txt', content: 'A' } }] },
+      { toolCalls: [{ name: 'finish', args: { result: 'wrote a.txt' } }] },
+      { text: 'Done.' },
+    ]);
+    const agent = Agent.builder().platform(platform).model(model).subagents({ maxTurns: 5 }).onPermissionRequest(async () => 'allow_once').build();
+    const events = await collect(agent.run('go'));
+    const asked = events.filter((e) => e.type === 'permission_request') as { request: { tool: string; conversationId: string } }[];
+    // start_subagent itself, then the child's create_file.
+    expect(asked.map((e) => e.request.tool)).toEqual(['start_subagent', 'create_file']);
+    expect(asked[1]?.request.conversationId).toMatch(/^default\/subagent-/);
+    expect(new TextDecoder().decode(await platform.fs.readFile('/workspace/a.txt'))).toBe('A');
+
+    const controller = new AbortController();
+    const stopped = scriptedModel([
+      { toolCalls: [{ name: 'start_subagent', args: { task: 'Write b.txt' } }] },
+      () => {
+        controller.abort();
+        return { toolCalls: [{ name: 'create_file', args: { file_path: 'b.txt', content: 'B' } }] };
+      },
+      { text: 'never' },
+    ]);
+    const second = Agent.builder().platform(platform).model(stopped).allowAll().subagents().build();
+    const run = await collect(second.run('go', { signal: controller.signal }));
+    expect(run.at(-1)).toEqual({ type: 'done', reason: 'cancelled', turns: 1 });
+    expect(stopped.requests).toHaveLength(2);
+    await expect(platform.fs.stat('/workspace/b.txt')).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
   it('answers with a note when subagents are off', async () => {
     const model = scriptedModel([{ toolCalls: [{ name: 'start_subagent', args: { task: 'x' } }] }, { text: 'ok' }]);
     const events = await collect(Agent.builder().model(model).allowAll().build().run('x'));
