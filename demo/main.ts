@@ -9,6 +9,7 @@ import { byId, formatBytes, h, pretty } from './dom.js';
 import { buildForm, validateArgs, type SchemaForm } from './forms.js';
 import { fromDirectoryPicker, fromDrop, fromFileList, hasDirectoryPicker, importItems, isSkipped, stripCommonRoot, type ImportItem } from './importer.js';
 import type { AdminNotice, HistoryEntry, Mode, TreeEntry, WorkerInfo } from './protocol.js';
+import { answerScan, createWorkerRegexSandbox } from './regex-sandbox.js';
 import { SESSION, type PlayedStep, type SessionResults } from './session.js';
 
 interface ImportReport {
@@ -105,6 +106,7 @@ async function openWorkspace(name: string): Promise<void> {
   renderCaps();
   openFile = undefined;
   sizes = undefined;
+  changedPaths = new Set();
   byId('viewer').firstElementChild?.replaceChildren();
   byId('viewer-info').textContent = 'Choose a file in the tree.';
   resetSession();
@@ -253,7 +255,8 @@ async function refreshTree(): Promise<void> {
   tree = await conn.admin.tree();
   const next = new Map(tree.map((entry) => [entry.path, entry.size]));
   if (sizes) {
-    changedPaths = new Set(tree.filter((e) => e.type !== 'directory' && sizes?.get(e.path) !== e.size).map((e) => e.path));
+    // Marks add up until the workspace is opened again or imported.
+    for (const e of tree) if (e.type !== 'directory' && sizes.get(e.path) !== e.size) changedPaths.add(e.path);
     // Show where a change happened: open the folders above a changed file.
     for (const path of changedPaths) for (let dir = parent(path); dir.length > info.root.length; dir = parent(dir)) expanded.add(dir);
   }
@@ -619,7 +622,15 @@ function renderCaps(): void {
     ['run_command', yes(info.capabilities.runCommand), 'A web page cannot start processes: run_command returns an empty result with a note, as the seed’s WASM build does.'],
     ['web_search', yes(info.capabilities.webSearch), 'Search result pages cannot be fetched from a page (cross-origin, and there is no server): web_search returns { results: [], note }.'],
     ['Tabs share the workspace', yes(info.shared), info.shared ? 'One SharedWorker per workspace holds the only writer; every tab talks to it.' : 'No SharedWorker here: each tab has its own worker; use one tab per workspace.'],
-    ['Stop a hung tool', info.shared ? 'by deadline' : 'yes', info.shared ? 'A page cannot end a SharedWorker: tools stop at their deadline or cancel (grep checks both).' : 'A hung worker is terminated and replaced; acknowledged files and state are kept.'],
+    [
+      'Stop a runaway grep',
+      info.regexSandbox ? 'yes' : info.shared ? 'no' : 'yes',
+      info.regexSandbox
+        ? 'grep’s regular expressions run in a worker that a tab ends when a scan overruns its slice (a page cannot end a SharedWorker): (a+)+$ stops at the deadline or on Cancel.'
+        : info.shared
+          ? 'This browser cannot start a worker inside a SharedWorker, and a page cannot end a SharedWorker: a catastrophic pattern blocks the workspace until every tab closes.'
+          : 'A hung worker is terminated and replaced; acknowledged files and state are kept.',
+    ],
     ['start_subagent, generate_image', 'no', 'The playground has no model: these return an empty result with a note.'],
   ];
   byId('caps').querySelector('tbody')?.replaceChildren(...rows.map(([what, here, why]) => h('tr', {}, h('th', { scope: 'row' }, what), h('td', {}, here), h('td', {}, why))));
@@ -641,8 +652,14 @@ function scheduleRefresh(): void {
 // ------------------------------------------------------------------------------------------------
 
 let askOpen: string | undefined;
+const regexSandbox = createWorkerRegexSandbox();
 function onNotice(notice: AdminNotice): void {
   if (notice.kind === 'changed') scheduleRefresh();
+  else if (notice.kind === 'regex' && regexSandbox) {
+    // The shared tool worker cannot start or end workers: this tab runs the scan in one it can end.
+    const admin = conn?.admin;
+    void answerScan(regexSandbox, notice.request).then((answer) => admin?.scanned(notice.scanId, answer));
+  }
   else if (notice.kind === 'mode') byId<HTMLSelectElement>('mode').value = notice.mode;
   else if (notice.kind === 'ask') showAsk(notice.askId, notice.request);
   else if (notice.kind === 'asked' && notice.askId === askOpen) {

@@ -11,6 +11,7 @@ import {
   ToolRunner,
   defineTool,
   type CallOptions,
+  type Denial,
   type FunctionDeclaration,
   type PermissionAnswer,
   type PermissionRequest,
@@ -19,10 +20,15 @@ import {
   type ToolCallResult,
 } from 'toolhost';
 import { createWebPlatform, deleteWorkspace, exposeToolRunner } from 'toolhost/web';
+import { createDelegatedRegexSandbox, createWorkerRegexSandbox } from './regex-sandbox.js';
 import type { AdminApi, AdminNotice, FileView, HistoryEntry, Mode, TreeEntry, WorkerInfo } from './protocol.js';
 
 const workspace = self.name.replace(/^toolhost-playground:/, '') || 'default';
-const platform = createWebPlatform({ workspace });
+// grep's regular expressions run where a catastrophic pattern can be stopped (see regex-sandbox.ts).
+const shared = 'onconnect' in self;
+const delegated = createDelegatedRegexSandbox<MessagePort>((port, scanId, request) => port.postMessage({ kind: 'regex', scanId, request } satisfies AdminNotice));
+const regex = shared ? delegated.sandbox : createWorkerRegexSandbox();
+const platform = createWebPlatform({ workspace, ...(regex ? { regex } : {}) });
 const ROOT = platform.root;
 
 // Call history lives in its own IndexedDB store (not in tool state), keyed [workspace, conversation].
@@ -80,6 +86,8 @@ function buildRunner(next: Mode): ToolRunner {
   });
 }
 let current = buildRunner(mode);
+/** Refusals recorded by the runners of earlier modes (each runner has its own denialTracker). */
+const earlierDenials: Denial[] = [];
 
 async function record(conversationId: string, calls: readonly ToolCall[], results: ToolCallResult[], ms: number): Promise<void> {
   const key = [workspace, conversationId];
@@ -155,12 +163,14 @@ const admin: AdminApi = {
       root: ROOT,
       backend: platform.backend,
       capabilities: { ...platform.capabilities },
-      shared: typeof (self as { onconnect?: unknown }).onconnect !== 'undefined',
+      shared,
+      regexSandbox: regex !== undefined,
     };
   },
   async setMode(next) {
     if (next !== mode) {
       mode = next;
+      earlierDenials.push(...current.denialTracker.list());
       current = buildRunner(next);
       broadcast({ kind: 'mode', mode });
     }
@@ -173,6 +183,9 @@ const admin: AdminApi = {
     resolve(answer);
     broadcast({ kind: 'asked', askId });
     return true;
+  },
+  async scanned(scanId, answer) {
+    return delegated.resolveScan(scanId, answer);
   },
   async tree() {
     const out: TreeEntry[] = [];
@@ -220,7 +233,7 @@ const admin: AdminApi = {
     return transfer(zip, [zip.buffer]);
   },
   async state(conversationId) {
-    return { state: await current.getState(conversationId), finished: finished.has(conversationId), denials: current.denialTracker.list().filter((d) => d.conversationId === conversationId) };
+    return { state: await current.getState(conversationId), finished: finished.has(conversationId), denials: [...earlierDenials, ...current.denialTracker.list()].filter((d) => d.conversationId === conversationId).slice(-50) };
   },
   async history(conversationId) {
     return (await get<HistoryEntry[]>([workspace, conversationId], historyStore)) ?? [];
@@ -247,6 +260,7 @@ function serve(port: MessagePort): void {
       const role = (event.data as { playground?: string } | null)?.playground;
       if (role === 'admin') {
         adminPorts.add(port);
+        delegated.addHelper(port);
         expose(admin, port as unknown as Endpoint);
       } else if (role === 'runner') {
         exposeToolRunner(served, port as unknown as Endpoint);

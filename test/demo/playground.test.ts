@@ -1,0 +1,358 @@
+// The playground in Debian Chromium against `vite preview` of the built demo: import of this repository's
+// src/ folder, the scripted session, reload, manual calls, cancel, permissions, two tabs, screenshots,
+// keyboard use and axe-core. One browser profile for the file: the tests run in order and build on
+// each other (the workspace imported first is the one the later tests use).
+import { mkdirSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launch, ROOT, settled, startDemo, type Browser, type DemoServer } from './harness.js';
+
+const SHOTS = join(ROOT, 'test-results', 'playground');
+const MARKER = '// Reviewed in the toolhost playground';
+
+interface Played {
+  id: string;
+  call: { name: string; args: Record<string, unknown> };
+  outcome: { result?: unknown; error?: string; code?: string };
+}
+
+function countFiles(dir: string): number {
+  let n = 0;
+  for (const name of readdirSync(dir)) {
+    if (name === 'node_modules' || name === '.git') continue;
+    const path = join(dir, name);
+    n += statSync(path).isDirectory() ? countFiles(path) : 1;
+  }
+  return n;
+}
+
+async function shot(page: Page, name: string, selector?: string): Promise<void> {
+  const path = join(SHOTS, `${name}.png`);
+  if (selector) await page.locator(selector).screenshot({ path });
+  else await page.screenshot({ path });
+}
+
+async function showTab(page: Page, tab: 'console' | 'session' | 'history' | 'state' | 'caps'): Promise<void> {
+  await page.click(`#${tab}-tab`);
+  await expect.poll(() => page.getAttribute(`#${tab}-tab`, 'aria-selected')).toBe('true');
+}
+
+/** Runs one call from the tool console with JSON arguments; returns what the result panel shows. */
+async function consoleCall(page: Page, tool: string, args: unknown, options: { wait?: boolean } = {}): Promise<{ code?: string; message?: string; result?: unknown; time: string }> {
+  await showTab(page, 'console');
+  await page.click(`#tool-list button[data-tool="${tool}"]`);
+  if ((await page.getAttribute('#as-json', 'aria-pressed')) !== 'true') await page.click('#as-json');
+  await page.fill('#args-json', typeof args === 'string' ? args : JSON.stringify(args));
+  await page.evaluate(() => document.getElementById('result')?.replaceChildren());
+  await page.click('#run');
+  if (options.wait === false) return { time: '' };
+  return readResult(page);
+}
+
+async function readResult(page: Page): Promise<{ code?: string; message?: string; result?: unknown; time: string }> {
+  await page.waitForSelector('#result .outcome', { timeout: 20_000 });
+  const time = (await page.textContent('#result .time')) ?? '';
+  const badge = await page.$('#result .code-badge');
+  if (badge) return { code: (await badge.textContent()) ?? '', message: (await page.textContent('#result .error-message')) ?? '', time };
+  return { result: JSON.parse((await page.textContent('#result pre.json')) ?? 'null') as unknown, time };
+}
+
+describe('playground (demo/)', () => {
+  let server: DemoServer;
+  let browser: Browser;
+  let page: Page;
+  let srcFiles = 0;
+  let edited = '';
+
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    srcFiles = countFiles(join(ROOT, 'src'));
+    server = await startDemo();
+    browser = await launch();
+    page = await browser.open(server.url);
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('starts with an example workspace and lists every declared tool with its description', async () => {
+    expect(await page.$eval('#workspace', (el) => (el as HTMLSelectElement).value)).toBe('example');
+    const tools = await page.$$eval('#tool-list button', (els) => els.map((el) => (el as HTMLElement).dataset.tool));
+    expect(tools).toEqual(expect.arrayContaining(['view_file', 'create_file', 'edit_file', 'find_file', 'list_dir', 'search_dir', 'grep_search', 'run_command', 'finish', 'save_memory']));
+    await page.click('#tool-list button[data-tool="grep_search"]');
+    expect(await page.textContent('#tool-description')).toContain('regular expression');
+    expect(await page.$$eval('#form-fields .field', (els) => els.length)).toBeGreaterThanOrEqual(8);
+  });
+
+  it('imports this repository’s src/ through the directory input and plays the scripted session', async () => {
+    await page.locator('#import-dir-input').setInputFiles(join(ROOT, 'src'));
+    await page.waitForFunction(() => (globalThis as { playground?: { lastImport?: unknown } }).playground?.lastImport !== undefined, undefined, { timeout: 60_000 });
+    const report = await page.evaluate(() => (globalThis as unknown as { playground: { lastImport: { workspace: string; files: number; cancelled: boolean } } }).playground.lastImport);
+    expect(report).toMatchObject({ workspace: 'src', cancelled: false });
+    expect(report.files).toBe(srcFiles);
+    await expect.poll(() => page.textContent('#tree-summary')).toContain(`${srcFiles} files`);
+    expect(await page.$eval('#workspace', (el) => (el as HTMLSelectElement).value)).toBe('src');
+
+    // One step, then the rest.
+    await showTab(page, 'session');
+    await page.click('#session-step');
+    await page.waitForSelector('#session-steps li[data-step="list"][data-status="ok"]');
+    await page.click('#session-all');
+    await page.waitForFunction(() => (globalThis as unknown as { playground: { session: unknown[] } }).playground.session.length === 10, undefined, { timeout: 60_000 });
+    await settled(page);
+    const steps = await page.evaluate(() => (globalThis as unknown as { playground: { session: Played[] } }).playground.session);
+    const by = Object.fromEntries(steps.map((s) => [s.id, s]));
+    for (const step of steps) expect(step.outcome.error, `${step.id}: ${step.outcome.error}`).toBeUndefined();
+
+    const list = by.list?.outcome.result as { dir_path: string; entries: Array<{ name: string; type: string }> };
+    expect(list.dir_path).toBe('/workspace');
+    expect(list.entries).toEqual(expect.arrayContaining([{ name: 'index.ts', type: 'file', size: expect.any(Number) }, { name: 'tools', type: 'directory', size: expect.any(Number) }]));
+
+    const find = by.find?.outcome.result as { files: string[]; total: number };
+    expect(find.total).toBeGreaterThan(20);
+    expect(find.files.every((f) => f.startsWith('/workspace/') && f.endsWith('.ts'))).toBe(true);
+    expect(find.files).toContain('/workspace/index.ts');
+
+    const grep = by.grep?.outcome.result as { matches: Array<{ file_path: string; line_number: number; line: string }>; total_matches: number };
+    expect(grep.total_matches).toBeGreaterThan(0);
+    for (const m of grep.matches) expect(m.line).toMatch(/^export (async )?function \w+/);
+
+    const view = by.view?.outcome.result as { file_path: string; content: string; start_line: number; total_lines: number };
+    edited = view.file_path;
+    expect(edited).toBe(grep.matches[0]?.file_path);
+    expect(view.start_line).toBe(1);
+    expect(view.content.split('\n')[(grep.matches[0]?.line_number ?? 1) - 1]).toBe(grep.matches[0]?.line);
+
+    const edit = by.edit?.outcome.result as { file_path: string; replacements: number; diff: string };
+    expect(edit).toMatchObject({ file_path: edited, replacements: 1 });
+    expect(edit.diff).toContain(`+${MARKER}`);
+
+    expect(by.create?.outcome.result).toMatchObject({ file_path: '/workspace/PLAYGROUND_NOTES.md', created: true });
+    expect(by.create?.call.args.content).toContain(`- TypeScript files: ${find.total}`);
+    expect(by.remember?.outcome.result).toEqual({ saved: `reviewed ${edited}`, count: 1 });
+    expect(by.test?.outcome.result).toEqual({ stdout: '', stderr: '', exit_code: null, signal: null, timed_out: false, truncated: false, note: 'run_command is not available in the browser' });
+    expect(by.search?.outcome.result).toEqual({ results: [], note: 'Search is not available in the browser' });
+    expect(by.finish?.outcome.result).toEqual({ finished: true });
+
+    // The tree follows the tools' changes.
+    await page.waitForSelector('#tree button.file[data-path="/workspace/PLAYGROUND_NOTES.md"]');
+    expect(await page.getAttribute(`#tree button[data-path="${edited}"]`, 'class')).toContain('changed');
+    await page.click(`#tree button[data-path="${edited}"]`);
+    await expect.poll(() => page.textContent('#viewer-title')).toBe(edited);
+    expect(await page.$$eval('#viewer .line', (els) => els[0]?.textContent)).toBe(`${MARKER}\n`);
+    await shot(page, 'session', '#session-panel');
+    await shot(page, 'tree', '#tree-panel');
+    await shot(page, 'viewer', '#viewer-panel');
+    await shot(page, 'overview');
+    await page.screenshot({ path: join(ROOT, 'docs', 'playground.png') });
+  });
+
+  it('keeps the edited files, the call history and the tool state across a reload', async () => {
+    await page.reload();
+    await page.waitForFunction(() => document.body.dataset.ready === 'true');
+    expect(await page.$eval('#workspace', (el) => (el as HTMLSelectElement).value)).toBe('src');
+    await page.click(`#tree button[data-path="${edited}"]`).catch(async () => {
+      // the file's folder is collapsed after a reload: open it
+      const dir = edited.slice(0, edited.lastIndexOf('/'));
+      await page.click(`#tree button[data-path="${dir}"]`);
+      await page.click(`#tree button[data-path="${edited}"]`);
+    });
+    await expect.poll(() => page.$$eval('#viewer .line', (els) => els[0]?.textContent)).toBe(`${MARKER}\n`);
+    expect(await page.$('#tree button[data-path="/workspace/PLAYGROUND_NOTES.md"]')).not.toBeNull();
+
+    await showTab(page, 'history');
+    await expect.poll(() => page.$$eval('#history li', (els) => els.map((el) => (el as HTMLElement).dataset.tool).reverse())).toEqual([
+      'list_dir', 'find_file', 'grep_search', 'view_file', 'edit_file', 'create_file', 'save_memory', 'run_command', 'web_search', 'finish',
+    ]);
+    await shot(page, 'history', '#history-panel');
+
+    await showTab(page, 'state');
+    await expect.poll(async () => JSON.parse((await page.textContent('#state')) ?? '{}') as unknown).toMatchObject({ conversation: 'chat-1', state: { memories: [`reviewed ${edited}`] } });
+    await shot(page, 'state', '#state-panel');
+
+    await showTab(page, 'caps');
+    const caps = await page.$$eval('#caps tbody tr', (rows) => rows.map((r) => [...r.children].map((c) => c.textContent ?? '')));
+    expect(caps).toEqual(expect.arrayContaining([expect.arrayContaining(['run_command', 'no']), expect.arrayContaining(['web_search', 'no']), expect.arrayContaining(['Tabs share the workspace', 'yes']), expect.arrayContaining(['Stop a runaway grep', 'yes'])]));
+    await shot(page, 'capabilities', '#caps-panel');
+  });
+
+  it('shows the runner’s code and message for bad arguments, live and after running', async () => {
+    await showTab(page, 'console');
+    await page.click('#tool-list button[data-tool="view_file"]');
+    await page.click('#as-json');
+    await page.fill('#args-json', '{ "file_path": "index.ts", "end_line": "ten" }');
+    await expect.poll(() => page.textContent('#validation')).toBe('invalid arguments for view_file: /end_line must be integer');
+    let out = await consoleCall(page, 'view_file', '{ "file_path": "index.ts", "end_line": "ten" }');
+    expect(out).toMatchObject({ code: 'invalid_arguments', message: 'invalid arguments for view_file: /end_line must be integer' });
+    expect(out.time).toMatch(/^\d+ ms$/);
+    await shot(page, 'console-error', '#console-panel');
+
+    out = await consoleCall(page, 'view_file', { file_path: 'index.ts', colour: 'red' });
+    expect(out.code).toBe('invalid_arguments');
+    expect(out.message).toContain('unknown argument "colour"; allowed: file_path, start_line, end_line');
+    expect(await page.textContent('#validation')).toBe(out.message);
+
+    out = await consoleCall(page, 'view_file', { file_path: 'no/such/file.ts' });
+    expect(out.code).toBe('not_found');
+
+    // "5" for an integer is coerced, as the runner does.
+    out = await consoleCall(page, 'view_file', { file_path: 'index.ts', end_line: '5' });
+    expect(out.result).toMatchObject({ file_path: '/workspace/index.ts', start_line: 1, end_line: 5 });
+    await shot(page, 'console', '#console-panel');
+
+    // The form: a missing required argument, live.
+    await page.click('#tool-list button[data-tool="edit_file"]');
+    await page.click('#as-form');
+    await page.fill('#arg-edit_file-file_path', 'index.ts');
+    await expect.poll(() => page.textContent('#validation')).toContain('missing required argument "old_string"');
+
+    // A batch through processToolCalls.
+    await page.click('.batch summary');
+    await page.fill('#batch-json', JSON.stringify([
+      { id: 'a', name: 'list_dir', args: { dir_path: 'tools' } },
+      { id: 'b', name: 'grep_search', args: { pattern: '(' } },
+      { id: 'c', name: 'nope', args: {} },
+    ]));
+    await page.click('#run-batch');
+    await page.waitForSelector('#batch-result .batch-item >> nth=2');
+    const items = await page.$$eval('#batch-result .batch-item', (els) => els.map((el) => [el.querySelector('h4')?.textContent, el.querySelector('.code-badge')?.textContent ?? 'ok']));
+    expect(items).toEqual([['#a list_dir', 'ok'], ['#b grep_search', 'invalid_pattern'], ['#c nope', 'unknown_tool']]);
+  });
+
+  it('keeps the page responsive during a runaway grep, and Cancel stops it', async () => {
+    await consoleCall(page, 'create_file', { file_path: 'slow.txt', content: `${'a'.repeat(40)}!\n`, overwrite: true });
+    await consoleCall(page, 'grep_search', { pattern: '(a+)+$', include: 'slow.txt' }, { wait: false });
+    await page.waitForFunction(() => document.body.classList.contains('is-busy'));
+    expect(await page.textContent('#busy')).toContain('Running grep_search');
+    // The page keeps painting: frames arrive while the grep runs in the worker.
+    const frames = await page.evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          let n = 0;
+          const start = performance.now();
+          const tick = (): void => {
+            n += 1;
+            if (performance.now() - start < 1000) requestAnimationFrame(tick);
+            else resolve(n);
+          };
+          requestAnimationFrame(tick);
+        }),
+    );
+    expect(frames).toBeGreaterThan(20);
+    expect(await page.evaluate(() => document.body.classList.contains('is-busy'))).toBe(true);
+    const cancelledAt = Date.now();
+    await page.click('#cancel');
+    const out = await readResult(page);
+    expect(out.code).toBe('cancelled');
+    expect(Date.now() - cancelledAt).toBeLessThan(3000);
+    await settled(page);
+    // It stopped in the worker too: the worker's runner recorded the grep as cancelled, and the next call answers at once.
+    await showTab(page, 'history');
+    await expect.poll(() => page.$eval('#history li', (el) => [(el as HTMLElement).dataset.tool, (el as HTMLElement).dataset.code])).toEqual(['grep_search', 'cancelled']);
+    const started = Date.now();
+    expect((await consoleCall(page, 'list_dir', { dir_path: '.' })).result).toMatchObject({ dir_path: '/workspace' });
+    expect(Date.now() - started).toBeLessThan(2000);
+
+    // With a deadline instead of Cancel: timeout.
+    await page.fill('#timeout', '800');
+    const timed = await consoleCall(page, 'grep_search', { pattern: '(a+)+$', include: 'slow.txt' });
+    await page.fill('#timeout', '');
+    expect(timed.code).toBe('timeout');
+  });
+
+  it('applies read-only, plan mode and ask mode, with an accessible confirmation dialog', async () => {
+    await page.selectOption('#mode', 'read_only');
+    let out = await consoleCall(page, 'create_file', { file_path: 'denied.txt', content: 'x' });
+    expect(out).toMatchObject({ code: 'permission_denied', message: expect.stringContaining('permissions are read-only') });
+    expect((await consoleCall(page, 'list_dir', { dir_path: '.' })).result).toBeDefined();
+
+    await page.selectOption('#mode', 'plan');
+    out = await consoleCall(page, 'create_file', { file_path: 'denied.txt', content: 'x' });
+    expect(out).toMatchObject({ code: 'permission_denied', message: expect.stringContaining('plan mode is on') });
+
+    await page.selectOption('#mode', 'ask');
+    await consoleCall(page, 'create_file', { file_path: 'asked.txt', content: 'x' }, { wait: false });
+    await page.waitForSelector('#ask-dialog[open]');
+    expect(await page.textContent('#ask-text')).toContain('create_file');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('ask-deny');
+    await shot(page, 'ask-dialog');
+    await page.keyboard.press('Escape'); // Escape denies
+    out = await readResult(page);
+    expect(out).toMatchObject({ code: 'permission_denied', message: expect.stringContaining('the user denied create_file') });
+
+    await consoleCall(page, 'create_file', { file_path: 'asked.txt', content: 'x' }, { wait: false });
+    await page.waitForSelector('#ask-dialog[open]');
+    await page.click('#ask-once');
+    out = await readResult(page);
+    expect(out.result).toMatchObject({ file_path: '/workspace/asked.txt', created: true });
+    await page.selectOption('#mode', 'allow_all');
+
+    await showTab(page, 'state');
+    await expect.poll(async () => ((JSON.parse((await page.textContent('#state')) ?? '{}') as { denials?: unknown[] }).denials ?? []).length).toBe(3);
+  });
+
+  it('keeps two tabs on one workspace consistent', async () => {
+    const second = await browser.open(server.url);
+    try {
+      expect(await second.$eval('#workspace', (el) => (el as HTMLSelectElement).value)).toBe('src');
+      await consoleCall(page, 'create_file', { file_path: 'from-tab-1.txt', content: 'one\n' });
+      await second.waitForSelector('#tree button[data-path="/workspace/from-tab-1.txt"]', { timeout: 10_000 });
+      const edit = await consoleCall(second, 'edit_file', { file_path: 'from-tab-1.txt', old_string: 'one', new_string: 'one and two' });
+      expect(edit.result).toMatchObject({ replacements: 1 });
+      await page.click('#tree button[data-path="/workspace/from-tab-1.txt"]');
+      await expect.poll(() => page.$$eval('#viewer .line', (els) => els.map((e) => e.textContent))).toEqual(['one and two\n']);
+      // Tab 1 sees tab 2's write and builds on it: no lost update.
+      const again = await consoleCall(page, 'edit_file', { file_path: 'from-tab-1.txt', old_string: 'two', new_string: 'two and three' });
+      expect(again.result).toMatchObject({ replacements: 1 });
+      const view = await consoleCall(second, 'view_file', { file_path: 'from-tab-1.txt' });
+      expect((view.result as { content: string }).content).toBe('one and two and three');
+      // The permission mode is the workspace's, in both tabs.
+      await page.selectOption('#mode', 'read_only');
+      await expect.poll(() => second.$eval('#mode', (el) => (el as HTMLSelectElement).value)).toBe('read_only');
+      await page.selectOption('#mode', 'allow_all');
+      // One history: tab 2's call is in tab 1's list.
+      await showTab(page, 'history');
+      await expect.poll(() => page.$$eval('#history li', (els) => els.slice(0, 3).map((el) => (el as HTMLElement).dataset.tool))).toContain('view_file');
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('works from the keyboard and has no serious or critical axe-core violations', async () => {
+    await showTab(page, 'console');
+    await page.focus('#console-tab');
+    await page.keyboard.press('ArrowRight');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('session-tab');
+    expect(await page.getAttribute('#session-panel', 'hidden')).toBeNull();
+    await page.keyboard.press('End');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('caps-tab');
+    await page.keyboard.press('Home');
+    // Run a tool with the keyboard only: pick it, type arguments, submit with Enter.
+    await page.focus('#tool-list button[data-tool="list_dir"]');
+    await page.keyboard.press('Enter');
+    await page.click('#as-form');
+    await page.focus('#arg-list_dir-dir_path');
+    await page.keyboard.type('tools');
+    await page.evaluate(() => document.getElementById('result')?.replaceChildren());
+    await page.keyboard.press('Enter');
+    expect((await readResult(page)).result).toMatchObject({ dir_path: '/workspace/tools' });
+    // Focus is visible.
+    const outline = await page.$eval('#arg-list_dir-dir_path', (el) => getComputedStyle(el).outlineStyle);
+    expect(outline).not.toBe('none');
+
+    const problems: string[] = [];
+    for (const tab of ['console', 'session', 'history', 'state', 'caps'] as const) {
+      await showTab(page, tab);
+      const { violations } = await new AxeBuilder({ page }).analyze();
+      for (const v of violations) {
+        if (v.impact === 'serious' || v.impact === 'critical') problems.push(`${tab}: ${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(browser.errors.filter((e) => !e.includes('favicon') && !e.includes('404'))).toEqual([]);
+  }, 90_000);
+});
