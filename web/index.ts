@@ -3,3 +3,4 @@ export { createWebPlatform, type WebPlatform, type WebPlatformOptions, type WebB
 export { listWorkspaces, exportWorkspace, deleteWorkspace, type WorkspaceAdminOptions, type WorkspaceExport } from './workspaces.js';
 export { exposeToolRunner, connectToolRunner, type RemoteToolRunner, type ConnectToolRunnerOptions, type ToolRunnerSetup } from '../src/remote.js';
 export { exposeSharedToolRunner, type SharedToolRunner, type SharedWorkerScopeLike } from './shared.js';
+export { WebToolRunner, type WebToolRunnerOptions } from './runner.js';

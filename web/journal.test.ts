@@ -119,4 +119,36 @@ describe('JournaledWorkspace', () => {
     expect(await tree(ws)).toEqual(before);
     expect(ws.pending).toBe(0);
   });
+
+  it('defers every commit of a batch to one commit at its end, and undoes the whole batch when that fails', async () => {
+    const store = new MapStore();
+    const ws = await JournaledWorkspace.mount('/workspace', [], store);
+    await ws.fs.writeFile('/workspace/a.txt', 'a1');
+    await ws.commit([['c', 'k', 1]]);
+    const value = await ws.batch(async () => {
+      await ws.fs.writeFile('/workspace/b.txt', 'b');
+      await ws.commit();
+      await ws.commit([['c', 'k', 2]]);
+      await ws.fs.writeFile('/workspace/a.txt', 'a2');
+      await ws.commit();
+      expect(store.commits).toBe(1);
+      return 'done';
+    });
+    expect(value).toBe('done');
+    expect(store.commits).toBe(2);
+    expect(store.view()).toEqual({ '/workspace/a.txt': 'a2', '/workspace/b.txt': 'b' });
+    expect(store.state.get('c/k')).toBe(2);
+    const before = await tree(ws);
+    store.failNext = Object.assign(new Error('full'), { name: 'QuotaExceededError' });
+    await expect(
+      ws.batch(async () => {
+        await ws.fs.writeFile('/workspace/a.txt', 'a3');
+        await ws.commit([['c', 'k', 3]]);
+        await ws.fs.mkdir('/workspace/new/dir', { recursive: true });
+        await ws.commit();
+      }),
+    ).rejects.toThrow('full');
+    expect(await tree(ws)).toEqual(before);
+    expect(store.state.get('c/k')).toBe(2);
+  });
 });

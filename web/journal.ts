@@ -58,6 +58,8 @@ export class JournaledWorkspace {
   readonly #store: JournalStore;
   #dirty = new Map<string, Mark>();
   #chain: Promise<unknown> = Promise.resolve();
+  #deferred = 0;
+  #deferredState: CommitBatch['state'] = [];
 
   constructor(sync: SyncFs, root: string, store: JournalStore) {
     this.#sync = sync;
@@ -211,6 +213,40 @@ export class JournaledWorkspace {
    * error (ToolError `quota_exceeded` / `unavailable`) is rethrown.
    */
   commit(state: CommitBatch['state'] = []): Promise<void> {
+    if (this.#deferred > 0) {
+      // Inside batch(): the batch's single commit at the end carries this.
+      this.#deferredState.push(...state);
+      return Promise.resolve();
+    }
+    return this.#commitNow(state);
+  }
+
+  /**
+   * Runs `fn` with commits deferred: `commit()` calls made meanwhile (file flushes, state writes) only
+   * accumulate, and everything is committed in ONE transaction when the outermost batch ends. Resolves
+   * with `fn`'s value after that commit; rejects with the commit's ToolError (after the rollback of every
+   * change made during the batch) or with `fn`'s error. The caller must keep other writers out meanwhile:
+   * their commits would be deferred too.
+   */
+  async batch<T>(fn: () => Promise<T>): Promise<T> {
+    this.#deferred += 1;
+    let outcome: { ok: true; value: T } | { ok: false; error: unknown };
+    try {
+      outcome = { ok: true, value: await fn() };
+    } catch (error) {
+      outcome = { ok: false, error };
+    }
+    this.#deferred -= 1;
+    if (this.#deferred === 0) {
+      const state = this.#deferredState;
+      this.#deferredState = [];
+      await this.#commitNow(state);
+    }
+    if (!outcome.ok) throw outcome.error;
+    return outcome.value;
+  }
+
+  #commitNow(state: CommitBatch['state']): Promise<void> {
     const run = async (): Promise<void> => {
       if (this.#dirty.size === 0 && state.length === 0) return;
       const marks = this.#dirty;

@@ -44,6 +44,14 @@ export interface WebPlatform extends Platform {
   ready(): Promise<void>;
   /** Commits pending file changes (one IndexedDB transaction); the runner awaits it after each mutating call. */
   flush(): Promise<void>;
+  /**
+   * Runs `fn` with every commit (flushes and state writes) deferred to ONE transaction at its end;
+   * resolves with `fn`'s value once that transaction is complete, or rejects with its ToolError
+   * (`quota_exceeded`, `unavailable`) after undoing every change made during `fn`. Used by
+   * {@link WebToolRunner} for a whole `processToolCalls` batch; other writers must wait meanwhile.
+   * Without persistence (backends `memory`, `opfs`) it just runs `fn`.
+   */
+  batch<T>(fn: () => Promise<T>): Promise<T>;
 }
 
 const WORKSPACE_ROOT = '/workspace';
@@ -151,7 +159,17 @@ export function createWebPlatform(options: WebPlatformOptions): WebPlatform {
   let state: StateStore;
   let flush: () => Promise<void>;
   let ready: () => Promise<void>;
+  let batch: <T>(fn: () => Promise<T>) => Promise<T> = (fn) => fn();
   if (backend === 'indexeddb') {
+    batch = async (fn) => {
+      let workspace: JournaledWorkspace;
+      try {
+        workspace = (await openIdb()).workspace;
+      } catch {
+        return fn(); // storage unavailable: each call reports it itself
+      }
+      return workspace.batch(fn);
+    };
     fs = lazyFs(async () => (await openIdb()).workspace.fs);
     state = new WebStateStore(openIdb);
     flush = async () => {
@@ -204,6 +222,7 @@ export function createWebPlatform(options: WebPlatformOptions): WebPlatform {
     capabilities,
     flush,
     ready,
+    batch,
     async dispose() {
       if (disposed) return;
       const current = opened;

@@ -5,6 +5,8 @@ import { resolveIdbFactory, storageError, WORKSPACE_DB_PREFIX, WorkspaceDb, work
 export interface WorkspaceAdminOptions {
   /** IndexedDB factory (default: the global `indexedDB`). */
   idbFactory?: IDBFactory;
+  /** How long {@link deleteWorkspace} waits for other connections to close, in ms (default 3000). */
+  blockedWaitMs?: number;
 }
 
 /** A workspace's content as {@link exportWorkspace} returns it; paths are absolute (`/workspace/...`). */
@@ -68,15 +70,33 @@ export async function exportWorkspace(name: string, options: WorkspaceAdminOptio
 /**
  * Deletes a workspace's database (files and tool state). Open platforms on it close their connection
  * and fail later writes with `unavailable`. Errors: `unavailable` when a connection elsewhere does not
- * close (the deletion then completes once it does). Deleting a missing workspace succeeds.
+ * close within `blockedWaitMs` (the deletion then completes once it does). Deleting a missing
+ * workspace succeeds.
  */
 export async function deleteWorkspace(name: string, options: WorkspaceAdminOptions = {}): Promise<void> {
   const factory = resolveIdbFactory(options.idbFactory);
+  const waitMs = options.blockedWaitMs ?? 3000;
   await new Promise<void>((resolve, reject) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const request = factory.deleteDatabase(workspaceDbName(name));
-    request.onsuccess = () => resolve();
-    request.onerror = () => reject(storageError(request.error, `deleting workspace "${name}"`));
-    request.onblocked = () =>
-      reject(new ToolError('unavailable', `deleting workspace "${name}" is blocked by a tab that keeps it open; it completes when that tab closes`));
+    request.onsuccess = () => {
+      if (timer !== undefined) clearTimeout(timer);
+      resolve();
+    };
+    request.onerror = () => {
+      if (timer !== undefined) clearTimeout(timer);
+      reject(storageError(request.error, `deleting workspace "${name}"`));
+    };
+    // `blocked` also fires for connections that are closing but still finishing a transaction (our
+    // own platforms close on `versionchange`), so it is a reason to wait, not yet a failure.
+    request.onblocked = () => {
+      timer ??= setTimeout(
+        () =>
+          reject(
+            new ToolError('unavailable', `deleting workspace "${name}" is blocked by a tab that keeps it open; it completes when that tab closes`),
+          ),
+        waitMs,
+      );
+    };
   });
 }

@@ -17,21 +17,22 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function openWorkspace(profile: string): Promise<BrowserSession> {
+/** `perCall`: the core ToolRunner commits each call; otherwise WebToolRunner commits each batch once. */
+async function openWorkspace(profile: string, perCall = false): Promise<BrowserSession> {
   const session = await launch(profile, server.page('index.html'));
   await session.page.waitForFunction(() => document.title === 'toolhost test page ready');
-  await session.page.evaluate(() => th.start({ workspace: 'durable' }));
+  await session.page.evaluate((c) => th.start(c), { workspace: 'durable', perCall });
   return session;
 }
 
 describe('web platform durability', () => {
-  it('keeps every acknowledged file and state value when the browser closes or is killed right after a batch, 10 times', async () => {
+  it('keeps every acknowledged file and state value when the browser closes or is killed right after a batch, 10 times (commits per call and per batch)', async () => {
     const profile = newProfile();
     const files: Record<string, string> = {};
     const state: Record<string, unknown> = {};
     try {
       for (let round = 0; round < 10; round += 1) {
-        const session = await openWorkspace(profile);
+        const session = await openWorkspace(profile, round % 4 >= 2);
         const stored = await session.page.evaluate(() => th.stored('durable'));
         if (round > 0) {
           expect(stored.value.files).toEqual(files);

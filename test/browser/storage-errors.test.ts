@@ -29,43 +29,56 @@ afterAll(async () => {
 const codes = (results: Result[]) => results.map((r) => r.code ?? 'ok');
 
 describe('web platform storage errors and workspace management', () => {
-  it('answers quota_exceeded when IndexedDB is full and keeps earlier content in memory and on disk', async () => {
-    const page = session.page;
-    await page.evaluate(() => th.start({ workspace: 'quota', faults: true }));
-    const before = await page.evaluate(() =>
-      th.call([
-        { name: 'create_file', args: { file_path: 'd/a.txt', content: 'v1\n' } },
-        { name: 'remember', args: { key: 'k', value: 1 } },
-      ]),
-    );
-    expect(codes(before)).toEqual(['ok', 'ok']);
-    const failed = await page.evaluate(() =>
-      th.call([
-        { name: 'arm_quota', args: { armed: true } },
-        { name: 'create_file', args: { file_path: 'd/a.txt', content: 'v2\n', overwrite: true } },
-        { name: 'create_file', args: { file_path: 'e/b.txt', content: 'b\n' } },
-        { name: 'edit_file', args: { file_path: 'd/a.txt', old_string: 'v1', new_string: 'v3' } },
-        { name: 'remember', args: { key: 'k', value: 2 } },
-        { name: 'arm_quota', args: { armed: false } },
-        { name: 'view_file', args: { file_path: 'd/a.txt' } },
-        { name: 'view_file', args: { file_path: 'e/b.txt' } },
-        { name: 'list_dir', args: { dir_path: '/workspace' } },
-      ]),
-    );
-    expect(codes(failed)).toEqual(['ok', 'quota_exceeded', 'quota_exceeded', 'quota_exceeded', 'quota_exceeded', 'ok', 'ok', 'not_found', 'ok']);
-    expect(failed[1]?.error).toMatch(/storage is full/);
-    expect(failed[6]?.result.content).toBe('v1');
-    expect(failed[8]?.result.entries.map((e: { name: string }) => e.name)).toEqual(['d']);
-    const stored = await page.evaluate(() => th.stored('quota'));
-    expect(stored.value.files).toEqual({ '/workspace/d/a.txt': 'v1\n' });
-    expect(stored.value.state).toEqual({ default: { k: 1 } });
-    // The runner stays usable, and a new worker reads the intact content.
-    expect(codes(await page.evaluate(() => th.call([{ name: 'create_file', args: { file_path: 'c.txt', content: 'c' } }])))).toEqual(['ok']);
-    await page.evaluate(() => th.start({ workspace: 'quota' }));
-    const after = await page.evaluate(() => th.call([{ name: 'view_file', args: { file_path: 'd/a.txt' } }, { name: 'recall', args: { keys: ['k'] } }]));
-    expect(after[0]?.result.content).toBe('v1');
-    expect(after[1]?.result).toEqual({ k: 1 });
-  });
+  for (const perCall of [false, true]) {
+    const mode = perCall ? 'one commit per call (ToolRunner)' : 'one commit per batch (WebToolRunner)';
+    it(`answers quota_exceeded when IndexedDB is full and keeps earlier content in memory and on disk: ${mode}`, async () => {
+      const page = session.page;
+      const workspace = perCall ? 'quota-call' : 'quota-batch';
+      await page.evaluate((c) => th.start(c), { workspace, faults: true, perCall });
+      const before = await page.evaluate(() =>
+        th.call([
+          { name: 'create_file', args: { file_path: 'd/a.txt', content: 'v1\n' } },
+          { name: 'create_file', args: { file_path: 'd/c.txt', content: 'c1\n' } },
+          { name: 'remember', args: { key: 'k', value: 1 } },
+        ]),
+      );
+      expect(codes(before)).toEqual(['ok', 'ok', 'ok']);
+      expect(codes(await page.evaluate(() => th.call([{ name: 'arm_quota', args: { armed: true } }])))).toEqual(['ok']);
+      const failed = await page.evaluate(() =>
+        th.call([
+          { name: 'create_file', args: { file_path: 'd/a.txt', content: 'v2\n', overwrite: true } },
+          { name: 'create_file', args: { file_path: 'e/b.txt', content: 'b\n' } },
+          { name: 'edit_file', args: { file_path: 'd/c.txt', old_string: 'c1', new_string: 'c2' } },
+          { name: 'remember', args: { key: 'k', value: 2 } },
+          { name: 'edit_file', args: { file_path: 'd/c.txt', old_string: 'absent', new_string: 'x' } },
+        ]),
+      );
+      expect(codes(failed)).toEqual(['quota_exceeded', 'quota_exceeded', 'quota_exceeded', 'quota_exceeded', 'no_match']);
+      expect(failed[0]?.error).toMatch(/storage is full/);
+      const after = await page.evaluate(() =>
+        th.call([
+          { name: 'arm_quota', args: { armed: false } },
+          { name: 'view_file', args: { file_path: 'd/a.txt' } },
+          { name: 'view_file', args: { file_path: 'e/b.txt' } },
+          { name: 'view_file', args: { file_path: 'd/c.txt' } },
+          { name: 'list_dir', args: { dir_path: '/workspace' } },
+        ]),
+      );
+      expect(codes(after)).toEqual(['ok', 'ok', 'not_found', 'ok', 'ok']);
+      expect(after[1]?.result.content).toBe('v1');
+      expect(after[3]?.result.content).toBe('c1');
+      expect(after[4]?.result.entries.map((e: { name: string }) => e.name)).toEqual(['d']);
+      const stored = await page.evaluate((w) => th.stored(w), workspace);
+      expect(stored.value.files).toEqual({ '/workspace/d/a.txt': 'v1\n', '/workspace/d/c.txt': 'c1\n' });
+      expect(stored.value.state).toEqual({ default: { k: 1 } });
+      // The runner stays usable, and a new worker reads the intact content.
+      expect(codes(await page.evaluate(() => th.call([{ name: 'create_file', args: { file_path: 'x.txt', content: 'x' } }])))).toEqual(['ok']);
+      await page.evaluate((c) => th.start(c), { workspace, perCall });
+      const fresh = await page.evaluate(() => th.call([{ name: 'view_file', args: { file_path: 'd/a.txt' } }, { name: 'recall', args: { keys: ['k'] } }]));
+      expect(fresh[0]?.result.content).toBe('v1');
+      expect(fresh[1]?.result).toEqual({ k: 1 });
+    });
+  }
 
   it('answers unavailable with a clear message without IndexedDB (private mode) and when opening is blocked', async () => {
     const page = session.page;
@@ -102,7 +115,7 @@ describe('web platform storage errors and workspace management', () => {
         { name: 'remember', args: { key: 'k', value: 'v' } },
       ]),
     );
-    expect((await page.evaluate(() => th.list())).value).toEqual(expect.arrayContaining(['admin', 'quota']));
+    expect((await page.evaluate(() => th.list())).value).toEqual(expect.arrayContaining(['admin', 'quota-batch', 'quota-call']));
     const exported = await page.evaluate(() => th.stored('admin'));
     expect(exported.value).toEqual({
       files: { '/workspace/bin.dat': 'AQID', '/workspace/src/main.ts': 'export {};\n' },

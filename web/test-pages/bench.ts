@@ -4,7 +4,7 @@ import { createStore, setMany } from 'idb-keyval';
 import { ToolRunner } from '../../src/runner.js';
 import { BuiltinTools } from '../../src/tools/index.js';
 import type { Tool } from '../../src/tool.js';
-import { createWebPlatform, deleteWorkspace, exportWorkspace } from '../index.js';
+import { createWebPlatform, deleteWorkspace, exportWorkspace, WebToolRunner } from '../index.js';
 
 const COUNT = 1000;
 const SIZE = 4096;
@@ -26,12 +26,13 @@ const bench = {
     const entries: [string, string][] = Array.from({ length: COUNT }, (_, i) => [`/workspace/f${i}.txt`, content(i)]);
     return time(() => setMany(entries, store));
   },
-  /** COUNT create_file calls in one processToolCalls: one durable commit per call. */
-  async createFileCalls(durability: 'strict' | 'relaxed' = 'strict'): Promise<{ ms: number; stored: number }> {
+  /** COUNT create_file calls in one processToolCalls: one durable commit per call (ToolRunner) or per batch (WebToolRunner). */
+  async createFileCalls(durability: 'strict' | 'relaxed' = 'strict', perBatch = false): Promise<{ ms: number; stored: number }> {
     const workspace = `bench-calls-${Math.random()}`;
     const platform = createWebPlatform({ workspace, durability });
     await platform.ready();
-    const runner = new ToolRunner({ platform, tools: BuiltinTools.all() as Tool[] });
+    const tools = BuiltinTools.all() as Tool[];
+    const runner = perBatch ? new WebToolRunner({ platform, tools }) : new ToolRunner({ platform, tools });
     const calls = Array.from({ length: COUNT }, (_, i) => ({ name: 'create_file', args: { file_path: `d${i % 10}/f${i}.txt`, content: content(i) } }));
     let failed = 0;
     const ms = await time(async () => {

@@ -5,7 +5,7 @@ import { ToolRunner, type ToolMessage } from '../../src/runner.js';
 import { defineTool } from '../../src/tool.js';
 import { BuiltinTools } from '../../src/tools/index.js';
 import type { Tool } from '../../src/tool.js';
-import { createWebPlatform, type WebBackend } from '../index.js';
+import { createWebPlatform, WebToolRunner, type WebBackend } from '../index.js';
 
 interface WorkerConfig {
   workspace: string;
@@ -16,6 +16,8 @@ interface WorkerConfig {
   noIdb?: boolean;
   /** An IDBFactory whose open() is blocked, as by another tab holding an older version open. */
   blocked?: boolean;
+  /** Use the core ToolRunner (a commit per mutating call) instead of WebToolRunner (a commit per batch). */
+  perCall?: boolean;
   /** Built-ins only: their validators are precompiled, custom schemas would need eval. */
   csp?: boolean;
 }
@@ -115,5 +117,6 @@ export function buildRunner(onMessage: (message: ToolMessage) => void): ToolRunn
       }) as Tool,
     );
   }
-  return new ToolRunner({ platform, tools, onMessage });
+  // Default: one commit per batch (WebToolRunner); `perCall` keeps the core runner's commit per call.
+  return config.perCall ? new ToolRunner({ platform, tools, onMessage }) : new WebToolRunner({ platform, tools, onMessage });
 }
