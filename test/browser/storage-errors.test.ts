@@ -105,6 +105,28 @@ describe('web platform storage errors and workspace management', () => {
     expect((await page.evaluate(() => th.list())).value).not.toContain('scratch');
   });
 
+  it('keeps files in the Origin Private File System with backend opfs, and state in IndexedDB', async () => {
+    const page = session.page;
+    await page.evaluate(() => th.start({ workspace: 'in-opfs', backend: 'opfs' }));
+    const first = await page.evaluate(() =>
+      th.call([
+        { name: 'platform_info', args: {} },
+        { name: 'create_file', args: { file_path: 'o/p.txt', content: 'one\ntwo\n' } },
+        { name: 'edit_file', args: { file_path: 'o/p.txt', old_string: 'two', new_string: 'three' } },
+        { name: 'remember', args: { key: 'opfs', value: true } },
+      ]),
+    );
+    expect(codes(first)).toEqual(['ok', 'ok', 'ok', 'ok']);
+    expect(first[0]?.result).toMatchObject({ backend: 'opfs', capabilities: { runCommand: false, webSearch: false, persistent: true } });
+    await page.evaluate(() => th.start({ workspace: 'in-opfs', backend: 'opfs' }));
+    const again = await page.evaluate(() =>
+      th.call([{ name: 'view_file', args: { file_path: 'o/p.txt' } }, { name: 'recall', args: { keys: ['opfs'] } }, { name: 'find_file', args: { pattern: '*.txt' } }]),
+    );
+    expect(again[0]?.result.content).toBe('one\nthree');
+    expect(again[1]?.result).toEqual({ opfs: true });
+    expect(again[2]?.result.files).toEqual(['/workspace/o/p.txt']);
+  });
+
   it('lists, exports and deletes workspaces; an open platform on a deleted workspace fails with unavailable', async () => {
     const page = session.page;
     await page.evaluate(() => th.start({ workspace: 'admin' }));
