@@ -4,3 +4,4 @@ export { listWorkspaces, exportWorkspace, deleteWorkspace, type WorkspaceAdminOp
 export { exposeToolRunner, connectToolRunner, type RemoteToolRunner, type ConnectToolRunnerOptions, type ToolRunnerSetup } from '../src/remote.js';
 export { exposeSharedToolRunner, type SharedToolRunner, type SharedWorkerScopeLike } from './shared.js';
 export { WebToolRunner, type WebToolRunnerOptions } from './runner.js';
+export { connectWorkspaceRunner, type WorkspaceRunner, type WorkspaceRunnerOptions, type WorkspaceRole } from './workspace-runner.js';

@@ -2,11 +2,12 @@
 // for Playwright's page.evaluate. Results cross back to Node as JSON-safe values.
 import { connectToolRunner, type RemoteToolRunner } from '../../src/remote.js';
 import type { CallOptions, ToolCall, ToolCallResult } from '../../src/runner.js';
-import { deleteWorkspace, exportWorkspace, listWorkspaces } from '../index.js';
+import { connectWorkspaceRunner, deleteWorkspace, exportWorkspace, listWorkspaces, type WorkspaceRunner } from '../index.js';
 
 type Envelope = { ok: true; value: unknown } | { ok: false; code: string; message: string };
 
 let remote: RemoteToolRunner | undefined;
+let workspaceRunner: WorkspaceRunner | undefined;
 const canEvalAtLoad = (() => {
   try {
     return new Function('return true')() as boolean;
@@ -15,7 +16,13 @@ const canEvalAtLoad = (() => {
   }
 })();
 
-function runner(): RemoteToolRunner {
+function runner(): Pick<RemoteToolRunner, 'processToolCalls' | 'execute'> {
+  const current = workspaceRunner ?? remote;
+  if (!current) throw new Error('th.start() first');
+  return current;
+}
+
+function remoteRunner(): RemoteToolRunner {
   if (!remote) throw new Error('th.start() first');
   return remote;
 }
@@ -32,14 +39,29 @@ async function settle(promise: Promise<unknown>): Promise<Envelope> {
 const th = {
   /** Starts (or restarts) the worker with a JSON config passed as the worker's name. */
   async start(config: Record<string, unknown>, options: { graceMs?: number } = {}): Promise<number> {
-    await remote?.terminate();
+    await th.stop();
     const name = JSON.stringify(config);
     remote = connectToolRunner(() => new Worker(new URL('./worker.ts', import.meta.url), { type: 'module', name }), options);
     return (await remote.declarations()).length;
   },
   /** Connects to the SharedWorker of this config (one runtime for every page that uses the same config). */
+  /** Joins the workspace through Web Locks leader election (as where SharedWorker is missing); returns the role. */
+  async startLocked(config: Record<string, unknown>): Promise<string> {
+    await th.stop();
+    const name = JSON.stringify(config);
+    workspaceRunner = connectWorkspaceRunner({
+      workspace: String(config.workspace),
+      worker: () => new Worker(new URL('./worker.ts', import.meta.url), { type: 'module', name }),
+      preferLocks: true,
+    });
+    await workspaceRunner.declarations();
+    return workspaceRunner.role;
+  },
+  role(): string | undefined {
+    return workspaceRunner?.role;
+  },
   async startShared(config: Record<string, unknown>): Promise<number> {
-    await remote?.terminate();
+    await th.stop();
     const name = JSON.stringify(config);
     const worker = new SharedWorker(new URL('./shared-worker.ts', import.meta.url), { type: 'module', name });
     remote = connectToolRunner(worker.port);
@@ -54,7 +76,7 @@ const th = {
   /** Registers a page-side tool `echo` (its schema is compiled in the worker). */
   registerEcho(): Promise<Envelope> {
     return settle(
-      runner().register({
+      remoteRunner().register({
         name: 'echo',
         description: 'Echoes its text (runs on the page).',
         parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false },
@@ -70,11 +92,13 @@ const th = {
     return canEvalAtLoad;
   },
   restarts(): number {
-    return runner().restarts;
+    return remoteRunner().restarts;
   },
   async stop(): Promise<void> {
     await remote?.terminate();
+    await workspaceRunner?.terminate();
     remote = undefined;
+    workspaceRunner = undefined;
   },
   list: () => settle(listWorkspaces()),
   remove: (workspace: string) => settle(deleteWorkspace(workspace)),
