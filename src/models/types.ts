@@ -119,8 +119,8 @@ export type ModelErrorCode =
 export class ModelError extends Error {
   readonly code: ModelErrorCode;
   readonly provider: string;
-  readonly status?: number;
-  readonly apiMessage?: string;
+  declare readonly status?: number;
+  declare readonly apiMessage?: string;
   readonly retries: number;
 
   constructor(
