@@ -2,7 +2,7 @@ import type { FunctionDeclaration, ToolCallResult } from '../runner.js';
 import type { JsonSchema } from '../types.js';
 import { generateCallId, isFailure, resultText, trimBase } from './common.js';
 import { postJson } from './retry.js';
-import type { SchemaConversionNote } from './schema-convert.js';
+import { functionNameNote, type SchemaConversionNote } from './schema-convert.js';
 import { ModelError, type HttpModelOptions, type Model, type ModelMessage, type ModelToolCall, type ModelUsage } from './types.js';
 
 /** An Anthropic Messages API tool: `{ name, description, input_schema }`. */
@@ -28,11 +28,13 @@ export interface AnthropicMessage {
 /**
  * Runner declarations → Anthropic `tools` (`{ name, description, input_schema }`). The schema is sent as
  * is (Anthropic takes JSON Schema); one without `type` gets `type: 'object'` (noted), which
- * `input_schema` requires.
+ * `input_schema` requires. Names Anthropic refuses (a dot, say) are flagged `unsupported`.
  */
 export function toAnthropicTools(declarations: readonly FunctionDeclaration[]): { tools: AnthropicTool[]; notes: SchemaConversionNote[] } {
   const notes: SchemaConversionNote[] = [];
   const tools = declarations.map((declaration) => {
+    const badName = functionNameNote(declaration.name, 'Anthropic');
+    if (badName) notes.push(badName);
     let input_schema = declaration.parameters;
     if (input_schema.type === undefined) {
       input_schema = { type: 'object', ...input_schema };

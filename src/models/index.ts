@@ -4,7 +4,7 @@
  */
 export * from './types.js';
 export { postJson, retryAfterMs, statusCode, type PostJsonOptions } from './retry.js';
-export { toGeminiSchema, openAIStrictCompatibility, type GeminiSchema, type SchemaConversionNote } from './schema-convert.js';
+export { toGeminiSchema, openAIStrictCompatibility, functionNameNote, type GeminiSchema, type SchemaConversionNote } from './schema-convert.js';
 export { parseArguments, invalidArgumentsResult, resultPayload, resultText } from './common.js';
 export * from './gemini.js';
 export * from './openai.js';

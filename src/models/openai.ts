@@ -2,7 +2,7 @@ import type { FunctionDeclaration, ToolCallResult } from '../runner.js';
 import type { JsonSchema } from '../types.js';
 import { generateCallId, parseArguments, resultText, trimBase } from './common.js';
 import { postJson } from './retry.js';
-import { openAIStrictCompatibility, type SchemaConversionNote } from './schema-convert.js';
+import { functionNameNote, openAIStrictCompatibility, type SchemaConversionNote } from './schema-convert.js';
 import { ModelError, type HttpModelOptions, type Model, type ModelMessage, type ModelToolCall, type ModelUsage } from './types.js';
 
 /** An OpenAI chat completions tool: `{ type: 'function', function: { name, description, parameters, strict } }`. */
@@ -29,11 +29,13 @@ export type OpenAIMessage =
  * Runner declarations → OpenAI chat completions `tools`. `strict` is true only when the parameters
  * schema qualifies for strict mode ({@link openAIStrictCompatibility}: every property required and
  * `additionalProperties: false` at every level, supported keywords only); the schema is sent unchanged.
- * `notes` says, per tool, why strict is off.
+ * `notes` says, per tool, why strict is off, and flags names OpenAI refuses (`unsupported`).
  */
 export function toOpenAITools(declarations: readonly FunctionDeclaration[]): { tools: OpenAITool[]; notes: SchemaConversionNote[] } {
   const notes: SchemaConversionNote[] = [];
   const tools = declarations.map((declaration): OpenAITool => {
+    const badName = functionNameNote(declaration.name, 'OpenAI');
+    if (badName) notes.push(badName);
     const { strict, reasons } = openAIStrictCompatibility(declaration.parameters);
     for (const reason of reasons) {
       const split = reason.indexOf(': ');

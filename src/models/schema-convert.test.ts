@@ -92,6 +92,17 @@ describe('openAIStrictCompatibility', () => {
   });
 });
 
+describe('function names', () => {
+  it('flags names OpenAI and Anthropic refuse', () => {
+    const declarations = [{ name: 'mcp.read', description: 'R.', parameters: { type: 'object', properties: { a: { type: 'string' } } } }];
+    expect(toOpenAITools(declarations).notes[0]).toEqual({
+      tool: 'mcp.read', path: '', keyword: 'name', action: 'unsupported', detail: 'OpenAI function names must match ^[a-zA-Z0-9_-]{1,64}$; rename the tool',
+    });
+    expect(toAnthropicTools(declarations).notes).toEqual([expect.objectContaining({ keyword: 'name', action: 'unsupported' })]);
+    expect(toGeminiFunctionDeclarations(declarations).notes).toEqual([]);
+  });
+});
+
 describe('built-in declarations in each wire format', () => {
   it('Gemini functionDeclarations (file snapshot)', async () => {
     await expect(json(toGeminiFunctionDeclarations(builtinDeclarations))).toMatchFileSnapshot('./__snapshots__/gemini-builtins.json');

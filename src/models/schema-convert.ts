@@ -2,13 +2,14 @@ import type { JsonSchema } from '../types.js';
 
 /**
  * One change a converter made to a tool's schema: `path` is a JSON Pointer into the original parameters
- * schema (`''` is the root), `keyword` the JSON Schema keyword, `action` what happened to it.
+ * schema (`''` is the root), `keyword` the JSON Schema keyword, `action` what happened to it
+ * (`unsupported`: sent unchanged, but the API will refuse it, e.g. a tool name with a dot for OpenAI).
  */
 export interface SchemaConversionNote {
   tool: string;
   path: string;
   keyword: string;
-  action: 'dropped' | 'converted';
+  action: 'dropped' | 'converted' | 'unsupported';
   detail: string;
 }
 
@@ -160,6 +161,17 @@ function convert(input: unknown, path: string, tool: string, notes: SchemaConver
     notes.push({ tool, path, keyword: key, action: 'dropped', detail: `${key} is not in Gemini's schema subset` });
   }
   return out;
+}
+
+const OPENAI_ANTHROPIC_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/**
+ * A note when `name` is not a valid OpenAI / Anthropic function name (`^[a-zA-Z0-9_-]{1,64}$`: no dots,
+ * which toolhost tool names may have); undefined when it is.
+ */
+export function functionNameNote(name: string, api: string): SchemaConversionNote | undefined {
+  if (OPENAI_ANTHROPIC_NAME.test(name)) return undefined;
+  return { tool: name, path: '', keyword: 'name', action: 'unsupported', detail: `${api} function names must match ^[a-zA-Z0-9_-]{1,64}$; rename the tool` };
 }
 
 function escapePointer(name: string): string {
