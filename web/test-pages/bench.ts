@@ -1,6 +1,6 @@
 // Write-path measurements for the web platform, run on the page's main thread (the same IndexedDB
 // paths a worker uses). Each figure uses a fresh database. Times in ms.
-import { createStore, setMany } from 'idb-keyval';
+import { createStore, entries, setMany } from 'idb-keyval';
 import { ToolRunner } from '../../src/runner.js';
 import { BuiltinTools } from '../../src/tools/index.js';
 import type { Tool } from '../../src/tool.js';
@@ -65,6 +65,32 @@ const bench = {
     await platform.dispose();
     await deleteWorkspace(workspace);
     return ms;
+  },
+  /**
+   * Opening a workspace of `files` × 4 KiB files in 50 folders: time from a fresh platform to the first
+   * tool result (list_dir), next to reading the same values back with idb-keyval `entries()`.
+   */
+  async openWorkspace(files = 5000): Promise<{ ms: number; anchorMs: number }> {
+    const workspace = `bench-open-${Math.random()}`;
+    const seed = createWebPlatform({ workspace });
+    for (let d = 0; d < 50; d += 1) await seed.fs.mkdir(`/workspace/d${d}`, { recursive: true });
+    for (let i = 0; i < files; i += 1) await seed.fs.writeFile(`/workspace/d${i % 50}/f${i}.txt`, content(i));
+    await seed.flush();
+    await seed.dispose();
+    const store = createStore(`bench-open-keyval-${Math.random()}`, 'kv');
+    await setMany(Array.from({ length: files }, (_, i): [string, string] => [`/workspace/d${i % 50}/f${i}.txt`, content(i)]), store);
+    const anchorMs = await time(async () => {
+      await entries(store);
+    });
+    const ms = await time(async () => {
+      const platform = createWebPlatform({ workspace });
+      const runner = new WebToolRunner({ platform, tools: BuiltinTools.all() as Tool[] });
+      const [first] = await runner.processToolCalls([{ name: 'list_dir', args: { dir_path: '/workspace/d0' } }]);
+      if (!first || 'code' in first) throw new Error(`list_dir failed: ${JSON.stringify(first)}`);
+      await platform.dispose();
+    });
+    await deleteWorkspace(workspace);
+    return { ms, anchorMs };
   },
   /** COUNT writeFile through @zenfs/dom's IndexedDB backend promise API (one transaction per operation). */
   async zenfsDomPromises(): Promise<number> {
