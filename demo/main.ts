@@ -250,11 +250,12 @@ async function importZipFile(file: File): Promise<void> {
 // File tree and viewer
 // ------------------------------------------------------------------------------------------------
 
-async function refreshTree(): Promise<void> {
+/** Reloads the tree; with `mark`, files whose size changed since the last load are marked (tool changes, not imports). */
+async function refreshTree(mark = true): Promise<void> {
   if (!conn || !info) return;
   tree = await conn.admin.tree();
   const next = new Map(tree.map((entry) => [entry.path, entry.size]));
-  if (sizes) {
+  if (sizes && mark) {
     // Marks add up until the workspace is opened again or imported.
     for (const e of tree) if (e.type !== 'directory' && sizes.get(e.path) !== e.size) changedPaths.add(e.path);
     // Show where a change happened: open the folders above a changed file.
@@ -636,15 +637,24 @@ function renderCaps(): void {
   byId('caps').querySelector('tbody')?.replaceChildren(...rows.map(([what, here, why]) => h('tr', {}, h('th', { scope: 'row' }, what), h('td', {}, here), h('td', {}, why))));
 }
 
-async function refreshAll(): Promise<void> {
-  await Promise.all([refreshTree(), refreshHistory(), refreshState(), refreshConversations()]);
+async function refreshAll(mark = true): Promise<void> {
+  await Promise.all([refreshTree(mark), refreshHistory(), refreshState(), refreshConversations()]);
   if (openFile) await viewFile(openFile);
 }
 
 let refreshTimer: ReturnType<typeof setTimeout> | undefined;
-function scheduleRefresh(): void {
+let refreshMarks = false;
+/** Coalesces change notices; during an import (ours or another tab's) changes are not marked. */
+function scheduleRefresh(byTool: boolean): void {
+  // This tab's import refreshes once at its end.
+  if (importing) return;
+  refreshMarks ||= byTool;
   clearTimeout(refreshTimer);
-  refreshTimer = setTimeout(() => void refreshAll().catch(() => undefined), 60);
+  refreshTimer = setTimeout(() => {
+    const mark = refreshMarks;
+    refreshMarks = false;
+    void refreshAll(mark).catch(() => undefined);
+  }, 60);
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -654,7 +664,7 @@ function scheduleRefresh(): void {
 let askOpen: string | undefined;
 const regexSandbox = createWorkerRegexSandbox();
 function onNotice(notice: AdminNotice): void {
-  if (notice.kind === 'changed') scheduleRefresh();
+  if (notice.kind === 'changed') scheduleRefresh(notice.conversationId !== null);
   else if (notice.kind === 'regex' && regexSandbox) {
     // The shared tool worker cannot start or end workers: this tab runs the scan in one it can end.
     const admin = conn?.admin;

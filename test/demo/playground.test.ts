@@ -147,6 +147,11 @@ describe('playground (demo/)', () => {
     await shot(page, 'session', '#session-panel');
     await shot(page, 'tree', '#tree-panel');
     await shot(page, 'viewer', '#viewer-panel');
+    await page.evaluate(() => {
+      window.scrollTo(0, 0);
+      const details = document.querySelector<HTMLDetailsElement>('#session-steps li[data-step="edit"] details');
+      if (details) details.open = true;
+    });
     await shot(page, 'overview');
     await page.screenshot({ path: join(ROOT, 'docs', 'playground.png') });
   });
