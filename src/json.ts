@@ -1,10 +1,16 @@
+/** Deepest nesting accepted in tool outputs, state and messages. */
+export const MAX_JSON_DEPTH = 1000;
+
 /**
  * Finds why `value` is not plain JSON: returns null when it is, else a short path and reason
- * (`.a[2]: function`). Rejects `undefined` inside objects and arrays, functions, symbols, bigints,
- * non-finite numbers, cycles and non-plain objects (Date, Map, class instances), all of which
+ * (`.a[2]: function`). An object property whose value is `undefined` is accepted (JSON drops it, as
+ * optional fields in TypeScript are written); rejected are `undefined` array items and top-level
+ * values, functions, symbols, bigints, non-finite numbers, cycles, nesting deeper than
+ * {@link MAX_JSON_DEPTH}, and non-plain objects (Date, Map, class instances), all of which
  * `JSON.stringify` would drop or change silently.
  */
 export function findNonJson(value: unknown, path = '', seen: Set<object> = new Set()): string | null {
+  if (seen.size >= MAX_JSON_DEPTH) return `${path || 'value'}: nested deeper than ${MAX_JSON_DEPTH} levels`;
   switch (typeof value) {
     case 'string':
     case 'boolean':
@@ -28,7 +34,9 @@ export function findNonJson(value: unknown, path = '', seen: Set<object> = new S
         }
       } else {
         for (const key of Object.keys(value)) {
-          const problem = findNonJson((value as Record<string, unknown>)[key], `${path}.${key}`, seen);
+          const item = (value as Record<string, unknown>)[key];
+          if (item === undefined) continue;
+          const problem = findNonJson(item, `${path}.${key}`, seen);
           if (problem) return problem;
         }
       }

@@ -5,6 +5,8 @@ export interface PermissionRequest {
   conversationId: string;
   callId: string;
   readOnly: boolean;
+  /** Aborts when the call is cancelled while the prompt is open (close the dialog then); the call ends `cancelled`. */
+  signal: AbortSignal;
 }
 
 /** An answer to a {@link PermissionRequest}: this call only, this tool for the rest of the conversation, or no. */

@@ -230,6 +230,12 @@ export class ToolRunner {
 
   #entry(tool: Tool): Entry {
     const schema = parseSchema(tool.name, tool.parameters);
+    if (schema.type !== undefined && schema.type !== 'object') {
+      throw new ToolError(
+        'invalid_arguments',
+        `tool ${tool.name}: parameters must describe an object (type: 'object'), as every model API passes arguments by name; got type ${JSON.stringify(schema.type)}`,
+      );
+    }
     const readOnly = tool.readOnly === true;
     return {
       tool,
@@ -297,17 +303,15 @@ export class ToolRunner {
     const conversationId = options.conversationId ?? this.conversationId;
     const callId = id ?? crypto.randomUUID();
     if (this.planMode || this.permissions.policy !== 'allow_all') {
-      const decision = await this.permissions.check(
-        { tool: name, args, conversationId, callId, readOnly: entry.readOnly },
-        this.planMode,
-      );
+      const request = { tool: name, args, conversationId, callId, readOnly: entry.readOnly, signal: signal ?? new AbortController().signal };
+      const decision = await abortable(this.permissions.check(request, this.planMode), signal, name);
       if (!decision.allowed) {
         this.denialTracker.record({ tool: name, args, reason: decision.reason, conversationId, time: Date.now() });
         throw new ToolError('permission_denied', decision.reason);
       }
       if (signal?.aborted) throw cancelled(name, signal);
     }
-    const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
+    const timeoutMs = normaliseTimeout(options.timeoutMs ?? this.defaultTimeoutMs);
     if (!entry.needsContext && timeoutMs === undefined && signal === undefined && (entry.readOnly || !this.platform.flush)) {
       // Fast path: nothing can interrupt the call and nothing needs a context.
       const value = await entry.tool.call(args);
@@ -323,6 +327,7 @@ export class ToolRunner {
   ): Promise<unknown> {
     const name = entry.tool.name;
     const state = entry.needsContext ? await this.#conversation(call.conversationId) : undefined;
+    const started = Date.now();
     const controller = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
     let onAbort: (() => void) | undefined;
@@ -353,6 +358,10 @@ export class ToolRunner {
       }
       running.catch(() => undefined);
       const value = await Promise.race([running, interrupted]);
+      // A tool that blocked the thread past its deadline (the timer could not fire) still timed out.
+      if (call.timeoutMs !== undefined && Date.now() - started >= call.timeoutMs) {
+        throw new ToolError('timeout', `${name} did not finish within ${call.timeoutMs} ms; narrow the request or raise timeoutMs`);
+      }
       return this.#checkOutput(name, value);
     } finally {
       open = false;
@@ -394,10 +403,20 @@ export class ToolRunner {
       verbose: this.verbose,
       hooks: this.#hooks,
       isIdle: () => options.isIdle?.() ?? false,
-      async send(message) {
+      send(message) {
+        // Checked synchronously, so a tool that does not await send still sees the throw.
         const problem = findNonJson(message);
-        if (problem) throw new ToolError('invalid_arguments', `ctx.send: the message is not JSON (${problem})`);
-        await options.onMessage?.({ conversationId: call.conversationId, callId: call.callId, tool: name, message });
+        if (problem) throw new ToolError('invalid_arguments', `ctx.send: the message is not JSON (${problem}); send plain objects, arrays, strings, finite numbers, booleans or null`);
+        // A failing host handler is the host's problem: it must neither fail the tool nor surface as
+        // an unhandled rejection from a send the tool did not await.
+        try {
+          return Promise.resolve(options.onMessage?.({ conversationId: call.conversationId, callId: call.callId, tool: name, message })).then(
+            () => undefined,
+            () => undefined,
+          );
+        } catch {
+          return Promise.resolve();
+        }
       },
       getState<T extends JsonValue>(key: string): T | undefined {
         const text = state.values.get(key);
@@ -454,6 +473,31 @@ export class ToolRunner {
     }
     return loading;
   }
+}
+
+/** `promise`, or a `cancelled` rejection as soon as `signal` aborts (for waits the runner does not own, such as a permission prompt). */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined, name: string): Promise<T> {
+  if (!signal) return promise;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(cancelled(name, signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/** Longest delay `setTimeout` honours (2^31 − 1 ms, about 24.8 days); longer ones would fire at once. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/**
+ * `undefined`, `Infinity` and anything beyond the timer range mean no deadline; a deadline must
+ * otherwise be a positive number of ms (`invalid_arguments` for 0, negatives, NaN and non-numbers).
+ */
+function normaliseTimeout(timeoutMs: unknown): number | undefined {
+  if (timeoutMs === undefined || timeoutMs === null) return undefined;
+  if (typeof timeoutMs !== 'number' || Number.isNaN(timeoutMs) || timeoutMs <= 0) {
+    throw new ToolError('invalid_arguments', `timeoutMs must be a positive number of milliseconds (got ${String(timeoutMs)}); omit it or pass Infinity for no deadline`);
+  }
+  return timeoutMs > MAX_TIMER_MS ? undefined : timeoutMs;
 }
 
 function cancelled(name: string, signal: AbortSignal): ToolError {

@@ -54,7 +54,11 @@ export interface ToolContext {
   readonly platform: Platform;
   /** Whether the agent is idle (host-provided; false by default). */
   isIdle(): boolean;
-  /** Delivers a message to the host's `onMessage` (crosses the worker boundary). */
+  /**
+   * Delivers a message to the host's `onMessage` (crosses the worker boundary). Throws
+   * `invalid_arguments` synchronously for a message that is not JSON; resolves once the host has taken
+   * it, and never rejects (a failing host handler does not fail the tool), so it need not be awaited.
+   */
   send(message: JsonValue): Promise<void>;
   /** Reads this conversation's tool state (synchronous; loaded before the call). */
   getState<T extends JsonValue = JsonValue>(key: string): T | undefined;

@@ -1,5 +1,8 @@
-/** A JSON value: what tool state holds and what tool outputs must be. */
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+/**
+ * A JSON value: what tool state holds and what tool outputs must be. An object property may be
+ * `undefined`: it is an omitted optional field, and JSON drops it.
+ */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue | undefined };
 
 /** A JSON Schema object (draft-07 / 2019-09 keywords as ajv accepts them). */
 export interface JsonSchema {

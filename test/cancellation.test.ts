@@ -95,4 +95,56 @@ describe('cancellation and timeouts', () => {
     expect(late).toBe('cancelled');
     expect(await runner.getState()).toEqual({});
   });
+
+  it('treats Infinity and delays beyond the timer range as no deadline, and refuses 0, negatives and NaN', async () => {
+    const slow = defineTool({ name: 'slow', description: '', parameters: { type: 'object' }, call: () => new Promise((r) => setTimeout(() => r('slow done'), 50)) });
+    const runner = new ToolRunner({ tools: [slow] });
+    expect(await runner.execute('slow', {}, { timeoutMs: Infinity })).toBe('slow done');
+    expect(await runner.execute('slow', {}, { timeoutMs: 3e9 })).toBe('slow done');
+    expect(await new ToolRunner({ tools: [slow], defaultTimeoutMs: Infinity }).execute('slow', {})).toBe('slow done');
+    for (const bad of [0, -5, Number.NaN]) {
+      await expect(runner.execute('slow', {}, { timeoutMs: bad })).rejects.toMatchObject({
+        code: 'invalid_arguments',
+        message: `timeoutMs must be a positive number of milliseconds (got ${String(bad)}); omit it or pass Infinity for no deadline`,
+      });
+    }
+  });
+
+  it('reports timeout for a tool that blocked its thread past the deadline and then returned', async () => {
+    const runner = new ToolRunner({
+      tools: [
+        defineTool({
+          name: 'blocker',
+          description: '',
+          parameters: { type: 'object' },
+          call: async () => {
+            const end = Date.now() + 150;
+            while (Date.now() < end) {
+              /* a catastrophic regex in this thread looks like this */
+            }
+            return 'late';
+          },
+        }),
+      ],
+    });
+    await expect(runner.execute('blocker', {}, { timeoutMs: 50 })).rejects.toMatchObject({ code: 'timeout' });
+  });
+
+  it('cancels a call whose permission prompt is still open and tells the prompt through its signal', async () => {
+    let promptSignal: AbortSignal | undefined;
+    const runner = new ToolRunner({
+      tools: [defineTool({ name: 'deploy', description: '', parameters: { type: 'object' }, call: async () => 'deployed' })],
+      permissions: {
+        ask: (request) => {
+          promptSignal = request.signal;
+          return new Promise(() => undefined); // the user never answers
+        },
+      },
+    });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 30);
+    const [result] = await runner.processToolCalls([{ id: 'd', name: 'deploy', args: {} }], { signal: controller.signal });
+    expect(result).toEqual({ id: 'd', name: 'deploy', code: 'cancelled', error: 'deploy was cancelled before it finished' });
+    expect(promptSignal?.aborted).toBe(true);
+  });
 });

@@ -77,7 +77,7 @@ describe('ToolContext', () => {
 
   it('rejects non-JSON state at setState and keeps state per conversation', async () => {
     const errors: string[] = [];
-    const bad: unknown[] = [() => 1, NaN, Infinity, new Date(0), new Map(), 10n, Symbol('s'), { nested: { f: undefined } }];
+    const bad: unknown[] = [() => 1, NaN, Infinity, new Date(0), new Map(), 10n, Symbol('s'), { nested: [undefined] }];
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
     bad.push(cyclic);
@@ -96,7 +96,8 @@ describe('ToolContext', () => {
                 errors.push(`${(error as { code: string }).code}: ${(error as Error).message}`);
               }
             }
-            ctx.setState('good', { list: [1, 'two', null, true] });
+            // An undefined property is an omitted optional field: JSON drops it.
+            ctx.setState('good', { list: [1, 'two', null, true], optional: undefined });
             return ctx.getState('k') ?? 'unset';
           },
         }),
@@ -108,7 +109,7 @@ describe('ToolContext', () => {
     expect(errors[0]).toContain('function is not JSON');
     expect(errors[1]).toContain('NaN is not a JSON number');
     expect(errors[3]).toContain('Date is not a plain JSON object');
-    expect(errors[7]).toContain('.nested.f: undefined is not JSON');
+    expect(errors[7]).toContain('.nested[0]: undefined is not JSON');
     expect(errors[8]).toContain('circular reference');
     expect(await runner.getState()).toEqual({ good: { list: [1, 'two', null, true] } });
   });
@@ -220,5 +221,61 @@ describe('ToolContext', () => {
       { name: 'locked', args: { tag: 'c' } },
     ]);
     expect(log).toEqual(['in a', 'out a', 'in b', 'out b', 'in c', 'out c']);
+  });
+});
+
+describe('ctx.send', () => {
+  it('never fails the tool or leaks a rejection when the host handler throws, even unawaited', async () => {
+    const unhandled: unknown[] = [];
+    const record = (reason: unknown): void => void unhandled.push(reason);
+    const proc = (globalThis as { process?: { on(e: string, f: (r: unknown) => void): void; off(e: string, f: (r: unknown) => void): void } }).process;
+    proc?.on('unhandledRejection', record);
+    try {
+      const runner = new ToolRunner({
+        onMessage: () => {
+          throw new Error('host onMessage bug');
+        },
+        tools: [
+          defineTool({
+            name: 'progress',
+            description: '',
+            parameters: { type: 'object' },
+            callWithContext: async (_args, ctx) => {
+              void ctx.send({ progress: 50 });
+              await ctx.send({ progress: 100 });
+              return 'done';
+            },
+          }),
+        ],
+      });
+      expect(await runner.processToolCalls([{ name: 'progress', args: {} }])).toEqual([{ name: 'progress', result: 'done' }]);
+      await new Promise((r) => setTimeout(r, 20));
+      expect(unhandled).toEqual([]);
+    } finally {
+      proc?.off('unhandledRejection', record);
+    }
+  });
+
+  it('throws synchronously for a message that is not JSON', async () => {
+    let thrown: unknown;
+    const runner = new ToolRunner({
+      tools: [
+        defineTool({
+          name: 'bad_send',
+          description: '',
+          parameters: { type: 'object' },
+          callWithContext: async (_args, ctx) => {
+            try {
+              void ctx.send({ when: new Date(0) } as never);
+            } catch (error) {
+              thrown = error;
+            }
+            return 'survived';
+          },
+        }),
+      ],
+    });
+    expect(await runner.execute('bad_send', {})).toBe('survived');
+    expect(thrown).toMatchObject({ code: 'invalid_arguments', message: expect.stringContaining('ctx.send: the message is not JSON (.when: Date is not a plain JSON object)') });
   });
 });

@@ -55,7 +55,7 @@ describe('ToolRunner', () => {
       code: 'invalid_arguments',
       message: expect.stringContaining('tool x: parameters is not valid JSON'),
     });
-    await expect(runner.register(defineTool({ name: 'y', description: '', parameters: { type: 'nonsense' }, call: async () => 1 }))).rejects.toMatchObject({
+    await expect(runner.register(defineTool({ name: 'y', description: '', parameters: { type: 'object', properties: { a: { type: 'nonsense' } } }, call: async () => 1 }))).rejects.toMatchObject({
       code: 'invalid_arguments',
       message: expect.stringContaining('tool y: its parameters schema cannot be compiled'),
     });
@@ -192,5 +192,26 @@ describe('ToolRunner', () => {
     expect(out.results).toHaveLength(10);
     const failing = new ToolRunner({ platform: { ...platform, webSearch: async () => { throw new Error('ECONNREFUSED'); } } });
     expect(await failing.execute('web_search', { query: 'zen' })).toEqual({ results: [], error: 'ECONNREFUSED' });
+  });
+
+  it('accepts outputs with undefined properties and refuses absurdly deep ones with a clear message', async () => {
+    let deep: unknown = 'bottom';
+    for (let i = 0; i < 5000; i += 1) deep = { deep };
+    const runner = new ToolRunner({
+      tools: [
+        defineTool({ name: 'optional', description: '', parameters: { type: 'object' }, call: async () => ({ a: 1, b: undefined }) }),
+        defineTool({ name: 'deep', description: '', parameters: { type: 'object' }, call: async () => deep }),
+      ],
+    });
+    expect(await runner.execute('optional', {})).toEqual({ a: 1 });
+    await expect(runner.execute('deep', {})).rejects.toMatchObject({ code: 'execution_failed', message: expect.stringContaining('nested deeper than 1000 levels') });
+  });
+
+  it('refuses parameter schemas that do not describe an object', async () => {
+    const runner = new ToolRunner();
+    await expect(runner.register(defineTool({ name: 'arr', description: '', parameters: { type: 'array' }, call: async () => 1 }))).rejects.toMatchObject({
+      code: 'invalid_arguments',
+      message: `tool arr: parameters must describe an object (type: 'object'), as every model API passes arguments by name; got type "array"`,
+    });
   });
 });
