@@ -5,7 +5,10 @@ export interface PermissionRequest {
   conversationId: string;
   callId: string;
   readOnly: boolean;
-  /** Aborts when the call is cancelled while the prompt is open (close the dialog then); the call ends `cancelled`. */
+  /**
+   * Aborts when the call is cancelled while the prompt is open (close the dialog then); the call ends
+   * `cancelled`. Non-enumerable, so the request can be posted to another thread or page as it is.
+   */
   signal: AbortSignal;
 }
 

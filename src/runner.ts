@@ -2,7 +2,7 @@ import { ToolError, toToolError, type ToolErrorCode } from './errors.js';
 import { createFileCache, type FileCache } from './file-cache.js';
 import { findNonJson } from './json.js';
 import { KeyedMutex } from './locks.js';
-import { DenialTracker, PermissionChecker, type PermissionPolicy } from './permissions.js';
+import { DenialTracker, PermissionChecker, type PermissionPolicy, type PermissionRequest } from './permissions.js';
 import { createMemoryPlatform } from './platform/memory.js';
 import type { HostHooks, Tool, ToolContext } from './tool.js';
 import type { JsonSchema, JsonValue, Platform } from './types.js';
@@ -303,7 +303,9 @@ export class ToolRunner {
     const conversationId = options.conversationId ?? this.conversationId;
     const callId = id ?? crypto.randomUUID();
     if (this.planMode || this.permissions.policy !== 'allow_all') {
-      const request = { tool: name, args, conversationId, callId, readOnly: entry.readOnly, signal: signal ?? new AbortController().signal };
+      const request = { tool: name, args, conversationId, callId, readOnly: entry.readOnly } as PermissionRequest;
+      // Non-enumerable: hosts post the request to a page or another thread, and an AbortSignal cannot be cloned.
+      Object.defineProperty(request, 'signal', { value: signal ?? new AbortController().signal, enumerable: false });
       const decision = await abortable(this.permissions.check(request, this.planMode), signal, name);
       if (!decision.allowed) {
         this.denialTracker.record({ tool: name, args, reason: decision.reason, conversationId, time: Date.now() });

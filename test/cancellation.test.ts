@@ -132,11 +132,13 @@ describe('cancellation and timeouts', () => {
 
   it('cancels a call whose permission prompt is still open and tells the prompt through its signal', async () => {
     let promptSignal: AbortSignal | undefined;
+    let requestSeen: object | undefined;
     const runner = new ToolRunner({
       tools: [defineTool({ name: 'deploy', description: '', parameters: { type: 'object' }, call: async () => 'deployed' })],
       permissions: {
         ask: (request) => {
           promptSignal = request.signal;
+          requestSeen = request;
           return new Promise(() => undefined); // the user never answers
         },
       },
@@ -146,5 +148,7 @@ describe('cancellation and timeouts', () => {
     const [result] = await runner.processToolCalls([{ id: 'd', name: 'deploy', args: {} }], { signal: controller.signal });
     expect(result).toEqual({ id: 'd', name: 'deploy', code: 'cancelled', error: 'deploy was cancelled before it finished' });
     expect(promptSignal?.aborted).toBe(true);
+    expect(Object.keys(requestSeen ?? {})).toEqual(['tool', 'args', 'conversationId', 'callId', 'readOnly']);
+    expect(() => structuredClone(requestSeen)).not.toThrow();
   });
 });
