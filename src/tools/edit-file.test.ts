@@ -428,3 +428,22 @@ describe('edit_file', () => {
     });
   });
 });
+
+describe('edit_file and surrogate pairs', () => {
+  it('refuses half of a surrogate pair instead of corrupting an emoji', async () => {
+    const platform = createMemoryPlatform({ files: { 'e.txt': 'a😀b\n' } });
+    const runner = new ToolRunner({ platform, tools: [editFileTool] });
+    const [low, high] = await runner.processToolCalls([
+      { name: 'edit_file', args: { file_path: 'e.txt', old_string: '\uDE00b', new_string: 'Z' } },
+      { name: 'edit_file', args: { file_path: 'e.txt', old_string: 'a', new_string: '\uD83D' } },
+    ]);
+    expect(low).toEqual({
+      name: 'edit_file',
+      code: 'invalid_arguments',
+      error: 'old_string contains half of a surrogate pair (a broken emoji or other character outside the BMP); copy whole characters from the file',
+    });
+    expect(high).toMatchObject({ code: 'invalid_arguments', error: expect.stringContaining('new_string contains half of a surrogate pair') });
+    expect(new TextDecoder().decode(await platform.fs.readFile('/workspace/e.txt'))).toBe('a😀b\n');
+    expect(await runner.execute('edit_file', { file_path: 'e.txt', old_string: '😀', new_string: '🎉' })).toMatchObject({ replacements: 1 });
+  });
+});

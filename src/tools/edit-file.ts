@@ -275,6 +275,9 @@ async function statOrNull(stat: () => Promise<FsStats>): Promise<FsStats | null>
   }
 }
 
+/** Half of a surrogate pair with no other half beside it. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 /**
  * `edit_file` (SPEC §6.3; seed: the SDK's `EditFile`; matching as Claude Code's Edit and gemini-cli's
  * `replace`): replaces `old_string` by `new_string` in `{ file_path, old_string, new_string, replace_all?,
@@ -300,6 +303,13 @@ export const editFileTool: Tool<EditFileArgs, EditFileResult> = defineTool({
   callWithContext: async (args, ctx): Promise<EditFileResult> => {
     if (args.file_path.endsWith('/')) {
       throw new ToolError('invalid_arguments', `file_path "${args.file_path}" ends with "/"; give a file name`);
+    }
+    for (const key of ['old_string', 'new_string'] as const) {
+      // Matching is on UTF-16 code units: half of a surrogate pair would match half of an emoji and
+      // write U+FFFD into the file.
+      if (LONE_SURROGATE.test(args[key])) {
+        throw new ToolError('invalid_arguments', `${key} contains half of a surrogate pair (a broken emoji or other character outside the BMP); copy whole characters from the file`);
+      }
     }
     const path = await resolveWorkspacePath({ fs: ctx.fs, root: ctx.platform.root, cwd: ctx.cwd }, args.file_path);
     if (args.old_string === args.new_string) {
