@@ -184,19 +184,22 @@ async function exportZip(): Promise<void> {
 
 let importing: AbortController | undefined;
 
-async function runImport(root: string, items: ImportItem[]): Promise<void> {
+/** Imports `items` into a new workspace named after `root` (or into `into`, already open). */
+async function runImport(root: string, items: ImportItem[], into?: string): Promise<void> {
   if (importing) return;
   const controller = new AbortController();
   importing = controller;
   const started = performance.now();
-  const name = await uniqueName(root);
+  const name = into ?? (await uniqueName(root));
   const panel = byId('import-progress');
   const bar = byId<HTMLProgressElement>('import-bar');
   const text = byId('import-text');
+  bar.value = 0;
+  text.textContent = `Preparing the import of ${items.length.toLocaleString('en')} files…`;
   panel.hidden = false;
   byId<HTMLButtonElement>('import-cancel').focus();
   try {
-    await openWorkspace(name);
+    if (conn?.workspace !== name) await openWorkspace(name);
     const admin = conn?.admin;
     if (!admin) return;
     const report = await importItems({
@@ -243,7 +246,7 @@ async function importZipFile(file: File): Promise<void> {
   }
   setBusy(undefined);
   const items = stripCommonRoot(entries.map((e) => ({ path: e.path, size: e.data.byteLength, bytes: async () => e.data }))).filter((i) => !isSkipped(i.path));
-  await runImport(name, items);
+  await runImport(name, items, name);
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -799,7 +802,8 @@ async function main(): Promise<void> {
     answerAsk('deny');
   });
   document.addEventListener('keydown', (event) => {
-    if (event.key === 'Escape' && running) running.abort();
+    // Escape cancels the running call, except inside a dialog (there it answers the dialog).
+    if (event.key === 'Escape' && running && !(event.target as Element | null)?.closest('dialog')) running.abort();
   });
 
   // Drag and drop a folder or a .zip anywhere on the page.
