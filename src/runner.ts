@@ -349,11 +349,12 @@ export class ToolRunner {
       );
     }
     const dirty = new Map<string, string | undefined>();
+    const previous = new Map<string, string | undefined>();
     let open = true;
     try {
       let running: Promise<unknown>;
       if (state) {
-        const ctx = this.#context(entry, call, controller.signal, state, dirty, () => open);
+        const ctx = this.#context(entry, call, controller.signal, state, { dirty, previous }, () => open);
         running = Promise.resolve().then(() => (entry.tool.callWithContext as NonNullable<Tool['callWithContext']>)(args, ctx));
       } else {
         running = Promise.resolve().then(() => entry.tool.call(args));
@@ -370,11 +371,23 @@ export class ToolRunner {
       if (timer !== undefined) clearTimeout(timer);
       if (onAbort) call.signal?.removeEventListener('abort', onAbort);
       if (!controller.signal.aborted) controller.abort(new ToolError('cancelled', `${name} has ended`));
-      if (dirty.size > 0) {
-        await this.platform.state.setMany(
-          call.conversationId,
-          [...dirty].map(([key, text]) => [key, text === undefined ? undefined : (JSON.parse(text) as JsonValue)] as const),
-        );
+      if (dirty.size > 0 && state) {
+        try {
+          await this.platform.state.setMany(
+            call.conversationId,
+            [...dirty].map(([key, text]) => [key, text === undefined ? undefined : (JSON.parse(text) as JsonValue)] as const),
+          );
+        } catch (error) {
+          // Not stored, so not kept: put back what the cache held before this call (unless a later
+          // call has set the key since), so reads agree with the store.
+          for (const [key, text] of dirty) {
+            if (state.values.get(key) !== text) continue;
+            const before = previous.get(key);
+            if (before === undefined) state.values.delete(key);
+            else state.values.set(key, before);
+          }
+          throw error;
+        }
       }
       if (!entry.readOnly && this.platform.flush) await this.platform.flush();
     }
@@ -385,7 +398,7 @@ export class ToolRunner {
     call: { conversationId: string; callId: string },
     signal: AbortSignal,
     state: ConversationState,
-    dirty: Map<string, string | undefined>,
+    changes: { dirty: Map<string, string | undefined>; previous: Map<string, string | undefined> },
     isOpen: () => boolean,
   ): ToolContext {
     const runner = this;
@@ -429,9 +442,10 @@ export class ToolRunner {
         if (!isOpen()) {
           throw new ToolError('cancelled', `setState("${key}") after ${name} ended (cancelled or timed out); the value was not kept`);
         }
+        if (!changes.previous.has(key)) changes.previous.set(key, state.values.get(key));
         if (value === undefined) {
           state.values.delete(key);
-          dirty.set(key, undefined);
+          changes.dirty.set(key, undefined);
           return;
         }
         const problem = findNonJson(value);
@@ -440,7 +454,7 @@ export class ToolRunner {
         }
         const text = JSON.stringify(value);
         state.values.set(key, text);
-        dirty.set(key, text);
+        changes.dirty.set(key, text);
       },
       withPathLock: (path, fn) => runner.#pathLocks.run(path, fn),
     };

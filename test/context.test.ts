@@ -194,6 +194,8 @@ describe('ToolContext', () => {
     expect(await runner.processToolCalls([{ name: 'w', args: {} }])).toEqual([
       { name: 'w', code: 'quota_exceeded', error: 'QuotaExceededError: the quota has been exceeded' },
     ]);
+    // What was not stored is not kept in the runner's cache either.
+    expect(await runner.getState()).toEqual({});
   });
 
   it('serialises work on one path through withPathLock', async () => {
