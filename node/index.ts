@@ -16,3 +16,4 @@ export {
   type WebSearchFunction,
 } from './web-search.js';
 export { main as runCli, USAGE as CLI_USAGE, CLI_EXIT, type CliIo } from './cli.js';
+export { createVmRegexSandbox } from './regex-sandbox.js';
