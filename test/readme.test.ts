@@ -1,0 +1,45 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '..');
+const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const blocks = [...README.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1] as string);
+
+/** Runs a README code block as a module, with `toolhost` pointing at the sources. */
+async function runBlock(code: string, epilogue: string): Promise<Record<string, unknown>> {
+  const dir = mkdtempSync(join(ROOT, 'test', '.readme-'));
+  try {
+    const file = join(dir, 'block.ts');
+    const source = code.replace(/from 'toolhost'/g, `from ${JSON.stringify(join(ROOT, 'src', 'index.ts'))}`);
+    writeFileSync(file, `${source}\n${epilogue}\n`);
+    return (await import(file)) as Record<string, unknown>;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('README', () => {
+  it('starts with the two fresh-machine commands', () => {
+    const firstBlock = README.split('```')[1] ?? '';
+    expect(firstBlock).toContain('npm ci && npm run demo');
+    expect(firstBlock).toContain('npm ci && npm test');
+  });
+
+  it('runs the tour and the tool-state example as written', async () => {
+    const [tour, state] = blocks;
+    const mod = await runBlock(`${tour}\n${state}`, `
+      export const decls = runner.declarations().map((d) => d.name);
+      export const results = await runner.processToolCalls([
+        { id: '1', name: 'grep_search', args: { pattern: 'answer' } },
+        { id: '2', name: 'edit_file', args: { file_path: 'src/app.ts', old_string: '41', new_string: '42' } },
+      ]);
+      export const again = await runner.execute('counter', {}, { conversationId: 'chat-1' });`);
+    expect(mod.decls).toEqual(expect.arrayContaining(['get_weather', 'view_file', 'counter']));
+    const [grep, edit] = mod.results as Array<{ id: string; result: Record<string, unknown> }>;
+    expect(grep?.result).toMatchObject({ total_matches: 1 });
+    // The tour already made this edit once, so the same edit now finds no "41".
+    expect(edit).toMatchObject({ id: '2', code: 'no_match' });
+    expect(mod.again).toEqual({ count: 2 });
+  });
+});
