@@ -3,7 +3,10 @@ import { Agent } from './agent.js';
 import type { AgentEvent } from './agent-loop.js';
 import { scriptedModel } from './models/scripted.js';
 import { createMemoryPlatform } from './platform/memory.js';
+import { ToolError } from './errors.js';
+import { ToolRunner, type CallOptions, type ToolCall } from './runner.js';
 import { defineTool } from './tool.js';
+import { BuiltinTools } from './tools/index.js';
 
 async function collect(events: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
   const out: AgentEvent[] = [];
@@ -258,5 +261,50 @@ describe('start_subagent with subagents()', () => {
     const model = scriptedModel([{ toolCalls: [{ name: 'start_subagent', args: { task: 'x', tools: ['nope'] } }] }, { text: 'ok' }]);
     const events = await collect(Agent.builder().model(model).allowAll().subagents().build().run('x'));
     expect(events[1]).toMatchObject({ result: { code: 'invalid_arguments', error: expect.stringContaining('unknown tools for the subagent: nope') } });
+  });
+});
+
+describe('Agent.builder().toolHost(): tools somewhere else (a RemoteToolRunner)', () => {
+  it('declares the host’s (awaited) declarations and sends each turn’s calls to it in one batch', async () => {
+    const worker = new ToolRunner({ platform: createMemoryPlatform({ files }), tools: BuiltinTools.all(), permissions: 'allow_all' });
+    const batches: { names: string[]; conversationId: string | undefined; signal: boolean }[] = [];
+    const host = {
+      declarations: async () => worker.declarations().filter((d) => d.name !== 'run_command'),
+      processToolCalls: (calls: readonly ToolCall[], options: CallOptions) => {
+        batches.push({ names: calls.map((c) => c.name), conversationId: options.conversationId, signal: options.signal instanceof AbortSignal });
+        return worker.processToolCalls(calls, options);
+      },
+    };
+    const model = scriptedModel([
+      { toolCalls: [{ name: 'view_file', args: { file_path: 'notes.txt' } }, { name: 'list_dir', args: { dir_path: '.' } }] },
+      { toolCalls: [{ name: 'edit_file', args: { file_path: 'notes.txt', old_string: 'beta', new_string: 'gamma' } }] },
+      { text: 'Done.' },
+    ]);
+    // The agent's own runner would refuse edit_file (no allowAll, no onPermissionRequest): the host decides.
+    const agent = Agent.builder().model(model).toolHost(host).build();
+    expect(agent.toolHost).toBe(host);
+    const events = await collect(agent.run('Edit it', { conversationId: 'remote-1' }));
+    expect(events.at(-1)).toEqual({ type: 'done', reason: 'no_tool_calls', turns: 3 });
+    expect(batches).toEqual([
+      { names: ['view_file', 'list_dir'], conversationId: 'remote-1', signal: true },
+      { names: ['edit_file'], conversationId: 'remote-1', signal: true },
+    ]);
+    expect(model.requests[0]?.tools.map((t) => t.name)).not.toContain('run_command');
+    expect(model.requests[0]?.tools.map((t) => t.name)).toContain('edit_file');
+    expect(await worker.execute('view_file', { file_path: 'notes.txt' })).toMatchObject({ content: 'alpha\ngamma' });
+    // Nothing ran on the agent's own runner.
+    expect(await agent.execute('view_file', { file_path: 'notes.txt' }).catch((e: { code: string }) => e.code)).toBe('not_found');
+  });
+
+  it('ends the run with an error event when the host’s declarations reject (an unreachable worker)', async () => {
+    const host = {
+      declarations: () => Promise.reject(new ToolError('unavailable', 'the worker is gone')),
+      processToolCalls: () => Promise.resolve([]),
+    };
+    const events = await collect(Agent.builder().model(scriptedModel([{ text: 'x' }])).toolHost(host).build().run('x'));
+    expect(events).toEqual([
+      { type: 'error', error: { code: 'unavailable', message: 'the worker is gone' } },
+      { type: 'done', reason: 'error', turns: 0 },
+    ]);
   });
 });

@@ -1,7 +1,7 @@
 import { invalidArgumentsResult, isFailure } from './models/common.js';
 import { isModelError, type Model, type ModelMessage, type ModelResponse, type ModelToolCall } from './models/types.js';
 import type { PermissionRequest } from './permissions.js';
-import type { ToolCall, ToolCallResult, ToolRunner } from './runner.js';
+import type { CallOptions, FunctionDeclaration, ToolCall, ToolCallResult } from './runner.js';
 
 /** Why a run ended: the `finish` tool ran, the model answered without tool calls, the turn limit, an abort, or an error. */
 export type AgentDoneReason = 'finished' | 'no_tool_calls' | 'max_turns' | 'cancelled' | 'error';
@@ -46,10 +46,24 @@ export interface AgentRunOptions {
   system?: string;
 }
 
+/**
+ * Where the agent loop's tools live: what it declares to the model and what runs a turn's calls. A
+ * {@link ToolRunner} is one; so is a `RemoteToolRunner` (toolhost/web, toolhost/node), whose tools run
+ * in a worker while the loop and the model client stay on the page: pass it to
+ * {@link AgentBuilder.toolHost}. `declarations()` is read (and awaited) before every model request;
+ * `processToolCalls` gets one turn's calls as one batch with the run's `conversationId` and `signal`,
+ * and must resolve with one result per call, in order (never reject).
+ */
+export interface AgentToolHost {
+  declarations(): FunctionDeclaration[] | Promise<FunctionDeclaration[]>;
+  processToolCalls(calls: readonly ToolCall[], options: CallOptions): Promise<ToolCallResult[]>;
+}
+
 /** Everything {@link runAgentLoop} needs. */
 export interface AgentLoopOptions {
   model: Model;
-  runner: ToolRunner;
+  /** The tools: the agent's {@link ToolRunner}, or a remote one (see {@link AgentToolHost}). */
+  runner: AgentToolHost;
   /** The conversation's history; the loop appends to it in place. */
   history: ModelMessage[];
   prompt: string;
@@ -61,8 +75,8 @@ export interface AgentLoopOptions {
 }
 
 /**
- * The agent loop: appends the prompt, then asks the model, runs all of one turn's tool calls through
- * `runner.processToolCalls` in one batch (calls with unreadable arguments are answered with
+ * The agent loop: appends the prompt, then asks the model (with `await runner.declarations()`), runs all
+ * of one turn's tool calls through `runner.processToolCalls` in one batch (calls with unreadable arguments are answered with
  * `invalid_arguments` without running), appends the results, and repeats until the `finish` tool runs,
  * the model makes no tool call, `maxTurns` requests were made, the signal fires or the model fails.
  * Emits {@link AgentEvent}s through `emit`, ending with one `done`; never rejects.
@@ -81,7 +95,10 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentDone
       if (turns >= options.maxTurns) return done('max_turns');
       let response: ModelResponse;
       try {
-        const request: Parameters<Model['generate']>[0] = { messages: history.slice(), tools: runner.declarations(), signal };
+        // Awaited inside this try: a remote runner's unreachable worker ends the run with an error event.
+        const tools = await runner.declarations();
+        if (signal.aborted) return done('cancelled');
+        const request: Parameters<Model['generate']>[0] = { messages: history.slice(), tools, signal };
         if (options.system !== undefined) request.system = options.system;
         response = await model.generate(request);
       } catch (error) {

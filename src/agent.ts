@@ -1,4 +1,4 @@
-import { EventChannel, runAgentLoop, type AgentDoneReason, type AgentEvent, type AgentRunOptions } from './agent-loop.js';
+import { EventChannel, runAgentLoop, type AgentDoneReason, type AgentEvent, type AgentRunOptions, type AgentToolHost } from './agent-loop.js';
 import { ToolError } from './errors.js';
 import type { Model, ModelMessage } from './models/types.js';
 import type { PermissionAnswer, PermissionPolicy, PermissionRequest } from './permissions.js';
@@ -39,6 +39,8 @@ export interface AgentOptions {
   system?: string;
   /** Default `maxTurns` of runs (default 20). */
   maxTurns?: number;
+  /** Where `run` sends tool calls instead of the agent's own runner (see {@link AgentBuilder.toolHost}). */
+  toolHost?: AgentToolHost;
 }
 
 interface ActiveRun {
@@ -57,6 +59,7 @@ interface BuilderConfig {
   model: Model | undefined;
   system: string | undefined;
   maxTurns: number | undefined;
+  toolHost: AgentToolHost | undefined;
   subagents: SubagentOptions | undefined;
   /** False for subagents, whose `tools` already holds the chosen built-ins. */
   builtins: boolean;
@@ -75,6 +78,8 @@ export class Agent {
   readonly runner: ToolRunner;
   /** The model `run` uses, if any. */
   readonly model: Model | undefined;
+  /** The tools `run` uses instead of {@link Agent.runner}, when the builder was given {@link AgentBuilder.toolHost}. */
+  readonly toolHost: AgentToolHost | undefined;
   readonly #system: string | undefined;
   readonly #maxTurns: number;
   readonly #histories = new Map<string, ModelMessage[]>();
@@ -82,6 +87,7 @@ export class Agent {
   constructor(runner: ToolRunner, options: AgentOptions = {}) {
     this.runner = runner;
     this.model = options.model;
+    this.toolHost = options.toolHost;
     this.#system = options.system;
     this.#maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
     activeRuns.set(this, new Map());
@@ -143,7 +149,7 @@ export class Agent {
     if (!history) this.#histories.set(conversationId, (history = []));
     const loop: Parameters<typeof runAgentLoop>[0] = {
       model: this.model,
-      runner: this.runner,
+      runner: this.toolHost ?? this.runner,
       history,
       prompt,
       conversationId,
@@ -228,6 +234,7 @@ export class AgentBuilder {
     model: undefined,
     system: undefined,
     maxTurns: undefined,
+    toolHost: undefined,
     subagents: undefined,
     builtins: true,
   };
@@ -314,6 +321,22 @@ export class AgentBuilder {
   }
 
   /**
+   * Runs the model's tool calls somewhere else: `agent.run()` declares `host.declarations()` (awaited
+   * before each model request) to the model and sends each turn's calls to `host.processToolCalls` in one
+   * batch, with the run's `conversationId` and `signal`. The seam for a loop on the page with its tools
+   * in a worker: pass a `RemoteToolRunner` (`connectToolRunner`), so the model client runs on the page
+   * and the tools in the worker, against the worker's files, permissions, plan mode and tool state.
+   * `agent.runner` is still built from this builder (and `agent.processToolCalls` / `execute` use it),
+   * but `run()` does not touch it, so `tool()`, `allowAll()`, `planMode()` and `onPermissionRequest()`
+   * (and its `permission_request` events) have no effect on a run, and `start_subagent` is whatever the
+   * host's runner does with it.
+   */
+  toolHost(host: AgentToolHost): this {
+    this.#config.toolHost = host;
+    return this;
+  }
+
+  /**
    * Lets `start_subagent` run a child agent ({@link Agent.runSubagent}): same model and platform, its own
    * conversation id. `false` turns it off again (then `start_subagent` answers with a note).
    */
@@ -352,6 +375,7 @@ function buildAgent(config: BuilderConfig): Agent {
   if (config.model) agentOptions.model = config.model;
   if (config.system !== undefined) agentOptions.system = config.system;
   if (config.maxTurns !== undefined) agentOptions.maxTurns = config.maxTurns;
+  if (config.toolHost) agentOptions.toolHost = config.toolHost;
   agent = new Agent(runner, agentOptions);
   if (subagents) {
     childFactories.set(agent, (names) => {

@@ -51,5 +51,5 @@ export {
   type Endpoint,
 } from './remote.js';
 export { DEFAULT_MAX_TURNS, type AgentOptions, type SubagentOptions, type SubagentResult } from './agent.js';
-export { runAgentLoop, EventChannel, type AgentEvent, type AgentDoneReason, type AgentErrorInfo, type AgentRunOptions, type AgentLoopOptions } from './agent-loop.js';
+export { runAgentLoop, EventChannel, type AgentEvent, type AgentDoneReason, type AgentErrorInfo, type AgentRunOptions, type AgentLoopOptions, type AgentToolHost } from './agent-loop.js';
 export * from './models/index.js';
