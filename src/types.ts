@@ -146,6 +146,13 @@ export interface Platform {
   webSearch?(query: string, signal: AbortSignal): Promise<WebSearchResult>;
   /** Interruptible regex execution; when absent, regexes run in the calling thread. */
   readonly regex?: RegexSandbox;
+  /**
+   * True when `fs.writeFile` replaces a file's content in one step that no reader can observe halfway
+   * (an in-memory filesystem written synchronously; the web platform's journalled workspace, whose
+   * commits carry whole files). Then `writeFileAtomic`'s callers write in place instead of a
+   * temporary file plus rename. Absent or false (Node on a real directory): temp file + rename.
+   */
+  readonly atomicWrites?: boolean;
   /** Makes every filesystem write so far durable; the runner awaits it before a mutating call's result returns. */
   flush?(): Promise<void>;
   dispose(): Promise<void>;

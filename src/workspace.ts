@@ -184,9 +184,14 @@ function joinPathParts(base: string[], parts: string[]): string[] | null {
 /**
  * Writes `data` to `path` so that readers see the whole old or the whole new content, never a mix:
  * the bytes go to a temporary sibling that is then renamed over the target. The temporary file is
- * removed when any step fails.
+ * removed when any step fails. With `inPlace` (pass `platform.atomicWrites`: the platform's
+ * `writeFile` is already atomic for readers) it is one `writeFile` of `path`.
  */
-export async function writeFileAtomic(fs: FsPromises, path: string, data: Uint8Array | string): Promise<void> {
+export async function writeFileAtomic(fs: FsPromises, path: string, data: Uint8Array | string, inPlace = false): Promise<void> {
+  if (inPlace) {
+    await fs.writeFile(path, data);
+    return;
+  }
   const temp = `${dirname(path)}/.${basename(path)}.toolhost-${Math.random().toString(36).slice(2, 10)}.tmp`;
   try {
     await fs.writeFile(temp, data);

@@ -1,3 +1,4 @@
+import { fsFromSync, type SyncFsLike } from '../src/platform/memory.js';
 import type { FsPromises, FsStats, JsonValue } from '../src/types.js';
 import type { CommitBatch, FsRecord, StoredSubtree } from './idb.js';
 
@@ -8,17 +9,9 @@ export interface JournalStore {
 }
 
 /** The synchronous ZenFS calls the journal uses on its InMemory instance (a subset of `node:fs`). */
-interface SyncFs {
-  lstatSync(path: string): FsStats;
-  readFileSync(path: string): Uint8Array;
-  readlinkSync(path: string): string;
+interface SyncFs extends SyncFsLike {
   readdirSync(path: string): string[];
   realpathSync(path: string): string;
-  mkdirSync(path: string, options?: { recursive?: boolean }): unknown;
-  writeFileSync(path: string, data: Uint8Array): void;
-  symlinkSync(target: string, path: string): void;
-  rmSync(path: string, options?: { recursive?: boolean; force?: boolean }): void;
-  promises: FsPromises;
 }
 
 /** `node` = just this path changed; `tree` = this path and everything under it (rm -r, rename). */
@@ -65,7 +58,9 @@ export class JournaledWorkspace {
     this.#sync = sync;
     this.root = root;
     this.#store = store;
-    this.fs = this.#wrap(sync.promises);
+    // ZenFS's sync API on InMemory: the same backend code as its promise API, and each operation (a
+    // whole writeFile included) happens in one step, so readers never see half a write.
+    this.fs = this.#wrap(fsFromSync(sync));
   }
 
   /** Creates a journaled workspace on a fresh ZenFS InMemory instance holding `records` (key order). */

@@ -220,6 +220,9 @@ export function createWebPlatform(options: WebPlatformOptions): WebPlatform {
     fs,
     state,
     capabilities,
+    // The journalled InMemory workspace writes a file in one synchronous step and commits whole files;
+    // OPFS (WebAccess) writes through a stream, so it keeps temp file + rename.
+    atomicWrites: backend !== 'opfs',
     flush,
     ready,
     batch,

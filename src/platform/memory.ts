@@ -1,4 +1,4 @@
-import type { FsPromises, JsonValue, Platform, RegexSandbox, StateStore } from '../types.js';
+import type { FsPromises, FsStats, JsonValue, Platform, RegexSandbox, StateStore } from '../types.js';
 
 /** Options of {@link createMemoryPlatform}. */
 export interface MemoryPlatformOptions {
@@ -94,11 +94,68 @@ export function lazyFs(load: () => Promise<FsPromises>): FsPromises {
   return fs as unknown as FsPromises;
 }
 
+/** The synchronous ZenFS calls {@link fsFromSync} needs (a subset of `node:fs`). */
+export interface SyncFsLike {
+  readFileSync(path: string): Uint8Array;
+  writeFileSync(path: string, data: Uint8Array | string): void;
+  mkdirSync(path: string, options?: { recursive?: boolean }): unknown;
+  readdirSync(path: string, options?: { withFileTypes: true }): unknown[];
+  statSync(path: string): FsStats;
+  lstatSync(path: string): FsStats;
+  readlinkSync(path: string): string;
+  symlinkSync(target: string, path: string): void;
+  renameSync(oldPath: string, newPath: string): void;
+  rmSync(path: string, options?: { recursive?: boolean; force?: boolean }): void;
+  unlinkSync(path: string): void;
+}
+
+/**
+ * Runs `fn` now and settles a promise with its outcome. V8 stack capture is off meanwhile: ZenFS
+ * captures its error's stack three times per failure, a missing path is an everyday answer (every
+ * created file is first looked up), and a stack inside ZenFS tells the tools nothing.
+ */
+function settle<T>(fn: () => T): Promise<T> {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return Promise.resolve(fn());
+  } catch (error) {
+    return Promise.reject(error);
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
+
+/**
+ * An {@link FsPromises} over ZenFS's synchronous API, for an in-memory ZenFS instance: there the sync
+ * and promise calls run the same backend code (the promise API adds file handles and awaits), so the
+ * results and error codes are the same, while each operation, `writeFile` included, completes in one
+ * synchronous step that no other call can observe halfway (what {@link Platform.atomicWrites} means).
+ * Errors reject the returned promise as the promise API would.
+ */
+export function fsFromSync(sync: SyncFsLike): FsPromises {
+  return {
+    readFile: (path) => settle(() => sync.readFileSync(path)),
+    writeFile: (path, data) => settle(() => sync.writeFileSync(path, data)),
+    mkdir: (path, options) => settle(() => sync.mkdirSync(path, options)),
+    readdir: ((path: string, options?: { withFileTypes: true }) =>
+      settle(() => (options ? sync.readdirSync(path, options) : sync.readdirSync(path)))) as FsPromises['readdir'],
+    stat: (path) => settle(() => sync.statSync(path)),
+    lstat: (path) => settle(() => sync.lstatSync(path)),
+    readlink: (path) => settle(() => sync.readlinkSync(path)),
+    symlink: (target, path) => settle(() => sync.symlinkSync(target, path)),
+    rename: (from, to) => settle(() => sync.renameSync(from, to)),
+    rm: (path, options) => settle(() => sync.rmSync(path, options)),
+    unlink: (path) => settle(() => sync.unlinkSync(path)),
+  };
+}
+
 /**
  * A platform with an in-memory workspace (its own ZenFS InMemory instance, never the global one) and
  * in-memory tool state (SPEC §7 "memory"). Capabilities: no commands, no web search, not persistent;
  * `run_command` and `web_search` return their empty results. Creating it does no work: ZenFS loads on
- * the first file operation.
+ * the first file operation. Its filesystem runs on ZenFS's sync API ({@link fsFromSync}), so `writeFile`
+ * is atomic for readers and `atomicWrites` is true.
  */
 export function createMemoryPlatform(options: MemoryPlatformOptions = {}): Platform {
   const root = options.root ?? '/workspace';
@@ -106,7 +163,7 @@ export function createMemoryPlatform(options: MemoryPlatformOptions = {}): Platf
     const { resolveMountConfig, bindContext, InMemory } = await import('@zenfs/core');
     const mounted = await resolveMountConfig({ backend: InMemory });
     const context = bindContext({ root: '/', mounts: { '/': mounted } });
-    const promises = context.fs.promises as unknown as FsPromises;
+    const promises = fsFromSync(context.fs as unknown as SyncFsLike);
     await promises.mkdir(root, { recursive: true });
     for (const [name, content] of Object.entries(options.files ?? {})) {
       const path = name.startsWith('/') ? name : `${root}/${name}`;
@@ -121,6 +178,7 @@ export function createMemoryPlatform(options: MemoryPlatformOptions = {}): Platf
     fs,
     state: options.state ?? new MemoryStateStore(),
     capabilities: { runCommand: false, webSearch: false, persistent: false },
+    atomicWrites: true,
     async dispose() {},
   };
   if (options.regex) return { ...platform, regex: options.regex };

@@ -212,7 +212,8 @@ describe('create_file', () => {
         return base.fs.rename(from, to);
       },
     };
-    const { runner, platform } = setup({}, { ...base, fs });
+    // This fs is not atomic for readers, so the write goes through temp file + rename.
+    const { runner, platform } = setup({}, { ...base, fs, atomicWrites: false });
     const error = await failure(runner, 'create_file', { file_path: 'a.txt', content: 'new content\n', overwrite: true });
     expect(error.code).toBe('quota_exceeded');
     expect(await read(platform, '/workspace/a.txt')).toBe('old content\n');
@@ -220,6 +221,20 @@ describe('create_file', () => {
     // The runner stays usable and the next try succeeds.
     await runner.execute('create_file', { file_path: 'a.txt', content: 'new content\n', overwrite: true });
     expect(await read(platform, '/workspace/a.txt')).toBe('new content\n');
+  });
+
+  it('writes in place, without temp file or rename, where the platform says writeFile is atomic', async () => {
+    const base = createMemoryPlatform({ files: { 'a.txt': 'old\n' } });
+    expect(base.atomicWrites).toBe(true);
+    const renames: string[] = [];
+    const fs = { ...base.fs, rename: async (from: string, to: string) => void renames.push(`${from} -> ${to}`) };
+    const { runner, platform } = setup({}, { ...base, fs });
+    await runner.execute('create_file', { file_path: 'a.txt', content: 'new\n', overwrite: true });
+    await runner.execute('create_file', { file_path: 'deep/er/b.txt', content: 'b\n' });
+    expect(renames).toEqual([]);
+    expect(await read(platform, '/workspace/a.txt')).toBe('new\n');
+    expect(await read(platform, '/workspace/deep/er/b.txt')).toBe('b\n');
+    expect(await platform.fs.readdir('/workspace')).toEqual(['a.txt', 'deep']);
   });
 
   it('serialises concurrent writes to one path: one creates, the other gets already_exists', async () => {

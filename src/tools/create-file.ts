@@ -115,11 +115,24 @@ export const createFileTool: Tool<{ file_path: string; content: string; overwrit
           bytes = inFileStyle(args.content, old);
         } else {
           bytes = encodeText(args.content);
-          await ctx.fs.mkdir(dirname(path), { recursive: true });
         }
         if (ctx.signal.aborted) throw new ToolError('cancelled', `create_file was cancelled before writing ${path}`);
-        await writeFileAtomic(ctx.fs, path, bytes);
-        ctx.fileCache.set(path, await hashBytes(bytes));
+        // Hashed while the bytes are written (WebCrypto works off the thread).
+        const hashing = hashBytes(bytes);
+        const write = (): Promise<void> => writeFileAtomic(ctx.fs, path, bytes, ctx.platform.atomicWrites === true);
+        if (existing) await write();
+        else {
+          // Usually the folder exists: write first, and create missing parents only when that says ENOENT.
+          try {
+            await write();
+          } catch (error) {
+            if ((error as { code?: unknown } | null)?.code !== 'ENOENT') throw error;
+            await ctx.fs.mkdir(dirname(path), { recursive: true });
+            if (ctx.signal.aborted) throw new ToolError('cancelled', `create_file was cancelled before writing ${path}`);
+            await write();
+          }
+        }
+        ctx.fileCache.set(path, await hashing);
         return { file_path: path, bytes_written: bytes.length, created: existing === null };
       });
     },

@@ -352,7 +352,8 @@ describe('edit_file', () => {
           return original(...args);
         },
       };
-      return { ...base, fs };
+      // This fs is not atomic for readers, so edits go through temp file + rename.
+      return { ...base, fs, atomicWrites: false };
     }
 
     for (const method of ['rename', 'writeFile'] as const) {

@@ -327,7 +327,7 @@ export const editFileTool: Tool<EditFileArgs, EditFileResult> = defineTool({
         const bytes = encodeText(args.new_string);
         await ctx.fs.mkdir(dirname(path), { recursive: true });
         if (ctx.signal.aborted) throw new ToolError('cancelled', `edit_file was cancelled before writing ${path}`);
-        await writeFileAtomic(ctx.fs, path, bytes);
+        await writeFileAtomic(ctx.fs, path, bytes, ctx.platform.atomicWrites === true);
         ctx.fileCache.set(path, await hashBytes(bytes));
         return { file_path: path, replacements: 1, diff: unifiedDiff(path, '', toLf(args.new_string)) };
       }
@@ -399,7 +399,7 @@ export const editFileTool: Tool<EditFileArgs, EditFileResult> = defineTool({
 
       const newBytes = encodeText(newText, decoded.bom);
       if (ctx.signal.aborted) throw new ToolError('cancelled', `edit_file was cancelled before writing ${path}`);
-      await writeFileAtomic(ctx.fs, path, newBytes);
+      await writeFileAtomic(ctx.fs, path, newBytes, ctx.platform.atomicWrites === true);
       ctx.fileCache.set(path, await hashBytes(newBytes));
       return { file_path: path, replacements: count, diff: unifiedDiff(path, textLf, toLf(newText)) };
     });

@@ -107,7 +107,7 @@ export const generateImageTool: Tool<
     if (ctx.signal.aborted) throw ctx.signal.reason;
     await ctx.withPathLock(target, async () => {
       await ctx.fs.mkdir(dirname(target), { recursive: true });
-      await writeFileAtomic(ctx.fs, target, bytes);
+      await writeFileAtomic(ctx.fs, target, bytes, ctx.platform.atomicWrites === true);
     });
     return { file_path: target, bytes_written: bytes.byteLength };
   },
