@@ -5,6 +5,7 @@ import { transfer } from 'comlink';
 import type { FunctionDeclaration, PermissionAnswer, ToolCall, ToolCallResult } from 'toolhost';
 import { listWorkspaces } from 'toolhost/web';
 import { connect, type Connection } from './connection.js';
+import { setupChat } from './chat.js';
 import { byId, formatBytes, h, pretty } from './dom.js';
 import { buildForm, validateArgs, type SchemaForm } from './forms.js';
 import { fromDirectoryPicker, fromDrop, fromFileList, hasDirectoryPicker, importItems, isSkipped, stripCommonRoot, type ImportItem } from './importer.js';
@@ -31,6 +32,7 @@ const playground = {
   treeVersion: 0,
 };
 (globalThis as unknown as { playground: typeof playground }).playground = playground;
+let chat: ReturnType<typeof setupChat> | undefined;
 
 let conn: Connection | undefined;
 let info: WorkerInfo | undefined;
@@ -110,6 +112,7 @@ async function openWorkspace(name: string): Promise<void> {
   byId('viewer').firstElementChild?.replaceChildren();
   byId('viewer-info').textContent = 'Choose a file in the tree.';
   resetSession();
+  chat?.show();
   await refreshAll();
 }
 
@@ -572,6 +575,8 @@ async function refreshConversations(): Promise<void> {
   if (!conn) return;
   const names = new Set(await conn.admin.conversations());
   names.add(conversation);
+  // Conversations that only chatted (no tool call yet) are known to the chat panel, not the worker.
+  for (const name of chat?.conversations() ?? []) names.add(name);
   const select = byId<HTMLSelectElement>('conversation');
   select.replaceChildren(...[...names].sort().map((name) => h('option', { value: name }, name)));
   select.value = conversation;
@@ -683,6 +688,7 @@ function onNotice(notice: AdminNotice): void {
 
 function showAsk(askId: string, request: { tool: string; args: unknown; conversationId: string }): void {
   askOpen = askId;
+  chat?.noteAsk(request);
   byId('ask-text').textContent = `${request.tool} wants to change the workspace (conversation ${request.conversationId}). Allow it?`;
   byId('ask-args').textContent = pretty(request.args);
   const dialog = byId<HTMLDialogElement>('ask-dialog');
@@ -738,6 +744,8 @@ function on(id: string, event: string, handler: (event: Event) => unknown): void
 
 async function main(): Promise<void> {
   setupTabs();
+  chat = setupChat({ connection: () => conn, conversation: () => conversation });
+  (playground as typeof playground & { chat?: unknown }).chat = chat.state;
   on('workspace', 'change', (e) => openWorkspace((e.target as HTMLSelectElement).value));
   on('ws-new', 'click', newWorkspaceDialog);
   on('ws-delete', 'click', deleteWorkspaceDialog);
@@ -771,6 +779,7 @@ async function main(): Promise<void> {
     conversation = (e.target as HTMLSelectElement).value;
     localStorage.setItem(`playground:${playground.workspace}:conversation`, conversation);
     resetSession();
+    chat?.show();
     await refreshAll();
   });
   on('conv-new', 'click', async () => {
@@ -780,6 +789,7 @@ async function main(): Promise<void> {
     conversation = `chat-${n}`;
     localStorage.setItem(`playground:${playground.workspace}:conversation`, conversation);
     resetSession();
+    chat?.show();
     await refreshAll();
   });
   on('as-form', 'click', () => setJsonMode(false));
