@@ -297,7 +297,8 @@ export function setupChat(ctx: ChatContext): {
         break;
       }
     }
-    if (into.isConnected) into.lastElementChild?.scrollIntoView({ block: 'nearest' });
+    // Follow the newest entry inside the log only (scrollIntoView would scroll the page too).
+    if (into.isConnected) log.scrollTop = log.scrollHeight;
   };
 
   // ------------------------------------------------------------------------------------------------

@@ -184,12 +184,16 @@ describe('playground chat panel (demo/chat.ts) against a local Gemini-format ser
       'tool_call', 'tool_result', 'finish', 'done',
     ]);
 
-    await page.screenshot({ path: join(SHOTS, 'chat.png') });
-
     // The edit is in the workspace: read back through the tool console, and the tree marks the file.
     const view = await viewThroughConsole(page, 'src/greet.ts');
     expect(view.content).toContain('return `Hi there, ${name}!`;');
     await expect.poll(() => page.$('#tree button.file.changed[data-path="/workspace/src/greet.ts"]')).not.toBeNull();
+    // The file view shows it too; the screenshot has the chat next to the edited file.
+    await page.click('#tree button[data-path="/workspace/src/greet.ts"]');
+    await expect.poll(() => page.textContent('#viewer')).toContain('Hi there, ${name}!');
+    await showTab(page, 'chat');
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: join(SHOTS, 'chat.png') });
     // The chat's calls are in the conversation's history, as the console's are.
     await showTab(page, 'history');
     await expect.poll(() => page.$$eval('#history li', (els) => els.map((el) => (el as HTMLElement).dataset.tool))).toEqual(['view_file', 'finish', 'edit_file', 'view_file', 'find_file', 'grep_search', 'list_dir']);
