@@ -6,7 +6,7 @@ import { DenialTracker, PermissionChecker, type PermissionPolicy, type Permissio
 import { createMemoryPlatform } from './platform/memory.js';
 import type { HostHooks, Tool, ToolContext } from './tool.js';
 import type { JsonSchema, JsonValue, Platform } from './types.js';
-import { coerceArguments, compileValidator, formatValidationErrors, parseSchema, type ArgumentValidator } from './validation.js';
+import { coerceArguments, compileValidator, formatValidationErrors, parseSchema, precompiledValidator, type ArgumentValidator } from './validation.js';
 import { webSearchFallbackTool } from './tools/web-search.js';
 
 /** One tool call as a model makes it. `args` is usually an object; `null`/`undefined` count as `{}`. */
@@ -85,7 +85,9 @@ export interface ToolRunnerOptions extends HostHooks {
 interface Entry {
   tool: Tool;
   schema: JsonSchema;
-  validate: ArgumentValidator;
+  /** Undefined until compiled: schemas without a precompiled validator compile on first use (or in `register`). */
+  validate: ArgumentValidator | undefined;
+  compiling?: Promise<ArgumentValidator>;
   readOnly: boolean;
   concurrencySafe: boolean;
   needsContext: boolean;
@@ -145,7 +147,10 @@ export class ToolRunner {
    * Rejects with `invalid_arguments` for a bad name or a schema that is not a compilable JSON Schema object.
    */
   async register(tool: Tool<never, unknown> | Tool): Promise<void> {
-    this.#add(tool as Tool);
+    const entry = this.#check(tool as Tool);
+    // A schema ajv must compile is compiled here, so a bad schema fails its registration.
+    entry.validate ??= await compileValidator(entry.tool.name, entry.schema);
+    this.#tools.set(entry.tool.name, entry);
   }
 
   /** Removes a tool by name; true when one was registered. */
@@ -213,6 +218,12 @@ export class ToolRunner {
   }
 
   #add(tool: Tool): void {
+    const entry = this.#check(tool);
+    this.#tools.set(tool.name, entry);
+  }
+
+  /** Checks a tool's name, call and schema shape and builds its entry (its validator when precompiled). */
+  #check(tool: Tool): Entry {
     if (typeof tool !== 'object' || tool === null || typeof tool.name !== 'string') {
       throw new ToolError('invalid_arguments', 'register takes a Tool: an object with name, description, parameters and call');
     }
@@ -225,7 +236,7 @@ export class ToolRunner {
     if (typeof tool.call !== 'function' && typeof tool.callWithContext !== 'function') {
       throw new ToolError('invalid_arguments', `tool ${tool.name} has neither call nor callWithContext`);
     }
-    this.#tools.set(tool.name, this.#entry(tool));
+    return this.#entry(tool);
   }
 
   #entry(tool: Tool): Entry {
@@ -240,11 +251,18 @@ export class ToolRunner {
     return {
       tool,
       schema,
-      validate: compileValidator(tool.name, schema),
+      validate: precompiledValidator(schema),
       readOnly,
       concurrencySafe: tool.concurrencySafe ?? readOnly,
       needsContext: tool.needsContext === true && typeof tool.callWithContext === 'function',
     };
+  }
+
+  /** Compiles the validator of a tool given to the constructor without a precompiled one (once; a bad schema fails each call). */
+  async #compile(entry: Entry): Promise<ArgumentValidator> {
+    entry.compiling ??= compileValidator(entry.tool.name, entry.schema);
+    entry.validate = await entry.compiling;
+    return entry.validate;
   }
 
   #lookup(name: string): Entry | undefined {
@@ -291,11 +309,12 @@ export class ToolRunner {
       const listed = names.slice(0, 30).join(', ') + (names.length > 30 ? ', ...' : '');
       throw new ToolError('unknown_tool', `unknown tool "${String(name)}"; available tools: ${listed || '(none registered)'}`);
     }
+    const validate = entry.validate ?? (await this.#compile(entry));
     const args = coerceArguments(rawArgs ?? {}, entry.schema);
-    if (!entry.validate(args)) {
+    if (!validate(args)) {
       throw new ToolError(
         'invalid_arguments',
-        `invalid arguments for ${name}: ${formatValidationErrors(entry.validate.errors ?? [], entry.schema)}`,
+        `invalid arguments for ${name}: ${formatValidationErrors(validate.errors ?? [], entry.schema)}`,
       );
     }
     const { signal } = options;

@@ -1,4 +1,4 @@
-import { Ajv, type ErrorObject } from 'ajv';
+import type { Ajv, ErrorObject } from 'ajv';
 import { ToolError } from './errors.js';
 import precompiledBuiltins from './generated/validators.js';
 import type { JsonSchema } from './types.js';
@@ -17,12 +17,16 @@ export function registerPrecompiledValidators(validators: Record<string, Argumen
   for (const [schemaText, validate] of Object.entries(validators)) precompiled.set(schemaText, validate);
 }
 
-let ajv: Ajv | undefined;
+let ajv: Promise<Ajv> | undefined;
 
-function getAjv(): Ajv {
-  // Created on first compile, not at import. No coercion here: toolhost coerces only strings to
-  // numbers/booleans itself (SPEC §3), where ajv's coerceTypes would also turn numbers into strings.
-  ajv ??= new Ajv({ allErrors: true, strict: false, validateFormats: false, coerceTypes: false, useDefaults: false, logger: false });
+function getAjv(): Promise<Ajv> {
+  // Loaded and created on the first runtime compile, not at import: a worker whose tools all have
+  // precompiled validators (the built-ins) never loads ajv. No coercion here: toolhost coerces only
+  // strings to numbers/booleans itself (SPEC §3), where ajv's coerceTypes would also turn numbers into strings.
+  ajv ??= import('ajv').then(
+    ({ Ajv }) => new Ajv({ allErrors: true, strict: false, validateFormats: false, coerceTypes: false, useDefaults: false, logger: false }),
+  );
+  ajv.catch(() => (ajv = undefined));
   return ajv;
 }
 
@@ -46,21 +50,31 @@ export function parseSchema(toolName: string, parameters: JsonSchema | string): 
 }
 
 /**
- * Returns the validator for `schema`: one registered with {@link registerPrecompiledValidators}, else the
- * built-in tools' validator generated at build time (src/generated/validators.js, keyed by the schema's
- * `JSON.stringify` text; regenerate with `npm run gen:validators`), else compiled with ajv.
- * Throws `invalid_arguments` when ajv rejects the schema itself, or when compiling is forbidden because
- * the environment blocks code generation from strings (a CSP without `'unsafe-eval'`); the message then
- * says to precompile the schema.
+ * The validator for `schema` that needs no compiling: one registered with
+ * {@link registerPrecompiledValidators}, else the built-in tools' validator generated at build time
+ * (src/generated/validators.js, keyed by the schema's `JSON.stringify` text; regenerate with
+ * `npm run gen:validators`); `undefined` when neither has it.
  */
-export function compileValidator(toolName: string, schema: JsonSchema): ArgumentValidator {
+export function precompiledValidator(schema: JsonSchema): ArgumentValidator | undefined {
   const text = JSON.stringify(schema);
   const ready = precompiled.get(text);
   if (ready) return ready;
-  const builtin = Object.hasOwn(precompiledBuiltins, text) ? precompiledBuiltins[text] : undefined;
-  if (builtin) return builtin as ArgumentValidator;
+  return Object.hasOwn(precompiledBuiltins, text) ? (precompiledBuiltins[text] as ArgumentValidator) : undefined;
+}
+
+/**
+ * Returns the validator for `schema`: the {@link precompiledValidator} when there is one, else one
+ * compiled with ajv (loaded on the first such compile).
+ * Rejects with `invalid_arguments` when ajv rejects the schema itself, or when compiling is forbidden because
+ * the environment blocks code generation from strings (a CSP without `'unsafe-eval'`); the message then
+ * says to precompile the schema.
+ */
+export async function compileValidator(toolName: string, schema: JsonSchema): Promise<ArgumentValidator> {
+  const ready = precompiledValidator(schema);
+  if (ready) return ready;
+  const compiler = await getAjv();
   try {
-    return getAjv().compile(schema) as ArgumentValidator;
+    return compiler.compile(schema) as ArgumentValidator;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     if (isCodeGenerationBlocked(error)) {
