@@ -14,16 +14,33 @@ const pages = join(root, 'web', 'test-pages');
 const CHROMIUM = '/usr/bin/chromium';
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
+/**
+ * Builds `entry` as an ES worker with code splitting and returns min+gzip KiB of: `start`, what the
+ * worker loads to answer its first file tool call (the entry chunk, its static imports, and the
+ * @zenfs/core chunk every file tool loads with its static imports), and `total`, every chunk (ajv and
+ * @zenfs/dom are loaded only when needed: a runtime schema compile, the OPFS backend).
+ */
 async function bundleSize(entry) {
   const outDir = mkdtempSync(join(tmpdir(), 'toolhost-bundle-'));
   try {
-    await build({
+    const result = await build({
       configFile: false,
       logLevel: 'error',
-      build: { outDir, minify: true, target: 'es2022', lib: { entry: join(pages, entry), formats: ['es'], fileName: 'worker' }, rollupOptions: { output: { codeSplitting: false } } },
+      build: { outDir, minify: true, target: 'es2022', lib: { entry: join(pages, entry), formats: ['es'], fileName: 'worker' } },
     });
-    const files = readdirSync(outDir).filter((f) => f.endsWith('.js'));
-    return files.reduce((sum, f) => sum + gzipSync(readFileSync(join(outDir, f))).length, 0) / 1024;
+    const chunks = (Array.isArray(result) ? result : [result]).flatMap((r) => r.output).filter((o) => o.type === 'chunk');
+    const byName = new Map(chunks.map((c) => [c.fileName, c]));
+    const size = (c) => gzipSync(Buffer.from(c.code)).length / 1024;
+    const start = new Set();
+    const add = (c) => {
+      if (!c || start.has(c)) return;
+      start.add(c);
+      for (const name of c.imports) add(byName.get(name));
+    };
+    for (const c of chunks) if (c.isEntry) add(c);
+    for (const c of chunks) if (c.moduleIds.some((id) => id.includes('/@zenfs/core/') && id.endsWith('/dist/index.js'))) add(c);
+    const sum = (list) => list.reduce((acc, c) => acc + size(c), 0);
+    return { start: sum([...start]), total: sum(chunks), chunks: chunks.map((c) => `${c.fileName} ${size(c).toFixed(1)}`).join(', ') };
   } finally {
     rmSync(outDir, { recursive: true, force: true });
   }
@@ -50,6 +67,7 @@ export default async function run() {
     const page = context.pages()[0] ?? (await context.newPage());
     await page.goto(`http://127.0.0.1:${port}/web/test-pages/bench.html`);
     await page.waitForFunction(() => document.title === 'toolhost bench page ready');
+    const trips = await page.evaluate(() => globalThis.bench.roundTrips());
     const keyval = await page.evaluate(() => globalThis.bench.idbKeyvalSetMany());
     const batched = await page.evaluate(() => globalThis.bench.createFileCalls('strict', true));
     const keyval2 = await page.evaluate(() => globalThis.bench.idbKeyvalSetMany());
@@ -60,11 +78,12 @@ export default async function run() {
     const worker = await bundleSize('bench-worker.ts');
     const baseline = await bundleSize('bench-baseline-worker.ts');
     return [
+      { figure: 'web: execute of a trivial tool through connectToolRunner (median per round trip)', value: trips.executeUs, unit: 'µs', anchor: 'bare comlink no-op round trip, same page', anchorValue: trips.comlinkUs, target: '≤ 1.3x' },
       { figure: 'web: 1,000 create_file (4 KiB) in one processToolCalls, WebToolRunner (one strict commit per batch)', value: batched.ms, unit: 'ms', anchor: 'idb-keyval setMany of 1,000 × 4 KiB', anchorValue: anchor, target: '≤ 3x' },
       { figure: 'web: the same through ToolRunner (one strict commit per call)', value: perCall.ms, unit: 'ms', anchor: 'idb-keyval setMany of 1,000 × 4 KiB', anchorValue: anchor },
       { figure: 'web: 1,000 writeFile through @zenfs/dom IndexedDB promise API', value: zenfs, unit: 'ms', anchor: 'idb-keyval setMany of 1,000 × 4 KiB', anchorValue: anchor, note: 'for comparison: one transaction per operation' },
       { figure: 'web: open a 5,000-file workspace to the first tool result', value: open.ms, unit: 'ms', anchor: 'idb-keyval entries() of the same 5,000 values', anchorValue: open.anchorMs },
-      { figure: 'web: worker bundle (platform + built-ins + bridge), min+gzip', value: worker, unit: 'KiB', anchor: 'comlink + @zenfs/core + @zenfs/dom worker, min+gzip', anchorValue: baseline, target: '≤ 110 KB' },
+      { figure: 'web: worker bundle (platform + built-ins + bridge) loaded at start, min+gzip', value: worker.start, unit: 'KiB', anchor: 'comlink + @zenfs/core + @zenfs/dom worker, min+gzip', anchorValue: baseline.total, target: '≤ 110 KB', note: `all chunks ${worker.total.toFixed(1)} KiB (ajv and @zenfs/dom load on demand): ${worker.chunks}` },
     ];
   } finally {
     await context?.close().catch(() => undefined);

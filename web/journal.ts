@@ -142,14 +142,18 @@ export class JournaledWorkspace {
   }
 
   /** The path with its parent's symlinks resolved (the key a node is stored under). */
-  #canonical(path: string): string {
+  #canonical(path: string, reals?: Map<string, string | undefined>): string {
     const parent = parentOf(path);
-    try {
-      const real = this.#sync.realpathSync(parent);
-      return `${real === '/' ? '' : real}/${path.slice(parent.length + 1)}`;
-    } catch {
-      return path;
+    let real = reals?.get(parent);
+    if (real === undefined && !reals?.has(parent)) {
+      try {
+        real = this.#sync.realpathSync(parent);
+      } catch {
+        real = undefined;
+      }
+      reals?.set(parent, real);
     }
+    return real === undefined ? path : `${real === '/' ? '' : real}/${path.slice(parent.length + 1)}`;
   }
 
   #record(path: string, stats: FsStats): FsRecord | undefined {
@@ -177,8 +181,11 @@ export class JournaledWorkspace {
     const deleteTrees = new Set<string>();
     const puts = new Map<string, FsRecord>();
     const ordered = [...marks].sort(([, a], [, b]) => (a === b ? 0 : a === 'tree' ? -1 : 1));
+    // Parents' real paths, resolved once per commit (a batch usually writes many files per folder).
+    // Safe: gathering is synchronous, so no change can land meanwhile.
+    const reals = new Map<string, string | undefined>();
     for (const [marked, mark] of ordered) {
-      const path = this.#canonical(marked);
+      const path = this.#canonical(marked, reals);
       if (!this.#inside(path) || path === this.root) continue;
       const stats = this.#lstat(path);
       if (mark === 'tree' || !stats) {

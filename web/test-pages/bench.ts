@@ -1,6 +1,8 @@
 // Write-path measurements for the web platform, run on the page's main thread (the same IndexedDB
 // paths a worker uses). Each figure uses a fresh database. Times in ms.
+import { wrap } from 'comlink';
 import { createStore, entries, setMany } from 'idb-keyval';
+import { connectToolRunner } from '../../src/remote.js';
 import { ToolRunner } from '../../src/runner.js';
 import { BuiltinTools } from '../../src/tools/index.js';
 import type { Tool } from '../../src/tool.js';
@@ -104,6 +106,37 @@ const bench = {
     });
   },
 };
+
+/**
+ * Median µs per round trip, interleaved rounds of `n` sequential calls each: `execute` of a trivial tool
+ * through connectToolRunner, and a bare comlink no-op call, each to its own dedicated worker.
+ */
+async function roundTrips(n = 500, rounds = 7): Promise<{ executeUs: number; comlinkUs: number }> {
+  // Written out in full twice: vite bundles a worker only for this literal `new Worker(new URL(...))` form.
+  const remote = connectToolRunner(() => new Worker(new URL('./bench-rpc-worker.ts', import.meta.url), { type: 'module', name: 'toolhost' }) as never);
+  const bareWorker = new Worker(new URL('./bench-rpc-worker.ts', import.meta.url), { type: 'module', name: 'comlink' });
+  const bare = wrap<{ noop(n: number): number }>(bareWorker);
+  const median = (xs: number[]): number => xs.sort((a, b) => a - b)[xs.length >> 1] as number;
+  // Warm up both (worker start, JIT).
+  for (let i = 0; i < 200; i += 1) {
+    await remote.execute('noop', { n: i });
+    await bare.noop(i);
+  }
+  const ex: number[] = [];
+  const cl: number[] = [];
+  for (let r = 0; r < rounds; r += 1) {
+    let t0 = performance.now();
+    for (let i = 0; i < n; i += 1) await remote.execute('noop', { n: i });
+    ex.push(((performance.now() - t0) * 1000) / n);
+    t0 = performance.now();
+    for (let i = 0; i < n; i += 1) await bare.noop(i);
+    cl.push(((performance.now() - t0) * 1000) / n);
+  }
+  await remote.terminate();
+  bareWorker.terminate();
+  return { executeUs: median(ex), comlinkUs: median(cl) };
+}
+(bench as Record<string, unknown>).roundTrips = roundTrips;
 
 (globalThis as unknown as { bench: typeof bench }).bench = bench;
 document.title = 'toolhost bench page ready';
