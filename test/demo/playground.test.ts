@@ -35,7 +35,7 @@ async function shot(page: Page, name: string, selector?: string): Promise<void> 
   else await page.screenshot({ path });
 }
 
-async function showTab(page: Page, tab: 'console' | 'session' | 'history' | 'state' | 'caps'): Promise<void> {
+async function showTab(page: Page, tab: 'console' | 'session' | 'history' | 'state' | 'caps' | 'chat'): Promise<void> {
   await page.click(`#${tab}-tab`);
   await expect.poll(() => page.getAttribute(`#${tab}-tab`, 'aria-selected')).toBe('true');
 }
@@ -392,7 +392,7 @@ describe('playground (demo/)', () => {
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('session-tab');
     expect(await page.getAttribute('#session-panel', 'hidden')).toBeNull();
     await page.keyboard.press('End');
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('caps-tab');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('chat-tab');
     await page.keyboard.press('Home');
     // Run a tool with the keyboard only: pick it, type arguments, submit with Enter.
     await page.focus('#tool-list button[data-tool="list_dir"]');
@@ -408,7 +408,7 @@ describe('playground (demo/)', () => {
     expect(outline).not.toBe('none');
 
     const problems: string[] = [];
-    for (const tab of ['console', 'session', 'history', 'state', 'caps'] as const) {
+    for (const tab of ['console', 'session', 'history', 'state', 'caps', 'chat'] as const) {
       await showTab(page, tab);
       const { violations } = await new AxeBuilder({ page }).analyze();
       for (const v of violations) {
