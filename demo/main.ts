@@ -640,7 +640,7 @@ function renderCaps(): void {
           ? 'This browser cannot start a worker inside a SharedWorker, and a page cannot end a SharedWorker: a catastrophic pattern blocks the workspace until every tab closes.'
           : 'A hung worker is terminated and replaced; acknowledged files and state are kept.',
     ],
-    ['start_subagent, generate_image', 'no', 'The playground has no model: these return an empty result with a note.'],
+    ['start_subagent, generate_image', 'no', 'The tool worker has no model (the Chat tab’s model client runs on the page): these return an empty result with a note.'],
   ];
   byId('caps').querySelector('tbody')?.replaceChildren(...rows.map(([what, here, why]) => h('tr', {}, h('th', { scope: 'row' }, what), h('td', {}, here), h('td', {}, why))));
 }
