@@ -17,7 +17,7 @@ const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking'
 /**
  * Builds `entry` as an ES worker with code splitting and returns min+gzip KiB of: `start`, what the
  * worker loads to answer its first file tool call (the entry chunk, its static imports, and the
- * @zenfs/core chunk every file tool loads with its static imports), and `total`, every chunk (ajv and
+ * ZenFS InMemory chunk every file tool loads, with its static imports), and `total`, every chunk (ajv and
  * @zenfs/dom are loaded only when needed: a runtime schema compile, the OPFS backend).
  */
 async function bundleSize(entry) {
@@ -38,7 +38,8 @@ async function bundleSize(entry) {
       for (const name of c.imports) add(byName.get(name));
     };
     for (const c of chunks) if (c.isEntry) add(c);
-    for (const c of chunks) if (c.moduleIds.some((id) => id.includes('/@zenfs/core/') && id.endsWith('/dist/index.js'))) add(c);
+    // The ZenFS InMemory loader (src/platform/zenfs.ts), dynamically imported by the first file operation.
+    for (const c of chunks) if (c.moduleIds.some((id) => id.endsWith('/src/platform/zenfs.ts'))) add(c);
     const sum = (list) => list.reduce((acc, c) => acc + size(c), 0);
     return { start: sum([...start]), total: sum(chunks), chunks: chunks.map((c) => `${c.fileName} ${size(c).toFixed(1)}`).join(', ') };
   } finally {

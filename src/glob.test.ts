@@ -1,5 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { checkGlobBalance, compileGlob } from './glob.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { checkGlobBalance, compileGlob, loadGlobEngine } from './glob.js';
+
+beforeAll(loadGlobEngine);
 
 describe('compileGlob', () => {
   it('matches names at any depth when the pattern has no /', () => {

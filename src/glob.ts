@@ -1,5 +1,15 @@
-import picomatch from 'picomatch/posix.js';
+import type picomatchType from 'picomatch/posix.js';
 import { ToolError } from './errors.js';
+
+let picomatch: typeof picomatchType | undefined;
+
+/**
+ * Loads the glob engine (picomatch) on first use, so a worker that never searches does not load it.
+ * {@link compileGlob} needs it loaded: the tools await this first.
+ */
+export async function loadGlobEngine(): Promise<void> {
+  picomatch ??= (await import('picomatch/posix.js')).default;
+}
 
 /** Options of {@link compileGlob}. */
 export interface GlobOptions {
@@ -86,7 +96,8 @@ function negateBrackets(pattern: string): string {
  * matched like any other name. A pattern without `/` matches the basename at any depth (`*.ts`); a
  * pattern with `/` matches the path relative to the search directory (`src/**\/*.test.ts`; a leading
  * `./` or `/` is dropped). Case-insensitive unless `caseSensitive`.
- * Errors: `invalid_pattern` for an empty pattern or an unbalanced brace or bracket.
+ * Errors: `invalid_pattern` for an empty pattern or an unbalanced brace or bracket. Call
+ * {@link loadGlobEngine} once before.
  */
 export function compileGlob(pattern: string, options: GlobOptions = {}): GlobMatcher {
   const argName = options.argName ?? 'pattern';
@@ -100,6 +111,7 @@ export function compileGlob(pattern: string, options: GlobOptions = {}): GlobMat
   if (problem) throw new ToolError('invalid_pattern', `${argName} "${pattern}" is not a valid glob: ${problem}`);
   source = negateBrackets(source);
   const basenameOnly = !source.includes('/');
+  if (!picomatch) throw new Error('compileGlob: await loadGlobEngine() first');
   let test: (input: string) => boolean;
   try {
     test = picomatch(source, { dot: true, nocase: options.caseSensitive !== true });

@@ -333,9 +333,10 @@ export class ToolRunner {
       if (signal?.aborted) throw cancelled(name, signal);
     }
     const timeoutMs = normaliseTimeout(options.timeoutMs ?? this.defaultTimeoutMs);
-    if (!entry.needsContext && timeoutMs === undefined && signal === undefined && (entry.readOnly || !this.platform.flush)) {
-      // Fast path: nothing can interrupt the call and nothing needs a context.
-      const value = await entry.tool.call(args);
+    if (!entry.needsContext && timeoutMs === undefined && (entry.readOnly || !this.platform.flush)) {
+      // Fast path: no deadline, no context, nothing to flush; only the caller's signal (a worker bridge
+      // always passes one) can end the call early, with `cancelled` as on the full path.
+      const value = signal ? await abortable(Promise.resolve(entry.tool.call(args)), signal, name) : await entry.tool.call(args);
       return this.#checkOutput(name, value);
     }
     return this.#invokeWithContext(entry, args, { conversationId, callId, signal, timeoutMs });

@@ -1,4 +1,4 @@
-import ignore, { type Ignore } from 'ignore';
+import type { Ignore } from 'ignore';
 import { ToolError, toToolError } from './errors.js';
 import { decodeText } from './text.js';
 import type { FsDirent, FsPromises, Platform } from './types.js';
@@ -93,6 +93,8 @@ async function readIgnoreFile(fs: FsPromises, dir: string): Promise<IgnoreLevel 
   }
   const decoded = decodeText(bytes);
   if (!decoded) return undefined;
+  // Loaded when a workspace first has a .gitignore, not with the worker.
+  const { default: ignore } = await import('ignore');
   return { dir, rules: ignore({ ignorecase: false }).add(decoded.text) };
 }
 

@@ -65,7 +65,7 @@ export class JournaledWorkspace {
 
   /** Creates a journaled workspace on a fresh ZenFS InMemory instance holding `records` (key order). */
   static async mount(root: string, records: ReadonlyArray<[string, FsRecord]>, store: JournalStore): Promise<JournaledWorkspace> {
-    const { resolveMountConfig, bindContext, InMemory } = await import('@zenfs/core');
+    const { resolveMountConfig, bindContext, InMemory } = await import('../src/platform/zenfs.js');
     const mounted = await resolveMountConfig({ backend: InMemory });
     const context = bindContext({ root: '/', mounts: { '/': mounted } });
     const sync = context.fs as unknown as SyncFs;

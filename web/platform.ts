@@ -188,7 +188,7 @@ export function createWebPlatform(options: WebPlatformOptions): WebPlatform {
         }
         const top = await storage.getDirectory();
         const handle = await top.getDirectoryHandle(`toolhost-ws-${encodeURIComponent(workspaceName)}`, { create: true });
-        const { resolveMountConfig, bindContext, InMemory } = await import('@zenfs/core');
+        const { resolveMountConfig, bindContext, InMemory } = await import('../src/platform/zenfs.js');
         const { WebAccess } = await import('@zenfs/dom');
         const mounted = await resolveMountConfig({ backend: WebAccess, handle } as never);
         const scratch = await resolveMountConfig({ backend: InMemory });

@@ -160,7 +160,7 @@ export function fsFromSync(sync: SyncFsLike): FsPromises {
 export function createMemoryPlatform(options: MemoryPlatformOptions = {}): Platform {
   const root = options.root ?? '/workspace';
   const fs = lazyFs(async () => {
-    const { resolveMountConfig, bindContext, InMemory } = await import('@zenfs/core');
+    const { resolveMountConfig, bindContext, InMemory } = await import('./zenfs.js');
     const mounted = await resolveMountConfig({ backend: InMemory });
     const context = bindContext({ root: '/', mounts: { '/': mounted } });
     const promises = fsFromSync(context.fs as unknown as SyncFsLike);

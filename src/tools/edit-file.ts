@@ -1,4 +1,3 @@
-import { FILE_HEADERS_ONLY, formatPatch, structuredPatch } from 'diff';
 import { ToolError } from '../errors.js';
 import { hashBytes } from '../file-cache.js';
 import { decodeText, detectLineEnding, encodeText, truncateText } from '../text.js';
@@ -257,7 +256,9 @@ function noMatchHint(fileLf: string, needleLf: string): { hint: string; line?: n
 }
 
 /** Unified diff of two LF texts with `path` in both headers, capped at {@link EDIT_MAX_DIFF_CHARS}. */
-function unifiedDiff(path: string, before: string, after: string): string {
+async function unifiedDiff(path: string, before: string, after: string): Promise<string> {
+  // Loaded on the first edit, not with the worker.
+  const { FILE_HEADERS_ONLY, formatPatch, structuredPatch } = await import('diff');
   const patch = structuredPatch(path, path, before, after, '', '', { context: 3, timeout: DIFF_TIMEOUT_MS });
   if (patch === undefined) return `(diff left out: the change to ${path} is too large to diff quickly; view_file the file to check it)`;
   const text = formatPatch(patch, FILE_HEADERS_ONLY);
@@ -329,7 +330,7 @@ export const editFileTool: Tool<EditFileArgs, EditFileResult> = defineTool({
         if (ctx.signal.aborted) throw new ToolError('cancelled', `edit_file was cancelled before writing ${path}`);
         await writeFileAtomic(ctx.fs, path, bytes, ctx.platform.atomicWrites === true);
         ctx.fileCache.set(path, await hashBytes(bytes));
-        return { file_path: path, replacements: 1, diff: unifiedDiff(path, '', toLf(args.new_string)) };
+        return { file_path: path, replacements: 1, diff: await unifiedDiff(path, '', toLf(args.new_string)) };
       }
       if (stats.isDirectory()) {
         throw new ToolError('is_a_directory', `${path} is a directory; give the path of a file inside it`);
@@ -401,7 +402,7 @@ export const editFileTool: Tool<EditFileArgs, EditFileResult> = defineTool({
       if (ctx.signal.aborted) throw new ToolError('cancelled', `edit_file was cancelled before writing ${path}`);
       await writeFileAtomic(ctx.fs, path, newBytes, ctx.platform.atomicWrites === true);
       ctx.fileCache.set(path, await hashBytes(newBytes));
-      return { file_path: path, replacements: count, diff: unifiedDiff(path, textLf, toLf(newText)) };
+      return { file_path: path, replacements: count, diff: await unifiedDiff(path, textLf, toLf(newText)) };
     });
   },
 });
