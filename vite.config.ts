@@ -1,10 +1,56 @@
+import { existsSync } from 'node:fs';
+import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
+
+/** Debian's Chromium; the browser project fails (never skips) when it is missing. */
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+/**
+ * The tests that also run in real Chromium (vitest browser mode, served on http://127.0.0.1): the
+ * built-in tools' tests and the platform-free helpers they rest on. A test that needs Node inside one
+ * of these files is skipped there with `it.skipIf(!isNode)` (test/support/env.ts) and a comment saying
+ * why; the platform contract suite runs in Chromium through test/browser/contract.test.ts.
+ */
+const BROWSER_TESTS = ['src/tools/*.test.ts', 'src/walk.test.ts', 'src/glob.test.ts', 'src/regex.test.ts', 'test/test-env.test.ts'];
+
+function chromiumPath(): string {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`Chromium is missing at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (the browser test project never skips)`);
+  }
+  return CHROMIUM;
+}
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'web/**/*.test.ts', 'node/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    pool: 'forks',
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'node',
+          include: ['src/**/*.test.ts', 'web/**/*.test.ts', 'node/**/*.test.ts', 'test/**/*.test.ts'],
+          pool: 'forks',
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'chromium',
+          include: BROWSER_TESTS,
+          // After the node project, not beside it: its Chromium tests and this one's would share the CPUs.
+          sequence: { groupOrder: 1 },
+          browser: {
+            enabled: true,
+            headless: true,
+            provider: playwright({ launchOptions: { executablePath: chromiumPath(), args: CHROMIUM_ARGS } }),
+            instances: [{ browser: 'chromium' }],
+            api: { host: '127.0.0.1', port: 63315, strictPort: false },
+            screenshotFailures: false,
+          },
+        },
+      },
+    ],
   },
 });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createMemoryPlatform } from '../platform/memory.js';
 import { ToolRunner } from '../runner.js';
 import type { Platform, RunCommandRequest, RunCommandResult } from '../types.js';
@@ -70,7 +70,8 @@ describe('runCommandTool', () => {
     const runner = new ToolRunner({ platform, tools: [runCommandTool] });
     const controller = new AbortController();
     const running = runner.processToolCalls([{ name: 'run_command', args: { command: 'sleep 100' } }], { signal: controller.signal });
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    // Cancel once the platform holds the signal (a fixed sleep raced the call's start on a busy machine).
+    await vi.waitFor(() => expect(seen).toBeDefined(), { timeout: 5000, interval: 5 });
     controller.abort();
     const [result] = await running;
     expect(result).toMatchObject({ code: 'cancelled' });
