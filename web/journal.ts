@@ -71,7 +71,16 @@ export class JournaledWorkspace {
     const sync = context.fs as unknown as SyncFs;
     sync.mkdirSync(root, { recursive: true });
     const workspace = new JournaledWorkspace(sync, root, store);
-    for (const [path, record] of records) workspace.#create(path, record);
+    // Records come in key order, so a folder's record precedes its children: create each parent once.
+    // Stack capture off meanwhile: ZenFS builds (and catches) errors while creating nodes.
+    const made = new Set<string>([root]);
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    try {
+      for (const [path, record] of records) workspace.#create(path, record, made);
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
     return workspace;
   }
 
@@ -294,13 +303,18 @@ export class JournaledWorkspace {
     }
   }
 
-  #create(path: string, record: FsRecord): void {
+  #create(path: string, record: FsRecord, made?: Set<string>): void {
     const sync = this.#sync;
     if (record.kind === 'dir') {
-      sync.mkdirSync(path, { recursive: true });
+      if (!made?.has(path)) sync.mkdirSync(path, { recursive: true });
+      made?.add(path);
       return;
     }
-    sync.mkdirSync(parentOf(path), { recursive: true });
+    const parent = parentOf(path);
+    if (!made?.has(parent)) {
+      sync.mkdirSync(parent, { recursive: true });
+      made?.add(parent);
+    }
     if (record.kind === 'file') sync.writeFileSync(path, record.data);
     else sync.symlinkSync(record.target, path);
   }
