@@ -1,4 +1,5 @@
-// Web platform figures in Debian Chromium (needs /usr/bin/chromium; `apt-get install -y chromium`):
+// Web platform figures in Debian Chromium (needs /usr/bin/chromium; `apt-get install -y chromium`): the
+// bridge round trip (execute through connectToolRunner next to a bare comlink call, bench-rpc-worker.ts),
 // the durable write path, opening a large workspace, and the worker bundle size. The bench page
 // (web/test-pages/bench.html) is built with vite and served by vite preview on 127.0.0.1.
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
