@@ -1,5 +1,5 @@
 import { ToolError } from './errors.js';
-import type { FsPromises } from './types.js';
+import type { FsPromises, FsStats } from './types.js';
 
 /** Most symlinks followed while resolving one path (Linux's MAXSYMLINKS). */
 export const MAX_SYMLINK_HOPS = 40;
@@ -198,6 +198,16 @@ export async function writeFileAtomic(fs: FsPromises, path: string, data: Uint8A
     await fs.rename(temp, path);
   } catch (error) {
     await fs.rm(temp, { force: true }).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** `fs.stat(path)`, or null when nothing is there (`ENOENT`); other errors are thrown. */
+export async function statOrNull(fs: FsPromises, path: string): Promise<FsStats | null> {
+  try {
+    return await fs.stat(path);
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return null;
     throw error;
   }
 }

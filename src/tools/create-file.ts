@@ -2,8 +2,7 @@ import { ToolError } from '../errors.js';
 import { hashBytes } from '../file-cache.js';
 import { decodeText, detectLineEnding, encodeText } from '../text.js';
 import { defineTool, type Tool } from '../tool.js';
-import type { FsStats } from '../types.js';
-import { dirname, resolveWorkspacePath, writeFileAtomic } from '../workspace.js';
+import { dirname, resolveWorkspacePath, statOrNull, writeFileAtomic } from '../workspace.js';
 
 const parameters = {
   type: 'object',
@@ -35,15 +34,6 @@ export interface CreateFileResult {
   bytes_written: number;
   /** True when the file did not exist before. */
   created: boolean;
-}
-
-async function statOrNull(stat: () => Promise<FsStats>): Promise<FsStats | null> {
-  try {
-    return await stat();
-  } catch (error) {
-    if ((error as { code?: unknown } | null)?.code === 'ENOENT') return null;
-    throw error;
-  }
 }
 
 /**
@@ -92,7 +82,7 @@ export const createFileTool: Tool<{ file_path: string; content: string; overwrit
         throw new ToolError('is_a_directory', `${path} is the workspace root, a directory; give a file name inside it`);
       }
       return ctx.withPathLock(path, async () => {
-        const existing = await statOrNull(() => ctx.fs.stat(path));
+        const existing = await statOrNull(ctx.fs, path);
         let bytes: Uint8Array;
         if (existing) {
           if (existing.isDirectory()) {

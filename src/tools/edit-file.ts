@@ -2,8 +2,7 @@ import { ToolError } from '../errors.js';
 import { hashBytes } from '../file-cache.js';
 import { decodeText, detectLineEnding, encodeText, truncateText } from '../text.js';
 import { defineTool, type Tool } from '../tool.js';
-import type { FsStats } from '../types.js';
-import { dirname, resolveWorkspacePath, writeFileAtomic } from '../workspace.js';
+import { dirname, resolveWorkspacePath, statOrNull, writeFileAtomic } from '../workspace.js';
 
 /** Largest file `edit_file` edits, in bytes (32 MiB, as `view_file` reads). */
 export const EDIT_MAX_FILE_BYTES = 32 * 1024 * 1024;
@@ -267,15 +266,6 @@ async function unifiedDiff(path: string, before: string, after: string): Promise
   return `${text.slice(0, cutAt)}… [${text.length - cutAt} characters of diff cut]\n`;
 }
 
-async function statOrNull(stat: () => Promise<FsStats>): Promise<FsStats | null> {
-  try {
-    return await stat();
-  } catch (error) {
-    if ((error as { code?: unknown } | null)?.code === 'ENOENT') return null;
-    throw error;
-  }
-}
-
 /** Half of a surrogate pair with no other half beside it. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
@@ -317,7 +307,7 @@ export const editFileTool: Tool<EditFileArgs, EditFileResult> = defineTool({
       throw new ToolError('no_change', 'old_string and new_string are the same, so the edit would change nothing; give the new text in new_string');
     }
     return ctx.withPathLock(path, async () => {
-      const stats = await statOrNull(() => ctx.fs.stat(path));
+      const stats = await statOrNull(ctx.fs, path);
       if (stats === null) {
         if (args.old_string !== '') {
           throw new ToolError(
