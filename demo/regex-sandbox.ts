@@ -3,8 +3,7 @@
 // deadline and Cancel work while it runs. Chromium cannot start a worker inside a SharedWorker, and a
 // page cannot end a SharedWorker, so there the tool worker hands each scan to a tab (`delegated`),
 // which runs it in a worker of its own (`createWorkerRegexSandbox`).
-import { ToolError, type RegexSandbox, type RegexScanRequest } from 'toolhost';
-import { scanTexts } from './regex-scan.js';
+import { scanRegexTexts, ToolError, type RegexSandbox, type RegexScanRequest } from 'toolhost';
 
 export type RegexAnswer = { matches: Array<Array<[number, number]>> } | { error: string; code: 'invalid_pattern' | 'timeout' };
 
@@ -71,7 +70,7 @@ export function createDelegatedRegexSandbox<Helper>(send: (helper: Helper, id: s
       const helper = helpers[helpers.length - 1];
       if (helper === undefined) {
         try {
-          return scanTexts(request.source, request.flags, request.texts, request.maxMatchesPerText);
+          return scanRegexTexts(request.source, request.flags, request.texts, request.maxMatchesPerText, Infinity);
         } catch (error) {
           throw new ToolError('invalid_pattern', (error as Error).message);
         }

@@ -53,3 +53,4 @@ export {
 export { DEFAULT_MAX_TURNS, type AgentOptions, type SubagentOptions, type SubagentResult } from './agent.js';
 export { runAgentLoop, EventChannel, type AgentEvent, type AgentDoneReason, type AgentErrorInfo, type AgentRunOptions, type AgentLoopOptions, type AgentToolHost } from './agent-loop.js';
 export * from './models/index.js';
+export { scanRegexTexts, createInThreadRegexSandbox } from './regex.js';

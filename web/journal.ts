@@ -2,6 +2,9 @@ import { fsFromSync, type SyncFsLike } from '../src/platform/memory.js';
 import type { FsPromises, FsStats, JsonValue } from '../src/types.js';
 import type { CommitBatch, FsRecord, StoredSubtree } from './idb.js';
 
+/** V8's `Error.stackTraceLimit` (Chromium, Node); elsewhere setting it has no effect. */
+const V8Error = Error as ErrorConstructor & { stackTraceLimit?: number };
+
 /** Where a {@link JournaledWorkspace} persists: one atomic commit per batch, and subtree reads for rollback. */
 export interface JournalStore {
   commit(batch: CommitBatch): Promise<void>;
@@ -74,12 +77,12 @@ export class JournaledWorkspace {
     // Records come in key order, so a folder's record precedes its children: create each parent once.
     // Stack capture off meanwhile: ZenFS builds (and catches) errors while creating nodes.
     const made = new Set<string>([root]);
-    const limit = Error.stackTraceLimit;
-    Error.stackTraceLimit = 0;
+    const limit = V8Error.stackTraceLimit;
+    V8Error.stackTraceLimit = 0;
     try {
       for (const [path, record] of records) workspace.#create(path, record, made);
     } finally {
-      Error.stackTraceLimit = limit;
+      V8Error.stackTraceLimit = limit;
     }
     return workspace;
   }

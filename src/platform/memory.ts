@@ -1,5 +1,8 @@
 import type { FsPromises, FsStats, JsonValue, Platform, RegexSandbox, StateStore } from '../types.js';
 
+/** V8's `Error.stackTraceLimit` (Chromium, Node); elsewhere setting it has no effect. */
+const V8Error = Error as ErrorConstructor & { stackTraceLimit?: number };
+
 /** Options of {@link createMemoryPlatform}. */
 export interface MemoryPlatformOptions {
   /** Workspace root inside the in-memory filesystem (default `/workspace`). */
@@ -115,14 +118,14 @@ export interface SyncFsLike {
  * created file is first looked up), and a stack inside ZenFS tells the tools nothing.
  */
 function settle<T>(fn: () => T): Promise<T> {
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 0;
+  const limit = V8Error.stackTraceLimit;
+  V8Error.stackTraceLimit = 0;
   try {
     return Promise.resolve(fn());
   } catch (error) {
     return Promise.reject(error);
   } finally {
-    Error.stackTraceLimit = limit;
+    V8Error.stackTraceLimit = limit;
   }
 }
 
