@@ -153,6 +153,13 @@ export interface Platform {
    * temporary file plus rename. Absent or false (Node on a real directory): temp file + rename.
    */
   readonly atomicWrites?: boolean;
+  /**
+   * A number that changes whenever anything is changed through `fs`, on platforms whose files change
+   * only through it (memory). Unchanged means the workspace is as it was, so search tools reuse their
+   * listings and decoded texts without a `stat` per file. Absent where files can change behind the
+   * platform's back (a real directory on Node).
+   */
+  readonly changeCount?: () => number;
   /** Makes every filesystem write so far durable; the runner awaits it before a mutating call's result returns. */
   flush?(): Promise<void>;
   dispose(): Promise<void>;

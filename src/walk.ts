@@ -39,6 +39,26 @@ export interface WalkOptions {
   fileFilter?: (rel: string) => boolean;
   /** Skip a directory (and everything under it) when this returns true. */
   pruneDir?: (rel: string) => boolean;
+  /** The platform's {@link Platform.changeCount}: while it is unchanged, directory listings are reused. */
+  changeCount?: () => number;
+}
+
+/** Directory listings per filesystem, valid while the platform's change count is `generation`. */
+const listings = new WeakMap<FsPromises, { generation: number; dirs: Map<string, FsDirent[]> }>();
+
+async function readdirCached(fs: FsPromises, path: string, changeCount: (() => number) | undefined): Promise<FsDirent[]> {
+  if (!changeCount) return fs.readdir(path, { withFileTypes: true });
+  const generation = changeCount();
+  let cache = listings.get(fs);
+  if (!cache || cache.generation !== generation) {
+    cache = { generation, dirs: new Map() };
+    listings.set(fs, cache);
+  }
+  const known = cache.dirs.get(path);
+  if (known) return known;
+  const dirents = await fs.readdir(path, { withFileTypes: true });
+  if (changeCount() === generation) cache.dirs.set(path, dirents);
+  return dirents;
 }
 
 /** What {@link walkWorkspace} found. */
@@ -161,7 +181,7 @@ export async function walkWorkspace(options: WalkOptions): Promise<WalkResult> {
     }
     let dirents: FsDirent[];
     try {
-      dirents = await fs.readdir(current.path, { withFileTypes: true });
+      dirents = await readdirCached(fs, current.path, options.changeCount);
     } catch (error) {
       if (current.rel === '') throw error;
       const code = errorCode(error);
@@ -226,6 +246,8 @@ interface CachedFile {
   readAt: number;
   /** null: binary. */
   entry: TextEntry | null;
+  /** The platform's change count when read, where it has one. */
+  generation?: number;
 }
 
 /**
@@ -305,7 +327,15 @@ export async function loadTexts(
   const { fs } = platform;
   const out: Array<LoadedFile | undefined> = new Array(files.length);
   let lastYield = Date.now();
+  const changeCount = platform.changeCount;
+  const generation = changeCount?.();
   const loadOne = async (file: WalkFile, index: number): Promise<void> => {
+    const known = (cache as TextCache).get(file.path);
+    if (generation !== undefined && known?.generation === generation) {
+      // Nothing changed in the workspace since this file was read: no stat needed.
+      out[index] = { path: file.path, rel: file.rel, entry: known.entry, tooLarge: false };
+      return;
+    }
     let stats;
     try {
       stats = await fs.stat(file.path);
@@ -338,7 +368,8 @@ export async function loadTexts(
     }
     const decoded = decodeText(bytes);
     const entry: TextEntry | null = decoded ? { text: decoded.text } : null;
-    (cache as TextCache).set(file.path, { size: stats.size, mtimeMs: stats.mtimeMs, readAt, entry });
+    const unchanged = generation !== undefined && changeCount?.() === generation;
+    (cache as TextCache).set(file.path, { size: stats.size, mtimeMs: stats.mtimeMs, readAt, entry, ...(unchanged ? { generation } : {}) });
     out[index] = { path: file.path, rel: file.rel, entry, tooLarge: false };
   };
   for (let i = 0; i < files.length; i += READ_CONCURRENCY) {

@@ -175,10 +175,26 @@ export function createMemoryPlatform(options: MemoryPlatformOptions = {}): Platf
     }
     return promises;
   });
+  // Every change goes through these methods: count them (before and after, so a listing read while a
+  // change runs is never taken for the state after it).
+  let changes = 0;
+  const counted = { ...fs } as Record<string, unknown>;
+  for (const method of ['writeFile', 'mkdir', 'symlink', 'rename', 'rm', 'unlink'] as const) {
+    const inner = fs[method] as (...args: unknown[]) => Promise<unknown>;
+    counted[method] = async (...args: unknown[]) => {
+      changes += 1;
+      try {
+        return await inner(...args);
+      } finally {
+        changes += 1;
+      }
+    };
+  }
   const platform: Platform = {
     name: 'memory',
     root,
-    fs,
+    fs: counted as unknown as FsPromises,
+    changeCount: () => changes,
     state: options.state ?? new MemoryStateStore(),
     capabilities: { runCommand: false, webSearch: false, persistent: false },
     atomicWrites: true,

@@ -93,6 +93,7 @@ export const findFileTool: Tool<FindFileArgs, FindFileResult> = defineTool({
       fs: ctx.fs,
       root: ctx.platform.root,
       dir,
+      changeCount: ctx.platform.changeCount,
       includeIgnored: args.include_ignored === true,
       includeSymlinks: true,
       signal: ctx.signal,

@@ -320,3 +320,25 @@ describe('grep_search', () => {
     ]);
   });
 });
+
+describe('grep_search on an unchanged workspace', () => {
+  it('reuses listings and texts without a stat per file, and sees every change made since', async () => {
+    const base = createMemoryPlatform({ files: { 'a.txt': 'needle one\n', 'sub/b.txt': 'hay\n' } });
+    let stats = 0;
+    const fs = { ...base.fs, stat: (path: string) => ((stats += 1), base.fs.stat(path)) } as typeof base.fs;
+    const runner = new ToolRunner({ platform: { ...base, fs }, tools: [grepSearchTool] });
+    const count = async () => ((await runner.execute('grep_search', { pattern: 'needle', output_mode: 'count' })) as { counts: unknown[] }).counts;
+    expect(await count()).toEqual([{ file_path: '/workspace/a.txt', count: 1 }]);
+    const afterFirst = stats;
+    expect(await count()).toEqual([{ file_path: '/workspace/a.txt', count: 1 }]);
+    expect(stats - afterFirst).toBe(1); // only the dir_path check, none per file
+    await fs.writeFile('/workspace/sub/b.txt', 'needle two\n');
+    expect(await count()).toEqual([
+      { file_path: '/workspace/a.txt', count: 1 },
+      { file_path: '/workspace/sub/b.txt', count: 1 },
+    ]);
+    await fs.mkdir('/workspace/new', { recursive: true });
+    await fs.writeFile('/workspace/new/c.txt', 'needle three\n');
+    expect((await count()).length).toBe(3);
+  });
+});

@@ -227,6 +227,7 @@ async function filesToSearch(
     fs: ctx.fs,
     root: ctx.platform.root,
     dir: start,
+    changeCount: ctx.platform.changeCount,
     signal: ctx.signal,
     fileFilter: include || exclude ? (rel) => (!include || include.matches(rel)) && !exclude?.matches(rel) : undefined,
     pruneDir: exclude ? (rel) => exclude.matches(rel) : undefined,
