@@ -11,7 +11,8 @@ const only = process.argv.slice(2);
 const modules = readdirSync(here)
   .filter((name) => name.endsWith('.bench.mjs'))
   .filter((name) => only.length === 0 || only.some((o) => name.includes(o)))
-  .sort();
+  // Microbenchmarks first: a browser bench leaves Chromium processes winding down for a while.
+  .sort((a, b) => Number(/web|demo/.test(a)) - Number(/web|demo/.test(b)) || a.localeCompare(b));
 
 const lock = JSON.parse(readFileSync(join(rootDir, 'package-lock.json'), 'utf8'));
 const version = (name) => lock.packages?.[`node_modules/${name}`]?.version ?? 'n/a';
