@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { build, preview, type PreviewServer } from 'vite';
+import { afterAll, beforeAll } from 'vitest';
 
 /** Where Debian puts Chromium; the browser tests fail (never skip) when it is missing. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -130,4 +131,43 @@ export async function launch(profile: string, url?: string): Promise<BrowserSess
 /** Removes a profile directory (best effort). */
 export function removeProfile(profile: string): void {
   rmSync(profile, { recursive: true, force: true });
+}
+
+/** What {@link openTestPage} gives a test file: the session and server, set once `beforeAll` has run. */
+export interface OpenedTestPage {
+  readonly session: BrowserSession;
+  readonly server: TestServer;
+}
+
+/**
+ * Registers `beforeAll`/`afterAll` hooks that start the test server, launch Chromium on a fresh
+ * profile at `pageFile`, and wait until the page's title is `readyTitle`; everything is closed and
+ * the profile removed after the file's tests. Fails (never skips) when Chromium is missing.
+ */
+export function openTestPage(pageFile: string, readyTitle: string): OpenedTestPage {
+  let server: TestServer | undefined;
+  let session: BrowserSession | undefined;
+  let profile: string | undefined;
+  beforeAll(async () => {
+    requireChromium();
+    server = await startServer();
+    profile = newProfile();
+    session = await launch(profile, server.page(pageFile));
+    await session.page.waitForFunction((title) => document.title === title, readyTitle);
+  });
+  afterAll(async () => {
+    await session?.close();
+    await server?.close();
+    if (profile) removeProfile(profile);
+  });
+  return {
+    get session(): BrowserSession {
+      if (!session) throw new Error('the test page is not open yet (openTestPage opens it in beforeAll)');
+      return session;
+    },
+    get server(): TestServer {
+      if (!server) throw new Error('the test server is not started yet (openTestPage starts it in beforeAll)');
+      return server;
+    },
+  };
 }

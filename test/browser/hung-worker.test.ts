@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, newProfile, removeProfile, requireChromium, startServer, type BrowserSession, type TestServer } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { openTestPage } from './harness.js';
 
 type Result = { id?: string; name: string; result?: any; error?: string; code?: string };
 declare const th: {
@@ -9,25 +9,11 @@ declare const th: {
   stored(workspace: string): Promise<{ ok: boolean; value?: any }>;
 };
 
-let server: TestServer;
-let session: BrowserSession;
-let profile: string;
-beforeAll(async () => {
-  requireChromium();
-  server = await startServer();
-  profile = newProfile();
-  session = await launch(profile, server.page('index.html'));
-  await session.page.waitForFunction(() => document.title === 'toolhost test page ready');
-});
-afterAll(async () => {
-  await session?.close();
-  await server?.close();
-  if (profile) removeProfile(profile);
-});
+const opened = openTestPage('index.html', 'toolhost test page ready');
 
 describe('hung worker', () => {
   it('answers a catastrophic grep with timeout within the deadline + 1 s, replaces the worker, and loses nothing acknowledged', async () => {
-    const page = session.page;
+    const page = opened.session.page;
     await page.evaluate(() => th.start({ workspace: 'hang' }, { graceMs: 250 }));
     const line = `${'a'.repeat(40)}!`;
     const setup = await page.evaluate(

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, newProfile, removeProfile, requireChromium, startServer, type BrowserSession, type TestServer } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { openTestPage } from './harness.js';
 
 type Result = { id?: string; name: string; result?: any; error?: string; code?: string };
 declare const th: {
@@ -10,21 +10,7 @@ declare const th: {
   remove(workspace: string): Promise<{ ok: boolean; code?: string; message?: string }>;
 };
 
-let server: TestServer;
-let session: BrowserSession;
-let profile: string;
-beforeAll(async () => {
-  requireChromium();
-  server = await startServer();
-  profile = newProfile();
-  session = await launch(profile, server.page('index.html'));
-  await session.page.waitForFunction(() => document.title === 'toolhost test page ready');
-});
-afterAll(async () => {
-  await session?.close();
-  await server?.close();
-  if (profile) removeProfile(profile);
-});
+const opened = openTestPage('index.html', 'toolhost test page ready');
 
 const codes = (results: Result[]) => results.map((r) => r.code ?? 'ok');
 
@@ -32,7 +18,7 @@ describe('web platform storage errors and workspace management', () => {
   for (const perCall of [false, true]) {
     const mode = perCall ? 'one commit per call (ToolRunner)' : 'one commit per batch (WebToolRunner)';
     it(`answers quota_exceeded when IndexedDB is full and keeps earlier content in memory and on disk: ${mode}`, async () => {
-      const page = session.page;
+      const page = opened.session.page;
       const workspace = perCall ? 'quota-call' : 'quota-batch';
       await page.evaluate((c) => th.start(c), { workspace, faults: true, perCall });
       const before = await page.evaluate(() =>
@@ -81,7 +67,7 @@ describe('web platform storage errors and workspace management', () => {
   }
 
   it('answers unavailable with a clear message without IndexedDB (private mode) and when opening is blocked', async () => {
-    const page = session.page;
+    const page = opened.session.page;
     await page.evaluate(() => th.start({ workspace: 'private', noIdb: true }));
     const none = await page.evaluate(() => th.call([{ name: 'create_file', args: { file_path: 'x.txt', content: 'x' } }, { name: 'recall', args: { keys: ['k'] } }]));
     expect(codes(none)).toEqual(['unavailable', 'unavailable']);
@@ -93,7 +79,7 @@ describe('web platform storage errors and workspace management', () => {
   });
 
   it('runs a memory backend that reports persistent: false and keeps nothing', async () => {
-    const page = session.page;
+    const page = opened.session.page;
     await page.evaluate(() => th.start({ workspace: 'scratch', backend: 'memory' }));
     const [info, created] = await page.evaluate(() =>
       th.call([{ name: 'platform_info', args: {} }, { name: 'create_file', args: { file_path: 'm.txt', content: 'm' } }]),
@@ -106,7 +92,7 @@ describe('web platform storage errors and workspace management', () => {
   });
 
   it('keeps files in the Origin Private File System with backend opfs, and state in IndexedDB', async () => {
-    const page = session.page;
+    const page = opened.session.page;
     await page.evaluate(() => th.start({ workspace: 'in-opfs', backend: 'opfs' }));
     const first = await page.evaluate(() =>
       th.call([
@@ -128,7 +114,7 @@ describe('web platform storage errors and workspace management', () => {
   });
 
   it('lists, exports and deletes workspaces; an open platform on a deleted workspace fails with unavailable', async () => {
-    const page = session.page;
+    const page = opened.session.page;
     await page.evaluate(() => th.start({ workspace: 'admin' }));
     await page.evaluate(() =>
       th.call([

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, newProfile, removeProfile, requireChromium, startServer, type BrowserSession, type TestServer } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { openTestPage } from './harness.js';
 
 declare const bench: {
   idbKeyvalSetMany(): Promise<number>;
@@ -9,25 +9,11 @@ declare const bench: {
   memoryCalls(): Promise<number>;
 };
 
-let server: TestServer;
-let session: BrowserSession;
-let profile: string;
-beforeAll(async () => {
-  requireChromium();
-  server = await startServer();
-  profile = newProfile();
-  session = await launch(profile, server.page('bench.html'));
-  await session.page.waitForFunction(() => document.title === 'toolhost bench page ready');
-});
-afterAll(async () => {
-  await session?.close();
-  await server?.close();
-  if (profile) removeProfile(profile);
-});
+const opened = openTestPage('bench.html', 'toolhost bench page ready');
 
 describe('web platform write path (1,000 files of 4 KiB, Chromium)', () => {
   it('stores every file of 1,000 create_file calls, each committed before its result, and reports the figures', async () => {
-    const page = session.page;
+    const page = opened.session.page;
     const keyval = await page.evaluate(() => bench.idbKeyvalSetMany());
     const calls = await page.evaluate(() => bench.createFileCalls());
     // The comparison figures take a while on these machines: only with TOOLHOST_WRITE_FIGURES=1.
