@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { anthropicModel, fromAnthropicToolUses, toAnthropicMessages, toAnthropicToolResults, toAnthropicTools } from './anthropic.js';
-
-function captureFetch(status: number, body: unknown): typeof fetch & { requests: { url: string; headers: Record<string, string>; body: unknown }[] } {
-  const requests: { url: string; headers: Record<string, string>; body: unknown }[] = [];
-  const fn = (async (url: string | URL | Request, init?: RequestInit) => {
-    requests.push({ url: String(url), headers: init?.headers as Record<string, string>, body: JSON.parse(String(init?.body)) });
-    return new Response(JSON.stringify(body), { status });
-  }) as typeof fetch & { requests: typeof requests };
-  fn.requests = requests;
-  return fn;
-}
+import { captureFetch } from '../../test/support/capture-fetch.js';
 
 describe('Anthropic converters', () => {
   it('declares tools with input_schema, adding type object where missing', () => {

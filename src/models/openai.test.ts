@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fromOpenAIToolCalls, openAICompatibleModel, toOpenAIMessages, toOpenAITools, toOpenAIToolMessages } from './openai.js';
-
-function captureFetch(status: number, body: unknown): typeof fetch & { requests: { url: string; headers: Record<string, string>; body: unknown }[] } {
-  const requests: { url: string; headers: Record<string, string>; body: unknown }[] = [];
-  const fn = (async (url: string | URL | Request, init?: RequestInit) => {
-    requests.push({ url: String(url), headers: init?.headers as Record<string, string>, body: JSON.parse(String(init?.body)) });
-    return new Response(JSON.stringify(body), { status });
-  }) as typeof fetch & { requests: typeof requests };
-  fn.requests = requests;
-  return fn;
-}
+import { captureFetch } from '../../test/support/capture-fetch.js';
 
 describe('OpenAI converters', () => {
   it('declares function tools, strict only when the schema qualifies', () => {
