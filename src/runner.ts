@@ -320,8 +320,11 @@ export class ToolRunner {
     const { signal } = options;
     if (signal?.aborted) throw cancelled(name, signal);
     const conversationId = options.conversationId ?? this.conversationId;
-    const callId = id ?? crypto.randomUUID();
+    // Generated only where it is seen (a permission request, the tool's context): the fast path below
+    // has no use for it, and crypto.randomUUID costs a random-source read per call.
+    let callId = id;
     if (this.planMode || this.permissions.policy !== 'allow_all') {
+      callId ??= crypto.randomUUID();
       const request = { tool: name, args, conversationId, callId, readOnly: entry.readOnly } as PermissionRequest;
       // Non-enumerable: hosts post the request to a page or another thread, and an AbortSignal cannot be cloned.
       Object.defineProperty(request, 'signal', { value: signal ?? new AbortController().signal, enumerable: false });
@@ -335,11 +338,11 @@ export class ToolRunner {
     const timeoutMs = normaliseTimeout(options.timeoutMs ?? this.defaultTimeoutMs);
     if (!entry.needsContext && timeoutMs === undefined && (entry.readOnly || !this.platform.flush)) {
       // Fast path: no deadline, no context, nothing to flush; only the caller's signal (a worker bridge
-      // always passes one) can end the call early, with `cancelled` as on the full path.
+      // passes one for a call its host can cancel) can end the call early, with `cancelled` as on the full path.
       const value = signal ? await abortable(Promise.resolve(entry.tool.call(args)), signal, name) : await entry.tool.call(args);
       return this.#checkOutput(name, value);
     }
-    return this.#invokeWithContext(entry, args, { conversationId, callId, signal, timeoutMs });
+    return this.#invokeWithContext(entry, args, { conversationId, callId: callId ?? crypto.randomUUID(), signal, timeoutMs });
   }
 
   async #invokeWithContext(
