@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ToolError, isToolError } from './errors.js';
 import { createMemoryPlatform } from './platform/memory.js';
 import { connectToolRunner, exposeToolRunner, type Endpoint, type RemoteToolRunner } from './remote.js';
@@ -309,6 +309,65 @@ describe('connectToolRunner / exposeToolRunner', () => {
     await expect(execution).rejects.toMatchObject({ code: 'cancelled' });
     // An already-aborted signal never reaches the worker.
     await expect(remote.execute('wait', {}, { signal: AbortSignal.abort() })).rejects.toMatchObject({ code: 'cancelled' });
+    expect(remote.restarts).toBe(0);
+  });
+
+  it('sends one request and gets one answer per call; cancellation is set up only for a call with a signal', async () => {
+    const worker = fakeWorker(() => new ToolRunner({ tools: workerTools() }));
+    const toWorker: unknown[] = [];
+    const toHost: unknown[] = [];
+    const port = worker.host as unknown as MessagePort;
+    port.addEventListener('message', (event) => toHost.push(event.data));
+    const host: Endpoint = {
+      postMessage: (message: unknown, transfer?: Transferable[]) => {
+        toWorker.push(message);
+        port.postMessage(message, transfer ?? []);
+      },
+      addEventListener: (type: string, listener: EventListenerOrEventListenerObject) => port.addEventListener(type, listener),
+      removeEventListener: (type: string, listener: EventListenerOrEventListenerObject) => port.removeEventListener(type, listener),
+      start: () => port.start(),
+    };
+    const remote = track(connectToolRunner(host, { terminate: () => worker.close() }));
+    await remote.declarations();
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+    await settle();
+    toWorker.length = 0;
+    toHost.length = 0;
+
+    // No signal: the request leaves at once (the worker is ready), carries no request id, and neither
+    // side creates an AbortController for it (the worker's runner takes its signal-free path).
+    let controllers = 0;
+    const Original = globalThis.AbortController;
+    vi.stubGlobal(
+      'AbortController',
+      class extends Original {
+        constructor() {
+          super();
+          controllers += 1;
+        }
+      },
+    );
+    try {
+      const plain = remote.execute('echo', { text: 'one' });
+      expect(toWorker).toHaveLength(1);
+      expect(await plain).toMatchObject({ text: 'one' });
+    } finally {
+      vi.unstubAllGlobals();
+    }
+    await settle();
+    expect(controllers).toBe(0);
+    expect(toWorker).toHaveLength(1);
+    expect(toHost).toHaveLength(1);
+    expect(JSON.stringify(toWorker[0])).not.toContain('requestId');
+
+    // With a signal that does not fire: still one message each way; the request names itself.
+    toWorker.length = 0;
+    toHost.length = 0;
+    expect(await remote.execute('echo', { text: 'two' }, { signal: new AbortController().signal })).toMatchObject({ text: 'two' });
+    await settle();
+    expect(toWorker).toHaveLength(1);
+    expect(toHost).toHaveLength(1);
+    expect(JSON.stringify(toWorker[0])).toMatch(/"requestId":"[^"]+"/);
     expect(remote.restarts).toBe(0);
   });
 

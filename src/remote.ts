@@ -31,11 +31,20 @@ export type RemoteEnvelope<T> =
   | { ok: true; value: T }
   | { ok: false; code: ToolErrorCode; message: string; details?: Record<string, unknown> };
 
-/** Per-call options as they cross the boundary: the AbortSignal is replaced by a cancel notice. */
+/**
+ * Per-call options as they cross the boundary, inside the call's one request (see
+ * {@link ToolRunnerWorkerApi}): the AbortSignal is replaced by `requestId` and, when the signal fires,
+ * a cancel notice naming it.
+ */
 export interface WireCallOptions {
   conversationId?: string;
   /** Deadline in ms, enforced by the worker's runner (and watched by the host, see {@link connectToolRunner}). */
   timeoutMs?: number;
+  /**
+   * Names the request so that a later cancel notice can find it. Sent only for calls that can be
+   * cancelled (the caller passed a signal); without it the worker sets up no cancellation for the call.
+   */
+  requestId?: string;
 }
 
 /** A page-side tool as the worker sees it: everything but the functions, which stay on the page. */
@@ -49,8 +58,10 @@ export interface PageToolDescriptor {
 
 /**
  * The comlink surface that {@link exposeToolRunner} serves. Internal protocol, exported for hosts that
- * write their own client; every method resolves (never rejects) with an envelope.
- * `requestId` names a request so that a cancel notice can find it.
+ * write their own client; every method resolves (never rejects) with an envelope. A call is one
+ * comlink request with one argument (the call and its options) and one answer; a cancellable call
+ * carries `requestId`, and the host cancels it with a `{ toolhost: 'cancel', requestId }` notice on the
+ * same endpoint.
  */
 export interface ToolRunnerWorkerApi {
   /** Answers at once, even while the runner is being set up: a liveness probe. */
@@ -58,12 +69,8 @@ export interface ToolRunnerWorkerApi {
   /** Resolves once the runner is set up; a failed setup is an `unavailable` envelope. */
   hello(): Promise<RemoteEnvelope<{ tools: number }>>;
   declarations(): Promise<RemoteEnvelope<FunctionDeclaration[]>>;
-  execute(requestId: string, name: string, args: unknown, options: WireCallOptions): Promise<RemoteEnvelope<unknown>>;
-  processToolCalls(
-    requestId: string,
-    calls: readonly ToolCall[],
-    options: WireCallOptions,
-  ): Promise<RemoteEnvelope<ToolCallResult[]>>;
+  execute(request: WireCallOptions & { name: string; args: unknown }): Promise<RemoteEnvelope<unknown>>;
+  processToolCalls(request: WireCallOptions & { calls: readonly ToolCall[] }): Promise<RemoteEnvelope<ToolCallResult[]>>;
   register(tool: PageToolDescriptor): Promise<RemoteEnvelope<null>>;
   unregister(name: string): Promise<RemoteEnvelope<boolean>>;
 }
@@ -175,23 +182,46 @@ export function exposeToolRunner(target: ToolRunner | ToolRunnerSetup, endpoint?
   const runner: Promise<ToolRunner> =
     typeof target === 'function' ? Promise.resolve().then(() => target({ onMessage: relay })) : Promise.resolve(target);
   runner.catch(() => undefined);
+  // The runner once set up: requests then run at once instead of after an `await` of the setup.
+  let served: ToolRunner | undefined;
+  void runner.then(
+    (ready) => (served = ready),
+    () => undefined,
+  );
 
   const controllers = new Map<string, AbortController>();
   const pageCalls = new Map<string, (envelope: RemoteEnvelope<unknown>) => void>();
   const nextId = newIdSource();
 
-  const withRunner = async <T>(fn: (runner: ToolRunner) => Promise<RemoteEnvelope<T>>): Promise<RemoteEnvelope<T>> => {
-    let ready: ToolRunner;
-    try {
-      ready = await runner;
-    } catch (error) {
-      return fail('unavailable', `the tool worker could not set up its runner: ${toToolError(error).message}`);
-    }
-    try {
-      return await fn(ready);
-    } catch (error) {
-      return failure(error);
-    }
+  /** Runs `fn` on the runner (waiting for the setup while it runs); never rejects. */
+  const withRunner = <T>(fn: (runner: ToolRunner) => Promise<RemoteEnvelope<T>>): Promise<RemoteEnvelope<T>> => {
+    const run = (ready: ToolRunner): Promise<RemoteEnvelope<T>> => {
+      try {
+        return fn(ready).catch(failure);
+      } catch (error) {
+        return Promise.resolve(failure(error));
+      }
+    };
+    if (served) return run(served);
+    return runner.then(run, (error: unknown) =>
+      fail('unavailable', `the tool worker could not set up its runner: ${toToolError(error).message}`),
+    );
+  };
+  const succeed = <T>(value: T): RemoteEnvelope<T> => ({ ok: true, value });
+
+  /**
+   * Runs a call with the runner's per-call options. Only a call that carries a `requestId` (the host
+   * can cancel it) gets an AbortController, registered before any await so that a cancel notice
+   * following the request always finds it; the others run without a signal (the runner's fast path).
+   */
+  const call = <T>(options: WireCallOptions | undefined, fn: (runner: ToolRunner, callOptions: CallOptions) => Promise<T>): Promise<RemoteEnvelope<T>> => {
+    const callOptions = wireToCall(options);
+    const requestId = options?.requestId;
+    if (typeof requestId !== 'string') return withRunner((r) => fn(r, callOptions).then(succeed));
+    const controller = new AbortController();
+    controllers.set(requestId, controller);
+    callOptions.signal = controller.signal;
+    return withRunner((r) => fn(r, callOptions).then(succeed)).finally(() => controllers.delete(requestId));
   };
 
   const pageTool = (descriptor: PageToolDescriptor): Tool => ({
@@ -256,23 +286,8 @@ export function exposeToolRunner(target: ToolRunner | ToolRunnerSetup, endpoint?
     ping: async () => 'pong',
     hello: () => withRunner(async (r) => ({ ok: true, value: { tools: r.declarations().length } })),
     declarations: () => withRunner(async (r) => ({ ok: true, value: r.declarations() })),
-    execute: (requestId, name, args, options) => {
-      // Created before any await: a cancel notice that follows the request always finds it.
-      const controller = new AbortController();
-      controllers.set(requestId, controller);
-      return withRunner(async (r) => ({
-        ok: true as const,
-        value: await r.execute(name, args, { ...wireToCall(options), signal: controller.signal }),
-      })).finally(() => controllers.delete(requestId));
-    },
-    processToolCalls: (requestId, calls, options) => {
-      const controller = new AbortController();
-      controllers.set(requestId, controller);
-      return withRunner(async (r) => ({
-        ok: true as const,
-        value: await r.processToolCalls(calls, { ...wireToCall(options), signal: controller.signal }),
-      })).finally(() => controllers.delete(requestId));
-    },
+    execute: (request) => call(request, (r, callOptions) => r.execute(request?.name, request?.args, callOptions)),
+    processToolCalls: (request) => call(request, (r, callOptions) => r.processToolCalls(request?.calls, callOptions)),
     register: (descriptor) =>
       withRunner(async (r) => {
         if (typeof descriptor !== 'object' || descriptor === null || typeof descriptor.name !== 'string') {
@@ -684,7 +699,8 @@ export function connectToolRunner(
     label: string;
     deadlineMs: number | undefined;
     signal: AbortSignal | undefined;
-    invoke: (api: Remote<ToolRunnerWorkerApi>, requestId: string) => Promise<RemoteEnvelope<T>>;
+    /** Sends the request; `requestId` is set only when `signal` is (the call can be cancelled). */
+    invoke: (api: Remote<ToolRunnerWorkerApi>, requestId: string | undefined) => Promise<RemoteEnvelope<T>>;
   }): Promise<RemoteEnvelope<T>> => {
     const { label, deadlineMs, signal } = spec;
     if (signal?.aborted) return Promise.resolve(fail('cancelled', `${label} was cancelled before it started`));
@@ -729,49 +745,49 @@ export function connectToolRunner(
       }
       session.requests.add(pending);
       signal?.addEventListener('abort', onAbort, { once: true });
-      session.ready.then(
-        () => {
-          if (done) return;
-          if (session.dead) {
-            finish(fail('unavailable', 'the tool worker ended; retry the call'));
-            return;
-          }
-          requestId = nextId();
-          pending.started = true;
-          pending.startedAt = Date.now();
-          let sent: Promise<RemoteEnvelope<T>>;
-          try {
-            sent = spec.invoke(session.api, requestId);
-          } catch (error) {
-            sent = Promise.reject(error);
-          }
-          sent.then(
-            (envelope) => finish(isEnvelope(envelope) ? envelope : fail('execution_failed', 'the tool worker answered with something that is not a toolhost envelope')),
-            (error: unknown) => finish(sendFailure(error, label)),
-          );
-          if (deadlineMs !== undefined) {
-            const check = (): void => {
+      const send = (): void => {
+        if (done) return;
+        if (session.dead) {
+          finish(fail('unavailable', 'the tool worker ended; retry the call'));
+          return;
+        }
+        if (signal) requestId = nextId();
+        pending.started = true;
+        pending.startedAt = Date.now();
+        let sent: Promise<RemoteEnvelope<T>>;
+        try {
+          sent = spec.invoke(session.api, requestId);
+        } catch (error) {
+          sent = Promise.reject(error);
+        }
+        sent.then(
+          (envelope) => finish(isEnvelope(envelope) ? envelope : fail('execution_failed', 'the tool worker answered with something that is not a toolhost envelope')),
+          (error: unknown) => finish(sendFailure(error, label)),
+        );
+        if (deadlineMs !== undefined) {
+          const check = (): void => {
+            if (done || session.dead) return;
+            void probe(session).then((alive) => {
               if (done || session.dead) return;
-              void probe(session).then((alive) => {
-                if (done || session.dead) return;
-                if (alive) {
-                  watchdog = setTimeout(check, deadlineMs + graceMs);
-                  return;
-                }
-                kill(
-                  session,
-                  'hung',
-                  factory
-                    ? `${label} did not finish within ${deadlineMs} ms and the tool worker stopped responding; it was terminated and restarted (acknowledged files and state are kept). Narrow the request or raise timeoutMs`
-                    : `${label} did not finish within ${deadlineMs} ms and the tool worker stopped responding; it was terminated`,
-                );
-              });
-            };
-            watchdog = setTimeout(check, deadlineMs + graceMs);
-          }
-        },
-        (error: unknown) => finish(failure(error)),
-      );
+              if (alive) {
+                watchdog = setTimeout(check, deadlineMs + graceMs);
+                return;
+              }
+              kill(
+                session,
+                'hung',
+                factory
+                  ? `${label} did not finish within ${deadlineMs} ms and the tool worker stopped responding; it was terminated and restarted (acknowledged files and state are kept). Narrow the request or raise timeoutMs`
+                  : `${label} did not finish within ${deadlineMs} ms and the tool worker stopped responding; it was terminated`,
+              );
+            });
+          };
+          watchdog = setTimeout(check, deadlineMs + graceMs);
+        }
+      };
+      // A ready worker gets the request now; a starting one once its runner is set up.
+      if (session.isReady) send();
+      else session.ready.then(send, (error: unknown) => finish(failure(error)));
     });
   };
 
@@ -783,10 +799,12 @@ export function connectToolRunner(
     return typeof ms === 'number' && Number.isFinite(ms) && ms >= 0 ? ms : undefined;
   };
 
-  const wire = (callOptions: CallOptions | undefined, deadlineMs: number | undefined): WireCallOptions => {
-    const out: WireCallOptions = {};
+  /** Adds the wire options to a request (only those that are set: the request is cloned across). */
+  const wire = <R extends object>(request: R, callOptions: CallOptions | undefined, deadlineMs: number | undefined, requestId: string | undefined): R & WireCallOptions => {
+    const out: R & WireCallOptions = request;
     if (typeof callOptions?.conversationId === 'string') out.conversationId = callOptions.conversationId;
     if (deadlineMs !== undefined) out.timeoutMs = deadlineMs;
+    if (requestId !== undefined) out.requestId = requestId;
     return out;
   };
 
@@ -823,7 +841,7 @@ export function connectToolRunner(
         label: typeof name === 'string' ? name : 'execute',
         deadlineMs,
         signal: callOptions?.signal,
-        invoke: (api, requestId) => api.execute(requestId, name, args, wire(callOptions, deadlineMs)),
+        invoke: (api, requestId) => api.execute(wire({ name, args }, callOptions, deadlineMs, requestId)),
       });
       if (envelope.ok) return envelope.value;
       throw toError(envelope);
@@ -838,7 +856,7 @@ export function connectToolRunner(
         label: calls.length === 1 ? String((calls[0] as ToolCall | undefined)?.name) : `a batch of ${calls.length} tool calls`,
         deadlineMs,
         signal: callOptions?.signal,
-        invoke: (api, requestId) => api.processToolCalls(requestId, calls, wire(callOptions, deadlineMs)),
+        invoke: (api, requestId) => api.processToolCalls(wire({ calls }, callOptions, deadlineMs, requestId)),
       });
       if (envelope.ok) return envelope.value;
       return calls.map((call): ToolCallResult => {
