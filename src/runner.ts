@@ -393,7 +393,7 @@ export class ToolRunner {
       open = false;
       if (timer !== undefined) clearTimeout(timer);
       if (onAbort) call.signal?.removeEventListener('abort', onAbort);
-      if (!controller.signal.aborted) controller.abort(new ToolError('cancelled', `${name} has ended`));
+      if (!controller.signal.aborted) controller.abort(endedReason(name));
       if (dirty.size > 0 && state) {
         try {
           await this.platform.state.setMany(
@@ -537,6 +537,23 @@ function normaliseTimeout(timeoutMs: unknown): number | undefined {
     throw new ToolError('invalid_arguments', `timeoutMs must be a positive number of milliseconds (got ${String(timeoutMs)}); omit it or pass Infinity for no deadline`);
   }
   return timeoutMs > MAX_TIMER_MS ? undefined : timeoutMs;
+}
+
+/** V8's `Error.stackTraceLimit` (Chromium, Node); elsewhere setting it has no effect. */
+const V8Error = Error as ErrorConstructor & { stackTraceLimit?: number };
+
+/**
+ * The reason a call's own signal is aborted with once the call is over (so work the tool left behind
+ * stops). Built without a stack: it is made for every call and a stack would only point here.
+ */
+function endedReason(name: string): ToolError {
+  const limit = V8Error.stackTraceLimit;
+  V8Error.stackTraceLimit = 0;
+  try {
+    return new ToolError('cancelled', `${name} has ended`);
+  } finally {
+    V8Error.stackTraceLimit = limit;
+  }
 }
 
 function cancelled(name: string, signal: AbortSignal): ToolError {
