@@ -29,21 +29,18 @@ const K = new Uint32Array([
   0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208,
   0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 ]);
-const W = new Uint32Array(64);
+const W = new Int32Array(64);
+const TAIL = new Uint8Array(128);
+const STATE = new Int32Array(8);
 
-/** SHA-256 in JavaScript, for small inputs: no round trip to WebCrypto's thread (which costs more than hashing a few KiB). */
-export function sha256Hex(bytes: Uint8Array): string {
-  const length = bytes.length;
-  const blocks = Math.ceil((length + 9) / 64);
-  const padded = new Uint8Array(blocks * 64);
-  padded.set(bytes);
-  padded[length] = 0x80;
-  const view = new DataView(padded.buffer);
-  view.setUint32(padded.length - 8, Math.floor(length / 0x20000000));
-  view.setUint32(padded.length - 4, (length << 3) >>> 0);
-  let h0 = 0x6a09e667, h1 = 0xbb67ae85, h2 = 0x3c6ef372, h3 = 0xa54ff53a, h4 = 0x510e527f, h5 = 0x9b05688c, h6 = 0x1f83d9ab, h7 = 0x5be0cd19;
-  for (let offset = 0; offset < padded.length; offset += 64) {
-    for (let i = 0; i < 16; i += 1) W[i] = view.getUint32(offset + i * 4);
+/** Runs the SHA-256 compression function over the 64-byte blocks of `bytes` from `offset` to `end`. */
+function compress(bytes: Uint8Array, offset: number, end: number): void {
+  let h0 = STATE[0] as number, h1 = STATE[1] as number, h2 = STATE[2] as number, h3 = STATE[3] as number;
+  let h4 = STATE[4] as number, h5 = STATE[5] as number, h6 = STATE[6] as number, h7 = STATE[7] as number;
+  for (let p = offset; p < end; p += 64) {
+    for (let i = 0, q = p; i < 16; i += 1, q += 4) {
+      W[i] = ((bytes[q] as number) << 24) | ((bytes[q + 1] as number) << 16) | ((bytes[q + 2] as number) << 8) | (bytes[q + 3] as number);
+    }
     for (let i = 16; i < 64; i += 1) {
       const a = W[i - 15] as number;
       const b = W[i - 2] as number;
@@ -75,8 +72,44 @@ export function sha256Hex(bytes: Uint8Array): string {
     h6 = (h6 + g) | 0;
     h7 = (h7 + h) | 0;
   }
+  STATE[0] = h0;
+  STATE[1] = h1;
+  STATE[2] = h2;
+  STATE[3] = h3;
+  STATE[4] = h4;
+  STATE[5] = h5;
+  STATE[6] = h6;
+  STATE[7] = h7;
+}
+
+/**
+ * SHA-256 (FIPS 180-4) of `bytes` as lowercase hex, in JavaScript, synchronously: no round trip to
+ * WebCrypto's thread (which costs more than hashing a few KiB). Reads whole blocks straight from the
+ * input; only the last one or two blocks are copied to add the padding.
+ */
+export function sha256Hex(bytes: Uint8Array): string {
+  STATE.set([0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]);
+  const length = bytes.length;
+  const whole = length - (length % 64);
+  compress(bytes, 0, whole);
+  const rest = length - whole;
+  const tailLength = rest + 9 <= 64 ? 64 : 128;
+  TAIL.fill(0);
+  TAIL.set(bytes.subarray(whole));
+  TAIL[rest] = 0x80;
+  const high = Math.floor(length / 0x20000000);
+  const low = (length << 3) >>> 0;
+  TAIL[tailLength - 8] = high >>> 24;
+  TAIL[tailLength - 7] = high >>> 16;
+  TAIL[tailLength - 6] = high >>> 8;
+  TAIL[tailLength - 5] = high;
+  TAIL[tailLength - 4] = low >>> 24;
+  TAIL[tailLength - 3] = low >>> 16;
+  TAIL[tailLength - 2] = low >>> 8;
+  TAIL[tailLength - 1] = low;
+  compress(TAIL, 0, tailLength);
   let out = '';
-  for (const word of [h0, h1, h2, h3, h4, h5, h6, h7]) out += (word >>> 0).toString(16).padStart(8, '0');
+  for (let i = 0; i < 8; i += 1) out += ((STATE[i] as number) >>> 0).toString(16).padStart(8, '0');
   return out;
 }
 
