@@ -405,9 +405,12 @@ interface PendingRequest {
   settle(envelope: RemoteEnvelope<never>): void;
 }
 
+/** The worker's methods as comlink proxies, each read once per worker (see `start`). */
+type WorkerMethods = Pick<Remote<ToolRunnerWorkerApi>, keyof ToolRunnerWorkerApi>;
+
 interface Session {
   endpoint: Endpoint;
-  api: Remote<ToolRunnerWorkerApi>;
+  api: WorkerMethods;
   ready: Promise<void>;
   isReady: boolean;
   dead: boolean;
@@ -567,7 +570,18 @@ export function connectToolRunner(
   };
 
   const start = (endpoint: Endpoint): Session => {
-    const api = wrap<ToolRunnerWorkerApi>(endpoint);
+    const proxy = wrap<ToolRunnerWorkerApi>(endpoint);
+    // Every property read of a comlink proxy makes a new proxy and registers it for finalization: read
+    // each method once here, not once per call.
+    const api: WorkerMethods = {
+      ping: proxy.ping,
+      hello: proxy.hello,
+      declarations: proxy.declarations,
+      execute: proxy.execute,
+      processToolCalls: proxy.processToolCalls,
+      register: proxy.register,
+      unregister: proxy.unregister,
+    };
     let markDead!: () => void;
     const died = new Promise<void>((resolve) => (markDead = resolve));
     let readyNotice!: () => void;
@@ -700,7 +714,7 @@ export function connectToolRunner(
     deadlineMs: number | undefined;
     signal: AbortSignal | undefined;
     /** Sends the request; `requestId` is set only when `signal` is (the call can be cancelled). */
-    invoke: (api: Remote<ToolRunnerWorkerApi>, requestId: string | undefined) => Promise<RemoteEnvelope<T>>;
+    invoke: (api: WorkerMethods, requestId: string | undefined) => Promise<RemoteEnvelope<T>>;
   }): Promise<RemoteEnvelope<T>> => {
     const { label, deadlineMs, signal } = spec;
     if (signal?.aborted) return Promise.resolve(fail('cancelled', `${label} was cancelled before it started`));
@@ -791,7 +805,7 @@ export function connectToolRunner(
     });
   };
 
-  const control = <T>(label: string, invoke: (api: Remote<ToolRunnerWorkerApi>) => Promise<RemoteEnvelope<T>>): Promise<RemoteEnvelope<T>> =>
+  const control = <T>(label: string, invoke: (api: WorkerMethods) => Promise<RemoteEnvelope<T>>): Promise<RemoteEnvelope<T>> =>
     request({ label, deadlineMs: controlTimeoutMs, signal: undefined, invoke: (api) => invoke(api) });
 
   const deadlineOf = (callOptions: CallOptions | undefined): number | undefined => {
