@@ -187,22 +187,46 @@ class MemoryDirent implements FsDirent {
   }
 }
 
-/** Where a path lands: its real (symlink-free) parent folder, final name, and the node there if any. */
-interface Located {
-  /** The parent folder's node; undefined only for `/`. */
-  parent: DirNode | undefined;
-  /** The folders from `/` down to `parent` (for "is X inside Y" checks). */
+/** A walk's current folder, with the folders above it (for `..` and for "is X inside Y"). Mutated as the walk moves. */
+interface Cursor {
+  /** The folders from `/` down to the current one. */
   chain: DirNode[];
-  /** Real path of the parent folder's components. */
-  parts: string[];
-  name: string;
-  node: FsNode | undefined;
+  /** Their names below `/` (one fewer than `chain`). */
+  names: string[];
 }
 
-function components(path: string): string[] {
-  const out: string[] = [];
-  for (const part of path.split('/')) if (part !== '' && part !== '.') out.push(part);
-  return out;
+/** The last component of a path, once the ones before it are walked (as Linux's `last_type`). */
+interface Last {
+  at: Cursor;
+  /** The name, for `type` 'name'; '' otherwise. */
+  name: string;
+  type: 'name' | 'dot' | 'dotdot' | 'root';
+  /** A `/` follows it: symlinks are followed and a folder is required. */
+  slash: boolean;
+}
+
+/** What a whole path names: `node` (undefined when missing) in the folder at `at` as `name`, or with `name` '' the folder at `at` itself. */
+interface Found {
+  node: FsNode | undefined;
+  at: Cursor;
+  name: string;
+}
+
+/** An error code raised inside a walk; each call turns it into a {@link MemoryFsError} with its syscall and path. */
+class Fail {
+  constructor(readonly code: string) {}
+}
+
+function top(at: Cursor): DirNode {
+  return at.chain[at.chain.length - 1] as DirNode;
+}
+
+function up(at: Cursor): void {
+  // `..` of `/` is `/`.
+  if (at.chain.length > 1) {
+    at.chain.pop();
+    at.names.pop();
+  }
 }
 
 function checkPath(path: unknown, syscall: string): string {
@@ -223,74 +247,112 @@ function checkPath(path: unknown, syscall: string): string {
  * A folder is a `Map` from name to node, so creating, finding or removing an entry costs the same in a
  * folder of ten entries or of a hundred thousand (ZenFS's InMemory store rewrote a folder's whole
  * listing on every create: measured 1.0–1.6 s for 1,000 `create_file` calls on Node, and its bundle
- * was 80 KiB min+gzip). Semantics follow Linux as Node reports it, and are pinned against real
- * `node:fs` by a differential test: paths are absolute (a relative path is taken from `/`); `..` is
- * resolved physically (after symlinks, as the kernel does); symlinks are followed in every component
- * and, except for `lstat`/`readlink`/`rm`/`unlink`/`rename`/`symlink`, in the last one, with `ELOOP`
- * after 40; a trailing `/` requires a folder. Errors are `Error`s with Node's `code` (`ENOENT`,
- * `EEXIST`, `ENOTDIR`, `EISDIR`, `ENOTEMPTY`, `EINVAL`, `ELOOP`, `EPERM`, `EBUSY`, and
- * `ERR_FS_EISDIR` for `rm` of a folder without `recursive`), `errno`, `syscall` and `path`, and the
- * message Node would give. Each call completes synchronously, so no reader ever sees half a write.
- * Data written is copied in; data read is copied out. Times are `Date.now()` milliseconds; modes are
- * 0644 for files, 0755 for folders, 0777 for symlinks; there is no permission checking.
+ * was 80 KiB min+gzip). Semantics follow Linux as Node 20 reports it, and are pinned against real
+ * `node:fs` by a differential test (memfs.test.ts): paths are absolute (a relative path is taken from
+ * `/`); `..` is resolved physically (after symlinks, as the kernel does) and stays at `/` on `/`;
+ * symlinks are followed in every component and, except for `lstat`/`readlink`/`rm`/`unlink`/`rename`/
+ * `symlink`/`mkdir`, in the last one, with `ELOOP` after 40; a trailing `/` or `/.` requires a folder
+ * (and makes `lstat`/`readlink` follow); a last component `.`/`..`/`/` cannot be created, renamed or
+ * removed (`EEXIST`, `EBUSY`, `EISDIR`, as the kernel says). `mkdirSync` with `recursive` and `rmSync`
+ * run Node's own algorithms (its mkdirp: lexical parents, the first folder created returned as
+ * written; its rimraf: `lstat`, then `unlink` or `rmdir`). Errors are `Error`s with Node's `code`
+ * (`ENOENT`, `EEXIST`, `ENOTDIR`, `EISDIR`, `ENOTEMPTY`, `EINVAL`, `ELOOP`, `EBUSY`, and
+ * `ERR_FS_EISDIR` for `rm` of a folder without `recursive`), `errno`, `syscall`, `path` (`dest` for
+ * `rename` and `symlink`) and the message Node would give. Each call completes synchronously, so no
+ * reader ever sees half a write. Data written is copied in; data read is copied out. Times are
+ * `Date.now()` milliseconds; modes are 0644 for files, 0755 for folders, 0777 for symlinks; there is
+ * no permission checking.
  */
 export class MemoryFs {
   readonly #root: DirNode = newDir();
+  /** Symlinks followed by the current path walk (each walk of a call's path starts at 0). */
+  #hops = 0;
+
+  /** Walks `path` from `/` up to its last component (see {@link MemoryFs.#walk}). */
+  #start(path: string): Last {
+    this.#hops = 0;
+    return this.#walk(path, { chain: [this.#root], names: [] });
+  }
 
   /**
-   * Resolves `path` to its parent folder and final node. Symlinks in every component but the last are
-   * followed; the last one too when `followLast`. A trailing `/` (as in `a/`) follows the last
-   * component and requires it to be a folder when it exists. Throws `ENOENT` / `ENOTDIR` for a missing
-   * or non-folder intermediate component, `ELOOP` after 40 symlinks.
+   * Walks every component of `path` but the last, from `at` (or `/` for an absolute path), moving
+   * `at`: symlinks are followed, `..` climbs the real folders. Fails `ENOENT` (missing component),
+   * `ENOTDIR` (a component is no folder), `ELOOP` (more than 40 symlinks).
    */
-  #locate(path: string, followLast: boolean, syscall: string): Located {
-    const trailingSlash = path.length > 1 && path.endsWith('/');
-    let todo = components(path);
-    const follow = followLast || trailingSlash;
-    let chain: DirNode[] = [this.#root];
-    let parts: string[] = [];
-    let hops = 0;
-    let i = 0;
-    for (;;) {
-      // Skip `..` at the front of what remains.
-      while (i < todo.length && todo[i] === '..') {
-        if (chain.length > 1) {
-          chain.pop();
-          parts.pop();
-        }
-        i += 1;
-      }
-      const dir = chain[chain.length - 1] as DirNode;
-      if (i >= todo.length) {
-        // The path names a folder we are in (`/`, or ends in `..`): report it as its parent's entry.
-        if (chain.length === 1) return { parent: undefined, chain: [], parts: [], name: '', node: this.#root };
-        const name = parts[parts.length - 1] as string;
-        return { parent: chain[chain.length - 2], chain: chain.slice(0, -1), parts: parts.slice(0, -1), name, node: dir };
-      }
-      const name = todo[i] as string;
-      const last = i === todo.length - 1;
-      const node = dir.entries.get(name);
-      if (node?.kind === 'symlink' && (!last || follow)) {
-        hops += 1;
-        if (hops > MAX_SYMLINK_HOPS) throw fsError('ELOOP', syscall, path);
-        const rest = todo.slice(i + 1);
-        if (node.target.startsWith('/')) {
-          chain = [this.#root];
-          parts = [];
-        }
-        todo = [...components(node.target), ...rest];
-        i = 0;
+  #walk(path: string, at: Cursor): Last {
+    if (path.startsWith('/')) {
+      at.chain.length = 1;
+      at.names.length = 0;
+    }
+    const parts = path.split('/');
+    let end = parts.length - 1;
+    while (end >= 0 && parts[end] === '') end -= 1;
+    if (end < 0) return { at, name: '', type: 'root', slash: false };
+    for (let i = 0; i < end; i += 1) {
+      const part = parts[i] as string;
+      if (part === '' || part === '.') continue;
+      if (part === '..') {
+        up(at);
         continue;
       }
-      if (last) {
-        if (trailingSlash && node && node.kind !== 'dir') throw fsError('ENOTDIR', syscall, path);
-        return { parent: dir, chain, parts, name, node };
+      let node = top(at).entries.get(part);
+      let name = part;
+      if (node?.kind === 'symlink') {
+        this.#hop();
+        const found = this.#last(this.#walk(node.target, at), true);
+        if (found.name === '') continue;
+        node = found.node;
+        name = found.name;
       }
-      if (!node) throw fsError('ENOENT', syscall, path);
-      if (node.kind !== 'dir') throw fsError('ENOTDIR', syscall, path);
-      chain = chain.concat(node);
-      parts = parts.concat(name);
-      i += 1;
+      if (node === undefined) throw new Fail('ENOENT');
+      if (node.kind !== 'dir') throw new Fail('ENOTDIR');
+      at.chain.push(node);
+      at.names.push(name);
+    }
+    const name = parts[end] as string;
+    const type = name === '.' ? 'dot' : name === '..' ? 'dotdot' : 'name';
+    return { at, name: type === 'name' ? name : '', type, slash: end < parts.length - 1 };
+  }
+
+  #hop(): void {
+    this.#hops += 1;
+    if (this.#hops > MAX_SYMLINK_HOPS) throw new Fail('ELOOP');
+  }
+
+  /**
+   * Looks up a walked path's last component, following a symlink there when `follow` or a trailing
+   * `/` says so (its target's own trailing `/` counts too). Fails `ENOTDIR` when a trailing `/` finds
+   * no folder, and as {@link MemoryFs.#walk} while following.
+   */
+  #last(last: Last, follow: boolean): Found {
+    const { at } = last;
+    if (last.type !== 'name') {
+      if (last.type === 'dotdot') up(at);
+      return { node: top(at), at, name: '' };
+    }
+    const node = top(at).entries.get(last.name);
+    if (node?.kind === 'symlink' && (follow || last.slash)) {
+      this.#hop();
+      const inner = this.#walk(node.target, at);
+      if (last.slash) inner.slash = true;
+      return this.#last(inner, true);
+    }
+    if (last.slash && node !== undefined && node.kind !== 'dir') throw new Fail('ENOTDIR');
+    return { node, at, name: last.name };
+  }
+
+  /** What `path` names, following a final symlink when `follow`. */
+  #find(path: string, follow: boolean): Found {
+    return this.#last(this.#start(path), follow);
+  }
+
+  /** Runs `fn`, turning a {@link Fail} into Node's error for `syscall` on `path` (and `dest`). */
+  #call<T>(syscall: string, path: string, fn: () => T, dest?: string): T {
+    try {
+      return fn();
+    } catch (error) {
+      if (error instanceof Fail) throw fsError(error.code, syscall, path, dest);
+      throw error;
     }
   }
 
@@ -300,218 +362,354 @@ export class MemoryFs {
     dir.ctimeMs = now;
   }
 
-  /** Bytes of the file at `path` (a copy). Errors: `ENOENT`, `EISDIR`, `ENOTDIR`, `ELOOP`. */
+  /** Bytes of the file at `path` (a copy). Errors: `ENOENT`, `EISDIR` (syscall `read`, no path, as Node), `ENOTDIR`, `ELOOP`. */
   readFileSync(path: string): Uint8Array {
     const p = checkPath(path, 'open');
-    const { node } = this.#locate(p, true, 'open');
+    const { node } = this.#call('open', p, () => this.#find(p, true));
     if (!node) throw fsError('ENOENT', 'open', p);
-    if (node.kind === 'dir') throw fsError('EISDIR', 'read', p);
+    if (node.kind === 'dir') {
+      // Node opens the folder fine and fails on read(2), whose error carries no path.
+      const error = new Error(`EISDIR: ${DESCRIPTIONS.EISDIR}, read`) as MemoryFsError;
+      error.code = 'EISDIR';
+      error.errno = ERRNO.EISDIR as number;
+      error.syscall = 'read';
+      throw error;
+    }
     return (node as FileNode).data.slice();
   }
 
   /**
-   * Replaces or creates the file at `path` (following a final symlink, even a dangling one) with
-   * `data` (a string is UTF-8 encoded). Errors: `ENOENT` (no parent folder), `EISDIR`, `ENOTDIR`, `ELOOP`.
+   * Replaces or creates the file at `path` (following a final symlink, even a dangling one: its target
+   * is created) with `data` (a string is UTF-8 encoded), as open(2) with `O_CREAT`. Errors: `ENOENT`
+   * (no parent folder), `EISDIR` (a folder, or a path ending in `/`, `.` or `..`), `ENOTDIR`, `ELOOP`.
    */
   writeFileSync(path: string, data: Uint8Array | string): void {
     const p = checkPath(path, 'open');
     const bytes = toBytes(data);
-    // `name/` asks for a folder, and open(2) with O_CREAT refuses one: EISDIR once the parent resolves.
-    const trailingSlash = p.length > 1 && p.endsWith('/');
-    const where = this.#locate(trailingSlash ? p.replace(/\/+$/, '') || '/' : p, true, 'open');
-    const { parent, node } = where;
-    if (node?.kind === 'dir' || trailingSlash) throw fsError('EISDIR', 'open', p);
-    if (node) {
-      const file = node as FileNode;
-      file.data = bytes;
-      file.mtimeMs = file.ctimeMs = Date.now();
-      return;
-    }
-    if (!parent) throw fsError('EISDIR', 'open', p);
-    parent.entries.set(where.name, newFile(bytes));
-    this.#touch(parent);
+    this.#call('open', p, () => {
+      let last = this.#start(p);
+      for (;;) {
+        // open(2) refuses to create a folder, or anything with a trailing slash, whatever is there.
+        if (last.type !== 'name' || last.slash) throw new Fail('EISDIR');
+        const dir = top(last.at);
+        const node = dir.entries.get(last.name);
+        if (node?.kind === 'symlink') {
+          this.#hop();
+          last = this.#walk(node.target, last.at);
+          continue;
+        }
+        if (node?.kind === 'dir') throw new Fail('EISDIR');
+        if (node) {
+          node.data = bytes;
+          node.mtimeMs = node.ctimeMs = Date.now();
+          return;
+        }
+        dir.entries.set(last.name, newFile(bytes));
+        this.#touch(dir);
+        return;
+      }
+    });
+  }
+
+  /** mkdir(2): a new folder at `path`, not following a final symlink. */
+  #mkdir(path: string): void {
+    const last = this.#start(path);
+    const dir = top(last.at);
+    if (last.type !== 'name' || dir.entries.has(last.name)) throw new Fail('EEXIST');
+    dir.entries.set(last.name, newDir());
+    this.#touch(dir);
   }
 
   /**
-   * Creates a folder. With `recursive`, creates missing parents too, returns the first folder it
-   * created (or undefined when all existed) and accepts an existing folder. Errors: `EEXIST`, `ENOENT`
-   * (no parent, without `recursive`), `ENOTDIR` (a component is a file), `ELOOP`.
+   * Node's mkdirp (MKDirpSync): mkdir; on `ENOENT` make the lexical parent (the text before the last
+   * `/`) first, then retry; on any other failure accept what stat(2) calls a folder. Returns the first
+   * path it created, as written.
    */
-  mkdirSync(path: string, options?: { recursive?: boolean }): string | undefined {
-    const p = checkPath(path, 'mkdir');
-    if (!options?.recursive) {
-      const { parent, node, name } = this.#locate(p, false, 'mkdir');
-      if (node || !parent) throw fsError('EEXIST', 'mkdir', p);
-      parent.entries.set(name, newDir());
-      this.#touch(parent);
-      return undefined;
-    }
+  #mkdirp(path: string): string | undefined {
+    const todo = [path];
     let first: string | undefined;
-    const names = components(p);
-    for (let n = 1; n <= names.length; n += 1) {
-      const prefix = `/${names.slice(0, n).join('/')}`;
-      let where: Located;
+    while (todo.length > 0) {
+      const next = todo.pop() as string;
+      let code: string;
       try {
-        where = this.#locate(prefix, true, 'mkdir');
+        this.#mkdir(next);
+        first ??= next;
+        continue;
       } catch (error) {
-        throw fsError((error as MemoryFsError).code, 'mkdir', p);
+        if (!(error instanceof Fail)) throw error;
+        code = error.code;
       }
-      const { parent, node, name } = where;
-      if (node) {
-        if (node.kind !== 'dir') throw fsError(n === names.length ? 'EEXIST' : 'ENOTDIR', 'mkdir', p);
+      if (code === 'ENOENT') {
+        const slash = next.lastIndexOf('/');
+        if (slash <= 0) throw new Fail(code);
+        todo.push(next, next.slice(0, slash));
         continue;
       }
-      if (!parent) continue;
-      // A dangling symlink is not a place to create a folder through.
-      if (this.#locate(prefix, false, 'mkdir').node) throw fsError(n === names.length ? 'EEXIST' : 'ENOENT', 'mkdir', p);
-      parent.entries.set(name, newDir());
-      this.#touch(parent);
-      first ??= prefix;
+      if (code === 'ENOTDIR') throw new Fail(code);
+      const { node } = this.#find(next, true);
+      if (!node) throw new Fail('ENOENT');
+      if (node.kind !== 'dir') throw new Fail(code === 'EEXIST' && todo.length > 0 ? 'ENOTDIR' : 'EEXIST');
     }
     return first;
   }
 
-  /** Names in the folder at `path` (insertion order), or {@link FsDirent}s with `withFileTypes`. Errors: `ENOENT`, `ENOTDIR`, `ELOOP`. */
+  /**
+   * Creates a folder (a final symlink is not followed: it exists). With `recursive`, creates missing
+   * parents too (Node's algorithm: it climbs the path as written, `..` included), returns the first
+   * folder it created as written in `path` (undefined when none) and accepts an existing folder or
+   * symlink to one. Errors: `EEXIST`, `ENOENT` (no parent without `recursive`; a dangling symlink with
+   * it), `ENOTDIR`, `ELOOP`.
+   */
+  mkdirSync(path: string, options?: { recursive?: boolean }): string | undefined {
+    const p = checkPath(path, 'mkdir');
+    return this.#call('mkdir', p, () => {
+      if (options?.recursive) return this.#mkdirp(p);
+      this.#mkdir(p);
+      return undefined;
+    });
+  }
+
+  /**
+   * Names in the folder at `path` (insertion order), or {@link FsDirent}s with `withFileTypes` (their
+   * `parentPath` is `path` as given, as Node's). Errors: `ENOENT`, `ENOTDIR`, `ELOOP`.
+   */
   readdirSync(path: string): string[];
   readdirSync(path: string, options: { withFileTypes: true }): FsDirent[];
   readdirSync(path: string, options?: { withFileTypes?: boolean }): string[] | FsDirent[] {
     const p = checkPath(path, 'scandir');
-    const { node } = this.#locate(p, true, 'scandir');
-    if (!node) throw fsError('ENOENT', 'scandir', p);
-    if (node.kind !== 'dir') throw fsError('ENOTDIR', 'scandir', p);
+    const node = this.#call('scandir', p, () => {
+      const found = this.#find(p, true).node;
+      if (!found) throw new Fail('ENOENT');
+      if (found.kind !== 'dir') throw new Fail('ENOTDIR');
+      return found;
+    });
     if (!options?.withFileTypes) return [...node.entries.keys()];
-    const parentPath = p.length > 1 && p.endsWith('/') ? p.slice(0, -1) : p;
     const out: FsDirent[] = [];
-    for (const [name, child] of node.entries) out.push(new MemoryDirent(name, parentPath, child.kind));
+    for (const [name, child] of node.entries) out.push(new MemoryDirent(name, p, child.kind));
     return out;
+  }
+
+  #stat(path: string, follow: boolean, syscall: string): MemoryStats {
+    return this.#call(syscall, path, () => {
+      const { node } = this.#find(path, follow);
+      if (!node) throw new Fail('ENOENT');
+      return new MemoryStats(node);
+    });
   }
 
   /** Metadata of what `path` names, following symlinks. Errors: `ENOENT`, `ENOTDIR`, `ELOOP`. */
   statSync(path: string): MemoryStats {
-    const p = checkPath(path, 'stat');
-    const { node } = this.#locate(p, true, 'stat');
-    if (!node) throw fsError('ENOENT', 'stat', p);
-    return new MemoryStats(node);
+    return this.#stat(checkPath(path, 'stat'), true, 'stat');
   }
 
-  /** Metadata of `path` itself (a symlink is not followed). Errors: `ENOENT`, `ENOTDIR`, `ELOOP`. */
+  /** Metadata of `path` itself (a final symlink is not followed, unless a `/` follows it). Errors: `ENOENT`, `ENOTDIR`, `ELOOP`. */
   lstatSync(path: string): MemoryStats {
-    const p = checkPath(path, 'lstat');
-    const { node } = this.#locate(p, false, 'lstat');
-    if (!node) throw fsError('ENOENT', 'lstat', p);
-    return new MemoryStats(node);
+    return this.#stat(checkPath(path, 'lstat'), false, 'lstat');
   }
 
   /** Whether `path` names something (following symlinks); never throws. */
   existsSync(path: string): boolean {
     try {
-      return this.#locate(checkPath(path, 'access'), true, 'access').node !== undefined;
+      return this.#find(checkPath(path, 'access'), true).node !== undefined;
     } catch {
       return false;
     }
   }
 
-  /** The target text of the symlink at `path`. Errors: `ENOENT`, `EINVAL` (not a symlink). */
+  /** The target text of the symlink at `path`. Errors: `ENOENT`, `EINVAL` (not a symlink), `ENOTDIR`, `ELOOP`. */
   readlinkSync(path: string): string {
     const p = checkPath(path, 'readlink');
-    const { node } = this.#locate(p, false, 'readlink');
-    if (!node) throw fsError('ENOENT', 'readlink', p);
-    if (node.kind !== 'symlink') throw fsError('EINVAL', 'readlink', p);
-    return node.target;
-  }
-
-  /** Creates a symlink at `path` whose target text is `target` (not checked). Errors: `EEXIST`, `ENOENT`, `ENOTDIR`. */
-  symlinkSync(target: string, path: string): void {
-    const p = checkPath(path, 'symlink');
-    if (typeof target !== 'string') checkPath(target, 'symlink');
-    const { parent, node, name } = this.#locate(p, false, 'symlink');
-    if (node || !parent) throw fsError('EEXIST', 'symlink', target, p);
-    parent.entries.set(name, newLink(target));
-    this.#touch(parent);
-  }
-
-  /** The path with every symlink and `..` resolved. Errors: `ENOENT`, `ENOTDIR`, `ELOOP`. */
-  realpathSync(path: string): string {
-    const p = checkPath(path, 'realpath');
-    const { node, parts, name, parent } = this.#locate(p, true, 'realpath');
-    if (!node) throw fsError('ENOENT', 'realpath', p);
-    if (!parent) return '/';
-    return `/${[...parts, name].join('/')}`;
+    return this.#call('readlink', p, () => {
+      const { node } = this.#find(p, false);
+      if (!node) throw new Fail('ENOENT');
+      if (node.kind !== 'symlink') throw new Fail('EINVAL');
+      return node.target;
+    });
   }
 
   /**
-   * Moves `from` (not following a final symlink) to `to`, replacing a file there, or an empty folder
-   * when `from` is a folder. Errors: `ENOENT`, `ENOTDIR`, `EISDIR`, `ENOTEMPTY`, `EINVAL` (a folder
-   * into itself), `EBUSY` (`/`).
+   * Creates a symlink at `path` whose target text is `target` (not checked, except that it may not be
+   * empty). Errors (with Node's `path` = target and `dest` = path): `EEXIST` (anything there, or a last
+   * component `.`/`..`), `ENOENT` (no parent, an empty target, or a trailing `/` on a missing name),
+   * `ENOTDIR`, `ELOOP`.
+   */
+  symlinkSync(target: string, path: string): void {
+    const p = checkPath(path, 'symlink');
+    if (typeof target !== 'string' || target.includes('\0')) checkPath(target, 'symlink');
+    this.#call(
+      'symlink',
+      target,
+      () => {
+        if (target === '') throw new Fail('ENOENT');
+        const last = this.#start(p);
+        const dir = top(last.at);
+        if (last.type !== 'name' || dir.entries.has(last.name)) throw new Fail('EEXIST');
+        // A missing `name/` asks for a folder, which symlink(2) does not make.
+        if (last.slash) throw new Fail('ENOENT');
+        dir.entries.set(last.name, newLink(target));
+        this.#touch(dir);
+      },
+      p,
+    );
+  }
+
+  /** The path with every symlink and `..` resolved, as realpath(3). Errors: `ENOENT`, `ENOTDIR`, `ELOOP`. */
+  realpathSync(path: string): string {
+    const p = checkPath(path, 'realpath');
+    return this.#call('realpath', p, () => {
+      const { node, at, name } = this.#find(p, true);
+      if (!node) throw new Fail('ENOENT');
+      const names = name === '' ? at.names : [...at.names, name];
+      return `/${names.join('/')}`;
+    });
+  }
+
+  /**
+   * Moves `from` (a final symlink is not followed) to `to`, replacing a file there, or an empty folder
+   * when `from` is a folder, as rename(2). Errors: `ENOENT`, `ENOTDIR`, `EISDIR`, `ENOTEMPTY` (also:
+   * `to` holds `from`), `EINVAL` (a folder into itself), `EBUSY` (a last component `.`, `..` or `/`).
    */
   renameSync(from: string, to: string): void {
     const a = checkPath(from, 'rename');
     const b = checkPath(to, 'rename');
-    let src: Located;
-    let dst: Located;
-    try {
-      src = this.#locate(a, false, 'rename');
-      dst = this.#locate(b, false, 'rename');
-    } catch (error) {
-      throw fsError((error as MemoryFsError).code, 'rename', a, b);
-    }
-    if (!src.node) throw fsError('ENOENT', 'rename', a, b);
-    if (!src.parent || !dst.parent) throw fsError('EBUSY', 'rename', a, b);
-    const moving = src.node;
-    if (moving === dst.node) return;
-    if (moving.kind === 'dir' && (dst.chain.includes(moving) || dst.parent === moving)) throw fsError('EINVAL', 'rename', a, b);
-    const existing = dst.node;
-    if (existing) {
-      if (existing.kind === 'dir' && moving.kind !== 'dir') throw fsError('EISDIR', 'rename', a, b);
-      if (existing.kind !== 'dir' && moving.kind === 'dir') throw fsError('ENOTDIR', 'rename', a, b);
-      if (existing.kind === 'dir' && existing.entries.size > 0) throw fsError('ENOTEMPTY', 'rename', a, b);
-    }
-    src.parent.entries.delete(src.name);
-    dst.parent.entries.set(dst.name, moving);
-    moving.ctimeMs = Date.now();
-    this.#touch(src.parent);
-    this.#touch(dst.parent);
+    this.#call(
+      'rename',
+      a,
+      () => {
+        const src = this.#start(a);
+        const dst = this.#start(b);
+        if (src.type !== 'name' || dst.type !== 'name') throw new Fail('EBUSY');
+        const srcDir = top(src.at);
+        const dstDir = top(dst.at);
+        const moving = srcDir.entries.get(src.name);
+        if (!moving) throw new Fail('ENOENT');
+        if (moving.kind !== 'dir' && (src.slash || dst.slash)) throw new Fail('ENOTDIR');
+        const existing = dstDir.entries.get(dst.name);
+        // The kernel's lock_rename traps: `from` above the new parent, `to` above the old one.
+        if (dst.at.chain.includes(moving as DirNode)) throw new Fail('EINVAL');
+        if (existing && src.at.chain.includes(existing as DirNode)) throw new Fail('ENOTEMPTY');
+        if (moving === existing) return;
+        if (existing) {
+          if (moving.kind === 'dir') {
+            if (existing.kind !== 'dir') throw new Fail('ENOTDIR');
+            if (existing.entries.size > 0) throw new Fail('ENOTEMPTY');
+          } else if (existing.kind === 'dir') {
+            throw new Fail('EISDIR');
+          }
+        }
+        srcDir.entries.delete(src.name);
+        dstDir.entries.set(dst.name, moving);
+        moving.ctimeMs = Date.now();
+        this.#touch(srcDir);
+        this.#touch(dstDir);
+      },
+      b,
+    );
+  }
+
+  /** unlink(2). */
+  #unlink(path: string): void {
+    const last = this.#start(path);
+    if (last.type !== 'name') throw new Fail('EISDIR');
+    const dir = top(last.at);
+    const node = dir.entries.get(last.name);
+    if (!node) throw new Fail('ENOENT');
+    if (node.kind === 'dir') throw new Fail('EISDIR');
+    if (last.slash) throw new Fail('ENOTDIR');
+    dir.entries.delete(last.name);
+    this.#touch(dir);
   }
 
   /**
-   * Removes what `path` names (a symlink itself, never its target); a folder needs `recursive`.
-   * `force` ignores a missing path. Errors: `ENOENT`, `ERR_FS_EISDIR` (a folder without `recursive`),
-   * `ENOTDIR`, `EPERM` (`/`).
+   * rmdir(2), except that a folder with entries is removed whole, which is what Node's rimraf ends
+   * with after rmdir's `ENOTEMPTY` (it removes the entries one by one, then rmdir again).
+   */
+  #rmdirAll(path: string): void {
+    const last = this.#start(path);
+    if (last.type === 'dotdot') throw new Fail('ENOTEMPTY');
+    if (last.type === 'dot') throw new Fail('EINVAL');
+    if (last.type === 'root') throw new Fail('EBUSY');
+    const dir = top(last.at);
+    const node = dir.entries.get(last.name);
+    if (!node) throw new Fail('ENOENT');
+    if (node.kind !== 'dir') throw new Fail('ENOTDIR');
+    dir.entries.delete(last.name);
+    this.#touch(dir);
+  }
+
+  /** Node 20's `_rmdirSync`: rmdir, a missing path is fine, other errors are `original`'s when there is one. */
+  #rimrafDir(path: string, original: MemoryFsError | undefined): void {
+    try {
+      this.#rmdirAll(path);
+    } catch (error) {
+      if (!(error instanceof Fail)) throw error;
+      if (error.code === 'ENOENT') return;
+      throw original ?? fsError(error.code, 'rmdir', path);
+    }
+  }
+
+  /**
+   * Removes what `path` names (a symlink itself, never its target; with a trailing `/` a symlink to a
+   * folder fails `ENOTDIR`, as Node's); a folder needs `recursive`. `force` ignores a missing path.
+   * Runs Node 20's algorithm (lstat to validate, then unlink, or rmdir for a folder), so errors carry
+   * its syscalls: `ENOENT`/`ENOTDIR`/`ELOOP` from `lstat` (or `unlink` with `force` and `recursive`),
+   * `ERR_FS_EISDIR` (a folder without `recursive`), `EINVAL` (a path ending in `.`), `EBUSY` (`/`)
+   * from `rmdir`. Deliberately not Node: a recursive rm of a path ending in `..` fails `ENOTEMPTY`
+   * (rmdir(2)'s answer) and removes nothing; Node empties part of that folder, in disk order.
    */
   rmSync(path: string, options?: { recursive?: boolean; force?: boolean }): void {
     const p = checkPath(path, 'rm');
-    let where: Located;
+    const recursive = options?.recursive === true;
+    const force = options?.force === true;
+    if (!force || !recursive) {
+      let node: FsNode | undefined;
+      try {
+        node = this.#find(p, false).node;
+        if (!node) throw new Fail('ENOENT');
+      } catch (error) {
+        if (!(error instanceof Fail)) throw error;
+        if (!force || error.code !== 'ENOENT') throw fsError(error.code, 'lstat', p);
+      }
+      if (node?.kind === 'dir' && !recursive) {
+        const error = new Error(`Path is a directory: rm returned EISDIR (is a directory) ${p}`) as MemoryFsError;
+        error.code = 'ERR_FS_EISDIR';
+        error.errno = 21;
+        error.syscall = 'rm';
+        error.path = p;
+        throw error;
+      }
+    }
+    // Node's rimrafSync: lstat (a failure other than ENOENT only means "not a folder"), then rmdir or unlink.
+    let isDir = false;
     try {
-      where = this.#locate(p, false, 'lstat');
+      const { node } = this.#find(p, false);
+      if (!node) return;
+      isDir = node.kind === 'dir';
     } catch (error) {
-      if (options?.force && (error as MemoryFsError).code === 'ENOENT') return;
-      throw error;
+      if (!(error instanceof Fail)) throw error;
+      if (error.code === 'ENOENT') return;
     }
-    const { parent, node, name } = where;
-    if (!node) {
-      if (options?.force) return;
-      throw fsError('ENOENT', 'lstat', p);
+    if (isDir) {
+      this.#rimrafDir(p, undefined);
+      return;
     }
-    if (!parent) throw fsError('EPERM', 'rm', p);
-    if (node.kind === 'dir' && !options?.recursive) {
-      const error = new Error(`Path is a directory: rm returned EISDIR (is a directory) ${p}`) as MemoryFsError;
-      error.code = 'ERR_FS_EISDIR';
-      error.errno = 21;
-      error.syscall = 'rm';
-      error.path = p;
-      throw error;
+    try {
+      this.#unlink(p);
+    } catch (error) {
+      if (!(error instanceof Fail)) throw error;
+      if (error.code === 'ENOENT') return;
+      const failure = fsError(error.code, 'unlink', p);
+      if (error.code !== 'EISDIR') throw failure;
+      this.#rimrafDir(p, failure);
     }
-    parent.entries.delete(name);
-    this.#touch(parent);
   }
 
-  /** Removes a file or symlink (never following it). Errors: `ENOENT`, `EISDIR` (a folder), `ENOTDIR`. */
+  /**
+   * Removes a file or symlink (never following it), as unlink(2). Errors: `ENOENT`, `EISDIR` (a folder,
+   * or a last component `.`, `..` or `/`), `ENOTDIR` (a trailing `/` on a non-folder), `ELOOP`.
+   */
   unlinkSync(path: string): void {
     const p = checkPath(path, 'unlink');
-    const { parent, node, name } = this.#locate(p, false, 'unlink');
-    if (!node) throw fsError('ENOENT', 'unlink', p);
-    if (node.kind === 'dir' || !parent) throw fsError('EISDIR', 'unlink', p);
-    parent.entries.delete(name);
-    this.#touch(parent);
+    this.#call('unlink', p, () => this.#unlink(p));
   }
 }
