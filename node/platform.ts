@@ -205,7 +205,7 @@ function realDirectory(root: string): string {
  *   and symlinks leading out → `outside_workspace`). `run_command` runs there ({@link runShellCommand}:
  *   `/bin/sh -c` in its own process group, group killed on timeout/abort, streams capped at 15,000
  *   characters each end); its `cwd` is checked to be really inside the root (`outside_workspace`).
- * - no `root`: an in-memory ZenFS workspace at `/workspace` (as `createMemoryPlatform`); commands are
+ * - no `root`: an in-memory workspace at `/workspace` (as `createMemoryPlatform`); commands are
  *   then unavailable (`capabilities.runCommand` false: a host shell cannot see in-memory files), so
  *   `run_command` returns its empty result with a note.
  * - `stateDir` given: state in {@link FileStateStore} (survives a restart, `capabilities.persistent`);

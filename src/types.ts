@@ -37,7 +37,7 @@ export interface FsDirent {
 
 /**
  * The filesystem port: the subset of `node:fs/promises` that the tools use, supplied by each platform
- * through ZenFS. Paths are absolute POSIX paths; errors carry Node-style `code`s (`ENOENT`, ...).
+ * (toolhost's in-memory MemoryFs, node:fs/promises, or ZenFS for OPFS). Paths are absolute POSIX paths; errors carry Node-style `code`s (`ENOENT`, ...).
  */
 export interface FsPromises {
   readFile(path: string): Promise<Uint8Array>;

@@ -138,7 +138,7 @@ function isIgnored(levels: readonly IgnoreLevel[], path: string, isDir: boolean)
  * Iterative (no recursion limit). Skips `.git/` and `node_modules/` and respects `.gitignore` files at
  * every level — the workspace root's and those between it and `dir` too, nested ones with git's
  * precedence — unless `includeIgnored`. Dot-directories such as `.github/` are walked. Symbolic links
- * are never followed (ZenFS loops forever on a symlink loop, and ripgrep does not follow them either).
+ * are never followed (a link can lead out of the workspace or into a loop, and ripgrep does not follow them either).
  * Unreadable subdirectories are skipped. Checks `signal` between directories and gives the event loop
  * a turn every {@link YIELD_INTERVAL_MS} ms so a deadline can fire.
  * Errors: the signal's `timeout`/`cancelled`; `not_found`/`not_a_directory` when `dir` cannot be read.
@@ -309,7 +309,7 @@ export interface LoadedFile {
 /**
  * Reads and decodes files for searching, through a per-platform cache of decoded text validated by
  * each file's current `stat` (size and mtimeMs; entries modified within a second of being read are
- * re-read, git's racy-clean rule). Measured on npm's 1,943 files in a ZenFS InMemory workspace: reading
+ * re-read, git's racy-clean rule). Measured on npm's 1,943 files in an in-memory workspace (ZenFS InMemory then): reading
  * and decoding every file costs ≈ 150–400 ms, a `stat` per file ≈ 40 ms, searching decoded strings ≈ 10 ms.
  * Binary files (SPEC §6 "Text": NUL in the first 8 KiB or invalid UTF-8) come back with `entry: null`
  * and are never decoded into text. Files that vanish between the walk and the read are left out.

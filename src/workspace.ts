@@ -68,7 +68,7 @@ function errorCode(error: unknown): string | undefined {
 /**
  * Resolves a model-given path to a real absolute path inside the workspace, following symlinks one
  * component at a time with its own hop count, so a symlink loop fails fast instead of reaching the
- * filesystem's own resolver (ZenFS loops forever on one). Components that do not exist yet are kept
+ * filesystem's own resolver (ZenFS, used for OPFS, loops forever on one). Components that do not exist yet are kept
  * as written, so the result also names files about to be created.
  *
  * Errors: `invalid_arguments` for an empty path, a NUL byte or a URL (`file://...`);

@@ -1,20 +1,13 @@
-import { fsFromSync, type SyncFsLike } from '../src/platform/memory.js';
-import type { FsPromises, FsStats, JsonValue } from '../src/types.js';
+import { MemoryFs } from '../src/platform/memfs.js';
+import { fsFromSync } from '../src/platform/memory.js';
+import type { FsPromises, FsStats, JsonValue, Platform } from '../src/types.js';
 import type { CommitBatch, FsRecord, StoredSubtree } from './idb.js';
 
-/** V8's `Error.stackTraceLimit` (Chromium, Node); elsewhere setting it has no effect. */
-const V8Error = Error as ErrorConstructor & { stackTraceLimit?: number };
 
 /** Where a {@link JournaledWorkspace} persists: one atomic commit per batch, and subtree reads for rollback. */
 export interface JournalStore {
   commit(batch: CommitBatch): Promise<void>;
   readSubtrees(paths: readonly string[]): Promise<Map<string, StoredSubtree>>;
-}
-
-/** The synchronous ZenFS calls the journal uses on its InMemory instance (a subset of `node:fs`). */
-interface SyncFs extends SyncFsLike {
-  readdirSync(path: string): string[];
-  realpathSync(path: string): string;
 }
 
 /** `node` = just this path changed; `tree` = this path and everything under it (rm -r, rename). */
@@ -36,7 +29,7 @@ function parentOf(path: string): string {
 }
 
 /**
- * The live workspace of the web platform: a ZenFS InMemory filesystem loaded from IndexedDB at mount,
+ * The live workspace of the web platform: an in-memory {@link MemoryFs} loaded from IndexedDB at mount,
  * behind an {@link FsPromises} wrapper that journals the paths each operation changes. `commit()`
  * turns the journal into one {@link CommitBatch} (file bytes, directories, symlinks, deletions of whole
  * subtrees) written in ONE IndexedDB transaction whose `complete` event is awaited; commits are
@@ -50,41 +43,40 @@ function parentOf(path: string): string {
 export class JournaledWorkspace {
   readonly root: string;
   readonly fs: FsPromises;
-  readonly #sync: SyncFs;
+  readonly #sync: MemoryFs;
   readonly #store: JournalStore;
   #dirty = new Map<string, Mark>();
   #chain: Promise<unknown> = Promise.resolve();
   #deferred = 0;
   #deferredState: CommitBatch['state'] = [];
+  #changes = 0;
 
-  constructor(sync: SyncFs, root: string, store: JournalStore) {
+  constructor(sync: MemoryFs, root: string, store: JournalStore) {
     this.#sync = sync;
     this.root = root;
     this.#store = store;
-    // ZenFS's sync API on InMemory: the same backend code as its promise API, and each operation (a
-    // whole writeFile included) happens in one step, so readers never see half a write.
+    // Each MemoryFs operation (a whole writeFile included) happens in one synchronous step, so readers
+    // never see half a write, and the journal marks the paths it changed in the same step.
     this.fs = this.#wrap(fsFromSync(sync));
   }
 
-  /** Creates a journaled workspace on a fresh ZenFS InMemory instance holding `records` (key order). */
+  /** Creates a journaled workspace on a fresh {@link MemoryFs} holding `records` (key order). */
   static async mount(root: string, records: ReadonlyArray<[string, FsRecord]>, store: JournalStore): Promise<JournaledWorkspace> {
-    const { resolveMountConfig, bindContext, InMemory } = await import('../src/platform/zenfs.js');
-    const mounted = await resolveMountConfig({ backend: InMemory });
-    const context = bindContext({ root: '/', mounts: { '/': mounted } });
-    const sync = context.fs as unknown as SyncFs;
+    const sync = new MemoryFs();
     sync.mkdirSync(root, { recursive: true });
     const workspace = new JournaledWorkspace(sync, root, store);
     // Records come in key order, so a folder's record precedes its children: create each parent once.
-    // Stack capture off meanwhile: ZenFS builds (and catches) errors while creating nodes.
     const made = new Set<string>([root]);
-    const limit = V8Error.stackTraceLimit;
-    V8Error.stackTraceLimit = 0;
-    try {
-      for (const [path, record] of records) workspace.#create(path, record, made);
-    } finally {
-      V8Error.stackTraceLimit = limit;
-    }
+    for (const [path, record] of records) workspace.#create(path, record, made);
     return workspace;
+  }
+
+  /**
+   * A number that changes with every change made through {@link fs} and every rollback: while it is
+   * unchanged the tree is as it was (what {@link Platform.changeCount} promises the search tools).
+   */
+  get changes(): number {
+    return this.#changes;
   }
 
   /** Number of paths changed since the last commit. */
@@ -103,12 +95,14 @@ export class JournaledWorkspace {
   }
 
   #wrap(inner: FsPromises): FsPromises {
-    const after = async <T>(run: () => Promise<T>, marks: () => void): Promise<T> => {
+    const after = <T>(run: () => Promise<T>, marks: () => void): Promise<T> => {
+      // `run` does its whole change synchronously (fsFromSync over MemoryFs) before it returns its
+      // promise; the paths are marked in that same step (even on failure: a change may be partial),
+      // so no commit can run between a change and its mark.
+      this.#changes += 1;
       try {
-        return await run();
+        return run();
       } finally {
-        // Marked after the operation settles (even on failure: an rm -r may have removed part of a
-        // tree), so a commit running meanwhile can never clear a mark whose change it did not see.
         marks();
       }
     };
@@ -172,8 +166,8 @@ export class JournaledWorkspace {
     if (stats.isSymbolicLink()) return { kind: 'symlink', target: this.#sync.readlinkSync(path), mtimeMs: stats.mtimeMs };
     if (stats.isDirectory()) return { kind: 'dir', mtimeMs: stats.mtimeMs };
     if (stats.isFile()) {
-      // A copy: ZenFS may hand out a view of a larger buffer, and IndexedDB would store all of it.
-      return { kind: 'file', data: new Uint8Array(this.#sync.readFileSync(path)), mtimeMs: stats.mtimeMs };
+      // readFileSync returns a copy of exactly the file's bytes: later writes can't change the record.
+      return { kind: 'file', data: this.#sync.readFileSync(path), mtimeMs: stats.mtimeMs };
     }
     return undefined;
   }
@@ -286,6 +280,7 @@ export class JournaledWorkspace {
 
   /** Reloads the marked paths from storage so memory matches what is stored. */
   async #rollback(marks: Map<string, Mark>): Promise<void> {
+    this.#changes += 1;
     const paths = [...new Set([...marks.keys()].map((p) => this.#canonical(p)))].filter((p) => this.#inside(p) && p !== this.root);
     const stored = await this.#store.readSubtrees(paths);
     const sorted = paths.sort();
@@ -304,6 +299,7 @@ export class JournaledWorkspace {
       this.#create(path, self);
       if (mark === 'tree' || self.kind === 'dir') for (const [child, record] of subtree.descendants) this.#create(child, record);
     }
+    this.#changes += 1;
   }
 
   #create(path: string, record: FsRecord, made?: Set<string>): void {

@@ -116,12 +116,13 @@ function checkWorkspaceName(workspace: unknown): string {
  * - name `'web'`, root `/workspace`, capabilities `{ runCommand: false, webSearch: false, persistent }`
  *   (`persistent` is false only for backend `memory`); no `runCommand`/`webSearch` members, so the
  *   built-in `run_command` and `web_search` return SPEC §6.8's empty results with their notes.
- * - `indexeddb` backend: the live workspace is a ZenFS InMemory instance loaded from the workspace's
- *   database at mount; every write is journalled and `flush()` (awaited by the runner before each
+ * - `indexeddb` backend: the live workspace is an in-memory MemoryFs tree loaded from the workspace's
+ *   database at mount (SPEC §7 names ZenFS here: see `createMemoryPlatform` for why it is not); every write is journalled and `flush()` (awaited by the runner before each
  *   mutating call's result) commits the changed files, directories, symlinks and deleted subtrees in ONE
  *   IndexedDB transaction (`durability: 'strict'`), awaiting `complete`. Tool state goes through the same
  *   commit path. A failed commit (`quota_exceeded`, `unavailable`) reloads the changed paths from storage,
- *   so earlier content stays intact in memory and on disk.
+ *   so earlier content stays intact in memory and on disk. `changeCount()` counts the changes (as on
+ *   the memory platform), so the search tools reuse listings and texts while nothing changed.
  * - One writer per workspace: run the platform in one (shared) worker per workspace; two workers on one
  *   workspace do not see each other's changes.
  * Errors at first use: `unavailable` (no IndexedDB, open refused, upgrade blocked), `invalid_arguments`
@@ -160,7 +161,11 @@ export function createWebPlatform(options: WebPlatformOptions): WebPlatform {
   let flush: () => Promise<void>;
   let ready: () => Promise<void>;
   let batch: <T>(fn: () => Promise<T>) => Promise<T> = (fn) => fn();
+  let changeCount: (() => number) | undefined;
   if (backend === 'indexeddb') {
+    // Settled once the workspace is open; before that no listing can have been read.
+    let live: JournaledWorkspace | undefined;
+    changeCount = () => live?.changes ?? 0;
     batch = async (fn) => {
       let workspace: JournaledWorkspace;
       try {
@@ -170,7 +175,10 @@ export function createWebPlatform(options: WebPlatformOptions): WebPlatform {
       }
       return workspace.batch(fn);
     };
-    fs = lazyFs(async () => (await openIdb()).workspace.fs);
+    fs = lazyFs(async () => {
+      live = (await openIdb()).workspace;
+      return live.fs;
+    });
     state = new WebStateStore(openIdb);
     flush = async () => {
       if (opened) await (await openIdb()).workspace.commit();
@@ -206,7 +214,12 @@ export function createWebPlatform(options: WebPlatformOptions): WebPlatform {
       await Promise.all([openOpfs(), openIdb()]);
     };
   } else {
-    fs = lazyFs(async () => (await JournaledWorkspace.mount(WORKSPACE_ROOT, [], { commit: async () => undefined, readSubtrees: async () => new Map() })).fs);
+    let live: JournaledWorkspace | undefined;
+    changeCount = () => live?.changes ?? 0;
+    fs = lazyFs(async () => {
+      live = await JournaledWorkspace.mount(WORKSPACE_ROOT, [], { commit: async () => undefined, readSubtrees: async () => new Map() });
+      return live.fs;
+    });
     state = new MemoryStateStore();
     flush = async () => undefined;
     ready = async () => undefined;
@@ -220,12 +233,13 @@ export function createWebPlatform(options: WebPlatformOptions): WebPlatform {
     fs,
     state,
     capabilities,
-    // The journalled InMemory workspace writes a file in one synchronous step and commits whole files;
+    // The journalled MemoryFs workspace writes a file in one synchronous step and commits whole files;
     // OPFS (WebAccess) writes through a stream, so it keeps temp file + rename.
     atomicWrites: backend !== 'opfs',
     flush,
     ready,
     batch,
+    ...(changeCount ? { changeCount } : {}),
     async dispose() {
       if (disposed) return;
       const current = opened;
