@@ -151,4 +151,30 @@ describe('JournaledWorkspace', () => {
     expect(await tree(ws)).toEqual(before);
     expect(store.state.get('c/k')).toBe(2);
   });
+
+  it('counts every change and every rollback, and nothing else, in `changes`', async () => {
+    const store = new MapStore();
+    store.files.set('/workspace/a.txt', { kind: 'file', data: new TextEncoder().encode('a'), mtimeMs: 1 });
+    const ws = await JournaledWorkspace.mount('/workspace', store.sorted(), store);
+    const start = ws.changes;
+    await ws.fs.readFile('/workspace/a.txt');
+    await ws.fs.readdir('/workspace');
+    await ws.fs.stat('/workspace/a.txt');
+    expect(ws.changes).toBe(start);
+    await ws.fs.writeFile('/workspace/b.txt', 'b');
+    const afterWrite = ws.changes;
+    expect(afterWrite).not.toBe(start);
+    await expect(ws.fs.writeFile('/workspace/missing/c.txt', 'c')).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(ws.changes).not.toBe(afterWrite);
+    await ws.commit();
+    const committed = ws.changes;
+    expect(committed).toBe(ws.changes);
+    await ws.fs.writeFile('/workspace/a.txt', 'changed');
+    const beforeRollback = ws.changes;
+    store.failNext = new Error('gone');
+    await expect(ws.commit()).rejects.toThrow('gone');
+    // The rollback put a.txt back: a reader that cached "changed" must see a new count.
+    expect(ws.changes).not.toBe(beforeRollback);
+    expect(new TextDecoder().decode(await ws.fs.readFile('/workspace/a.txt'))).toBe('a');
+  });
 });
