@@ -13,6 +13,7 @@ import { build, preview } from 'vite';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const pages = join(root, 'web', 'test-pages');
 const CHROMIUM = '/usr/bin/chromium';
+const PAIRS = 5;
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 /**
@@ -68,18 +69,25 @@ export default async function run() {
     await page.goto(`http://127.0.0.1:${port}/web/test-pages/bench.html`);
     await page.waitForFunction(() => document.title === 'toolhost bench page ready');
     const trips = await page.evaluate(() => globalThis.bench.roundTrips());
-    const keyval = await page.evaluate(() => globalThis.bench.idbKeyvalSetMany());
-    const batched = await page.evaluate(() => globalThis.bench.createFileCalls('strict', true));
-    const keyval2 = await page.evaluate(() => globalThis.bench.idbKeyvalSetMany());
+    // The batch figure and its anchor, paired and interleaved: this machine's load varies by seconds.
+    const median = (xs) => [...xs].sort((x, y) => x - y)[xs.length >> 1];
+    const anchors = [];
+    const batches = [];
+    for (let round = 0; round < PAIRS; round += 1) {
+      anchors.push(await page.evaluate(() => globalThis.bench.idbKeyvalSetMany()));
+      const batched = await page.evaluate(() => globalThis.bench.createFileCalls('strict', true));
+      if (batched.stored !== 1000) throw new Error(`the batch stored ${batched.stored} files, not 1000`);
+      batches.push(batched.ms);
+    }
     const perCall = await page.evaluate(() => globalThis.bench.createFileCalls('strict', false));
     const zenfs = await page.evaluate(() => globalThis.bench.zenfsDomPromises());
     const open = await page.evaluate(() => globalThis.bench.openWorkspace(5000));
-    const anchor = (keyval + keyval2) / 2;
+    const anchor = median(anchors);
     const worker = await bundleSize('bench-worker.ts');
     const baseline = await bundleSize('bench-baseline-worker.ts');
     return [
       { figure: 'web: execute of a trivial tool through connectToolRunner (median per round trip)', value: trips.executeUs, unit: 'µs', anchor: 'bare comlink no-op round trip, same page', anchorValue: trips.comlinkUs, target: '≤ 1.3x' },
-      { figure: 'web: 1,000 create_file (4 KiB) in one processToolCalls, WebToolRunner (one strict commit per batch)', value: batched.ms, unit: 'ms', anchor: 'idb-keyval setMany of 1,000 × 4 KiB', anchorValue: anchor, target: '≤ 3x' },
+      { figure: 'web: 1,000 create_file (4 KiB) in one processToolCalls, WebToolRunner (one strict commit per batch)', value: median(batches), unit: 'ms', anchor: 'idb-keyval setMany of 1,000 × 4 KiB', anchorValue: anchor, target: '≤ 3x', note: `median of ${PAIRS}, each run paired with its anchor; ours commits with durability 'strict', setMany with the browser's default` },
       { figure: 'web: the same through ToolRunner (one strict commit per call)', value: perCall.ms, unit: 'ms', anchor: 'idb-keyval setMany of 1,000 × 4 KiB', anchorValue: anchor },
       { figure: 'web: 1,000 writeFile through @zenfs/dom IndexedDB promise API', value: zenfs, unit: 'ms', anchor: 'idb-keyval setMany of 1,000 × 4 KiB', anchorValue: anchor, note: 'for comparison: one transaction per operation' },
       { figure: 'web: open a 5,000-file workspace to the first tool result', value: open.ms, unit: 'ms', anchor: 'idb-keyval entries() of the same 5,000 values', anchorValue: open.anchorMs },
