@@ -109,28 +109,41 @@ const bench = {
 
 /**
  * Median µs per round trip, interleaved rounds of `n` sequential calls each: `execute` of a trivial tool
- * through connectToolRunner, and a bare comlink no-op call, each to its own dedicated worker.
+ * through connectToolRunner, and a bare comlink no-op call, each to its own dedicated worker. Both
+ * warm up for a fixed time first (round trips keep getting faster for a second or two after the
+ * browser starts), and the side that goes first alternates from round to round.
  */
-async function roundTrips(n = 500, rounds = 7): Promise<{ executeUs: number; comlinkUs: number }> {
+async function roundTrips(n = 500, rounds = 9, warmupMs = 2000): Promise<{ executeUs: number; comlinkUs: number }> {
   // Written out in full twice: vite bundles a worker only for this literal `new Worker(new URL(...))` form.
   const remote = connectToolRunner(() => new Worker(new URL('./bench-rpc-worker.ts', import.meta.url), { type: 'module', name: 'toolhost' }) as never);
   const bareWorker = new Worker(new URL('./bench-rpc-worker.ts', import.meta.url), { type: 'module', name: 'comlink' });
   const bare = wrap<{ noop(n: number): number }>(bareWorker);
   const median = (xs: number[]): number => xs.sort((a, b) => a - b)[xs.length >> 1] as number;
-  // Warm up both (worker start, JIT).
-  for (let i = 0; i < 200; i += 1) {
+  const warmEnd = performance.now() + warmupMs;
+  for (let i = 0; performance.now() < warmEnd; i += 1) {
     await remote.execute('noop', { n: i });
     await bare.noop(i);
   }
   const ex: number[] = [];
   const cl: number[] = [];
-  for (let r = 0; r < rounds; r += 1) {
-    let t0 = performance.now();
+  const timeExecute = async (): Promise<void> => {
+    const t0 = performance.now();
     for (let i = 0; i < n; i += 1) await remote.execute('noop', { n: i });
     ex.push(((performance.now() - t0) * 1000) / n);
-    t0 = performance.now();
+  };
+  const timeBare = async (): Promise<void> => {
+    const t0 = performance.now();
     for (let i = 0; i < n; i += 1) await bare.noop(i);
     cl.push(((performance.now() - t0) * 1000) / n);
+  };
+  for (let r = 0; r < rounds; r += 1) {
+    if (r % 2 === 0) {
+      await timeExecute();
+      await timeBare();
+    } else {
+      await timeBare();
+      await timeExecute();
+    }
   }
   await remote.terminate();
   bareWorker.terminate();
