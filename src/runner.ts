@@ -40,7 +40,12 @@ export interface CallOptions {
   conversationId?: string;
   /** Aborting it ends the call with `cancelled`. */
   signal?: AbortSignal;
-  /** Deadline in ms; the call ends with `timeout` then, even if the tool ignores its signal. */
+  /**
+   * Deadline in ms; the call ends with `timeout` then, even if the tool ignores its signal. A tool
+   * that blocks the thread so the timer cannot fire is judged when it returns: a read-only tool's late
+   * answer becomes `timeout`; a mutating tool's result is returned, since its change was made.
+   * `Infinity` = no deadline; 0, negative or NaN → `invalid_arguments`.
+   */
   timeoutMs?: number;
 }
 
@@ -384,8 +389,10 @@ export class ToolRunner {
       }
       running.catch(() => undefined);
       const value = await Promise.race([running, interrupted]);
-      // A tool that blocked the thread past its deadline (the timer could not fire) still timed out.
-      if (call.timeoutMs !== undefined && Date.now() - started >= call.timeoutMs) {
+      // A read-only tool that blocked the thread past its deadline (the timer could not fire) still
+      // timed out: its late answer changed nothing. A mutating tool that got this far made its change,
+      // so it returns its result: `timeout` would tell the model to retry a change already made.
+      if (entry.readOnly && call.timeoutMs !== undefined && Date.now() - started >= call.timeoutMs) {
         throw new ToolError('timeout', `${name} did not finish within ${call.timeoutMs} ms; narrow the request or raise timeoutMs`);
       }
       return this.#checkOutput(name, value);

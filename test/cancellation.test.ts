@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ToolRunner, defineTool } from '../src/index.js';
+import { BuiltinTools, ToolRunner, createMemoryPlatform, defineTool } from '../src/index.js';
 
 const never = defineTool({
   name: 'never',
@@ -110,13 +110,14 @@ describe('cancellation and timeouts', () => {
     }
   });
 
-  it('reports timeout for a tool that blocked its thread past the deadline and then returned', async () => {
+  it('reports timeout for a read-only tool that blocked its thread past the deadline and then returned', async () => {
     const runner = new ToolRunner({
       tools: [
         defineTool({
           name: 'blocker',
           description: '',
           parameters: { type: 'object' },
+          readOnly: true,
           call: async () => {
             const end = Date.now() + 150;
             while (Date.now() < end) {
@@ -128,6 +129,53 @@ describe('cancellation and timeouts', () => {
       ],
     });
     await expect(runner.execute('blocker', {}, { timeoutMs: 50 })).rejects.toMatchObject({ code: 'timeout' });
+  });
+
+  it('returns the result of a mutating call that blocked past its deadline: its change was made', async () => {
+    let changed = false;
+    const runner = new ToolRunner({
+      tools: [
+        defineTool({
+          name: 'mutator',
+          description: '',
+          parameters: { type: 'object' },
+          call: async () => {
+            const end = Date.now() + 150;
+            while (Date.now() < end) {
+              /* a long synchronous write */
+            }
+            changed = true;
+            return 'written';
+          },
+        }),
+      ],
+    });
+    await expect(runner.execute('mutator', {}, { timeoutMs: 50 })).resolves.toBe('written');
+    expect(changed).toBe(true);
+  });
+
+  it('never answers timeout for an edit_file or create_file whose change was made', async () => {
+    const platform = createMemoryPlatform();
+    const runner = new ToolRunner({ platform, tools: BuiltinTools.all() });
+    const read = async (path: string): Promise<string | null> =>
+      platform.fs.readFile(path).then((b) => new TextDecoder().decode(b), () => null);
+    const big = `${'x'.repeat(99)}\n`.repeat(200_000) + 'TARGET\n';
+    for (const timeoutMs of [1, 5, 20, 80]) {
+      await platform.fs.writeFile('/workspace/big.txt', big);
+      const [edit] = await runner.processToolCalls([{ name: 'edit_file', args: { file_path: 'big.txt', old_string: 'TARGET', new_string: 'DONE' } }], { timeoutMs });
+      const after = await read('/workspace/big.txt');
+      if ('code' in (edit as object)) {
+        expect(edit).toMatchObject({ code: 'timeout' });
+        expect(after).toBe(big);
+      } else expect(after?.endsWith('DONE\n')).toBe(true);
+      const name = `huge-${timeoutMs}.txt`;
+      const [create] = await runner.processToolCalls([{ name: 'create_file', args: { file_path: name, content: 'y'.repeat(20_000_000) } }], { timeoutMs });
+      const created = await read(`/workspace/${name}`);
+      if ('code' in (create as object)) {
+        expect(create).toMatchObject({ code: 'timeout' });
+        expect(created).toBeNull();
+      } else expect(created?.length).toBe(20_000_000);
+    }
   });
 
   it('cancels a call whose permission prompt is still open and tells the prompt through its signal', async () => {

@@ -106,9 +106,10 @@ export const createFileTool: Tool<{ file_path: string; content: string; overwrit
         } else {
           bytes = encodeText(args.content);
         }
+        // Hashed before the write, so the write is the call's last step: nothing after it can wait
+        // past the deadline and turn a made change into `timeout`.
+        const hash = await hashBytes(bytes);
         if (ctx.signal.aborted) throw new ToolError('cancelled', `create_file was cancelled before writing ${path}`);
-        // Hashed while the bytes are written (WebCrypto works off the thread).
-        const hashing = hashBytes(bytes);
         const write = (): Promise<void> => writeFileAtomic(ctx.fs, path, bytes, ctx.platform.atomicWrites === true);
         if (existing) await write();
         else {
@@ -122,7 +123,7 @@ export const createFileTool: Tool<{ file_path: string; content: string; overwrit
             await write();
           }
         }
-        ctx.fileCache.set(path, await hashing);
+        ctx.fileCache.set(path, hash);
         return { file_path: path, bytes_written: bytes.length, created: existing === null };
       });
     },

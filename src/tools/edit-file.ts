@@ -317,10 +317,14 @@ export const editFileTool: Tool<EditFileArgs, EditFileResult> = defineTool({
         }
         const bytes = encodeText(args.new_string);
         await ctx.fs.mkdir(dirname(path), { recursive: true });
+        // Hashed before the write, so the write is the call's last step: nothing after it can wait
+        // past the deadline and turn a made change into `timeout`.
+        const hash = await hashBytes(bytes);
+        const diff = await unifiedDiff(path, '', toLf(args.new_string));
         if (ctx.signal.aborted) throw new ToolError('cancelled', `edit_file was cancelled before writing ${path}`);
         await writeFileAtomic(ctx.fs, path, bytes, ctx.platform.atomicWrites === true);
-        ctx.fileCache.set(path, await hashBytes(bytes));
-        return { file_path: path, replacements: 1, diff: await unifiedDiff(path, '', toLf(args.new_string)) };
+        ctx.fileCache.set(path, hash);
+        return { file_path: path, replacements: 1, diff };
       }
       if (stats.isDirectory()) {
         throw new ToolError('is_a_directory', `${path} is a directory; give the path of a file inside it`);
@@ -389,10 +393,13 @@ export const editFileTool: Tool<EditFileArgs, EditFileResult> = defineTool({
       }
 
       const newBytes = encodeText(newText, decoded.bom);
+      // Hashed and diffed before the write, so the write is the call's last step (see above).
+      const hash = await hashBytes(newBytes);
+      const diff = await unifiedDiff(path, textLf, toLf(newText));
       if (ctx.signal.aborted) throw new ToolError('cancelled', `edit_file was cancelled before writing ${path}`);
       await writeFileAtomic(ctx.fs, path, newBytes, ctx.platform.atomicWrites === true);
-      ctx.fileCache.set(path, await hashBytes(newBytes));
-      return { file_path: path, replacements: count, diff: await unifiedDiff(path, textLf, toLf(newText)) };
+      ctx.fileCache.set(path, hash);
+      return { file_path: path, replacements: count, diff };
     });
   },
 });
