@@ -124,6 +124,17 @@ describe('create_file', () => {
     expect(missing.error).toContain('content');
   });
 
+  it('returns invalid_arguments for a path whose last component is . or .., creating nothing', async () => {
+    const { runner, platform } = setup({ 'a/b/keep.txt': 'k' });
+    const dot = await failure(runner, 'create_file', { file_path: 'new/.', content: 'z' });
+    expect(dot).toMatchObject({ code: 'invalid_arguments', error: 'file_path "new/." ends with ".", which names a directory; give a file name, e.g. new/./index.ts' });
+    const dotdot = await failure(runner, 'create_file', { file_path: 'a/b/..', content: 'z', overwrite: true });
+    expect(dotdot.code).toBe('invalid_arguments');
+    expect((await failure(runner, 'create_file', { file_path: '.', content: 'z' })).code).toBe('invalid_arguments');
+    expect(await platform.fs.readdir('/workspace')).toEqual(['a']);
+    expect((await platform.fs.stat('/workspace/a')).isDirectory()).toBe(true);
+  });
+
   it('returns not_a_directory when a parent is a file', async () => {
     const { runner } = setup({ 'file.txt': 'x' });
     expect((await failure(runner, 'create_file', { file_path: 'file.txt/child.txt', content: 'x' })).code).toBe('not_a_directory');

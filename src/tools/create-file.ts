@@ -61,7 +61,7 @@ function inFileStyle(content: string, old: Uint8Array): Uint8Array {
  * Records the SHA-256 of the bytes written.
  *
  * Errors: `already_exists` (exists, `overwrite` not set), `is_a_directory`, `stale_file`,
- * `outside_workspace`, `not_a_directory` (a parent is a file), `invalid_arguments` (empty path, trailing `/`),
+ * `outside_workspace`, `not_a_directory` (a parent is a file), `invalid_arguments` (empty path, trailing `/`, last component `.` or `..`),
  * `execution_failed` (a symlink loop), `quota_exceeded` (storage full).
  */
 export const createFileTool: Tool<{ file_path: string; content: string; overwrite?: boolean }, CreateFileResult> =
@@ -76,6 +76,10 @@ export const createFileTool: Tool<{ file_path: string; content: string; overwrit
     callWithContext: async (args, ctx): Promise<CreateFileResult> => {
       if (args.file_path.endsWith('/')) {
         throw new ToolError('invalid_arguments', `file_path "${args.file_path}" ends with "/"; give a file name, e.g. ${args.file_path}index.ts`);
+      }
+      if (/(^|\/)\.\.?$/.test(args.file_path)) {
+        // `dir/.` and `dir/..` name folders: the last component is not a file name.
+        throw new ToolError('invalid_arguments', `file_path "${args.file_path}" ends with "${args.file_path.endsWith('..') ? '..' : '.'}", which names a directory; give a file name, e.g. ${args.file_path}/index.ts`);
       }
       const path = await resolveWorkspacePath({ fs: ctx.fs, root: ctx.platform.root, cwd: ctx.cwd }, args.file_path);
       if (path === ctx.platform.root) {
