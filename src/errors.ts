@@ -92,6 +92,7 @@ const FS_CODES: Record<string, ToolErrorCode> = {
   ENOSPC: 'quota_exceeded',
   EDQUOT: 'quota_exceeded',
   EFBIG: 'too_large',
+  ENAMETOOLONG: 'invalid_arguments',
 };
 
 /**

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { BuiltinTools, ToolRunner } from '../src/index.js';
 import { createMemoryPlatform } from '../src/platform/memory.js';
 import { describePlatformContract } from './contract/platform-contract.js';
 
@@ -20,5 +21,26 @@ describe('createMemoryPlatform', () => {
     const p = createMemoryPlatform({ root: '/home/me/project', files: { 'x.txt': 'x' } });
     expect(p.root).toBe('/home/me/project');
     expect(await p.fs.readdir('/home/me/project')).toEqual(['x.txt']);
+  });
+
+  it('normalises the root and refuses a relative one', async () => {
+    const p = createMemoryPlatform({ root: '/a/../ws/' });
+    expect(p.root).toBe('/ws');
+    const runner = new ToolRunner({ platform: p, tools: BuiltinTools.all() });
+    expect(await runner.execute('list_dir', { dir_path: '.' })).toMatchObject({ dir_path: '/ws' });
+    expect(() => createMemoryPlatform({ root: 'ws' })).toThrow(
+      expect.objectContaining({ code: 'invalid_arguments', message: 'createMemoryPlatform: root must be an absolute path such as /workspace, not "ws"' }),
+    );
+  });
+
+  it('refuses files keys that leave the root, name a folder or collide, naming the key', () => {
+    expect(() => createMemoryPlatform({ files: { '../escape.txt': 'x' } })).toThrow(
+      expect.objectContaining({ code: 'invalid_arguments', message: 'createMemoryPlatform: files key "../escape.txt" leads outside /workspace; give a path inside it, or an absolute path' }),
+    );
+    const bad: Array<Record<string, string>> = [{ '': 'x' }, { 'dir/': 'x' }, { a: 'x', 'a/b': 'y' }, { n: 42 as unknown as string }];
+    for (const files of bad) {
+      expect(() => createMemoryPlatform({ files }), JSON.stringify(files)).toThrow(expect.objectContaining({ code: 'invalid_arguments' }));
+    }
+    expect(() => createMemoryPlatform({ files: { n: 42 as unknown as string } })).toThrow(/content must be a string or a Uint8Array/);
   });
 });

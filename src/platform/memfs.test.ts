@@ -946,3 +946,44 @@ describe('MemoryFs against node:fs, random operations', () => {
     });
   }
 });
+
+describe('MemoryFs limits', () => {
+  it('refuses a component over 255 UTF-8 bytes with ENAMETOOLONG, as node does on Linux', () => {
+    const memory = new MemoryFs();
+    const tmp = nodeFs.mkdtempSync(join(tmpdir(), 'memfs-limits-'));
+    try {
+      for (const name of ['a'.repeat(255), 'a'.repeat(256), '\u20ac'.repeat(85), '\u20ac'.repeat(86), '\u{1F600}'.repeat(63), '\u{1F600}'.repeat(64)]) {
+        const outcome = (run: () => void): string => {
+          try {
+            run();
+            return 'ok';
+          } catch (error) {
+            return (error as { code: string }).code;
+          }
+        };
+        const ours = outcome(() => memory.writeFileSync(`/${name}`, 'x'));
+        const node = outcome(() => nodeFs.writeFileSync(join(tmp, name), 'x'));
+        expect(ours, `${name.length} units`).toBe(node);
+      }
+      expect(() => memory.mkdirSync(`/d/${'b'.repeat(256)}/c`, { recursive: true })).toThrow(expect.objectContaining({ code: 'ENAMETOOLONG', syscall: 'mkdir' }));
+    } finally {
+      nodeFs.rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a path of 4,096 bytes or more, so no tree gets deeper than that', () => {
+    const memory = new MemoryFs();
+    const deep = `/${'d/'.repeat(2047)}`; // 4,095 characters
+    expect(memory.mkdirSync(deep, { recursive: true })).toBe('/d');
+    expect(() => memory.mkdirSync(`${deep}e`, { recursive: true })).toThrow(expect.objectContaining({ code: 'ENAMETOOLONG' }));
+    expect(() => memory.writeFileSync(`${deep}ef`, 'x')).toThrow(expect.objectContaining({ code: 'ENAMETOOLONG' }));
+    expect(() => memory.statSync('/d/'.repeat(1500))).toThrow(expect.objectContaining({ code: 'ENAMETOOLONG' }));
+  });
+
+  it('treats an empty path as missing, not as /', () => {
+    const memory = new MemoryFs();
+    for (const run of [() => memory.statSync(''), () => memory.readFileSync(''), () => memory.mkdirSync(''), () => memory.readdirSync('')]) {
+      expect(run).toThrow(expect.objectContaining({ code: 'ENOENT' }));
+    }
+  });
+});

@@ -17,9 +17,32 @@ const DESCRIPTIONS: Record<string, string> = {
   ELOOP: 'too many symbolic links encountered',
   EPERM: 'operation not permitted',
   EBUSY: 'resource busy or locked',
+  ENAMETOOLONG: 'name too long',
 };
 
-const ERRNO: Record<string, number> = { EPERM: -1, ENOENT: -2, EBUSY: -16, EEXIST: -17, ENOTDIR: -20, EISDIR: -21, EINVAL: -22, ENOTEMPTY: -39, ELOOP: -40 };
+const ERRNO: Record<string, number> = { EPERM: -1, ENOENT: -2, EBUSY: -16, EEXIST: -17, ENOTDIR: -20, EISDIR: -21, EINVAL: -22, ENOTEMPTY: -39, ELOOP: -40, ENAMETOOLONG: -36 };
+
+/** Linux's limits: bytes in one path component (`NAME_MAX`) and in a whole path with its NUL (`PATH_MAX`). */
+const NAME_MAX = 255;
+const PATH_MAX = 4096;
+
+function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i += 1) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        bytes += 2; // 2 units, 4 bytes
+        i += 1;
+        continue;
+      }
+    }
+    if (unit >= 0x800) bytes += 2;
+    else if (unit >= 0x80) bytes += 1;
+  }
+  return bytes;
+}
 
 /** A filesystem error shaped like Node's: `code`, `errno`, `syscall`, `path` (and `dest` for rename). */
 export interface MemoryFsError extends Error {
@@ -236,6 +259,15 @@ function checkPath(path: unknown, syscall: string): string {
   if (path.includes('\0')) {
     throw Object.assign(new TypeError(`The argument 'path' must be a string without null bytes (${syscall})`), { code: 'ERR_INVALID_ARG_VALUE' });
   }
+  // An empty path names nothing (as in the kernel), not `/`.
+  if (path === '') throw fsError('ENOENT', syscall, path);
+  // A component of 85 UTF-16 units is at most 255 bytes: only longer paths need a closer look.
+  if (path.length > NAME_MAX / 3) {
+    if (utf8Length(path) >= PATH_MAX) throw fsError('ENAMETOOLONG', syscall, path);
+    for (const part of path.split('/')) {
+      if (part.length > NAME_MAX / 3 && utf8Length(part) > NAME_MAX) throw fsError('ENAMETOOLONG', syscall, path);
+    }
+  }
   return path.startsWith('/') ? path : `/${path}`;
 }
 
@@ -256,8 +288,10 @@ function checkPath(path: unknown, syscall: string): string {
  * removed (`EEXIST`, `EBUSY`, `EISDIR`, as the kernel says). `mkdirSync` with `recursive` and `rmSync`
  * run Node's own algorithms (its mkdirp: lexical parents, the first folder created returned as
  * written; its rimraf: `lstat`, then `unlink` or `rmdir`). Errors are `Error`s with Node's `code`
- * (`ENOENT`, `EEXIST`, `ENOTDIR`, `EISDIR`, `ENOTEMPTY`, `EINVAL`, `ELOOP`, `EBUSY`, and
- * `ERR_FS_EISDIR` for `rm` of a folder without `recursive`), `errno`, `syscall`, `path` (`dest` for
+ * (`ENOENT`, also for an empty path; `EEXIST`, `ENOTDIR`, `EISDIR`, `ENOTEMPTY`, `EINVAL`, `ELOOP`,
+ * `EBUSY`; `ENAMETOOLONG` for a component over 255 UTF-8 bytes or a path of 4,096 or more, Linux's
+ * limits, which also bound how deep a tree can get; and `ERR_FS_EISDIR` for `rm` of a folder
+ * without `recursive`), `errno`, `syscall`, `path` (`dest` for
  * `rename` and `symlink`) and the message Node would give. Each call completes synchronously, so no
  * reader ever sees half a write. Data written is copied in; data read is copied out. Times are
  * `Date.now()` milliseconds; modes are 0644 for files, 0755 for folders, 0777 for symlinks; there is

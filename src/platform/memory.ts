@@ -1,3 +1,5 @@
+import { ToolError } from '../errors.js';
+import { dirname, isInside, joinPath } from '../workspace.js';
 import { MemoryFs } from './memfs.js';
 import type { FsPromises, FsStats, JsonValue, Platform, RegexSandbox, StateStore } from '../types.js';
 
@@ -6,9 +8,13 @@ const V8Error = Error as ErrorConstructor & { stackTraceLimit?: number };
 
 /** Options of {@link createMemoryPlatform}. */
 export interface MemoryPlatformOptions {
-  /** Workspace root inside the in-memory filesystem (default `/workspace`). */
+  /** Workspace root inside the in-memory filesystem: absolute, normalised (default `/workspace`). */
   root?: string;
-  /** Files to create before the first call: workspace-relative or absolute path → content. */
+  /**
+   * Files to create before the first call: workspace-relative or absolute path → string or bytes.
+   * A relative key that leads outside `root`, names a folder, or collides with another key's folder
+   * throws `invalid_arguments` naming the key.
+   */
   files?: Record<string, string | Uint8Array>;
   /** State store to use (default: a fresh {@link MemoryStateStore}). */
   state?: StateStore;
@@ -174,19 +180,35 @@ export function fsFromSync(sync: SyncFsLike): FsPromises {
  * completes in one synchronous step ({@link fsFromSync}), so `writeFile` is atomic for readers and
  * `atomicWrites` is true; `changeCount()` counts the changes made through `fs`.
  *
+ * Errors (thrown at creation): `invalid_arguments` for a `root` that is not absolute (it is
+ * normalised: `/a/../ws/` becomes `/ws`) and for a bad `files` key or content.
+ *
  * Deviation from SPEC §7 ("ZenFS InMemory"): the tree is toolhost's own {@link MemoryFs}, because
  * ZenFS's InMemory store rewrote a folder's listing on every create (1,000 `create_file` calls took
  * 1.0–1.6 s on Node; the same now take a few ms) and weighed 80 KiB min+gzip in the browser worker.
  * ZenFS remains the filesystem of the web platform's OPFS backend.
  */
 export function createMemoryPlatform(options: MemoryPlatformOptions = {}): Platform {
-  const root = options.root ?? '/workspace';
+  const given = options.root ?? '/workspace';
+  if (typeof given !== 'string' || !given.startsWith('/')) {
+    throw new ToolError('invalid_arguments', `createMemoryPlatform: root must be an absolute path such as /workspace, not ${JSON.stringify(given)}`);
+  }
+  const root = joinPath(given);
   const memory = new MemoryFs();
   memory.mkdirSync(root, { recursive: true });
   for (const [name, content] of Object.entries(options.files ?? {})) {
-    const path = name.startsWith('/') ? name : `${root}/${name}`;
-    memory.mkdirSync(path.slice(0, path.lastIndexOf('/')) || '/', { recursive: true });
-    memory.writeFileSync(path, content);
+    const path = joinPath(name.startsWith('/') ? name : `${root}/${name}`);
+    if (!name.startsWith('/') && !isInside(root, path)) {
+      throw new ToolError('invalid_arguments', `createMemoryPlatform: files key ${JSON.stringify(name.slice(0, 200))} leads outside ${root}; give a path inside it, or an absolute path`);
+    }
+    try {
+      if (name === '' || name.endsWith('/') || path === root) throw Object.assign(new Error('it names a folder'), { code: 'EISDIR' });
+      memory.mkdirSync(dirname(path), { recursive: true });
+      memory.writeFileSync(path, content);
+    } catch (error) {
+      const why = (error as { code?: unknown }).code === 'ERR_INVALID_ARG_TYPE' ? 'its content must be a string or a Uint8Array' : (error as Error).message;
+      throw new ToolError('invalid_arguments', `createMemoryPlatform: files key ${JSON.stringify(name.slice(0, 200))} cannot be created (${why}); give each file its own path, with string or Uint8Array content`);
+    }
   }
   const fs = fsFromSync(memory);
   // Every change goes through these methods, each in one synchronous step: count them, so a search
