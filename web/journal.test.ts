@@ -177,4 +177,13 @@ describe('JournaledWorkspace', () => {
     expect(ws.changes).not.toBe(beforeRollback);
     expect(new TextDecoder().decode(await ws.fs.readFile('/workspace/a.txt'))).toBe('a');
   });
+
+  it('keeps the stored modification times of files and folders when it mounts', async () => {
+    const store = new MapStore();
+    store.files.set('/workspace/d', { kind: 'dir', mtimeMs: 1_000_000 });
+    store.files.set('/workspace/d/a.txt', { kind: 'file', data: new TextEncoder().encode('a'), mtimeMs: 2_000_000 });
+    const ws = await JournaledWorkspace.mount('/workspace', store.sorted(), store);
+    expect((await ws.fs.stat('/workspace/d')).mtimeMs).toBe(1_000_000);
+    expect((await ws.fs.stat('/workspace/d/a.txt')).mtimeMs).toBe(2_000_000);
+  });
 });

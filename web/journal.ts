@@ -68,6 +68,7 @@ export class JournaledWorkspace {
     // Records come in key order, so a folder's record precedes its children: create each parent once.
     const made = new Set<string>([root]);
     for (const [path, record] of records) workspace.#create(path, record, made);
+    workspace.#restoreFolderTimes(records);
     return workspace;
   }
 
@@ -298,6 +299,7 @@ export class JournaledWorkspace {
       if (current) this.#sync.rmSync(path, { recursive: true, force: true });
       this.#create(path, self);
       if (mark === 'tree' || self.kind === 'dir') for (const [child, record] of subtree.descendants) this.#create(child, record);
+      this.#restoreFolderTimes([[path, self], ...(mark === 'tree' || self.kind === 'dir' ? subtree.descendants : [])]);
     }
     this.#changes += 1;
   }
@@ -314,8 +316,23 @@ export class JournaledWorkspace {
       sync.mkdirSync(parent, { recursive: true });
       made?.add(parent);
     }
-    if (record.kind === 'file') sync.writeFileSync(path, record.data);
-    else sync.symlinkSync(record.target, path);
+    if (record.kind === 'file') {
+      sync.writeFileSync(path, record.data);
+      // The stored time, not now: a reload must not make every file look just modified.
+      if (typeof record.mtimeMs === 'number') sync.utimesSync(path, record.mtimeMs / 1000, record.mtimeMs / 1000);
+    } else sync.symlinkSync(record.target, path);
+  }
+
+  /** Puts back the stored times of folders, once their children (whose creation touched them) exist. */
+  #restoreFolderTimes(records: ReadonlyArray<readonly [string, FsRecord]>): void {
+    for (const [path, record] of records) {
+      if (record.kind !== 'dir' || typeof record.mtimeMs !== 'number') continue;
+      try {
+        this.#sync.utimesSync(path, record.mtimeMs / 1000, record.mtimeMs / 1000);
+      } catch {
+        // replaced meanwhile: its new time stands
+      }
+    }
   }
 }
 

@@ -986,4 +986,15 @@ describe('MemoryFs limits', () => {
       expect(run).toThrow(expect.objectContaining({ code: 'ENOENT' }));
     }
   });
+
+  it('sets modification times with utimesSync, through symlinks, as fs.utimesSync does', () => {
+    const memory = new MemoryFs();
+    memory.writeFileSync('/f', 'x');
+    memory.symlinkSync('f', '/l');
+    memory.utimesSync('/l', 1_700_000_000, 1_700_000_123.5);
+    expect(memory.statSync('/f').mtimeMs).toBe(1_700_000_123_500);
+    memory.utimesSync('/f', new Date(0), new Date(42));
+    expect(memory.lstatSync('/f').mtimeMs).toBe(42);
+    expect(() => memory.utimesSync('/missing', 0, 0)).toThrow(expect.objectContaining({ code: 'ENOENT', syscall: 'utime' }));
+  });
 });

@@ -536,6 +536,20 @@ export class MemoryFs {
     return this.#stat(checkPath(path, 'stat'), true, 'stat');
   }
 
+  /**
+   * Sets the access and modification times of what `path` names (following symlinks), as
+   * `fs.utimesSync`: a number is seconds since the epoch, a Date its own time. Only the modification
+   * time is kept (access times are not tracked: `atimeMs` reports it too). Errors: `ENOENT`,
+   * `ENOTDIR`, `ELOOP`.
+   */
+  utimesSync(path: string, atime: number | Date, mtime: number | Date): void {
+    void atime;
+    const p = checkPath(path, 'utime');
+    const { node } = this.#call('utime', p, () => this.#find(p, true));
+    if (!node) throw fsError('ENOENT', 'utime', p);
+    node.mtimeMs = typeof mtime === 'number' ? mtime * 1000 : mtime.getTime();
+  }
+
   /** Metadata of `path` itself (a final symlink is not followed, unless a `/` follows it). Errors: `ENOENT`, `ENOTDIR`, `ELOOP`. */
   lstatSync(path: string): MemoryStats {
     return this.#stat(checkPath(path, 'lstat'), false, 'lstat');
