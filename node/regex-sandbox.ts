@@ -1,6 +1,6 @@
 import vm from 'node:vm';
 import { ToolError } from '../src/errors.js';
-import { scanRegexTexts } from '../src/regex.js';
+import { regexErrorMessage, scanRegexTexts } from '../src/regex.js';
 import type { RegexSandbox, RegexScanRequest } from '../src/types.js';
 
 interface SandboxContext {
@@ -50,8 +50,7 @@ export function createVmRegexSandbox(): RegexSandbox {
           );
         }
         // Errors thrown inside the context belong to its realm: instanceof Error fails, so read fields.
-        const message = (error as { message?: unknown } | null)?.message;
-        throw new ToolError('invalid_pattern', typeof message === 'string' ? message : String(error));
+        throw new ToolError('invalid_pattern', regexErrorMessage(error, request.source));
       } finally {
         ctx.__request = undefined;
       }

@@ -3,6 +3,7 @@ import {
   compileLinePattern,
   createInThreadRegexSandbox,
   escapeRegExp,
+  regexErrorMessage,
   scanRegexTexts,
   scanWithBudget,
 } from './regex.js';
@@ -34,6 +35,29 @@ describe('compileLinePattern', () => {
   });
 });
 
+describe('regexErrorMessage', () => {
+  it('cuts the pattern the engine repeats to 200 characters and keeps the reason', () => {
+    const source = '[' + 'b'.repeat(50_000);
+    let error: unknown;
+    try {
+      new RegExp(source, 'u');
+    } catch (caught) {
+      error = caught;
+    }
+    const message = regexErrorMessage(error, source);
+    expect(message.length).toBeLessThan(400);
+    expect(message).toContain(`[${'b'.repeat(199)}… (49801 more characters)`);
+    expect(message).toMatch(/Unterminated character class$/);
+  });
+
+  it('leaves a short pattern and a message without the pattern as they are', () => {
+    expect(regexErrorMessage(new SyntaxError('Invalid regular expression: /(/u: Unterminated group'), '(')).toBe(
+      'Invalid regular expression: /(/u: Unterminated group',
+    );
+    expect(regexErrorMessage(new SyntaxError('invalid regexp group'), '('.repeat(1000))).toBe('invalid regexp group');
+  });
+});
+
 describe('escapeRegExp', () => {
   it('escapes every syntax character so the text matches itself under the u flag', () => {
     const text = 'a.b*c+d?e^f$g(h)i[j]k{l}m|n\\o/p-q';
@@ -46,6 +70,11 @@ describe('createInThreadRegexSandbox', () => {
     const sandbox = createInThreadRegexSandbox();
     await expect(sandbox.scan({ source: 'x', flags: 'u', texts: ['axx'], maxMatchesPerText: 10, timeoutMs: 1000 })).resolves.toEqual([[[1, 2], [2, 3]]]);
     await expect(sandbox.scan({ source: '(', flags: 'u', texts: ['a'], maxMatchesPerText: 10, timeoutMs: 1000 })).rejects.toMatchObject({ code: 'invalid_pattern' });
+    const long = await sandbox
+      .scan({ source: '(' + 'a'.repeat(10_000), flags: 'u', texts: ['a'], maxMatchesPerText: 10, timeoutMs: 1000 })
+      .catch((error: unknown) => error as { code: string; message: string });
+    expect(long).toMatchObject({ code: 'invalid_pattern', message: expect.stringContaining('(9801 more characters)') });
+    expect((long as { message: string }).message.length).toBeLessThan(300);
   });
 });
 

@@ -1,4 +1,5 @@
 import { ToolError, isToolError } from './errors.js';
+import { clipForMessage, MESSAGE_QUOTE_CHARS } from './text.js';
 import type { RegexSandbox, RegexScanRequest } from './types.js';
 import { YIELD_INTERVAL_MS, throwIfAborted, yieldToEventLoop } from './walk.js';
 
@@ -67,10 +68,23 @@ export function createInThreadRegexSandbox(): RegexSandbox {
         if ((error as { code?: unknown }).code === 'timeout') {
           throw new ToolError('timeout', `the regular expression did not finish within ${request.timeoutMs} ms`);
         }
-        throw new ToolError('invalid_pattern', error instanceof Error ? error.message : String(error));
+        throw new ToolError('invalid_pattern', regexErrorMessage(error, request.source));
       }
     },
   };
+}
+
+/**
+ * The message of a RegExp syntax error with the pattern in it cut to {@link MESSAGE_QUOTE_CHARS}:
+ * V8 repeats the whole source (`Invalid regular expression: /(((…/u: Unterminated group`), and
+ * the message goes back to the model that sent the pattern. Reads `message` as a field, so errors
+ * from another realm (a vm context) work too. Engines that do not quote the source are unchanged.
+ */
+export function regexErrorMessage(error: unknown, source: string): string {
+  const raw = (error as { message?: unknown } | null)?.message;
+  const message = typeof raw === 'string' ? raw : String(error);
+  if (source.length <= MESSAGE_QUOTE_CHARS || !message.includes(source)) return clipForMessage(message, 1000);
+  return message.split(source).join(clipForMessage(source));
 }
 
 /** Escapes every RegExp syntax character of `text` (valid under the `u` flag). */
@@ -109,10 +123,9 @@ export function compileLinePattern(
   try {
     new RegExp(body, lineFlags);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
     throw new ToolError(
       'invalid_pattern',
-      `${argName} is not a valid regular expression (ECMAScript syntax, u flag): ${message}; ` +
+      `${argName} is not a valid regular expression (ECMAScript syntax, u flag): ${regexErrorMessage(error, body)}; ` +
         'fix the pattern, or set fixed_strings to search for the text literally',
     );
   }
@@ -120,7 +133,7 @@ export function compileLinePattern(
   try {
     new RegExp(source, 'g' + lineFlags + 'm');
   } catch (error) {
-    throw new ToolError('invalid_pattern', `${argName} cannot be used: ${error instanceof Error ? error.message : String(error)}`);
+    throw new ToolError('invalid_pattern', `${argName} cannot be used: ${regexErrorMessage(error, body)}`);
   }
   return {
     source,

@@ -112,3 +112,30 @@ export function countCodePoints(text: string, from = 0, to = text.length): numbe
   }
   return count;
 }
+
+/**
+ * Most UTF-16 code units of one piece of model-given input (a path, pattern or string) quoted in an
+ * error message. Messages go back to the model, which already has what it sent: enough to recognise
+ * it is all they need, whatever its size.
+ */
+export const MESSAGE_QUOTE_CHARS = 200;
+
+/**
+ * `text` for an error message: whole when it has at most `max` UTF-16 code units, else its first
+ * `max` (never splitting a surrogate pair) followed by `… (N more characters)`, N in code points.
+ */
+export function clipForMessage(text: string, max = MESSAGE_QUOTE_CHARS): string {
+  const { text: kept, cut } = truncateText(text, max);
+  return cut === 0 ? text : `${kept}… (${cut} more characters)`;
+}
+
+/**
+ * `text` in double quotes for an error message, cut as {@link clipForMessage} with the marker after
+ * the closing quote: `"src/a.ts"`, `"aaaa…" (999800 more characters)`. With `json` the text is
+ * JSON-escaped, so tabs, line breaks and quotes show as `\t`, `\n`, `\"`.
+ */
+export function quoteForMessage(text: string, options: { max?: number; json?: boolean } = {}): string {
+  const { text: kept, cut } = truncateText(text, options.max ?? MESSAGE_QUOTE_CHARS);
+  const body = options.json === true ? JSON.stringify(kept).slice(1, -1) : kept;
+  return cut === 0 ? `"${body}"` : `"${body}…" (${cut} more characters)`;
+}

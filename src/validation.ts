@@ -1,5 +1,6 @@
 import type { Ajv, ErrorObject } from 'ajv';
 import { ToolError } from './errors.js';
+import { clipForMessage, quoteForMessage } from './text.js';
 import precompiledBuiltins from './generated/validators.js';
 import type { JsonSchema } from './types.js';
 
@@ -150,22 +151,23 @@ export function coerceArguments(args: unknown, schema: JsonSchema): unknown {
   return coerceValue(args, schema);
 }
 
+// Argument names and pointers come from the model (an object's keys): cut to a readable length.
 function pointer(error: ErrorObject): string {
-  return error.instancePath === '' ? 'arguments' : error.instancePath;
+  return error.instancePath === '' ? 'arguments' : clipForMessage(error.instancePath);
 }
 
 function describe(error: ErrorObject, schema: JsonSchema): string {
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'required': {
-      const where = error.instancePath === '' ? '' : ` in ${error.instancePath}`;
+      const where = error.instancePath === '' ? '' : ` in ${pointer(error)}`;
       return `missing required argument "${String(params.missingProperty)}"${where}`;
     }
     case 'additionalProperties': {
       const parent = schemaAt(schema, error.schemaPath);
       const allowed = Object.keys(parent?.properties ?? {});
-      const where = error.instancePath === '' ? '' : ` in ${error.instancePath}`;
-      return `unknown argument "${String(params.additionalProperty)}"${where}; allowed: ${allowed.length > 0 ? allowed.join(', ') : '(none)'}`;
+      const where = error.instancePath === '' ? '' : ` in ${pointer(error)}`;
+      return `unknown argument ${quoteForMessage(String(params.additionalProperty))}${where}; allowed: ${allowed.length > 0 ? allowed.join(', ') : '(none)'}`;
     }
     case 'enum':
       return `${pointer(error)} must be one of: ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
@@ -190,7 +192,8 @@ function schemaAt(schema: JsonSchema, schemaPath: string): JsonSchema | undefine
 
 /**
  * One readable sentence from ajv's errors, naming each offending argument: `/end_line must be integer`,
- * `missing required argument "city"`, `unknown argument "foo"; allowed: city, units`. At most 5 problems.
+ * `missing required argument "city"`, `unknown argument "foo"; allowed: city, units`. At most 5 problems;
+ * names and pointers the model sent are cut at 200 characters (`clipForMessage`).
  */
 export function formatValidationErrors(errors: readonly ErrorObject[], schema: JsonSchema): string {
   const seen = new Set<string>();

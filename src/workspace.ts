@@ -1,4 +1,5 @@
 import { ToolError } from './errors.js';
+import { clipForMessage, quoteForMessage } from './text.js';
 import type { FsPromises, FsStats } from './types.js';
 
 /** Most symlinks followed while resolving one path (Linux's MAXSYMLINKS). */
@@ -92,15 +93,13 @@ export async function resolveWorkspacePath(
   if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(input)) {
     throw new ToolError(
       'invalid_arguments',
-      `${argName} is a URL (${input.slice(0, 40)}); give a workspace path such as ${scope.root}/src/index.ts`,
+      `${argName} is a URL (${clipForMessage(input, 40)}); give a workspace path such as ${scope.root}/src/index.ts`,
     );
   }
   const root = joinPath(scope.root);
+  const quoted = quoteForMessage(input);
   const outside = (): ToolError =>
-    new ToolError(
-      'outside_workspace',
-      `${argName} "${input}" is outside the workspace; use a path inside ${root}`,
-    );
+    new ToolError('outside_workspace', `${argName} ${quoted} is outside the workspace; use a path inside ${root}`);
 
   const start = input.startsWith('/') ? input : `${scope.cwd}/${input}`;
   if (!isInside(root, joinPath(start))) throw outside();
@@ -141,7 +140,13 @@ export async function resolveWorkspacePath(
         continue;
       }
       if (code === 'ENOTDIR') {
-        throw new ToolError('not_a_directory', `${'/' + resolved.slice(0, -1).join('/')} is a file, not a directory`);
+        throw new ToolError('not_a_directory', `${clipForMessage('/' + resolved.slice(0, -1).join('/'))} is a file, not a directory`);
+      }
+      if (code === 'ENAMETOOLONG') {
+        throw new ToolError(
+          'invalid_arguments',
+          `${argName} ${quoted} is longer than the filesystem allows (a name or the whole path); use shorter names`,
+        );
       }
       throw error;
     }
@@ -150,7 +155,7 @@ export async function resolveWorkspacePath(
       if (hops > MAX_SYMLINK_HOPS) {
         throw new ToolError(
           'execution_failed',
-          `${argName} "${input}" has too many levels of symbolic links (a symlink loop?); fix or remove the link`,
+          `${argName} ${quoted} has too many levels of symbolic links (a symlink loop?); fix or remove the link`,
         );
       }
       const target = await scope.fs.readlink(current);
@@ -162,7 +167,7 @@ export async function resolveWorkspacePath(
       pending = [...next.slice(rootParts.length), ...pending];
       resolved = rootParts.slice();
     } else if (!isFinal && !stats.isDirectory()) {
-      throw new ToolError('not_a_directory', `${current} is a file, not a directory`);
+      throw new ToolError('not_a_directory', `${clipForMessage(current)} is a file, not a directory`);
     }
   }
   return '/' + resolved.join('/');

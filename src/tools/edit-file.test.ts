@@ -199,6 +199,21 @@ describe('edit_file', () => {
       expect(error.error).toContain('closest line is 2: "const total = computeTotal(items);"');
     });
 
+    it('quotes at most 200 characters of a long line or old_string', async () => {
+      const long = 'x'.repeat(5000) + ' = 1';
+      const { runner } = setup({ 'long.txt': `  ${long}\n`, 'two.txt': `a\n${long}\n` });
+      expect((await failure(runner, { file_path: 'long.txt', old_string: `    ${long}`, new_string: 'y' })).error).toBe(
+        `old_string was not found in /workspace/long.txt. The closest line is 1: "  ${'x'.repeat(198)}…" (4806 more characters), ` +
+          'which differs from old_string only in whitespace: the indentation differs (file: 2 spaces; old_string: 4 spaces). ' +
+          'Copy indentation and whitespace exactly as the file has them.',
+      );
+      expect((await failure(runner, { file_path: 'two.txt', old_string: `a\n${long}!`, new_string: 'y' })).error).toBe(
+        'old_string was not found in /workspace/two.txt. Line 1 matches the start of old_string, but line 2 differs: ' +
+          `the file has "${'x'.repeat(200)}…" (4804 more characters) where old_string has "${'x'.repeat(200)}…" (4805 more characters). ` +
+          'View lines 1-2 and copy them exactly.',
+      );
+    });
+
     it('says when nothing is similar, and when the file is empty', async () => {
       const { runner } = setup({ 'a.txt': 'alpha\nbeta\n', 'empty.txt': '' });
       const error = await failure(runner, { file_path: 'a.txt', old_string: 'zzzzqqqq', new_string: 'x' });
@@ -296,6 +311,18 @@ describe('edit_file', () => {
     const error = await failure(runner, { file_path: 'nope.txt', old_string: 'a', new_string: 'b' });
     expect(error.code).toBe('not_found');
     expect(error.error).toContain('create_file');
+  });
+
+  it('cuts a long file_path to 200 characters in its messages', async () => {
+    const { runner } = setup();
+    const deep = Array.from({ length: 5 }, (_, i) => String(i).repeat(99)).join('/');
+    expect((await failure(runner, { file_path: deep, old_string: 'a', new_string: 'b' })).error).toBe(
+      `/workspace/${deep.slice(0, 189)}… (310 more characters) does not exist; check the path with list_dir or find_file, ` +
+        'or create the file with create_file (or edit_file with an empty old_string)',
+    );
+    expect((await failure(runner, { file_path: `${deep}/`, old_string: 'a', new_string: 'b' })).error).toBe(
+      `file_path "${deep.slice(0, 200)}…" (300 more characters) ends with "/"; give a file name`,
+    );
   });
 
   it('returns binary_file for a binary file and is_a_directory for a directory', async () => {

@@ -1,6 +1,6 @@
 import { ToolError } from '../errors.js';
 import { hashBytes } from '../file-cache.js';
-import { decodeText, detectLineEnding, encodeText, truncateText } from '../text.js';
+import { clipForMessage, decodeText, detectLineEnding, encodeText, quoteForMessage } from '../text.js';
 import { defineTool, type Tool } from '../tool.js';
 import { dirname, resolveWorkspacePath, statOrNull, writeFileAtomic } from '../workspace.js';
 
@@ -136,10 +136,7 @@ function whitespaceDifference(fileLine: string, wanted: string): string {
 }
 
 const squash = (s: string): string => s.replace(/\s+/g, ' ').trim();
-const quote = (line: string): string => {
-  const { text, cut } = truncateText(line, 200);
-  return JSON.stringify(text) + (cut > 0 ? ` (… ${cut} more characters)` : '');
-};
+const quote = (line: string): string => quoteForMessage(line, { json: true });
 
 function bigrams(s: string): Map<string, number> {
   const grams = new Map<string, number>();
@@ -293,7 +290,7 @@ export const editFileTool: Tool<EditFileArgs, EditFileResult> = defineTool({
   needsContext: true,
   callWithContext: async (args, ctx): Promise<EditFileResult> => {
     if (args.file_path.endsWith('/')) {
-      throw new ToolError('invalid_arguments', `file_path "${args.file_path}" ends with "/"; give a file name`);
+      throw new ToolError('invalid_arguments', `file_path ${quoteForMessage(args.file_path)} ends with "/"; give a file name`);
     }
     for (const key of ['old_string', 'new_string'] as const) {
       // Matching is on UTF-16 code units: half of a surrogate pair would match half of an emoji and
@@ -303,6 +300,8 @@ export const editFileTool: Tool<EditFileArgs, EditFileResult> = defineTool({
       }
     }
     const path = await resolveWorkspacePath({ fs: ctx.fs, root: ctx.platform.root, cwd: ctx.cwd }, args.file_path);
+    // The path as messages show it (capped: a long path need not come back whole).
+    const where = clipForMessage(path);
     if (args.old_string === args.new_string) {
       throw new ToolError('no_change', 'old_string and new_string are the same, so the edit would change nothing; give the new text in new_string');
     }
@@ -312,7 +311,7 @@ export const editFileTool: Tool<EditFileArgs, EditFileResult> = defineTool({
         if (args.old_string !== '') {
           throw new ToolError(
             'not_found',
-            `${path} does not exist; check the path with list_dir or find_file, or create the file with create_file (or edit_file with an empty old_string)`,
+            `${where} does not exist; check the path with list_dir or find_file, or create the file with create_file (or edit_file with an empty old_string)`,
           );
         }
         const bytes = encodeText(args.new_string);
@@ -321,27 +320,27 @@ export const editFileTool: Tool<EditFileArgs, EditFileResult> = defineTool({
         // past the deadline and turn a made change into `timeout`.
         const hash = await hashBytes(bytes);
         const diff = await unifiedDiff(path, '', toLf(args.new_string));
-        if (ctx.signal.aborted) throw new ToolError('cancelled', `edit_file was cancelled before writing ${path}`);
+        if (ctx.signal.aborted) throw new ToolError('cancelled', `edit_file was cancelled before writing ${where}`);
         await writeFileAtomic(ctx.fs, path, bytes, ctx.platform.atomicWrites === true);
         ctx.fileCache.set(path, hash);
         return { file_path: path, replacements: 1, diff };
       }
       if (stats.isDirectory()) {
-        throw new ToolError('is_a_directory', `${path} is a directory; give the path of a file inside it`);
+        throw new ToolError('is_a_directory', `${where} is a directory; give the path of a file inside it`);
       }
       if (args.old_string === '') {
         throw new ToolError(
           'invalid_arguments',
-          `${path} already exists, so old_string must not be empty; give the exact text to replace (or use create_file with overwrite to replace the whole file)`,
+          `${where} already exists, so old_string must not be empty; give the exact text to replace (or use create_file with overwrite to replace the whole file)`,
         );
       }
       if (stats.size > EDIT_MAX_FILE_BYTES) {
-        throw new ToolError('too_large', `${path} is ${stats.size} bytes; edit_file edits files up to ${EDIT_MAX_FILE_BYTES} bytes`);
+        throw new ToolError('too_large', `${where} is ${stats.size} bytes; edit_file edits files up to ${EDIT_MAX_FILE_BYTES} bytes`);
       }
       const oldBytes = await ctx.fs.readFile(path);
       const decoded = decodeText(oldBytes);
       if (decoded === null) {
-        throw new ToolError('binary_file', `${path} is a binary file (a NUL byte or invalid UTF-8); edit_file only edits UTF-8 text`);
+        throw new ToolError('binary_file', `${where} is a binary file (a NUL byte or invalid UTF-8); edit_file only edits UTF-8 text`);
       }
       const text = decoded.text;
       const textLf = toLf(text);
@@ -352,13 +351,13 @@ export const editFileTool: Tool<EditFileArgs, EditFileResult> = defineTool({
       const count = found.length;
       if (count === 0) {
         const { hint, line } = noMatchHint(textLf, needle);
-        throw new ToolError('no_match', `old_string was not found in ${path}. ${hint}`, line === undefined ? undefined : { closest_line: line });
+        throw new ToolError('no_match', `old_string was not found in ${where}. ${hint}`, line === undefined ? undefined : { closest_line: line });
       }
       const times = `${count} time${count === 1 ? '' : 's'}`;
       if (args.expected_replacements !== undefined && args.expected_replacements !== count) {
         throw new ToolError(
           'ambiguous_match',
-          `old_string occurs ${times} in ${path}, but expected_replacements is ${args.expected_replacements}; nothing was changed. ` +
+          `old_string occurs ${times} in ${where}, but expected_replacements is ${args.expected_replacements}; nothing was changed. ` +
             'Adjust old_string or expected_replacements.',
           { count },
         );
@@ -366,7 +365,7 @@ export const editFileTool: Tool<EditFileArgs, EditFileResult> = defineTool({
       if (count > 1 && args.replace_all !== true && args.expected_replacements === undefined) {
         throw new ToolError(
           'ambiguous_match',
-          `old_string occurs ${times} in ${path}; add surrounding context to make it unique, or set replace_all to replace every occurrence`,
+          `old_string occurs ${times} in ${where}; add surrounding context to make it unique, or set replace_all to replace every occurrence`,
           { count },
         );
       }
@@ -389,14 +388,14 @@ export const editFileTool: Tool<EditFileArgs, EditFileResult> = defineTool({
       parts.push(text.slice(last));
       const newText = parts.join('');
       if (newText === text) {
-        throw new ToolError('no_change', `the edit leaves ${path} unchanged (old_string and new_string differ only in line breaks); nothing was written`);
+        throw new ToolError('no_change', `the edit leaves ${where} unchanged (old_string and new_string differ only in line breaks); nothing was written`);
       }
 
       const newBytes = encodeText(newText, decoded.bom);
       // Hashed and diffed before the write, so the write is the call's last step (see above).
       const hash = await hashBytes(newBytes);
       const diff = await unifiedDiff(path, textLf, toLf(newText));
-      if (ctx.signal.aborted) throw new ToolError('cancelled', `edit_file was cancelled before writing ${path}`);
+      if (ctx.signal.aborted) throw new ToolError('cancelled', `edit_file was cancelled before writing ${where}`);
       await writeFileAtomic(ctx.fs, path, newBytes, ctx.platform.atomicWrites === true);
       ctx.fileCache.set(path, hash);
       return { file_path: path, replacements: count, diff };

@@ -94,6 +94,16 @@ describe('generateImageTool', () => {
     expect(requests).toHaveLength(0);
   });
 
+  it('cuts a long image path to 200 characters in its messages', async () => {
+    const { runner } = setup();
+    const deep = Array.from({ length: 5 }, (_, i) => String(i).repeat(99)).join('/');
+    const [result] = await runner.processToolCalls([{ name: 'generate_image', args: { prompt: 'p', image_paths: [deep] } }]);
+    expect(result).toMatchObject({
+      code: 'not_found',
+      error: `image_paths[0] "${deep.slice(0, 200)}…" (299 more characters) does not exist; give the path of an existing image (find_file can look for it)`,
+    });
+  });
+
   it('fails with execution_failed and writes nothing when the hook returns no bytes', async () => {
     for (const bad of [new Uint8Array(0), 'not bytes', null]) {
       const { platform, runner } = setup({}, bad);

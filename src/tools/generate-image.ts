@@ -1,4 +1,5 @@
 import { ToolError } from '../errors.js';
+import { clipForMessage, quoteForMessage } from '../text.js';
 import { defineTool, type Tool } from '../tool.js';
 import { dirname, resolveWorkspacePath, writeFileAtomic } from '../workspace.js';
 
@@ -77,19 +78,19 @@ export const generateImageTool: Tool<
         stats = await ctx.fs.stat(path);
       } catch (error) {
         if ((error as { code?: unknown } | null)?.code === 'ENOENT') {
-          throw new ToolError('not_found', `${argName} "${given}" does not exist; give the path of an existing image (find_file can look for it)`);
+          throw new ToolError('not_found', `${argName} ${quoteForMessage(given)} does not exist; give the path of an existing image (find_file can look for it)`);
         }
         throw error;
       }
       if (stats.isDirectory()) {
-        throw new ToolError('is_a_directory', `${argName} "${given}" is a directory; give the path of an image file`);
+        throw new ToolError('is_a_directory', `${argName} ${quoteForMessage(given)} is a directory; give the path of an image file`);
       }
       inputs.push(path);
     }
     const target = await resolveWorkspacePath(scope, image_name ?? `generated-${Date.now()}.png`, { argName: 'image_name' });
     const existing = await ctx.fs.stat(target).catch(() => undefined);
     if (existing?.isDirectory()) {
-      throw new ToolError('is_a_directory', `image_name "${image_name ?? target}" is a directory; give a file name such as ${target}/image.png`);
+      throw new ToolError('is_a_directory', `image_name ${quoteForMessage(image_name ?? target)} is a directory; give a file name such as ${clipForMessage(target)}/image.png`);
     }
     const request: { prompt: string; image_name?: string; image_paths?: string[]; conversationId: string } = {
       prompt,

@@ -266,6 +266,26 @@ describe('grep_search', () => {
     expect((await grep(runner, { pattern: '(', fixed_strings: true })).total_matches).toBe(4);
   });
 
+  it('cuts a long pattern to 200 characters in the invalid_pattern message', async () => {
+    const { runner } = setup();
+    const pattern = '(' + 'a'.repeat(100_000);
+    expect(await grepError(runner, { pattern })).toMatchObject({
+      code: 'invalid_pattern',
+      error:
+        'pattern is not a valid regular expression (ECMAScript syntax, u flag): Invalid regular expression: ' +
+        `/(${'a'.repeat(199)}… (99801 more characters)/u: Unterminated group; fix the pattern, or set fixed_strings to search for the text literally`,
+    });
+  });
+
+  it('cuts a long dir_path in the not_found message', async () => {
+    const { runner } = setup();
+    const deep = Array.from({ length: 5 }, (_, i) => String(i).repeat(99)).join('/');
+    expect(await grepError(runner, { pattern: 'x', dir_path: deep })).toMatchObject({
+      code: 'not_found',
+      error: `dir_path ${W}/${deep.slice(0, 189)}… (310 more characters) does not exist; check the path with list_dir or find_file`,
+    });
+  });
+
   it('counts columns in code points after emoji and astral characters', async () => {
     const { runner } = setup({ 'e.txt': '😀 x\n😀😀🎉 find me\n' });
     expect(where(await grep(runner, { pattern: 'find' }))).toEqual(['e.txt:2:5']);

@@ -7,7 +7,7 @@ import {
   scanWithBudget,
   type LinePattern,
 } from '../regex.js';
-import { countCodePoints } from '../text.js';
+import { clipForMessage, countCodePoints } from '../text.js';
 import { defineTool, type Tool, type ToolContext } from '../tool.js';
 import type { RegexSandbox } from '../types.js';
 import { compareCodeUnits, loadTexts, walkWorkspace, type TextEntry, type WalkFile } from '../walk.js';
@@ -214,7 +214,7 @@ async function filesToSearch(
     stats = await ctx.fs.stat(start);
   } catch (error) {
     if (codeOf(error) === 'ENOENT') {
-      throw new ToolError('not_found', `dir_path ${start} does not exist; check the path with list_dir or find_file`);
+      throw new ToolError('not_found', `dir_path ${clipForMessage(start)} does not exist; check the path with list_dir or find_file`);
     }
     throw error;
   }

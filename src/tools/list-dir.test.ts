@@ -114,6 +114,17 @@ describe('list_dir', () => {
     expect((await failure(runner, {})).code).toBe('invalid_arguments');
   });
 
+  it('cuts a long dir_path to 200 characters in its messages', async () => {
+    const { runner } = setup();
+    const deep = Array.from({ length: 5 }, (_, i) => String(i).repeat(99)).join('/');
+    expect(await failure(runner, { dir_path: deep })).toMatchObject({
+      code: 'not_found',
+      error:
+        `dir_path "${deep.slice(0, 200)}…" (299 more characters) does not exist ` +
+        `(/workspace/${deep.slice(0, 189)}… (310 more characters)); list its parent directory to check the name`,
+    });
+  });
+
   it('caps the entries and reports truncated', async () => {
     const files: Record<string, string> = {};
     const count = LIST_DIR_MAX_ENTRIES + 5;

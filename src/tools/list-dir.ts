@@ -1,4 +1,5 @@
 import { ToolError } from '../errors.js';
+import { clipForMessage, quoteForMessage } from '../text.js';
 import { defineTool, type Tool } from '../tool.js';
 import type { FsStats } from '../types.js';
 import { resolveWorkspacePath } from '../workspace.js';
@@ -68,12 +69,12 @@ export const listDirTool: Tool<{ dir_path: string }, ListDirResult> = defineTool
       stats = await ctx.fs.stat(path);
     } catch (error) {
       if ((error as { code?: unknown } | null)?.code === 'ENOENT') {
-        throw new ToolError('not_found', `dir_path "${args.dir_path}" does not exist (${path}); list its parent directory to check the name`);
+        throw new ToolError('not_found', `dir_path ${quoteForMessage(args.dir_path)} does not exist (${clipForMessage(path)}); list its parent directory to check the name`);
       }
       throw error;
     }
     if (!stats.isDirectory()) {
-      throw new ToolError('not_a_directory', `${path} is a file, not a directory; use view_file to read it`);
+      throw new ToolError('not_a_directory', `${clipForMessage(path)} is a file, not a directory; use view_file to read it`);
     }
     const names = (await ctx.fs.readdir(path)).sort(byCodeUnits);
     const shown = names.slice(0, LIST_DIR_MAX_ENTRIES);

@@ -97,6 +97,17 @@ describe('runCommandTool', () => {
     expect(requests).toHaveLength(0);
   });
 
+  it('cuts a long cwd to 200 characters in its messages', async () => {
+    const { platform } = fakePlatform({ 'file.txt': 'x' });
+    const runner = new ToolRunner({ platform, tools: [runCommandTool] });
+    const deep = Array.from({ length: 5 }, (_, i) => String(i).repeat(99)).join('/');
+    const [missing] = await runner.processToolCalls([{ name: 'run_command', args: { command: 'ls', cwd: deep } }]);
+    expect(missing).toMatchObject({
+      code: 'not_found',
+      error: `cwd "${deep.slice(0, 200)}…" (299 more characters) does not exist; give an existing directory (e.g. /workspace)`,
+    });
+  });
+
   it('rejects a timeout_ms above 600000 with invalid_arguments naming it', async () => {
     const { platform } = fakePlatform();
     const runner = new ToolRunner({ platform, tools: [runCommandTool] });

@@ -1,4 +1,5 @@
 import { ToolError } from '../errors.js';
+import { quoteForMessage } from '../text.js';
 import { defineTool, type Tool } from '../tool.js';
 import type { RunCommandResult } from '../types.js';
 import { resolveWorkspacePath } from '../workspace.js';
@@ -82,12 +83,12 @@ export const runCommandTool: Tool<{ command: string; cwd?: string; timeout_ms?: 
       stats = await ctx.fs.stat(dir);
     } catch (error) {
       if ((error as { code?: unknown } | null)?.code === 'ENOENT') {
-        throw new ToolError('not_found', `cwd "${cwd ?? dir}" does not exist; give an existing directory (e.g. ${platform.root})`);
+        throw new ToolError('not_found', `cwd ${quoteForMessage(cwd ?? dir)} does not exist; give an existing directory (e.g. ${platform.root})`);
       }
       throw error;
     }
     if (!stats.isDirectory()) {
-      throw new ToolError('not_a_directory', `cwd "${cwd ?? dir}" is a file, not a directory; give the directory that holds it`);
+      throw new ToolError('not_a_directory', `cwd ${quoteForMessage(cwd ?? dir)} is a file, not a directory; give the directory that holds it`);
     }
     return platform.runCommand(
       { command, cwd: dir, timeoutMs: timeout_ms ?? RUN_COMMAND_DEFAULT_TIMEOUT_MS },

@@ -355,6 +355,27 @@ describe('view_file', () => {
       }
     });
 
+    it('cuts a long path in its messages to 200 characters', async () => {
+      const { runner } = setup({ 'a.txt': 'a' });
+      // 1 MB: past any filesystem's limit.
+      expect(await viewError(runner, { file_path: 'p'.repeat(1_000_000) })).toMatchObject({
+        code: 'invalid_arguments',
+        error: `file_path "${'p'.repeat(200)}…" (999800 more characters) is longer than the filesystem allows (a name or the whole path); use shorter names`,
+      });
+      // Within the limits (5 names of 99 characters), but still cut in the message.
+      const deep = Array.from({ length: 5 }, (_, i) => String(i).repeat(99)).join('/');
+      expect(await viewError(runner, { file_path: deep })).toMatchObject({
+        code: 'not_found',
+        error:
+          `file_path "${deep.slice(0, 200)}…" (299 more characters) does not exist ` +
+          `(/workspace/${deep.slice(0, 189)}… (310 more characters)); check the name with list_dir or find_file`,
+      });
+      expect(await viewError(runner, { file_path: '/etc/' + 'q'.repeat(100_000) })).toMatchObject({
+        code: 'outside_workspace',
+        error: `file_path "/etc/${'q'.repeat(195)}…" (99805 more characters) is outside the workspace; use a path inside /workspace`,
+      });
+    });
+
     it('fails fast on a symlink loop instead of hanging', async () => {
       const { runner, platform } = setup({ 'a.txt': 'a' });
       await platform.fs.symlink('/workspace/loop2', '/workspace/loop1');

@@ -1,7 +1,7 @@
 import { ToolError } from '../errors.js';
 import { hashBytes } from '../file-cache.js';
 import { encodeBase64, isInlineImageType, MAX_INLINE_IMAGE_BYTES, sniffMimeType } from '../mime.js';
-import { decodeText, detectLineEnding, splitLines, truncateText, type LineEnding } from '../text.js';
+import { clipForMessage, decodeText, detectLineEnding, quoteForMessage, splitLines, truncateText, type LineEnding } from '../text.js';
 import { defineTool, type Tool, type ToolContext } from '../tool.js';
 import type { FsStats } from '../types.js';
 import { resolveWorkspacePath } from '../workspace.js';
@@ -84,7 +84,7 @@ async function statOrThrow(ctx: ToolContext, path: string, input: string): Promi
     if ((error as { code?: unknown } | null)?.code === 'ENOENT') {
       throw new ToolError(
         'not_found',
-        `file_path "${input}" does not exist (${path}); check the name with list_dir or find_file`,
+        `file_path ${quoteForMessage(input)} does not exist (${clipForMessage(path)}); check the name with list_dir or find_file`,
       );
     }
     throw error;
@@ -125,13 +125,14 @@ export const viewFileTool: Tool<{ file_path: string; start_line?: number; end_li
     callWithContext: async (args, ctx): Promise<ViewFileResult> => {
       const path = await resolveWorkspacePath({ fs: ctx.fs, root: ctx.platform.root, cwd: ctx.cwd }, args.file_path);
       const stats = await statOrThrow(ctx, path, args.file_path);
+      const where = clipForMessage(path);
       if (stats.isDirectory()) {
-        throw new ToolError('is_a_directory', `${path} is a directory, not a file; use list_dir to see what it holds`);
+        throw new ToolError('is_a_directory', `${where} is a directory, not a file; use list_dir to see what it holds`);
       }
       if (stats.size > VIEW_MAX_FILE_BYTES) {
         throw new ToolError(
           'too_large',
-          `${path} is ${stats.size} bytes; view_file reads files up to ${VIEW_MAX_FILE_BYTES} bytes. Use search_dir or grep_search to find the part you need`,
+          `${where} is ${stats.size} bytes; view_file reads files up to ${VIEW_MAX_FILE_BYTES} bytes. Use search_dir or grep_search to find the part you need`,
         );
       }
       const bytes = await ctx.fs.readFile(path);
@@ -154,7 +155,7 @@ export const viewFileTool: Tool<{ file_path: string; start_line?: number; end_li
       if (start > Math.max(total, 1)) {
         throw new ToolError(
           'invalid_arguments',
-          `start_line ${start} is past the end of ${path}, which has ${total} line${total === 1 ? '' : 's'}; use a start_line from 1 to ${Math.max(total, 1)}`,
+          `start_line ${start} is past the end of ${where}, which has ${total} line${total === 1 ? '' : 's'}; use a start_line from 1 to ${Math.max(total, 1)}`,
         );
       }
       if (args.end_line !== undefined && args.end_line < start) {
