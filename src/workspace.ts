@@ -162,7 +162,9 @@ export async function resolveWorkspacePath(
       resolved.pop();
       const base = target.startsWith('/') ? [] : resolved;
       const next = joinPathParts(base, splitPath(target));
-      if (next === null || !isInside(root, '/' + next.join('/'))) throw outside();
+      if (next === null || !isInside(root, '/' + next.join('/'))) {
+        throw linkOutside({ argName, quoted, root, link: current, target: next === null ? target : '/' + next.join('/'), isFinal });
+      }
       // Re-walk the target's components (they may hold symlinks too).
       pending = [...next.slice(rootParts.length), ...pending];
       resolved = rootParts.slice();
@@ -171,6 +173,24 @@ export async function resolveWorkspacePath(
     }
   }
   return '/' + resolved.join('/');
+}
+
+/**
+ * The `outside_workspace` error for a path inside the workspace that goes through a symbolic link
+ * leading out of it: the model gave a path that looks inside, so the message names the link and
+ * where it leads instead of calling the path itself outside.
+ */
+function linkOutside(at: { argName: string; quoted: string; root: string; link: string; target: string; isFinal: boolean }): ToolError {
+  const link = clipForMessage(at.link);
+  const target = clipForMessage(at.target);
+  const what = at.isFinal
+    ? `${at.argName} ${at.quoted} is a symbolic link (${link}) that leads outside the workspace, to ${target}`
+    : `${at.argName} ${at.quoted} goes through ${link}, a symbolic link that leads outside the workspace, to ${target}`;
+  return new ToolError(
+    'outside_workspace',
+    `${what}; links out of the workspace are not followed. Use a path inside ${at.root} that does not go through this link ` +
+      '(list_dir shows links as type "symlink")',
+  );
 }
 
 /** Appends `parts` to `base` lexically; null when `..` climbs above `/`. */

@@ -355,6 +355,29 @@ describe('view_file', () => {
       }
     });
 
+    it('says which symbolic link leads out, and where, when the path given is inside', async () => {
+      const { runner, platform } = setup({ 'a.txt': 'a', '/outside/secret.txt': 'secret' });
+      await platform.fs.symlink('/outside/secret.txt', '/workspace/abs_out');
+      await platform.fs.symlink('/outside', '/workspace/out');
+      await platform.fs.symlink('../outside/secret.txt', '/workspace/rel-secret');
+      expect(await viewError(runner, { file_path: 'abs_out' })).toMatchObject({
+        code: 'outside_workspace',
+        error:
+          'file_path "abs_out" is a symbolic link (/workspace/abs_out) that leads outside the workspace, to /outside/secret.txt; ' +
+          'links out of the workspace are not followed. Use a path inside /workspace that does not go through this link ' +
+          '(list_dir shows links as type "symlink")',
+      });
+      expect((await viewError(runner, { file_path: 'out/secret.txt' })).error).toBe(
+        'file_path "out/secret.txt" goes through /workspace/out, a symbolic link that leads outside the workspace, to /outside; ' +
+          'links out of the workspace are not followed. Use a path inside /workspace that does not go through this link ' +
+          '(list_dir shows links as type "symlink")',
+      );
+      // A relative target is shown resolved.
+      expect((await viewError(runner, { file_path: 'rel-secret' })).error).toContain(
+        'is a symbolic link (/workspace/rel-secret) that leads outside the workspace, to /outside/secret.txt;',
+      );
+    });
+
     it('cuts a long path in its messages to 200 characters', async () => {
       const { runner } = setup({ 'a.txt': 'a' });
       // 1 MB: past any filesystem's limit.
