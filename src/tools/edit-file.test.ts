@@ -152,6 +152,34 @@ describe('edit_file', () => {
       expect([...bytes]).toEqual([...bom, ...new TextEncoder().encode('bye\n')]);
     });
 
+    it('says the BOM is not part of the text when old_string starts with one', async () => {
+      const { runner, platform } = setup({ 'bom.txt': new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode('hello world\nbye\n')]) });
+      expect(await failure(runner, { file_path: 'bom.txt', old_string: '\uFEFFhello', new_string: 'hi' })).toMatchObject({
+        code: 'no_match',
+        error:
+          'old_string was not found in /workspace/bom.txt. old_string starts with a byte order mark (U+FEFF), but the file\'s BOM ' +
+          'is not part of its text: view_file hides it and edit_file keeps it as it is. Remove it from the start of old_string: ' +
+          'without it, old_string is found at line 1.',
+      });
+      expect((await failure(runner, { file_path: 'bom.txt', old_string: '\uFEFFbye\n', new_string: 'x' })).error).toContain(
+        'Remove it from the start of old_string: without it, old_string is found at line 2.',
+      );
+      expect((await failure(runner, { file_path: 'bom.txt', old_string: '\uFEFFzzz', new_string: 'x' })).error).toMatch(
+        /not part of its text: view_file hides it and edit_file keeps it as it is\. Remove it from the start of old_string\.$/,
+      );
+      // Without it, the edit goes through and the BOM stays.
+      await edit(runner, { file_path: 'bom.txt', old_string: 'hello', new_string: 'hi' });
+      expect(Array.from((await platform.fs.readFile('/workspace/bom.txt')).subarray(0, 5))).toEqual([0xef, 0xbb, 0xbf, 0x68, 0x69]);
+    });
+
+    it('says a file without a BOM does not have the one old_string starts with', async () => {
+      const { runner } = setup({ 'a.txt': 'a\nb\n' });
+      expect((await failure(runner, { file_path: 'a.txt', old_string: '\uFEFFb', new_string: 'c' })).error).toBe(
+        'old_string was not found in /workspace/a.txt. old_string starts with a byte order mark (U+FEFF), which the file does not have. ' +
+          'Remove it from the start of old_string: without it, old_string is found at line 2.',
+      );
+    });
+
     it('returns no_change when new_string differs only in line-break style', async () => {
       const { runner, platform } = setup({ 'unix.txt': 'a\nb\n' });
       const error = await failure(runner, { file_path: 'unix.txt', old_string: 'a\nb', new_string: 'a\r\nb' });

@@ -157,8 +157,31 @@ function similarity(a: Map<string, number>, aSize: number, b: string): number {
   return (2 * shared) / (aSize + bSize);
 }
 
+const BOM = '\uFEFF';
+
+/**
+ * The hint of a `no_match` for an old_string that starts with a byte order mark the text lacks. A file's
+ * BOM never matches: decodeText strips it from the text (view_file hides it, writes keep it). Without
+ * this hint the whitespace hints would call it a whitespace difference (`\s` matches U+FEFF). Null when
+ * that is not the problem.
+ */
+function bomHint(fileLf: string, needleLf: string, fileHasBom: boolean): { hint: string; line?: number } | null {
+  if (!needleLf.startsWith(BOM) || fileLf.includes(BOM)) return null;
+  const why = fileHasBom
+    ? "old_string starts with a byte order mark (U+FEFF), but the file's BOM is not part of its text: view_file hides it and edit_file keeps it as it is."
+    : 'old_string starts with a byte order mark (U+FEFF), which the file does not have.';
+  const rest = needleLf.slice(BOM.length);
+  const at = rest === '' ? -1 : fileLf.indexOf(rest);
+  if (at === -1) return { hint: `${why} Remove it from the start of old_string.` };
+  let line = 1;
+  for (let i = fileLf.indexOf('\n'); i !== -1 && i < at; i = fileLf.indexOf('\n', i + 1)) line += 1;
+  return { hint: `${why} Remove it from the start of old_string: without it, old_string is found at line ${line}.`, line };
+}
+
 /** The hint of a `no_match` error: the closest line (1-based number and text) and how it differs. */
-function noMatchHint(fileLf: string, needleLf: string): { hint: string; line?: number } {
+function noMatchHint(fileLf: string, needleLf: string, fileHasBom: boolean): { hint: string; line?: number } {
+  const bom = bomHint(fileLf, needleLf, fileHasBom);
+  if (bom) return bom;
   if (fileLf === '') return { hint: 'The file is empty.' };
   const lines = fileLf.split('\n');
   const wantedLines = needleLf.split('\n');
@@ -275,7 +298,8 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * mixed file changes only where edited. A BOM is kept. Writes atomically under the path's write lock and
  * records the SHA-256 of the new bytes in the file cache. An empty `old_string` creates a missing file.
  *
- * Errors: `no_match` (with the closest line and how whitespace differs), `ambiguous_match` (several
+ * Errors: `no_match` (with the closest line and how whitespace differs, or that a BOM at the start of
+ * old_string is not part of the text), `ambiguous_match` (several
  * occurrences without `replace_all`, or a count other than `expected_replacements`), `no_change`,
  * `not_found`, `invalid_arguments` (empty `old_string` on an existing file), `binary_file`,
  * `is_a_directory`, `outside_workspace`, `too_large` (over 32 MiB), `execution_failed` (a symlink loop).
@@ -350,7 +374,7 @@ export const editFileTool: Tool<EditFileArgs, EditFileResult> = defineTool({
 
       const count = found.length;
       if (count === 0) {
-        const { hint, line } = noMatchHint(textLf, needle);
+        const { hint, line } = noMatchHint(textLf, needle, decoded.bom);
         throw new ToolError('no_match', `old_string was not found in ${where}. ${hint}`, line === undefined ? undefined : { closest_line: line });
       }
       const times = `${count} time${count === 1 ? '' : 's'}`;
