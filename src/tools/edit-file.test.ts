@@ -90,6 +90,50 @@ describe('edit_file', () => {
     );
   });
 
+  describe('diff of long lines', () => {
+    const header = (name: string): string => `--- /workspace/${name}\n+++ /workspace/${name}\n`;
+
+    it('shows a changed 200,000-character line as an excerpt around the change', async () => {
+      const { runner, platform } = setup({ 'min.js': 'x'.repeat(100_000) + 'MID' + 'y'.repeat(100_000) });
+      const result = await edit(runner, { file_path: 'min.js', old_string: 'MID', new_string: 'NEW' });
+      const window = (change: string): string =>
+        `[... 99800 characters before] ${'x'.repeat(200)}${change}${'y'.repeat(200)} [... 99800 characters after]`;
+      expect(result.diff).toBe(
+        `${header('min.js')}@@ -1,1 +1,1 @@\n-${window('MID')}\n\\ No newline at end of file\n+${window('NEW')}\n\\ No newline at end of file\n`,
+      );
+      expect(await read(platform, '/workspace/min.js')).toBe('x'.repeat(100_000) + 'NEW' + 'y'.repeat(100_000));
+      // A change longer than the window shows its first 2000 characters, from 200 before it.
+      const big = await edit(runner, { file_path: 'min.js', old_string: 'y'.repeat(100_000), new_string: 'z'.repeat(100_000) });
+      expect(big.diff.length).toBeLessThan(4300);
+      expect(big.diff).toContain(`\n+[... 99803 characters before] ${'x'.repeat(197)}NEW${'z'.repeat(1800)} [... 98200 characters after]\n`);
+    });
+
+    it('cuts long context and added lines to their first 2000 characters', async () => {
+      const { runner } = setup({ 'a.txt': `${'a'.repeat(3000)}\n${'b'.repeat(3000)}OLD${'c'.repeat(10)}\nend\n` });
+      const changed = await edit(runner, { file_path: 'a.txt', old_string: 'OLD', new_string: 'NEW' });
+      expect(changed.diff).toBe(
+        `${header('a.txt')}@@ -1,3 +1,3 @@\n ${'a'.repeat(2000)} [... 1000 characters after]\n` +
+          `-[... 2800 characters before] ${'b'.repeat(200)}OLD${'c'.repeat(10)}\n` +
+          `+[... 2800 characters before] ${'b'.repeat(200)}NEW${'c'.repeat(10)}\n end\n`,
+      );
+      const inserted = await edit(runner, { file_path: 'a.txt', old_string: 'end\n', new_string: `end\n${'d'.repeat(2500)}\n` });
+      expect(inserted.diff).toBe(
+        `${header('a.txt')}@@ -1,3 +1,4 @@\n ${'a'.repeat(2000)} [... 1000 characters after]\n` +
+          ` ${'b'.repeat(2000)} [... 1013 characters after]\n end\n+${'d'.repeat(2000)} [... 500 characters after]\n`,
+      );
+    });
+
+    it('never starts an excerpt inside an emoji', async () => {
+      const { runner } = setup({ 'e.txt': '😀'.repeat(1500) + '😃' + '😀'.repeat(10) + '\n' });
+      const result = await edit(runner, { file_path: 'e.txt', old_string: '😃', new_string: '😁' });
+      expect(result.diff).toBe(
+        `${header('e.txt')}@@ -1,1 +1,1 @@\n` +
+          `-[... 1400 characters before] ${'😀'.repeat(100)}😃${'😀'.repeat(10)}\n` +
+          `+[... 1400 characters before] ${'😀'.repeat(100)}😁${'😀'.repeat(10)}\n`,
+      );
+    });
+  });
+
   it('treats $&, $1, $$ and backslashes literally', async () => {
     const { runner, platform } = setup({ 'a.js': 'const price = X;\nconst re = /a\\d/;\n' });
     await edit(runner, { file_path: 'a.js', old_string: 'X', new_string: "'$&$1$$' + `$'` + \"$`\"" });
