@@ -1,6 +1,7 @@
 import { ToolError, toToolError, type ToolErrorCode } from './errors.js';
 import { createFileCache, type FileCache } from './file-cache.js';
 import { findNonJson } from './json.js';
+import { quoteForMessage } from './text.js';
 import { KeyedMutex } from './locks.js';
 import { DenialTracker, PermissionChecker, type PermissionPolicy, type PermissionRequest } from './permissions.js';
 import { createMemoryPlatform } from './platform/memory.js';
@@ -312,7 +313,7 @@ export class ToolRunner {
     if (!entry) {
       const names = [...this.#tools.keys()];
       const listed = names.slice(0, 30).join(', ') + (names.length > 30 ? ', ...' : '');
-      throw new ToolError('unknown_tool', `unknown tool "${String(name)}"; available tools: ${listed || '(none registered)'}`);
+      throw new ToolError('unknown_tool', `unknown tool ${quoteForMessage(String(name))}; available tools: ${listed || '(none registered)'}`);
     }
     const validate = entry.validate ?? (await this.#compile(entry));
     const args = coerceArguments(rawArgs ?? {}, entry.schema);

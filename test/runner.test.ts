@@ -44,6 +44,8 @@ describe('ToolRunner', () => {
     expect(runner.unregister('echo')).toBe(true);
     expect(runner.unregister('echo')).toBe(false);
     await expect(runner.execute('echo', {})).rejects.toMatchObject({ code: 'unknown_tool', message: 'unknown tool "echo"; available tools: b' });
+    const huge = await runner.execute('x'.repeat(100_000), {}).catch((error: Error) => error.message);
+    expect(huge).toBe(`unknown tool "${'x'.repeat(200)}…" (99800 more characters); available tools: b`);
   });
 
   it('rejects bad tool names and schemas with invalid_arguments', async () => {

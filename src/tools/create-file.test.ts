@@ -334,4 +334,13 @@ describe('create_file', () => {
       expect(await read(platform, '/workspace/real/n.txt')).toBe('n');
     });
   });
+
+  it('quotes at most 200 characters of a long file_path in its message', async () => {
+    const { runner } = setup();
+    const long = `${'d'.repeat(100_000)}/`;
+    const failed = await failure(runner, 'create_file', { file_path: long, content: 'x' });
+    expect(failed.code).toBe('invalid_arguments');
+    expect(failed.error.length).toBeLessThan(400);
+    expect(failed.error).toContain('(99801 more characters) ends with "/"; give a file name');
+  });
 });

@@ -1,6 +1,6 @@
 import { ToolError } from '../errors.js';
 import { hashBytes } from '../file-cache.js';
-import { decodeText, detectLineEnding, encodeText } from '../text.js';
+import { decodeText, detectLineEnding, encodeText, MESSAGE_QUOTE_CHARS, quoteForMessage } from '../text.js';
 import { defineTool, type Tool } from '../tool.js';
 import { dirname, resolveWorkspacePath, statOrNull, writeFileAtomic } from '../workspace.js';
 
@@ -52,6 +52,11 @@ function inFileStyle(content: string, old: Uint8Array): Uint8Array {
   return encodeText(text, decoded.bom && !text.startsWith('\uFEFF'));
 }
 
+/** `, e.g. <path><suffix>` for a path short enough to repeat in a message; '' for a longer one. */
+function example(path: string, suffix: string): string {
+  return path.length <= MESSAGE_QUOTE_CHARS ? `, e.g. ${path}${suffix}` : '';
+}
+
 /**
  * `create_file` (SPEC §6.2; seed: the SDK's `CreateFile`): writes `{ file_path, content, overwrite? = false }`
  * and returns {@link CreateFileResult}. Creates missing parent directories; writes atomically (temp file
@@ -75,11 +80,11 @@ export const createFileTool: Tool<{ file_path: string; content: string; overwrit
     needsContext: true,
     callWithContext: async (args, ctx): Promise<CreateFileResult> => {
       if (args.file_path.endsWith('/')) {
-        throw new ToolError('invalid_arguments', `file_path "${args.file_path}" ends with "/"; give a file name, e.g. ${args.file_path}index.ts`);
+        throw new ToolError('invalid_arguments', `file_path ${quoteForMessage(args.file_path)} ends with "/"; give a file name${example(args.file_path, 'index.ts')}`);
       }
       if (/(^|\/)\.\.?$/.test(args.file_path)) {
         // `dir/.` and `dir/..` name folders: the last component is not a file name.
-        throw new ToolError('invalid_arguments', `file_path "${args.file_path}" ends with "${args.file_path.endsWith('..') ? '..' : '.'}", which names a directory; give a file name, e.g. ${args.file_path}/index.ts`);
+        throw new ToolError('invalid_arguments', `file_path ${quoteForMessage(args.file_path)} ends with "${args.file_path.endsWith('..') ? '..' : '.'}", which names a directory; give a file name${example(args.file_path, '/index.ts')}`);
       }
       const path = await resolveWorkspacePath({ fs: ctx.fs, root: ctx.platform.root, cwd: ctx.cwd }, args.file_path);
       if (path === ctx.platform.root) {
