@@ -265,6 +265,36 @@ describe('find_file', () => {
     });
   });
 
+  // picomatch's RegExp backtracked for more than 300 s on this (80-character name), blocking the thread,
+  // so the 2 s deadline could not fire. It must now answer, whatever the time.
+  it('answers a glob with many stars against a long name instead of blocking the thread', { timeout: 20_000 }, async () => {
+    const { runner } = setup({ [`${'a'.repeat(80)}`]: 'x', [`${'a'.repeat(79)}b`]: 'x' });
+    const result = await runner.execute('find_file', { pattern: `${'*a'.repeat(8)}b` }, { timeoutMs: 2000 });
+    expect(result).toEqual({ files: [`${W}/${'a'.repeat(79)}b`], total: 1, truncated: false });
+  });
+
+  it('finds names holding line breaks with every pattern that matches them', async () => {
+    const { platform, runner } = setup({ 'a.txt': 'a' });
+    await platform.fs.writeFile(`${W}/line\nbreak`, 'x');
+    await platform.fs.writeFile(`${W}/cr\rname.txt`, 'x');
+    const both = [`${W}/a.txt`, `${W}/cr\rname.txt`, `${W}/line\nbreak`];
+    expect((await find(runner, { pattern: '**' })).files).toEqual(both);
+    expect((await find(runner, { pattern: '*' })).files).toEqual(both);
+    expect((await find(runner, { pattern: '**/*' })).files).toEqual(both);
+    expect((await find(runner, { pattern: 'line?break' })).files).toEqual([`${W}/line\nbreak`]);
+    expect((await find(runner, { pattern: '!*.txt' })).files).toEqual([`${W}/line\nbreak`]);
+  });
+
+  it('quotes at most 200 characters of a long pattern in its error', async () => {
+    const { runner } = setup();
+    const failure = await findError(runner, { pattern: `{${'x'.repeat(10_000)}` });
+    expect(failure.code).toBe('invalid_pattern');
+    expect(failure.error).toBe(
+      `pattern "{${'x'.repeat(199)}…" (9801 more characters) is 10001 characters long; at most 1000: use wildcards ` +
+        '(*.ts, src/**) instead of listing names, or search in several calls',
+    );
+  });
+
   it('validates its arguments in the runner', async () => {
     const { runner } = setup();
     expect((await findError(runner, {})).code).toBe('invalid_arguments');

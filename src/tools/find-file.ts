@@ -1,5 +1,5 @@
 import { ToolError } from '../errors.js';
-import { compileGlob, loadGlobEngine } from '../glob.js';
+import { compileGlob } from '../glob.js';
 import { defineTool, type Tool } from '../tool.js';
 import { compareCodeUnits, walkWorkspace } from '../walk.js';
 import { resolveWorkspacePath } from '../workspace.js';
@@ -73,7 +73,6 @@ export const findFileTool: Tool<FindFileArgs, FindFileResult> = defineTool({
   parameters,
   readOnly: true,
   callWithContext: async (args, ctx): Promise<FindFileResult> => {
-    await loadGlobEngine();
     const matcher = compileGlob(args.pattern, { caseSensitive: args.case_sensitive === true });
     const scope = { fs: ctx.fs, root: ctx.platform.root, cwd: ctx.cwd };
     const dir = await resolveWorkspacePath(scope, args.dir_path ?? ctx.cwd, { argName: 'dir_path' });

@@ -1,5 +1,5 @@
 import { ToolError } from '../errors.js';
-import { compileGlob, loadGlobEngine, type GlobMatcher } from '../glob.js';
+import { compileGlob, type GlobMatcher } from '../glob.js';
 import {
   compileLinePattern,
   createInThreadRegexSandbox,
@@ -250,7 +250,6 @@ export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions
   const { pattern, maxResults } = options;
   const contextLines = options.contextLines ?? 0;
   const outputMode = options.outputMode ?? 'content';
-  if (options.include || options.exclude) await loadGlobEngine();
   const include = options.include ? compileGlob(options.include, { argName: 'include' }) : undefined;
   const exclude = options.exclude ? compileGlob(options.exclude, { argName: 'exclude' }) : undefined;
   const listed = await filesToSearch(ctx, { dirPath: options.dirPath, include, exclude });
