@@ -88,6 +88,39 @@ describe('compileGlob', () => {
     expect(compileGlob('!src/**').matches('src/a.ts')).toBe(false);
   });
 
+  it('takes an absolute pattern relative to the searched directory, as whole paths', () => {
+    const base = { root: '/workspace', dir: '/workspace' };
+    const top = compileGlob('/workspace/*.txt', { base });
+    expect(top.pattern).toBe('*.txt');
+    expect(top.basenameOnly).toBe(false);
+    expect(['a.txt', 'src/b.txt'].map((p) => top.matches(p))).toEqual([true, false]);
+    expect(compileGlob('/workspace/src/../src/*.ts', { base }).pattern).toBe('src/*.ts');
+    expect(compileGlob('src/../lib/*.ts', { base }).pattern).toBe('lib/*.ts');
+    const inSrc = { root: '/workspace', dir: '/workspace/src' };
+    expect(compileGlob('/workspace/src/**/*.ts', { base: inSrc }).pattern).toBe('**/*.ts');
+    expect(compileGlob('/workspace/**/*.ts', { base: inSrc }).pattern).toBe('**/*.ts');
+    expect(compileGlob('/**/*.ts', { base: inSrc }).pattern).toBe('**/*.ts');
+    expect(compileGlob('!/workspace/src/*.ts', { base: inSrc }).matches('a.ts')).toBe(false);
+    expect(compileGlob('/src/*.ts').pattern).toBe('src/*.ts');
+  });
+
+  it('refuses an absolute pattern outside the workspace or outside the searched directory', () => {
+    const inSrc = { root: '/workspace', dir: '/workspace/src' };
+    for (const pattern of ['/etc/*', '/*', '../../*', '/workspace/../etc/passwd', '/workspaces/*.ts']) {
+      expect(() => compileGlob(pattern, { base: inSrc }), pattern).toThrow(expect.objectContaining({ code: 'outside_workspace' }));
+    }
+    expect(() => compileGlob('/etc/*', { base: inSrc })).toThrow(
+      'pattern "/etc/*" points outside the workspace (/workspace); give a glob relative to the searched directory ' +
+        '(such as *.ts or src/**/*.ts) or an absolute one under /workspace',
+    );
+    expect(() => compileGlob('/workspace/lib/*.ts', { base: inSrc })).toThrow(
+      'pattern "/workspace/lib/*.ts" is not under the searched directory /workspace/src; set dir_path to /workspace/lib ' +
+        'or give a glob relative to /workspace/src',
+    );
+    expect(() => compileGlob('../lib/a.ts', { base: inSrc })).toThrow(expect.objectContaining({ code: 'invalid_pattern', message: expect.stringContaining('set dir_path to /workspace/lib ') }));
+    expect(() => compileGlob('/workspace/src', { base: inSrc })).toThrow(expect.objectContaining({ code: 'invalid_pattern', message: expect.stringContaining('is the searched directory itself') }));
+  });
+
   it('quotes at most 200 characters of the pattern in an error message', () => {
     expect(() => compileGlob(`{${'x'.repeat(900)}`)).toThrow(
       `pattern "{${'x'.repeat(199)}…" (701 more characters) is not a valid glob: 1 "{" without a closing "}"; close the brace or escape it as \\{`,

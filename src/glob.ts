@@ -1,5 +1,6 @@
 import { ToolError } from './errors.js';
 import { quoteForMessage } from './text.js';
+import { isInside, joinPath, relativePath } from './workspace.js';
 
 /** Longest glob accepted, in UTF-16 code units; a longer one is refused with `invalid_pattern`. */
 export const MAX_GLOB_LENGTH = 1000;
@@ -20,6 +21,12 @@ export interface GlobOptions {
   caseSensitive?: boolean;
   /** Argument name used in error messages (default `pattern`). */
   argName?: string;
+  /**
+   * The workspace root and the absolute directory searched. With it, an absolute pattern (or one whose
+   * literal start climbs with `..`) is taken relative to `dir`: `/workspace/src/*.ts` searching
+   * `/workspace` becomes `src/*.ts`. Without it a leading `/` is dropped.
+   */
+  base?: { root: string; dir: string };
 }
 
 /**
@@ -834,20 +841,70 @@ class LookaheadMatcher {
   }
 }
 
+/** Characters that make a path segment a glob rather than a literal name. */
+const GLOB_SYNTAX = /[*?[\]{}()"\\]/;
+
+/**
+ * Takes an absolute pattern, or one whose literal leading segments hold `.` or `..`, relative to
+ * `base.dir`. Returns the relative pattern; throws `outside_workspace` when its literal start lies
+ * outside the workspace, `invalid_pattern` when it lies inside but not under `dir`.
+ */
+function rebase(source: string, base: { root: string; dir: string }, argName: string, quoted: string): string {
+  const absolute = source.startsWith('/');
+  const segments = source.split('/');
+  let literal = 0;
+  while (literal < segments.length && !GLOB_SYNTAX.test(segments[literal] as string)) literal += 1;
+  const prefix = segments.slice(0, literal);
+  const rest = segments.slice(literal).join('/');
+  const prefixPath = absolute ? joinPath('/', ...prefix) : joinPath(base.dir, ...prefix);
+  const root = joinPath(base.root);
+  const dir = joinPath(base.dir);
+  let relative: string | undefined;
+  if (isInside(dir, prefixPath)) {
+    relative = [relativePath(dir, prefixPath), rest].filter((part) => part.length > 0).join('/');
+  } else if (isInside(prefixPath, dir) && (rest === '**' || rest.startsWith('**/'))) {
+    // `/workspace/**/*.ts` searching /workspace/src: `**` spans the directories down to src.
+    relative = rest;
+  }
+  if (relative === undefined) {
+    if (!isInside(root, prefixPath)) {
+      throw new ToolError(
+        'outside_workspace',
+        `${argName} ${quoted} points outside the workspace (${root}); give a glob relative to the searched ` +
+          `directory (such as *.ts or src/**/*.ts) or an absolute one under ${root}`,
+      );
+    }
+    throw new ToolError(
+      'invalid_pattern',
+      `${argName} ${quoted} is not under the searched directory ${dir}; set dir_path to ${literal === segments.length ? joinPath(prefixPath, '..') : prefixPath} ` +
+        `or give a glob relative to ${dir}`,
+    );
+  }
+  if (relative.length === 0) {
+    throw new ToolError(
+      'invalid_pattern',
+      `${argName} ${quoted} is the searched directory itself; add a glob for the files in it, such as ${dir === '/' ? '' : dir}/**/*`,
+    );
+  }
+  return relative;
+}
+
 /**
  * Compiles a glob (SPEC §6.4) with picomatch's syntax and meaning (see {@link GlobParser}): `*`, `**`,
  * `?`, `[...]`, `{a,b}` (nested too), extglobs; dot-files matched like any other name; line breaks
  * in names are ordinary characters. A pattern without `/` matches the basename at any depth (`*.ts`);
  * a pattern with `/` matches the path relative to the search directory (`src/**\/*.test.ts`; a leading
- * `./` or `/` is dropped). A leading `!` negates the pattern (`!*.test.ts`: every file but tests).
- * Case-insensitive unless `caseSensitive`.
+ * `./` is dropped). An absolute pattern is taken relative to `options.base.dir` (see
+ * {@link GlobOptions.base}) and always matches whole relative paths. A leading `!` negates the pattern
+ * (`!*.test.ts`: every file but tests). Case-insensitive unless `caseSensitive`.
  *
  * Matching runs in time linear in the path's length for every pattern (a lazily built DFA, not a
  * backtracking RegExp), so no glob can stall the thread.
  * Errors: `invalid_pattern` for an empty pattern, one over {@link MAX_GLOB_LENGTH} characters, an
  * unbalanced brace or bracket, an invalid class such as `[z-a]`, a range over {@link MAX_BRACE_RANGE}
- * names, a `!(...)` inside a group or more than one. Messages quote at most 200 characters of the
- * pattern.
+ * names, a `!(...)` inside a group or more than one, or (with `base`) an absolute pattern under the
+ * workspace but not under the searched directory; `outside_workspace` for an absolute pattern (or a
+ * `../` one) outside the workspace. Messages quote at most 200 characters of the pattern.
  */
 export function compileGlob(pattern: string, options: GlobOptions = {}): GlobMatcher {
   const argName = options.argName ?? 'pattern';
@@ -873,7 +930,14 @@ export function compileGlob(pattern: string, options: GlobOptions = {}): GlobMat
   const negated = bangs % 2 === 1;
   source = source.slice(bangs);
   while (source.startsWith('./')) source = source.slice(2);
-  if (source.startsWith('/')) source = source.replace(/^\/+/, '');
+  let anchored = false;
+  const segments = source.split('/');
+  const firstGlob = segments.findIndex((segment) => GLOB_SYNTAX.test(segment));
+  const literalStart = firstGlob === -1 ? segments : segments.slice(0, firstGlob);
+  if (source.startsWith('/') || literalStart.some((segment) => segment === '.' || segment === '..')) {
+    anchored = true;
+    source = options.base ? rebase(source, options.base, argName, quoted) : source.replace(/^\/+/, '');
+  }
   if (source.length === 0) {
     throw new ToolError('invalid_pattern', `${argName} is empty; give a glob such as *.ts or src/**/*.test.ts`);
   }
@@ -896,7 +960,7 @@ export function compileGlob(pattern: string, options: GlobOptions = {}): GlobMat
   }
   // picomatch also accepts a path equal to the pattern's text (`my file (1).md`, where `(1)` is a group).
   const literal = '!'.repeat(bangs) + source;
-  const basenameOnly = !source.includes('/');
+  const basenameOnly = !anchored && !source.includes('/');
   const test = (candidate: string): boolean => candidate !== '' && (candidate === literal || negated !== run(candidate));
   return {
     pattern: source,

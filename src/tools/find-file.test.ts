@@ -79,7 +79,7 @@ describe('find_file', () => {
             "type": "integer",
           },
           "pattern": {
-            "description": "Glob: * ? [abc] {a,b} (nested too) and ** for any number of directories. Without "/" it matches file names at any depth ("*.ts", "README*"); with "/" it matches the path relative to dir_path ("src/**/*.test.ts").",
+            "description": "Glob: * ? [abc] {a,b} (nested too) and ** for any number of directories. Without "/" it matches file names at any depth ("*.ts", "README*"); with "/" it matches the path relative to dir_path ("src/**/*.test.ts"); an absolute path is taken relative to dir_path. A leading "!" finds the files the rest does not match ("!*.test.ts").",
             "type": "string",
           },
         },
@@ -283,6 +283,50 @@ describe('find_file', () => {
     expect((await find(runner, { pattern: '**/*' })).files).toEqual(both);
     expect((await find(runner, { pattern: 'line?break' })).files).toEqual([`${W}/line\nbreak`]);
     expect((await find(runner, { pattern: '!*.txt' })).files).toEqual([`${W}/line\nbreak`]);
+  });
+
+  it('takes an absolute pattern relative to dir_path, matching whole paths', async () => {
+    const { runner } = setup();
+    expect(await find(runner, { pattern: `${W}/*.txt` })).toEqual({
+      files: [`${W}/a.txt`, `${W}/b.txt`, `${W}/c.txt`, `${W}/d.txt`],
+      total: 4,
+      truncated: false,
+    });
+    expect((await find(runner, { pattern: `${W}/src/**/*.test.ts` })).files).toEqual([
+      `${W}/src/deep/nested/thing.test.ts`,
+      `${W}/src/util.test.ts`,
+    ]);
+    expect((await find(runner, { pattern: `${W}/src/*.ts`, dir_path: 'src' })).files).toEqual([
+      `${W}/src/index.ts`,
+      `${W}/src/util.test.ts`,
+      `${W}/src/util.ts`,
+    ]);
+    expect((await find(runner, { pattern: `${W}/**/thing.ts`, dir_path: 'src' })).files).toEqual([`${W}/src/deep/nested/thing.ts`]);
+    expect((await find(runner, { pattern: `${W}/README.md` })).files).toEqual([`${W}/README.md`]);
+  });
+
+  it('refuses an absolute pattern outside the workspace (outside_workspace) or outside dir_path (invalid_pattern)', async () => {
+    const { runner } = setup();
+    for (const pattern of ['/etc/*', '../*', '/*', `${W}/../etc/passwd`]) {
+      const failure = await findError(runner, { pattern });
+      expect(failure.code, pattern).toBe('outside_workspace');
+      expect(failure.error, pattern).toContain('outside the workspace (/workspace)');
+    }
+    expect(await findError(runner, { pattern: `${W}/pkg/*.ts`, dir_path: 'src' })).toMatchObject({
+      code: 'invalid_pattern',
+      error: `pattern "${W}/pkg/*.ts" is not under the searched directory ${W}/src; set dir_path to ${W}/pkg or give a glob relative to ${W}/src`,
+    });
+  });
+
+  it('negates a pattern with a leading !', async () => {
+    const { runner } = setup();
+    expect((await find(runner, { pattern: '!*.ts', dir_path: 'pkg' })).files).toEqual([`${W}/pkg/.gitignore`, `${W}/pkg/keep.log`]);
+    expect((await find(runner, { pattern: '!deep/**', dir_path: 'src' })).files).toEqual([
+      `${W}/src/App.TSX`,
+      `${W}/src/index.ts`,
+      `${W}/src/util.test.ts`,
+      `${W}/src/util.ts`,
+    ]);
   });
 
   it('quotes at most 200 characters of a long pattern in its error', async () => {

@@ -14,7 +14,8 @@ const parameters = {
       type: 'string',
       description:
         'Glob: * ? [abc] {a,b} (nested too) and ** for any number of directories. Without "/" it matches file ' +
-        'names at any depth ("*.ts", "README*"); with "/" it matches the path relative to dir_path ("src/**/*.test.ts").',
+        'names at any depth ("*.ts", "README*"); with "/" it matches the path relative to dir_path ("src/**/*.test.ts"); ' +
+        'an absolute path is taken relative to dir_path. A leading "!" finds the files the rest does not match ("!*.test.ts").',
     },
     dir_path: {
       type: 'string',
@@ -58,11 +59,14 @@ export interface FindFileResult {
 /**
  * `find_file` (SPEC §6.4; seed: the SDK's `FindFile`, as gemini-cli's `glob`): finds files by glob under
  * `dir_path` (see `compileGlob`: a pattern without `/` matches names at any depth, one with `/` the
- * path relative to `dir_path`; case-insensitive by default). Skips `.git/`, `node_modules/` and
- * `.gitignore`d paths unless `include_ignored`; never follows symlinks (a symlink whose name matches is
- * listed). Returns {@link FindFileResult}.
- * Errors: `invalid_pattern` (empty, unbalanced brace or bracket), `not_found`, `not_a_directory`,
- * `outside_workspace`, `timeout`/`cancelled`.
+ * path relative to `dir_path`; an absolute pattern is taken relative to `dir_path`; a leading `!`
+ * negates; case-insensitive by default; matching takes linear time, so no glob can stall the thread).
+ * Skips `.git/`, `node_modules/` and `.gitignore`d paths unless `include_ignored`; never follows
+ * symlinks (a symlink whose name matches is listed). Returns {@link FindFileResult}.
+ * Errors: `invalid_pattern` (empty, over 1000 characters, unbalanced brace or bracket, invalid class, a
+ * range over 1000 names, an absolute pattern inside the workspace but not under `dir_path`),
+ * `not_found`, `not_a_directory`, `outside_workspace` (`dir_path`, or an absolute or `../` pattern,
+ * outside the workspace), `timeout`/`cancelled`.
  */
 export const findFileTool: Tool<FindFileArgs, FindFileResult> = defineTool({
   name: 'find_file',
@@ -73,9 +77,12 @@ export const findFileTool: Tool<FindFileArgs, FindFileResult> = defineTool({
   parameters,
   readOnly: true,
   callWithContext: async (args, ctx): Promise<FindFileResult> => {
-    const matcher = compileGlob(args.pattern, { caseSensitive: args.case_sensitive === true });
     const scope = { fs: ctx.fs, root: ctx.platform.root, cwd: ctx.cwd };
     const dir = await resolveWorkspacePath(scope, args.dir_path ?? ctx.cwd, { argName: 'dir_path' });
+    const matcher = compileGlob(args.pattern, {
+      caseSensitive: args.case_sensitive === true,
+      base: { root: ctx.platform.root, dir },
+    });
     let stats;
     try {
       stats = await ctx.fs.stat(dir);

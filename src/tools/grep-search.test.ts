@@ -189,6 +189,14 @@ describe('grep_search', () => {
     ]);
   });
 
+  it('takes absolute include and exclude globs relative to dir_path, and refuses one outside the workspace', async () => {
+    const { runner } = setup();
+    expect(where(await grep(runner, { pattern: 'TODO', include: `${W}/src/*.ts` }))).toEqual(['src/app.ts:3:6', 'src/x.test.ts:1:25']);
+    expect(where(await grep(runner, { pattern: 'TODO', exclude: `${W}/src` }))).toEqual(['lib/mac.txt:2:1', 'notes/my file (1).md:1:6']);
+    expect(where(await grep(runner, { pattern: 'TODO', dir_path: 'src', include: `${W}/src/*.js` }))).toEqual(['src/legacy.js:2:5']);
+    expect((await grepError(runner, { pattern: 'TODO', include: '/etc/*' })).code).toBe('outside_workspace');
+  });
+
   it('adds before/after context arrays with context_lines', async () => {
     const { runner } = setup();
     const result = await grep(runner, { pattern: 'TODO|return 2', dir_path: 'src/app.ts', context_lines: 2 });

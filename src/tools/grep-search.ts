@@ -1,5 +1,5 @@
 import { ToolError } from '../errors.js';
-import { compileGlob, type GlobMatcher } from '../glob.js';
+import { compileGlob } from '../glob.js';
 import {
   compileLinePattern,
   createInThreadRegexSandbox,
@@ -202,10 +202,13 @@ function codeOf(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
-/** Resolves `dir_path` (default: the working directory) and lists the files to search. */
+/**
+ * Resolves `dir_path` (default: the working directory) and lists the files to search, filtered by the
+ * `include` / `exclude` globs (compiled relative to it, so absolute globs work).
+ */
 async function filesToSearch(
   ctx: ToolContext,
-  options: { dirPath?: string; include?: GlobMatcher; exclude?: GlobMatcher },
+  options: { dirPath?: string; include?: string; exclude?: string },
 ): Promise<{ files: WalkFile[]; capped: boolean }> {
   const scope = { fs: ctx.fs, root: ctx.platform.root, cwd: ctx.cwd };
   const start = await resolveWorkspacePath(scope, options.dirPath ?? ctx.cwd, { argName: 'dir_path' });
@@ -218,11 +221,11 @@ async function filesToSearch(
     }
     throw error;
   }
-  if (!stats.isDirectory()) {
-    // A file as dir_path: search just that file.
-    return { files: [{ path: start, rel: basename(start), symlink: false }], capped: false };
-  }
-  const { include, exclude } = options;
+  // A file as dir_path: search just that file (the globs are still checked).
+  const base = stats.isDirectory() ? { root: ctx.platform.root, dir: start } : undefined;
+  const include = options.include ? compileGlob(options.include, { argName: 'include', base }) : undefined;
+  const exclude = options.exclude ? compileGlob(options.exclude, { argName: 'exclude', base }) : undefined;
+  if (!base) return { files: [{ path: start, rel: basename(start), symlink: false }], capped: false };
   const walked = await walkWorkspace({
     fs: ctx.fs,
     root: ctx.platform.root,
@@ -250,9 +253,7 @@ export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions
   const { pattern, maxResults } = options;
   const contextLines = options.contextLines ?? 0;
   const outputMode = options.outputMode ?? 'content';
-  const include = options.include ? compileGlob(options.include, { argName: 'include' }) : undefined;
-  const exclude = options.exclude ? compileGlob(options.exclude, { argName: 'exclude' }) : undefined;
-  const listed = await filesToSearch(ctx, { dirPath: options.dirPath, include, exclude });
+  const listed = await filesToSearch(ctx, { dirPath: options.dirPath, include: options.include, exclude: options.exclude });
   listed.files.sort((a, b) => compareCodeUnits(a.path, b.path));
   const loaded = await loadTexts(ctx.platform, listed.files, ctx.signal);
 
