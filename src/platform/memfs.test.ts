@@ -2,6 +2,7 @@ import * as nodeFs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seededRandom as random } from '../../test/support/random.js';
 import { MemoryFs } from './memfs.js';
 
 /*
@@ -748,17 +749,6 @@ describe('MemoryFs against node:fs', () => {
   });
 });
 
-/** mulberry32: a small seeded generator, so a failing sequence replays exactly. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const NAMES = ['a', 'b', 'c', 'x', 'y'];
 

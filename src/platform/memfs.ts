@@ -112,8 +112,24 @@ function toBytes(data: unknown): Uint8Array {
   throw Object.assign(new TypeError('The "data" argument must be of type string or an instance of Uint8Array'), { code: 'ERR_INVALID_ARG_TYPE' });
 }
 
+/** The device and pipe predicates of Node's `fs.Stats` and `fs.Dirent`: nothing here is one. */
+class NotADevice {
+  isBlockDevice(): boolean {
+    return false;
+  }
+  isCharacterDevice(): boolean {
+    return false;
+  }
+  isFIFO(): boolean {
+    return false;
+  }
+  isSocket(): boolean {
+    return false;
+  }
+}
+
 /** `stat`/`lstat` result with the fields and type predicates of Node's `fs.Stats`. */
-class MemoryStats implements FsStats {
+class MemoryStats extends NotADevice implements FsStats {
   readonly dev = 0;
   readonly ino: number;
   readonly mode: number;
@@ -130,6 +146,7 @@ class MemoryStats implements FsStats {
   readonly birthtimeMs: number;
 
   constructor(node: FsNode) {
+    super();
     this.ino = node.ino;
     this.mode = node.mode;
     this.nlink = node.kind === 'dir' ? 2 : 1;
@@ -162,27 +179,16 @@ class MemoryStats implements FsStats {
   isSymbolicLink(): boolean {
     return (this.mode & 0o170000) === S_IFLNK;
   }
-  isBlockDevice(): boolean {
-    return false;
-  }
-  isCharacterDevice(): boolean {
-    return false;
-  }
-  isFIFO(): boolean {
-    return false;
-  }
-  isSocket(): boolean {
-    return false;
-  }
 }
 
 /** A `readdir(…, { withFileTypes: true })` entry, with the predicates of Node's `fs.Dirent`. */
-class MemoryDirent implements FsDirent {
+class MemoryDirent extends NotADevice implements FsDirent {
   readonly name: string;
   readonly parentPath: string;
   readonly #kind: FsNode['kind'];
 
   constructor(name: string, parentPath: string, kind: FsNode['kind']) {
+    super();
     this.name = name;
     this.parentPath = parentPath;
     this.#kind = kind;
@@ -195,18 +201,6 @@ class MemoryDirent implements FsDirent {
   }
   isSymbolicLink(): boolean {
     return this.#kind === 'symlink';
-  }
-  isBlockDevice(): boolean {
-    return false;
-  }
-  isCharacterDevice(): boolean {
-    return false;
-  }
-  isFIFO(): boolean {
-    return false;
-  }
-  isSocket(): boolean {
-    return false;
   }
 }
 
