@@ -222,6 +222,17 @@ describe('node platform: built-in tools on a real directory', () => {
     expect(existsSync(join(outside, 'pwned'))).toBe(false);
   });
 
+  it('quotes at most 200 characters of a bad cwd in its message', async () => {
+    const cwd = `${root}/${'x'.repeat(3000)}`;
+    const failure = await platform.runCommand!({ command: 'true', cwd, timeoutMs: 1000 }, new AbortController().signal).then(
+      () => undefined,
+      (error: { code: string; message: string }) => error,
+    );
+    expect(failure?.code).toBe('not_found');
+    expect(failure?.message.length).toBeLessThan(400);
+    expect(failure?.message).toContain(`more characters) does not exist`);
+  });
+
   it('times out run_command within 1.5 s and leaves no process of its group', async () => {
     const started = Date.now();
     const result = ok<RunCommandResult>(

@@ -2,6 +2,7 @@ import { realpathSync, statSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import { posix } from 'node:path';
 import { ToolError } from '../src/errors.js';
+import { quoteForMessage } from '../src/text.js';
 import { createMemoryPlatform, MemoryStateStore } from '../src/platform/memory.js';
 import type {
   FsDirent,
@@ -70,7 +71,7 @@ function loopError(path: string): Error {
  */
 export function createConfinedNodeFs(root: string): FsPromises {
   const outside = (path: string): ToolError =>
-    new ToolError('outside_workspace', `"${path}" is outside the workspace; use a path inside ${root}`);
+    new ToolError('outside_workspace', `${quoteForMessage(path)} is outside the workspace; use a path inside ${root}`);
 
   const lexical = (path: unknown): string => {
     if (typeof path !== 'string' || path.length === 0) {
@@ -249,10 +250,10 @@ export function createNodePlatform(options: NodePlatformOptions = {}): Platform 
     try {
       cwd = await fsp.realpath(posix.resolve(root, request.cwd));
     } catch (error) {
-      throw new ToolError('not_found', `cwd "${request.cwd}" does not exist (${(error as { code?: string }).code ?? 'error'})`);
+      throw new ToolError('not_found', `cwd ${quoteForMessage(request.cwd)} does not exist (${(error as { code?: string }).code ?? 'error'})`);
     }
     if (!isInside(root, cwd)) {
-      throw new ToolError('outside_workspace', `cwd "${request.cwd}" is outside the workspace; use a directory inside ${root}`);
+      throw new ToolError('outside_workspace', `cwd ${quoteForMessage(request.cwd)} is outside the workspace; use a directory inside ${root}`);
     }
     const run = runShellCommand({ ...request, cwd }, AbortSignal.any([signal, disposed.signal]), options.command);
     running.add(run);
