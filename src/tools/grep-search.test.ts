@@ -73,7 +73,7 @@ describe('grep_search', () => {
             "type": "string",
           },
           "exclude": {
-            "description": "Skip files (and directories) matching this glob, e.g. "*.min.js" or "dist".",
+            "description": "Skip files (and directories) matching this glob, e.g. "*.min.js" or "dist"; a trailing / ("dist/") skips folders only.",
             "type": "string",
           },
           "fixed_strings": {
@@ -187,6 +187,12 @@ describe('grep_search', () => {
       'src/legacy.js:2:5',
       'src/x.test.ts:1:25',
     ]);
+  });
+
+  it('takes an exclude ending in / as folders only, as .gitignore does', async () => {
+    const { runner } = setup({ 'dist/a.js': 'TODO', 'src/dist/b.js': 'TODO', 'lib/dist': 'TODO file named dist', 'keep.js': 'TODO' });
+    expect(where(await grep(runner, { pattern: 'TODO', exclude: 'dist/' }))).toEqual(['keep.js:1:1', 'lib/dist:1:1']);
+    expect(where(await grep(runner, { pattern: 'TODO', exclude: 'dist' }))).toEqual(['keep.js:1:1']);
   });
 
   it('takes absolute include and exclude globs relative to dir_path, and refuses one outside the workspace', async () => {

@@ -224,7 +224,11 @@ async function filesToSearch(
   // A file as dir_path: search just that file (the globs are still checked).
   const base = stats.isDirectory() ? { root: ctx.platform.root, dir: start } : undefined;
   const include = options.include ? compileGlob(options.include, { argName: 'include', base }) : undefined;
-  const exclude = options.exclude ? compileGlob(options.exclude, { argName: 'exclude', base }) : undefined;
+  // `dist/` (as in .gitignore) names folders only: it prunes them and leaves files of that name alone.
+  const foldersOnly = options.exclude !== undefined && options.exclude.length > 1 && options.exclude.endsWith('/');
+  const excludeGlob = foldersOnly ? (options.exclude as string).replace(/\/+$/, '') : options.exclude;
+  const exclude = excludeGlob ? compileGlob(excludeGlob, { argName: 'exclude', base }) : undefined;
+  const excludeFiles = foldersOnly ? undefined : exclude;
   if (!base) return { files: [{ path: start, rel: basename(start), symlink: false }], capped: false };
   const walked = await walkWorkspace({
     fs: ctx.fs,
@@ -232,7 +236,7 @@ async function filesToSearch(
     dir: start,
     changeCount: ctx.platform.changeCount,
     signal: ctx.signal,
-    fileFilter: include || exclude ? (rel) => (!include || include.matches(rel)) && !exclude?.matches(rel) : undefined,
+    fileFilter: include || excludeFiles ? (rel) => (!include || include.matches(rel)) && !excludeFiles?.matches(rel) : undefined,
     pruneDir: exclude ? (rel) => exclude.matches(rel) : undefined,
   });
   return walked;
@@ -392,7 +396,7 @@ const parameters = {
     },
     exclude: {
       type: 'string',
-      description: 'Skip files (and directories) matching this glob, e.g. "*.min.js" or "dist".',
+      description: 'Skip files (and directories) matching this glob, e.g. "*.min.js" or "dist"; a trailing / ("dist/") skips folders only.',
     },
     case_sensitive: { type: 'boolean', description: 'Match letter case exactly (default true).' },
     fixed_strings: { type: 'boolean', description: 'Treat pattern as literal text, not a regular expression (default false).' },
