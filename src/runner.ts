@@ -1,6 +1,7 @@
 import { ToolError, toToolError, type ToolErrorCode } from './errors.js';
 import { createFileCache, type FileCache } from './file-cache.js';
 import { findNonJson } from './json.js';
+import { withoutStackTrace } from './stack.js';
 import { quoteForMessage } from './text.js';
 import { KeyedMutex } from './locks.js';
 import { DenialTracker, PermissionChecker, type PermissionPolicy, type PermissionRequest } from './permissions.js';
@@ -547,21 +548,12 @@ function normaliseTimeout(timeoutMs: unknown): number | undefined {
   return timeoutMs > MAX_TIMER_MS ? undefined : timeoutMs;
 }
 
-/** V8's `Error.stackTraceLimit` (Chromium, Node); elsewhere setting it has no effect. */
-const V8Error = Error as ErrorConstructor & { stackTraceLimit?: number };
-
 /**
  * The reason a call's own signal is aborted with once the call is over (so work the tool left behind
  * stops). Built without a stack: it is made for every call and a stack would only point here.
  */
 function endedReason(name: string): ToolError {
-  const limit = V8Error.stackTraceLimit;
-  V8Error.stackTraceLimit = 0;
-  try {
-    return new ToolError('cancelled', `${name} has ended`);
-  } finally {
-    V8Error.stackTraceLimit = limit;
-  }
+  return withoutStackTrace(() => new ToolError('cancelled', `${name} has ended`));
 }
 
 function cancelled(name: string, signal: AbortSignal): ToolError {

@@ -1,10 +1,8 @@
 import { ToolError } from '../errors.js';
+import { withoutStackTrace } from '../stack.js';
+import type { FsPromises, FsStats, JsonValue, Platform, RegexSandbox, StateStore } from '../types.js';
 import { dirname, isInside, joinPath } from '../workspace.js';
 import { MemoryFs } from './memfs.js';
-import type { FsPromises, FsStats, JsonValue, Platform, RegexSandbox, StateStore } from '../types.js';
-
-/** V8's `Error.stackTraceLimit` (Chromium, Node); elsewhere setting it has no effect. */
-const V8Error = Error as ErrorConstructor & { stackTraceLimit?: number };
 
 /** Options of {@link createMemoryPlatform}. */
 export interface MemoryPlatformOptions {
@@ -139,14 +137,10 @@ export interface SyncFsLike {
  * filesystem tells the tools nothing.
  */
 function settle<T>(fn: () => T): Promise<T> {
-  const limit = V8Error.stackTraceLimit;
-  V8Error.stackTraceLimit = 0;
   try {
-    return Promise.resolve(fn());
+    return Promise.resolve(withoutStackTrace(fn));
   } catch (error) {
     return Promise.reject(error);
-  } finally {
-    V8Error.stackTraceLimit = limit;
   }
 }
 
