@@ -3,7 +3,6 @@ import { fsFromSync } from '../src/platform/memory.js';
 import type { FsPromises, FsStats, JsonValue, Platform } from '../src/types.js';
 import type { CommitBatch, FsRecord, StoredSubtree } from './idb.js';
 
-
 /** Where a {@link JournaledWorkspace} persists: one atomic commit per batch, and subtree reads for rollback. */
 export interface JournalStore {
   commit(batch: CommitBatch): Promise<void>;

@@ -1,5 +1,6 @@
 import { ToolError } from '../errors.js';
 import { withoutStackTrace } from '../stack.js';
+import { quoteForMessage } from '../text.js';
 import type { FsPromises, FsStats, JsonValue, Platform, RegexSandbox, StateStore } from '../types.js';
 import { dirname, isInside, joinPath } from '../workspace.js';
 import { MemoryFs } from './memfs.js';
@@ -193,7 +194,7 @@ export function createMemoryPlatform(options: MemoryPlatformOptions = {}): Platf
   for (const [name, content] of Object.entries(options.files ?? {})) {
     const path = joinPath(name.startsWith('/') ? name : `${root}/${name}`);
     if (!name.startsWith('/') && !isInside(root, path)) {
-      throw new ToolError('invalid_arguments', `createMemoryPlatform: files key ${JSON.stringify(name.slice(0, 200))} leads outside ${root}; give a path inside it, or an absolute path`);
+      throw new ToolError('invalid_arguments', `createMemoryPlatform: files key ${quoteForMessage(name, { json: true })} leads outside ${root}; give a path inside it, or an absolute path`);
     }
     try {
       if (name === '' || name.endsWith('/') || path === root) throw Object.assign(new Error('it names a folder'), { code: 'EISDIR' });
@@ -201,7 +202,7 @@ export function createMemoryPlatform(options: MemoryPlatformOptions = {}): Platf
       memory.writeFileSync(path, content);
     } catch (error) {
       const why = (error as { code?: unknown }).code === 'ERR_INVALID_ARG_TYPE' ? 'its content must be a string or a Uint8Array' : (error as Error).message;
-      throw new ToolError('invalid_arguments', `createMemoryPlatform: files key ${JSON.stringify(name.slice(0, 200))} cannot be created (${why}); give each file its own path, with string or Uint8Array content`);
+      throw new ToolError('invalid_arguments', `createMemoryPlatform: files key ${quoteForMessage(name, { json: true })} cannot be created (${why}); give each file its own path, with string or Uint8Array content`);
     }
   }
   const fs = fsFromSync(memory);
