@@ -1,7 +1,7 @@
 // Web platform figures in Debian Chromium (needs /usr/bin/chromium; `apt-get install -y chromium`): the
 // bridge round trip (execute through connectToolRunner next to a bare comlink call, bench-rpc-worker.ts),
 // the durable write path, opening a large workspace, and the worker bundle size. The bench page
-// (web/test-pages/bench.html) is built with vite and served by vite preview on 127.0.0.1.
+// (test/pages/bench.html) is built with vite and served by vite preview on 127.0.0.1.
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -11,7 +11,7 @@ import { chromium } from 'playwright-core';
 import { build, preview } from 'vite';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const pages = join(root, 'web', 'test-pages');
+const pages = join(root, 'test', 'pages');
 const CHROMIUM = '/usr/bin/chromium';
 const PAIRS = 5;
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
@@ -56,17 +56,17 @@ export default async function run() {
   try {
     await build({
       root: pages,
-      base: '/web/test-pages/',
+      base: '/test/pages/',
       configFile: false,
       logLevel: 'error',
       build: { outDir, emptyOutDir: true, target: 'es2022', rollupOptions: { input: { bench: join(pages, 'bench.html') } } },
       worker: { format: 'es' },
     });
-    server = await preview({ root: pages, base: '/web/test-pages/', configFile: false, logLevel: 'error', build: { outDir }, preview: { host: '127.0.0.1', port: 0 } });
+    server = await preview({ root: pages, base: '/test/pages/', configFile: false, logLevel: 'error', build: { outDir }, preview: { host: '127.0.0.1', port: 0 } });
     const { port } = server.httpServer.address();
     context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS });
     const page = context.pages()[0] ?? (await context.newPage());
-    await page.goto(`http://127.0.0.1:${port}/web/test-pages/bench.html`);
+    await page.goto(`http://127.0.0.1:${port}/test/pages/bench.html`);
     await page.waitForFunction(() => document.title === 'toolhost bench page ready');
     const trips = await page.evaluate(() => globalThis.bench.roundTrips());
     // The batch figure and its anchor, paired and interleaved: this machine's load varies by seconds.

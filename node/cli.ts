@@ -25,9 +25,9 @@ import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { ToolRunner, type ToolCall, type ToolCallResult } from '../src/runner.js';
+import { ToolRunner, type ToolCall, type ToolCallResult } from '../src/core/runner.js';
 import { BuiltinTools } from '../src/tools/index.js';
-import type { Platform } from '../src/types.js';
+import type { Platform } from '../src/core/types.js';
 import { createNodePlatform } from './platform.js';
 
 /** Exit codes of {@link main}, as documented in the usage text. */

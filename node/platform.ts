@@ -1,8 +1,8 @@
 import { realpathSync, statSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import { posix } from 'node:path';
-import { ToolError } from '../src/errors.js';
-import { quoteForMessage } from '../src/text.js';
+import { ToolError } from '../src/core/errors.js';
+import { quoteForMessage } from '../src/fs/text.js';
 import { createMemoryPlatform, MemoryStateStore } from '../src/platform/memory.js';
 import type {
   FsDirent,
@@ -14,7 +14,7 @@ import type {
   RunCommandResult,
   StateStore,
   WebSearchResult,
-} from '../src/types.js';
+} from '../src/core/types.js';
 import { createVmRegexSandbox } from './regex-sandbox.js';
 import { runShellCommand, type RunShellCommandOptions } from './run-command.js';
 import { createDuckDuckGoSearch, type DuckDuckGoSearchOptions } from './web-search.js';

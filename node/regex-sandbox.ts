@@ -1,7 +1,7 @@
 import vm from 'node:vm';
-import { ToolError } from '../src/errors.js';
-import { regexErrorMessage, scanRegexTexts } from '../src/regex.js';
-import type { RegexSandbox, RegexScanRequest } from '../src/types.js';
+import { ToolError } from '../src/core/errors.js';
+import { regexErrorMessage, scanRegexTexts } from '../src/search/regex.js';
+import type { RegexSandbox, RegexScanRequest } from '../src/core/types.js';
 
 interface SandboxContext {
   __request?: RegexScanRequest;

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { ToolError, toToolError } from '../src/errors.js';
-import type { RunCommandRequest, RunCommandResult } from '../src/types.js';
+import { ToolError, toToolError } from '../src/core/errors.js';
+import type { RunCommandRequest, RunCommandResult } from '../src/core/types.js';
 
 /** Characters kept at each end of a captured stream (SPEC §6.8). */
 export const OUTPUT_KEEP_CHARS = 15_000;

@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, readdir, rename, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { ToolError } from '../src/errors.js';
-import { KeyedMutex } from '../src/locks.js';
-import type { JsonValue, StateStore } from '../src/types.js';
+import { ToolError } from '../src/core/errors.js';
+import { KeyedMutex } from '../src/core/locks.js';
+import type { JsonValue, StateStore } from '../src/core/types.js';
 
 /** Version written into every state file. */
 const FORMAT_VERSION = 1;

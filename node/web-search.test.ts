@@ -4,11 +4,11 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryPlatform } from '../src/platform/memory.js';
-import { ToolRunner } from '../src/runner.js';
-import type { Platform } from '../src/types.js';
+import { ToolRunner } from '../src/core/runner.js';
+import type { Platform } from '../src/core/types.js';
 import { createDuckDuckGoSearch, parseDuckDuckGoResults, unwrapDuckDuckGoUrl } from './web-search.js';
 
-const FIXTURE = readFileSync(join(import.meta.dirname, 'fixtures', 'duckduckgo-results.html'), 'utf8');
+const FIXTURE = readFileSync(join(import.meta.dirname, '..', 'test', 'fixtures', 'node', 'duckduckgo-results.html'), 'utf8');
 
 /** What the fixture page must parse to: the ad, the URL-less entry and the 11th organic result are gone. */
 const EXPECTED = [

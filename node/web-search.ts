@@ -1,5 +1,5 @@
 import { parse, type HTMLElement } from 'node-html-parser';
-import type { WebSearchHit, WebSearchResult } from '../src/types.js';
+import type { WebSearchHit, WebSearchResult } from '../src/core/types.js';
 
 /** DuckDuckGo's JavaScript-free results page, the default {@link DuckDuckGoSearchOptions.baseUrl}. */
 export const DUCKDUCKGO_HTML_URL = 'https://html.duckduckgo.com/html/';

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker, parentPort, type WorkerOptions } from 'node:worker_threads';
 import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
-import { ToolError } from '../src/errors.js';
+import { ToolError } from '../src/core/errors.js';
 import {
   connectToolRunner,
   exposeToolRunner,
@@ -11,8 +11,8 @@ import {
   type ExposedToolRunner,
   type RemoteToolRunner,
   type ToolRunnerSetup,
-} from '../src/remote.js';
-import type { ToolRunner } from '../src/runner.js';
+} from '../src/remote/remote.js';
+import type { ToolRunner } from '../src/core/runner.js';
 
 /** Options of {@link spawnToolWorker}. */
 export interface SpawnToolWorkerOptions extends Omit<ConnectToolRunnerOptions, 'terminate' | 'watch'> {

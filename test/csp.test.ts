@@ -89,7 +89,7 @@ beforeAll(() => {
     encoding: 'utf8',
     timeout: 110_000,
   });
-  if (!existsSync(join(OUT, 'src', 'index.js')) || !existsSync(join(OUT, 'src', 'generated', 'validators.js'))) {
+  if (!existsSync(join(OUT, 'src', 'index.js')) || !existsSync(join(OUT, 'src', 'tools', 'generated', 'validators.js'))) {
     throw new Error(`tsc did not emit the core:\n${tsc.stdout}\n${tsc.stderr}`);
   }
   // Under node_modules/ the nearest package.json scope stops: say that these files are ES modules.

@@ -64,7 +64,7 @@ describe('the npm package', () => {
     `;
     const out = execFileSync('node', ['--input-type=module', '-e', script], { cwd: project, encoding: 'utf8' });
     expect(JSON.parse(out)).toMatchObject({ file_path: '/workspace/hello.txt', content: 'hi', total_lines: 1 });
-    const types = readdirSync(join(project, 'node_modules', 'toolhost', 'dist', 'src')).filter((f) => f.endsWith('.d.ts'));
-    expect(types).toEqual(expect.arrayContaining(['index.d.ts', 'runner.d.ts', 'tool.d.ts']));
+    const types = readdirSync(join(project, 'node_modules', 'toolhost', 'dist', 'src', 'core')).filter((f) => f.endsWith('.d.ts'));
+    expect(types).toEqual(expect.arrayContaining(['runner.d.ts', 'tool.d.ts', 'host.d.ts']));
   });
 });

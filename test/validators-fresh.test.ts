@@ -10,18 +10,18 @@ import {
   collectSchemas,
   generateValidatorsModule,
 } from '../scripts/build-validators.mjs';
-import precompiledBuiltins from '../src/generated/validators.js';
+import precompiledBuiltins from '../src/tools/generated/validators.js';
 import { BuiltinTools } from '../src/tools/index.js';
 import { webSearchFallbackTool } from '../src/tools/web-search.js';
-import type { Tool } from '../src/tool.js';
-import { compileValidator, formatValidationErrors, parseSchema, precompiledValidator } from '../src/validation.js';
-import type { JsonSchema } from '../src/types.js';
+import type { Tool } from '../src/core/tool.js';
+import { compileValidator, formatValidationErrors, parseSchema, precompiledValidator } from '../src/core/validation.js';
+import type { JsonSchema } from '../src/core/types.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const STALE = 'is stale: run npm run gen:validators';
 const builtins = (): Tool[] => [...BuiltinTools.all(), webSearchFallbackTool as Tool];
 
-describe('src/generated/validators.js', () => {
+describe('src/tools/generated/validators.js', () => {
   it('equals what scripts/build-validators.mjs generates from the current schemas', () => {
     const committed = readFileSync(join(ROOT, VALIDATORS_JS), 'utf8');
     const fresh = generateValidatorsModule(builtins());

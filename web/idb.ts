@@ -1,6 +1,6 @@
 import { promisifyRequest, type UseStore } from 'idb-keyval';
-import { ToolError } from '../src/errors.js';
-import type { JsonValue } from '../src/types.js';
+import { ToolError } from '../src/core/errors.js';
+import type { JsonValue } from '../src/core/types.js';
 
 /** Prefix of every workspace database name: `toolhost-ws:<workspace>`. */
 export const WORKSPACE_DB_PREFIX = 'toolhost-ws:';

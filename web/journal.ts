@@ -1,6 +1,6 @@
-import { MemoryFs } from '../src/platform/memfs.js';
+import { MemoryFs } from '../src/fs/memfs.js';
 import { fsFromSync } from '../src/platform/memory.js';
-import type { FsPromises, FsStats, JsonValue, Platform } from '../src/types.js';
+import type { FsPromises, FsStats, JsonValue, Platform } from '../src/core/types.js';
 import type { CommitBatch, FsRecord, StoredSubtree } from './idb.js';
 
 /** Where a {@link JournaledWorkspace} persists: one atomic commit per batch, and subtree reads for rollback. */

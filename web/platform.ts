@@ -1,7 +1,7 @@
 import { promisifyRequest } from 'idb-keyval';
-import { ToolError } from '../src/errors.js';
+import { ToolError } from '../src/core/errors.js';
 import { lazyFs, MemoryStateStore } from '../src/platform/memory.js';
-import type { FsPromises, JsonValue, Platform, RegexSandbox, StateStore } from '../src/types.js';
+import type { FsPromises, JsonValue, Platform, RegexSandbox, StateStore } from '../src/core/types.js';
 import { resolveIdbFactory, WorkspaceDb } from './idb.js';
 import { JournaledWorkspace } from './journal.js';
 

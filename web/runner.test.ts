@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ToolError } from '../src/errors.js';
+import { ToolError } from '../src/core/errors.js';
 import { createMemoryPlatform } from '../src/platform/memory.js';
-import { defineTool, type Tool } from '../src/tool.js';
+import { defineTool, type Tool } from '../src/core/tool.js';
 import { BuiltinTools } from '../src/tools/index.js';
 import type { WebPlatform } from './platform.js';
 import { WebToolRunner } from './runner.js';

@@ -1,7 +1,7 @@
-import { toToolError } from '../src/errors.js';
-import { KeyedMutex } from '../src/locks.js';
-import { ToolRunner, type CallOptions, type ToolCall, type ToolCallResult, type ToolRunnerOptions } from '../src/runner.js';
-import type { Tool } from '../src/tool.js';
+import { toToolError } from '../src/core/errors.js';
+import { KeyedMutex } from '../src/core/locks.js';
+import { ToolRunner, type CallOptions, type ToolCall, type ToolCallResult, type ToolRunnerOptions } from '../src/core/runner.js';
+import type { Tool } from '../src/core/tool.js';
 import type { WebPlatform } from './platform.js';
 
 /** Options of {@link WebToolRunner}: those of {@link ToolRunner}, with a web platform. */

@@ -1,5 +1,5 @@
-import { exposeToolRunner, type ExposedToolRunner, type ToolRunnerSetup } from '../src/remote.js';
-import type { ToolMessage, ToolRunner } from '../src/runner.js';
+import { exposeToolRunner, type ExposedToolRunner, type ToolRunnerSetup } from '../src/remote/remote.js';
+import type { ToolMessage, ToolRunner } from '../src/core/runner.js';
 
 /** The part of a SharedWorker's global scope that {@link exposeSharedToolRunner} uses. */
 export interface SharedWorkerScopeLike {

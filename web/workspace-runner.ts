@@ -1,6 +1,6 @@
-import { ToolError, isToolErrorCode, toToolError } from '../src/errors.js';
-import { connectToolRunner, type ConnectToolRunnerOptions, type Endpoint, type RemoteToolRunner } from '../src/remote.js';
-import type { CallOptions, FunctionDeclaration, ToolCall, ToolCallResult } from '../src/runner.js';
+import { ToolError, isToolErrorCode, toToolError } from '../src/core/errors.js';
+import { connectToolRunner, type ConnectToolRunnerOptions, type Endpoint, type RemoteToolRunner } from '../src/remote/remote.js';
+import type { CallOptions, FunctionDeclaration, ToolCall, ToolCallResult } from '../src/core/runner.js';
 
 /** Options of {@link connectWorkspaceRunner}. */
 export interface WorkspaceRunnerOptions extends ConnectToolRunnerOptions {

@@ -1,4 +1,4 @@
-import { ToolError } from '../src/errors.js';
+import { ToolError } from '../src/core/errors.js';
 import { resolveIdbFactory, storageError, WORKSPACE_DB_PREFIX, WorkspaceDb, workspaceDbName } from './idb.js';
 
 /** Options of the workspace management functions. */

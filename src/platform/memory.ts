@@ -1,9 +1,9 @@
-import { ToolError } from '../errors.js';
-import { withoutStackTrace } from '../stack.js';
-import { quoteForMessage } from '../text.js';
-import type { FsPromises, FsStats, JsonValue, Platform, RegexSandbox, StateStore } from '../types.js';
-import { dirname, isInside, joinPath } from '../workspace.js';
-import { MemoryFs } from './memfs.js';
+import { ToolError } from '../core/errors.js';
+import { withoutStackTrace } from '../core/stack.js';
+import { quoteForMessage } from '../fs/text.js';
+import type { FsPromises, FsStats, JsonValue, Platform, RegexSandbox, StateStore } from '../core/types.js';
+import { dirname, isInside, joinPath } from '../fs/paths.js';
+import { MemoryFs } from '../fs/memfs.js';
 
 /** Options of {@link createMemoryPlatform}. */
 export interface MemoryPlatformOptions {

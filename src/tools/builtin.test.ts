@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ToolRunner } from '../runner.js';
-import type { JsonSchema } from '../types.js';
+import { ToolRunner } from '../core/runner.js';
+import type { JsonSchema } from '../core/types.js';
 import { BuiltinTools } from './index.js';
 
 const SEED_NAMES = [

@@ -1,8 +1,8 @@
-import { ToolError } from '../errors.js';
-import { hashBytes } from '../file-cache.js';
-import { decodeText, detectLineEnding, encodeText, MESSAGE_QUOTE_CHARS, quoteForMessage } from '../text.js';
-import { defineTool, type Tool } from '../tool.js';
-import { dirname, resolveWorkspacePath, statOrNull, writeFileAtomic } from '../workspace.js';
+import { ToolError } from '../core/errors.js';
+import { hashBytes } from '../core/file-cache.js';
+import { decodeText, detectLineEnding, encodeText, MESSAGE_QUOTE_CHARS, quoteForMessage } from '../fs/text.js';
+import { defineTool, type Tool } from '../core/tool.js';
+import { dirname, resolveWorkspacePath, statOrNull, writeFileAtomic } from '../fs/paths.js';
 
 const parameters = {
   type: 'object',

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { hashBytes } from '../file-cache.js';
+import { hashBytes } from '../core/file-cache.js';
 import { createMemoryPlatform } from '../platform/memory.js';
-import { ToolRunner, type ToolCallFailure, type ToolCallResult } from '../runner.js';
-import { defineTool } from '../tool.js';
-import type { Platform } from '../types.js';
+import { ToolRunner, type ToolCallFailure, type ToolCallResult } from '../core/runner.js';
+import { defineTool } from '../core/tool.js';
+import type { Platform } from '../core/types.js';
 import { createFileTool } from './create-file.js';
 import { editFileTool, type EditFileResult } from './edit-file.js';
 import { viewFileTool } from './view-file.js';

@@ -1,8 +1,8 @@
-import { ToolError } from '../errors.js';
-import { hashBytes } from '../file-cache.js';
-import { clipForMessage, countCodePoints, decodeText, detectLineEnding, encodeText, quoteForMessage } from '../text.js';
-import { defineTool, type Tool } from '../tool.js';
-import { dirname, resolveWorkspacePath, statOrNull, writeFileAtomic } from '../workspace.js';
+import { ToolError } from '../core/errors.js';
+import { hashBytes } from '../core/file-cache.js';
+import { clipForMessage, countCodePoints, decodeText, detectLineEnding, encodeText, quoteForMessage } from '../fs/text.js';
+import { defineTool, type Tool } from '../core/tool.js';
+import { dirname, resolveWorkspacePath, statOrNull, writeFileAtomic } from '../fs/paths.js';
 
 /** Largest file `edit_file` edits, in bytes (32 MiB, as `view_file` reads). */
 export const EDIT_MAX_FILE_BYTES = 32 * 1024 * 1024;

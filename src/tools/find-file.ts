@@ -1,8 +1,8 @@
-import { ToolError } from '../errors.js';
-import { compileGlob } from '../glob.js';
-import { defineTool, type Tool } from '../tool.js';
-import { compareCodeUnits, walkWorkspace } from '../walk.js';
-import { resolveWorkspacePath } from '../workspace.js';
+import { ToolError } from '../core/errors.js';
+import { compileGlob } from '../search/glob.js';
+import { defineTool, type Tool } from '../core/tool.js';
+import { compareCodeUnits, walkWorkspace } from '../fs/walk.js';
+import { resolveWorkspacePath } from '../fs/paths.js';
 
 /** Largest `max_results` of find_file. */
 export const MAX_FIND_RESULTS = 10_000;

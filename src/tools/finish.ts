@@ -1,4 +1,4 @@
-import { defineTool, type Tool } from '../tool.js';
+import { defineTool, type Tool } from '../core/tool.js';
 
 const parameters = {
   type: 'object',

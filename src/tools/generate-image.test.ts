@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryPlatform } from '../platform/memory.js';
-import { ToolRunner } from '../runner.js';
-import type { HostHooks } from '../tool.js';
+import { ToolRunner } from '../core/runner.js';
+import type { HostHooks } from '../core/tool.js';
 import { generateImageTool } from './generate-image.js';
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);

@@ -1,7 +1,7 @@
-import { ToolError } from '../errors.js';
-import { clipForMessage, quoteForMessage } from '../text.js';
-import { defineTool, type Tool } from '../tool.js';
-import { dirname, resolveWorkspacePath, writeFileAtomic } from '../workspace.js';
+import { ToolError } from '../core/errors.js';
+import { clipForMessage, quoteForMessage } from '../fs/text.js';
+import { defineTool, type Tool } from '../core/tool.js';
+import { dirname, resolveWorkspacePath, writeFileAtomic } from '../fs/paths.js';
 
 const parameters = {
   type: 'object',

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { isNode } from '../../test/support/env.js';
 import { createMemoryPlatform } from '../platform/memory.js';
-import { ToolRunner, type ToolCallFailure } from '../runner.js';
-import type { Platform } from '../types.js';
+import { ToolRunner, type ToolCallFailure } from '../core/runner.js';
+import type { Platform } from '../core/types.js';
 import { grepSearchTool, type SearchContentResult, type SearchCountResult, type SearchFilesResult } from './grep-search.js';
 
 const W = '/workspace';

@@ -1,17 +1,17 @@
-import { ToolError } from '../errors.js';
-import { compileGlob } from '../glob.js';
+import { ToolError } from '../core/errors.js';
+import { compileGlob } from '../search/glob.js';
 import {
   compileLinePattern,
   createInThreadRegexSandbox,
   DEFAULT_REGEX_BUDGET_MS,
   scanWithBudget,
   type LinePattern,
-} from '../regex.js';
-import { clipForMessage, countCodePoints } from '../text.js';
-import { defineTool, type Tool, type ToolContext } from '../tool.js';
-import type { RegexSandbox } from '../types.js';
-import { compareCodeUnits, loadTexts, walkWorkspace, type TextEntry, type WalkFile } from '../walk.js';
-import { basename, resolveWorkspacePath } from '../workspace.js';
+} from '../search/regex.js';
+import { clipForMessage, countCodePoints } from '../fs/text.js';
+import { defineTool, type Tool, type ToolContext } from '../core/tool.js';
+import type { RegexSandbox } from '../core/types.js';
+import { compareCodeUnits, loadTexts, walkWorkspace, type TextEntry, type WalkFile } from '../fs/walk.js';
+import { basename, resolveWorkspacePath } from '../fs/paths.js';
 
 /** Longest line shown in full, in UTF-16 code units; longer ones become an excerpt around the first match. */
 export const MAX_LINE_CHARS = 2000;

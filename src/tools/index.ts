@@ -1,4 +1,4 @@
-import type { Tool } from '../tool.js';
+import type { Tool } from '../core/tool.js';
 import { createFileTool } from './create-file.js';
 import { editFileTool } from './edit-file.js';
 import { findFileTool } from './find-file.js';

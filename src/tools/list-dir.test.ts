@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryPlatform } from '../platform/memory.js';
-import { ToolRunner, type ToolCallFailure, type ToolCallResult } from '../runner.js';
-import type { Platform } from '../types.js';
+import { ToolRunner, type ToolCallFailure, type ToolCallResult } from '../core/runner.js';
+import type { Platform } from '../core/types.js';
 import { LIST_DIR_MAX_ENTRIES, listDirTool, type ListDirResult } from './list-dir.js';
 
 function setup(files: Record<string, string | Uint8Array> = {}): { platform: Platform; runner: ToolRunner } {

@@ -1,8 +1,8 @@
-import { ToolError } from '../errors.js';
-import { clipForMessage, quoteForMessage } from '../text.js';
-import { defineTool, type Tool } from '../tool.js';
-import type { FsStats } from '../types.js';
-import { resolveWorkspacePath } from '../workspace.js';
+import { ToolError } from '../core/errors.js';
+import { clipForMessage, quoteForMessage } from '../fs/text.js';
+import { defineTool, type Tool } from '../core/tool.js';
+import type { FsStats } from '../core/types.js';
+import { resolveWorkspacePath } from '../fs/paths.js';
 
 /** Most entries one `list_dir` call returns; the rest are counted in `total_entries`. */
 export const LIST_DIR_MAX_ENTRIES = 1000;

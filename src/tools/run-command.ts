@@ -1,8 +1,8 @@
-import { ToolError } from '../errors.js';
-import { quoteForMessage } from '../text.js';
-import { defineTool, type Tool } from '../tool.js';
-import type { RunCommandResult } from '../types.js';
-import { resolveWorkspacePath } from '../workspace.js';
+import { ToolError } from '../core/errors.js';
+import { quoteForMessage } from '../fs/text.js';
+import { defineTool, type Tool } from '../core/tool.js';
+import type { RunCommandResult } from '../core/types.js';
+import { resolveWorkspacePath } from '../fs/paths.js';
 
 /** Default deadline of one `run_command` call, in ms (SPEC §6.8). */
 export const RUN_COMMAND_DEFAULT_TIMEOUT_MS = 120_000;

@@ -1,6 +1,6 @@
-import { ToolError } from '../errors.js';
-import { compileLinePattern } from '../regex.js';
-import { defineTool, type Tool } from '../tool.js';
+import { ToolError } from '../core/errors.js';
+import { compileLinePattern } from '../search/regex.js';
+import { defineTool, type Tool } from '../core/tool.js';
 import { MAX_SEARCH_RESULTS, runLineSearch, type SearchContentResult } from './grep-search.js';
 
 const parameters = {

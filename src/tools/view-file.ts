@@ -1,10 +1,10 @@
-import { ToolError } from '../errors.js';
-import { hashBytes } from '../file-cache.js';
-import { encodeBase64, isInlineImageType, MAX_INLINE_IMAGE_BYTES, sniffMimeType } from '../mime.js';
-import { clipForMessage, decodeText, detectLineEnding, quoteForMessage, splitLines, truncateText, type LineEnding } from '../text.js';
-import { defineTool, type Tool, type ToolContext } from '../tool.js';
-import type { FsStats } from '../types.js';
-import { resolveWorkspacePath } from '../workspace.js';
+import { ToolError } from '../core/errors.js';
+import { hashBytes } from '../core/file-cache.js';
+import { encodeBase64, isInlineImageType, MAX_INLINE_IMAGE_BYTES, sniffMimeType } from '../fs/mime.js';
+import { clipForMessage, decodeText, detectLineEnding, quoteForMessage, splitLines, truncateText, type LineEnding } from '../fs/text.js';
+import { defineTool, type Tool, type ToolContext } from '../core/tool.js';
+import type { FsStats } from '../core/types.js';
+import { resolveWorkspacePath } from '../fs/paths.js';
 
 /** Lines shown when `end_line` is not given, and at most in one call (SPEC §6.1). */
 export const VIEW_MAX_LINES = 2000;

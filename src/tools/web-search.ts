@@ -1,5 +1,5 @@
-import { defineTool, type Tool } from '../tool.js';
-import type { WebSearchResult } from '../types.js';
+import { defineTool, type Tool } from '../core/tool.js';
+import type { WebSearchResult } from '../core/types.js';
 
 const parameters = {
   type: 'object',

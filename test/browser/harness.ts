@@ -18,7 +18,7 @@ export function requireChromium(): string {
   return CHROMIUM;
 }
 
-/** The built test pages served on 127.0.0.1 (under /web/test-pages/). */
+/** The built test pages served on 127.0.0.1 (under /test/pages/). */
 export interface TestServer {
   /** `http://127.0.0.1:<port>` */
   origin: string;
@@ -28,14 +28,14 @@ export interface TestServer {
 }
 
 /**
- * Builds the test pages (web/test-pages/*.html, their workers and the toolhost sources they import)
+ * Builds the test pages (test/pages/*.html, their workers and the toolhost sources they import)
  * with vite into a fresh directory and serves them with `vite preview` on 127.0.0.1 (a real origin:
  * IndexedDB refuses opaque ones). A production bundle loads in a few hundred ms where the dev server's
  * unbundled modules take seconds per page on these machines. `csp` adds
  * `Content-Security-Policy: script-src 'self'` to every response (pages and worker scripts alike).
  */
 export async function startServer(options: { csp?: boolean } = {}): Promise<TestServer> {
-  const pages = join(ROOT, 'web', 'test-pages');
+  const pages = join(ROOT, 'test', 'pages');
   const outDir = mkdtempSync(join(tmpdir(), 'toolhost-pages-'));
   const input = Object.fromEntries(
     readdirSync(pages)
@@ -44,7 +44,7 @@ export async function startServer(options: { csp?: boolean } = {}): Promise<Test
   );
   await build({
     root: pages,
-    base: '/web/test-pages/',
+    base: '/test/pages/',
     configFile: false,
     logLevel: 'error',
     clearScreen: false,
@@ -56,7 +56,7 @@ export async function startServer(options: { csp?: boolean } = {}): Promise<Test
   const headers: Record<string, string> = options.csp ? { 'Content-Security-Policy': "script-src 'self'" } : {};
   const server: PreviewServer = await preview({
     root: pages,
-    base: '/web/test-pages/',
+    base: '/test/pages/',
     configFile: false,
     logLevel: 'error',
     build: { outDir },
@@ -67,7 +67,7 @@ export async function startServer(options: { csp?: boolean } = {}): Promise<Test
   const origin = `http://127.0.0.1:${address.port}`;
   return {
     origin,
-    page: (name) => `${origin}/web/test-pages/${name}`,
+    page: (name) => `${origin}/test/pages/${name}`,
     async close() {
       await server.close();
       rmSync(outDir, { recursive: true, force: true });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ToolRunner } from '../../src/runner.js';
-import { defineTool } from '../../src/tool.js';
-import type { Platform } from '../../src/types.js';
+import { ToolRunner } from '../../src/core/runner.js';
+import { defineTool } from '../../src/core/tool.js';
+import type { Platform } from '../../src/core/types.js';
 
 /** Options of {@link describePlatformContract}. */
 export interface PlatformContractOptions {

@@ -172,12 +172,13 @@ describe('playground (demo/)', () => {
     await page.reload();
     await page.waitForFunction(() => document.body.dataset.ready === 'true');
     expect(await page.$eval('#workspace', (el) => (el as HTMLSelectElement).value)).toBe('src');
-    await page.click(`#tree button[data-path="${edited}"]`).catch(async () => {
-      // the file's folder is collapsed after a reload: open it
-      const dir = edited.slice(0, edited.lastIndexOf('/'));
-      await page.click(`#tree button[data-path="${dir}"]`);
-      await page.click(`#tree button[data-path="${edited}"]`);
-    });
+    // The file's folders may be collapsed after a reload: open each one that is, outermost first.
+    const parts = edited.split('/');
+    for (let i = 3; i < parts.length; i += 1) {
+      const dir = parts.slice(0, i).join('/');
+      if (!(await page.$(`#tree button[data-path="${edited}"]`))) await page.click(`#tree button[data-path="${dir}"]`);
+    }
+    await page.click(`#tree button[data-path="${edited}"]`);
     await expect.poll(() => page.$$eval('#viewer .line', (els) => els[0]?.textContent)).toBe(`${MARKER}\n`);
     expect(await page.$('#tree button[data-path="/workspace/PLAYGROUND_NOTES.md"]')).not.toBeNull();
 

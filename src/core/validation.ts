@@ -1,0 +1,212 @@
+import type { Ajv, ErrorObject } from 'ajv';
+import { ToolError } from './errors.js';
+import { clipForMessage, quoteForMessage } from '../fs/text.js';
+import precompiledBuiltins from '../tools/generated/validators.js';
+import type { JsonSchema } from './types.js';
+
+/** A compiled argument validator (ajv's shape: returns true, or false with `errors`). */
+export type ArgumentValidator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
+
+const precompiled = new Map<string, ArgumentValidator>();
+
+/**
+ * Registers validators generated ahead of time by ajv's standalone mode, keyed by the schema's
+ * `JSON.stringify` text. The runner uses them instead of compiling, so built-in tools validate where
+ * `eval` is forbidden (a Content-Security-Policy without `unsafe-eval`).
+ */
+export function registerPrecompiledValidators(validators: Record<string, ArgumentValidator>): void {
+  for (const [schemaText, validate] of Object.entries(validators)) precompiled.set(schemaText, validate);
+}
+
+let ajv: Promise<Ajv> | undefined;
+
+function getAjv(): Promise<Ajv> {
+  // Loaded and created on the first runtime compile, not at import: a worker whose tools all have
+  // precompiled validators (the built-ins) never loads ajv. No coercion here: toolhost coerces only
+  // strings to numbers/booleans itself (SPEC §3), where ajv's coerceTypes would also turn numbers into strings.
+  ajv ??= import('ajv').then(
+    ({ Ajv }) => new Ajv({ allErrors: true, strict: false, validateFormats: false, coerceTypes: false, useDefaults: false, logger: false }),
+  );
+  ajv.catch(() => (ajv = undefined));
+  return ajv;
+}
+
+/** Parses a tool's `parameters` (object or JSON string); throws `invalid_arguments` naming the tool when it is not a JSON object. */
+export function parseSchema(toolName: string, parameters: JsonSchema | string): JsonSchema {
+  let schema: unknown = parameters;
+  if (typeof parameters === 'string') {
+    try {
+      schema = JSON.parse(parameters);
+    } catch (error) {
+      throw new ToolError(
+        'invalid_arguments',
+        `tool ${toolName}: parameters is not valid JSON (${(error as Error).message}); give a JSON Schema object`,
+      );
+    }
+  }
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
+    throw new ToolError('invalid_arguments', `tool ${toolName}: parameters must be a JSON Schema object`);
+  }
+  return schema as JsonSchema;
+}
+
+/**
+ * The validator for `schema` that needs no compiling: one registered with
+ * {@link registerPrecompiledValidators}, else the built-in tools' validator generated at build time
+ * (src/tools/generated/validators.js, keyed by the schema's `JSON.stringify` text; regenerate with
+ * `npm run gen:validators`); `undefined` when neither has it.
+ */
+export function precompiledValidator(schema: JsonSchema): ArgumentValidator | undefined {
+  const text = JSON.stringify(schema);
+  const ready = precompiled.get(text);
+  if (ready) return ready;
+  return Object.hasOwn(precompiledBuiltins, text) ? (precompiledBuiltins[text] as ArgumentValidator) : undefined;
+}
+
+/**
+ * Returns the validator for `schema`: the {@link precompiledValidator} when there is one, else one
+ * compiled with ajv (loaded on the first such compile).
+ * Rejects with `invalid_arguments` when ajv rejects the schema itself, or when compiling is forbidden because
+ * the environment blocks code generation from strings (a CSP without `'unsafe-eval'`); the message then
+ * says to precompile the schema.
+ */
+export async function compileValidator(toolName: string, schema: JsonSchema): Promise<ArgumentValidator> {
+  const ready = precompiledValidator(schema);
+  if (ready) return ready;
+  const compiler = await getAjv();
+  try {
+    return compiler.compile(schema) as ArgumentValidator;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (isCodeGenerationBlocked(error)) {
+      throw new ToolError(
+        'invalid_arguments',
+        `tool ${toolName}: its parameters schema cannot be compiled here because this environment forbids code ` +
+          `generation from strings (eval; e.g. a Content-Security-Policy without 'unsafe-eval'): ${message}. ` +
+          'Precompile the schema with ajv standalone and pass the validator to registerPrecompiledValidators',
+      );
+    }
+    throw new ToolError('invalid_arguments', `tool ${toolName}: its parameters schema cannot be compiled (${message})`);
+  }
+}
+
+/** True for the error `new Function` throws where eval is blocked (V8: EvalError "Code generation from strings disallowed"; browsers: CSP `unsafe-eval`). */
+function isCodeGenerationBlocked(error: unknown): boolean {
+  const name = (error as { name?: unknown } | null)?.name;
+  const message = (error as { message?: unknown } | null)?.message;
+  return (
+    name === 'EvalError' ||
+    (typeof message === 'string' && /code generation from strings|unsafe-eval|content security policy/i.test(message))
+  );
+}
+
+const NUMERIC = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+function schemaTypes(schema: JsonSchema | undefined): readonly string[] {
+  if (!schema || schema.type === undefined) return [];
+  return typeof schema.type === 'string' ? [schema.type] : schema.type;
+}
+
+function coerceValue(value: unknown, schema: JsonSchema | undefined): unknown {
+  if (!schema) return value;
+  const types = schemaTypes(schema);
+  if (typeof value === 'string') {
+    if (types.includes('string')) return value;
+    const trimmed = value.trim();
+    if ((types.includes('number') || types.includes('integer')) && NUMERIC.test(trimmed)) {
+      const n = Number(trimmed);
+      if (Number.isFinite(n) && (types.includes('number') || Number.isInteger(n))) return n;
+    }
+    if (types.includes('boolean') && (trimmed === 'true' || trimmed === 'false')) return trimmed === 'true';
+    return value;
+  }
+  if (Array.isArray(value)) {
+    const items = schema.items;
+    if (!items || Array.isArray(items)) return value;
+    const itemSchema = items as JsonSchema;
+    let copy: unknown[] | undefined;
+    value.forEach((item, i) => {
+      const next = coerceValue(item, itemSchema);
+      if (next !== item) (copy ??= value.slice())[i] = next;
+    });
+    return copy ?? value;
+  }
+  if (typeof value === 'object' && value !== null && schema.properties) {
+    let copy: Record<string, unknown> | undefined;
+    for (const [key, item] of Object.entries(value)) {
+      const next = coerceValue(item, schema.properties[key]);
+      if (next !== item) (copy ??= { ...value })[key] = next;
+    }
+    return copy ?? value;
+  }
+  return value;
+}
+
+/**
+ * The model's common slip, numbers and booleans sent as strings (`"50"`, `"true"`), converted where the
+ * schema asks for a number, integer or boolean, at any depth of declared properties and items. Nothing
+ * else is coerced. Returns `args` itself when nothing changed, never mutates it.
+ */
+export function coerceArguments(args: unknown, schema: JsonSchema): unknown {
+  return coerceValue(args, schema);
+}
+
+// Argument names and pointers come from the model (an object's keys): cut to a readable length.
+function pointer(error: ErrorObject): string {
+  return error.instancePath === '' ? 'arguments' : clipForMessage(error.instancePath);
+}
+
+function describe(error: ErrorObject, schema: JsonSchema): string {
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required': {
+      const where = error.instancePath === '' ? '' : ` in ${pointer(error)}`;
+      return `missing required argument "${String(params.missingProperty)}"${where}`;
+    }
+    case 'additionalProperties': {
+      const parent = schemaAt(schema, error.schemaPath);
+      const allowed = Object.keys(parent?.properties ?? {});
+      const where = error.instancePath === '' ? '' : ` in ${pointer(error)}`;
+      return `unknown argument ${quoteForMessage(String(params.additionalProperty))}${where}; allowed: ${allowed.length > 0 ? allowed.join(', ') : '(none)'}`;
+    }
+    case 'enum':
+      return `${pointer(error)} must be one of: ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'type':
+      return `${pointer(error)} must be ${String(params.type)}`;
+    default:
+      return `${pointer(error)} ${error.message ?? 'is invalid'}`;
+  }
+}
+
+/** The sub-schema holding the keyword at `schemaPath` (`#/properties/a/additionalProperties` → the schema of `a`). */
+function schemaAt(schema: JsonSchema, schemaPath: string): JsonSchema | undefined {
+  const parts = schemaPath.replace(/^#\/?/, '').split('/').slice(0, -1);
+  let node: unknown = schema;
+  for (const raw of parts) {
+    const part = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (typeof node !== 'object' || node === null) return undefined;
+    node = (node as Record<string, unknown>)[part];
+  }
+  return typeof node === 'object' && node !== null ? (node as JsonSchema) : undefined;
+}
+
+/**
+ * One readable sentence from ajv's errors, naming each offending argument: `/end_line must be integer`,
+ * `missing required argument "city"`, `unknown argument "foo"; allowed: city, units`. At most 5 problems;
+ * names and pointers the model sent are cut at 200 characters (`clipForMessage`).
+ */
+export function formatValidationErrors(errors: readonly ErrorObject[], schema: JsonSchema): string {
+  const seen = new Set<string>();
+  const parts: string[] = [];
+  for (const error of errors) {
+    // `anyOf`/`oneOf` wrappers repeat what their branches said.
+    if (error.keyword === 'anyOf' || error.keyword === 'oneOf' || error.keyword === 'if') continue;
+    const text = describe(error, schema);
+    if (seen.has(text)) continue;
+    seen.add(text);
+    parts.push(text);
+  }
+  const shown = parts.slice(0, 5);
+  if (parts.length > 5) shown.push(`and ${parts.length - 5} more`);
+  return shown.length > 0 ? shown.join('; ') : 'arguments do not match the schema';
+}

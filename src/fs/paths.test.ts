@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { createMemoryPlatform } from '../platform/memory.js';
+import type { FsPromises } from '../core/types.js';
+import { resolveWorkspacePath, type WorkspaceScope } from './paths.js';
+
+function scope(files: Record<string, string> = {}): WorkspaceScope {
+  const platform = createMemoryPlatform({ files });
+  return { fs: platform.fs, root: platform.root, cwd: platform.root };
+}
+
+async function failure(at: WorkspaceScope, input: string, argName?: string): Promise<{ code: string; message: string }> {
+  try {
+    await resolveWorkspacePath(at, input, argName === undefined ? {} : { argName });
+  } catch (error) {
+    return error as { code: string; message: string };
+  }
+  throw new Error(`${input} resolved`);
+}
+
+const ADVICE =
+  'links out of the workspace are not followed. Use a path inside /workspace that does not go through this link ' +
+  '(list_dir shows links as type "symlink")';
+
+describe('resolveWorkspacePath', () => {
+  describe('a symbolic link that leads out of the workspace', () => {
+    it('names the link and its target when it is the last component', async () => {
+      const at = scope({ '/outside/secret.txt': 's' });
+      await at.fs.symlink('/outside/secret.txt', '/workspace/abs_out');
+      expect(await failure(at, 'abs_out')).toMatchObject({
+        code: 'outside_workspace',
+        message: `file_path "abs_out" is a symbolic link (/workspace/abs_out) that leads outside the workspace, to /outside/secret.txt; ${ADVICE}`,
+      });
+    });
+
+    it('names the link a longer path goes through, and the argument', async () => {
+      const at = scope({ 'sub/keep.txt': 'k', '/outside/secret.txt': 's' });
+      await at.fs.symlink('../../outside', '/workspace/sub/up');
+      expect(await failure(at, '/workspace/sub/up/secret.txt', 'dir_path')).toMatchObject({
+        code: 'outside_workspace',
+        message: `dir_path "/workspace/sub/up/secret.txt" goes through /workspace/sub/up, a symbolic link that leads outside the workspace, to /outside; ${ADVICE}`,
+      });
+    });
+
+    it('names the link that leads out at the end of a chain of links inside', async () => {
+      const at = scope({ 'd/x': 'x' });
+      await at.fs.symlink('/etc', '/workspace/d/etc');
+      await at.fs.symlink('d/etc', '/workspace/first');
+      expect((await failure(at, 'first/passwd')).message).toBe(
+        `file_path "first/passwd" goes through /workspace/d/etc, a symbolic link that leads outside the workspace, to /etc; ${ADVICE}`,
+      );
+    });
+
+    it('cuts a long target to 200 characters', async () => {
+      const at = scope({ 'a.txt': 'a' });
+      const target = '/outside/' + Array.from({ length: 20 }, () => 't'.repeat(100)).join('/');
+      await at.fs.symlink(target, '/workspace/far');
+      const { message } = await failure(at, 'far');
+      expect(message).toBe(
+        `file_path "far" is a symbolic link (/workspace/far) that leads outside the workspace, to ${target.slice(0, 200)}… (${target.length - 200} more characters); ${ADVICE}`,
+      );
+    });
+
+    it('still calls a path that is itself outside just that', async () => {
+      expect((await failure(scope(), '../etc/passwd')).message).toBe(
+        'file_path "../etc/passwd" is outside the workspace; use a path inside /workspace',
+      );
+    });
+  });
+
+  describe('long input in messages', () => {
+    it('cuts the path in outside_workspace, not_a_directory and symlink-loop messages', async () => {
+      const at = scope({ 'file.txt': 'f' });
+      const long = 'n'.repeat(150);
+      expect((await failure(at, `/tmp/${'x'.repeat(10_000)}`)).message).toBe(
+        `file_path "/tmp/${'x'.repeat(195)}…" (9805 more characters) is outside the workspace; use a path inside /workspace`,
+      );
+      await at.fs.mkdir(`/workspace/${long}`);
+      await at.fs.writeFile(`/workspace/${long}/${long}`, 'f');
+      expect(await failure(at, `${long}/${long}/child`)).toMatchObject({
+        code: 'not_a_directory',
+        message: `/workspace/${long}/${'n'.repeat(38)}… (112 more characters) is a file, not a directory`,
+      });
+      await at.fs.symlink('loop', '/workspace/loop');
+      const loop = await failure(at, `loop/${'y'.repeat(1000)}`);
+      expect(loop.code).toBe('execution_failed');
+      expect(loop.message).toBe(
+        `file_path "loop/${'y'.repeat(195)}…" (805 more characters) has too many levels of symbolic links (a symlink loop?); fix or remove the link`,
+      );
+      expect((await failure(at, `https://example.com/${'u'.repeat(5000)}`)).message).toBe(
+        `file_path is a URL (https://example.com/${'u'.repeat(20)}… (4980 more characters)); give a workspace path such as /workspace/src/index.ts`,
+      );
+    });
+
+    it('turns a name the filesystem finds too long into invalid_arguments with the path cut', async () => {
+      const at = scope();
+      const tooLong = Object.assign(new Error(`ENAMETOOLONG: name too long, lstat '/workspace/${'z'.repeat(100_000)}'`), { code: 'ENAMETOOLONG' });
+      const fs = { ...at.fs, lstat: () => Promise.reject(tooLong) } as FsPromises;
+      expect(await failure({ ...at, fs }, 'z'.repeat(100_000))).toMatchObject({
+        code: 'invalid_arguments',
+        message: `file_path "${'z'.repeat(200)}…" (99800 more characters) is longer than the filesystem allows (a name or the whole path); use shorter names`,
+      });
+    });
+  });
+});

@@ -1,0 +1,238 @@
+import { ToolError } from '../core/errors.js';
+import { clipForMessage, quoteForMessage } from './text.js';
+import type { FsPromises, FsStats } from '../core/types.js';
+
+/** Most symlinks followed while resolving one path (Linux's MAXSYMLINKS). */
+export const MAX_SYMLINK_HOPS = 40;
+
+/** Where a path is resolved: the platform filesystem, the workspace root and the directory relative paths start from. */
+export interface WorkspaceScope {
+  fs: FsPromises;
+  root: string;
+  cwd: string;
+}
+
+/** Options of {@link resolveWorkspacePath}. */
+export interface ResolveOptions {
+  /** Follow a symlink in the last component (default true); false resolves the link itself (lstat semantics). */
+  followFinal?: boolean;
+  /** Argument name used in error messages (default `file_path`). */
+  argName?: string;
+}
+
+/** Splits a POSIX path into its non-empty components. */
+export function splitPath(path: string): string[] {
+  return path.split('/').filter((part) => part.length > 0);
+}
+
+/** Joins POSIX path parts and normalises `.` and `..` lexically (`..` never climbs above `/`). */
+export function joinPath(...parts: string[]): string {
+  const out: string[] = [];
+  for (const part of splitPath(parts.join('/'))) {
+    if (part === '.') continue;
+    if (part === '..') out.pop();
+    else out.push(part);
+  }
+  return '/' + out.join('/');
+}
+
+/** The parent directory of an absolute POSIX path (`/` for `/`). */
+export function dirname(path: string): string {
+  const parts = splitPath(path);
+  parts.pop();
+  return '/' + parts.join('/');
+}
+
+/** The last component of a POSIX path (`''` for `/`). */
+export function basename(path: string): string {
+  const parts = splitPath(path);
+  return parts[parts.length - 1] ?? '';
+}
+
+/** True when `path` is `root` or lies under it (both absolute and normalised). */
+export function isInside(root: string, path: string): boolean {
+  if (root === '/') return path.startsWith('/');
+  return path === root || path.startsWith(root + '/');
+}
+
+/** `path` relative to `base` (`''` when equal); `path` must be inside `base`. */
+export function relativePath(base: string, path: string): string {
+  if (path === base) return '';
+  return base === '/' ? path.slice(1) : path.slice(base.length + 1);
+}
+
+function errorCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/**
+ * Resolves a model-given path to a real absolute path inside the workspace, following symlinks one
+ * component at a time with its own hop count, so a symlink loop fails fast instead of reaching the
+ * filesystem's own resolver (ZenFS, used for OPFS, loops forever on one). Components that do not exist yet are kept
+ * as written, so the result also names files about to be created.
+ *
+ * Errors: `invalid_arguments` for an empty path, a NUL byte or a URL (`file://...`);
+ * `outside_workspace` when the path, a `..` or a symlink target leaves the root;
+ * `execution_failed` for more than {@link MAX_SYMLINK_HOPS} symlinks (a loop);
+ * `not_a_directory` when a middle component is a file.
+ */
+export async function resolveWorkspacePath(
+  scope: WorkspaceScope,
+  input: string,
+  options: ResolveOptions = {},
+): Promise<string> {
+  const argName = options.argName ?? 'file_path';
+  const followFinal = options.followFinal ?? true;
+  if (typeof input !== 'string' || input.length === 0) {
+    throw new ToolError('invalid_arguments', `${argName} is empty; give a path inside the workspace (${scope.root})`);
+  }
+  if (input.includes('\0')) {
+    throw new ToolError('invalid_arguments', `${argName} contains a NUL byte; remove it`);
+  }
+  if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(input)) {
+    throw new ToolError(
+      'invalid_arguments',
+      `${argName} is a URL (${clipForMessage(input, 40)}); give a workspace path such as ${scope.root}/src/index.ts`,
+    );
+  }
+  const root = joinPath(scope.root);
+  const quoted = quoteForMessage(input);
+  const outside = (): ToolError =>
+    new ToolError('outside_workspace', `${argName} ${quoted} is outside the workspace; use a path inside ${root}`);
+
+  const start = input.startsWith('/') ? input : `${scope.cwd}/${input}`;
+  if (!isInside(root, joinPath(start))) throw outside();
+
+  // Walk from the root: `resolved` is always a real (symlink-free) path inside the root.
+  let pending = splitPath(start);
+  const rootParts = splitPath(root);
+  for (let i = 0; i < rootParts.length; i += 1) {
+    if (pending[0] === rootParts[i]) pending.shift();
+    else throw outside();
+  }
+  let resolved = rootParts.slice();
+  let hops = 0;
+  // Length of `resolved` when a component was first missing (0: none). A `..` back above it makes
+  // later components real again, so they must be checked for symlinks (`missing/../link-out/x`).
+  let missingAt = 0;
+  while (pending.length > 0) {
+    const part = pending.shift() as string;
+    if (part === '.') continue;
+    if (part === '..') {
+      if (resolved.length <= rootParts.length) throw outside();
+      resolved.pop();
+      if (resolved.length < missingAt) missingAt = 0;
+      continue;
+    }
+    resolved.push(part);
+    if (missingAt > 0) continue;
+    const isFinal = pending.length === 0;
+    if (isFinal && !followFinal) break;
+    const current = '/' + resolved.join('/');
+    let stats;
+    try {
+      stats = await scope.fs.lstat(current);
+    } catch (error) {
+      const code = errorCode(error);
+      if (code === 'ENOENT') {
+        missingAt = resolved.length;
+        continue;
+      }
+      if (code === 'ENOTDIR') {
+        throw new ToolError('not_a_directory', `${clipForMessage('/' + resolved.slice(0, -1).join('/'))} is a file, not a directory`);
+      }
+      if (code === 'ENAMETOOLONG') {
+        throw new ToolError(
+          'invalid_arguments',
+          `${argName} ${quoted} is longer than the filesystem allows (a name or the whole path); use shorter names`,
+        );
+      }
+      throw error;
+    }
+    if (stats.isSymbolicLink()) {
+      hops += 1;
+      if (hops > MAX_SYMLINK_HOPS) {
+        throw new ToolError(
+          'execution_failed',
+          `${argName} ${quoted} has too many levels of symbolic links (a symlink loop?); fix or remove the link`,
+        );
+      }
+      const target = await scope.fs.readlink(current);
+      resolved.pop();
+      const base = target.startsWith('/') ? [] : resolved;
+      const next = joinPathParts(base, splitPath(target));
+      if (next === null || !isInside(root, '/' + next.join('/'))) {
+        throw linkOutside({ argName, quoted, root, link: current, target: next === null ? target : '/' + next.join('/'), isFinal });
+      }
+      // Re-walk the target's components (they may hold symlinks too).
+      pending = [...next.slice(rootParts.length), ...pending];
+      resolved = rootParts.slice();
+    } else if (!isFinal && !stats.isDirectory()) {
+      throw new ToolError('not_a_directory', `${clipForMessage(current)} is a file, not a directory`);
+    }
+  }
+  return '/' + resolved.join('/');
+}
+
+/**
+ * The `outside_workspace` error for a path inside the workspace that goes through a symbolic link
+ * leading out of it: the model gave a path that looks inside, so the message names the link and
+ * where it leads instead of calling the path itself outside.
+ */
+function linkOutside(at: { argName: string; quoted: string; root: string; link: string; target: string; isFinal: boolean }): ToolError {
+  const link = clipForMessage(at.link);
+  const target = clipForMessage(at.target);
+  const what = at.isFinal
+    ? `${at.argName} ${at.quoted} is a symbolic link (${link}) that leads outside the workspace, to ${target}`
+    : `${at.argName} ${at.quoted} goes through ${link}, a symbolic link that leads outside the workspace, to ${target}`;
+  return new ToolError(
+    'outside_workspace',
+    `${what}; links out of the workspace are not followed. Use a path inside ${at.root} that does not go through this link ` +
+      '(list_dir shows links as type "symlink")',
+  );
+}
+
+/** Appends `parts` to `base` lexically; null when `..` climbs above `/`. */
+function joinPathParts(base: string[], parts: string[]): string[] | null {
+  const out = base.slice();
+  for (const part of parts) {
+    if (part === '.' || part === '') continue;
+    if (part === '..') {
+      if (out.length === 0) return null;
+      out.pop();
+    } else out.push(part);
+  }
+  return out;
+}
+
+/**
+ * Writes `data` to `path` so that readers see the whole old or the whole new content, never a mix:
+ * the bytes go to a temporary sibling that is then renamed over the target. The temporary file is
+ * removed when any step fails. With `inPlace` (pass `platform.atomicWrites`: the platform's
+ * `writeFile` is already atomic for readers) it is one `writeFile` of `path`.
+ */
+export async function writeFileAtomic(fs: FsPromises, path: string, data: Uint8Array | string, inPlace = false): Promise<void> {
+  if (inPlace) {
+    await fs.writeFile(path, data);
+    return;
+  }
+  const temp = `${dirname(path)}/.${basename(path)}.toolhost-${Math.random().toString(36).slice(2, 10)}.tmp`;
+  try {
+    await fs.writeFile(temp, data);
+    await fs.rename(temp, path);
+  } catch (error) {
+    await fs.rm(temp, { force: true }).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** `fs.stat(path)`, or null when nothing is there (`ENOENT`); other errors are thrown. */
+export async function statOrNull(fs: FsPromises, path: string): Promise<FsStats | null> {
+  try {
+    return await fs.stat(path);
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return null;
+    throw error;
+  }
+}

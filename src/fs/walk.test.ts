@@ -1,0 +1,94 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createMemoryPlatform } from '../platform/memory.js';
+import { loadTexts, walkWorkspace, type WalkFile } from './walk.js';
+
+const W = '/workspace';
+
+async function walk(files: Record<string, string>, options: { dir?: string; includeIgnored?: boolean; maxEntries?: number } = {}) {
+  const platform = createMemoryPlatform({ files });
+  const result = await walkWorkspace({ fs: platform.fs, root: W, dir: options.dir ?? W, ...options });
+  return { ...result, rels: result.files.map((f) => f.rel).sort() };
+}
+
+describe('walkWorkspace', () => {
+  it('lists files with paths relative to the start, walking dot-directories', async () => {
+    const { rels, files } = await walk({ 'a.ts': '', 'src/b.ts': '', '.github/ci.yml': '', '.env': '' });
+    expect(rels).toEqual(['.env', '.github/ci.yml', 'a.ts', 'src/b.ts']);
+    expect(files.find((f) => f.rel === 'src/b.ts')?.path).toBe(`${W}/src/b.ts`);
+  });
+
+  it('skips .git and node_modules and honours nested .gitignore files with git precedence', async () => {
+    const tree = {
+      '.gitignore': '*.log\nbuild/\n/top-only.txt\n',
+      'a.log': '',
+      'build/x.js': '',
+      'top-only.txt': '',
+      'sub/top-only.txt': '',
+      'sub/.gitignore': '!keep.log\nsecret/\n',
+      'sub/keep.log': '',
+      'sub/drop.log': '',
+      'sub/secret/s.txt': '',
+      'sub/build/y.js': '',
+      '.git/HEAD': '',
+      'node_modules/m/i.js': '',
+      'pkg/node_modules/n.js': '',
+    };
+    expect((await walk(tree)).rels).toEqual(['.gitignore', 'sub/.gitignore', 'sub/keep.log', 'sub/top-only.txt']);
+    expect((await walk(tree, { dir: `${W}/sub` })).rels).toEqual(['.gitignore', 'keep.log', 'top-only.txt']);
+    expect((await walk(tree, { includeIgnored: true })).rels).toHaveLength(Object.keys(tree).length);
+  });
+
+  it('caps the number of entries and says so', async () => {
+    const files = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`f${i}.txt`, '']));
+    const result = await walk(files, { maxEntries: 5 });
+    expect(result.capped).toBe(true);
+    expect(result.files).toHaveLength(5);
+  });
+
+  it('walks a deep tree without recursion and never follows symlinks', async () => {
+    const deep = Array.from({ length: 200 }, (_, i) => `d${i}`).join('/');
+    const platform = createMemoryPlatform({ files: { [`${deep}/leaf.txt`]: 'x' } });
+    await platform.fs.symlink(W, `${W}/d0/up`);
+    const result = await walkWorkspace({ fs: platform.fs, root: W, dir: W });
+    expect(result.files.map((f) => f.rel)).toEqual([`${deep}/leaf.txt`]);
+    const withLinks = await walkWorkspace({ fs: platform.fs, root: W, dir: W, includeSymlinks: true });
+    expect(withLinks.files.map((f) => f.rel).sort()).toEqual([`${deep}/leaf.txt`, 'd0/up']);
+  });
+
+  it('rejects with the signal reason once aborted', async () => {
+    const platform = createMemoryPlatform({ files: { 'a/b.txt': '' } });
+    const controller = new AbortController();
+    controller.abort(Object.assign(new Error('stop'), { code: 'cancelled' }));
+    await expect(walkWorkspace({ fs: platform.fs, root: W, dir: W, signal: controller.signal })).rejects.toMatchObject({ code: 'cancelled' });
+  });
+});
+
+describe('loadTexts', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('decodes text, marks binary files, and reuses the cached text only while size and mtime hold', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-01-01T00:00:00Z'));
+    const platform = createMemoryPlatform({ files: { 'a.txt': 'hello', 'b.bin': new Uint8Array([1, 0, 2]) } as Record<string, string | Uint8Array> });
+    await platform.fs.stat(W); // the memory platform writes its files on first use
+    const files: WalkFile[] = [
+      { path: `${W}/a.txt`, rel: 'a.txt', symlink: false },
+      { path: `${W}/b.bin`, rel: 'b.bin', symlink: false },
+      { path: `${W}/gone.txt`, rel: 'gone.txt', symlink: false },
+    ];
+    vi.setSystemTime(new Date('2026-01-01T00:00:10Z'));
+    const first = await loadTexts(platform, files);
+    expect(first.map((f) => [f.rel, f.entry?.text ?? null])).toEqual([
+      ['a.txt', 'hello'],
+      ['b.bin', null],
+    ]);
+    const second = await loadTexts(platform, files);
+    expect(second[0]?.entry).toBe(first[0]?.entry);
+    // Same size, written in the same second as the read: must not be served from the cache.
+    await platform.fs.writeFile(`${W}/a.txt`, 'HELLO');
+    const third = await loadTexts(platform, files);
+    expect(third[0]?.entry?.text).toBe('HELLO');
+    const other = createMemoryPlatform({ files: { 'a.txt': 'other' } });
+    expect((await loadTexts(other, files.slice(0, 1)))[0]?.entry?.text).toBe('other');
+  });
+});

@@ -1,0 +1,155 @@
+// Write-path measurements for the web platform, run on the page's main thread (the same IndexedDB
+// paths a worker uses). Each figure uses a fresh database. Times in ms.
+import { wrap } from 'comlink';
+import { createStore, entries, setMany } from 'idb-keyval';
+import { connectToolRunner } from '../../src/remote/remote.js';
+import { ToolRunner } from '../../src/core/runner.js';
+import { BuiltinTools } from '../../src/tools/index.js';
+import type { Tool } from '../../src/core/tool.js';
+import { createWebPlatform, deleteWorkspace, exportWorkspace, WebToolRunner } from '../../web/index.js';
+
+const COUNT = 1000;
+const SIZE = 4096;
+
+function content(i: number): string {
+  return `${String(i).padStart(6, '0')} `.repeat(SIZE / 7 + 1).slice(0, SIZE - 1) + '\n';
+}
+
+async function time(fn: () => Promise<void>): Promise<number> {
+  const t0 = performance.now();
+  await fn();
+  return Math.round(performance.now() - t0);
+}
+
+const bench = {
+  /** idb-keyval setMany of COUNT × 4 KiB strings in one transaction (the anchor). */
+  async idbKeyvalSetMany(): Promise<number> {
+    const store = createStore(`bench-keyval-${Math.random()}`, 'kv');
+    const entries: [string, string][] = Array.from({ length: COUNT }, (_, i) => [`/workspace/f${i}.txt`, content(i)]);
+    return time(() => setMany(entries, store));
+  },
+  /** COUNT create_file calls in one processToolCalls: one durable commit per call (ToolRunner) or per batch (WebToolRunner). */
+  async createFileCalls(durability: 'strict' | 'relaxed' = 'strict', perBatch = false): Promise<{ ms: number; stored: number }> {
+    const workspace = `bench-calls-${Math.random()}`;
+    const platform = createWebPlatform({ workspace, durability });
+    await platform.ready();
+    const tools = BuiltinTools.all() as Tool[];
+    const runner = perBatch ? new WebToolRunner({ platform, tools }) : new ToolRunner({ platform, tools });
+    const calls = Array.from({ length: COUNT }, (_, i) => ({ name: 'create_file', args: { file_path: `d${i % 10}/f${i}.txt`, content: content(i) } }));
+    let failed = 0;
+    const ms = await time(async () => {
+      failed = (await runner.processToolCalls(calls)).filter((r) => 'code' in r).length;
+    });
+    await platform.dispose();
+    const stored = Object.keys((await exportWorkspace(workspace)).files).length;
+    await deleteWorkspace(workspace);
+    return { ms, stored: failed === 0 ? stored : -failed };
+  },
+  /** The same COUNT create_file calls on the memory platform (no storage): the in-memory share. */
+  async memoryCalls(): Promise<number> {
+    const { createMemoryPlatform } = await import('../../src/platform/memory.js');
+    const runner = new ToolRunner({ platform: createMemoryPlatform(), tools: BuiltinTools.all() as Tool[] });
+    const calls = Array.from({ length: COUNT }, (_, i) => ({ name: 'create_file', args: { file_path: `d${i % 10}/f${i}.txt`, content: content(i) } }));
+    return time(async () => {
+      await runner.processToolCalls(calls);
+    });
+  },
+  /** COUNT writeFile on the platform's fs, then one flush: the batch-sized commit. */
+  async writesThenOneFlush(): Promise<number> {
+    const workspace = `bench-flush-${Math.random()}`;
+    const platform = createWebPlatform({ workspace });
+    await platform.ready();
+    await platform.fs.mkdir('/workspace/d', { recursive: true });
+    const ms = await time(async () => {
+      for (let i = 0; i < COUNT; i += 1) await platform.fs.writeFile(`/workspace/d/f${i}.txt`, content(i));
+      await platform.flush();
+    });
+    await platform.dispose();
+    await deleteWorkspace(workspace);
+    return ms;
+  },
+  /**
+   * Opening a workspace of `files` × 4 KiB files in 50 folders: time from a fresh platform to the first
+   * tool result (list_dir), next to reading the same values back with idb-keyval `entries()`.
+   */
+  async openWorkspace(files = 5000): Promise<{ ms: number; anchorMs: number }> {
+    const workspace = `bench-open-${Math.random()}`;
+    const seed = createWebPlatform({ workspace });
+    for (let d = 0; d < 50; d += 1) await seed.fs.mkdir(`/workspace/d${d}`, { recursive: true });
+    for (let i = 0; i < files; i += 1) await seed.fs.writeFile(`/workspace/d${i % 50}/f${i}.txt`, content(i));
+    await seed.flush();
+    await seed.dispose();
+    const store = createStore(`bench-open-keyval-${Math.random()}`, 'kv');
+    await setMany(Array.from({ length: files }, (_, i): [string, string] => [`/workspace/d${i % 50}/f${i}.txt`, content(i)]), store);
+    const anchorMs = await time(async () => {
+      await entries(store);
+    });
+    const ms = await time(async () => {
+      const platform = createWebPlatform({ workspace });
+      const runner = new WebToolRunner({ platform, tools: BuiltinTools.all() as Tool[] });
+      const [first] = await runner.processToolCalls([{ name: 'list_dir', args: { dir_path: '/workspace/d0' } }]);
+      if (!first || 'code' in first) throw new Error(`list_dir failed: ${JSON.stringify(first)}`);
+      await platform.dispose();
+    });
+    await deleteWorkspace(workspace);
+    return { ms, anchorMs };
+  },
+  /** COUNT writeFile through @zenfs/dom's IndexedDB backend promise API (one transaction per operation). */
+  async zenfsDomPromises(): Promise<number> {
+    const { resolveMountConfig, bindContext } = await import('@zenfs/core');
+    const { IndexedDB } = await import('@zenfs/dom');
+    const mounted = await resolveMountConfig({ backend: IndexedDB, storeName: `bench-zenfs-${Math.random()}` });
+    const fs = bindContext({ root: '/', mounts: { '/': mounted } }).fs.promises;
+    await fs.mkdir('/d', { recursive: true });
+    return time(async () => {
+      for (let i = 0; i < COUNT; i += 1) await fs.writeFile(`/d/f${i}.txt`, content(i));
+    });
+  },
+};
+
+/**
+ * Median µs per round trip, interleaved rounds of `n` sequential calls each: `execute` of a trivial tool
+ * through connectToolRunner, and a bare comlink no-op call, each to its own dedicated worker. Both
+ * warm up for a fixed time first (round trips keep getting faster for a second or two after the
+ * browser starts), and the side that goes first alternates from round to round.
+ */
+async function roundTrips(n = 500, rounds = 9, warmupMs = 2000): Promise<{ executeUs: number; comlinkUs: number }> {
+  // Written out in full twice: vite bundles a worker only for this literal `new Worker(new URL(...))` form.
+  const remote = connectToolRunner(() => new Worker(new URL('./bench-rpc-worker.ts', import.meta.url), { type: 'module', name: 'toolhost' }) as never);
+  const bareWorker = new Worker(new URL('./bench-rpc-worker.ts', import.meta.url), { type: 'module', name: 'comlink' });
+  const bare = wrap<{ noop(n: number): number }>(bareWorker);
+  const median = (xs: number[]): number => xs.sort((a, b) => a - b)[xs.length >> 1] as number;
+  const warmEnd = performance.now() + warmupMs;
+  for (let i = 0; performance.now() < warmEnd; i += 1) {
+    await remote.execute('noop', { n: i });
+    await bare.noop(i);
+  }
+  const ex: number[] = [];
+  const cl: number[] = [];
+  const timeExecute = async (): Promise<void> => {
+    const t0 = performance.now();
+    for (let i = 0; i < n; i += 1) await remote.execute('noop', { n: i });
+    ex.push(((performance.now() - t0) * 1000) / n);
+  };
+  const timeBare = async (): Promise<void> => {
+    const t0 = performance.now();
+    for (let i = 0; i < n; i += 1) await bare.noop(i);
+    cl.push(((performance.now() - t0) * 1000) / n);
+  };
+  for (let r = 0; r < rounds; r += 1) {
+    if (r % 2 === 0) {
+      await timeExecute();
+      await timeBare();
+    } else {
+      await timeBare();
+      await timeExecute();
+    }
+  }
+  await remote.terminate();
+  bareWorker.terminate();
+  return { executeUs: median(ex), comlinkUs: median(cl) };
+}
+(bench as Record<string, unknown>).roundTrips = roundTrips;
+
+(globalThis as unknown as { bench: typeof bench }).bench = bench;
+document.title = 'toolhost bench page ready';

@@ -1,0 +1,119 @@
+// Test page: connects to test/pages/worker.ts through the core bridge and exposes `window.th`
+// for Playwright's page.evaluate. Results cross back to Node as JSON-safe values.
+import { connectToolRunner, type RemoteToolRunner } from '../../src/remote/remote.js';
+import type { CallOptions, ToolCall, ToolCallResult } from '../../src/core/runner.js';
+import { connectWorkspaceRunner, deleteWorkspace, exportWorkspace, listWorkspaces, type WorkspaceRunner } from '../../web/index.js';
+
+type Envelope = { ok: true; value: unknown } | { ok: false; code: string; message: string };
+
+let remote: RemoteToolRunner | undefined;
+let workspaceRunner: WorkspaceRunner | undefined;
+const canEvalAtLoad = (() => {
+  try {
+    return new Function('return true')() as boolean;
+  } catch {
+    return false;
+  }
+})();
+
+function runner(): Pick<RemoteToolRunner, 'processToolCalls' | 'execute'> {
+  const current = workspaceRunner ?? remote;
+  if (!current) throw new Error('th.start() first');
+  return current;
+}
+
+function remoteRunner(): RemoteToolRunner {
+  if (!remote) throw new Error('th.start() first');
+  return remote;
+}
+
+async function settle(promise: Promise<unknown>): Promise<Envelope> {
+  try {
+    return { ok: true, value: await promise };
+  } catch (error) {
+    const e = error as { code?: string; message?: string };
+    return { ok: false, code: String(e.code ?? 'none'), message: String(e.message ?? error) };
+  }
+}
+
+const th = {
+  /** Starts (or restarts) the worker with a JSON config passed as the worker's name. */
+  async start(config: Record<string, unknown>, options: { graceMs?: number } = {}): Promise<number> {
+    await th.stop();
+    const name = JSON.stringify(config);
+    remote = connectToolRunner(() => new Worker(new URL('./worker.ts', import.meta.url), { type: 'module', name }), options);
+    return (await remote.declarations()).length;
+  },
+  /** Connects to the SharedWorker of this config (one runtime for every page that uses the same config). */
+  /** Joins the workspace through Web Locks leader election (as where SharedWorker is missing); returns the role. */
+  async startLocked(config: Record<string, unknown>): Promise<string> {
+    await th.stop();
+    const name = JSON.stringify(config);
+    workspaceRunner = connectWorkspaceRunner({
+      workspace: String(config.workspace),
+      worker: () => new Worker(new URL('./worker.ts', import.meta.url), { type: 'module', name }),
+      preferLocks: true,
+    });
+    await workspaceRunner.declarations();
+    return workspaceRunner.role;
+  },
+  role(): string | undefined {
+    return workspaceRunner?.role;
+  },
+  async startShared(config: Record<string, unknown>): Promise<number> {
+    await th.stop();
+    const name = JSON.stringify(config);
+    const worker = new SharedWorker(new URL('./shared-worker.ts', import.meta.url), { type: 'module', name });
+    remote = connectToolRunner(worker.port);
+    return (await remote.declarations()).length;
+  },
+  call(calls: ToolCall[], options: CallOptions = {}): Promise<ToolCallResult[]> {
+    return runner().processToolCalls(calls, options);
+  },
+  execute(name: string, args: unknown, options: CallOptions = {}): Promise<Envelope> {
+    return settle(runner().execute(name, args, options));
+  },
+  /** Registers a page-side tool `echo` (its schema is compiled in the worker). */
+  registerEcho(): Promise<Envelope> {
+    return settle(
+      remoteRunner().register({
+        name: 'echo',
+        description: 'Echoes its text (runs on the page).',
+        parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false },
+        call: async (args: { text: string }) => ({ echoed: args.text }),
+      } as never),
+    );
+  },
+  /**
+   * Whether the page could compile code from strings when it loaded (false under a CSP without
+   * 'unsafe-eval'). Measured at load: CDP's Runtime.evaluate lifts the CSP eval block while it runs.
+   */
+  canEval(): boolean {
+    return canEvalAtLoad;
+  },
+  restarts(): number {
+    return remoteRunner().restarts;
+  },
+  async stop(): Promise<void> {
+    await remote?.terminate();
+    await workspaceRunner?.terminate();
+    remote = undefined;
+    workspaceRunner = undefined;
+  },
+  list: () => settle(listWorkspaces()),
+  remove: (workspace: string) => settle(deleteWorkspace(workspace)),
+  /** The workspace as stored in IndexedDB, file bytes decoded as UTF-8. */
+  async stored(workspace: string): Promise<Envelope> {
+    return settle(
+      exportWorkspace(workspace).then((out) => ({
+        files: Object.fromEntries(Object.entries(out.files).map(([path, bytes]) => [path, new TextDecoder().decode(bytes)])),
+        directories: out.directories,
+        symlinks: out.symlinks,
+        state: out.state,
+      })),
+    );
+  },
+};
+
+(globalThis as unknown as { th: typeof th }).th = th;
+document.title = 'toolhost test page ready';

@@ -1,0 +1,122 @@
+// Test runner setup shared by worker.ts (dedicated) and shared-worker.ts: a web platform on the
+// workspace named in the worker's `name` (JSON config), a ToolRunner with every built-in tool (plus
+// test tools outside CSP mode).
+import { ToolRunner, type ToolMessage } from '../../src/core/runner.js';
+import { defineTool } from '../../src/core/tool.js';
+import { BuiltinTools } from '../../src/tools/index.js';
+import type { Tool } from '../../src/core/tool.js';
+import { createWebPlatform, WebToolRunner, type WebBackend } from '../../web/index.js';
+
+interface WorkerConfig {
+  workspace: string;
+  backend?: WebBackend;
+  /** Patch IDBObjectStore.put so that `arm_quota` can make it throw QuotaExceededError. */
+  faults?: boolean;
+  /** Hide IndexedDB, as private modes do. */
+  noIdb?: boolean;
+  /** An IDBFactory whose open() is blocked, as by another tab holding an older version open. */
+  blocked?: boolean;
+  /** Use the core ToolRunner (a commit per mutating call) instead of WebToolRunner (a commit per batch). */
+  perCall?: boolean;
+  /** Built-ins only: their validators are precompiled, custom schemas would need eval. */
+  csp?: boolean;
+}
+
+const config = JSON.parse(self.name || '{}') as WorkerConfig;
+let quotaArmed = false;
+
+if (config.faults) {
+  const put = IDBObjectStore.prototype.put;
+  IDBObjectStore.prototype.put = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['put']>) {
+    if (quotaArmed) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+    return put.apply(this, args);
+  };
+}
+if (config.noIdb) Object.defineProperty(globalThis, 'indexedDB', { value: undefined, configurable: true });
+
+function blockedFactory(): IDBFactory {
+  return {
+    open() {
+      const request = {} as IDBOpenDBRequest;
+      setTimeout(() => request.onblocked?.call(request, new Event('blocked') as IDBVersionChangeEvent));
+      return request;
+    },
+  } as unknown as IDBFactory;
+}
+
+export function buildRunner(onMessage: (message: ToolMessage) => void): ToolRunner {
+  const platform = createWebPlatform({
+    workspace: config.workspace,
+    backend: config.backend ?? 'indexeddb',
+    ...(config.blocked ? { idbFactory: blockedFactory() } : {}),
+  });
+  const tools: Tool[] = [...(BuiltinTools.all() as Tool[])];
+  if (!config.csp) {
+    tools.push(
+      defineTool({
+        name: 'remember',
+        description: 'Sets tool state key to value.',
+        parameters: { type: 'object', properties: { key: { type: 'string' }, value: {} }, required: ['key', 'value'], additionalProperties: false },
+        needsContext: true,
+        callWithContext: async (args: { key: string; value: unknown }, ctx) => {
+          ctx.setState(args.key, args.value as never);
+          return { stored: args.key };
+        },
+      }) as Tool,
+      defineTool({
+        name: 'recall',
+        description: 'Reads tool state.',
+        readOnly: true,
+        parameters: { type: 'object', properties: { keys: { type: 'array', items: { type: 'string' } } }, required: ['keys'], additionalProperties: false },
+        needsContext: true,
+        callWithContext: async (args: { keys: string[] }, ctx) => Object.fromEntries(args.keys.map((k) => [k, ctx.getState(k) ?? null])),
+      }) as Tool,
+      defineTool({
+        name: 'platform_info',
+        description: 'The platform as the worker sees it.',
+        readOnly: true,
+        parameters: { type: 'object', additionalProperties: false },
+        call: async () => ({
+          name: platform.name,
+          root: platform.root,
+          backend: platform.backend,
+          capabilities: platform.capabilities,
+          hasRunCommand: typeof platform.runCommand === 'function',
+          hasWebSearch: typeof platform.webSearch === 'function',
+        }),
+      }) as Tool,
+      defineTool({
+        name: 'move',
+        description: 'Renames a workspace path (test tool: exercises directory renames).',
+        parameters: { type: 'object', properties: { from: { type: 'string' }, to: { type: 'string' } }, required: ['from', 'to'], additionalProperties: false },
+        needsContext: true,
+        callWithContext: async (args: { from: string; to: string }, ctx) => {
+          await ctx.fs.rename(`${platform.root}/${args.from}`, `${platform.root}/${args.to}`);
+          return { moved: args.to };
+        },
+      }) as Tool,
+      defineTool({
+        name: 'remove',
+        description: 'Removes a workspace path recursively (test tool).',
+        parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'], additionalProperties: false },
+        needsContext: true,
+        callWithContext: async (args: { path: string }, ctx) => {
+          await ctx.fs.rm(`${platform.root}/${args.path}`, { recursive: true });
+          return { removed: args.path };
+        },
+      }) as Tool,
+      defineTool({
+        name: 'arm_quota',
+        description: 'Makes every later IndexedDB put throw QuotaExceededError (test fault).',
+        readOnly: true,
+        parameters: { type: 'object', properties: { armed: { type: 'boolean' } }, required: ['armed'], additionalProperties: false },
+        call: async (args: { armed: boolean }) => {
+          quotaArmed = args.armed;
+          return { armed: quotaArmed };
+        },
+      }) as Tool,
+    );
+  }
+  // Default: one commit per batch (WebToolRunner); `perCall` keeps the core runner's commit per call.
+  return config.perCall ? new ToolRunner({ platform, tools, onMessage }) : new WebToolRunner({ platform, tools, onMessage });
+}

@@ -1,8 +1,0 @@
-// The smallest useful web worker, for the bundle-size figure: the web platform, every built-in tool,
-// WebToolRunner and the bridge.
-import { exposeToolRunner } from '../../src/remote.js';
-import { BuiltinTools } from '../../src/tools/index.js';
-import type { Tool } from '../../src/tool.js';
-import { createWebPlatform, WebToolRunner } from '../index.js';
-
-exposeToolRunner(() => new WebToolRunner({ platform: createWebPlatform({ workspace: self.name || 'default' }), tools: BuiltinTools.all() as Tool[] }));

@@ -1,5 +1,0 @@
-// Test shared worker: ONE test runner served to every page that connects.
-import { exposeSharedToolRunner } from '../shared.js';
-import { buildRunner } from './runner-setup.js';
-
-exposeSharedToolRunner(({ onMessage }) => buildRunner(onMessage));
