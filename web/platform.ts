@@ -48,7 +48,7 @@ export interface WebPlatform extends Platform {
    * Runs `fn` with every commit (flushes and state writes) deferred to ONE transaction at its end;
    * resolves with `fn`'s value once that transaction is complete, or rejects with its ToolError
    * (`quota_exceeded`, `unavailable`) after undoing every change made during `fn`. Used by
-   * {@link WebToolRunner} for a whole `processToolCalls` batch; other writers must wait meanwhile.
+   * ToolRunner for a whole `processToolCalls` batch; other writers must wait meanwhile.
    * Without persistence (backends `memory`, `opfs`) it just runs `fn`.
    */
   batch<T>(fn: () => Promise<T>): Promise<T>;

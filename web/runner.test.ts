@@ -3,6 +3,7 @@ import { ToolError } from '../src/core/errors.js';
 import { createMemoryPlatform } from '../src/platform/memory.js';
 import { defineTool, type Tool } from '../src/core/tool.js';
 import { BuiltinTools } from '../src/tools/index.js';
+import { ToolRunner } from '../src/core/runner.js';
 import type { WebPlatform } from './platform.js';
 import { WebToolRunner } from './runner.js';
 
@@ -35,10 +36,10 @@ function fakeWebPlatform(failWith?: ToolError): WebPlatform & { batches: number;
   return platform as WebPlatform & { batches: number; flushes: number };
 }
 
-describe('WebToolRunner', () => {
+describe('ToolRunner on a platform with batch', () => {
   it('runs a batch inside one platform batch, with no per-call flush', async () => {
     const platform = fakeWebPlatform();
-    const runner = new WebToolRunner({ platform, tools: BuiltinTools.all() as Tool[] });
+    const runner = new ToolRunner({ platform, tools: BuiltinTools.all() as Tool[] });
     const results = await runner.processToolCalls([
       { id: 'a', name: 'create_file', args: { file_path: 'a.txt', content: 'a' } },
       { id: 'b', name: 'create_file', args: { file_path: 'b.txt', content: 'b' } },
@@ -52,7 +53,7 @@ describe('WebToolRunner', () => {
   it('turns the successes of mutating calls into the commit error and keeps read-only results and earlier failures', async () => {
     const platform = fakeWebPlatform(new ToolError('quota_exceeded', 'browser storage is full'));
     const late = defineTool({ name: 'late_tool', description: '', parameters: { type: 'object' }, readOnly: true, call: async () => 'read' });
-    const runner = new WebToolRunner({ platform, tools: BuiltinTools.all() as Tool[] });
+    const runner = new ToolRunner({ platform, tools: BuiltinTools.all() as Tool[] });
     await runner.register(late as Tool);
     const results = await runner.processToolCalls([
       { id: 'w', name: 'create_file', args: { file_path: 'a.txt', content: 'a' } },
@@ -83,12 +84,43 @@ describe('WebToolRunner', () => {
         return null;
       },
     });
-    const runner = new WebToolRunner({ platform, tools: [slow as Tool] });
+    const runner = new ToolRunner({ platform, tools: [slow as Tool] });
     await Promise.all([
       runner.processToolCalls([{ name: 'slow', args: {} }]),
       runner.execute('slow', {}),
       runner.processToolCalls([{ name: 'slow', args: {} }]),
     ]);
     expect(most).toBe(1);
+  });
+
+  it('forgets an unregistered tool: its name then reaches the read-only search fallback, whose result a failed commit keeps', async () => {
+    const platform = fakeWebPlatform(new ToolError('quota_exceeded', 'browser storage is full'));
+    const runner = new ToolRunner({ platform });
+    const own = defineTool({ name: 'web_search', description: 'mutating', parameters: { type: 'object' }, call: async () => 'own' });
+    await runner.register(own as Tool);
+    expect(runner.unregister('web_search')).toBe(true);
+    const results = await runner.processToolCalls([{ id: 's', name: 'web_search', args: { query: 'x' } }]);
+    expect(results).toEqual([{ id: 's', name: 'web_search', result: { results: [], note: 'Search is not available in the browser' } }]);
+  });
+
+  it('decides read-only by the tool that ran, not by one registered later under the same name', async () => {
+    const platform = fakeWebPlatform(new ToolError('unavailable', 'storage went away'));
+    const runner = new ToolRunner({ platform });
+    const reader = defineTool({ name: 'swap', description: '', parameters: { type: 'object' }, readOnly: true, call: async () => 'read' });
+    const writer = defineTool({ name: 'swap', description: '', parameters: { type: 'object' }, call: async () => 'wrote' });
+    await runner.register(reader as Tool);
+    const batch = runner.processToolCalls([{ id: 'a', name: 'swap', args: {} }]);
+    await runner.register(writer as Tool);
+    expect(await batch).toEqual([{ id: 'a', name: 'swap', result: 'read' }]);
+  });
+});
+
+describe('WebToolRunner', () => {
+  it('is ToolRunner under its old name, batching through the platform', async () => {
+    const platform = fakeWebPlatform();
+    const runner = new WebToolRunner({ platform, tools: BuiltinTools.all() as Tool[] });
+    expect(runner).toBeInstanceOf(ToolRunner);
+    await runner.processToolCalls([{ name: 'create_file', args: { file_path: 'a.txt', content: 'a' } }]);
+    expect([platform.batches, platform.flushes]).toEqual([1, 0]);
   });
 });

@@ -133,6 +133,8 @@ export class ToolRunner implements ToolHost {
   readonly #conversations = new Map<string, ConversationState>();
   readonly #loading = new Map<string, Promise<ConversationState>>();
   readonly #pathLocks = new KeyedMutex();
+  /** Serialises calls on a platform with `batch`, so no other caller's commit is deferred into a batch. */
+  readonly #calls = new KeyedMutex();
   readonly #hooks: HostHooks;
   #fallback: Entry | undefined;
 
@@ -203,31 +205,68 @@ export class ToolRunner implements ToolHost {
    * `execution_failed` (a throw, message kept), or the tool's own code.
    */
   async execute(name: string, args: unknown, options: CallOptions = {}): Promise<unknown> {
-    const outcome = await this.#run(name, args, options, undefined);
-    if (outcome.ok) return outcome.value;
-    throw outcome.error;
+    const run = async (): Promise<unknown> => {
+      const outcome = await this.#run(name, args, options, undefined);
+      if (outcome.ok) return outcome.value;
+      throw outcome.error;
+    };
+    return this.platform.batch ? this.#calls.run('calls', run) : run();
   }
 
   /**
    * Runs a batch of calls and returns one result per call, in call order, ids echoed; never rejects.
    * Consecutive `concurrencySafe` calls run concurrently; every other call runs alone, in order.
+   * On a platform with `batch` the whole batch is made durable in one commit before it returns; when
+   * that commit fails, every change of the batch is undone and each success of a tool that is not
+   * read-only reports the commit's code instead (`quota_exceeded`, `unavailable`); read-only results
+   * and failures are kept.
    */
   async processToolCalls(calls: readonly ToolCall[], options: CallOptions = {}): Promise<ToolCallResult[]> {
     if (!Array.isArray(calls)) {
       return [{ name: '', error: 'processToolCalls takes an array of { id?, name, args }', code: 'invalid_arguments' }];
     }
+    const { batch } = this.platform;
+    if (!batch) return this.#processCalls(calls, options, undefined);
+    return this.#calls.run('calls', async () => {
+      const readOnly: boolean[] = new Array(calls.length).fill(true);
+      let results: ToolCallResult[] = [];
+      try {
+        await batch.call(this.platform, async () => {
+          results = await this.#processCalls(calls, options, readOnly);
+        });
+        return results;
+      } catch (error) {
+        const failure = toToolError(error);
+        return results.map((result, i) =>
+          'code' in result || readOnly[i]
+            ? result
+            : { ...(result.id === undefined ? {} : { id: result.id }), name: result.name, error: failure.message, code: failure.code },
+        );
+      }
+    });
+  }
+
+  /** Runs the calls in order (concurrency-safe neighbours together); notes in `readOnly[i]` whether call i's tool was read-only. */
+  async #processCalls(calls: readonly ToolCall[], options: CallOptions, readOnly: boolean[] | undefined): Promise<ToolCallResult[]> {
     const results: ToolCallResult[] = new Array(calls.length);
+    const runOne = (index: number): Promise<ToolCallResult> => {
+      const call = calls[index];
+      if (readOnly && typeof call === 'object' && call !== null && typeof call.name === 'string') {
+        readOnly[index] = this.#lookup(call.name)?.readOnly ?? true;
+      }
+      return this.#runCall(call, options);
+    };
     let i = 0;
     while (i < calls.length) {
       if (this.#isConcurrencySafe(calls[i])) {
         let j = i;
         while (j < calls.length && this.#isConcurrencySafe(calls[j])) j += 1;
-        const group = calls.slice(i, j);
-        const settled = await Promise.all(group.map((call) => this.#runCall(call, options)));
-        settled.forEach((result, k) => (results[i + k] = result));
+        const start = i;
+        const settled = await Promise.all(calls.slice(i, j).map((_, k) => runOne(start + k)));
+        settled.forEach((result, k) => (results[start + k] = result));
         i = j;
       } else {
-        results[i] = await this.#runCall(calls[i], options);
+        results[i] = await runOne(i);
         i += 1;
       }
     }

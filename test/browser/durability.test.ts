@@ -17,7 +17,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-/** `perCall`: the core ToolRunner commits each call; otherwise WebToolRunner commits each batch once. */
+/** `perCall`: the platform's batch is hidden, so the runner commits each call; otherwise it commits each batch once. */
 async function openWorkspace(profile: string, perCall = false): Promise<BrowserSession> {
   const session = await launch(profile, server.page('index.html'));
   await session.page.waitForFunction(() => document.title === 'toolhost test page ready');

@@ -16,7 +16,7 @@ const codes = (results: Result[]) => results.map((r) => r.code ?? 'ok');
 
 describe('web platform storage errors and workspace management', () => {
   for (const perCall of [false, true]) {
-    const mode = perCall ? 'one commit per call (ToolRunner)' : 'one commit per batch (WebToolRunner)';
+    const mode = perCall ? 'one commit per call (no platform.batch)' : 'one commit per batch (platform.batch)';
     it(`answers quota_exceeded when IndexedDB is full and keeps earlier content in memory and on disk: ${mode}`, async () => {
       const page = opened.session.page;
       const workspace = perCall ? 'quota-call' : 'quota-batch';

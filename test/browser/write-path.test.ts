@@ -25,7 +25,7 @@ describe('web platform write path (1,000 files of 4 KiB, Chromium)', () => {
     const zenfs = figures ? await page.evaluate(() => bench.zenfsDomPromises()) : undefined;
     console.log(
       `[write path] idb-keyval setMany: ${keyval} ms; 1,000 create_file calls (one strict commit each): ${calls.ms} ms` +
-        ` (${(calls.ms / keyval).toFixed(1)}x); through WebToolRunner (one strict commit for the batch): ${batched.ms} ms (${(batched.ms / keyval).toFixed(1)}x); per call with relaxed durability: ${relaxed.ms} ms (${(relaxed.ms / keyval).toFixed(1)}x); 1,000 writes + one flush: ${oneFlush} ms (${(oneFlush / keyval).toFixed(1)}x)` +
+        ` (${(calls.ms / keyval).toFixed(1)}x); through ToolRunner honouring platform.batch (one strict commit for the batch): ${batched.ms} ms (${(batched.ms / keyval).toFixed(1)}x); per call with relaxed durability: ${relaxed.ms} ms (${(relaxed.ms / keyval).toFixed(1)}x); 1,000 writes + one flush: ${oneFlush} ms (${(oneFlush / keyval).toFixed(1)}x)` +
         `; the same calls on the memory platform: ${memory} ms` +
         (zenfs === undefined ? '' : `; @zenfs/dom promise API: ${zenfs} ms (${(zenfs / keyval).toFixed(1)}x)`),
     );

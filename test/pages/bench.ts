@@ -6,7 +6,8 @@ import { connectToolRunner } from '../../src/remote/remote.js';
 import { ToolRunner } from '../../src/core/runner.js';
 import { BuiltinTools } from '../../src/tools/index.js';
 import type { Tool } from '../../src/core/tool.js';
-import { createWebPlatform, deleteWorkspace, exportWorkspace, WebToolRunner } from '../../web/index.js';
+import { createWebPlatform, deleteWorkspace, exportWorkspace } from '../../web/index.js';
+import { withoutBatch } from './without-batch.js';
 
 const COUNT = 1000;
 const SIZE = 4096;
@@ -28,13 +29,13 @@ const bench = {
     const entries: [string, string][] = Array.from({ length: COUNT }, (_, i) => [`/workspace/f${i}.txt`, content(i)]);
     return time(() => setMany(entries, store));
   },
-  /** COUNT create_file calls in one processToolCalls: one durable commit per call (ToolRunner) or per batch (WebToolRunner). */
+  /** COUNT create_file calls in one processToolCalls: one durable commit per call (the platform without `batch`) or per batch (ToolRunner honouring `batch`). */
   async createFileCalls(durability: 'strict' | 'relaxed' = 'strict', perBatch = false): Promise<{ ms: number; stored: number }> {
     const workspace = `bench-calls-${Math.random()}`;
     const platform = createWebPlatform({ workspace, durability });
     await platform.ready();
     const tools = BuiltinTools.all() as Tool[];
-    const runner = perBatch ? new WebToolRunner({ platform, tools }) : new ToolRunner({ platform, tools });
+    const runner = new ToolRunner({ platform: perBatch ? platform : withoutBatch(platform), tools });
     const calls = Array.from({ length: COUNT }, (_, i) => ({ name: 'create_file', args: { file_path: `d${i % 10}/f${i}.txt`, content: content(i) } }));
     let failed = 0;
     const ms = await time(async () => {
@@ -86,7 +87,7 @@ const bench = {
     });
     const ms = await time(async () => {
       const platform = createWebPlatform({ workspace });
-      const runner = new WebToolRunner({ platform, tools: BuiltinTools.all() as Tool[] });
+      const runner = new ToolRunner({ platform, tools: BuiltinTools.all() as Tool[] });
       const [first] = await runner.processToolCalls([{ name: 'list_dir', args: { dir_path: '/workspace/d0' } }]);
       if (!first || 'code' in first) throw new Error(`list_dir failed: ${JSON.stringify(first)}`);
       await platform.dispose();

@@ -5,7 +5,8 @@ import { ToolRunner, type ToolMessage } from '../../src/core/runner.js';
 import { defineTool } from '../../src/core/tool.js';
 import { BuiltinTools } from '../../src/tools/index.js';
 import type { Tool } from '../../src/core/tool.js';
-import { createWebPlatform, WebToolRunner, type WebBackend } from '../../web/index.js';
+import { createWebPlatform, type WebBackend } from '../../web/index.js';
+import { withoutBatch } from './without-batch.js';
 
 interface WorkerConfig {
   workspace: string;
@@ -16,7 +17,7 @@ interface WorkerConfig {
   noIdb?: boolean;
   /** An IDBFactory whose open() is blocked, as by another tab holding an older version open. */
   blocked?: boolean;
-  /** Use the core ToolRunner (a commit per mutating call) instead of WebToolRunner (a commit per batch). */
+  /** Hide the platform's `batch`: a commit per mutating call instead of one per batch. */
   perCall?: boolean;
   /** Built-ins only: their validators are precompiled, custom schemas would need eval. */
   csp?: boolean;
@@ -117,6 +118,6 @@ export function buildRunner(onMessage: (message: ToolMessage) => void): ToolRunn
       }) as Tool,
     );
   }
-  // Default: one commit per batch (WebToolRunner); `perCall` keeps the core runner's commit per call.
-  return config.perCall ? new ToolRunner({ platform, tools, onMessage }) : new WebToolRunner({ platform, tools, onMessage });
+  // Default: one commit per batch (the runner honours `platform.batch`); `perCall` hides `batch`, so each mutating call commits.
+  return new ToolRunner({ platform: config.perCall ? withoutBatch(platform) : platform, tools, onMessage });
 }
