@@ -10,6 +10,7 @@ import type { Platform, RunCommandResult } from '../src/core/types.js';
 import { describePlatformContract } from '../test/contract/platform-contract.js';
 import { isProcessGroupAlive } from './run-command.js';
 import { createNodePlatform } from './platform.js';
+import { MemoryStateStore } from '../src/platform/memory.js';
 
 const SENTINEL = 'SENTINEL-CONTENT-do-not-change';
 
@@ -100,6 +101,18 @@ describe('createNodePlatform', () => {
     const stateDir = join(base, 'state-across');
     await createNodePlatform({ root, stateDir }).state.set('conv', 'k', [1, 2]);
     expect(await createNodePlatform({ stateDir }).state.get('conv', 'k')).toEqual([1, 2]);
+  });
+
+  it('uses a given state store, with or without a root, and refuses state together with stateDir', async () => {
+    const state = new MemoryStateStore();
+    await state.set('conv', 'k', 'given');
+    const withRoot = createNodePlatform({ root, state });
+    const inMemory = createNodePlatform({ state });
+    expect(withRoot.state).toBe(state);
+    expect(inMemory.state).toBe(state);
+    expect([withRoot.capabilities.persistent, inMemory.capabilities.persistent]).toEqual([true, true]);
+    expect(await inMemory.state.get('conv', 'k')).toBe('given');
+    expect(() => createNodePlatform({ state, stateDir: join(base, 'state-both') })).toThrow(expect.objectContaining({ code: 'invalid_arguments', message: expect.stringContaining('not both') }));
   });
 
   it('without root: an in-memory workspace at /workspace', async () => {

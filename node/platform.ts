@@ -29,6 +29,11 @@ export interface NodePlatformOptions {
   root?: string;
   /** Directory for tool state files ({@link FileStateStore}); without it state lives in memory. */
   stateDir?: string;
+  /**
+   * A state store to use instead (e.g. `createRedisStateStore({ url })`, shared by many processes);
+   * `capabilities.persistent` is then true. Giving both `state` and `stateDir` is `invalid_arguments`.
+   */
+  state?: StateStore;
   /** The DuckDuckGo search fallback (`createDuckDuckGoSearch`): results-page `baseUrl`, `timeoutMs` (default 10,000), `fetch`, `userAgent`. */
   webSearch?: DuckDuckGoSearchOptions;
   /** Interruptible regex runner for grep (default: `createVmRegexSandbox()`). */
@@ -210,7 +215,7 @@ function realDirectory(root: string): string {
  *   then unavailable (`capabilities.runCommand` false: a host shell cannot see in-memory files), so
  *   `run_command` returns its empty result with a note.
  * - `stateDir` given: state in {@link FileStateStore} (survives a restart, `capabilities.persistent`);
- *   else in a MemoryStateStore.
+ *   `state` given: that store (`capabilities.persistent` true); else in a MemoryStateStore.
  * - `regex`: `createVmRegexSandbox()` (node:vm timeouts) unless one is passed.
  * - `webSearch`: the DuckDuckGo HTML scraper, `createDuckDuckGoSearch(options.webSearch)`, with or without
  *   a root (`capabilities.webSearch` true); it resolves `{ results, note?, error? }` (SPEC §6.8).
@@ -218,9 +223,12 @@ function realDirectory(root: string): string {
  * `dispose()` kills the process groups of commands still running and waits for them.
  */
 export function createNodePlatform(options: NodePlatformOptions = {}): Platform {
-  const state: StateStore = options.stateDir !== undefined ? new FileStateStore(options.stateDir) : new MemoryStateStore();
+  if (options.state !== undefined && options.stateDir !== undefined) {
+    throw new ToolError('invalid_arguments', 'createNodePlatform: give either state (a StateStore) or stateDir (a directory for state files), not both');
+  }
+  const state: StateStore = options.state ?? (options.stateDir !== undefined ? new FileStateStore(options.stateDir) : new MemoryStateStore());
   const regex = options.regex ?? createVmRegexSandbox();
-  const persistent = options.stateDir !== undefined;
+  const persistent = options.state !== undefined || options.stateDir !== undefined;
   const search = createDuckDuckGoSearch(options.webSearch);
   const webSearch = (query: string, signal: AbortSignal): Promise<WebSearchResult> => search(query, signal);
 
