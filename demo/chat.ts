@@ -4,7 +4,8 @@
 // workspace's files with the playground's permission mode (and its ask-mode dialog). The seam is
 // `Agent.builder().toolHost(host)`: the agent declares `host.declarations()` and sends each turn's
 // calls to `host.processToolCalls`.
-import { Agent, anthropicModel, geminiModel, openAICompatibleModel, type AgentEvent, type AgentToolHost, type Model, type ToolCall, type ToolCallResult } from 'toolhost';
+import type { ToolCall, ToolCallResult } from 'toolhost';
+import { Agent, anthropicModel, geminiModel, openAICompatibleModel, type AgentEvent, type AgentToolHost, type Model } from 'toolhost/agent';
 import type { RemoteToolRunner } from 'toolhost/web';
 import { byId, h, pretty } from './dom.js';
 

@@ -1,7 +1,9 @@
 // A form generated from a tool's JSON Schema, and live validation with the runner's own messages:
 // the same coercion (`coerceArguments`), ajv options and wording (`formatValidationErrors`).
 import { Ajv, type ValidateFunction } from 'ajv';
-import { coerceArguments, formatValidationErrors, type FunctionDeclaration, type JsonSchema } from 'toolhost';
+import type { FunctionDeclaration, JsonSchema } from 'toolhost';
+// The runner's own coercion and messages, so the form validates exactly as a call would (not public API).
+import { coerceArguments, formatValidationErrors } from '../src/core/validation.js';
 import { h } from './dom.js';
 
 const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false, coerceTypes: false, useDefaults: false, logger: false });

@@ -12,6 +12,7 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^toolhost\/web$/, replacement: here('../web/index.ts') },
+      { find: /^toolhost\/agent$/, replacement: here('../src/agent/index.ts') },
       { find: /^toolhost$/, replacement: here('../src/index.ts') },
     ],
   },

@@ -1,19 +1,13 @@
 /**
- * toolhost/node: the Node adapter (SPEC §1, §7 "node"). Uses `node:*`; importing it does no work.
+ * toolhost/node: the Node adapter. `createNodePlatform` (a real directory, confined, or memory),
+ * `spawnToolWorker` / `exposeToolRunnerInWorker` (a runner in a `worker_threads` worker, replaced when
+ * it hangs), the disk state store and the interruptible regex sandbox. Uses `node:*`; importing it does
+ * no work. The `toolhost` command ships with the package as its `bin`.
  */
-export { createNodePlatform, createConfinedNodeFs, type NodePlatformOptions } from './platform.js';
-export { FileStateStore, stateFileName } from './state-store.js';
-export { runShellCommand, OutputCapture, OUTPUT_KEEP_CHARS, isProcessGroupAlive, type RunShellCommandOptions } from './run-command.js';
+export { createNodePlatform, type NodePlatformOptions } from './platform.js';
+export { FileStateStore } from './state-store.js';
 export { spawnToolWorker, exposeToolRunnerInWorker, type SpawnToolWorkerOptions } from './worker.js';
-export {
-  createDuckDuckGoSearch,
-  parseDuckDuckGoResults,
-  unwrapDuckDuckGoUrl,
-  DUCKDUCKGO_HTML_URL,
-  WEB_SEARCH_TIMEOUT_MS,
-  WEB_SEARCH_MAX_RESULTS,
-  type DuckDuckGoSearchOptions,
-  type WebSearchFunction,
-} from './web-search.js';
-export { main as runCli, USAGE as CLI_USAGE, CLI_EXIT, type CliIo } from './cli.js';
 export { createVmRegexSandbox } from './regex-sandbox.js';
+export type { DuckDuckGoSearchOptions } from './web-search.js';
+export type { RunShellCommandOptions } from './run-command.js';
+export type { RemoteToolRunner, RemoteToolRunnerStatus, ExposedToolRunner, ToolRunnerSetup, WorkerBridge } from '../src/remote/remote.js';

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { RemoteToolRunner, ToolMessage } from '../src/index.js';
+import type { ToolMessage } from '../src/index.js';
+import type { RemoteToolRunner } from './index.js';
 import { spawnToolWorker } from './worker.js';
 
 // Node 20 workers cannot load .ts: build the package into a private folder (inside the repo, so that
@@ -16,7 +17,8 @@ const WORKER_MODULE = join(BUILD, 'tool-worker.mjs');
 
 const WORKER_SOURCE = `
 import { threadId, workerData } from 'node:worker_threads';
-import { ToolRunner, defineTool, createFileTool, viewFileTool } from './src/index.js';
+import { ToolRunner, defineTool, BuiltinTools } from './src/index.js';
+const { CreateFile: createFileTool, ViewFile: viewFileTool } = BuiltinTools;
 import { createNodePlatform, exposeToolRunnerInWorker } from './node/index.js';
 
 exposeToolRunnerInWorker(({ onMessage }) => {

@@ -1,58 +1,60 @@
 /**
- * toolhost core: tools, the runner, tool context, errors, permissions, the agent builder, built-in
- * tools and the memory platform. Web-standard APIs only (SPEC §1); importing it does no work.
+ * toolhost: tools, the runner, tool context, errors, permissions, the built-in tools and the memory
+ * platform. Web-standard APIs only; importing it does no work. The agent loop and model clients are in
+ * `toolhost/agent`, the browser adapter in `toolhost/web`, the Node adapter in `toolhost/node`.
  */
-export * from './core/errors.js';
-export * from './core/types.js';
-export * from './core/tool.js';
-export * from './core/runner.js';
-export * from './core/host.js';
-export * from './core/permissions.js';
-export * from './core/file-cache.js';
-export { KeyedMutex } from './core/locks.js';
-export { createMemoryPlatform, MemoryStateStore, lazyFs, fsFromSync, type SyncFsLike, type MemoryPlatformOptions } from './platform/memory.js';
-export { MemoryFs, type MemoryFsError } from './fs/memfs.js';
-export { registerPrecompiledValidators, coerceArguments, formatValidationErrors, type ArgumentValidator } from './core/validation.js';
-export { resolveWorkspacePath, writeFileAtomic, type WorkspaceScope, type ResolveOptions } from './fs/paths.js';
-export { decodeText, encodeText, splitLines, detectLineEnding, type LineEnding, type DecodedText } from './fs/text.js';
-export { webSearchFallbackTool } from './tools/web-search.js';
+export { defineTool, type Tool, type ToolContext, type ToolDefinition, type HostHooks, type InferArgs } from './core/tool.js';
 export {
-  BuiltinTools,
-  type BuiltinToolSet,
-  createFileTool,
-  editFileTool,
-  findFileTool,
-  listDirTool,
-  searchDirTool,
-  viewFileTool,
-  grepSearchTool,
-  runCommandTool,
-  startSubagentTool,
-  generateImageTool,
-  finishTool,
-} from './tools/index.js';
-export { RUN_COMMAND_DEFAULT_TIMEOUT_MS, RUN_COMMAND_MAX_TIMEOUT_MS } from './tools/run-command.js';
+  ToolRunner,
+  type ToolRunnerOptions,
+  type ToolCall,
+  type ToolCallResult,
+  type ToolCallSuccess,
+  type ToolCallFailure,
+  type CallOptions,
+  type FunctionDeclaration,
+  type ToolMessage,
+} from './core/runner.js';
+export type { ToolHost, ToolInfo, ToolAnnotations } from './core/host.js';
+export { ToolError, isToolError, isToolErrorCode, toToolError, TOOL_ERROR_CODES, type ToolErrorCode } from './core/errors.js';
+export {
+  PermissionChecker,
+  DenialTracker,
+  type PermissionPolicy,
+  type PermissionRequest,
+  type PermissionAnswer,
+  type PermissionDecision,
+  type Denial,
+} from './core/permissions.js';
+export type { FileCache } from './core/file-cache.js';
+export { registerPrecompiledValidators, type ArgumentValidator } from './core/validation.js';
+export type {
+  JsonValue,
+  JsonSchema,
+  Platform,
+  PlatformCapabilities,
+  FsPromises,
+  FsStats,
+  FsDirent,
+  StateStore,
+  RunCommandRequest,
+  RunCommandResult,
+  WebSearchHit,
+  WebSearchResult,
+  RegexScanRequest,
+  RegexSandbox,
+} from './core/types.js';
+export { createMemoryPlatform, MemoryStateStore, type MemoryPlatformOptions } from './platform/memory.js';
+export { scanRegexTexts } from './search/regex.js';
+export { BuiltinTools, type BuiltinToolSet } from './tools/index.js';
+export { webSearchFallbackTool } from './tools/web-search.js';
+export type { ViewFileResult, ViewFileTextResult, ViewFileBinaryResult } from './tools/view-file.js';
+export type { CreateFileResult } from './tools/create-file.js';
+export type { EditFileResult } from './tools/edit-file.js';
+export type { FindFileResult } from './tools/find-file.js';
+export type { ListDirResult, ListDirEntry } from './tools/list-dir.js';
+export type { SearchDirResult } from './tools/search-dir.js';
+export type { GrepSearchResult, SearchContentResult, SearchFilesResult, SearchCountResult, SearchMatch, SearchCounters } from './tools/grep-search.js';
 export type { StartSubagentResult } from './tools/start-subagent.js';
 export type { GenerateImageResult } from './tools/generate-image.js';
-export { Agent, AgentBuilder } from './agent/agent.js';
-export {
-  exposeToolRunner,
-  connectToolRunner,
-  REMOTE_GRACE_MS,
-  type RemoteToolRunner,
-  type RemoteToolRunnerStatus,
-  type ConnectToolRunnerOptions,
-  type ExposedToolRunner,
-  type ToolRunnerSetup,
-  type WorkerBridge,
-  type RemoteEnvelope,
-  type WireCallOptions,
-  type PageToolDescriptor,
-  type PageCallInfo,
-  type ToolRunnerWorkerApi,
-  type Endpoint,
-} from './remote/remote.js';
-export { DEFAULT_MAX_TURNS, type AgentOptions, type SubagentOptions, type SubagentResult } from './agent/agent.js';
-export { runAgentLoop, EventChannel, type AgentEvent, type AgentDoneReason, type AgentErrorInfo, type AgentRunOptions, type AgentLoopOptions, type AgentToolHost } from './agent/loop.js';
-export * from './agent/models/index.js';
-export { scanRegexTexts, createInThreadRegexSandbox } from './search/regex.js';
+export type { FinishResult } from './tools/finish.js';

@@ -1,15 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  Agent,
-  BuiltinTools,
-  anthropicModel,
-  createMemoryPlatform,
-  geminiModel,
-  openAICompatibleModel,
-  type AgentEvent,
-  type Model,
-  type RetryOptions,
-} from '../src/index.js';
+import { BuiltinTools, createMemoryPlatform } from '../src/index.js';
+import { Agent, anthropicModel, geminiModel, openAICompatibleModel, type AgentEvent, type Model, type RetryOptions } from '../src/agent/index.js';
 import { anthropicFormat } from './fixtures/model-servers/anthropic.js';
 import { geminiFormat } from './fixtures/model-servers/gemini.js';
 import { openAIFormat } from './fixtures/model-servers/openai.js';

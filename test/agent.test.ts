@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Agent, BuiltinTools, createMemoryPlatform, defineTool, type PermissionRequest } from '../src/index.js';
+import { BuiltinTools, createMemoryPlatform, defineTool, type PermissionRequest } from '../src/index.js';
+import { Agent } from '../src/agent/index.js';
 
 const weather = defineTool({
   name: 'get_weather',

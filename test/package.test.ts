@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..');
-const ENTRIES = ['toolhost', 'toolhost/web', 'toolhost/node'];
+const ENTRIES = ['toolhost', 'toolhost/agent', 'toolhost/web', 'toolhost/node'];
 
 // Globals an entry must not touch at import time (SPEC §1, STYLE "Nothing happens at import time").
 const TRAPPED = ['window', 'document', 'self', 'navigator', 'indexedDB', 'localStorage', 'Worker', 'SharedWorker', 'caches'];
@@ -49,7 +49,8 @@ describe('the npm package', () => {
     expect(touched).toEqual([]);
     expect(added).toEqual([]);
     expect(exports.length).toBeGreaterThan(0);
-    if (entry === 'toolhost') expect(exports).toEqual(expect.arrayContaining(['ToolRunner', 'defineTool', 'ToolError', 'BuiltinTools', 'Agent', 'createMemoryPlatform']));
+    if (entry === 'toolhost') expect(exports).toEqual(expect.arrayContaining(['ToolRunner', 'defineTool', 'ToolError', 'BuiltinTools', 'createMemoryPlatform']));
+    if (entry === 'toolhost/agent') expect(exports).toEqual(expect.arrayContaining(['Agent', 'geminiModel', 'scriptedModel']));
     if (entry === 'toolhost/web') expect(exports).toEqual(expect.arrayContaining(['exposeToolRunner', 'connectToolRunner']));
     if (entry === 'toolhost/node') expect(exports).toEqual(expect.arrayContaining(['createNodePlatform', 'spawnToolWorker']));
   });
@@ -66,5 +67,11 @@ describe('the npm package', () => {
     expect(JSON.parse(out)).toMatchObject({ file_path: '/workspace/hello.txt', content: 'hi', total_lines: 1 });
     const types = readdirSync(join(project, 'node_modules', 'toolhost', 'dist', 'src', 'core')).filter((f) => f.endsWith('.d.ts'));
     expect(types).toEqual(expect.arrayContaining(['runner.d.ts', 'tool.d.ts', 'host.d.ts']));
+  });
+
+  it('ships the MIT licence beside the README', () => {
+    const installed = join(project, 'node_modules', 'toolhost');
+    expect(readFileSync(join(installed, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n/);
+    expect(readdirSync(installed)).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json']));
   });
 });

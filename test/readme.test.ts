@@ -11,7 +11,9 @@ async function runBlock(code: string, epilogue: string): Promise<Record<string, 
   const dir = mkdtempSync(join(ROOT, 'test', '.readme-'));
   try {
     const file = join(dir, 'block.ts');
-    const source = code.replace(/from 'toolhost'/g, `from ${JSON.stringify(join(ROOT, 'src', 'index.ts'))}`);
+    const source = code
+      .replace(/from 'toolhost'/g, `from ${JSON.stringify(join(ROOT, 'src', 'index.ts'))}`)
+      .replace(/from 'toolhost\/agent'/g, `from ${JSON.stringify(join(ROOT, 'src', 'agent', 'index.ts'))}`);
     writeFileSync(file, `${source}\n${epilogue}\n`);
     return (await import(file)) as Record<string, unknown>;
   } finally {

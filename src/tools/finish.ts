@@ -11,6 +11,11 @@ const parameters = {
   additionalProperties: false,
 } as const;
 
+/** What `finish` returns. */
+export interface FinishResult {
+  finished: true;
+}
+
 /**
  * The built-in `finish` tool (SPEC §6.9; seed: the SDK's `Finish`): marks the conversation finished.
  *
@@ -19,14 +24,14 @@ const parameters = {
  * only returns. A throwing hook becomes `execution_failed`. It changes no file, so it is read-only (plan
  * mode allows it), but not concurrency-safe: it runs after every earlier call of the batch has ended.
  */
-export const finishTool: Tool<{ result?: string }, { finished: true }> = defineTool({
+export const finishTool: Tool<{ result?: string }, FinishResult> = defineTool({
   name: 'finish',
   description:
     'Signal that the task is complete. Call it once, last, with an optional short summary or final answer as result.',
   parameters,
   readOnly: true,
   concurrencySafe: false,
-  callWithContext: async ({ result }, ctx): Promise<{ finished: true }> => {
+  callWithContext: async ({ result }, ctx): Promise<FinishResult> => {
     const onFinish = ctx.hooks.onFinish;
     if (onFinish) {
       const event: { conversationId: string; result?: string } = { conversationId: ctx.conversationId };

@@ -36,6 +36,9 @@ export interface SearchDirArgs {
   max_results?: number;
 }
 
+/** What `search_dir` returns: the matching lines with grep_search's counters (its `content` mode result). */
+export type SearchDirResult = SearchContentResult;
+
 /**
  * `search_dir` (SPEC §6.6; seed: the SDK's `SearchDir`): literal, case-insensitive by default text search
  * over the workspace with find_file's ignore rules. Returns {@link SearchContentResult}
@@ -45,7 +48,7 @@ export interface SearchDirArgs {
  * 2000 around the first match with `[... N characters before/after]` markers.
  * Errors: `invalid_arguments` (empty query), `invalid_pattern` (bad include glob), `not_found`, `outside_workspace`.
  */
-export const searchDirTool: Tool<SearchDirArgs, SearchContentResult> = defineTool({
+export const searchDirTool: Tool<SearchDirArgs, SearchDirResult> = defineTool({
   name: 'search_dir',
   description:
     'Find literal text in the files of a directory tree (case-insensitive unless case_sensitive). Returns each ' +
