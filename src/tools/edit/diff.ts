@@ -1,0 +1,111 @@
+import { clipForMessage, countCodePoints } from '../../fs/text.js';
+
+/** Longest diff returned, in UTF-16 code units; a longer one is cut at a line with a marker. */
+export const EDIT_MAX_DIFF_CHARS = 30_000;
+/**
+ * Longest line of a diff shown whole, in UTF-16 code units (as `view_file`'s line cut). A longer
+ * changed line is shown as an excerpt around its first difference, other long lines as their start.
+ */
+export const EDIT_MAX_DIFF_LINE_CHARS = 2000;
+/** Characters of unchanged text kept before and after the change in an excerpt of a long line. */
+const DIFF_EXCERPT_CONTEXT = 200;
+/** Time budget of the diff computation, in ms; past it the result says the diff was left out. */
+const DIFF_TIMEOUT_MS = 2_000;
+
+const isHigh = (c: number): boolean => c >= 0xd800 && c <= 0xdbff;
+const isLow = (c: number): boolean => c >= 0xdc00 && c <= 0xdfff;
+
+/** `i` moved back off the low half of a surrogate pair, so a cut there never splits a character. */
+function pairStart(text: string, i: number): number {
+  return i > 0 && i < text.length && isLow(text.charCodeAt(i)) && isHigh(text.charCodeAt(i - 1)) ? i - 1 : i;
+}
+
+/** `line[start, end)` with markers saying how many characters (code points) come before and after it. */
+function excerpt(line: string, start: number, end: number): string {
+  const from = pairStart(line, Math.max(0, Math.min(start, line.length)));
+  const to = pairStart(line, Math.max(from, Math.min(end, line.length)));
+  const before = from > 0 ? `[... ${countCodePoints(line, 0, from)} characters before] ` : '';
+  const after = to < line.length ? ` [... ${countCodePoints(line, to)} characters after]` : '';
+  return before + line.slice(from, to) + after;
+}
+
+/**
+ * A removed line and the added line that replaces it, cut alike when either is longer than
+ * {@link EDIT_MAX_DIFF_LINE_CHARS}: from a little before their first difference to a little after its
+ * end, so that a change inside a long (minified, generated) line stays visible in the diff.
+ */
+function excerptPair(removed: string, added: string): [string, string] {
+  const max = EDIT_MAX_DIFF_LINE_CHARS;
+  if (removed.length <= max && added.length <= max) return [removed, added];
+  const shorter = Math.min(removed.length, added.length);
+  let prefix = 0;
+  while (prefix < shorter && removed.charCodeAt(prefix) === added.charCodeAt(prefix)) prefix += 1;
+  let suffix = 0;
+  while (suffix < shorter - prefix && removed.charCodeAt(removed.length - 1 - suffix) === added.charCodeAt(added.length - 1 - suffix)) suffix += 1;
+  const start = Math.max(0, prefix - DIFF_EXCERPT_CONTEXT);
+  const cut = (line: string): string => {
+    const changeEnd = line.length - suffix;
+    return excerpt(line, start, Math.min(start + max, changeEnd + DIFF_EXCERPT_CONTEXT));
+  };
+  return [cut(removed), cut(added)];
+}
+
+/**
+ * Hunk lines (`-`, `+`, ` ` or `\` first) with lines over {@link EDIT_MAX_DIFF_LINE_CHARS} cut: the
+ * n-th removed and n-th added line of a block of changes as {@link excerptPair}, any other to its start.
+ */
+function excerptLongLines(lines: string[]): string[] {
+  const max = EDIT_MAX_DIFF_LINE_CHARS + 1;
+  if (lines.every((line) => line.length <= max)) return lines;
+  const out = lines.slice();
+  const head = (i: number): void => {
+    const line = out[i] as string;
+    if (line.length > max) out[i] = line[0] + excerpt(line.slice(1), 0, EDIT_MAX_DIFF_LINE_CHARS);
+  };
+  let i = 0;
+  while (i < out.length) {
+    const kind = (out[i] as string)[0];
+    if (kind !== '-' && kind !== '+') {
+      head(i);
+      i += 1;
+      continue;
+    }
+    // One block of changes: its removed lines, then its added lines (a `\ No newline` note may sit between).
+    const removed: number[] = [];
+    const added: number[] = [];
+    for (; i < out.length; i += 1) {
+      const k = (out[i] as string)[0];
+      if (k === '-' && added.length === 0) removed.push(i);
+      else if (k === '+') added.push(i);
+      else if (k !== '\\') break;
+    }
+    for (let n = 0; n < Math.max(removed.length, added.length); n += 1) {
+      const r = removed[n];
+      const a = added[n];
+      if (r !== undefined && a !== undefined) {
+        const [oldLine, newLine] = excerptPair((out[r] as string).slice(1), (out[a] as string).slice(1));
+        out[r] = '-' + oldLine;
+        out[a] = '+' + newLine;
+      } else head((r ?? a) as number);
+    }
+  }
+  return out;
+}
+
+/**
+ * Unified diff of two LF texts with `path` in both headers: lines over {@link EDIT_MAX_DIFF_LINE_CHARS}
+ * as excerpts ({@link excerptLongLines}), the whole capped at {@link EDIT_MAX_DIFF_CHARS}.
+ */
+export async function unifiedDiff(path: string, before: string, after: string): Promise<string> {
+  // Loaded on the first edit, not with the worker.
+  const { FILE_HEADERS_ONLY, formatPatch, structuredPatch } = await import('diff');
+  const patch = structuredPatch(path, path, before, after, '', '', { context: 3, timeout: DIFF_TIMEOUT_MS });
+  if (patch === undefined) {
+    return `(diff left out: the change to ${clipForMessage(path)} is too large to diff quickly; view_file the file to check it)`;
+  }
+  for (const hunk of patch.hunks) hunk.lines = excerptLongLines(hunk.lines);
+  const text = formatPatch(patch, FILE_HEADERS_ONLY);
+  if (text.length <= EDIT_MAX_DIFF_CHARS) return text;
+  const cutAt = text.lastIndexOf('\n', EDIT_MAX_DIFF_CHARS) + 1;
+  return `${text.slice(0, cutAt)}… [${text.length - cutAt} characters of diff cut]\n`;
+}
