@@ -5,9 +5,6 @@ import { ToolError } from '../src/core/errors.js';
 import { quoteForMessage } from '../src/fs/text.js';
 import { createMemoryPlatform, MemoryStateStore } from '../src/platform/memory.js';
 import type {
-  FsDirent,
-  FsPromises,
-  FsStats,
   Platform,
   RegexSandbox,
   RunCommandRequest,
@@ -16,9 +13,14 @@ import type {
   WebSearchResult,
 } from '../src/core/types.js';
 import { createVmRegexSandbox } from './regex-sandbox.js';
+import { createConfinedNodeFs, type ConfinedNodeFsOptions } from './fs/confined.js';
+import { isInside } from './fs/path-checked.js';
 import { runShellCommand, type RunShellCommandOptions } from './run-command.js';
 import { createDuckDuckGoSearch, type DuckDuckGoSearchOptions } from './web-search.js';
 import { FileStateStore } from './state-store.js';
+
+export { createConfinedNodeFs, type ConfinedNodeFsOptions } from './fs/confined.js';
+export { createPathCheckedNodeFs } from './fs/path-checked.js';
 
 /** Options of {@link createNodePlatform}; all optional. */
 export interface NodePlatformOptions {
@@ -40,149 +42,8 @@ export interface NodePlatformOptions {
   regex?: RegexSandbox;
   /** Process options of `run_command` (shell, env, kill grace in ms) — for hosts and tests. */
   command?: RunShellCommandOptions;
-}
-
-/** True when `path` is `root` or lies under it (both absolute, normalised). */
-function isInside(root: string, path: string): boolean {
-  if (root === '/') return path.startsWith('/');
-  return path === root || path.startsWith(root + '/');
-}
-
-/** Most symlinks followed while resolving a dangling link chain (Linux's MAXSYMLINKS). */
-const MAX_HOPS = 40;
-
-function loopError(path: string): Error {
-  return Object.assign(new Error(`ELOOP: too many symbolic links encountered, '${path}'`), { code: 'ELOOP', path });
-}
-
-/**
- * The FsPromises port over `node:fs/promises`, confined to the real directory `root` on its own,
- * whatever the caller resolved (the tools also resolve with `resolveWorkspacePath`; this is the second
- * wall). Every path must be absolute and NUL-free (`invalid_arguments`) and lexically inside `root`;
- * then the real host path an operation touches is checked: for operations that follow links
- * (readFile, writeFile, stat, readdir, mkdir) the realpath of the whole path, with a dangling final
- * symlink followed to where a write would land; for those that act on the link itself (lstat, readlink,
- * unlink, rm, rename, symlink) the realpath of the parent. A real path outside `root` rejects with a
- * ToolError `outside_workspace`; removing or renaming the root itself with `permission_denied`.
- *
- * Not ZenFS: measured side by side (2 cores, Node 20, 1,000 × 4 KB files, three rounds, ms),
- * write / read: node:fs/promises 120–205 / 123–214, this port 298–471 / 142–215, ZenFS 2.7.6
- * Passthrough 830–1,257 / 289–498. And Passthrough's `lstat` follows symlinks (never reports one),
- * its `readlink` fails with EINVAL and its `symlink` writes a regular file, so neither the tools'
- * symlink-aware resolution nor the checks above could be built on it.
- *
- * A link swapped in between the check and the operation (a race with another host process) is not
- * covered; the tools' own resolution and this check both run before every access.
- */
-export function createConfinedNodeFs(root: string): FsPromises {
-  const outside = (path: string): ToolError =>
-    new ToolError('outside_workspace', `${quoteForMessage(path)} is outside the workspace; use a path inside ${root}`);
-
-  const lexical = (path: unknown): string => {
-    if (typeof path !== 'string' || path.length === 0) {
-      throw new ToolError('invalid_arguments', `a path must be a non-empty string inside ${root}`);
-    }
-    if (path.includes('\0')) throw new ToolError('invalid_arguments', 'the path contains a NUL byte; remove it');
-    if (!path.startsWith('/')) {
-      throw new ToolError('invalid_arguments', `"${path}" is not absolute; give a path inside ${root}`);
-    }
-    const normal = posix.resolve(path);
-    if (!isInside(root, normal)) throw outside(path);
-    return normal;
-  };
-
-  /** The real host path a link-following operation on `path` touches (missing components kept as written). */
-  const realFollow = async (path: string, hops = 0): Promise<string> => {
-    try {
-      return await fsp.realpath(path);
-    } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
-    }
-    const parent = posix.dirname(path);
-    if (parent === path) return path;
-    const candidate = posix.join(await realFollow(parent, hops), posix.basename(path));
-    let stats;
-    try {
-      stats = await fsp.lstat(candidate);
-    } catch {
-      return candidate;
-    }
-    if (!stats.isSymbolicLink()) return candidate;
-    // A dangling link: a write through it would create its target.
-    if (hops >= MAX_HOPS) throw loopError(path);
-    const target = await fsp.readlink(candidate);
-    return realFollow(posix.resolve(posix.dirname(candidate), target), hops + 1);
-  };
-
-  const follow = async (path: unknown): Promise<string> => {
-    const normal = lexical(path);
-    if (!isInside(root, await realFollow(normal))) throw outside(normal);
-    return normal;
-  };
-
-  const noFollow = async (path: unknown): Promise<string> => {
-    const normal = lexical(path);
-    if (normal === root) return normal;
-    const realParent = await realFollow(posix.dirname(normal));
-    if (!isInside(root, posix.join(realParent, posix.basename(normal)))) throw outside(normal);
-    return normal;
-  };
-
-  const notRoot = (path: string, what: string): void => {
-    if (path === root) throw new ToolError('permission_denied', `refusing to ${what} the workspace root ${root}`);
-  };
-
-  const readdir = async (path: string, options?: { withFileTypes: true }): Promise<string[] | FsDirent[]> => {
-    const target = await follow(path);
-    return options?.withFileTypes ? fsp.readdir(target, { withFileTypes: true }) : fsp.readdir(target);
-  };
-
-  const fs = {
-    async readFile(path: string): Promise<Uint8Array> {
-      const data = await fsp.readFile(await follow(path));
-      return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-    },
-    async writeFile(path: string, data: Uint8Array | string): Promise<void> {
-      await fsp.writeFile(await follow(path), data);
-    },
-    async mkdir(path: string, options?: { recursive?: boolean }): Promise<unknown> {
-      return fsp.mkdir(await follow(path), options);
-    },
-    readdir,
-    async stat(path: string): Promise<FsStats> {
-      return fsp.stat(await follow(path));
-    },
-    async lstat(path: string): Promise<FsStats> {
-      return fsp.lstat(await noFollow(path));
-    },
-    async readlink(path: string): Promise<string> {
-      return fsp.readlink(await noFollow(path));
-    },
-    async symlink(target: string, path: string): Promise<void> {
-      // The link may point anywhere: every operation that follows it is checked.
-      await fsp.symlink(target, await noFollow(path));
-    },
-    async rename(oldPath: string, newPath: string): Promise<void> {
-      const from = await noFollow(oldPath);
-      const to = await noFollow(newPath);
-      notRoot(from, 'rename');
-      notRoot(to, 'replace');
-      await fsp.rename(from, to);
-    },
-    async rm(path: string, options?: { recursive?: boolean; force?: boolean }): Promise<void> {
-      const target = await noFollow(path);
-      notRoot(target, 'remove');
-      // fs.rm removes symlinks inside a tree as links; it never follows them out.
-      await fsp.rm(target, options);
-    },
-    async unlink(path: string): Promise<void> {
-      const target = await noFollow(path);
-      notRoot(target, 'remove');
-      await fsp.unlink(target);
-    },
-  };
-  return fs as FsPromises;
+  /** How `fs` confines itself to the root (`createConfinedNodeFs`); default: descriptors where Linux allows. */
+  confinement?: ConfinedNodeFsOptions['mode'];
 }
 
 /** The realpath of an existing directory, or a ToolError `not_found` / `not_a_directory`. */
@@ -207,7 +68,7 @@ function realDirectory(root: string): string {
  *
  * - `root` given: the workspace is that real directory (must exist: else a ToolError `not_found`, or
  *   `not_a_directory` for a file); `platform.root` is its realpath and workspace paths equal host paths.
- *   `fs` is {@link createConfinedNodeFs}: confined to the root on its own (`..`, absolute paths elsewhere
+ *   `fs` is {@link createConfinedNodeFs}: confined to the root on its own, race-free on Linux (`..`, absolute paths elsewhere
  *   and symlinks leading out → `outside_workspace`). `run_command` runs there ({@link runShellCommand}:
  *   `/bin/sh -c` in its own process group, group killed on timeout/abort, streams capped at 15,000
  *   characters each end); its `cwd` is checked to be really inside the root (`outside_workspace`).
@@ -247,7 +108,7 @@ export function createNodePlatform(options: NodePlatformOptions = {}): Platform 
   }
 
   const root = realDirectory(options.root);
-  const fs = createConfinedNodeFs(root);
+  const fs = createConfinedNodeFs(root, { mode: options.confinement });
   const disposed = new AbortController();
   const running = new Set<Promise<unknown>>();
 

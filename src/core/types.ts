@@ -22,9 +22,16 @@ export interface FsStats {
   size: number;
   mtimeMs: number;
   mode?: number;
+  /** Hard links to the file, where the platform has them. */
+  nlink?: number;
   isFile(): boolean;
   isDirectory(): boolean;
   isSymbolicLink(): boolean;
+  /** A named pipe; absent where the platform has none (as the three below). */
+  isFIFO?(): boolean;
+  isSocket?(): boolean;
+  isCharacterDevice?(): boolean;
+  isBlockDevice?(): boolean;
 }
 
 /** A directory entry with its type, as `readdir(path, { withFileTypes: true })` gives it. */
@@ -33,6 +40,10 @@ export interface FsDirent {
   isFile(): boolean;
   isDirectory(): boolean;
   isSymbolicLink(): boolean;
+  isFIFO?(): boolean;
+  isSocket?(): boolean;
+  isCharacterDevice?(): boolean;
+  isBlockDevice?(): boolean;
 }
 
 /**
@@ -52,6 +63,13 @@ export interface FsPromises {
   rename(oldPath: string, newPath: string): Promise<void>;
   rm(path: string, options?: { recursive?: boolean; force?: boolean }): Promise<void>;
   unlink(path: string): Promise<void>;
+  /**
+   * Optional: replaces `path`'s content so that readers see the whole old or the whole new content,
+   * keeping what `writeFile` to a temporary file plus `rename` would lose (the file's mode, owner and
+   * hard links), and refusing a file the host may not write (`permission_denied`) instead of replacing
+   * it. `writeFileAtomic` uses it when present.
+   */
+  writeFileAtomic?(path: string, data: Uint8Array | string): Promise<void>;
 }
 
 /**

@@ -158,7 +158,16 @@ export async function resolveWorkspacePath(
           `${argName} ${quoted} has too many levels of symbolic links (a symlink loop?); fix or remove the link`,
         );
       }
-      const target = await scope.fs.readlink(current);
+      let target: string;
+      try {
+        target = await scope.fs.readlink(current);
+      } catch (error) {
+        // EINVAL: no longer a link (replaced since the lstat): look at the component again.
+        if (errorCode(error) !== 'EINVAL') throw error;
+        resolved.pop();
+        pending.unshift(part);
+        continue;
+      }
       resolved.pop();
       const base = target.startsWith('/') ? [] : resolved;
       const next = joinPathParts(base, splitPath(target));
@@ -206,18 +215,45 @@ function joinPathParts(base: string[], parts: string[]): string[] | null {
   return out;
 }
 
+/** Names of the temporary files of {@link writeFileAtomic}: `.toolhost-` and 12 base-36 characters, then `.tmp`. */
+const TEMP_NAME = /^\.toolhost-[0-9a-z]{12}\.tmp$/;
+
 /**
- * Writes `data` to `path` so that readers see the whole old or the whole new content, never a mix:
- * the bytes go to a temporary sibling that is then renamed over the target. The temporary file is
- * removed when any step fails. With `inPlace` (pass `platform.atomicWrites`: the platform's
- * `writeFile` is already atomic for readers) it is one `writeFile` of `path`.
+ * A fresh temporary file name for an atomic write: `.toolhost-<12 base-36 characters>.tmp`, 26 bytes
+ * whatever the target's name, so it always fits the filesystem's name limit (255 bytes on Linux).
+ */
+export function temporaryFileName(): string {
+  let random = '';
+  while (random.length < 12) random += Math.random().toString(36).slice(2);
+  return `.toolhost-${random.slice(0, 12)}.tmp`;
+}
+
+/**
+ * True for a name {@link temporaryFileName} makes. Walks (find_file, search_dir, grep_search) skip such
+ * files, so one left behind by a crash mid-write never shows up in results.
+ */
+export function isTemporaryFileName(name: string): boolean {
+  return name.length === 26 && TEMP_NAME.test(name);
+}
+
+/**
+ * Writes `data` to `path` so that readers see the whole old or the whole new content, never a mix.
+ * When the platform's port has its own `writeFileAtomic` (Node: keeps the file's mode, owner and hard
+ * links, refuses a file the host may not write with `permission_denied`), that does it. Otherwise the
+ * bytes go to a temporary sibling ({@link temporaryFileName}) that is then renamed over the target; the
+ * temporary file is removed when any step fails. With `inPlace` (pass `platform.atomicWrites`: the
+ * platform's `writeFile` is already atomic for readers) it is one `writeFile` of `path`.
  */
 export async function writeFileAtomic(fs: FsPromises, path: string, data: Uint8Array | string, inPlace = false): Promise<void> {
   if (inPlace) {
     await fs.writeFile(path, data);
     return;
   }
-  const temp = `${dirname(path)}/.${basename(path)}.toolhost-${Math.random().toString(36).slice(2, 10)}.tmp`;
+  if (typeof fs.writeFileAtomic === 'function') {
+    await fs.writeFileAtomic(path, data);
+    return;
+  }
+  const temp = joinPath(dirname(path), temporaryFileName());
   try {
     await fs.writeFile(temp, data);
     await fs.rename(temp, path);

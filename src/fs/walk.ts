@@ -2,7 +2,7 @@ import type { Ignore } from 'ignore';
 import { ToolError, toToolError } from '../core/errors.js';
 import { decodeText } from './text.js';
 import type { FsDirent, FsPromises, Platform } from '../core/types.js';
-import { dirname, joinPath, relativePath } from './paths.js';
+import { dirname, isTemporaryFileName, joinPath, relativePath } from './paths.js';
 
 /** Directory names never entered unless `includeIgnored` (SPEC §6.4). */
 export const ALWAYS_SKIPPED_DIRS: ReadonlySet<string> = new Set(['.git', 'node_modules']);
@@ -139,6 +139,8 @@ function isIgnored(levels: readonly IgnoreLevel[], path: string, isDir: boolean)
  * every level — the workspace root's and those between it and `dir` too, nested ones with git's
  * precedence — unless `includeIgnored`. Dot-directories such as `.github/` are walked. Symbolic links
  * are never followed (a link can lead out of the workspace or into a loop, and ripgrep does not follow them either).
+ * Only regular files are listed: FIFOs, sockets and devices are skipped, and so are the temporary
+ * files of atomic writes (`isTemporaryFileName`) a crash may have left.
  * Unreadable subdirectories are skipped. Checks `signal` between directories and gives the event loop
  * a turn every {@link YIELD_INTERVAL_MS} ms so a deadline can fire.
  * Errors: the signal's `timeout`/`cancelled`; `not_found`/`not_a_directory` when `dir` cannot be read.
@@ -185,7 +187,8 @@ export async function walkWorkspace(options: WalkOptions): Promise<WalkResult> {
     } catch (error) {
       if (current.rel === '') throw error;
       const code = errorCode(error);
-      if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EACCES' || code === 'EPERM') continue;
+      // outside_workspace: replaced by a link out since it was listed (the port checks every directory it reads).
+      if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EACCES' || code === 'EPERM' || code === 'outside_workspace') continue;
       throw error;
     }
     directories += 1;
@@ -214,7 +217,9 @@ export async function walkWorkspace(options: WalkOptions): Promise<WalkResult> {
         continue;
       }
       const symlink = dirent.isSymbolicLink();
+      // FIFOs, sockets and devices are never listed (reading one could block or never end).
       if (symlink ? !includeSymlinks : !dirent.isFile()) continue;
+      if (isTemporaryFileName(name)) continue;
       if (!includeIgnored && ALWAYS_SKIPPED_DIRS.has(name)) continue;
       if (checkIgnore && isIgnored(levels, path, false)) continue;
       if (fileFilter && !fileFilter(rel)) continue;

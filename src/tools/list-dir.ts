@@ -23,8 +23,11 @@ const parameters = {
 /** One child of a listed directory. */
 export interface ListDirEntry {
   name: string;
-  /** A symlink is reported as such and never followed. */
-  type: 'file' | 'directory' | 'symlink';
+  /**
+   * A symlink is reported as such and never followed. `fifo` (a named pipe), `socket` and `device` (a
+   * character or block device) are files no tool reads or writes: they could block or never end.
+   */
+  type: 'file' | 'directory' | 'symlink' | 'fifo' | 'socket' | 'device';
   /** Size in bytes as `lstat` gives it (a symlink's own size, the length of its target path). */
   size: number;
 }
@@ -42,13 +45,24 @@ export interface ListDirResult {
   note?: string;
 }
 
+function entryType(entry: FsStats): ListDirEntry['type'] {
+  if (entry.isSymbolicLink()) return 'symlink';
+  if (entry.isDirectory()) return 'directory';
+  if (entry.isFile()) return 'file';
+  if (entry.isFIFO?.() === true) return 'fifo';
+  if (entry.isSocket?.() === true) return 'socket';
+  if (entry.isCharacterDevice?.() === true || entry.isBlockDevice?.() === true) return 'device';
+  return 'file';
+}
+
 const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * `list_dir` (SPEC §6.5; seed: the SDK's `ListDir`, as gemini-cli's `ls`): lists `{ dir_path }` and
  * returns {@link ListDirResult}: the immediate children sorted by UTF-16 code units (plain `<`, not
  * locale order), dot-files included, each `{ name, type, size }` from `lstat` (bytes; symlinks are not
- * followed). At most {@link LIST_DIR_MAX_ENTRIES} entries, with `truncated` and `total_entries` beyond.
+ * followed; FIFOs, sockets and devices are typed `fifo`, `socket`, `device`). On Node, a name that is not
+ * UTF-8 is shown with `\xNN` escapes that every tool accepts back. At most {@link LIST_DIR_MAX_ENTRIES} entries, with `truncated` and `total_entries` beyond.
  *
  * Errors: `not_found`, `not_a_directory` (a file), `outside_workspace`, `execution_failed` (a symlink loop).
  */
@@ -56,7 +70,8 @@ export const listDirTool: Tool<{ dir_path: string }, ListDirResult> = defineTool
   name: 'list_dir',
   description:
     'List the files, directories and symlinks directly inside a directory, with sizes in bytes, sorted by name ' +
-    `(dot-files included, at most ${LIST_DIR_MAX_ENTRIES} entries). Use find_file to search deeper.`,
+    `(dot-files included, at most ${LIST_DIR_MAX_ENTRIES} entries). Use find_file to search deeper. ` +
+    'Types fifo, socket and device are special files that cannot be read. A byte of a name that is not UTF-8 is shown as \\xNN; give the name back the same way.',
   parameters,
   readOnly: true,
   needsContext: true,
@@ -87,8 +102,7 @@ export const listDirTool: Tool<{ dir_path: string }, ListDirResult> = defineTool
       } catch {
         continue; // removed while listing
       }
-      const type = entry.isSymbolicLink() ? 'symlink' : entry.isDirectory() ? 'directory' : 'file';
-      entries.push({ name, type, size: entry.size });
+      entries.push({ name, type: entryType(entry), size: entry.size });
     }
     const result: ListDirResult = { dir_path: path, entries, truncated: names.length > shown.length };
     if (result.truncated) {

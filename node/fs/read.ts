@@ -1,0 +1,89 @@
+import * as fs from 'node:fs';
+import type { Buffer } from 'node:buffer';
+import { ToolError } from '../../src/core/errors.js';
+import { clipForMessage } from '../../src/fs/text.js';
+
+/**
+ * Most bytes one `readFile` of the Node platform returns, whatever the file's size when it is read:
+ * the largest file any built-in tool reads (search tools' limit). Larger → ToolError `too_large`.
+ */
+export const MAX_READ_BYTES = 64 * 1024 * 1024;
+
+/** `O_RDONLY | O_NONBLOCK | O_NOCTTY`: opening a FIFO or device this way never waits for a writer. */
+export const READ_FLAGS = fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOCTTY;
+
+/** What a non-regular, non-directory file is, for messages and `list_dir`: null for a regular file, directory or symlink. */
+export function specialType(stats: {
+  isFIFO(): boolean;
+  isSocket(): boolean;
+  isCharacterDevice(): boolean;
+  isBlockDevice(): boolean;
+}): 'fifo' | 'socket' | 'device' | null {
+  if (stats.isFIFO()) return 'fifo';
+  if (stats.isSocket()) return 'socket';
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'device';
+  return null;
+}
+
+const DESCRIBED = { fifo: 'a FIFO (named pipe)', socket: 'a socket', device: 'a device file' } as const;
+
+/**
+ * The ToolError `invalid_arguments` for reading or writing a FIFO, socket or device as a file
+ * (details `{ file_type }`): such a read could wait forever or never end.
+ */
+export function specialFileError(type: 'fifo' | 'socket' | 'device', shown: string): ToolError {
+  return new ToolError(
+    'invalid_arguments',
+    `${clipForMessage(shown)} is ${DESCRIBED[type]}, not a regular file; only regular files are read or written (list_dir shows its type)`,
+    { file_type: type },
+  );
+}
+
+/** A Node-style error with `code`, as `node:fs` throws. */
+export function fsError(code: string, message: string, path: string): Error {
+  return Object.assign(new Error(`${code}: ${message}, '${path}'`), { code, path });
+}
+
+const fstat = (fd: number): Promise<fs.Stats> =>
+  new Promise((resolve, reject) => fs.fstat(fd, (error, stats) => (error ? reject(error) : resolve(stats))));
+const read = (fd: number, buffer: Uint8Array, offset: number, length: number): Promise<number> =>
+  new Promise((resolve, reject) =>
+    fs.read(fd, buffer, offset, length, null, (error, bytes) => (error ? reject(error) : resolve(bytes))),
+  );
+const open = (path: string | Buffer, flags: number): Promise<number> =>
+  new Promise((resolve, reject) => fs.open(path, flags, (error, fd) => (error ? reject(error) : resolve(fd))));
+const close = (fd: number): Promise<void> => new Promise((resolve) => fs.close(fd, () => resolve()));
+
+/**
+ * Reads a regular file: opened without blocking ({@link READ_FLAGS}), its type checked on the
+ * descriptor (a directory → `EISDIR`; a FIFO, socket or device → {@link specialFileError}), then at
+ * most the size `fstat` gave (and at most {@link MAX_READ_BYTES}) is read, so a file that grows while it
+ * is read cannot make the read endless. `shown` names the file in messages.
+ */
+export async function readRegularFile(hostPath: string | Buffer, shown: string): Promise<Uint8Array> {
+  const fd = await open(hostPath, READ_FLAGS);
+  try {
+    const stats = await fstat(fd);
+    if (stats.isDirectory()) throw fsError('EISDIR', 'illegal operation on a directory, read', shown);
+    const special = specialType(stats);
+    if (special !== null) throw specialFileError(special, shown);
+    return await readOpenFile(fd, stats.size, shown);
+  } finally {
+    await close(fd);
+  }
+}
+
+/** Reads at most `size` bytes from an open regular file (fewer when it shrank). */
+export async function readOpenFile(fd: number, size: number, shown: string): Promise<Uint8Array> {
+  if (size > MAX_READ_BYTES) {
+    throw new ToolError('too_large', `${clipForMessage(shown)} is ${size} bytes; files are read up to ${MAX_READ_BYTES} bytes`);
+  }
+  const bytes = new Uint8Array(size);
+  let filled = 0;
+  while (filled < size) {
+    const got = await read(fd, bytes, filled, size - filled);
+    if (got === 0) break;
+    filled += got;
+  }
+  return filled === size ? bytes : bytes.subarray(0, filled);
+}
