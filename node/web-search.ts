@@ -1,4 +1,4 @@
-import { parse, type HTMLElement } from 'node-html-parser';
+import { Parser } from 'htmlparser2';
 import type { WebSearchHit, WebSearchResult } from '../src/core/types.js';
 
 /** DuckDuckGo's JavaScript-free results page, the default {@link DuckDuckGoSearchOptions.baseUrl}. */
@@ -10,8 +10,17 @@ export const WEB_SEARCH_TIMEOUT_MS = 10_000;
 /** Most results one search returns (SPEC §6.8). */
 export const WEB_SEARCH_MAX_RESULTS = 10;
 
-/** Most characters of a results page that are parsed; a real page is ~30 KB, the rest is ignored. */
-const MAX_PAGE_CHARS = 2_000_000;
+/** Most bytes of a results page that are read; a real page is about 30 KB, the rest is never fetched. */
+export const WEB_SEARCH_MAX_PAGE_BYTES = 1_048_576;
+
+/** Longest title and snippet kept, in characters (cut with `…`); a real one is under 200. */
+export const WEB_SEARCH_MAX_TEXT_CHARS = 500;
+
+/** Longest result URL kept, in characters; a result with a longer one is skipped. */
+export const WEB_SEARCH_MAX_URL_CHARS = 4096;
+
+/** How many redirect wrappers (`/l/?uddg=…` inside `/l/?uddg=…`) are unwrapped before a link is given up. */
+const MAX_UNWRAP_DEPTH = 4;
 
 /** Options of {@link createDuckDuckGoSearch}; all optional. */
 export interface DuckDuckGoSearchOptions {
@@ -84,7 +93,7 @@ export function createDuckDuckGoSearch(options: DuckDuckGoSearchOptions = {}): W
         await response.body?.cancel().catch(() => undefined);
         return { results: [], error: `Search failed: HTTP ${response.status}` };
       }
-      page = await response.text();
+      page = await readCapped(response, WEB_SEARCH_MAX_PAGE_BYTES);
     } catch (error) {
       // The caller's abort wins over everything: the runner turns the rejection into `cancelled`.
       if (signal?.aborted) throw signal.reason;
@@ -104,33 +113,141 @@ export function createDuckDuckGoSearch(options: DuckDuckGoSearchOptions = {}): W
 /**
  * Parses a DuckDuckGo HTML results page into at most `max` hits (default {@link WEB_SEARCH_MAX_RESULTS}),
  * by the rules of {@link createDuckDuckGoSearch}. Pure; never throws on malformed HTML (it yields fewer hits).
+ *
+ * A single streaming pass (htmlparser2's tokenizer, no document tree), so a hostile page costs time
+ * linear in its length whatever its nesting: titles and snippets stop growing at
+ * {@link WEB_SEARCH_MAX_TEXT_CHARS}, URLs over {@link WEB_SEARCH_MAX_URL_CHARS} are skipped, and
+ * parsing stops once `max` hits are found. A page cut short keeps its unclosed last result.
  */
 export function parseDuckDuckGoResults(html: string, max: number = WEB_SEARCH_MAX_RESULTS): WebSearchHit[] {
-  // parseNoneClosedTags: a page cut short (or sloppy markup) keeps its unclosed links instead of
-  // having them flattened to text by the parser's default recovery.
-  const root = parse(html.length > MAX_PAGE_CHARS ? html.slice(0, MAX_PAGE_CHARS) : html, { parseNoneClosedTags: true });
   const hits: WebSearchHit[] = [];
-  for (const result of root.querySelectorAll('div.result')) {
-    if (hits.length >= max) break;
-    if (result.classList.contains('result--ad')) continue;
-    const link = result.querySelector('a.result__a');
-    const shown = result.querySelector('a.result__url');
-    const href = link?.getAttribute('href') ?? shown?.getAttribute('href');
-    if (href === undefined || isAdLink(href)) continue;
+  let depth = 0;
+  let current: OpenResult | undefined;
+  const finish = (): void => {
+    const result = current;
+    current = undefined;
+    if (!result || result.ad || hits.length >= max) return;
+    const href = result.titleHref ?? result.shownHref;
+    if (href === undefined || href.length > WEB_SEARCH_MAX_URL_CHARS || isAdLink(href)) return;
     const url = unwrapDuckDuckGoUrl(href);
-    if (url === undefined) continue;
-    const title = cleanText(link) || url;
-    hits.push({ title, url, snippet: cleanText(result.querySelector('.result__snippet')) });
-  }
+    if (url === undefined || url.length > WEB_SEARCH_MAX_URL_CHARS) return;
+    hits.push({ title: clip(result.title.text) || url, url, snippet: clip(result.snippet.text) });
+  };
+  const parser = new Parser(
+    {
+      onopentag(name, attributes) {
+        depth += 1;
+        const classes = ` ${attributes.class ?? ''} `.replace(/\s+/g, ' ');
+        const has = (cls: string): boolean => classes.includes(` ${cls} `);
+        if (!current) {
+          if (name === 'div' && has('result')) current = newResult(depth, has('result--ad'));
+          return;
+        }
+        if (name === 'a' && has('result__a') && current.titleHref === undefined) {
+          current.titleHref = attributes.href;
+          current.title.depth = depth;
+        } else if (name === 'a' && has('result__url') && current.shownHref === undefined) {
+          current.shownHref = attributes.href;
+        }
+        if (has('result__snippet') && current.snippet.depth === 0 && !current.snippet.done) current.snippet.depth = depth;
+      },
+      ontext(text) {
+        if (!current) return;
+        for (const field of [current.title, current.snippet]) {
+          if (field.depth > 0 && field.text.length <= WEB_SEARCH_MAX_TEXT_CHARS) field.text += text;
+        }
+      },
+      onclosetag() {
+        if (current) {
+          for (const field of [current.title, current.snippet]) {
+            if (field.depth === depth) {
+              field.depth = 0;
+              field.done = true;
+            }
+          }
+          if (current.depth === depth) {
+            finish();
+            if (hits.length >= max) parser.pause();
+          }
+        }
+        depth -= 1;
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+  );
+  parser.end(html);
+  if (current && hits.length < max) finish();
   return hits;
+}
+
+interface TextField {
+  /** Element depth the field's element opened at; 0 when not inside it. */
+  depth: number;
+  done: boolean;
+  text: string;
+}
+
+interface OpenResult {
+  depth: number;
+  ad: boolean;
+  titleHref: string | undefined;
+  shownHref: string | undefined;
+  title: TextField;
+  snippet: TextField;
+}
+
+function newResult(depth: number, ad: boolean): OpenResult {
+  return { depth, ad, titleHref: undefined, shownHref: undefined, title: { depth: 0, done: false, text: '' }, snippet: { depth: 0, done: false, text: '' } };
+}
+
+/** Whitespace runs (incl. NBSP) collapsed to one space, trimmed, and cut at {@link WEB_SEARCH_MAX_TEXT_CHARS} with `…`. */
+function clip(text: string): string {
+  const clean = text.replace(/\s+/g, ' ').trim();
+  if (clean.length <= WEB_SEARCH_MAX_TEXT_CHARS) return clean;
+  let cut = WEB_SEARCH_MAX_TEXT_CHARS - 1;
+  // Never split a surrogate pair.
+  if (/[\uD800-\uDBFF]/.test(clean[cut - 1] ?? '')) cut -= 1;
+  return `${clean.slice(0, cut)}…`;
+}
+
+/** The response body as text, reading at most `maxBytes` (the rest is cancelled, never downloaded). */
+async function readCapped(response: Response, maxBytes: number): Promise<string> {
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < maxBytes) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      const room = maxBytes - size;
+      chunks.push(value.byteLength > room ? value.subarray(0, room) : value);
+      size += Math.min(value.byteLength, room);
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  // A cut in the middle of a character decodes to U+FFFD there, which the parser takes as text.
+  return new TextDecoder().decode(bytes);
 }
 
 /**
  * The target of a result link: `//duckduckgo.com/l/?uddg=<encoded>&rut=…` (any scheme or host under
  * duckduckgo.com) becomes the decoded `uddg` URL; a protocol-relative href gets `https:`. Returns
- * undefined for anything that is not an absolute `http:`/`https:` URL after unwrapping.
+ * undefined for anything that is not an absolute `http:`/`https:` URL after unwrapping, and for a
+ * link wrapped more than four times (a real one is wrapped once).
  */
 export function unwrapDuckDuckGoUrl(href: string): string | undefined {
+  return unwrap(href, 0);
+}
+
+function unwrap(href: string, depth: number): string | undefined {
   let url: URL;
   try {
     url = new URL(href.trim(), 'https://duckduckgo.com/');
@@ -139,8 +256,8 @@ export function unwrapDuckDuckGoUrl(href: string): string | undefined {
   }
   if (isDuckDuckGoHost(url.hostname) && url.pathname === '/l/') {
     const target = url.searchParams.get('uddg');
-    if (target === null) return undefined;
-    return unwrapDuckDuckGoUrl(target.startsWith('//') ? `https:${target}` : target);
+    if (target === null || depth >= MAX_UNWRAP_DEPTH) return undefined;
+    return unwrap(target.startsWith('//') ? `https:${target}` : target, depth + 1);
   }
   // Relative hrefs resolved against the base above would point at DuckDuckGo itself: not a result.
   if (!/^(?:https?:)?\/\//i.test(href.trim())) return undefined;
@@ -160,12 +277,6 @@ function isAdLink(href: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** Text of an element with entities decoded and every whitespace run (incl. NBSP) collapsed to one space. */
-function cleanText(element: HTMLElement | null | undefined): string {
-  if (!element) return '';
-  return element.text.replace(/\s+/g, ' ').trim();
 }
 
 /** DuckDuckGo's rate-limit page ("anomaly" modal / challenge form) rather than a results page. */
