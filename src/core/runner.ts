@@ -8,7 +8,7 @@ import { DenialTracker, PermissionChecker, type PermissionPolicy, type Permissio
 import { createMemoryPlatform } from '../platform/memory.js';
 import type { HostHooks, Tool, ToolContext } from './tool.js';
 import type { ToolHost, ToolInfo } from './host.js';
-import type { JsonSchema, JsonValue, Platform } from './types.js';
+import type { JsonSchema, JsonValue, Platform, StateLease, StateStore } from './types.js';
 import { coerceArguments, compileValidator, formatValidationErrors, parseSchema, precompiledValidator, type ArgumentValidator } from './validation.js';
 import { webSearchFallbackTool } from '../tools/web-search.js';
 
@@ -107,6 +107,19 @@ interface ConversationState {
   /** JSON text per key: reads parse a fresh copy, so tools cannot change the cache by mutation. */
   values: Map<string, string>;
   fileCache: FileCache;
+  /** On a shared store (one with `lock` and `snapshot`): the store's version these values are. */
+  version?: string | undefined;
+}
+
+/** A store that several processes share: the runner revalidates its cache and locks per call. */
+type SharedStore = StateStore & Required<Pick<StateStore, 'lock' | 'snapshot'>>;
+
+function sharedStore(store: StateStore): SharedStore | undefined {
+  return typeof store.lock === 'function' && typeof store.snapshot === 'function' ? (store as SharedStore) : undefined;
+}
+
+function stateMap(state: Record<string, JsonValue>): Map<string, string> {
+  return new Map(Object.entries(state).map(([key, value]) => [key, JSON.stringify(value)]));
 }
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: ToolError };
@@ -275,6 +288,8 @@ export class ToolRunner implements ToolHost {
 
   /** Reads a conversation's tool state from the platform store (for hosts and inspectors). */
   async getState(conversationId: string = this.conversationId): Promise<Record<string, JsonValue>> {
+    const shared = sharedStore(this.platform.state);
+    if (shared) return (await shared.snapshot(conversationId, undefined)).state ?? {};
     const state = await this.#conversation(conversationId);
     const out: Record<string, JsonValue> = {};
     for (const [key, text] of state.values) out[key] = JSON.parse(text) as JsonValue;
@@ -415,8 +430,14 @@ export class ToolRunner implements ToolHost {
     call: { conversationId: string; callId: string; signal: AbortSignal | undefined; timeoutMs: number | undefined; onMessage: CallOptions['onMessage'] },
   ): Promise<unknown> {
     const name = entry.tool.name;
-    const state = entry.needsContext ? await this.#conversation(call.conversationId) : undefined;
+    const shared = entry.needsContext ? sharedStore(this.platform.state) : undefined;
+    let state = entry.needsContext && !shared ? await this.#conversation(call.conversationId) : undefined;
     const started = Date.now();
+    // A shared store: the cache is checked against the store's version before the call, and a
+    // state-changing call holds the conversation's lock across processes until its keys are committed.
+    let lease: StateLease | undefined;
+    let cached: ConversationState | undefined;
+    if (shared) ({ state, lease, cached } = await this.#sharedState(shared, entry, call, started));
     const controller = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
     let onAbort: (() => void) | undefined;
@@ -432,7 +453,7 @@ export class ToolRunner implements ToolHost {
       const ms = call.timeoutMs;
       timer = setTimeout(
         () => controller.abort(new ToolError('timeout', `${name} did not finish within ${ms} ms; narrow the request or raise timeoutMs`)),
-        ms,
+        Math.max(0, ms - (Date.now() - started)),
       );
     }
     const dirty = new Map<string, string | undefined>();
@@ -460,7 +481,16 @@ export class ToolRunner implements ToolHost {
       if (timer !== undefined) clearTimeout(timer);
       if (onAbort) call.signal?.removeEventListener('abort', onAbort);
       if (!controller.signal.aborted) controller.abort(endedReason(name));
-      if (dirty.size > 0 && state) {
+      if (lease && state && cached) {
+        const deadline = call.timeoutMs !== undefined && Date.now() - started < call.timeoutMs ? started + call.timeoutMs : undefined;
+        // Adopted as the cache only once committed; a failed commit leaves the cache as the store is.
+        const version = dirty.size > 0
+          ? await lease.commit([...dirty].map(([key, text]) => [key, text === undefined ? undefined : (JSON.parse(text) as JsonValue)] as const), deadline === undefined ? {} : { deadline })
+          : (await lease.release(), lease.version);
+        cached.values = state.values;
+        cached.version = version;
+      } else if (dirty.size > 0 && state) {
+        if (cached) cached.version = undefined;
         try {
           await this.platform.state.setMany(
             call.conversationId,
@@ -479,6 +509,38 @@ export class ToolRunner implements ToolHost {
         }
       }
       if (!entry.readOnly && this.platform.flush) await this.platform.flush();
+    }
+  }
+
+  /**
+   * The state a call sees on a shared store: a read-only call the cache, refreshed when the store's
+   * version moved; a state-changing call a copy taken under the conversation's lock (its lease).
+   */
+  async #sharedState(
+    store: SharedStore,
+    entry: Entry,
+    call: { conversationId: string; signal: AbortSignal | undefined; timeoutMs: number | undefined },
+    started: number,
+  ): Promise<{ state: ConversationState; lease: StateLease | undefined; cached: ConversationState }> {
+    let cached = this.#conversations.get(call.conversationId);
+    if (!cached) {
+      cached = { values: new Map(), fileCache: createFileCache(), version: undefined };
+      this.#conversations.set(call.conversationId, cached);
+    }
+    const wait = { ...(call.timeoutMs === undefined ? {} : { deadline: started + call.timeoutMs }), ...(call.signal ? { signal: call.signal } : {}) };
+    try {
+      if (entry.readOnly) {
+        const snapshot = await store.snapshot(call.conversationId, cached.version, wait);
+        if (snapshot.state) cached.values = stateMap(snapshot.state);
+        cached.version = snapshot.version;
+        return { state: cached, lease: undefined, cached };
+      }
+      const lease = await store.lock(call.conversationId, cached.version, wait);
+      const values = lease.state ? stateMap(lease.state) : new Map(cached.values);
+      return { state: { values, fileCache: cached.fileCache, version: lease.version }, lease, cached };
+    } catch (error) {
+      if (call.signal?.aborted) throw cancelled(entry.tool.name, call.signal);
+      throw error;
     }
   }
 
