@@ -55,6 +55,16 @@ describe('the npm package', () => {
     if (entry === 'toolhost/node') expect(exports).toEqual(expect.arrayContaining(['createNodePlatform', 'spawnToolWorker']));
   });
 
+  it('loads toolhost/node without its optional peer ioredis; createRedisStateStore then answers unavailable naming it', () => {
+    const script = `
+      import { createRedisStateStore } from 'toolhost/node';
+      const state = createRedisStateStore({ url: 'redis://127.0.0.1:1' });
+      try { await state.get('c', 'k'); console.log('resolved'); } catch (error) { console.log(JSON.stringify({ code: error.code, message: error.message })); }
+    `;
+    const out = execFileSync('node', ['--input-type=module', '-e', script], { cwd: project, encoding: 'utf8' });
+    expect(JSON.parse(out)).toMatchObject({ code: 'unavailable', message: expect.stringContaining('npm install ioredis') });
+  });
+
   it('runs a tool from the installed package, types included', () => {
     const script = `
       import { ToolRunner, BuiltinTools } from 'toolhost';

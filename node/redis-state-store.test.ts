@@ -1,0 +1,314 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ToolRunner } from '../src/core/runner.js';
+import { defineTool } from '../src/core/tool.js';
+import { createMemoryPlatform } from '../src/platform/memory.js';
+import type { JsonValue } from '../src/core/types.js';
+import { describePlatformContract } from '../test/contract/platform-contract.js';
+import { buildPackage } from '../test/support/build.js';
+import { startRedisServer, type TestRedisServer } from '../test/support/redis-server.js';
+import { createNodePlatform } from './platform.js';
+import { createRedisStateStore, type RedisStateStore } from './redis-state-store.js';
+
+let server: TestRedisServer;
+let raw: Redis;
+let root: string;
+let prefixes = 0;
+const stores: RedisStateStore[] = [];
+
+/** A store on the test's server with a prefix of its own, closed after the file. */
+function store(extra: Partial<Parameters<typeof createRedisStateStore>[0]> = {}, on: TestRedisServer = server): RedisStateStore {
+  prefixes += 1;
+  const made = createRedisStateStore({ url: on.url, prefix: `t${prefixes}:`, ...extra });
+  stores.push(made);
+  return made;
+}
+
+beforeAll(async () => {
+  server = await startRedisServer();
+  raw = new Redis(server.url, { lazyConnect: true });
+  await raw.connect();
+  root = mkdtempSync(join(tmpdir(), 'toolhost-redis-root-'));
+});
+
+afterAll(async () => {
+  await Promise.all(stores.map((s) => s.close()));
+  raw?.disconnect();
+  await server?.stop();
+  if (root) rmSync(root, { recursive: true, force: true });
+});
+
+/** A tool that sets every key of `args.set` (JSON values). */
+const put = defineTool({
+  name: 'put',
+  description: 'sets keys',
+  parameters: { type: 'object', properties: { set: { type: 'object' } } },
+  callWithContext: async (args: { set?: Record<string, JsonValue> }, ctx) => {
+    for (const [key, value] of Object.entries(args.set ?? {})) ctx.setState(key, value);
+    return null;
+  },
+});
+
+const counter = defineTool({
+  name: 'increment',
+  description: 'adds one to count',
+  parameters: { type: 'object' },
+  callWithContext: async (_args, ctx) => {
+    const next = (ctx.getState<number>('count') ?? 0) + 1;
+    ctx.setState('count', next);
+    return next;
+  },
+});
+
+const peek = defineTool({
+  name: 'peek',
+  description: 'reads a key',
+  parameters: { type: 'object', properties: { key: { type: 'string' } }, required: ['key'] },
+  readOnly: true,
+  callWithContext: async (args: { key: string }, ctx) => ctx.getState(args.key) ?? null,
+});
+
+/** Promises a test resolves by name, so a tool can wait at a known point. */
+const gates = new Map<string, { promise: Promise<void>; open(): void; reached: Promise<void>; arrive(): void }>();
+function gate(name: string): { open(): void; reached: Promise<void> } {
+  let open!: () => void;
+  let arrive!: () => void;
+  const promise = new Promise<void>((resolve) => (open = resolve));
+  const reached = new Promise<void>((resolve) => (arrive = resolve));
+  gates.set(name, {
+    promise: promise.then(() => undefined),
+    open,
+    reached,
+    arrive,
+  });
+  return { open, reached };
+}
+
+const waiting = defineTool({
+  name: 'wait_then_put',
+  description: 'sets keys, tells the test, waits for its gate',
+  parameters: { type: 'object', properties: { set: { type: 'object' }, gate: { type: 'string' } }, required: ['gate'] },
+  callWithContext: async (args: { set?: Record<string, JsonValue>; gate: string }, ctx) => {
+    for (const [key, value] of Object.entries(args.set ?? {})) ctx.setState(key, value);
+    const entry = gates.get(args.gate)!;
+    entry.arrive();
+    await entry.promise;
+    return 'done';
+  },
+});
+
+describePlatformContract(
+  'node + Redis state',
+  () => createNodePlatform({ root, state: store() }),
+  { name: 'node', capabilities: { runCommand: true, webSearch: true, persistent: true } },
+);
+
+describe('createRedisStateStore', () => {
+  it('refuses bad options with invalid_arguments', () => {
+    expect(() => createRedisStateStore({})).toThrow(expect.objectContaining({ code: 'invalid_arguments', message: expect.stringContaining('either url') }));
+    expect(() => createRedisStateStore({ url: 'http://x' })).toThrow(expect.objectContaining({ code: 'invalid_arguments', message: expect.stringContaining('redis://') }));
+    expect(() => createRedisStateStore({ url: server.url, ttlSeconds: 1.5 })).toThrow(expect.objectContaining({ code: 'invalid_arguments', message: expect.stringContaining('whole number') }));
+    expect(() => createRedisStateStore({ url: server.url, timeoutMs: 0 })).toThrow(expect.objectContaining({ code: 'invalid_arguments', message: expect.stringContaining('timeoutMs') }));
+  });
+
+  it('keeps each workspace and conversation apart under its prefix, and serves a memory platform', async () => {
+    const a = store({ prefix: 'ns:', workspace: 'ws a' });
+    const b = createRedisStateStore({ url: server.url, prefix: 'ns:', workspace: 'ws b' });
+    stores.push(b);
+    const runner = new ToolRunner({ platform: createMemoryPlatform({ state: a }), tools: [put] });
+    await runner.execute('put', { set: { k: 'one' } }, { conversationId: 'c {1}' });
+    await runner.execute('put', { set: { k: 'two' } }, { conversationId: 'c2' });
+    expect(await a.getAll('c {1}')).toEqual({ k: 'one' });
+    expect(await a.getAll('c2')).toEqual({ k: 'two' });
+    expect(await b.getAll('c {1}')).toEqual({});
+    expect(a.keyOf('c {1}')).toBe('ns:ws%20a:{c%20%7B1%7D}:state');
+    expect(await raw.hgetall('ns:ws%20a:{c%20%7B1%7D}:state')).toEqual({ k: '"one"' });
+  });
+
+  it('commits every key a call set in one step, and expires state ttlSeconds after its last change', async () => {
+    const state = store({ ttlSeconds: 120 });
+    const runner = new ToolRunner({ platform: createMemoryPlatform({ state }), tools: [put] });
+    await runner.execute('put', { set: { a: 1, b: [2], c: { d: 3 } } }, { conversationId: 'ttl' });
+    expect(await raw.hgetall(state.keyOf('ttl'))).toEqual({ a: '1', b: '[2]', c: '{"d":3}' });
+    const ttl = await raw.ttl(state.keyOf('ttl'));
+    expect(ttl > 110 && ttl <= 120).toBe(true);
+  });
+
+  it('sees commits made through another runner (another process) before each call', async () => {
+    const state = store();
+    const first = new ToolRunner({ platform: createMemoryPlatform({ state }), tools: [counter, peek] });
+    const second = new ToolRunner({ platform: createMemoryPlatform({ state }), tools: [counter, peek] });
+    expect(await first.execute('increment', {}, { conversationId: 'x' })).toBe(1);
+    expect(await second.execute('increment', {}, { conversationId: 'x' })).toBe(2);
+    expect(await first.execute('peek', { key: 'count' }, { conversationId: 'x' })).toBe(2);
+    expect(await first.execute('increment', {}, { conversationId: 'x' })).toBe(3);
+    expect(await second.getState('x')).toEqual({ count: 3 });
+  });
+
+  it('serialises state-changing calls of a conversation while read-only calls run beside them', async () => {
+    const state = store();
+    const holder = new ToolRunner({ platform: createMemoryPlatform({ state }), tools: [waiting, peek, counter] });
+    const other = new ToolRunner({ platform: createMemoryPlatform({ state }), tools: [waiting, peek, counter] });
+    await holder.execute('increment', {}, { conversationId: 'ser' });
+    const held = gate('ser');
+    const holding = holder.execute('wait_then_put', { gate: 'ser', set: { count: 10 } }, { conversationId: 'ser' });
+    await held.reached;
+    // A read-only call does not wait for the lock and sees the last commit.
+    expect(await other.execute('peek', { key: 'count' }, { conversationId: 'ser' })).toBe(1);
+    const blocked = other.execute('increment', {}, { conversationId: 'ser' });
+    let settled = false;
+    void blocked.then(() => (settled = true));
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(settled).toBe(false);
+    held.open();
+    expect(await holding).toBe('done');
+    expect(await blocked).toBe(11);
+    expect(await state.getAll('ser')).toEqual({ count: 11 });
+  });
+
+  it('answers timeout when another holder keeps the lock past the deadline, within deadline + 250 ms', async () => {
+    const state = store();
+    const holder = new ToolRunner({ platform: createMemoryPlatform({ state }), tools: [waiting] });
+    const other = new ToolRunner({ platform: createMemoryPlatform({ state }), tools: [counter] });
+    const held = gate('busy');
+    const holding = holder.execute('wait_then_put', { gate: 'busy', set: { count: 5 } }, { conversationId: 'busy' });
+    await held.reached;
+    const started = Date.now();
+    const result = await other.processToolCalls([{ name: 'increment', args: {} }], { conversationId: 'busy', timeoutMs: 400 });
+    expect(result[0]).toMatchObject({ code: 'timeout' });
+    expect(Date.now() - started).toBeLessThan(400 + 250);
+    held.open();
+    await holding;
+    expect(await state.getAll('busy')).toEqual({ count: 5 });
+  });
+
+  it('fences a commit: a lease whose lock was lost stores nothing', async () => {
+    const state = store({ lockTtlMs: 60_000 });
+    const lease = await state.lock('fence', undefined);
+    await raw.del(`${state.keyOf('fence').slice(0, -'state'.length)}lock`);
+    const next = await state.lock('fence', undefined);
+    await expect(lease.commit([['k', 'stale']])).rejects.toMatchObject({ code: 'unavailable', message: expect.stringContaining('lock expired') });
+    await next.commit([['k', 'fresh']]);
+    expect(await state.getAll('fence')).toEqual({ k: 'fresh' });
+  });
+
+  it('answers unavailable within the deadline when Redis stops answering, and stores nothing late', async () => {
+    const paused = await startRedisServer();
+    try {
+      const state = store({ timeoutMs: 2_000 }, paused);
+      const runner = new ToolRunner({ platform: createMemoryPlatform({ state }), tools: [put, counter, waiting] });
+      await runner.execute('put', { set: { kept: 'before' } }, { conversationId: 'slow' });
+      const held = gate('slow');
+      const started = Date.now();
+      const call = runner.processToolCalls([{ name: 'wait_then_put', args: { gate: 'slow', set: { kept: 'after' } } }], { conversationId: 'slow', timeoutMs: 600 });
+      await held.reached;
+      paused.pause();
+      held.open();
+      const [result] = await call;
+      expect(Date.now() - started).toBeLessThan(600 + 250);
+      expect(result).toMatchObject({ code: 'unavailable' });
+      const second = Date.now();
+      const next = await runner.processToolCalls([{ name: 'increment', args: {} }], { conversationId: 'slow', timeoutMs: 400 });
+      expect(next[0]).toMatchObject({ code: 'unavailable' });
+      expect(Date.now() - second).toBeLessThan(400 + 250);
+      paused.resume();
+      // The scripts that reached Redis late refused to run: the state is the acknowledged one and the lock is free.
+      expect(await state.getAll('slow')).toEqual({ kept: 'before' });
+      expect(await runner.execute('increment', {}, { conversationId: 'slow', timeoutMs: 5_000 })).toBe(1);
+      expect(await state.getAll('slow')).toEqual({ kept: 'before', count: 1 });
+    } finally {
+      paused.resume();
+      await paused.stop();
+    }
+  });
+
+  it('a Redis killed mid-batch gives unavailable and no partial commit; after a restart the state is the last acknowledged one', async () => {
+    const durable = await startRedisServer({ durable: true });
+    try {
+      const state = store({ timeoutMs: 1_000, lockTtlMs: 1_000 }, durable);
+      const runner = new ToolRunner({ platform: createMemoryPlatform({ state }), tools: [put, waiting, counter] });
+      const held = gate('kill');
+      const batch = runner.processToolCalls(
+        [
+          { id: '1', name: 'put', args: { set: { a: 1, b: 1 } } },
+          { id: '2', name: 'put', args: { set: { a: 2, b: 2, c: 2 } } },
+          { id: '3', name: 'wait_then_put', args: { gate: 'kill', set: { a: 3, b: 3, c: 3, d: 3 } } },
+          { id: '4', name: 'put', args: { set: { a: 4 } } },
+        ],
+        { conversationId: 'kill' },
+      );
+      await held.reached;
+      await durable.kill9();
+      held.open();
+      const results = await batch;
+      expect(results.map((r) => ('code' in r ? r.code : 'ok'))).toEqual(['ok', 'ok', 'unavailable', 'unavailable']);
+      await durable.restart();
+      expect(await state.getAll('kill')).toEqual({ a: 2, b: 2, c: 2 });
+      // It reconnected by itself; the dead call's lock runs out after its 1 s lease.
+      expect(await runner.execute('put', { set: { d: 'later' } }, { conversationId: 'kill', timeoutMs: 5_000 })).toBe(null);
+      expect(await state.getAll('kill')).toEqual({ a: 2, b: 2, c: 2, d: 'later' });
+    } finally {
+      await durable.stop();
+    }
+  });
+});
+
+describe('createRedisStateStore across processes', () => {
+  it('two processes, 200 interleaved increments of one conversation: the final count is 200', async () => {
+    const built = buildPackage('toolhost-redis-test');
+    const child = join(built, 'increment-child.mjs');
+    writeFileSync(
+      child,
+      `import { ToolRunner, defineTool, createMemoryPlatform } from './src/index.js';
+import { createRedisStateStore } from './node/index.js';
+const [url, prefix, count, tag] = process.argv.slice(2);
+const state = createRedisStateStore({ url, prefix });
+const increment = defineTool({ name: 'increment', description: '', parameters: { type: 'object', properties: { i: { type: 'number' } } },
+  callWithContext: async ({ i }, ctx) => {
+    const next = (ctx.getState('count') ?? 0) + 1;
+    // Yield between the read and the write, so an unserialised store would lose updates.
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * 2));
+    ctx.setState('count', next);
+    ctx.setState('log', [...(ctx.getState('log') ?? []), tag + ':' + i]);
+    return next;
+  } });
+const runner = new ToolRunner({ platform: createMemoryPlatform({ state }), tools: [increment] });
+await state.getAll('warm-up');
+process.stdout.write('ready\\n');
+await new Promise((resolve) => process.stdin.once('data', resolve));
+const seen = [];
+for (let i = 0; i < Number(count); i++) seen.push(await runner.execute('increment', { i }, { conversationId: 'shared counter' }));
+process.stdout.write(JSON.stringify(seen) + '\\n');
+await state.close();
+`,
+    );
+    const prefix = 'two-processes:';
+    const children = ['p', 'q'].map((tag) => {
+      const proc = spawn(process.execPath, [child, server.url, prefix, '100', tag], { stdio: ['pipe', 'pipe', 'inherit'] });
+      let out = '';
+      const ready = new Promise<void>((resolve) => proc.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        if (out.startsWith('ready\n')) resolve();
+      }));
+      const done = new Promise<number[]>((resolve, reject) => proc.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out.split('\n')[1]!) as number[]) : reject(new Error(`child exited ${code}`)))));
+      return { proc, ready, done };
+    });
+    await Promise.all(children.map((c) => c.ready));
+    for (const c of children) c.proc.stdin.end('go\n');
+    const [p, q] = await Promise.all(children.map((c) => c.done));
+    const state = createRedisStateStore({ url: server.url, prefix });
+    stores.push(state);
+    const final = (await state.getAll('shared counter')) as { count: number; log: string[] };
+    expect(final.count).toBe(200);
+    expect([...p!, ...q!].sort((x, y) => x - y)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
+    // Each process's own calls landed in its order, and both processes took turns.
+    expect(final.log.filter((e) => e.startsWith('p:'))).toEqual(Array.from({ length: 100 }, (_, i) => `p:${i}`));
+    expect(final.log.filter((e) => e.startsWith('q:'))).toEqual(Array.from({ length: 100 }, (_, i) => `q:${i}`));
+    const turns = final.log.filter((e, i) => i > 0 && e[0] !== final.log[i - 1]![0]).length;
+    expect(turns).toBeGreaterThan(1);
+  }, 120_000);
+});

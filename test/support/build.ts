@@ -1,0 +1,23 @@
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+
+const REPO = join(import.meta.dirname, '..', '..');
+
+/**
+ * Compiles the package (tsconfig.build.json) into `node_modules/.cache/<name>` and returns that
+ * folder, for tests that start Node processes or worker threads (Node 20 cannot load .ts). Inside the
+ * repository, so `node_modules` resolves from the built files; dist/ is left to the project's build.
+ * tsc emits even where another file of the tree is mid-edit, so a non-zero exit is tolerated.
+ */
+export function buildPackage(name: string): string {
+  const out = join(REPO, 'node_modules', '.cache', name);
+  try {
+    execFileSync(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(REPO, 'tsconfig.build.json'), '--outDir', out], {
+      cwd: REPO,
+      stdio: 'pipe',
+    });
+  } catch {
+    // type errors elsewhere in the tree; the emitted JavaScript is still usable
+  }
+  return out;
+}
