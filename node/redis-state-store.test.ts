@@ -47,8 +47,8 @@ const put = defineTool({
   name: 'put',
   description: 'sets keys',
   parameters: { type: 'object', properties: { set: { type: 'object' } } },
-  callWithContext: async (args: { set?: Record<string, JsonValue> }, ctx) => {
-    for (const [key, value] of Object.entries(args.set ?? {})) ctx.setState(key, value);
+  callWithContext: async (args, ctx) => {
+    for (const [key, value] of Object.entries(args.set ?? {})) ctx.setState(key, value as JsonValue);
     return null;
   },
 });
@@ -69,7 +69,7 @@ const peek = defineTool({
   description: 'reads a key',
   parameters: { type: 'object', properties: { key: { type: 'string' } }, required: ['key'] },
   readOnly: true,
-  callWithContext: async (args: { key: string }, ctx) => ctx.getState(args.key) ?? null,
+  callWithContext: async (args, ctx) => ctx.getState(args.key) ?? null,
 });
 
 /** Promises a test resolves by name, so a tool can wait at a known point. */
@@ -92,8 +92,8 @@ const waiting = defineTool({
   name: 'wait_then_put',
   description: 'sets keys, tells the test, waits for its gate',
   parameters: { type: 'object', properties: { set: { type: 'object' }, gate: { type: 'string' } }, required: ['gate'] },
-  callWithContext: async (args: { set?: Record<string, JsonValue>; gate: string }, ctx) => {
-    for (const [key, value] of Object.entries(args.set ?? {})) ctx.setState(key, value);
+  callWithContext: async (args, ctx) => {
+    for (const [key, value] of Object.entries(args.set ?? {})) ctx.setState(key, value as JsonValue);
     const entry = gates.get(args.gate)!;
     entry.arrive();
     await entry.promise;
