@@ -131,7 +131,7 @@ export const REFERENCE = {
   list_dir: {
     result: [
       ['dir_path', 'string', 'The absolute workspace path listed (symlinks resolved).'],
-      ['entries', '{ name, type, size }[]', "Immediate children sorted by name in UTF-16 code-unit order, dot-files included; `type` is `'file'`, `'directory'` or `'symlink'` (never followed), `size` in bytes from `lstat`."],
+      ['entries', '{ name, type, size }[]', "Immediate children sorted by name in UTF-16 code-unit order, dot-files included; `type` is `'file'`, `'directory'`, `'symlink'` (never followed), or `'fifo'`, `'socket'` or `'device'` (special files no tool reads), `size` in bytes from `lstat`."],
       ['truncated', 'boolean', 'The directory has more entries than the limit and only the first ones are shown.'],
       ['total_entries', 'number?', 'How many entries the directory has; only when `truncated`.'],
       ['note', 'string?', 'What was left out; only when `truncated`.'],
