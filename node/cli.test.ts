@@ -287,7 +287,7 @@ describe('toolhost CLI (node bin/toolhost.mjs)', () => {
 
   describe('usage', () => {
     it.each([
-      [['frob'], /unknown command "frob"; use call, run or tools/],
+      [['frob'], /unknown command "frob"; use call, run, tools or mcp/],
       [['call'], /call needs a tool name/],
       [['call', 'view_file', '{bad json'], /arguments of view_file are not valid JSON .*quote them as one shell word/],
       [['call', 'view_file', '[1,2]'], /must be a JSON object/],
@@ -296,6 +296,10 @@ describe('toolhost CLI (node bin/toolhost.mjs)', () => {
       [['call', 'view_file', '--bogus'], /Unknown option '--bogus'.*toolhost --help/],
       [['run', '--timeout', 'soon'], /--timeout must be a positive whole number of milliseconds, got "soon"/],
       [['run', '--timeout', '0'], /--timeout must be a positive/],
+      [['mcp', '--http', 'nope'], /--http takes HOST:PORT, e.g. 127.0.0.1:8765/],
+      [['call', 'view_file', '--http', '127.0.0.1:1'], /--http is an option of toolhost mcp only/],
+      [['mcp', '--token', 'x'], /--token needs --http/],
+      [['tools', '--tools', './missing.mjs'], /--tools .\/missing.mjs: cannot load .*missing.mjs/],
       [['call', 'list_dir', '{"dir_path":"."}', '--root', 'does-not-exist'], /--root: workspace root ".*does-not-exist" does not exist/],
     ])('exits 2 for %j with a message on stderr saying what to do', async (args, message) => {
       const out = await cli(args, { cwd: work, input: '' });

@@ -6,7 +6,8 @@
  * ```sh
  * toolhost call <tool> '<json args>' [--root DIR] [--state-dir DIR] [--timeout MS]
  * toolhost run [--root DIR] [--state-dir DIR] [--timeout MS] < calls.jsonl
- * toolhost tools
+ * toolhost tools [--tools ./my-tools.js]
+ * toolhost mcp --root DIR [--http HOST:PORT] [--tools ./my-tools.js] [--read-only] [--state-dir DIR]
  * ```
  *
  * Exit codes (also in `toolhost --help`):
@@ -17,15 +18,18 @@
  *   a bad `--timeout`, a `--root` that is not an existing directory. The message goes to stderr.
  * - 130: interrupted by SIGINT/SIGTERM; calls in flight end as `cancelled` and are still printed.
  *
- * Built with `createNodePlatform({ root, stateDir })` and `BuiltinTools.all()`; `web_search` /
- * `google_search` reach the runner's search fallback. Nothing runs at import time.
+ * Built with `createNodePlatform({ root, stateDir })`, `BuiltinTools.all()` and the tools of `--tools`
+ * modules; `web_search` / `google_search` reach the runner's search fallback. `mcp` loads the MCP SDK
+ * (`@modelcontextprotocol/server`, an optional peer dependency) only when it runs. Nothing runs at import time.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { Readable, Writable } from 'node:stream';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ToolRunner, type ToolCall, type ToolCallResult } from '../src/core/runner.js';
+import type { Tool } from '../src/core/tool.js';
 import { BuiltinTools } from '../src/tools/index.js';
 import type { Platform } from '../src/core/types.js';
 import { createNodePlatform } from './platform.js';
@@ -64,6 +68,10 @@ Commands:
                                  {"line":N,"error":"...","code":"invalid_arguments"}
                                and the rest go on. Blank lines are ignored.
   tools                        Print the tool declarations (name, description, parameters) as JSON.
+  mcp                          Serve the tools as an MCP server: on stdin/stdout (the default, for
+                               MCP clients that start the command), or with --http on Streamable
+                               HTTP. Ends when stdin closes or on SIGINT/SIGTERM. Needs the package
+                               @modelcontextprotocol/server installed beside toolhost.
   help                         Print this text.
 
 Options:
@@ -72,6 +80,15 @@ Options:
   --state-dir DIR   Keep tool state as files in DIR across runs (default: in memory, this run only).
   --timeout MS      Deadline of each call in milliseconds (default: none); a late call ends with
                     the code timeout.
+  --tools MODULE    Also register the tools an ES module exports (a Tool, an array of Tools, or
+                    an object of them, as named or default exports, in export-name order);
+                    repeatable. A tool with a built-in's name replaces it.
+  --read-only       Only read-only tools may run; others end with the code permission_denied.
+  --http HOST:PORT  mcp: serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio (PORT 0
+                    picks a free one; the URL is printed on stderr). Browser origins other than
+                    localhost are refused.
+  --token TOKEN     mcp --http: require Authorization: Bearer TOKEN.
+  --conversation ID mcp: the conversation (tool state) of every call; default one per client session.
   -h, --help        Print this text.
   --version         Print the version.
 
@@ -80,13 +97,16 @@ Exit codes:
        result lines and do not change the exit code)
   1    call: the tool call failed (the printed object has "error" and "code")
   2    usage error (unknown command or option, missing tool name, arguments that are not a JSON
-       object, bad --timeout, --root not an existing directory); message on stderr
+       object, bad --timeout or --http, --root not an existing directory, a --tools module that
+       cannot be loaded or exports no tools); message on stderr
   130  interrupted (SIGINT/SIGTERM); calls in flight end as cancelled
 
 Examples:
   toolhost call view_file '{"file_path":"README.md","end_line":20}'
   toolhost call run_command '{"command":"ls -la"}' --root ./project
   printf '%s\\n' '{"id":"1","name":"list_dir","args":{"dir_path":"."}}' | toolhost run
+  toolhost mcp --root .
+  toolhost mcp --root . --http 127.0.0.1:8765 --tools ./my-tools.js
 `;
 
 class UsageError extends Error {}
@@ -97,12 +117,17 @@ interface Parsed {
   root: string | undefined;
   stateDir: string | undefined;
   timeoutMs: number | undefined;
+  tools: string[];
+  readOnly: boolean;
+  http: { host: string; port: number } | undefined;
+  token: string | undefined;
+  conversation: string | undefined;
   help: boolean;
   version: boolean;
 }
 
 function parse(argv: readonly string[]): Parsed {
-  let values: Record<string, string | boolean | undefined>;
+  let values: Record<string, string | boolean | string[] | undefined>;
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({
@@ -113,6 +138,11 @@ function parse(argv: readonly string[]): Parsed {
         root: { type: 'string' },
         'state-dir': { type: 'string' },
         timeout: { type: 'string' },
+        tools: { type: 'string', multiple: true },
+        'read-only': { type: 'boolean' },
+        http: { type: 'string' },
+        token: { type: 'string' },
+        conversation: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean' },
       },
@@ -128,12 +158,32 @@ function parse(argv: readonly string[]): Parsed {
       throw new UsageError(`--timeout must be a positive whole number of milliseconds, got "${text}"`);
     }
   }
+  let http: Parsed['http'];
+  if (values.http !== undefined) {
+    const text = String(values.http);
+    const match = /^(.*):(\d{1,5})$/.exec(text);
+    const port = match ? Number(match[2]) : NaN;
+    if (!match || match[1] === '' || port > 65535) {
+      throw new UsageError(`--http takes HOST:PORT, e.g. 127.0.0.1:8765 (port 0 picks a free one), got "${text}"`);
+    }
+    http = { host: (match[1] as string).replace(/^\[(.*)\]$/, '$1'), port };
+  }
+  const command = positionals[0];
+  for (const [flag, given] of [['--http', values.http], ['--token', values.token], ['--conversation', values.conversation]] as const) {
+    if (given !== undefined && command !== 'mcp') throw new UsageError(`${flag} is an option of toolhost mcp only`);
+  }
+  if (values.token !== undefined && values.http === undefined) throw new UsageError('--token needs --http (stdio has no requests to authorise)');
   return {
-    command: positionals[0],
+    command,
     positionals: positionals.slice(1),
     root: values.root as string | undefined,
     stateDir: values['state-dir'] as string | undefined,
     timeoutMs,
+    tools: (values.tools as string[] | undefined) ?? [],
+    readOnly: values['read-only'] === true,
+    http,
+    token: values.token as string | undefined,
+    conversation: values.conversation as string | undefined,
     help: values.help === true,
     version: values.version === true,
   };
@@ -208,6 +258,161 @@ function echoId(result: ToolCallResult, id: unknown): Record<string, unknown> {
   return id === undefined ? rest : { id, ...rest };
 }
 
+
+function isToolLike(value: unknown): value is Tool {
+  if (typeof value !== 'object' || value === null) return false;
+  const tool = value as { name?: unknown; call?: unknown; callWithContext?: unknown; parameters?: unknown };
+  return typeof tool.name === 'string' && tool.parameters !== undefined && (typeof tool.call === 'function' || typeof tool.callWithContext === 'function');
+}
+
+/** The tools a `--tools` module exports: Tools, arrays of Tools or objects of them, named or default. */
+function toolsOf(exported: Record<string, unknown>): Tool[] {
+  const found: Tool[] = [];
+  const visit = (value: unknown, depth: number): void => {
+    if (isToolLike(value)) found.push(value);
+    else if (Array.isArray(value)) for (const item of value) visit(item, depth + 1);
+    else if (depth === 0 && typeof value === 'object' && value !== null) for (const item of Object.values(value)) visit(item, depth + 1);
+  };
+  for (const value of Object.values(exported)) visit(value, 0);
+  return [...new Map(found.map((tool) => [tool.name, tool])).values()];
+}
+
+/** Imports every `--tools` module (relative to `cwd`); a module that fails or exports no tool is a usage error. */
+async function loadTools(modules: readonly string[], cwd: string): Promise<Tool[]> {
+  const tools: Tool[] = [];
+  for (const module of modules) {
+    const path = resolve(cwd, module);
+    let exported: Record<string, unknown>;
+    try {
+      exported = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+    } catch (error) {
+      throw new UsageError(`--tools ${module}: cannot load ${path} (${(error as Error).message}); give an ES module (.js/.mjs) that exports tools`);
+    }
+    const found = toolsOf(exported);
+    if (found.length === 0) {
+      throw new UsageError(`--tools ${module} exports no tool: export a Tool (defineTool(...)), an array of them, or an object of them`);
+    }
+    tools.push(...found);
+  }
+  return tools;
+}
+
+/** What a command needs: the runner, the streams and the interrupt signal. */
+interface CommandContext {
+  parsed: Parsed;
+  runner: ToolRunner;
+  io: CliIo;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  /** Aborted on SIGINT/SIGTERM or `io.signal`. */
+  interrupt: AbortSignal;
+  /** Aborted when stdout is a closed pipe. */
+  outputClosed: AbortSignal;
+}
+
+/** `call`: one call, printed; exit 1 when it failed. */
+async function commandCall(ctx: CommandContext, name: string, args: Record<string, unknown>): Promise<number> {
+  const [result] = await ctx.runner.processToolCalls([{ name, args }], { signal: ctx.interrupt });
+  await write(ctx.stdout, `${JSON.stringify(result, null, 2)}\n`);
+  if (ctx.interrupt.aborted) return CLI_EXIT.interrupted;
+  return result && 'code' in result ? CLI_EXIT.callFailed : CLI_EXIT.ok;
+}
+
+/** `run`: one call at a time, in input order, so result lines match input lines. */
+async function commandRun(ctx: CommandContext): Promise<number> {
+  const lines = createInterface({ input: ctx.io.stdin ?? process.stdin, crlfDelay: Infinity, terminal: false });
+  const stop = (): void => lines.close();
+  ctx.interrupt.addEventListener('abort', stop, { once: true });
+  ctx.outputClosed.addEventListener('abort', stop, { once: true });
+  let lineNumber = 0;
+  try {
+    for await (const text of lines) {
+      lineNumber += 1;
+      if (text.trim() === '') continue;
+      const parsedLine = parseLine(text, lineNumber);
+      if ('error' in parsedLine) {
+        await write(ctx.stdout, `${JSON.stringify(parsedLine.error)}\n`);
+        continue;
+      }
+      const [result] = await ctx.runner.processToolCalls([parsedLine.call], { signal: ctx.interrupt });
+      await write(ctx.stdout, `${JSON.stringify(echoId(result as ToolCallResult, parsedLine.id))}\n`);
+      if (ctx.interrupt.aborted || ctx.outputClosed.aborted) break;
+    }
+  } finally {
+    ctx.interrupt.removeEventListener('abort', stop);
+    ctx.outputClosed.removeEventListener('abort', stop);
+    lines.close();
+  }
+  return ctx.interrupt.aborted ? CLI_EXIT.interrupted : CLI_EXIT.ok;
+}
+
+/** Resolves when `signal` aborts. */
+function aborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+}
+
+/** `mcp`: serves the runner over stdio until stdin closes, or over Streamable HTTP until interrupted. */
+async function commandMcp(ctx: CommandContext): Promise<number> {
+  let mcp: typeof import('../bridges/mcp/node.js');
+  try {
+    mcp = await import('../bridges/mcp/node.js');
+  } catch (error) {
+    await write(ctx.stderr, `toolhost: mcp needs the MCP SDK: npm install @modelcontextprotocol/server (${(error as Error).message})\n`);
+    return CLI_EXIT.usage;
+  }
+  const { parsed, runner } = ctx;
+  const serverOptions = { name: 'toolhost', version: version(), ...(parsed.conversation === undefined ? {} : { conversation: parsed.conversation }) };
+  if (parsed.http) {
+    const endpoint = await mcp.serveMcpHttp(() => mcp.createMcpServer(runner, serverOptions), {
+      host: parsed.http.host,
+      port: parsed.http.port,
+      ...(parsed.token === undefined ? {} : { bearerToken: parsed.token }),
+    });
+    await write(ctx.stderr, `toolhost: MCP (Streamable HTTP) at ${endpoint.url.href}\n`);
+    await aborted(ctx.interrupt);
+    await endpoint.close();
+    return CLI_EXIT.ok;
+  }
+  const input = ctx.io.stdin ?? process.stdin;
+  const output = ctx.stdout;
+  if (!(input instanceof Readable) || !(output instanceof Writable)) {
+    await write(ctx.stderr, 'toolhost: mcp on stdio needs Node stream objects for stdin and stdout\n');
+    return CLI_EXIT.usage;
+  }
+  const server = await mcp.createMcpServer(runner, serverOptions);
+  const transport = new mcp.StdioServerTransport(input, output);
+  const closed = new Promise<void>((resolve) => {
+    input.once('end', resolve);
+    input.once('close', resolve);
+    transport.onclose = resolve;
+  });
+  await server.connect(transport);
+  await Promise.race([closed, aborted(ctx.interrupt), aborted(ctx.outputClosed)]);
+  await server.close();
+  return CLI_EXIT.ok;
+}
+
+/** Checks the command and its positionals; returns the usage message for a bad one. */
+function checkCommand(command: string, positionals: readonly string[]): string | undefined {
+  if (command !== 'call' && command !== 'run' && command !== 'tools' && command !== 'mcp') {
+    return `unknown command "${command}"; use call, run, tools or mcp (toolhost --help)`;
+  }
+  if (command === 'call' && positionals.length === 0) {
+    return `call needs a tool name, e.g. toolhost call view_file '{"file_path":"a.txt"}'; toolhost tools lists them`;
+  }
+  const maxPositionals = command === 'call' ? 2 : 0;
+  if (positionals.length > maxPositionals) {
+    const extra = positionals.slice(maxPositionals).join(' ');
+    return command === 'call'
+      ? `unexpected "${extra}": quote the JSON arguments as one shell word, e.g. '{"file_path":"a b.txt"}'`
+      : `${command} takes no arguments, got "${extra}" (toolhost --help)`;
+  }
+  return undefined;
+}
+
 /**
  * Runs the `toolhost` command line (`argv` without node and the script) and resolves with the exit
  * code: 0 success, 1 failed `call`, 2 usage error, 130 interrupted (see {@link USAGE}). Never rejects
@@ -218,13 +423,16 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
   const stdout = io.stdout ?? process.stdout;
   const stderr = io.stderr ?? process.stderr;
   const cwd = io.cwd ?? process.cwd();
+  const usage = async (message: string): Promise<number> => {
+    await write(stderr, `toolhost: ${message}\n`);
+    return CLI_EXIT.usage;
+  };
 
   let parsed: Parsed;
   try {
     parsed = parse(argv);
   } catch (error) {
-    await write(stderr, `toolhost: ${(error as Error).message}\n`);
-    return CLI_EXIT.usage;
+    return usage((error as Error).message);
   }
   if (parsed.help || parsed.command === 'help') {
     await write(stdout, USAGE);
@@ -234,39 +442,21 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
     await write(stdout, `${version()}\n`);
     return CLI_EXIT.ok;
   }
-
-  const usage = async (message: string): Promise<number> => {
-    await write(stderr, `toolhost: ${message}\n`);
-    return CLI_EXIT.usage;
-  };
   const { command, positionals } = parsed;
   if (command === undefined) {
     await write(stderr, USAGE);
     return CLI_EXIT.usage;
   }
-  if (command !== 'call' && command !== 'run' && command !== 'tools') {
-    return usage(`unknown command "${command}"; use call, run or tools (toolhost --help)`);
-  }
-  if (command === 'call' && positionals.length === 0) {
-    return usage(`call needs a tool name, e.g. toolhost call view_file '{"file_path":"a.txt"}'; toolhost tools lists them`);
-  }
-  const maxPositionals = command === 'call' ? 2 : 0;
-  if (positionals.length > maxPositionals) {
-    const extra = positionals.slice(maxPositionals).join(' ');
-    return usage(
-      command === 'call'
-        ? `unexpected "${extra}": quote the JSON arguments as one shell word, e.g. '{"file_path":"a b.txt"}'`
-        : `${command} takes no arguments, got "${extra}" (toolhost --help)`,
-    );
-  }
+  const bad = checkCommand(command, positionals);
+  if (bad !== undefined) return usage(bad);
 
   let callArgs: Record<string, unknown> = {};
-  if (command === 'call') {
-    try {
-      callArgs = parseCallArgs(positionals[0] as string, positionals[1]);
-    } catch (error) {
-      return usage((error as Error).message);
-    }
+  let extraTools: Tool[];
+  try {
+    if (command === 'call') callArgs = parseCallArgs(positionals[0] as string, positionals[1]);
+    extraTools = await loadTools(parsed.tools, cwd);
+  } catch (error) {
+    return usage((error as Error).message);
   }
 
   let platform: Platform;
@@ -298,51 +488,21 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
   stdout.on('error', onStdoutError);
 
   try {
+    const builtins = BuiltinTools.all().filter((tool) => !extraTools.some((extra) => extra.name === tool.name));
     const runner = new ToolRunner({
       platform,
-      tools: BuiltinTools.all(),
+      tools: [...builtins, ...extraTools],
+      ...(parsed.readOnly ? { permissions: 'read_only' as const } : {}),
       ...(parsed.timeoutMs === undefined ? {} : { defaultTimeoutMs: parsed.timeoutMs }),
     });
-    const options = { signal: interrupt.signal };
-
+    const ctx: CommandContext = { parsed, runner, io, stdout, stderr, interrupt: interrupt.signal, outputClosed: outputClosed.signal };
     if (command === 'tools') {
       await write(stdout, `${JSON.stringify(runner.declarations(), null, 2)}\n`);
       return CLI_EXIT.ok;
     }
-
-    if (command === 'call') {
-      const name = positionals[0] as string;
-      const [result] = await runner.processToolCalls([{ name, args: callArgs }], options);
-      await write(stdout, `${JSON.stringify(result, null, 2)}\n`);
-      if (interrupt.signal.aborted) return CLI_EXIT.interrupted;
-      return result && 'code' in result ? CLI_EXIT.callFailed : CLI_EXIT.ok;
-    }
-
-    // run: one call at a time, in input order, so result lines match input lines.
-    const lines = createInterface({ input: io.stdin ?? process.stdin, crlfDelay: Infinity, terminal: false });
-    const stop = (): void => lines.close();
-    interrupt.signal.addEventListener('abort', stop, { once: true });
-    outputClosed.signal.addEventListener('abort', stop, { once: true });
-    let lineNumber = 0;
-    try {
-      for await (const text of lines) {
-        lineNumber += 1;
-        if (text.trim() === '') continue;
-        const parsedLine = parseLine(text, lineNumber);
-        if ('error' in parsedLine) {
-          await write(stdout, `${JSON.stringify(parsedLine.error)}\n`);
-          continue;
-        }
-        const [result] = await runner.processToolCalls([parsedLine.call], options);
-        await write(stdout, `${JSON.stringify(echoId(result as ToolCallResult, parsedLine.id))}\n`);
-        if (interrupt.signal.aborted || outputClosed.signal.aborted) break;
-      }
-    } finally {
-      interrupt.signal.removeEventListener('abort', stop);
-      outputClosed.signal.removeEventListener('abort', stop);
-      lines.close();
-    }
-    return interrupt.signal.aborted ? CLI_EXIT.interrupted : CLI_EXIT.ok;
+    if (command === 'call') return await commandCall(ctx, positionals[0] as string, callArgs);
+    if (command === 'mcp') return await commandMcp(ctx);
+    return await commandRun(ctx);
   } finally {
     if (handleSignals) {
       process.off('SIGINT', onSignal);

@@ -73,6 +73,14 @@ const PINNED: Record<string, { source: string; names: string[] }> = {
     source: 'node/index',
     names: ['FileStateStore', 'createNodePlatform', 'createRedisStateStore', 'createVmRegexSandbox', 'exposeToolRunnerInWorker', 'spawnToolWorker'],
   },
+  'toolhost/mcp': {
+    source: 'bridges/mcp/index',
+    names: ['MessagePortTransport', 'createMcpPermissionPrompt', 'createMcpServer', 'mcpTools', 'toCallToolResult'],
+  },
+  'toolhost/mcp/node': {
+    source: 'bridges/mcp/node',
+    names: ['MessagePortTransport', 'StdioServerTransport', 'createMcpPermissionPrompt', 'createMcpServer', 'mcpTools', 'serveMcpHttp', 'toCallToolResult'],
+  },
 };
 
 const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {

@@ -1,0 +1,152 @@
+import { Client, type CallToolResult, type Tool as McpTool, type Transport } from '@modelcontextprotocol/client';
+import { ToolError, isToolErrorCode } from '../../src/core/errors.js';
+import type { Tool, ToolContext } from '../../src/core/tool.js';
+import type { JsonSchema, JsonValue } from '../../src/core/types.js';
+
+/** Where {@link mcpTools} registers tools and re-registers them when the server's list changes (a `ToolRunner`). */
+export interface ToolRegistry {
+  register(tool: Tool): Promise<void> | void;
+  unregister(name: string): boolean;
+}
+
+/** Options of {@link mcpTools}; all optional. */
+export interface McpToolsOptions {
+  /** Put before each remote tool's name, e.g. `'docs.'` (default none). */
+  prefix?: string;
+  /**
+   * Registers the tools here at once and keeps them in step with the server: on
+   * `notifications/tools/list_changed` the list is fetched again, removed tools are unregistered and
+   * new or changed ones registered.
+   */
+  registry?: ToolRegistry;
+  /** Client name and version when `mcpTools` makes the client (default `toolhost` / `0.0.0`). */
+  clientInfo?: { name: string; version: string };
+}
+
+/** What {@link mcpTools} returns. */
+export interface McpTools {
+  /** The connected client (the one given, or the one made for the transport). */
+  readonly client: Client;
+  /** The remote tools as toolhost tools, in the server's order. */
+  tools(): Tool[];
+  /** Fetches the list again (and updates the registry, if any); resolves with the new tools. */
+  refresh(): Promise<Tool[]>;
+  /** Closes the client when `mcpTools` made it; stops following list changes either way. */
+  close(): Promise<void>;
+}
+
+function isClient(value: Client | Transport): value is Client {
+  return value instanceof Client;
+}
+
+/** Reads `code: message` back from a toolhost-style error text; other servers' errors are `execution_failed`. */
+function toolErrorOf(name: string, result: CallToolResult): ToolError {
+  const structured: unknown = result.structuredContent;
+  const record = typeof structured === 'object' && structured !== null ? (structured as Record<string, unknown>) : {};
+  const code = record['code'];
+  const message = record['error'];
+  if (isToolErrorCode(code) && typeof message === 'string') return new ToolError(code, message);
+  const text = result.content
+    .map((block) => (block.type === 'text' ? block.text : ''))
+    .filter((part) => part !== '')
+    .join('\n');
+  const match = /^([a-z_]+): ([\s\S]*)$/.exec(text);
+  if (match && isToolErrorCode(match[1])) return new ToolError(match[1], match[2] ?? '');
+  return new ToolError('execution_failed', text === '' ? `the MCP tool ${name} failed without a message` : text);
+}
+
+/** The output toolhost returns for an MCP result: `structuredContent`, else a single text, else the blocks. */
+function outputOf(result: CallToolResult): JsonValue {
+  if (result.structuredContent !== undefined) return JSON.parse(JSON.stringify(result.structuredContent)) as JsonValue;
+  const blocks = result.content;
+  if (blocks.length === 1 && blocks[0]?.type === 'text') return blocks[0].text;
+  return blocks.map((block): JsonValue => {
+    if (block.type === 'text') return { type: 'text', text: block.text };
+    if (block.type === 'image' || block.type === 'audio') return { type: block.type, mime_type: block.mimeType, data_base64: block.data };
+    return JSON.parse(JSON.stringify(block)) as JsonValue;
+  });
+}
+
+function toToolhostTool(client: Client, remote: McpTool, prefix: string): Tool {
+  const readOnly = remote.annotations?.readOnlyHint === true;
+  const tool: Tool = {
+    name: `${prefix}${remote.name}`,
+    description: remote.description ?? remote.title ?? remote.name,
+    parameters: remote.inputSchema as JsonSchema,
+    readOnly,
+    concurrencySafe: readOnly,
+    needsContext: true,
+    annotations: { ...remote.annotations },
+    async call() {
+      throw new ToolError('execution_failed', `${remote.name} runs through callWithContext`);
+    },
+    async callWithContext(args: unknown, ctx: ToolContext): Promise<unknown> {
+      const params = { name: remote.name, arguments: (args ?? {}) as Record<string, unknown> };
+      let result: CallToolResult;
+      try {
+        result = await client.callTool(params, {
+          signal: ctx.signal,
+          timeout: 2_147_483_647,
+          onprogress: (progress) => {
+            void ctx.send({ progress: progress.progress, ...(progress.total === undefined ? {} : { total: progress.total }), ...(progress.message === undefined ? {} : { message: progress.message }) });
+          },
+        });
+      } catch (error) {
+        if (ctx.signal.aborted) throw ctx.signal.reason;
+        throw new ToolError('unavailable', `the MCP server did not answer ${remote.name}: ${(error as Error).message}`);
+      }
+      if (result.isError) throw toolErrorOf(remote.name, result);
+      return outputOf(result);
+    },
+  };
+  if (remote.outputSchema) Object.assign(tool, { outputSchema: remote.outputSchema as JsonSchema });
+  return tool;
+}
+
+/**
+ * Turns a remote MCP server's tools into toolhost tools, so a runner hosts them beside the built-ins
+ * with its own permissions, timeouts and batching. Takes a connected SDK `Client`, or a `Transport`
+ * to connect one to (stdio, Streamable HTTP — also in the browser —, or a {@link MessagePortTransport}).
+ *
+ * - `readOnlyHint: true` → `readOnly` and concurrency-safe; other annotations are kept.
+ * - `isError: true` → a `ToolError`: the code from a toolhost server's `structuredContent` or
+ *   `code: message` text, else `execution_failed` with the server's text; a failed request is `unavailable`.
+ * - The call's signal (cancel, timeout) aborts the request: the SDK sends `notifications/cancelled`.
+ * - Progress notifications reach `ctx.send` as `{ progress, total?, message? }`.
+ * - With `registry`, list changes are followed (see {@link McpToolsOptions.registry}).
+ */
+export async function mcpTools(source: Client | Transport, options: McpToolsOptions = {}): Promise<McpTools> {
+  const prefix = options.prefix ?? '';
+  const owned = !isClient(source);
+  const client = isClient(source) ? source : new Client(options.clientInfo ?? { name: 'toolhost', version: '0.0.0' }, { capabilities: {} });
+  if (!isClient(source)) await client.connect(source);
+  let current: Tool[] = [];
+  let following = true;
+
+  const refresh = async (): Promise<Tool[]> => {
+    const listed = await client.listTools();
+    const next = listed.tools.map((remote) => toToolhostTool(client, remote, prefix));
+    if (options.registry) {
+      const names = new Set(next.map((tool) => tool.name));
+      for (const old of current) if (!names.has(old.name)) options.registry.unregister(old.name);
+      for (const tool of next) await options.registry.register(tool);
+    }
+    current = next;
+    return next;
+  };
+  await refresh();
+  if (options.registry) {
+    client.setNotificationHandler('notifications/tools/list_changed', async () => {
+      if (following) await refresh();
+    });
+  }
+  return {
+    client,
+    tools: () => current.slice(),
+    refresh,
+    async close() {
+      following = false;
+      if (owned) await client.close();
+    },
+  };
+}
