@@ -71,7 +71,7 @@ const PINNED: Record<string, { source: string; names: string[] }> = {
   },
   'toolhost/node': {
     source: 'node/index',
-    names: ['FileStateStore', 'createNodePlatform', 'createRedisStateStore', 'createVmRegexSandbox', 'exposeToolRunnerInWorker', 'spawnToolWorker'],
+    names: ['FileStateStore', 'createNodePlatform', 'createRedisStateStore', 'createToolWorkerPool', 'createVmRegexSandbox', 'exposeToolRunnerInWorker', 'spawnToolWorker'],
   },
   'toolhost/mcp': {
     source: 'bridges/mcp/index',
