@@ -18,6 +18,9 @@ import { isInside } from './fs/path-checked.js';
 import { runShellCommand, type RunShellCommandOptions } from './run-command.js';
 import { createDuckDuckGoSearch, type DuckDuckGoSearchOptions } from './web-search.js';
 import { FileStateStore } from './state-store.js';
+import { createNodeNetwork } from './network.js';
+import { createShellSessions } from './shell-session.js';
+import type { NetworkPolicy } from '../src/core/types.js';
 
 export { createConfinedNodeFs, type ConfinedNodeFsOptions } from './fs/confined.js';
 export { createPathCheckedNodeFs } from './fs/path-checked.js';
@@ -44,6 +47,13 @@ export interface NodePlatformOptions {
   command?: RunShellCommandOptions;
   /** How `fs` confines itself to the root (`createConfinedNodeFs`); default: descriptors where Linux allows. */
   confinement?: ConfinedNodeFsOptions['mode'];
+  /**
+   * What `web_fetch` may reach: URL prefixes with their methods, and the loopback / private /
+   * link-local addresses allowed (all refused by default), e.g. `{ allowAddresses: ['127.0.0.1'] }`.
+   */
+  network?: NetworkPolicy;
+  /** The fetch `web_fetch` uses (default: Node's global fetch). */
+  fetch?: typeof fetch;
 }
 
 /** The realpath of an existing directory, or a ToolError `not_found` / `not_a_directory`. */
@@ -91,6 +101,10 @@ export function createNodePlatform(options: NodePlatformOptions = {}): Platform 
   const regex = options.regex ?? createVmRegexSandbox();
   const persistent = options.state !== undefined || options.stateDir !== undefined;
   const search = createDuckDuckGoSearch(options.webSearch);
+  const networkOptions: { policy?: NetworkPolicy; fetch?: typeof fetch } = {};
+  if (options.network) networkOptions.policy = options.network;
+  if (options.fetch) networkOptions.fetch = options.fetch;
+  const network = createNodeNetwork(networkOptions);
   const webSearch = (query: string, signal: AbortSignal): Promise<WebSearchResult> => search(query, signal);
 
   if (options.root === undefined) {
@@ -103,12 +117,14 @@ export function createNodePlatform(options: NodePlatformOptions = {}): Platform 
       regex,
       capabilities: { runCommand: false, webSearch: true, persistent },
       webSearch,
+      network,
       dispose: () => memory.dispose(),
     };
   }
 
   const root = realDirectory(options.root);
   const fs = createConfinedNodeFs(root, { mode: options.confinement });
+  const shells = createShellSessions(options.command ? { command: options.command } : {});
   const disposed = new AbortController();
   const running = new Set<Promise<unknown>>();
 
@@ -142,9 +158,27 @@ export function createNodePlatform(options: NodePlatformOptions = {}): Platform 
     capabilities: { runCommand: true, webSearch: true, persistent },
     runCommand,
     webSearch,
+    network,
+    shellSession(conversationId) {
+      const session = shells.get(conversationId);
+      return {
+        run: async (request, signal) => {
+          if (disposed.signal.aborted) throw new ToolError('unavailable', 'the platform has been disposed');
+          const run = session.run(request, AbortSignal.any([signal, disposed.signal]));
+          running.add(run);
+          try {
+            return await run;
+          } finally {
+            running.delete(run);
+          }
+        },
+        restart: () => session.restart(),
+      };
+    },
     async dispose() {
       disposed.abort();
       await Promise.allSettled([...running]);
+      await shells.dispose();
     },
   };
 }

@@ -58,3 +58,4 @@ export type { GrepSearchResult, SearchContentResult, SearchFilesResult, SearchCo
 export type { StartSubagentResult } from './tools/start-subagent.js';
 export type { GenerateImageResult } from './tools/generate-image.js';
 export type { FinishResult } from './tools/finish.js';
+export { toolProfiles, type ToolProfiles, type ToolProfileName } from './tools/profiles/index.js';

@@ -151,6 +151,22 @@ export interface RunCommandResult {
   note?: string;
 }
 
+/**
+ * A shell that keeps its state between calls: one per conversation, for the `bash` tool of the
+ * Anthropic profile. The working directory and exported environment variables carry over from one
+ * command to the next; `restart` forgets them.
+ */
+export interface ShellSession {
+  /**
+   * Runs `command` in the session (in `cwd`, absolute, the first time and after a restart). On timeout
+   * or abort the command's whole process group is killed; the session keeps the state of the last
+   * command that finished. Output as {@link RunCommandResult}.
+   */
+  run(request: { command: string; cwd: string; timeoutMs: number }, signal: AbortSignal): Promise<RunCommandResult>;
+  /** Forgets the working directory and environment: the next command starts from a fresh shell. */
+  restart(): Promise<void>;
+}
+
 /** One web search hit. */
 export interface WebSearchHit {
   title: string;
@@ -201,6 +217,10 @@ export interface Platform {
   readonly capabilities: PlatformCapabilities;
   runCommand?(request: RunCommandRequest, signal: AbortSignal): Promise<RunCommandResult>;
   webSearch?(query: string, signal: AbortSignal): Promise<WebSearchResult>;
+  /** The persistent shell of a conversation (Node with a real directory); absent where there is no shell. */
+  shellSession?(conversationId: string): ShellSession;
+  /** What `web_fetch` may reach and how (see {@link PlatformNetwork}); absent: no network for tools. */
+  readonly network?: PlatformNetwork;
   /** Interruptible regex execution; when absent, regexes run in the calling thread. */
   readonly regex?: RegexSandbox;
   /**
@@ -230,4 +250,37 @@ export interface Platform {
    */
   batch?<T>(fn: () => Promise<T>): Promise<T>;
   dispose(): Promise<void>;
+}
+
+/** One rule of a {@link NetworkPolicy}: a URL prefix and the methods allowed under it. */
+export interface NetworkRule {
+  /** A URL prefix such as `https://docs.example.com/` (compared with the normalised URL). */
+  prefix: string;
+  /** HTTP methods allowed under the prefix (default `['GET', 'HEAD']`). */
+  methods?: readonly string[];
+}
+
+/**
+ * What tools may fetch. `allow` absent: any http(s) URL with GET or HEAD. Addresses on loopback,
+ * private (RFC 1918, unique-local), link-local, CGNAT and unspecified ranges are refused where the
+ * platform can tell (Node resolves the host first) unless listed in `allowAddresses` (an IP, or a
+ * CIDR such as `127.0.0.0/8`).
+ */
+export interface NetworkPolicy {
+  allow?: readonly (string | NetworkRule)[];
+  allowAddresses?: readonly string[];
+}
+
+/**
+ * The network a platform gives `web_fetch`: the policy, the `fetch` to use, and, where the platform
+ * can resolve names (Node), a check of the address a URL's host resolves to. `redirects` says who
+ * follows redirects: `'manual'` (the tool, hop by hop, each hop checked) or `'follow'` (the browser,
+ * whose fetch hides redirect targets; only the final URL is checked).
+ */
+export interface PlatformNetwork {
+  readonly policy: NetworkPolicy;
+  fetch(url: string, init: { method: string; headers: Record<string, string>; redirect: 'manual' | 'follow'; signal: AbortSignal }): Promise<Response>;
+  /** Rejects with `permission_denied` naming the rule when `url`'s host resolves to a refused address. */
+  checkAddress?(url: URL, signal: AbortSignal): Promise<void>;
+  readonly redirects: 'manual' | 'follow';
 }

@@ -1,0 +1,145 @@
+import { ToolError, toToolError } from '../../core/errors.js';
+import { hashBytes } from '../../core/file-cache.js';
+import type { ToolContext } from '../../core/tool.js';
+import { dirname, resolveWorkspacePath, statOrNull, writeFileAtomic } from '../../fs/paths.js';
+import { clipForMessage, decodeText, encodeText } from '../../fs/text.js';
+import { applyChunks } from './apply.js';
+import type { PatchOperation } from './parse.js';
+
+export { parsePatch, parseChunks, parseCreateDiff, checkOperationPath, type PatchChunk, type PatchOperation } from './parse.js';
+export { applyChunks, seekLines } from './apply.js';
+
+/** Largest file a patch updates, in bytes (32 MiB, as `edit_file`). */
+export const PATCH_MAX_FILE_BYTES = 32 * 1024 * 1024;
+
+/** One file a patch changed, as the result lists it. */
+export interface PatchChange {
+  /** `A` added, `M` modified (or moved), `D` deleted: the letters of Codex's summary. */
+  action: 'A' | 'M' | 'D';
+  /** Absolute workspace path (the new path of a moved file). */
+  path: string;
+  /** The path the file was moved from, for `*** Move to:`. */
+  moved_from?: string;
+}
+
+/** Result of applying a patch: Codex's summary text and the files changed, in patch order. */
+export interface PatchResult {
+  output: string;
+  changes: PatchChange[];
+}
+
+interface Planned {
+  path: string;
+  /** Bytes before (null: the file did not exist). */
+  before: Uint8Array | null;
+  /** Bytes after (null: the file is removed). */
+  after: Uint8Array | null;
+}
+
+/**
+ * Applies parsed patch operations to the workspace all or nothing: every path is resolved inside the
+ * workspace (`resolveWorkspacePath`, so confinement and symlink rules are the built-ins'), every file
+ * is read and every new content computed before anything is written, under the write locks of all
+ * the paths. If a write then fails, the files already written are put back. Writes are atomic per
+ * file and keep each file's BOM and line endings; the file cache records the new hashes, and a file
+ * this conversation viewed that has changed since is `stale_file` for a delete.
+ *
+ * Errors: `not_found` (update or delete of a missing file), `already_exists` (add or move onto an
+ * existing file), `no_match` (a hunk that does not apply, quoting the line), `binary_file`,
+ * `is_a_directory`, `too_large`, `outside_workspace`, `stale_file`, `cancelled`.
+ */
+export async function applyPatchOperations(ctx: ToolContext, operations: readonly PatchOperation[]): Promise<PatchResult> {
+  const scope = { fs: ctx.fs, root: ctx.platform.root, cwd: ctx.cwd };
+  const resolved = await Promise.all(
+    operations.map(async (op) => ({
+      op,
+      path: await resolveWorkspacePath(scope, op.path, { argName: 'patch path' }),
+      moveTo: op.type === 'update' && op.moveTo !== undefined ? await resolveWorkspacePath(scope, op.moveTo, { argName: 'patch path' }) : undefined,
+    })),
+  );
+  const paths = [...new Set(resolved.flatMap((r) => (r.moveTo === undefined ? [r.path] : [r.path, r.moveTo])))].sort();
+  const locked = (i: number): Promise<PatchResult> =>
+    i === paths.length ? plan() : ctx.withPathLock(paths[i] as string, () => locked(i + 1));
+
+  const readText = async (path: string): Promise<{ bytes: Uint8Array; text: string; bom: boolean }> => {
+    const stats = await statOrNull(ctx.fs, path);
+    const where = clipForMessage(path);
+    if (stats === null) throw new ToolError('not_found', `${where} does not exist; use "*** Add File:" to create it, or check the path`);
+    if (stats.isDirectory()) throw new ToolError('is_a_directory', `${where} is a directory; patch the files inside it`);
+    if (stats.size > PATCH_MAX_FILE_BYTES) throw new ToolError('too_large', `${where} is ${stats.size} bytes; patches apply to files up to ${PATCH_MAX_FILE_BYTES} bytes`);
+    const bytes = await ctx.fs.readFile(path);
+    const decoded = decodeText(bytes);
+    if (decoded === null) throw new ToolError('binary_file', `${where} is a binary file (a NUL byte or invalid UTF-8); patches apply to UTF-8 text only`);
+    return { bytes, ...decoded };
+  };
+  const mustBeFree = async (path: string, what: string): Promise<void> => {
+    if ((await statOrNull(ctx.fs, path)) !== null) {
+      throw new ToolError('already_exists', `${clipForMessage(path)} already exists, so it cannot be ${what}; use "*** Update File:" to change it`);
+    }
+  };
+
+  async function plan(): Promise<PatchResult> {
+    const planned: Planned[] = [];
+    const changes: PatchChange[] = [];
+    for (const { op, path, moveTo } of resolved) {
+      if (op.type === 'add') {
+        await mustBeFree(path, 'added');
+        planned.push({ path, before: null, after: encodeText(op.content) });
+        changes.push({ action: 'A', path });
+      } else if (op.type === 'delete') {
+        const { bytes } = await readText(path);
+        const known = ctx.fileCache.get(path);
+        if (known !== undefined && known !== (await hashBytes(bytes))) {
+          throw new ToolError('stale_file', `${clipForMessage(path)} has changed since you last read it; read it again before deleting it`);
+        }
+        planned.push({ path, before: bytes, after: null });
+        changes.push({ action: 'D', path });
+      } else {
+        const file = await readText(path);
+        const text = op.chunks.length === 0 ? file.text : applyChunks(file.text, op.chunks, op.path);
+        const after = encodeText(text, file.bom);
+        if (moveTo !== undefined && moveTo !== path) {
+          await mustBeFree(moveTo, 'the target of "*** Move to:"');
+          planned.push({ path: moveTo, before: null, after }, { path, before: file.bytes, after: null });
+          changes.push({ action: 'M', path: moveTo, moved_from: path });
+        } else {
+          planned.push({ path, before: file.bytes, after });
+          changes.push({ action: 'M', path });
+        }
+      }
+    }
+    const hashes = await Promise.all(planned.map((p) => (p.after === null ? null : hashBytes(p.after))));
+    if (ctx.signal.aborted) throw new ToolError('cancelled', 'apply_patch was cancelled before writing; nothing was changed');
+    const done: Planned[] = [];
+    try {
+      for (const step of planned) {
+        if (step.after === null) await ctx.fs.rm(step.path);
+        else {
+          if (step.before === null) await ctx.fs.mkdir(dirname(step.path), { recursive: true });
+          await writeFileAtomic(ctx.fs, step.path, step.after, ctx.platform.atomicWrites === true);
+        }
+        done.push(step);
+      }
+    } catch (error) {
+      for (const step of done.reverse()) {
+        try {
+          if (step.before === null) await ctx.fs.rm(step.path, { force: true });
+          else await writeFileAtomic(ctx.fs, step.path, step.before, ctx.platform.atomicWrites === true);
+        } catch {
+          // Best effort: the original error is the one to report.
+        }
+      }
+      const failure = toToolError(error);
+      throw new ToolError(failure.code, `the patch could not be written (${failure.message}); the files it had changed were restored`);
+    }
+    planned.forEach((step, i) => {
+      const hash = hashes[i];
+      if (hash === null || hash === undefined) ctx.fileCache.delete(step.path);
+      else ctx.fileCache.set(step.path, hash);
+    });
+    const output = `Success. Updated the following files:\n${changes.map((c) => `${c.action} ${c.path}`).join('\n')}\n`;
+    return { output, changes };
+  }
+
+  return locked(0);
+}
