@@ -1,0 +1,88 @@
+import { readFile, mkdtemp, realpath, rm, mkdir } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ToolRunner, type ToolCallResult } from '../src/core/runner.js';
+import type { Platform } from '../src/core/types.js';
+import { toolProfiles } from '../src/tools/profiles/index.js';
+import { createNodePlatform } from './platform.js';
+
+let root: string;
+let platform: Platform;
+let runner: ToolRunner;
+beforeAll(async () => {
+  root = await realpath(await mkdtemp(join(tmpdir(), 'toolhost-bash-')));
+  await mkdir(join(root, 'sub'));
+  platform = createNodePlatform({ root });
+  runner = new ToolRunner({ platform, tools: toolProfiles.anthropic() });
+});
+afterAll(async () => {
+  await platform.dispose();
+  await rm(root, { recursive: true, force: true });
+});
+
+const bash = (args: Record<string, unknown>, conversationId = 'c1', timeoutMs?: number): Promise<unknown> =>
+  runner.execute('bash', args, timeoutMs === undefined ? { conversationId } : { conversationId, timeoutMs });
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = text.slice(text.lastIndexOf(')') + 2)[0];
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    return false;
+  }
+}
+
+describe('bash (Anthropic profile) on Node', () => {
+  it('keeps the working directory and exported variables between calls', async () => {
+    expect(await bash({ command: 'cd sub && export GREETING="hello there" && pwd' })).toBe(`${root}/sub\n`);
+    expect(await bash({ command: 'pwd; echo "$GREETING"' })).toBe(`${root}/sub\nhello there\n`);
+    expect(await bash({ command: 'unset GREETING; echo "[${GREETING-unset}]"' })).toBe('[unset]\n');
+    expect(await bash({ command: 'echo "[${GREETING-unset}]"' })).toBe('[unset]\n');
+  });
+
+  it('reports stderr and a non-zero exit code, and keeps the state of an exit', async () => {
+    expect(await bash({ command: 'export CODE=7; echo out; echo err >&2; exit 3' }, 'c-exit')).toBe('out\nerr\n[exit code 3]');
+    expect(await bash({ command: 'echo $CODE' }, 'c-exit')).toBe('7\n');
+  });
+
+  it('restart forgets the working directory and environment', async () => {
+    await bash({ command: 'cd sub; export KEEP=1' }, 'c-restart');
+    expect(await bash({ restart: true }, 'c-restart')).toBe('The bash session was restarted.');
+    expect(await bash({ command: 'pwd; echo "[${KEEP-}]"' }, 'c-restart')).toBe(`${root}\n[]\n`);
+  });
+
+  it('gives two conversations separate sessions', async () => {
+    await bash({ command: 'cd sub; export WHO=a' }, 'conv-a');
+    await bash({ command: 'export WHO=b' }, 'conv-b');
+    expect(await bash({ command: 'pwd; echo $WHO' }, 'conv-a')).toBe(`${root}/sub\na\n`);
+    expect(await bash({ command: 'pwd; echo $WHO' }, 'conv-b')).toBe(`${root}\nb\n`);
+  });
+
+  it('kills the whole process group at the deadline and stays usable', async () => {
+    const started = Date.now();
+    const [result] = (await runner.processToolCalls(
+      [{ name: 'bash', args: { command: 'sleep 30 & echo $! > bg.pid; sleep 30' } }],
+      { conversationId: 'c-timeout', timeoutMs: 1000 },
+    )) as [ToolCallResult];
+    expect(result).toMatchObject({ code: 'timeout' });
+    expect(Date.now() - started).toBeLessThan(1000 + 5000);
+    const pid = Number((await readFile(join(root, 'bg.pid'), 'utf8')).trim());
+    const deadline = Date.now() + 5000;
+    while (alive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(alive(pid)).toBe(false);
+    expect(await bash({ command: 'echo still here' }, 'c-timeout')).toBe('still here\n');
+  });
+
+  it('answers with a note where the platform has no shell', async () => {
+    const memory = new ToolRunner({ tools: toolProfiles.anthropic() });
+    expect(await memory.execute('bash', { command: 'ls' })).toBe('(no output: bash is not available on the memory platform)');
+  });
+});
