@@ -39,6 +39,7 @@ export default defineConfig({
         test: {
           name: 'chromium',
           include: BROWSER_TESTS,
+          setupFiles: ['test/browser/vitest-ajv-setup.ts'],
           // After the node project, not beside it: its Chromium tests and this one's would share the CPUs.
           sequence: { groupOrder: 1 },
           browser: {

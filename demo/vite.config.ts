@@ -13,6 +13,7 @@ export default defineConfig({
     alias: [
       { find: /^toolhost\/web$/, replacement: here('../web/index.ts') },
       { find: /^toolhost\/agent$/, replacement: here('../src/agent/index.ts') },
+      { find: /^toolhost\/ajv$/, replacement: here('../src/core/ajv.ts') },
       { find: /^toolhost$/, replacement: here('../src/index.ts') },
     ],
   },

@@ -19,9 +19,13 @@ import {
   type ToolCall,
   type ToolCallResult,
 } from 'toolhost';
+import { useAjv } from 'toolhost/ajv';
 import { createWebPlatform, deleteWorkspace, exposeToolRunner } from 'toolhost/web';
 import { createDelegatedRegexSandbox, createWorkerRegexSandbox } from './regex-sandbox.js';
 import type { AdminApi, AdminNotice, FileView, HistoryEntry, Mode, TreeEntry, WorkerInfo } from './protocol.js';
+
+// save_memory below has a schema of its own, compiled at run time.
+useAjv();
 
 const workspace = self.name.replace(/^toolhost-playground:/, '') || 'default';
 // grep's regular expressions run where a catastrophic pattern can be stopped (see regex-sandbox.ts).

@@ -1,4 +1,4 @@
-import type { Ajv, ErrorObject } from 'ajv';
+import type { ErrorObject } from 'ajv';
 import { ToolError } from './errors.js';
 import { clipForMessage, quoteForMessage } from '../fs/text.js';
 import precompiledBuiltins from '../tools/generated/validators.js';
@@ -18,15 +18,43 @@ export function registerPrecompiledValidators(validators: Record<string, Argumen
   for (const [schemaText, validate] of Object.entries(validators)) precompiled.set(schemaText, validate);
 }
 
-let ajv: Promise<Ajv> | undefined;
+/** What compiles a JSON Schema at run time: ajv's `compile` shape. */
+export interface SchemaCompiler {
+  compile(schema: JsonSchema): ArgumentValidator;
+}
 
-function getAjv(): Promise<Ajv> {
+// Not a string literal: bundlers (Vite's default worker format inlines every literal `import()`) then
+// leave ajv out of every bundle that does not ask for it; Node resolves the package at run time.
+const AJV = 'ajv';
+
+async function loadAjv(): Promise<SchemaCompiler> {
+  // No coercion here: toolhost coerces only strings to numbers/booleans itself, where ajv's
+  // coerceTypes would also turn numbers into strings.
+  const { Ajv } = (await import(/* @vite-ignore */ AJV)) as typeof import('ajv');
+  return new Ajv({ allErrors: true, strict: false, validateFormats: false, coerceTypes: false, useDefaults: false, logger: false }) as unknown as SchemaCompiler;
+}
+
+let loader: () => Promise<SchemaCompiler> = loadAjv;
+let ajv: Promise<SchemaCompiler> | undefined;
+
+/**
+ * Sets where runtime schema compiles come from (default: ajv, resolved by name at run time, which works
+ * on Node; a browser bundle has ajv only when it imports `toolhost/ajv`, whose `useAjv()` calls this).
+ */
+export function provideSchemaCompiler(load: () => Promise<SchemaCompiler>): void {
+  loader = load;
+  ajv = undefined;
+}
+
+function getAjv(): Promise<SchemaCompiler> {
   // Loaded and created on the first runtime compile, not at import: a worker whose tools all have
-  // precompiled validators (the built-ins) never loads ajv. No coercion here: toolhost coerces only
-  // strings to numbers/booleans itself (SPEC §3), where ajv's coerceTypes would also turn numbers into strings.
-  ajv ??= import('ajv').then(
-    ({ Ajv }) => new Ajv({ allErrors: true, strict: false, validateFormats: false, coerceTypes: false, useDefaults: false, logger: false }),
-  );
+  // precompiled validators (the built-ins) never loads ajv.
+  ajv ??= loader().catch((error: unknown) => {
+    throw new ToolError(
+      'invalid_arguments',
+      `no JSON Schema compiler could be loaded (${error instanceof Error ? error.message : String(error)}); in a browser bundle, import { useAjv } from 'toolhost/ajv' and call useAjv() before registering tools with custom schemas, or register precompiled validators`,
+    );
+  });
   ajv.catch(() => (ajv = undefined));
   return ajv;
 }

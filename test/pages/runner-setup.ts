@@ -4,6 +4,7 @@
 import { ToolRunner, type ToolMessage } from '../../src/core/runner.js';
 import { defineTool } from '../../src/core/tool.js';
 import { BuiltinTools } from '../../src/tools/index.js';
+import { useAjv } from '../../src/core/ajv.js';
 import type { Tool } from '../../src/core/tool.js';
 import { createWebPlatform, type WebBackend } from '../../web/index.js';
 import { withoutBatch } from './without-batch.js';
@@ -46,6 +47,9 @@ function blockedFactory(): IDBFactory {
 }
 
 export function buildRunner(onMessage: (message: ToolMessage) => void): ToolRunner {
+  // The test tools below (and page-side tools) have schemas of their own: compiled at run time by ajv
+  // (under a CSP without 'unsafe-eval' that compile is refused, which csp.test.ts checks).
+  useAjv();
   const platform = createWebPlatform({
     workspace: config.workspace,
     backend: config.backend ?? 'indexeddb',

@@ -98,7 +98,9 @@ function excerptLongLines(lines: string[]): string[] {
  */
 export async function unifiedDiff(path: string, before: string, after: string): Promise<string> {
   // Loaded on the first edit, not with the worker.
-  const { FILE_HEADERS_ONLY, formatPatch, structuredPatch } = await import('diff');
+  // The module with just these, not the package index: a dynamic import keeps every export of its
+  // target, and Vite's default worker format inlines it (the index would add the whole library).
+  const { FILE_HEADERS_ONLY, formatPatch, structuredPatch } = await import('diff/lib/patch/create.js');
   const patch = structuredPatch(path, path, before, after, '', '', { context: 3, timeout: DIFF_TIMEOUT_MS });
   if (patch === undefined) {
     return `(diff left out: the change to ${clipForMessage(path)} is too large to diff quickly; view_file the file to check it)`;
