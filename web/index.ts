@@ -3,7 +3,17 @@
  * worker side) and `connectToolRunner` (the page side), the shared workspaces and their administration.
  * Importing it does no work and touches no global.
  */
-export { createWebPlatform, type WebPlatform, type WebPlatformOptions, type WebBackend } from './platform.js';
+export {
+  createWebPlatform,
+  type WebPlatform,
+  type WebPlatformOptions,
+  type WebBackend,
+  type WebMountSource,
+  type WebShell,
+  type OverlayChange,
+  type OverlayApplyResult,
+} from './platform.js';
+export { rememberedDirectory } from './directory.js';
 export { listWorkspaces, exportWorkspace, deleteWorkspace, type WorkspaceAdminOptions, type WorkspaceExport } from './workspaces.js';
 export {
   exposeToolRunner,

@@ -1,12 +1,37 @@
-import { promisifyRequest } from 'idb-keyval';
 import { ToolError } from '../src/core/errors.js';
-import { lazyFs, MemoryStateStore } from '../src/platform/memory.js';
-import type { FsPromises, JsonValue, Platform, RegexSandbox, StateStore } from '../src/core/types.js';
-import { resolveIdbFactory, WorkspaceDb } from './idb.js';
+import { MemoryFs } from '../src/fs/memfs.js';
+import { fsFromSync, lazyFs, MemoryStateStore } from '../src/platform/memory.js';
+import type { FsPromises, Platform, RegexSandbox, RunCommandRequest, RunCommandResult, StateStore } from '../src/core/types.js';
+import { checkDirectory, rememberDirectory, rememberedDirectory } from './directory.js';
+import { HandleFs } from './handle-fs.js';
+import { resolveIdbFactory, WorkspaceDb, type FsRecord } from './idb.js';
 import { JournaledWorkspace } from './journal.js';
+import { mountTable, readOnlyFs, type Mount } from './mounts.js';
+import { overlayFs, type OverlayApplyResult, type OverlayChange, type OverlayControl } from './overlay.js';
+import { WebStateStore } from './state.js';
 
 /** Where the web platform keeps a workspace's files. */
-export type WebBackend = 'indexeddb' | 'opfs' | 'memory';
+export type WebBackend = 'indexeddb' | 'opfs' | 'memory' | 'directory';
+
+/**
+ * A filesystem to mount (or to lay an overlay over): a folder handle (File System Access API, or an
+ * OPFS directory), a ready {@link FsPromises} addressed from `/`, or one opened on first use (what
+ * `zenfsMount()` of `toolhost/web/zenfs` returns for any ZenFS backend: a zip archive, a Fetch tree).
+ * `readOnly` refuses every write through the workspace with `permission_denied`.
+ */
+export type WebMountSource =
+  | { directory: FileSystemDirectoryHandle; readOnly?: boolean }
+  | { fs: FsPromises; readOnly?: boolean; label?: string }
+  | { open(): Promise<FsPromises>; readOnly?: boolean; label?: string };
+
+/**
+ * A shell for `run_command` (what `justBash()` of `toolhost/web/shell` returns): runs `command` on the
+ * workspace's files and answers the same result shape as the Node platform.
+ */
+export interface WebShell {
+  readonly name: string;
+  run(request: RunCommandRequest & { fs: FsPromises; root: string }, signal: AbortSignal): Promise<RunCommandResult>;
+}
 
 /** Options of {@link createWebPlatform}. */
 export interface WebPlatformOptions {
@@ -14,10 +39,28 @@ export interface WebPlatformOptions {
   workspace: string;
   /**
    * `indexeddb` (default): files and state in the workspace's IndexedDB database, durable per call.
-   * `opfs`: files in the Origin Private File System (ZenFS WebAccess), state in IndexedDB.
+   * `opfs`: files in the Origin Private File System (folder `toolhost-ws-<workspace>`), state in IndexedDB.
    * `memory`: nothing persists (capabilities.persistent is false); needs no storage at all.
+   * `{ directory: handle }`: a real local folder from `showDirectoryPicker()` (or any
+   * FileSystemDirectoryHandle), edited in place; the handle is remembered for the workspace.
+   * `directory`: the folder remembered for this workspace; access is checked (and requested where the
+   * context can ask) on open.
    */
-  backend?: WebBackend;
+  backend?: WebBackend | { directory: FileSystemDirectoryHandle };
+  /**
+   * Filesystems mounted at absolute paths inside the workspace (`'/workspace/docs'`); walks and
+   * searches cross them, each mount's `.gitignore` applies inside it.
+   */
+  mounts?: Record<string, WebMountSource>;
+  /**
+   * Makes the workspace a copy-on-write layer over `base`: the base is read, every write goes to the
+   * workspace's own storage (IndexedDB by default), and `changes()` / `apply()` / `discard()` review them.
+   */
+  overlay?: { base: WebMountSource };
+  /** Files to create when the workspace is new (path relative to the root → text or bytes), in one transaction. */
+  files?: Record<string, string | Uint8Array>;
+  /** Runs `run_command` (default: none, the empty result with its note). */
+  shell?: WebShell;
   /** IndexedDB factory (default: the global `indexedDB`, read only when the platform first opens). */
   idbFactory?: IDBFactory;
   /**
@@ -39,7 +82,7 @@ export interface WebPlatform extends Platform {
   /**
    * Opens the storage and loads the workspace now instead of on the first use. Rejects with a
    * ToolError `unavailable` when IndexedDB is missing (private mode), refuses to open, or an upgrade
-   * is blocked by another tab.
+   * is blocked by another tab; `permission_denied` / `unavailable` for a folder not granted or gone.
    */
   ready(): Promise<void>;
   /** Commits pending file changes (one IndexedDB transaction); the runner awaits it after each mutating call. */
@@ -47,59 +90,22 @@ export interface WebPlatform extends Platform {
   /**
    * Runs `fn` with every commit (flushes and state writes) deferred to ONE transaction at its end;
    * resolves with `fn`'s value once that transaction is complete, or rejects with its ToolError
-   * (`quota_exceeded`, `unavailable`) after undoing every change made during `fn`. Used by
-   * ToolRunner for a whole `processToolCalls` batch; other writers must wait meanwhile.
-   * Without persistence (backends `memory`, `opfs`) it just runs `fn`.
+   * (`quota_exceeded`, `unavailable`) after undoing every change made during `fn`. Used by ToolRunner for a
+   * whole `processToolCalls` batch; other writers must wait meanwhile. Where files are not journalled in
+   * IndexedDB (memory, opfs and folder workspaces) it just runs `fn`.
    */
   batch<T>(fn: () => Promise<T>): Promise<T>;
+  /** With `overlay`: what differs from the base (created / modified / deleted, with unified diffs). */
+  changes?(): Promise<OverlayChange[]>;
+  /** With `overlay`: writes the changes to the base, all or nothing; conflicts are reported, not overwritten. */
+  apply?(): Promise<OverlayApplyResult>;
+  /** With `overlay`: drops every change. */
+  discard?(): Promise<void>;
 }
+
+export type { OverlayApplyResult, OverlayChange };
 
 const WORKSPACE_ROOT = '/workspace';
-
-/**
- * Tool state in the workspace's IndexedDB `state` object store, keyed `[conversationId, key]`, read
- * through idb-keyval's store shape. Every write goes through the workspace's commit path, so a call's
- * state and its file changes land in ONE transaction (`setMany` is that transaction) and a resolved
- * write is durable. Errors: `quota_exceeded`, `unavailable`.
- */
-class WebStateStore implements StateStore {
-  readonly #open: () => Promise<{ db: WorkspaceDb; workspace: JournaledWorkspace }>;
-
-  constructor(open: () => Promise<{ db: WorkspaceDb; workspace: JournaledWorkspace }>) {
-    this.#open = open;
-  }
-
-  async get(conversationId: string, key: string): Promise<JsonValue | undefined> {
-    const { db } = await this.#open();
-    return db.stateStore('readonly', (store) => promisifyRequest(store.get([conversationId, key]) as IDBRequest<JsonValue | undefined>));
-  }
-
-  async set(conversationId: string, key: string, value: JsonValue): Promise<void> {
-    await this.setMany(conversationId, [[key, value]]);
-  }
-
-  async delete(conversationId: string, key: string): Promise<void> {
-    await this.setMany(conversationId, [[key, undefined]]);
-  }
-
-  async keys(conversationId: string): Promise<string[]> {
-    const { db } = await this.#open();
-    return (await db.conversationEntries(conversationId)).map(([key]) => key);
-  }
-
-  async getAll(conversationId: string): Promise<Record<string, JsonValue>> {
-    const { db } = await this.#open();
-    return Object.fromEntries(await db.conversationEntries(conversationId));
-  }
-
-  async setMany(conversationId: string, entries: ReadonlyArray<readonly [string, JsonValue | undefined]>): Promise<void> {
-    const { workspace } = await this.#open();
-    // JSON round trip: the stored value never aliases the caller's object, and a non-JSON value fails here.
-    await workspace.commit(
-      entries.map(([key, value]) => [conversationId, key, value === undefined ? undefined : (JSON.parse(JSON.stringify(value)) as JsonValue)]),
-    );
-  }
-}
 
 function checkWorkspaceName(workspace: unknown): string {
   if (typeof workspace !== 'string' || workspace.length === 0 || workspace.length > 200) {
@@ -108,34 +114,115 @@ function checkWorkspaceName(workspace: unknown): string {
   return workspace;
 }
 
+function isHandle(value: unknown): value is FileSystemDirectoryHandle {
+  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'directory' && typeof (value as { getDirectoryHandle?: unknown }).getDirectoryHandle === 'function';
+}
+
+function checkBackend(backend: unknown): WebBackend | { directory: FileSystemDirectoryHandle } {
+  if (backend === undefined) return 'indexeddb';
+  if (backend === 'indexeddb' || backend === 'opfs' || backend === 'memory' || backend === 'directory') return backend;
+  if (typeof backend === 'object' && backend !== null && isHandle((backend as { directory?: unknown }).directory)) {
+    return backend as { directory: FileSystemDirectoryHandle };
+  }
+  throw new ToolError(
+    'invalid_arguments',
+    `createWebPlatform: backend must be 'indexeddb', 'opfs', 'memory', 'directory' or { directory: FileSystemDirectoryHandle }, not ${JSON.stringify(backend) ?? String(backend)}`,
+  );
+}
+
+function checkMountSource(where: string, source: unknown): WebMountSource {
+  const s = source as Record<string, unknown> | null;
+  if (typeof s === 'object' && s !== null && (isHandle(s.directory) || (typeof s.fs === 'object' && s.fs !== null) || typeof s.open === 'function')) {
+    return s as unknown as WebMountSource;
+  }
+  const zenfs = typeof s === 'object' && s !== null && 'backend' in s;
+  throw new ToolError(
+    'invalid_arguments',
+    `createWebPlatform: ${where} must be { directory: FileSystemDirectoryHandle }, { fs } or { open() }` +
+      (zenfs ? "; for a ZenFS mount configuration, wrap it: import { zenfsMount } from 'toolhost/web/zenfs' and pass zenfsMount(config)" : ''),
+  );
+}
+
+function checkMountPath(path: string): string {
+  const parts = path.split('/').filter((p) => p !== '' && p !== '.');
+  if (!path.startsWith(`${WORKSPACE_ROOT}/`) || parts.includes('..') || parts.length < 2) {
+    throw new ToolError('invalid_arguments', `createWebPlatform: mount path ${JSON.stringify(path)} must be an absolute path under ${WORKSPACE_ROOT}/, e.g. '${WORKSPACE_ROOT}/docs'`);
+  }
+  return `/${parts.join('/')}`;
+}
+
+/** Opens a mount or overlay source: its filesystem from `/`, read-only where asked. */
+async function openSource(source: WebMountSource, label: string, workspace: string, prefix = ''): Promise<{ fs: FsPromises; raw: FsPromises }> {
+  let raw: FsPromises;
+  let name = label;
+  if ('directory' in source) {
+    await checkDirectory(source.directory, workspace);
+    name = `the folder "${source.directory.name}" (${label})`;
+    raw = new HandleFs(source.directory, { label: name });
+  } else if ('fs' in source) {
+    raw = source.fs;
+    name = source.label ?? label;
+  } else {
+    raw = await source.open();
+    name = source.label ?? label;
+  }
+  return { fs: source.readOnly ? readOnlyFs(raw, name, prefix) : raw, raw };
+}
+
+function seedRecords(files: Record<string, string | Uint8Array>): Array<[string, FsRecord]> {
+  const encoder = new TextEncoder();
+  const now = Date.now();
+  const out = new Map<string, FsRecord>();
+  for (const [name, content] of Object.entries(files)) {
+    const parts = name.split('/').filter((p) => p !== '' && p !== '.');
+    if (parts.length === 0 || parts.includes('..') || (typeof content !== 'string' && !(content instanceof Uint8Array))) {
+      throw new ToolError('invalid_arguments', `createWebPlatform: files key ${JSON.stringify(name)} must be a relative path inside the workspace with text or bytes as its value`);
+    }
+    for (let i = 1; i < parts.length; i += 1) out.set(`${WORKSPACE_ROOT}/${parts.slice(0, i).join('/')}`, { kind: 'dir', mtimeMs: now });
+    out.set(`${WORKSPACE_ROOT}/${parts.join('/')}`, { kind: 'file', data: typeof content === 'string' ? encoder.encode(content) : content, mtimeMs: now });
+  }
+  return [...out].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
 /**
- * Creates the browser platform (SPEC §7 "web") for use inside a dedicated or shared worker. Creating
- * it does no work and touches no global: IndexedDB is opened and the workspace loaded on first use (or
- * on `ready()`).
+ * Creates the browser platform for use inside a dedicated or shared worker. Creating it does no work
+ * and touches no global: storage is opened and the workspace loaded on first use (or on `ready()`).
  *
- * - name `'web'`, root `/workspace`, capabilities `{ runCommand: false, webSearch: false, persistent }`
- *   (`persistent` is false only for backend `memory`); no `runCommand`/`webSearch` members, so the
- *   built-in `run_command` and `web_search` return SPEC §6.8's empty results with their notes.
+ * - name `'web'`, root `/workspace`, capabilities `{ runCommand, webSearch: false, persistent }`
+ *   (`runCommand` only with a `shell`; `persistent` is false only for backend `memory`); without a
+ *   shell there is no `runCommand` member, so `run_command` and `web_search` return their empty results.
  * - `indexeddb` backend: the live workspace is an in-memory MemoryFs tree loaded from the workspace's
- *   database at mount (SPEC §7 names ZenFS here: see `createMemoryPlatform` for why it is not); every write is journalled and `flush()` (awaited by the runner before each
+ *   database at mount; every write is journalled and `flush()` (awaited by the runner before each
  *   mutating call's result) commits the changed files, directories, symlinks and deleted subtrees in ONE
- *   IndexedDB transaction (`durability: 'strict'`), awaiting `complete`. Tool state goes through the same
- *   commit path. A failed commit (`quota_exceeded`, `unavailable`) reloads the changed paths from storage,
- *   so earlier content stays intact in memory and on disk. `changeCount()` counts the changes (as on
- *   the memory platform), so the search tools reuse listings and texts while nothing changed.
+ *   IndexedDB transaction, awaiting `complete`. Tool state goes through the same commit path. A failed
+ *   commit (`quota_exceeded`, `unavailable`) reloads the changed paths from storage, so earlier content
+ *   stays intact in memory and on disk. `changeCount()` counts the changes, so the search tools reuse
+ *   listings and texts while nothing changed. `files` seeds a new workspace in that same transaction.
+ * - folder backends (`{ directory }`, `directory`, `opfs`): every operation goes to the folder, so a
+ *   change made by another app is seen by the next call; each write resolves after its writable
+ *   stream closed, so a call's result follows its writes. Access is checked on open: `permission_denied`
+ *   (not granted) or `unavailable` (folder gone), with how to reopen it.
+ * - `mounts` and `overlay` as documented on {@link WebPlatformOptions}.
  * - One writer per workspace: run the platform in one (shared) worker per workspace; two workers on one
  *   workspace do not see each other's changes.
- * Errors at first use: `unavailable` (no IndexedDB, open refused, upgrade blocked), `invalid_arguments`
- * (bad workspace name, at creation).
+ * Errors at first use: `unavailable` (no IndexedDB, open refused, upgrade blocked), `permission_denied`;
+ * `invalid_arguments` (bad workspace name, backend, mount or file, at creation).
  */
 export function createWebPlatform(options: WebPlatformOptions): WebPlatform {
   const workspaceName = checkWorkspaceName(options?.workspace);
-  const backend = options.backend ?? 'indexeddb';
-  if (backend !== 'indexeddb' && backend !== 'opfs' && backend !== 'memory') {
-    throw new ToolError('invalid_arguments', `createWebPlatform: backend must be 'indexeddb', 'opfs' or 'memory', not ${JSON.stringify(backend)}`);
+  const backendOption = checkBackend(options.backend);
+  const backend: WebBackend = typeof backendOption === 'string' ? backendOption : 'directory';
+  const mounts = Object.entries(options.mounts ?? {}).map(([path, source]) => ({ path: checkMountPath(path), source: checkMountSource(`mounts['${path}']`, source) }));
+  const overlayBase = options.overlay === undefined ? undefined : checkMountSource('overlay.base', options.overlay?.base);
+  if (overlayBase && backend !== 'indexeddb' && backend !== 'memory') {
+    throw new ToolError('invalid_arguments', "createWebPlatform: an overlay keeps its changes in IndexedDB or memory: use backend 'indexeddb' (default) or 'memory' with overlay");
   }
-  const capabilities = { runCommand: false, webSearch: false, persistent: backend !== 'memory' };
+  const seed = options.files === undefined ? undefined : seedRecords(options.files);
+  const journaled = backend === 'indexeddb' || backend === 'memory';
+  const capabilities = { runCommand: options.shell !== undefined, webSearch: false, persistent: backend !== 'memory' };
   let disposed = false;
+
+  // The workspace database: the journalled files (indexeddb) and tool state (every persistent backend).
   let opened: Promise<{ db: WorkspaceDb; workspace: JournaledWorkspace }> | undefined;
   const openIdb = (): Promise<{ db: WorkspaceDb; workspace: JournaledWorkspace }> => {
     if (disposed) return Promise.reject(new ToolError('unavailable', `workspace "${workspaceName}" was disposed`));
@@ -144,7 +231,9 @@ export function createWebPlatform(options: WebPlatformOptions): WebPlatform {
       const db = await WorkspaceDb.open(factory, workspaceName, options.durability ?? 'strict');
       try {
         const records = backend === 'indexeddb' ? await db.loadAll() : [];
-        const workspace = await JournaledWorkspace.mount(WORKSPACE_ROOT, records, db);
+        const isNew = records.length === 0 && seed !== undefined;
+        const workspace = await JournaledWorkspace.mount(WORKSPACE_ROOT, isNew ? seed : records, db);
+        if (isNew) await db.commit({ deleteTrees: [], puts: seed, state: [] });
         return { db, workspace };
       } catch (error) {
         db.close();
@@ -155,76 +244,86 @@ export function createWebPlatform(options: WebPlatformOptions): WebPlatform {
     opened.catch(() => (opened = undefined));
     return opened;
   };
+  let memoryLive: Promise<JournaledWorkspace> | undefined;
+  const openMemory = (): Promise<JournaledWorkspace> =>
+    (memoryLive ??= JournaledWorkspace.mount(WORKSPACE_ROOT, seed ?? [], { commit: async () => undefined, readSubtrees: async () => new Map() }));
 
-  let fs: FsPromises;
-  let state: StateStore;
-  let flush: () => Promise<void>;
-  let ready: () => Promise<void>;
-  let batch: <T>(fn: () => Promise<T>) => Promise<T> = (fn) => fn();
-  let changeCount: (() => number) | undefined;
-  if (backend === 'indexeddb') {
-    // Settled once the workspace is open; before that no listing can have been read.
-    let live: JournaledWorkspace | undefined;
-    changeCount = () => live?.changes ?? 0;
-    batch = async (fn) => {
-      let workspace: JournaledWorkspace;
-      try {
-        workspace = (await openIdb()).workspace;
-      } catch {
-        return fn(); // storage unavailable: each call reports it itself
+  /** The workspace's own files at `/workspace` (before the overlay and the mounts). */
+  const openOwn = async (): Promise<{ fs: FsPromises; journal?: JournaledWorkspace }> => {
+    if (backend === 'indexeddb') {
+      const { workspace } = await openIdb();
+      return { fs: workspace.fs, journal: workspace };
+    }
+    if (backend === 'memory') {
+      const workspace = await openMemory();
+      return { fs: workspace.fs, journal: workspace };
+    }
+    let handle: FileSystemDirectoryHandle;
+    if (backend === 'opfs') {
+      const storage = (globalThis as { navigator?: { storage?: StorageManager } }).navigator?.storage;
+      if (!storage?.getDirectory) throw new ToolError('unavailable', 'the Origin Private File System is not available here; use backend "indexeddb"');
+      handle = await (await storage.getDirectory()).getDirectoryHandle(`toolhost-ws-${encodeURIComponent(workspaceName)}`, { create: true });
+    } else if (typeof backendOption === 'object') {
+      handle = backendOption.directory;
+      await checkDirectory(handle, workspaceName);
+      await rememberDirectory(workspaceName, handle, options.idbFactory);
+    } else {
+      const remembered = await rememberedDirectory(workspaceName, options.idbFactory ? { idbFactory: options.idbFactory } : {});
+      if (!remembered) {
+        throw new ToolError('unavailable', `workspace "${workspaceName}" has no remembered folder; open it once with createWebPlatform({ workspace: "${workspaceName}", backend: { directory: handle } })`);
       }
-      return workspace.batch(fn);
-    };
-    fs = lazyFs(async () => {
-      live = (await openIdb()).workspace;
-      return live.fs;
-    });
-    state = new WebStateStore(openIdb);
-    flush = async () => {
-      if (opened) await (await openIdb()).workspace.commit();
-    };
-    ready = async () => {
-      await openIdb();
-    };
-  } else if (backend === 'opfs') {
-    let opfs: Promise<FsPromises> | undefined;
-    const openOpfs = (): Promise<FsPromises> => {
-      opfs ??= (async () => {
-        const storage = (globalThis as { navigator?: { storage?: StorageManager } }).navigator?.storage;
-        if (!storage?.getDirectory) {
-          throw new ToolError('unavailable', 'the Origin Private File System is not available here; use backend "indexeddb"');
-        }
-        const top = await storage.getDirectory();
-        const handle = await top.getDirectoryHandle(`toolhost-ws-${encodeURIComponent(workspaceName)}`, { create: true });
-        const { resolveMountConfig, bindContext, InMemory } = await import('../src/platform/zenfs.js');
-        const { WebAccess } = await import('@zenfs/dom');
-        const mounted = await resolveMountConfig({ backend: WebAccess, handle } as never);
-        const scratch = await resolveMountConfig({ backend: InMemory });
-        const context = bindContext({ root: '/', mounts: { '/': scratch, [WORKSPACE_ROOT]: mounted } as never });
-        return context.fs.promises as unknown as FsPromises;
-      })();
-      opfs.catch(() => (opfs = undefined));
-      return opfs;
-    };
-    fs = lazyFs(openOpfs);
-    state = new WebStateStore(openIdb);
-    // Each WebAccess promise operation resolves after its writable stream closed (the OPFS commit point).
-    flush = async () => undefined;
-    ready = async () => {
-      await Promise.all([openOpfs(), openIdb()]);
-    };
-  } else {
-    let live: JournaledWorkspace | undefined;
-    changeCount = () => live?.changes ?? 0;
-    fs = lazyFs(async () => {
-      live = await JournaledWorkspace.mount(WORKSPACE_ROOT, [], { commit: async () => undefined, readSubtrees: async () => new Map() });
-      return live.fs;
-    });
-    state = new MemoryStateStore();
-    flush = async () => undefined;
-    ready = async () => undefined;
-  }
+      handle = remembered;
+      await checkDirectory(handle, workspaceName);
+    }
+    const scratch = new MemoryFs();
+    scratch.mkdirSync(WORKSPACE_ROOT, { recursive: true });
+    return { fs: mountTable(fsFromSync(scratch), [{ path: WORKSPACE_ROOT, fs: new HandleFs(handle) }]) };
+  };
 
+  let control: OverlayControl | undefined;
+  let journal: JournaledWorkspace | undefined;
+  let assembled: Promise<FsPromises> | undefined;
+  const assemble = (): Promise<FsPromises> => {
+    assembled ??= (async () => {
+      const own = await openOwn();
+      journal = own.journal;
+      let fs = own.fs;
+      if (overlayBase) {
+        const { raw } = await openSource(overlayBase, 'the overlay base', workspaceName);
+        const layered = overlayFs({ upper: fs, base: raw, root: WORKSPACE_ROOT, flush: async () => journal?.commit() });
+        fs = layered.fs;
+        control = layered.control;
+      }
+      if (mounts.length > 0) {
+        const opened: Mount[] = [];
+        for (const { path, source } of mounts) opened.push({ path, fs: (await openSource(source, `the mount ${path}`, workspaceName, path)).fs });
+        fs = mountTable(fs, opened);
+      }
+      return fs;
+    })();
+    assembled.catch(() => (assembled = undefined));
+    return assembled;
+  };
+
+  const fs = lazyFs(assemble);
+  const state: StateStore = backend === 'memory' ? new MemoryStateStore() : new WebStateStore(openIdb);
+  const flush = async (): Promise<void> => {
+    if (backend === 'indexeddb' && opened) await (await openIdb()).workspace.commit();
+  };
+  const batch = async <T>(fn: () => Promise<T>): Promise<T> => {
+    if (backend !== 'indexeddb') return fn();
+    let workspace: JournaledWorkspace;
+    try {
+      workspace = (await openIdb()).workspace;
+    } catch {
+      return fn(); // storage unavailable: each call reports it itself
+    }
+    return workspace.batch(fn);
+  };
+  const review = async (): Promise<OverlayControl> => {
+    await assemble();
+    return control as OverlayControl;
+  };
   const platform: WebPlatform = {
     name: 'web',
     root: WORKSPACE_ROOT,
@@ -233,13 +332,32 @@ export function createWebPlatform(options: WebPlatformOptions): WebPlatform {
     fs,
     state,
     capabilities,
-    // The journalled MemoryFs workspace writes a file in one synchronous step and commits whole files;
-    // OPFS (WebAccess) writes through a stream, so it keeps temp file + rename.
-    atomicWrites: backend !== 'opfs',
+    // The journalled MemoryFs workspace writes a file in one synchronous step and commits whole files; a
+    // folder's writable stream replaces the file on close. A mount given as a filesystem may be neither.
+    atomicWrites: !mounts.some(({ source }) => !('directory' in source) && !source.readOnly),
     flush,
-    ready,
+    ready: async () => {
+      await assemble();
+      if (backend !== 'memory') await openIdb();
+    },
     batch,
-    ...(changeCount ? { changeCount } : {}),
+    // Only a workspace whose files change through this platform alone can promise a change counter.
+    ...(journaled && !overlayBase && mounts.length === 0 ? { changeCount: () => journal?.changes ?? 0 } : {}),
+    ...(overlayBase
+      ? {
+          changes: async () => (await review()).changes(),
+          apply: async () => (await review()).apply(),
+          discard: async () => (await review()).discard(),
+        }
+      : {}),
+    ...(options.shell
+      ? {
+          runCommand: async (request: RunCommandRequest, signal: AbortSignal) => {
+            const result = await (options.shell as WebShell).run({ ...request, fs, root: WORKSPACE_ROOT }, signal);
+            return result;
+          },
+        }
+      : {}),
     async dispose() {
       if (disposed) return;
       const current = opened;

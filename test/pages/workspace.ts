@@ -1,0 +1,124 @@
+// Test page: a web platform and a ToolRunner in the page itself (directory handles, mounts, overlays
+// and the shell need no worker), exposed as `window.tw` for Playwright's page.evaluate. Folders come
+// from the Origin Private File System, whose handles are the same FileSystemDirectoryHandle API as
+// showDirectoryPicker()'s.
+import { Zip } from '@zenfs/archives';
+import { zipSync, strToU8 } from 'fflate';
+import { ToolRunner, type ToolCall, type ToolCallResult } from '../../src/core/runner.js';
+import type { Tool } from '../../src/core/tool.js';
+import { BuiltinTools } from '../../src/tools/index.js';
+import { createWebPlatform, type WebMountSource, type WebPlatform } from '../../web/index.js';
+import { justBash } from '../../web/shell.js';
+import { zenfsMount } from '../../web/zenfs.js';
+
+/** A mount or overlay base: an OPFS folder (created if missing) or a zip of the given files. */
+type SourceConfig = { opfs: string; readOnly?: boolean } | { zip: Record<string, string> };
+
+interface PageConfig {
+  workspace: string;
+  backend?: 'indexeddb' | 'memory' | 'opfs' | 'directory' | { opfs: string };
+  mounts?: Record<string, SourceConfig>;
+  overlay?: SourceConfig;
+  files?: Record<string, string>;
+  shell?: boolean;
+}
+
+let platform: WebPlatform | undefined;
+let runner: ToolRunner | undefined;
+
+async function folder(path: string): Promise<FileSystemDirectoryHandle> {
+  let dir = await navigator.storage.getDirectory();
+  for (const part of path.split('/').filter(Boolean)) dir = await dir.getDirectoryHandle(part, { create: true });
+  return dir;
+}
+
+async function source(config: SourceConfig): Promise<WebMountSource> {
+  if ('opfs' in config) return { directory: await folder(config.opfs), ...(config.readOnly ? { readOnly: true } : {}) };
+  const data = zipSync(Object.fromEntries(Object.entries(config.zip).map(([name, text]) => [name, strToU8(text)])));
+  return zenfsMount({ backend: Zip, data: data.buffer });
+}
+
+type Envelope = { ok: true; value: unknown } | { ok: false; code: string; message: string };
+async function settle(fn: () => Promise<unknown>): Promise<Envelope> {
+  try {
+    return { ok: true, value: await fn() };
+  } catch (error) {
+    const e = error as { code?: string; message?: string };
+    return { ok: false, code: String(e.code ?? 'none'), message: String(e.message ?? error) };
+  }
+}
+
+function current(): WebPlatform {
+  if (!platform) throw new Error('tw.open() first');
+  return platform;
+}
+
+const tw = {
+  async open(config: PageConfig): Promise<Envelope> {
+    await tw.close();
+    return settle(async () => {
+      const backend = typeof config.backend === 'object' ? { directory: await folder(config.backend.opfs) } : config.backend;
+      const mounts: Record<string, WebMountSource> = {};
+      for (const [path, m] of Object.entries(config.mounts ?? {})) mounts[path] = await source(m);
+      platform = createWebPlatform({
+        workspace: config.workspace,
+        ...(backend ? { backend } : {}),
+        ...(config.mounts ? { mounts } : {}),
+        ...(config.overlay ? { overlay: { base: await source(config.overlay) } } : {}),
+        ...(config.files ? { files: config.files } : {}),
+        ...(config.shell ? { shell: justBash() } : {}),
+      });
+      runner = new ToolRunner({ platform, tools: BuiltinTools.all() as Tool[] });
+      await platform.ready();
+      return { backend: platform.backend, capabilities: platform.capabilities };
+    });
+  },
+  async call(calls: ToolCall[]): Promise<ToolCallResult[]> {
+    if (!runner) throw new Error('tw.open() first');
+    return JSON.parse(JSON.stringify(await runner.processToolCalls(calls))) as ToolCallResult[];
+  },
+  /** One call on the platform's filesystem (bytes come back as text). */
+  fsCall: (method: string, args: unknown[]) =>
+    settle(async () => {
+      const value = await (current().fs as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[method]!(...args);
+      return value instanceof Uint8Array ? new TextDecoder().decode(value) : JSON.parse(JSON.stringify(value ?? null));
+    }),
+  changes: () => settle(() => current().changes!()),
+  apply: () => settle(() => current().apply!()),
+  discard: () => settle(() => current().discard!()),
+  async close(): Promise<void> {
+    await platform?.dispose();
+    platform = undefined;
+    runner = undefined;
+  },
+  /** Writes a file into an OPFS folder as another app would (not through toolhost). */
+  async writeOutside(dir: string, path: string, text: string): Promise<void> {
+    const parts = path.split('/');
+    let d = await folder(dir);
+    for (const p of parts.slice(0, -1)) d = await d.getDirectoryHandle(p, { create: true });
+    const w = await (await d.getFileHandle(parts[parts.length - 1] as string, { create: true })).createWritable();
+    await w.write(text);
+    await w.close();
+  },
+  /** Every file under an OPFS folder, path → text, read straight from the handles. */
+  async readOutside(dir: string): Promise<Record<string, string>> {
+    const out: Record<string, string> = {};
+    const walk = async (d: FileSystemDirectoryHandle, prefix: string): Promise<void> => {
+      for await (const [name, h] of (d as unknown as { entries(): AsyncIterable<[string, FileSystemHandle]> }).entries()) {
+        if (h.kind === 'file') out[prefix + name] = await (await (h as FileSystemFileHandle).getFile()).text();
+        else await walk(h as FileSystemDirectoryHandle, `${prefix}${name}/`);
+      }
+    };
+    await walk(await folder(dir), '');
+    return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : 1)));
+  },
+  /** Removes an OPFS folder (as if it were deleted outside the browser). */
+  async removeOutside(dir: string): Promise<void> {
+    const parts = dir.split('/').filter(Boolean);
+    const parent = await folder(parts.slice(0, -1).join('/'));
+    await parent.removeEntry(parts[parts.length - 1] as string, { recursive: true });
+  },
+};
+
+(globalThis as unknown as { tw: typeof tw }).tw = tw;
+document.title = 'toolhost workspace page ready';
