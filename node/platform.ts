@@ -5,6 +5,7 @@ import { ToolError } from '../src/core/errors.js';
 import { quoteForMessage } from '../src/fs/text.js';
 import { createMemoryPlatform, MemoryStateStore } from '../src/platform/memory.js';
 import type {
+  BackgroundCommands,
   Platform,
   RegexSandbox,
   RunCommandRequest,
@@ -15,7 +16,7 @@ import type {
 import { createVmRegexSandbox } from './regex-sandbox.js';
 import { createConfinedNodeFs, type ConfinedNodeFsOptions } from './fs/confined.js';
 import { isInside } from './fs/path-checked.js';
-import { runShellCommand, type RunShellCommandOptions } from './run-command.js';
+import { NodeBackgroundCommands, runShellCommand, type RunShellCommandOptions } from './run-command.js';
 import { createDuckDuckGoSearch, type DuckDuckGoSearchOptions } from './web-search.js';
 import { FileStateStore } from './state-store.js';
 import { createNodeNetwork } from './network.js';
@@ -43,7 +44,10 @@ export interface NodePlatformOptions {
   webSearch?: DuckDuckGoSearchOptions;
   /** Interruptible regex runner for grep (default: `createVmRegexSandbox()`). */
   regex?: RegexSandbox;
-  /** Process options of `run_command` (shell, env, kill grace in ms) — for hosts and tests. */
+  /**
+   * Process options of `run_command`: `env` (variables added to the allow-listed environment),
+   * `inheritEnv: true` (the host's whole environment), shell, kill grace in ms — for hosts and tests.
+   */
   command?: RunShellCommandOptions;
   /** How `fs` confines itself to the root (`createConfinedNodeFs`); default: descriptors where Linux allows. */
   confinement?: ConfinedNodeFsOptions['mode'];
@@ -80,8 +84,10 @@ function realDirectory(root: string): string {
  *   `not_a_directory` for a file); `platform.root` is its realpath and workspace paths equal host paths.
  *   `fs` is {@link createConfinedNodeFs}: confined to the root on its own, race-free on Linux (`..`, absolute paths elsewhere
  *   and symlinks leading out → `outside_workspace`). `run_command` runs there ({@link runShellCommand}:
- *   `/bin/sh -c` in its own process group, group killed on timeout/abort, streams capped at 15,000
- *   characters each end); its `cwd` is checked to be really inside the root (`outside_workspace`).
+ *   `/bin/sh -c` in its own process group; every process it started, `setsid` ones included, ended when
+ *   it exits, times out or is aborted; an allow-listed environment unless `command.inheritEnv`; streams
+ *   capped at 15,000 characters each end); its `cwd` is checked to be really inside the root
+ *   (`outside_workspace`). `backgroundCommands` runs `run_in_background` commands ({@link NodeBackgroundCommands}).
  * - no `root`: an in-memory workspace at `/workspace` (as `createMemoryPlatform`); commands are
  *   then unavailable (`capabilities.runCommand` false: a host shell cannot see in-memory files), so
  *   `run_command` returns its empty result with a note.
@@ -91,7 +97,7 @@ function realDirectory(root: string): string {
  * - `webSearch`: the DuckDuckGo HTML scraper, `createDuckDuckGoSearch(options.webSearch)`, with or without
  *   a root (`capabilities.webSearch` true); it resolves `{ results, note?, error? }` (SPEC §6.8).
  *
- * `dispose()` kills the process groups of commands still running and waits for them.
+ * `dispose()` ends every process of commands still running (background ones too) and waits for them.
  */
 export function createNodePlatform(options: NodePlatformOptions = {}): Platform {
   if (options.state !== undefined && options.stateDir !== undefined) {
@@ -128,9 +134,9 @@ export function createNodePlatform(options: NodePlatformOptions = {}): Platform 
   const disposed = new AbortController();
   const running = new Set<Promise<unknown>>();
 
-  const runCommand = async (request: RunCommandRequest, signal: AbortSignal): Promise<RunCommandResult> => {
+  /** The real directory of a resolved cwd, checked again to be inside the root (defence in depth). */
+  const realCwd = async (request: RunCommandRequest): Promise<string> => {
     if (disposed.signal.aborted) throw new ToolError('unavailable', 'the platform has been disposed');
-    // Defence in depth: the tool resolved cwd already; the real directory must still be inside the root.
     let cwd: string;
     try {
       cwd = await fsp.realpath(posix.resolve(root, request.cwd));
@@ -140,6 +146,11 @@ export function createNodePlatform(options: NodePlatformOptions = {}): Platform 
     if (!isInside(root, cwd)) {
       throw new ToolError('outside_workspace', `cwd ${quoteForMessage(request.cwd)} is outside the workspace; use a directory inside ${root}`);
     }
+    return cwd;
+  };
+
+  const runCommand = async (request: RunCommandRequest, signal: AbortSignal): Promise<RunCommandResult> => {
+    const cwd = await realCwd(request);
     const run = runShellCommand({ ...request, cwd }, AbortSignal.any([signal, disposed.signal]), options.command);
     running.add(run);
     try {
@@ -147,6 +158,14 @@ export function createNodePlatform(options: NodePlatformOptions = {}): Platform 
     } finally {
       running.delete(run);
     }
+  };
+
+  const background = new NodeBackgroundCommands(options.command);
+  const backgroundCommands: BackgroundCommands = {
+    start: async (request) => background.start({ ...request, cwd: await realCwd(request) }),
+    output: (id) => background.output(id),
+    list: () => background.list(),
+    stop: (id) => background.stop(id),
   };
 
   return {
@@ -157,6 +176,7 @@ export function createNodePlatform(options: NodePlatformOptions = {}): Platform 
     regex,
     capabilities: { runCommand: true, webSearch: true, persistent },
     runCommand,
+    backgroundCommands,
     webSearch,
     network,
     shellSession(conversationId) {
@@ -177,7 +197,7 @@ export function createNodePlatform(options: NodePlatformOptions = {}): Platform 
     },
     async dispose() {
       disposed.abort();
-      await Promise.allSettled([...running]);
+      await Promise.allSettled([...running, background.dispose()]);
       await shells.dispose();
     },
   };

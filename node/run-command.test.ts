@@ -135,7 +135,7 @@ describe('runShellCommand', () => {
     controller.abort();
     const result = await run;
     expect(Date.now() - started).toBeLessThan(1500);
-    expect(result).toMatchObject({ stdout: 'started\n', timed_out: false, exit_code: null, signal: 'SIGTERM' });
+    expect(result).toMatchObject({ stdout: 'started\n', timed_out: false, exit_code: null, signal: 'SIGKILL' });
     expect(isProcessGroupAlive(pgid)).toBe(false);
     expect(running(child)).toBe(false);
     expect(await waitForEsrch(pgid)).toBe('ESRCH');
@@ -183,5 +183,129 @@ describe('OutputCapture', () => {
     expect(truncated).toBe(true);
     expect(text).toBe('a\n… [7 characters dropped] …\n😀');
     expect(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text)).toBe(false);
+  });
+});
+
+/** A command that starts four children escaping the process group in four ways, each writing its pid to `<tag>-<n>.pid`. */
+function escapees(tag: string): string {
+  const child = (n: number): string => `sh -c 'echo $$ > ${tag}-${n}.pid; exec sleep 60'`;
+  return [
+    `setsid ${child(1)} > /dev/null 2>&1 &`,
+    `nohup ${child(2)} > /dev/null 2>&1 &`,
+    `${child(3)} > /dev/null 2>&1 &`,
+    `(set -m; ${child(4)} > /dev/null 2>&1 &)`,
+    `while [ ! -s ${tag}-1.pid ] || [ ! -s ${tag}-2.pid ] || [ ! -s ${tag}-3.pid ] || [ ! -s ${tag}-4.pid ]; do sleep 0.02; done`,
+  ].join('\n');
+}
+
+async function escapeePids(tag: string): Promise<number[]> {
+  return Promise.all([1, 2, 3, 4].map((n) => pidFrom(join(dir, `${tag}-${n}.pid`))));
+}
+
+/** The pids of `pids` still running, after giving SIGKILLed ones `ms` to be marked dead. */
+async function survivors(pids: number[], ms = 1000): Promise<number[]> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const alive = pids.filter(running);
+    if (alive.length === 0 || Date.now() > deadline) return alive;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('runShellCommand ends every process it started', () => {
+  it('after a normal exit: setsid, nohup &, & >/dev/null and set -m children are gone when it returns', async () => {
+    const result = await runShellCommand({ command: `${escapees('exit')}\necho done`, cwd: dir, timeoutMs: 20_000 });
+    expect(result).toMatchObject({ stdout: 'done\n', exit_code: 0, timed_out: false });
+    const pids = await escapeePids('exit');
+    expect(pids.filter(running)).toEqual([]);
+  });
+
+  it('on timeout', async () => {
+    const result = await runShellCommand({ command: `${escapees('timeout')}\nsleep 60`, cwd: dir, timeoutMs: 1500 });
+    expect(result.timed_out).toBe(true);
+    expect((await escapeePids('timeout')).filter(running)).toEqual([]);
+  });
+
+  it('on abort, synchronously: none runs by the time the abort has been handled', async () => {
+    const controller = new AbortController();
+    const run = runShellCommand({ command: `${escapees('abort')}\nsleep 60`, cwd: dir, timeoutMs: 60_000 }, controller.signal);
+    const pids = await escapeePids('abort');
+    await new Promise((r) => setTimeout(r, 150)); // the tracker's next look at /proc
+    controller.abort();
+    expect(await survivors(pids)).toEqual([]);
+    await run;
+  });
+
+  it('when the runner answers timeout at its deadline', async () => {
+    const { createNodePlatform } = await import('./platform.js');
+    const { ToolRunner } = await import('../src/core/runner.js');
+    const { BuiltinTools } = await import('../src/index.js');
+    const platform = createNodePlatform({ root: dir });
+    const runner = new ToolRunner({ platform, tools: BuiltinTools.all() });
+    const [answer] = await runner.processToolCalls([{ id: 'r', name: 'run_command', args: { command: `${escapees('deadline')}\nsleep 60` } }], { timeoutMs: 2000 });
+    expect(answer).toMatchObject({ code: 'timeout' });
+    expect(await survivors(await escapeePids('deadline'))).toEqual([]);
+    await platform.dispose();
+  });
+});
+
+describe('run_command environment', () => {
+  it('hides host variables outside the allow-list; env passes one in; inheritEnv passes all', async () => {
+    process.env.FAKE_API_KEY = 'sk-host-secret';
+    try {
+      const request = { command: 'echo "[$FAKE_API_KEY] [$HOME] [$PATH]"', cwd: dir, timeoutMs: 10_000 };
+      const expected = (key: string): string => `[${key}] [${process.env.HOME ?? ''}] [${process.env.PATH ?? ''}]\n`;
+      expect((await runShellCommand(request)).stdout).toBe(expected(''));
+      expect((await runShellCommand(request, undefined, { env: { FAKE_API_KEY: 'passed-in' } })).stdout).toBe(expected('passed-in'));
+      expect((await runShellCommand(request, undefined, { inheritEnv: true })).stdout).toBe(expected('sk-host-secret'));
+    } finally {
+      delete process.env.FAKE_API_KEY;
+    }
+  });
+});
+
+describe('run_command run_in_background', () => {
+  it('starts, lists, reads and stops a command, and ends its processes', async () => {
+    const { createNodePlatform } = await import('./platform.js');
+    const { ToolRunner } = await import('../src/core/runner.js');
+    const { BuiltinTools } = await import('../src/index.js');
+    const platform = createNodePlatform({ root: dir });
+    const runner = new ToolRunner({ platform, tools: BuiltinTools.all() });
+    const call = async (name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> => {
+      const [answer] = await runner.processToolCalls([{ id: 'b', name, args }], { timeoutMs: 10_000 });
+      if (answer === undefined || 'code' in answer) throw new Error(JSON.stringify(answer));
+      return answer.result as Record<string, unknown>;
+    };
+    const started = await call('run_command', {
+      command: "echo $$ > bg.pid; setsid sh -c 'echo $$ > bg-child.pid; exec sleep 60' & i=0; while true; do echo tick $i; i=$((i+1)); sleep 0.05; done",
+      run_in_background: true,
+    });
+    expect(started).toMatchObject({ background_id: 'bg-1' });
+    const shell = await pidFrom(join(dir, 'bg.pid'));
+    const child = await pidFrom(join(dir, 'bg-child.pid'));
+    expect(await call('command_output', {})).toEqual({
+      commands: [{ background_id: 'bg-1', command: expect.stringContaining('echo $$ > bg.pid'), running: true, exit_code: null, signal: null }],
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    const output = await call('command_output', { background_id: 'bg-1' });
+    expect(output).toMatchObject({ background_id: 'bg-1', running: true, stderr: '' });
+    expect(output.stdout).toMatch(/^tick 0\ntick 1\n/);
+    expect([running(shell), running(child)]).toEqual([true, true]);
+    const stopped = await call('stop_command', { background_id: 'bg-1' });
+    expect(stopped).toMatchObject({ background_id: 'bg-1', running: false, exit_code: null, signal: 'SIGTERM' });
+    expect([running(shell), running(child)]).toEqual([false, false]);
+    const [unknown] = await runner.processToolCalls([{ id: 'u', name: 'command_output', args: { background_id: 'bg-9' } }]);
+    expect(unknown).toMatchObject({ code: 'not_found' });
+    await platform.dispose();
+  });
+
+  it('answers the empty result with a note where commands cannot run; command_output is unavailable there', async () => {
+    const { ToolRunner } = await import('../src/core/runner.js');
+    const { BuiltinTools } = await import('../src/index.js');
+    const runner = new ToolRunner({ tools: BuiltinTools.all() });
+    const [started] = await runner.processToolCalls([{ id: 'x', name: 'run_command', args: { command: 'sleep 1', run_in_background: true } }]);
+    expect(started).toMatchObject({ result: { stdout: '', exit_code: null, note: 'run_command is not available on the memory platform' } });
+    const [listed] = await runner.processToolCalls([{ id: 'y', name: 'command_output', args: {} }]);
+    expect(listed).toMatchObject({ code: 'unavailable' });
   });
 });

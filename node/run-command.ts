@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { ToolError, toToolError } from '../src/core/errors.js';
-import type { RunCommandRequest, RunCommandResult } from '../src/core/types.js';
+import type { BackgroundCommandOutput, BackgroundCommands, BackgroundCommandSummary, RunCommandRequest, RunCommandResult } from '../src/core/types.js';
 
 /** Characters kept at each end of a captured stream (SPEC §6.8). */
 export const OUTPUT_KEEP_CHARS = 15_000;
@@ -10,8 +11,14 @@ export const OUTPUT_KEEP_CHARS = 15_000;
 export interface RunShellCommandOptions {
   /** Shell executable, run as `<shell> -c <command>` (default `/bin/sh`). */
   shell?: string;
-  /** Environment of the command (default: this process's `process.env`). */
-  env?: NodeJS.ProcessEnv;
+  /**
+   * Variables added to the command's environment. By default a command sees only the host variables
+   * named in {@link COMMAND_ENV_ALLOW_LIST} (and `LC_*`), so a secret in the host's environment
+   * (`OPENAI_API_KEY`, ...) stays out of reach; pass what a command needs here.
+   */
+  env?: Record<string, string | undefined>;
+  /** Give commands the host's whole environment (plus `env`) instead of the allow-list (default false). */
+  inheritEnv?: boolean;
   /** ms between SIGTERM and SIGKILL of the process group (default 500). */
   killGraceMs?: number;
   /** ms to wait, after the shell exits, for background processes to release stdout/stderr before they are killed (default 250). */
@@ -80,11 +87,169 @@ export class OutputCapture {
 
 const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+/**
+ * Host variables a command sees by default (besides every `LC_*`): what shells and common tools need
+ * to find programs, a home, a temporary directory, the locale and the terminal type.
+ */
+export const COMMAND_ENV_ALLOW_LIST: readonly string[] = [
+  'PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LANGUAGE', 'TERM', 'COLORTERM', 'NO_COLOR',
+  'TMPDIR', 'TMP', 'TEMP', 'TZ', 'HOSTNAME',
+];
+
+/** Name of the variable that marks every process a command starts (its value is the command's id). */
+export const COMMAND_MARKER_VARIABLE = 'TOOLHOST_COMMAND_ID';
+
+/** The environment a command runs with: the allow-listed host variables (or all with `inheritEnv`), then `env`. */
+export function commandEnvironment(options: Pick<RunShellCommandOptions, 'env' | 'inheritEnv'> = {}): Record<string, string> {
+  const out: Record<string, string> = {};
+  const allowed = new Set(COMMAND_ENV_ALLOW_LIST);
+  for (const [name, value] of Object.entries(process.env)) {
+    if (value === undefined) continue;
+    if (options.inheritEnv === true || allowed.has(name) || name.startsWith('LC_')) out[name] = value;
+  }
+  for (const [name, value] of Object.entries(options.env ?? {})) {
+    if (value === undefined) delete out[name];
+    else out[name] = value;
+  }
+  return out;
+}
+
+/** One line of `/proc/<pid>/stat`: parent, group, state and start time (clock ticks since boot). */
+interface ProcStat {
+  ppid: number;
+  pgid: number;
+  state: string;
+  start: string;
+}
+
+function readStat(pid: number): ProcStat | null {
+  let stat: string;
   try {
-    process.kill(-pgid, signal);
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   } catch {
-    // ESRCH: the group is already gone.
+    return null;
+  }
+  // "pid (comm) state ppid pgrp ..." — comm may hold spaces and parentheses, so split after the last ')'.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { state: fields[0] ?? '', ppid: Number(fields[1]), pgid: Number(fields[2]), start: fields[19] ?? '' };
+}
+
+const hasProc = ((): boolean => {
+  try {
+    readFileSync('/proc/self/stat');
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+/**
+ * The processes one command started, found through `/proc`: the shell's process group, every
+ * descendant of a process already tracked, and every process whose environment carries the command's
+ * marker variable — so a child that called `setsid`, changed group or was reparented to init (`nohup …
+ * &`, a double fork) is still found. Each is remembered with its start time, so a reused pid is never
+ * signalled. Without `/proc`, only the process group is known.
+ */
+class ProcessTracker {
+  readonly #root: number;
+  readonly #marker: Buffer;
+  /** pid → start time. */
+  readonly #known = new Map<number, string>();
+
+  constructor(root: number, marker: string) {
+    this.#root = root;
+    this.#marker = Buffer.from(`${COMMAND_MARKER_VARIABLE}=${marker}\0`);
+    const stat = hasProc ? readStat(root) : null;
+    if (stat) this.#known.set(root, stat.start);
+  }
+
+  /** Looks through `/proc` once and remembers new members; returns the live (non-zombie) ones. */
+  scan(): number[] {
+    if (!hasProc) return [];
+    let entries: string[];
+    try {
+      entries = readdirSync('/proc');
+    } catch {
+      return [];
+    }
+    const stats = new Map<number, ProcStat>();
+    for (const entry of entries) {
+      const pid = Number(entry);
+      if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) continue;
+      const stat = readStat(pid);
+      if (stat) stats.set(pid, stat);
+    }
+    let grew = true;
+    while (grew) {
+      grew = false;
+      for (const [pid, stat] of stats) {
+        if (this.#known.get(pid) === stat.start) continue;
+        const member =
+          stat.pgid === this.#root ||
+          (this.#known.has(stat.ppid) && this.#known.get(stat.ppid) === stats.get(stat.ppid)?.start) ||
+          this.#carriesMarker(pid);
+        if (member) {
+          this.#known.set(pid, stat.start);
+          grew = true;
+        }
+      }
+    }
+    const live: number[] = [];
+    for (const [pid, start] of this.#known) {
+      const stat = stats.get(pid);
+      if (!stat || stat.start !== start) {
+        this.#known.delete(pid);
+        continue;
+      }
+      if (stat.state !== 'Z' && stat.state !== 'X') live.push(pid);
+    }
+    return live;
+  }
+
+  #carriesMarker(pid: number): boolean {
+    try {
+      return readFileSync(`/proc/${pid}/environ`).includes(this.#marker);
+    } catch {
+      return false;
+    }
+  }
+
+  /** Signals every live member (and the group); returns how many were signalled. */
+  signal(signal: NodeJS.Signals): number {
+    const live = this.scan();
+    for (const pid of live) {
+      try {
+        process.kill(pid, signal);
+      } catch {
+        // ESRCH: gone meanwhile.
+      }
+    }
+    try {
+      process.kill(-this.#root, signal);
+    } catch {
+      // the group is gone
+    }
+    return live.length;
+  }
+
+  /** Whether any member still runs (zombies count as dead). */
+  alive(): boolean {
+    if (!hasProc) return isProcessGroupAlive(this.#root);
+    return this.scan().length > 0;
+  }
+
+  /**
+   * Ends every member now, synchronously: stops them all (SIGSTOP, so none can fork meanwhile),
+   * looks again until no new member appears, then SIGKILLs them.
+   */
+  killNow(): void {
+    for (let round = 0; round < 20; round += 1) {
+      if (this.signal('SIGSTOP') === 0) break;
+      const before = this.#known.size;
+      this.scan();
+      if (this.#known.size === before) break;
+    }
+    this.signal('SIGKILL');
   }
 }
 
@@ -99,78 +264,67 @@ export function isProcessGroupAlive(pgid: number): boolean {
   } catch {
     return false;
   }
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return true; // no procfs: trust kill(0)
-  }
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-    } catch {
-      continue;
-    }
-    // "pid (comm) state ppid pgrp ..." — comm may hold spaces and parentheses, so split after the last ')'.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (Number(fields[2]) === pgid && fields[0] !== 'Z' && fields[0] !== 'X') return true;
+  if (!hasProc) return true; // no procfs: trust kill(0)
+  for (const entry of readdirSync('/proc')) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid)) continue;
+    const stat = readStat(pid);
+    if (stat && stat.pgid === pgid && stat.state !== 'Z' && stat.state !== 'X') return true;
   }
   return false;
 }
 
-/** SIGTERM to the whole group, SIGKILL after `graceMs` if any member still runs; resolves once none runs (or after 2 s more). */
-async function killGroup(pgid: number, graceMs: number): Promise<void> {
-  signalGroup(pgid, 'SIGTERM');
+/** SIGTERM to every member, SIGKILL after `graceMs` if any still runs; resolves once none runs (or after 2 s more). */
+async function terminate(tracker: ProcessTracker, graceMs: number): Promise<void> {
+  tracker.signal('SIGTERM');
   const soft = Date.now() + graceMs;
   while (Date.now() < soft) {
-    if (!isProcessGroupAlive(pgid)) return;
+    if (!tracker.alive()) return;
     await delay(20);
   }
-  signalGroup(pgid, 'SIGKILL');
   const hard = Date.now() + 2000;
   while (Date.now() < hard) {
-    if (!isProcessGroupAlive(pgid)) return;
+    tracker.killNow();
     await delay(20);
+    if (!tracker.alive()) return;
   }
 }
 
+/** How often the process tree is looked at while a command runs, so children are known before they are reparented (ms). */
+const TRACK_INTERVAL_MS = 100;
+
+/** What a started command has printed so far, and whether it still runs. */
+export type CommandSnapshot = Omit<BackgroundCommandOutput, 'background_id'>;
+
+/** A command started by {@link startShellCommand}. */
+export interface StartedCommand {
+  /** Settles once the shell has exited and every process it started has ended. */
+  readonly result: Promise<RunCommandResult>;
+  /** The output so far. */
+  snapshot(): CommandSnapshot;
+  /** Ends every process of the command now (SIGKILL after a SIGSTOP of all); `result` then settles. */
+  killNow(): void;
+  /** SIGTERM, then SIGKILL after the grace period; resolves with the final result. */
+  stop(): Promise<RunCommandResult>;
+}
+
 /**
- * Runs `request.command` through `/bin/sh -c` in `request.cwd` (SPEC §6.8, Node). The shell leads its
- * own process group (`detached: true`), stdin is closed, stdout and stderr are drained as they arrive.
- *
- * On timeout (`request.timeoutMs`, ms) or when `signal` aborts, the WHOLE group gets SIGTERM, then
- * SIGKILL after `killGraceMs` (500 ms) if anything still runs; the promise settles only once no process
- * of the group runs, background grandchildren included. When the shell exits on its own but background
- * processes still hold stdout/stderr after `lingerMs` (250 ms), they are killed the same way, so nothing
- * started by the call outlives it while holding its pipes (a process that calls `setsid` leaves the group
- * and is not tracked).
- *
- * Returns `{ stdout, stderr, exit_code, signal, timed_out, truncated }`: `exit_code` is null and `signal`
- * the name (`'SIGTERM'`, `'SIGKILL'`) when the shell died of a signal; each stream keeps its first and last
- * 15,000 characters around `\n… [N characters dropped] …\n` and `truncated` says whether either was cut.
- * An abort still resolves with the output so far (`timed_out: false`).
- *
- * Errors: `cancelled` when `signal` is already aborted (nothing is started); `not_found` / `execution_failed`
- * when the shell cannot be started (missing `cwd`, missing shell).
+ * Starts `request.command` through `/bin/sh -c` in `request.cwd`, in its own process group, stdin
+ * closed, stdout and stderr drained as they arrive (see {@link runShellCommand} for the rules). Rejects
+ * with `not_found` / `execution_failed` when the shell cannot be started.
  */
-export async function runShellCommand(
-  request: RunCommandRequest,
-  signal?: AbortSignal,
-  options: RunShellCommandOptions = {},
-): Promise<RunCommandResult> {
-  if (signal?.aborted) throw new ToolError('cancelled', 'run_command was cancelled before it started');
+export async function startShellCommand(request: RunCommandRequest, options: RunShellCommandOptions = {}): Promise<StartedCommand> {
   const graceMs = options.killGraceMs ?? 500;
   const lingerMs = options.lingerMs ?? 250;
   const stdout = new OutputCapture(options.keepChars);
   const stderr = new OutputCapture(options.keepChars);
+  const marker = randomUUID();
 
   const child = spawn(options.shell ?? '/bin/sh', ['-c', request.command], {
     cwd: request.cwd,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: options.env ?? process.env,
+    env: { ...commandEnvironment(options), [COMMAND_MARKER_VARIABLE]: marker },
   });
   child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
   child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
@@ -188,48 +342,190 @@ export async function runShellCommand(
     );
   }
   child.on('error', () => undefined); // later errors (e.g. from kill) are reflected in the exit status
-  const pgid = child.pid as number;
+  const tracker = new ProcessTracker(child.pid as number, marker);
+  const watch = setInterval(() => tracker.scan(), TRACK_INTERVAL_MS);
+  watch.unref();
 
+  let exit: [number | null, NodeJS.Signals | null] | null = null;
   const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
-    child.once('exit', (code, sig) => resolve([code, sig])),
+    child.once('exit', (code, sig) => resolve((exit = [code, sig]))),
   );
   const closed = new Promise<true>((resolve) => child.once('close', () => resolve(true)));
 
   let timedOut = false;
+  let ended = false;
   let killing: Promise<void> | undefined;
-  const kill = (): Promise<void> => (killing ??= killGroup(pgid, graceMs));
+  const kill = (): Promise<void> => (killing ??= terminate(tracker, graceMs));
   const timer = setTimeout(() => {
     timedOut = true;
     void kill();
   }, request.timeoutMs);
-  const onAbort = (): void => void kill();
-  signal?.addEventListener('abort', onAbort, { once: true });
 
-  try {
-    const [code, sig] = await exited;
-    // Background processes may still hold the pipes after the shell has gone.
-    const drained = await Promise.race([closed, delay(killing ? graceMs : lingerMs).then(() => false)]);
-    if (!drained) {
-      await kill();
-      await Promise.race([closed, delay(500)]);
-    }
-    if (killing) await killing;
-    stdout.end();
-    stderr.end();
+  const snapshot = (): CommandSnapshot => {
     const out = stdout.result();
     const err = stderr.result();
     return {
       stdout: out.text,
       stderr: err.text,
-      exit_code: code,
-      signal: sig,
-      timed_out: timedOut,
       truncated: out.truncated || err.truncated,
+      running: !ended,
+      exit_code: exit?.[0] ?? null,
+      signal: exit?.[1] ?? null,
+      timed_out: timedOut,
     };
+  };
+
+  const result = (async (): Promise<RunCommandResult> => {
+    try {
+      const [code, sig] = await exited;
+      // Every process the command started ends with it: background children get a moment to
+      // finish writing (`lingerMs`), then are ended.
+      const drained = await Promise.race([closed, delay(killing ? graceMs : lingerMs).then(() => false)]);
+      if (!drained || tracker.alive()) await kill();
+      await Promise.race([closed, delay(500)]);
+      if (killing) await killing;
+      stdout.end();
+      stderr.end();
+      const out = stdout.result();
+      const err = stderr.result();
+      return {
+        stdout: out.text,
+        stderr: err.text,
+        exit_code: code,
+        signal: sig,
+        timed_out: timedOut,
+        truncated: out.truncated || err.truncated,
+      };
+    } finally {
+      ended = true;
+      clearTimeout(timer);
+      clearInterval(watch);
+      child.stdout.destroy();
+      child.stderr.destroy();
+    }
+  })();
+
+  return {
+    result,
+    snapshot,
+    killNow: () => tracker.killNow(),
+    stop: async () => {
+      await kill();
+      return result;
+    },
+  };
+}
+
+/**
+ * Runs `request.command` through `/bin/sh -c` in `request.cwd` (SPEC §6.8, Node). The shell leads its
+ * own process group (`detached: true`), stdin is closed, stdout and stderr are drained as they arrive.
+ *
+ * Every process the command starts ends with the call, including ones that left the group (`setsid`,
+ * `set -m`, `nohup … &`, a double fork): they are tracked through `/proc` (descendants, the group, and
+ * a marker variable `TOOLHOST_COMMAND_ID` every child inherits) and killed by pid. When the shell exits,
+ * background processes get `lingerMs` (250 ms) to finish, then SIGTERM and, after `killGraceMs` (500 ms),
+ * SIGKILL. On timeout (`request.timeoutMs`, ms) the same. When `signal` aborts (the runner's deadline or a
+ * cancel, which answer at once), every process is stopped and SIGKILLed synchronously, so none runs by
+ * the time the call has answered. The promise settles only once no process of the command runs.
+ *
+ * The environment is {@link commandEnvironment}: the allow-listed host variables plus `options.env`
+ * (the whole host environment only with `inheritEnv: true`).
+ *
+ * Returns `{ stdout, stderr, exit_code, signal, timed_out, truncated }`: `exit_code` is null and `signal`
+ * the name (`'SIGTERM'`, `'SIGKILL'`) when the shell died of a signal; each stream keeps its first and last
+ * 15,000 characters around `\n… [N characters dropped] …\n` and `truncated` says whether either was cut.
+ * An abort still resolves with the output so far (`timed_out: false`).
+ *
+ * Errors: `cancelled` when `signal` is already aborted (nothing is started); `not_found` / `execution_failed`
+ * when the shell cannot be started (missing `cwd`, missing shell).
+ */
+export async function runShellCommand(
+  request: RunCommandRequest,
+  signal?: AbortSignal,
+  options: RunShellCommandOptions = {},
+): Promise<RunCommandResult> {
+  if (signal?.aborted) throw new ToolError('cancelled', 'run_command was cancelled before it started');
+  const started = await startShellCommand(request, options);
+  const onAbort = (): void => started.killNow();
+  if (signal?.aborted) onAbort();
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    return await started.result;
   } finally {
-    clearTimeout(timer);
     signal?.removeEventListener('abort', onAbort);
-    child.stdout.destroy();
-    child.stderr.destroy();
+  }
+}
+
+/** Most background commands one platform keeps (running or finished, oldest finished dropped first). */
+export const MAX_BACKGROUND_COMMANDS = 32;
+
+/**
+ * The background commands of one Node platform: started with `run_in_background`, read and stopped by
+ * id, all ended when the platform is disposed. A background command follows the same cleanup rules as
+ * a foreground one once its shell exits or it is stopped.
+ */
+export class NodeBackgroundCommands implements BackgroundCommands {
+  readonly #commands = new Map<string, { command: string; started: StartedCommand }>();
+  readonly #options: RunShellCommandOptions;
+  #next = 1;
+
+  constructor(options: RunShellCommandOptions = {}) {
+    this.#options = options;
+  }
+
+  /** Starts a command; returns its id (`bg-1`, `bg-2`, ...). Errors as {@link startShellCommand}, `unavailable` when too many run. */
+  async start(request: RunCommandRequest): Promise<string> {
+    if (this.#commands.size >= MAX_BACKGROUND_COMMANDS) {
+      for (const [id, entry] of this.#commands) {
+        if (!entry.started.snapshot().running) {
+          this.#commands.delete(id);
+          break;
+        }
+      }
+      if (this.#commands.size >= MAX_BACKGROUND_COMMANDS) {
+        throw new ToolError('unavailable', `${MAX_BACKGROUND_COMMANDS} background commands are running; stop one with stop_command first`);
+      }
+    }
+    const started = await startShellCommand(request, this.#options);
+    const id = `bg-${this.#next++}`;
+    this.#commands.set(id, { command: request.command, started });
+    started.result.catch(() => undefined);
+    return id;
+  }
+
+  #get(id: string): StartedCommand {
+    const entry = this.#commands.get(id);
+    if (!entry) {
+      const known = [...this.#commands.keys()];
+      throw new ToolError('not_found', `no background command ${JSON.stringify(id)}; ${known.length > 0 ? `known: ${known.join(', ')}` : 'none was started'}`);
+    }
+    return entry.started;
+  }
+
+  /** Output so far of one command. Errors: `not_found` for an unknown id. */
+  async output(id: string): Promise<BackgroundCommandOutput> {
+    return { background_id: id, ...this.#get(id).snapshot() };
+  }
+
+  /** Every command, oldest first. */
+  async list(): Promise<BackgroundCommandSummary[]> {
+    return [...this.#commands].map(([id, { command, started }]) => {
+      const snap = started.snapshot();
+      return { background_id: id, command, running: snap.running, exit_code: snap.exit_code, signal: snap.signal };
+    });
+  }
+
+  /** Ends the command and every process it started; resolves with its final output. Errors: `not_found`. */
+  async stop(id: string): Promise<BackgroundCommandOutput> {
+    const started = this.#get(id);
+    await started.stop();
+    return { background_id: id, ...started.snapshot() };
+  }
+
+  /** Ends every command now. */
+  async dispose(): Promise<void> {
+    const all = [...this.#commands.values()].map((entry) => entry.started);
+    for (const started of all) started.killNow();
+    await Promise.allSettled(all.map((started) => started.result));
   }
 }

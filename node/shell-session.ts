@@ -3,7 +3,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunCommandResult, ShellSession } from '../src/core/types.js';
-import { runShellCommand, type RunShellCommandOptions } from './run-command.js';
+import { COMMAND_MARKER_VARIABLE, runShellCommand, type RunShellCommandOptions } from './run-command.js';
 
 /** Options of {@link createShellSessions}. */
 export interface ShellSessionsOptions {
@@ -39,8 +39,11 @@ export function createShellSessions(options: ShellSessionsOptions = {}): ShellSe
     const script = (cwd: string): string =>
       [
         `if [ -f ${quote(files.env)} ]; then`,
+        // The marker run_command tracks this command's processes by is this command's, not the saved one.
+        `  __toolhost_id=$${COMMAND_MARKER_VARIABLE}`,
         '  for __toolhost_v in $(compgen -e); do unset "$__toolhost_v" 2>/dev/null; done',
         `  . ${quote(files.env)}`,
+        `  export ${COMMAND_MARKER_VARIABLE}="$__toolhost_id"; unset __toolhost_id`,
         'fi',
         `if [ -f ${quote(files.cwd)} ]; then cd "$(cat ${quote(files.cwd)})" 2>/dev/null || cd ${quote(cwd)}; else cd ${quote(cwd)}; fi`,
         'unset __toolhost_v',

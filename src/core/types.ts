@@ -167,6 +167,43 @@ export interface ShellSession {
   restart(): Promise<void>;
 }
 
+/** Output so far of a background command (`command_output`, `stop_command`). */
+export interface BackgroundCommandOutput {
+  background_id: string;
+  /** Each stream keeps its first and last 15,000 characters, as `run_command`'s. */
+  stdout: string;
+  stderr: string;
+  truncated: boolean;
+  /** False once the shell has exited and every process it started has ended. */
+  running: boolean;
+  exit_code: number | null;
+  signal: string | null;
+  timed_out: boolean;
+}
+
+/** One background command as `command_output` lists it. */
+export interface BackgroundCommandSummary {
+  background_id: string;
+  command: string;
+  running: boolean;
+  exit_code: number | null;
+  signal: string | null;
+}
+
+/**
+ * Commands that keep running after `run_command` returns (`run_in_background: true`), read and stopped
+ * by id; every process they started is ended when stopped or when the platform is disposed.
+ */
+export interface BackgroundCommands {
+  /** Starts the command; resolves with its id. */
+  start(request: RunCommandRequest): Promise<string>;
+  /** Errors: `not_found` for an unknown id. */
+  output(id: string): Promise<BackgroundCommandOutput>;
+  list(): Promise<BackgroundCommandSummary[]>;
+  /** Ends the command and everything it started; resolves with its final output. Errors: `not_found`. */
+  stop(id: string): Promise<BackgroundCommandOutput>;
+}
+
 /** One web search hit. */
 export interface WebSearchHit {
   title: string;
@@ -216,6 +253,8 @@ export interface Platform {
   readonly state: StateStore;
   readonly capabilities: PlatformCapabilities;
   runCommand?(request: RunCommandRequest, signal: AbortSignal): Promise<RunCommandResult>;
+  /** Where commands can run in the background (Node with a root). */
+  readonly backgroundCommands?: BackgroundCommands;
   webSearch?(query: string, signal: AbortSignal): Promise<WebSearchResult>;
   /** The persistent shell of a conversation (Node with a real directory); absent where there is no shell. */
   shellSession?(conversationId: string): ShellSession;

@@ -15,6 +15,8 @@ const SEED_NAMES = [
   'GenerateImage',
   'Finish',
   'GrepSearch',
+  'CommandOutput',
+  'StopCommand',
 ] as const;
 
 /** Every object schema inside `schema` (itself, properties, items, combinators), with its JSON pointer. */
@@ -32,12 +34,12 @@ function objectSchemas(schema: JsonSchema, path = '#'): Array<[string, JsonSchem
 }
 
 describe('BuiltinTools', () => {
-  it('holds the eleven built-ins under their seed names', () => {
+  it('holds the eleven seed built-ins under their seed names, then CommandOutput and StopCommand', () => {
     expect(Object.keys(BuiltinTools).filter((key) => key !== 'readOnly' && key !== 'all')).toEqual([...SEED_NAMES]);
     expect(BuiltinTools.all()).toEqual(SEED_NAMES.map((name) => BuiltinTools[name]));
   });
 
-  it('gives snake_case model-facing names, eleven distinct ones', () => {
+  it('gives snake_case model-facing names, thirteen distinct ones', () => {
     const names = BuiltinTools.all().map((tool) => tool.name);
     expect(names).toEqual([
       'create_file',
@@ -51,8 +53,10 @@ describe('BuiltinTools', () => {
       'generate_image',
       'finish',
       'grep_search',
+      'command_output',
+      'stop_command',
     ]);
-    expect(new Set(names).size).toBe(11);
+    expect(new Set(names).size).toBe(13);
   });
 
   it('readOnly() returns FindFile, ListDir, SearchDir, ViewFile, GrepSearch, all flagged read-only', () => {
@@ -63,7 +67,7 @@ describe('BuiltinTools', () => {
   });
 
   it('flags the tools that change things as not read-only', () => {
-    for (const tool of [BuiltinTools.CreateFile, BuiltinTools.EditFile, BuiltinTools.RunCommand, BuiltinTools.StartSubagent, BuiltinTools.GenerateImage]) {
+    for (const tool of [BuiltinTools.CreateFile, BuiltinTools.EditFile, BuiltinTools.RunCommand, BuiltinTools.StartSubagent, BuiltinTools.GenerateImage, BuiltinTools.StopCommand]) {
       expect(tool.readOnly ?? false, tool.name).toBe(false);
     }
   });
@@ -71,13 +75,13 @@ describe('BuiltinTools', () => {
   it('returns fresh arrays from readOnly() and all()', () => {
     const all = BuiltinTools.all();
     all.pop();
-    expect(BuiltinTools.all()).toHaveLength(11);
+    expect(BuiltinTools.all()).toHaveLength(13);
     expect(BuiltinTools.all()).not.toBe(BuiltinTools.all());
     const readOnly = BuiltinTools.readOnly();
     readOnly.length = 0;
     expect(BuiltinTools.readOnly()).toHaveLength(5);
     const { all: detached } = BuiltinTools;
-    expect(detached()).toHaveLength(11);
+    expect(detached()).toHaveLength(13);
   });
 
   it('registers in a runner, in seed order', () => {

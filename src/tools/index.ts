@@ -6,7 +6,7 @@ import { finishTool } from './finish.js';
 import { generateImageTool } from './generate-image.js';
 import { grepSearchTool } from './grep-search.js';
 import { listDirTool } from './list-dir.js';
-import { runCommandTool } from './run-command.js';
+import { commandOutputTool, runCommandTool, stopCommandTool } from './run-command.js';
 import { searchDirTool } from './search-dir.js';
 import { startSubagentTool } from './start-subagent.js';
 import { viewFileTool } from './view-file.js';
@@ -35,16 +35,20 @@ export interface BuiltinToolSet {
   readonly Finish: Tool;
   /** `grep_search`, read-only (SPEC §6.7). */
   readonly GrepSearch: Tool;
+  /** `command_output`: the output of a `run_command` started with `run_in_background`. */
+  readonly CommandOutput: Tool;
+  /** `stop_command`: ends a background command. */
+  readonly StopCommand: Tool;
   /** FindFile, ListDir, SearchDir, ViewFile, GrepSearch, in that order (seed: `BuiltinTools::read_only()`); a fresh array. */
   readOnly(): Tool[];
-  /** All eleven built-ins in seed order; a fresh array. */
+  /** All thirteen built-ins: the eleven in seed order, then CommandOutput and StopCommand; a fresh array. */
   all(): Tool[];
 }
 
 /**
  * The built-in tools by their seed names (SPEC §6; seed: the SDK's built-in tool table), each with a
  * snake_case model-facing name. `readOnly()` gives FindFile, ListDir, SearchDir, ViewFile, GrepSearch;
- * `all()` gives all eleven (both return fresh arrays). Register them with
+ * `all()` gives all thirteen (both return fresh arrays). Register them with
  * `new ToolRunner({ tools: BuiltinTools.all() })`. Importing this module does no work.
  */
 export const BuiltinTools: BuiltinToolSet = {
@@ -59,6 +63,8 @@ export const BuiltinTools: BuiltinToolSet = {
   GenerateImage: generateImageTool as Tool,
   Finish: finishTool as Tool,
   GrepSearch: grepSearchTool as Tool,
+  CommandOutput: commandOutputTool as Tool,
+  StopCommand: stopCommandTool as Tool,
   readOnly(): Tool[] {
     return [findFileTool, listDirTool, searchDirTool, viewFileTool, grepSearchTool] as Tool[];
   },
@@ -75,8 +81,10 @@ export const BuiltinTools: BuiltinToolSet = {
       generateImageTool,
       finishTool,
       grepSearchTool,
+      commandOutputTool,
+      stopCommandTool,
     ] as Tool[];
   },
 };
 
-export { createFileTool, editFileTool, findFileTool, finishTool, generateImageTool, grepSearchTool, listDirTool, runCommandTool, searchDirTool, startSubagentTool, viewFileTool };
+export { commandOutputTool, stopCommandTool, createFileTool, editFileTool, findFileTool, finishTool, generateImageTool, grepSearchTool, listDirTool, runCommandTool, searchDirTool, startSubagentTool, viewFileTool };
