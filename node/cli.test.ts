@@ -20,6 +20,8 @@ const BUILTIN_NAMES = [
   'generate_image',
   'finish',
   'grep_search',
+  'command_output',
+  'stop_command',
 ];
 
 interface Run {
@@ -271,7 +273,7 @@ describe('toolhost CLI (node bin/toolhost.mjs)', () => {
   });
 
   describe('tools', () => {
-    it('prints the declarations of the 11 built-ins as JSON, nothing else', async () => {
+    it('prints the declarations of the 13 built-ins as JSON, nothing else', async () => {
       const out = await cli(['tools'], { cwd: work });
       expect(out.code).toBe(0);
       expect(out.stderr).toBe('');

@@ -283,7 +283,7 @@ describe('node platform dispose', () => {
     const started = Date.now();
     await platform.dispose();
     expect(Date.now() - started).toBeLessThan(1500);
-    expect((await run).signal).toBe('SIGTERM');
+    expect((await run).signal).toBe('SIGKILL');
     expect(isProcessGroupAlive(pgid)).toBe(false);
     await expect(platform.runCommand!({ command: 'true', cwd: root, timeoutMs: 1000 }, controller.signal)).rejects.toMatchObject({ code: 'unavailable' });
     await rm(join(root, 'dispose-shell.pid'));

@@ -31,7 +31,7 @@ describe("web worker under Content-Security-Policy: script-src 'self'", () => {
     expect(response?.headers()['content-security-policy']).toBe("script-src 'self'");
     await page.waitForFunction(() => document.title === 'toolhost test page ready');
     expect(await page.evaluate(() => th.canEval())).toBe(false);
-    expect(await page.evaluate(() => th.start({ workspace: 'csp', csp: true }))).toBe(11);
+    expect(await page.evaluate(() => th.start({ workspace: 'csp', csp: true }))).toBe(13);
     const results = await page.evaluate(() =>
       th.call([
         { name: 'create_file', args: { file_path: 'src/a.ts', content: 'const aaa = 1;\nconst b = 2;\n' } },
