@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BuiltinTools, createMemoryPlatform } from '../src/index.js';
+import { createMemoryPlatform, toolProfiles } from '../src/index.js';
 import { Agent, anthropicModel, geminiModel, openAICompatibleModel, type AgentEvent, type Model, type RetryOptions } from '../src/agent/index.js';
 import { anthropicFormat } from './fixtures/model-servers/anthropic.js';
 import { geminiFormat } from './fixtures/model-servers/gemini.js';
@@ -69,7 +69,7 @@ describe.each(providers)('agent.run against a local $name server', (provider) =>
     const callIds: string[][] = [];
     const steps: ScriptStep[] = [
       (turn) => {
-        expect(provider.format.toolNames(turn.body)).toEqual(BuiltinTools.all().map((t) => t.name));
+        expect(provider.format.toolNames(turn.body)).toEqual(toolProfiles.toolhost().map((t) => t.name));
         expect(provider.format.system(turn.body)).toBe('You are a careful coding agent.');
         expect(turn.results).toEqual([]);
         return { text: 'Let me look around.', calls: [{ name: 'list_dir', args: { dir_path: '.' } }] };
@@ -104,7 +104,7 @@ describe.each(providers)('agent.run against a local $name server', (provider) =>
     ];
     const server = await serve(provider, steps);
     const platform = createMemoryPlatform({ files: FILES });
-    const agent = Agent.builder().platform(platform).model(provider.create(server.url)).system('You are a careful coding agent.').allowAll().build();
+    const agent = Agent.builder().toolProfile('toolhost').platform(platform).model(provider.create(server.url)).system('You are a careful coding agent.').allowAll().build();
     const batches = vi.spyOn(agent.runner, 'processToolCalls');
 
     const events = await collect(agent.run('Make greet() add an exclamation mark.', { conversationId: 'task-1' }));
@@ -134,7 +134,7 @@ describe.each(providers)('agent.run against a local $name server', (provider) =>
       { status: 429, headers: { 'retry-after': '1' }, body: provider.format.error(429, 'Rate limit reached') },
       { text: 'Hello.' },
     ]);
-    const agent = Agent.builder().model(provider.create(server.url, { baseDelayMs: 1, maxDelayMs: 2 })).build();
+    const agent = Agent.builder().toolProfile('toolhost').model(provider.create(server.url, { baseDelayMs: 1, maxDelayMs: 2 })).build();
     const started = Date.now();
     const events = await collect(agent.run('hi'));
     const waited = Date.now() - started;
@@ -151,7 +151,7 @@ describe.each(providers)('agent.run against a local $name server', (provider) =>
       { status: 500, body: provider.format.error(500, 'Internal error encountered.') },
       { text: 'too late' },
     ]);
-    const agent = Agent.builder().model(provider.create(server.url, { ...FAST, maxRetries: 2 })).build();
+    const agent = Agent.builder().toolProfile('toolhost').model(provider.create(server.url, { ...FAST, maxRetries: 2 })).build();
     const events = await collect(agent.run('hi'));
     expect(events).toEqual([
       {
@@ -182,7 +182,7 @@ describe.each(providers)('agent.run against a local $name server', (provider) =>
         return { calls: [{ name: 'finish', args: { result: 'read it' } }] };
       },
     ]);
-    const agent = Agent.builder().platform(createMemoryPlatform({ files: FILES })).model(provider.create(server.url)).build();
+    const agent = Agent.builder().toolProfile('toolhost').platform(createMemoryPlatform({ files: FILES })).model(provider.create(server.url)).build();
     const batches = vi.spyOn(agent.runner, 'processToolCalls');
     const events = await collect(agent.run('Read the README.'));
     expect(server.problems).toEqual([]);
@@ -199,7 +199,7 @@ describe.each(providers)('agent.run against a local $name server', (provider) =>
       { calls: [{ name: 'create_file', args: { file_path: 'late.txt', content: 'x' } }] },
     ]);
     const platform = createMemoryPlatform({ files: FILES });
-    const agent = Agent.builder().platform(platform).model(provider.create(server.url)).allowAll().build();
+    const agent = Agent.builder().toolProfile('toolhost').platform(platform).model(provider.create(server.url)).allowAll().build();
     const batches = vi.spyOn(agent.runner, 'processToolCalls');
     const controller = new AbortController();
     const run = collect(agent.run('Look around.', { signal: controller.signal }));
@@ -216,7 +216,7 @@ describe.each(providers)('agent.run against a local $name server', (provider) =>
   it('stops at maxTurns', async () => {
     const again = { calls: [{ name: 'list_dir', args: { dir_path: '.' } }] };
     const server = await serve(provider, [again, again, again]);
-    const agent = Agent.builder().model(provider.create(server.url)).build();
+    const agent = Agent.builder().toolProfile('toolhost').model(provider.create(server.url)).build();
     const events = await collect(agent.run('Loop.', { maxTurns: 2 }));
     expect(events.at(-1)).toEqual({ type: 'done', reason: 'max_turns', turns: 2 });
     expect(server.requests).toHaveLength(2);
@@ -233,7 +233,7 @@ describe.each(providers)('agent.run against a local $name server', (provider) =>
         return { text: 'You asked about the files.' };
       },
     ]);
-    const agent = Agent.builder().platform(createMemoryPlatform({ files: FILES })).model(provider.create(server.url)).build();
+    const agent = Agent.builder().toolProfile('toolhost').platform(createMemoryPlatform({ files: FILES })).model(provider.create(server.url)).build();
     await collect(agent.run('What is here?', { conversationId: 'c' }));
     const second = await collect(agent.run('What did I ask?', { conversationId: 'c' }));
     expect(second).toEqual([{ type: 'text', text: 'You asked about the files.' }, { type: 'done', reason: 'no_tool_calls', turns: 1 }]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BuiltinTools, createMemoryPlatform, defineTool, type PermissionRequest } from '../src/index.js';
+import { BuiltinTools, createMemoryPlatform, defineTool, toolProfiles, type PermissionRequest } from '../src/index.js';
 import { Agent } from '../src/agent/index.js';
 
 const weather = defineTool({
@@ -24,7 +24,8 @@ describe('Agent.builder', () => {
   it('registers the built-ins and the given tools, allowAll runs everything', async () => {
     const agent = Agent.builder().tool(weather).tools([counter]).allowAll().build();
     const names = agent.runner.declarations().map((d) => d.name);
-    expect(names).toEqual([...BuiltinTools.all().map((t) => t.name), 'get_weather', 'counter']);
+    expect(names).toEqual([...toolProfiles.toolhost().map((t) => t.name), 'get_weather', 'counter']);
+    expect(agent.toolProfile).toBe('toolhost');
     expect(await agent.processToolCalls([
       { id: 'a', name: 'get_weather', args: { city: 'Tokyo' } },
       { id: 'b', name: 'counter', args: {} },

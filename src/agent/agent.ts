@@ -5,6 +5,8 @@ import type { PermissionAnswer, PermissionPolicy, PermissionRequest } from '../c
 import { ToolRunner, type CallOptions, type ToolCall, type ToolCallResult, type ToolRunnerOptions } from '../core/runner.js';
 import type { HostHooks, Tool } from '../core/tool.js';
 import { BuiltinTools } from '../tools/index.js';
+import { finishTool } from '../tools/finish.js';
+import { toolProfiles, type ToolProfileName } from '../tools/profiles/index.js';
 import type { Platform } from '../core/types.js';
 
 /** Default of `maxTurns` in {@link Agent.run}. */
@@ -41,6 +43,8 @@ export interface AgentOptions {
   maxTurns?: number;
   /** Where `run` sends tool calls instead of the agent's own runner (see {@link AgentBuilder.toolHost}). */
   toolHost?: AgentToolHost;
+  /** The tool profile registered (see {@link AgentBuilder.toolProfile}); `custom` for a list of tools. */
+  toolProfile?: ToolProfileName | 'custom';
 }
 
 interface ActiveRun {
@@ -63,6 +67,8 @@ interface BuilderConfig {
   subagents: SubagentOptions | undefined;
   /** False for subagents, whose `tools` already holds the chosen built-ins. */
   builtins: boolean;
+  /** The profile asked for; undefined: the model's. */
+  profile: ToolProfileName | Tool[] | undefined;
 }
 
 // Runs in progress per agent and conversation: permission prompts and subagents find their run here.
@@ -80,6 +86,12 @@ export class Agent {
   readonly model: Model | undefined;
   /** The tools `run` uses instead of {@link Agent.runner}, when the builder was given {@link AgentBuilder.toolHost}. */
   readonly toolHost: AgentToolHost | undefined;
+  /**
+   * The tool profile the agent registered: the builder's {@link AgentBuilder.toolProfile}, else the
+   * model's (`anthropicModel` → `anthropic`, `geminiModel` → `gemini`, `openAICompatibleModel` on
+   * api.openai.com → `openai`, on another server → `toolhost`), else `toolhost`; `custom` for a list.
+   */
+  readonly toolProfile: ToolProfileName | 'custom';
   readonly #system: string | undefined;
   readonly #maxTurns: number;
   readonly #histories = new Map<string, ModelMessage[]>();
@@ -88,6 +100,7 @@ export class Agent {
     this.runner = runner;
     this.model = options.model;
     this.toolHost = options.toolHost;
+    this.toolProfile = options.toolProfile ?? 'toolhost';
     this.#system = options.system;
     this.#maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
     activeRuns.set(this, new Map());
@@ -237,6 +250,7 @@ export class AgentBuilder {
     toolHost: undefined,
     subagents: undefined,
     builtins: true,
+    profile: undefined,
   };
 
   /** Adds one tool (after the built-ins; a tool with a built-in's name replaces it). */
@@ -251,13 +265,24 @@ export class AgentBuilder {
     return this;
   }
 
+  /**
+   * The model-facing tools to register instead of the model's own profile: a profile name
+   * (`'anthropic'`, `'openai'`, `'gemini'`, `'toolhost'`) or a list (such as
+   * `toolProfiles.combine(...)`). Without it the agent takes the model's `toolProfile`, else
+   * `toolhost`. Profiles other than `toolhost` get `finish` added, so a run can end with it.
+   */
+  toolProfile(profile: ToolProfileName | Tool[]): this {
+    this.#config.profile = profile;
+    return this;
+  }
+
   /** Every tool may run without asking. */
   allowAll(): this {
     this.#config.allowAll = true;
     return this;
   }
 
-  /** Registers only the read-only built-ins (find_file, list_dir, search_dir, view_file, grep_search). */
+  /** Registers only the read-only tools of the profile (for `toolhost`: find_file, list_dir, search_dir, view_file, grep_search). */
   readOnly(): this {
     this.#config.readOnly = true;
     return this;
@@ -351,8 +376,17 @@ export class AgentBuilder {
   }
 }
 
+/** The tools of the chosen profile (read-only ones only with `readOnly`), with `finish` for the non-toolhost ones. */
+function profileTools(asked: ToolProfileName | Tool[] | undefined, profile: ToolProfileName | 'custom', readOnly: boolean): Tool[] {
+  if (profile === 'toolhost' && !Array.isArray(asked)) return readOnly ? BuiltinTools.readOnly() : toolProfiles.toolhost();
+  const list = Array.isArray(asked) ? asked.slice() : toolProfiles.byName(profile as ToolProfileName);
+  const chosen = readOnly ? list.filter((tool) => tool.readOnly === true) : list;
+  return chosen.some((tool) => tool.name === 'finish') ? chosen : [...chosen, finishTool as Tool];
+}
+
 function buildAgent(config: BuilderConfig): Agent {
-  const builtins = !config.builtins ? [] : config.readOnly ? BuiltinTools.readOnly() : BuiltinTools.all();
+  const profile = Array.isArray(config.profile) ? 'custom' : (config.profile ?? config.model?.toolProfile ?? 'toolhost');
+  const builtins = !config.builtins ? [] : profileTools(config.profile, profile, config.readOnly);
   const tools = [...builtins, ...config.tools];
   let agent: Agent | undefined;
   let permissions: PermissionPolicy;
@@ -376,6 +410,7 @@ function buildAgent(config: BuilderConfig): Agent {
   if (config.system !== undefined) agentOptions.system = config.system;
   if (config.maxTurns !== undefined) agentOptions.maxTurns = config.maxTurns;
   if (config.toolHost) agentOptions.toolHost = config.toolHost;
+  agentOptions.toolProfile = profile;
   agent = new Agent(runner, agentOptions);
   if (subagents) {
     childFactories.set(agent, (names) => {

@@ -3,13 +3,29 @@ import type { JsonSchema } from '../../core/types.js';
 import { generateCallId, isFailure, resultText, trimBase } from './common.js';
 import { postJson } from './retry.js';
 import { functionNameNote, type SchemaConversionNote } from './schema-convert.js';
+import { BASH_PARAMETERS, BASH_TOOL_TYPE, TEXT_EDITOR_PARAMETERS, TEXT_EDITOR_TOOL_TYPE } from '../../tools/profiles/anthropic.js';
 import { ModelError, type HttpModelOptions, type Model, type ModelMessage, type ModelToolCall, type ModelUsage } from './types.js';
 
-/** An Anthropic Messages API tool: `{ name, description, input_schema }`. */
-export interface AnthropicTool {
-  name: string;
-  description: string;
-  input_schema: JsonSchema;
+/**
+ * An Anthropic Messages API tool: a JSON-Schema function `{ name, description, input_schema }`, or one of
+ * Anthropic's built-in tool types (`{ type: 'text_editor_20250728', name: 'str_replace_based_edit_tool' }`,
+ * `{ type: 'bash_20250124', name: 'bash' }`), which the model knows without a schema.
+ */
+export type AnthropicTool = { name: string; description: string; input_schema: JsonSchema } | { type: string; name: string };
+
+const sameSchema = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * The Anthropic built-in tool type a declaration stands for: toolProfiles.anthropic()'s
+ * `str_replace_based_edit_tool` and `bash` (recognised by name and parameters, so a look-alike of
+ * your own stays a function), else null.
+ */
+export function anthropicBuiltinToolType(declaration: FunctionDeclaration): { type: string; name: string } | null {
+  if (declaration.name === 'str_replace_based_edit_tool' && sameSchema(declaration.parameters, TEXT_EDITOR_PARAMETERS)) {
+    return { type: TEXT_EDITOR_TOOL_TYPE, name: declaration.name };
+  }
+  if (declaration.name === 'bash' && sameSchema(declaration.parameters, BASH_PARAMETERS)) return { type: BASH_TOOL_TYPE, name: declaration.name };
+  return null;
 }
 
 /** An Anthropic content block (the types toolhost reads or writes; others are replayed as they came). */
@@ -26,13 +42,16 @@ export interface AnthropicMessage {
 }
 
 /**
- * Runner declarations → Anthropic `tools` (`{ name, description, input_schema }`). The schema is sent as
+ * Runner declarations → Anthropic `tools` (`{ name, description, input_schema }`; the Anthropic profile's
+ * text editor and bash as Anthropic's built-in tool types, see {@link anthropicBuiltinToolType}). The schema is sent as
  * is (Anthropic takes JSON Schema); one without `type` gets `type: 'object'` (noted), which
  * `input_schema` requires. Names Anthropic refuses (a dot, say) are flagged `unsupported`.
  */
 export function toAnthropicTools(declarations: readonly FunctionDeclaration[]): { tools: AnthropicTool[]; notes: SchemaConversionNote[] } {
   const notes: SchemaConversionNote[] = [];
-  const tools = declarations.map((declaration) => {
+  const tools = declarations.map((declaration): AnthropicTool => {
+    const builtin = anthropicBuiltinToolType(declaration);
+    if (builtin) return builtin;
     const badName = functionNameNote(declaration.name, 'Anthropic');
     if (badName) notes.push(badName);
     let input_schema = declaration.parameters;
@@ -145,6 +164,7 @@ export function anthropicModel(options: AnthropicModelOptions): Model {
   return {
     provider: 'anthropic',
     model: options.model,
+    toolProfile: options.toolProfile ?? 'anthropic',
     async generate(request) {
       const body: Record<string, unknown> = {
         model: options.model,

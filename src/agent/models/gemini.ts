@@ -171,6 +171,7 @@ export function geminiModel(options: GeminiModelOptions): Model {
   return {
     provider: 'gemini',
     model: options.model,
+    toolProfile: options.toolProfile ?? 'gemini',
     async generate(request) {
       const body: Record<string, unknown> = { contents: toGeminiContents(request.messages) };
       if (request.system) body.systemInstruction = { parts: [{ text: request.system }] };

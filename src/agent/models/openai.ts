@@ -3,6 +3,7 @@ import type { JsonSchema } from '../../core/types.js';
 import { generateCallId, parseArguments, resultText, trimBase } from './common.js';
 import { postJson } from './retry.js';
 import { functionNameNote, openAIStrictCompatibility, type SchemaConversionNote } from './schema-convert.js';
+import { APPLY_PATCH_FUNCTION_PARAMETERS, applyPatchTool } from '../../tools/profiles/openai.js';
 import { ModelError, type HttpModelOptions, type Model, type ModelMessage, type ModelToolCall, type ModelUsage } from './types.js';
 
 /** An OpenAI chat completions tool: `{ type: 'function', function: { name, description, parameters, strict } }`. */
@@ -34,6 +35,10 @@ export type OpenAIMessage =
 export function toOpenAITools(declarations: readonly FunctionDeclaration[]): { tools: OpenAITool[]; notes: SchemaConversionNote[] } {
   const notes: SchemaConversionNote[] = [];
   const tools = declarations.map((declaration): OpenAITool => {
+    if (declaration.name === 'apply_patch' && JSON.stringify(declaration.parameters) === JSON.stringify(applyPatchTool.parameters)) {
+      // Chat completions has no apply_patch tool type: declared as Codex declares its function tool, one `input` string.
+      return { type: 'function', function: { name: 'apply_patch', description: declaration.description, parameters: { ...APPLY_PATCH_FUNCTION_PARAMETERS }, strict: true } };
+    }
     const badName = functionNameNote(declaration.name, 'OpenAI');
     if (badName) notes.push(badName);
     const { strict, reasons } = openAIStrictCompatibility(declaration.parameters);
@@ -125,6 +130,9 @@ export function openAICompatibleModel(options: OpenAICompatibleModelOptions): Mo
   return {
     provider: 'openai',
     model: options.model,
+    // OpenAI's own endpoint serves the models trained on apply_patch and shell; other servers that speak
+    // chat completions (Ollama, llama.cpp, vLLM) serve models that know none of them.
+    toolProfile: options.toolProfile ?? (/^https:\/\/api\.openai\.com(\/|$)/.test(options.baseUrl ?? 'https://api.openai.com/v1') ? 'openai' : 'toolhost'),
     async generate(request) {
       const body: Record<string, unknown> = { model: options.model, messages: toOpenAIMessages(request.messages, request.system) };
       if (request.tools.length > 0) body.tools = toOpenAITools(request.tools).tools;

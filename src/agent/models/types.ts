@@ -90,6 +90,11 @@ export interface Model {
   readonly provider: ModelProvider | (string & {});
   /** The model name as the API knows it (`gemini-2.5-flash`, `gpt-4.1`, ...). */
   readonly model: string;
+  /**
+   * The tool profile this model is trained on (`toolProfiles`): the one `Agent` registers unless told
+   * otherwise. Absent: `toolhost`.
+   */
+  readonly toolProfile?: 'anthropic' | 'openai' | 'gemini' | 'toolhost';
   generate(request: ModelRequest): Promise<ModelResponse>;
 }
 
@@ -182,4 +187,6 @@ export interface HttpModelOptions {
   headers?: Record<string, string>;
   /** Extra top-level fields merged into every request body (temperature, generationConfig, ...). */
   extraBody?: Record<string, unknown>;
+  /** The tool profile `Agent` picks for this model (default: the provider's own; see {@link Model.toolProfile}). */
+  toolProfile?: 'anthropic' | 'openai' | 'gemini' | 'toolhost';
 }
