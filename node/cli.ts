@@ -7,7 +7,7 @@
  * toolhost call <tool> '<json args>' [--root DIR] [--state-dir DIR] [--timeout MS]
  * toolhost run [--root DIR] [--state-dir DIR] [--timeout MS] < calls.jsonl
  * toolhost tools [--tools ./my-tools.js]
- * toolhost mcp --root DIR [--http HOST:PORT] [--tools ./my-tools.js] [--read-only] [--state-dir DIR]
+ * toolhost mcp --root DIR [--http HOST:PORT] [--tools ./my-tools.js] [--read-only] [--state-dir DIR | --state redis://…]
  * ```
  *
  * Exit codes (also in `toolhost --help`):
@@ -22,7 +22,7 @@
  * modules; `web_search` / `google_search` reach the runner's search fallback. `mcp` loads the MCP SDK
  * (`@modelcontextprotocol/server`, an optional peer dependency) only when it runs. Nothing runs at import time.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Readable, Writable } from 'node:stream';
@@ -33,6 +33,7 @@ import type { Tool } from '../src/core/tool.js';
 import { BuiltinTools } from '../src/tools/index.js';
 import type { Platform } from '../src/core/types.js';
 import { createNodePlatform } from './platform.js';
+import { createRedisStateStore, type RedisStateStore } from './redis-state-store.js';
 
 /** Exit codes of {@link main}, as documented in the usage text. */
 export const CLI_EXIT = { ok: 0, callFailed: 1, usage: 2, interrupted: 130 } as const;
@@ -78,6 +79,11 @@ Options:
   --root DIR        Workspace directory (default: the current directory). Tools cannot read or
                     write outside it: such a path gives the code outside_workspace.
   --state-dir DIR   Keep tool state as files in DIR across runs (default: in memory, this run only).
+  --state URL       Keep tool state in Redis at URL (redis://host:port[/db]), shared by every
+                    toolhost process given the same URL and --root; needs the ioredis package.
+                    With mcp --http the server is stateless, so N processes behind a load
+                    balancer can each take any request: a request names its conversation with
+                    the Toolhost-Conversation header (else --conversation, else "default").
   --timeout MS      Deadline of each call in milliseconds (default: none); a late call ends with
                     the code timeout.
   --tools MODULE    Also register the tools an ES module exports (a Tool, an array of Tools, or
@@ -116,6 +122,7 @@ interface Parsed {
   positionals: string[];
   root: string | undefined;
   stateDir: string | undefined;
+  state: string | undefined;
   timeoutMs: number | undefined;
   tools: string[];
   readOnly: boolean;
@@ -137,6 +144,7 @@ function parse(argv: readonly string[]): Parsed {
       options: {
         root: { type: 'string' },
         'state-dir': { type: 'string' },
+        state: { type: 'string' },
         timeout: { type: 'string' },
         tools: { type: 'string', multiple: true },
         'read-only': { type: 'boolean' },
@@ -173,11 +181,16 @@ function parse(argv: readonly string[]): Parsed {
     if (given !== undefined && command !== 'mcp') throw new UsageError(`${flag} is an option of toolhost mcp only`);
   }
   if (values.token !== undefined && values.http === undefined) throw new UsageError('--token needs --http (stdio has no requests to authorise)');
+  if (values.state !== undefined && values['state-dir'] !== undefined) throw new UsageError('give --state (Redis) or --state-dir (files), not both');
+  if (values.state !== undefined && !/^rediss?:\/\//.test(String(values.state))) {
+    throw new UsageError(`--state takes a Redis URL such as redis://127.0.0.1:6379, got "${String(values.state).slice(0, 200)}"`);
+  }
   return {
     command,
     positionals: positionals.slice(1),
     root: values.root as string | undefined,
     stateDir: values['state-dir'] as string | undefined,
+    state: values.state as string | undefined,
     timeoutMs,
     tools: (values.tools as string[] | undefined) ?? [],
     readOnly: values['read-only'] === true,
@@ -366,11 +379,24 @@ async function commandMcp(ctx: CommandContext): Promise<number> {
   const { parsed, runner } = ctx;
   const serverOptions = { name: 'toolhost', version: version(), ...(parsed.conversation === undefined ? {} : { conversation: parsed.conversation }) };
   if (parsed.http) {
-    const endpoint = await mcp.serveMcpHttp(() => mcp.createMcpServer(runner, serverOptions), {
-      host: parsed.http.host,
-      port: parsed.http.port,
-      ...(parsed.token === undefined ? {} : { bearerToken: parsed.token }),
-    });
+    // With state in Redis the server keeps nothing between requests (no sessions), so any of several
+    // processes can answer any request; the request names its conversation.
+    const stateless = parsed.state !== undefined;
+    const endpoint = await mcp.serveMcpHttp(
+      (request) =>
+        mcp.createMcpServer(
+          runner,
+          stateless && parsed.conversation === undefined
+            ? { ...serverOptions, conversation: request.headers.get('toolhost-conversation') ?? 'default' }
+            : serverOptions,
+        ),
+      {
+        host: parsed.http.host,
+        port: parsed.http.port,
+        ...(parsed.token === undefined ? {} : { bearerToken: parsed.token }),
+        ...(stateless ? { sessions: false } : {}),
+      },
+    );
     await write(ctx.stderr, `toolhost: MCP (Streamable HTTP) at ${endpoint.url.href}\n`);
     await aborted(ctx.interrupt);
     await endpoint.close();
@@ -460,12 +486,18 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
   }
 
   let platform: Platform;
+  let shared: RedisStateStore | undefined;
   try {
+    const root = resolve(cwd, parsed.root ?? '.');
+    // The workspace names the Redis keys: processes serving the same directory share its conversations.
+    if (parsed.state !== undefined) shared = createRedisStateStore({ url: parsed.state, workspace: realRoot(root) });
     platform = createNodePlatform({
-      root: resolve(cwd, parsed.root ?? '.'),
+      root,
       ...(parsed.stateDir === undefined ? {} : { stateDir: resolve(cwd, parsed.stateDir) }),
+      ...(shared === undefined ? {} : { state: shared }),
     });
   } catch (error) {
+    await shared?.close();
     return usage(`--root: ${(error as Error).message}`);
   }
 
@@ -511,5 +543,15 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
     io.signal?.removeEventListener('abort', onOuterAbort);
     stdout.off('error', onStdoutError);
     await platform.dispose();
+    await shared?.close();
+  }
+}
+
+/** The realpath of `root`, or `root` itself when it cannot be resolved (the platform then reports why). */
+function realRoot(root: string): string {
+  try {
+    return realpathSync(root);
+  } catch {
+    return root;
   }
 }

@@ -141,14 +141,14 @@ const MAX_BODY = 4 * 1024 * 1024;
  * Serves MCP over Streamable HTTP on `node:http`, no web framework needed, with the transport's
  * security rules: binds 127.0.0.1 by default, refuses a foreign `Origin` (403) and, on loopback, a
  * foreign `Host` (DNS rebinding), and with `bearerToken` refuses requests without it (401).
- * `createServer` is called once per session (or per request when `sessions: false`); pass
- * `() => createMcpServer(host, options)`.
+ * `createServer` is called once per session (or per request when `sessions: false`) with the request
+ * that opens it (its headers can name a conversation); pass `() => createMcpServer(host, options)`.
  *
  * When the client closes a request's response stream before the answer, the requests of that POST
  * are cancelled as if the client had sent `notifications/cancelled` (the tools see their signal abort).
  */
 export async function serveMcpHttp(
-  createServerForSession: () => McpServer | Promise<McpServer>,
+  createServerForSession: (request: Request) => McpServer | Promise<McpServer>,
   options: ServeMcpHttpOptions = {},
 ): Promise<McpHttpEndpoint> {
   const bindHost = options.host ?? '127.0.0.1';
@@ -201,7 +201,7 @@ export async function serveMcpHttp(
         return;
       }
     } else {
-      const server = await createServerForSession();
+      const server = await createServerForSession(request);
       const transport = new WebStandardStreamableHTTPServerTransport(
         useSessions
           ? {
