@@ -26,6 +26,7 @@ const PINNED: Record<string, { source: string; names: string[] }> = {
       'registerPrecompiledValidators',
       'scanRegexTexts',
       'toToolError',
+      'toolProfiles',
       'webSearchFallbackTool',
     ],
   },
