@@ -68,8 +68,12 @@ const PINNED: Record<string, { source: string; names: string[] }> = {
       'exposeSharedToolRunner',
       'exposeToolRunner',
       'listWorkspaces',
+      'rememberedDirectory',
     ],
   },
+  'toolhost/web/zenfs': { source: 'web/zenfs', names: ['zenfsMount'] },
+  'toolhost/web/shell': { source: 'web/shell', names: ['justBash'] },
+  'toolhost/ajv': { source: 'src/core/ajv', names: ['useAjv'] },
   'toolhost/node': {
     source: 'node/index',
     names: ['FileStateStore', 'createNodePlatform', 'createRedisStateStore', 'createToolWorkerPool', 'createVmRegexSandbox', 'exposeToolRunnerInWorker', 'spawnToolWorker'],
