@@ -32,8 +32,9 @@ export const EXAMPLE_FILES = {
 /**
  * What the declarations do not say, by model-facing name: each result field (`type`, meaning), each
  * error code a call of the tool may return beyond the runner's own (when), the limits (a constant's
- * name, its unit and what it bounds) and the example call's arguments.
- * @type {Record<string, { result: Array<[string, string, string]>; errors: Array<[string, string]>; limits: Array<[string, string, string]>; example: Record<string, unknown> }>}
+ * name, its unit and what it bounds), the example call's arguments and, for a tool the memory platform
+ * cannot serve, the code its example answers (`exampleCode`).
+ * @type {Record<string, { result: Array<[string, string, string]>; errors: Array<[string, string]>; limits: Array<[string, string, string]>; example: Record<string, unknown>; exampleCode?: string }>}
  */
 export const REFERENCE = {
   view_file: {
@@ -200,10 +201,12 @@ export const REFERENCE = {
       ['signal', 'string \\| null', 'The signal that ended the process, if one did.'],
       ['timed_out', 'boolean', 'The command ran past `timeout_ms` and was killed.'],
       ['truncated', 'boolean', 'Output was cut.'],
-      ['note', 'string?', 'Set by platforms that cannot run commands (the browser, the memory platform), with empty output.'],
+      ['note', 'string?', 'Set by platforms that cannot run commands (the browser, the memory platform), with empty output; with `run_in_background`, how to read and stop the command.'],
+      ['background_id', 'string?', 'With `run_in_background`: the id that `command_output` and `stop_command` take; the other fields are then absent.'],
     ],
     errors: [
       ['invalid_arguments', 'a bad `cwd`'],
+      ['unavailable', '`run_in_background` where the platform cannot run commands in the background'],
       ['outside_workspace', '`cwd` is outside the workspace'],
       ['not_found', '`cwd` does not exist'],
       ['not_a_directory', '`cwd` is a file'],
@@ -213,6 +216,45 @@ export const REFERENCE = {
       ['RUN_COMMAND_MAX_TIMEOUT_MS', 'ms', 'largest `timeout_ms`'],
     ],
     example: { command: 'ls src' },
+  },
+  command_output: {
+    result: [
+      ['background_id', 'string', 'The command read.'],
+      ['stdout', 'string', 'Standard output so far (its first and last 15,000 characters when long).'],
+      ['stderr', 'string', 'Standard error so far, cut as `stdout`.'],
+      ['truncated', 'boolean', 'Output was cut.'],
+      ['running', 'boolean', 'False once the shell has exited and every process it started has ended.'],
+      ['exit_code', 'number \\| null', 'The exit code once ended; `null` while running or when a signal ended it.'],
+      ['signal', 'string \\| null', 'The signal that ended it, if one did.'],
+      ['timed_out', 'boolean', 'It ran past its `timeout_ms` and was killed.'],
+      ['commands', '{ background_id, command, running, exit_code, signal }[]', 'Without `background_id`: every background command of the platform (the other fields are then absent).'],
+    ],
+    errors: [
+      ['not_found', 'no background command has the id'],
+      ['unavailable', 'the platform cannot run commands in the background (the example below ran on the memory platform)'],
+    ],
+    limits: [],
+    example: {},
+    exampleCode: 'unavailable',
+  },
+  stop_command: {
+    result: [
+      ['background_id', 'string', 'The command stopped.'],
+      ['stdout', 'string', 'Its final standard output, cut as `command_output`\'s.'],
+      ['stderr', 'string', 'Its final standard error.'],
+      ['truncated', 'boolean', 'Output was cut.'],
+      ['running', 'boolean', 'False: the command and every process it started have ended (SIGTERM, then SIGKILL after a grace period).'],
+      ['exit_code', 'number \\| null', 'The exit code; `null` when a signal ended it.'],
+      ['signal', 'string \\| null', 'The signal that ended it.'],
+      ['timed_out', 'boolean', 'It had run past its `timeout_ms`.'],
+    ],
+    errors: [
+      ['not_found', 'no background command has the id'],
+      ['unavailable', 'the platform cannot run commands in the background (the example below ran on the memory platform)'],
+    ],
+    limits: [],
+    example: { background_id: 'bg-1' },
+    exampleCode: 'unavailable',
   },
   start_subagent: {
     result: [

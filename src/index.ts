@@ -39,6 +39,8 @@ export type {
   StateStore,
   RunCommandRequest,
   RunCommandResult,
+  BackgroundCommandOutput,
+  BackgroundCommandSummary,
   WebSearchHit,
   WebSearchResult,
   RegexScanRequest,
@@ -58,4 +60,5 @@ export type { GrepSearchResult, SearchContentResult, SearchFilesResult, SearchCo
 export type { StartSubagentResult } from './tools/start-subagent.js';
 export type { GenerateImageResult } from './tools/generate-image.js';
 export type { FinishResult } from './tools/finish.js';
+export type { RunCommandBackgroundResult, CommandListResult } from './tools/run-command.js';
 export { toolProfiles, type ToolProfiles, type ToolProfileName } from './tools/profiles/index.js';
