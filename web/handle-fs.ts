@@ -17,6 +17,9 @@ export type IterableDirectory = FileSystemDirectoryHandle & {
 
 const iterable = (dir: FileSystemDirectoryHandle): IterableDirectory => dir as IterableDirectory;
 
+/** How long a successful check that the folder itself still exists is trusted, in ms. */
+const ROOT_RECHECK_MS = 250;
+
 type Entry = { kind: 'file'; handle: FileSystemFileHandle } | { kind: 'directory'; handle: FileSystemDirectoryHandle };
 
 /** A Node-style filesystem error (`code` is what the tools and toToolError read). */
@@ -70,14 +73,18 @@ function domName(error: unknown): string | undefined {
  * - No symbolic links (the API has none): `symlink` fails with `EPERM`, `readlink` with `EINVAL`.
  * - A folder that disappeared (moved or deleted outside) answers ToolError `unavailable`; a withdrawn
  *   permission answers `permission_denied`; both say how to reopen it.
- * - Directory handles are cached by path and dropped on `rm`/`rename`; a stale one (removed outside)
- *   is dropped and the path walked again.
+ * - Directory handles are cached by path and dropped on `rm`/`rename`. Chromium's handles name a path,
+ *   not a node (measured: a handle to a folder removed and made again outside reads the new one), so a
+ *   cached handle never serves a stale folder; one removed outside answers `ENOENT`.
+ * - Whether the folder itself is gone is checked on a `NotFoundError`, trusting a successful check for
+ *   250 ms.
  */
 export class HandleFs implements FsPromises {
   readonly root: FileSystemDirectoryHandle;
   readonly readOnly: boolean;
   readonly #label: string;
   readonly #dirs = new Map<string, FileSystemDirectoryHandle>();
+  #rootSeenAt = -Infinity;
 
   constructor(root: FileSystemDirectoryHandle, options: HandleFsOptions = {}) {
     this.root = root;
@@ -118,8 +125,12 @@ export class HandleFs implements FsPromises {
   }
 
   async #rootExists(): Promise<boolean> {
+    // Checked on a NotFoundError, at most every ROOT_RECHECK_MS: create_file meets two on every new file,
+    // and each check is a round trip to the browser's storage process (about 1 ms here).
+    if (performance.now() - this.#rootSeenAt < ROOT_RECHECK_MS) return true;
     try {
       await iterable(this.root).keys().next();
+      this.#rootSeenAt = performance.now();
       return true;
     } catch (error) {
       return domName(error) !== 'NotFoundError';
@@ -130,15 +141,6 @@ export class HandleFs implements FsPromises {
     try {
       return await fn();
     } catch (error) {
-      if (domName(error) === 'NotFoundError' && this.#dirs.size > 0) {
-        // A cached folder handle may have been removed outside: walk the path again once.
-        this.#dirs.clear();
-        try {
-          return await fn();
-        } catch (again) {
-          throw await this.#map(again, syscall, path);
-        }
-      }
       throw await this.#map(error, syscall, path);
     }
   }

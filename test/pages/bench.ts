@@ -1,6 +1,6 @@
 // Write-path measurements for the web platform, run on the page's main thread (the same IndexedDB
 // paths a worker uses). Each figure uses a fresh database. Times in ms.
-import { wrap } from 'comlink';
+import { transfer, wrap } from 'comlink';
 import { createStore, entries, setMany } from 'idb-keyval';
 import { connectToolRunner } from '../../src/remote/remote.js';
 import { ToolRunner } from '../../src/core/runner.js';
@@ -94,6 +94,87 @@ const bench = {
     });
     await deleteWorkspace(workspace);
     return { ms, anchorMs };
+  },
+  /**
+   * Import of `files` files of `bytes` bytes (5,000 × 10 kB = 50 MB) in 50 folders into a new IndexedDB
+   * workspace: the page hands the bytes to a workspace worker (transferred, not copied), which seeds the
+   * workspace in one transaction (`files`). Anchor: idb-keyval `setMany` of the same entries from this
+   * page. `longestTaskMs`: the longest main-thread task during the import (PerformanceObserver 'longtask',
+   * which reports tasks over 50 ms; 0 when there was none).
+   */
+  async importFiles(files = 5000, bytes = 10_000): Promise<{ ms: number; anchorMs: number; longestTaskMs: number; stored: number }> {
+    const make = (): Record<string, Uint8Array> => {
+      const out: Record<string, Uint8Array> = {};
+      const line = new TextEncoder().encode('export const value = "lorem ipsum dolor sit amet, consectetur adipiscing elit";\n');
+      for (let i = 0; i < files; i += 1) {
+        const data = new Uint8Array(bytes);
+        for (let at = 0; at < bytes; at += line.length) data.set(line.subarray(0, Math.min(line.length, bytes - at)), at);
+        out[`pkg-${i % 50}/file-${i}.ts`] = data;
+      }
+      return out;
+    };
+    const anchorData = make();
+    const store = createStore(`bench-import-keyval-${Math.random()}`, 'kv');
+    const anchorMs = await time(() => setMany(Object.entries(anchorData).map(([k, v]): [string, Uint8Array] => [`/workspace/${k}`, v]), store));
+    const data = make();
+    // The workspace worker is running already, as an app's is when the user imports.
+    const worker = new Worker(new URL('./bench-import-worker.ts', import.meta.url), { type: 'module' });
+    const remote = wrap<{ seed(workspace: string, files: Record<string, Uint8Array>): Promise<number>; ping(): Promise<number> }>(worker);
+    await remote.ping();
+    // Observe from a fresh task, so the one that built the data is not counted.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    let longestTaskMs = 0;
+    const observer = new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) longestTaskMs = Math.max(longestTaskMs, Math.round(entry.duration));
+    });
+    observer.observe({ type: 'longtask', buffered: false });
+    const workspace = `bench-import-${Math.random()}`;
+    let stored = 0;
+    const ms = await time(async () => {
+      stored = await remote.seed(workspace, transfer(data, Object.values(data).map((d) => d.buffer)));
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    observer.disconnect();
+    worker.terminate();
+    await deleteWorkspace(workspace);
+    return { ms, anchorMs, longestTaskMs, stored };
+  },
+  /**
+   * COUNT create_file (4 KiB) in one processToolCalls on a folder workspace (an OPFS directory handle,
+   * the API showDirectoryPicker() gives), next to writing the same files with the File System Access
+   * API directly (getDirectoryHandle, getFileHandle, createWritable, write, close per file). Both in this page.
+   */
+  async folderCreateFiles(): Promise<{ ms: number; anchorMs: number; stored: number }> {
+    const top = await navigator.storage.getDirectory();
+    const rawName = `bench-raw-${Math.random()}`;
+    const raw = await top.getDirectoryHandle(rawName, { create: true });
+    const anchorMs = await time(async () => {
+      for (let i = 0; i < COUNT; i += 1) {
+        const dir = await raw.getDirectoryHandle(`d${i % 10}`, { create: true });
+        const w = await (await dir.getFileHandle(`f${i}.txt`, { create: true })).createWritable();
+        await w.write(content(i));
+        await w.close();
+      }
+    });
+    const ourName = `bench-folder-${Math.random()}`;
+    const ours = await top.getDirectoryHandle(ourName, { create: true });
+    const platform = createWebPlatform({ workspace: ourName, backend: { directory: ours } });
+    await platform.ready();
+    const runner = new ToolRunner({ platform, tools: BuiltinTools.all() as Tool[] });
+    const calls = Array.from({ length: COUNT }, (_, i) => ({ name: 'create_file', args: { file_path: `d${i % 10}/f${i}.txt`, content: content(i) } }));
+    let failed = 0;
+    const ms = await time(async () => {
+      failed = (await runner.processToolCalls(calls)).filter((r) => 'code' in r).length;
+    });
+    let stored = 0;
+    for (let d = 0; d < 10; d += 1) {
+      for await (const _ of (await ours.getDirectoryHandle(`d${d}`) as unknown as { keys(): AsyncIterable<string> }).keys()) stored += 1;
+    }
+    await platform.dispose();
+    await deleteWorkspace(ourName);
+    await top.removeEntry(rawName, { recursive: true });
+    await top.removeEntry(ourName, { recursive: true });
+    return { ms, anchorMs, stored: failed === 0 ? stored : -failed };
   },
   /** COUNT writeFile through @zenfs/dom's IndexedDB backend promise API (one transaction per operation). */
   async zenfsDomPromises(): Promise<number> {
