@@ -1,7 +1,7 @@
 import { ToolError } from '../core/errors.js';
-import { compileLinePattern } from '../search/regex.js';
+import { compileSearchPattern } from '../search/dialect.js';
 import { defineTool, type Tool } from '../core/tool.js';
-import { MAX_SEARCH_RESULTS, runLineSearch, type SearchContentResult } from './grep-search.js';
+import { MAX_SEARCH_RESULTS, runLineSearch, type SearchContentResult } from '../search/line-search.js';
 
 const parameters = {
   type: 'object',
@@ -27,7 +27,7 @@ const parameters = {
   additionalProperties: false,
 } as const;
 
-/** Arguments of search_dir (SPEC §6.6). */
+/** Arguments of search_dir. */
 export interface SearchDirArgs {
   query: string;
   dir_path?: string;
@@ -40,7 +40,7 @@ export interface SearchDirArgs {
 export type SearchDirResult = SearchContentResult;
 
 /**
- * `search_dir` (SPEC §6.6; seed: the SDK's `SearchDir`): literal, case-insensitive by default text search
+ * `search_dir` (seed: the SDK's `SearchDir`): literal, case-insensitive by default text search
  * over the workspace with find_file's ignore rules. Returns {@link SearchContentResult}
  * `{ matches: [{ file_path, line_number, column, line }], total_matches, truncated, files_searched,
  * binary_files_skipped }`: one entry per matching line (1-based line, 1-based code-point column of its
@@ -60,7 +60,7 @@ export const searchDirTool: Tool<SearchDirArgs, SearchDirResult> = defineTool({
     if (args.query.length === 0) {
       throw new ToolError('invalid_arguments', 'query is empty; give the text to search for');
     }
-    const pattern = compileLinePattern(args.query, {
+    const pattern = compileSearchPattern(args.query, {
       literal: true,
       caseSensitive: args.case_sensitive === true,
       argName: 'query',

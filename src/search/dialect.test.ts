@@ -1,0 +1,162 @@
+import { describe, expect, it } from 'vitest';
+import { compileSearchPattern, type MatchMode, type SearchPattern } from './dialect.js';
+import { scanText, type LineHit } from './line-scan.js';
+
+const compile = (pattern: string, caseSensitive = true): SearchPattern => compileSearchPattern(pattern, { literal: false, caseSensitive });
+
+async function lines(pattern: SearchPattern, text: string): Promise<Array<[number, number, number]>> {
+  const { hits } = await scanText(text, pattern, { deadline: Infinity, wantOffsets: Infinity, maxHits: Infinity, pause: async () => undefined });
+  return hits.map((h: LineHit) => [h.lineStart, h.start, h.end]);
+}
+
+function failure(pattern: string): { code?: string; message?: string } {
+  try {
+    compile(pattern);
+  } catch (error) {
+    return error as { code?: string; message?: string };
+  }
+  throw new Error(`${pattern} compiled`);
+}
+
+describe('compileSearchPattern', () => {
+  it('picks the fastest engine whose time stays linear', () => {
+    const modes: Record<string, MatchMode> = {
+      function: 'literal',
+      '\\Qa.b\\E': 'literal',
+      '[A-Z][a-z]+[A-Z]\\w*': 'linear',
+      'function\\s+\\w+': 'linear',
+      '"[^"]*"': 'linear',
+      'TODO|FIXME': 'linear',
+      '(?i)error': 'linear',
+      "require\\(['\"][^'\"]+['\"]\\)": 'bounded',
+      '\\w+Error\\b': 'bounded',
+      '(a+)+$': 're2',
+      '(a|aa)*b': 're2',
+      'a*a*a*a*b': 're2',
+      '(.*a){20}': 're2',
+      '\\d+\\d+x': 're2',
+      '(?i)\\bword\\b': 're2',
+      'x(?i:y)z': 'linear',
+      '(?i:é)x': 're2',
+    };
+    for (const [pattern, mode] of Object.entries(modes)) expect(compile(pattern).mode, pattern).toBe(mode);
+    expect(compile("require\\(['\"][^'\"]+['\"]\\)").required).toBe('require(');
+    expect(compile('(foo|bar)baz\\d').required).toBe('baz');
+    expect(compile('(?i)abc').required).toBeUndefined();
+    expect(compileSearchPattern('a.b', { literal: true, caseSensitive: true })).toMatchObject({ mode: 'literal', literal: 'a.b' });
+  });
+
+  it('refuses lookaround and backreferences, naming the construct and a way around it', () => {
+    const named: Record<string, string> = {
+      'a(?=b)': 'lookahead (?=…)',
+      'a(?!b)': 'lookahead (?!…)',
+      '(?<=a)b': 'lookbehind (?<=…)',
+      '(?<!a)b': 'lookbehind (?<!…)',
+      '(a)\\1': 'backreferences such as \\1',
+      '(?<x>a)\\k<x>': 'backreferences such as \\k<name>',
+      '(?P<x>a)(?P=x)': 'backreferences such as (?P=name)',
+    };
+    for (const [pattern, construct] of Object.entries(named)) {
+      const error = failure(pattern);
+      expect(error.code, pattern).toBe('invalid_pattern');
+      expect(error.message, pattern).toContain(`pattern ${pattern} is not supported: ${construct}`);
+      expect(error.message, pattern).toMatch(/; (match|search) /);
+    }
+  });
+
+  it('reads RE2 syntax and the JavaScript escapes with the same meaning', async () => {
+    const text = 'Hello World\nαβγ delta\nfoo_bar 42\n\tx\u263Ay\n';
+    expect(await lines(compile('(?i)hello'), text)).toEqual([[0, 0, 5]]);
+    expect(await lines(compile('\\p{Greek}+'), text)).toEqual([[12, 12, 15]]);
+    expect(await lines(compile('\\pL+\\s\\pL'), text)).toEqual([[0, 0, 7], [12, 12, 17]]);
+    expect(await lines(compile('(?P<a>o)_(?<b>b)'), text)).toEqual([[22, 24, 27]]);
+    expect(await lines(compile('\\bbar\\b'), text)).toEqual([]);
+    expect(await lines(compile('\\d{2}'), text)).toEqual([[22, 30, 32]]);
+    expect(await lines(compile('\\x{263A}|\\u263A'), text)).toEqual([[33, 35, 36]]);
+    expect(await lines(compile('[[:upper:]][[:lower:]]+'), text)).toEqual([[0, 0, 5]]);
+    expect(await lines(compile('^\\t'), text)).toEqual([[33, 33, 34]]);
+    expect(await lines(compile('(?U)o.+'), 'foo\n')).toEqual([[0, 1, 3]]);
+    expect(await lines(compile('o.+?'), 'foo\n')).toEqual([[0, 1, 3]]);
+  });
+});
+
+// ------------------------------------------------------------------------------------------------
+// Differential fuzz: random patterns of the dialect over random texts, every engine path.
+
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const ATOMS = ['a', 'b', 'A', '.', '\\w', '\\W', '\\d', '\\s', '\\S', '[ab]', '[^a]', '[a-c]', '[^\\s]', 'é', '\\pL', '[\\PL]', '\\x{1F600}', '_', '1', ' '];
+const QUANTS = ['', '', '', '*', '+', '?', '{2}', '{1,3}', '*?', '+?', '{0,2}'];
+
+function randomPattern(r: () => number, depth = 0): string {
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
+  const parts: string[] = [];
+  const n = 1 + Math.floor(r() * 4);
+  for (let i = 0; i < n; i += 1) {
+    const roll = r();
+    if (roll < 0.1) parts.push(pick(['^', '$', '\\b', '\\B']));
+    else if (roll < 0.22 && depth < 2) parts.push(`(${randomPattern(r, depth + 1)}${r() < 0.5 ? '|' + randomPattern(r, depth + 1) : ''})${pick(QUANTS)}`);
+    else if (roll < 0.27 && depth < 2) parts.push(`(?i:${randomPattern(r, depth + 1)})`);
+    else parts.push(pick(ATOMS) + pick(QUANTS));
+  }
+  return (r() < 0.15 ? '(?i)' : '') + parts.join('') + (r() < 0.1 ? '|' + pick(ATOMS) : '');
+}
+
+function randomText(r: () => number): string {
+  const pieces = ['a', 'b', 'A', 'B', 'c', '1', '_', ' ', '\t', 'é', 'É', '😀', '\n', '\r\n', '\r', 'ſ', 'K', '\u2028', 'ab', 'aaaa'];
+  let text = '';
+  const n = Math.floor(r() * 40);
+  for (let i = 0; i < n; i += 1) text += pieces[Math.floor(r() * pieces.length)];
+  return text;
+}
+
+describe('the engine paths', () => {
+  it('give the same lines and match offsets for random dialect patterns over random texts', async () => {
+    const r = rng(20261201);
+    let compared = 0;
+    for (let i = 0; i < 400; i += 1) {
+      const source = randomPattern(r);
+      let reference: SearchPattern;
+      try {
+        reference = compileSearchPattern(source, { literal: false, caseSensitive: true, engine: 're2' });
+      } catch {
+        continue;
+      }
+      const engines: SearchPattern[] = [compile(source)];
+      for (const engine of ['linear', 'bounded'] as const) {
+        try {
+          engines.push(compileSearchPattern(source, { literal: false, caseSensitive: true, engine }));
+        } catch {
+          // V8 cannot express this one exactly: re2js runs it.
+        }
+      }
+      for (let t = 0; t < 6; t += 1) {
+        const text = randomText(r);
+        const expected = await lines(reference, text);
+        for (const pattern of engines) {
+          expect(await lines(pattern, text), `${source} [${pattern.mode}] over ${JSON.stringify(text)}`).toEqual(expected);
+          compared += 1;
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(2000);
+  });
+
+  it('agree on literals, required literals and long lines', async () => {
+    const text = `${'x'.repeat(3000)}needle${'y'.repeat(10)}\nneedle\r\nno\rneedle`;
+    for (const source of ['needle', 'need(le)', 'ne+dle', 'x+needle', 'e\\w*$']) {
+      const expected = await lines(compileSearchPattern(source, { literal: false, caseSensitive: true, engine: 're2' }), text);
+      expect(await lines(compile(source), text), source).toEqual(expected);
+    }
+    expect(await lines(compile('needle'), text)).toEqual([[0, 3000, 3006], [3017, 3017, 3023], [3028, 3028, 3034]]);
+  });
+});

@@ -1,0 +1,517 @@
+import { RE2JS } from 're2js';
+import { ToolError } from '../core/errors.js';
+import { clipForMessage } from '../fs/text.js';
+import { complementRanges, normalizeRanges, parseRegex, type PropertyRef, type RegexNode } from './dialect-parse.js';
+
+/**
+ * How a compiled pattern is matched (all give the same lines and offsets):
+ * - `literal`: plain text, found with `indexOf` (on bytes where the platform can);
+ * - `linear`: V8's RegExp over whole runs of lines — the pattern's shape bounds V8's backtracking to
+ *   linear time (see {@link analyse});
+ * - `bounded`: V8's RegExp line by line on lines of at most {@link V8_LINE_LIMIT} code units (its
+ *   backtracking is at most quadratic in the line there); longer lines go to re2js;
+ * - `re2`: re2js (linear-time automata) line by line.
+ */
+export type MatchMode = 'literal' | 'linear' | 'bounded' | 're2';
+
+/** Longest line V8 matches in `bounded` mode, in UTF-16 code units. */
+export const V8_LINE_LIMIT = 1024;
+/** Most alternative paths through a pattern V8 may run (products of alternations). */
+const MAX_PATHS = 64;
+/** Most atoms (after expanding fixed counts) a pattern V8 runs may have. */
+const MAX_ATOMS = 256;
+
+/** A pattern compiled for line-by-line search (see {@link compileSearchPattern}). */
+export interface SearchPattern {
+  /** The pattern as the model gave it. */
+  pattern: string;
+  mode: MatchMode;
+  /** `literal` mode: the text. */
+  literal?: string;
+  /** Text every match contains (case-sensitive), for a prefilter on bytes or text; absent when none is long enough. */
+  required?: string;
+  /** `linear`/`bounded`: V8 source matching one line's first match as group 1, then the rest of the line. */
+  v8?: RegExp;
+  /** re2js program of the pattern, matched against one line at a time. */
+  re2: RE2JS;
+  /** True when the whole pattern is under `(?i)` and V8 runs with its `i` flag. */
+  ignoreCase: boolean;
+}
+
+interface CharSet {
+  ranges: Array<[number, number]>;
+  /** Unknown extent (Unicode properties): overlaps anything non-empty. */
+  wide: boolean;
+}
+
+const EMPTY: CharSet = { ranges: [], wide: false };
+
+function foldRanges(ranges: ReadonlyArray<[number, number]>): CharSet {
+  const out: Array<[number, number]> = [...ranges];
+  let wide = false;
+  for (const [lo, hi] of ranges) {
+    if (hi > 0x7f) wide = true;
+    const a = Math.max(lo, 0x41);
+    const b = Math.min(hi, 0x5a);
+    if (a <= b) out.push([a + 32, b + 32]);
+    const c = Math.max(lo, 0x61);
+    const d = Math.min(hi, 0x7a);
+    if (c <= d) out.push([c - 32, d - 32]);
+    if (lo <= 0x6b && hi >= 0x6b) out.push([0x212a, 0x212a]);
+    if (lo <= 0x4b && hi >= 0x4b) out.push([0x212a, 0x212a]);
+    if (lo <= 0x73 && hi >= 0x73) out.push([0x17f, 0x17f]);
+    if (lo <= 0x53 && hi >= 0x53) out.push([0x17f, 0x17f]);
+  }
+  return { ranges: normalizeRanges(out), wide };
+}
+
+/** The characters an atom can match (an over-approximation where properties are involved). */
+function atomSet(node: RegexNode): CharSet {
+  if (node.type === 'char') return node.fold ? foldRanges([[node.cp, node.cp]]) : { ranges: [[node.cp, node.cp]], wide: false };
+  if (node.type !== 'set') return EMPTY;
+  const base = node.fold ? foldRanges(node.ranges) : { ranges: node.ranges, wide: false };
+  if (node.negated) return { ranges: complementRanges(base.ranges), wide: base.wide || node.props.length > 0 };
+  return { ranges: base.ranges, wide: base.wide || node.props.length > 0 };
+}
+
+function union(a: CharSet, b: CharSet): CharSet {
+  return { ranges: normalizeRanges([...a.ranges, ...b.ranges]), wide: a.wide || b.wide };
+}
+
+function overlaps(a: CharSet, b: CharSet): boolean {
+  const aEmpty = a.ranges.length === 0 && !a.wide;
+  const bEmpty = b.ranges.length === 0 && !b.wide;
+  if (aEmpty || bEmpty) return false;
+  if (a.wide || b.wide) return true;
+  let i = 0;
+  let j = 0;
+  while (i < a.ranges.length && j < b.ranges.length) {
+    const [alo, ahi] = a.ranges[i] as [number, number];
+    const [blo, bhi] = b.ranges[j] as [number, number];
+    if (alo <= bhi && blo <= ahi) return true;
+    if (ahi < bhi) i += 1;
+    else j += 1;
+  }
+  return false;
+}
+
+function nullable(node: RegexNode): boolean {
+  switch (node.type) {
+    case 'char':
+    case 'set':
+      return false;
+    case 'assert':
+      return true;
+    case 'seq':
+      return node.items.every(nullable);
+    case 'alt':
+      return node.branches.some(nullable);
+    case 'group':
+      return nullable(node.body);
+    case 'repeat':
+      return node.min === 0 || nullable(node.body);
+  }
+}
+
+/** Whether `node` can match the empty string without any assertion (so it never fails). */
+function trivial(node: RegexNode): boolean {
+  switch (node.type) {
+    case 'char':
+    case 'set':
+    case 'assert':
+      return false;
+    case 'seq':
+      return node.items.every(trivial);
+    case 'alt':
+      return node.branches.some(trivial);
+    case 'group':
+      return trivial(node.body);
+    case 'repeat':
+      return node.min === 0 || trivial(node.body);
+  }
+}
+
+function first(node: RegexNode): CharSet {
+  switch (node.type) {
+    case 'char':
+    case 'set':
+      return atomSet(node);
+    case 'assert':
+      return EMPTY;
+    case 'seq': {
+      let set = EMPTY;
+      for (const item of node.items) {
+        set = union(set, first(item));
+        if (!nullable(item)) break;
+      }
+      return set;
+    }
+    case 'alt':
+      return node.branches.reduce((set, branch) => union(set, first(branch)), EMPTY);
+    case 'group':
+      return first(node.body);
+    case 'repeat':
+      return first(node.body);
+  }
+}
+
+/**
+ * Decides whether V8's backtracking RegExp may run `tree`, and how. V8 may run it only when its
+ * backtracking is provably bounded:
+ * 1. quantifiers apply to single characters or classes only (no quantified groups, so no nesting);
+ * 2. each variable quantifier (`*`, `+`, `?`, `{n,m}` with n < m) is followed only by characters it
+ *    cannot match, so giving a character back never lets the rest match: it acts possessively and a
+ *    failed attempt from one start costs time linear in what it read — or it is the pattern's only
+ *    variable quantifier, whose give-backs each retry fixed atoms only (`\w+Error`);
+ * 3. at most {@link MAX_PATHS} paths through alternations and {@link MAX_ATOMS} atoms.
+ * Then a line of length L costs O(L²) at worst (`bounded`). It is `linear` when, also, no variable
+ * quantifier that can still fail afterwards matches a character that can start a match: then no later
+ * start lies inside the text an earlier failed attempt ran over, so each character is read by a bounded
+ * number of attempts.
+ */
+export function analyse(tree: RegexNode): 'linear' | 'bounded' | 're2' {
+  let ok = true;
+  let linear = true;
+  let variable = 0;
+  let overlapping = 0;
+  const start = first(tree);
+  const startsEverywhere = trivial(tree);
+  let atoms = 0;
+
+  const paths = (node: RegexNode): number => {
+    switch (node.type) {
+      case 'seq':
+        return node.items.reduce((n, item) => Math.min(1e9, n * paths(item)), 1);
+      case 'alt':
+        return node.branches.reduce((n, branch) => Math.min(1e9, n + paths(branch)), 0);
+      case 'group':
+        return paths(node.body);
+      default:
+        return 1;
+    }
+  };
+
+  /** `follow`: characters that can come right after `node`; `tail`: what follows can match empty with no assertion. */
+  const visit = (node: RegexNode, follow: CharSet, tail: boolean): void => {
+    if (!ok) return;
+    switch (node.type) {
+      case 'char':
+      case 'set':
+        atoms += 1;
+        return;
+      case 'assert':
+        return;
+      case 'group':
+        visit(node.body, follow, tail);
+        return;
+      case 'alt':
+        for (const branch of node.branches) visit(branch, follow, tail);
+        return;
+      case 'seq': {
+        let after = follow;
+        let afterTail = tail;
+        for (let i = node.items.length - 1; i >= 0; i -= 1) {
+          const item = node.items[i] as RegexNode;
+          visit(item, after, afterTail);
+          after = nullable(item) ? union(first(item), after) : first(item);
+          afterTail = afterTail && trivial(item);
+        }
+        return;
+      }
+      case 'repeat': {
+        if (node.body.type !== 'char' && node.body.type !== 'set') {
+          ok = false;
+          return;
+        }
+        atoms += Math.max(1, node.min);
+        if (node.min === node.max) return;
+        const set = atomSet(node.body);
+        variable += 1;
+        if (overlaps(set, follow)) overlapping += 1;
+        if (!tail && !startsEverywhere && overlaps(set, start)) linear = false;
+        return;
+      }
+    }
+  };
+  visit(tree, EMPTY, true);
+  // One quantifier that may give characters back, when it is the only variable one: each give-back
+  // retries fixed atoms only, so an attempt stays linear in the line and a line quadratic at worst.
+  if (overlapping > 0 && (overlapping > 1 || variable > 1)) ok = false;
+  if (overlapping > 0) linear = false;
+  if (!ok || atoms > MAX_ATOMS || paths(tree) > MAX_PATHS) return 're2';
+  return linear ? 'linear' : 'bounded';
+}
+
+// ------------------------------------------------------------------------------------------------
+// Emitting sources
+
+const ALNUM = /^[A-Za-z0-9_]$/u;
+
+function jsChar(cp: number): string {
+  const ch = String.fromCodePoint(cp);
+  return ALNUM.test(ch) ? ch : `\\u{${cp.toString(16)}}`;
+}
+
+function re2Char(cp: number): string {
+  const ch = String.fromCodePoint(cp);
+  return ALNUM.test(ch) ? ch : `\\x{${cp.toString(16)}}`;
+}
+
+function without(ranges: ReadonlyArray<[number, number]>, cps: readonly number[]): Array<[number, number]> {
+  let out: Array<[number, number]> = [...ranges];
+  for (const cp of cps) {
+    const next: Array<[number, number]> = [];
+    for (const [lo, hi] of out) {
+      if (cp < lo || cp > hi) next.push([lo, hi]);
+      else {
+        if (lo < cp) next.push([lo, cp - 1]);
+        if (cp < hi) next.push([cp + 1, hi]);
+      }
+    }
+    out = next;
+  }
+  return out;
+}
+
+function rangesSource(ranges: ReadonlyArray<[number, number]>, char: (cp: number) => string): string {
+  return ranges.map(([lo, hi]) => (lo === hi ? char(lo) : `${char(lo)}-${char(hi)}`)).join('');
+}
+
+function jsProp(prop: PropertyRef): string {
+  const name = prop.script ? `Script=${prop.name}` : prop.name;
+  return `\\${prop.negated ? 'P' : 'p'}{${name}}`;
+}
+
+/** Properties that can hold a line break: V8 sets holding one are guarded so no match spans lines. */
+const BREAK_PROPS = new Set(['C', 'Cc']);
+
+/**
+ * V8 source for `tree` that matches within lines only, run over many lines at once: no atom matches
+ * `\n` or `\r`; `^`/`$` are the ends of lines (`\n`, `\r\n`, `\r`); groups do not capture. `fold`: the
+ * RegExp gets the `i` flag (every atom is case-insensitive); `null` when atoms differ (ASCII atoms are
+ * then spelled out; others make it return undefined).
+ */
+function emitV8(tree: RegexNode, ignoreCase: boolean): string | undefined {
+  let failed = false;
+  const emitSet = (node: Extract<RegexNode, { type: 'set' }>): string => {
+    let ranges = node.ranges;
+    if (node.fold && !ignoreCase) {
+      const folded = foldRanges(ranges);
+      if (folded.wide || node.props.length > 0) failed = true;
+      ranges = folded.ranges;
+    }
+    if (node.negated) return `[^${rangesSource(ranges, jsChar)}${node.props.map(jsProp).join('')}\\n\\r]`;
+    const body = rangesSource(without(ranges, [10, 13]), jsChar) + node.props.map(jsProp).join('');
+    const guard = node.props.some((p) => p.negated || BREAK_PROPS.has(p.name));
+    if (body === '') return '[]';
+    return guard ? `(?:(?![\\n\\r])[${body}])` : `[${body}]`;
+  };
+  const emit = (node: RegexNode): string => {
+    switch (node.type) {
+      case 'char': {
+        if (node.cp === 10 || node.cp === 13) return '[]';
+        if (node.fold && !ignoreCase) {
+          const folded = foldRanges([[node.cp, node.cp]]);
+          if (folded.wide) failed = true;
+          return folded.ranges.length === 1 && folded.ranges[0]?.[0] === folded.ranges[0]?.[1]
+            ? jsChar(node.cp)
+            : `[${rangesSource(folded.ranges, jsChar)}]`;
+        }
+        return jsChar(node.cp);
+      }
+      case 'set':
+        return emitSet(node);
+      case 'assert':
+        if (node.kind === 'start') return '(?<![^\\n\\r])';
+        if (node.kind === 'end') return '(?![^\\n\\r])';
+        if (ignoreCase) failed = true; // V8's \b under /iu counts U+017F and U+212A as word characters; RE2's does not.
+        return node.kind === 'word' ? '\\b' : '\\B';
+      case 'seq':
+        return node.items.map(emit).join('');
+      case 'alt':
+        return node.branches.map(emit).join('|');
+      case 'group':
+        return `(?:${emit(node.body)})`;
+      case 'repeat': {
+        const body = emit(node.body);
+        const count =
+          node.min === 0 && node.max === Infinity
+            ? '*'
+            : node.min === 1 && node.max === Infinity
+              ? '+'
+              : node.min === 0 && node.max === 1
+                ? '?'
+                : node.max === Infinity
+                  ? `{${node.min},}`
+                  : node.min === node.max
+                    ? `{${node.min}}`
+                    : `{${node.min},${node.max}}`;
+        return body + count + (node.lazy ? '?' : '');
+      }
+    }
+  };
+  const source = emit(tree);
+  return failed ? undefined : source;
+}
+
+/** RE2 source for `tree`, matched against one line at a time. */
+function emitRe2(tree: RegexNode): string {
+  const emit = (node: RegexNode): string => {
+    switch (node.type) {
+      case 'char':
+        return node.fold ? `(?i:${re2Char(node.cp)})` : re2Char(node.cp);
+      case 'set': {
+        const props = node.props.map((p) => `\\${p.negated ? 'P' : 'p'}{${p.name}}`).join('');
+        const body = rangesSource(node.ranges, re2Char) + props;
+        let set: string;
+        if (body === '') set = node.negated ? '(?s:.)' : '[^\\x{0}-\\x{10ffff}]';
+        else set = `[${node.negated ? '^' : ''}${body}]`;
+        return node.fold ? `(?i:${set})` : set;
+      }
+      case 'assert':
+        return node.kind === 'start' ? '^' : node.kind === 'end' ? '$' : node.kind === 'word' ? '\\b' : '\\B';
+      case 'seq':
+        return node.items.map(emit).join('');
+      case 'alt':
+        return node.branches.map(emit).join('|');
+      case 'group':
+        return `(?:${emit(node.body)})`;
+      case 'repeat': {
+        const body = emit(node.body);
+        const count =
+          node.max === Infinity ? (node.min === 0 ? '*' : node.min === 1 ? '+' : `{${node.min},}`) : node.min === node.max ? `{${node.min}}` : `{${node.min},${node.max}}`;
+        return body + count + (node.lazy ? '?' : '');
+      }
+    }
+  };
+  return `(?s)${emit(tree)}`;
+}
+
+/** Every atom's case-insensitivity, or 'mixed'. */
+function foldState(tree: RegexNode): boolean | 'mixed' | 'none' {
+  let state: boolean | 'mixed' | 'none' = 'none';
+  const visit = (node: RegexNode): void => {
+    if (node.type === 'char' || node.type === 'set') {
+      // `.` and sets without letters mean the same either way.
+      if (node.type === 'set' && node.ranges.length === 0 && node.props.length === 0) return;
+      state = state === 'none' ? node.fold : state === node.fold ? state : 'mixed';
+    } else if (node.type === 'seq') node.items.forEach(visit);
+    else if (node.type === 'alt') node.branches.forEach(visit);
+    else if (node.type === 'group' || node.type === 'repeat') visit(node.body);
+  };
+  visit(tree);
+  return state;
+}
+
+/** The whole pattern as one literal string, when it is one (case-sensitive chars only). */
+function literalOf(tree: RegexNode): string | undefined {
+  const items = tree.type === 'seq' ? tree.items : [tree];
+  let text = '';
+  for (const item of items) {
+    if (item.type !== 'char') return undefined;
+    if (item.fold && foldRanges([[item.cp, item.cp]]).ranges.length > 1) return undefined;
+    text += String.fromCodePoint(item.cp);
+  }
+  return text;
+}
+
+/** The longest run of case-sensitive characters every match contains (at least 3 UTF-16 units). */
+function requiredLiteral(tree: RegexNode): string | undefined {
+  let best = '';
+  const visitSeq = (items: readonly RegexNode[]): void => {
+    let run = '';
+    const flush = (): void => {
+      if (run.length > best.length) best = run;
+      run = '';
+    };
+    for (const item of items) {
+      if (item.type === 'char' && !(item.fold && foldRanges([[item.cp, item.cp]]).ranges.length > 1) && item.cp !== 10 && item.cp !== 13) {
+        run += String.fromCodePoint(item.cp);
+      } else if (item.type === 'assert') {
+        continue;
+      } else {
+        flush();
+        if (item.type === 'group') {
+          const body = item.body;
+          visitSeq(body.type === 'seq' ? body.items : [body]);
+        } else if (item.type === 'repeat' && item.min >= 1 && item.body.type !== 'char') {
+          const body = item.body;
+          if (body.type === 'group') visitSeq(body.body.type === 'seq' ? body.body.items : [body.body]);
+        }
+      }
+    }
+    flush();
+  };
+  if (tree.type === 'alt') return undefined;
+  visitSeq(tree.type === 'seq' ? tree.items : [tree]);
+  return best.length >= 3 ? best : undefined;
+}
+
+/**
+ * Compiles a search pattern in grep_search's one dialect (ripgrep's default, RE2 syntax, plus the
+ * JavaScript escapes with the same meaning; see {@link parseRegex}), or a literal (`literal`). Picks the
+ * fastest engine whose running time stays linear in the input ({@link MatchMode}); every mode gives the
+ * same lines and offsets; `engine` forces one (the differential tests compare them; V8 then runs
+ * whatever its syntax allows, safe or not). Errors: ToolError `invalid_pattern` (lookaround and backreferences named, with
+ * a way around them; syntax errors; patterns re2js refuses, e.g. too large).
+ */
+export function compileSearchPattern(
+  pattern: string,
+  options: { literal: boolean; caseSensitive: boolean; argName?: string; engine?: MatchMode },
+): SearchPattern {
+  const argName = options.argName ?? 'pattern';
+  let tree: RegexNode;
+  if (options.literal) {
+    const items: RegexNode[] = Array.from(pattern, (c) => ({ type: 'char', cp: c.codePointAt(0) as number, fold: !options.caseSensitive }));
+    tree = items.length === 1 ? (items[0] as RegexNode) : { type: 'seq', items };
+  } else {
+    tree = parseRegex(pattern, { caseInsensitive: !options.caseSensitive, argName });
+  }
+  let re2: RE2JS;
+  const re2Source = emitRe2(tree);
+  try {
+    re2 = RE2JS.compile(re2Source);
+  } catch (error) {
+    const message = (error as { message?: unknown }).message;
+    throw new ToolError(
+      'invalid_pattern',
+      `${argName} ${clipForMessage(pattern)} cannot be used: ${clipForMessage(String(message), 300)}; simplify it (smaller counts, fewer nested repetitions)`,
+    );
+  }
+  const literal = literalOf(tree);
+  const engine = options.engine;
+  if (literal !== undefined && literal.length > 0 && (engine === undefined || engine === 'literal')) {
+    return { pattern, mode: 'literal', literal, re2, ignoreCase: false };
+  }
+
+  const fold = foldState(tree);
+  const ignoreCase = fold === true;
+  let mode = engine === 'linear' || engine === 'bounded' || engine === 're2' ? engine : analyse(tree);
+  let v8: RegExp | undefined;
+  if (mode !== 're2') {
+    const source = emitV8(tree, ignoreCase);
+    if (source === undefined) mode = 're2';
+    else {
+      try {
+        v8 = new RegExp(`(${source})[^\\n\\r]*`, ignoreCase ? 'giu' : 'gu');
+      } catch {
+        // V8 refused a form RE2 accepts (an unknown script name in this Unicode version): use re2js.
+        mode = 're2';
+        v8 = undefined;
+      }
+    }
+  }
+  if (engine !== undefined && engine !== mode) {
+    throw new ToolError('invalid_arguments', `the ${engine} engine cannot run ${clipForMessage(pattern)}`);
+  }
+  const required = requiredLiteral(tree);
+  return {
+    pattern,
+    mode,
+    re2,
+    ignoreCase,
+    ...(v8 ? { v8 } : {}),
+    ...(required !== undefined ? { required } : {}),
+  };
+}
+

@@ -1,0 +1,274 @@
+import type { Matcher } from 're2js';
+import { V8_LINE_LIMIT, type SearchPattern } from './dialect.js';
+
+/** The first match of one matching line, as UTF-16 offsets into the file's text. */
+export interface LineHit {
+  /** Start of the line's first match; -1 when it was not asked for (only counted). */
+  start: number;
+  /** End of that match (-1 with `start`). */
+  end: number;
+  lineStart: number;
+  /** Where the line's text ends (its line ending excluded). */
+  lineEnd: number;
+}
+
+/** What {@link scanText} may spend. */
+export interface ScanBudget {
+  /** `Date.now()` value at which the scan stops and reports `stopped`. */
+  deadline: number;
+  /** Hits that need their match offsets (content output); later hits are only counted. */
+  wantOffsets: number;
+  /** Stop after this many hits (1 when only the file's name is wanted). */
+  maxHits: number;
+  /** Called now and then (about every {@link YIELD_EVERY_MS} ms of work) so the event loop can turn. */
+  pause: () => Promise<void>;
+}
+
+/** Work between two `pause` calls, in ms. */
+export const YIELD_EVERY_MS = 40;
+/** Code units of text V8 matches in one call in `linear` mode. */
+const LINEAR_CHUNK = 1 << 20;
+/** Code units of short lines V8 matches in one call in `bounded` mode (≤ 16 Ki · 1 Ki steps). */
+const BOUNDED_CHUNK = 1 << 14;
+
+/**
+ * Finds line breaks forward through one text (`\n`, `\r\n`, `\r`). Positions asked for never go
+ * backwards, so the cached next-break positions make a whole pass linear.
+ */
+export class LineCursor {
+  readonly hasCR: boolean;
+  #nl = -1;
+  #cr = -1;
+  #lastCR = -1;
+  #nextCR = -1;
+
+  constructor(readonly text: string) {
+    this.hasCR = text.indexOf('\r') !== -1;
+  }
+
+  /** The first `\n` or `\r` at or after `from`, or the text's length. */
+  nextBreak(from: number): number {
+    const text = this.text;
+    if (this.#nl < from) {
+      const nl = text.indexOf('\n', from);
+      this.#nl = nl === -1 ? text.length : nl;
+    }
+    if (!this.hasCR) return this.#nl;
+    if (this.#cr < from) {
+      const cr = text.indexOf('\r', from);
+      this.#cr = cr === -1 ? text.length : cr;
+    }
+    return Math.min(this.#nl, this.#cr);
+  }
+
+  /** Start of the line holding `pos` (`pos` never smaller than in the previous call). */
+  lineStartOf(pos: number): number {
+    const text = this.text;
+    const nl = pos === 0 ? -1 : text.lastIndexOf('\n', pos - 1);
+    if (!this.hasCR) return nl + 1;
+    if (this.#nextCR === -1 && this.#lastCR === -1) this.#nextCR = text.indexOf('\r');
+    while (this.#nextCR !== -1 && this.#nextCR < pos) {
+      this.#lastCR = this.#nextCR;
+      this.#nextCR = text.indexOf('\r', this.#nextCR + 1);
+    }
+    return Math.max(nl, this.#lastCR) + 1;
+  }
+
+  /** The first `\n` or `\r` at or after `from`, for any `from` (reads forward one character at a time). */
+  nextBreakAny(from: number): number {
+    const text = this.text;
+    for (let i = from; i < text.length; i += 1) {
+      const c = text.charCodeAt(i);
+      if (c === 10 || c === 13) return i;
+    }
+    return text.length;
+  }
+
+  /** Where the line after the break at `lineEnd` starts. */
+  afterBreak(lineEnd: number): number {
+    const text = this.text;
+    return text.charCodeAt(lineEnd) === 13 && text.charCodeAt(lineEnd + 1) === 10 ? lineEnd + 2 : lineEnd + 1;
+  }
+}
+
+/** Per-text state that later lookups (line numbers, context) reuse. */
+export interface ScanResult {
+  hits: LineHit[];
+  /** True when the deadline stopped the scan early. */
+  stopped: boolean;
+}
+
+function re2Hit(pattern: SearchPattern, matcher: { m?: Matcher }, line: string, offsets: boolean): [number, number] | undefined {
+  if (!pattern.re2.test(line)) return undefined;
+  if (!offsets) return [-1, -1];
+  const m = matcher.m ? matcher.m.resetMatcherInput(line) : (matcher.m = pattern.re2.matcher(line));
+  if (!m.find()) return undefined;
+  return [m.start(), m.end()];
+}
+
+/**
+ * Scans one text for the lines `pattern` matches, returning each matching line's first match in order
+ * (see {@link LineHit}); lines end at `\n`, `\r\n` or `\r`, a final line ending adds no line. Runs the
+ * pattern's {@link SearchPattern.mode}: `indexOf` for literals, V8 over runs of lines for `linear`
+ * patterns, V8 on short lines and re2js on long ones for `bounded`, re2js per line for the rest; a
+ * required literal first picks the candidate lines. Each engine call is bounded (a chunk of text, a
+ * line of at most {@link V8_LINE_LIMIT} for V8's quadratic case, one line for re2js), the deadline is
+ * checked between calls, and `pause` lets the event loop turn every {@link YIELD_EVERY_MS} ms.
+ */
+export async function scanText(text: string, pattern: SearchPattern, budget: ScanBudget): Promise<ScanResult> {
+  const hits: LineHit[] = [];
+  const cursor = new LineCursor(text);
+  const length = text.length;
+  const last = text.charCodeAt(length - 1);
+  const endsWithBreak = last === 10 || last === 13;
+  let stopped = false;
+  let sliceStart = Date.now();
+  let ops = 0;
+  /** Returns true when the scan must stop. */
+  const tick = async (weight = 1): Promise<boolean> => {
+    ops += weight;
+    if (ops < 64) return false;
+    ops = 0;
+    const now = Date.now();
+    if (now >= budget.deadline) {
+      stopped = true;
+      return true;
+    }
+    if (now - sliceStart >= YIELD_EVERY_MS) {
+      await budget.pause();
+      sliceStart = Date.now();
+      if (Date.now() >= budget.deadline) {
+        stopped = true;
+        return true;
+      }
+    }
+    return false;
+  };
+  const full = (): boolean => hits.length >= budget.maxHits;
+  const wants = (): boolean => hits.length < budget.wantOffsets;
+  const matcher: { m?: Matcher } = {};
+
+  /** Matches one line with the pattern's per-line engines; records a hit. */
+  const matchLine = (lineStart: number, lineEnd: number): void => {
+    if (pattern.mode === 'bounded' && lineEnd - lineStart <= V8_LINE_LIMIT && pattern.v8) {
+      const before = hits.length;
+      v8Chunk(pattern.v8, text.slice(lineStart, lineEnd), lineStart, false, hits, before + 1);
+      if (hits.length > before) (hits[before] as LineHit).lineStart = lineStart;
+      return;
+    }
+    const found = re2Hit(pattern, matcher, text.slice(lineStart, lineEnd), wants());
+    if (!found) return;
+    const [s, e] = found;
+    hits.push(s < 0 ? { start: -1, end: -1, lineStart, lineEnd } : { start: lineStart + s, end: lineStart + e, lineStart, lineEnd });
+  };
+
+  if (pattern.mode === 'literal' || pattern.required !== undefined) {
+    const needle = (pattern.mode === 'literal' ? pattern.literal : pattern.required) as string;
+    if (needle.includes('\n') || needle.includes('\r')) return { hits, stopped };
+    let from = 0;
+    while (from <= length && !full()) {
+      const at = text.indexOf(needle, from);
+      if (at === -1) break;
+      const lineStart = cursor.lineStartOf(at);
+      const lineEnd = cursor.nextBreak(at + needle.length);
+      if (pattern.mode === 'literal') hits.push({ start: at, end: at + needle.length, lineStart, lineEnd });
+      else matchLine(lineStart, lineEnd);
+      from = cursor.afterBreak(lineEnd);
+      if (await tick(pattern.mode === 'literal' ? 1 : 1 + (lineEnd - lineStart) / 256)) break;
+    }
+    return { hits, stopped };
+  }
+
+  if (pattern.mode === 'linear' && pattern.v8) {
+    const re = pattern.v8;
+    let chunkStart = 0;
+    while (chunkStart < length && !full()) {
+      let chunkEnd = Math.min(length, chunkStart + LINEAR_CHUNK);
+      if (chunkEnd < length) chunkEnd = cursor.afterBreak(cursor.nextBreak(chunkEnd));
+      chunkEnd = Math.min(chunkEnd, length);
+      const chunk = chunkStart === 0 && chunkEnd === length ? text : text.slice(chunkStart, chunkEnd);
+      v8Chunk(re, chunk, chunkStart, chunkEnd === length && endsWithBreak, hits, budget.maxHits);
+      chunkStart = chunkEnd;
+      if (await tick(64)) break;
+    }
+    for (const hit of hits) hit.lineStart = lineStartIn(text, hit.start);
+    return { hits, stopped };
+  }
+
+  // Line by line: V8 on runs of short lines (bounded), re2js on long lines and for re2 patterns.
+  let lineStart = 0;
+  while (lineStart < length && !full()) {
+    if (pattern.mode === 'bounded' && pattern.v8) {
+      // Gather short lines into one chunk for V8.
+      let chunkEnd = lineStart;
+      let longLine: [number, number] | undefined;
+      while (chunkEnd < length && chunkEnd - lineStart < BOUNDED_CHUNK) {
+        const end = cursor.nextBreak(chunkEnd);
+        if (end - chunkEnd > V8_LINE_LIMIT) {
+          longLine = [chunkEnd, end];
+          break;
+        }
+        chunkEnd = cursor.afterBreak(end);
+      }
+      if (chunkEnd > lineStart) {
+        const end = Math.min(chunkEnd, length);
+        v8Chunk(pattern.v8, text.slice(lineStart, end), lineStart, end === length && endsWithBreak, hits, budget.maxHits);
+        lineStart = chunkEnd;
+        if (await tick(64)) break;
+        continue;
+      }
+      if (longLine) {
+        matchLine(longLine[0], longLine[1]);
+        lineStart = cursor.afterBreak(longLine[1]);
+        if (await tick(64)) break;
+        continue;
+      }
+    }
+    const lineEnd = cursor.nextBreak(lineStart);
+    matchLine(lineStart, lineEnd);
+    const weight = 1 + (lineEnd - lineStart) / 64;
+    lineStart = cursor.afterBreak(lineEnd);
+    if (await tick(weight)) break;
+  }
+  for (const hit of hits) if (hit.lineStart < 0) hit.lineStart = lineStartIn(text, hit.start);
+  return { hits, stopped };
+}
+
+/**
+ * Runs V8 over `chunk` (whole lines of the text, from `offset`) with a `(p)[^\n\r]*` pattern, adding
+ * each line's first match to `hits`. Skips what is no match in a line of its own: an empty match
+ * between `\r` and `\n`, a second one at the end of a line already counted, one after the final line
+ * break (`endsWithBreak`), and one V8 reports inside a surrogate pair.
+ */
+function v8Chunk(re: RegExp, chunk: string, offset: number, endsWithBreak: boolean, hits: LineHit[], maxHits: number): void {
+  re.lastIndex = 0;
+  let previousEnd = -1;
+  for (;;) {
+    const m = re.exec(chunk);
+    if (m === null) return;
+    const s = m.index;
+    const lineEnd = s + (m[0] as string).length;
+    const before = s > 0 ? chunk.charCodeAt(s - 1) : 0;
+    const here = chunk.charCodeAt(s);
+    const midBreak = before === 13 && here === 10;
+    const midPair = before >= 0xd800 && before <= 0xdbff && here >= 0xdc00 && here <= 0xdfff;
+    if (midBreak || midPair || s === previousEnd || (s === chunk.length && endsWithBreak)) {
+      re.lastIndex = s + 1;
+      if (s + 1 > chunk.length) return;
+      continue;
+    }
+    if (lineEnd === s) re.lastIndex = s + 1;
+    previousEnd = lineEnd;
+    hits.push({ start: offset + s, end: offset + s + (m[1] as string).length, lineStart: -1, lineEnd: offset + lineEnd });
+    if (hits.length >= maxHits || re.lastIndex > chunk.length) return;
+  }
+}
+
+/** Start of the line holding `pos`, scanning back at most to the previous line break. */
+export function lineStartIn(text: string, pos: number): number {
+  for (let i = pos - 1; i >= 0; i -= 1) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || c === 13) return i + 1;
+  }
+  return 0;
+}

@@ -1,0 +1,242 @@
+import { ToolError } from '../core/errors.js';
+import type { ToolContext } from '../core/tool.js';
+import { basename, resolveWorkspacePath } from '../fs/paths.js';
+import { clipForMessage } from '../fs/text.js';
+import { compareCodeUnits, loadTexts, throwIfAborted, walkWorkspace, yieldToEventLoop, type WalkFile } from '../fs/walk.js';
+import type { SearchPattern } from './dialect.js';
+import { compileGlob } from './glob.js';
+import { MatchFormatter, type SearchMatch } from './line-output.js';
+import { scanText } from './line-scan.js';
+
+export { MAX_LINE_CHARS, type SearchMatch } from './line-output.js';
+
+/** Characters of `line`/`before`/`after` text one search returns before it stops adding matches. */
+export const MAX_OUTPUT_CHARS = 200_000;
+/** Largest `context_lines`. */
+export const MAX_CONTEXT_LINES = 20;
+/** Largest `max_results` of search_dir and grep_search. */
+export const MAX_SEARCH_RESULTS = 2000;
+/** Time a search spends before it returns what it found so far (ms), unless told otherwise. */
+export const DEFAULT_SEARCH_TIME_MS = 10_000;
+/** Largest `max_time_ms`. */
+export const MAX_SEARCH_TIME_MS = 120_000;
+/** Files read (and held) at a time. */
+const BATCH_FILES = 64;
+
+/** Counters shared by every search result. */
+export interface SearchCounters {
+  /** Matching lines in all searched files (a line with several matches counts once). */
+  total_matches: number;
+  /** True when results were left out: more than `max_results`, the output budget, the walk cap or the time limit. */
+  truncated: boolean;
+  /** Text files searched. */
+  files_searched: number;
+  /** Binary files (NUL in the first 8 KiB or invalid UTF-8), skipped without decoding. */
+  binary_files_skipped: number;
+  /** Files over 64 MiB, not searched; only present when there were some. */
+  large_files_skipped?: number;
+  /** Present when the search stopped at its time limit: what it covered and how to go on. */
+  note?: string;
+}
+
+/** `output_mode: 'content'` (and search_dir). */
+export interface SearchContentResult extends SearchCounters {
+  matches: SearchMatch[];
+}
+
+/** `output_mode: 'files_with_matches'`: matching files sorted by path. */
+export interface SearchFilesResult extends SearchCounters {
+  files: string[];
+  /** Files with at least one match. */
+  total_files: number;
+}
+
+/** `output_mode: 'count'`: matching lines per file, files sorted by path. */
+export interface SearchCountResult extends SearchCounters {
+  counts: Array<{ file_path: string; count: number }>;
+  /** Files with at least one match. */
+  total_files: number;
+}
+
+/** Any grep_search result. */
+export type GrepSearchResult = SearchContentResult | SearchFilesResult | SearchCountResult;
+
+/** What the shared engine of search_dir and grep_search needs. */
+export interface LineSearchOptions {
+  pattern: SearchPattern;
+  dirPath?: string;
+  include?: string;
+  exclude?: string;
+  contextLines?: number;
+  outputMode?: 'content' | 'files_with_matches' | 'count';
+  maxResults: number;
+  /** Time budget in ms (default {@link DEFAULT_SEARCH_TIME_MS}); past it the search returns what it found. */
+  maxTimeMs?: number;
+}
+
+function codeOf(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/**
+ * Resolves `dir_path` (default: the working directory) and lists the files to search, filtered by the
+ * `include` / `exclude` globs (compiled relative to it, so absolute globs work).
+ */
+export async function filesToSearch(
+  ctx: ToolContext,
+  options: { dirPath?: string; include?: string; exclude?: string },
+): Promise<{ files: WalkFile[]; capped: boolean }> {
+  const scope = { fs: ctx.fs, root: ctx.platform.root, cwd: ctx.cwd };
+  const start = await resolveWorkspacePath(scope, options.dirPath ?? ctx.cwd, { argName: 'dir_path' });
+  let stats;
+  try {
+    stats = await ctx.fs.stat(start);
+  } catch (error) {
+    if (codeOf(error) === 'ENOENT') {
+      throw new ToolError('not_found', `dir_path ${clipForMessage(start)} does not exist; check the path with list_dir or find_file`);
+    }
+    throw error;
+  }
+  // A file as dir_path: search just that file (the globs are still checked).
+  const base = stats.isDirectory() ? { root: ctx.platform.root, dir: start } : undefined;
+  const include = options.include ? compileGlob(options.include, { argName: 'include', base }) : undefined;
+  // `dist/` (as in .gitignore) names folders only: it prunes them and leaves files of that name alone.
+  const foldersOnly = options.exclude !== undefined && options.exclude.length > 1 && options.exclude.endsWith('/');
+  const excludeGlob = foldersOnly ? (options.exclude as string).replace(/\/+$/, '') : options.exclude;
+  const exclude = excludeGlob ? compileGlob(excludeGlob, { argName: 'exclude', base }) : undefined;
+  const excludeFiles = foldersOnly ? undefined : exclude;
+  if (!base) return { files: [{ path: start, rel: basename(start), symlink: false }], capped: false };
+  return walkWorkspace({
+    fs: ctx.fs,
+    root: ctx.platform.root,
+    dir: start,
+    changeCount: ctx.platform.changeCount,
+    signal: ctx.signal,
+    fileFilter: include || excludeFiles ? (rel) => (!include || include.matches(rel)) && !excludeFiles?.matches(rel) : undefined,
+    pruneDir: exclude ? (rel) => exclude.matches(rel) : undefined,
+  });
+}
+
+interface Tally {
+  matches: SearchMatch[];
+  files: Array<{ path: string; count: number }>;
+  totalMatches: number;
+  outputChars: number;
+  /** Content output full (max_results or the character budget). */
+  contentFull: boolean;
+}
+
+/**
+ * The engine of search_dir and grep_search. Walks like find_file (skips `.git/`, `node_modules/`,
+ * `.gitignore`d paths, symlinks), then reads the files in path order, a batch at a time, through the
+ * platform's text cache, and scans each with {@link scanText} (the pattern's engine, linear in the
+ * text); a file's matches are formatted while its text is at hand, so a search holds one batch of
+ * texts beyond the cache. Lines are 1-based, columns 1-based code points, files sorted by path.
+ * At `maxTimeMs` it stops and returns what it found, with `truncated` and a `note`; the call's signal
+ * (its deadline, a cancel) still ends it with `timeout` / `cancelled`.
+ */
+export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions): Promise<GrepSearchResult> {
+  const started = Date.now();
+  const maxTimeMs = options.maxTimeMs ?? DEFAULT_SEARCH_TIME_MS;
+  const deadline = started + maxTimeMs;
+  const { pattern, maxResults } = options;
+  const contextLines = options.contextLines ?? 0;
+  const outputMode = options.outputMode ?? 'content';
+  const listed = await filesToSearch(ctx, { dirPath: options.dirPath, include: options.include, exclude: options.exclude });
+  listed.files.sort((a, b) => compareCodeUnits(a.path, b.path));
+
+  const tally: Tally = { matches: [], files: [], totalMatches: 0, outputChars: 0, contentFull: false };
+  let searched = 0;
+  let binary = 0;
+  let large = 0;
+  let stopped = false;
+  let done = 0;
+  const pause = async (): Promise<void> => {
+    await yieldToEventLoop();
+    throwIfAborted(ctx.signal);
+  };
+
+  for (let i = 0; i < listed.files.length && !stopped; i += BATCH_FILES) {
+    throwIfAborted(ctx.signal);
+    if (Date.now() >= deadline) {
+      stopped = true;
+      break;
+    }
+    const batch = listed.files.slice(i, i + BATCH_FILES);
+    const loaded = await loadTexts(ctx.platform, batch, ctx.signal);
+    for (const file of loaded) {
+      if (!file.entry) {
+        if (file.tooLarge) large += 1;
+        else binary += 1;
+        done += 1;
+        continue;
+      }
+      searched += 1;
+      const text = file.entry.text;
+      const wantOffsets = outputMode === 'content' && !tally.contentFull ? maxResults - tally.matches.length : 0;
+      const result = await scanText(text, pattern, { deadline, wantOffsets, maxHits: Infinity, pause });
+      done += 1;
+      if (result.hits.length > 0) {
+        tally.totalMatches += result.hits.length;
+        tally.files.push({ path: file.path, count: result.hits.length });
+        if (wantOffsets > 0) addMatches(tally, file.path, text, result.hits, contextLines, maxResults);
+      }
+      if (result.stopped) {
+        stopped = true;
+        break;
+      }
+    }
+  }
+
+  const counters: SearchCounters = {
+    total_matches: tally.totalMatches,
+    truncated: listed.capped || stopped,
+    files_searched: searched,
+    binary_files_skipped: binary,
+  };
+  if (large > 0) counters.large_files_skipped = large;
+  if (stopped) {
+    counters.note =
+      `the search stopped at its time limit (${maxTimeMs} ms) after ${done} of ${listed.files.length} files; ` +
+      'the results cover those files only: narrow dir_path or include, use a simpler pattern, or raise max_time_ms';
+  }
+
+  if (outputMode === 'files_with_matches') {
+    const files = tally.files.slice(0, maxResults).map((file) => file.path);
+    return { files, total_files: tally.files.length, ...counters, truncated: counters.truncated || files.length < tally.files.length };
+  }
+  if (outputMode === 'count') {
+    const counts = tally.files.slice(0, maxResults).map((file) => ({ file_path: file.path, count: file.count }));
+    return { counts, total_files: tally.files.length, ...counters, truncated: counters.truncated || counts.length < tally.files.length };
+  }
+  return { matches: tally.matches, ...counters, truncated: counters.truncated || tally.matches.length < tally.totalMatches };
+}
+
+function addMatches(
+  tally: Tally,
+  path: string,
+  text: string,
+  hits: ReadonlyArray<{ start: number; end: number; lineStart: number; lineEnd: number }>,
+  contextLines: number,
+  maxResults: number,
+): void {
+  const formatter = new MatchFormatter(text);
+  for (const hit of hits) {
+    if (tally.matches.length >= maxResults || hit.start < 0) {
+      tally.contentFull = true;
+      return;
+    }
+    const match = formatter.format(path, hit, contextLines);
+    let size = match.line.length;
+    for (const part of match.before ?? []) size += part.length;
+    for (const part of match.after ?? []) size += part.length;
+    if (tally.outputChars + size > MAX_OUTPUT_CHARS && tally.matches.length > 0) {
+      tally.contentFull = true;
+      return;
+    }
+    tally.outputChars += size;
+    tally.matches.push(match);
+  }
+  if (tally.matches.length >= maxResults) tally.contentFull = true;
+}
