@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { isNode } from '../../test/support/env.js';
 import { createMemoryPlatform } from '../platform/memory.js';
 import { ToolRunner, type ToolCallFailure } from '../core/runner.js';
 import type { Platform } from '../core/types.js';
@@ -347,6 +346,61 @@ describe('grep_search', () => {
     const { runner } = setup();
     expect(where(await grep(runner, { pattern: '\\bx\\b', dir_path: `${W}/src/x.ts` }))).toEqual(['src/x.ts:1:14']);
     expect((await grepError(runner, { pattern: 'x', dir_path: '/etc' })).code).toBe('outside_workspace');
+  });
+
+  it('answers every pattern of a catastrophic corpus over long lines within its deadline, the event loop still turning', async () => {
+    const long = 40_000;
+    const { runner } = setup({
+      'a.txt': 'a'.repeat(long) + '!\n',
+      'x.txt': 'x'.repeat(long) + '\n',
+      'digits.txt': '1'.repeat(long) + 'z\n',
+      'words.txt': 'ab '.repeat(long / 3) + '!\n',
+      'mixed.txt': ('aaaa'.repeat(50) + '\n').repeat(200),
+    });
+    const corpus = [
+      '(a+)+$',
+      '(a|aa)*b',
+      '(a|a?)+b',
+      'a*a*a*a*a*a*a*a*a*a*a*a*b',
+      '(.*a){20}',
+      '(\\w+\\s?)*$',
+      '((a{1,10}){1,10}){1,10}b',
+      '(x+x+)+y',
+      '^(\\d+)*$',
+      '(\\d{1,3}){1,300}z',
+      '([a-z]|a)*!',
+      '(.*)*b',
+    ];
+    const deadline = 3000;
+    for (const pattern of corpus) {
+      const ticks: number[] = [];
+      const timer = setInterval(() => ticks.push(Date.now()), 5);
+      const started = Date.now();
+      const [result] = await runner.processToolCalls([{ name: 'grep_search', args: { pattern, output_mode: 'count' } }], { timeoutMs: deadline });
+      const ended = Date.now();
+      clearInterval(timer);
+      expect(ended - started, pattern).toBeLessThan(deadline + 250);
+      expect(result, pattern).toHaveProperty('result.files_searched', 5);
+      // No gap of 250 ms without a timer tick: the search never blocks the thread.
+      const gaps = [started, ...ticks, ended].map((t, i, all) => (i === 0 ? 0 : t - (all[i - 1] as number)));
+      expect(Math.max(...gaps), pattern).toBeLessThan(250);
+    }
+    expect(where(await grep(runner, { pattern: '(a+)+!' }))).toEqual(['a.txt:1:1']);
+  });
+
+  it('stops at max_time_ms with the matches found so far, truncated and a note', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 40; i += 1) files[`f${String(i).padStart(2, '0')}.txt`] = ('a'.repeat(900) + '\n').repeat(5);
+    const { runner } = setup(files);
+    const args = { pattern: '(.*a){20}', max_results: 200 };
+    const partial = await grep(runner, { ...args, max_time_ms: 40 });
+    expect(partial.truncated).toBe(true);
+    expect(partial.note).toMatch(/^the search stopped at its time limit \(40 ms\) after \d+ of 40 files; the results cover those files only/);
+    const full = await grep(runner, args);
+    expect(full).toMatchObject({ total_matches: 200, truncated: false, files_searched: 40 });
+    expect(full.note).toBeUndefined();
+    expect(partial.matches.length).toBeLessThan(200);
+    expect(partial.matches).toEqual(full.matches.slice(0, partial.matches.length));
   });
 
   it('answers a catastrophic pattern over a long line in linear time, then works again', async () => {
