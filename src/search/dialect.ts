@@ -32,8 +32,8 @@ export interface SearchPattern {
   required?: string;
   /** `linear`/`bounded`: V8 source matching one line's first match as group 1, then the rest of the line. */
   v8?: RegExp;
-  /** re2js program of the pattern, matched against one line at a time. */
-  re2: RE2JS;
+  /** re2js program of the pattern, matched against one line at a time (compiled on first use). */
+  readonly re2: RE2JS;
   /** True when the whole pattern is under `(?i)` and V8 runs with its `i` flag. */
   ignoreCase: boolean;
 }
@@ -467,21 +467,24 @@ export function compileSearchPattern(
   } else {
     tree = parseRegex(pattern, { caseInsensitive: !options.caseSensitive, argName });
   }
-  let re2: RE2JS;
   const re2Source = emitRe2(tree);
-  try {
-    re2 = RE2JS.compile(re2Source);
-  } catch (error) {
-    const message = (error as { message?: unknown }).message;
-    throw new ToolError(
-      'invalid_pattern',
-      `${argName} ${clipForMessage(pattern)} cannot be used: ${clipForMessage(String(message), 300)}; simplify it (smaller counts, fewer nested repetitions)`,
-    );
-  }
+  let program: RE2JS | undefined;
+  const compileRe2 = (): RE2JS => {
+    try {
+      program ??= RE2JS.compile(re2Source);
+      return program;
+    } catch (error) {
+      const message = (error as { message?: unknown }).message;
+      throw new ToolError(
+        'invalid_pattern',
+        `${argName} ${clipForMessage(pattern)} cannot be used: ${clipForMessage(String(message), 300)}; simplify it (smaller counts, fewer nested repetitions)`,
+      );
+    }
+  };
   const literal = literalOf(tree);
   const engine = options.engine;
   if (literal !== undefined && literal.length > 0 && (engine === undefined || engine === 'literal')) {
-    return { pattern, mode: 'literal', literal, re2, ignoreCase: false };
+    return withRe2({ pattern, mode: 'literal', literal, ignoreCase: false }, compileRe2);
   }
 
   const fold = foldState(tree);
@@ -505,13 +508,21 @@ export function compileSearchPattern(
     throw new ToolError('invalid_arguments', `the ${engine} engine cannot run ${clipForMessage(pattern)}`);
   }
   const required = requiredLiteral(tree);
-  return {
-    pattern,
-    mode,
-    re2,
-    ignoreCase,
-    ...(v8 ? { v8 } : {}),
-    ...(required !== undefined ? { required } : {}),
-  };
+  // re2js programs are compiled now when re2js runs the pattern (its errors are the model's to fix), else on first use.
+  if (mode === 're2' || mode === 'bounded') compileRe2();
+  return withRe2(
+    {
+      pattern,
+      mode,
+      ignoreCase,
+      ...(v8 ? { v8 } : {}),
+      ...(required !== undefined ? { required } : {}),
+    },
+    compileRe2,
+  );
+}
+
+function withRe2(base: Omit<SearchPattern, 're2'>, compile: () => RE2JS): SearchPattern {
+  return Object.defineProperty(base, 're2', { get: compile, enumerable: false }) as SearchPattern;
 }
 

@@ -98,12 +98,29 @@ export interface ScanResult {
   stopped: boolean;
 }
 
-function re2Hit(pattern: SearchPattern, matcher: { m?: Matcher }, line: string, offsets: boolean): [number, number] | undefined {
-  if (!pattern.re2.test(line)) return undefined;
+/** Work one re2js `find` may do: characters times program size (measured 20–60 ns a unit: ≤ 60 ms). */
+const FIND_WORK = 1_000_000;
+
+/**
+ * re2js on one line: whether it matches (its DFA, fast), and where (its NFA, whose time is the line's
+ * length times the program's size). A line too long for one bounded `find` is located window by window
+ * (each window half overlapping the previous one, the deadline checked between them): the first
+ * window holding a match gives it — the leftmost match unless it starts before a window and runs past
+ * its end. Returns undefined for no match, [-1, -1] when offsets were not asked for, and `null` when
+ * the deadline came first.
+ */
+function re2Hit(pattern: SearchPattern, matcher: { m?: Matcher }, line: string, offsets: boolean, deadline: number): [number, number] | undefined | null {
+  const re2 = pattern.re2;
+  if (!re2.test(line)) return undefined;
   if (!offsets) return [-1, -1];
-  const m = matcher.m ? matcher.m.resetMatcherInput(line) : (matcher.m = pattern.re2.matcher(line));
-  if (!m.find()) return undefined;
-  return [m.start(), m.end()];
+  const window = Math.max(256, Math.floor(FIND_WORK / Math.max(1, re2.programSize())));
+  for (let from = 0; ; from += window >> 1) {
+    const part = line.length <= window ? line : line.slice(from, from + window);
+    const m = matcher.m ? matcher.m.resetMatcherInput(part) : (matcher.m = re2.matcher(part));
+    if (m.find()) return [from + m.start(), from + m.end()];
+    if (from + window >= line.length) return [from, from];
+    if (Date.now() >= deadline) return null;
+  }
 }
 
 /**
@@ -156,7 +173,11 @@ export async function scanText(text: string, pattern: SearchPattern, budget: Sca
       if (hits.length > before) (hits[before] as LineHit).lineStart = lineStart;
       return;
     }
-    const found = re2Hit(pattern, matcher, text.slice(lineStart, lineEnd), wants());
+    const found = re2Hit(pattern, matcher, text.slice(lineStart, lineEnd), wants(), budget.deadline);
+    if (found === null) {
+      stopped = true;
+      return;
+    }
     if (!found) return;
     const [s, e] = found;
     hits.push(s < 0 ? { start: -1, end: -1, lineStart, lineEnd } : { start: lineStart + s, end: lineStart + e, lineStart, lineEnd });
@@ -166,7 +187,7 @@ export async function scanText(text: string, pattern: SearchPattern, budget: Sca
     const needle = (pattern.mode === 'literal' ? pattern.literal : pattern.required) as string;
     if (needle.includes('\n') || needle.includes('\r')) return { hits, stopped };
     let from = 0;
-    while (from <= length && !full()) {
+    while (from <= length && !full() && !stopped) {
       const at = text.indexOf(needle, from);
       if (at === -1) break;
       const lineStart = cursor.lineStartOf(at);
@@ -197,7 +218,7 @@ export async function scanText(text: string, pattern: SearchPattern, budget: Sca
 
   // Line by line: V8 on runs of short lines (bounded), re2js on long lines and for re2 patterns.
   let lineStart = 0;
-  while (lineStart < length && !full()) {
+  while (lineStart < length && !full() && !stopped) {
     if (pattern.mode === 'bounded' && pattern.v8) {
       // Gather short lines into one chunk for V8.
       let chunkEnd = lineStart;

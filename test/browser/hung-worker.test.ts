@@ -12,7 +12,7 @@ declare const th: {
 const opened = openTestPage('index.html', 'toolhost test page ready');
 
 describe('hung worker', () => {
-  it('answers a catastrophic grep with timeout within the deadline + 1 s, replaces the worker, and loses nothing acknowledged', async () => {
+  it('answers a tool that blocks the worker with timeout within the deadline + 1 s, replaces the worker, and loses nothing acknowledged', async () => {
     const page = opened.session.page;
     await page.evaluate(() => th.start({ workspace: 'hang' }, { graceMs: 250 }));
     const line = `${'a'.repeat(40)}!`;
@@ -28,7 +28,7 @@ describe('hung worker', () => {
     expect(setup.map((r) => r.code ?? 'ok')).toEqual(['ok', 'ok', 'ok']);
     const { elapsed, results } = await page.evaluate(async () => {
       const t0 = performance.now();
-      const results = await th.call([{ name: 'grep_search', args: { pattern: '(a+)+$' } }], { timeoutMs: 1000 });
+      const results = await th.call([{ name: 'spin', args: { ms: 60_000 } }], { timeoutMs: 1000 });
       return { elapsed: performance.now() - t0, results };
     });
     expect(results[0]?.code).toBe('timeout');

@@ -77,6 +77,19 @@ export function buildRunner(onMessage: (message: ToolMessage) => void): ToolRunn
         callWithContext: async (args: { keys: string[] }, ctx) => Object.fromEntries(args.keys.map((k) => [k, ctx.getState(k) ?? null])),
       }) as Tool,
       defineTool({
+        name: 'spin',
+        description: 'Blocks the worker thread for ms milliseconds (test tool: a hung tool the page must replace).',
+        readOnly: true,
+        parameters: { type: 'object', properties: { ms: { type: 'integer', minimum: 1 } }, required: ['ms'], additionalProperties: false },
+        call: async (args: { ms: number }) => {
+          const end = Date.now() + args.ms;
+          while (Date.now() < end) {
+            // busy: no timer, message or signal can run
+          }
+          return { spun: args.ms };
+        },
+      }) as Tool,
+      defineTool({
         name: 'platform_info',
         description: 'The platform as the worker sees it.',
         readOnly: true,
