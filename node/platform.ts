@@ -14,6 +14,7 @@ import type {
   WebSearchResult,
 } from '../src/core/types.js';
 import { createVmRegexSandbox } from './regex-sandbox.js';
+import { createNodeSearchSource } from './search-fs.js';
 import { createConfinedNodeFs, type ConfinedNodeFsOptions } from './fs/confined.js';
 import { isInside } from './fs/path-checked.js';
 import { NodeBackgroundCommands, runShellCommand, type RunShellCommandOptions } from './run-command.js';
@@ -175,6 +176,7 @@ export function createNodePlatform(options: NodePlatformOptions = {}): Platform 
     state,
     regex,
     capabilities: { runCommand: true, webSearch: true, persistent },
+    searchSource: createNodeSearchSource(root),
     runCommand,
     backgroundCommands,
     webSearch,

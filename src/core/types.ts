@@ -242,6 +242,38 @@ export interface RegexSandbox {
   scan(request: RegexScanRequest): Promise<Array<Array<[number, number]>>>;
 }
 
+/** A regular file's identity as {@link SearchSource.stat} reports it (the search cache's validator). */
+export interface SearchFileStat {
+  size: number;
+  mtimeMs: number;
+  ino: number;
+}
+
+/**
+ * A fast, synchronous reader that search tools (find_file, search_dir, grep_search) use instead of
+ * `fs` where the platform has one (Node on a real directory): directory listings with entry types,
+ * `stat` and reads of regular files that never follow a symbolic link, and byte helpers (`indexOf` on
+ * bytes, UTF-8 validation and decoding) so literal searches run on bytes and decode only files that
+ * can match. The walker only ever passes paths it built from listings inside the workspace, so the
+ * walk stays inside it by construction.
+ */
+export interface SearchSource {
+  /** Entries of a directory (types from the listing; symlinks reported as such). Throws Node-style errors (`ENOENT`, ...). */
+  readdir(path: string): FsDirent[];
+  /** The regular file at `path` (a final symlink not followed); undefined when it is missing or not a regular file. */
+  stat(path: string): SearchFileStat | undefined;
+  /** The bytes of the regular file at `path` (a final symlink not followed), at most `maxBytes`; undefined as for `stat`. */
+  read(path: string, maxBytes: number): { bytes: Uint8Array; stat: SearchFileStat } | undefined;
+  /** `haystack.indexOf(needle, from)` on bytes, -1 when absent. */
+  indexOf(haystack: Uint8Array, needle: Uint8Array, from: number): number;
+  /** Whether `bytes` is valid UTF-8. */
+  isUtf8(bytes: Uint8Array): boolean;
+  /** Decodes valid UTF-8 (a BOM is kept as U+FEFF). */
+  decode(bytes: Uint8Array): string;
+  /** Bytes of file content the search cache keeps (default 256 MiB). */
+  readonly cacheBytes?: number;
+}
+
 /**
  * A platform: the filesystem, state store and optional capabilities that the core runs on (SPEC §7).
  */
@@ -276,6 +308,8 @@ export interface Platform {
    * platform's back (a real directory on Node).
    */
   readonly changeCount?: () => number;
+  /** A fast reader for the search tools (see {@link SearchSource}); absent: they use `fs`. */
+  readonly searchSource?: SearchSource;
   /** Makes every filesystem write so far durable; the runner awaits it before a mutating call's result returns. */
   flush?(): Promise<void>;
   /**

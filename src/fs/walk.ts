@@ -1,7 +1,7 @@
 import type { Ignore } from 'ignore';
 import { ToolError, toToolError } from '../core/errors.js';
 import { decodeText } from './text.js';
-import type { FsDirent, FsPromises, Platform } from '../core/types.js';
+import type { FsDirent, FsPromises, Platform, SearchSource } from '../core/types.js';
 import { dirname, isTemporaryFileName, joinPath, relativePath } from './paths.js';
 
 /** Directory names never entered unless `includeIgnored` (SPEC §6.4). */
@@ -41,6 +41,8 @@ export interface WalkOptions {
   pruneDir?: (rel: string) => boolean;
   /** The platform's {@link Platform.changeCount}: while it is unchanged, directory listings are reused. */
   changeCount?: () => number;
+  /** The platform's {@link Platform.searchSource}: directories are listed through it (synchronously). */
+  source?: SearchSource;
 }
 
 /** Directory listings per filesystem, valid while the platform's change count is `generation`. */
@@ -183,7 +185,7 @@ export async function walkWorkspace(options: WalkOptions): Promise<WalkResult> {
     }
     let dirents: FsDirent[];
     try {
-      dirents = await readdirCached(fs, current.path, options.changeCount);
+      dirents = options.source ? options.source.readdir(current.path) : await readdirCached(fs, current.path, options.changeCount);
     } catch (error) {
       if (current.rel === '') throw error;
       const code = errorCode(error);

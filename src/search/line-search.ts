@@ -6,7 +6,8 @@ import { compareCodeUnits, loadTexts, throwIfAborted, walkWorkspace, yieldToEven
 import type { SearchPattern } from './dialect.js';
 import { compileGlob } from './glob.js';
 import { MatchFormatter, type SearchMatch } from './line-output.js';
-import { scanText } from './line-scan.js';
+import { scanText, YIELD_EVERY_MS } from './line-scan.js';
+import { cacheOf, countLiteralLines, type SourceCache } from './source-cache.js';
 
 export { MAX_LINE_CHARS, type SearchMatch } from './line-output.js';
 
@@ -112,6 +113,7 @@ export async function filesToSearch(
     root: ctx.platform.root,
     dir: start,
     changeCount: ctx.platform.changeCount,
+    source: ctx.platform.searchSource,
     signal: ctx.signal,
     fileFilter: include || excludeFiles ? (rel) => (!include || include.matches(rel)) && !excludeFiles?.matches(rel) : undefined,
     pruneDir: exclude ? (rel) => exclude.matches(rel) : undefined,
@@ -156,6 +158,23 @@ export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions
     await yieldToEventLoop();
     throwIfAborted(ctx.signal);
   };
+  let lastPause = Date.now();
+  const source = ctx.platform.searchSource;
+  const cache = source ? cacheOf(source) : undefined;
+  const literal = pattern.mode === 'literal' ? pattern.literal : pattern.required;
+  const needle = source && literal && !/[\n\r]/.test(literal) ? new TextEncoder().encode(literal) : undefined;
+  /** Scans one decoded text and tallies it; true when the time limit stopped the search. */
+  const scanOne = async (path: string, text: string, wantOffsets: number): Promise<boolean> => {
+    const result = await scanText(text, pattern, { deadline, wantOffsets, maxHits: Infinity, pause });
+    lastPause = Date.now();
+    if (result.hits.length > 0) {
+      tally.totalMatches += result.hits.length;
+      tally.files.push({ path, count: result.hits.length });
+      if (wantOffsets > 0) addMatches(tally, path, text, result.hits, contextLines, maxResults);
+    }
+    if (result.stopped) stopped = true;
+    return result.stopped;
+  };
 
   for (let i = 0; i < listed.files.length && !stopped; i += BATCH_FILES) {
     throwIfAborted(ctx.signal);
@@ -164,6 +183,45 @@ export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions
       break;
     }
     const batch = listed.files.slice(i, i + BATCH_FILES);
+    if (source) {
+      // Bytes first: a file that cannot hold the literal is never decoded; a literal count never decodes.
+      for (const walked of batch) {
+        const file = cache?.load(walked.path);
+        done += 1;
+        if (file === undefined) continue;
+        if (file === 'large') {
+          large += 1;
+          continue;
+        }
+        if (!file.bytes) {
+          binary += 1;
+          continue;
+        }
+        searched += 1;
+        const wantOffsets = outputMode === 'content' && !tally.contentFull ? maxResults - tally.matches.length : 0;
+        if (needle && file.text === undefined) {
+          if (source.indexOf(file.bytes, needle, file.skip) === -1) continue;
+          if (pattern.mode === 'literal' && wantOffsets === 0) {
+            const counted = countLiteralLines(source, file.bytes, file.skip, needle, deadline);
+            if (counted.count > 0) {
+              tally.totalMatches += counted.count;
+              tally.files.push({ path: walked.path, count: counted.count });
+            }
+            if (counted.stopped) {
+              stopped = true;
+              break;
+            }
+            continue;
+          }
+        }
+        if (await scanOne(walked.path, (cache as SourceCache).text(walked.path, file), wantOffsets)) break;
+        if (Date.now() - lastPause >= YIELD_EVERY_MS) {
+          await pause();
+          lastPause = Date.now();
+        }
+      }
+      continue;
+    }
     const loaded = await loadTexts(ctx.platform, batch, ctx.signal);
     for (const file of loaded) {
       if (!file.entry) {
@@ -173,19 +231,9 @@ export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions
         continue;
       }
       searched += 1;
-      const text = file.entry.text;
       const wantOffsets = outputMode === 'content' && !tally.contentFull ? maxResults - tally.matches.length : 0;
-      const result = await scanText(text, pattern, { deadline, wantOffsets, maxHits: Infinity, pause });
       done += 1;
-      if (result.hits.length > 0) {
-        tally.totalMatches += result.hits.length;
-        tally.files.push({ path: file.path, count: result.hits.length });
-        if (wantOffsets > 0) addMatches(tally, file.path, text, result.hits, contextLines, maxResults);
-      }
-      if (result.stopped) {
-        stopped = true;
-        break;
-      }
+      if (await scanOne(file.path, file.entry.text, wantOffsets)) break;
     }
   }
 

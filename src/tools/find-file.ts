@@ -100,6 +100,7 @@ export const findFileTool: Tool<FindFileArgs, FindFileResult> = defineTool({
       root: ctx.platform.root,
       dir,
       changeCount: ctx.platform.changeCount,
+      source: ctx.platform.searchSource,
       includeIgnored: args.include_ignored === true,
       includeSymlinks: true,
       signal: ctx.signal,

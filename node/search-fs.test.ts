@@ -1,0 +1,150 @@
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ToolRunner } from '../src/core/runner.js';
+import type { Platform } from '../src/core/types.js';
+import { createMemoryPlatform } from '../src/platform/memory.js';
+import { findFileTool } from '../src/tools/find-file.js';
+import { grepSearchTool } from '../src/tools/grep-search.js';
+import { searchDirTool } from '../src/tools/search-dir.js';
+import { createNodePlatform } from './platform.js';
+import { createNodeSearchSource } from './search-fs.js';
+
+const LONG = 'x'.repeat(3000);
+const TREE: Record<string, string | Uint8Array> = {
+  'src/app.ts': 'import { x } from "./x";\nexport function main() {\n  // TODO: wire it up\n  return x + 1;\n}\nexport function helper() { return 2; }\n',
+  'src/x.ts': 'export const x = 41; // todo later\n',
+  'src/legacy.js': 'function old() {}\r\nvar TODO = 1;\r\n',
+  'src/bom.ts': '\uFEFFTODO after a BOM\n',
+  'lib/mac.txt': 'one\rTODO two\rthree',
+  'lib/long.txt': `${LONG}TODO${LONG}\nshort TODO\n`,
+  'lib/emoji.txt': '😀😀 TODO é\n',
+  'data.bin': new Uint8Array([0x54, 0x4f, 0x44, 0x4f, 0x00, 0x01, 0x02]),
+  'bad-utf8.txt': new Uint8Array([0x54, 0x4f, 0x44, 0x4f, 0xff, 0xfe, 0x0a]),
+  'node_modules/m/index.js': 'TODO\n',
+  '.git/config': 'TODO\n',
+  'dist/out.js': 'TODO\n',
+  '.gitignore': 'dist\n*.log\n',
+  'keep/.gitignore': '!keep.log\n',
+  'keep/keep.log': 'TODO kept\n',
+  'keep/drop.log': 'TODO dropped\n',
+  'notes/my file (1).md': 'café TODO ü\nline two\nline three\nTODO again\n',
+  'empty.txt': '',
+  'lines.txt': 'a\n\nb\n',
+};
+
+const CALLS: Array<[string, Record<string, unknown>]> = [
+  ['grep_search', { pattern: 'TODO' }],
+  ['grep_search', { pattern: 'TODO', fixed_strings: true, output_mode: 'count' }],
+  ['grep_search', { pattern: 'TODO', output_mode: 'files_with_matches' }],
+  ['grep_search', { pattern: '(?i)todo\\b' }],
+  ['grep_search', { pattern: 'todo', case_sensitive: false, context_lines: 2 }],
+  ['grep_search', { pattern: '^T', context_lines: 1 }],
+  ['grep_search', { pattern: 'e$' }],
+  ['grep_search', { pattern: 'function\\s+\\w+' }],
+  ['grep_search', { pattern: '\\w+TODO' }],
+  ['grep_search', { pattern: '(T|t)(O|o)+DO' }],
+  ['grep_search', { pattern: '' , output_mode: 'count' }],
+  ['grep_search', { pattern: 'TODO', include: '*.ts', exclude: 'x.ts' }],
+  ['grep_search', { pattern: 'TODO', exclude: 'lib/' }],
+  ['grep_search', { pattern: 'TODO', max_results: 2 }],
+  ['grep_search', { pattern: 'TODO', dir_path: 'lib/long.txt' }],
+  ['grep_search', { pattern: 'x{3}TODO' }],
+  ['search_dir', { query: 'todo' }],
+  ['search_dir', { query: 'TODO', case_sensitive: true, include: 'notes/**' }],
+  ['find_file', { pattern: '*.ts' }],
+  ['find_file', { pattern: '**/*', include_ignored: true }],
+  ['find_file', { pattern: '*.log' }],
+];
+
+let base: string;
+let nodePlatform: Platform;
+
+beforeAll(async () => {
+  base = await realpath(await mkdtemp(join(tmpdir(), 'toolhost-search-')));
+  for (const [rel, content] of Object.entries(TREE)) {
+    await mkdir(dirname(join(base, rel)), { recursive: true });
+    await writeFile(join(base, rel), content);
+  }
+  await symlink('/etc/passwd', join(base, 'src/outside-link.ts'));
+  nodePlatform = createNodePlatform({ root: base });
+});
+
+afterAll(async () => {
+  await nodePlatform?.dispose();
+  await rm(base, { recursive: true, force: true });
+});
+
+function normalise(value: unknown, root: string): unknown {
+  return JSON.parse(JSON.stringify(value).split(root).join('<root>'));
+}
+
+describe('search tools on a real folder (Node) and in memory', () => {
+  it('give the same results for every search behaviour', async () => {
+    const memory = createMemoryPlatform({ files: { ...TREE } });
+    await memory.fs.symlink('/etc/passwd', '/workspace/src/outside-link.ts');
+    const tools = [grepSearchTool, searchDirTool, findFileTool];
+    const onNode = new ToolRunner({ platform: nodePlatform, tools });
+    const inMemory = new ToolRunner({ platform: memory, tools });
+    for (const [name, args] of CALLS) {
+      const expected = normalise((await inMemory.processToolCalls([{ name, args }]))[0], '/workspace');
+      const got = normalise((await onNode.processToolCalls([{ name, args }]))[0], base);
+      expect(got, `${name} ${JSON.stringify(args)}`).toEqual(expected);
+    }
+    // Twice: the second search comes from the cache.
+    for (const [name, args] of CALLS.slice(0, 6)) {
+      const expected = normalise((await inMemory.processToolCalls([{ name, args }]))[0], '/workspace');
+      expect(normalise((await onNode.processToolCalls([{ name, args }]))[0], base), `${name} again`).toEqual(expected);
+    }
+  });
+
+  it('sees a file changed since it was cached (size, mtime or inode)', async () => {
+    const runner = new ToolRunner({ platform: nodePlatform, tools: [grepSearchTool] });
+    const count = async (): Promise<unknown> => (await runner.execute('grep_search', { pattern: 'fresh', output_mode: 'count' })) as unknown;
+    await writeFile(join(base, 'changing.txt'), 'stale\n');
+    expect(await count()).toMatchObject({ total_matches: 0 });
+    await writeFile(join(base, 'changing.txt'), 'fresh\n');
+    expect(await count()).toMatchObject({ total_matches: 1 });
+    await rm(join(base, 'changing.txt'));
+    expect(await count()).toMatchObject({ total_matches: 0 });
+  });
+
+  it('answers a catastrophic corpus over long lines within its deadline, the timer still ticking', async () => {
+    const dir = join(base, 'corpus');
+    await mkdir(dir);
+    await writeFile(join(dir, 'a.txt'), 'a'.repeat(40_000) + '!\n');
+    await writeFile(join(dir, 'd.txt'), '1'.repeat(40_000) + 'z\n');
+    await writeFile(join(dir, 'w.txt'), 'ab '.repeat(13_000) + '!\n');
+    const runner = new ToolRunner({ platform: nodePlatform, tools: [grepSearchTool] });
+    await runner.execute('grep_search', { pattern: '(x|y)+z', dir_path: dir });
+    for (const pattern of ['(a+)+$', '(a|aa)*b', 'a*a*a*a*a*a*a*a*a*a*b', '(.*a){20}', '(\\w+\\s?)*$', '(x+x+)+y', '^(\\d+)*$', '(\\d{1,3}){1,300}z']) {
+      const ticks: number[] = [];
+      const timer = setInterval(() => ticks.push(Date.now()), 5);
+      const started = Date.now();
+      const [result] = await runner.processToolCalls([{ name: 'grep_search', args: { pattern, dir_path: dir } }], { timeoutMs: 3000 });
+      const ended = Date.now();
+      clearInterval(timer);
+      expect(ended - started, pattern).toBeLessThan(3250);
+      expect(result, pattern).toHaveProperty('result.files_searched', 3);
+      const gaps = [started, ...ticks, ended].map((t, i, all) => (i === 0 ? 0 : t - (all[i - 1] as number)));
+      expect(Math.max(...gaps), pattern).toBeLessThan(1000);
+    }
+  });
+});
+
+describe('createNodeSearchSource', () => {
+  it('lists, stats and reads regular files only, never through a symlink, and only inside the root', () => {
+    const source = createNodeSearchSource(base);
+    expect(source.readdir(join(base, 'keep')).map((d) => d.name).sort()).toEqual(['.gitignore', 'drop.log', 'keep.log']);
+    expect(source.stat(join(base, 'src/x.ts'))).toMatchObject({ size: 35 });
+    expect(source.stat(join(base, 'src/outside-link.ts'))).toBeUndefined();
+    expect(source.read(join(base, 'src/outside-link.ts'), 100)).toBeUndefined();
+    expect(source.read(join(base, 'src'), 100)).toBeUndefined();
+    expect(new TextDecoder().decode(source.read(join(base, 'src/x.ts'), 6)?.bytes)).toBe('export');
+    expect(() => source.read('/etc/passwd', 100)).toThrow(expect.objectContaining({ code: 'outside_workspace' }));
+    expect(() => source.readdir(`${base}/../`)).toThrow(expect.objectContaining({ code: 'outside_workspace' }));
+    expect(source.isUtf8(new Uint8Array([0xff]))).toBe(false);
+    expect(source.indexOf(new Uint8Array([1, 2, 3, 2, 3]), new Uint8Array([2, 3]), 2)).toBe(3);
+  });
+});
