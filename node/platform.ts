@@ -134,6 +134,7 @@ export function createNodePlatform(options: NodePlatformOptions = {}): Platform 
   const shells = createShellSessions(options.command ? { command: options.command } : {});
   const disposed = new AbortController();
   const running = new Set<Promise<unknown>>();
+  const searchSource = process.platform === 'linux' ? createNodeSearchSource(root) : undefined;
 
   /** The real directory of a resolved cwd, checked again to be inside the root (defence in depth). */
   const realCwd = async (request: RunCommandRequest): Promise<string> => {
@@ -176,7 +177,7 @@ export function createNodePlatform(options: NodePlatformOptions = {}): Platform 
     state,
     regex,
     capabilities: { runCommand: true, webSearch: true, persistent },
-    searchSource: createNodeSearchSource(root),
+    ...(searchSource ? { searchSource } : {}),
     runCommand,
     backgroundCommands,
     webSearch,
@@ -201,6 +202,7 @@ export function createNodePlatform(options: NodePlatformOptions = {}): Platform 
       disposed.abort();
       await Promise.allSettled([...running, background.dispose()]);
       await shells.dispose();
+      searchSource?.close?.();
     },
   };
 }

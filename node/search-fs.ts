@@ -1,12 +1,17 @@
 import { Buffer, isUtf8 } from 'node:buffer';
 import * as fs from 'node:fs';
 import { posix } from 'node:path';
-import { ToolError } from '../src/core/errors.js';
+import { isToolError, ToolError } from '../src/core/errors.js';
 import type { FsDirent, SearchFileStat, SearchSource } from '../src/core/types.js';
+import { escapeBytes, unescapePath } from './fs/names.js';
 
-const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK, O_NOCTTY } = fs.constants;
+const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK, O_NOCTTY, O_DIRECTORY } = fs.constants;
 /** A regular file opened for reading: never through a final symlink, never waiting on a FIFO or terminal. */
 const READ_FLAGS = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY;
+/** A directory held for the walk: never through a symlink. */
+const DIR_FLAGS = O_RDONLY | O_DIRECTORY | O_NOFOLLOW;
+/** Directory descriptors kept open at once (the walk's ancestors and recent directories). */
+const HELD_DIRS = 64;
 
 /** Options of {@link createNodeSearchSource}. */
 export interface NodeSearchSourceOptions {
@@ -20,16 +25,23 @@ function inside(root: string, path: string): boolean {
 
 const decoder = new TextDecoder('utf-8');
 
+function childOf(dirfd: number, name: string): string | Buffer {
+  const raw = unescapePath(name);
+  return typeof raw === 'string' ? `/proc/self/fd/${dirfd}/${raw}` : Buffer.concat([Buffer.from(`/proc/self/fd/${dirfd}/`), raw]);
+}
+
 /**
  * The search tools' reader for a real directory `root` (see `SearchSource`): synchronous `node:fs`
  * calls, which cost a few microseconds each instead of a thread-pool round trip, and no `realpath`.
- * The walk stays inside the root by construction: it lists directories with their entry types and never
- * enters a symbolic link, and every file is opened with `O_NOFOLLOW` (a final symlink is refused) after
- * `lstat` said it is a regular file. Each path must also lie lexically inside `root` (else ToolError
- * `outside_workspace`). A directory swapped for a symlink by another process between its listing and
- * the read of a file under it is not covered here (the descriptor-held `fs` of the platform is);
- * this reader only reads. Bytes are searched with `Buffer.indexOf` (memchr-fast) and validated with
- * `isUtf8` (SIMD).
+ * The walk stays inside the root by construction, race-free: every directory is held open as a
+ * descriptor, each one opened inside its (held) parent with `O_NOFOLLOW | O_DIRECTORY` through
+ * `/proc/self/fd/<parent>/<name>`, and files are opened the same way with `O_NOFOLLOW`, so a folder
+ * swapped for a link out by another process is refused, never followed. Symbolic links are listed as
+ * such and never entered. At most 64 directory descriptors are held (least recently used closed).
+ * Names that are not UTF-8 come and go in the lossless `\xNN` form (`node/fs/names.ts`). Each path
+ * must lie lexically inside `root` (else ToolError `outside_workspace`). Bytes are searched with
+ * `Buffer.indexOf` (memchr-fast) and validated with `isUtf8` (SIMD). Linux only (`/proc/self/fd`);
+ * elsewhere the platform keeps using its `fs`.
  */
 export function createNodeSearchSource(root: string, options: NodeSearchSourceOptions = {}): SearchSource {
   const check = (path: string): string => {
@@ -41,21 +53,73 @@ export function createNodeSearchSource(root: string, options: NodeSearchSourceOp
   };
   const statOf = (stats: fs.Stats): SearchFileStat => ({ size: stats.size, mtimeMs: stats.mtimeMs, ino: stats.ino });
   const buffer = (bytes: Uint8Array): Buffer => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  const rootFd = fs.openSync(root, DIR_FLAGS);
+  /** Held directories by workspace path (insertion order = recency). */
+  const held = new Map<string, number>();
+  const hold = (path: string, fd: number): number => {
+    held.set(path, fd);
+    if (held.size > HELD_DIRS) {
+      for (const [old, oldFd] of held) {
+        held.delete(old);
+        fs.closeSync(oldFd);
+        break;
+      }
+    }
+    return fd;
+  };
+  /** A descriptor of the directory `path` (normalised, inside the root), opened component by component. */
+  const dirFd = (path: string): number => {
+    if (path === root) return rootFd;
+    const known = held.get(path);
+    if (known !== undefined) {
+      held.delete(path);
+      held.set(path, known);
+      return known;
+    }
+    const parent = dirFd(posix.dirname(path));
+    return hold(path, fs.openSync(childOf(parent, posix.basename(path)), DIR_FLAGS));
+  };
+  const parentAndName = (path: string): [number, string] => [dirFd(posix.dirname(path)), posix.basename(path)];
   return {
     readdir(path: string): FsDirent[] {
-      return fs.readdirSync(check(path), { withFileTypes: true });
+      const normal = check(path);
+      let fd = dirFd(normal);
+      if (normal !== root) {
+        // A held descriptor may name a directory renamed since: check it is still the one at this path.
+        const [parent, name] = parentAndName(normal);
+        const now = fs.lstatSync(childOf(parent, name), { throwIfNoEntry: false });
+        if (!now?.isDirectory() || now.ino !== fs.fstatSync(fd).ino) {
+          held.delete(normal);
+          fs.closeSync(fd);
+          fd = dirFd(normal);
+        }
+      }
+      const entries = fs.readdirSync(`/proc/self/fd/${fd}`, { withFileTypes: true, encoding: 'buffer' });
+      return entries.map((entry) => {
+        const name = escapeBytes(entry.name);
+        return { name, isFile: () => entry.isFile(), isDirectory: () => entry.isDirectory(), isSymbolicLink: () => entry.isSymbolicLink() };
+      });
     },
     stat(path: string): SearchFileStat | undefined {
-      const stats = fs.lstatSync(check(path), { throwIfNoEntry: false });
+      let stats: fs.Stats | undefined;
+      try {
+        const [fd, name] = parentAndName(check(path));
+        stats = fs.lstatSync(childOf(fd, name), { throwIfNoEntry: false });
+      } catch (error) {
+        if (isToolError(error)) throw error;
+        return undefined;
+      }
       return stats?.isFile() ? statOf(stats) : undefined;
     },
     read(path: string, maxBytes: number): { bytes: Uint8Array; stat: SearchFileStat } | undefined {
       let fd: number;
       try {
-        fd = fs.openSync(check(path), READ_FLAGS);
+        const [dir, name] = parentAndName(check(path));
+        fd = fs.openSync(childOf(dir, name), READ_FLAGS);
       } catch (error) {
+        if (isToolError(error)) throw error;
         const code = (error as { code?: unknown }).code;
-        if (code === 'ENOENT' || code === 'ELOOP' || code === 'EACCES' || code === 'EPERM' || code === 'ENOTDIR' || code === 'ENXIO') return undefined;
+        if (code === 'ENOENT' || code === 'ELOOP' || code === 'EACCES' || code === 'EPERM' || code === 'ENOTDIR' || code === 'ENXIO' || code === 'EISDIR') return undefined;
         throw error;
       }
       try {
@@ -83,6 +147,11 @@ export function createNodeSearchSource(root: string, options: NodeSearchSourceOp
     decode(bytes: Uint8Array): string {
       // Buffer's own decoder: faster than TextDecoder for ASCII-heavy text.
       return Buffer.isBuffer(bytes) ? bytes.toString('utf8') : decoder.decode(bytes);
+    },
+    close(): void {
+      for (const fd of held.values()) fs.closeSync(fd);
+      held.clear();
+      fs.closeSync(rootFd);
     },
     ...(options.cacheBytes !== undefined ? { cacheBytes: options.cacheBytes } : {}),
   };

@@ -272,6 +272,8 @@ export interface SearchSource {
   decode(bytes: Uint8Array): string;
   /** Bytes of file content the search cache keeps (default 256 MiB). */
   readonly cacheBytes?: number;
+  /** Releases what the source holds (descriptors); the platform calls it from `dispose`. */
+  close?(): void;
 }
 
 /**
