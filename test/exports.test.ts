@@ -86,6 +86,14 @@ const PINNED: Record<string, { source: string; names: string[] }> = {
     source: 'bridges/mcp/node',
     names: ['MessagePortTransport', 'StdioServerTransport', 'createMcpPermissionPrompt', 'createMcpServer', 'mcpTools', 'serveMcpHttp', 'toCallToolResult'],
   },
+  'toolhost/ai-sdk': {
+    source: 'bridges/ai-sdk/index',
+    names: ['aiSdkBatchSizes', 'aiSdkToolApproval', 'aiSdkTools', 'fromAiSdkTool'],
+  },
+  'toolhost/openai-agents': {
+    source: 'bridges/openai-agents/index',
+    names: ['openAIAgentsBatchSizes', 'openAIAgentsTools'],
+  },
 };
 
 const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {

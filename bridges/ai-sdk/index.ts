@@ -1,0 +1,200 @@
+/**
+ * toolhost/ai-sdk: a ToolHost's tools as a Vercel AI SDK `ToolSet` (one `processToolCalls` per model
+ * step), and an AI SDK tool as a toolhost tool. The `ai` package is an optional peer dependency.
+ */
+import { asSchema, jsonSchema, tool as aiTool, type JSONSchema7, type Tool as AiTool, type ToolApprovalStatus, type ToolSet } from 'ai';
+import { ToolError } from '../../src/core/errors.js';
+import type { ToolHost, ToolInfo } from '../../src/core/host.js';
+import { matchesToolPattern } from '../../src/core/permissions.js';
+import type { CallOptions, ToolCallResult } from '../../src/core/runner.js';
+import type { Tool, ToolContext } from '../../src/core/tool.js';
+import type { JsonSchema, JsonValue } from '../../src/core/types.js';
+import { TurnBatcher } from '../batch.js';
+
+/** Options of {@link aiSdkTools}; all optional. */
+export interface AiSdkToolsOptions {
+  /** The conversation (tool state, file cache) of every call (default: the host's). */
+  conversationId?: string;
+  /** Deadline of each call in ms, as the host's `timeoutMs` (default: the host's). */
+  timeoutMs?: number;
+  /** Only these tools (names or `prefix*` patterns; default all). */
+  include?: readonly string[];
+}
+
+/** The `toolhost` entry of each tool's AI SDK `metadata` (copied onto its calls' `toolMetadata`). */
+export interface ToolhostToolMetadata {
+  readOnly: boolean;
+  concurrencySafe: boolean;
+}
+
+/** Thrown into the AI SDK for a failed call: the model sees `code: message` as the tool's error. */
+function failure(result: Extract<ToolCallResult, { code: string }>): ToolError {
+  return new ToolError(result.code, `${result.code}: ${result.error}`);
+}
+
+const IMAGE_MIME = /^image\/(png|jpeg|gif|webp)$/;
+
+type ModelOutput = Awaited<ReturnType<NonNullable<AiTool['toModelOutput']>>>;
+
+/** `view_file`'s inline image as an image part for the model; every other output as JSON. */
+function toModelOutput(output: unknown): ModelOutput {
+  if (typeof output === 'object' && output !== null && !Array.isArray(output)) {
+    const record = output as Record<string, unknown>;
+    const data = record['data_base64'];
+    const mime = record['mime_type'];
+    if (typeof data === 'string' && typeof mime === 'string' && IMAGE_MIME.test(mime)) {
+      const { data_base64: _data, ...rest } = record;
+      return {
+        type: 'content',
+        value: [
+          { type: 'text', text: JSON.stringify(rest) },
+          { type: 'file', data: { type: 'data', data }, mediaType: mime },
+        ],
+      };
+    }
+  }
+  return { type: 'json', value: (output ?? null) as JsonValue };
+}
+
+/** The batcher behind a ToolSet from {@link aiSdkTools}, for diagnostics (batch sizes). */
+const batchers = new WeakMap<ToolSet, TurnBatcher>();
+
+/** Sizes of the `processToolCalls` batches a ToolSet from {@link aiSdkTools} ran (newest last), or undefined for another ToolSet. */
+export function aiSdkBatchSizes(tools: ToolSet): readonly number[] | undefined {
+  return batchers.get(tools)?.batchSizes.slice();
+}
+
+/**
+ * A host's tools as an AI SDK `ToolSet` for `generateText`, `streamText` and the AI SDK's agents.
+ *
+ * The AI SDK starts one step's tool calls together (concurrently, in the model's order, all before
+ * its next macrotask), so each `execute` only queues its call: the calls that arrive together run as
+ * ONE `host.processToolCalls` batch in arrival order — the model's order — with toolhost's rules
+ * (mutating calls alone and in order, neighbouring read-only calls together), and batches run one
+ * after another. `toolCallId` becomes the call's `id`; the calls' `abortSignal`s abort the batch.
+ * `toolCallConcurrency: 1` in the AI SDK gives one call per batch, still in order.
+ *
+ * A failed call throws a `ToolError` whose message is `code: message`, which the AI SDK hands the
+ * model as the tool's error. `view_file`'s inline images reach the model as image parts
+ * (`toModelOutput`). Input schemas are the host's JSON Schemas (`jsonSchema`), validated by the host.
+ * For the permission `ask` rule, pass {@link aiSdkToolApproval} as `toolApproval`.
+ */
+export async function aiSdkTools(host: ToolHost, options: AiSdkToolsOptions = {}): Promise<ToolSet> {
+  const infos: ToolInfo[] = await host.tools();
+  const callOptions = (): CallOptions => {
+    const out: CallOptions = {};
+    if (options.conversationId !== undefined) out.conversationId = options.conversationId;
+    if (options.timeoutMs !== undefined) out.timeoutMs = options.timeoutMs;
+    return out;
+  };
+  const batcher = new TurnBatcher(host, callOptions);
+  const tools: ToolSet = {};
+  for (const info of infos) {
+    if (options.include && !options.include.some((pattern) => matchesToolPattern(pattern, info.name))) continue;
+    const metadata: ToolhostToolMetadata = { readOnly: info.annotations.readOnlyHint === true, concurrencySafe: info.concurrencySafe };
+    tools[info.name] = aiTool({
+      description: info.description,
+      inputSchema: jsonSchema<Record<string, unknown>>(info.parameters as JSONSchema7),
+      metadata: { toolhost: { ...metadata } },
+      execute: async (input, { toolCallId, abortSignal }) => {
+        const result = await batcher.run({ id: toolCallId, name: info.name, args: input }, abortSignal);
+        if ('code' in result) throw failure(result);
+        return (result.result ?? null) as JsonValue;
+      },
+      toModelOutput: ({ output }) => toModelOutput(output),
+    });
+  }
+  batchers.set(tools, batcher);
+  return tools;
+}
+
+/** Which calls need the user's approval in {@link aiSdkToolApproval}. */
+export interface AiSdkApprovalOptions {
+  /**
+   * `'mutating'` (the default, as toolhost's permission rules ask for a tool that is not read-only):
+   * every tool of the set whose `readOnly` is false; or tool names / `prefix*` patterns.
+   */
+  ask?: 'mutating' | readonly string[];
+  /** Tools (names or patterns) never run: answered `denied` without asking. */
+  deny?: readonly string[];
+}
+
+function toolhostMetadata(tool: ToolSet[string] | undefined): ToolhostToolMetadata | undefined {
+  const entry = (tool?.metadata as { toolhost?: ToolhostToolMetadata } | undefined)?.toolhost;
+  return entry;
+}
+
+/**
+ * The permission `ask` rule as the AI SDK's tool approval: pass the result as `toolApproval` of
+ * `generateText` / `streamText`. A call that needs approval ends the step with a
+ * `tool-approval-request`; answer it with a `tool-approval-response` message and call again, and the
+ * approved call runs (denied ones reach the model as denied). Works on any ToolSet; `'mutating'`
+ * reads the `readOnly` that {@link aiSdkTools} records in each tool's metadata (a tool without it
+ * counts as mutating).
+ */
+export function aiSdkToolApproval(tools: ToolSet, options: AiSdkApprovalOptions = {}): (event: { toolCall: { toolName: string } }) => ToolApprovalStatus {
+  const ask = options.ask ?? 'mutating';
+  return ({ toolCall }) => {
+    const name = toolCall.toolName;
+    if (options.deny?.some((pattern) => matchesToolPattern(pattern, name))) {
+      return { type: 'denied', reason: `${name} is denied by the permission rules` };
+    }
+    const needs = ask === 'mutating' ? toolhostMetadata(tools[name])?.readOnly !== true : ask.some((pattern) => matchesToolPattern(pattern, name));
+    return needs ? 'user-approval' : 'not-applicable';
+  };
+}
+
+/** Options of {@link fromAiSdkTool}. */
+export interface FromAiSdkToolOptions {
+  /** The toolhost name (the AI SDK keeps names as ToolSet keys). */
+  name: string;
+  /** The tool changes nothing (default false): permissions and plan mode read it. */
+  readOnly?: boolean;
+  /** Description when the AI SDK tool has none, or a function one. */
+  description?: string;
+}
+
+/**
+ * An AI SDK tool (`tool({ description, inputSchema, execute })`, zod or `jsonSchema` input) as a
+ * toolhost {@link Tool}, so it runs inside a `ToolRunner` — in a browser worker too — with toolhost's
+ * permissions, timeouts and batching. Its input schema's JSON Schema becomes `parameters`; the
+ * schema's own validation (zod) runs before `execute` and its failure is `invalid_arguments`.
+ * `execute` receives `{ toolCallId, messages: [], abortSignal, context: {} }`; a throw is
+ * `execution_failed` with its message. Rejects with `invalid_arguments` for a tool without `execute`.
+ */
+export async function fromAiSdkTool(tool: AiTool, options: FromAiSdkToolOptions): Promise<Tool> {
+  const execute = tool.execute;
+  if (typeof execute !== 'function') {
+    throw new ToolError('invalid_arguments', `the AI SDK tool ${options.name} has no execute function, so toolhost cannot run it`);
+  }
+  const schema = asSchema(tool.inputSchema);
+  const parameters = (await schema.jsonSchema) as JsonSchema;
+  const description = typeof tool.description === 'string' ? tool.description : (options.description ?? options.name);
+  return {
+    name: options.name,
+    description,
+    parameters,
+    readOnly: options.readOnly ?? false,
+    needsContext: true,
+    async call() {
+      throw new ToolError('execution_failed', `${options.name} runs through callWithContext`);
+    },
+    async callWithContext(args: unknown, ctx: ToolContext): Promise<unknown> {
+      let input: unknown = args;
+      if (schema.validate) {
+        const checked = await schema.validate(args);
+        if (!checked.success) {
+          throw new ToolError('invalid_arguments', `invalid arguments for ${options.name}: ${checked.error.message}`);
+        }
+        input = checked.value;
+      }
+      const output: unknown = execute(input as never, { toolCallId: ctx.callId, messages: [], abortSignal: ctx.signal, context: {} as never });
+      if (typeof output === 'object' && output !== null && Symbol.asyncIterator in output) {
+        let last: unknown;
+        for await (const part of output as AsyncIterable<unknown>) last = part;
+        return last;
+      }
+      return await output;
+    },
+  };
+}

@@ -1,0 +1,166 @@
+import { generateText, isStepCount, tool, type ModelMessage, type ToolSet } from 'ai';
+import { MockLanguageModelV4 } from 'ai/test';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { aiSdkBatchSizes, aiSdkToolApproval, aiSdkTools, fromAiSdkTool } from '../../bridges/ai-sdk/index.js';
+import { ToolRunner } from '../../src/core/runner.js';
+import { createMemoryPlatform } from '../../src/platform/memory.js';
+import { BuiltinTools } from '../../src/tools/index.js';
+import { defineTool } from '../../src/core/tool.js';
+
+type GenerateResult = Awaited<ReturnType<NonNullable<MockLanguageModelV4['doGenerate']>>>;
+
+const usage = {
+  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 1, text: 1, reasoning: 0 },
+};
+
+/** One model step that calls tools, in the given order. */
+function calls(...list: { id: string; name: string; input: unknown }[]): GenerateResult {
+  return {
+    content: list.map((call) => ({ type: 'tool-call' as const, toolCallId: call.id, toolName: call.name, input: JSON.stringify(call.input) })),
+    finishReason: { unified: 'tool-calls', raw: undefined },
+    usage,
+    warnings: [],
+  };
+}
+
+function text(value: string): GenerateResult {
+  return { content: [{ type: 'text', text: value }], finishReason: { unified: 'stop', raw: undefined }, usage, warnings: [] };
+}
+
+/** A file's text, or 'absent'. */
+async function readText(runner: ToolRunner, path: string): Promise<string> {
+  try {
+    return new TextDecoder().decode(await runner.platform.fs.readFile(path));
+  } catch {
+    return 'absent';
+  }
+}
+
+function newRunner(): ToolRunner {
+  return new ToolRunner({ platform: createMemoryPlatform({ files: { 'notes.txt': 'alpha beta\n' } }), tools: BuiltinTools.all() });
+}
+
+describe('aiSdkTools with generateText and MockLanguageModelV4', () => {
+  it('runs grep, then an edit and a view of one file in one step: the view sees the edit, 20 of 20 runs', async () => {
+    let seen = 0;
+    for (let run = 0; run < 20; run += 1) {
+      const runner = newRunner();
+      const tools = await aiSdkTools(runner);
+      const model = new MockLanguageModelV4({
+        doGenerate: [
+          calls({ id: 'g1', name: 'grep_search', input: { pattern: 'beta' } }),
+          calls(
+            { id: 'e1', name: 'edit_file', input: { file_path: 'notes.txt', old_string: 'beta', new_string: `gamma${run}` } },
+            { id: 'v1', name: 'view_file', input: { file_path: 'notes.txt' } },
+          ),
+          text('done'),
+        ],
+      });
+      const result = await generateText({ model, tools, prompt: 'edit the notes', stopWhen: isStepCount(5) });
+      expect(result.text).toBe('done');
+      expect(result.steps.length).toBe(3);
+      const grep = result.steps[0]?.toolResults[0];
+      expect(grep?.toolName).toBe('grep_search');
+      expect((grep?.output as { total_matches: number }).total_matches).toBe(1);
+      const [edit, view] = result.steps[1]?.toolResults ?? [];
+      expect(edit?.toolCallId).toBe('e1');
+      expect((edit?.output as { replacements: number }).replacements).toBe(1);
+      expect(view?.toolCallId).toBe('v1');
+      if ((view?.output as { content: string }).content === `alpha gamma${run}`) seen += 1;
+      expect(aiSdkBatchSizes(tools)).toEqual([1, 2]);
+    }
+    expect(seen).toBe(20);
+  });
+
+  it('hands the model a failure as the tool error with its code', async () => {
+    const tools = await aiSdkTools(newRunner());
+    const model = new MockLanguageModelV4({ doGenerate: [calls({ id: 'x', name: 'view_file', input: { file_path: 'missing.txt' } }), text('ok')] });
+    const result = await generateText({ model, tools, prompt: 'view', stopWhen: isStepCount(3) });
+    const error = result.steps[0]?.content.find((part) => part.type === 'tool-error');
+    expect(error?.type).toBe('tool-error');
+    expect(String((error as { error: Error }).error.message)).toMatch(/^not_found: /);
+    expect((error as { error: { code: string } }).error.code).toBe('not_found');
+    // The model's next prompt carries the error text.
+    const prompt = JSON.stringify(model.doGenerateCalls[1]?.prompt);
+    expect(prompt).toContain('not_found: ');
+  });
+
+  it('maps the ask rule to tool approval: a mutating call waits for approval, then runs', async () => {
+    const runner = newRunner();
+    const tools = await aiSdkTools(runner);
+    const toolApproval = aiSdkToolApproval(tools);
+    const model = new MockLanguageModelV4({
+      doGenerate: [
+        calls(
+          { id: 'v0', name: 'view_file', input: { file_path: 'notes.txt' } },
+          { id: 'e0', name: 'create_file', input: { file_path: 'new.txt', content: 'made' } },
+        ),
+        text('created'),
+      ],
+    });
+    const first = await generateText({ model, tools, toolApproval, prompt: 'create', stopWhen: isStepCount(3) });
+    const request = first.content.find((part) => part.type === 'tool-approval-request');
+    expect(request?.type).toBe('tool-approval-request');
+    expect((request as { toolCall: { toolName: string } }).toolCall.toolName).toBe('create_file');
+    expect(first.toolResults.map((r) => r.toolName)).toEqual(['view_file']);
+    expect(await readText(runner, '/workspace/new.txt')).toBe('absent');
+
+    const messages: ModelMessage[] = [
+      { role: 'user', content: 'create' },
+      ...first.response.messages,
+      { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: (request as { approvalId: string }).approvalId, approved: true }] },
+    ];
+    const second = await generateText({ model, tools, toolApproval, messages, stopWhen: isStepCount(3) });
+    expect(second.text).toBe('created');
+    expect(await readText(runner, '/workspace/new.txt')).toBe('made');
+  });
+
+  it('aborts the calls of a step when the run is aborted mid-step', async () => {
+    let sawAbort = '';
+    const slow = defineTool({
+      name: 'slow',
+      description: 'waits until cancelled',
+      parameters: { type: 'object', properties: {} },
+      readOnly: true,
+      callWithContext: (_args, ctx) =>
+        new Promise((resolve) => {
+          ctx.signal.addEventListener('abort', () => {
+            sawAbort = (ctx.signal.reason as { code?: string }).code ?? 'no code';
+            resolve('stopped');
+          });
+        }),
+    });
+    const runner = new ToolRunner({ tools: [slow] });
+    const tools = await aiSdkTools(runner);
+    const controller = new AbortController();
+    const model = new MockLanguageModelV4({ doGenerate: [calls({ id: 's1', name: 'slow', input: {} }, { id: 's2', name: 'slow', input: {} }), text('never')] });
+    setTimeout(() => controller.abort(new Error('user stopped')), 50);
+    await expect(generateText({ model, tools, prompt: 'go', abortSignal: controller.signal, stopWhen: isStepCount(3) })).rejects.toThrow();
+    expect(sawAbort).toBe('cancelled');
+    expect(model.doGenerateCalls.length).toBe(1);
+  });
+});
+
+describe('fromAiSdkTool', () => {
+  it('runs an AI SDK tool with a zod schema inside a ToolRunner', async () => {
+    const weather = tool({
+      description: 'Weather in a city',
+      inputSchema: z.object({ city: z.string().transform((s) => s.toUpperCase()) }),
+      execute: async ({ city }) => ({ city, degrees: 21 }),
+    });
+    const runner = new ToolRunner({ tools: [await fromAiSdkTool(weather, { name: 'weather', readOnly: true })] });
+    expect(runner.tools()[0]?.parameters).toMatchObject({ type: 'object', properties: { city: { type: 'string' } }, required: ['city'] });
+    expect(await runner.processToolCalls([{ id: '1', name: 'weather', args: { city: 'oslo' } }])).toEqual([{ id: '1', name: 'weather', result: { city: 'OSLO', degrees: 21 } }]);
+    const [bad] = await runner.processToolCalls([{ name: 'weather', args: { city: 3 } }]);
+    expect(bad && 'code' in bad ? bad.code : '').toBe('invalid_arguments');
+    const set: ToolSet = { weather };
+    expect(Object.keys(set)).toEqual(['weather']);
+  });
+
+  it('refuses a tool without execute with invalid_arguments', async () => {
+    const clientSide = tool({ description: 'asks the user', inputSchema: z.object({ q: z.string() }), outputSchema: z.string() });
+    await expect(fromAiSdkTool(clientSide, { name: 'ask' })).rejects.toMatchObject({ code: 'invalid_arguments' });
+  });
+});
