@@ -67,12 +67,18 @@ function outputOf(result: CallToolResult): JsonValue {
   });
 }
 
+/** The remote schema without `$schema` (servers on zod declare draft 2020-12; toolhost's validator takes the keywords as they are). */
+function withoutDialect(schema: Record<string, unknown>): JsonSchema {
+  const { $schema: _dialect, ...rest } = schema;
+  return rest as JsonSchema;
+}
+
 function toToolhostTool(client: Client, remote: McpTool, prefix: string): Tool {
   const readOnly = remote.annotations?.readOnlyHint === true;
   const tool: Tool = {
     name: `${prefix}${remote.name}`,
     description: remote.description ?? remote.title ?? remote.name,
-    parameters: remote.inputSchema as JsonSchema,
+    parameters: withoutDialect(remote.inputSchema),
     readOnly,
     concurrencySafe: readOnly,
     needsContext: true,
@@ -99,7 +105,7 @@ function toToolhostTool(client: Client, remote: McpTool, prefix: string): Tool {
       return outputOf(result);
     },
   };
-  if (remote.outputSchema) Object.assign(tool, { outputSchema: remote.outputSchema as JsonSchema });
+  if (remote.outputSchema) Object.assign(tool, { outputSchema: withoutDialect(remote.outputSchema) });
   return tool;
 }
 
