@@ -4,7 +4,8 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RemoteToolRunner, ToolCallResult } from '../../src/index.js';
+import type { ToolCallResult } from '../../src/core/runner.js';
+import type { RemoteToolRunner } from '../../src/remote/remote.js';
 import { spawnToolWorker } from '../worker.js';
 
 // Child processes and workers cannot load .ts under Node 20: build the package into a private folder
