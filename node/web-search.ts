@@ -47,7 +47,7 @@ const DEFAULT_USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (
  * `python3` scraper subprocess). Returns a function that sends `GET <baseUrl>?q=<query>` (query trimmed, form-encoded:
  * spaces as `+`, UTF-8 percent-escapes — the HTML endpoint accepts GET as well as its own form's POST;
  * GET keeps the query visible in logs and needs no body) and parses the results page with
- * `node-html-parser`:
+ * htmlparser2 in one streaming pass:
  *
  * - every `div.result` that is not an ad (`result--ad`, or a `duckduckgo.com/y.js` ad link), in page
  *   order, at most {@link WEB_SEARCH_MAX_RESULTS};
