@@ -92,20 +92,73 @@ function excerptLongLines(lines: string[]): string[] {
   return out;
 }
 
+/** Most characters of changed text (both sides) that are diffed line by line; a larger change is summarised. */
+export const EDIT_MAX_DIFFED_CHARS = 2_000_000;
+/** Lines of context around a change, as `diff -u` gives. */
+const CONTEXT_LINES = 3;
+
+/** Index just past the `n`th line break after `i` in `text` (or its end). */
+function forwardLines(text: string, i: number, n: number): number {
+  let at = i;
+  for (let k = 0; k < n && at < text.length; k += 1) {
+    const next = text.indexOf('\n', at);
+    at = next === -1 ? text.length : next + 1;
+  }
+  return at;
+}
+
+/** Start of the line `n` lines before the line that starts at `lineStart` in `text` (or 0). */
+function backLines(text: string, lineStart: number, n: number): number {
+  let at = lineStart;
+  // text[at - 1] is the break ending the line before; the one ending the line before that starts it.
+  for (let k = 0; k < n && at > 0; k += 1) at = at <= 1 ? 0 : text.lastIndexOf('\n', at - 2) + 1;
+  return at;
+}
+
+/** Line breaks in `text[0, end)`. */
+function countLines(text: string, end: number): number {
+  let n = 0;
+  for (let at = text.indexOf('\n'); at !== -1 && at < end; at = text.indexOf('\n', at + 1)) n += 1;
+  return n;
+}
+
 /**
  * Unified diff of two LF texts with `path` in both headers: lines over {@link EDIT_MAX_DIFF_LINE_CHARS}
- * as excerpts ({@link excerptLongLines}), the whole capped at {@link EDIT_MAX_DIFF_CHARS}.
+ * as excerpts ({@link excerptLongLines}), the whole capped at {@link EDIT_MAX_DIFF_CHARS}. Only the
+ * changed region (between the texts' common first and last lines, plus context) is diffed, so a small
+ * edit of a large file costs little; a region over {@link EDIT_MAX_DIFFED_CHARS} is summarised instead.
  */
 export async function unifiedDiff(path: string, before: string, after: string): Promise<string> {
+  // The common prefix and suffix, in whole lines, are left out of the diff (but for the context).
+  const shorter = Math.min(before.length, after.length);
+  let prefix = 0;
+  while (prefix < shorter && before.charCodeAt(prefix) === after.charCodeAt(prefix)) prefix += 1;
+  let suffix = 0;
+  while (suffix < shorter - prefix && before.charCodeAt(before.length - 1 - suffix) === after.charCodeAt(after.length - 1 - suffix)) suffix += 1;
+  const start = backLines(before, prefix === 0 ? 0 : before.lastIndexOf('\n', prefix - 1) + 1, CONTEXT_LINES);
+  const endBefore = forwardLines(before, before.length - suffix, CONTEXT_LINES + 1);
+  const endAfter = forwardLines(after, after.length - suffix, CONTEXT_LINES + 1);
+  const changed = endBefore - start + (endAfter - start);
+  if (changed > EDIT_MAX_DIFFED_CHARS) {
+    const removed = countLines(before, endBefore) - countLines(before, start);
+    const added = countLines(after, endAfter) - countLines(after, start);
+    return `(diff left out: the change to ${clipForMessage(path)} spans about ${removed} old and ${added} new lines, ${changed} characters; view_file the file to check it)`;
+  }
+  const skippedLines = countLines(before, start);
   // Loaded on the first edit, not with the worker.
   // The module with just these, not the package index: a dynamic import keeps every export of its
   // target, and Vite's default worker format inlines it (the index would add the whole library).
   const { FILE_HEADERS_ONLY, formatPatch, structuredPatch } = await import('diff/lib/patch/create.js');
-  const patch = structuredPatch(path, path, before, after, '', '', { context: 3, timeout: DIFF_TIMEOUT_MS });
+  // Each region ends at a line break or at its text's end, so a final newline is reported as the file has it.
+  const patch = structuredPatch(path, path, before.slice(start, endBefore), after.slice(start, endAfter), '', '', { context: CONTEXT_LINES, timeout: DIFF_TIMEOUT_MS });
   if (patch === undefined) {
     return `(diff left out: the change to ${clipForMessage(path)} is too large to diff quickly; view_file the file to check it)`;
   }
-  for (const hunk of patch.hunks) hunk.lines = excerptLongLines(hunk.lines);
+  for (const hunk of patch.hunks) {
+    hunk.oldStart += skippedLines;
+    hunk.newStart += skippedLines;
+    hunk.lines = excerptLongLines(hunk.lines);
+  }
   const text = formatPatch(patch, FILE_HEADERS_ONLY);
   if (text.length <= EDIT_MAX_DIFF_CHARS) return text;
   const cutAt = text.lastIndexOf('\n', EDIT_MAX_DIFF_CHARS) + 1;

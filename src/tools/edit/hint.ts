@@ -78,6 +78,22 @@ function bomHint(fileLf: string, needleLf: string, fileHasBom: boolean): NoMatch
   return { hint: `${why} Remove it from the start of old_string: without it, old_string is found at line ${line}.`, line };
 }
 
+/** The first `max` lines of `text` (LF breaks). */
+function firstLines(text: string, max: number): string[] {
+  const lines: string[] = [];
+  let at = 0;
+  while (lines.length < max) {
+    const next = text.indexOf('\n', at);
+    if (next === -1) {
+      lines.push(text.slice(at));
+      break;
+    }
+    lines.push(text.slice(at, next));
+    at = next + 1;
+  }
+  return lines;
+}
+
 /** Most file lines the hints look at; a longer file is searched in its first 100,000 lines only. */
 const HINT_MAX_LINES = 100_000;
 
@@ -91,8 +107,9 @@ export function noMatchHint(fileLf: string, needleLf: string, fileHasBom: boolea
   const bom = bomHint(fileLf, needleLf, fileHasBom);
   if (bom) return bom;
   if (fileLf === '') return { hint: 'The file is empty.' };
-  const lines = fileLf.split('\n');
   const wantedLines = needleLf.split('\n');
+  // Only the lines the hints may look at: a huge file is not split whole.
+  const lines = firstLines(fileLf, HINT_MAX_LINES + wantedLines.length);
   const first = wantedLines.findIndex((line) => line.trim() !== '');
   if (first === -1) {
     return { hint: 'old_string holds only whitespace; include some of the text around the place to edit.' };
@@ -111,16 +128,16 @@ export function noMatchHint(fileLf: string, needleLf: string, fileHasBom: boolea
 function prefixHint(lines: readonly string[], wantedLines: readonly string[], first: number, limit: number): NoMatchHint | null {
   const wanted = wantedLines[first] as string;
   if (wantedLines.length <= first + 1) return null;
+  const following = matchedAfter(lines, wantedLines.slice(first + 1), lines.length);
   let start = -1;
   let startMatched = 0;
   for (let i = 0; i < limit; i += 1) {
     const line = lines[i] as string;
     if (line !== wanted && !(first === 0 && line.endsWith(wanted))) continue;
-    let k = first + 1;
-    while (k < wantedLines.length && lines[i + k - first] === wantedLines[k]) k += 1;
-    if (k - first > startMatched) {
+    const matched = 1 + (following[i + 1] ?? 0);
+    if (matched > startMatched) {
       start = i;
-      startMatched = k - first;
+      startMatched = matched;
     }
   }
   if (start === -1) return null;
@@ -141,6 +158,35 @@ function prefixHint(lines: readonly string[], wantedLines: readonly string[], fi
       `where old_string has ${quote(want)}. View lines ${start + 1}-${n} and copy them exactly.`,
     line: start + 1,
   };
+}
+
+/**
+ * For each `i < count`, how many of `pattern`'s lines `lines[i]`, `lines[i + 1]`, ... match in order:
+ * the Z-algorithm over line ids, so the whole table takes time linear in the lines (comparing line by
+ * line from every candidate would be quadratic for a file of repeated lines).
+ */
+function matchedAfter(lines: readonly string[], pattern: readonly string[], count: number): Int32Array {
+  const ids = new Map<string, number>();
+  for (const line of pattern) if (!ids.has(line)) ids.set(line, ids.size);
+  // pattern, a separator, then the lines: -1 for a line not in the pattern, -2 for the separator.
+  const n = Math.min(count, lines.length);
+  const seq = new Int32Array(pattern.length + 1 + n);
+  pattern.forEach((line, i) => (seq[i] = ids.get(line) as number));
+  seq[pattern.length] = -2;
+  for (let i = 0; i < n; i += 1) seq[pattern.length + 1 + i] = ids.get(lines[i] as string) ?? -1;
+  const z = new Int32Array(seq.length);
+  let left = 0;
+  let right = 0;
+  for (let i = 1; i < seq.length; i += 1) {
+    let k = i < right ? Math.min(right - i, z[i - left] as number) : 0;
+    while (i + k < seq.length && seq[k] === seq[i + k] && seq[k] !== -1) k += 1;
+    z[i] = k;
+    if (i + k > right) {
+      left = i;
+      right = i + k;
+    }
+  }
+  return z.subarray(pattern.length + 1);
 }
 
 /**

@@ -27,12 +27,22 @@ export function lfToOriginal(text: string): Int32Array | null {
 
 /**
  * Where `needleLf` occurs in `textLf` (both with LF line breaks): UTF-16 start indexes, left to right
- * and non-overlapping. Exact and literal: indexOf, no pattern.
+ * and non-overlapping. Exact and literal: indexOf, no pattern. A typed array (4 bytes a match), as a
+ * replace-all over a large file may find millions.
  */
-export function findOccurrences(textLf: string, needleLf: string): number[] {
-  const found: number[] = [];
-  for (let at = textLf.indexOf(needleLf); at !== -1; at = textLf.indexOf(needleLf, at + needleLf.length)) found.push(at);
-  return found;
+export function findOccurrences(textLf: string, needleLf: string): Int32Array {
+  let found = new Int32Array(16);
+  let count = 0;
+  for (let at = textLf.indexOf(needleLf); at !== -1; at = textLf.indexOf(needleLf, at + needleLf.length)) {
+    if (count === found.length) {
+      const grown = new Int32Array(found.length * 2);
+      grown.set(found);
+      found = grown;
+    }
+    found[count] = at;
+    count += 1;
+  }
+  return found.subarray(0, count);
 }
 
 /**

@@ -1,47 +1,79 @@
 import { detectLineEnding } from '../../fs/text.js';
 import { lfToOriginal, toLf } from './match.js';
 
-/**
- * The line break new text takes in a span of `text` that begins at `start`: the first break at or
- * after `start` (inside the span, else the one ending its line), else the one before it, else `fallback`. Keeps a mixed-ending
- * file's other lines as they are and gives the edited lines their neighbours' style.
- */
-function spanEnding(text: string, start: number, fallback: string): string {
-  const breakAt = (i: number): string => (text.charCodeAt(i) === 13 ? (text.charCodeAt(i + 1) === 10 ? '\r\n' : '\r') : '\n');
-  for (let i = start; i < text.length; i += 1) {
-    const c = text.charCodeAt(i);
-    if (c === 10 || c === 13) return breakAt(i);
-  }
-  for (let i = start - 1; i >= 0; i -= 1) {
-    const c = text.charCodeAt(i);
-    if (c === 10) return text.charCodeAt(i - 1) === 13 ? '\r\n' : '\n';
-    if (c === 13) return '\r';
-  }
-  return fallback;
+/** The line break that starts at `i` of `text` (`\r\n`, `\r` or `\n`). */
+function breakAt(text: string, i: number): string {
+  return text.charCodeAt(i) === 13 ? (text.charCodeAt(i + 1) === 10 ? '\r\n' : '\r') : '\n';
 }
 
 /**
- * `text` with the spans of `toLf(text)` at `found` (start indexes, each `length` UTF-16 units long)
- * replaced by `replacement`, taken literally. The replacement's line breaks take the style of the span
- * they land in (its own, else the text's dominant one), so a CRLF file stays CRLF and a mixed file
- * changes only where edited.
+ * The line break new text takes in a span of `text` that begins at `start`: the first break at or
+ * after `start` (inside the span, else the one ending its line), else the last one before it, else
+ * `fallback`. Keeps a mixed-ending file's other lines as they are and gives the edited lines their
+ * neighbours' style. The returned function must be asked for increasing `start`s: it remembers the
+ * next break it found, so a replace-all on one long line scans the line once, not once per match.
  */
-export function replaceOccurrences(text: string, found: readonly number[], length: number, replacement: string): string {
+function spanEndings(text: string, fallback: string): (start: number) => string {
+  let next = -2; // index of the first break at or after the last start asked; -1: none
+  let last: string | undefined;
+  return (start) => {
+    if (next !== -1 && next < start) {
+      next = -1;
+      for (let i = start; i < text.length; i += 1) {
+        const c = text.charCodeAt(i);
+        if (c === 10 || c === 13) {
+          next = i;
+          break;
+        }
+      }
+    }
+    if (next >= 0) return breakAt(text, next);
+    // No break after `start`, so the last one before it is the text's last.
+    if (last === undefined) {
+      const at = Math.max(text.lastIndexOf('\n'), text.lastIndexOf('\r'));
+      last = at === -1 ? fallback : text.charCodeAt(at) === 10 && text.charCodeAt(at - 1) === 13 ? '\r\n' : breakAt(text, at);
+    }
+    return last;
+  };
+}
+
+/** Pieces joined this many at a time, so a replace-all with millions of matches holds few strings at once. */
+const JOIN_EVERY = 4096;
+
+/**
+ * `text` with the spans of `toLf(text)` at `found` (start indexes in increasing order, each `length`
+ * UTF-16 units long) replaced by `replacement`, taken literally. The replacement's line breaks take the
+ * style of the span they land in (its own, else the text's dominant one), so a CRLF file stays CRLF
+ * and a mixed file changes only where edited. Time and extra memory are linear in the text.
+ */
+export function replaceOccurrences(text: string, found: ArrayLike<number>, length: number, replacement: string): string {
   const map = lfToOriginal(text);
   const at = (i: number): number => (map === null ? i : (map[i] as number));
   const replacementLf = toLf(replacement);
   const hasBreak = replacementLf.includes('\n');
   const dominant = detectLineEnding(text);
-  const fallback = dominant === 'crlf' ? '\r\n' : dominant === 'cr' ? '\r' : '\n';
-  const parts: string[] = [];
+  const ending = spanEndings(text, dominant === 'crlf' ? '\r\n' : dominant === 'cr' ? '\r' : '\n');
+  const styled = new Map<string, string>([['\n', replacementLf]]);
+  const chunks: string[] = [];
+  let parts: string[] = [];
   let last = 0;
-  for (const start of found) {
+  for (let k = 0; k < found.length; k += 1) {
+    const start = found[k] as number;
     const from = at(start);
-    const to = at(start + length);
-    const ending = hasBreak ? spanEnding(text, from, fallback) : '\n';
-    parts.push(text.slice(last, from), ending === '\n' ? replacementLf : replacementLf.split('\n').join(ending));
-    last = to;
+    const style = hasBreak ? ending(from) : '\n';
+    let piece = styled.get(style);
+    if (piece === undefined) {
+      piece = replacementLf.split('\n').join(style);
+      styled.set(style, piece);
+    }
+    parts.push(text.slice(last, from), piece);
+    last = at(start + length);
+    if (parts.length >= JOIN_EVERY) {
+      chunks.push(parts.join(''));
+      parts = [];
+    }
   }
   parts.push(text.slice(last));
-  return parts.join('');
+  chunks.push(parts.join(''));
+  return chunks.join('');
 }
