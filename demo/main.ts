@@ -2,6 +2,7 @@
 // and drive tool calls. Everything toolhost-specific goes through the public API (`toolhost`,
 // `toolhost/web`); the rest is plain DOM.
 import { transfer } from 'comlink';
+import { createStore, get, set } from 'idb-keyval';
 import type { FunctionDeclaration, PermissionAnswer, ToolCall, ToolCallResult } from 'toolhost';
 import { listWorkspaces } from 'toolhost/web';
 import { connect, type Connection } from './connection.js';
@@ -9,7 +10,7 @@ import { setupChat } from './chat.js';
 import { byId, formatBytes, h, pretty } from './dom.js';
 import { buildForm, validateArgs, type SchemaForm } from './forms.js';
 import { fromDirectoryPicker, fromDrop, fromFileList, hasDirectoryPicker, importItems, isSkipped, stripCommonRoot, type ImportItem } from './importer.js';
-import type { AdminNotice, HistoryEntry, Mode, TreeEntry, WorkerInfo } from './protocol.js';
+import { CONFIG_DB, CONFIG_STORE, type AdminNotice, type ChangeView, type HistoryEntry, type Mode, type TreeEntry, type WorkerInfo, type WorkspaceConfig } from './protocol.js';
 import { answerScan, createWorkerRegexSandbox } from './regex-sandbox.js';
 import { SESSION, type PlayedStep, type SessionResults } from './session.js';
 
@@ -48,6 +49,9 @@ const expanded = new Set<string>();
 let sizes: Map<string, number> | undefined;
 let changedPaths = new Set<string>();
 const sessionResults: SessionResults = {};
+/** Set by the first Run of the selected tool: until then a missing required argument is not an error yet. */
+let attempted = false;
+const configStore = createStore(CONFIG_DB, CONFIG_STORE);
 
 // ------------------------------------------------------------------------------------------------
 // Busy state
@@ -93,7 +97,22 @@ async function refreshWorkspaceList(select?: string): Promise<string[]> {
   return names;
 }
 
+type PermissionHandle = FileSystemDirectoryHandle & {
+  queryPermission(descriptor: { mode: 'readwrite' }): Promise<PermissionState>;
+  requestPermission(descriptor: { mode: 'readwrite' }): Promise<PermissionState>;
+};
+
+/** A folder workspace needs the browser's permission again after a reload: asked here, during the user's choice. */
+async function folderAccess(name: string): Promise<void> {
+  const folder = (await get<WorkspaceConfig>(name, configStore))?.folder as PermissionHandle | undefined;
+  if (!folder) return;
+  if ((await folder.queryPermission({ mode: 'readwrite' })) === 'granted') return;
+  const state = await folder.requestPermission({ mode: 'readwrite' }).catch(() => 'prompt' as PermissionState);
+  if (state !== 'granted') say(`The folder “${folder.name}” needs your permission again: choose the workspace again and allow access.`);
+}
+
 async function openWorkspace(name: string): Promise<void> {
+  await folderAccess(name).catch(() => undefined);
   await conn?.close();
   conn = connect(name, onNotice);
   playground.workspace = name;
@@ -179,6 +198,104 @@ async function exportZip(): Promise<void> {
   } finally {
     setBusy(undefined);
   }
+}
+
+// ------------------------------------------------------------------------------------------------
+// Local folders and mounted zips
+// ------------------------------------------------------------------------------------------------
+
+/** Opens a local folder as a workspace, edited in place, or with review: writes wait in the browser until Apply. */
+async function openFolder(): Promise<void> {
+  const picker = (globalThis as { showDirectoryPicker?: (options: { mode: 'readwrite' }) => Promise<FileSystemDirectoryHandle> }).showDirectoryPicker;
+  if (!picker) {
+    say('This browser cannot open a local folder (no File System Access API); use Import folder.');
+    return;
+  }
+  let folder: FileSystemDirectoryHandle;
+  try {
+    folder = await picker({ mode: 'readwrite' });
+  } catch {
+    return; // the picker was closed
+  }
+  const review = byId<HTMLInputElement>('open-folder-review').checked;
+  const name = await uniqueName(`${review ? 'review' : 'folder'}-${folder.name}`);
+  await set(name, { folder, review } satisfies WorkspaceConfig, configStore);
+  await openWorkspace(name);
+  say(review ? `Reviewing “${folder.name}”: the agent's changes stay here until you apply them (Changes tab).` : `Working in the folder “${folder.name}” itself.`);
+}
+
+/** Mounts a .zip read-only at /workspace/<its name> in the open workspace. */
+async function mountZip(file: File): Promise<void> {
+  if (!conn) return;
+  const name = file.name.replace(/\.zip$/i, '').replace(/[^\w.-]+/g, '-').slice(0, 60) || 'archive';
+  const data = await file.arrayBuffer();
+  const workspace = conn.workspace;
+  const config = (await get<WorkspaceConfig>(workspace, configStore)) ?? {};
+  await set(workspace, { ...config, zips: [...(config.zips ?? []).filter((z) => z.name !== name), { name, data }] } satisfies WorkspaceConfig, configStore);
+  await conn.admin.reload();
+  info = await conn.admin.info();
+  renderCaps();
+  say(`Mounted ${file.name} read-only at /workspace/${name}.`);
+  await refreshAll(false);
+}
+
+// ------------------------------------------------------------------------------------------------
+// Changes: per-file diffs of what the agent did
+// ------------------------------------------------------------------------------------------------
+
+function renderDiff(diff: string): HTMLElement {
+  const lines = diff.replace(/\n$/, '').split('\n');
+  return h(
+    'pre',
+    { class: 'diff', tabindex: '0' },
+    ...lines.map((line) =>
+      h('span', { class: line.startsWith('+') && !line.startsWith('+++') ? 'add' : line.startsWith('-') && !line.startsWith('---') ? 'del' : line.startsWith('@@') ? 'hunk' : 'ctx' }, line),
+    ),
+  );
+}
+
+let changesAsked = 0;
+async function refreshChanges(): Promise<void> {
+  if (!conn || byId('changes-panel').hidden) return;
+  // Only the latest answer is shown: an older one (asked before a call finished) may arrive after it.
+  const asked = (changesAsked += 1);
+  const view: ChangeView = await conn.admin.changes();
+  if (asked !== changesAsked) return;
+  const count = view.changes.length;
+  byId('changes-info').textContent = view.overlay
+    ? count === 0
+      ? 'No changes: the folder is as it was.'
+      : `${count} file${count === 1 ? '' : 's'} changed in the review layer; the folder is untouched until you apply them.`
+    : count === 0
+      ? 'No file changed by a tool call since this workspace opened.'
+      : `${count} file${count === 1 ? '' : 's'} changed by tool calls since this workspace opened.`;
+  byId('changes-actions').hidden = !view.overlay || count === 0;
+  byId('changes').replaceChildren(
+    ...view.changes.map((change) =>
+      h(
+        'section',
+        { class: 'change', 'data-path': change.path },
+        h('h3', {}, change.path, ' ', h('span', { class: 'kind' }, `(${change.kind})`), ...(change.conflict ? [' ', h('span', { class: 'conflict' }, `conflict: ${change.conflict}`)] : [])),
+        renderDiff(change.diff),
+      ),
+    ),
+  );
+}
+
+async function applyChanges(): Promise<void> {
+  if (!conn) return;
+  const result = await conn.admin.applyChanges();
+  say(result.conflicts.length > 0 ? `Nothing applied: ${result.conflicts.map((c) => `${c.path} (${c.reason})`).join('; ')}.` : `Applied ${result.applied.length} file${result.applied.length === 1 ? '' : 's'} to the folder.`);
+  await refreshAll(false);
+  await refreshChanges();
+}
+
+async function discardChanges(): Promise<void> {
+  if (!conn) return;
+  await conn.admin.discardChanges();
+  say('Changes discarded.');
+  await refreshAll(false);
+  await refreshChanges();
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -390,6 +507,7 @@ function renderTools(): void {
 }
 
 function selectTool(name: string, args: Record<string, unknown> = {}): void {
+  if (name !== selected?.name) attempted = false;
   selected = declarations.find((d) => d.name === name);
   for (const button of document.querySelectorAll<HTMLButtonElement>('#tool-list button')) button.setAttribute('aria-pressed', String(button.dataset.tool === name));
   if (!selected) return;
@@ -420,7 +538,13 @@ function validateLive(): void {
   const out = byId('validation');
   if (!selected) return;
   const { args, error } = currentArgs();
-  const message = error ?? validateArgs(selected, args);
+  let message = error ?? validateArgs(selected, args);
+  // Before the first Run an empty form is not a mistake yet: missing arguments are reported after it.
+  if (message !== null && !attempted && message.includes('missing required argument')) {
+    out.textContent = 'Fill in the required arguments, then Run.';
+    out.classList.remove('invalid');
+    return;
+  }
   out.textContent = message ?? 'Arguments are valid.';
   out.classList.toggle('invalid', message !== null);
 }
@@ -483,6 +607,8 @@ async function runCalls(calls: ToolCall[], label: string): Promise<{ results: To
 
 async function runSelected(): Promise<void> {
   if (!selected) return;
+  attempted = true;
+  validateLive();
   const { args, error } = currentArgs();
   if (error) {
     validateLive();
@@ -626,7 +752,15 @@ function renderCaps(): void {
   if (!info) return;
   const yes = (on: boolean): string => (on ? 'yes' : 'no');
   const rows: Array<[string, string, string]> = [
-    ['Files', `${info.backend}, ${info.root}`, `Workspace “${info.workspace}” lives in this browser's IndexedDB; each call's writes are committed in one transaction before its result returns.`],
+    [
+      'Files',
+      `${info.folder ? `folder “${info.folder}”${info.review ? ' (review)' : ''}` : info.backend}, ${info.root}${info.mounts.length ? `; read-only: ${info.mounts.join(', ')}` : ''}`,
+      info.folder
+        ? info.review
+          ? `The agent reads the folder “${info.folder}”; its writes stay in this browser's IndexedDB until you apply them (Changes tab).`
+          : `The agent works in the folder “${info.folder}” itself; each write is on disk before its call's result returns, and changes made by other apps are seen by the next call.`
+        : `Workspace “${info.workspace}” lives in this browser's IndexedDB; each call's writes are committed in one transaction before its result returns.`,
+    ],
     ['Persistent', yes(info.capabilities.persistent), 'Files and tool state survive a reload and a browser restart.'],
     ['run_command', yes(info.capabilities.runCommand), 'A web page cannot start processes: run_command returns an empty result with a note, as the seed’s WASM build does.'],
     ['web_search', yes(info.capabilities.webSearch), 'Search result pages cannot be fetched from a page (cross-origin, and there is no server): web_search returns { results: [], note }.'],
@@ -646,7 +780,7 @@ function renderCaps(): void {
 }
 
 async function refreshAll(mark = true): Promise<void> {
-  await Promise.all([refreshTree(mark), refreshHistory(), refreshState(), refreshConversations()]);
+  await Promise.all([refreshTree(mark), refreshHistory(), refreshState(), refreshConversations(), refreshChanges()]);
   if (openFile) await viewFile(openFile);
 }
 
@@ -719,6 +853,7 @@ function setupTabs(): void {
     if (focus) tab.focus();
     if (tab.id === 'state-tab') void refreshState();
     if (tab.id === 'history-tab') void refreshHistory();
+    if (tab.id === 'changes-tab') void refreshChanges();
   };
   tabs.forEach((tab, i) => {
     tab.addEventListener('click', () => activate(tab, false));
@@ -772,6 +907,15 @@ async function main(): Promise<void> {
     if (file) await importZipFile(file);
   });
   on('import-cancel', 'click', () => importing?.abort());
+  on('open-folder', 'click', openFolder);
+  on('mount-zip-input', 'change', async (e) => {
+    const input = e.target as HTMLInputElement;
+    const file = input.files?.[0];
+    input.value = '';
+    if (file) await mountZip(file);
+  });
+  on('changes-apply', 'click', applyChanges);
+  on('changes-discard', 'click', discardChanges);
   on('mode', 'change', async (e) => {
     await conn?.admin.setMode((e.target as HTMLSelectElement).value as Mode);
   });

@@ -13,6 +13,25 @@ export interface TreeEntry {
   size: number;
 }
 
+/** Where the page keeps how each workspace was opened (idb-keyval store; one store per database). */
+export const CONFIG_DB = 'toolhost-playground-workspaces';
+export const CONFIG_STORE = 'config';
+
+/** How a workspace was opened: on a local folder (in place, or under a review overlay) and the zips mounted in it. */
+export interface WorkspaceConfig {
+  folder?: FileSystemDirectoryHandle;
+  /** Writes stay in the browser until Apply (an overlay over the folder). */
+  review?: boolean;
+  /** Zip archives mounted read-only at `/workspace/<name>`. */
+  zips?: Array<{ name: string; data: ArrayBuffer }>;
+}
+
+/** What the agent changed: for a review workspace, its overlay's changes; else each file's state before this worker's first tool call on it. */
+export interface ChangeView {
+  overlay: boolean;
+  changes: Array<{ path: string; kind: 'created' | 'modified' | 'deleted'; diff: string; conflict?: string }>;
+}
+
 export interface FileView {
   path: string;
   size: number;
@@ -25,6 +44,12 @@ export interface WorkerInfo {
   mode: Mode;
   root: string;
   backend: string;
+  /** The local folder's name, or null. */
+  folder: string | null;
+  /** True for a review workspace (writes stay in an overlay until Apply). */
+  review: boolean;
+  /** Paths of the zip archives mounted read-only. */
+  mounts: string[];
   capabilities: { runCommand: boolean; webSearch: boolean; persistent: boolean };
   /** True in a SharedWorker (tabs share one runner), false in a per-tab dedicated worker. */
   shared: boolean;
@@ -59,6 +84,12 @@ export interface AdminApi {
   writeFiles(files: Array<{ path: string; data: ArrayBuffer }>): Promise<number>;
   unzip(zip: ArrayBuffer): Promise<Array<{ path: string; data: ArrayBuffer }>>;
   exportZip(): Promise<Uint8Array>;
+  changes(): Promise<ChangeView>;
+  /** Writes a review workspace's changes to its folder (nothing when there is a conflict: they are listed). */
+  applyChanges(): Promise<{ applied: string[]; conflicts: Array<{ path: string; reason: string }> }>;
+  discardChanges(): Promise<void>;
+  /** Rebuilds the platform after the page changed the workspace's configuration (a zip mounted). */
+  reload(): Promise<void>;
   state(conversationId: string): Promise<StateView>;
   history(conversationId: string): Promise<HistoryEntry[]>;
   conversations(): Promise<string[]>;

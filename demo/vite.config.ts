@@ -14,6 +14,7 @@ export default defineConfig({
       { find: /^toolhost\/web$/, replacement: here('../web/index.ts') },
       { find: /^toolhost\/agent$/, replacement: here('../src/agent/index.ts') },
       { find: /^toolhost\/ajv$/, replacement: here('../src/core/ajv.ts') },
+      { find: /^toolhost\/web\/zenfs$/, replacement: here('../web/zenfs.ts') },
       { find: /^toolhost$/, replacement: here('../src/index.ts') },
     ],
   },

@@ -20,9 +20,12 @@ import {
   type ToolCallResult,
 } from 'toolhost';
 import { useAjv } from 'toolhost/ajv';
-import { createWebPlatform, deleteWorkspace, exposeToolRunner } from 'toolhost/web';
+import { createWebPlatform, deleteWorkspace, exposeToolRunner, type WebMountSource, type WebPlatform } from 'toolhost/web';
+import { zenfsMount } from 'toolhost/web/zenfs';
+import { Zip } from '@zenfs/archives';
+import { FILE_HEADERS_ONLY, formatPatch, structuredPatch } from 'diff/lib/patch/create.js';
 import { createDelegatedRegexSandbox, createWorkerRegexSandbox } from './regex-sandbox.js';
-import type { AdminApi, AdminNotice, FileView, HistoryEntry, Mode, TreeEntry, WorkerInfo } from './protocol.js';
+import { CONFIG_DB, CONFIG_STORE, type AdminApi, type AdminNotice, type ChangeView, type FileView, type HistoryEntry, type Mode, type TreeEntry, type WorkerInfo, type WorkspaceConfig } from './protocol.js';
 
 // save_memory below has a schema of its own, compiled at run time.
 useAjv();
@@ -32,8 +35,24 @@ const workspace = self.name.replace(/^toolhost-playground:/, '') || 'default';
 const shared = 'onconnect' in self;
 const delegated = createDelegatedRegexSandbox<MessagePort>((port, scanId, request) => port.postMessage({ kind: 'regex', scanId, request } satisfies AdminNotice));
 const regex = shared ? delegated.sandbox : createWorkerRegexSandbox();
-const platform = createWebPlatform({ workspace, ...(regex ? { regex } : {}) });
-const ROOT = platform.root;
+const ROOT = '/workspace';
+// How the page opened this workspace: a local folder (edited in place, or under a review overlay) and
+// the zip archives mounted read-only in it. Read when the worker starts and on `reload()`.
+const configStore = createStore(CONFIG_DB, CONFIG_STORE);
+let config: WorkspaceConfig = {};
+let platform: WebPlatform;
+
+function buildPlatform(next: WorkspaceConfig): WebPlatform {
+  const mounts: Record<string, WebMountSource> = {};
+  for (const zip of next.zips ?? []) mounts[`${ROOT}/${zip.name}`] = zenfsMount({ backend: Zip, data: zip.data }, { readOnly: true });
+  const folder = next.folder;
+  return createWebPlatform({
+    workspace,
+    ...(regex ? { regex } : {}),
+    ...(folder ? (next.review ? { overlay: { base: { directory: folder } } } : { backend: { directory: folder } }) : {}),
+    ...(next.zips?.length ? { mounts } : {}),
+  });
+}
 
 // Call history lives in its own IndexedDB store (not in tool state), keyed [workspace, conversation].
 const historyStore = createStore('toolhost-playground', 'history');
@@ -89,7 +108,7 @@ function buildRunner(next: Mode): ToolRunner {
     },
   });
 }
-let current = buildRunner(mode);
+let current: ToolRunner;
 /** Refusals recorded by the runners of earlier modes (each runner has its own denialTracker). */
 const earlierDenials: Denial[] = [];
 
@@ -105,6 +124,42 @@ async function record(conversationId: string, calls: readonly ToolCall[], result
  * The runner the tabs talk to: a ToolRunner that forwards to the runner of the current mode, records
  * every call in the history and tells every tab that the workspace may have changed.
  */
+/** Each changed file's content before this worker's first tool call on it (null: it did not exist). */
+const before = new Map<string, Uint8Array | null>();
+async function readOrNull(path: string): Promise<Uint8Array | null> {
+  try {
+    return await platform.fs.readFile(path);
+  } catch {
+    return null;
+  }
+}
+const CHANGING = new Set(['create_file', 'edit_file', 'generate_image']);
+async function rememberBefore(calls: readonly ToolCall[]): Promise<void> {
+  if (!Array.isArray(calls)) return;
+  for (const call of calls) {
+    const file = (call?.args as { file_path?: unknown } | null)?.file_path;
+    if (!CHANGING.has(call?.name) || typeof file !== 'string') continue;
+    const path = file.startsWith('/') ? file : inside(file);
+    if (!before.has(path)) before.set(path, await readOrNull(path));
+  }
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+function textOf(bytes: Uint8Array | null): string | undefined {
+  if (!bytes) return '';
+  try {
+    return bytes.includes(0) ? undefined : decoder.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+function diffOf(path: string, a: Uint8Array | null, b: Uint8Array | null): string {
+  const x = textOf(a);
+  const y = textOf(b);
+  if (x === undefined || y === undefined) return `Binary file ${path} changed\n`;
+  return formatPatch(structuredPatch(path, path, x, y, '', '', { context: 3 }), FILE_HEADERS_ONLY);
+}
+
 class PlaygroundRunner extends ToolRunner {
   override declarations(): FunctionDeclaration[] {
     return current.declarations();
@@ -122,6 +177,7 @@ class PlaygroundRunner extends ToolRunner {
   }
   override async processToolCalls(calls: readonly ToolCall[], options: CallOptions = {}): Promise<ToolCallResult[]> {
     const started = performance.now();
+    if (!platform.changes) await rememberBefore(calls).catch(() => undefined);
     const results = await current.processToolCalls(calls, options);
     const conversationId = options.conversationId ?? current.conversationId;
     if (Array.isArray(calls)) await record(conversationId, calls, results, performance.now() - started).catch(() => undefined);
@@ -129,7 +185,21 @@ class PlaygroundRunner extends ToolRunner {
     return results;
   }
 }
-const served = new PlaygroundRunner({ platform });
+let served: PlaygroundRunner;
+
+/** (Re)builds the platform from the stored configuration; the runners follow. */
+async function build(): Promise<void> {
+  const previous = platform as WebPlatform | undefined;
+  config = (await get<WorkspaceConfig>(workspace, configStore).catch(() => undefined)) ?? {};
+  platform = buildPlatform(config);
+  current = buildRunner(mode);
+  served ??= new PlaygroundRunner({ platform });
+  knownDirs.clear();
+  knownDirs.add(ROOT);
+  before.clear();
+  if (previous) await previous.dispose();
+}
+const setup = build();
 
 async function walk(dir: string, out: TreeEntry[]): Promise<void> {
   const names = (await platform.fs.readdir(dir)).sort();
@@ -166,6 +236,9 @@ const admin: AdminApi = {
       mode,
       root: ROOT,
       backend: platform.backend,
+      folder: config.folder?.name ?? null,
+      review: platform.changes !== undefined,
+      mounts: (config.zips ?? []).map((z) => `${ROOT}/${z.name}`),
       capabilities: { ...platform.capabilities },
       shared,
       regexSandbox: regex !== undefined,
@@ -226,6 +299,34 @@ const admin: AdminApi = {
       .map(([path, data]) => ({ path, data: data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer }));
     return transfer(files, files.map((f) => f.data));
   },
+  async changes(): Promise<ChangeView> {
+    if (platform.changes) {
+      return { overlay: true, changes: (await platform.changes()).map((c) => ({ path: `${ROOT}/${c.path}`, kind: c.kind, diff: c.diff, ...(c.conflict ? { conflict: c.conflict } : {}) })) };
+    }
+    const out: ChangeView['changes'] = [];
+    for (const [path, was] of [...before].sort(([a], [b]) => (a < b ? -1 : 1))) {
+      const now = await readOrNull(path);
+      if (was && now && was.length === now.length && was.every((b, i) => b === now[i])) continue;
+      if (!was && !now) continue;
+      out.push({ path, kind: !was ? 'created' : !now ? 'deleted' : 'modified', diff: diffOf(path.slice(ROOT.length + 1), was, now) });
+    }
+    return { overlay: false, changes: out };
+  },
+  async applyChanges() {
+    if (!platform.apply) throw new Error('only a review workspace (a folder opened with review) has changes to apply');
+    const result = await platform.apply();
+    broadcast({ kind: 'changed', conversationId: null });
+    return result;
+  },
+  async discardChanges() {
+    if (!platform.discard) throw new Error('only a review workspace (a folder opened with review) has changes to discard');
+    await platform.discard();
+    broadcast({ kind: 'changed', conversationId: null });
+  },
+  async reload() {
+    await build();
+    broadcast({ kind: 'changed', conversationId: null });
+  },
   async exportZip() {
     const out: TreeEntry[] = [];
     await walk(ROOT, out);
@@ -272,7 +373,8 @@ function serve(port: MessagePort): void {
     },
     { once: true },
   );
-  port.start();
+  // Messages wait in the port until the platform is built (the configuration is read asynchronously).
+  void setup.then(() => port.start());
 }
 
 const scope = self as unknown as { onconnect?: ((event: MessageEvent) => void) | null; postMessage?: unknown };
