@@ -11,6 +11,32 @@ import { byId, h, pretty } from './dom.js';
 
 export type ChatProvider = 'gemini' | 'openai' | 'anthropic';
 
+/** The tools the workspace worker hosts for each profile beyond toolhost's own (see demo/worker.ts). */
+const PROFILE_TOOLS: Record<'anthropic' | 'openai', readonly string[]> = {
+  anthropic: ['str_replace_based_edit_tool', 'bash'],
+  openai: ['apply_patch', 'shell'],
+};
+/** Declared whatever the profile: the loop's `finish` and the playground's own tool. */
+const ALWAYS = new Set(['finish', 'save_memory']);
+
+/**
+ * The tool profile the chat uses with `model`: the model's own where the workspace worker hosts it
+ * (anthropic, openai, toolhost), else toolhost, with why.
+ */
+export function chatProfile(model: Model): { profile: 'anthropic' | 'openai' | 'toolhost'; note?: string } {
+  const wanted = model.toolProfile ?? 'toolhost';
+  if (wanted === 'gemini') return { profile: 'toolhost', note: "Gemini CLI's tool set shares names with toolhost's (grep_search, web_fetch), so this workspace's runner cannot host both" };
+  return { profile: wanted };
+}
+
+/** The declarations of `profile` among the worker's (names as in PROFILE_TOOLS; toolhost: every other tool). */
+export function profileDeclarations<T extends { name: string }>(declarations: readonly T[], profile: 'anthropic' | 'openai' | 'toolhost'): T[] {
+  const others = new Set(Object.values(PROFILE_TOOLS).flat());
+  return declarations.filter((d) =>
+    ALWAYS.has(d.name) || (profile === 'toolhost' ? !others.has(d.name) : PROFILE_TOOLS[profile].includes(d.name)),
+  );
+}
+
 export interface ProviderSettings {
   baseUrl: string;
   model: string;
@@ -130,6 +156,7 @@ export function setupChat(ctx: ChatContext): {
   const send = byId<HTMLButtonElement>('chat-send');
   const stopButton = byId<HTMLButtonElement>('chat-stop');
   const status = byId('chat-status');
+  const profileNote = byId('chat-profile');
 
   // One agent per workspace (its history per conversation); one transcript per workspace and conversation.
   const agents = new Map<string, Agent>();
@@ -149,7 +176,20 @@ export function setupChat(ctx: ChatContext): {
     settings.provider = provider.value as ChatProvider;
     settings.providers[settings.provider] = { baseUrl: baseUrl.value.trim(), model: model.value.trim(), apiKey: apiKey.value.trim() };
   };
+  const renderProfile = (): void => {
+    const own = settings.providers[provider.value as ChatProvider] ?? { baseUrl: baseUrl.value, model: model.value, apiKey: '' };
+    let chosen: ReturnType<typeof chatProfile>;
+    try {
+      chosen = chatProfile(createModel(provider.value as ChatProvider, { ...own, baseUrl: baseUrl.value.trim() || own.baseUrl }));
+    } catch {
+      chosen = { profile: 'toolhost' };
+    }
+    const tools = chosen.profile === 'toolhost' ? 'view_file, edit_file, grep_search, run_command, web_fetch, ...' : PROFILE_TOOLS[chosen.profile].join(', ');
+    profileNote.dataset.profile = chosen.profile;
+    profileNote.textContent = `Tool profile: ${chosen.profile} (${tools}, finish)${chosen.note ? `: ${chosen.note}` : ''}.`;
+  };
   const renderKeyNote = (): void => {
+    renderProfile();
     keyNote.textContent =
       `The settings and the key are kept in this browser’s localStorage for ${location.origin} only (no other site can read them), ` +
       `and the key is sent only to ${originOf(baseUrl.value)}, the endpoint above: the model requests go straight from this page, with no server in between.`;
@@ -199,7 +239,8 @@ export function setupChat(ctx: ChatContext): {
       return open.runner;
     };
     const host: AgentToolHost = {
-      declarations: () => runner().declarations(),
+      // The model's own tool profile, from the worker's tools.
+      declarations: async () => profileDeclarations(await runner().declarations(), current ? chatProfile(current).profile : 'toolhost'),
       processToolCalls: (calls, options) => runner().processToolCalls(calls, options),
     };
     // The model is read at each request: the one the run started with.

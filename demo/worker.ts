@@ -6,7 +6,6 @@ import { expose, transfer, type Endpoint } from 'comlink';
 import { createStore, get, set, keys, delMany } from 'idb-keyval';
 import { unzipSync, zipSync } from 'fflate';
 import {
-  BuiltinTools,
   ToolError,
   ToolRunner,
   defineTool,
@@ -18,6 +17,7 @@ import {
   type Tool,
   type ToolCall,
   type ToolCallResult,
+  toolProfiles,
 } from 'toolhost';
 import { useAjv } from 'toolhost/ajv';
 import { createWebPlatform, deleteWorkspace, exposeToolRunner, type WebMountSource, type WebPlatform } from 'toolhost/web';
@@ -75,7 +75,10 @@ const saveMemory = defineTool({
   },
 });
 
-const tools: Tool[] = [...(BuiltinTools.all() as Tool[]), saveMemory as Tool];
+// toolhost's own tools plus the Anthropic and OpenAI profiles (their names do not collide); the chat panel
+// declares the set of the model it talks to. Gemini CLI's set shares names with toolhost's (grep_search,
+// web_fetch), so it would need a runner of its own.
+const tools: Tool[] = toolProfiles.combine(toolProfiles.toolhost(), toolProfiles.anthropic(), toolProfiles.openai(), [saveMemory as Tool]);
 const adminPorts = new Set<MessagePort>();
 const broadcast = (notice: AdminNotice): void => {
   for (const port of adminPorts) port.postMessage(notice);

@@ -1,7 +1,8 @@
 import { ToolError } from '../src/core/errors.js';
 import { MemoryFs } from '../src/fs/memfs.js';
 import { fsFromSync, lazyFs, MemoryStateStore } from '../src/platform/memory.js';
-import type { FsPromises, Platform, RegexSandbox, RunCommandRequest, RunCommandResult, StateStore } from '../src/core/types.js';
+import type { FsPromises, NetworkPolicy, Platform, RegexSandbox, RunCommandRequest, RunCommandResult, StateStore } from '../src/core/types.js';
+import { createFetchNetwork } from '../src/core/network.js';
 import { checkDirectory, rememberDirectory, rememberedDirectory } from './directory.js';
 import { HandleFs } from './handle-fs.js';
 import { resolveIdbFactory, WorkspaceDb, type FsRecord } from './idb.js';
@@ -72,6 +73,14 @@ export interface WebPlatformOptions {
   durability?: 'strict' | 'relaxed';
   /** Interruptible regex runner for grep (default: none; the page replaces a hung worker instead). */
   regex?: RegexSandbox;
+  /**
+   * What `web_fetch` may reach (URL prefixes with methods; an IP-literal or `localhost` host in a
+   * refused range needs `allowAddresses`). It fetches with the worker's `fetch`, under the page's CORS
+   * rules; the browser follows redirects itself, and the final URL is checked against the policy.
+   */
+  network?: NetworkPolicy;
+  /** The fetch `web_fetch` uses (default: the global `fetch`). */
+  fetch?: typeof fetch;
 }
 
 /** The web platform: a {@link Platform} plus its workspace name, backend and an eager open. */
@@ -335,6 +344,7 @@ export function createWebPlatform(options: WebPlatformOptions): WebPlatform {
     fs,
     state,
     capabilities,
+    network: createFetchNetwork({ ...(options.network ? { policy: options.network } : {}), ...(options.fetch ? { fetch: options.fetch } : {}), redirects: 'follow' }),
     // The journalled MemoryFs workspace writes a file in one synchronous step and commits whole files; a
     // folder's writable stream replaces the file on close. A mount given as a filesystem may be neither.
     atomicWrites: !mounts.some(({ source }) => !('directory' in source) && !source.readOnly),

@@ -199,6 +199,22 @@ describe('playground chat panel (demo/chat.ts) against a local Gemini-format ser
     await expect.poll(() => page.$$eval('#history li', (els) => els.map((el) => (el as HTMLElement).dataset.tool))).toEqual(['view_file', 'finish', 'edit_file', 'view_file', 'find_file', 'grep_search', 'list_dir']);
   }, 120_000);
 
+  it('shows the tool profile of the chosen model: anthropic, openai on api.openai.com, toolhost for a local server and for Gemini', async () => {
+    await showTab(page, 'chat');
+    const profile = (): Promise<string | null> => page.textContent('#chat-profile');
+    await page.selectOption('#chat-provider', 'anthropic');
+    await expect.poll(profile).toBe('Tool profile: anthropic (str_replace_based_edit_tool, bash, finish).');
+    await page.selectOption('#chat-provider', 'openai');
+    await page.fill('#chat-base-url', 'https://api.openai.com/v1');
+    await expect.poll(profile).toBe('Tool profile: openai (apply_patch, shell, finish).');
+    await page.fill('#chat-base-url', 'http://127.0.0.1:11434/v1');
+    await expect.poll(profile).toBe('Tool profile: toolhost (view_file, edit_file, grep_search, run_command, web_fetch, ..., finish).');
+    await configure(page, 'http://127.0.0.1:9/');
+    await expect.poll(profile).toBe(
+      "Tool profile: toolhost (view_file, edit_file, grep_search, run_command, web_fetch, ..., finish): Gemini CLI's tool set shares names with toolhost's (grep_search, web_fetch), so this workspace's runner cannot host both.",
+    );
+  });
+
   it('shows an error from the server with its code and message (400, bad key), after one request', async () => {
     await newConversation(page);
     const model = await api([{ status: 400, body: geminiFormat.error(400, 'API key not valid. Please pass a valid API key.') }]);
