@@ -178,7 +178,7 @@ export async function fetchAsMarkdown(ctx: ToolContext, rawUrl: string, limits: 
  * Markdown (see {@link fetchAsMarkdown} for the policy, caps and redirects). Read-only; reaches the
  * open web. Where the platform has no network, an empty result with a note.
  */
-export const webFetchTool: Tool<{ url: string; max_chars?: number }, WebFetchResult> = defineTool({
+export const webFetchTool: Tool<{ url: string; max_chars?: number }, WebFetchResult> = /* @__PURE__ */ defineTool({
   name: 'web_fetch',
   description:
     'Fetch a web page (http or https) and return its content as Markdown (other text as is). Redirects are followed ' +

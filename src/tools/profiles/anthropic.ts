@@ -234,7 +234,7 @@ export function textEditorTool(options: AnthropicProfileOptions = {}): Tool<Text
  * process group killed). The deadline is the call's (`timeoutMs`), else 120,000 ms. Where the platform
  * has no shell (browser, memory), an empty result with a note.
  */
-export const bashTool: Tool<{ command?: string; restart?: boolean }, string> = defineTool({
+export const bashTool: Tool<{ command?: string; restart?: boolean }, string> = /* @__PURE__ */ defineTool({
   name: 'bash',
   description:
     'Run a bash command in a persistent shell session: the working directory and exported environment variables carry over ' +

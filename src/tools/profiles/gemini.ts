@@ -22,7 +22,7 @@ const bool = (description: string): { type: 'boolean'; description: string } => 
 const int = (description: string, minimum = 0): { type: 'integer'; minimum: number; description: string } => ({ type: 'integer', minimum, description });
 
 /** Gemini CLI's `read_file`: `{ file_path, start_line?, end_line? }` (1-based, inclusive), through `view_file`. */
-export const geminiReadFileTool: Tool<{ file_path: string; start_line?: number; end_line?: number }, ViewFileResult> = defineTool({
+export const geminiReadFileTool: Tool<{ file_path: string; start_line?: number; end_line?: number }, ViewFileResult> = /* @__PURE__ */ defineTool({
   name: 'read_file',
   description:
     'Reads a file from the workspace. For text files, start_line and end_line (1-based, inclusive) read a part; at most 2000 lines per call. ' +
@@ -42,7 +42,7 @@ export const geminiReadFileTool: Tool<{ file_path: string; start_line?: number; 
 });
 
 /** Gemini CLI's `write_file`: `{ file_path, content }`, creating or overwriting through `create_file` (so `stale_file` applies). */
-export const geminiWriteFileTool: Tool<{ file_path: string; content: string }, CreateFileResult> = defineTool({
+export const geminiWriteFileTool: Tool<{ file_path: string; content: string }, CreateFileResult> = /* @__PURE__ */ defineTool({
   name: 'write_file',
   description: 'Writes content to a file, creating it (and its folders) or overwriting it. Overwriting a file that changed since you read it fails; read it again first.',
   parameters: {
@@ -60,7 +60,7 @@ export const geminiWriteFileTool: Tool<{ file_path: string; content: string }, C
  * `instruction` says what the change is for; it is not used to match.
  */
 export const geminiReplaceTool: Tool<{ file_path: string; instruction?: string; old_string: string; new_string: string; allow_multiple?: boolean }, EditFileResult> =
-  defineTool({
+  /* @__PURE__ */ defineTool({
     name: 'replace',
     description:
       'Replaces text within a file. old_string must match the file exactly, including whitespace and indentation, with enough context to be unique; ' +
@@ -82,7 +82,7 @@ export const geminiReplaceTool: Tool<{ file_path: string; instruction?: string; 
   });
 
 /** Gemini CLI's `glob`: `{ pattern, dir_path?, case_sensitive?, respect_git_ignore? }` through `find_file`. */
-export const geminiGlobTool = defineTool({
+export const geminiGlobTool = /* @__PURE__ */ defineTool({
   name: 'glob',
   description: 'Finds files matching a glob pattern (e.g. "src/**/*.ts", "**/*.md"), returning their paths sorted.',
   parameters: {
@@ -106,7 +106,7 @@ export const geminiGlobTool = defineTool({
 });
 
 /** Gemini CLI's `list_directory`: `{ dir_path, ignore? }` through `list_dir`, leaving out names matching an `ignore` glob. */
-export const geminiListDirectoryTool: Tool<{ dir_path: string; ignore?: string[] }, ListDirResult> = defineTool({
+export const geminiListDirectoryTool: Tool<{ dir_path: string; ignore?: string[] }, ListDirResult> = /* @__PURE__ */ defineTool({
   name: 'list_directory',
   description: 'Lists the files and subdirectories directly inside a directory, optionally leaving out names that match glob patterns.',
   parameters: {
@@ -210,12 +210,12 @@ function geminiGrep(name: string): Tool<GeminiGrepArgs, GrepSearchResult> {
 }
 
 /** Gemini CLI's `grep_search` with its ripgrep-style parameters, through the built-in `grep_search` (same dialect, ignore rules and caps). */
-export const geminiGrepSearchTool: Tool<GeminiGrepArgs, GrepSearchResult> = geminiGrep('grep_search');
+export const geminiGrepSearchTool: Tool<GeminiGrepArgs, GrepSearchResult> = /* @__PURE__ */ geminiGrep('grep_search');
 /** `search_file_content`, the name Gemini CLI's grep tool had before `grep_search`: the same tool. */
-export const geminiSearchFileContentTool: Tool<GeminiGrepArgs, GrepSearchResult> = geminiGrep('search_file_content');
+export const geminiSearchFileContentTool: Tool<GeminiGrepArgs, GrepSearchResult> = /* @__PURE__ */ geminiGrep('search_file_content');
 
 /** Gemini CLI's `run_shell_command`: `{ command, description?, dir_path? }` through `run_command`; background runs are refused. */
-export const geminiRunShellCommandTool = defineTool({
+export const geminiRunShellCommandTool = /* @__PURE__ */ defineTool({
   name: 'run_shell_command',
   description:
     'Runs a shell command in the workspace (bash -c on Node; not interactive) and returns stdout, stderr and the exit code. ' +
@@ -242,7 +242,7 @@ export const geminiRunShellCommandTool = defineTool({
 });
 
 /** Gemini CLI's `google_web_search`: `{ query }` through the platform's web search (the same as the `web_search` fallback). */
-export const geminiGoogleWebSearchTool: Tool<{ query: string }, WebSearchResult> = defineTool({
+export const geminiGoogleWebSearchTool: Tool<{ query: string }, WebSearchResult> = /* @__PURE__ */ defineTool({
   name: 'google_web_search',
   description: 'Searches the web for the query and returns the top results (title, url, snippet).',
   parameters: { type: 'object', properties: { query: str('The search query.') }, required: ['query'], additionalProperties: false } as const,
@@ -258,7 +258,7 @@ export const GEMINI_WEB_FETCH_MAX_URLS = 20;
  * as toolhost's `web_fetch` does (policy, caps, Markdown) and returned with the prompt, for the model to
  * answer from. A URL that fails is listed with its error; a prompt without a URL is `invalid_arguments`.
  */
-export const geminiWebFetchTool: Tool<{ prompt: string }, { prompt: string; results: Array<WebFetchResult | { url: string; error: string; code: string }> }> = defineTool({
+export const geminiWebFetchTool: Tool<{ prompt: string }, { prompt: string; results: Array<WebFetchResult | { url: string; error: string; code: string }> }> = /* @__PURE__ */ defineTool({
   name: 'web_fetch',
   description: 'Fetches the content of up to 20 URLs named in the prompt (http or https) as Markdown, for answering the prompt.',
   parameters: {

@@ -101,7 +101,7 @@ export function applyPatchArgsToOperations(args: ApplyPatchArgs): PatchOperation
  * line outside a hunk, an absolute path, `..`), `no_match` quoting the context line not found,
  * `not_found`, `already_exists`, `binary_file`, `stale_file`, `outside_workspace`.
  */
-export const applyPatchTool: Tool<ApplyPatchArgs, PatchResult> = defineTool({
+export const applyPatchTool: Tool<ApplyPatchArgs, PatchResult> = /* @__PURE__ */ defineTool({
   name: 'apply_patch',
   description: APPLY_PATCH_DESCRIPTION,
   parameters: applyPatchParameters,
@@ -164,7 +164,7 @@ async function runEach(args: ShellArgs, ctx: ToolContext): Promise<ShellResult> 
  * `{ type: 'timeout' }` (a timeout stops the remaining commands). `maxOutputLength` caps each stream,
  * in characters. Where there is no shell (browser, memory) it succeeds with no output and a note.
  */
-export const shellTool: Tool<ShellArgs, ShellResult> = defineTool({
+export const shellTool: Tool<ShellArgs, ShellResult> = /* @__PURE__ */ defineTool({
   name: 'shell',
   description:
     'Run shell commands in the workspace, one after another. Give commands (an array of command lines), optionally ' +
