@@ -69,10 +69,11 @@ describe('Gemini profile', () => {
 });
 
 describe('toolProfiles', () => {
-  it('pins every profile\'s model-facing declarations', async () => {
-    const declarations = Object.fromEntries(
-      (['anthropic', 'openai', 'gemini', 'toolhost'] as const).map((name) => [name, new ToolRunner({ tools: toolProfiles.byName(name) }).declarations()]),
+  it('pins the profiles\' own model-facing declarations (the built-ins are pinned with the built-ins)', async () => {
+    const declarations: Record<string, unknown> = Object.fromEntries(
+      (['anthropic', 'openai', 'gemini'] as const).map((name) => [name, new ToolRunner({ tools: toolProfiles.byName(name) }).declarations()]),
     );
+    declarations.toolhost_web_fetch = new ToolRunner({ tools: toolProfiles.toolhost() }).declarations().filter((d) => d.name === 'web_fetch');
     await expect(JSON.stringify(declarations, null, 2) + '\n').toMatchFileSnapshot('./__snapshots__/profile-declarations.json');
   });
 
