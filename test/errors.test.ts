@@ -27,4 +27,19 @@ describe('ToolError', () => {
     expect(rebuilt).toBeInstanceOf(ToolError);
     expect([rebuilt.code, rebuilt.message]).toEqual(['no_match', 'old_string not found']);
   });
+
+  it('keeps the details of a ToolError that crossed a worker', () => {
+    const hopped = structuredClone({ code: 'ambiguous_match', message: 'old_string occurs 3 times', details: { count: 3 } });
+    const rebuilt = toToolError(hopped);
+    expect([rebuilt.code, rebuilt.message, rebuilt.details]).toEqual(['ambiguous_match', 'old_string occurs 3 times', { count: 3 }]);
+    expect(toToolError({ code: 'no_match', message: 'x', details: 'not an object' }).details).toBeUndefined();
+  });
+
+  it('maps a code named like an Object.prototype member to execution_failed, a value that can be cloned', () => {
+    for (const code of ['constructor', 'toString', 'hasOwnProperty', '__proto__', 'valueOf']) {
+      const error = toToolError(Object.assign(new Error(`odd ${code}`), { code }));
+      expect([error.code, error.message]).toEqual(['execution_failed', `odd ${code}`]);
+      expect(structuredClone({ code: error.code, message: error.message })).toEqual({ code: 'execution_failed', message: `odd ${code}` });
+    }
+  });
 });

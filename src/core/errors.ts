@@ -96,23 +96,32 @@ const FS_CODES: Record<string, ToolErrorCode> = {
 };
 
 /**
- * Converts anything thrown into a {@link ToolError}: ToolErrors pass through, Node/ZenFS errors are
+ * Converts anything thrown into a {@link ToolError}: ToolErrors pass through, an object with a valid
+ * `code` and `message` (a ToolError rebuilt after a worker hop) keeps its code and `details`, Node/ZenFS errors are
  * mapped by their `code` (`ENOENT` → `not_found`, `ENOSPC` → `quota_exceeded`, ...; ZenFS renames its
  * classes when minified, so only `code` is trusted), a DOMException `QuotaExceededError` becomes
  * `quota_exceeded`, everything else `execution_failed` with its message kept.
  */
 export function toToolError(error: unknown): ToolError {
   if (error instanceof ToolError) return error;
-  if (isToolError(error)) return new ToolError(error.code, error.message);
+  if (isToolError(error)) return new ToolError(error.code, error.message, plainDetails((error as { details?: unknown }).details));
   const message =
     error instanceof Error ? error.message : typeof error === 'string' ? error : safeString(error);
   const code = (error as { code?: unknown } | null)?.code;
   const name = (error as { name?: unknown } | null)?.name;
   if (name === 'QuotaExceededError') return new ToolError('quota_exceeded', message);
-  if (typeof code === 'string' && code in FS_CODES) {
+  // Own keys only: `code in FS_CODES` would find `constructor` or `toString` on the prototype and
+  // yield a function as the code, which cannot cross a worker (DataCloneError).
+  if (typeof code === 'string' && Object.hasOwn(FS_CODES, code)) {
     return new ToolError(FS_CODES[code] as ToolErrorCode, message);
   }
   return new ToolError('execution_failed', message || 'the tool failed without a message');
+}
+
+/** `details` when it is a plain object (as a ToolError's, possibly after a structured clone), else undefined. */
+function plainDetails(details: unknown): Record<string, unknown> | undefined {
+  if (typeof details !== 'object' || details === null || Array.isArray(details)) return undefined;
+  return details as Record<string, unknown>;
 }
 
 function safeString(value: unknown): string {
