@@ -125,6 +125,16 @@ describe('createNodePlatform', () => {
     const result = ok<RunCommandResult>(await call(runner, 'run_command', { command: 'echo hi' }));
     expect(result).toMatchObject({ stdout: '', exit_code: null, note: expect.stringContaining('not available') });
   });
+
+  it('without root: keeps the memory workspace\'s atomic writes and change counter', async () => {
+    const platform = createNodePlatform();
+    expect(platform.atomicWrites).toBe(true);
+    expect(typeof platform.changeCount).toBe('function');
+    const before = platform.changeCount?.() ?? -1;
+    await platform.fs.writeFile('/workspace/counted.txt', 'x');
+    expect(platform.changeCount?.()).toBe(before + 1);
+    expect(createNodePlatform({ root }).changeCount).toBeUndefined();
+  });
 });
 
 describe('node platform web_search', () => {

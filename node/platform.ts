@@ -125,6 +125,10 @@ export function createNodePlatform(options: NodePlatformOptions = {}): Platform 
       capabilities: { runCommand: false, webSearch: true, persistent },
       webSearch,
       network,
+      // The memory workspace's own guarantees: whole-file writes in one step, and a change counter the
+      // search tools use to reuse their listings.
+      ...(memory.atomicWrites === undefined ? {} : { atomicWrites: memory.atomicWrites }),
+      ...(memory.changeCount === undefined ? {} : { changeCount: memory.changeCount }),
       dispose: () => memory.dispose(),
     };
   }
