@@ -48,19 +48,32 @@ describe('ToolRunner', () => {
     expect(huge).toBe(`unknown tool "${'x'.repeat(200)}…" (99800 more characters); available tools: b`);
   });
 
-  it('rejects bad tool names and schemas with invalid_arguments', async () => {
+  it('rejects bad tool names and schemas with a TypeError naming the tool, never invalid_arguments', async () => {
     const runner = new ToolRunner();
-    await expect(runner.register(defineTool({ name: 'has space', description: '', parameters: {}, call: async () => 1 }))).rejects.toMatchObject({
-      code: 'invalid_arguments',
-    });
-    await expect(runner.register(defineTool({ name: 'x', description: '', parameters: '{nope', call: async () => 1 }))).rejects.toMatchObject({
-      code: 'invalid_arguments',
-      message: expect.stringContaining('tool x: parameters is not valid JSON'),
-    });
-    await expect(runner.register(defineTool({ name: 'y', description: '', parameters: { type: 'object', properties: { a: { type: 'nonsense' } } }, call: async () => 1 }))).rejects.toMatchObject({
-      code: 'invalid_arguments',
-      message: expect.stringContaining('tool y: its parameters schema cannot be compiled'),
-    });
+    await expect(runner.register(defineTool({ name: 'has space', description: '', parameters: {}, call: async () => 1 }))).rejects.toThrow(
+      new TypeError('tool name "has space" must match /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/ (letters, digits, _ . -; at most 64)'),
+    );
+    await expect(runner.register(defineTool({ name: 'x', description: '', parameters: '{nope', call: async () => 1 }))).rejects.toThrow(TypeError);
+    await expect(runner.register(defineTool({ name: 'x', description: '', parameters: '{nope', call: async () => 1 }))).rejects.toThrow(/^tool x: parameters is not valid JSON/);
+    await expect(runner.register(defineTool({ name: 'y', description: '', parameters: { type: 'object', properties: { a: { type: 'nonsense' } } }, call: async () => 1 }))).rejects.toThrow(
+      /^tool y: its parameters schema cannot be compiled \(schema is invalid: data\/properties\/a\/type must be equal to one of the allowed values/,
+    );
+    expect(runner.declarations()).toEqual([]);
+  });
+
+  it('refuses a schema that does not compile at construction: ready() rejects naming the tool, calls answer unavailable, never invalid_arguments', async () => {
+    const broken = defineTool({ name: 'broken', description: '', parameters: { type: 'object', properties: { a: { type: 'nonsense' } } }, call: async () => 1 });
+    const fine = defineTool({ name: 'fine', description: '', parameters: { type: 'object', properties: { n: { type: 'integer' } } }, call: async () => 'ok' });
+    const runner = new ToolRunner({ tools: [fine, broken] });
+    await expect(runner.ready()).rejects.toThrow(/^tool broken: its parameters schema cannot be compiled/);
+    await expect(ToolRunner.create({ tools: [broken] })).rejects.toThrow(TypeError);
+    const results = await runner.processToolCalls([{ name: 'broken', args: { a: 1 } }, { name: 'fine', args: { n: 1 } }]);
+    expect(results[0]).toMatchObject({ name: 'broken', code: 'unavailable', error: expect.stringMatching(/^broken cannot run: tool broken: its parameters schema cannot be compiled .*The host must fix the tool$/) });
+    expect(results[1]).toEqual({ name: 'fine', result: 'ok' });
+    expect(() => new ToolRunner({ tools: [defineTool({ name: 'bad name', description: '', parameters: {}, call: async () => 1 })] })).toThrow(TypeError);
+    expect(() => new ToolRunner({ tools: [defineTool({ name: 'arr', description: '', parameters: { type: 'array' }, call: async () => 1 })] })).toThrow(
+      `tool arr: parameters must describe an object (type: 'object'), as every model API passes arguments by name; got type "array"`,
+    );
   });
 
   it('validates arguments with messages that name the argument', async () => {
@@ -211,9 +224,8 @@ describe('ToolRunner', () => {
 
   it('refuses parameter schemas that do not describe an object', async () => {
     const runner = new ToolRunner();
-    await expect(runner.register(defineTool({ name: 'arr', description: '', parameters: { type: 'array' }, call: async () => 1 }))).rejects.toMatchObject({
-      code: 'invalid_arguments',
-      message: `tool arr: parameters must describe an object (type: 'object'), as every model API passes arguments by name; got type "array"`,
-    });
+    await expect(runner.register(defineTool({ name: 'arr', description: '', parameters: { type: 'array' }, call: async () => 1 }))).rejects.toThrow(
+      new TypeError(`tool arr: parameters must describe an object (type: 'object'), as every model API passes arguments by name; got type "array"`),
+    );
   });
 });

@@ -4,16 +4,22 @@
  * tools with schemas of its own imports this entry and calls {@link useAjv} once.
  */
 import { Ajv } from 'ajv';
-import { provideSchemaCompiler, type SchemaCompiler } from './validation.js';
+import { Ajv2019 } from 'ajv/dist/2019.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { AJV_OPTIONS, provideSchemaCompiler, type SchemaCompiler } from './validation.js';
 
 /**
- * Makes runtime schema compiles use the ajv bundled with this entry (options: all errors, no strict
- * mode, no format validation, no coercion, no defaults). Where the environment forbids `eval` (a
- * Content-Security-Policy without `'unsafe-eval'`) a compile still fails with `invalid_arguments`;
- * precompile those schemas instead.
+ * Makes runtime schema compiles use the ajv bundled with this entry, in the schema's dialect (draft-07,
+ * 2019-09 or 2020-12; options: all errors, no strict mode, no format validation, no coercion, no
+ * defaults). Where the environment forbids `eval` (a Content-Security-Policy without `'unsafe-eval'`) a
+ * compile still fails, with a TypeError naming the tool; precompile those schemas instead
+ * (`precompileValidators` in `toolhost/node`), or use a Standard Schema (zod, valibot).
  */
 export function useAjv(): void {
-  provideSchemaCompiler(async () =>
-    new Ajv({ allErrors: true, strict: false, validateFormats: false, coerceTypes: false, useDefaults: false, logger: false }) as unknown as SchemaCompiler,
-  );
+  provideSchemaCompiler(async (dialect) => {
+    const options = { ...AJV_OPTIONS, logger: false as const };
+    if (dialect === '2020-12') return new Ajv2020(options) as unknown as SchemaCompiler;
+    if (dialect === '2019-09') return new Ajv2019(options) as unknown as SchemaCompiler;
+    return new Ajv(options) as unknown as SchemaCompiler;
+  });
 }

@@ -1,16 +1,18 @@
 import { ToolError, toToolError, type ToolErrorCode } from './errors.js';
-import { createFileCache, type FileCache } from './file-cache.js';
-import { findNonJson } from './json.js';
-import { withoutStackTrace } from './stack.js';
+import { createFileCache } from './file-cache.js';
 import { quoteForMessage } from '../fs/text.js';
 import { KeyedMutex } from './locks.js';
 import { DenialTracker, PermissionChecker, type PermissionPolicy, type PermissionRequest } from './permissions.js';
 import { createMemoryPlatform } from '../platform/memory.js';
-import type { HostHooks, Tool, ToolContext } from './tool.js';
+import type { AnyTool, HostHooks } from './tool.js';
 import type { ToolHost, ToolInfo } from './host.js';
 import type { JsonSchema, JsonValue, Platform, StateLease, StateStore } from './types.js';
-import { coerceArguments, compileValidator, formatValidationErrors, parseSchema, precompiledValidator, type ArgumentValidator } from './validation.js';
+import { createToolEntry, type ToolEntry } from './entry.js';
+import { CallContext, cancelled, endedReason, type ContextHost, type ConversationState, type StateChanges, type ToolMessage } from './context.js';
+import { findNonJson } from './json.js';
 import { webSearchFallbackTool } from '../tools/web-search.js';
+
+export type { ToolMessage } from './context.js';
 
 /** One tool call as a model makes it. `args` is usually an object; `null`/`undefined` count as `{}`. */
 export interface ToolCall {
@@ -61,20 +63,16 @@ export interface FunctionDeclaration {
   parameters: JsonSchema;
 }
 
-/** A message a tool sent with `ctx.send`, as the host's `onMessage` receives it. */
-export interface ToolMessage {
-  conversationId: string;
-  callId: string;
-  tool: string;
-  message: JsonValue;
-}
-
 /** Options of {@link ToolRunner}; all optional. */
 export interface ToolRunnerOptions extends HostHooks {
   /** Filesystem, state and capabilities (default: a fresh memory platform). */
   platform?: Platform;
-  /** Tools registered at construction, in order. */
-  tools?: Tool<never, unknown>[] | Tool[];
+  /**
+   * Tools registered at construction, in order (either shape). A tool the runner cannot take (bad
+   * name, schema that is not an object) makes the constructor throw a TypeError naming it; a JSON
+   * Schema ajv must compile is compiled at once, and {@link ToolRunner.ready} rejects if it does not.
+   */
+  tools?: readonly AnyTool[];
   /** Who may run what (default `'allow_all'`). */
   permissions?: PermissionPolicy;
   /** Refuse every tool that is not read-only. */
@@ -92,25 +90,6 @@ export interface ToolRunnerOptions extends HostHooks {
   verbose?: boolean;
 }
 
-interface Entry {
-  tool: Tool;
-  schema: JsonSchema;
-  /** Undefined until compiled: schemas without a precompiled validator compile on first use (or in `register`). */
-  validate: ArgumentValidator | undefined;
-  compiling?: Promise<ArgumentValidator>;
-  readOnly: boolean;
-  concurrencySafe: boolean;
-  needsContext: boolean;
-}
-
-interface ConversationState {
-  /** JSON text per key: reads parse a fresh copy, so tools cannot change the cache by mutation. */
-  values: Map<string, string>;
-  fileCache: FileCache;
-  /** On a shared store (one with `lock` and `snapshot`): the store's version these values are. */
-  version?: string | undefined;
-}
-
 /** A store that several processes share: the runner revalidates its cache and locks per call. */
 type SharedStore = StateStore & Required<Pick<StateStore, 'lock' | 'snapshot'>>;
 
@@ -124,58 +103,135 @@ function stateMap(state: Record<string, JsonValue>): Map<string, string> {
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: ToolError };
 
-const NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/;
 const SEARCH_FALLBACK_NAMES = new Set(['web_search', 'google_search']);
 
 /**
- * Registers tools and runs tool calls (SPEC §3; seed: the SDK's `ToolRunner`). Validates arguments once
- * with ajv, applies permissions and plan mode, hands `needsContext` tools a {@link ToolContext}, persists
- * tool state before a call's result is returned, and turns every failure into a coded result.
+ * Registers tools and runs tool calls. Validates arguments once (ajv for a JSON Schema, the library
+ * itself for a Standard Schema), applies permissions and plan mode, hands tools a {@link ToolContext},
+ * persists tool state before a call's result is returned, and turns every failure into a coded result.
+ * Tools of both shapes ({@link ExecuteTool} and the classic {@link Tool}) are taken alike.
  */
 export class ToolRunner implements ToolHost {
   readonly platform: Platform;
-  readonly permissions: PermissionChecker;
   readonly denialTracker = new DenialTracker();
-  readonly planMode: boolean;
   readonly conversationId: string;
   readonly defaultTimeoutMs: number | undefined;
   readonly cwd: string;
   readonly verbose: boolean;
+  #permissions: PermissionChecker;
+  #planMode: boolean;
   readonly #options: ToolRunnerOptions;
-  readonly #tools = new Map<string, Entry>();
+  readonly #tools = new Map<string, ToolEntry>();
   readonly #conversations = new Map<string, ConversationState>();
   readonly #loading = new Map<string, Promise<ConversationState>>();
   readonly #pathLocks = new KeyedMutex();
   /** Serialises calls on a platform with `batch`, so no other caller's commit is deferred into a batch. */
   readonly #calls = new KeyedMutex();
-  readonly #hooks: HostHooks;
-  #fallback: Entry | undefined;
+  readonly #contextHost: ContextHost;
+  readonly #compiling: Promise<void>;
+  /** The platform's state store when several processes share it (it has `lock` and `snapshot`). */
+  readonly #shared: SharedStore | undefined;
+  #fallback: ToolEntry | undefined;
 
   constructor(options: ToolRunnerOptions = {}) {
     this.#options = options;
     this.platform = options.platform ?? createMemoryPlatform();
-    this.permissions = new PermissionChecker(options.permissions ?? 'allow_all');
-    this.planMode = options.planMode ?? false;
+    this.#permissions = new PermissionChecker(options.permissions ?? 'allow_all');
+    this.#planMode = options.planMode ?? false;
     this.conversationId = options.conversationId ?? 'default';
     this.defaultTimeoutMs = options.defaultTimeoutMs;
     this.cwd = options.cwd ?? this.platform.root;
     this.verbose = options.verbose ?? false;
-    this.#hooks = {};
-    if (options.startSubagent) this.#hooks.startSubagent = options.startSubagent;
-    if (options.generateImage) this.#hooks.generateImage = options.generateImage;
-    if (options.onFinish) this.#hooks.onFinish = options.onFinish;
-    for (const tool of options.tools ?? []) this.#add(tool as Tool);
+    this.#shared = sharedStore(this.platform.state);
+    const hooks: HostHooks = {};
+    if (options.startSubagent) hooks.startSubagent = options.startSubagent;
+    if (options.generateImage) hooks.generateImage = options.generateImage;
+    if (options.onFinish) hooks.onFinish = options.onFinish;
+    this.#contextHost = {
+      platform: this.platform,
+      cwd: this.cwd,
+      verbose: this.verbose,
+      hooks,
+      denialTracker: this.denialTracker,
+      permissions: () => this.#permissions,
+      planMode: () => this.#planMode,
+      isIdle: () => options.isIdle?.() ?? false,
+      onMessage: options.onMessage,
+      withPathLock: (path, fn) => this.#pathLocks.run(path, fn),
+    };
+    const compiling: Promise<void>[] = [];
+    for (const tool of options.tools ?? []) {
+      const entry = createToolEntry(tool);
+      // Compiled now, not at the first call: a schema that does not compile is the host's error,
+      // reported by ready() (and as `unavailable` by the tool's calls), never as the model's.
+      if (!entry.compiled) compiling.push(entry.compile());
+      this.#tools.set(entry.name, entry);
+    }
+    this.#compiling = Promise.all(compiling).then(() => undefined);
+    this.#compiling.catch(() => undefined);
   }
 
   /**
-   * Adds a tool; a tool with the same name is replaced (keeping its place in `declarations()`).
-   * Rejects with `invalid_arguments` for a bad name or a schema that is not a compilable JSON Schema object.
+   * A runner whose tools are all compiled: `new ToolRunner(options)` then {@link ready}. Rejects with
+   * the TypeError of the first tool whose schema does not compile (naming the tool).
    */
-  async register(tool: Tool<never, unknown> | Tool): Promise<void> {
-    const entry = this.#check(tool as Tool);
-    // A schema ajv must compile is compiled here, so a bad schema fails its registration.
-    entry.validate ??= await compileValidator(entry.tool.name, entry.schema);
-    this.#tools.set(entry.tool.name, entry);
+  static async create(options: ToolRunnerOptions = {}): Promise<ToolRunner> {
+    const runner = new ToolRunner(options);
+    await runner.ready();
+    return runner;
+  }
+
+  /**
+   * Resolves once every tool given to the constructor has its validator (most need no compile:
+   * the built-ins are precompiled, Standard Schemas validate themselves). Rejects with a TypeError
+   * naming the tool whose schema ajv refused, or that cannot be compiled here (a strict CSP).
+   */
+  ready(): Promise<void> {
+    return this.#compiling;
+  }
+
+  /** The permission checker in force (replaced by {@link setPermissions}). */
+  get permissions(): PermissionChecker {
+    return this.#permissions;
+  }
+
+  /** Whether plan mode is on (only read-only tools run); settable, as {@link setPlanMode}. */
+  get planMode(): boolean {
+    return this.#planMode;
+  }
+
+  set planMode(on: boolean) {
+    this.setPlanMode(on);
+  }
+
+  /**
+   * Replaces the permission policy for the calls that start from now on (calls already waiting for a
+   * permission keep the answer they get). `allow_session` answers given under the old policy are
+   * forgotten. Throws a TypeError for a value that is not a policy.
+   */
+  setPermissions(policy: PermissionPolicy): void {
+    if (policy !== 'allow_all' && policy !== 'read_only' && (typeof policy !== 'object' || policy === null)) {
+      throw new TypeError(`setPermissions takes 'allow_all', 'read_only' or { allow?, deny?, ask? }, not ${JSON.stringify(policy)}`);
+    }
+    this.#permissions = new PermissionChecker(policy);
+  }
+
+  /** Turns plan mode on or off for the calls that start from now on. */
+  setPlanMode(on: boolean): void {
+    if (typeof on !== 'boolean') throw new TypeError(`setPlanMode takes a boolean, not ${JSON.stringify(on)}`);
+    this.#planMode = on;
+  }
+
+  /**
+   * Adds a tool (either shape); a tool with the same name is replaced (keeping its place in
+   * `declarations()`). Rejects with a TypeError naming the tool for a bad name, a missing
+   * `execute`/`call`, or a schema that is not a compilable JSON Schema object (or cannot be compiled
+   * here: see registerPrecompiledValidators) — a host's mistake, never `invalid_arguments`.
+   */
+  async register(tool: AnyTool): Promise<void> {
+    const entry = createToolEntry(tool);
+    await entry.compile();
+    this.#tools.set(entry.name, entry);
   }
 
   /** Removes a tool by name; true when one was registered. */
@@ -190,24 +246,23 @@ export class ToolRunner implements ToolHost {
 
   /** Function declarations of the registered tools, in registration order, `parameters` as objects. */
   declarations(): FunctionDeclaration[] {
-    return [...this.#tools.values()].map((entry) => ({
-      name: entry.tool.name,
-      description: entry.tool.description,
-      parameters: entry.schema,
-    }));
+    return [...this.#tools.values()].map((entry) => ({ name: entry.name, description: entry.description, parameters: entry.parameters }));
   }
 
-  /** The registered tools with annotations (`readOnlyHint` always set), in registration order. */
+  /**
+   * The registered tools with annotations (`readOnlyHint` always set), output schema and concurrency,
+   * in registration order: all an adapter (MCP `tools/list`, the AI SDK) needs, without the tool list.
+   */
   tools(): ToolInfo[] {
     return [...this.#tools.values()].map((entry) => {
       const info: ToolInfo = {
-        name: entry.tool.name,
-        description: entry.tool.description,
-        parameters: entry.schema,
-        annotations: { ...entry.tool.annotations, readOnlyHint: entry.readOnly },
+        name: entry.name,
+        description: entry.description,
+        parameters: entry.parameters,
+        annotations: { ...entry.annotations },
         concurrencySafe: entry.concurrencySafe,
       };
-      if (entry.tool.outputSchema) info.outputSchema = entry.tool.outputSchema;
+      if (entry.outputSchema) info.outputSchema = entry.outputSchema;
       return info;
     });
   }
@@ -215,7 +270,8 @@ export class ToolRunner implements ToolHost {
   /**
    * Runs one call and returns the tool's output; rejects with a {@link ToolError} (check `code`).
    * Codes: `unknown_tool`, `invalid_arguments`, `permission_denied`, `cancelled`, `timeout`,
-   * `execution_failed` (a throw, message kept), or the tool's own code.
+   * `execution_failed` (a throw, message kept; a result that breaks the tool's outputSchema),
+   * `unavailable` (the tool's schema could not be compiled), or the tool's own code.
    */
   async execute(name: string, args: unknown, options: CallOptions = {}): Promise<unknown> {
     const run = async (): Promise<unknown> => {
@@ -259,6 +315,15 @@ export class ToolRunner implements ToolHost {
     });
   }
 
+  /** Reads a conversation's tool state from the platform store (for hosts and inspectors). */
+  async getState(conversationId: string = this.conversationId): Promise<Record<string, JsonValue>> {
+    if (this.#shared) return (await this.#shared.snapshot(conversationId, undefined)).state ?? {};
+    const state = await this.#conversation(conversationId);
+    const out: Record<string, JsonValue> = {};
+    for (const [key, text] of state.values) out[key] = JSON.parse(text) as JsonValue;
+    return out;
+  }
+
   /** Runs the calls in order (concurrency-safe neighbours together); notes in `readOnly[i]` whether call i's tool was read-only. */
   async #processCalls(calls: readonly ToolCall[], options: CallOptions, readOnly: boolean[] | undefined): Promise<ToolCallResult[]> {
     const results: ToolCallResult[] = new Array(calls.length);
@@ -286,68 +351,10 @@ export class ToolRunner implements ToolHost {
     return results;
   }
 
-  /** Reads a conversation's tool state from the platform store (for hosts and inspectors). */
-  async getState(conversationId: string = this.conversationId): Promise<Record<string, JsonValue>> {
-    const shared = sharedStore(this.platform.state);
-    if (shared) return (await shared.snapshot(conversationId, undefined)).state ?? {};
-    const state = await this.#conversation(conversationId);
-    const out: Record<string, JsonValue> = {};
-    for (const [key, text] of state.values) out[key] = JSON.parse(text) as JsonValue;
-    return out;
-  }
-
-  #add(tool: Tool): void {
-    const entry = this.#check(tool);
-    this.#tools.set(tool.name, entry);
-  }
-
-  /** Checks a tool's name, call and schema shape and builds its entry (its validator when precompiled). */
-  #check(tool: Tool): Entry {
-    if (typeof tool !== 'object' || tool === null || typeof tool.name !== 'string') {
-      throw new ToolError('invalid_arguments', 'register takes a Tool: an object with name, description, parameters and call');
-    }
-    if (!NAME_PATTERN.test(tool.name)) {
-      throw new ToolError(
-        'invalid_arguments',
-        `tool name "${tool.name}" must match /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/ (letters, digits, _ . -; at most 64)`,
-      );
-    }
-    if (typeof tool.call !== 'function' && typeof tool.callWithContext !== 'function') {
-      throw new ToolError('invalid_arguments', `tool ${tool.name} has neither call nor callWithContext`);
-    }
-    return this.#entry(tool);
-  }
-
-  #entry(tool: Tool): Entry {
-    const schema = parseSchema(tool.name, tool.parameters);
-    if (schema.type !== undefined && schema.type !== 'object') {
-      throw new ToolError(
-        'invalid_arguments',
-        `tool ${tool.name}: parameters must describe an object (type: 'object'), as every model API passes arguments by name; got type ${JSON.stringify(schema.type)}`,
-      );
-    }
-    const readOnly = tool.readOnly === true || tool.annotations?.readOnlyHint === true;
-    return {
-      tool,
-      schema,
-      validate: precompiledValidator(schema),
-      readOnly,
-      concurrencySafe: tool.concurrencySafe ?? readOnly,
-      needsContext: tool.needsContext === true && typeof tool.callWithContext === 'function',
-    };
-  }
-
-  /** Compiles the validator of a tool given to the constructor without a precompiled one (once; a bad schema fails each call). */
-  async #compile(entry: Entry): Promise<ArgumentValidator> {
-    entry.compiling ??= compileValidator(entry.tool.name, entry.schema);
-    entry.validate = await entry.compiling;
-    return entry.validate;
-  }
-
-  #lookup(name: string): Entry | undefined {
+  #lookup(name: string): ToolEntry | undefined {
     const entry = this.#tools.get(name);
     if (entry || !SEARCH_FALLBACK_NAMES.has(name)) return entry;
-    this.#fallback ??= this.#entry(webSearchFallbackTool as Tool);
+    this.#fallback ??= createToolEntry(webSearchFallbackTool);
     return this.#fallback;
   }
 
@@ -388,26 +395,20 @@ export class ToolRunner implements ToolHost {
       const listed = names.slice(0, 30).join(', ') + (names.length > 30 ? ', ...' : '');
       throw new ToolError('unknown_tool', `unknown tool ${quoteForMessage(String(name))}; available tools: ${listed || '(none registered)'}`);
     }
-    const validate = entry.validate ?? (await this.#compile(entry));
-    const args = coerceArguments(rawArgs ?? {}, entry.schema);
-    if (!validate(args)) {
-      throw new ToolError(
-        'invalid_arguments',
-        `invalid arguments for ${name}: ${formatValidationErrors(validate.errors ?? [], entry.schema)}`,
-      );
-    }
+    let args = entry.parse(rawArgs, name);
+    if (isThenable(args)) args = await args;
     const { signal } = options;
     if (signal?.aborted) throw cancelled(name, signal);
     const conversationId = options.conversationId ?? this.conversationId;
     // Generated only where it is seen (a permission request, the tool's context): the fast path below
     // has no use for it, and crypto.randomUUID costs a random-source read per call.
     let callId = id;
-    if (this.planMode || this.permissions.policy !== 'allow_all') {
+    if (this.#planMode || this.#permissions.policy !== 'allow_all') {
       callId ??= crypto.randomUUID();
       const request = { tool: name, args, conversationId, callId, readOnly: entry.readOnly } as PermissionRequest;
       // Non-enumerable: hosts post the request to a page or another thread, and an AbortSignal cannot be cloned.
       Object.defineProperty(request, 'signal', { value: signal ?? new AbortController().signal, enumerable: false });
-      const decision = await abortable(this.permissions.check(request, this.planMode), signal, name);
+      const decision = await abortable(this.#permissions.check(request, this.#planMode), signal, name);
       if (!decision.allowed) {
         this.denialTracker.record({ tool: name, args, reason: decision.reason, conversationId, time: Date.now() });
         throw new ToolError('permission_denied', decision.reason);
@@ -415,29 +416,52 @@ export class ToolRunner implements ToolHost {
       if (signal?.aborted) throw cancelled(name, signal);
     }
     const timeoutMs = normaliseTimeout(options.timeoutMs ?? this.defaultTimeoutMs);
-    if (!entry.needsContext && timeoutMs === undefined && (entry.readOnly || !this.platform.flush)) {
-      // Fast path: no deadline, no context, nothing to flush; only the caller's signal (a worker bridge
-      // passes one for a call its host can cancel) can end the call early, with `cancelled` as on the full path.
-      const value = signal ? await abortable(Promise.resolve(entry.tool.call(args)), signal, name) : await entry.tool.call(args);
-      return this.#checkOutput(name, value);
+    if (timeoutMs === undefined && (entry.readOnly || !this.platform.flush)) {
+      // Fast path: no deadline and nothing to flush; only the caller's signal (a worker bridge passes
+      // one for a call its host can cancel) can end the call early, with `cancelled` as on the full path.
+      if (!entry.usesContext) {
+        const value = signal ? await abortable(Promise.resolve(entry.run(args, undefined)), signal, name) : await entry.run(args, undefined);
+        return this.#output(entry, name, value);
+      }
     }
-    return this.#invokeWithContext(entry, args, { conversationId, callId: callId ?? crypto.randomUUID(), signal, timeoutMs, onMessage: options.onMessage });
+    if (timeoutMs === undefined && (entry.readOnly || !this.platform.flush) && !this.#shared) {
+      // A tool that takes a context gets one built lazily (no timer; no controller unless it reads `signal`).
+      const state = this.#conversations.get(conversationId) ?? (await this.#conversation(conversationId));
+      const ctx = new CallContext(
+        this.#contextHost,
+        { tool: name, conversationId, callId, callerSignal: signal, controller: undefined, onMessage: options.onMessage },
+        state,
+      );
+      let value: unknown;
+      try {
+        const running = entry.run(args, ctx);
+        value = signal ? await abortable(Promise.resolve(running), signal, name) : await running;
+      } catch (error) {
+        const changes = ctx.end();
+        if (changes) await this.#persist(conversationId, state, changes);
+        throw error;
+      }
+      const changes = ctx.end();
+      if (changes) await this.#persist(conversationId, state, changes);
+      return this.#output(entry, name, value);
+    }
+    return this.#invokeWithDeadline(entry, name, args, { conversationId, callId, signal, timeoutMs, onMessage: options.onMessage });
   }
 
-  async #invokeWithContext(
-    entry: Entry,
+  async #invokeWithDeadline(
+    entry: ToolEntry,
+    name: string,
     args: unknown,
-    call: { conversationId: string; callId: string; signal: AbortSignal | undefined; timeoutMs: number | undefined; onMessage: CallOptions['onMessage'] },
+    call: { conversationId: string; callId: string | undefined; signal: AbortSignal | undefined; timeoutMs: number | undefined; onMessage: CallOptions['onMessage'] },
   ): Promise<unknown> {
-    const name = entry.tool.name;
-    const shared = entry.needsContext ? sharedStore(this.platform.state) : undefined;
-    let state = entry.needsContext && !shared ? await this.#conversation(call.conversationId) : undefined;
+    const shared = entry.usesContext ? this.#shared : undefined;
+    let state = entry.usesContext && !shared ? (this.#conversations.get(call.conversationId) ?? (await this.#conversation(call.conversationId))) : undefined;
     const started = Date.now();
     // A shared store: the cache is checked against the store's version before the call, and a
     // state-changing call holds the conversation's lock across processes until its keys are committed.
     let lease: StateLease | undefined;
     let cached: ConversationState | undefined;
-    if (shared) ({ state, lease, cached } = await this.#sharedState(shared, entry, call, started));
+    if (shared) ({ state, lease, cached } = await this.#sharedState(shared, entry, name, call, started));
     const controller = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
     let onAbort: (() => void) | undefined;
@@ -456,17 +480,15 @@ export class ToolRunner implements ToolHost {
         Math.max(0, ms - (Date.now() - started)),
       );
     }
-    const dirty = new Map<string, string | undefined>();
-    const previous = new Map<string, string | undefined>();
-    let open = true;
+    const ctx = state
+      ? new CallContext(
+          this.#contextHost,
+          { tool: name, conversationId: call.conversationId, callId: call.callId, callerSignal: undefined, controller, onMessage: call.onMessage },
+          state,
+        )
+      : undefined;
     try {
-      let running: Promise<unknown>;
-      if (state) {
-        const ctx = this.#context(entry, call, controller.signal, state, { dirty, previous }, () => open);
-        running = Promise.resolve().then(() => (entry.tool.callWithContext as NonNullable<Tool['callWithContext']>)(args, ctx));
-      } else {
-        running = Promise.resolve().then(() => entry.tool.call(args));
-      }
+      const running = Promise.resolve().then(() => entry.run(args, ctx));
       running.catch(() => undefined);
       const value = await Promise.race([running, interrupted]);
       // A read-only tool that blocked the thread past its deadline (the timer could not fire) still
@@ -475,38 +497,28 @@ export class ToolRunner implements ToolHost {
       if (entry.readOnly && call.timeoutMs !== undefined && Date.now() - started >= call.timeoutMs) {
         throw new ToolError('timeout', `${name} did not finish within ${call.timeoutMs} ms; narrow the request or raise timeoutMs`);
       }
-      return this.#checkOutput(name, value);
+      return await this.#output(entry, name, value);
     } finally {
-      open = false;
       if (timer !== undefined) clearTimeout(timer);
       if (onAbort) call.signal?.removeEventListener('abort', onAbort);
+      const changes = ctx?.end();
       if (!controller.signal.aborted) controller.abort(endedReason(name));
       if (lease && state && cached) {
+        const dirty = changes?.dirty ?? new Map<string, string | undefined>();
         const deadline = call.timeoutMs !== undefined && Date.now() - started < call.timeoutMs ? started + call.timeoutMs : undefined;
         // Adopted as the cache only once committed; a failed commit leaves the cache as the store is.
-        const version = dirty.size > 0
-          ? await lease.commit([...dirty].map(([key, text]) => [key, text === undefined ? undefined : (JSON.parse(text) as JsonValue)] as const), deadline === undefined ? {} : { deadline })
-          : (await lease.release(), lease.version);
+        const version =
+          dirty.size > 0
+            ? await lease.commit(
+                [...dirty].map(([key, text]) => [key, text === undefined ? undefined : (JSON.parse(text) as JsonValue)] as const),
+                deadline === undefined ? {} : { deadline },
+              )
+            : (await lease.release(), lease.version);
         cached.values = state.values;
         cached.version = version;
-      } else if (dirty.size > 0 && state) {
+      } else if (changes && changes.dirty.size > 0 && state) {
         if (cached) cached.version = undefined;
-        try {
-          await this.platform.state.setMany(
-            call.conversationId,
-            [...dirty].map(([key, text]) => [key, text === undefined ? undefined : (JSON.parse(text) as JsonValue)] as const),
-          );
-        } catch (error) {
-          // Not stored, so not kept: put back what the cache held before this call (unless a later
-          // call has set the key since), so reads agree with the store.
-          for (const [key, text] of dirty) {
-            if (state.values.get(key) !== text) continue;
-            const before = previous.get(key);
-            if (before === undefined) state.values.delete(key);
-            else state.values.set(key, before);
-          }
-          throw error;
-        }
+        await this.#persist(call.conversationId, state, changes);
       }
       if (!entry.readOnly && this.platform.flush) await this.platform.flush();
     }
@@ -518,7 +530,8 @@ export class ToolRunner implements ToolHost {
    */
   async #sharedState(
     store: SharedStore,
-    entry: Entry,
+    entry: ToolEntry,
+    name: string,
     call: { conversationId: string; signal: AbortSignal | undefined; timeoutMs: number | undefined },
     started: number,
   ): Promise<{ state: ConversationState; lease: StateLease | undefined; cached: ConversationState }> {
@@ -539,89 +552,48 @@ export class ToolRunner implements ToolHost {
       const values = lease.state ? stateMap(lease.state) : new Map(cached.values);
       return { state: { values, fileCache: cached.fileCache, version: lease.version }, lease, cached };
     } catch (error) {
-      if (call.signal?.aborted) throw cancelled(entry.tool.name, call.signal);
+      if (call.signal?.aborted) throw cancelled(name, call.signal);
       throw error;
     }
   }
 
-  #context(
-    entry: Entry,
-    call: { conversationId: string; callId: string; onMessage: CallOptions['onMessage'] },
-    signal: AbortSignal,
-    state: ConversationState,
-    changes: { dirty: Map<string, string | undefined>; previous: Map<string, string | undefined> },
-    isOpen: () => boolean,
-  ): ToolContext {
-    const runner = this;
-    const options = this.#options;
-    const name = entry.tool.name;
-    return {
-      conversationId: call.conversationId,
-      callId: call.callId,
-      signal,
-      cwd: this.cwd,
-      fs: this.platform.fs,
-      platform: this.platform,
-      planMode: this.planMode,
-      permissions: this.permissions,
-      fileCache: state.fileCache,
-      denialTracker: this.denialTracker,
-      verbose: this.verbose,
-      hooks: this.#hooks,
-      isIdle: () => options.isIdle?.() ?? false,
-      send(message) {
-        // Checked synchronously, so a tool that does not await send still sees the throw.
-        const problem = findNonJson(message);
-        if (problem) throw new ToolError('invalid_arguments', `ctx.send: the message is not JSON (${problem}); send plain objects, arrays, strings, finite numbers, booleans or null`);
-        // A failing host handler is the host's problem: it must neither fail the tool nor surface as
-        // an unhandled rejection from a send the tool did not await.
-        const delivered = { conversationId: call.conversationId, callId: call.callId, tool: name, message };
-        const deliver = (handler: CallOptions['onMessage']): Promise<void> => {
-          try {
-            return Promise.resolve(handler?.(delivered)).then(
-              () => undefined,
-              () => undefined,
-            );
-          } catch {
-            return Promise.resolve();
-          }
-        };
-        return Promise.all([deliver(options.onMessage), deliver(call.onMessage)]).then(() => undefined);
-      },
-      getState<T extends JsonValue>(key: string): T | undefined {
-        const text = state.values.get(key);
-        return text === undefined ? undefined : (JSON.parse(text) as T);
-      },
-      setState(key, value) {
-        if (typeof key !== 'string') throw new ToolError('invalid_arguments', 'setState: the key must be a string');
-        if (!isOpen()) {
-          throw new ToolError('cancelled', `setState("${key}") after ${name} ended (cancelled or timed out); the value was not kept`);
-        }
-        if (!changes.previous.has(key)) changes.previous.set(key, state.values.get(key));
-        if (value === undefined) {
-          state.values.delete(key);
-          changes.dirty.set(key, undefined);
-          return;
-        }
-        const problem = findNonJson(value);
-        if (problem) {
-          throw new ToolError('invalid_arguments', `setState("${key}"): the value is not JSON (${problem}); store plain objects, arrays, strings, finite numbers, booleans or null`);
-        }
-        const text = JSON.stringify(value);
-        state.values.set(key, text);
-        changes.dirty.set(key, text);
-      },
-      withPathLock: (path, fn) => runner.#pathLocks.run(path, fn),
-    };
+  /**
+   * Stores the keys a call set, in one `setMany`. When that fails, puts back what the cache held before
+   * the call (unless a later call has set the key since), so reads agree with the store, and rethrows.
+   */
+  async #persist(conversationId: string, state: ConversationState, changes: StateChanges | undefined): Promise<void> {
+    if (!changes || changes.dirty.size === 0) return;
+    const { dirty, previous } = changes;
+    try {
+      await this.platform.state.setMany(
+        conversationId,
+        [...dirty].map(([key, text]) => [key, text === undefined ? undefined : (JSON.parse(text) as JsonValue)] as const),
+      );
+    } catch (error) {
+      for (const [key, text] of dirty) {
+        if (state.values.get(key) !== text) continue;
+        const before = previous.get(key);
+        if (before === undefined) state.values.delete(key);
+        else state.values.set(key, before);
+      }
+      throw error;
+    } finally {
+      dirty.clear();
+    }
   }
 
-  #checkOutput(name: string, value: unknown): unknown {
-    if (value === undefined) return null;
-    const problem = findNonJson(value);
+  /** A tool's result as the caller gets it: `undefined` → null; not JSON, or against its outputSchema → `execution_failed`. */
+  #output(entry: ToolEntry, name: string, value: unknown): unknown {
+    const result = value === undefined ? null : value;
+    const problem = findNonJson(result);
     if (problem) {
       throw new ToolError('execution_failed', `${name} returned a value that is not JSON (${problem}); tools must return JSON-serialisable values`);
     }
-    return value;
+    if (entry.checkOutput) {
+      const checked = entry.checkOutput(result);
+      if (isThenable(checked)) return Promise.resolve(checked).then(() => result);
+    }
+    return result;
   }
 
   async #conversation(conversationId: string): Promise<ConversationState> {
@@ -644,6 +616,10 @@ export class ToolRunner implements ToolHost {
     }
     return loading;
   }
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
 /** `promise`, or a `cancelled` rejection as soon as `signal` aborts (for waits the runner does not own, such as a permission prompt). */
@@ -669,18 +645,4 @@ function normaliseTimeout(timeoutMs: unknown): number | undefined {
     throw new ToolError('invalid_arguments', `timeoutMs must be a positive number of milliseconds (got ${String(timeoutMs)}); omit it or pass Infinity for no deadline`);
   }
   return timeoutMs > MAX_TIMER_MS ? undefined : timeoutMs;
-}
-
-/**
- * The reason a call's own signal is aborted with once the call is over (so work the tool left behind
- * stops). Built without a stack: it is made for every call and a stack would only point here.
- */
-function endedReason(name: string): ToolError {
-  return withoutStackTrace(() => new ToolError('cancelled', `${name} has ended`));
-}
-
-function cancelled(name: string, signal: AbortSignal): ToolError {
-  const reason = signal.reason as { code?: unknown; message?: unknown } | undefined;
-  if (reason && reason.code === 'timeout' && typeof reason.message === 'string') return new ToolError('timeout', reason.message);
-  return new ToolError('cancelled', `${name} was cancelled before it finished`);
 }

@@ -2,11 +2,12 @@ import type { FsPromises, JsonSchema, JsonValue, Platform } from './types.js';
 import type { DenialTracker, PermissionChecker } from './permissions.js';
 import type { FileCache } from './file-cache.js';
 import type { ToolAnnotations } from './host.js';
+import { isStandardSchema, type StandardSchemaV1 } from './standard-schema.js';
 
 /**
- * A function a language model can call (SPEC §2; seeds: the SDK's `Tool` trait and the coding agent's
- * `is_read_only` / `is_concurrency_safe`). Implement it as a class or build it with {@link defineTool}.
- * Outputs must be JSON-serialisable (structured-clone safe).
+ * The classic tool shape, kept working beside {@link ExecuteTool}: `parameters` (JSON Schema object or
+ * JSON string), `call`, and `callWithContext` when `needsContext` is set. Implement it as a class or
+ * build it with {@link defineTool}. Outputs must be JSON-serialisable (structured-clone safe).
  */
 export interface Tool<Args = unknown, Out = unknown> {
   /** Model-facing name, `/^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/`. */
@@ -22,7 +23,7 @@ export interface Tool<Args = unknown, Out = unknown> {
   readonly needsContext?: boolean;
   /** MCP-style side-effect hints; `readOnlyHint` defaults to `readOnly`. */
   readonly annotations?: ToolAnnotations;
-  /** JSON Schema of the result, when the tool declares one. */
+  /** JSON Schema of the result, when the tool declares one; a result that does not match is `execution_failed`. */
   readonly outputSchema?: JsonSchema;
   call(args: Args): Promise<Out>;
   callWithContext?(args: Args, ctx: ToolContext): Promise<Out>;
@@ -41,8 +42,8 @@ export interface HostHooks {
 }
 
 /**
- * What a `needsContext` tool receives (SPEC §4; seeds: the SDK's `ToolContext` and the coding agent's
- * `cwd`/`cancel`/`plan_mode`/`file_cache`/`denial_tracker`/`verbose`).
+ * What a tool's `execute` (and a `needsContext` tool's `callWithContext`) receives for one call. Built
+ * lazily: members cost nothing until read. Tool state is loaded before the call.
  */
 export interface ToolContext {
   /** The call's conversation: `opts.conversationId`, else the runner's. */
@@ -119,7 +120,56 @@ type ObjectFrom<P, R> = Simplify<
  */
 export type InferArgs<S> = S extends string ? unknown : FromType<S>;
 
-/** The object literal {@link defineTool} takes. */
+/** A tool's input schema: a JSON Schema object (draft-07, 2019-09 or 2020-12) or a Standard Schema v1 value (zod 4, valibot, arktype). */
+export type ToolSchema = JsonSchema | StandardSchemaV1;
+
+/**
+ * The input type of a tool's `execute` for its schema: a Standard Schema's output type (after
+ * transforms: `z.output<typeof schema>`), or for a JSON Schema written `as const`, {@link InferArgs}.
+ */
+export type InferInput<S> = S extends StandardSchemaV1 ? NonNullable<S['~standard']['types']>['output'] : InferArgs<S>;
+
+/**
+ * A tool in the shape of the AI SDK's `tool()`, MCP's `registerTool` and OpenAI Agents' `tool()`:
+ * `execute(input, ctx)` gets the validated (and, for a Standard Schema, parsed) input and a
+ * {@link ToolContext}. Build one with {@link defineTool}. Outputs must be JSON-serialisable.
+ */
+export interface ExecuteTool<Input = unknown, Output = unknown> {
+  /** Model-facing name, `/^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/`. */
+  readonly name: string;
+  readonly description: string;
+  /** JSON Schema object, or a Standard Schema (its own `~standard.validate` validates; refinements and transforms apply). */
+  readonly inputSchema: ToolSchema;
+  /**
+   * The JSON Schema the model is shown, for a Standard Schema library that cannot convert itself
+   * (no `~standard.jsonSchema`): valibot's `toJsonSchema(schema)`, say. Ignored for a JSON Schema input.
+   */
+  readonly jsonSchema?: object;
+  /** Schema of the result (JSON Schema or Standard Schema); a result that does not match is `execution_failed`. */
+  readonly outputSchema?: ToolSchema;
+  /** MCP's side-effect hints; `readOnlyHint` makes the tool read-only for permissions and plan mode. */
+  readonly annotations?: ToolAnnotations;
+  /** Safe to run beside other concurrency-safe calls (default: `annotations.readOnlyHint`). */
+  readonly concurrencySafe?: boolean;
+  execute(input: Input, ctx: ToolContext): Promise<Output> | Output;
+}
+
+/** Any tool a runner takes: an {@link ExecuteTool} or a classic {@link Tool}. */
+export type AnyTool = ExecuteTool<never, unknown> | ExecuteTool | Tool<never, unknown> | Tool;
+
+/** The object literal {@link defineTool} takes for an {@link ExecuteTool}. */
+export interface ExecuteToolDefinition<S, Out> {
+  name: string;
+  description: string;
+  inputSchema: S;
+  jsonSchema?: object;
+  outputSchema?: ToolSchema;
+  annotations?: ToolAnnotations;
+  concurrencySafe?: boolean;
+  execute: (input: InferInput<S>, ctx: ToolContext) => Promise<Out> | Out;
+}
+
+/** The object literal {@link defineTool} takes for a classic {@link Tool}. */
 export interface ToolDefinition<S, Out> {
   name: string;
   description: string;
@@ -132,33 +182,80 @@ export interface ToolDefinition<S, Out> {
 }
 
 /**
- * Builds a {@link Tool} from an object literal, inferring `Args` from a schema written `as const`.
- * Give `call`, or `callWithContext` (which sets `needsContext` unless said otherwise), or both.
- * Throws a TypeError when neither is given (a programming error, not a tool-call failure).
+ * Builds a tool from an object literal, typing its input from the schema.
+ *
+ * The documented form: `defineTool({ name, description, inputSchema, execute(input, ctx) })` with a
+ * zod / valibot / arktype schema (the model sees the JSON Schema the library derives; the library
+ * validates, so refinements and transforms apply and `execute` gets the parsed output) or a JSON
+ * Schema object written `as const`. Optional: `outputSchema`, `annotations` (MCP's names),
+ * `concurrencySafe`, `jsonSchema`.
+ *
+ * The classic form: `parameters` plus `call`, or `callWithContext` (which sets `needsContext` unless
+ * said otherwise), or both.
+ *
+ * Throws a TypeError (a programming error, not a tool-call failure) when neither `execute`, `call` nor
+ * `callWithContext` is given, or `inputSchema` is neither a JSON Schema object nor a Standard Schema.
  */
-export function defineTool<const S extends JsonSchema | string, Out = unknown>(
-  definition: ToolDefinition<S, Out>,
-): Tool<InferArgs<S>, Out> {
+export function defineTool<const S extends ToolSchema, Out = unknown>(definition: ExecuteToolDefinition<S, Out>): ExecuteTool<InferInput<S>, Out>;
+export function defineTool<const S extends JsonSchema | string, Out = unknown>(definition: ToolDefinition<S, Out>): Tool<InferArgs<S>, Out>;
+export function defineTool(
+  definition: ExecuteToolDefinition<ToolSchema, unknown> | ToolDefinition<JsonSchema | string, unknown>,
+): ExecuteTool<never, unknown> | Tool {
+  if ('execute' in definition || 'inputSchema' in definition) return defineExecuteTool(definition as ExecuteToolDefinition<ToolSchema, unknown>);
+  return defineClassicTool(definition as ToolDefinition<JsonSchema | string, unknown>);
+}
+
+function defineExecuteTool(definition: ExecuteToolDefinition<ToolSchema, unknown>): ExecuteTool<never, unknown> {
+  const { name, inputSchema, execute } = definition;
+  if (typeof execute !== 'function') throw new TypeError(`defineTool(${String(name)}): execute must be a function (input, ctx) => result`);
+  const isJsonObject = typeof inputSchema === 'object' && inputSchema !== null && !Array.isArray(inputSchema) && !isStandardSchema(inputSchema);
+  if (!isJsonObject && !isStandardSchema(inputSchema)) {
+    throw new TypeError(`defineTool(${String(name)}): inputSchema must be a JSON Schema object or a Standard Schema (zod 4, valibot, arktype)`);
+  }
+  const tool: ExecuteTool<never, unknown> = {
+    name: definition.name,
+    description: definition.description,
+    inputSchema,
+    execute: execute as ExecuteTool<never, unknown>['execute'],
+    ...(definition.jsonSchema === undefined ? {} : { jsonSchema: definition.jsonSchema }),
+    ...(definition.outputSchema === undefined ? {} : { outputSchema: definition.outputSchema }),
+    ...(definition.annotations === undefined ? {} : { annotations: definition.annotations }),
+    ...(definition.concurrencySafe === undefined ? {} : { concurrencySafe: definition.concurrencySafe }),
+  };
+  return tool;
+}
+
+function defineClassicTool(definition: ToolDefinition<JsonSchema | string, unknown>): Tool {
   const { call, callWithContext } = definition;
   if (!call && !callWithContext) {
     throw new TypeError(`defineTool(${definition.name}): give call or callWithContext`);
   }
   const needsContext = definition.needsContext ?? callWithContext !== undefined;
-  const tool: Tool<InferArgs<S>, Out> = {
+  const tool: Tool = {
     name: definition.name,
     description: definition.description,
-    parameters: definition.parameters as JsonSchema | string,
+    parameters: definition.parameters,
     readOnly: definition.readOnly ?? false,
     concurrencySafe: definition.concurrencySafe ?? definition.readOnly ?? false,
     needsContext,
     call: call
-      ? async (args) => call(args)
+      ? async (args) => call(args as never)
       : async () => {
           throw new TypeError(`${definition.name} needs a ToolContext: call it through a ToolRunner`);
         },
   };
   if (callWithContext) {
-    tool.callWithContext = async (args, ctx) => callWithContext(args, ctx);
+    tool.callWithContext = async (args, ctx) => callWithContext(args as never, ctx);
   }
   return tool;
+}
+
+/** True for a tool in the {@link ExecuteTool} shape (it has `execute` and `inputSchema`). */
+export function isExecuteTool(tool: unknown): tool is ExecuteTool {
+  return (
+    typeof tool === 'object' &&
+    tool !== null &&
+    typeof (tool as { execute?: unknown }).execute === 'function' &&
+    (tool as { inputSchema?: unknown }).inputSchema !== undefined
+  );
 }

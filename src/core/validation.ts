@@ -1,5 +1,4 @@
 import type { ErrorObject } from 'ajv';
-import { ToolError } from './errors.js';
 import { clipForMessage, quoteForMessage } from '../fs/text.js';
 import precompiledBuiltins from '../tools/generated/validators.js';
 import type { JsonSchema } from './types.js';
@@ -23,57 +22,116 @@ export interface SchemaCompiler {
   compile(schema: JsonSchema): ArgumentValidator;
 }
 
-// Not a string literal: bundlers (Vite's default worker format inlines every literal `import()`) then
-// leave ajv out of every bundle that does not ask for it; Node resolves the package at run time.
-const AJV = 'ajv';
+/**
+ * The ajv options of every validator toolhost compiles, at runtime or ahead of time (the built-ins'
+ * generated validators and `precompileValidators` in `toolhost/node` use the same, so a precompiled
+ * validator reports the same errors). No coercion here: toolhost coerces only strings to
+ * numbers/booleans itself, where ajv's coerceTypes would also turn numbers into strings.
+ */
+export const AJV_OPTIONS = Object.freeze({
+  allErrors: true,
+  strict: false,
+  validateFormats: false,
+  coerceTypes: false,
+  useDefaults: false,
+});
 
-async function loadAjv(): Promise<SchemaCompiler> {
-  // No coercion here: toolhost coerces only strings to numbers/booleans itself, where ajv's
-  // coerceTypes would also turn numbers into strings.
-  const { Ajv } = (await import(/* @vite-ignore */ AJV)) as typeof import('ajv');
-  return new Ajv({ allErrors: true, strict: false, validateFormats: false, coerceTypes: false, useDefaults: false, logger: false }) as unknown as SchemaCompiler;
+/** The JSON Schema dialect a schema is compiled as, which picks ajv's class (`Ajv`, `Ajv2019`, `Ajv2020`). */
+export type SchemaDialect = 'draft-07' | '2019-09' | '2020-12';
+
+/** Keywords that exist only from draft 2019-09 on; draft-07's ajv would silently ignore them. */
+const LATER_KEYWORDS = new Set([
+  'prefixItems',
+  'dependentRequired',
+  'dependentSchemas',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'minContains',
+  'maxContains',
+  '$dynamicRef',
+  '$dynamicAnchor',
+]);
+
+function usesLaterKeywords(node: unknown, depth = 0): boolean {
+  if (depth > 200 || typeof node !== 'object' || node === null) return false;
+  if (Array.isArray(node)) return node.some((item) => usesLaterKeywords(item, depth + 1));
+  for (const [key, value] of Object.entries(node)) {
+    if (LATER_KEYWORDS.has(key)) return true;
+    if (key === 'enum' || key === 'const' || key === 'default' || key === 'examples') continue;
+    if (usesLaterKeywords(value, depth + 1)) return true;
+  }
+  return false;
 }
 
-let loader: () => Promise<SchemaCompiler> = loadAjv;
-let ajv: Promise<SchemaCompiler> | undefined;
+/**
+ * The dialect of `schema`: its `$schema` when that names draft 2020-12 or 2019-09 (as
+ * `z.toJSONSchema()` output does), else 2020-12 when it uses a keyword draft-07 does not have
+ * (`prefixItems`, `dependentRequired`, `unevaluatedProperties`, ...), else draft-07.
+ */
+export function schemaDialect(schema: JsonSchema): SchemaDialect {
+  const declared = typeof schema.$schema === 'string' ? schema.$schema : '';
+  if (declared.includes('2020-12')) return '2020-12';
+  if (declared.includes('2019-09')) return '2019-09';
+  if (declared === '' && usesLaterKeywords(schema)) return '2020-12';
+  return 'draft-07';
+}
+
+// Not string literals: bundlers (Vite's default worker format inlines every literal `import()`) then
+// leave ajv out of every bundle that does not ask for it; Node resolves the package at run time.
+const AJV_MODULES: Record<SchemaDialect, [string, string]> = {
+  'draft-07': ['ajv', 'Ajv'],
+  '2019-09': ['ajv/dist/2019.js', 'Ajv2019'],
+  '2020-12': ['ajv/dist/2020.js', 'Ajv2020'],
+};
+
+async function loadAjv(dialect: SchemaDialect): Promise<SchemaCompiler> {
+  const [specifier, exportName] = AJV_MODULES[dialect];
+  const module = (await import(/* @vite-ignore */ specifier)) as Record<string, new (options: object) => SchemaCompiler>;
+  const AjvClass = module[exportName] as new (options: object) => SchemaCompiler;
+  return new AjvClass({ ...AJV_OPTIONS, logger: false });
+}
+
+let loader: (dialect: SchemaDialect) => Promise<SchemaCompiler> = loadAjv;
+const compilers = new Map<SchemaDialect, Promise<SchemaCompiler>>();
 
 /**
  * Sets where runtime schema compiles come from (default: ajv, resolved by name at run time, which works
  * on Node; a browser bundle has ajv only when it imports `toolhost/ajv`, whose `useAjv()` calls this).
+ * `load` is asked once per dialect (ajv has one class per dialect: `Ajv`, `Ajv2019`, `Ajv2020`).
  */
-export function provideSchemaCompiler(load: () => Promise<SchemaCompiler>): void {
+export function provideSchemaCompiler(load: (dialect: SchemaDialect) => Promise<SchemaCompiler>): void {
   loader = load;
-  ajv = undefined;
+  compilers.clear();
 }
 
-function getAjv(): Promise<SchemaCompiler> {
+function getAjv(dialect: SchemaDialect): Promise<SchemaCompiler> {
   // Loaded and created on the first runtime compile, not at import: a worker whose tools all have
-  // precompiled validators (the built-ins) never loads ajv.
-  ajv ??= loader().catch((error: unknown) => {
-    throw new ToolError(
-      'invalid_arguments',
-      `no JSON Schema compiler could be loaded (${error instanceof Error ? error.message : String(error)}); in a browser bundle, import { useAjv } from 'toolhost/ajv' and call useAjv() before registering tools with custom schemas, or register precompiled validators`,
-    );
-  });
-  ajv.catch(() => (ajv = undefined));
-  return ajv;
+  // precompiled validators (the built-ins) or Standard Schemas never loads ajv.
+  let compiler = compilers.get(dialect);
+  if (!compiler) {
+    compiler = loader(dialect).catch((error: unknown) => {
+      throw new TypeError(
+        `no JSON Schema compiler could be loaded (${error instanceof Error ? error.message : String(error)}); in a browser bundle, import { useAjv } from 'toolhost/ajv' and call useAjv() before registering tools with custom schemas, or register precompiled validators`,
+      );
+    });
+    compiler.catch(() => compilers.delete(dialect));
+    compilers.set(dialect, compiler);
+  }
+  return compiler;
 }
 
-/** Parses a tool's `parameters` (object or JSON string); throws `invalid_arguments` naming the tool when it is not a JSON object. */
-export function parseSchema(toolName: string, parameters: JsonSchema | string): JsonSchema {
+/** Parses a tool's `parameters` (object or JSON string); throws a TypeError naming the tool when it is not a JSON object. */
+export function parseSchema(toolName: string, parameters: JsonSchema | string, what = 'parameters'): JsonSchema {
   let schema: unknown = parameters;
   if (typeof parameters === 'string') {
     try {
       schema = JSON.parse(parameters);
     } catch (error) {
-      throw new ToolError(
-        'invalid_arguments',
-        `tool ${toolName}: parameters is not valid JSON (${(error as Error).message}); give a JSON Schema object`,
-      );
+      throw new TypeError(`tool ${toolName}: ${what} is not valid JSON (${(error as Error).message}); give a JSON Schema object`);
     }
   }
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
-    throw new ToolError('invalid_arguments', `tool ${toolName}: parameters must be a JSON Schema object`);
+    throw new TypeError(`tool ${toolName}: ${what} must be a JSON Schema object`);
   }
   return schema as JsonSchema;
 }
@@ -93,28 +151,33 @@ export function precompiledValidator(schema: JsonSchema): ArgumentValidator | un
 
 /**
  * Returns the validator for `schema`: the {@link precompiledValidator} when there is one, else one
- * compiled with ajv (loaded on the first such compile).
- * Rejects with `invalid_arguments` when ajv rejects the schema itself, or when compiling is forbidden because
- * the environment blocks code generation from strings (a CSP without `'unsafe-eval'`); the message then
- * says to precompile the schema.
+ * compiled with ajv (loaded on the first such compile) in the schema's {@link schemaDialect}.
+ * Rejects with a TypeError naming the tool (a host's mistake, never the model's) when ajv rejects the
+ * schema itself, when no compiler can be loaded, or when compiling is forbidden because the
+ * environment blocks code generation from strings (a CSP without `'unsafe-eval'`); the message then
+ * says how to precompile the schema.
  */
-export async function compileValidator(toolName: string, schema: JsonSchema): Promise<ArgumentValidator> {
+export async function compileValidator(toolName: string, schema: JsonSchema, what = 'parameters'): Promise<ArgumentValidator> {
   const ready = precompiledValidator(schema);
   if (ready) return ready;
-  const compiler = await getAjv();
+  let compiler: SchemaCompiler;
+  try {
+    compiler = await getAjv(schemaDialect(schema));
+  } catch (error) {
+    throw new TypeError(`tool ${toolName}: ${(error as Error).message}`);
+  }
   try {
     return compiler.compile(schema) as ArgumentValidator;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     if (isCodeGenerationBlocked(error)) {
-      throw new ToolError(
-        'invalid_arguments',
-        `tool ${toolName}: its parameters schema cannot be compiled here because this environment forbids code ` +
+      throw new TypeError(
+        `tool ${toolName}: its ${what} schema cannot be compiled here because this environment forbids code ` +
           `generation from strings (eval; e.g. a Content-Security-Policy without 'unsafe-eval'): ${message}. ` +
-          'Precompile the schema with ajv standalone and pass the validator to registerPrecompiledValidators',
+          'Precompile it with precompileValidators (toolhost/node) and pass the module to registerPrecompiledValidators, or give the tool a Standard Schema (zod, valibot), which needs no compile',
       );
     }
-    throw new ToolError('invalid_arguments', `tool ${toolName}: its parameters schema cannot be compiled (${message})`);
+    throw new TypeError(`tool ${toolName}: its ${what} schema cannot be compiled (${message})`);
   }
 }
 

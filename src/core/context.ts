@@ -1,0 +1,226 @@
+/**
+ * The {@link ToolContext} a tool receives for one call, built lazily: creating one is a single small
+ * object, and what costs something (the call's id, its AbortSignal) is made only when read. The runner
+ * owns the call; this object carries its per-call state changes and ends with it.
+ */
+import { ToolError } from './errors.js';
+import type { FileCache } from './file-cache.js';
+import { findNonJson } from './json.js';
+import type { DenialTracker, PermissionChecker } from './permissions.js';
+import { withoutStackTrace } from './stack.js';
+import type { HostHooks, ToolContext } from './tool.js';
+import type { FsPromises, JsonValue, Platform } from './types.js';
+
+/** A message a tool sent with `ctx.send`, as the host's `onMessage` receives it. */
+export interface ToolMessage {
+  conversationId: string;
+  callId: string;
+  tool: string;
+  message: JsonValue;
+}
+
+/** A handler of {@link ToolMessage}s. */
+export type MessageHandler = (message: ToolMessage) => void | Promise<void>;
+
+/** One conversation's tool state as the runner caches it. */
+export interface ConversationState {
+  /** JSON text per key: reads parse a fresh copy, so tools cannot change the cache by mutation. */
+  values: Map<string, string>;
+  fileCache: FileCache;
+  /** On a shared store (one with `lock` and `snapshot`): the store's version these values are. */
+  version?: string | undefined;
+}
+
+/** What every context of one runner shares (the runner's live settings are read at each access). */
+export interface ContextHost {
+  readonly platform: Platform;
+  readonly cwd: string;
+  readonly verbose: boolean;
+  readonly hooks: HostHooks;
+  readonly denialTracker: DenialTracker;
+  permissions(): PermissionChecker;
+  planMode(): boolean;
+  isIdle(): boolean;
+  readonly onMessage: MessageHandler | undefined;
+  withPathLock<T>(path: string, fn: () => Promise<T>): Promise<T>;
+}
+
+/** One call's identity and wiring, as the runner hands it to {@link CallContext}. */
+export interface CallInfo {
+  tool: string;
+  conversationId: string;
+  callId: string | undefined;
+  /** The caller's signal (lazily linked to the context's own), when the runner does not own a controller. */
+  callerSignal: AbortSignal | undefined;
+  /** The runner's controller for this call (deadline and cancel), when it made one. */
+  controller: AbortController | undefined;
+  onMessage: MessageHandler | undefined;
+}
+
+/** The call's state changes, to persist before its result is returned. */
+export interface StateChanges {
+  dirty: Map<string, string | undefined>;
+  previous: Map<string, string | undefined>;
+}
+
+/**
+ * The `cancelled` (or, for a deadline, `timeout`) error of a call whose signal fired.
+ * A signal aborted with a ToolError `timeout` keeps that code and message.
+ */
+export function cancelled(name: string, signal: AbortSignal): ToolError {
+  const reason = signal.reason as { code?: unknown; message?: unknown } | undefined;
+  if (reason && reason.code === 'timeout' && typeof reason.message === 'string') return new ToolError('timeout', reason.message);
+  return new ToolError('cancelled', `${name} was cancelled before it finished`);
+}
+
+/**
+ * The reason a call's own signal is aborted with once the call is over (so work the tool left behind
+ * stops). Built without a stack: it is made for many calls and a stack would only point here.
+ */
+export function endedReason(name: string): ToolError {
+  return withoutStackTrace(() => new ToolError('cancelled', `${name} has ended`));
+}
+
+/** The lazily built {@link ToolContext} of one call. */
+export class CallContext implements ToolContext {
+  readonly conversationId: string;
+  readonly #host: ContextHost;
+  readonly #info: CallInfo;
+  readonly #state: ConversationState;
+  #callId: string | undefined;
+  #controller: AbortController | undefined;
+  #unlink: (() => void) | undefined;
+  #changes: StateChanges | undefined;
+  #open = true;
+
+  constructor(host: ContextHost, info: CallInfo, state: ConversationState) {
+    this.#host = host;
+    this.#info = info;
+    this.#state = state;
+    this.conversationId = info.conversationId;
+    this.#callId = info.callId;
+    this.#controller = info.controller;
+  }
+
+  get callId(): string {
+    return (this.#callId ??= crypto.randomUUID());
+  }
+
+  get signal(): AbortSignal {
+    let controller = this.#controller;
+    if (!controller) {
+      controller = this.#controller = new AbortController();
+      const caller = this.#info.callerSignal;
+      if (!this.#open) controller.abort(endedReason(this.#info.tool));
+      else if (caller?.aborted) controller.abort(cancelled(this.#info.tool, caller));
+      else if (caller) {
+        const onAbort = (): void => (controller as AbortController).abort(cancelled(this.#info.tool, caller));
+        caller.addEventListener('abort', onAbort, { once: true });
+        this.#unlink = () => caller.removeEventListener('abort', onAbort);
+      }
+    }
+    return controller.signal;
+  }
+
+  get cwd(): string {
+    return this.#host.cwd;
+  }
+
+  get fs(): FsPromises {
+    return this.#host.platform.fs;
+  }
+
+  get platform(): Platform {
+    return this.#host.platform;
+  }
+
+  get planMode(): boolean {
+    return this.#host.planMode();
+  }
+
+  get permissions(): PermissionChecker {
+    return this.#host.permissions();
+  }
+
+  get fileCache(): FileCache {
+    return this.#state.fileCache;
+  }
+
+  get denialTracker(): DenialTracker {
+    return this.#host.denialTracker;
+  }
+
+  get verbose(): boolean {
+    return this.#host.verbose;
+  }
+
+  get hooks(): HostHooks {
+    return this.#host.hooks;
+  }
+
+  isIdle(): boolean {
+    return this.#host.isIdle();
+  }
+
+  send(message: JsonValue): Promise<void> {
+    // Checked synchronously, so a tool that does not await send still sees the throw.
+    const problem = findNonJson(message);
+    if (problem) throw new ToolError('invalid_arguments', `ctx.send: the message is not JSON (${problem}); send plain objects, arrays, strings, finite numbers, booleans or null`);
+    // A failing host handler is the host's problem: it must neither fail the tool nor surface as an
+    // unhandled rejection from a send the tool did not await.
+    const delivered: ToolMessage = { conversationId: this.conversationId, callId: this.callId, tool: this.#info.tool, message };
+    const deliver = (handler: MessageHandler | undefined): Promise<void> => {
+      try {
+        return Promise.resolve(handler?.(delivered)).then(
+          () => undefined,
+          () => undefined,
+        );
+      } catch {
+        return Promise.resolve();
+      }
+    };
+    return Promise.all([deliver(this.#host.onMessage), deliver(this.#info.onMessage)]).then(() => undefined);
+  }
+
+  getState<T extends JsonValue = JsonValue>(key: string): T | undefined {
+    const text = this.#state.values.get(key);
+    return text === undefined ? undefined : (JSON.parse(text) as T);
+  }
+
+  setState<T extends JsonValue = JsonValue>(key: string, value: T | undefined): void {
+    if (typeof key !== 'string') throw new ToolError('invalid_arguments', 'setState: the key must be a string');
+    if (!this.#open) {
+      throw new ToolError('cancelled', `setState("${key}") after ${this.#info.tool} ended (cancelled or timed out); the value was not kept`);
+    }
+    const values = this.#state.values;
+    let text: string | undefined;
+    if (value !== undefined) {
+      const problem = findNonJson(value);
+      if (problem) {
+        throw new ToolError('invalid_arguments', `setState("${key}"): the value is not JSON (${problem}); store plain objects, arrays, strings, finite numbers, booleans or null`);
+      }
+      text = JSON.stringify(value);
+    }
+    const changes = (this.#changes ??= { dirty: new Map(), previous: new Map() });
+    if (!changes.previous.has(key)) changes.previous.set(key, values.get(key));
+    if (text === undefined) values.delete(key);
+    else values.set(key, text);
+    changes.dirty.set(key, text);
+  }
+
+  withPathLock<T>(path: string, fn: () => Promise<T>): Promise<T> {
+    return this.#host.withPathLock(path, fn);
+  }
+
+  /**
+   * Ends the call: later `setState` calls throw, and a signal the tool read (or the runner's) is
+   * aborted with "has ended" so work left behind stops. Returns the state changes to persist.
+   */
+  end(): StateChanges | undefined {
+    this.#open = false;
+    this.#unlink?.();
+    const controller = this.#controller;
+    if (controller && !controller.signal.aborted) controller.abort(endedReason(this.#info.tool));
+    return this.#changes;
+  }
+}
