@@ -4,6 +4,7 @@ import { createMemoryPlatform } from '../platform/memory.js';
 import { connectToolRunner, exposeToolRunner, type Endpoint, type RemoteToolRunner } from './remote.js';
 import { ToolRunner, type ToolMessage } from '../core/runner.js';
 import { defineTool, type Tool } from '../core/tool.js';
+import * as z from 'zod';
 import type { Platform } from '../core/types.js';
 
 // The "worker" is the other end of a web-standard MessageChannel in this thread. A hung worker is
@@ -209,7 +210,7 @@ describe('connectToolRunner / exposeToolRunner', () => {
     expect(await remote.unregister('page_fail')).toBe(true);
     expect(await remote.unregister('page_fail')).toBe(false);
     expect((await remote.declarations()).map((d) => d.name)).toEqual(['echo', 'lookup', 'page_clipboard']);
-    await expect(remote.register({ ...echoTool, name: 'bad name!' } as Tool)).rejects.toMatchObject({ code: 'invalid_arguments' });
+    await expect(remote.register({ ...echoTool, name: 'bad name!' } as Tool)).rejects.toThrow(TypeError);
   });
 
   it('delivers ctx.send messages to onMessage before the call resolves; unsubscribe stops them', async () => {
@@ -541,5 +542,87 @@ describe('connectToolRunner / exposeToolRunner', () => {
     const pending = remote.execute('forever', {});
     setTimeout(() => exit?.('exit code 1'), 20);
     await expect(pending).rejects.toMatchObject({ code: 'unavailable', message: /exited \(exit code 1\)/ });
+  });
+
+  it('lists the worker\'s tools with annotations, and runs an execute-form zod tool on the page beside classic ones', async () => {
+    const worker = fakeWorker(() => new ToolRunner({ tools: workerTools() }));
+    const remote = track(connectToolRunner(worker.host, closeHook));
+    const seen: unknown[] = [];
+    await remote.register(
+      defineTool({
+        name: 'page_pick',
+        description: 'asks the user to pick',
+        inputSchema: z.object({ choices: z.array(z.string()).min(1).refine((list) => new Set(list).size === list.length, 'choices must differ'), shout: z.boolean().transform((b) => (b ? '!' : '')) }),
+        annotations: { readOnlyHint: true, title: 'Pick' },
+        execute: (input, ctx) => {
+          seen.push(input);
+          return { picked: `${input.choices[0] ?? ''}${input.shout}`, conversation: ctx.conversationId };
+        },
+      }),
+    );
+    const tools = await remote.tools();
+    expect(tools.map((t) => [t.name, t.annotations, t.concurrencySafe])).toEqual([
+      ['echo', { readOnlyHint: true }, true],
+      ['lookup', { readOnlyHint: false }, false],
+      ['page_pick', { readOnlyHint: true, title: 'Pick' }, true],
+    ]);
+    expect(tools[2]?.parameters).toMatchObject({ type: 'object', required: ['choices', 'shout'], additionalProperties: false });
+    const results = await remote.processToolCalls([
+      { id: 'a', name: 'page_pick', args: { choices: ['x', 'y'], shout: 'true' } },
+      { id: 'b', name: 'page_pick', args: { choices: ['x', 'x'], shout: false } },
+      { id: 'b2', name: 'page_pick', args: { choices: [], shout: false } },
+      { id: 'c', name: 'echo', args: { text: 'classic' } },
+    ]);
+    expect(results[0]).toEqual({ id: 'a', name: 'page_pick', result: { picked: 'x!', conversation: 'default' } });
+    // The refinement runs on the page, in zod; what JSON Schema can say, the worker's ajv checks first.
+    expect(results[1]).toEqual({ id: 'b', name: 'page_pick', error: 'invalid arguments for page_pick: /choices: choices must differ', code: 'invalid_arguments' });
+    expect(results[2]).toEqual({ id: 'b2', name: 'page_pick', error: 'invalid arguments for page_pick: /choices must NOT have fewer than 1 items', code: 'invalid_arguments' });
+    expect(results[3]).toMatchObject({ id: 'c', name: 'echo', result: { text: 'classic' } });
+    expect(seen).toEqual([{ choices: ['x', 'y'], shout: '!' }]);
+  });
+
+  it('changes permissions and plan mode of the worker\'s runner, and keeps them across a restart', async () => {
+    const workers: FakeWorker[] = [];
+    const setup = (): ToolRunner =>
+      new ToolRunner({
+        tools: [echoTool as Tool, defineTool({ name: 'write', description: 'mutates', inputSchema: { type: 'object' }, execute: () => 'written' }) as unknown as Tool],
+      });
+    const remote = track(
+      connectToolRunner(
+        () => {
+          const worker = fakeWorker(setup);
+          workers.push(worker);
+          return worker.host;
+        },
+        { ...closeHook, graceMs: 50 },
+      ),
+    );
+    expect(await remote.execute('write', {})).toBe('written');
+    await remote.setPlanMode(true);
+    await expect(remote.execute('write', {})).rejects.toMatchObject({ code: 'permission_denied', message: expect.stringContaining('plan mode is on') });
+    await remote.setPlanMode(false);
+    await remote.setPermissions({ deny: ['write'] });
+    await expect(remote.execute('write', {})).rejects.toMatchObject({ code: 'permission_denied', message: 'write is denied by the permission rules' });
+    await expect(remote.setPermissions({ ask: async () => 'allow_once' } as never)).rejects.toThrow(TypeError);
+    // A hung worker is replaced; the new one gets the page's policy before it serves a call.
+    workers[0]?.freeze();
+    await expect(remote.execute('echo', { text: 'x' }, { timeoutMs: 30 })).rejects.toMatchObject({ code: 'timeout' });
+    expect(remote.restarts).toBe(1);
+    await expect(remote.execute('write', {})).rejects.toMatchObject({ code: 'permission_denied', message: 'write is denied by the permission rules' });
+    expect(await remote.execute('echo', { text: 'y' })).toMatchObject({ text: 'y' });
+  });
+
+  it('tells the worker when the page leaves: the exposure\'s closed resolves', async () => {
+    const { port1, port2 } = new MessageChannel();
+    const exposure = exposeToolRunner(new ToolRunner({ tools: workerTools() }), port2 as unknown as Endpoint);
+    port2.start();
+    const remote = connectToolRunner(port1 as unknown as Endpoint);
+    expect((await remote.declarations()).length).toBe(2);
+    let closed = false;
+    void exposure.closed.then(() => (closed = true));
+    await remote.terminate();
+    await exposure.closed;
+    expect(closed).toBe(true);
+    port2.close();
   });
 });
