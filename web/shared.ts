@@ -10,13 +10,13 @@ export interface SharedWorkerScopeLike {
 export interface SharedToolRunner {
   /** The one runner every connected page uses (set up on the first connection). */
   readonly runner: Promise<ToolRunner>;
-  /** Pages connected so far. */
+  /** Pages connected now: a page that left (its runner's `terminate()`, or a closed port) is forgotten. */
   readonly connections: number;
 }
 
 /**
  * Serves ONE {@link ToolRunner} (so one platform, one live workspace, one writer) to every page that
- * connects to this SharedWorker (SPEC §7: two tabs on one workspace see each other's writes and never
+ * connects to this SharedWorker (two tabs on one workspace see each other's writes and never
  * lose one). Call it at the top level of the shared worker module; each page connects with
  * `connectToolRunner(new SharedWorker(url, { type: 'module' }).port)`. The setup runs once, on the first
  * connection; its `onMessage` broadcasts `ctx.send` messages to every connected page (each carries its
@@ -41,7 +41,13 @@ export function exposeSharedToolRunner(setup: ToolRunnerSetup, scope?: SharedWor
   target.addEventListener('connect', (event) => {
     const port = event.ports[0];
     if (!port) return;
-    exposures.add(exposeToolRunner(() => shared(), port));
+    const exposure = exposeToolRunner(() => shared(), port);
+    exposures.add(exposure);
+    // A tab that left gets no more broadcasts, and is no longer counted.
+    void exposure.closed.then(() => {
+      exposures.delete(exposure);
+      port.close();
+    });
   });
   return {
     get runner() {

@@ -1,6 +1,7 @@
 import { ToolError, isToolErrorCode, toToolError } from '../src/core/errors.js';
 import { connectToolRunner, type ConnectToolRunnerOptions, type Endpoint, type RemoteToolRunner } from '../src/remote/remote.js';
 import type { CallOptions, FunctionDeclaration, ToolCall, ToolCallResult } from '../src/core/runner.js';
+import type { ToolHost, ToolInfo } from '../src/core/host.js';
 
 /** Options of {@link connectWorkspaceRunner}. */
 export interface WorkspaceRunnerOptions extends ConnectToolRunnerOptions {
@@ -28,7 +29,9 @@ export type WorkspaceRole = 'shared' | 'leader' | 'follower';
  * One workspace's runtime as a tab sees it: the runner methods of {@link RemoteToolRunner} that work
  * from any tab (page-side tools and `onMessage` only through a SharedWorker or in the leader tab).
  */
-export interface WorkspaceRunner {
+export interface WorkspaceRunner extends ToolHost {
+  /** The workspace runtime's tools with annotations (as {@link RemoteToolRunner.tools}). */
+  tools(): Promise<ToolInfo[]>;
   declarations(): Promise<FunctionDeclaration[]>;
   execute(name: string, args: unknown, options?: CallOptions): Promise<unknown>;
   processToolCalls(calls: readonly ToolCall[], options?: CallOptions): Promise<ToolCallResult[]>;
@@ -38,7 +41,7 @@ export interface WorkspaceRunner {
   terminate(): Promise<void>;
 }
 
-type Method = 'declarations' | 'execute' | 'processToolCalls';
+type Method = 'tools' | 'declarations' | 'execute' | 'processToolCalls';
 type Wire =
   | { type: 'request'; id: string; from: string; method: Method; args: unknown[] }
   | { type: 'response'; id: string; to: string; ok: true; value: unknown }
@@ -53,7 +56,7 @@ function wireOptions(options: CallOptions | undefined): CallOptions {
 }
 
 /**
- * Connects a tab to the one runtime of a workspace (SPEC §7: one writer per workspace; two tabs see
+ * Connects a tab to the one runtime of a workspace (one writer per workspace; two tabs see
  * each other's writes and never lose one). With SharedWorker (and no `preferLocks`), every tab connects
  * to the same shared worker. Without it, tabs elect a leader with Web Locks (`toolhost:<workspace>`,
  * exclusive): the leader runs the dedicated worker through {@link connectToolRunner} (hung-worker
@@ -69,6 +72,7 @@ export function connectWorkspaceRunner(options: WorkspaceRunnerOptions): Workspa
   if (options.sharedWorker && hasShared && !options.preferLocks) {
     const remote = connectToolRunner(options.sharedWorker().port, options);
     return {
+      tools: () => remote.tools(),
       declarations: () => remote.declarations(),
       execute: (name, args, callOptions) => remote.execute(name, args, callOptions),
       processToolCalls: (calls, callOptions) => remote.processToolCalls(calls, callOptions),
@@ -95,6 +99,7 @@ export function connectWorkspaceRunner(options: WorkspaceRunnerOptions): Workspa
   const post = (message: Wire): void => channel.postMessage(message);
   const local = (method: Method, args: unknown[]): Promise<unknown> => {
     const r = remote as RemoteToolRunner;
+    if (method === 'tools') return r.tools();
     if (method === 'declarations') return r.declarations();
     if (method === 'execute') return r.execute(args[0] as string, args[1], wireOptions(args[2] as CallOptions));
     return r.processToolCalls(args[0] as ToolCall[], wireOptions(args[1] as CallOptions));
@@ -162,6 +167,7 @@ export function connectWorkspaceRunner(options: WorkspaceRunnerOptions): Workspa
   };
 
   return {
+    tools: () => call('tools', []) as Promise<ToolInfo[]>,
     declarations: () => call('declarations', []) as Promise<FunctionDeclaration[]>,
     execute: (toolName, args, callOptions) => call('execute', [toolName, args, wireOptions(callOptions)]),
     async processToolCalls(calls, callOptions) {

@@ -2,6 +2,8 @@
 // for Playwright's page.evaluate. Results cross back to Node as JSON-safe values.
 import { connectToolRunner, type RemoteToolRunner } from '../../src/remote/remote.js';
 import type { CallOptions, ToolCall, ToolCallResult } from '../../src/core/runner.js';
+import { defineTool } from '../../src/core/tool.js';
+import * as z from 'zod';
 import { connectWorkspaceRunner, deleteWorkspace, exportWorkspace, listWorkspaces, type WorkspaceRunner } from '../../web/index.js';
 
 type Envelope = { ok: true; value: unknown } | { ok: false; code: string; message: string };
@@ -82,6 +84,26 @@ const th = {
         parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false },
         call: async (args: { text: string }) => ({ echoed: args.text }),
       } as never),
+    );
+  },
+  /** The runtime's tools with annotations (through the remote runner or the workspace runner). */
+  tools(): Promise<Envelope> {
+    const current = workspaceRunner ?? remote;
+    if (!current) throw new Error('th.start() first');
+    return settle(current.tools());
+  },
+  /** Registers a page-side tool `page_shout` in the execute form with a zod schema (zod runs on the page). */
+  registerShout(): Promise<Envelope> {
+    return settle(
+      remoteRunner().register(
+        defineTool({
+          name: 'page_shout',
+          description: 'Shouts a word (runs on the page).',
+          inputSchema: z.object({ word: z.string().refine((word) => !word.includes(' '), 'one word only').transform((word) => word.toUpperCase()) }),
+          annotations: { readOnlyHint: true },
+          execute: (input) => ({ shouted: `${input.word}!` }),
+        }),
+      ),
     );
   },
   /**

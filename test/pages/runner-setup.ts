@@ -3,6 +3,7 @@
 // test tools outside CSP mode).
 import { ToolRunner, type ToolMessage } from '../../src/core/runner.js';
 import { defineTool } from '../../src/core/tool.js';
+import * as z from 'zod';
 import { BuiltinTools } from '../../src/tools/index.js';
 import { useAjv } from '../../src/core/ajv.js';
 import type { Tool } from '../../src/core/tool.js';
@@ -123,6 +124,20 @@ export function buildRunner(onMessage: (message: ToolMessage) => void): ToolRunn
           return { removed: args.path };
         },
       }) as Tool,
+      // The execute form with a zod schema, beside the classic tools above: zod validates in the worker.
+      defineTool({
+        name: 'word_count',
+        description: 'Counts the words of a text (execute form, zod schema).',
+        inputSchema: z.object({
+          text: z.string().transform((text) => text.trim()),
+          min: z.number().int().refine((n) => n % 2 === 0, 'min must be even').default(0),
+        }),
+        annotations: { readOnlyHint: true, title: 'Word count' },
+        execute: (input, ctx) => {
+          const words = input.text === '' ? 0 : input.text.split(/\s+/).length;
+          return { words, trimmed: input.text, enough: words >= input.min, conversation: ctx.conversationId };
+        },
+      }) as unknown as Tool,
       defineTool({
         name: 'arm_quota',
         description: 'Makes every later IndexedDB put throw QuotaExceededError (test fault).',
