@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BuiltinTools } from '../src/tools/index.js';
+import { defineTool } from '../src/core/tool.js';
+import { precompileValidators } from '../node/precompile.js';
 
 // Issue requirement: validators for schemas known at build time must work where eval is forbidden (a
 // strict CSP). V8's --disallow-code-generation-from-strings is that policy on Node: `new Function` and
@@ -12,8 +14,17 @@ import { BuiltinTools } from '../src/tools/index.js';
 const ROOT = join(import.meta.dirname, '..');
 const OUT = join(ROOT, 'node_modules', '.cache', 'toolhost-csp');
 const CHILD = join(OUT, 'csp-child.mjs');
+const VALIDATORS = join(OUT, 'validators.generated.mjs');
+/** A draft 2020-12 schema (as z.toJSONSchema writes): precompiled with ajv's 2020 dialect. */
+const LATER = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  type: 'object',
+  properties: { pair: { type: 'array', prefixItems: [{ type: 'string' }] } },
+  additionalProperties: false,
+};
 
 const CHILD_SOURCE = `
+const LATER = ${JSON.stringify(LATER)};
 const { ToolRunner, BuiltinTools, createMemoryPlatform, defineTool, registerPrecompiledValidators } = await import(process.argv[2]);
 const out = {};
 try {
@@ -43,14 +54,20 @@ try {
   await runner.register(defineTool({ name: 'custom_tool', description: 'A tool with a schema unknown at build time.', parameters: schema, call: async ({ n }) => ({ n }) }));
   out.custom = { registered: true, result: await runner.processToolCalls([{ name: 'custom_tool', args: { n: 1 } }]) };
 } catch (error) {
-  out.custom = { registered: false, code: error.code, message: error.message };
+  out.custom = { registered: false, name: error.name, code: error.code, message: error.message };
 }
-// The documented way out: a validator compiled ahead of time (here written by hand) for the new schema.
-const precompiled = Object.assign((data) => typeof data === 'object' && data !== null && !Array.isArray(data), { errors: null });
-registerPrecompiledValidators({ [JSON.stringify(schema)]: precompiled });
+// The documented way out: validators generated ahead of time by precompileValidators (toolhost/node).
+const { default: validators } = await import(process.argv[3]);
+registerPrecompiledValidators(validators);
 try {
   await runner.register(defineTool({ name: 'custom_tool', description: 'Now precompiled.', parameters: schema, call: async ({ n }) => ({ n }) }));
-  out.customPrecompiled = await runner.processToolCalls([{ name: 'custom_tool', args: { n: 2 } }]);
+  await runner.register(defineTool({ name: 'later_tool', description: 'Draft 2020-12, precompiled.', inputSchema: LATER, execute: (input) => input }));
+  out.customPrecompiled = await runner.processToolCalls([
+    { name: 'custom_tool', args: { n: 2 } },
+    { name: 'custom_tool', args: { n: 'two' } },
+    { name: 'later_tool', args: { pair: ['a'] } },
+    { name: 'later_tool', args: { pair: [1] } },
+  ]);
 } catch (error) {
   out.customPrecompiled = { code: error.code, message: error.message };
 }
@@ -66,12 +83,12 @@ interface ChildOutput {
   coerced: Array<Record<string, unknown>>;
   bad: Array<Record<string, unknown>>;
   search: Array<Record<string, unknown>>;
-  custom: { registered: boolean; code?: string; message?: string; result?: unknown };
+  custom: { registered: boolean; name?: string; code?: string; message?: string; result?: unknown };
   customPrecompiled: unknown;
 }
 
 function runChild(flags: string[]): ChildOutput {
-  const child = spawnSync(process.execPath, [...flags, CHILD, pathToFileURL(join(OUT, 'src', 'index.js')).href], {
+  const child = spawnSync(process.execPath, [...flags, CHILD, pathToFileURL(join(OUT, 'src', 'index.js')).href, pathToFileURL(VALIDATORS).href], {
     cwd: ROOT,
     encoding: 'utf8',
     timeout: 60_000,
@@ -95,6 +112,14 @@ beforeAll(() => {
   // Under node_modules/ the nearest package.json scope stops: say that these files are ES modules.
   writeFileSync(join(OUT, 'package.json'), '{ "type": "module" }\n');
   writeFileSync(CHILD, CHILD_SOURCE);
+  const schema = { type: 'object', properties: { n: { type: 'integer' } }, additionalProperties: false };
+  writeFileSync(
+    VALIDATORS,
+    precompileValidators([
+      defineTool({ name: 'custom_tool', description: '', parameters: schema, call: async () => null }),
+      defineTool({ name: 'later_tool', description: '', inputSchema: LATER, execute: () => null }),
+    ]),
+  );
 }, 120_000);
 
 describe('built-in tools under a policy that forbids eval (node --disallow-code-generation-from-strings)', () => {
@@ -141,15 +166,22 @@ describe('built-in tools under a policy that forbids eval (node --disallow-code-
     ]);
   });
 
-  it('refuses a custom tool whose schema was not precompiled, with a clear invalid_arguments message', () => {
+  it('refuses a custom tool whose schema was not precompiled with a TypeError (the host\'s error) naming the way out', () => {
     expect(strict.custom.registered).toBe(false);
-    expect(strict.custom.code).toBe('invalid_arguments');
+    expect(strict.custom.name).toBe('TypeError');
+    expect(strict.custom.code).toBeUndefined();
     expect(strict.custom.message).toMatch(/^tool custom_tool: its parameters schema cannot be compiled here because this environment forbids code generation from strings/);
+    expect(strict.custom.message).toContain('precompileValidators');
     expect(strict.custom.message).toContain('registerPrecompiledValidators');
   });
 
-  it('accepts that custom tool once a precompiled validator is registered for its schema', () => {
-    expect(strict.customPrecompiled).toEqual([{ name: 'custom_tool', result: { n: 2 } }]);
+  it('accepts custom tools once precompileValidators output is registered, draft 2020-12 included', () => {
+    expect(strict.customPrecompiled).toEqual([
+      { name: 'custom_tool', result: { n: 2 } },
+      { name: 'custom_tool', code: 'invalid_arguments', error: 'invalid arguments for custom_tool: /n must be integer' },
+      { name: 'later_tool', result: { pair: ['a'] } },
+      { name: 'later_tool', code: 'invalid_arguments', error: 'invalid arguments for later_tool: /pair/0 must be string' },
+    ]);
   });
 
   it('compiles the same custom tool at runtime when eval is allowed', () => {

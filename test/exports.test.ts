@@ -76,7 +76,7 @@ const PINNED: Record<string, { source: string; names: string[] }> = {
   'toolhost/ajv': { source: 'src/core/ajv', names: ['useAjv'] },
   'toolhost/node': {
     source: 'node/index',
-    names: ['FileStateStore', 'createNodePlatform', 'createRedisStateStore', 'createToolWorkerPool', 'createVmRegexSandbox', 'exposeToolRunnerInWorker', 'spawnToolWorker'],
+    names: ['FileStateStore', 'createNodePlatform', 'createRedisStateStore', 'createToolWorkerPool', 'createVmRegexSandbox', 'exposeToolRunnerInWorker', 'precompileValidators', 'spawnToolWorker'],
   },
   'toolhost/mcp': {
     source: 'bridges/mcp/index',

@@ -74,7 +74,8 @@ export interface RemoteToolRunner extends ToolHost {
    * page-side context: `conversationId`, `callId`, `signal`, `cwd`, `planMode`, `verbose`, `isIdle()`
    * and `send`; `fs`, `platform`, state and the caches live in the worker and throw `unavailable`.
    * Either tool shape; a Standard Schema tool is validated by its library on the page as well, so
-   * transforms and refinements apply. Throws a TypeError naming the tool for a bad name or schema.
+   * transforms and refinements apply. Throws a TypeError naming the tool for a bad name or schema,
+   * also when the worker cannot compile its JSON Schema (a strict CSP: see precompileValidators).
    */
   register(tool: AnyTool): Promise<void>;
   /** Removes a tool (worker-side or page-side) by name; true when one was registered. */
@@ -245,7 +246,7 @@ export function connectToolRunner(
     async register(tool) {
       const page = pageTool(tool);
       const envelope = await control(`register(${page.entry.name})`, (api) => api.register(page.descriptor));
-      if (!envelope.ok) throw toError(envelope);
+      if (!envelope.ok) throw envelope.typeError ? new TypeError(envelope.message) : toError(envelope);
       pageTools.set(page.entry.name, page);
     },
 

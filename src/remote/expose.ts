@@ -157,7 +157,12 @@ export function exposeToolRunner(target: ToolRunner | ToolRunnerSetup, endpoint?
         if (typeof descriptor !== 'object' || descriptor === null || typeof descriptor.name !== 'string') {
           return fail('invalid_arguments', 'register takes a tool with name, description and parameters');
         }
-        await r.register(pageTool(descriptor));
+        try {
+          await r.register(pageTool(descriptor));
+        } catch (error) {
+          if (error instanceof TypeError) return { ok: false, code: 'unavailable', message: error.message, typeError: true };
+          throw error;
+        }
         return { ok: true, value: null };
       }),
     unregister: (name) => withRunner(async (r) => ({ ok: true, value: r.unregister(name) })),

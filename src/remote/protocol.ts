@@ -24,7 +24,14 @@ export type { Endpoint } from 'comlink';
  */
 export type RemoteEnvelope<T> =
   | { ok: true; value: T }
-  | { ok: false; code: ToolErrorCode; message: string; details?: Record<string, unknown> };
+  | {
+      ok: false;
+      code: ToolErrorCode;
+      message: string;
+      details?: Record<string, unknown>;
+      /** The worker's runner refused a host's mistake with a TypeError (a tool it cannot register): rethrown as one. */
+      typeError?: true;
+    };
 
 /**
  * Per-call options as they cross the boundary, inside the call's one request (see

@@ -33,8 +33,8 @@ async function settle(promise: Promise<unknown>): Promise<Envelope> {
   try {
     return { ok: true, value: await promise };
   } catch (error) {
-    const e = error as { code?: string; message?: string };
-    return { ok: false, code: String(e.code ?? 'none'), message: String(e.message ?? error) };
+    const e = error as { code?: string; message?: string; name?: string };
+    return { ok: false, code: String(e.code ?? (e.name === 'TypeError' ? 'TypeError' : 'none')), message: String(e.message ?? error) };
   }
 }
 
