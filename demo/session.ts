@@ -37,7 +37,7 @@ export const SESSION: readonly SessionStep[] = [
   {
     id: 'find',
     thought: 'Find the TypeScript sources.',
-    call: () => ({ id: 'find', name: 'find_file', args: { pattern: '*.ts', max_results: 50 } }),
+    call: () => ({ id: 'find', name: 'find_file', args: { pattern: '*.ts', max_results: 200 } }),
   },
   {
     id: 'grep',
