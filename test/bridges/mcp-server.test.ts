@@ -266,7 +266,7 @@ describe('serveMcpHttp (Streamable HTTP on node:http)', () => {
       await denied.body?.cancel();
       const client = new Client({ name: 'test', version: '1.0.0' });
       await client.connect(new StreamableHTTPClientTransport(guarded.url, { requestInit: { headers: { authorization: 'Bearer s3cret' } } }));
-      expect((await client.listTools()).tools.length).toBe(16);
+      expect((await client.listTools()).tools.length).toBe(BuiltinTools.all().length + 3);
       await client.close();
     } finally {
       await guarded.close();

@@ -1,0 +1,39 @@
+// Bridges test page: talks MCP to the worker over a MessagePort with the SDK's Client.
+import { Client } from '@modelcontextprotocol/client';
+import { MessagePortTransport } from '../../bridges/mcp/index.js';
+
+const worker = new Worker(new URL('./bridges-worker.ts', import.meta.url), { type: 'module' });
+
+/** Connects a new MCP client to the worker over a fresh MessageChannel. */
+async function connect(): Promise<Client> {
+  const channel = new MessageChannel();
+  worker.postMessage({ port: channel.port2 }, [channel.port2]);
+  const client = new Client({ name: 'page', version: '1.0.0' });
+  await client.connect(new MessagePortTransport(channel.port1));
+  return client;
+}
+
+async function session(): Promise<Record<string, unknown>> {
+  const client = await connect();
+  const { tools } = await client.listTools();
+  const edit = await client.callTool({ name: 'edit_file', arguments: { file_path: 'notes.txt', old_string: 'beta', new_string: 'gamma' } });
+  const view = await client.callTool({ name: 'view_file', arguments: { file_path: 'notes.txt' } });
+  const weather = await client.callTool({ name: 'weather', arguments: { city: 'oslo' } });
+  const badWeather = await client.callTool({ name: 'weather', arguments: { city: '' } });
+  const second = await connect();
+  const count = (await second.listTools()).tools.length;
+  await second.close();
+  await client.close();
+  return {
+    names: tools.map((t) => t.name),
+    weatherAnnotations: tools.find((t) => t.name === 'weather')?.annotations,
+    edit: edit.structuredContent,
+    view: view.structuredContent,
+    weather: weather.structuredContent,
+    badWeather: { isError: badWeather.isError, code: (badWeather.structuredContent as { code?: string } | undefined)?.code },
+    secondClientTools: count,
+  };
+}
+
+(globalThis as unknown as { bridges: { session: typeof session } }).bridges = { session };
+document.title = 'toolhost bridges page ready';
