@@ -1,152 +1,138 @@
-// grep_search / search_dir / find_file over npm's own package (≈ 1,900 files, 19 MB) in a memory
-// platform, next to ripgrep, grep and fast-glob over the same files on disk, measured in the same run.
-//
-// npm keeps almost everything under node_modules/, which the walker skips by design (SPEC §6.4), so
-// the tree is copied with every `node_modules` directory renamed `deps` (symlinks left out: neither
-// side follows them), once on disk for the native tools and once into the memory platform.
-// Tool figures are warm: the first search reads and decodes every file into the per-platform text
-// cache; later ones stat each file and reuse the decoded text (the cold first search is reported too).
-// Native figures are whole processes (`spawnSync`), as FACTS.md measures them.
-import { execSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
-import fg from 'fast-glob';
+// grep_search / find_file over a 5,700-file, 130 MB tree (bench/search-tree.mjs: this project's
+// node_modules + npm's package), next to ripgrep on the same files, measured in the same run:
+// - Node on the real folder, first search in a fresh runner (a new platform: empty text cache; the
+//   OS page cache is warm for both sides), and a repeated search in the same runner;
+// - the memory platform, cold (first search decodes every file) and warm;
+// - peak RSS of this process while the Node searches run.
+// rg runs as a whole process (`spawnSync`), single-threaded (-j1) and with every ignore rule off
+// (-uu), since the tree has no .gitignore and toolhost skips nothing else in it.
+import { spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { ToolRunner, createMemoryPlatform } from '../dist/src/index.js';
-import { createVmRegexSandbox } from '../dist/node/regex-sandbox.js';
+import { createNodePlatform } from '../dist/node/platform.js';
 import { findFileTool } from '../dist/src/tools/find-file.js';
 import { grepSearchTool } from '../dist/src/tools/grep-search.js';
-import { searchDirTool } from '../dist/src/tools/search-dir.js';
+import { buildSearchTree, readTree } from './search-tree.mjs';
 
-const RUNS = 9;
+const RUNS = 5;
 const LITERAL = 'function';
-const REGEX = String.raw`require\(['"][^'"]+['"]\)`;
+const WITH_LITERAL = String.raw`require\(['"][^'"]+['"]\)`;
+const NO_LITERAL = String.raw`[A-Z][a-z]+[A-Z]\w*`;
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-};
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function timeProcess(command, args, cwd, runs = RUNS) {
-  const times = [];
-  for (let i = 0; i < runs; i += 1) {
-    const start = performance.now();
-    const result = spawnSync(command, args, { cwd, maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'ignore'] });
-    times.push(performance.now() - start);
-    if (result.error) throw result.error;
-  }
-  return median(times);
+function rgTime(args, cwd) {
+  const start = performance.now();
+  const out = spawnSync('rg', args, { cwd, maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'ignore'] });
+  const ms = performance.now() - start;
+  if (out.error) throw out.error;
+  return { ms, stdout: out.stdout.toString() };
 }
 
-function hasCommand(name) {
-  return spawnSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' }).status === 0;
-}
-
-/** Copies npm's package to a temp dir, `node_modules` renamed `deps`, symlinks dropped. */
-function prepareTree() {
-  const npmRoot = join(execSync('npm root -g', { encoding: 'utf8' }).trim(), 'npm');
-  if (!existsSync(npmRoot)) throw new Error(`npm's package not found at ${npmRoot}`);
-  const base = mkdtempSync(join(tmpdir(), 'toolhost-bench-'));
-  const dir = join(base, 'npm');
-  cpSync(npmRoot, dir, { recursive: true, filter: (src) => !lstatSync(src).isSymbolicLink() });
-  const rename = (path) => {
-    for (const entry of readdirSync(path, { withFileTypes: true })) {
-      if (!entry.isDirectory()) continue;
-      let child = join(path, entry.name);
-      if (entry.name === 'node_modules') {
-        const renamed = join(path, 'deps');
-        renameSync(child, renamed);
-        child = renamed;
-      }
-      rename(child);
-    }
-  };
-  rename(dir);
-  const files = {};
-  let bytes = 0;
-  const collect = (path) => {
-    for (const entry of readdirSync(path, { withFileTypes: true })) {
-      const child = join(path, entry.name);
-      if (entry.isDirectory()) collect(child);
-      else if (entry.isFile()) {
-        const data = readFileSync(child);
-        bytes += data.length;
-        files[relative(dir, child)] = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-      }
-    }
-  };
-  collect(dir);
-  return { base, dir, files, bytes };
+function rgCount(stdout) {
+  return stdout.split('\n').filter(Boolean).reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(':') + 1)), 0);
 }
 
 export default async function run() {
-  const { base, dir, files, bytes } = prepareTree();
+  if (spawnSync('rg', ['--version'], { stdio: 'ignore' }).status !== 0) {
+    throw new Error('the search bench compares with ripgrep: apt-get install ripgrep');
+  }
+  const tree = buildSearchTree();
+  const { base, dir } = tree;
+  const note = `${tree.files} files, ${(tree.bytes / 2 ** 20).toFixed(0)} MiB; median of ${RUNS}, each run paired with its anchor`;
+  // Files written in the last second are re-read by the cache (git's racy-clean rule): let it pass.
+  await sleep(1100);
+  const rows = [];
   try {
-    const count = Object.keys(files).length;
-    const platform = createMemoryPlatform({ files, regex: createVmRegexSandbox() });
-    const runner = new ToolRunner({ platform, tools: [findFileTool, searchDirTool, grepSearchTool] });
-    await platform.fs.stat(platform.root); // writes the files into ZenFS now, not inside the first timing
-    // Files changed within a second of being read are re-read (git's racy-clean rule): let that pass.
-    await new Promise((resolve) => setTimeout(resolve, 1100));
-
-    const grepLiteral = () => runner.execute('grep_search', { pattern: LITERAL, fixed_strings: true });
-    const grepRegex = () => runner.execute('grep_search', { pattern: REGEX });
-    const searchDir = () => runner.execute('search_dir', { query: LITERAL });
-    const findAll = () => runner.execute('find_file', { pattern: '**/*', max_results: 10_000 });
-
-    const coldStart = performance.now();
-    const cold = await grepLiteral();
-    const coldMs = performance.now() - coldStart;
-    const found = await findAll();
-    if (found.total !== count) throw new Error(`find_file found ${found.total} files, expected ${count}`);
-
-    const rg = hasCommand('rg');
-    const anchorName = rg ? 'rg -j1 -uu' : 'grep -rn (rg missing: apt-get install ripgrep)';
-    if (rg) {
-      // Same answer check: matching lines of the literal search.
-      const out = spawnSync('rg', ['-j1', '-uu', '-c', '-F', LITERAL, 'npm'], { cwd: base, encoding: 'utf8', maxBuffer: 1 << 30 });
-      const rgLines = out.stdout.split('\n').filter(Boolean).reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(':') + 1)), 0);
-      if (rgLines !== cold.total_matches) console.warn(`note: rg counts ${rgLines} matching lines, grep_search ${cold.total_matches}`);
-    }
-
-    // Each run times the tool and its anchor back to back, so both see the same machine load.
-    const paired = async (toolFn, anchorFn) => {
-      for (let i = 0; i < 2; i += 1) await toolFn(); // warm-up: JIT and the text cache's line tables
-      globalThis.gc?.();
-      const a = [];
-      const b = [];
-      for (let i = 0; i < RUNS; i += 1) {
-        let t = performance.now();
-        await toolFn();
-        a.push(performance.now() - t);
-        t = performance.now();
-        await anchorFn();
-        b.push(performance.now() - t);
-      }
-      return [median(a), median(b)];
+    // ---------------------------------------------------------------------------------------------
+    // Node, real folder.
+    let peak = process.memoryUsage().rss;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
+    const fresh = () => {
+      const platform = createNodePlatform({ root: dir });
+      return { platform, runner: new ToolRunner({ platform, tools: [grepSearchTool, findFileTool] }) };
     };
-    const nativeRun = (extra, pattern, grepExtra) => () =>
-      rg
-        ? timeProcess('rg', ['-j1', '-uu', '-n', ...extra, '-e', pattern, 'npm'], base, 1)
-        : timeProcess('grep', ['-rn', ...grepExtra, '-e', pattern, 'npm'], base, 1);
-    const rows = [];
-    const [literal, literalAnchor] = await paired(grepLiteral, nativeRun(['-F'], LITERAL, ['-F']));
-    const [regex, regexAnchor] = await paired(grepRegex, nativeRun([], REGEX, ['-E']));
-    const [search, searchAnchor] = await paired(searchDir, nativeRun(['-F', '-i'], LITERAL, ['-F', '-i']));
-    const [literal2, grepAnchor] = await paired(grepLiteral, () => timeProcess('grep', ['-rn', '-F', LITERAL, 'npm'], base, 1));
-    const [find, findAnchor] = await paired(findAll, () => fg('**/*', { cwd: dir, dot: true, onlyFiles: true, followSymbolicLinks: false }));
-    const tool = { literal, regex, search, literal2, find };
-    const anchors = { literal: literalAnchor, regex: regexAnchor, search: searchAnchor, grep: grepAnchor, find: findAnchor };
-    const note = `${count} files, ${(bytes / 2 ** 20).toFixed(1)} MiB, warm text cache; median of ${RUNS}, each run paired with its anchor`;
-    rows.push(
-      { figure: `grep_search literal "${LITERAL}"`, value: tool.literal, unit: 'ms', anchor: anchorName, anchorValue: anchors.literal, target: '≤ 3x', note },
-      { figure: `grep_search regex ${REGEX}`, value: tool.regex, unit: 'ms', anchor: anchorName, anchorValue: anchors.regex, target: '≤ 3x', note },
-      { figure: `search_dir "${LITERAL}" (case-insensitive)`, value: tool.search, unit: 'ms', anchor: `${anchorName} -i`, anchorValue: anchors.search, target: '≤ 3x', note },
-      { figure: `grep_search literal "${LITERAL}"`, value: tool.literal2, unit: 'ms', anchor: 'grep -rn -F', anchorValue: anchors.grep, note },
-      { figure: 'grep_search literal, cold (first search reads and decodes every file)', value: coldMs, unit: 'ms', anchor: anchorName, anchorValue: anchors.literal, note: `${count} files` },
-      { figure: 'find_file **/*', value: tool.find, unit: 'ms', anchor: 'fast-glob **/* on disk', anchorValue: anchors.find, target: '≤ 2x', note: `${count} files; median of ${RUNS}` },
-    );
-    await platform.dispose();
+    const grepArgs = (pattern, extra = {}) => ({ pattern, output_mode: 'count', max_time_ms: 120_000, ...extra });
+    const cases = [
+      { name: `grep_search literal "${LITERAL}" (count)`, args: grepArgs(LITERAL, { fixed_strings: true }), rg: ['-j1', '-uu', '-c', '-F', LITERAL, '.'], target: '≤ 1.5x' },
+      { name: `grep_search regex with a literal ${WITH_LITERAL} (count)`, args: grepArgs(WITH_LITERAL), rg: ['-j1', '-uu', '-c', '-e', WITH_LITERAL, '.'], target: '≤ 2x' },
+      { name: `grep_search regex without a literal ${NO_LITERAL} (count)`, args: grepArgs(NO_LITERAL), rg: ['-j1', '-uu', '-c', '-e', NO_LITERAL, '.'], target: '≤ 2x' },
+      { name: `grep_search literal "${LITERAL}" (content, 100 results)`, args: { pattern: LITERAL, fixed_strings: true }, rg: ['-j1', '-uu', '-n', '-F', LITERAL, '.'] },
+    ];
+    for (const c of cases) {
+      const ours = [];
+      const theirs = [];
+      let counts;
+      for (let i = 0; i < RUNS; i += 1) {
+        const { platform, runner } = fresh();
+        globalThis.gc?.();
+        let t = performance.now();
+        const result = await runner.execute('grep_search', c.args);
+        ours.push(performance.now() - t);
+        await platform.dispose();
+        const r = rgTime(c.rg, dir);
+        theirs.push(r.ms);
+        if (i === 0 && c.args.output_mode === 'count') counts = [result.total_matches, rgCount(r.stdout)];
+      }
+      const check = counts ? `; matching lines: toolhost ${counts[0]}, rg ${counts[1]}` : '';
+      rows.push({ figure: `Node folder, first search: ${c.name}`, value: median(ours), unit: 'ms', anchor: 'rg -j1 -uu', anchorValue: median(theirs), target: c.target, note: note + check });
+    }
+    {
+      const ours = [];
+      const theirs = [];
+      for (let i = 0; i < RUNS; i += 1) {
+        const { platform, runner } = fresh();
+        const t = performance.now();
+        await runner.execute('find_file', { pattern: '*.js', max_results: 10_000 });
+        ours.push(performance.now() - t);
+        await platform.dispose();
+        theirs.push(rgTime(['--files', '-uu', '-g', '*.js', '.'], dir).ms);
+      }
+      rows.push({ figure: 'Node folder, first search: find_file "*.js"', value: median(ours), unit: 'ms', anchor: "rg --files -uu -g '*.js'", anchorValue: median(theirs), target: '≤ 1.5x', note });
+    }
+    {
+      const { platform, runner } = fresh();
+      await runner.execute('grep_search', cases[0].args);
+      const ours = [];
+      const theirs = [];
+      for (let i = 0; i < RUNS; i += 1) {
+        const t = performance.now();
+        await runner.execute('grep_search', cases[0].args);
+        ours.push(performance.now() - t);
+        theirs.push(rgTime(cases[0].rg, dir).ms);
+      }
+      await platform.dispose();
+      rows.push({ figure: `Node folder, repeated search: grep_search literal "${LITERAL}" (count)`, value: median(ours), unit: 'ms', anchor: 'rg -j1 -uu', anchorValue: median(theirs), target: '≤ 0.5x', note });
+    }
+    clearInterval(sampler);
+    rows.push({ figure: 'peak RSS during the Node searches', value: peak / 2 ** 20, unit: 'MiB', anchor: 'target', anchorValue: 400, target: '≤ 400 MiB (ratio ≤ 1x)', note: 'process.memoryUsage().rss sampled every 5 ms' });
+
+    // ---------------------------------------------------------------------------------------------
+    // Memory platform.
+    const files = readTree(dir);
+    const coldTimes = [];
+    const warmTimes = [];
+    const theirs = [];
+    for (let i = 0; i < 3; i += 1) {
+      const platform = createMemoryPlatform({ files });
+      const runner = new ToolRunner({ platform, tools: [grepSearchTool] });
+      await platform.fs.stat(platform.root);
+      await sleep(1100);
+      globalThis.gc?.();
+      let t = performance.now();
+      await runner.execute('grep_search', cases[0].args);
+      coldTimes.push(performance.now() - t);
+      for (let k = 0; k < 3; k += 1) {
+        t = performance.now();
+        await runner.execute('grep_search', cases[0].args);
+        warmTimes.push(performance.now() - t);
+      }
+      await platform.dispose();
+      theirs.push(rgTime(cases[0].rg, dir).ms);
+    }
+    rows.push({ figure: `memory platform, cold: grep_search literal "${LITERAL}" (count)`, value: median(coldTimes), unit: 'ms', anchor: 'rg -j1 -uu', anchorValue: median(theirs), target: '≤ 2x', note: `${tree.files} files; median of 3` });
+    rows.push({ figure: `memory platform, warm: grep_search literal "${LITERAL}" (count)`, value: median(warmTimes), unit: 'ms', anchor: 'rg -j1 -uu', anchorValue: median(theirs), target: '≤ 0.5x', note: `${tree.files} files; median of 9` });
     return rows;
   } finally {
     rmSync(base, { recursive: true, force: true });

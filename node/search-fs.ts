@@ -94,8 +94,10 @@ export function createNodeSearchSource(root: string, options: NodeSearchSourceOp
           fd = dirFd(normal);
         }
       }
-      const entries = fs.readdirSync(`/proc/self/fd/${fd}`, { withFileTypes: true, encoding: 'buffer' });
-      return entries.map((entry) => {
+      const entries = fs.readdirSync(`/proc/self/fd/${fd}`, { withFileTypes: true });
+      // Names that are not UTF-8 decode with U+FFFD (and a backslash needs escaping): list those again as bytes, in the \xNN form.
+      if (!entries.some((entry) => entry.name.includes('\uFFFD') || entry.name.includes('\\'))) return entries;
+      return fs.readdirSync(`/proc/self/fd/${fd}`, { withFileTypes: true, encoding: 'buffer' }).map((entry) => {
         const name = escapeBytes(entry.name);
         return { name, isFile: () => entry.isFile(), isDirectory: () => entry.isDirectory(), isSymbolicLink: () => entry.isSymbolicLink() };
       });

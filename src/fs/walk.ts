@@ -264,8 +264,8 @@ interface CachedFile {
 const RACY_MS = 1000;
 /** Largest file kept in the cache, in bytes. */
 const MAX_CACHED_FILE_BYTES = 4 * 1024 * 1024;
-/** Total UTF-16 code units kept per platform (oldest dropped first). */
-const MAX_CACHED_CHARS = 48 * 1024 * 1024;
+/** Total UTF-16 code units kept per platform; once full, new files are read but not kept (scan-resistant). */
+const MAX_CACHED_CHARS = 256 * 1024 * 1024;
 /** Largest file searched at all, in bytes; bigger ones are counted in `skipped_too_large`. */
 export const MAX_SEARCH_FILE_BYTES = 64 * 1024 * 1024;
 /** Files stat'ed / read concurrently. */
@@ -283,15 +283,11 @@ class TextCache {
     this.delete(path);
     const size = value.entry?.text.length ?? 0;
     if (size > MAX_CACHED_FILE_BYTES) return;
+    // A tree larger than the budget keeps its first part: evicting the oldest would keep nothing a
+    // repeated sequential search reuses.
+    if (this.chars + size > MAX_CACHED_CHARS) return;
     this.files.set(path, value);
     this.chars += size;
-    if (this.chars > MAX_CACHED_CHARS) {
-      for (const [key, old] of this.files) {
-        if (this.chars <= MAX_CACHED_CHARS * 0.75) break;
-        this.files.delete(key);
-        this.chars -= old.entry?.text.length ?? 0;
-      }
-    }
   }
 
   delete(path: string): void {

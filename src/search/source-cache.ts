@@ -25,9 +25,11 @@ interface Entry extends SourceFile {
 
 /**
  * The search tools' cache over a {@link SearchSource}: file bytes (and their decoded text once a search
- * needed it) validated by each file's (size, mtime, inode), least recently used dropped first past a
- * byte budget (default {@link DEFAULT_CACHE_BYTES}); files changed within a second of being read are
- * read again. A repeated search then costs one `stat` per file.
+ * needed it) validated by each file's (size, mtime, inode), within a byte budget (default
+ * {@link DEFAULT_CACHE_BYTES}); a changed or vanished file's entry is dropped, and once the budget is
+ * full new files are read but not kept (so a tree larger than the budget keeps its first part cached:
+ * least-recently-used eviction would keep nothing a sequential scan reuses). Files changed within a
+ * second of being read are read again. A repeated search costs one `stat` per cached file.
  */
 export class SourceCache {
   readonly #entries = new Map<string, Entry>();
@@ -76,31 +78,28 @@ export class SourceCache {
     file.text = text;
     const entry = this.#entries.get(path);
     if (entry === file) {
+      if (this.#used + text.length > this.budget) {
+        // No room for the text as well: keep the bytes only.
+        file.text = undefined;
+        return text;
+      }
       entry.cost += text.length;
       this.#used += text.length;
-      this.#trim();
     }
     return text;
   }
 
   #add(path: string, entry: Entry): void {
-    if (entry.cost > this.budget / 4) return;
+    // Scan-resistant: a tree larger than the budget keeps its first part cached instead of each file
+    // pushing out the one a repeated search needs next (plain LRU keeps nothing useful then).
+    if (entry.cost > this.budget / 4 || this.#used + entry.cost > this.budget) return;
     this.#entries.set(path, entry);
     this.#used += entry.cost;
-    this.#trim();
   }
 
   #drop(path: string, entry: Entry): void {
     this.#entries.delete(path);
     this.#used -= entry.cost;
-  }
-
-  #trim(): void {
-    if (this.#used <= this.budget) return;
-    for (const [path, entry] of this.#entries) {
-      if (this.#used <= this.budget * 0.9) break;
-      this.#drop(path, entry);
-    }
   }
 }
 
