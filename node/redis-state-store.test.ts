@@ -129,6 +129,19 @@ describe('createRedisStateStore', () => {
     expect(await raw.hgetall('ns:ws%20a:{c%20%7B1%7D}:state')).toEqual({ k: '"one"' });
   });
 
+  it('uses a given ioredis client and leaves it open on close', async () => {
+    const given = new Redis(server.url);
+    try {
+      const state = createRedisStateStore({ client: given, prefix: 'given:' });
+      await state.set('c', 'k', { v: 1 });
+      await state.close();
+      expect(await given.hget(state.keyOf('c'), 'k')).toBe('{"v":1}');
+      await expect(state.get('c', 'k')).rejects.toMatchObject({ code: 'unavailable', message: expect.stringContaining('closed') });
+    } finally {
+      given.disconnect();
+    }
+  });
+
   it('commits every key a call set in one step, and expires state ttlSeconds after its last change', async () => {
     const state = store({ ttlSeconds: 120 });
     const runner = new ToolRunner({ platform: createMemoryPlatform({ state }), tools: [put] });

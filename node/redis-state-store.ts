@@ -13,8 +13,8 @@ export interface RedisClient {
   connect(): Promise<void>;
   duplicate(): RedisClient;
   subscribe(...channels: string[]): Promise<unknown>;
-  on(event: string, listener: (...args: never[]) => void): unknown;
-  off(event: string, listener: (...args: never[]) => void): unknown;
+  on(event: string, listener: (...args: unknown[]) => void): unknown;
+  off(event: string, listener: (...args: unknown[]) => void): unknown;
   quit(): Promise<unknown>;
   disconnect(): void;
 }
@@ -171,7 +171,8 @@ function pairsToRecord(fields: unknown): Record<string, JsonValue> {
  * nothing (hosts on several machines keep their clocks in sync; a skew moves that cut-off by as much).
  * A lock still busy at the deadline rejects with `timeout`. The store's own connections reconnect by
  * themselves (every 50 ms, backing off to 1 s); operations wait for the connection up to their deadline.
- * Construction does no I/O; `invalid_arguments` for bad options.
+ * Construction does no I/O; `invalid_arguments` for bad options. Needs Redis 5 or later (scripts that
+ * read the clock before writing).
  */
 export function createRedisStateStore(options: RedisStateStoreOptions): RedisStateStore {
   if (typeof options !== 'object' || options === null || (options.url === undefined) === (options.client === undefined)) {
@@ -272,7 +273,7 @@ export function createRedisStateStore(options: RedisStateStoreOptions): RedisSta
       return await bounded(work, deadline, wait?.signal, what);
     } catch (error) {
       const message = String((error as Error).message);
-      if (message.includes('TOOLHOST_LATE')) throw unavailable(`Redis answered ${what} after its deadline; nothing was changed; retry`);
+      if (message.includes('TOOLHOST_LATE')) throw new ToolError('unavailable', `Redis answered ${what} after its deadline; nothing was changed; retry`, { late: true });
       if (message.includes('TOOLHOST_LOST')) throw unavailable(`the conversation's lock expired before ${what}; nothing was stored; retry the call`);
       if (message.includes('TOOLHOST_TYPE')) throw new ToolError('execution_failed', `the Redis key of this conversation's state holds another type (${message}); remove it or use another prefix`);
       if (isToolErrorCode((error as { code?: unknown }).code)) throw error;
@@ -340,7 +341,7 @@ export function createRedisStateStore(options: RedisStateStoreOptions): RedisSta
           if (!set) return;
           waiters.delete(message);
           for (const wake of set) wake();
-        }) as (...args: never[]) => void);
+        }) as (...args: unknown[]) => void);
       }
       await whenReady(subscriber, Date.now() + timeoutMs);
       await subscriber.subscribe(channel);
@@ -407,24 +408,29 @@ export function createRedisStateStore(options: RedisStateStoreOptions): RedisSta
       const deadline = deadlineOf(wait);
       const signal = wait?.signal;
       const token = randomBytes(12).toString('hex');
+      const busy = (): ToolError =>
+        new ToolError('timeout', `another call of conversation ${JSON.stringify(conversationId).slice(0, 200)} held its state lock past this call's deadline; retry, or raise timeoutMs`);
       let reply: unknown[];
+      let seenBusy = false;
       for (;;) {
         if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new ToolError('cancelled', 'the lock wait was cancelled');
-        if (Date.now() > deadline) {
-          throw new ToolError('timeout', `another call of conversation ${JSON.stringify(conversationId).slice(0, 200)} held its state lock past this call's deadline; retry, or raise timeoutMs`);
-        }
+        const remaining = deadline - Date.now();
+        if (remaining <= 0) throw busy();
         // Listen before asking, so a release between a busy answer and the wait is not missed.
-        const notice = released(keys.tag, LOCK_POLL_MS, signal);
+        const notice = released(keys.tag, Math.min(LOCK_POLL_MS, remaining), signal);
         try {
           reply = (await run(SCRIPTS.acquire, [keys.state, keys.version, keys.lock], [token, lockTtlMs, knownVersion ?? NO_VERSION], { deadline, ...(signal ? { signal } : {}) }, 'the lock request')) as unknown[];
         } catch (error) {
           notice.cancel();
+          // Redis answered the earlier attempts: the deadline ran out while the lock was busy.
+          if (seenBusy && (error as ToolError).details?.late === true) throw busy();
           throw error;
         }
         if (reply[0] === 1) {
           notice.cancel();
           break;
         }
+        seenBusy = true;
         subscribe();
         await notice.promise;
       }
