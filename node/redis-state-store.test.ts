@@ -243,7 +243,7 @@ describe('createRedisStateStore', () => {
     const durable = await startRedisServer({ durable: true });
     try {
       const state = store({ timeoutMs: 1_000, lockTtlMs: 1_000 }, durable);
-      const runner = new ToolRunner({ platform: createMemoryPlatform({ state }), tools: [put, waiting, counter] });
+      const runner = new ToolRunner({ platform: createMemoryPlatform({ state }), tools: [put, waiting, counter, peek] });
       const held = gate('kill');
       const batch = runner.processToolCalls(
         [
@@ -260,6 +260,8 @@ describe('createRedisStateStore', () => {
       const results = await batch;
       expect(results.map((r) => ('code' in r ? r.code : 'ok'))).toEqual(['ok', 'ok', 'unavailable', 'unavailable']);
       await durable.restart();
+      // A read with a deadline waits for the reconnect (the store's own operations wait 1 s at most).
+      expect(await runner.execute('peek', { key: 'c' }, { conversationId: 'kill', timeoutMs: 5_000 })).toBe(2);
       expect(await state.getAll('kill')).toEqual({ a: 2, b: 2, c: 2 });
       // It reconnected by itself; the dead call's lock runs out after its 1 s lease.
       expect(await runner.execute('put', { set: { d: 'later' } }, { conversationId: 'kill', timeoutMs: 5_000 })).toBe(null);

@@ -231,10 +231,8 @@ export function createRedisStateStore(options: RedisStateStoreOptions): RedisSta
     return opening;
   };
 
-  const deadlineOf = (wait: StateWaitOptions | undefined): number => {
-    const own = Date.now() + timeoutMs;
-    return wait?.deadline !== undefined && wait.deadline < own ? wait.deadline : own;
-  };
+  /** The call's deadline when it has one, else `timeoutMs` from now. */
+  const deadlineOf = (wait: StateWaitOptions | undefined): number => wait?.deadline ?? Date.now() + timeoutMs;
 
   /** Settles with `work`, or rejects `unavailable` at `deadline` + grace, or with the signal's reason. */
   const bounded = <T>(work: Promise<T>, deadline: number, signal: AbortSignal | undefined, what: string): Promise<T> =>
