@@ -164,3 +164,21 @@ describe('fromAiSdkTool', () => {
     await expect(fromAiSdkTool(clientSide, { name: 'ask' })).rejects.toMatchObject({ code: 'invalid_arguments' });
   });
 });
+
+describe('aiSdkTools images', () => {
+  it('hands view_file images to the model as image parts (toModelOutput)', async () => {
+    const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+    const runner = new ToolRunner({ platform: createMemoryPlatform({ files: { 'dot.png': Uint8Array.from(atob(png), (c) => c.charCodeAt(0)) } }), tools: BuiltinTools.all() });
+    const tools = await aiSdkTools(runner);
+    const model = new MockLanguageModelV4({ doGenerate: [calls({ id: 'i1', name: 'view_file', input: { file_path: 'dot.png' } }), text('a dot')] });
+    await generateText({ model, tools, prompt: 'look', stopWhen: isStepCount(3) });
+    const toolMessage = model.doGenerateCalls[1]?.prompt.find((message) => message.role === 'tool');
+    const part = toolMessage?.role === 'tool' ? toolMessage.content[0] : undefined;
+    expect(part?.type).toBe('tool-result');
+    const output = part?.type === 'tool-result' ? part.output : undefined;
+    expect(output?.type).toBe('content');
+    const value = output?.type === 'content' ? output.value : [];
+    expect(value[1]).toEqual({ type: 'file', data: { type: 'data', data: png }, mediaType: 'image/png' });
+    expect(value[0]?.type === 'text' ? JSON.parse(value[0].text) : {}).toMatchObject({ binary: true, mime_type: 'image/png', size: 70 });
+  });
+});

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { BuiltinTools } from '../../src/tools/index.js';
 import { openTestPage } from './harness.js';
 
-declare const bridges: { session(): Promise<Record<string, unknown>> };
+declare const bridges: { session(): Promise<Record<string, unknown>>; remote(): Promise<Record<string, unknown>> };
 
 const opened = openTestPage('bridges.html', 'toolhost bridges page ready');
 
@@ -16,5 +16,14 @@ describe('toolhost/mcp and toolhost/ai-sdk in Chromium', () => {
     expect(result['weather']).toEqual({ city: 'OSLO', degrees: 21, toolCallId: expect.stringMatching(/^mcp-/), inWorker: true });
     expect(result['badWeather']).toEqual({ isError: true, code: 'invalid_arguments' });
     expect(result['secondClientTools']).toBe(BuiltinTools.all().length + 1);
+  });
+
+  it('a page-side runner hosts the worker’s tools through mcpTools, with its own permissions', async () => {
+    const result = await opened.session.page.evaluate(() => bridges.remote());
+    expect(result['results']).toEqual([
+      { id: '1', result: expect.objectContaining({ content: expect.stringMatching(/^alpha /), total_lines: 1 }) },
+      { id: '2', code: 'permission_denied' },
+      { id: '3', result: expect.objectContaining({ city: 'ROME', degrees: 21, inWorker: true }) },
+    ]);
   });
 });

@@ -1,6 +1,11 @@
 // Bridges test page: talks MCP to the worker over a MessagePort with the SDK's Client.
 import { Client } from '@modelcontextprotocol/client';
-import { MessagePortTransport } from '../../bridges/mcp/index.js';
+import { MessagePortTransport, mcpTools } from '../../bridges/mcp/index.js';
+import { useAjv } from '../../src/core/ajv.js';
+import { ToolRunner } from '../../src/core/runner.js';
+
+// Remote tools bring their own JSON Schemas, compiled at run time.
+useAjv();
 
 const worker = new Worker(new URL('./bridges-worker.ts', import.meta.url), { type: 'module' });
 
@@ -35,5 +40,20 @@ async function session(): Promise<Record<string, unknown>> {
   };
 }
 
-(globalThis as unknown as { bridges: { session: typeof session } }).bridges = { session };
+/** The worker's tools as remote tools of a page-side runner (mcpTools), read-only permissions. */
+async function remote(): Promise<Record<string, unknown>> {
+  const channel = new MessageChannel();
+  worker.postMessage({ port: channel.port2 }, [channel.port2]);
+  const runner = new ToolRunner({ permissions: 'read_only' });
+  const tools = await mcpTools(new MessagePortTransport(channel.port1), { prefix: 'worker.', registry: runner });
+  const results = await runner.processToolCalls([
+    { id: '1', name: 'worker.view_file', args: { file_path: 'notes.txt' } },
+    { id: '2', name: 'worker.create_file', args: { file_path: 'x.txt', content: 'x' } },
+    { id: '3', name: 'worker.weather', args: { city: 'rome' } },
+  ]);
+  await tools.close();
+  return { results: results.map((r) => ('code' in r ? { id: r.id, code: r.code } : { id: r.id, result: r.result })) };
+}
+
+(globalThis as unknown as { bridges: { session: typeof session; remote: typeof remote } }).bridges = { session, remote };
 document.title = 'toolhost bridges page ready';
