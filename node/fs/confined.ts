@@ -325,7 +325,8 @@ export function createConfinedNodeFs(root: string, options: ConfinedNodeFsOption
       try {
         return await readOpenFile(readFd, stats.size, normal);
       } finally {
-        await closeAsync(readFd);
+        // Closing a descriptor opened only for reading flushes nothing: it never waits.
+        fs.closeSync(readFd);
       }
     });
   };
@@ -418,9 +419,8 @@ export function createConfinedNodeFs(root: string, options: ConfinedNodeFsOption
       return withPinned(lexical(path), 0, fstat);
     },
     async lstat(path: string): Promise<FsStats> {
-      const normal = lexical(path);
-      if (normal === root) return withPinned(normal, 0, fstat);
-      return withParent(normal, (dirfd, name) => lstat(childPath(dirfd, name)));
+      // An O_PATH | O_NOFOLLOW descriptor holds a symlink itself; fstat of it is the link's lstat.
+      return withPinned(lexical(path), O_NOFOLLOW, fstat);
     },
     async readlink(path: string): Promise<string> {
       const normal = lexical(path);
