@@ -3,7 +3,7 @@ import type { JsonSchema } from '../../core/types.js';
 import { generateCallId, isFailure, resultText, trimBase } from './common.js';
 import { postJson } from './retry.js';
 import { functionNameNote, type SchemaConversionNote } from './schema-convert.js';
-import { BASH_PARAMETERS, BASH_TOOL_TYPE, TEXT_EDITOR_PARAMETERS, TEXT_EDITOR_TOOL_TYPE } from '../../tools/profiles/anthropic.js';
+import { BASH_PARAMETERS, BASH_TOOL_TYPE, MAX_CHARACTERS_NOTE, TEXT_EDITOR_PARAMETERS, TEXT_EDITOR_TOOL_TYPE } from '../../tools/profiles/anthropic.js';
 import { ModelError, type HttpModelOptions, type Model, type ModelMessage, type ModelToolCall, type ModelUsage } from './types.js';
 
 /**
@@ -11,18 +11,22 @@ import { ModelError, type HttpModelOptions, type Model, type ModelMessage, type 
  * Anthropic's built-in tool types (`{ type: 'text_editor_20250728', name: 'str_replace_based_edit_tool' }`,
  * `{ type: 'bash_20250124', name: 'bash' }`), which the model knows without a schema.
  */
-export type AnthropicTool = { name: string; description: string; input_schema: JsonSchema } | { type: string; name: string };
+export type AnthropicTool = { name: string; description: string; input_schema: JsonSchema } | { type: string; name: string; max_characters?: number };
 
 const sameSchema = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 /**
  * The Anthropic built-in tool type a declaration stands for: toolProfiles.anthropic()'s
- * `str_replace_based_edit_tool` and `bash` (recognised by name and parameters, so a look-alike of
- * your own stays a function), else null.
+ * `str_replace_based_edit_tool` (with `max_characters` when the profile was built with `maxCharacters`)
+ * and `bash`, recognised by name and parameters (so a look-alike of your own stays a function), else null.
  */
-export function anthropicBuiltinToolType(declaration: FunctionDeclaration): { type: string; name: string } | null {
+export function anthropicBuiltinToolType(declaration: FunctionDeclaration): { type: string; name: string; max_characters?: number } | null {
   if (declaration.name === 'str_replace_based_edit_tool' && sameSchema(declaration.parameters, TEXT_EDITOR_PARAMETERS)) {
-    return { type: TEXT_EDITOR_TOOL_TYPE, name: declaration.name };
+    const tool: { type: string; name: string; max_characters?: number } = { type: TEXT_EDITOR_TOOL_TYPE, name: declaration.name };
+    const at = declaration.description.lastIndexOf(MAX_CHARACTERS_NOTE);
+    const max = at === -1 ? NaN : Number.parseInt(declaration.description.slice(at + MAX_CHARACTERS_NOTE.length), 10);
+    if (Number.isInteger(max) && max > 0) tool.max_characters = max;
+    return tool;
   }
   if (declaration.name === 'bash' && sameSchema(declaration.parameters, BASH_PARAMETERS)) return { type: BASH_TOOL_TYPE, name: declaration.name };
   return null;

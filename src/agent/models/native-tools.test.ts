@@ -13,6 +13,11 @@ describe('native tool declarations', () => {
     ]);
   });
 
+  it('declares the text editor\'s maxCharacters as max_characters', () => {
+    const runner = new ToolRunner({ tools: toolProfiles.anthropic({ maxCharacters: 20_000 }) });
+    expect(toAnthropicTools(runner.declarations()).tools[0]).toEqual({ type: 'text_editor_20250728', name: 'str_replace_based_edit_tool', max_characters: 20_000 });
+  });
+
   it('keeps a look-alike bash of your own a JSON-Schema function', () => {
     const declaration = { name: 'bash', description: 'mine', parameters: { type: 'object', properties: { cmd: { type: 'string' } } } };
     expect(toAnthropicTools([declaration]).tools).toEqual([{ name: 'bash', description: 'mine', input_schema: declaration.parameters }]);

@@ -12,6 +12,11 @@ import { RUN_COMMAND_DEFAULT_TIMEOUT_MS } from '../run-command.js';
 export const TEXT_EDITOR_TOOL_TYPE = 'text_editor_20250728';
 /** Anthropic's built-in tool type of the bash tool this profile implements. */
 export const BASH_TOOL_TYPE = 'bash_20250124';
+/**
+ * How the text editor's description states its `maxCharacters`, so that a model client on the other
+ * side of a worker boundary can declare it as Anthropic's `max_characters` (see the Anthropic client).
+ */
+export const MAX_CHARACTERS_NOTE = ' View output is cut at ';
 /** Largest file the text editor reads or edits, in bytes (32 MiB, as the built-ins). */
 const MAX_FILE_BYTES = 32 * 1024 * 1024;
 /** Most entries of a directory view. */
@@ -209,7 +214,8 @@ export function textEditorTool(options: AnthropicProfileOptions = {}): Tool<Text
     name: 'str_replace_based_edit_tool',
     description:
       'View, create and edit files. Commands: view (a file with line numbers, or a directory; view_range [start, end], -1 = to the end), ' +
-      'create (path, file_text), str_replace (path, old_str occurring exactly once, new_str), insert (path, insert_line: 0 = top, insert_text).',
+      'create (path, file_text), str_replace (path, old_str occurring exactly once, new_str), insert (path, insert_line: 0 = top, insert_text).' +
+      (maxCharacters === undefined ? '' : `${MAX_CHARACTERS_NOTE}${maxCharacters} characters.`),
     parameters: TEXT_EDITOR_PARAMETERS,
     callWithContext: async (input, ctx): Promise<string> => {
       const args = input as TextEditorArgs;
