@@ -177,6 +177,10 @@ export interface ToolDefinition<S, Out> {
   readOnly?: boolean;
   concurrencySafe?: boolean;
   needsContext?: boolean;
+  /** MCP's side-effect hints (`readOnly` sets `readOnlyHint`). */
+  annotations?: ToolAnnotations;
+  /** JSON Schema of the result; a result that does not match is `execution_failed`. */
+  outputSchema?: JsonSchema;
   call?: (args: InferArgs<S>) => Promise<Out> | Out;
   callWithContext?: (args: InferArgs<S>, ctx: ToolContext) => Promise<Out> | Out;
 }
@@ -238,6 +242,8 @@ function defineClassicTool(definition: ToolDefinition<JsonSchema | string, unkno
     readOnly: definition.readOnly ?? false,
     concurrencySafe: definition.concurrencySafe ?? definition.readOnly ?? false,
     needsContext,
+    ...(definition.annotations === undefined ? {} : { annotations: definition.annotations }),
+    ...(definition.outputSchema === undefined ? {} : { outputSchema: definition.outputSchema }),
     call: call
       ? async (args) => call(args as never)
       : async () => {

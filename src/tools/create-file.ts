@@ -72,6 +72,7 @@ function example(path: string, suffix: string): string {
 export const createFileTool: Tool<{ file_path: string; content: string; overwrite?: boolean }, CreateFileResult> =
   defineTool({
     name: 'create_file',
+    annotations: { title: 'Create file', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     description:
       'Create a file with the given content, creating missing parent directories. Fails if the file exists ' +
       'unless overwrite is true; overwriting also fails if the file changed since you last viewed it (view it ' +

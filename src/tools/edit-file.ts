@@ -92,6 +92,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  */
 export const editFileTool: Tool<EditFileArgs, EditFileResult> = defineTool({
   name: 'edit_file',
+  annotations: { title: 'Edit file', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   description:
     'Replace exact text in a file. old_string must match the file exactly (including indentation) and occur once, ' +
     'unless replace_all is true or expected_replacements gives the number of occurrences. Returns a unified diff. ' +

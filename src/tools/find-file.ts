@@ -70,6 +70,7 @@ export interface FindFileResult {
  */
 export const findFileTool: Tool<FindFileArgs, FindFileResult> = defineTool({
   name: 'find_file',
+  annotations: { title: 'Find files', readOnlyHint: true, openWorldHint: false },
   description:
     'Find files by name or path glob, e.g. "*.ts" (any depth), "src/**/*.test.ts", "*.{js,jsx}". Returns ' +
     'absolute paths sorted by path. Case-insensitive unless case_sensitive. Skips .git/, node_modules/ and ' +

@@ -26,6 +26,7 @@ export interface FinishResult {
  */
 export const finishTool: Tool<{ result?: string }, FinishResult> = defineTool({
   name: 'finish',
+  annotations: { title: 'Finish', readOnlyHint: true, openWorldHint: false },
   description:
     'Signal that the task is complete. Call it once, last, with an optional short summary or final answer as result.',
   parameters,

@@ -52,6 +52,7 @@ export const generateImageTool: Tool<
   GenerateImageResult
 > = defineTool({
   name: 'generate_image',
+  annotations: { title: 'Generate image', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   description:
     'Generate an image from a text prompt, optionally from existing workspace images (image_paths), and save it in ' +
     'the workspace at image_name (default generated-<timestamp>.png). Returns { file_path, bytes_written }. Where the ' +

@@ -112,6 +112,7 @@ export interface GrepSearchArgs {
  */
 export const grepSearchTool: Tool<GrepSearchArgs, GrepSearchResult> = defineTool({
   name: 'grep_search',
+  annotations: { title: 'Search file contents', readOnlyHint: true, openWorldHint: false },
   description:
     'Search file contents with a regular expression and return the matching lines with file path, 1-based line ' +
     `number and column. The pattern is ${DIALECT} ` +

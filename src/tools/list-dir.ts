@@ -68,6 +68,7 @@ const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 
  */
 export const listDirTool: Tool<{ dir_path: string }, ListDirResult> = defineTool({
   name: 'list_dir',
+  annotations: { title: 'List directory', readOnlyHint: true, openWorldHint: false },
   description:
     'List the files, directories and symlinks directly inside a directory, with sizes in bytes, sorted by name ' +
     `(dot-files included, at most ${LIST_DIR_MAX_ENTRIES} entries). Use find_file to search deeper. ` +

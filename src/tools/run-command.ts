@@ -75,6 +75,7 @@ export const runCommandTool: Tool<
   RunCommandResult | RunCommandBackgroundResult
 > = defineTool({
   name: 'run_command',
+  annotations: { title: 'Run shell command', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   description:
     'Run a shell command in the workspace and return { stdout, stderr, exit_code, signal, timed_out, truncated }. ' +
     'The command runs through the shell in its own process group; on timeout (timeout_ms, default 120000, max 600000) ' +
@@ -146,6 +147,7 @@ export interface CommandListResult {
  */
 export const commandOutputTool: Tool<{ background_id?: string }, BackgroundCommandOutput | CommandListResult> = defineTool({
   name: 'command_output',
+  annotations: { title: 'Background command output', readOnlyHint: true, openWorldHint: false },
   description:
     'Read the output so far of a command started with run_command run_in_background: { stdout, stderr, running, exit_code, signal }. ' +
     'Without background_id, list every background command with its id and whether it still runs.',
@@ -173,6 +175,7 @@ export const commandOutputTool: Tool<{ background_id?: string }, BackgroundComma
  */
 export const stopCommandTool: Tool<{ background_id: string }, BackgroundCommandOutput> = defineTool({
   name: 'stop_command',
+  annotations: { title: 'Stop background command', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   description: 'Stop a command started with run_command run_in_background (and every process it started); returns its final output.',
   parameters: {
     type: 'object',

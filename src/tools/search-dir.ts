@@ -50,6 +50,7 @@ export type SearchDirResult = SearchContentResult;
  */
 export const searchDirTool: Tool<SearchDirArgs, SearchDirResult> = defineTool({
   name: 'search_dir',
+  annotations: { title: 'Search directory', readOnlyHint: true, openWorldHint: false },
   description:
     'Find literal text in the files of a directory tree (case-insensitive unless case_sensitive). Returns each ' +
     'matching line with file path, 1-based line number and column. Skips .git/, node_modules/, .gitignore\'d ' +

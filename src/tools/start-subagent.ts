@@ -36,6 +36,7 @@ export interface StartSubagentResult {
  */
 export const startSubagentTool: Tool<{ task: string; tools?: string[] }, StartSubagentResult> = defineTool({
   name: 'start_subagent',
+  annotations: { title: 'Start subagent', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   description:
     'Start a subagent on a self-contained task and wait for its answer, returned as { result }. Describe the task ' +
     'completely: the subagent does not see this conversation. Optionally limit the tools it may use. Where the ' +

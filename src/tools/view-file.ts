@@ -113,6 +113,7 @@ function cutLine(line: string): { text: string; cut: number } {
 export const viewFileTool: Tool<{ file_path: string; start_line?: number; end_line?: number }, ViewFileResult> =
   defineTool({
     name: 'view_file',
+    annotations: { title: 'View file', readOnlyHint: true, openWorldHint: false },
     description:
       'Read a file from the workspace. Text files come back as raw lines (no line numbers) joined by \\n, ' +
       `at most ${VIEW_MAX_LINES} lines per call (default: lines 1-${VIEW_MAX_LINES}); lines longer than ` +

@@ -180,6 +180,7 @@ export async function fetchAsMarkdown(ctx: ToolContext, rawUrl: string, limits: 
  */
 export const webFetchTool: Tool<{ url: string; max_chars?: number }, WebFetchResult> = /* @__PURE__ */ defineTool({
   name: 'web_fetch',
+  annotations: { title: 'Fetch web page', readOnlyHint: true, openWorldHint: true },
   description:
     'Fetch a web page (http or https) and return its content as Markdown (other text as is). Redirects are followed ' +
     `(at most ${WEB_FETCH_MAX_REDIRECTS}); at most ${WEB_FETCH_MAX_BYTES} bytes are read and max_chars characters returned ` +

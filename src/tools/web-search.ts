@@ -18,6 +18,7 @@ const parameters = {
  */
 export const webSearchFallbackTool: Tool<{ query: string }, WebSearchResult> = defineTool({
   name: 'web_search',
+  annotations: { title: 'Web search', readOnlyHint: true, openWorldHint: true },
   description:
     'Search the web. Returns up to 10 results as { title, url, snippet }. Where the platform cannot search ' +
     '(the browser), returns no results and a note saying so.',
