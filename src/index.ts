@@ -3,7 +3,20 @@
  * platform. Web-standard APIs only; importing it does no work. The agent loop and model clients are in
  * `toolhost/agent`, the browser adapter in `toolhost/web`, the Node adapter in `toolhost/node`.
  */
-export { defineTool, type Tool, type ToolContext, type ToolDefinition, type HostHooks, type InferArgs } from './core/tool.js';
+export {
+  defineTool,
+  type ExecuteTool,
+  type ExecuteToolDefinition,
+  type AnyTool,
+  type ToolSchema,
+  type InferInput,
+  type Tool,
+  type ToolContext,
+  type ToolDefinition,
+  type HostHooks,
+  type InferArgs,
+} from './core/tool.js';
+export type { StandardSchemaV1, StandardSchemaProps, StandardSchemaResult, StandardSchemaIssue, StandardJsonSchemaConverter } from './core/standard-schema.js';
 export {
   ToolRunner,
   type ToolRunnerOptions,

@@ -36,12 +36,18 @@ describe('README', () => {
         { id: '1', name: 'grep_search', args: { pattern: 'answer' } },
         { id: '2', name: 'edit_file', args: { file_path: 'src/app.ts', old_string: '41', new_string: '42' } },
       ]);
-      export const again = await runner.execute('counter', {}, { conversationId: 'chat-1' });`);
-    expect(mod.decls).toEqual(expect.arrayContaining(['get_weather', 'view_file', 'counter']));
+      export const again = await runner.execute('counter', {}, { conversationId: 'chat-1' });
+      export const forecastOut = await runner.execute('get_forecast', { city: 'Oslo' });
+      export const forecastBad = await runner.execute('get_forecast', { city: 'O' }).catch((error) => ({ code: error.code, message: error.message }));
+      export const annotations = runner.tools().find((t) => t.name === 'get_weather')?.annotations;`);
+    expect(mod.decls).toEqual(expect.arrayContaining(['get_weather', 'get_forecast', 'view_file', 'counter']));
     const [grep, edit] = mod.results as Array<{ id: string; result: Record<string, unknown> }>;
     expect(grep?.result).toMatchObject({ total_matches: 1 });
     // The tour already made this edit once, so the same edit now finds no "41".
     expect(edit).toMatchObject({ id: '2', code: 'no_match' });
     expect(mod.again).toEqual({ count: 2 });
+    expect(mod.forecastOut).toEqual({ city: 'Oslo', days: 3, conversation: 'default' });
+    expect(mod.forecastBad).toEqual({ code: 'invalid_arguments', message: 'invalid arguments for get_forecast: /city: Too small: expected string to have >=2 characters' });
+    expect(mod.annotations).toEqual({ readOnlyHint: true, openWorldHint: true });
   });
 });

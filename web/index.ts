@@ -25,6 +25,7 @@ export {
   type WorkerBridge,
   type ExposedToolRunner,
   type Endpoint,
+  type WirePermissionPolicy,
 } from '../src/remote/remote.js';
 export { exposeSharedToolRunner, type SharedToolRunner, type SharedWorkerScopeLike } from './shared.js';
 export { WebToolRunner, type WebToolRunnerOptions } from './runner.js';

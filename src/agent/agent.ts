@@ -3,7 +3,7 @@ import { ToolError } from '../core/errors.js';
 import type { Model, ModelMessage } from './models/types.js';
 import type { PermissionAnswer, PermissionPolicy, PermissionRequest } from '../core/permissions.js';
 import { ToolRunner, type CallOptions, type ToolCall, type ToolCallResult, type ToolRunnerOptions } from '../core/runner.js';
-import type { HostHooks, Tool } from '../core/tool.js';
+import type { AnyTool, HostHooks, Tool } from '../core/tool.js';
 import { BuiltinTools } from '../tools/index.js';
 import { finishTool } from '../tools/finish.js';
 import { toolProfiles, type ToolProfileName } from '../tools/profiles/index.js';
@@ -53,7 +53,7 @@ interface ActiveRun {
 }
 
 interface BuilderConfig {
-  tools: Tool[];
+  tools: AnyTool[];
   allowAll: boolean;
   readOnly: boolean;
   planMode: boolean;
@@ -254,14 +254,14 @@ export class AgentBuilder {
   };
 
   /** Adds one tool (after the built-ins; a tool with a built-in's name replaces it). */
-  tool(tool: Tool<never, unknown> | Tool): this {
-    this.#config.tools.push(tool as Tool);
+  tool(tool: AnyTool): this {
+    this.#config.tools.push(tool);
     return this;
   }
 
   /** Adds several tools, in order. */
-  tools(tools: ReadonlyArray<Tool<never, unknown> | Tool>): this {
-    for (const tool of tools) this.#config.tools.push(tool as Tool);
+  tools(tools: ReadonlyArray<AnyTool>): this {
+    for (const tool of tools) this.#config.tools.push(tool);
     return this;
   }
 
