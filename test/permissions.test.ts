@@ -85,4 +85,37 @@ describe('permissions', () => {
     const runner = new ToolRunner({ tools: [write], permissions: { ask: async () => { throw new Error('dialog closed'); } } });
     await expect(runner.execute('write_thing', {})).rejects.toMatchObject({ code: 'permission_denied', message: 'the permission prompt failed: dialog closed' });
   });
+
+  it('changes the policy and plan mode of a live runner, for the calls that start afterwards', async () => {
+    const runner = new ToolRunner({ tools: [read, write, deploy] });
+    expect(await runner.execute('write_thing', {})).toBe('written');
+    runner.setPlanMode(true);
+    expect(runner.planMode).toBe(true);
+    await expect(runner.execute('write_thing', {})).rejects.toMatchObject({ code: 'permission_denied', message: expect.stringContaining('plan mode is on') });
+    expect(await runner.execute('read_thing', {})).toBe('read');
+    runner.planMode = false;
+    runner.setPermissions('read_only');
+    expect(runner.permissions.policy).toBe('read_only');
+    await expect(runner.execute('write_thing', {})).rejects.toMatchObject({ code: 'permission_denied', message: 'permissions are read-only: write_thing is not a read-only tool' });
+    runner.setPermissions({ allow: ['write_*'], deny: ['deploy_*'] });
+    expect(await runner.execute('write_thing', {})).toBe('written');
+    await expect(runner.execute('deploy_prod', {})).rejects.toMatchObject({ code: 'permission_denied', message: 'deploy_prod is denied by the permission rules' });
+    expect(runner.denialTracker.count()).toBe(3);
+    expect(() => runner.setPermissions('everything' as never)).toThrow(TypeError);
+    expect(() => runner.setPlanMode('yes' as never)).toThrow(TypeError);
+  });
+
+  it('forgets allow_session answers when the policy is replaced', async () => {
+    let asked = 0;
+    const ask = async (): Promise<PermissionAnswer> => {
+      asked += 1;
+      return 'allow_session';
+    };
+    const runner = new ToolRunner({ tools: [write], permissions: { ask } });
+    await runner.execute('write_thing', {});
+    await runner.execute('write_thing', {});
+    runner.setPermissions({ ask });
+    await runner.execute('write_thing', {});
+    expect(asked).toBe(2);
+  });
 });

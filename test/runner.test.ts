@@ -228,4 +228,20 @@ describe('ToolRunner', () => {
       new TypeError(`tool arr: parameters must describe an object (type: 'object'), as every model API passes arguments by name; got type "array"`),
     );
   });
+
+  it('checks a classic tool\'s JSON outputSchema on the way out: a mismatch is execution_failed', async () => {
+    const tool = defineTool({
+      name: 'sized',
+      description: '',
+      parameters: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] },
+      outputSchema: { type: 'object', properties: { size: { type: 'integer', minimum: 0 } }, required: ['size'] },
+      call: async ({ n }) => ({ size: n }),
+    });
+    const runner = await ToolRunner.create({ tools: [tool] });
+    expect(runner.tools()[0]?.outputSchema).toEqual({ type: 'object', properties: { size: { type: 'integer', minimum: 0 } }, required: ['size'] });
+    expect(await runner.execute('sized', { n: 3 })).toEqual({ size: 3 });
+    expect(await runner.processToolCalls([{ name: 'sized', args: { n: -1 } }])).toEqual([
+      { name: 'sized', code: 'execution_failed', error: "sized's output broke its outputSchema: /size must be >= 0; the tool must return what its outputSchema describes" },
+    ]);
+  });
 });
