@@ -309,3 +309,15 @@ describe('run_command run_in_background', () => {
     expect(listed).toMatchObject({ code: 'unavailable' });
   });
 });
+
+describe('runShellCommand in a cgroup', () => {
+  it('ends a child that cleared its environment, left the session and was reparented (env -i setsid, double fork)', async () => {
+    const command = `env -i /usr/bin/setsid /bin/sh -c '(echo $$ > /dev/null; /bin/sh -c "echo \\$\\$ > ${dir}/cg.pid; exec sleep 60" &) ' > /dev/null 2>&1 &
+while [ ! -s cg.pid ]; do sleep 0.02; done; echo started`;
+    const result = await runShellCommand({ command, cwd: dir, timeoutMs: 20_000 });
+    expect(result.stdout).toBe('started\n');
+    const pid = await pidFrom(join(dir, 'cg.pid'));
+    // Neither marker (environment cleared) nor ancestry (reparented) nor group (setsid) finds it: the cgroup does.
+    expect(running(pid)).toBe(false);
+  });
+});

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync } from 'node:fs';
 import { ToolError, toToolError } from '../src/core/errors.js';
 import type { BackgroundCommandOutput, BackgroundCommands, BackgroundCommandSummary, RunCommandRequest, RunCommandResult } from '../src/core/types.js';
 
@@ -144,20 +144,83 @@ const hasProc = ((): boolean => {
 })();
 
 /**
- * The processes one command started, found through `/proc`: the shell's process group, every
- * descendant of a process already tracked, and every process whose environment carries the command's
- * marker variable — so a child that called `setsid`, changed group or was reparented to init (`nohup …
+ * Where per-command cgroups can be made: cgroup v2 at `/sys/fs/cgroup` (a child of this process's
+ * own cgroup, where that is delegated) or cgroup v1's `pids` hierarchy; null where neither is writable.
+ * Looked up once.
+ */
+let cgroupBase: string | null | undefined;
+function findCgroupBase(): string | null {
+  if (cgroupBase !== undefined) return cgroupBase;
+  cgroupBase = null;
+  const candidates: string[] = [];
+  try {
+    const own = readFileSync('/proc/self/cgroup', 'utf8').split('\n').find((line) => line.startsWith('0::'));
+    if (own) candidates.push(`/sys/fs/cgroup${own.slice(3).trim()}`.replace(/\/$/, ''));
+  } catch {
+    // no procfs
+  }
+  candidates.push('/sys/fs/cgroup/pids');
+  for (const dir of candidates) {
+    const probe = `${dir}/toolhost-probe-${process.pid}`;
+    try {
+      mkdirSync(probe);
+    } catch {
+      continue;
+    }
+    const usable = existsSync(`${probe}/cgroup.procs`);
+    try {
+      rmdirSync(probe);
+    } catch {
+      // left for the kernel to reap when empty
+    }
+    if (usable) {
+      cgroupBase = dir;
+      break;
+    }
+  }
+  return cgroupBase;
+}
+
+function isExecutable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A fresh cgroup for one command, or null where none can be made. */
+function makeCgroup(marker: string): string | null {
+  const base = findCgroupBase();
+  if (base === null) return null;
+  const dir = `${base}/toolhost-${marker}`;
+  try {
+    mkdirSync(dir);
+    return dir;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The processes one command started, found through the command's cgroup where one could be made
+ * (its shell joins it before the command runs, and no child can leave it) and through `/proc`: the
+ * shell's process group, every descendant of a process already tracked, and every process whose
+ * environment carries the command's marker variable — so a child that called `setsid`, changed group or was reparented to init (`nohup …
  * &`, a double fork) is still found. Each is remembered with its start time, so a reused pid is never
  * signalled. Without `/proc`, only the process group is known.
  */
 class ProcessTracker {
   readonly #root: number;
   readonly #marker: Buffer;
+  readonly #cgroup: string | null;
   /** pid → start time. */
   readonly #known = new Map<number, string>();
 
-  constructor(root: number, marker: string) {
+  constructor(root: number, marker: string, cgroup: string | null) {
     this.#root = root;
+    this.#cgroup = cgroup;
     this.#marker = Buffer.from(`${COMMAND_MARKER_VARIABLE}=${marker}\0`);
     const stat = hasProc ? readStat(root) : null;
     if (stat) this.#known.set(root, stat.start);
@@ -178,6 +241,10 @@ class ProcessTracker {
       if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) continue;
       const stat = readStat(pid);
       if (stat) stats.set(pid, stat);
+    }
+    for (const pid of this.#cgroupMembers()) {
+      const stat = stats.get(pid);
+      if (stat) this.#known.set(pid, stat.start);
     }
     let grew = true;
     while (grew) {
@@ -204,6 +271,26 @@ class ProcessTracker {
       if (stat.state !== 'Z' && stat.state !== 'X') live.push(pid);
     }
     return live;
+  }
+
+  /** Every process in the command's cgroup, whatever it did to its group, session or environment. */
+  #cgroupMembers(): number[] {
+    if (this.#cgroup === null) return [];
+    try {
+      return readFileSync(`${this.#cgroup}/cgroup.procs`, 'utf8').split('\n').filter((line) => line.length > 0).map(Number);
+    } catch {
+      return [];
+    }
+  }
+
+  /** Removes the cgroup once empty (a no-op without one). */
+  release(): void {
+    if (this.#cgroup === null) return;
+    try {
+      rmdirSync(this.#cgroup);
+    } catch {
+      // still has members (none should) or already gone
+    }
   }
 
   #carriesMarker(pid: number): boolean {
@@ -320,7 +407,13 @@ export async function startShellCommand(request: RunCommandRequest, options: Run
   const stderr = new OutputCapture(options.keepChars);
   const marker = randomUUID();
 
-  const child = spawn(options.shell ?? '/bin/sh', ['-c', request.command], {
+  const shell = options.shell ?? '/bin/sh';
+  const cgroup = isExecutable(shell) ? makeCgroup(marker) : null;
+  // With a cgroup, /bin/sh puts itself in it, then becomes the command's shell (same pid).
+  const [file, args] = cgroup === null
+    ? [shell, ['-c', request.command]]
+    : ['/bin/sh', ['-c', 'echo $$ > "$1" 2>/dev/null; shift; exec "$@"', 'toolhost', `${cgroup}/cgroup.procs`, shell, '-c', request.command]];
+  const child = spawn(file, args, {
     cwd: request.cwd,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -335,6 +428,7 @@ export async function startShellCommand(request: RunCommandRequest, options: Run
       child.once('error', reject);
     });
   } catch (error) {
+    if (cgroup !== null) rmdirSync(cgroup);
     const converted = toToolError(error);
     throw new ToolError(
       converted.code === 'not_found' ? 'not_found' : 'execution_failed',
@@ -342,7 +436,7 @@ export async function startShellCommand(request: RunCommandRequest, options: Run
     );
   }
   child.on('error', () => undefined); // later errors (e.g. from kill) are reflected in the exit status
-  const tracker = new ProcessTracker(child.pid as number, marker);
+  const tracker = new ProcessTracker(child.pid as number, marker, cgroup);
   const watch = setInterval(() => tracker.scan(), TRACK_INTERVAL_MS);
   watch.unref();
 
@@ -400,6 +494,7 @@ export async function startShellCommand(request: RunCommandRequest, options: Run
       ended = true;
       clearTimeout(timer);
       clearInterval(watch);
+      tracker.release();
       child.stdout.destroy();
       child.stderr.destroy();
     }
@@ -421,8 +516,10 @@ export async function startShellCommand(request: RunCommandRequest, options: Run
  * own process group (`detached: true`), stdin is closed, stdout and stderr are drained as they arrive.
  *
  * Every process the command starts ends with the call, including ones that left the group (`setsid`,
- * `set -m`, `nohup … &`, a double fork): they are tracked through `/proc` (descendants, the group, and
- * a marker variable `TOOLHOST_COMMAND_ID` every child inherits) and killed by pid. When the shell exits,
+ * `set -m`, `nohup … &`, a double fork): the shell joins a cgroup of its own where one can be made
+ * (cgroup v2 under this process's cgroup, or v1 `pids`; no child can leave it), and they are also
+ * tracked through `/proc` (descendants, the group, and a marker variable `TOOLHOST_COMMAND_ID` every
+ * child inherits); all are killed by pid. When the shell exits,
  * background processes get `lingerMs` (250 ms) to finish, then SIGTERM and, after `killGraceMs` (500 ms),
  * SIGKILL. On timeout (`request.timeoutMs`, ms) the same. When `signal` aborts (the runner's deadline or a
  * cancel, which answer at once), every process is stopped and SIGKILLed synchronously, so none runs by
