@@ -7,7 +7,7 @@ import { checkDirectory, rememberDirectory, rememberedDirectory } from './direct
 import { HandleFs } from './handle-fs.js';
 import { resolveIdbFactory, WorkspaceDb, type FsRecord } from './idb.js';
 import { JournaledWorkspace } from './journal.js';
-import { mountTable, readOnlyFs, type Mount } from './mounts.js';
+import { mountTable, readOnlyFs, subtreeFs, type Mount } from './mounts.js';
 import { overlayFs, type OverlayApplyResult, type OverlayChange, type OverlayControl } from './overlay.js';
 import { WebStateStore } from './state.js';
 
@@ -16,12 +16,14 @@ export type WebBackend = 'indexeddb' | 'opfs' | 'memory' | 'directory';
 
 /**
  * A filesystem to mount (or to lay an overlay over): a folder handle (File System Access API, or an
- * OPFS directory), a ready {@link FsPromises} addressed from `/`, or one opened on first use (what
+ * OPFS directory), another IndexedDB workspace (its files, committed with this one's; mount it writable
+ * only where no other worker has it open), a ready {@link FsPromises} addressed from `/`, or one opened on first use (what
  * `zenfsMount()` of `toolhost/web/zenfs` returns for any ZenFS backend: a zip archive, a Fetch tree).
  * `readOnly` refuses every write through the workspace with `permission_denied`.
  */
 export type WebMountSource =
   | { directory: FileSystemDirectoryHandle; readOnly?: boolean }
+  | { workspace: string; readOnly?: boolean }
   | { fs: FsPromises; readOnly?: boolean; label?: string }
   | { open(): Promise<FsPromises>; readOnly?: boolean; label?: string };
 
@@ -60,8 +62,12 @@ export interface WebPlatformOptions {
   overlay?: { base: WebMountSource };
   /** Files to create when the workspace is new (path relative to the root → text or bytes), in one transaction. */
   files?: Record<string, string | Uint8Array>;
-  /** Runs `run_command` (default: none, the empty result with its note). */
-  shell?: WebShell;
+  /**
+   * Runs `run_command` (default: none, the empty result with its note). `justBash()` of
+   * `toolhost/web/shell` gives just-bash; the name `'just-bash'` alone is refused with that hint, since
+   * only an import of that entry may bring just-bash into a bundle.
+   */
+  shell?: WebShell | 'just-bash';
   /** IndexedDB factory (default: the global `indexedDB`, read only when the platform first opens). */
   idbFactory?: IDBFactory;
   /**
@@ -141,13 +147,17 @@ function checkBackend(backend: unknown): WebBackend | { directory: FileSystemDir
 
 function checkMountSource(where: string, source: unknown): WebMountSource {
   const s = source as Record<string, unknown> | null;
-  if (typeof s === 'object' && s !== null && (isHandle(s.directory) || (typeof s.fs === 'object' && s.fs !== null) || typeof s.open === 'function')) {
+  if (
+    typeof s === 'object' &&
+    s !== null &&
+    (isHandle(s.directory) || (typeof s.workspace === 'string' && s.workspace.length > 0 && s.workspace.length <= 200) || (typeof s.fs === 'object' && s.fs !== null) || typeof s.open === 'function')
+  ) {
     return s as unknown as WebMountSource;
   }
   const zenfs = typeof s === 'object' && s !== null && 'backend' in s;
   throw new ToolError(
     'invalid_arguments',
-    `createWebPlatform: ${where} must be { directory: FileSystemDirectoryHandle }, { fs } or { open() }` +
+    `createWebPlatform: ${where} must be { directory: FileSystemDirectoryHandle }, { workspace: name }, { fs } or { open() }` +
       (zenfs ? "; for a ZenFS mount configuration, wrap it: import { zenfsMount } from 'toolhost/web/zenfs' and pass zenfsMount(config)" : ''),
   );
 }
@@ -160,11 +170,30 @@ function checkMountPath(path: string): string {
   return `/${parts.join('/')}`;
 }
 
+/** Another workspace opened as a mount or overlay base: its journal is committed with this platform's. */
+interface OpenedWorkspace {
+  db: WorkspaceDb;
+  journal: JournaledWorkspace;
+}
+
 /** Opens a mount or overlay source: its filesystem from `/`, read-only where asked. */
-async function openSource(source: WebMountSource, label: string, workspace: string, prefix = ''): Promise<{ fs: FsPromises; raw: FsPromises }> {
+async function openSource(
+  source: WebMountSource,
+  label: string,
+  context: { workspace: string; idbFactory: IDBFactory | undefined; durability: IDBTransactionDurability; opened: OpenedWorkspace[] },
+  prefix = '',
+): Promise<{ fs: FsPromises; raw: FsPromises }> {
+  const workspace = context.workspace;
   let raw: FsPromises;
   let name = label;
-  if ('directory' in source) {
+  if ('workspace' in source) {
+    if (source.workspace === workspace) throw new ToolError('invalid_arguments', `createWebPlatform: workspace "${workspace}" cannot be mounted in itself`);
+    const db = await WorkspaceDb.open(resolveIdbFactory(context.idbFactory), source.workspace, context.durability);
+    const journal = await JournaledWorkspace.mount(WORKSPACE_ROOT, await db.loadAll(), db);
+    context.opened.push({ db, journal });
+    name = `the workspace "${source.workspace}" (${label})`;
+    raw = subtreeFs(journal.fs, WORKSPACE_ROOT);
+  } else if ('directory' in source) {
     await checkDirectory(source.directory, workspace);
     name = `the folder "${source.directory.name}" (${label})`;
     raw = new HandleFs(source.directory, { label: name });
@@ -176,6 +205,17 @@ async function openSource(source: WebMountSource, label: string, workspace: stri
     name = source.label ?? label;
   }
   return { fs: source.readOnly ? readOnlyFs(raw, name, prefix) : raw, raw };
+}
+
+function checkShell(shell: unknown): WebShell | undefined {
+  if (shell === undefined) return undefined;
+  if (typeof shell === 'object' && shell !== null && typeof (shell as { run?: unknown }).run === 'function') return shell as WebShell;
+  throw new ToolError(
+    'invalid_arguments',
+    shell === 'just-bash'
+      ? "createWebPlatform: shell 'just-bash' comes from its own entry, so that only its users bundle it: import { justBash } from 'toolhost/web/shell' and pass shell: justBash()"
+      : `createWebPlatform: shell must be a shell such as justBash() from 'toolhost/web/shell', not ${JSON.stringify(shell) ?? String(shell)}`,
+  );
 }
 
 function seedRecords(files: Record<string, string | Uint8Array>): Array<[string, FsRecord]> {
@@ -227,8 +267,9 @@ export function createWebPlatform(options: WebPlatformOptions): WebPlatform {
     throw new ToolError('invalid_arguments', "createWebPlatform: an overlay keeps its changes in IndexedDB or memory: use backend 'indexeddb' (default) or 'memory' with overlay");
   }
   const seed = options.files === undefined ? undefined : seedRecords(options.files);
+  const shell = checkShell(options.shell);
   const journaled = backend === 'indexeddb' || backend === 'memory';
-  const capabilities = { runCommand: options.shell !== undefined, webSearch: false, persistent: backend !== 'memory' };
+  const capabilities = { runCommand: shell !== undefined, webSearch: false, persistent: backend !== 'memory' };
   let disposed = false;
 
   // The workspace database: the journalled files (indexeddb) and tool state (every persistent backend).
@@ -294,6 +335,12 @@ export function createWebPlatform(options: WebPlatformOptions): WebPlatform {
 
   let control: OverlayControl | undefined;
   let journal: JournaledWorkspace | undefined;
+  /** Other workspaces mounted (or under the overlay): committed on every flush. */
+  const others: OpenedWorkspace[] = [];
+  const sourceContext = { workspace: workspaceName, idbFactory: options.idbFactory, durability: options.durability ?? 'strict', opened: others };
+  const commitOthers = async (): Promise<void> => {
+    for (const other of others) await other.journal.commit();
+  };
   let assembled: Promise<FsPromises> | undefined;
   const assemble = (): Promise<FsPromises> => {
     assembled ??= (async () => {
@@ -301,14 +348,22 @@ export function createWebPlatform(options: WebPlatformOptions): WebPlatform {
       journal = own.journal;
       let fs = own.fs;
       if (overlayBase) {
-        const { raw } = await openSource(overlayBase, 'the overlay base', workspaceName);
-        const layered = overlayFs({ upper: fs, base: raw, root: WORKSPACE_ROOT, flush: async () => journal?.commit() });
+        const { raw } = await openSource(overlayBase, 'the overlay base', sourceContext);
+        const layered = overlayFs({
+          upper: fs,
+          base: raw,
+          root: WORKSPACE_ROOT,
+          flush: async () => {
+            await journal?.commit();
+            await commitOthers();
+          },
+        });
         fs = layered.fs;
         control = layered.control;
       }
       if (mounts.length > 0) {
         const opened: Mount[] = [];
-        for (const { path, source } of mounts) opened.push({ path, fs: (await openSource(source, `the mount ${path}`, workspaceName, path)).fs });
+        for (const { path, source } of mounts) opened.push({ path, fs: (await openSource(source, `the mount ${path}`, sourceContext, path)).fs });
         fs = mountTable(fs, opened);
       }
       return fs;
@@ -321,6 +376,7 @@ export function createWebPlatform(options: WebPlatformOptions): WebPlatform {
   const state: StateStore = backend === 'memory' ? new MemoryStateStore() : new WebStateStore(openIdb);
   const flush = async (): Promise<void> => {
     if (backend === 'indexeddb' && opened) await (await openIdb()).workspace.commit();
+    await commitOthers();
   };
   const batch = async <T>(fn: () => Promise<T>): Promise<T> => {
     if (backend !== 'indexeddb') return fn();
@@ -347,7 +403,7 @@ export function createWebPlatform(options: WebPlatformOptions): WebPlatform {
     network: createFetchNetwork({ ...(options.network ? { policy: options.network } : {}), ...(options.fetch ? { fetch: options.fetch } : {}), redirects: 'follow' }),
     // The journalled MemoryFs workspace writes a file in one synchronous step and commits whole files; a
     // folder's writable stream replaces the file on close. A mount given as a filesystem may be neither.
-    atomicWrites: !mounts.some(({ source }) => !('directory' in source) && !source.readOnly),
+    atomicWrites: !mounts.some(({ source }) => !('directory' in source) && !('workspace' in source) && !source.readOnly),
     flush,
     ready: async () => {
       await assemble();
@@ -363,16 +419,13 @@ export function createWebPlatform(options: WebPlatformOptions): WebPlatform {
           discard: async () => (await review()).discard(),
         }
       : {}),
-    ...(options.shell
-      ? {
-          runCommand: async (request: RunCommandRequest, signal: AbortSignal) => {
-            const result = await (options.shell as WebShell).run({ ...request, fs, root: WORKSPACE_ROOT }, signal);
-            return result;
-          },
-        }
-      : {}),
+    ...(shell ? { runCommand: (request: RunCommandRequest, signal: AbortSignal) => shell.run({ ...request, fs, root: WORKSPACE_ROOT }, signal) } : {}),
     async dispose() {
       if (disposed) return;
+      for (const other of others.splice(0)) {
+        await other.journal.commit().catch(() => undefined);
+        other.db.close();
+      }
       const current = opened;
       if (current) {
         try {

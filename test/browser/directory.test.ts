@@ -107,6 +107,43 @@ describe('web platform mounts', () => {
   });
 });
 
+describe('web platform mounts of folders and workspaces', () => {
+  it('mounts a folder and another workspace writable: searches cross them, writes land in each, and the other workspace keeps them', async () => {
+    await load();
+    expect((await open({ workspace: 'other-1', files: { 'lib/util.ts': 'export const shared = 1;\n' } })).ok).toBe(true);
+    await page.evaluate(() => tw.writeOutside('mounted-folder', 'notes.md', 'shared notes\n'));
+    const opened = await open({
+      workspace: 'mounts-2',
+      files: { 'main.ts': 'import { shared } from "./other/lib/util";\n' },
+      mounts: { '/workspace/other': { workspace: 'other-1' }, '/workspace/notes': { opfs: 'mounted-folder' } },
+    });
+    expect(opened.ok).toBe(true);
+    const results = await call([
+      { name: 'grep_search', args: { pattern: 'shared' } },
+      { name: 'create_file', args: { file_path: 'other/lib/added.ts', content: 'export const added = 2;\n' } },
+      { name: 'edit_file', args: { file_path: 'notes/notes.md', old_string: 'shared', new_string: 'edited' } },
+    ]);
+    expect(results[0]?.result.matches.map((m: { file_path: string }) => m.file_path)).toEqual(['/workspace/main.ts', '/workspace/notes/notes.md', '/workspace/other/lib/util.ts']);
+    expect(results.slice(1, 3).map((r) => r.code ?? 'ok')).toEqual(['ok', 'ok']);
+    expect(await page.evaluate(() => tw.readOutside('mounted-folder'))).toEqual({ 'notes.md': 'edited notes\n' });
+
+    await load();
+    expect((await open({ workspace: 'other-1' })).ok).toBe(true);
+    const other = await call([{ name: 'find_file', args: { pattern: '**/*.ts' } }]);
+    expect(other[0]?.result.files).toEqual(['/workspace/lib/added.ts', '/workspace/lib/util.ts']);
+  });
+
+  it("refuses shell: 'just-bash' by name, saying which entry brings it", async () => {
+    await load();
+    const opened = await open({ workspace: 'shell-3', shell: 'by-name' });
+    expect(opened).toEqual({
+      ok: false,
+      code: 'invalid_arguments',
+      message: "createWebPlatform: shell 'just-bash' comes from its own entry, so that only its users bundle it: import { justBash } from 'toolhost/web/shell' and pass shell: justBash()",
+    });
+  });
+});
+
 describe('web platform overlay', () => {
   it('keeps edits in the overlay until apply(), lists exact diffs, discards, and reports a conflict instead of overwriting', async () => {
     await load();

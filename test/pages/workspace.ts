@@ -12,7 +12,7 @@ import { justBash } from '../../web/shell.js';
 import { zenfsMount } from '../../web/zenfs.js';
 
 /** A mount or overlay base: an OPFS folder (created if missing) or a zip of the given files. */
-type SourceConfig = { opfs: string; readOnly?: boolean } | { zip: Record<string, string> };
+type SourceConfig = { opfs: string; readOnly?: boolean } | { zip: Record<string, string> } | { workspace: string; readOnly?: boolean };
 
 interface PageConfig {
   workspace: string;
@@ -20,7 +20,7 @@ interface PageConfig {
   mounts?: Record<string, SourceConfig>;
   overlay?: SourceConfig;
   files?: Record<string, string>;
-  shell?: boolean;
+  shell?: boolean | 'by-name';
 }
 
 let platform: WebPlatform | undefined;
@@ -33,6 +33,7 @@ async function folder(path: string): Promise<FileSystemDirectoryHandle> {
 }
 
 async function source(config: SourceConfig): Promise<WebMountSource> {
+  if ('workspace' in config) return { workspace: config.workspace, ...(config.readOnly ? { readOnly: true } : {}) };
   if ('opfs' in config) return { directory: await folder(config.opfs), ...(config.readOnly ? { readOnly: true } : {}) };
   const data = zipSync(Object.fromEntries(Object.entries(config.zip).map(([name, text]) => [name, strToU8(text)])));
   return zenfsMount({ backend: Zip, data: data.buffer });
@@ -66,7 +67,7 @@ const tw = {
         ...(config.mounts ? { mounts } : {}),
         ...(config.overlay ? { overlay: { base: await source(config.overlay) } } : {}),
         ...(config.files ? { files: config.files } : {}),
-        ...(config.shell ? { shell: justBash() } : {}),
+        ...(config.shell === 'by-name' ? { shell: 'just-bash' as const } : config.shell ? { shell: justBash() } : {}),
       });
       runner = new ToolRunner({ platform, tools: BuiltinTools.all() as Tool[] });
       await platform.ready();
