@@ -2,6 +2,8 @@ import { createServer, type IncomingMessage, type Server as HttpServer, type Ser
 import { timingSafeEqual } from 'node:crypto';
 import {
   WebStandardStreamableHTTPServerTransport,
+  createMcpHandler,
+  isLegacyRequest,
   hostHeaderValidationResponse,
   localhostAllowedHostnames,
   localhostAllowedOrigins,
@@ -146,6 +148,9 @@ const MAX_BODY = 4 * 1024 * 1024;
  *
  * When the client closes a request's response stream before the answer, the requests of that POST
  * are cancelled as if the client had sent `notifications/cancelled` (the tools see their signal abort).
+ *
+ * Protocol 2025-11-25 (and older) requests are served with sessions as above; 2026-07-28 requests
+ * (stateless, found with `server/discover`) go to the SDK's `createMcpHandler`, a fresh server each.
  */
 export async function serveMcpHttp(
   createServerForSession: (request: Request) => McpServer | Promise<McpServer>,
@@ -158,6 +163,8 @@ export async function serveMcpHttp(
   const useSessions = options.sessions ?? true;
   const sessions = new Map<string, Session>();
   const stateless = new Set<Session>();
+  // Protocol 2026-07-28 is stateless: the SDK's own entry answers each such request with a fresh server.
+  const modern = createMcpHandler((ctx) => createServerForSession(ctx.requestInfo ?? new Request('http://localhost/')), { legacy: 'reject' });
 
   const answer = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
@@ -190,6 +197,11 @@ export async function serveMcpHttp(
         await writeResponse(new Response(JSON.stringify({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body is not JSON' }, id: null }), { status: 400, headers: { 'content-type': 'application/json' } }), res, () => undefined);
         return;
       }
+    }
+
+    if (!(await isLegacyRequest(request, parsed))) {
+      await writeResponse(await modern.fetch(request, body === undefined ? {} : { parsedBody: parsed }), res, () => undefined);
+      return;
     }
 
     let session: Session | undefined;
@@ -269,6 +281,7 @@ export async function serveMcpHttp(
       sessions.clear();
       stateless.clear();
       await Promise.all(open.map((s) => s.server.close().catch(() => undefined)));
+      await modern.close();
       await closing;
     },
   };

@@ -155,8 +155,8 @@ let instances = 0;
 
 /**
  * Serves a {@link ToolHost}'s tools as an MCP server on the official TypeScript SDK's `McpServer`
- * (`@modelcontextprotocol/server` 2.x, protocol 2025-11-25 and the earlier revisions the SDK
- * negotiates through `initialize`). Connect the result to one
+ * (`@modelcontextprotocol/server` 2.x: protocol 2025-11-25 and the earlier revisions the SDK
+ * negotiates through `initialize`; 2026-07-28 through {@link serveMcpHttp}). Connect the result to one
  * transport (`server.connect(transport)`): stdio, Streamable HTTP ({@link serveMcpHttp} on Node), or a
  * `MessagePort` ({@link MessagePortTransport}); make one server per connection.
  *

@@ -80,3 +80,31 @@ describe('createMcpServer: images and closed request streams', () => {
     expect(readFileSync(marker, 'utf8')).toBe('aborted:cancelled');
   });
 });
+
+describe('serveMcpHttp and protocol 2026-07-28', () => {
+  it('serves a client pinned to 2026-07-28 statelessly beside 2025-11-25 sessions', async () => {
+    const runner = new ToolRunner({ tools: BuiltinTools.all() });
+    const endpoint = await serveMcpHttp(() => createMcpServer(runner));
+    try {
+      const modern = new Client({ name: 'modern', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+      await modern.connect(new StreamableHTTPClientTransport(endpoint.url));
+      expect(modern.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+      const listed = await modern.listTools();
+      expect(listed.tools.map((tool) => tool.name)).toEqual(BuiltinTools.all().map((tool) => tool.name));
+      const created = await modern.callTool({ name: 'create_file', arguments: { file_path: 'm.txt', content: 'modern' } });
+      expect(created.isError).toBeUndefined();
+      const invalid = await modern.callTool({ name: 'view_file', arguments: {} });
+      expect(invalid.isError).toBe(true);
+      expect((invalid.structuredContent as { code: string }).code).toBe('invalid_arguments');
+      await modern.close();
+      const legacy = new Client({ name: 'legacy', version: '1' });
+      await legacy.connect(new StreamableHTTPClientTransport(endpoint.url));
+      expect(legacy.getNegotiatedProtocolVersion()).toBe('2025-11-25');
+      const view = await legacy.callTool({ name: 'view_file', arguments: { file_path: 'm.txt' } });
+      expect((view.structuredContent as { content: string }).content).toBe('modern');
+      await legacy.close();
+    } finally {
+      await endpoint.close();
+    }
+  });
+});
