@@ -56,6 +56,14 @@ try {
 } catch (error) {
   out.custom = { registered: false, name: error.name, code: error.code, message: error.message };
 }
+// A Standard Schema needs no compile: zod validates without eval.
+const z = await import('zod');
+try {
+  await runner.register(defineTool({ name: 'zod_tool', description: '', inputSchema: z.object({ n: z.number().int().refine((n) => n > 0, 'n must be positive') }), execute: ({ n }) => ({ n }) }));
+  out.zod = await runner.processToolCalls([{ name: 'zod_tool', args: { n: 2 } }, { name: 'zod_tool', args: { n: -1 } }]);
+} catch (error) {
+  out.zod = { name: error.name, message: error.message };
+}
 // The documented way out: validators generated ahead of time by precompileValidators (toolhost/node).
 const { default: validators } = await import(process.argv[3]);
 registerPrecompiledValidators(validators);
@@ -85,6 +93,7 @@ interface ChildOutput {
   search: Array<Record<string, unknown>>;
   custom: { registered: boolean; name?: string; code?: string; message?: string; result?: unknown };
   customPrecompiled: unknown;
+  zod: unknown;
 }
 
 function runChild(flags: string[]): ChildOutput {
@@ -173,6 +182,13 @@ describe('built-in tools under a policy that forbids eval (node --disallow-code-
     expect(strict.custom.message).toMatch(/^tool custom_tool: its parameters schema cannot be compiled here because this environment forbids code generation from strings/);
     expect(strict.custom.message).toContain('precompileValidators');
     expect(strict.custom.message).toContain('registerPrecompiledValidators');
+  });
+
+  it('runs a zod tool with no compile at all', () => {
+    expect(strict.zod).toEqual([
+      { name: 'zod_tool', result: { n: 2 } },
+      { name: 'zod_tool', code: 'invalid_arguments', error: 'invalid arguments for zod_tool: /n: n must be positive' },
+    ]);
   });
 
   it('accepts custom tools once precompileValidators output is registered, draft 2020-12 included', () => {
