@@ -133,6 +133,21 @@ describe('web platform mounts of folders and workspaces', () => {
     expect(other[0]?.result.files).toEqual(['/workspace/lib/added.ts', '/workspace/lib/util.ts']);
   });
 
+  it('mounts a ZenFS Fetch tree served over HTTP read-only: list, view and grep reach it', async () => {
+    await load();
+    expect((await open({ workspace: 'fetch-1', mounts: { '/workspace/site': { fetch: 'fetch-tree' } } })).ok).toBe(true);
+    const results = await call([
+      { name: 'list_dir', args: { dir_path: 'site' } },
+      { name: 'view_file', args: { file_path: 'site/guide/intro.md' } },
+      { name: 'grep_search', args: { pattern: 'line' } },
+      { name: 'create_file', args: { file_path: 'site/new.txt', content: 'x' } },
+    ]);
+    expect(results[0]?.result.entries.map((e: { name: string; type: string }) => [e.name, e.type])).toEqual([['guide', 'directory'], ['top.txt', 'file']]);
+    expect(results[1]?.result.content).toBe('fetched over http\nsecond line');
+    expect(results[2]?.result.matches).toEqual([{ file_path: '/workspace/site/guide/intro.md', line_number: 2, column: 8, line: 'second line' }]);
+    expect(results[3]?.code).toBe('permission_denied');
+  });
+
   it("refuses shell: 'just-bash' by name, saying which entry brings it", async () => {
     await load();
     const opened = await open({ workspace: 'shell-3', shell: 'by-name' });

@@ -3,6 +3,7 @@
 // from the Origin Private File System, whose handles are the same FileSystemDirectoryHandle API as
 // showDirectoryPicker()'s.
 import { Zip } from '@zenfs/archives';
+import { Fetch } from '@zenfs/core/backends/fetch.js';
 import { zipSync, strToU8 } from 'fflate';
 import { ToolRunner, type ToolCall, type ToolCallResult } from '../../src/core/runner.js';
 import type { Tool } from '../../src/core/tool.js';
@@ -12,7 +13,8 @@ import { justBash } from '../../web/shell.js';
 import { zenfsMount } from '../../web/zenfs.js';
 
 /** A mount or overlay base: an OPFS folder (created if missing) or a zip of the given files. */
-type SourceConfig = { opfs: string; readOnly?: boolean } | { zip: Record<string, string> } | { workspace: string; readOnly?: boolean };
+/** `fetch`: a tree served over HTTP with its ZenFS index (test/pages/public/<name>/index.json). */
+type SourceConfig = { opfs: string; readOnly?: boolean } | { zip: Record<string, string> } | { workspace: string; readOnly?: boolean } | { fetch: string };
 
 interface PageConfig {
   workspace: string;
@@ -33,6 +35,10 @@ async function folder(path: string): Promise<FileSystemDirectoryHandle> {
 }
 
 async function source(config: SourceConfig): Promise<WebMountSource> {
+  if ('fetch' in config) {
+    const baseUrl = new URL(`./${config.fetch}/`, location.href).href;
+    return zenfsMount({ backend: Fetch, baseUrl, index: `${baseUrl}index.json` }, { readOnly: true });
+  }
   if ('workspace' in config) return { workspace: config.workspace, ...(config.readOnly ? { readOnly: true } : {}) };
   if ('opfs' in config) return { directory: await folder(config.opfs), ...(config.readOnly ? { readOnly: true } : {}) };
   const data = zipSync(Object.fromEntries(Object.entries(config.zip).map(([name, text]) => [name, strToU8(text)])));
