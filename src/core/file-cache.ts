@@ -2,7 +2,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 
 /**
- * What one conversation knows about files it has read: the SHA-256 (hex) of the bytes last viewed or
+ * What one conversation knows about files it has read: the size and SHA-256 (see {@link fingerprintBytes}) of the bytes last viewed or
  * written, by absolute workspace path. `create_file` compares it with the file's current bytes to
  * return `stale_file` (content hashes, not times; seed: the coding agent's `file_cache`).
  */
@@ -33,4 +33,19 @@ const JS_HASH_MAX_BYTES = 64 * 1024;
 export async function hashBytes(bytes: Uint8Array): Promise<string> {
   if (bytes.length <= JS_HASH_MAX_BYTES) return bytesToHex(sha256(bytes));
   return bytesToHex(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>)));
+}
+
+/**
+ * What the {@link FileCache} records for a file's content: `<size in bytes>:<SHA-256 hex>`. The size
+ * comes first so a stale check can compare it with a `stat` and refuse a file whose size changed
+ * without reading it; only a file of the recorded size is read and hashed.
+ */
+export async function fingerprintBytes(bytes: Uint8Array): Promise<string> {
+  return `${bytes.length}:${await hashBytes(bytes)}`;
+}
+
+/** The size in bytes that a {@link fingerprintBytes} value records; undefined for anything else. */
+export function fingerprintSize(fingerprint: string): number | undefined {
+  const match = /^(\d+):[0-9a-f]{64}$/.exec(fingerprint);
+  return match === null ? undefined : Number(match[1]);
 }

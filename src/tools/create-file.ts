@@ -1,5 +1,5 @@
 import { ToolError } from '../core/errors.js';
-import { hashBytes } from '../core/file-cache.js';
+import { fingerprintBytes, fingerprintSize } from '../core/file-cache.js';
 import { decodeText, detectLineEnding, encodeText, MESSAGE_QUOTE_CHARS, quoteForMessage } from '../fs/text.js';
 import { defineTool, type Tool } from '../core/tool.js';
 import { dirname, resolveWorkspacePath, statOrNull, writeFileAtomic } from '../fs/paths.js';
@@ -25,6 +25,13 @@ const parameters = {
   required: ['file_path', 'content'],
   additionalProperties: false,
 } as const;
+
+/**
+ * Largest old file, in bytes (32 MiB), whose BOM and line endings `create_file` keeps when it
+ * overwrites it; a larger file is not read (its content is written as given), unless this
+ * conversation recorded a fingerprint of that very size, when it is read to check it is unchanged.
+ */
+export const CREATE_MAX_STYLE_BYTES = 32 * 1024 * 1024;
 
 /** Result of `create_file`. */
 export interface CreateFileResult {
@@ -61,9 +68,10 @@ function example(path: string, suffix: string): string {
  * `create_file` (SPEC §6.2; seed: the SDK's `CreateFile`): writes `{ file_path, content, overwrite? = false }`
  * and returns {@link CreateFileResult}. Creates missing parent directories; writes atomically (temp file
  * + rename, so a failure leaves the old file whole); holds the path's write lock. When overwriting, keeps
- * the old file's BOM and CRLF/CR style, and refuses when the file's bytes changed since this conversation
- * last viewed or wrote it (SHA-256 in the file cache, not times; a file never viewed may be overwritten).
- * Records the SHA-256 of the bytes written.
+ * the old file's BOM and CRLF/CR style (files up to {@link CREATE_MAX_STYLE_BYTES}), and refuses when the
+ * file's bytes changed since this conversation last viewed or wrote it (size, then SHA-256, in the file
+ * cache, not times; a file never viewed may be overwritten, and a larger one is then not read at all).
+ * Records the size and SHA-256 of the bytes written.
  *
  * Errors: `already_exists` (exists, `overwrite` not set), `is_a_directory`, `stale_file`,
  * `outside_workspace`, `not_a_directory` (a parent is a file), `invalid_arguments` (empty path, trailing `/`, last component `.` or `..`),
@@ -104,21 +112,29 @@ export const createFileTool: Tool<{ file_path: string; content: string; overwrit
               `${path} already exists; set overwrite to true to replace it, or use edit_file to change part of it`,
             );
           }
-          const old = await ctx.fs.readFile(path);
           const known = ctx.fileCache.get(path);
-          if (known !== undefined && known !== (await hashBytes(old))) {
-            throw new ToolError(
+          const stale = (): ToolError =>
+            new ToolError(
               'stale_file',
               `${path} has changed since you last viewed it; view_file it again, then retry so you do not overwrite those changes`,
             );
+          // Sizes first: a file whose size changed is stale without reading it. The old bytes are read
+          // only to compare with a recorded fingerprint of the same size, or, up to
+          // CREATE_MAX_STYLE_BYTES, to keep the file's BOM and line endings.
+          if (known !== undefined && fingerprintSize(known) !== existing.size) throw stale();
+          if (known !== undefined || existing.size <= CREATE_MAX_STYLE_BYTES) {
+            const old = await ctx.fs.readFile(path);
+            if (known !== undefined && known !== (await fingerprintBytes(old))) throw stale();
+            bytes = inFileStyle(args.content, old);
+          } else {
+            bytes = encodeText(args.content);
           }
-          bytes = inFileStyle(args.content, old);
         } else {
           bytes = encodeText(args.content);
         }
         // Hashed before the write, so the write is the call's last step: nothing after it can wait
         // past the deadline and turn a made change into `timeout`.
-        const hash = await hashBytes(bytes);
+        const hash = await fingerprintBytes(bytes);
         if (ctx.signal.aborted) throw new ToolError('cancelled', `create_file was cancelled before writing ${path}`);
         const write = (): Promise<void> => writeFileAtomic(ctx.fs, path, bytes, ctx.platform.atomicWrites === true);
         if (existing) await write();

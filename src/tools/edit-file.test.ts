@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hashBytes } from '../core/file-cache.js';
+import { fingerprintBytes } from '../core/file-cache.js';
 import { createMemoryPlatform } from '../platform/memory.js';
 import { ToolRunner, type ToolCallFailure, type ToolCallResult } from '../core/runner.js';
 import { defineTool } from '../core/tool.js';
@@ -431,7 +431,7 @@ describe('edit_file', () => {
     await runner.execute('view_file', { file_path: 'a.txt' });
     await edit(runner, { file_path: 'a.txt', old_string: 'v1', new_string: 'v2' });
     await runner.execute('peek', {});
-    expect(cached).toBe(await hashBytes(new TextEncoder().encode('v2')));
+    expect(cached).toBe(await fingerprintBytes(new TextEncoder().encode('v2')));
     await runner.execute('create_file', { file_path: 'a.txt', content: 'v3', overwrite: true });
     expect(await read(platform, '/workspace/a.txt')).toBe('v3');
   });

@@ -1,5 +1,5 @@
 import { ToolError } from '../core/errors.js';
-import { hashBytes } from '../core/file-cache.js';
+import { fingerprintBytes } from '../core/file-cache.js';
 import { clipForMessage, decodeText, encodeText, quoteForMessage, type DecodedText } from '../fs/text.js';
 import { defineTool, type Tool, type ToolContext } from '../core/tool.js';
 import { dirname, resolveWorkspacePath, statOrNull, writeFileAtomic } from '../fs/paths.js';
@@ -188,7 +188,7 @@ async function readEditableText(ctx: ToolContext, path: string, where: string, s
  * the write writes nothing (`cancelled`).
  */
 async function writeEdit(ctx: ToolContext, path: string, where: string, bytes: Uint8Array, change: { before: string; after: string }): Promise<string> {
-  const hash = await hashBytes(bytes);
+  const hash = await fingerprintBytes(bytes);
   const diff = await unifiedDiff(path, change.before, change.after);
   if (ctx.signal.aborted) throw new ToolError('cancelled', `edit_file was cancelled before writing ${where}`);
   await writeFileAtomic(ctx.fs, path, bytes, ctx.platform.atomicWrites === true);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hashBytes } from '../core/file-cache.js';
+import { fingerprintBytes } from '../core/file-cache.js';
 import { createMemoryPlatform } from '../platform/memory.js';
 import { ToolRunner, type ToolCallFailure, type ToolCallResult } from '../core/runner.js';
 import { defineTool } from '../core/tool.js';
@@ -309,7 +309,7 @@ describe('view_file', () => {
     );
     await runner.execute('view_file', { file_path: 'a.txt' });
     await runner.execute('peek_cache', {});
-    expect(seen).toBe(await hashBytes(await platform.fs.readFile('/workspace/a.txt')));
+    expect(seen).toBe(await fingerprintBytes(await platform.fs.readFile('/workspace/a.txt')));
   });
 
   describe('paths', () => {

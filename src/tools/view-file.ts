@@ -1,5 +1,5 @@
 import { ToolError } from '../core/errors.js';
-import { hashBytes } from '../core/file-cache.js';
+import { fingerprintBytes } from '../core/file-cache.js';
 import { encodeBase64, isInlineImageType, MAX_INLINE_IMAGE_BYTES, sniffMimeType } from '../fs/mime.js';
 import { clipForMessage, decodeText, detectLineEnding, quoteForMessage, splitLines, truncateText, type LineEnding } from '../fs/text.js';
 import { defineTool, type Tool, type ToolContext } from '../core/tool.js';
@@ -137,7 +137,7 @@ export const viewFileTool: Tool<{ file_path: string; start_line?: number; end_li
         );
       }
       const bytes = await ctx.fs.readFile(path);
-      ctx.fileCache.set(path, await hashBytes(bytes));
+      ctx.fileCache.set(path, await fingerprintBytes(bytes));
 
       const decoded = decodeText(bytes);
       if (decoded === null) {

@@ -1,5 +1,5 @@
 import { ToolError, toToolError } from '../../core/errors.js';
-import { hashBytes } from '../../core/file-cache.js';
+import { fingerprintBytes } from '../../core/file-cache.js';
 import type { ToolContext } from '../../core/tool.js';
 import { dirname, resolveWorkspacePath, statOrNull, writeFileAtomic } from '../../fs/paths.js';
 import { clipForMessage, decodeText, encodeText } from '../../fs/text.js';
@@ -89,7 +89,7 @@ export async function applyPatchOperations(ctx: ToolContext, operations: readonl
       } else if (op.type === 'delete') {
         const { bytes } = await readText(path);
         const known = ctx.fileCache.get(path);
-        if (known !== undefined && known !== (await hashBytes(bytes))) {
+        if (known !== undefined && known !== (await fingerprintBytes(bytes))) {
           throw new ToolError('stale_file', `${clipForMessage(path)} has changed since you last read it; read it again before deleting it`);
         }
         planned.push({ path, before: bytes, after: null });
@@ -108,7 +108,7 @@ export async function applyPatchOperations(ctx: ToolContext, operations: readonl
         }
       }
     }
-    const hashes = await Promise.all(planned.map((p) => (p.after === null ? null : hashBytes(p.after))));
+    const hashes = await Promise.all(planned.map((p) => (p.after === null ? null : fingerprintBytes(p.after))));
     if (ctx.signal.aborted) throw new ToolError('cancelled', 'apply_patch was cancelled before writing; nothing was changed');
     const done: Planned[] = [];
     try {

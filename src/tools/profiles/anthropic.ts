@@ -1,5 +1,5 @@
 import { ToolError, toToolError } from '../../core/errors.js';
-import { hashBytes } from '../../core/file-cache.js';
+import { fingerprintBytes } from '../../core/file-cache.js';
 import { defineTool, type Tool, type ToolContext } from '../../core/tool.js';
 import { joinPath, relativePath, resolveWorkspacePath, statOrNull, writeFileAtomic } from '../../fs/paths.js';
 import { clipForMessage, decodeText, detectLineEnding, encodeText, splitLines, truncateText } from '../../fs/text.js';
@@ -125,7 +125,7 @@ async function view(args: TextEditorArgs, ctx: ToolContext, path: string, maxCha
     return cap(await viewDirectory(ctx, path), maxCharacters);
   }
   const file = await readTextFile(ctx, path, clipForMessage(path));
-  ctx.fileCache.set(path, await hashBytes(file.bytes));
+  ctx.fileCache.set(path, await fingerprintBytes(file.bytes));
   const { lines } = splitLines(file.text);
   let start = 1;
   let end = lines.length;
@@ -166,7 +166,7 @@ async function insert(args: TextEditorArgs, ctx: ToolContext, path: string): Pro
     if (outEndings.length > 0) outEndings[outEndings.length - 1] = lines.length > 0 ? (endings[lines.length - 1] as string) : eol;
     const joined = outLines.map((l, i) => l + (outEndings[i] as string)).join('');
     const bytes = encodeText(joined, file.bom);
-    const hash = await hashBytes(bytes);
+    const hash = await fingerprintBytes(bytes);
     if (ctx.signal.aborted) throw new ToolError('cancelled', `insert was cancelled before writing ${clipForMessage(path)}`);
     await writeFileAtomic(ctx.fs, path, bytes, ctx.platform.atomicWrites === true);
     ctx.fileCache.set(path, hash);
