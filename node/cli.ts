@@ -408,16 +408,15 @@ async function commandMcp(ctx: CommandContext): Promise<number> {
     await write(ctx.stderr, 'toolhost: mcp on stdio needs Node stream objects for stdin and stdout\n');
     return CLI_EXIT.usage;
   }
-  const server = await mcp.createMcpServer(runner, serverOptions);
-  const transport = new mcp.StdioServerTransport(input, output);
   const closed = new Promise<void>((resolve) => {
     input.once('end', resolve);
     input.once('close', resolve);
-    transport.onclose = resolve;
   });
-  await server.connect(transport);
+  // The SDK's stdio entry takes the protocol era from the client's first message (a 2025-11-25
+  // `initialize` or a 2026-07-28 `server/discover`) and pins one server for the connection.
+  const handle = mcp.serveStdio(() => mcp.createMcpServer(runner, serverOptions), { transport: new mcp.StdioServerTransport(input, output) });
   await Promise.race([closed, aborted(ctx.interrupt), aborted(ctx.outputClosed)]);
-  await server.close();
+  await handle.close();
   return CLI_EXIT.ok;
 }
 

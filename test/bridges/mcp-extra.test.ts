@@ -108,3 +108,27 @@ describe('serveMcpHttp and protocol 2026-07-28', () => {
     }
   });
 });
+
+describe('toolhost mcp on stdio and protocol 2026-07-28', () => {
+  it('serves a client pinned to 2026-07-28 as well as 2025-11-25 ones', async () => {
+    const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
+    const dir = mkdtempSync(join(tmpdir(), 'toolhost-mcp-modern-'));
+    writeFileSync(join(dir, 'a.txt'), 'modern stdio\n');
+    const bin = join(REPO, 'bin', 'toolhost.mjs');
+    try {
+      for (const [mode, version] of [[{ pin: '2026-07-28' }, '2026-07-28'], ['legacy', '2025-11-25']] as const) {
+        const client = new Client({ name: 'test', version: '1' }, { versionNegotiation: { mode } });
+        await client.connect(new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp', '--root', dir], stderr: 'pipe' }));
+        try {
+          expect(client.getNegotiatedProtocolVersion()).toBe(version);
+          const view = await client.callTool({ name: 'view_file', arguments: { file_path: 'a.txt' } });
+          expect((view.structuredContent as { content: string }).content).toBe('modern stdio');
+        } finally {
+          await client.close();
+        }
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
