@@ -42,7 +42,8 @@ export interface ContextHost {
   planMode(): boolean;
   isIdle(): boolean;
   readonly onMessage: MessageHandler | undefined;
-  withPathLock<T>(path: string, fn: () => Promise<T>): Promise<T>;
+  /** Runs `fn` holding `path`'s write lock; `signal` gives up waiting for it (`cancelled` / `timeout`). */
+  withPathLock<T>(path: string, fn: () => Promise<T>, signal?: AbortSignal): Promise<T>;
 }
 
 /** One call's identity and wiring, as the runner hands it to {@link CallContext}. */
@@ -92,6 +93,8 @@ export class CallContext implements ToolContext {
   #unlink: (() => void) | undefined;
   #changes: StateChanges | undefined;
   #open = true;
+  #fs: FsPromises | undefined;
+  #changedFiles = false;
 
   constructor(host: ContextHost, info: CallInfo, state: ConversationState) {
     this.#host = host;
@@ -127,7 +130,20 @@ export class CallContext implements ToolContext {
   }
 
   get fs(): FsPromises {
-    return this.#host.platform.fs;
+    // Only a call the runner can interrupt (it owns a controller) needs to know whether it changed a
+    // file: the others see the platform's own object.
+    if (!this.#info.controller) return this.#host.platform.fs;
+    return (this.#fs ??= guardedFs(this.#host.platform.fs, this.#info.controller.signal, () => {
+      this.#changedFiles = true;
+    }, () => this.#changedFiles));
+  }
+
+  /**
+   * True once the call started changing a file through `ctx.fs` (a write, rename, removal, mkdir...):
+   * the runner then waits for the tool's own answer instead of answering `timeout` or `cancelled`.
+   */
+  get changedFiles(): boolean {
+    return this.#changedFiles;
   }
 
   get platform(): Platform {
@@ -209,7 +225,7 @@ export class CallContext implements ToolContext {
   }
 
   withPathLock<T>(path: string, fn: () => Promise<T>): Promise<T> {
-    return this.#host.withPathLock(path, fn);
+    return this.#host.withPathLock(path, fn, this.#controller || this.#info.callerSignal ? this.signal : undefined);
   }
 
   /**
@@ -223,4 +239,38 @@ export class CallContext implements ToolContext {
     if (controller && !controller.signal.aborted) controller.abort(endedReason(this.#info.tool));
     return this.#changes;
   }
+}
+
+/** Methods of the filesystem port that change something. */
+const MUTATING = new Set(['writeFile', 'writeFileAtomic', 'mkdir', 'symlink', 'rename', 'rm', 'unlink', 'rmdir', 'appendFile', 'copyFile', 'truncate', 'chmod', 'utimes', 'link']);
+
+/**
+ * `fs` as one interruptible call sees it: the first change it starts is noted (`onChange`) and,
+ * once `signal` has fired (deadline or cancel) before any change started, refused with the signal's
+ * `timeout` / `cancelled`, so a call answered as stopped has changed nothing. Once a change has
+ * started (`started()` true), the rest of it goes through, so a temporary file is still renamed or removed.
+ */
+function guardedFs(fs: FsPromises, signal: AbortSignal, onChange: () => void, started: () => boolean): FsPromises {
+  const cache = new Map<PropertyKey, unknown>();
+  return new Proxy(fs, {
+    get(target, property) {
+      if (cache.has(property)) return cache.get(property);
+      const value: unknown = Reflect.get(target, property, target);
+      if (typeof value !== 'function') return value;
+      const method = value as (...args: unknown[]) => unknown;
+      const wrapped =
+        typeof property === 'string' && MUTATING.has(property)
+          ? (...args: unknown[]): unknown => {
+              if (signal.aborted && !started()) {
+                const reason = signal.reason as { code?: unknown } | undefined;
+                return Promise.reject(reason && typeof reason.code === 'string' ? reason : new ToolError('cancelled', 'the call was cancelled before it changed anything'));
+              }
+              onChange();
+              return method.apply(target, args);
+            }
+          : method.bind(target);
+      cache.set(property, wrapped);
+      return wrapped;
+    },
+  });
 }

@@ -157,7 +157,7 @@ export class ToolRunner implements ToolHost {
       planMode: () => this.#planMode,
       isIdle: () => options.isIdle?.() ?? false,
       onMessage: options.onMessage,
-      withPathLock: (path, fn) => this.#pathLocks.run(path, fn),
+      withPathLock: (path, fn, signal) => this.#pathLocks.run(path, () => this.#withPlatformLock(path, fn, signal)),
     };
     const compiling: Promise<void>[] = [];
     for (const tool of options.tools ?? []) {
@@ -424,7 +424,8 @@ export class ToolRunner implements ToolHost {
         return this.#output(entry, name, value);
       }
     }
-    if (timeoutMs === undefined && (entry.readOnly || !this.platform.flush) && !this.#shared) {
+    // A mutating call the caller can cancel takes the full path, which knows whether it changed a file.
+    if (timeoutMs === undefined && (entry.readOnly || !this.platform.flush) && !this.#shared && (entry.readOnly || !signal)) {
       // A tool that takes a context gets one built lazily (no timer; no controller unless it reads `signal`).
       const state = this.#conversations.get(conversationId) ?? (await this.#conversation(conversationId));
       const ctx = new CallContext(
@@ -437,8 +438,9 @@ export class ToolRunner implements ToolHost {
         const running = entry.run(args, ctx);
         value = signal ? await abortable(Promise.resolve(running), signal, name) : await running;
       } catch (error) {
+        // A call that fails keeps none of the state it set.
         const changes = ctx.end();
-        if (changes) await this.#persist(conversationId, state, changes);
+        if (changes) rollBack(state, changes);
         throw error;
       }
       const changes = ctx.end();
@@ -487,23 +489,38 @@ export class ToolRunner implements ToolHost {
           state,
         )
       : undefined;
+    let succeeded = false;
     try {
       const running = Promise.resolve().then(() => entry.run(args, ctx));
       running.catch(() => undefined);
-      const value = await Promise.race([running, interrupted]);
+      let value: unknown;
+      try {
+        value = await Promise.race([running, interrupted]);
+      } catch (error) {
+        // Stopped (deadline or cancel) after it began changing files: `timeout` or `cancelled` would
+        // tell the model nothing changed, so the tool's own answer is awaited (it saw its signal abort).
+        if (error !== controller.signal.reason || entry.readOnly || !ctx?.changedFiles) throw error;
+        value = await settleWithin(running, MUTATION_GRACE_MS, error);
+      }
       // A read-only tool that blocked the thread past its deadline (the timer could not fire) still
       // timed out: its late answer changed nothing. A mutating tool that got this far made its change,
       // so it returns its result: `timeout` would tell the model to retry a change already made.
       if (entry.readOnly && call.timeoutMs !== undefined && Date.now() - started >= call.timeoutMs) {
         throw new ToolError('timeout', `${name} did not finish within ${call.timeoutMs} ms; narrow the request or raise timeoutMs`);
       }
-      return await this.#output(entry, name, value);
+      const output = await this.#output(entry, name, value);
+      succeeded = true;
+      return output;
     } finally {
       if (timer !== undefined) clearTimeout(timer);
       if (onAbort) call.signal?.removeEventListener('abort', onAbort);
       const changes = ctx?.end();
       if (!controller.signal.aborted) controller.abort(endedReason(name));
-      if (lease && state && cached) {
+      if (!succeeded) {
+        // A call that fails keeps none of the state it set (a lease's copy is simply dropped).
+        if (lease) await lease.release();
+        else if (changes && state) rollBack(state, changes);
+      } else if (lease && state && cached) {
         const dirty = changes?.dirty ?? new Map<string, string | undefined>();
         const deadline = call.timeoutMs !== undefined && Date.now() - started < call.timeoutMs ? started + call.timeoutMs : undefined;
         // Adopted as the cache only once committed; a failed commit leaves the cache as the store is.
@@ -521,6 +538,18 @@ export class ToolRunner implements ToolHost {
         await this.#persist(call.conversationId, state, changes);
       }
       if (!entry.readOnly && this.platform.flush) await this.platform.flush();
+    }
+  }
+
+  /** Runs `fn` holding the platform's cross-process lock of `path` too, where the platform has one. */
+  async #withPlatformLock<T>(path: string, fn: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+    const { lockPath } = this.platform;
+    if (!lockPath) return fn();
+    const release = await lockPath.call(this.platform, path, signal);
+    try {
+      return await fn();
+    } finally {
+      await release();
     }
   }
 
@@ -616,6 +645,32 @@ export class ToolRunner implements ToolHost {
     }
     return loading;
   }
+}
+
+/**
+ * How long a mutating call that was stopped after it began changing files may take to give its own
+ * answer (it finishes or undoes the change it started) before the runner answers with the stop's code.
+ */
+const MUTATION_GRACE_MS = 5_000;
+
+/** `running`'s outcome, or a rejection with `stop` if it has not settled within `ms`. */
+function settleWithin<T>(running: Promise<T>, ms: number, stop: unknown): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(stop), ms);
+  });
+  return Promise.race([running, expired]).finally(() => clearTimeout(timer));
+}
+
+/** Puts back what the cache held before a failed call set `changes` (unless a later call has set the key since). */
+function rollBack(state: ConversationState, changes: StateChanges): void {
+  for (const [key, text] of changes.dirty) {
+    if (state.values.get(key) !== text) continue;
+    const before = changes.previous.get(key);
+    if (before === undefined) state.values.delete(key);
+    else state.values.set(key, before);
+  }
+  changes.dirty.clear();
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {

@@ -80,7 +80,7 @@ export interface ToolContext {
   readonly fileCache: FileCache;
   readonly denialTracker: DenialTracker;
   readonly verbose: boolean;
-  /** Runs `fn` while holding the write lock of `path` (absolute): writes to one path never interleave. */
+  /** Runs `fn` while holding the write lock of `path` (absolute): writes to one path never interleave (across processes too where the platform has `lockPath`). */
   withPathLock<T>(path: string, fn: () => Promise<T>): Promise<T>;
   /** Host hooks for the subagent, image and finish built-ins. */
   readonly hooks: HostHooks;

@@ -324,6 +324,14 @@ export interface Platform {
    * of the per-call time.
    */
   batch?<T>(fn: () => Promise<T>): Promise<T>;
+  /**
+   * Takes `path`'s write lock across processes (waiting while another process holds it) and resolves
+   * with its release; rejects with `signal`'s `timeout` / `cancelled` when it fires while waiting. The
+   * runner's `ctx.withPathLock` takes it inside its own in-process lock, so every read-modify-write of
+   * a file (edit_file, create_file, the profiles' editors) excludes other processes on one workspace.
+   * Absent: writers are serialised within the process only.
+   */
+  lockPath?(path: string, signal: AbortSignal | undefined): Promise<() => Promise<void>>;
   dispose(): Promise<void>;
 }
 
