@@ -14,6 +14,7 @@ import { startSubagentTool } from './start-subagent.js';
 import { viewFileTool } from './view-file.js';
 import { webFetchTool } from './web-fetch.js';
 import { webSearchFallbackTool } from './web-search.js';
+import { toolProfiles } from './profiles/index.js';
 
 /** Every built-in of src/tools/*.ts. */
 const ALL: Tool[] = [
@@ -59,5 +60,29 @@ describe('built-in tool annotations', () => {
       ['web_search', { title: 'Web search', readOnlyHint: true, openWorldHint: true }],
     ]);
     for (const tool of ALL) expect([tool.name, tool.annotations?.readOnlyHint]).toEqual([tool.name, tool.readOnly === true]);
+  });
+
+  it('declares them on every tool of every profile too', () => {
+    const profiles = { anthropic: toolProfiles.anthropic(), openai: toolProfiles.openai(), gemini: toolProfiles.gemini() };
+    const table = Object.entries(profiles).flatMap(([profile, tools]) =>
+      new ToolRunner({ tools }).tools().map((t) => [profile, t.name, t.annotations.title, t.annotations.readOnlyHint, t.annotations.openWorldHint]),
+    );
+    expect(table).toEqual([
+      ['anthropic', 'str_replace_based_edit_tool', 'View and edit files', false, false],
+      ['anthropic', 'bash', 'Bash shell', false, true],
+      ['openai', 'apply_patch', 'Apply patch', false, false],
+      ['openai', 'shell', 'Shell', false, true],
+      ['gemini', 'read_file', 'Read file', true, false],
+      ['gemini', 'write_file', 'Write file', false, false],
+      ['gemini', 'replace', 'Replace text in a file', false, false],
+      ['gemini', 'glob', 'Find files', true, false],
+      ['gemini', 'list_directory', 'List directory', true, false],
+      ['gemini', 'grep_search', 'Search file contents', true, false],
+      ['gemini', 'run_shell_command', 'Run shell command', false, true],
+      ['gemini', 'google_web_search', 'Web search', true, true],
+      ['gemini', 'web_fetch', 'Fetch web pages', true, true],
+      ['gemini', 'search_file_content', 'Search file contents', true, false],
+    ]);
+    for (const tool of Object.values(profiles).flat()) expect([tool.name, tool.annotations?.readOnlyHint]).toEqual([tool.name, tool.readOnly === true]);
   });
 });

@@ -212,6 +212,7 @@ export function textEditorTool(options: AnthropicProfileOptions = {}): Tool<Text
   const maxCharacters = options.maxCharacters;
   return defineTool({
     name: 'str_replace_based_edit_tool',
+    annotations: { title: 'View and edit files', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     description:
       'View, create and edit files. Commands: view (a file with line numbers, or a directory; view_range [start, end], -1 = to the end), ' +
       'create (path, file_text), str_replace (path, old_str occurring exactly once, new_str), insert (path, insert_line: 0 = top, insert_text).' +
@@ -242,6 +243,7 @@ export function textEditorTool(options: AnthropicProfileOptions = {}): Tool<Text
  */
 export const bashTool: Tool<{ command?: string; restart?: boolean }, string> = /* @__PURE__ */ defineTool({
   name: 'bash',
+  annotations: { title: 'Bash shell', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   description:
     'Run a bash command in a persistent shell session: the working directory and exported environment variables carry over ' +
     'between calls. restart: true starts a fresh session. Commands are not interactive.',

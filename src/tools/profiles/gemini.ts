@@ -24,6 +24,7 @@ const int = (description: string, minimum = 0): { type: 'integer'; minimum: numb
 /** Gemini CLI's `read_file`: `{ file_path, start_line?, end_line? }` (1-based, inclusive), through `view_file`. */
 export const geminiReadFileTool: Tool<{ file_path: string; start_line?: number; end_line?: number }, ViewFileResult> = /* @__PURE__ */ defineTool({
   name: 'read_file',
+  annotations: { title: 'Read file', readOnlyHint: true, openWorldHint: false },
   description:
     'Reads a file from the workspace. For text files, start_line and end_line (1-based, inclusive) read a part; at most 2000 lines per call. ' +
     'Binary files return their size and type; images also their data.',
@@ -44,6 +45,7 @@ export const geminiReadFileTool: Tool<{ file_path: string; start_line?: number; 
 /** Gemini CLI's `write_file`: `{ file_path, content }`, creating or overwriting through `create_file` (so `stale_file` applies). */
 export const geminiWriteFileTool: Tool<{ file_path: string; content: string }, CreateFileResult> = /* @__PURE__ */ defineTool({
   name: 'write_file',
+  annotations: { title: 'Write file', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   description: 'Writes content to a file, creating it (and its folders) or overwriting it. Overwriting a file that changed since you read it fails; read it again first.',
   parameters: {
     type: 'object',
@@ -62,6 +64,7 @@ export const geminiWriteFileTool: Tool<{ file_path: string; content: string }, C
 export const geminiReplaceTool: Tool<{ file_path: string; instruction?: string; old_string: string; new_string: string; allow_multiple?: boolean }, EditFileResult> =
   /* @__PURE__ */ defineTool({
     name: 'replace',
+    annotations: { title: 'Replace text in a file', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     description:
       'Replaces text within a file. old_string must match the file exactly, including whitespace and indentation, with enough context to be unique; ' +
       'set allow_multiple to replace every occurrence. An empty old_string creates a new file. instruction describes the change.',
@@ -84,6 +87,7 @@ export const geminiReplaceTool: Tool<{ file_path: string; instruction?: string; 
 /** Gemini CLI's `glob`: `{ pattern, dir_path?, case_sensitive?, respect_git_ignore? }` through `find_file`. */
 export const geminiGlobTool = /* @__PURE__ */ defineTool({
   name: 'glob',
+  annotations: { title: 'Find files', readOnlyHint: true, openWorldHint: false },
   description: 'Finds files matching a glob pattern (e.g. "src/**/*.ts", "**/*.md"), returning their paths sorted.',
   parameters: {
     type: 'object',
@@ -108,6 +112,7 @@ export const geminiGlobTool = /* @__PURE__ */ defineTool({
 /** Gemini CLI's `list_directory`: `{ dir_path, ignore? }` through `list_dir`, leaving out names matching an `ignore` glob. */
 export const geminiListDirectoryTool: Tool<{ dir_path: string; ignore?: string[] }, ListDirResult> = /* @__PURE__ */ defineTool({
   name: 'list_directory',
+  annotations: { title: 'List directory', readOnlyHint: true, openWorldHint: false },
   description: 'Lists the files and subdirectories directly inside a directory, optionally leaving out names that match glob patterns.',
   parameters: {
     type: 'object',
@@ -147,6 +152,7 @@ export interface GeminiGrepArgs {
 function geminiGrep(name: string): Tool<GeminiGrepArgs, GrepSearchResult> {
   return defineTool({
     name,
+    annotations: { title: 'Search file contents', readOnlyHint: true, openWorldHint: false },
     description:
       'Searches file contents for a regular expression (ripgrep-style; case-insensitive unless case_sensitive). Filter files with include ' +
       '(a glob such as "*.ts") and exclude_pattern; names_only lists just the matching files; context, before and after add lines around matches.',
@@ -217,6 +223,7 @@ export const geminiSearchFileContentTool: Tool<GeminiGrepArgs, GrepSearchResult>
 /** Gemini CLI's `run_shell_command`: `{ command, description?, dir_path? }` through `run_command`; background runs are refused. */
 export const geminiRunShellCommandTool = /* @__PURE__ */ defineTool({
   name: 'run_shell_command',
+  annotations: { title: 'Run shell command', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   description:
     'Runs a shell command in the workspace (bash -c on Node; not interactive) and returns stdout, stderr and the exit code. ' +
     'Where there is no shell (the browser), returns an empty result with a note.',
@@ -244,6 +251,7 @@ export const geminiRunShellCommandTool = /* @__PURE__ */ defineTool({
 /** Gemini CLI's `google_web_search`: `{ query }` through the platform's web search (the same as the `web_search` fallback). */
 export const geminiGoogleWebSearchTool: Tool<{ query: string }, WebSearchResult> = /* @__PURE__ */ defineTool({
   name: 'google_web_search',
+  annotations: { title: 'Web search', readOnlyHint: true, openWorldHint: true },
   description: 'Searches the web for the query and returns the top results (title, url, snippet).',
   parameters: { type: 'object', properties: { query: str('The search query.') }, required: ['query'], additionalProperties: false } as const,
   readOnly: true,
@@ -260,6 +268,7 @@ export const GEMINI_WEB_FETCH_MAX_URLS = 20;
  */
 export const geminiWebFetchTool: Tool<{ prompt: string }, { prompt: string; results: Array<WebFetchResult | { url: string; error: string; code: string }> }> = /* @__PURE__ */ defineTool({
   name: 'web_fetch',
+  annotations: { title: 'Fetch web pages', readOnlyHint: true, openWorldHint: true },
   description: 'Fetches the content of up to 20 URLs named in the prompt (http or https) as Markdown, for answering the prompt.',
   parameters: {
     type: 'object',

@@ -103,6 +103,7 @@ export function applyPatchArgsToOperations(args: ApplyPatchArgs): PatchOperation
  */
 export const applyPatchTool: Tool<ApplyPatchArgs, PatchResult> = /* @__PURE__ */ defineTool({
   name: 'apply_patch',
+  annotations: { title: 'Apply patch', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   description: APPLY_PATCH_DESCRIPTION,
   parameters: applyPatchParameters,
   callWithContext: async (args, ctx) => applyPatchOperations(ctx, applyPatchArgsToOperations(args as ApplyPatchArgs)),
@@ -166,6 +167,7 @@ async function runEach(args: ShellArgs, ctx: ToolContext): Promise<ShellResult> 
  */
 export const shellTool: Tool<ShellArgs, ShellResult> = /* @__PURE__ */ defineTool({
   name: 'shell',
+  annotations: { title: 'Shell', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   description:
     'Run shell commands in the workspace, one after another. Give commands (an array of command lines), optionally ' +
     `timeoutMs (per command, default ${RUN_COMMAND_DEFAULT_TIMEOUT_MS}) and maxOutputLength (characters kept per stream). ` +
