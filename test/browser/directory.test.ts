@@ -80,6 +80,20 @@ describe('web platform on a folder handle', () => {
   });
 });
 
+describe('web platform folder permission', () => {
+  it('answers permission_denied, saying how to grant access, when the browser has not granted the folder', async () => {
+    await load();
+    const opened = await open({ workspace: 'denied-1', backend: { opfs: 'denied-folder', permission: 'denied' } });
+    expect(opened).toEqual({
+      ok: false,
+      code: 'permission_denied',
+      message: `the browser has not granted access to the folder "denied-folder" of workspace "denied-1" (permission: denied); on the page, call (await rememberedDirectory("denied-1")).requestPermission({ mode: 'readwrite' }) from a click, then reopen the workspace`,
+    });
+    const again = await open({ workspace: 'denied-2', backend: 'directory' });
+    expect(again).toEqual({ ok: false, code: 'unavailable', message: 'workspace "denied-2" has no remembered folder; open it once with createWebPlatform({ workspace: "denied-2", backend: { directory: handle } })' });
+  });
+});
+
 describe('web platform mounts', () => {
   it("mounts a zip read-only: view and grep reach it (its own .gitignore applies), writes answer permission_denied and change nothing", async () => {
     await load();

@@ -18,7 +18,8 @@ type SourceConfig = { opfs: string; readOnly?: boolean } | { zip: Record<string,
 
 interface PageConfig {
   workspace: string;
-  backend?: 'indexeddb' | 'memory' | 'opfs' | 'directory' | { opfs: string };
+  /** `permission`: what the browser answers queryPermission / requestPermission for this folder (default: its real answer). */
+  backend?: 'indexeddb' | 'memory' | 'opfs' | 'directory' | { opfs: string; permission?: PermissionState };
   mounts?: Record<string, SourceConfig>;
   overlay?: SourceConfig;
   files?: Record<string, string>;
@@ -45,6 +46,22 @@ async function source(config: SourceConfig): Promise<WebMountSource> {
   return zenfsMount({ backend: Zip, data: data.buffer });
 }
 
+/**
+ * The folder handle with the browser's permission answer replaced: an Origin Private File System folder
+ * is always granted, while a picked folder after a reload, or one whose access the user revoked, is
+ * 'prompt' or 'denied' (which a headless browser cannot be made to answer).
+ */
+function withPermission(handle: FileSystemDirectoryHandle, permission: PermissionState | undefined): FileSystemDirectoryHandle {
+  if (!permission) return handle;
+  return new Proxy(handle, {
+    get(target, key) {
+      if (key === 'queryPermission' || key === 'requestPermission') return async () => permission;
+      const value = Reflect.get(target, key, target) as unknown;
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
 type Envelope = { ok: true; value: unknown } | { ok: false; code: string; message: string };
 async function settle(fn: () => Promise<unknown>): Promise<Envelope> {
   try {
@@ -64,7 +81,7 @@ const tw = {
   async open(config: PageConfig): Promise<Envelope> {
     await tw.close();
     return settle(async () => {
-      const backend = typeof config.backend === 'object' ? { directory: await folder(config.backend.opfs) } : config.backend;
+      const backend = typeof config.backend === 'object' ? { directory: withPermission(await folder(config.backend.opfs), config.backend.permission) } : config.backend;
       const mounts: Record<string, WebMountSource> = {};
       for (const [path, m] of Object.entries(config.mounts ?? {})) mounts[path] = await source(m);
       platform = createWebPlatform({
