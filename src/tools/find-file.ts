@@ -3,6 +3,7 @@ import { compileGlob } from '../search/glob.js';
 import { defineTool, type Tool } from '../core/tool.js';
 import { compareCodeUnits, walkWorkspace } from '../fs/walk.js';
 import { resolveWorkspacePath } from '../fs/paths.js';
+import { fitResult } from './result-budget.js';
 
 /** Largest `max_results` of find_file. */
 export const MAX_FIND_RESULTS = 10_000;
@@ -54,6 +55,8 @@ export interface FindFileResult {
   total: number;
   /** True when `files` holds fewer than `total` (or the walk stopped at its 200,000-entry cap). */
   truncated: boolean;
+  /** What was left out and how to see it; only when the result hit its character budget. */
+  note?: string;
 }
 
 /**
@@ -110,6 +113,7 @@ export const findFileTool: Tool<FindFileArgs, FindFileResult> = defineTool({
     const all = walked.files.map((file) => file.path).sort(compareCodeUnits);
     const max = args.max_results ?? 500;
     const files = all.length > max ? all.slice(0, max) : all;
-    return { files, total: all.length, truncated: walked.capped || files.length < all.length };
+    const result: FindFileResult = { files, total: all.length, truncated: walked.capped || files.length < all.length };
+    return fitResult(result, 'files', 'paths', 'narrow pattern or dir_path to see the others');
   },
 }) as Tool<FindFileArgs, FindFileResult>;

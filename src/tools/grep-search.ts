@@ -8,6 +8,7 @@ import {
   type GrepSearchResult,
 } from '../search/line-search.js';
 import { defineTool, type Tool } from '../core/tool.js';
+import { fitResult } from './result-budget.js';
 
 export {
   MAX_CONTEXT_LINES,
@@ -126,7 +127,7 @@ export const grepSearchTool: Tool<GrepSearchArgs, GrepSearchResult> = defineTool
       literal: args.fixed_strings === true,
       caseSensitive: args.case_sensitive !== false,
     });
-    return runLineSearch(ctx, {
+    const result = await runLineSearch(ctx, {
       pattern,
       dirPath: args.dir_path,
       include: args.include,
@@ -136,5 +137,9 @@ export const grepSearchTool: Tool<GrepSearchArgs, GrepSearchResult> = defineTool
       maxResults: args.max_results ?? 100,
       maxTimeMs: args.max_time_ms ?? DEFAULT_SEARCH_TIME_MS,
     });
+    const hint = 'narrow dir_path, include or the pattern, or lower max_results';
+    if ('matches' in result) return fitResult(result, 'matches', 'matching lines', hint);
+    if ('files' in result) return fitResult(result, 'files', 'files', hint);
+    return fitResult(result, 'counts', 'files', hint);
   },
 }) as Tool<GrepSearchArgs, GrepSearchResult>;

@@ -3,6 +3,7 @@ import { clipForMessage, quoteForMessage } from '../fs/text.js';
 import { defineTool, type Tool } from '../core/tool.js';
 import type { FsStats } from '../core/types.js';
 import { resolveWorkspacePath } from '../fs/paths.js';
+import { fitResult } from './result-budget.js';
 
 /** Most entries one `list_dir` call returns; the rest are counted in `total_entries`. */
 export const LIST_DIR_MAX_ENTRIES = 1000;
@@ -110,6 +111,6 @@ export const listDirTool: Tool<{ dir_path: string }, ListDirResult> = defineTool
       result.total_entries = names.length;
       result.note = `Showing the first ${shown.length} of ${names.length} entries; use find_file with a pattern to find the others.`;
     }
-    return result;
+    return fitResult(result, 'entries', 'entries', 'use find_file with a pattern to find the others');
   },
 });

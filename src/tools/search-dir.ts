@@ -1,6 +1,7 @@
 import { ToolError } from '../core/errors.js';
 import { compileSearchPattern } from '../search/dialect.js';
 import { defineTool, type Tool } from '../core/tool.js';
+import { fitResult } from './result-budget.js';
 import { MAX_SEARCH_RESULTS, runLineSearch, type SearchContentResult } from '../search/line-search.js';
 
 const parameters = {
@@ -66,12 +67,13 @@ export const searchDirTool: Tool<SearchDirArgs, SearchDirResult> = defineTool({
       caseSensitive: args.case_sensitive === true,
       argName: 'query',
     });
-    return (await runLineSearch(ctx, {
+    const result = (await runLineSearch(ctx, {
       pattern,
       dirPath: args.dir_path,
       include: args.include,
       outputMode: 'content',
       maxResults: args.max_results ?? 100,
     })) as SearchContentResult;
+    return fitResult(result, 'matches', 'matching lines', 'narrow dir_path or include, or lower max_results');
   },
 }) as Tool<SearchDirArgs, SearchContentResult>;

@@ -1,0 +1,49 @@
+/**
+ * Most characters of one tool result, measured as its JSON text (UTF-16 code units): on top of each
+ * tool's count caps, `find_file`, `grep_search`, `search_dir` and `list_dir` stop adding items to a
+ * result before it would pass this, and say in `note` how many were left out.
+ */
+export const RESULT_MAX_CHARS = 100_000;
+
+/** Characters kept free below the budget for the note {@link fitResult} adds. */
+const NOTE_ROOM = 600;
+
+/** Result fields {@link fitResult} reads and sets. */
+interface Budgeted {
+  truncated: boolean;
+  note?: string;
+}
+
+/** Keys of `R` whose values are arrays. */
+type ListKey<R> = { [K in keyof R]: R[K] extends readonly unknown[] ? K : never }[keyof R];
+
+/**
+ * Fits `result` into `maxChars` (default {@link RESULT_MAX_CHARS}) characters of JSON by keeping the
+ * longest prefix of its list `key` that fits. When items are left out, sets `truncated` and appends to
+ * `note` how many of how many `what` are shown and `hint` (what to do to see the rest). Measures each
+ * item once, and stops at the first that does not fit, so the work is bounded by the budget and not by
+ * the list. Returns `result`, changed in place.
+ */
+export function fitResult<R extends Budgeted, K extends ListKey<R>>(
+  result: R,
+  key: K,
+  what: string,
+  hint: string,
+  maxChars: number = RESULT_MAX_CHARS,
+): R {
+  const items = result[key] as unknown as readonly unknown[];
+  const rest = { ...result, [key]: [] };
+  let size = JSON.stringify(rest).length + NOTE_ROOM;
+  let kept = 0;
+  for (; kept < items.length; kept += 1) {
+    const itemSize = JSON.stringify(items[kept]).length + (kept > 0 ? 1 : 0);
+    if (size + itemSize > maxChars) break;
+    size += itemSize;
+  }
+  if (kept === items.length) return result;
+  (result as Record<K, unknown>)[key] = items.slice(0, kept);
+  result.truncated = true;
+  const said = `Showing ${kept} of ${items.length} ${what}: the result is capped at ${maxChars} characters; ${hint}.`;
+  result.note = result.note === undefined ? said : `${result.note} ${said}`;
+  return result;
+}
