@@ -1,4 +1,4 @@
-import { generateText, isStepCount, tool, type ModelMessage, type ToolSet } from 'ai';
+import { generateText, isStepCount, simulateReadableStream, streamText, tool, type ModelMessage, type ToolSet } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -9,6 +9,8 @@ import { BuiltinTools } from '../../src/tools/index.js';
 import { defineTool } from '../../src/core/tool.js';
 
 type GenerateResult = Awaited<ReturnType<NonNullable<MockLanguageModelV4['doGenerate']>>>;
+type StreamResult = Awaited<ReturnType<NonNullable<MockLanguageModelV4['doStream']>>>;
+type LanguageModelV4StreamPart = StreamResult['stream'] extends ReadableStream<infer P> ? P : never;
 
 const usage = {
   inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
@@ -180,5 +182,37 @@ describe('aiSdkTools images', () => {
     const value = output?.type === 'content' ? output.value : [];
     expect(value[1]).toEqual({ type: 'file', data: { type: 'data', data: png }, mediaType: 'image/png' });
     expect(value[0]?.type === 'text' ? JSON.parse(value[0].text) : {}).toMatchObject({ binary: true, mime_type: 'image/png', size: 70 });
+  });
+});
+
+describe('aiSdkTools with streamText', () => {
+  it('runs a streamed step’s edit and view as one batch: the view sees the edit', async () => {
+    const runner = newRunner();
+    const tools = await aiSdkTools(runner);
+    const streamed = (parts: LanguageModelV4StreamPart[]) => ({ stream: simulateReadableStream({ chunks: parts }) });
+    const finish = (unified: 'tool-calls' | 'stop'): LanguageModelV4StreamPart => ({ type: 'finish', finishReason: { unified, raw: undefined }, usage });
+    const model = new MockLanguageModelV4({
+      doStream: [
+        streamed([
+          { type: 'stream-start', warnings: [] },
+          { type: 'tool-call', toolCallId: 'e1', toolName: 'edit_file', input: JSON.stringify({ file_path: 'notes.txt', old_string: 'beta', new_string: 'delta' }) },
+          { type: 'tool-call', toolCallId: 'v1', toolName: 'view_file', input: JSON.stringify({ file_path: 'notes.txt' }) },
+          finish('tool-calls'),
+        ]),
+        streamed([
+          { type: 'stream-start', warnings: [] },
+          { type: 'text-start', id: 't' },
+          { type: 'text-delta', id: 't', delta: 'done' },
+          { type: 'text-end', id: 't' },
+          finish('stop'),
+        ]),
+      ],
+    });
+    const result = streamText({ model, tools, prompt: 'edit', stopWhen: isStepCount(3) });
+    expect(await result.text).toBe('done');
+    const [first] = await result.steps;
+    const view = first?.toolResults.find((r) => r.toolCallId === 'v1');
+    expect((view?.output as { content: string }).content).toBe('alpha delta');
+    expect(aiSdkBatchSizes(tools)).toEqual([2]);
   });
 });
