@@ -11,7 +11,6 @@ import { byId, formatBytes, h, pretty } from './dom.js';
 import { buildForm, validateArgs, type SchemaForm } from './forms.js';
 import { fromDirectoryPicker, fromDrop, fromFileList, hasDirectoryPicker, importItems, isSkipped, stripCommonRoot, type ImportItem } from './importer.js';
 import { CONFIG_DB, CONFIG_STORE, type AdminNotice, type ChangeView, type HistoryEntry, type Mode, type TreeEntry, type WorkerInfo, type WorkspaceConfig } from './protocol.js';
-import { answerScan, createWorkerRegexSandbox } from './regex-sandbox.js';
 import { SESSION, type PlayedStep, type SessionResults } from './session.js';
 
 interface ImportReport {
@@ -765,15 +764,7 @@ function renderCaps(): void {
     ['run_command', yes(info.capabilities.runCommand), 'A web page cannot start processes: run_command returns an empty result with a note, as the seed’s WASM build does.'],
     ['web_search', yes(info.capabilities.webSearch), 'Search result pages cannot be fetched from a page (cross-origin, and there is no server): web_search returns { results: [], note }.'],
     ['Tabs share the workspace', yes(info.shared), info.shared ? 'One SharedWorker per workspace holds the only writer; every tab talks to it.' : 'No SharedWorker here: each tab has its own worker; use one tab per workspace.'],
-    [
-      'Stop a runaway grep',
-      info.regexSandbox ? 'yes' : info.shared ? 'no' : 'yes',
-      info.regexSandbox
-        ? 'grep’s regular expressions run in a worker that a tab ends when a scan overruns its slice (a page cannot end a SharedWorker): (a+)+$ stops at the deadline or on Cancel.'
-        : info.shared
-          ? 'This browser cannot start a worker inside a SharedWorker, and a page cannot end a SharedWorker: a catastrophic pattern blocks the workspace until every tab closes.'
-          : 'A hung worker is terminated and replaced; acknowledged files and state are kept.',
-    ],
+    ['Stop a long grep', 'yes', 'grep_search matches in time linear in the text for every pattern ((a+)+$ included) and checks its deadline and Cancel between bounded steps, so no pattern can block the worker.'],
     ['start_subagent, generate_image', 'no', 'The tool worker has no model (the Chat tab’s model client runs on the page): these return an empty result with a note.'],
   ];
   byId('caps').querySelector('tbody')?.replaceChildren(...rows.map(([what, here, why]) => h('tr', {}, h('th', { scope: 'row' }, what), h('td', {}, here), h('td', {}, why))));
@@ -804,14 +795,8 @@ function scheduleRefresh(byTool: boolean): void {
 // ------------------------------------------------------------------------------------------------
 
 let askOpen: string | undefined;
-const regexSandbox = createWorkerRegexSandbox();
 function onNotice(notice: AdminNotice): void {
   if (notice.kind === 'changed') scheduleRefresh(notice.conversationId !== null);
-  else if (notice.kind === 'regex' && regexSandbox) {
-    // The shared tool worker cannot start or end workers: this tab runs the scan in one it can end.
-    const admin = conn?.admin;
-    void answerScan(regexSandbox, notice.request).then((answer) => admin?.scanned(notice.scanId, answer));
-  }
   else if (notice.kind === 'mode') byId<HTMLSelectElement>('mode').value = notice.mode;
   else if (notice.kind === 'ask') showAsk(notice.askId, notice.request);
   else if (notice.kind === 'asked' && notice.askId === askOpen) {

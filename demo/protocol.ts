@@ -1,7 +1,6 @@
 // What the playground page and its tool worker say to each other besides the toolhost runner bridge.
-import type { RegexScanRequest, JsonValue, PermissionAnswer, ToolCall, ToolCallResult, Denial } from 'toolhost';
+import type { JsonValue, PermissionAnswer, ToolCall, ToolCallResult, Denial } from 'toolhost';
 
-import type { RegexAnswer } from './regex-sandbox.js';
 
 /** Permission modes of the playground: the runner's policies plus plan mode and ask-mode dialogs. */
 export type Mode = 'allow_all' | 'read_only' | 'plan' | 'ask';
@@ -53,8 +52,6 @@ export interface WorkerInfo {
   capabilities: { runCommand: boolean; webSearch: boolean; persistent: boolean };
   /** True in a SharedWorker (tabs share one runner), false in a per-tab dedicated worker. */
   shared: boolean;
-  /** True when grep's regular expressions run in a worker that can be stopped (see regex-sandbox.ts). */
-  regexSandbox: boolean;
 }
 
 /** One call in a conversation's history: the call, its result and the batch's time in ms. */
@@ -76,8 +73,6 @@ export interface AdminApi {
   info(): Promise<WorkerInfo>;
   setMode(mode: Mode): Promise<Mode>;
   answer(askId: string, answer: PermissionAnswer): Promise<boolean>;
-  /** A tab's answer to a `regex` notice. */
-  scanned(scanId: string, answer: RegexAnswer): Promise<boolean>;
   tree(): Promise<TreeEntry[]>;
   view(path: string): Promise<FileView>;
   /** Writes files (paths relative to the workspace root) and commits them in one transaction; returns bytes written. */
@@ -102,5 +97,4 @@ export type AdminNotice =
   | { kind: 'mode'; mode: Mode }
   | { kind: 'ask'; askId: string; request: { tool: string; args: unknown; conversationId: string } }
   | { kind: 'asked'; askId: string }
-  | { kind: 'deleted' }
-  | { kind: 'regex'; scanId: string; request: RegexScanRequest };
+  | { kind: 'deleted' };

@@ -24,17 +24,13 @@ import { createWebPlatform, deleteWorkspace, exposeToolRunner, type WebMountSour
 import { zenfsMount } from 'toolhost/web/zenfs';
 import { Zip } from '@zenfs/archives';
 import { FILE_HEADERS_ONLY, formatPatch, structuredPatch } from 'diff/lib/patch/create.js';
-import { createDelegatedRegexSandbox, createWorkerRegexSandbox } from './regex-sandbox.js';
 import { CONFIG_DB, CONFIG_STORE, type AdminApi, type AdminNotice, type ChangeView, type FileView, type HistoryEntry, type Mode, type TreeEntry, type WorkerInfo, type WorkspaceConfig } from './protocol.js';
 
 // save_memory below has a schema of its own, compiled at run time.
 useAjv();
 
 const workspace = self.name.replace(/^toolhost-playground:/, '') || 'default';
-// grep's regular expressions run where a catastrophic pattern can be stopped (see regex-sandbox.ts).
 const shared = 'onconnect' in self;
-const delegated = createDelegatedRegexSandbox<MessagePort>((port, scanId, request) => port.postMessage({ kind: 'regex', scanId, request } satisfies AdminNotice));
-const regex = shared ? delegated.sandbox : createWorkerRegexSandbox();
 const ROOT = '/workspace';
 // How the page opened this workspace: a local folder (edited in place, or under a review overlay) and
 // the zip archives mounted read-only in it. Read when the worker starts and on `reload()`.
@@ -48,7 +44,6 @@ function buildPlatform(next: WorkspaceConfig): WebPlatform {
   const folder = next.folder;
   return createWebPlatform({
     workspace,
-    ...(regex ? { regex } : {}),
     ...(folder ? (next.review ? { overlay: { base: { directory: folder } } } : { backend: { directory: folder } }) : {}),
     ...(next.zips?.length ? { mounts } : {}),
   });
@@ -244,7 +239,6 @@ const admin: AdminApi = {
       mounts: (config.zips ?? []).map((z) => `${ROOT}/${z.name}`),
       capabilities: { ...platform.capabilities },
       shared,
-      regexSandbox: regex !== undefined,
     };
   },
   async setMode(next) {
@@ -263,9 +257,6 @@ const admin: AdminApi = {
     resolve(answer);
     broadcast({ kind: 'asked', askId });
     return true;
-  },
-  async scanned(scanId, answer) {
-    return delegated.resolveScan(scanId, answer);
   },
   async tree() {
     const out: TreeEntry[] = [];
@@ -368,7 +359,6 @@ function serve(port: MessagePort): void {
       const role = (event.data as { playground?: string } | null)?.playground;
       if (role === 'admin') {
         adminPorts.add(port);
-        delegated.addHelper(port);
         expose(admin, port as unknown as Endpoint);
       } else if (role === 'runner') {
         exposeToolRunner(served, port as unknown as Endpoint);

@@ -7,13 +7,11 @@ import { createMemoryPlatform, MemoryStateStore } from '../src/platform/memory.j
 import type {
   BackgroundCommands,
   Platform,
-  RegexSandbox,
   RunCommandRequest,
   RunCommandResult,
   StateStore,
   WebSearchResult,
 } from '../src/core/types.js';
-import { createVmRegexSandbox } from './regex-sandbox.js';
 import { createNodeSearchSource } from './search-fs.js';
 import { createConfinedNodeFs, type ConfinedNodeFsOptions } from './fs/confined.js';
 import { isInside } from './fs/path-checked.js';
@@ -43,8 +41,6 @@ export interface NodePlatformOptions {
   state?: StateStore;
   /** The DuckDuckGo search fallback (`createDuckDuckGoSearch`): results-page `baseUrl`, `timeoutMs` (default 10,000), `fetch`, `userAgent`. */
   webSearch?: DuckDuckGoSearchOptions;
-  /** Interruptible regex runner for grep (default: `createVmRegexSandbox()`). */
-  regex?: RegexSandbox;
   /**
    * Process options of `run_command`: `env` (variables added to the allow-listed environment),
    * `inheritEnv: true` (the host's whole environment), shell, kill grace in ms — for hosts and tests.
@@ -94,7 +90,6 @@ function realDirectory(root: string): string {
  *   `run_command` returns its empty result with a note.
  * - `stateDir` given: state in {@link FileStateStore} (survives a restart, `capabilities.persistent`);
  *   `state` given: that store (`capabilities.persistent` true); else in a MemoryStateStore.
- * - `regex`: `createVmRegexSandbox()` (node:vm timeouts) unless one is passed.
  * - `webSearch`: the DuckDuckGo HTML scraper, `createDuckDuckGoSearch(options.webSearch)`, with or without
  *   a root (`capabilities.webSearch` true); it resolves `{ results, note?, error? }` (SPEC §6.8).
  *
@@ -105,7 +100,6 @@ export function createNodePlatform(options: NodePlatformOptions = {}): Platform 
     throw new ToolError('invalid_arguments', 'createNodePlatform: give either state (a StateStore) or stateDir (a directory for state files), not both');
   }
   const state: StateStore = options.state ?? (options.stateDir !== undefined ? new FileStateStore(options.stateDir) : new MemoryStateStore());
-  const regex = options.regex ?? createVmRegexSandbox();
   const persistent = options.state !== undefined || options.stateDir !== undefined;
   const search = createDuckDuckGoSearch(options.webSearch);
   const networkOptions: { policy?: NetworkPolicy; fetch?: typeof fetch } = {};
@@ -115,13 +109,12 @@ export function createNodePlatform(options: NodePlatformOptions = {}): Platform 
   const webSearch = (query: string, signal: AbortSignal): Promise<WebSearchResult> => search(query, signal);
 
   if (options.root === undefined) {
-    const memory = createMemoryPlatform({ state, regex });
+    const memory = createMemoryPlatform({ state });
     return {
       name: 'node',
       root: memory.root,
       fs: memory.fs,
       state,
-      regex,
       capabilities: { runCommand: false, webSearch: true, persistent },
       webSearch,
       network,
@@ -179,7 +172,6 @@ export function createNodePlatform(options: NodePlatformOptions = {}): Platform 
     root,
     fs,
     state,
-    regex,
     capabilities: { runCommand: true, webSearch: true, persistent },
     ...(searchSource ? { searchSource } : {}),
     runCommand,

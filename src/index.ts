@@ -56,11 +56,10 @@ export type {
   BackgroundCommandSummary,
   WebSearchHit,
   WebSearchResult,
-  RegexScanRequest,
-  RegexSandbox,
+  SearchFileStat,
+  SearchSource,
 } from './core/types.js';
 export { createMemoryPlatform, MemoryStateStore, type MemoryPlatformOptions } from './platform/memory.js';
-export { scanRegexTexts } from './search/regex.js';
 export { BuiltinTools, type BuiltinToolSet } from './tools/index.js';
 export { webSearchFallbackTool } from './tools/web-search.js';
 export type { ViewFileResult, ViewFileTextResult, ViewFileBinaryResult } from './tools/view-file.js';

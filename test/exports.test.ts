@@ -24,7 +24,6 @@ const PINNED: Record<string, { source: string; names: string[] }> = {
       'isToolError',
       'isToolErrorCode',
       'registerPrecompiledValidators',
-      'scanRegexTexts',
       'toToolError',
       'toolProfiles',
       'webSearchFallbackTool',
@@ -76,7 +75,7 @@ const PINNED: Record<string, { source: string; names: string[] }> = {
   'toolhost/ajv': { source: 'src/core/ajv', names: ['useAjv'] },
   'toolhost/node': {
     source: 'node/index',
-    names: ['FileStateStore', 'createNodePlatform', 'createRedisStateStore', 'createToolWorkerPool', 'createVmRegexSandbox', 'exposeToolRunnerInWorker', 'precompileValidators', 'spawnToolWorker'],
+    names: ['FileStateStore', 'createNodePlatform', 'createRedisStateStore', 'createToolWorkerPool', 'exposeToolRunnerInWorker', 'precompileValidators', 'spawnToolWorker'],
   },
   'toolhost/mcp': {
     source: 'bridges/mcp/index',

@@ -1,7 +1,7 @@
 import { ToolError } from '../src/core/errors.js';
 import { MemoryFs } from '../src/fs/memfs.js';
 import { fsFromSync, lazyFs, MemoryStateStore } from '../src/platform/memory.js';
-import type { FsPromises, NetworkPolicy, Platform, RegexSandbox, RunCommandRequest, RunCommandResult, StateStore } from '../src/core/types.js';
+import type { FsPromises, NetworkPolicy, Platform, RunCommandRequest, RunCommandResult, StateStore } from '../src/core/types.js';
 import { createFetchNetwork } from '../src/core/network.js';
 import { checkDirectory, rememberDirectory, rememberedDirectory } from './directory.js';
 import { HandleFs } from './handle-fs.js';
@@ -77,8 +77,6 @@ export interface WebPlatformOptions {
    * per-call commits several times faster (see the write-path figures in docs).
    */
   durability?: 'strict' | 'relaxed';
-  /** Interruptible regex runner for grep (default: none; the page replaces a hung worker instead). */
-  regex?: RegexSandbox;
   /**
    * What `web_fetch` may reach (URL prefixes with methods; an IP-literal or `localhost` host in a
    * refused range needs `allowAddresses`). It fetches with the worker's `fetch`, under the page's CORS
@@ -439,6 +437,5 @@ export function createWebPlatform(options: WebPlatformOptions): WebPlatform {
       disposed = true;
     },
   };
-  if (options.regex) return { ...platform, regex: options.regex };
   return platform;
 }

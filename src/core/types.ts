@@ -218,30 +218,6 @@ export interface WebSearchResult {
   error?: string;
 }
 
-/** One regular-expression scan request for a {@link RegexSandbox}. */
-export interface RegexScanRequest {
-  /** ECMAScript pattern source. */
-  source: string;
-  /** ECMAScript flags; the sandbox adds `g`. */
-  flags: string;
-  /** Texts to scan (whole lines or whole files). */
-  texts: readonly string[];
-  /** Stop collecting matches in one text after this many. */
-  maxMatchesPerText: number;
-  /** Wall-clock budget in ms for this scan. */
-  timeoutMs: number;
-}
-
-/**
- * Runs regular expressions where a catastrophic pattern can be interrupted. Returns, per text, the
- * UTF-16 `[start, end)` offsets of its matches; rejects with a ToolError `timeout` when the budget runs out.
- * The Node platform supplies one built on `node:vm` timeouts; in the browser the whole runner lives in
- * a worker that the page replaces when it hangs (SPEC §6.7).
- */
-export interface RegexSandbox {
-  scan(request: RegexScanRequest): Promise<Array<Array<[number, number]>>>;
-}
-
 /** A regular file's identity as {@link SearchSource.stat} reports it (the search cache's validator). */
 export interface SearchFileStat {
   size: number;
@@ -294,8 +270,6 @@ export interface Platform {
   shellSession?(conversationId: string): ShellSession;
   /** What `web_fetch` may reach and how (see {@link PlatformNetwork}); absent: no network for tools. */
   readonly network?: PlatformNetwork;
-  /** Interruptible regex execution; when absent, regexes run in the calling thread. */
-  readonly regex?: RegexSandbox;
   /**
    * True when `fs.writeFile` replaces a file's content in one step that no reader can observe halfway
    * (an in-memory filesystem written synchronously; the web platform's journalled workspace, whose

@@ -1,7 +1,7 @@
 import { ToolError } from '../core/errors.js';
 import { withoutStackTrace } from '../core/stack.js';
 import { quoteForMessage } from '../fs/text.js';
-import type { FsPromises, FsStats, JsonValue, Platform, RegexSandbox, StateStore } from '../core/types.js';
+import type { FsPromises, FsStats, JsonValue, Platform, StateStore } from '../core/types.js';
 import { dirname, isInside, joinPath } from '../fs/paths.js';
 import { MemoryFs } from '../fs/memfs.js';
 
@@ -17,8 +17,6 @@ export interface MemoryPlatformOptions {
   files?: Record<string, string | Uint8Array>;
   /** State store to use (default: a fresh {@link MemoryStateStore}). */
   state?: StateStore;
-  /** Interruptible regex runner for grep (e.g. `createVmRegexSandbox()` from `toolhost/node`). */
-  regex?: RegexSandbox;
 }
 
 /**
@@ -227,6 +225,5 @@ export function createMemoryPlatform(options: MemoryPlatformOptions = {}): Platf
     atomicWrites: true,
     async dispose() {},
   };
-  if (options.regex) return { ...platform, regex: options.regex };
   return platform;
 }
