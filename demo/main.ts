@@ -761,7 +761,7 @@ function renderCaps(): void {
         : `Workspace “${info.workspace}” lives in this browser's IndexedDB; each call's writes are committed in one transaction before its result returns.`,
     ],
     ['Persistent', yes(info.capabilities.persistent), 'Files and tool state survive a reload and a browser restart.'],
-    ['run_command', yes(info.capabilities.runCommand), 'A web page cannot start processes: run_command returns an empty result with a note, as the seed’s WASM build does.'],
+    ['run_command', yes(info.capabilities.runCommand), 'A web page cannot start processes: run_command returns an empty result with a note, as the original WASM build does.'],
     ['web_search', yes(info.capabilities.webSearch), 'Search result pages cannot be fetched from a page (cross-origin, and there is no server): web_search returns { results: [], note }.'],
     ['Tabs share the workspace', yes(info.shared), info.shared ? 'One SharedWorker per workspace holds the only writer; every tab talks to it.' : 'No SharedWorker here: each tab has its own worker; use one tab per workspace.'],
     ['Stop a long grep', 'yes', 'grep_search matches in time linear in the text for every pattern ((a+)+$ included) and checks its deadline and Cancel between bounded steps, so no pattern can block the worker.'],

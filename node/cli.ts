@@ -1,5 +1,5 @@
 /**
- * The `toolhost` command (issue 5 item 5; SPEC §7 "node"): the built-in tools on a real directory, from
+ * The `toolhost` command: the built-in tools on a real directory, from
  * a shell or another process. The package `bin` (`bin/toolhost.mjs`) calls {@link main} with
  * `process.argv.slice(2)` and exits with the code it returns.
  *

@@ -75,7 +75,7 @@ function realDirectory(root: string): string {
 }
 
 /**
- * The Node platform (SPEC §7 "node", issue 5).
+ * The Node platform.
  *
  * - `root` given: the workspace is that real directory (must exist: else a ToolError `not_found`, or
  *   `not_a_directory` for a file); `platform.root` is its realpath and workspace paths equal host paths.
@@ -91,7 +91,7 @@ function realDirectory(root: string): string {
  * - `stateDir` given: state in {@link FileStateStore} (survives a restart, `capabilities.persistent`);
  *   `state` given: that store (`capabilities.persistent` true); else in a MemoryStateStore.
  * - `webSearch`: the DuckDuckGo HTML scraper, `createDuckDuckGoSearch(options.webSearch)`, with or without
- *   a root (`capabilities.webSearch` true); it resolves `{ results, note?, error? }` (SPEC §6.8).
+ *   a root (`capabilities.webSearch` true); it resolves `{ results, note?, error? }`.
  *
  * `dispose()` ends every process of commands still running (background ones too) and waits for them.
  */

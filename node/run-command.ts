@@ -4,7 +4,7 @@ import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync
 import { ToolError, toToolError } from '../src/core/errors.js';
 import type { BackgroundCommandOutput, BackgroundCommands, BackgroundCommandSummary, RunCommandRequest, RunCommandResult } from '../src/core/types.js';
 
-/** Characters kept at each end of a captured stream (SPEC §6.8). */
+/** Characters kept at each end of a captured stream. */
 export const OUTPUT_KEEP_CHARS = 15_000;
 
 /** Options of {@link runShellCommand}; all optional, for hosts and tests. */
@@ -512,7 +512,7 @@ export async function startShellCommand(request: RunCommandRequest, options: Run
 }
 
 /**
- * Runs `request.command` through `/bin/sh -c` in `request.cwd` (SPEC §6.8, Node). The shell leads its
+ * Runs `request.command` through `/bin/sh -c` in `request.cwd`. The shell leads its
  * own process group (`detached: true`), stdin is closed, stdout and stderr are drained as they arrive.
  *
  * Every process the command starts ends with the call, including ones that left the group (`setsid`,

@@ -35,7 +35,7 @@ export function stateFileName(conversationId: string): string {
 }
 
 /**
- * Tool state on disk (SPEC §4, §7 "node"): one JSON file per conversation under `stateDir`
+ * Tool state on disk: one JSON file per conversation under `stateDir`
  * (`{ version: 1, conversationId, state: { key: value } }`, name from {@link stateFileName}).
  *
  * Every change rewrites the conversation's file atomically: the new content goes to a temporary

@@ -4,10 +4,10 @@ import type { WebSearchHit, WebSearchResult } from '../src/core/types.js';
 /** DuckDuckGo's JavaScript-free results page, the default {@link DuckDuckGoSearchOptions.baseUrl}. */
 export const DUCKDUCKGO_HTML_URL = 'https://html.duckduckgo.com/html/';
 
-/** Default deadline of one search, in ms (SPEC §6.8: 10 s). */
+/** Default deadline of one search, in ms (10 s). */
 export const WEB_SEARCH_TIMEOUT_MS = 10_000;
 
-/** Most results one search returns (SPEC §6.8). */
+/** Most results one search returns. */
 export const WEB_SEARCH_MAX_RESULTS = 10;
 
 /** Most bytes of a results page that are read; a real page is about 30 KB, the rest is never fetched. */
@@ -43,7 +43,7 @@ export type WebSearchFunction = (query: string, signal?: AbortSignal) => Promise
 const DEFAULT_USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
 
 /**
- * The Node search fallback behind `web_search` / `google_search` (SPEC §6.8, issue 5; replaces the seed's
+ * The Node search fallback behind `web_search` / `google_search` (in-process, where the original ran a
  * `python3` scraper subprocess). Returns a function that sends `GET <baseUrl>?q=<query>` (query trimmed, form-encoded:
  * spaces as `+`, UTF-8 percent-escapes — the HTML endpoint accepts GET as well as its own form's POST;
  * GET keeps the query visible in logs and needs no body) and parses the results page with

@@ -40,7 +40,7 @@ export interface SpawnToolWorkerOptions extends Omit<ConnectToolRunnerOptions, '
 
 /**
  * Runs a {@link ToolRunner} in a `worker_threads` Worker and returns the same {@link RemoteToolRunner}
- * the browser gets from `connectToolRunner` (SPEC §7 "node"), over comlink's node adapter.
+ * the browser gets from `connectToolRunner`, over comlink's node adapter.
  * The factory spawns a new Worker for `options.module`, so a worker whose thread is stuck past a call's
  * deadline (`while (true) {}`, a catastrophic regex) is terminated with `worker.terminate()` and
  * replaced: the call resolves with `timeout` within `timeoutMs + 2 × graceMs` (graceMs default 250),

@@ -10,7 +10,7 @@ import {
 } from '../src/index.js';
 
 describe('ToolContext', () => {
-  it('gives needsContext tools every member of SPEC §4', async () => {
+  it('gives needsContext tools every member of ToolContext', async () => {
     let seen: ToolContext | undefined;
     const messages: ToolMessage[] = [];
     const platform = createMemoryPlatform();

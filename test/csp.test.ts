@@ -7,7 +7,7 @@ import { BuiltinTools } from '../src/tools/index.js';
 import { defineTool } from '../src/core/tool.js';
 import { precompileValidators } from '../node/precompile.js';
 
-// Issue requirement: validators for schemas known at build time must work where eval is forbidden (a
+// Validators for schemas known at build time must work where eval is forbidden (a
 // strict CSP). V8's --disallow-code-generation-from-strings is that policy on Node: `new Function` and
 // `eval` throw EvalError, as under `script-src 'self'` in a browser. The core is built into its own
 // directory (not dist/, which other tests and hosts read) and run in a child process with the flag.

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { TOOL_ERROR_CODES, ToolError, isToolError, isToolErrorCode, toToolError } from '../src/index.js';
 
 describe('ToolError', () => {
-  it('lists the 20 codes of SPEC §3', () => {
+  it('lists the 20 codes in a fixed order', () => {
     expect(TOOL_ERROR_CODES).toHaveLength(20);
     expect(new Set(TOOL_ERROR_CODES).size).toBe(20);
     expect(isToolErrorCode('stale_file')).toBe(true);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const ROOT = join(import.meta.dirname, '..');
 const ENTRIES = ['toolhost', 'toolhost/agent', 'toolhost/web', 'toolhost/node'];
 
-// Globals an entry must not touch at import time (SPEC §1, STYLE "Nothing happens at import time").
+// Globals an entry must not touch at import time.
 const TRAPPED = ['window', 'document', 'self', 'navigator', 'indexedDB', 'localStorage', 'Worker', 'SharedWorker', 'caches'];
 
 const probe = (entry: string): string => `

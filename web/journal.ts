@@ -36,7 +36,7 @@ function parentOf(path: string): string {
  * gone) the journalled paths are reloaded from IndexedDB, so memory again equals what is stored.
  *
  * Why not @zenfs/dom's IndexedDB backend: through its promise API it does one transaction per
- * operation (≈ 7 ms per small file), and its sync API acknowledges before storing (FACTS.md).
+ * operation (≈ 7 ms per small file), and its sync API acknowledges before storing.
  * Paths outside `root` live in memory only.
  */
 export class JournaledWorkspace {

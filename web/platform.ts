@@ -280,7 +280,7 @@ export function createWebPlatform(options: WebPlatformOptions): WebPlatform {
       try {
         const records = backend === 'indexeddb' ? await db.loadAll() : [];
         const isNew = records.length === 0 && seed !== undefined;
-        // The seed's transaction is issued first and the tree built while the browser stores it.
+        // The seeding transaction is issued first and the tree built while the browser stores it.
         const seeded = isNew ? db.commit({ deleteTrees: [], puts: seed, state: [] }) : undefined;
         seeded?.catch(() => undefined);
         const workspace = await JournaledWorkspace.mount(WORKSPACE_ROOT, isNew ? seed : records, db);

@@ -77,7 +77,7 @@ const activeRuns = new WeakMap<Agent, Map<string, ActiveRun>>();
 const childFactories = new WeakMap<Agent, (tools: string[] | undefined) => Agent>();
 
 /**
- * An agent: a configured {@link ToolRunner} (seed: the SDK's `Agent`), and, with a model, the loop that
+ * An agent: a configured {@link ToolRunner}, and, with a model, the loop that
  * lets the model drive it ({@link Agent.run}). Build it with {@link Agent.builder}.
  */
 export class Agent {
@@ -228,7 +228,7 @@ export class Agent {
 }
 
 /**
- * Fluent configuration of an {@link Agent} (SPEC §5; seed: `Agent::builder().tool(..).tools(..).allow_all().build()`).
+ * Fluent configuration of an {@link Agent}.
  * Registers every built-in plus the given tools (`readOnly()`: only the read-only built-ins).
  * Permissions: `allowAll()` runs everything; otherwise read-only tools run and the rest go to
  * `onPermissionRequest` (`allow_once` / `allow_session` / `deny`), denied when there is none.

@@ -1,6 +1,6 @@
 /**
- * Every way a tool call can fail, as a string code that survives a worker boundary and minification
- * (SPEC §3). Check `error.code`, never `instanceof`.
+ * Every way a tool call can fail, as a string code that survives a worker boundary and minification.
+ * Check `error.code`, never `instanceof`.
  */
 export type ToolErrorCode =
   | 'unknown_tool'
@@ -24,7 +24,7 @@ export type ToolErrorCode =
   | 'quota_exceeded'
   | 'unavailable';
 
-/** All codes of {@link ToolErrorCode}, in SPEC §3 order. */
+/** All codes of {@link ToolErrorCode}, in a fixed order. */
 export const TOOL_ERROR_CODES: readonly ToolErrorCode[] = [
   'unknown_tool',
   'invalid_arguments',

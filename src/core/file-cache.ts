@@ -4,7 +4,7 @@ import { bytesToHex } from '@noble/hashes/utils.js';
 /**
  * What one conversation knows about files it has read: the size and SHA-256 (see {@link fingerprintBytes}) of the bytes last viewed or
  * written, by absolute workspace path. `create_file` compares it with the file's current bytes to
- * return `stale_file` (content hashes, not times; seed: the coding agent's `file_cache`).
+ * return `stale_file` (content hashes, not times).
  */
 export interface FileCache {
   get(path: string): string | undefined;

@@ -9,7 +9,7 @@ import type { JsonSchema } from './types.js';
 export interface ToolAnnotations {
   /** A human-readable title for user interfaces. */
   title?: string;
-  /** The tool changes nothing (MCP default false). A seed-style tool's `readOnly` maps here. */
+  /** The tool changes nothing (MCP default false). A tool's `readOnly` flag maps here. */
   readOnlyHint?: boolean;
   /** When not read-only: it may destroy or overwrite data (MCP default true). */
   destructiveHint?: boolean;

@@ -1,6 +1,6 @@
 /**
  * A mutex per key: `run(key, fn)` waits for earlier holders of the same key, then runs `fn`.
- * Used for per-path write serialisation (SPEC §3: writes to one path never interleave). FIFO per key.
+ * Used for per-path write serialisation (writes to one path never interleave). FIFO per key.
  */
 export class KeyedMutex {
   readonly #tails = new Map<string, Promise<unknown>>();

@@ -1,4 +1,4 @@
-/** A request to run a tool that the policy does not settle by itself (SPEC §5). */
+/** A request to run a tool that the policy does not settle by itself. */
 export interface PermissionRequest {
   tool: string;
   args: unknown;
@@ -16,7 +16,7 @@ export interface PermissionRequest {
 export type PermissionAnswer = 'allow_once' | 'allow_session' | 'deny';
 
 /**
- * Who may run what (SPEC §5): `'allow_all'`, `'read_only'` (only tools marked `readOnly`), or rules.
+ * Who may run what: `'allow_all'`, `'read_only'` (only tools marked `readOnly`), or rules.
  * In rules, patterns are tool names and a trailing `*` is a prefix match; `deny` wins over `allow`;
  * a read-only tool not matched by either is allowed; anything else goes to `ask`, and is denied
  * when there is no `ask`.
@@ -39,7 +39,7 @@ export interface Denial {
   time: number;
 }
 
-/** Log of every refused call (seed: the coding agent's `denial_tracker`). Keeps the newest 1,000. */
+/** Log of every refused call. Keeps the newest 1,000. */
 export class DenialTracker {
   readonly #denials: Denial[] = [];
 
@@ -75,7 +75,7 @@ export function matchesToolPattern(pattern: string, name: string): boolean {
 
 /**
  * Applies a {@link PermissionPolicy} and plan mode to tool calls, remembering `allow_session` answers
- * per conversation and tool (seed: the coding agent's `permission_checker`).
+ * per conversation and tool.
  */
 export class PermissionChecker {
   readonly policy: PermissionPolicy;

@@ -13,7 +13,7 @@ export interface Tool<Args = unknown, Out = unknown> {
   /** Model-facing name, `/^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/`. */
   readonly name: string;
   readonly description: string;
-  /** JSON Schema object, or the same as a JSON string (the seed's `parameters_json_schema`). */
+  /** JSON Schema object, or the same as a JSON string (as Rust tools' `parameters_json_schema` returns it). */
   readonly parameters: JsonSchema | string;
   /** The tool never changes anything (default false). */
   readonly readOnly?: boolean;
@@ -29,7 +29,7 @@ export interface Tool<Args = unknown, Out = unknown> {
   callWithContext?(args: Args, ctx: ToolContext): Promise<Out>;
 }
 
-/** Hooks a host gives the runner for `start_subagent`, `generate_image` and `finish` (SPEC §6.9). */
+/** Hooks a host gives the runner for `start_subagent`, `generate_image` and `finish`. */
 export interface HostHooks {
   startSubagent?: (request: { task: string; tools?: string[]; conversationId: string }) => Promise<JsonValue>;
   generateImage?: (request: {

@@ -73,7 +73,7 @@ export interface FsPromises {
 }
 
 /**
- * Tool state storage (SPEC §4), async, keyed by conversation then key. Values are JSON.
+ * Tool state storage, async, keyed by conversation then key. Values are JSON.
  * `setMany` must commit all its entries together (one transaction / one atomic file write).
  */
 export interface StateStore {
@@ -126,7 +126,7 @@ export interface StateLease extends StateSnapshot {
   release(): Promise<void>;
 }
 
-/** What a platform can do (SPEC §6.8, §7). */
+/** What a platform can do. */
 export interface PlatformCapabilities {
   runCommand: boolean;
   webSearch: boolean;
@@ -140,7 +140,7 @@ export interface RunCommandRequest {
   timeoutMs: number;
 }
 
-/** Result of `run_command` (SPEC §6.8). `note` is set by platforms that cannot run commands. */
+/** Result of `run_command`. `note` is set by platforms that cannot run commands. */
 export interface RunCommandResult {
   stdout: string;
   stderr: string;
@@ -211,7 +211,7 @@ export interface WebSearchHit {
   snippet: string;
 }
 
-/** Result of the `web_search` / `google_search` fallback (SPEC §6.8); always a success. */
+/** Result of the `web_search` / `google_search` fallback; always a success. */
 export interface WebSearchResult {
   results: WebSearchHit[];
   note?: string;
@@ -253,7 +253,7 @@ export interface SearchSource {
 }
 
 /**
- * A platform: the filesystem, state store and optional capabilities that the core runs on (SPEC §7).
+ * A platform: the filesystem, state store and optional capabilities that the core runs on.
  */
 export interface Platform {
   readonly name: 'web' | 'node' | 'memory';

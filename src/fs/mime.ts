@@ -1,4 +1,4 @@
-/** Largest image, in bytes, that `view_file` returns as `data_base64` for multimodal models (SPEC §6.1: 5 MiB). */
+/** Largest image, in bytes, that `view_file` returns as `data_base64` for multimodal models (5 MiB). */
 export const MAX_INLINE_IMAGE_BYTES = 5 * 1024 * 1024;
 
 /** MIME type of bytes that match no known signature. */
@@ -13,7 +13,7 @@ interface Signature {
 
 const ascii = (text: string): number[] => Array.from(text, (c) => c.charCodeAt(0));
 
-// Magic numbers from the WHATWG MIME Sniffing Standard §6.1 (images) and §7.1 (archives, PDF).
+// Magic numbers from the WHATWG MIME Sniffing Standard, sections 6.1 (images) and 7.1 (archives, PDF).
 const SIGNATURES: readonly Signature[] = [
   { mime: 'image/png', bytes: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a] },
   { mime: 'image/jpeg', bytes: [0xff, 0xd8, 0xff] },
@@ -28,7 +28,7 @@ const SIGNATURES: readonly Signature[] = [
   { mime: 'application/wasm', bytes: [0x00, 0x61, 0x73, 0x6d] },
 ];
 
-/** The image types that `view_file` inlines as base64 (SPEC §6.1: png, jpeg, gif, webp). */
+/** The image types that `view_file` inlines as base64 (png, jpeg, gif, webp). */
 const INLINE_IMAGE_TYPES: ReadonlySet<string> = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 
 /**
@@ -56,7 +56,7 @@ export function isInlineImageType(mime: string): boolean {
 }
 
 /**
- * Standard base64 (RFC 4648 §4, with `=` padding) of `bytes`, through the web-standard `btoa`, in
+ * Standard base64 (RFC 4648 section 4, with `=` padding) of `bytes`, through the web-standard `btoa`, in
  * chunks so that large inputs never overflow the argument limit of `String.fromCharCode`.
  */
 export function encodeBase64(bytes: Uint8Array): string {

@@ -1,4 +1,4 @@
-/** How many leading bytes are checked for a NUL byte (SPEC §6: "first 8 KiB"). */
+/** How many leading bytes are checked for a NUL byte ("first 8 KiB"). */
 export const BINARY_SNIFF_BYTES = 8192;
 
 /** A file's bytes decoded as text: the content without a BOM, and whether it had one. */
@@ -11,7 +11,7 @@ const fatalDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
  * Decodes UTF-8 file bytes, or returns null for a binary file: a NUL byte in the first 8 KiB, or bytes
- * that are not valid UTF-8 (SPEC §6 "Text"). A UTF-8 BOM is removed from `text` and reported in `bom`.
+ * that are not valid UTF-8. A UTF-8 BOM is removed from `text` and reported in `bom`.
  */
 export function decodeText(bytes: Uint8Array): DecodedText | null {
   const sniff = Math.min(bytes.length, BINARY_SNIFF_BYTES);
@@ -46,7 +46,7 @@ export interface SplitText {
 const LINE_BREAK = /\r\n|\r|\n/g;
 
 /**
- * Splits text at `\n`, `\r\n` and `\r` (SPEC §6: all three end a line). A trailing line ending does
+ * Splits text at `\n`, `\r\n` and `\r` (all three end a line). A trailing line ending does
  * not make a phantom empty last line: `"a\nb\n"` is two lines; `""` is zero lines.
  */
 export function splitLines(text: string): SplitText {

@@ -4,7 +4,7 @@ import { decodeText } from './text.js';
 import type { FsDirent, FsPromises, Platform, SearchSource } from '../core/types.js';
 import { dirname, isTemporaryFileName, joinPath, relativePath } from './paths.js';
 
-/** Directory names never entered unless `includeIgnored` (SPEC §6.4). */
+/** Directory names never entered unless `includeIgnored`. */
 export const ALWAYS_SKIPPED_DIRS: ReadonlySet<string> = new Set(['.git', 'node_modules']);
 
 /** Most entries (files and directories) one walk visits before it stops and reports `capped`. */
@@ -136,7 +136,7 @@ function isIgnored(levels: readonly IgnoreLevel[], path: string, isDir: boolean)
 }
 
 /**
- * Walks a workspace directory tree for find_file, search_dir and grep_search (SPEC §6.4, 6.6, 6.7).
+ * Walks a workspace directory tree for find_file, search_dir and grep_search.
  * Iterative (no recursion limit). Skips `.git/` and `node_modules/` and respects `.gitignore` files at
  * every level — the workspace root's and those between it and `dir` too, nested ones with git's
  * precedence — unless `includeIgnored`. Dot-directories such as `.github/` are walked. Symbolic links
@@ -314,7 +314,7 @@ export interface LoadedFile {
  * each file's current `stat` (size and mtimeMs; entries modified within a second of being read are
  * re-read, git's racy-clean rule). Measured on npm's 1,943 files in an in-memory workspace (ZenFS InMemory then): reading
  * and decoding every file costs ≈ 150–400 ms, a `stat` per file ≈ 40 ms, searching decoded strings ≈ 10 ms.
- * Binary files (SPEC §6 "Text": NUL in the first 8 KiB or invalid UTF-8) come back with `entry: null`
+ * Binary files (NUL in the first 8 KiB or invalid UTF-8) come back with `entry: null`
  * and are never decoded into text. Files that vanish between the walk and the read are left out.
  */
 export async function loadTexts(

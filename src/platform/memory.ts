@@ -167,8 +167,8 @@ export function fsFromSync(sync: SyncFsLike): FsPromises {
 }
 
 /**
- * A platform with an in-memory workspace (its own {@link MemoryFs}) and in-memory tool state (SPEC §7
- * "memory"). Capabilities: no commands, no web search, not persistent; `run_command` and `web_search`
+ * A platform with an in-memory workspace (its own {@link MemoryFs}) and in-memory tool state.
+ * Capabilities: no commands, no web search, not persistent; `run_command` and `web_search`
  * return their empty results. Creating it only builds the tree of `options.files`. Every operation
  * completes in one synchronous step ({@link fsFromSync}), so `writeFile` is atomic for readers and
  * `atomicWrites` is true; `changeCount()` counts the changes made through `fs`.
@@ -176,7 +176,7 @@ export function fsFromSync(sync: SyncFsLike): FsPromises {
  * Errors (thrown at creation): `invalid_arguments` for a `root` that is not absolute (it is
  * normalised: `/a/../ws/` becomes `/ws`) and for a bad `files` key or content.
  *
- * Deviation from SPEC §7 ("ZenFS InMemory"): the tree is toolhost's own {@link MemoryFs}, because
+ * Not ZenFS's InMemory backend: the tree is toolhost's own {@link MemoryFs}, because
  * ZenFS's InMemory store rewrote a folder's listing on every create (1,000 `create_file` calls took
  * 1.0–1.6 s on Node; the same now take a few ms) and weighed 80 KiB min+gzip in the browser worker.
  * ZenFS remains the filesystem of the web platform's OPFS backend.

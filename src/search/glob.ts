@@ -82,7 +82,7 @@ function rebase(source: string, base: { root: string; dir: string }, argName: st
 }
 
 /**
- * Compiles a glob (SPEC §6.4) with picomatch's syntax and meaning (see {@link GlobParser}): `*`, `**`,
+ * Compiles a glob with picomatch's syntax and meaning (see {@link GlobParser}): `*`, `**`,
  * `?`, `[...]`, `{a,b}` (nested too), extglobs; dot-files matched like any other name; line breaks
  * in names are ordinary characters. A pattern without `/` matches the basename at any depth (`*.ts`);
  * a pattern with `/` matches the path relative to the search directory (`src/**\/*.test.ts`; a leading

@@ -3,7 +3,7 @@ import { ToolRunner } from '../core/runner.js';
 import type { JsonSchema } from '../core/types.js';
 import { BuiltinTools } from './index.js';
 
-const SEED_NAMES = [
+const BUILTIN_NAMES = [
   'CreateFile',
   'EditFile',
   'FindFile',
@@ -34,9 +34,9 @@ function objectSchemas(schema: JsonSchema, path = '#'): Array<[string, JsonSchem
 }
 
 describe('BuiltinTools', () => {
-  it('holds the eleven seed built-ins under their seed names, then CommandOutput and StopCommand', () => {
-    expect(Object.keys(BuiltinTools).filter((key) => key !== 'readOnly' && key !== 'all')).toEqual([...SEED_NAMES]);
-    expect(BuiltinTools.all()).toEqual(SEED_NAMES.map((name) => BuiltinTools[name]));
+  it('holds the eleven original built-ins under their PascalCase names, then CommandOutput and StopCommand', () => {
+    expect(Object.keys(BuiltinTools).filter((key) => key !== 'readOnly' && key !== 'all')).toEqual([...BUILTIN_NAMES]);
+    expect(BuiltinTools.all()).toEqual(BUILTIN_NAMES.map((name) => BuiltinTools[name]));
   });
 
   it('gives snake_case model-facing names, thirteen distinct ones', () => {
@@ -84,7 +84,7 @@ describe('BuiltinTools', () => {
     expect(detached()).toHaveLength(13);
   });
 
-  it('registers in a runner, in seed order', () => {
+  it('registers in a runner, in BuiltinTools.all() order', () => {
     const runner = new ToolRunner({ tools: BuiltinTools.all() });
     expect(runner.declarations().map((d) => d.name)).toEqual(BuiltinTools.all().map((tool) => tool.name));
   });

@@ -44,7 +44,7 @@ export interface CreateFileResult {
 }
 
 /**
- * Text to write over an existing file, in that file's style (SPEC §6 "Text": writes keep the file's
+ * Text to write over an existing file, in that file's style (writes keep the file's
  * own style): its BOM is kept, and LF-only content takes the file's CRLF or CR endings when the old
  * file used one of those throughout. Anything else is written as given.
  */
@@ -65,7 +65,7 @@ function example(path: string, suffix: string): string {
 }
 
 /**
- * `create_file` (SPEC §6.2; seed: the SDK's `CreateFile`): writes `{ file_path, content, overwrite? = false }`
+ * `create_file`: writes `{ file_path, content, overwrite? = false }`
  * and returns {@link CreateFileResult}. Creates missing parent directories; writes atomically (temp file
  * + rename, so a failure leaves the old file whole); holds the path's write lock. When overwriting, keeps
  * the old file's BOM and CRLF/CR style (files up to {@link CREATE_MAX_STYLE_BYTES}), and refuses when the

@@ -76,7 +76,7 @@ export interface EditFileResult {
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**
- * `edit_file` (SPEC §6.3; seed: the SDK's `EditFile`; matching as Claude Code's Edit and gemini-cli's
+ * `edit_file` (matching as Claude Code's Edit and gemini-cli's
  * `replace`): replaces `old_string` by `new_string` in `{ file_path, old_string, new_string, replace_all?,
  * expected_replacements? }` and returns {@link EditFileResult}. Matching is exact and literal (indexOf and
  * slices, never a replacement pattern), left to right and non-overlapping; `\n`, `\r\n` and `\r` all match

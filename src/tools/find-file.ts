@@ -38,7 +38,7 @@ const parameters = {
   additionalProperties: false,
 } as const;
 
-/** Arguments of find_file (SPEC §6.4). */
+/** Arguments of find_file. */
 export interface FindFileArgs {
   pattern: string;
   dir_path?: string;
@@ -60,7 +60,7 @@ export interface FindFileResult {
 }
 
 /**
- * `find_file` (SPEC §6.4; seed: the SDK's `FindFile`, as gemini-cli's `glob`): finds files by glob under
+ * `find_file` (as gemini-cli's `glob`): finds files by glob under
  * `dir_path` (see `compileGlob`: a pattern without `/` matches names at any depth, one with `/` the
  * path relative to `dir_path`; an absolute pattern is taken relative to `dir_path`; a leading `!`
  * negates; case-insensitive by default; matching takes linear time, so no glob can stall the thread).

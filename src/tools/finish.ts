@@ -17,7 +17,7 @@ export interface FinishResult {
 }
 
 /**
- * The built-in `finish` tool (SPEC §6.9; seed: the SDK's `Finish`): marks the conversation finished.
+ * The built-in `finish` tool: marks the conversation finished.
  *
  * Args `{ result? }` → `{ finished: true }`. Calls the host's `onFinish` hook (the {@link ToolRunner}
  * option, reaching the tool as `ctx.hooks.onFinish`) with `{ conversationId, result? }`; without a hook it

@@ -33,7 +33,7 @@ export type GenerateImageResult =
   | { file_path: null; bytes_written: 0; note: string };
 
 /**
- * The built-in `generate_image` tool (SPEC §6.9; seed: the SDK's `GenerateImage`).
+ * The built-in `generate_image` tool.
  *
  * Args `{ prompt, image_name?, image_paths? }`. Each of `image_paths` is resolved inside the workspace
  * (`resolveWorkspacePath`, argName `image_paths[i]`) and must be an existing file. The host's

@@ -97,7 +97,7 @@ export interface GrepSearchArgs {
 }
 
 /**
- * `grep_search` (seed: the SDK's `GrepSearch`, as gemini-cli's `grep`): regular-expression search over
+ * `grep_search` (as gemini-cli's `grep`): regular-expression search over
  * the workspace. One dialect everywhere, ripgrep's default (RE2 syntax, ASCII `\w \d \s \b`) plus the
  * JavaScript escapes with the same meaning, matched per line (`\n`, `\r\n`, `\r` end lines); see
  * `compileSearchPattern`. Matching is linear in the text for every pattern on every platform: V8's

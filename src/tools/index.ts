@@ -11,42 +11,42 @@ import { searchDirTool } from './search-dir.js';
 import { startSubagentTool } from './start-subagent.js';
 import { viewFileTool } from './view-file.js';
 
-/** The shape of {@link BuiltinTools}: every built-in by its seed name, plus the two list helpers. */
+/** The shape of {@link BuiltinTools}: every built-in by its PascalCase name, plus the two list helpers. */
 export interface BuiltinToolSet {
-  /** `create_file` (SPEC §6.2). */
+  /** `create_file`. */
   readonly CreateFile: Tool;
-  /** `edit_file` (SPEC §6.3). */
+  /** `edit_file`. */
   readonly EditFile: Tool;
-  /** `find_file`, read-only (SPEC §6.4). */
+  /** `find_file`, read-only. */
   readonly FindFile: Tool;
-  /** `list_dir`, read-only (SPEC §6.5). */
+  /** `list_dir`, read-only. */
   readonly ListDir: Tool;
-  /** `run_command` (SPEC §6.8). */
+  /** `run_command`. */
   readonly RunCommand: Tool;
-  /** `search_dir`, read-only (SPEC §6.6). */
+  /** `search_dir`, read-only. */
   readonly SearchDir: Tool;
-  /** `view_file`, read-only (SPEC §6.1). */
+  /** `view_file`, read-only. */
   readonly ViewFile: Tool;
-  /** `start_subagent` (SPEC §6.9). */
+  /** `start_subagent`. */
   readonly StartSubagent: Tool;
-  /** `generate_image` (SPEC §6.9). */
+  /** `generate_image`. */
   readonly GenerateImage: Tool;
-  /** `finish` (SPEC §6.9). */
+  /** `finish`. */
   readonly Finish: Tool;
-  /** `grep_search`, read-only (SPEC §6.7). */
+  /** `grep_search`, read-only. */
   readonly GrepSearch: Tool;
   /** `command_output`: the output of a `run_command` started with `run_in_background`. */
   readonly CommandOutput: Tool;
   /** `stop_command`: ends a background command. */
   readonly StopCommand: Tool;
-  /** FindFile, ListDir, SearchDir, ViewFile, GrepSearch, in that order (seed: `BuiltinTools::read_only()`); a fresh array. */
+  /** FindFile, ListDir, SearchDir, ViewFile, GrepSearch, in that order; a fresh array. */
   readOnly(): Tool[];
-  /** All thirteen built-ins: the eleven in seed order, then CommandOutput and StopCommand; a fresh array. */
+  /** All thirteen built-ins: the original eleven in their fixed order, then CommandOutput and StopCommand; a fresh array. */
   all(): Tool[];
 }
 
 /**
- * The built-in tools by their seed names (SPEC §6; seed: the SDK's built-in tool table), each with a
+ * The built-in tools by PascalCase names (the Antigravity Rust SDK's built-in tool table), each with a
  * snake_case model-facing name. `readOnly()` gives FindFile, ListDir, SearchDir, ViewFile, GrepSearch;
  * `all()` gives all thirteen (both return fresh arrays). Register them with
  * `new ToolRunner({ tools: BuiltinTools.all() })`. Importing this module does no work.

@@ -59,7 +59,7 @@ function entryType(entry: FsStats): ListDirEntry['type'] {
 const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
- * `list_dir` (SPEC §6.5; seed: the SDK's `ListDir`, as gemini-cli's `ls`): lists `{ dir_path }` and
+ * `list_dir` (as gemini-cli's `ls`): lists `{ dir_path }` and
  * returns {@link ListDirResult}: the immediate children sorted by UTF-16 code units (plain `<`, not
  * locale order), dot-files included, each `{ name, type, size }` from `lstat` (bytes; symlinks are not
  * followed; FIFOs, sockets and devices are typed `fifo`, `socket`, `device`). On Node, a name that is not

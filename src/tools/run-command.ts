@@ -17,10 +17,10 @@ function backgroundHost(platform: Platform, tool: string): NonNullable<Platform[
   return platform.backgroundCommands;
 }
 
-/** Default deadline of one `run_command` call, in ms (SPEC §6.8). */
+/** Default deadline of one `run_command` call, in ms. */
 export const RUN_COMMAND_DEFAULT_TIMEOUT_MS = 120_000;
 
-/** Largest `timeout_ms` a model may ask for, in ms (SPEC §6.8). */
+/** Largest `timeout_ms` a model may ask for, in ms. */
 export const RUN_COMMAND_MAX_TIMEOUT_MS = 600_000;
 
 const parameters = {
@@ -53,7 +53,7 @@ const parameters = {
 } as const;
 
 /**
- * The built-in `run_command` tool (SPEC §6.8; seed: the SDK's `RunCommand`).
+ * The built-in `run_command` tool.
  *
  * Args `{ command, cwd?, timeout_ms? = 120000 (1..600000 ms), run_in_background? = false }` → `{ stdout,
  * stderr, exit_code, signal, timed_out, truncated }` ({@link RunCommandResult}). With `run_in_background`
@@ -64,7 +64,7 @@ const parameters = {
  * the tool hands `{ command, cwd, timeoutMs }` and the call's abort signal to `platform.runCommand`.
  *
  * Where the platform cannot run commands (`capabilities.runCommand` false or no `runCommand`: the browser
- * and the memory platform) it succeeds with empty output and a `note`, as the seed's WASM build does.
+ * and the memory platform) it succeeds with empty output and a `note`, as the original WASM build does.
  *
  * Errors: `outside_workspace` / `invalid_arguments` for a bad `cwd`, `not_found` when `cwd` does not exist,
  * `not_a_directory` when it is a file; `cancelled` / `timeout` from the runner; anything the platform throws.

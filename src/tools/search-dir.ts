@@ -41,7 +41,7 @@ export interface SearchDirArgs {
 export type SearchDirResult = SearchContentResult;
 
 /**
- * `search_dir` (seed: the SDK's `SearchDir`): literal, case-insensitive by default text search
+ * `search_dir`: literal, case-insensitive by default text search
  * over the workspace with find_file's ignore rules. Returns {@link SearchContentResult}
  * `{ matches: [{ file_path, line_number, column, line }], total_matches, truncated, files_searched,
  * binary_files_skipped }`: one entry per matching line (1-based line, 1-based code-point column of its

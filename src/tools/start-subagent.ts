@@ -26,7 +26,7 @@ export interface StartSubagentResult {
 }
 
 /**
- * The built-in `start_subagent` tool (SPEC §6.9; seed: the SDK's `StartSubagent`).
+ * The built-in `start_subagent` tool.
  *
  * Args `{ task, tools? }` are handed, with the call's `conversationId`, to the host's `startSubagent` hook
  * (a {@link ToolRunner} option, reaching the tool as `ctx.hooks.startSubagent`); its JSON answer comes back

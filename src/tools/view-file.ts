@@ -6,9 +6,9 @@ import { defineTool, type Tool, type ToolContext } from '../core/tool.js';
 import type { FsStats } from '../core/types.js';
 import { resolveWorkspacePath } from '../fs/paths.js';
 
-/** Lines shown when `end_line` is not given, and at most in one call (SPEC §6.1). */
+/** Lines shown when `end_line` is not given, and at most in one call. */
 export const VIEW_MAX_LINES = 2000;
-/** Longest line shown, in UTF-16 code units; longer lines are cut with a marker (SPEC §6.1). */
+/** Longest line shown, in UTF-16 code units; longer lines are cut with a marker. */
 export const VIEW_MAX_LINE_CHARS = 2000;
 /**
  * Most characters of `content` in one call (UTF-16 code units, markers included); a window that would
@@ -62,7 +62,7 @@ export interface ViewFileTextResult {
   note?: string;
 }
 
-/** Result of `view_file` for a binary file (SPEC §6.1); small images also carry their bytes as base64. */
+/** Result of `view_file` for a binary file; small images also carry their bytes as base64. */
 export interface ViewFileBinaryResult {
   file_path: string;
   binary: true;
@@ -98,7 +98,7 @@ function cutLine(line: string): { text: string; cut: number } {
 }
 
 /**
- * `view_file` (SPEC §6.1; seed: the SDK's `ViewFile`, windowing as gemini-cli's `read_file`): reads
+ * `view_file` (windowing as gemini-cli's `read_file`): reads
  * `{ file_path, start_line?, end_line? }` (1-based, inclusive) and returns {@link ViewFileResult}.
  * Default window: the first 2000 lines; at most 2000 lines and 500,000 characters per call; each line
  * cut at 2000 UTF-16 code units (never inside a surrogate pair) with a marker `… [N characters cut]`

@@ -11,7 +11,7 @@ const parameters = {
 } as const;
 
 /**
- * The built-in `web_search` / `google_search` fallback (SPEC §6.8; seed: the SDK's DuckDuckGo scraper):
+ * The built-in `web_search` / `google_search` fallback:
  * the runner uses it when no registered tool has either name. It hands the query to
  * `platform.webSearch`; a platform without one returns `{ results: [], note }`, an empty query
  * `{ results: [], note: 'Empty query' }`. Always a success: network failures come back as `{ results: [], error }`.

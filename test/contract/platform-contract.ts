@@ -25,7 +25,7 @@ async function codeOf(promise: Promise<unknown>): Promise<unknown> {
 }
 
 /**
- * The platform contract (SPEC §7): what every platform's filesystem port, state store and
+ * The platform contract: what every platform's filesystem port, state store and
  * capabilities must do. Each platform's test file calls this with a factory giving a fresh platform
  * (after unstorage's `testDriver()` and ZenFS's shared suites).
  */

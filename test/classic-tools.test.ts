@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ToolRunner, defineTool, createMemoryPlatform, MemoryStateStore, type Tool, type ToolContext } from '../src/index.js';
 
-// The seed's WeatherTool, as a class implementing Tool with a JSON-string schema (parameters_json_schema).
+// The Antigravity Rust SDK's WeatherTool example, as a class implementing Tool with a JSON-string
+// schema (parameters_json_schema).
 class WeatherTool implements Tool<{ city?: string }> {
   readonly name = 'get_weather';
   readonly description = 'Get the current weather for a city.';
@@ -15,7 +16,7 @@ class WeatherTool implements Tool<{ city?: string }> {
   }
 }
 
-// The seed's CounterTool: needs_context, state per conversation.
+// Its CounterTool: needs_context, state per conversation.
 class CounterTool implements Tool<Record<string, never>> {
   readonly name = 'counter';
   readonly description = 'Increment and return a counter';
@@ -31,7 +32,7 @@ class CounterTool implements Tool<Record<string, never>> {
   }
 }
 
-// The seed's InventoryTool: shared mutable state held by the tool object (Arc<Mutex<HashMap>>).
+// Its InventoryTool: shared mutable state held by the tool object (Arc<Mutex<HashMap>>).
 function inventoryTool(db: Map<string, number>): Tool {
   return defineTool({
     name: 'check_inventory',
@@ -42,7 +43,7 @@ function inventoryTool(db: Map<string, number>): Tool {
   });
 }
 
-describe('seed examples', () => {
+describe('the Antigravity Rust SDK examples in the classic tool form', () => {
   it('runs the weather tool by name', async () => {
     const runner = new ToolRunner();
     await runner.register(new WeatherTool());
