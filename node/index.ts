@@ -6,6 +6,7 @@
  */
 export { createNodePlatform, type NodePlatformOptions } from './platform.js';
 export { FileStateStore } from './state-store.js';
+export { createFileLocks, type FileLock, type FileLocksOptions } from './file-lock.js';
 export { createRedisStateStore, type RedisStateStore, type RedisStateStoreOptions, type RedisClient } from './redis-state-store.js';
 export { spawnToolWorker, exposeToolRunnerInWorker, type SpawnToolWorkerOptions } from './worker.js';
 export { createToolWorkerPool, type ToolWorkerPool, type ToolWorkerPoolOptions, type ToolWorkerPoolCloseOptions } from './worker-pool.js';

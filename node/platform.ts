@@ -18,6 +18,7 @@ import { isInside } from './fs/path-checked.js';
 import { NodeBackgroundCommands, runShellCommand, type RunShellCommandOptions } from './run-command.js';
 import { createDuckDuckGoSearch, type DuckDuckGoSearchOptions } from './web-search.js';
 import { FileStateStore } from './state-store.js';
+import { createFileLocks, type FileLocksOptions } from './file-lock.js';
 import { createNodeNetwork } from './network.js';
 import { createShellSessions } from './shell-session.js';
 import type { NetworkPolicy } from '../src/core/types.js';
@@ -55,6 +56,14 @@ export interface NodePlatformOptions {
   network?: NetworkPolicy;
   /** The fetch `web_fetch` uses (default: Node's global fetch). */
   fetch?: typeof fetch;
+  /**
+   * Cross-process write locks on a real root (`platform.lockPath`, see `createFileLocks`): every
+   * read-modify-write of a file (edit_file, create_file, the profiles' editors) holds a lock file in
+   * the lock directory, so processes sharing the workspace never lose one another's edits. Default
+   * on with the default lock directory; `{ dir, staleMs }` to choose; `false` for writers serialised
+   * within this process only.
+   */
+  fileLocks?: boolean | FileLocksOptions;
 }
 
 /** The realpath of an existing directory, or a ToolError `not_found` / `not_a_directory`. */
@@ -88,7 +97,9 @@ function realDirectory(root: string): string {
  * - no `root`: an in-memory workspace at `/workspace` (as `createMemoryPlatform`); commands are
  *   then unavailable (`capabilities.runCommand` false: a host shell cannot see in-memory files), so
  *   `run_command` returns its empty result with a note.
- * - `stateDir` given: state in {@link FileStateStore} (survives a restart, `capabilities.persistent`);
+ * - `stateDir` given: state in {@link FileStateStore} (survives a restart, `capabilities.persistent`,
+ *   shared safely by processes on one directory); a directory that cannot be written (a file in the
+ *   way, no permission) throws a ToolError `unavailable` naming it;
  *   `state` given: that store (`capabilities.persistent` true); else in a MemoryStateStore.
  * - `webSearch`: the DuckDuckGo HTML scraper, `createDuckDuckGoSearch(options.webSearch)`, with or without
  *   a root (`capabilities.webSearch` true); it resolves `{ results, note?, error? }`.
@@ -99,7 +110,13 @@ export function createNodePlatform(options: NodePlatformOptions = {}): Platform 
   if (options.state !== undefined && options.stateDir !== undefined) {
     throw new ToolError('invalid_arguments', 'createNodePlatform: give either state (a StateStore) or stateDir (a directory for state files), not both');
   }
-  const state: StateStore = options.state ?? (options.stateDir !== undefined ? new FileStateStore(options.stateDir) : new MemoryStateStore());
+  let state: StateStore;
+  if (options.state !== undefined) state = options.state;
+  else if (options.stateDir !== undefined) {
+    const files = new FileStateStore(options.stateDir);
+    files.checkWritable();
+    state = files;
+  } else state = new MemoryStateStore();
   const persistent = options.state !== undefined || options.stateDir !== undefined;
   const search = createDuckDuckGoSearch(options.webSearch);
   const networkOptions: { policy?: NetworkPolicy; fetch?: typeof fetch } = {};
@@ -132,6 +149,7 @@ export function createNodePlatform(options: NodePlatformOptions = {}): Platform 
   const disposed = new AbortController();
   const running = new Set<Promise<unknown>>();
   const searchSource = process.platform === 'linux' ? createNodeSearchSource(root) : undefined;
+  const lockPath = options.fileLocks === false ? undefined : createFileLocks(options.fileLocks === true ? {} : options.fileLocks);
 
   /** The real directory of a resolved cwd, checked again to be inside the root (defence in depth). */
   const realCwd = async (request: RunCommandRequest): Promise<string> => {
@@ -174,6 +192,7 @@ export function createNodePlatform(options: NodePlatformOptions = {}): Platform 
     state,
     capabilities: { runCommand: true, webSearch: true, persistent },
     ...(searchSource ? { searchSource } : {}),
+    ...(lockPath ? { lockPath } : {}),
     runCommand,
     backgroundCommands,
     webSearch,

@@ -1,9 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { closeSync, mkdirSync, openSync, unlinkSync } from 'node:fs';
 import { mkdir, open, readFile, readdir, rename, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ToolError } from '../src/core/errors.js';
 import { KeyedMutex } from '../src/core/locks.js';
-import type { JsonValue, StateStore } from '../src/core/types.js';
+import type { JsonValue, StateLease, StateSnapshot, StateStore, StateWaitOptions } from '../src/core/types.js';
+import { createFileLocks, type FileLock } from './file-lock.js';
 
 /** Version written into every state file. */
 const FORMAT_VERSION = 1;
@@ -14,8 +16,13 @@ const MAX_PLAIN_NAME = 180;
 interface StateFile {
   version: number;
   conversationId: string;
+  /** New on every write: the conversation's version for `snapshot` and `lock`. */
+  revision?: string;
   state: Record<string, JsonValue>;
 }
+
+/** The version of a conversation that has no state file. */
+const NO_FILE = 'none';
 
 /**
  * The file name (no directory) that holds conversation `conversationId`: its `encodeURIComponent`
@@ -41,23 +48,73 @@ export function stateFileName(conversationId: string): string {
  * Every change rewrites the conversation's file atomically: the new content goes to a temporary
  * file in the same directory, is fsynced, renamed over the old file, and the directory is fsynced,
  * so a reader (this process or the next one) sees the whole old or the whole new state and an
- * acknowledged write survives a crash. `setMany` is one such write. Operations on one conversation
- * are serialised within the process; two processes writing one conversation at once: last writer wins.
+ * acknowledged write survives a crash. `setMany` is one such write. Every read-modify-write of a
+ * conversation holds its lock: a mutex within the process and a lock file (`createFileLocks`, in the
+ * state directory, `.lock` names) across processes, so processes sharing the directory lose no write.
+ * `snapshot` and `lock` (each file carries a `revision`, new on every write) make the runner take the
+ * lock around each state-changing call and commit that call's keys through it, as with Redis.
  * The directory is created on first write. Values are stored as JSON (never aliasing the caller's objects).
  *
  * Errors: the filesystem's (`EACCES`, `ENOSPC`, ... with Node's `code`); a state file that is not
- * valid JSON rejects with a ToolError `execution_failed` naming the file.
+ * valid JSON rejects with a ToolError `execution_failed` naming the file; a wait for the lock past
+ * the deadline rejects with `timeout`.
  */
 export class FileStateStore implements StateStore {
   /** Absolute directory holding the state files. */
   readonly dir: string;
   readonly #locks = new KeyedMutex();
+  readonly #fileLock: FileLock;
 
   constructor(stateDir: string) {
     if (typeof stateDir !== 'string' || stateDir.length === 0 || stateDir.includes('\0')) {
       throw new ToolError('invalid_arguments', 'stateDir must be a non-empty directory path');
     }
     this.dir = resolve(stateDir);
+    this.#fileLock = createFileLocks({ dir: this.dir });
+  }
+
+  /**
+   * Creates the directory when missing and writes (then removes) a probe file in it; throws a
+   * ToolError `unavailable` naming the directory and what to do when that fails (a file in the way,
+   * no permission, a read-only filesystem). `createNodePlatform` calls it, so a state directory that
+   * cannot be written is refused at once instead of failing every call.
+   */
+  checkWritable(): void {
+    const probe = join(this.dir, `.probe.${process.pid}.${randomBytes(6).toString('hex')}`);
+    try {
+      mkdirSync(this.dir, { recursive: true });
+      closeSync(openSync(probe, 'wx', 0o600));
+      unlinkSync(probe);
+    } catch (error) {
+      throw unwritable(this.dir, error);
+    }
+  }
+
+  /** Runs `fn` holding `conversationId`'s lock within the process and across processes. */
+  #exclusive<T>(conversationId: string, fn: () => Promise<T>, options?: StateWaitOptions): Promise<T> {
+    return this.#locks.run(conversationId, async () => {
+      const release = await this.#takeFileLock(conversationId, options);
+      try {
+        return await fn();
+      } finally {
+        await release();
+      }
+    });
+  }
+
+  async #takeFileLock(conversationId: string, options: StateWaitOptions | undefined): Promise<() => Promise<void>> {
+    if (options?.deadline === undefined) return this.#fileLock(conversationId, options?.signal);
+    const controller = new AbortController();
+    const late = new ToolError('timeout', `the state of conversation ${JSON.stringify(conversationId)} stayed locked by another process past the deadline; retry the call`);
+    const timer = setTimeout(() => controller.abort(late), Math.max(0, options.deadline - Date.now()));
+    const onAbort = (): void => controller.abort(options.signal?.reason);
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      return await this.#fileLock(conversationId, controller.signal);
+    } finally {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+    }
   }
 
   /** Absolute path of the file holding `conversationId`. */
@@ -66,12 +123,16 @@ export class FileStateStore implements StateStore {
   }
 
   async #read(conversationId: string): Promise<Map<string, JsonValue>> {
+    return (await this.#readVersioned(conversationId)).state;
+  }
+
+  async #readVersioned(conversationId: string): Promise<{ state: Map<string, JsonValue>; revision: string }> {
     const path = this.pathFor(conversationId);
     let text: string;
     try {
       text = await readFile(path, 'utf8');
     } catch (error) {
-      if ((error as { code?: unknown }).code === 'ENOENT') return new Map();
+      if ((error as { code?: unknown }).code === 'ENOENT') return { state: new Map(), revision: NO_FILE };
       throw error;
     }
     let parsed: StateFile;
@@ -81,17 +142,30 @@ export class FileStateStore implements StateStore {
       throw new ToolError('execution_failed', `state file ${path} is not valid JSON (${(error as Error).message}); move it aside to start this conversation's state afresh`);
     }
     // Object.entries keeps a `__proto__` key as data; a Map never touches a prototype.
-    return new Map(Object.entries(parsed.state ?? {}));
+    // A file written before revisions existed gets one from its length (it changes when rewritten).
+    return { state: new Map(Object.entries(parsed.state ?? {})), revision: typeof parsed.revision === 'string' ? parsed.revision : `len-${text.length}` };
   }
 
-  async #write(conversationId: string, state: Map<string, JsonValue>): Promise<void> {
+  /** Writes the conversation's state; resolves with its new revision. */
+  async #write(conversationId: string, state: Map<string, JsonValue>): Promise<string> {
+    try {
+      return await this.#writeFile(conversationId, state);
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (code === 'ENOTDIR' || code === 'EACCES' || code === 'EPERM' || code === 'EROFS' || code === 'EEXIST') throw unwritable(this.dir, error);
+      throw error;
+    }
+  }
+
+  async #writeFile(conversationId: string, state: Map<string, JsonValue>): Promise<string> {
     const path = this.pathFor(conversationId);
     if (state.size === 0) {
       await rm(path, { force: true });
-      return;
+      return NO_FILE;
     }
     await mkdir(this.dir, { recursive: true });
-    const body: StateFile = { version: FORMAT_VERSION, conversationId, state: Object.fromEntries(state) };
+    const revision = randomBytes(9).toString('base64url');
+    const body: StateFile = { version: FORMAT_VERSION, conversationId, revision, state: Object.fromEntries(state) };
     const temp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
     try {
       const handle = await open(temp, 'wx', 0o600);
@@ -107,6 +181,7 @@ export class FileStateStore implements StateStore {
       throw error;
     }
     await syncDirectory(this.dir);
+    return revision;
   }
 
   async get(conversationId: string, key: string): Promise<JsonValue | undefined> {
@@ -135,18 +210,64 @@ export class FileStateStore implements StateStore {
   ): Promise<void> {
     // Serialise first so a value that cannot be stored fails before anything is written.
     const encoded = entries.map(([key, value]) => [key, value === undefined ? undefined : JSON.stringify(value)] as const);
-    await this.#locks.run(conversationId, async () => {
+    await this.#exclusive(conversationId, async () => {
       const state = await this.#read(conversationId);
-      let changed = false;
-      for (const [key, text] of encoded) {
-        if (text === undefined) changed = state.delete(key) || changed;
-        else {
-          state.set(key, JSON.parse(text) as JsonValue);
-          changed = true;
-        }
-      }
-      if (changed) await this.#write(conversationId, state);
+      if (apply(state, encoded)) await this.#write(conversationId, state);
     });
+  }
+
+  /** The conversation's revision, and its state unless the revision equals `knownVersion` (one read, no lock). */
+  async snapshot(conversationId: string, knownVersion: string | undefined): Promise<StateSnapshot> {
+    const { state, revision } = await this.#readVersioned(conversationId);
+    return revision === knownVersion ? { version: revision } : { version: revision, state: Object.fromEntries(state) };
+  }
+
+  /**
+   * Takes the conversation's lock (in-process mutex, then its lock file), waiting while another holder
+   * has it until `options.deadline` (`timeout`) or `options.signal`; the lease's `commit` writes the
+   * entries onto the state read under the lock and releases it.
+   */
+  async lock(conversationId: string, knownVersion: string | undefined, options?: StateWaitOptions): Promise<StateLease> {
+    let leave!: () => void;
+    const held = new Promise<void>((resolve) => {
+      leave = resolve;
+    });
+    let granted!: (lease: StateLease) => void;
+    let refused!: (error: unknown) => void;
+    const leased = new Promise<StateLease>((resolve, reject) => {
+      granted = resolve;
+      refused = reject;
+    });
+    const done = this.#exclusive(
+      conversationId,
+      async () => {
+        const { state, revision } = await this.#readVersioned(conversationId);
+        let settled = false;
+        let committed: Promise<string> | undefined;
+        const lease: StateLease = {
+          version: revision,
+          ...(revision === knownVersion ? {} : { state: Object.fromEntries(state) }),
+          commit: (entries) => {
+            if (settled) return Promise.reject(new ToolError('unavailable', 'this state lease was already committed or released'));
+            settled = true;
+            const encoded = entries.map(([key, value]) => [key, value === undefined ? undefined : JSON.stringify(value)] as const);
+            committed = (async () => (apply(state, encoded) ? this.#write(conversationId, state) : revision))();
+            committed.then(leave, leave);
+            return committed;
+          },
+          release: async () => {
+            if (settled) return;
+            settled = true;
+            leave();
+          },
+        };
+        granted(lease);
+        await held;
+      },
+      options,
+    );
+    done.catch(refused);
+    return leased;
   }
 
   /** Conversation ids that have a state file (read from the files themselves). */
@@ -169,6 +290,28 @@ export class FileStateStore implements StateStore {
     }
     return ids;
   }
+}
+
+/** Applies `[key, JSON text | undefined]` entries to `state`; true when anything changed. */
+function apply(state: Map<string, JsonValue>, encoded: ReadonlyArray<readonly [string, string | undefined]>): boolean {
+  let changed = false;
+  for (const [key, text] of encoded) {
+    if (text === undefined) changed = state.delete(key) || changed;
+    else {
+      state.set(key, JSON.parse(text) as JsonValue);
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+/** The error of a state directory that cannot be written, naming it and what to do. */
+function unwritable(dir: string, error: unknown): ToolError {
+  const code = (error as { code?: unknown }).code;
+  return new ToolError(
+    'unavailable',
+    `the state directory ${dir} cannot be written (${typeof code === 'string' ? code : String(error)}); give createNodePlatform a stateDir that is a writable directory (or a path where one can be created)`,
+  );
 }
 
 /** fsync a directory so a rename in it is durable (a no-op where directories cannot be opened). */

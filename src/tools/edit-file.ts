@@ -88,7 +88,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * old_string is not part of the text), `ambiguous_match` (several
  * occurrences without `replace_all`, or a count other than `expected_replacements`), `no_change`,
  * `not_found`, `invalid_arguments` (empty `old_string` on an existing file), `binary_file`,
- * `is_a_directory`, `outside_workspace`, `too_large` (over 32 MiB), `execution_failed` (a symlink loop).
+ * `is_a_directory`, `outside_workspace`, `stale_file` (the file changed between its read and the write), `too_large` (over 32 MiB), `execution_failed` (a symlink loop).
  */
 export const editFileTool: Tool<EditFileArgs, EditFileResult> = defineTool({
   name: 'edit_file',
@@ -123,7 +123,7 @@ export const editFileTool: Tool<EditFileArgs, EditFileResult> = defineTool({
       if (newText === decoded.text) {
         throw new ToolError('no_change', `the edit leaves ${where} unchanged (old_string and new_string differ only in line breaks); nothing was written`);
       }
-      const diff = await writeEdit(ctx, path, where, encodeText(newText, decoded.bom), { before: textLf, after: toLf(newText) });
+      const diff = await writeEdit(ctx, path, where, encodeText(newText, decoded.bom), { before: textLf, after: toLf(newText) }, stats);
       return { file_path: path, replacements: found.length, diff };
     });
   },
@@ -187,11 +187,32 @@ async function readEditableText(ctx: ToolContext, path: string, where: string, s
  * after it can wait past the deadline and turn a made change into `timeout`. A call cancelled before
  * the write writes nothing (`cancelled`).
  */
-async function writeEdit(ctx: ToolContext, path: string, where: string, bytes: Uint8Array, change: { before: string; after: string }): Promise<string> {
+async function writeEdit(
+  ctx: ToolContext,
+  path: string,
+  where: string,
+  bytes: Uint8Array,
+  change: { before: string; after: string },
+  read?: FsStats,
+): Promise<string> {
   const hash = await fingerprintBytes(bytes);
   const diff = await unifiedDiff(path, change.before, change.after);
+  if (read) {
+    // Another writer (an editor, a process without the lock) may have changed the file since it was read.
+    const now = await statOrNull(ctx.fs, path);
+    if (now === null || !sameFile(read, now)) {
+      throw new ToolError('stale_file', `${where} changed while edit_file was editing it; nothing was written. View it again, then retry the edit`);
+    }
+  }
   if (ctx.signal.aborted) throw new ToolError('cancelled', `edit_file was cancelled before writing ${where}`);
   await writeFileAtomic(ctx.fs, path, bytes, ctx.platform.atomicWrites === true);
   ctx.fileCache.set(path, hash);
   return diff;
+}
+
+/** Whether two stats of one path show the same file version (size, modification time, and inode and change time where the platform has them). */
+function sameFile(a: FsStats, b: FsStats): boolean {
+  const x = a as FsStats & { ino?: number; ctimeMs?: number };
+  const y = b as FsStats & { ino?: number; ctimeMs?: number };
+  return a.size === b.size && a.mtimeMs === b.mtimeMs && x.ino === y.ino && x.ctimeMs === y.ctimeMs;
 }
