@@ -113,11 +113,43 @@ async function readIgnoreFile(fs: FsPromises, dir: string): Promise<IgnoreLevel 
   } catch {
     return undefined;
   }
-  const decoded = decodeText(bytes);
+  const decoded = decodeText(bytes.length > MAX_IGNORE_FILE_BYTES ? bytes.subarray(0, MAX_IGNORE_FILE_BYTES) : bytes);
   if (!decoded) return undefined;
   // Loaded when a workspace first has a .gitignore, not with the worker.
   const { default: ignore } = await import('ignore');
-  return { dir, rules: ignore({ ignorecase: false }).add(decoded.text) };
+  return { dir, rules: ignore({ ignorecase: false }).add(boundedIgnoreRules(decoded.text)) };
+}
+
+/** Bytes of one `.gitignore` that are read as rules (1 MiB); the rest of the file is ignored. */
+export const MAX_IGNORE_FILE_BYTES = 1024 * 1024;
+/** Rules kept from one `.gitignore` (10,000); later ones are ignored. */
+export const MAX_IGNORE_RULES = 10_000;
+/**
+ * Most `**` in one `.gitignore` rule (2, as in `**\/build/**`). The ignore library compiles each `**`
+ * to a backtracking `.*`, so a rule with more takes time polynomial in the path's length to the power
+ * of their count (`a/**\/a/**\/a/**\/b` blocks the thread for seconds on one deep path): such a rule is
+ * left out, as are rules past {@link MAX_IGNORE_RULES}.
+ */
+export const MAX_IGNORE_RULE_GLOBSTARS = 2;
+/** Longest `.gitignore` rule kept, in characters (4096, the longest path Linux takes). */
+export const MAX_IGNORE_RULE_CHARS = 4096;
+
+/**
+ * The rules of a `.gitignore` text that the walk applies: at most {@link MAX_IGNORE_RULES} rules, each
+ * at most {@link MAX_IGNORE_RULE_CHARS} characters with at most {@link MAX_IGNORE_RULE_GLOBSTARS} `**`;
+ * blank lines and comments are dropped first. The text is cut at {@link MAX_IGNORE_FILE_BYTES} before.
+ */
+export function boundedIgnoreRules(text: string): string[] {
+  const rules: string[] = [];
+  for (const line of text.split(/\r?\n|\r/)) {
+    if (rules.length >= MAX_IGNORE_RULES) break;
+    const rule = line.trim();
+    if (rule === '' || rule.startsWith('#')) continue;
+    if (rule.length > MAX_IGNORE_RULE_CHARS) continue;
+    if (rule.split('**').length - 1 > MAX_IGNORE_RULE_GLOBSTARS) continue;
+    rules.push(line);
+  }
+  return rules;
 }
 
 /**
