@@ -5,6 +5,9 @@ import type { FsPromises, FsStats } from '../core/types.js';
 /** Most symlinks followed while resolving one path (Linux's MAXSYMLINKS). */
 export const MAX_SYMLINK_HOPS = 40;
 
+/** Time between event-loop turns while one path resolves (ms). */
+const RESOLVE_YIELD_MS = 50;
+
 /** Where a path is resolved: the platform filesystem, the workspace root and the directory relative paths start from. */
 export interface WorkspaceScope {
   fs: FsPromises;
@@ -113,11 +116,21 @@ export async function resolveWorkspacePath(
   }
   let resolved = rootParts.slice();
   let hops = 0;
+  // Deep paths make many lookups, each as long as the path: turn the event loop now and then so a
+  // deadline timer can fire and other calls run.
+  let lastYield = Date.now();
   // Length of `resolved` when a component was first missing (0: none). A `..` back above it makes
   // later components real again, so they must be checked for symlinks (`missing/../link-out/x`).
   let missingAt = 0;
-  while (pending.length > 0) {
-    const part = pending.shift() as string;
+  // `pending[next..]` is what is left to walk (an index, not shift(): linear in the component count).
+  let next = 0;
+  while (next < pending.length) {
+    if (Date.now() - lastYield > RESOLVE_YIELD_MS) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      lastYield = Date.now();
+    }
+    const part = pending[next] as string;
+    next += 1;
     if (part === '.') continue;
     if (part === '..') {
       if (resolved.length <= rootParts.length) throw outside();
@@ -127,7 +140,7 @@ export async function resolveWorkspacePath(
     }
     resolved.push(part);
     if (missingAt > 0) continue;
-    const isFinal = pending.length === 0;
+    const isFinal = next === pending.length;
     if (isFinal && !followFinal) break;
     const current = '/' + resolved.join('/');
     let stats;
@@ -165,17 +178,18 @@ export async function resolveWorkspacePath(
         // EINVAL: no longer a link (replaced since the lstat): look at the component again.
         if (errorCode(error) !== 'EINVAL') throw error;
         resolved.pop();
-        pending.unshift(part);
+        next -= 1;
         continue;
       }
       resolved.pop();
       const base = target.startsWith('/') ? [] : resolved;
-      const next = joinPathParts(base, splitPath(target));
-      if (next === null || !isInside(root, '/' + next.join('/'))) {
-        throw linkOutside({ argName, quoted, root, link: current, target: next === null ? target : '/' + next.join('/'), isFinal });
+      const joined = joinPathParts(base, splitPath(target));
+      if (joined === null || !isInside(root, '/' + joined.join('/'))) {
+        throw linkOutside({ argName, quoted, root, link: current, target: joined === null ? target : '/' + joined.join('/'), isFinal });
       }
       // Re-walk the target's components (they may hold symlinks too).
-      pending = [...next.slice(rootParts.length), ...pending];
+      pending = [...joined.slice(rootParts.length), ...pending.slice(next)];
+      next = 0;
       resolved = rootParts.slice();
     } else if (!isFinal && !stats.isDirectory()) {
       throw new ToolError('not_a_directory', `${clipForMessage(current)} is a file, not a directory`);
