@@ -21,6 +21,8 @@ export interface ToolEntry {
   /** MCP annotations, `readOnlyHint` always set. */
   readonly annotations: ToolAnnotations;
   readonly readOnly: boolean;
+  /** The tool's per-call answer to "does this call change nothing?" (arguments parsed), when it has one. */
+  readonly readOnlyCall: ((input: unknown) => boolean) | undefined;
   readonly concurrencySafe: boolean;
   /** The model-facing JSON Schema of the result, when the tool declares one. */
   readonly outputSchema: JsonSchema | undefined;
@@ -220,6 +222,7 @@ function executeEntry(name: string, tool: ExecuteTool): ToolEntry {
     parameters,
     annotations: { ...tool.annotations, readOnlyHint: readOnly },
     readOnly,
+    readOnlyCall: readOnlyCall(tool),
     concurrencySafe: tool.concurrencySafe ?? readOnly,
     outputSchema: output.jsonSchema,
     usesContext: true,
@@ -247,6 +250,7 @@ function classicEntry(name: string, tool: Tool): ToolEntry {
     parameters,
     annotations: { ...tool.annotations, readOnlyHint: readOnly },
     readOnly,
+    readOnlyCall: readOnlyCall(tool),
     concurrencySafe: tool.concurrencySafe ?? readOnly,
     outputSchema: output.jsonSchema,
     usesContext,
@@ -257,6 +261,23 @@ function classicEntry(name: string, tool: Tool): ToolEntry {
     checkOutput: output.check,
     validators: [validator, output.validator],
   });
+}
+
+/** A tool's `isReadOnlyCall`, called as a method (a class-based tool keeps its `this`). */
+function readOnlyCall(tool: AnyTool): ToolEntry['readOnlyCall'] {
+  const decide = (tool as { isReadOnlyCall?: unknown }).isReadOnlyCall;
+  if (typeof decide !== 'function') return undefined;
+  return (input) => (decide as (input: unknown) => unknown).call(tool, input) === true;
+}
+
+/**
+ * `entry` for one call with these parsed arguments: itself, or a view of it whose `readOnly` is the
+ * tool's per-call answer where that differs from its hint.
+ */
+export function entryForCall(entry: ToolEntry, input: unknown): ToolEntry {
+  if (!entry.readOnlyCall) return entry;
+  const readOnly = entry.readOnlyCall(input);
+  return readOnly === entry.readOnly ? entry : (Object.create(entry, { readOnly: { value: readOnly } }) as ToolEntry);
 }
 
 function finish(parts: Omit<ToolEntry, 'compile' | 'compiled'> & { validators: Array<LazyValidator | undefined> }): ToolEntry {

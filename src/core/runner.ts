@@ -7,7 +7,7 @@ import { createMemoryPlatform } from '../platform/memory.js';
 import type { AnyTool, HostHooks } from './tool.js';
 import type { ToolHost, ToolInfo } from './host.js';
 import type { JsonSchema, JsonValue, Platform, StateLease, StateStore } from './types.js';
-import { createToolEntry, type ToolEntry } from './entry.js';
+import { createToolEntry, entryForCall, type ToolEntry } from './entry.js';
 import { CallContext, cancelled, endedReason, type ContextHost, type ConversationState, type StateChanges, type ToolMessage } from './context.js';
 import { findNonJson } from './json.js';
 import { webSearchFallbackTool } from '../tools/web-search.js';
@@ -389,14 +389,16 @@ export class ToolRunner implements ToolHost {
   }
 
   async #invoke(name: string, rawArgs: unknown, options: CallOptions, id: string | undefined): Promise<unknown> {
-    const entry = this.#lookup(name);
-    if (!entry) {
+    const registered = this.#lookup(name);
+    if (!registered) {
       const names = [...this.#tools.keys()];
       const listed = names.slice(0, 30).join(', ') + (names.length > 30 ? ', ...' : '');
       throw new ToolError('unknown_tool', `unknown tool ${quoteForMessage(String(name))}; available tools: ${listed || '(none registered)'}`);
     }
-    let args = entry.parse(rawArgs, name);
+    let args = registered.parse(rawArgs, name);
     if (isThenable(args)) args = await args;
+    // From here on, read-only is this call's (a text editor's `view` is, its `create` is not).
+    const entry = entryForCall(registered, args);
     const { signal } = options;
     if (signal?.aborted) throw cancelled(name, signal);
     const conversationId = options.conversationId ?? this.conversationId;

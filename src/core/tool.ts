@@ -23,6 +23,12 @@ export interface Tool<Args = unknown, Out = unknown> {
   readonly needsContext?: boolean;
   /** MCP-style side-effect hints; `readOnlyHint` defaults to `readOnly`. */
   readonly annotations?: ToolAnnotations;
+  /**
+   * For a tool whose calls differ in effect (a text editor's `view` beside its `create`): whether a
+   * call with these validated arguments changes nothing. Permissions, plan mode and the deadline rules
+   * then treat that call as read-only (or not) whatever the tool's hint; concurrency stays the tool's.
+   */
+  isReadOnlyCall?(args: Args): boolean;
   /** JSON Schema of the result, when the tool declares one; a result that does not match is `execution_failed`. */
   readonly outputSchema?: JsonSchema;
   call(args: Args): Promise<Out>;
@@ -149,6 +155,12 @@ export interface ExecuteTool<Input = unknown, Output = unknown> {
   readonly outputSchema?: ToolSchema;
   /** MCP's side-effect hints; `readOnlyHint` makes the tool read-only for permissions and plan mode. */
   readonly annotations?: ToolAnnotations;
+  /**
+   * For a tool whose calls differ in effect (a text editor's `view` beside its `create`): whether a
+   * call with these validated arguments changes nothing. Permissions, plan mode and the deadline rules
+   * then treat that call as read-only (or not) whatever the tool's hint; concurrency stays the tool's.
+   */
+  isReadOnlyCall?(input: Input): boolean;
   /** Safe to run beside other concurrency-safe calls (default: `annotations.readOnlyHint`). */
   readonly concurrencySafe?: boolean;
   execute(input: Input, ctx: ToolContext): Promise<Output> | Output;
@@ -165,6 +177,7 @@ export interface ExecuteToolDefinition<S, Out> {
   jsonSchema?: object;
   outputSchema?: ToolSchema;
   annotations?: ToolAnnotations;
+  isReadOnlyCall?: (input: InferInput<S>) => boolean;
   concurrencySafe?: boolean;
   execute: (input: InferInput<S>, ctx: ToolContext) => Promise<Out> | Out;
 }
@@ -179,6 +192,8 @@ export interface ToolDefinition<S, Out> {
   needsContext?: boolean;
   /** MCP's side-effect hints (`readOnly` sets `readOnlyHint`). */
   annotations?: ToolAnnotations;
+  /** Whether a call with these arguments changes nothing, for a tool whose calls differ (see {@link Tool.isReadOnlyCall}). */
+  isReadOnlyCall?: (args: InferArgs<S>) => boolean;
   /** JSON Schema of the result; a result that does not match is `execution_failed`. */
   outputSchema?: JsonSchema;
   call?: (args: InferArgs<S>) => Promise<Out> | Out;
@@ -225,6 +240,7 @@ function defineExecuteTool(definition: ExecuteToolDefinition<ToolSchema, unknown
     ...(definition.outputSchema === undefined ? {} : { outputSchema: definition.outputSchema }),
     ...(definition.annotations === undefined ? {} : { annotations: definition.annotations }),
     ...(definition.concurrencySafe === undefined ? {} : { concurrencySafe: definition.concurrencySafe }),
+    ...(definition.isReadOnlyCall === undefined ? {} : { isReadOnlyCall: definition.isReadOnlyCall as (input: never) => boolean }),
   };
   return tool;
 }
@@ -244,6 +260,7 @@ function defineClassicTool(definition: ToolDefinition<JsonSchema | string, unkno
     needsContext,
     ...(definition.annotations === undefined ? {} : { annotations: definition.annotations }),
     ...(definition.outputSchema === undefined ? {} : { outputSchema: definition.outputSchema }),
+    ...(definition.isReadOnlyCall === undefined ? {} : { isReadOnlyCall: definition.isReadOnlyCall as (args: unknown) => boolean }),
     call: call
       ? async (args) => call(args as never)
       : async () => {

@@ -25,6 +25,22 @@ const read = async (platform: Platform, path: string): Promise<string> => decode
 const PRIMES = 'def is_prime(n):\n    """Check if a number is prime."""\n    if n <= 1:\n        return False\n    return True\n';
 
 describe('str_replace_based_edit_tool (Anthropic text editor)', () => {
+  it('counts view as read-only and the other commands as writes, in plan mode and under read_only permissions', async () => {
+    const platform = createMemoryPlatform({ files: { 'primes.py': PRIMES } });
+    for (const runner of [new ToolRunner({ platform, tools: toolProfiles.anthropic(), planMode: true }), new ToolRunner({ platform, tools: toolProfiles.anthropic(), permissions: 'read_only' })]) {
+      const [view, create, replace] = await runner.processToolCalls([
+        { name: 'str_replace_based_edit_tool', args: { command: 'view', path: 'primes.py', view_range: [1, 1] } },
+        { name: 'str_replace_based_edit_tool', args: { command: 'create', path: 'new.py', file_text: 'x = 1\n' } },
+        { name: 'str_replace_based_edit_tool', args: { command: 'str_replace', path: 'primes.py', old_str: 'True', new_str: 'False' } },
+      ]);
+      expect(view).toEqual({ name: 'str_replace_based_edit_tool', result: '1: def is_prime(n):' });
+      expect(create).toMatchObject({ code: 'permission_denied' });
+      expect(replace).toMatchObject({ code: 'permission_denied' });
+    }
+    expect(await read(platform, 'primes.py')).toBe(PRIMES);
+    await expect(platform.fs.stat('/workspace/new.py')).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
   it('views a file with line numbers', async () => {
     const { runner } = setup({ 'primes.py': PRIMES });
     expect(await edit(runner, { command: 'view', path: 'primes.py' })).toBe(

@@ -218,6 +218,8 @@ export function textEditorTool(options: AnthropicProfileOptions = {}): Tool<Text
       'create (path, file_text), str_replace (path, old_str occurring exactly once, new_str), insert (path, insert_line: 0 = top, insert_text).' +
       (maxCharacters === undefined ? '' : `${MAX_CHARACTERS_NOTE}${maxCharacters} characters.`),
     parameters: TEXT_EDITOR_PARAMETERS,
+    // `view` changes nothing: plan mode and read-only permissions let it through.
+    isReadOnlyCall: (input) => (input as TextEditorArgs).command === 'view',
     callWithContext: async (input, ctx): Promise<string> => {
       const args = input as TextEditorArgs;
       if (args.command === 'str_replace') return strReplace(args, ctx);
