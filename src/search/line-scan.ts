@@ -91,9 +91,34 @@ export class LineCursor {
   }
 }
 
-/** Per-text state that later lookups (line numbers, context) reuse. */
+/**
+ * The hits of one scan: all are counted, the first `keep` kept (a file of five million matching lines
+ * costs a counter, not five million objects).
+ */
+class HitList {
+  readonly stored: LineHit[] = [];
+  length = 0;
+
+  constructor(readonly keep: number) {}
+
+  push(hit: LineHit): void {
+    if (this.stored.length < this.keep) this.stored.push(hit);
+    this.length += 1;
+  }
+
+  /** Sets the line start of the hit pushed as number `index`, when it was kept. */
+  setLineStart(index: number, lineStart: number): void {
+    const hit = this.stored[index];
+    if (hit) hit.lineStart = lineStart;
+  }
+}
+
+/** What {@link scanText} found in one text. */
 export interface ScanResult {
+  /** The first `wantOffsets` matching lines (in order). */
   hits: LineHit[];
+  /** Matching lines in all. */
+  count: number;
   /** True when the deadline stopped the scan early. */
   stopped: boolean;
 }
@@ -133,7 +158,7 @@ function re2Hit(pattern: SearchPattern, matcher: { m?: Matcher }, line: string, 
  * checked between calls, and `pause` lets the event loop turn every {@link YIELD_EVERY_MS} ms.
  */
 export async function scanText(text: string, pattern: SearchPattern, budget: ScanBudget): Promise<ScanResult> {
-  const hits: LineHit[] = [];
+  const hits = new HitList(budget.wantOffsets);
   const cursor = new LineCursor(text);
   const length = text.length;
   const last = text.charCodeAt(length - 1);
@@ -170,7 +195,7 @@ export async function scanText(text: string, pattern: SearchPattern, budget: Sca
     if (pattern.mode === 'bounded' && lineEnd - lineStart <= V8_LINE_LIMIT && pattern.v8) {
       const before = hits.length;
       v8Chunk(pattern.v8, text.slice(lineStart, lineEnd), lineStart, false, hits, before + 1);
-      if (hits.length > before) (hits[before] as LineHit).lineStart = lineStart;
+      if (hits.length > before) hits.setLineStart(before, lineStart);
       return;
     }
     const found = re2Hit(pattern, matcher, text.slice(lineStart, lineEnd), wants(), budget.deadline);
@@ -185,7 +210,7 @@ export async function scanText(text: string, pattern: SearchPattern, budget: Sca
 
   if (pattern.mode === 'literal' || pattern.required !== undefined) {
     const needle = (pattern.mode === 'literal' ? pattern.literal : pattern.required) as string;
-    if (needle.includes('\n') || needle.includes('\r')) return { hits, stopped };
+    if (needle.includes('\n') || needle.includes('\r')) return { hits: hits.stored, count: hits.length, stopped };
     let from = 0;
     while (from <= length && !full() && !stopped) {
       const at = text.indexOf(needle, from);
@@ -197,7 +222,7 @@ export async function scanText(text: string, pattern: SearchPattern, budget: Sca
       from = cursor.afterBreak(lineEnd);
       if (await tick(pattern.mode === 'literal' ? 1 : 1 + (lineEnd - lineStart) / 256)) break;
     }
-    return { hits, stopped };
+    return { hits: hits.stored, count: hits.length, stopped };
   }
 
   if (pattern.mode === 'linear' && pattern.v8) {
@@ -212,8 +237,8 @@ export async function scanText(text: string, pattern: SearchPattern, budget: Sca
       chunkStart = chunkEnd;
       if (await tick(64)) break;
     }
-    for (const hit of hits) hit.lineStart = lineStartIn(text, hit.start);
-    return { hits, stopped };
+    for (const hit of hits.stored) hit.lineStart = lineStartIn(text, hit.start);
+    return { hits: hits.stored, count: hits.length, stopped };
   }
 
   // Line by line: V8 on runs of short lines (bounded), re2js on long lines and for re2 patterns.
@@ -251,8 +276,8 @@ export async function scanText(text: string, pattern: SearchPattern, budget: Sca
     lineStart = cursor.afterBreak(lineEnd);
     if (await tick(weight)) break;
   }
-  for (const hit of hits) if (hit.lineStart < 0) hit.lineStart = lineStartIn(text, hit.start);
-  return { hits, stopped };
+  for (const hit of hits.stored) if (hit.lineStart < 0) hit.lineStart = lineStartIn(text, hit.start);
+  return { hits: hits.stored, count: hits.length, stopped };
 }
 
 /**
@@ -261,7 +286,7 @@ export async function scanText(text: string, pattern: SearchPattern, budget: Sca
  * between `\r` and `\n`, a second one at the end of a line already counted, one after the final line
  * break (`endsWithBreak`), and one V8 reports inside a surrogate pair.
  */
-function v8Chunk(re: RegExp, chunk: string, offset: number, endsWithBreak: boolean, hits: LineHit[], maxHits: number): void {
+function v8Chunk(re: RegExp, chunk: string, offset: number, endsWithBreak: boolean, hits: HitList, maxHits: number): void {
   re.lastIndex = 0;
   let previousEnd = -1;
   for (;;) {

@@ -167,9 +167,9 @@ export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions
   const scanOne = async (path: string, text: string, wantOffsets: number): Promise<boolean> => {
     const result = await scanText(text, pattern, { deadline, wantOffsets, maxHits: Infinity, pause });
     lastPause = Date.now();
-    if (result.hits.length > 0) {
-      tally.totalMatches += result.hits.length;
-      tally.files.push({ path, count: result.hits.length });
+    if (result.count > 0) {
+      tally.totalMatches += result.count;
+      tally.files.push({ path, count: result.count });
       if (wantOffsets > 0) addMatches(tally, path, text, result.hits, contextLines, maxResults);
     }
     if (result.stopped) stopped = true;

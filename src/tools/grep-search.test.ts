@@ -391,6 +391,17 @@ describe('grep_search', () => {
     expect(where(await grep(runner, { pattern: '(a+)+!' }))).toEqual(['a.txt:1:1']);
   });
 
+  it('counts a file of five million matching lines and shows the first ones', async () => {
+    const { runner } = setup({ 'many.txt': 'ab\n'.repeat(5_000_000) });
+    for (const pattern of ['ab', 'a+b', '(a|x)b']) {
+      const count = (await runner.execute('grep_search', { pattern, output_mode: 'count' })) as SearchCountResult;
+      expect(count, pattern).toMatchObject({ counts: [{ file_path: `${W}/many.txt`, count: 5_000_000 }], total_matches: 5_000_000, truncated: false });
+    }
+    const content = await grep(runner, { pattern: 'b$', max_results: 3 });
+    expect(where(content)).toEqual(['many.txt:1:2', 'many.txt:2:2', 'many.txt:3:2']);
+    expect(content).toMatchObject({ total_matches: 5_000_000, truncated: true });
+  });
+
   it('stops at max_time_ms with the matches found so far, truncated and a note', async () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 40; i += 1) files[`f${String(i).padStart(2, '0')}.txt`] = ('a'.repeat(900) + '\n').repeat(5);
