@@ -75,7 +75,7 @@ const PINNED: Record<string, { source: string; names: string[] }> = {
   'toolhost/ajv': { source: 'src/core/ajv', names: ['useAjv'] },
   'toolhost/node': {
     source: 'node/index',
-    names: ['FileStateStore', 'createNodePlatform', 'createRedisStateStore', 'createToolWorkerPool', 'exposeToolRunnerInWorker', 'precompileValidators', 'spawnToolWorker'],
+    names: ['FileStateStore', 'createFileLocks', 'createNodePlatform', 'createRedisStateStore', 'createToolWorkerPool', 'exposeToolRunnerInWorker', 'precompileValidators', 'spawnToolWorker'],
   },
   'toolhost/mcp': {
     source: 'bridges/mcp/index',
