@@ -8,7 +8,9 @@ import { ToolError } from '../src/core/errors.js';
 export interface FileLocksOptions {
   /**
    * Directory holding the lock files (created with mode 0700 when missing). Processes that share a
-   * workspace must use the same one. Default: `toolhost-locks-<uid>` under `os.tmpdir()`.
+   * workspace must use the same one. Default: `toolhost-locks-<uid>` under `/dev/shm` on Linux where it
+   * is a directory (memory-backed: a lock costs no disk journal), else under `os.tmpdir()`. Processes
+   * in different containers sharing a workspace volume need a `dir` on that volume.
    */
   dir?: string;
   /** A lock older than this (ms) is taken over even if its holder still runs (default 60,000). */
@@ -28,7 +30,8 @@ const MAX_BACKOFF_MS = 20;
  * wait then rejects with the signal's ToolError, `cancelled` otherwise). A lock whose holder process is
  * gone (same host: `kill(pid, 0)` says ESRCH) or that is older than `staleMs` is taken over; the
  * takeover itself holds a second exclusive file so two waiters never both remove a fresh lock. A
- * release removes the lock file only while it still carries its own token.
+ * release removes the lock file (after checking it still carries its own token when it was held
+ * for more than half of `staleMs`, the only case where another process may have taken it over).
  *
  * The file operations are synchronous: each is one small system call on a local directory, much
  * cheaper than a hop through libuv's thread pool. Within one process callers are expected to hold
@@ -37,8 +40,10 @@ const MAX_BACKOFF_MS = 20;
  * Errors: a lock directory that cannot be created or written is a ToolError `unavailable` naming it.
  */
 export function createFileLocks(options: FileLocksOptions = {}): FileLock {
-  const dir = options.dir ?? join(tmpdir(), `toolhost-locks-${uidOf()}`);
+  const dir = options.dir ?? join(defaultBase(), `toolhost-locks-${uidOf()}`);
   const staleMs = options.staleMs ?? 60_000;
+  const prefix = `${process.pid}:${randomBytes(6).toString('hex')}-`;
+  let counter = 0;
   const ensureDir = (): void => {
     try {
       mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -91,15 +96,18 @@ export function createFileLocks(options: FileLocksOptions = {}): FileLock {
 
   return async (key, signal) => {
     const file = join(dir, `${createHash('sha256').update(key).digest('hex').slice(0, 40)}.lock`);
-    const token = `${process.pid}:${randomBytes(8).toString('hex')}`;
+    const token = `${prefix}${(counter += 1)}`;
     let backoff = 1;
     for (;;) {
       if (signal?.aborted) throw stopped(signal);
-      const content = `${token}:${Date.now()}`;
+      const taken = Date.now();
+      const content = `${token}:${taken}`;
       if (tryCreate(file, content)) {
         return async () => {
-          const now = readOrNull(file);
-          if (now !== null && now.startsWith(`${token}:`)) removeQuietly(file);
+          // Held for less than half the stale age, nobody can have taken it over (the holder is alive):
+          // one unlink. Held longer, the file is removed only while it still carries this token.
+          if (Date.now() - taken < staleMs / 2) removeQuietly(file);
+          else if (readOrNull(file)?.startsWith(`${token}:`) === true) removeQuietly(file);
         };
       }
       if (breakIfStale(file)) continue;
@@ -107,6 +115,17 @@ export function createFileLocks(options: FileLocksOptions = {}): FileLock {
       backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
     }
   };
+}
+
+function defaultBase(): string {
+  if (process.platform === 'linux') {
+    try {
+      if (statSync('/dev/shm').isDirectory()) return '/dev/shm';
+    } catch {
+      // no /dev/shm here
+    }
+  }
+  return tmpdir();
 }
 
 function uidOf(): string {
