@@ -123,7 +123,7 @@ export const editFileTool: Tool<EditFileArgs, EditFileResult> = defineTool({
       if (newText === decoded.text) {
         throw new ToolError('no_change', `the edit leaves ${where} unchanged (old_string and new_string differ only in line breaks); nothing was written`);
       }
-      const diff = await writeEdit(ctx, path, where, encodeText(newText, decoded.bom), { before: textLf, after: toLf(newText) }, stats);
+      const diff = await writeEdit(ctx, path, where, encodeText(newText, decoded.bom), { before: textLf, after: toLf(newText) }, { stats, text: decoded.text, bom: decoded.bom });
       return { file_path: path, replacements: found.length, diff };
     });
   },
@@ -193,14 +193,14 @@ async function writeEdit(
   where: string,
   bytes: Uint8Array,
   change: { before: string; after: string },
-  read?: FsStats,
+  read?: { stats: FsStats; text: string; bom: boolean },
 ): Promise<string> {
   const hash = await fingerprintBytes(bytes);
   const diff = await unifiedDiff(path, change.before, change.after);
   if (read) {
     // Another writer (an editor, a process without the lock) may have changed the file since it was read.
     const now = await statOrNull(ctx.fs, path);
-    if (now === null || !sameFile(read, now)) {
+    if (now === null || !(sameFile(read.stats, now) || (await sameText(ctx, path, read)))) {
       throw new ToolError('stale_file', `${where} changed while edit_file was editing it; nothing was written. View it again, then retry the edit`);
     }
   }
@@ -208,6 +208,15 @@ async function writeEdit(
   await writeFileAtomic(ctx.fs, path, bytes, ctx.platform.atomicWrites === true);
   ctx.fileCache.set(path, hash);
   return diff;
+}
+
+/**
+ * Whether `path` still holds the text that was read: for a backend whose stats change without the file
+ * changing (an archive mount that makes up times and inodes on each stat), the content decides.
+ */
+async function sameText(ctx: ToolContext, path: string, read: { text: string; bom: boolean }): Promise<boolean> {
+  const decoded = decodeText(await ctx.fs.readFile(path));
+  return decoded !== null && decoded.text === read.text && decoded.bom === read.bom;
 }
 
 /** Whether two stats of one path show the same file version (size, modification time, and inode and change time where the platform has them). */
