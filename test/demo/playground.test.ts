@@ -248,9 +248,9 @@ describe('playground (demo/)', () => {
   });
 
   it('keeps the page responsive during a long grep, and Cancel stops it', async () => {
-    // Slow but linear: re2js locates the match of (.*a){100} in the first 100 of 300 lines of 30,000 characters (seconds in all).
-    await consoleCall(page, 'create_file', { file_path: 'slow.txt', content: `${'a'.repeat(30_000)}\n`.repeat(300), overwrite: true });
-    await consoleCall(page, 'grep_search', { pattern: '(.*a){100}', include: 'slow.txt' }, { wait: false });
+    // Slow but linear: re2js locates the match of (.*a){100} in each of 600 lines of 30,000 characters (seconds in all).
+    await consoleCall(page, 'create_file', { file_path: 'slow.txt', content: `${'ab'.repeat(15_000)}\n`.repeat(600), overwrite: true });
+    await consoleCall(page, 'grep_search', { pattern: '(.*a){100}', include: 'slow.txt', max_results: 2000 }, { wait: false });
     await page.waitForFunction(() => document.body.classList.contains('is-busy'));
     expect(await page.textContent('#busy')).toContain('Running grep_search');
     // The main thread stays free while the grep runs in the workers: timers keep firing on time.
@@ -287,7 +287,7 @@ describe('playground (demo/)', () => {
 
     // With a deadline instead of Cancel: timeout.
     await page.fill('#timeout', '800');
-    const timed = await consoleCall(page, 'grep_search', { pattern: '(.*a){100}', include: 'slow.txt' });
+    const timed = await consoleCall(page, 'grep_search', { pattern: '(.*a){100}', include: 'slow.txt', max_results: 2000 });
     await page.fill('#timeout', '');
     expect(timed.code).toBe('timeout');
   });
