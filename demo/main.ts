@@ -114,7 +114,6 @@ async function openWorkspace(name: string): Promise<void> {
   await folderAccess(name).catch(() => undefined);
   await conn?.close();
   conn = connect(name, onNotice);
-  playground.workspace = name;
   localStorage.setItem('playground:workspace', name);
   info = await conn.admin.info();
   declarations = await conn.runner.declarations();
@@ -132,6 +131,8 @@ async function openWorkspace(name: string): Promise<void> {
   resetSession();
   chat?.show();
   await refreshAll();
+  // Last: a script (or a test) that waits for the workspace sees its tools and forms in place.
+  playground.workspace = name;
 }
 
 async function createWorkspace(name: string, files?: Record<string, string>): Promise<void> {
