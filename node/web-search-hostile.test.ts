@@ -4,6 +4,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withTimerWatch } from '../test/support/timer-watch.js';
 import { createDuckDuckGoSearch, parseDuckDuckGoResults, unwrapDuckDuckGoUrl, WEB_SEARCH_MAX_TEXT_CHARS } from './web-search.js';
 
 const TIMEOUT_MS = 3000;
@@ -56,22 +57,10 @@ describe('createDuckDuckGoSearch on a hostile page', () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
 
-  async function timed(path: string): Promise<{ result: Awaited<ReturnType<ReturnType<typeof createDuckDuckGoSearch>>>; elapsed: number; longestGap: number }> {
+  async function timed(path: string) {
     const search = createDuckDuckGoSearch({ baseUrl: `${base}${path}`, timeoutMs: TIMEOUT_MS });
-    let last = performance.now();
-    let longestGap = 0;
-    const ticker = setInterval(() => {
-      const now = performance.now();
-      longestGap = Math.max(longestGap, now - last);
-      last = now;
-    }, 10);
-    const started = performance.now();
-    try {
-      const result = await search('anything');
-      return { result, elapsed: performance.now() - started, longestGap };
-    } finally {
-      clearInterval(ticker);
-    }
+    const { value, ms, gap } = await withTimerWatch(() => search('anything'));
+    return { result: value, elapsed: ms, longestGap: gap };
   }
 
   it('gives up links wrapped in redirects over and over and keeps the plain one', async () => {

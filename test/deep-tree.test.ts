@@ -12,6 +12,7 @@ import { grepSearchTool } from '../src/tools/grep-search.js';
 import { listDirTool } from '../src/tools/list-dir.js';
 import { viewFileTool } from '../src/tools/view-file.js';
 import { createNodePlatform } from '../node/platform.js';
+import { withTimerWatch } from './support/timer-watch.js';
 
 const LEVELS = 2000;
 const DEEP = Array.from({ length: LEVELS }, () => 'd').join('/');
@@ -34,14 +35,8 @@ afterAll(() => void execFileSync('rm', ['-rf', base]));
 
 /** One call with a deadline and a 5 ms timer beside it: the outcome, its duration and the longest gap between ticks. */
 async function timed(runner: ToolRunner, name: string, args: Record<string, unknown>, timeoutMs: number) {
-  const ticks: number[] = [];
-  const timer = setInterval(() => ticks.push(Date.now()), 5);
-  const started = Date.now();
-  const [outcome] = await runner.processToolCalls([{ name, args }], { timeoutMs });
-  const ended = Date.now();
-  clearInterval(timer);
-  const gaps = [started, ...ticks, ended].map((t, i, all) => (i === 0 ? 0 : t - (all[i - 1] as number)));
-  return { outcome, ms: ended - started, gap: Math.max(...gaps) };
+  const { value, ms, gap } = await withTimerWatch(() => runner.processToolCalls([{ name, args }], { timeoutMs }));
+  return { outcome: value[0], ms, gap };
 }
 
 describe.each(platforms)('a 2,000-level tree (%s platform)', (_name, make) => {

@@ -4,23 +4,14 @@ import { describe, expect, it } from 'vitest';
 import { ToolRunner } from '../src/core/runner.js';
 import { createMemoryPlatform } from '../src/platform/memory.js';
 import { BuiltinTools } from '../src/tools/index.js';
+import { withTimerWatch } from './support/timer-watch.js';
 
 const DEADLINE_MS = 5000;
 
 async function timedEdit(files: Record<string, string>, args: Record<string, unknown>) {
   const runner = new ToolRunner({ platform: createMemoryPlatform({ files }), tools: BuiltinTools.all() });
-  let last = performance.now();
-  let longestGap = 0;
-  const ticker = setInterval(() => {
-    const now = performance.now();
-    longestGap = Math.max(longestGap, now - last);
-    last = now;
-  }, 5);
-  const started = performance.now();
-  const [result] = await runner.processToolCalls([{ name: 'edit_file', args }], { timeoutMs: DEADLINE_MS });
-  const elapsed = performance.now() - started;
-  clearInterval(ticker);
-  return { result, elapsed, longestGap, runner };
+  const { value, ms, gap } = await withTimerWatch(() => runner.processToolCalls([{ name: 'edit_file', args }], { timeoutMs: DEADLINE_MS }));
+  return { result: value[0], elapsed: ms, longestGap: gap, runner };
 }
 
 describe('edit_file on hostile inputs', () => {

@@ -4,17 +4,12 @@ import { createMemoryPlatform } from '../platform/memory.js';
 import { findFileTool } from '../tools/find-file.js';
 import { grepSearchTool } from '../tools/grep-search.js';
 import { boundedIgnoreRules, MAX_IGNORE_RULES } from './walk.js';
+import { withTimerWatch } from '../../test/support/timer-watch.js';
 
 /** Runs one call with a deadline, a 5 ms timer ticking beside it; returns the outcome, its duration and the longest gap between ticks. */
 async function timed(runner: ToolRunner, name: string, args: Record<string, unknown>, timeoutMs: number) {
-  const ticks: number[] = [];
-  const timer = setInterval(() => ticks.push(Date.now()), 5);
-  const started = Date.now();
-  const [outcome] = await runner.processToolCalls([{ name, args }], { timeoutMs });
-  const ended = Date.now();
-  clearInterval(timer);
-  const gaps = [started, ...ticks, ended].map((t, i, all) => (i === 0 ? 0 : t - (all[i - 1] as number)));
-  return { outcome, ms: ended - started, gap: Math.max(...gaps) };
+  const { value, ms, gap } = await withTimerWatch(() => runner.processToolCalls([{ name, args }], { timeoutMs }));
+  return { outcome: value[0], ms, gap };
 }
 
 describe('boundedIgnoreRules', () => {
