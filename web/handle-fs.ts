@@ -23,11 +23,12 @@ const ROOT_RECHECK_MS = 250;
 type Entry = { kind: 'file'; handle: FileSystemFileHandle } | { kind: 'directory'; handle: FileSystemDirectoryHandle };
 
 /** A Node-style filesystem error (`code` is what the tools and toToolError read). */
-function fsError(code: string, syscall: string, path: string, detail: string): Error {
+export function fsError(code: string, syscall: string, path: string, detail: string): Error {
   return Object.assign(new Error(`${code}: ${detail}, ${syscall} '${path}'`), { code, syscall, path });
 }
 
-function split(path: string): string[] {
+/** The components of `path`, with `.` dropped and `..` applied (never above the root). */
+export function split(path: string): string[] {
   const out: string[] = [];
   for (const part of String(path).split('/')) {
     if (part === '' || part === '.') continue;

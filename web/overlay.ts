@@ -1,6 +1,7 @@
 import { FILE_HEADERS_ONLY, formatPatch, structuredPatch } from 'diff/lib/patch/create.js';
 import { toToolError, ToolError } from '../src/core/errors.js';
 import type { FsDirent, FsPromises, FsStats } from '../src/core/types.js';
+import { fsError, split } from './handle-fs.js';
 
 /** One difference between an overlay workspace and its base; `path` is relative to the workspace root. */
 export interface OverlayChange {
@@ -41,20 +42,6 @@ interface Meta {
 
 const META = '.toolhost-overlay.json';
 
-function fsError(code: string, syscall: string, path: string, detail: string): Error {
-  return Object.assign(new Error(`${code}: ${detail}, ${syscall} '${path}'`), { code, syscall, path });
-}
-
-function normalize(path: string): string[] {
-  const out: string[] = [];
-  for (const part of String(path).split('/')) {
-    if (part === '' || part === '.') continue;
-    if (part === '..') out.pop();
-    else out.push(part);
-  }
-  return out;
-}
-
 const code = (error: unknown): unknown => (error as { code?: unknown } | null)?.code;
 
 async function sha256(bytes: Uint8Array): Promise<string> {
@@ -87,13 +74,13 @@ function asText(bytes: Uint8Array | undefined): string | undefined {
  */
 export function overlayFs(options: { upper: FsPromises; base: FsPromises; root: string; flush: () => Promise<void> }): { fs: FsPromises; control: OverlayControl } {
   const { upper, base, flush } = options;
-  const rootParts = normalize(options.root);
+  const rootParts = split(options.root);
   const metaPath = `/${[...rootParts, META].join('/')}`;
   let meta: Meta | undefined;
 
   /** Relative parts of an absolute path inside the workspace, or undefined outside it. */
   const relParts = (path: string): string[] | undefined => {
-    const parts = normalize(path);
+    const parts = split(path);
     if (parts.length < rootParts.length || rootParts.some((p, i) => parts[i] !== p)) return undefined;
     return parts.slice(rootParts.length);
   };
@@ -344,7 +331,7 @@ export function overlayFs(options: { upper: FsPromises; base: FsPromises; root: 
       }
       const seen = new Set<string>();
       for (const d of m.deleted) {
-        for (const rel of await lowerFiles(normalize(d))) {
+        for (const rel of await lowerFiles(split(d))) {
           const k = key(rel);
           if (ownKeys.has(k) || seen.has(k)) continue;
           seen.add(k);
@@ -356,7 +343,7 @@ export function overlayFs(options: { upper: FsPromises; base: FsPromises; root: 
       // A file deleted in the overlay that the base has lost since: a conflict too.
       for (const [k, was] of Object.entries(m.originals)) {
         if (was === null || ownKeys.has(k) || seen.has(k) || out.some((c) => c.path === k)) continue;
-        const rel = normalize(k);
+        const rel = split(k);
         if ((await lowerStat(rel)) === undefined && hidden(m, rel)) {
           out.push({ path: k, kind: 'deleted', diff: '', conflict: 'the file was deleted from the base since' });
         }
@@ -370,7 +357,7 @@ export function overlayFs(options: { upper: FsPromises; base: FsPromises; root: 
       const done: Array<{ rel: string[]; before: Uint8Array | undefined }> = [];
       try {
         for (const change of list) {
-          const rel = normalize(change.path);
+          const rel = split(change.path);
           const before = await readLower(rel);
           if (change.kind === 'deleted') {
             await base.rm(low(rel), { force: true });
@@ -382,7 +369,7 @@ export function overlayFs(options: { upper: FsPromises; base: FsPromises; root: 
         }
         const m = await loadMeta();
         for (const d of m.deleted) {
-          const rel = normalize(d);
+          const rel = split(d);
           if ((await lowerStat(rel))?.isDirectory() && !(await inUpper(up(rel)))) await base.rm(low(rel), { recursive: true, force: true });
         }
       } catch (error) {

@@ -6,7 +6,7 @@ import { quoteForMessage } from '../../src/fs/text.js';
 import { temporaryFileName } from '../../src/fs/paths.js';
 import type { FsDirent, FsPromises, FsStats } from '../../src/core/types.js';
 import { escapeBytes, unescapePath } from './names.js';
-import { createPathCheckedNodeFs, isInside } from './path-checked.js';
+import { createPathCheckedNodeFs, isInside, lexicalChecks } from './path-checked.js';
 import { fsError, readOpenFile, READ_FLAGS, specialFileError, specialType } from './read.js';
 
 /**
@@ -108,21 +108,7 @@ export function createConfinedNodeFs(root: string, options: ConfinedNodeFsOption
   const rootSlash = Buffer.from(root === '/' ? '/' : `${root}/`);
   const uid = typeof process.getuid === 'function' ? process.getuid() : -1;
 
-  const outside = (path: string): ToolError =>
-    new ToolError('outside_workspace', `${quoteForMessage(path)} is outside the workspace; use a path inside ${root}`);
-
-  const lexical = (path: unknown): string => {
-    if (typeof path !== 'string' || path.length === 0) {
-      throw new ToolError('invalid_arguments', `a path must be a non-empty string inside ${root}`);
-    }
-    if (path.includes('\0')) throw new ToolError('invalid_arguments', 'the path contains a NUL byte; remove it');
-    if (!path.startsWith('/')) {
-      throw new ToolError('invalid_arguments', `"${path}" is not absolute; give a path inside ${root}`);
-    }
-    const normal = posix.resolve(path);
-    if (!isInside(root, normal)) throw outside(path);
-    return normal;
-  };
+  const { outside, lexical } = lexicalChecks(root);
 
   /** Whether the descriptor's real path is the root or under it. */
   const holdsInside = (fd: number): boolean => {

@@ -11,6 +11,29 @@ export function isInside(root: string, path: string): boolean {
   return path === root || path.startsWith(root + '/');
 }
 
+/**
+ * The lexical checks both Node ports make before touching the disk: `outside(path)` builds the
+ * `outside_workspace` error, and `lexical(path)` returns the normalised absolute path or throws
+ * `invalid_arguments` (not a non-empty absolute string, or a NUL byte) / `outside_workspace`.
+ */
+export function lexicalChecks(root: string): { outside: (path: string) => ToolError; lexical: (path: unknown) => string } {
+  const outside = (path: string): ToolError =>
+    new ToolError('outside_workspace', `${quoteForMessage(path)} is outside the workspace; use a path inside ${root}`);
+  const lexical = (path: unknown): string => {
+    if (typeof path !== 'string' || path.length === 0) {
+      throw new ToolError('invalid_arguments', `a path must be a non-empty string inside ${root}`);
+    }
+    if (path.includes('\0')) throw new ToolError('invalid_arguments', 'the path contains a NUL byte; remove it');
+    if (!path.startsWith('/')) {
+      throw new ToolError('invalid_arguments', `"${path}" is not absolute; give a path inside ${root}`);
+    }
+    const normal = posix.resolve(path);
+    if (!isInside(root, normal)) throw outside(path);
+    return normal;
+  };
+  return { outside, lexical };
+}
+
 /** Most symlinks followed while resolving a dangling link chain (Linux's MAXSYMLINKS). */
 const MAX_HOPS = 40;
 
@@ -41,21 +64,7 @@ function loopError(path: string): Error {
  * read: a FIFO, socket or device is refused after a non-blocking open and an `fstat`.
  */
 export function createPathCheckedNodeFs(root: string): FsPromises {
-  const outside = (path: string): ToolError =>
-    new ToolError('outside_workspace', `${quoteForMessage(path)} is outside the workspace; use a path inside ${root}`);
-
-  const lexical = (path: unknown): string => {
-    if (typeof path !== 'string' || path.length === 0) {
-      throw new ToolError('invalid_arguments', `a path must be a non-empty string inside ${root}`);
-    }
-    if (path.includes('\0')) throw new ToolError('invalid_arguments', 'the path contains a NUL byte; remove it');
-    if (!path.startsWith('/')) {
-      throw new ToolError('invalid_arguments', `"${path}" is not absolute; give a path inside ${root}`);
-    }
-    const normal = posix.resolve(path);
-    if (!isInside(root, normal)) throw outside(path);
-    return normal;
-  };
+  const { outside, lexical } = lexicalChecks(root);
 
   /** The real host path a link-following operation on `path` touches (missing components kept as written). */
   const realFollow = async (path: string, hops = 0): Promise<string> => {
