@@ -2,7 +2,7 @@ import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_pr
 import * as fs from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolCallResult } from '../../src/core/runner.js';
 import type { RemoteToolRunner } from '../../src/remote/remote.js';
@@ -135,11 +135,23 @@ describe('the Node platform run by a non-root user', () => {
     fs.chmodSync(join(dir, 'ro.txt'), 0o444);
     fs.writeFileSync(join(dir, 'rw.txt'), 'writable\n');
     for (const name of ['', 'ro.txt', 'rw.txt']) fs.chownSync(join(dir, name), 65534, 65534);
+    // nobody must reach the compiled host script and node_modules: a checkout under a 0700 folder
+    // (mktemp -d) is given traverse-only permission (o+x) for this call, and then put back.
+    const restore: Array<[string, number]> = [];
+    for (let at = REPO; at !== dirname(at); at = dirname(at)) {
+      const mode = fs.statSync(at).mode & 0o7777;
+      if ((mode & 0o001) === 0) {
+        restore.push([at, mode]);
+        fs.chmodSync(at, mode | 0o001);
+      }
+    }
     const { out, code } = await host([dir, 'dispose'], [
       { id: 'e', name: 'edit_file', args: { file_path: `${dir}/ro.txt`, old_string: 'read', new_string: 'changed' } },
       { id: 'c', name: 'create_file', args: { file_path: `${dir}/ro.txt`, content: 'replaced\n', overwrite: true } },
       { id: 'w', name: 'edit_file', args: { file_path: `${dir}/rw.txt`, old_string: 'writable', new_string: 'edited' } },
-    ], ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups']);
+    ], ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups']).finally(() => {
+      for (const [at, mode] of restore) fs.chmodSync(at, mode);
+    });
     expect(code).toBe(0);
     expect(out?.uid).toBe(65534);
     expect(out?.results.map((r) => ('code' in r ? r.code : 'ok'))).toEqual(['permission_denied', 'permission_denied', 'ok']);
