@@ -99,6 +99,18 @@ describe('createToolWorkerPool', () => {
     expect(p.inFlight()).toEqual([0, 0, 0]);
   });
 
+  it('is a ToolHost: tools() lists the workers\' tools with their annotations, in registration order', async () => {
+    const p = pool(2, 'tools');
+    const tools = await p.tools();
+    expect(tools.map((tool) => [tool.name, tool.annotations?.readOnlyHint ?? false])).toEqual([
+      ['thread', true],
+      ['block', false],
+      ['sleep', true],
+      ['remember', false],
+    ]);
+    expect((await p.declarations()).map((declaration) => declaration.name)).toEqual(tools.map((tool) => tool.name));
+  });
+
   it('drains on close: calls in flight finish, later calls are unavailable', async () => {
     const p = pool(2, 'drain');
     const conversations = conversationsPerWorker(p);

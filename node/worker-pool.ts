@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { ToolError } from '../src/core/errors.js';
+import type { ToolHost, ToolInfo } from '../src/core/host.js';
 import type { CallOptions, FunctionDeclaration, ToolCall, ToolCallResult, ToolMessage } from '../src/core/runner.js';
 import type { RemoteToolRunner } from '../src/remote/remote.js';
 import { spawnToolWorker, type SpawnToolWorkerOptions } from './worker.js';
@@ -24,7 +25,7 @@ export interface ToolWorkerPoolCloseOptions {
  * Several tool runners, each in its own worker thread, behind the runner's calls. Every call of a
  * conversation goes to the same worker, so one worker at a time holds a conversation's state cache.
  */
-export interface ToolWorkerPool {
+export interface ToolWorkerPool extends ToolHost {
   readonly size: number;
   /** Replacements of hung or crashed workers so far, over all workers. */
   readonly restarts: number;
@@ -32,6 +33,8 @@ export interface ToolWorkerPool {
   workerFor(conversationId: string): number;
   /** Calls in flight per worker, by index. */
   inFlight(): number[];
+  /** The workers' tools with annotations (worker 0 answers; every worker loads the same module). Rejects with a ToolError (`unavailable`, `timeout`). */
+  tools(): Promise<ToolInfo[]>;
   /** The workers' declarations (worker 0 answers; every worker loads the same module). */
   declarations(): Promise<FunctionDeclaration[]>;
   /** Runs one call on the conversation's worker (`options.conversationId`, else `default`). Rejects with a ToolError. */
@@ -111,6 +114,7 @@ export function createToolWorkerPool(options: ToolWorkerPoolOptions): ToolWorker
     },
     workerFor,
     inFlight: () => [...counts],
+    tools: () => track(0, () => workers[0]!.tools()),
     declarations: () => track(0, () => workers[0]!.declarations()),
     execute(name, args, callOptions) {
       const index = workerFor(conversationOf(callOptions));
