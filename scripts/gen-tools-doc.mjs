@@ -119,6 +119,8 @@ export const REFERENCE = {
       ['files', 'string[]', 'Absolute workspace paths, sorted by UTF-16 code units; at most `max_results`.'],
       ['total', 'number', 'How many files matched.'],
       ['truncated', 'boolean', '`files` holds fewer than `total` (or the walk stopped at its entry cap).'],
+      ['skipped_entries', 'number?', 'Entries the walk could not read and left out (a name or path too long, permission denied, removed or replaced while the call ran); only when there were some, with `note` naming the kinds and the first path.'],
+      ['note', 'string?', 'What was left out and what to do: the character budget, skipped entries; only when something was.'],
     ],
     errors: [
       ['invalid_pattern', 'an empty or overlong glob, an unbalanced brace or bracket, an invalid class, a range over the limit'],
@@ -135,7 +137,8 @@ export const REFERENCE = {
       ['entries', '{ name, type, size }[]', "Immediate children sorted by name in UTF-16 code-unit order, dot-files included; `type` is `'file'`, `'directory'`, `'symlink'` (never followed), or `'fifo'`, `'socket'` or `'device'` (special files no tool reads), `size` in bytes from `lstat`."],
       ['truncated', 'boolean', 'The directory has more entries than the limit and only the first ones are shown.'],
       ['total_entries', 'number?', 'How many entries the directory has; only when `truncated`.'],
-      ['note', 'string?', 'What was left out; only when `truncated`.'],
+      ['skipped_entries', 'number?', 'Entries listed but left out because they could not be `lstat`ed (removed while listing, a name too long, permission denied); only when there were some.'],
+      ['note', 'string?', 'What was left out; only when `truncated` or entries were skipped.'],
     ],
     errors: [
       ['not_found', 'the directory does not exist'],
@@ -154,6 +157,8 @@ export const REFERENCE = {
       ['files_searched', 'number', 'Text files searched.'],
       ['binary_files_skipped', 'number', 'Binary files skipped without decoding.'],
       ['large_files_skipped', 'number?', 'Files over 64 MiB, not searched; only when there were some.'],
+      ['skipped_entries', 'number?', 'Directories and files that could not be read and were left out (a name or path too long, permission denied, removed or replaced while the call ran); only when there were some.'],
+      ['note', 'string?', 'What was left out and what to do (the time limit, the character budget, skipped entries); only when something was.'],
     ],
     errors: [
       ['invalid_arguments', 'an empty query'],
@@ -178,6 +183,8 @@ export const REFERENCE = {
       ['files_searched', 'number', 'Text files searched.'],
       ['binary_files_skipped', 'number', 'Binary files skipped without decoding.'],
       ['large_files_skipped', 'number?', 'Files over 64 MiB, not searched; only when there were some.'],
+      ['skipped_entries', 'number?', 'Directories and files that could not be read and were left out (a name or path too long, permission denied, removed or replaced while the call ran); only when there were some.'],
+      ['note', 'string?', 'What was left out and what to do (the time limit, the character budget, skipped entries); only when something was.'],
     ],
     errors: [
       ['invalid_pattern', "a bad regular expression (ECMAScript syntax with the `u` flag) or glob, with the engine's message"],

@@ -1,6 +1,6 @@
 import type { Ignore } from 'ignore';
 import { ToolError, toToolError } from '../core/errors.js';
-import { decodeText } from './text.js';
+import { clipForMessage, decodeText } from './text.js';
 import type { FsDirent, FsPromises, Platform, SearchSource } from '../core/types.js';
 import { dirname, isTemporaryFileName, joinPath, relativePath } from './paths.js';
 
@@ -70,6 +70,114 @@ export interface WalkResult {
   /** True when `maxEntries` stopped the walk early. */
   capped: boolean;
   directories: number;
+  /** Entries that could not be read and were left out (see {@link SkippedEntries}). */
+  skipped: SkippedEntries;
+}
+
+/**
+ * Why an entry was skipped: `too_long` (`ENAMETOOLONG`: its name or whole path is longer than the
+ * system takes), `unreadable` (`EACCES` / `EPERM`), `vanished` (`ENOENT` / `ENOTDIR`: removed or
+ * replaced by a file between being listed and being read), `loop` (`ELOOP`: replaced by a symbolic
+ * link while the walk ran), `outside` (`outside_workspace`: replaced by a link out of the workspace).
+ */
+export type SkipKind = 'too_long' | 'unreadable' | 'vanished' | 'loop' | 'outside';
+
+/** Entries one walk (or one call's walks and reads) left out because they could not be read. */
+export interface SkippedEntries {
+  /** How many entries were skipped. */
+  count: number;
+  /** How many per {@link SkipKind}. */
+  kinds: Partial<Record<SkipKind, number>>;
+  /** The first skipped entry's absolute workspace path. */
+  first?: string;
+}
+
+const SKIP_KINDS: Readonly<Record<string, SkipKind>> = {
+  ENAMETOOLONG: 'too_long',
+  EACCES: 'unreadable',
+  EPERM: 'unreadable',
+  ENOENT: 'vanished',
+  ENOTDIR: 'vanished',
+  ELOOP: 'loop',
+  outside_workspace: 'outside',
+};
+
+/** The {@link SkipKind} of a filesystem error, or undefined for an error that is not about one entry. */
+export function skipKindOf(error: unknown): SkipKind | undefined {
+  const code = errorCode(error);
+  return code === undefined ? undefined : SKIP_KINDS[code];
+}
+
+/** No entries skipped yet. */
+export function noSkippedEntries(): SkippedEntries {
+  return { count: 0, kinds: {} };
+}
+
+/** Counts one skipped entry at `path` in `into`. */
+export function countSkipped(into: SkippedEntries, kind: SkipKind, path: string): void {
+  into.count += 1;
+  into.kinds[kind] = (into.kinds[kind] ?? 0) + 1;
+  into.first ??= path;
+}
+
+/** Entries skipped under each call's signal, so a tool can report what the walks and reads it ran left out. */
+const skippedBySignal = new WeakMap<AbortSignal, SkippedEntries>();
+
+function countSkippedFor(signal: AbortSignal | undefined, kind: SkipKind, path: string): void {
+  if (!signal) return;
+  let tally = skippedBySignal.get(signal);
+  if (!tally) {
+    tally = noSkippedEntries();
+    skippedBySignal.set(signal, tally);
+  }
+  countSkipped(tally, kind, path);
+}
+
+/**
+ * What every {@link walkWorkspace} and {@link loadTexts} run with `signal` (one call's `ctx.signal`)
+ * has skipped so far: directories that could not be listed and files that could not be read.
+ */
+export function skippedUnder(signal: AbortSignal | undefined): SkippedEntries {
+  return (signal && skippedBySignal.get(signal)) ?? noSkippedEntries();
+}
+
+const SKIP_REASONS: Readonly<Record<SkipKind, string>> = {
+  too_long: 'name or path too long (ENAMETOOLONG)',
+  unreadable: 'permission denied (EACCES)',
+  vanished: 'removed or replaced while the call ran (ENOENT, ENOTDIR)',
+  loop: 'replaced by a symbolic link (ELOOP)',
+  outside: 'replaced by a link out of the workspace',
+};
+
+const SKIP_ORDER: readonly SkipKind[] = ['too_long', 'unreadable', 'vanished', 'loop', 'outside'];
+
+/**
+ * The note of a result that left entries out: how many, of which kinds, the first one's path, and what
+ * to do: `2 entries could not be read and were skipped (1 name or path too long (ENAMETOOLONG), 1
+ * removed or replaced while the call ran (ENOENT, ENOTDIR)), the first /workspace/a/…; their contents are not in this
+ * result: shorten (rename or move) a path that is too long, make an unreadable one readable, and call
+ * again for one that was removed.`
+ */
+export function skippedNote(skipped: SkippedEntries): string {
+  const parts = SKIP_ORDER.filter((kind) => (skipped.kinds[kind] ?? 0) > 0).map((kind) => `${skipped.kinds[kind]} ${SKIP_REASONS[kind]}`);
+  const noun = skipped.count === 1 ? 'entry' : 'entries';
+  const first = skipped.first === undefined ? '' : `, the first ${clipForMessage(skipped.first, 200)}`;
+  return (
+    `${skipped.count} ${noun} could not be read and ${skipped.count === 1 ? 'was' : 'were'} skipped (${parts.join(', ')})${first}; ` +
+    'their contents are not in this result: shorten (rename or move) a path that is too long, make an unreadable one readable, and call again for one that was removed.'
+  );
+}
+
+/**
+ * Adds `skipped_entries` and the {@link skippedNote} (after any note it has) to a tool result when
+ * `skipped` counts any entry; returns `result`, changed in place.
+ */
+export function reportSkipped<R extends { note?: string; skipped_entries?: number }>(result: R, skipped: SkippedEntries): R {
+  if (skipped.count === 0) return result;
+  result.skipped_entries = skipped.count;
+  const said = skippedNote(skipped);
+  result.note = result.note === undefined ? said : `${result.note} ${said}`;
+  return result;
 }
 
 interface IgnoreLevel {
@@ -175,8 +283,10 @@ function isIgnored(levels: readonly IgnoreLevel[], path: string, isDir: boolean)
  * are never followed (a link can lead out of the workspace or into a loop, and ripgrep does not follow them either).
  * Only regular files are listed: FIFOs, sockets and devices are skipped, and so are the temporary
  * files of atomic writes (`isTemporaryFileName`) a crash may have left.
- * Unreadable subdirectories are skipped. Checks `signal` between directories and gives the event loop
- * a turn every {@link YIELD_INTERVAL_MS} ms so a deadline can fire.
+ * A subdirectory that cannot be listed (a path too long, unreadable, removed or replaced while the walk
+ * runs: see {@link SkipKind}) is skipped and counted in `skipped` (and under `signal`, see
+ * {@link skippedUnder}); it never fails the walk. Checks `signal` between directories and gives the
+ * event loop a turn every {@link YIELD_INTERVAL_MS} ms so a deadline can fire.
  * Errors: the signal's `timeout`/`cancelled`; `not_found`/`not_a_directory` when `dir` cannot be read.
  */
 export async function walkWorkspace(options: WalkOptions): Promise<WalkResult> {
@@ -206,6 +316,7 @@ export async function walkWorkspace(options: WalkOptions): Promise<WalkResult> {
   let directories = 0;
   let capped = false;
   let lastYield = Date.now();
+  const skipped = noSkippedEntries();
 
   while (stack.length > 0) {
     const current = stack.pop() as PendingDir;
@@ -220,10 +331,12 @@ export async function walkWorkspace(options: WalkOptions): Promise<WalkResult> {
       dirents = options.source ? options.source.readdir(current.path) : await readdirCached(fs, current.path, options.changeCount);
     } catch (error) {
       if (current.rel === '') throw error;
-      const code = errorCode(error);
       // outside_workspace: replaced by a link out since it was listed (the port checks every directory it reads).
-      if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EACCES' || code === 'EPERM' || code === 'outside_workspace') continue;
-      throw error;
+      const kind = skipKindOf(error);
+      if (kind === undefined) throw error;
+      countSkipped(skipped, kind, current.path);
+      countSkippedFor(signal, kind, current.path);
+      continue;
     }
     directories += 1;
     let levels = current.levels;
@@ -261,7 +374,7 @@ export async function walkWorkspace(options: WalkOptions): Promise<WalkResult> {
     }
     if (capped) break;
   }
-  return { files, capped, directories };
+  return { files, capped, directories, skipped };
 }
 
 /** Compares strings by UTF-16 code units (the order of `list_dir` and of every sorted path list). */
@@ -347,7 +460,8 @@ export interface LoadedFile {
  * re-read, git's racy-clean rule). Measured on npm's 1,943 files in an in-memory workspace (ZenFS InMemory then): reading
  * and decoding every file costs ≈ 150–400 ms, a `stat` per file ≈ 40 ms, searching decoded strings ≈ 10 ms.
  * Binary files (NUL in the first 8 KiB or invalid UTF-8) come back with `entry: null`
- * and are never decoded into text. Files that vanish between the walk and the read are left out.
+ * and are never decoded into text. Files that vanish between the walk and the read, or cannot be read,
+ * are left out and counted under `signal` (see {@link skippedUnder}).
  */
 export async function loadTexts(
   platform: Platform,
@@ -374,8 +488,9 @@ export async function loadTexts(
     let stats;
     try {
       stats = await fs.stat(file.path);
-    } catch {
+    } catch (error) {
       (cache as TextCache).delete(file.path);
+      countSkippedFor(signal, skipKindOf(error) ?? 'unreadable', file.path);
       return;
     }
     if (!stats.isFile()) return;
@@ -397,8 +512,9 @@ export async function loadTexts(
     let bytes: Uint8Array;
     try {
       bytes = await fs.readFile(file.path);
-    } catch {
+    } catch (error) {
       (cache as TextCache).delete(file.path);
+      countSkippedFor(signal, skipKindOf(error) ?? 'unreadable', file.path);
       return;
     }
     const decoded = decodeText(bytes);

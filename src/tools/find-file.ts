@@ -1,7 +1,7 @@
 import { ToolError } from '../core/errors.js';
 import { compileGlob } from '../search/glob.js';
 import { defineTool, type Tool } from '../core/tool.js';
-import { compareCodeUnits, walkWorkspace } from '../fs/walk.js';
+import { compareCodeUnits, reportSkipped, walkWorkspace } from '../fs/walk.js';
 import { resolveWorkspacePath } from '../fs/paths.js';
 import { fitResult } from './result-budget.js';
 
@@ -55,7 +55,9 @@ export interface FindFileResult {
   total: number;
   /** True when `files` holds fewer than `total` (or the walk stopped at its 200,000-entry cap). */
   truncated: boolean;
-  /** What was left out and how to see it; only when the result hit its character budget. */
+  /** Entries the walk could not read and left out (a path too long, unreadable, removed while walking); only when there were some. */
+  skipped_entries?: number;
+  /** What was left out and how to see it; only when the result hit its character budget or entries were skipped. */
   note?: string;
 }
 
@@ -65,7 +67,8 @@ export interface FindFileResult {
  * path relative to `dir_path`; an absolute pattern is taken relative to `dir_path`; a leading `!`
  * negates; case-insensitive by default; matching takes linear time, so no glob can stall the thread).
  * Skips `.git/`, `node_modules/` and `.gitignore`d paths unless `include_ignored`; never follows
- * symlinks (a symlink whose name matches is listed). Returns {@link FindFileResult}.
+ * symlinks (a symlink whose name matches is listed). A directory that cannot be listed is skipped and
+ * counted in `skipped_entries`, with a `note` naming the kinds. Returns {@link FindFileResult}.
  * Errors: `invalid_pattern` (empty, over 1000 characters, unbalanced brace or bracket, invalid class, a
  * range over 1000 names, an absolute pattern inside the workspace but not under `dir_path`),
  * `not_found`, `not_a_directory`, `outside_workspace` (`dir_path`, or an absolute or `../` pattern,
@@ -114,6 +117,7 @@ export const findFileTool: Tool<FindFileArgs, FindFileResult> = defineTool({
     const max = args.max_results ?? 500;
     const files = all.length > max ? all.slice(0, max) : all;
     const result: FindFileResult = { files, total: all.length, truncated: walked.capped || files.length < all.length };
+    reportSkipped(result, walked.skipped);
     return fitResult(result, 'files', 'paths', 'narrow pattern or dir_path to see the others');
   },
 }) as Tool<FindFileArgs, FindFileResult>;

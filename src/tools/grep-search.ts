@@ -8,6 +8,7 @@ import {
   type GrepSearchResult,
 } from '../search/line-search.js';
 import { defineTool, type Tool } from '../core/tool.js';
+import { reportSkipped, skippedUnder } from '../fs/walk.js';
 import { fitResult } from './result-budget.js';
 
 export {
@@ -106,7 +107,8 @@ export interface GrepSearchArgs {
  * `before`/`after` with `context_lines`), {@link SearchFilesResult} or {@link SearchCountResult} by
  * `output_mode`; one entry per matching line, column of its first match in code points. Binary files
  * are skipped and counted, never decoded. At `max_time_ms` (default 10 s) it returns what it found so
- * far with `truncated: true` and a `note`.
+ * far with `truncated: true` and a `note`. A directory or file that cannot be read is skipped and
+ * counted in `skipped_entries`, with a `note` naming the kinds.
  *
  * Errors: `invalid_pattern` (bad regex or glob; lookaround and backreferences are named, with a way
  * around them), `timeout` (the call's own deadline), `not_found`, `outside_workspace`, `cancelled`.
@@ -137,6 +139,7 @@ export const grepSearchTool: Tool<GrepSearchArgs, GrepSearchResult> = defineTool
       maxResults: args.max_results ?? 100,
       maxTimeMs: args.max_time_ms ?? DEFAULT_SEARCH_TIME_MS,
     });
+    reportSkipped(result as GrepSearchResult & { skipped_entries?: number }, skippedUnder(ctx.signal));
     const hint = 'narrow dir_path, include or the pattern, or lower max_results';
     if ('matches' in result) return fitResult(result, 'matches', 'matching lines', hint);
     if ('files' in result) return fitResult(result, 'files', 'files', hint);

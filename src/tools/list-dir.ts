@@ -3,6 +3,7 @@ import { clipForMessage, quoteForMessage } from '../fs/text.js';
 import { defineTool, type Tool } from '../core/tool.js';
 import type { FsStats } from '../core/types.js';
 import { resolveWorkspacePath } from '../fs/paths.js';
+import { countSkipped, noSkippedEntries, reportSkipped, skipKindOf } from '../fs/walk.js';
 import { fitResult } from './result-budget.js';
 
 /** Most entries one `list_dir` call returns; the rest are counted in `total_entries`. */
@@ -43,6 +44,8 @@ export interface ListDirResult {
   truncated: boolean;
   /** How many entries the directory has; only when `truncated`. */
   total_entries?: number;
+  /** Entries listed but not shown because they could not be read (removed while listing, a path too long, unreadable); only when there were some. */
+  skipped_entries?: number;
   note?: string;
 }
 
@@ -62,7 +65,8 @@ const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 
  * `list_dir` (as gemini-cli's `ls`): lists `{ dir_path }` and
  * returns {@link ListDirResult}: the immediate children sorted by UTF-16 code units (plain `<`, not
  * locale order), dot-files included, each `{ name, type, size }` from `lstat` (bytes; symlinks are not
- * followed; FIFOs, sockets and devices are typed `fifo`, `socket`, `device`). On Node, a name that is not
+ * followed; FIFOs, sockets and devices are typed `fifo`, `socket`, `device`; an entry that cannot be
+ * `lstat`ed, such as one removed while listing, is left out and counted in `skipped_entries` with a `note`). On Node, a name that is not
  * UTF-8 is shown with `\xNN` escapes that every tool accepts back. At most {@link LIST_DIR_MAX_ENTRIES} entries, with `truncated` and `total_entries` beyond.
  *
  * Errors: `not_found`, `not_a_directory` (a file), `outside_workspace`, `execution_failed` (a symlink loop).
@@ -97,12 +101,15 @@ export const listDirTool: Tool<{ dir_path: string }, ListDirResult> = defineTool
     const shown = names.slice(0, LIST_DIR_MAX_ENTRIES);
     const prefix = path === '/' ? '/' : `${path}/`;
     const entries: ListDirEntry[] = [];
+    const skipped = noSkippedEntries();
     for (const name of shown) {
       let entry: FsStats;
       try {
         entry = await ctx.fs.lstat(prefix + name);
-      } catch {
-        continue; // removed while listing
+      } catch (error) {
+        // Removed while listing, or a name too long to stat: counted, never failing the listing.
+        countSkipped(skipped, skipKindOf(error) ?? 'unreadable', prefix + name);
+        continue;
       }
       entries.push({ name, type: entryType(entry), size: entry.size });
     }
@@ -111,6 +118,7 @@ export const listDirTool: Tool<{ dir_path: string }, ListDirResult> = defineTool
       result.total_entries = names.length;
       result.note = `Showing the first ${shown.length} of ${names.length} entries; use find_file with a pattern to find the others.`;
     }
+    reportSkipped(result, skipped);
     return fitResult(result, 'entries', 'entries', 'use find_file with a pattern to find the others');
   },
 });

@@ -1,6 +1,7 @@
 import { ToolError } from '../core/errors.js';
 import { compileSearchPattern } from '../search/dialect.js';
 import { defineTool, type Tool } from '../core/tool.js';
+import { reportSkipped, skippedUnder } from '../fs/walk.js';
 import { fitResult } from './result-budget.js';
 import { MAX_SEARCH_RESULTS, runLineSearch, type SearchContentResult } from '../search/line-search.js';
 
@@ -47,6 +48,7 @@ export type SearchDirResult = SearchContentResult;
  * binary_files_skipped }`: one entry per matching line (1-based line, 1-based code-point column of its
  * first match), files sorted by path; a line longer than 2000 characters is shown as an excerpt of at most
  * 2000 around the first match with `[... N characters before/after]` markers.
+ * A directory or file that cannot be read is skipped and counted in `skipped_entries`, with a `note`.
  * Errors: `invalid_arguments` (empty query), `invalid_pattern` (bad include glob), `not_found`, `outside_workspace`.
  */
 export const searchDirTool: Tool<SearchDirArgs, SearchDirResult> = defineTool({
@@ -74,6 +76,7 @@ export const searchDirTool: Tool<SearchDirArgs, SearchDirResult> = defineTool({
       outputMode: 'content',
       maxResults: args.max_results ?? 100,
     })) as SearchContentResult;
+    reportSkipped(result as SearchContentResult & { skipped_entries?: number }, skippedUnder(ctx.signal));
     return fitResult(result, 'matches', 'matching lines', 'narrow dir_path or include, or lower max_results');
   },
 }) as Tool<SearchDirArgs, SearchContentResult>;
