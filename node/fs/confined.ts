@@ -7,7 +7,7 @@ import { temporaryFileName } from '../../src/fs/paths.js';
 import type { FsDirent, FsPromises, FsStats } from '../../src/core/types.js';
 import { escapeBytes, unescapePath } from './names.js';
 import { createPathCheckedNodeFs, isInside, lexicalChecks } from './path-checked.js';
-import { fsError, readOpenFile, READ_FLAGS, specialFileError, specialType } from './read.js';
+import { fsError, readOpenFile, readOpenRange, READ_FLAGS, specialFileError, specialType } from './read.js';
 
 /**
  * `O_PATH` (Linux): a descriptor that names a file without opening it for I/O, so opening a FIFO or
@@ -317,6 +317,22 @@ export function createConfinedNodeFs(root: string, options: ConfinedNodeFsOption
     });
   };
 
+  const readRange = async (path: unknown, position: number, length: number): Promise<Uint8Array> => {
+    const normal = lexical(path);
+    return withPinned(normal, 0, async (fd) => {
+      const stats = await fstat(fd);
+      if (stats.isDirectory()) throw fsError('EISDIR', 'illegal operation on a directory, read', normal);
+      const special = specialType(stats);
+      if (special !== null) throw specialFileError(special, normal);
+      const readFd = await open(fdPath(fd), READ_FLAGS);
+      try {
+        return await readOpenRange(readFd, stats.size, position, length);
+      } finally {
+        fs.closeSync(readFd);
+      }
+    });
+  };
+
   const readdir = async (path: unknown, options?: { withFileTypes: true }): Promise<string[] | FsDirent[]> => {
     const normal = lexical(path);
     return withPinned(normal, O_DIRECTORY, async (fd) => {
@@ -397,6 +413,7 @@ export function createConfinedNodeFs(root: string, options: ConfinedNodeFsOption
 
   const port = {
     readFile,
+    readRange,
     writeFile: (path: string, data: Uint8Array | string) => writeFile(path, data),
     writeFileAtomic: (path: string, data: Uint8Array | string) => writeFileAtomic(path, data),
     mkdir,

@@ -3,7 +3,7 @@ import { posix } from 'node:path';
 import { ToolError } from '../../src/core/errors.js';
 import { quoteForMessage } from '../../src/fs/text.js';
 import type { FsDirent, FsPromises, FsStats } from '../../src/core/types.js';
-import { readRegularFile } from './read.js';
+import { readRegularFile, readRegularFileRange } from './read.js';
 
 /** True when `path` is `root` or lies under it (both absolute, normalised). */
 export function isInside(root: string, path: string): boolean {
@@ -117,6 +117,10 @@ export function createPathCheckedNodeFs(root: string): FsPromises {
     async readFile(path: string): Promise<Uint8Array> {
       const normal = await follow(path);
       return readRegularFile(normal, normal);
+    },
+    async readRange(path: string, position: number, length: number): Promise<Uint8Array> {
+      const normal = await follow(path);
+      return readRegularFileRange(normal, normal, position, length);
     },
     async writeFile(path: string, data: Uint8Array | string): Promise<void> {
       await fsp.writeFile(await follow(path), data);

@@ -46,9 +46,9 @@ export function fsError(code: string, message: string, path: string): Error {
 
 const fstat = (fd: number): Promise<fs.Stats> =>
   new Promise((resolve, reject) => fs.fstat(fd, (error, stats) => (error ? reject(error) : resolve(stats))));
-const read = (fd: number, buffer: Uint8Array, offset: number, length: number): Promise<number> =>
+const read = (fd: number, buffer: Uint8Array, offset: number, length: number, position: number | null = null): Promise<number> =>
   new Promise((resolve, reject) =>
-    fs.read(fd, buffer, offset, length, null, (error, bytes) => (error ? reject(error) : resolve(bytes))),
+    fs.read(fd, buffer, offset, length, position, (error, bytes) => (error ? reject(error) : resolve(bytes))),
   );
 const open = (path: string | Buffer, flags: number): Promise<number> =>
   new Promise((resolve, reject) => fs.open(path, flags, (error, fd) => (error ? reject(error) : resolve(fd))));
@@ -71,6 +71,38 @@ export async function readRegularFile(hostPath: string | Buffer, shown: string):
   } finally {
     await close(fd);
   }
+}
+
+/**
+ * Reads a window of a regular file, opened and checked as {@link readRegularFile}: at most `length`
+ * bytes from byte `position` (fewer past its end), and only those, so a window of a file of any size
+ * costs its own length.
+ */
+export async function readRegularFileRange(hostPath: string | Buffer, shown: string, position: number, length: number): Promise<Uint8Array> {
+  const fd = await open(hostPath, READ_FLAGS);
+  try {
+    const stats = await fstat(fd);
+    if (stats.isDirectory()) throw fsError('EISDIR', 'illegal operation on a directory, read', shown);
+    const special = specialType(stats);
+    if (special !== null) throw specialFileError(special, shown);
+    return await readOpenRange(fd, stats.size, position, length);
+  } finally {
+    await close(fd);
+  }
+}
+
+/** At most `length` bytes from byte `position` of an open regular file of `size` bytes (fewer when it shrank). */
+export async function readOpenRange(fd: number, size: number, position: number, length: number): Promise<Uint8Array> {
+  const start = Math.min(Math.max(0, position), size);
+  const want = Math.min(Math.max(0, length), size - start);
+  const bytes = new Uint8Array(want);
+  let filled = 0;
+  while (filled < want) {
+    const got = await read(fd, bytes, filled, want - filled, start + filled);
+    if (got === 0) break;
+    filled += got;
+  }
+  return filled === want ? bytes : bytes.subarray(0, filled);
 }
 
 /** Reads at most `size` bytes from an open regular file (fewer when it shrank). */

@@ -70,6 +70,12 @@ export interface FsPromises {
    * it. `writeFileAtomic` uses it when present.
    */
   writeFileAtomic?(path: string, data: Uint8Array | string): Promise<void>;
+  /**
+   * Optional: at most `length` bytes of the file at `path` from byte `position` (fewer past its end,
+   * none from its end on), reading only those, so a tool can take a window of a file of any size.
+   * Errors as `readFile`'s. Where it is absent, tools read the whole file (and refuse one over their cap).
+   */
+  readRange?(path: string, position: number, length: number): Promise<Uint8Array>;
 }
 
 /**

@@ -407,6 +407,20 @@ export class MemoryFs {
   }
 
   /**
+   * At most `length` bytes of the file at `path` from byte `position` (a copy of just those; fewer
+   * past its end). Errors as {@link MemoryFs.readFileSync}.
+   */
+  readRangeSync(path: string, position: number, length: number): Uint8Array {
+    const p = checkPath(path, 'open');
+    const { node } = this.#call('open', p, () => this.#find(p, true));
+    if (!node) throw fsError('ENOENT', 'open', p);
+    if (node.kind === 'dir') return this.readFileSync(path);
+    const data = (node as FileNode).data;
+    const start = Math.min(Math.max(0, position), data.length);
+    return data.slice(start, Math.min(data.length, start + Math.max(0, length)));
+  }
+
+  /**
    * Replaces or creates the file at `path` (following a final symlink, even a dangling one: its target
    * is created) with `data` (a string is UTF-8 encoded), as open(2) with `O_CREAT`. Errors: `ENOENT`
    * (no parent folder), `EISDIR` (a folder, or a path ending in `/`, `.` or `..`), `ENOTDIR`, `ELOOP`.

@@ -72,6 +72,28 @@ export interface WalkResult {
   directories: number;
   /** Entries that could not be read and were left out (see {@link SkippedEntries}). */
   skipped: SkippedEntries;
+  /** `.gitignore` files some of whose rules were left out (see {@link DroppedIgnoreRules}), in the order read. */
+  ignoreDropped: DroppedIgnoreRules[];
+}
+
+/** What one walk (or one call's walks) could not take into account, for the result's note. */
+export interface WalkReport {
+  skipped: SkippedEntries;
+  ignoreDropped: readonly DroppedIgnoreRules[];
+}
+
+/** The rules of one `.gitignore` that a walk left out, and why (each count only when there were some). */
+export interface DroppedIgnoreRules {
+  /** Absolute workspace path of the `.gitignore`. */
+  file: string;
+  /** The file's size in bytes, when over {@link MAX_IGNORE_FILE_BYTES}: only its first MiB (to its last line break) was read. */
+  fileBytes?: number;
+  /** Rules past the first {@link MAX_IGNORE_RULES}. */
+  pastCap: number;
+  /** Rules with more than {@link MAX_IGNORE_RULE_GLOBSTARS} `**`. */
+  globstars: number;
+  /** Rules over {@link MAX_IGNORE_RULE_CHARS} characters. */
+  tooLong: number;
 }
 
 /**
@@ -120,25 +142,35 @@ export function countSkipped(into: SkippedEntries, kind: SkipKind, path: string)
   into.first ??= path;
 }
 
-/** Entries skipped under each call's signal, so a tool can report what the walks and reads it ran left out. */
-const skippedBySignal = new WeakMap<AbortSignal, SkippedEntries>();
+/** What the walks and reads under each call's signal left out, so a tool can report it. */
+const reportsBySignal = new WeakMap<AbortSignal, { skipped: SkippedEntries; ignoreDropped: DroppedIgnoreRules[] }>();
+
+function reportFor(signal: AbortSignal) {
+  let report = reportsBySignal.get(signal);
+  if (!report) {
+    report = { skipped: noSkippedEntries(), ignoreDropped: [] };
+    reportsBySignal.set(signal, report);
+  }
+  return report;
+}
 
 function countSkippedFor(signal: AbortSignal | undefined, kind: SkipKind, path: string): void {
+  if (signal) countSkipped(reportFor(signal).skipped, kind, path);
+}
+
+function noteDroppedFor(signal: AbortSignal | undefined, dropped: DroppedIgnoreRules): void {
   if (!signal) return;
-  let tally = skippedBySignal.get(signal);
-  if (!tally) {
-    tally = noSkippedEntries();
-    skippedBySignal.set(signal, tally);
-  }
-  countSkipped(tally, kind, path);
+  const list = reportFor(signal).ignoreDropped;
+  if (!list.some((known) => known.file === dropped.file)) list.push(dropped);
 }
 
 /**
  * What every {@link walkWorkspace} and {@link loadTexts} run with `signal` (one call's `ctx.signal`)
- * has skipped so far: directories that could not be listed and files that could not be read.
+ * has left out so far: directories that could not be listed, files that could not be read, and
+ * `.gitignore` rules not applied.
  */
-export function skippedUnder(signal: AbortSignal | undefined): SkippedEntries {
-  return (signal && skippedBySignal.get(signal)) ?? noSkippedEntries();
+export function walkReportUnder(signal: AbortSignal | undefined): WalkReport {
+  return (signal && reportsBySignal.get(signal)) ?? { skipped: noSkippedEntries(), ignoreDropped: [] };
 }
 
 const SKIP_REASONS: Readonly<Record<SkipKind, string>> = {
@@ -168,23 +200,62 @@ export function skippedNote(skipped: SkippedEntries): string {
   );
 }
 
+/** `.gitignore` files named in one note; the others are counted. */
+const NOTED_IGNORE_FILES = 5;
+
 /**
- * Adds `skipped_entries` and the {@link skippedNote} (after any note it has) to a tool result when
- * `skipped` counts any entry; returns `result`, changed in place.
+ * The note of a result whose walk left `.gitignore` rules out: each file (up to five) with how many
+ * rules were left out and why, and what to do: `Some .gitignore rules were not applied, so files they
+ * would ignore may be included: /workspace/.gitignore (20888896 bytes, only the first 1048576 read;
+ * 25000 rules past the first 10000 left out; 1 rule with more than two ** left out). Keep a .gitignore
+ * under 1048576 bytes and 10000 rules, each rule under 4096 characters with at most two **.`
  */
-export function reportSkipped<R extends { note?: string; skipped_entries?: number }>(result: R, skipped: SkippedEntries): R {
-  if (skipped.count === 0) return result;
-  result.skipped_entries = skipped.count;
-  const said = skippedNote(skipped);
-  result.note = result.note === undefined ? said : `${result.note} ${said}`;
+export function ignoreDroppedNote(dropped: readonly DroppedIgnoreRules[]): string {
+  const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
+  const files = dropped.slice(0, NOTED_IGNORE_FILES).map((file) => {
+    const parts: string[] = [];
+    if (file.fileBytes !== undefined) parts.push(`${file.fileBytes} bytes, only the first ${MAX_IGNORE_FILE_BYTES} read`);
+    if (file.pastCap > 0) parts.push(`${plural(file.pastCap, 'rule', 'rules')} past the first ${MAX_IGNORE_RULES} left out`);
+    if (file.globstars > 0) parts.push(`${plural(file.globstars, 'rule', 'rules')} with more than two ** left out`);
+    if (file.tooLong > 0) parts.push(`${plural(file.tooLong, 'rule', 'rules')} over ${MAX_IGNORE_RULE_CHARS} characters left out`);
+    return `${clipForMessage(file.file, 200)} (${parts.join('; ')})`;
+  });
+  const more = dropped.length > NOTED_IGNORE_FILES ? ` and ${plural(dropped.length - NOTED_IGNORE_FILES, 'other file', 'other files')}` : '';
+  return (
+    `Some .gitignore rules were not applied, so files they would ignore may be included: ${files.join(', ')}${more}. ` +
+    `Keep a .gitignore under ${MAX_IGNORE_FILE_BYTES} bytes and ${MAX_IGNORE_RULES} rules, each rule under ${MAX_IGNORE_RULE_CHARS} characters with at most two **.`
+  );
+}
+
+/**
+ * Adds to a tool result what its walks left out: `skipped_entries` with the {@link skippedNote} when
+ * entries were skipped, and the {@link ignoreDroppedNote} when `.gitignore` rules were left out, each
+ * after any note the result has. Returns `result`, changed in place.
+ */
+export function reportWalk<R extends { note?: string; skipped_entries?: number }>(result: R, report: WalkReport): R {
+  const notes: string[] = result.note === undefined ? [] : [result.note];
+  if (report.skipped.count > 0) {
+    result.skipped_entries = report.skipped.count;
+    notes.push(skippedNote(report.skipped));
+  }
+  if (report.ignoreDropped.length > 0) notes.push(ignoreDroppedNote(report.ignoreDropped));
+  if (notes.length > 0) result.note = notes.join(' ');
   return result;
 }
 
 interface IgnoreLevel {
   /** Absolute directory holding the `.gitignore`. */
   dir: string;
-  rules: Ignore;
+  /** Its rules in order, a compiled chunk of at most {@link IGNORE_CHUNK_RULES} each: the last chunk with a rule for a path decides. */
+  rules: Ignore[];
 }
+
+/**
+ * Rules compiled in one step. The ignore library compiles each rule to a RegExp on the first test,
+ * which takes tens of microseconds a rule: compiling 10,000 at once blocks the thread for up to a
+ * second, so they are compiled a chunk at a time with the event loop turned in between.
+ */
+const IGNORE_CHUNK_RULES = 500;
 
 interface PendingDir {
   path: string;
@@ -214,18 +285,54 @@ function errorCode(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
-async function readIgnoreFile(fs: FsPromises, dir: string): Promise<IgnoreLevel | undefined> {
+/**
+ * The `.gitignore` of `dir` as rules, and what of it was left out: only its first
+ * {@link MAX_IGNORE_FILE_BYTES} are read (with the port's `readRange` where it has one, so a file of
+ * any size costs a MiB), cut at their last line break so no rule or character is split.
+ */
+async function readIgnoreFile(fs: FsPromises, dir: string, signal: AbortSignal | undefined): Promise<{ level?: IgnoreLevel; dropped?: DroppedIgnoreRules }> {
+  const path = dir === '/' ? '/.gitignore' : `${dir}/.gitignore`;
   let bytes: Uint8Array;
+  let fileBytes: number | undefined;
   try {
-    bytes = await fs.readFile(dir === '/' ? '/.gitignore' : `${dir}/.gitignore`);
+    if (fs.readRange) {
+      bytes = await fs.readRange(path, 0, MAX_IGNORE_FILE_BYTES + 1);
+      if (bytes.length > MAX_IGNORE_FILE_BYTES) fileBytes = await fs.stat(path).then((stats) => stats.size, () => bytes.length);
+    } else {
+      bytes = await fs.readFile(path);
+      if (bytes.length > MAX_IGNORE_FILE_BYTES) fileBytes = bytes.length;
+    }
   } catch {
-    return undefined;
+    return {};
   }
-  const decoded = decodeText(bytes.length > MAX_IGNORE_FILE_BYTES ? bytes.subarray(0, MAX_IGNORE_FILE_BYTES) : bytes);
-  if (!decoded) return undefined;
+  if (fileBytes !== undefined) {
+    const head = bytes.subarray(0, MAX_IGNORE_FILE_BYTES);
+    const end = head.lastIndexOf(10);
+    bytes = end >= 0 ? head.subarray(0, end + 1) : head;
+  }
+  const decoded = decodeText(bytes);
+  if (!decoded) return {};
+  const bounded = boundIgnoreRules(decoded.text);
+  const dropped: DroppedIgnoreRules | undefined =
+    fileBytes !== undefined || bounded.pastCap + bounded.globstars + bounded.tooLong > 0
+      ? { file: path, ...(fileBytes === undefined ? {} : { fileBytes }), pastCap: bounded.pastCap, globstars: bounded.globstars, tooLong: bounded.tooLong }
+      : undefined;
   // Loaded when a workspace first has a .gitignore, not with the worker.
   const { default: ignore } = await import('ignore');
-  return { dir, rules: ignore({ ignorecase: false }).add(boundedIgnoreRules(decoded.text)) };
+  const chunks: Ignore[] = [];
+  let lastYield = Date.now();
+  for (let i = 0; i < bounded.rules.length; i += IGNORE_CHUNK_RULES) {
+    if (Date.now() - lastYield > YIELD_INTERVAL_MS) {
+      await yieldToEventLoop();
+      lastYield = Date.now();
+      throwIfAborted(signal);
+    }
+    const chunk = ignore({ ignorecase: false }).add(bounded.rules.slice(i, i + IGNORE_CHUNK_RULES));
+    // A test compiles every rule of the chunk now, while the time is counted.
+    chunk.test('a');
+    chunks.push(chunk);
+  }
+  return { level: { dir, rules: chunks }, ...(dropped ? { dropped } : {}) };
 }
 
 /** Bytes of one `.gitignore` that are read as rules (1 MiB); the rest of the file is ignored. */
@@ -248,16 +355,28 @@ export const MAX_IGNORE_RULE_CHARS = 4096;
  * blank lines and comments are dropped first. The text is cut at {@link MAX_IGNORE_FILE_BYTES} before.
  */
 export function boundedIgnoreRules(text: string): string[] {
+  return boundIgnoreRules(text).rules;
+}
+
+/**
+ * {@link boundedIgnoreRules} with the count of rules left out for each reason: `pastCap` (after the
+ * first {@link MAX_IGNORE_RULES}), `globstars` (more than {@link MAX_IGNORE_RULE_GLOBSTARS} `**`) and
+ * `tooLong` (over {@link MAX_IGNORE_RULE_CHARS} characters).
+ */
+export function boundIgnoreRules(text: string): { rules: string[]; pastCap: number; globstars: number; tooLong: number } {
   const rules: string[] = [];
+  let pastCap = 0;
+  let globstars = 0;
+  let tooLong = 0;
   for (const line of text.split(/\r?\n|\r/)) {
-    if (rules.length >= MAX_IGNORE_RULES) break;
     const rule = line.trim();
     if (rule === '' || rule.startsWith('#')) continue;
-    if (rule.length > MAX_IGNORE_RULE_CHARS) continue;
-    if (rule.split('**').length - 1 > MAX_IGNORE_RULE_GLOBSTARS) continue;
-    rules.push(line);
+    if (rules.length >= MAX_IGNORE_RULES) pastCap += 1;
+    else if (rule.length > MAX_IGNORE_RULE_CHARS) tooLong += 1;
+    else if (rule.split('**').length - 1 > MAX_IGNORE_RULE_GLOBSTARS) globstars += 1;
+    else rules.push(line);
   }
-  return rules;
+  return { rules, pastCap, globstars, tooLong };
 }
 
 /**
@@ -268,9 +387,11 @@ function isIgnored(levels: readonly IgnoreLevel[], path: string, isDir: boolean)
   for (let i = levels.length - 1; i >= 0; i -= 1) {
     const level = levels[i] as IgnoreLevel;
     const rel = relativePath(level.dir, path) + (isDir ? '/' : '');
-    const result = level.rules.test(rel);
-    if (result.ignored) return true;
-    if (result.unignored) return false;
+    for (let j = level.rules.length - 1; j >= 0; j -= 1) {
+      const result = (level.rules[j] as Ignore).test(rel);
+      if (result.ignored) return true;
+      if (result.unignored) return false;
+    }
   }
   return false;
 }
@@ -299,15 +420,19 @@ export async function walkWorkspace(options: WalkOptions): Promise<WalkResult> {
   const { fileFilter, pruneDir } = options;
 
   // .gitignore files of the directories above the start apply to it (git reads them all).
-  let baseLevels: IgnoreLevel[] = [];
+  const baseLevels: IgnoreLevel[] = [];
+  const ignoreDropped: DroppedIgnoreRules[] = [];
   if (!includeIgnored && start !== root && start.startsWith(root === '/' ? '/' : root + '/')) {
     const ancestors: string[] = [];
     for (let dir = dirname(start); ; dir = dirname(dir)) {
       ancestors.unshift(dir);
       if (dir === root || dir === '/') break;
     }
-    const found = await Promise.all(ancestors.map((dir) => readIgnoreFile(fs, dir)));
-    baseLevels = found.filter((level): level is IgnoreLevel => level !== undefined);
+    const found = await Promise.all(ancestors.map((dir) => readIgnoreFile(fs, dir, signal)));
+    for (const { level, dropped } of found) {
+      if (level) baseLevels.push(level);
+      if (dropped) ignoreDropped.push(dropped);
+    }
   }
 
   const files: WalkFile[] = [];
@@ -341,8 +466,9 @@ export async function walkWorkspace(options: WalkOptions): Promise<WalkResult> {
     directories += 1;
     let levels = current.levels;
     if (!includeIgnored && dirents.some((d) => d.name === '.gitignore' && !d.isDirectory())) {
-      const level = await readIgnoreFile(fs, current.path);
+      const { level, dropped } = await readIgnoreFile(fs, current.path, signal);
       if (level) levels = [...levels, level];
+      if (dropped) ignoreDropped.push(dropped);
     }
     const checkIgnore = !includeIgnored && levels.length > 0;
     const prefix = current.path === '/' ? '/' : current.path + '/';
@@ -374,7 +500,8 @@ export async function walkWorkspace(options: WalkOptions): Promise<WalkResult> {
     }
     if (capped) break;
   }
-  return { files, capped, directories, skipped };
+  for (const dropped of ignoreDropped) noteDroppedFor(signal, dropped);
+  return { files, capped, directories, skipped, ignoreDropped };
 }
 
 /** Compares strings by UTF-16 code units (the order of `list_dir` and of every sorted path list). */

@@ -128,6 +128,8 @@ export interface SyncFsLike {
   renameSync(oldPath: string, newPath: string): void;
   rmSync(path: string, options?: { recursive?: boolean; force?: boolean }): void;
   unlinkSync(path: string): void;
+  /** Optional: at most `length` bytes of the file from `position`, as {@link FsPromises.readRange}. */
+  readRangeSync?(path: string, position: number, length: number): Uint8Array;
 }
 
 /**
@@ -150,7 +152,9 @@ function settle<T>(fn: () => T): Promise<T> {
  * same Node-style `code` as `node:fs/promises` would give.
  */
 export function fsFromSync(sync: SyncFsLike): FsPromises {
+  const ranged = sync.readRangeSync ? { readRange: (path: string, position: number, length: number) => settle(() => (sync.readRangeSync as NonNullable<SyncFsLike['readRangeSync']>)(path, position, length)) } : {};
   return {
+    ...ranged,
     readFile: (path) => settle(() => sync.readFileSync(path)),
     writeFile: (path, data) => settle(() => sync.writeFileSync(path, data)),
     mkdir: (path, options) => settle(() => sync.mkdirSync(path, options)),

@@ -1,7 +1,7 @@
 import { ToolError } from '../core/errors.js';
 import { compileGlob } from '../search/glob.js';
 import { defineTool, type Tool } from '../core/tool.js';
-import { compareCodeUnits, reportSkipped, walkWorkspace } from '../fs/walk.js';
+import { compareCodeUnits, reportWalk, walkWorkspace } from '../fs/walk.js';
 import { resolveWorkspacePath } from '../fs/paths.js';
 import { fitResult } from './result-budget.js';
 
@@ -117,7 +117,7 @@ export const findFileTool: Tool<FindFileArgs, FindFileResult> = defineTool({
     const max = args.max_results ?? 500;
     const files = all.length > max ? all.slice(0, max) : all;
     const result: FindFileResult = { files, total: all.length, truncated: walked.capped || files.length < all.length };
-    reportSkipped(result, walked.skipped);
+    reportWalk(result, walked);
     return fitResult(result, 'files', 'paths', 'narrow pattern or dir_path to see the others');
   },
 }) as Tool<FindFileArgs, FindFileResult>;

@@ -8,7 +8,7 @@ import {
   type GrepSearchResult,
 } from '../search/line-search.js';
 import { defineTool, type Tool } from '../core/tool.js';
-import { reportSkipped, skippedUnder } from '../fs/walk.js';
+import { reportWalk, walkReportUnder } from '../fs/walk.js';
 import { fitResult } from './result-budget.js';
 
 export {
@@ -139,7 +139,7 @@ export const grepSearchTool: Tool<GrepSearchArgs, GrepSearchResult> = defineTool
       maxResults: args.max_results ?? 100,
       maxTimeMs: args.max_time_ms ?? DEFAULT_SEARCH_TIME_MS,
     });
-    reportSkipped(result as GrepSearchResult & { skipped_entries?: number }, skippedUnder(ctx.signal));
+    reportWalk(result as GrepSearchResult & { skipped_entries?: number }, walkReportUnder(ctx.signal));
     const hint = 'narrow dir_path, include or the pattern, or lower max_results';
     if ('matches' in result) return fitResult(result, 'matches', 'matching lines', hint);
     if ('files' in result) return fitResult(result, 'files', 'files', hint);

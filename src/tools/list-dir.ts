@@ -3,7 +3,7 @@ import { clipForMessage, quoteForMessage } from '../fs/text.js';
 import { defineTool, type Tool } from '../core/tool.js';
 import type { FsStats } from '../core/types.js';
 import { resolveWorkspacePath } from '../fs/paths.js';
-import { countSkipped, noSkippedEntries, reportSkipped, skipKindOf } from '../fs/walk.js';
+import { countSkipped, noSkippedEntries, reportWalk, skipKindOf } from '../fs/walk.js';
 import { fitResult } from './result-budget.js';
 
 /** Most entries one `list_dir` call returns; the rest are counted in `total_entries`. */
@@ -118,7 +118,7 @@ export const listDirTool: Tool<{ dir_path: string }, ListDirResult> = defineTool
       result.total_entries = names.length;
       result.note = `Showing the first ${shown.length} of ${names.length} entries; use find_file with a pattern to find the others.`;
     }
-    reportSkipped(result, skipped);
+    reportWalk(result, { skipped, ignoreDropped: [] });
     return fitResult(result, 'entries', 'entries', 'use find_file with a pattern to find the others');
   },
 });

@@ -1,7 +1,7 @@
 import { ToolError } from '../core/errors.js';
 import { compileSearchPattern } from '../search/dialect.js';
 import { defineTool, type Tool } from '../core/tool.js';
-import { reportSkipped, skippedUnder } from '../fs/walk.js';
+import { reportWalk, walkReportUnder } from '../fs/walk.js';
 import { fitResult } from './result-budget.js';
 import { MAX_SEARCH_RESULTS, runLineSearch, type SearchContentResult } from '../search/line-search.js';
 
@@ -76,7 +76,7 @@ export const searchDirTool: Tool<SearchDirArgs, SearchDirResult> = defineTool({
       outputMode: 'content',
       maxResults: args.max_results ?? 100,
     })) as SearchContentResult;
-    reportSkipped(result as SearchContentResult & { skipped_entries?: number }, skippedUnder(ctx.signal));
+    reportWalk(result as SearchContentResult & { skipped_entries?: number }, walkReportUnder(ctx.signal));
     return fitResult(result, 'matches', 'matching lines', 'narrow dir_path or include, or lower max_results');
   },
 }) as Tool<SearchDirArgs, SearchContentResult>;
