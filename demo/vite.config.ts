@@ -2,6 +2,7 @@
 // writes a static site to demo-dist/ (relative base, so any static file server can host it).
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+import { ensureLinearRegexBundle } from '../scripts/build-linear-regex.mjs';
 
 const here = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
 
@@ -18,6 +19,8 @@ export default defineConfig({
       { find: /^toolhost$/, replacement: here('../src/index.ts') },
     ],
   },
+  // grep_search loads re2js by URL in browsers (linear-regex/re2js.min.js, generated): make sure it is there.
+  plugins: [{ name: 'linear-regex-bundle', buildStart: () => ensureLinearRegexBundle() }],
   server: { host: '127.0.0.1', port: 5173, strictPort: true },
   preview: { host: '127.0.0.1', port: 4173 },
   worker: { format: 'es' },

@@ -4,6 +4,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'vite';
+import { ensureLinearRegexBundle } from './build-linear-regex.mjs';
 
 const ROOT = join(import.meta.dirname, '..');
 
@@ -19,10 +20,12 @@ export function readmeWorkerExample() {
 
 /**
  * Builds `files.worker` / `files.page` (default: the README's example) and returns the worker bundle:
- * `{ code: Buffer, gzipBytes, modules: Map<id, renderedLength> }`, built with Vite's default worker
- * format (iife, which inlines every dynamic import).
+ * `{ code: Buffer, gzipBytes, modules: Map<id, renderedLength>, assets: string[] }`, built with Vite's
+ * default worker format (iife, which inlines every dynamic import). `outDir`: where the app is built
+ * and left (index.html, assets/), for a test to serve; by default a temporary folder, removed.
  */
-export async function buildReadmeWorker({ files = readmeWorkerExample() } = {}) {
+export async function buildReadmeWorker({ files = readmeWorkerExample(), outDir } = {}) {
+  await ensureLinearRegexBundle();
   // Inside this checkout's node_modules, so the example's own imports (comlink, ...) resolve as in an app.
   const dir = mkdtempSync(join(ROOT, 'node_modules', '.toolhost-readme-worker-'));
   const modules = new Map();
@@ -49,13 +52,14 @@ export async function buildReadmeWorker({ files = readmeWorkerExample() } = {}) 
         ],
       },
       worker: { plugins: () => [recorder] },
-      build: { outDir: join(dir, 'dist') },
+      build: { outDir: outDir ?? join(dir, 'dist'), emptyOutDir: true },
     });
-    const assets = join(dir, 'dist', 'assets');
-    const workers = readdirSync(assets).filter((name) => name.startsWith('worker') && name.endsWith('.js'));
+    const assets = join(outDir ?? join(dir, 'dist'), 'assets');
+    const names = readdirSync(assets);
+    const workers = names.filter((name) => name.startsWith('worker') && name.endsWith('.js'));
     if (workers.length !== 1) throw new Error(`expected one worker bundle, found ${workers.length}`);
     const code = readFileSync(join(assets, workers[0]));
-    return { code, gzipBytes: gzipSync(code).length, modules };
+    return { code, gzipBytes: gzipSync(code).length, modules, assets: names };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

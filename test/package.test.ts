@@ -2,7 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readmeWorkerExample } from '../scripts/readme-worker.mjs';
 
 const ROOT = join(import.meta.dirname, '..');
 const ENTRIES = ['toolhost', 'toolhost/agent', 'toolhost/web', 'toolhost/node'];
@@ -71,13 +73,32 @@ describe('the npm package', () => {
       const runner = new ToolRunner({ tools: BuiltinTools.all() });
       await runner.execute('create_file', { file_path: 'hello.txt', content: 'hi\\n' });
       const view = await runner.execute('view_file', { file_path: '/workspace/hello.txt' });
-      console.log(JSON.stringify(view));
+      await runner.execute('create_file', { file_path: 'evil.txt', content: 'a'.repeat(50000) + '!\\n' });
+      const grep = await runner.execute('grep_search', { pattern: '(a+)+!' });
+      console.log(JSON.stringify({ view, grep: grep.matches.map((m) => m.file_path) }));
     `;
     const out = execFileSync('node', ['--input-type=module', '-e', script], { cwd: project, encoding: 'utf8' });
-    expect(JSON.parse(out)).toMatchObject({ file_path: '/workspace/hello.txt', content: 'hi', total_lines: 1 });
+    // The catastrophic pattern runs on re2js, imported from the package's dependencies.
+    expect(JSON.parse(out)).toMatchObject({ view: { file_path: '/workspace/hello.txt', content: 'hi', total_lines: 1 }, grep: ['/workspace/evil.txt'] });
     const types = readdirSync(join(project, 'node_modules', 'toolhost', 'dist', 'src', 'core')).filter((f) => f.endsWith('.d.ts'));
     expect(types).toEqual(expect.arrayContaining(['runner.d.ts', 'tool.d.ts', 'host.d.ts']));
   });
+
+  it("builds the README's worker from the installed package with Vite defaults, re2js a file of its own beside it", async () => {
+    const { worker, page } = readmeWorkerExample();
+    writeFileSync(join(project, 'worker.ts'), worker);
+    writeFileSync(join(project, 'page.ts'), page);
+    writeFileSync(join(project, 'index.html'), '<!doctype html><html><head><title>app</title></head><body><script type="module" src="./page.ts"></script></body></html>');
+    await build({ root: project, configFile: false, logLevel: 'error', build: { outDir: join(project, 'dist') } });
+    const assets = readdirSync(join(project, 'dist', 'assets'));
+    const engine = assets.filter((name) => /^re2js\.min-[\w-]+\.js$/.test(name));
+    const workers = assets.filter((name) => name.startsWith('worker') && name.endsWith('.js'));
+    expect([engine.length, workers.length]).toEqual([1, 1]);
+    const code = readFileSync(join(project, 'dist', 'assets', workers[0] as string), 'utf8');
+    expect(code.includes(engine[0] as string)).toBe(true);
+    expect(code.includes('missing closing )')).toBe(false);
+    expect(readFileSync(join(project, 'dist', 'assets', engine[0] as string), 'utf8')).toContain('missing closing )');
+  }, 120_000);
 
   it('ships the MIT licence beside the README', () => {
     const installed = join(project, 'node_modules', 'toolhost');

@@ -1,4 +1,3 @@
-import { RE2JS } from 're2js';
 import { ToolError } from '../core/errors.js';
 import { clipForMessage } from '../fs/text.js';
 
@@ -30,23 +29,35 @@ export const MAX_REPEAT = 1000;
 const GENERAL_CATEGORIES = new Set(
   'C Cc Cf Co Cs L Ll Lm Lo Lt Lu M Mc Me Mn N Nd Nl No P Pc Pd Pe Pf Pi Po Ps S Sc Sk Sm So Z Zl Zp Zs'.split(' '),
 );
-const SCRIPT_NAME = /^[A-Z][A-Za-z_]*$/;
-const scripts = new Map<string, boolean>();
-/** Whether RE2's tables (re2js) know the script `name` (JavaScript spells these `Script=…`). */
-function knownScript(name: string): boolean {
-  if (!SCRIPT_NAME.test(name)) return false;
-  let known = scripts.get(name);
-  if (known === undefined) {
-    try {
-      RE2JS.compile(`\\p{${name}}`);
-      known = true;
-    } catch {
-      known = false;
-    }
-    scripts.set(name, known);
-  }
-  return known;
-}
+/**
+ * The property names RE2 (re2js 2.10's Unicode tables) knows besides the general categories above: the
+ * scripts by their long names (never the four-letter codes such as `Grek`, which V8 would also take),
+ * a few more categories (`Cn`, `LC`, `Lc`, `Assigned`, `Ascii`) and its binary properties. Kept here so
+ * that parsing a pattern never needs re2js, which loads only when a pattern runs on it.
+ */
+export const RE2_PROPERTY_NAMES: ReadonlySet<string> = new Set(
+  (
+    'Adlam Ahom Anatolian_Hieroglyphs Arabic Armenian Avestan Balinese Bamum Bassa_Vah Batak Bengali ' +
+    'Beria_Erfe Bhaiksuki Bopomofo Brahmi Braille Buginese Buhid Canadian_Aboriginal Carian ' +
+    'Caucasian_Albanian Chakma Cham Cherokee Chorasmian Common Coptic Cuneiform Cypriot Cypro_Minoan ' +
+    'Cyrillic Deseret Devanagari Dives_Akuru Dogra Duployan Egyptian_Hieroglyphs Elbasan Elymaic Ethiopic ' +
+    'Garay Georgian Glagolitic Gothic Grantha Greek Gujarati Gunjala_Gondi Gurmukhi Gurung_Khema Han ' +
+    'Hangul Hanifi_Rohingya Hanunoo Hatran Hebrew Hiragana Imperial_Aramaic Inherited ' +
+    'Inscriptional_Pahlavi Inscriptional_Parthian Javanese Kaithi Kannada Katakana Kawi Kayah_Li ' +
+    'Kharoshthi Khitan_Small_Script Khmer Khojki Khudawadi Kirat_Rai Lao Latin Lepcha Limbu Linear_A ' +
+    'Linear_B Lisu Lycian Lydian Mahajani Makasar Malayalam Mandaic Manichaean Marchen Masaram_Gondi ' +
+    'Medefaidrin Meetei_Mayek Mende_Kikakui Meroitic_Cursive Meroitic_Hieroglyphs Miao Modi Mongolian Mro ' +
+    'Multani Myanmar Nabataean Nag_Mundari Nandinagari New_Tai_Lue Newa Nko Nushu Nyiakeng_Puachue_Hmong ' +
+    'Ogham Ol_Chiki Ol_Onal Old_Hungarian Old_Italic Old_North_Arabian Old_Permic Old_Persian Old_Sogdian ' +
+    'Old_South_Arabian Old_Turkic Old_Uyghur Oriya Osage Osmanya Pahawh_Hmong Palmyrene Pau_Cin_Hau ' +
+    'Phags_Pa Phoenician Psalter_Pahlavi Rejang Runic Samaritan Saurashtra Sharada Shavian Siddham ' +
+    'Sidetic SignWriting Sinhala Sogdian Sora_Sompeng Soyombo Sundanese Sunuwar Syloti_Nagri Syriac ' +
+    'Tagalog Tagbanwa Tai_Le Tai_Tham Tai_Viet Tai_Yo Takri Tamil Tangsa Tangut Telugu Thaana Thai ' +
+    'Tibetan Tifinagh Tirhuta Todhri Tolong_Siki Toto Tulu_Tigalari Ugaritic Unknown Vai Vithkuqi Wancho ' +
+    'Warang_Citi Yezidi Yi Zanabazar_Square ' +
+    'Ascii Assigned Lc LC Cn ASCII_Hex_Digit Alphabetic Dash Emoji Emoji_Component Emoji_Modifier Emoji_Modifier_Base Emoji_Presentation Extended_Pictographic Hex_Digit Lowercase Math Quotation_Mark Terminal_Punctuation Uppercase White_Space'
+  ).split(' '),
+);
 
 const DIGIT: Array<[number, number]> = [[0x30, 0x39]];
 const WORD: Array<[number, number]> = [
@@ -196,7 +207,7 @@ export function parseRegex(pattern: string, options: { caseInsensitive: boolean;
         }
         if (name === 'Any') return { kind: 'set', ranges: negated ? [] : [[0, 0x10ffff]], props: [], negated: false };
         const script = !GENERAL_CATEGORIES.has(name);
-        if (script && !knownScript(name)) throw err(`unknown Unicode class \\p{${name}}`);
+        if (script && !RE2_PROPERTY_NAMES.has(name)) throw err(`unknown Unicode class \\p{${name}}`);
         return { kind: 'set', ranges: [], props: [{ name, negated, script }], negated: false };
       }
       case 'b':

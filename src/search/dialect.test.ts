@@ -1,5 +1,7 @@
+import { RE2JS } from 're2js';
 import { describe, expect, it } from 'vitest';
-import { compileSearchPattern, type MatchMode, type SearchPattern } from './dialect.js';
+import { RE2_PROPERTY_NAMES } from './dialect-parse.js';
+import { compileSearchPattern, prepareSearchPattern, type MatchMode, type SearchPattern } from './dialect.js';
 import { scanText, type LineHit } from './line-scan.js';
 
 const compile = (pattern: string, caseSensitive = true): SearchPattern => compileSearchPattern(pattern, { literal: false, caseSensitive });
@@ -77,6 +79,32 @@ describe('compileSearchPattern', () => {
     expect(await lines(compile('^\\t'), text)).toEqual([[33, 33, 34]]);
     expect(await lines(compile('(?U)o.+'), 'foo\n')).toEqual([[0, 1, 3]]);
     expect(await lines(compile('o.+?'), 'foo\n')).toEqual([[0, 1, 3]]);
+  });
+});
+
+describe('Unicode property names', () => {
+  const re2Knows = (name: string): boolean => {
+    try {
+      RE2JS.compile(`\\p{${name}}`);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  it('are the ones re2js knows, read without re2js', async () => {
+    const names = [...RE2_PROPERTY_NAMES];
+    expect(names.length).toBe(196);
+    expect(names.filter((name) => !re2Knows(name))).toEqual([]);
+    // Four-letter script codes and other spellings V8 takes but RE2 does not are refused by both.
+    for (const name of ['Grek', 'Latn', 'Zyyy', 'Qaai', 'greek', 'Script=Greek', 'L&', 'Bogus']) {
+      expect(re2Knows(name), name).toBe(false);
+      expect(() => compile(`\\p{${name}}`), name).toThrow(/unknown Unicode class|invalid|property/);
+    }
+    // A name V8 has no script of runs on re2js, with the same lines as ever.
+    const emoji = await prepareSearchPattern(compile('\\p{Emoji}x'));
+    expect(emoji.mode).toBe('re2');
+    expect(await lines(emoji, 'a\n😀x\n')).toEqual([[2, 2, 5]]);
   });
 });
 

@@ -1,7 +1,8 @@
-import { RE2JS } from 're2js';
+import type { RE2JS } from 're2js';
 import { ToolError } from '../core/errors.js';
 import { clipForMessage } from '../fs/text.js';
 import { complementRanges, normalizeRanges, parseRegex, type PropertyRef, type RegexNode } from './dialect-parse.js';
+import { loadRe2Engine, re2Engine } from './re2-engine.js';
 
 /**
  * How a compiled pattern is matched (all give the same lines and offsets):
@@ -11,6 +12,8 @@ import { complementRanges, normalizeRanges, parseRegex, type PropertyRef, type R
  * - `bounded`: V8's RegExp line by line on lines of at most {@link V8_LINE_LIMIT} code units (its
  *   backtracking is at most quadratic in the line there); longer lines go to re2js;
  * - `re2`: re2js (linear-time automata) line by line.
+ * re2js is loaded on first use ({@link prepareSearchPattern}, or the scan itself on a `bounded`
+ * pattern's first long line), so `literal` and `linear` patterns never load it.
  */
 export type MatchMode = 'literal' | 'linear' | 'bounded' | 're2';
 
@@ -32,7 +35,10 @@ export interface SearchPattern {
   required?: string;
   /** `linear`/`bounded`: V8 source matching one line's first match as group 1, then the rest of the line. */
   v8?: RegExp;
-  /** re2js program of the pattern, matched against one line at a time (compiled on first use). */
+  /**
+   * re2js program of the pattern, matched against one line at a time (compiled on first use; re2js must
+   * be loaded first: {@link prepareSearchPattern} or {@link loadRe2Engine}).
+   */
   readonly re2: RE2JS;
   /** True when the whole pattern is under `(?i)` and V8 runs with its `i` flag. */
   ignoreCase: boolean;
@@ -453,7 +459,8 @@ function requiredLiteral(tree: RegexNode): string | undefined {
  * fastest engine whose running time stays linear in the input ({@link MatchMode}); every mode gives the
  * same lines and offsets; `engine` forces one (the differential tests compare them; V8 then runs
  * whatever its syntax allows, safe or not). Errors: ToolError `invalid_pattern` (lookaround and backreferences named, with
- * a way around them; syntax errors; patterns re2js refuses, e.g. too large).
+ * a way around them; syntax errors; patterns re2js refuses, e.g. too large: checked here once re2js is
+ * loaded, else by {@link prepareSearchPattern}).
  */
 export function compileSearchPattern(
   pattern: string,
@@ -470,8 +477,11 @@ export function compileSearchPattern(
   const re2Source = emitRe2(tree);
   let program: RE2JS | undefined;
   const compileRe2 = (): RE2JS => {
+    if (program) return program;
+    const engine = re2Engine();
+    if (!engine) throw new Error('re2js is not loaded yet: await prepareSearchPattern(pattern) (or loadRe2Engine()) before matching');
     try {
-      program ??= RE2JS.compile(re2Source);
+      program = engine.RE2JS.compile(re2Source);
       return program;
     } catch (error) {
       const message = (error as { message?: unknown }).message;
@@ -508,8 +518,9 @@ export function compileSearchPattern(
     throw new ToolError('invalid_arguments', `the ${engine} engine cannot run ${clipForMessage(pattern)}`);
   }
   const required = requiredLiteral(tree);
-  // re2js programs are compiled now when re2js runs the pattern (its errors are the model's to fix), else on first use.
-  if (mode === 're2' || mode === 'bounded') compileRe2();
+  // re2js programs are compiled now when re2js runs the pattern and is loaded (its errors are the
+  // model's to fix), else by prepareSearchPattern or on first use.
+  if ((mode === 're2' || mode === 'bounded') && re2Engine()) compileRe2();
   return withRe2(
     {
       pattern,
@@ -526,3 +537,16 @@ function withRe2(base: Omit<SearchPattern, 're2'>, compile: () => RE2JS): Search
   return Object.defineProperty(base, 're2', { get: compile, enumerable: false }) as SearchPattern;
 }
 
+
+/**
+ * Makes `pattern` ready to match: for a `re2` pattern, loads re2js (once per program) and compiles its
+ * program, so re2js's refusals are reported before any file is read. Other modes need nothing (a
+ * `bounded` pattern's scan loads re2js itself if it meets a line too long for V8). Errors: ToolError
+ * `invalid_pattern` (a pattern re2js refuses), `unavailable` (re2js could not be loaded).
+ */
+export async function prepareSearchPattern(pattern: SearchPattern): Promise<SearchPattern> {
+  if (pattern.mode !== 're2') return pattern;
+  await loadRe2Engine();
+  void pattern.re2;
+  return pattern;
+}

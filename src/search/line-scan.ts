@@ -1,5 +1,6 @@
 import type { Matcher } from 're2js';
 import { V8_LINE_LIMIT, type SearchPattern } from './dialect.js';
+import { loadRe2Engine, re2Engine } from './re2-engine.js';
 
 /** The first match of one matching line, as UTF-16 offsets into the file's text. */
 export interface LineHit {
@@ -155,7 +156,8 @@ function re2Hit(pattern: SearchPattern, matcher: { m?: Matcher }, line: string, 
  * patterns, V8 on short lines and re2js on long ones for `bounded`, re2js per line for the rest; a
  * required literal first picks the candidate lines. Each engine call is bounded (a chunk of text, a
  * line of at most {@link V8_LINE_LIMIT} for V8's quadratic case, one line for re2js), the deadline is
- * checked between calls, and `pause` lets the event loop turn every {@link YIELD_EVERY_MS} ms.
+ * checked between calls, and `pause` lets the event loop turn every {@link YIELD_EVERY_MS} ms. re2js
+ * is loaded here when first needed (a `re2` pattern, a `bounded` pattern's long line).
  */
 export async function scanText(text: string, pattern: SearchPattern, budget: ScanBudget): Promise<ScanResult> {
   const hits = new HitList(budget.wantOffsets);
@@ -189,10 +191,13 @@ export async function scanText(text: string, pattern: SearchPattern, budget: Sca
   const full = (): boolean => hits.length >= budget.maxHits;
   const wants = (): boolean => hits.length < budget.wantOffsets;
   const matcher: { m?: Matcher } = {};
+  if (pattern.mode === 're2' && !re2Engine()) await loadRe2Engine();
 
   /** Matches one line with the pattern's per-line engines; records a hit. */
+  /** Whether V8 matches a line of `length` (else re2js does). */
+  const v8Runs = (length: number): boolean => pattern.mode === 'linear' || (pattern.mode === 'bounded' && length <= V8_LINE_LIMIT);
   const matchLine = (lineStart: number, lineEnd: number): void => {
-    if (pattern.mode === 'bounded' && lineEnd - lineStart <= V8_LINE_LIMIT && pattern.v8) {
+    if (pattern.v8 && v8Runs(lineEnd - lineStart)) {
       const before = hits.length;
       v8Chunk(pattern.v8, text.slice(lineStart, lineEnd), lineStart, false, hits, before + 1);
       if (hits.length > before) hits.setLineStart(before, lineStart);
@@ -218,7 +223,10 @@ export async function scanText(text: string, pattern: SearchPattern, budget: Sca
       const lineStart = cursor.lineStartOf(at);
       const lineEnd = cursor.nextBreak(at + needle.length);
       if (pattern.mode === 'literal') hits.push({ start: at, end: at + needle.length, lineStart, lineEnd });
-      else matchLine(lineStart, lineEnd);
+      else {
+        if (!v8Runs(lineEnd - lineStart) && !re2Engine()) await loadRe2Engine();
+        matchLine(lineStart, lineEnd);
+      }
       from = cursor.afterBreak(lineEnd);
       if (await tick(pattern.mode === 'literal' ? 1 : 1 + (lineEnd - lineStart) / 256)) break;
     }
@@ -264,6 +272,7 @@ export async function scanText(text: string, pattern: SearchPattern, budget: Sca
         continue;
       }
       if (longLine) {
+        if (!re2Engine()) await loadRe2Engine();
         matchLine(longLine[0], longLine[1]);
         lineStart = cursor.afterBreak(longLine[1]);
         if (await tick(64)) break;

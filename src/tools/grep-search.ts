@@ -1,4 +1,4 @@
-import { compileSearchPattern } from '../search/dialect.js';
+import { compileSearchPattern, prepareSearchPattern } from '../search/dialect.js';
 import {
   DEFAULT_SEARCH_TIME_MS,
   MAX_CONTEXT_LINES,
@@ -102,7 +102,8 @@ export interface GrepSearchArgs {
  * the workspace. One dialect everywhere, ripgrep's default (RE2 syntax, ASCII `\w \d \s \b`) plus the
  * JavaScript escapes with the same meaning, matched per line (`\n`, `\r\n`, `\r` end lines); see
  * `compileSearchPattern`. Matching is linear in the text for every pattern on every platform: V8's
- * RegExp runs only patterns whose shape bounds its backtracking, re2js the others. Returns
+ * RegExp runs only patterns whose shape bounds its backtracking, re2js the others (loaded on first
+ * use: in browsers a separate file, so a program that never sends such a pattern never fetches it). Returns
  * {@link SearchContentResult} (`matches` of `{ file_path, line_number, column, line }`, plus
  * `before`/`after` with `context_lines`), {@link SearchFilesResult} or {@link SearchCountResult} by
  * `output_mode`; one entry per matching line, column of its first match in code points. Binary files
@@ -111,7 +112,8 @@ export interface GrepSearchArgs {
  * counted in `skipped_entries`, with a `note` naming the kinds.
  *
  * Errors: `invalid_pattern` (bad regex or glob; lookaround and backreferences are named, with a way
- * around them), `timeout` (the call's own deadline), `not_found`, `outside_workspace`, `cancelled`.
+ * around them), `timeout` (the call's own deadline), `not_found`, `outside_workspace`, `cancelled`,
+ * `unavailable` (re2js could not be loaded).
  */
 export const grepSearchTool: Tool<GrepSearchArgs, GrepSearchResult> = defineTool({
   name: 'grep_search',
@@ -125,10 +127,13 @@ export const grepSearchTool: Tool<GrepSearchArgs, GrepSearchResult> = defineTool
   parameters,
   readOnly: true,
   callWithContext: async (args, ctx): Promise<GrepSearchResult> => {
-    const pattern = compileSearchPattern(args.pattern, {
-      literal: args.fixed_strings === true,
-      caseSensitive: args.case_sensitive !== false,
-    });
+    // A pattern V8 cannot run safely loads re2js (once) before any file is read.
+    const pattern = await prepareSearchPattern(
+      compileSearchPattern(args.pattern, {
+        literal: args.fixed_strings === true,
+        caseSensitive: args.case_sensitive !== false,
+      }),
+    );
     const result = await runLineSearch(ctx, {
       pattern,
       dirPath: args.dir_path,
