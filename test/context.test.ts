@@ -42,6 +42,7 @@ describe('ToolContext', () => {
     expect(ctx.callId).toBe('call-7');
     expect(ctx.signal).toBeInstanceOf(AbortSignal);
     expect(ctx.signal.aborted).toBe(true); // the call has ended
+    expect(ctx.deadline).toBeUndefined(); // no timeoutMs, no defaultTimeoutMs
     expect(ctx.cwd).toBe('/workspace');
     expect(ctx.fs).toBe(platform.fs);
     expect(ctx.platform).toBe(platform);
@@ -58,6 +59,32 @@ describe('ToolContext', () => {
     for (let i = 0; i < 3; i += 1) ids.add(await runner.execute('inspect', {}, { conversationId: 'other' }));
     expect(ids.size).toBe(3);
     expect(seen?.conversationId).toBe('other');
+  });
+
+  it('gives the call its deadline as ctx.deadline: timeoutMs, else defaultTimeoutMs, after the call started', async () => {
+    const seen: Array<number | undefined> = [];
+    const runner = new ToolRunner({
+      defaultTimeoutMs: 60_000,
+      tools: [
+        defineTool({
+          name: 'when',
+          description: 'report the deadline',
+          parameters: { type: 'object' },
+          readOnly: true,
+          callWithContext: async (_args, ctx) => void seen.push(ctx.deadline),
+        }),
+      ],
+    });
+    const before = Date.now();
+    await runner.execute('when', {}, { timeoutMs: 5000 });
+    await runner.execute('when', {});
+    await runner.execute('when', {}, { timeoutMs: Infinity });
+    const after = Date.now();
+    expect(seen[0]).toBeGreaterThanOrEqual(before + 5000);
+    expect(seen[0]).toBeLessThanOrEqual(after + 5000);
+    expect(seen[1]).toBeGreaterThanOrEqual(before + 60_000);
+    expect(seen[1]).toBeLessThanOrEqual(after + 60_000);
+    expect(seen[2]).toBeUndefined();
   });
 
   it('does not call callWithContext for tools that do not ask for a context', async () => {

@@ -55,6 +55,8 @@ export interface CallInfo {
   callerSignal: AbortSignal | undefined;
   /** The runner's controller for this call (deadline and cancel), when it made one. */
   controller: AbortController | undefined;
+  /** When the call's deadline fires (`Date.now()` ms); undefined without one. */
+  deadline?: number | undefined;
   onMessage: MessageHandler | undefined;
 }
 
@@ -123,6 +125,10 @@ export class CallContext implements ToolContext {
       }
     }
     return controller.signal;
+  }
+
+  get deadline(): number | undefined {
+    return this.#info.deadline;
   }
 
   get cwd(): string {

@@ -487,7 +487,15 @@ export class ToolRunner implements ToolHost {
     const ctx = state
       ? new CallContext(
           this.#contextHost,
-          { tool: name, conversationId: call.conversationId, callId: call.callId, callerSignal: undefined, controller, onMessage: call.onMessage },
+          {
+            tool: name,
+            conversationId: call.conversationId,
+            callId: call.callId,
+            callerSignal: undefined,
+            controller,
+            onMessage: call.onMessage,
+            deadline: call.timeoutMs === undefined ? undefined : started + call.timeoutMs,
+          },
           state,
         )
       : undefined;

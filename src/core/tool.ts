@@ -58,6 +58,13 @@ export interface ToolContext {
   readonly callId: string;
   /** Fires on cancel (`reason.code === 'cancelled'`) and on timeout (`'timeout'`). */
   readonly signal: AbortSignal;
+  /**
+   * When the call's deadline fires, as a `Date.now()` value (ms since the epoch): the call's
+   * `timeoutMs` (else the runner's `defaultTimeoutMs`) after the call started; undefined when the call
+   * has no deadline. A tool that can stop early with a partial answer (the search tools) plans its
+   * work within it, since `signal` firing at the deadline ends the call with `timeout`.
+   */
+  readonly deadline: number | undefined;
   /** Workspace directory that relative paths resolve against. */
   readonly cwd: string;
   /** The platform's virtual filesystem (promise API). */

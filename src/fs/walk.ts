@@ -33,6 +33,8 @@ export interface WalkOptions {
   includeSymlinks?: boolean;
   /** Checked between directories; the walk rejects with the signal's reason once it fires. */
   signal?: AbortSignal;
+  /** A `Date.now()` value: past it the walk stops between directories and reports `stopped` (a search's time budget). */
+  deadline?: number;
   /** Stop after visiting this many entries (default {@link DEFAULT_MAX_WALK_ENTRIES}). */
   maxEntries?: number;
   /** Keep a file only when this returns true (given its path relative to `dir`). */
@@ -69,6 +71,8 @@ export interface WalkResult {
   files: WalkFile[];
   /** True when `maxEntries` stopped the walk early. */
   capped: boolean;
+  /** True when `deadline` stopped the walk early (only with a `deadline`). */
+  stopped?: boolean;
   directories: number;
   /** Entries that could not be read and were left out (see {@link SkippedEntries}). */
   skipped: SkippedEntries;
@@ -443,7 +447,13 @@ export async function walkWorkspace(options: WalkOptions): Promise<WalkResult> {
   let lastYield = Date.now();
   const skipped = noSkippedEntries();
 
+  let stopped = false;
+
   while (stack.length > 0) {
+    if (options.deadline !== undefined && Date.now() >= options.deadline) {
+      stopped = true;
+      break;
+    }
     const current = stack.pop() as PendingDir;
     throwIfAborted(signal);
     if (Date.now() - lastYield > YIELD_INTERVAL_MS) {
@@ -501,7 +511,7 @@ export async function walkWorkspace(options: WalkOptions): Promise<WalkResult> {
     if (capped) break;
   }
   for (const dropped of ignoreDropped) noteDroppedFor(signal, dropped);
-  return { files, capped, directories, skipped, ignoreDropped };
+  return stopped ? { files, capped, stopped, directories, skipped, ignoreDropped } : { files, capped, directories, skipped, ignoreDropped };
 }
 
 /** Compares strings by UTF-16 code units (the order of `list_dir` and of every sorted path list). */

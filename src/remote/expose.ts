@@ -235,6 +235,7 @@ function pageSideTool(
             planMode: ctx.planMode,
             verbose: ctx.verbose,
             idle: ctx.isIdle(),
+            ...(ctx.deadline === undefined ? {} : { deadline: ctx.deadline }),
           },
         });
       }),

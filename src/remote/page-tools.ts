@@ -95,6 +95,7 @@ export function pageContext(
     conversationId: info.conversationId,
     callId: info.callId,
     signal,
+    deadline: info.deadline,
     cwd: info.cwd,
     planMode: info.planMode,
     verbose: info.verbose,

@@ -94,6 +94,8 @@ export interface PageCallInfo {
   planMode: boolean;
   verbose: boolean;
   idle: boolean;
+  /** The call's deadline (`Date.now()` ms), when it has one. */
+  deadline?: number;
 }
 
 /** One-way notices from the worker. */

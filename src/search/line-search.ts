@@ -21,6 +21,11 @@ export const MAX_SEARCH_RESULTS = 2000;
 export const DEFAULT_SEARCH_TIME_MS = 10_000;
 /** Largest `max_time_ms`. */
 export const MAX_SEARCH_TIME_MS = 120_000;
+/**
+ * Share of what is left of the call's deadline (`ctx.deadline`) a search may spend, so that it stops
+ * and answers with what it found, instead of the deadline ending it with a bare `timeout`.
+ */
+export const DEADLINE_SHARE = 0.8;
 /** Files read (and held) at a time. */
 const BATCH_FILES = 64;
 
@@ -71,8 +76,18 @@ export interface LineSearchOptions {
   contextLines?: number;
   outputMode?: 'content' | 'files_with_matches' | 'count';
   maxResults: number;
-  /** Time budget in ms (default {@link DEFAULT_SEARCH_TIME_MS}); past it the search returns what it found. */
+  /**
+   * Time budget in ms (default {@link DEFAULT_SEARCH_TIME_MS}); past it the search returns what it
+   * found. With a call deadline, at most {@link DEADLINE_SHARE} of what is left of it.
+   */
   maxTimeMs?: number;
+}
+
+/** The time budget of a search starting at `now`: `maxTimeMs`, or a share of what is left of the call's deadline when that is less. */
+export function searchBudget(maxTimeMs: number, callDeadline: number | undefined, now: number): { ms: number; byDeadline: boolean } {
+  if (callDeadline === undefined) return { ms: maxTimeMs, byDeadline: false };
+  const share = Math.max(0, Math.floor((callDeadline - now) * DEADLINE_SHARE));
+  return share < maxTimeMs ? { ms: share, byDeadline: true } : { ms: maxTimeMs, byDeadline: false };
 }
 
 function codeOf(error: unknown): string | undefined {
@@ -86,8 +101,8 @@ function codeOf(error: unknown): string | undefined {
  */
 export async function filesToSearch(
   ctx: ToolContext,
-  options: { dirPath?: string; include?: string; exclude?: string },
-): Promise<{ files: WalkFile[]; capped: boolean }> {
+  options: { dirPath?: string; include?: string; exclude?: string; deadline?: number },
+): Promise<{ files: WalkFile[]; capped: boolean; stopped?: boolean }> {
   const scope = { fs: ctx.fs, root: ctx.platform.root, cwd: ctx.cwd };
   const start = await resolveWorkspacePath(scope, options.dirPath ?? ctx.cwd, { argName: 'dir_path' });
   let stats;
@@ -117,6 +132,7 @@ export async function filesToSearch(
     signal: ctx.signal,
     fileFilter: include || excludeFiles ? (rel) => (!include || include.matches(rel)) && !excludeFiles?.matches(rel) : undefined,
     pruneDir: exclude ? (rel) => exclude.matches(rel) : undefined,
+    ...(options.deadline === undefined ? {} : { deadline: options.deadline }),
   });
 }
 
@@ -135,24 +151,27 @@ interface Tally {
  * platform's text cache, and scans each with {@link scanText} (the pattern's engine, linear in the
  * text); a file's matches are formatted while its text is at hand, so a search holds one batch of
  * texts beyond the cache. Lines are 1-based, columns 1-based code points, files sorted by path.
- * At `maxTimeMs` it stops and returns what it found, with `truncated` and a `note`; the call's signal
- * (its deadline, a cancel) still ends it with `timeout` / `cancelled`.
+ * At its time budget ({@link searchBudget}: `maxTimeMs`, or {@link DEADLINE_SHARE} of what is left of
+ * the call's deadline when that is less) it stops, the walk included, and returns what it found, with
+ * `truncated` and a `note`; the call's signal (its deadline, a cancel) still ends it with `timeout` /
+ * `cancelled` if anything else overruns.
  */
 export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions): Promise<GrepSearchResult> {
   const started = Date.now();
-  const maxTimeMs = options.maxTimeMs ?? DEFAULT_SEARCH_TIME_MS;
+  const budget = searchBudget(options.maxTimeMs ?? DEFAULT_SEARCH_TIME_MS, ctx.deadline, started);
+  const maxTimeMs = budget.ms;
   const deadline = started + maxTimeMs;
   const { pattern, maxResults } = options;
   const contextLines = options.contextLines ?? 0;
   const outputMode = options.outputMode ?? 'content';
-  const listed = await filesToSearch(ctx, { dirPath: options.dirPath, include: options.include, exclude: options.exclude });
+  const listed = await filesToSearch(ctx, { dirPath: options.dirPath, include: options.include, exclude: options.exclude, deadline });
   listed.files.sort((a, b) => compareCodeUnits(a.path, b.path));
 
   const tally: Tally = { matches: [], files: [], totalMatches: 0, outputChars: 0, contentFull: false };
   let searched = 0;
   let binary = 0;
   let large = 0;
-  let stopped = false;
+  let stopped = listed.stopped === true;
   let done = 0;
   const pause = async (): Promise<void> => {
     await yieldToEventLoop();
@@ -245,9 +264,12 @@ export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions
   };
   if (large > 0) counters.large_files_skipped = large;
   if (stopped) {
-    counters.note =
-      `the search stopped at its time limit (${maxTimeMs} ms) after ${done} of ${listed.files.length} files; ` +
-      'the results cover those files only: narrow dir_path or include, use a simpler pattern, or raise max_time_ms';
+    const limit = budget.byDeadline ? `${maxTimeMs} ms, ${DEADLINE_SHARE * 100} % of what was left of the call's deadline` : `${maxTimeMs} ms`;
+    const covered = listed.stopped
+      ? `while listing files, after ${done} of the ${listed.files.length} files listed so far`
+      : `after ${done} of ${listed.files.length} files`;
+    const next = budget.byDeadline ? 'narrow dir_path or include, or use a simpler pattern' : 'narrow dir_path or include, use a simpler pattern, or raise max_time_ms';
+    counters.note = `the search stopped at its time limit (${limit}) ${covered}; the results cover those files only: ${next}`;
   }
 
   if (outputMode === 'files_with_matches') {

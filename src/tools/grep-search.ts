@@ -76,7 +76,7 @@ const parameters = {
       type: 'integer',
       minimum: 1,
       maximum: MAX_SEARCH_TIME_MS,
-      description: `Time limit in ms (default ${DEFAULT_SEARCH_TIME_MS}); at the limit the search returns what it found so far with truncated and a note.`,
+      description: `Time limit in ms (default ${DEFAULT_SEARCH_TIME_MS}, and at most 80 % of what is left of the call's deadline); at the limit the search returns what it found so far with truncated and a note.`,
     },
   },
   required: ['pattern'],
@@ -107,9 +107,10 @@ export interface GrepSearchArgs {
  * {@link SearchContentResult} (`matches` of `{ file_path, line_number, column, line }`, plus
  * `before`/`after` with `context_lines`), {@link SearchFilesResult} or {@link SearchCountResult} by
  * `output_mode`; one entry per matching line, column of its first match in code points. Binary files
- * are skipped and counted, never decoded. At `max_time_ms` (default 10 s) it returns what it found so
- * far with `truncated: true` and a `note`. A directory or file that cannot be read is skipped and
- * counted in `skipped_entries`, with a `note` naming the kinds.
+ * are skipped and counted, never decoded. At `max_time_ms` (default 10 s), or at 80 % of what is left
+ * of the call's deadline (`ctx.deadline`) when that comes first, it returns what it found so far with
+ * `truncated: true` and a `note`. A directory or file that cannot be read is skipped and counted in
+ * `skipped_entries`, with a `note` naming the kinds.
  *
  * Errors: `invalid_pattern` (bad regex or glob; lookaround and backreferences are named, with a way
  * around them), `timeout` (the call's own deadline), `not_found`, `outside_workspace`, `cancelled`,

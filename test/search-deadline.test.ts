@@ -1,0 +1,81 @@
+import { mkdtemp, mkdir, realpath, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ToolRunner } from '../src/core/runner.js';
+import type { Platform } from '../src/core/types.js';
+import { createMemoryPlatform } from '../src/platform/memory.js';
+import { grepSearchTool, type SearchContentResult } from '../src/tools/grep-search.js';
+import { searchDirTool } from '../src/tools/search-dir.js';
+import { createNodePlatform } from '../node/platform.js';
+
+/** 4,000 files of 120 lines of 120 characters (about 58 MB), every line matching the slow pattern at its end. */
+const FILES = 4000;
+
+function bigTree(): Record<string, string> {
+  const files: Record<string, string> = {};
+  const line = `${'a'.repeat(60)}${'ab'.repeat(29)}x\n`;
+  for (let i = 0; i < FILES; i += 1) files[`d${String(i % 30).padStart(2, '0')}/f${String(i).padStart(4, '0')}.txt`] = line.repeat(120);
+  return files;
+}
+
+/** A pattern re2js runs line by line (no literal, nested repetition): slow enough that the whole tree takes seconds. */
+const SLOW = '(a|b)*(ab)+x';
+const NOTE = /^the search stopped at its time limit \(\d+ ms, 80 % of what was left of the call's deadline\) (after \d+ of \d+ files|while listing files, after \d+ of the \d+ files listed so far); the results cover those files only: narrow dir_path or include, or use a simpler pattern$/;
+
+let base: string;
+let node: Platform;
+
+beforeAll(async () => {
+  base = await realpath(await mkdtemp(join(tmpdir(), 'toolhost-deadline-')));
+  for (const [path, text] of Object.entries(bigTree())) {
+    await mkdir(join(base, path, '..'), { recursive: true });
+    await writeFile(join(base, path), text);
+  }
+  node = createNodePlatform({ root: base });
+});
+
+afterAll(async () => {
+  await node?.dispose();
+  await rm(base, { recursive: true, force: true });
+});
+
+describe('a search under a call deadline', () => {
+  for (const [name, platform] of [
+    ['the memory platform', () => createMemoryPlatform({ files: bigTree() })],
+    ['the Node platform on a real folder', () => node],
+  ] as const) {
+    it(`answers with partial results and a note at a 300 ms deadline, not timeout, on ${name}`, async () => {
+      const runner = new ToolRunner({ platform: platform(), tools: [grepSearchTool, searchDirTool] });
+      const started = Date.now();
+      const [result] = await runner.processToolCalls([{ name: 'grep_search', args: { pattern: SLOW, output_mode: 'count' } }], { timeoutMs: 300 });
+      expect(Date.now() - started).toBeLessThan(300 + 250);
+      const value = (result as { result?: { truncated: boolean; note?: string; total_files: number } }).result;
+      expect(value?.truncated).toBe(true);
+      expect(value?.note).toMatch(NOTE);
+      expect(value?.total_files).toBeLessThan(FILES);
+      // Without a deadline the same search covers every file (its own 10 s limit is far off).
+      const full = (await runner.execute('grep_search', { pattern: SLOW, output_mode: 'files_with_matches', max_results: 2000 })) as { total_files: number; note?: string };
+      expect(full).toMatchObject({ total_files: FILES });
+      expect(full.note).toBeUndefined();
+    });
+  }
+
+  it('keeps max_time_ms and its note when it is below the share of the deadline', async () => {
+    const runner = new ToolRunner({ platform: createMemoryPlatform({ files: bigTree() }), tools: [grepSearchTool] });
+    const [result] = await runner.processToolCalls([{ name: 'grep_search', args: { pattern: SLOW, max_time_ms: 50 } }], { timeoutMs: 5000 });
+    const value = (result as { result?: SearchContentResult }).result;
+    expect(value?.truncated).toBe(true);
+    expect(value?.note).toMatch(/^the search stopped at its time limit \(50 ms\) after \d+ of 4000 files; .*or raise max_time_ms$/);
+  });
+
+  it('gives search_dir the same share of the deadline', async () => {
+    const runner = new ToolRunner({ platform: createMemoryPlatform({ files: bigTree() }), tools: [searchDirTool] });
+    const started = Date.now();
+    const [result] = await runner.processToolCalls([{ name: 'search_dir', args: { query: 'x' } }], { timeoutMs: 100 });
+    expect(Date.now() - started).toBeLessThan(100 + 250);
+    const value = (result as { result?: SearchContentResult }).result;
+    expect(value?.truncated).toBe(true);
+    expect(value?.note).toMatch(NOTE);
+  });
+});
