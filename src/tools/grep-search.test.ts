@@ -88,7 +88,7 @@ describe('grep_search', () => {
             "type": "integer",
           },
           "max_time_ms": {
-            "description": "Time limit in ms (default 10000); at the limit the search returns what it found so far with truncated and a note.",
+            "description": "Time limit in ms (default 10000, and at most 80 % of what is left of the call's deadline); at the limit the search returns what it found so far with truncated and a note.",
             "maximum": 120000,
             "minimum": 1,
             "type": "integer",
