@@ -8,6 +8,7 @@ import { unifiedDiff } from './edit/diff.js';
 import { noMatchHint } from './edit/hint.js';
 import { checkOccurrenceCount, findOccurrences, toLf } from './edit/match.js';
 import { replaceOccurrences } from './edit/replace.js';
+import { sameFileVersion } from './edit/unchanged.js';
 
 export { EDIT_MAX_DIFF_CHARS, EDIT_MAX_DIFF_LINE_CHARS } from './edit/diff.js';
 
@@ -200,7 +201,7 @@ async function writeEdit(
   if (read) {
     // Another writer (an editor, a process without the lock) may have changed the file since it was read.
     const now = await statOrNull(ctx.fs, path);
-    if (now === null || !(sameFile(read.stats, now) || (await sameText(ctx, path, read)))) {
+    if (now === null || !(sameFileVersion(read.stats, now) || (await sameText(ctx, path, read)))) {
       throw new ToolError('stale_file', `${where} changed while edit_file was editing it; nothing was written. View it again, then retry the edit`);
     }
   }
@@ -219,9 +220,3 @@ async function sameText(ctx: ToolContext, path: string, read: { text: string; bo
   return decoded !== null && decoded.text === read.text && decoded.bom === read.bom;
 }
 
-/** Whether two stats of one path show the same file version (size, modification time, and inode and change time where the platform has them). */
-function sameFile(a: FsStats, b: FsStats): boolean {
-  const x = a as FsStats & { ino?: number; ctimeMs?: number };
-  const y = b as FsStats & { ino?: number; ctimeMs?: number };
-  return a.size === b.size && a.mtimeMs === b.mtimeMs && x.ino === y.ino && x.ctimeMs === y.ctimeMs;
-}

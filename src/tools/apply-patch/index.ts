@@ -3,6 +3,8 @@ import { fingerprintBytes } from '../../core/file-cache.js';
 import type { ToolContext } from '../../core/tool.js';
 import { dirname, resolveWorkspacePath, statOrNull, writeFileAtomic } from '../../fs/paths.js';
 import { clipForMessage, decodeText, encodeText } from '../../fs/text.js';
+import type { FsStats } from '../../core/types.js';
+import { unchangedSince } from '../edit/unchanged.js';
 import { applyChunks } from './apply.js';
 import type { PatchOperation } from './parse.js';
 
@@ -30,6 +32,8 @@ export interface PatchResult {
 
 interface Planned {
   path: string;
+  /** What was read of the file (null: it did not exist), checked again just before the writes. */
+  read: { stats: FsStats; bytes: Uint8Array } | null;
   /** Bytes before (null: the file did not exist). */
   before: Uint8Array | null;
   /** Bytes after (null: the file is removed). */
@@ -40,9 +44,11 @@ interface Planned {
  * Applies parsed patch operations to the workspace all or nothing: every path is resolved inside the
  * workspace (`resolveWorkspacePath`, so confinement and symlink rules are the built-ins'), every file
  * is read and every new content computed before anything is written, under the write locks of all
- * the paths. If a write then fails, the files already written are put back. Writes are atomic per
- * file and keep each file's BOM and line endings; the file cache records the new hashes, and a file
- * this conversation viewed that has changed since is `stale_file` for a delete.
+ * the paths. Just before the writes every file is checked again against what was read (its stats, or
+ * its content where they differ; an added file still absent): one changed by another writer meanwhile
+ * is `stale_file` and nothing is written. If a write then fails, the files already written are put
+ * back. Writes are atomic per file and keep each file's BOM and line endings; the file cache records
+ * the new hashes, and a file this conversation viewed that has changed since is `stale_file` for a delete.
  *
  * Errors: `not_found` (update or delete of a missing file), `already_exists` (add or move onto an
  * existing file), `no_match` (a hunk that does not apply, quoting the line), `binary_file`,
@@ -61,7 +67,7 @@ export async function applyPatchOperations(ctx: ToolContext, operations: readonl
   const locked = (i: number): Promise<PatchResult> =>
     i === paths.length ? plan() : ctx.withPathLock(paths[i] as string, () => locked(i + 1));
 
-  const readText = async (path: string): Promise<{ bytes: Uint8Array; text: string; bom: boolean }> => {
+  const readText = async (path: string): Promise<{ stats: FsStats; bytes: Uint8Array; text: string; bom: boolean }> => {
     const stats = await statOrNull(ctx.fs, path);
     const where = clipForMessage(path);
     if (stats === null) throw new ToolError('not_found', `${where} does not exist; use "*** Add File:" to create it, or check the path`);
@@ -70,7 +76,7 @@ export async function applyPatchOperations(ctx: ToolContext, operations: readonl
     const bytes = await ctx.fs.readFile(path);
     const decoded = decodeText(bytes);
     if (decoded === null) throw new ToolError('binary_file', `${where} is a binary file (a NUL byte or invalid UTF-8); patches apply to UTF-8 text only`);
-    return { bytes, ...decoded };
+    return { stats, bytes, ...decoded };
   };
   const mustBeFree = async (path: string, what: string): Promise<void> => {
     if ((await statOrNull(ctx.fs, path)) !== null) {
@@ -84,15 +90,15 @@ export async function applyPatchOperations(ctx: ToolContext, operations: readonl
     for (const { op, path, moveTo } of resolved) {
       if (op.type === 'add') {
         await mustBeFree(path, 'added');
-        planned.push({ path, before: null, after: encodeText(op.content) });
+        planned.push({ path, read: null, before: null, after: encodeText(op.content) });
         changes.push({ action: 'A', path });
       } else if (op.type === 'delete') {
-        const { bytes } = await readText(path);
+        const { stats, bytes } = await readText(path);
         const known = ctx.fileCache.get(path);
         if (known !== undefined && known !== (await fingerprintBytes(bytes))) {
           throw new ToolError('stale_file', `${clipForMessage(path)} has changed since you last read it; read it again before deleting it`);
         }
-        planned.push({ path, before: bytes, after: null });
+        planned.push({ path, read: { stats, bytes }, before: bytes, after: null });
         changes.push({ action: 'D', path });
       } else {
         const file = await readText(path);
@@ -100,15 +106,24 @@ export async function applyPatchOperations(ctx: ToolContext, operations: readonl
         const after = encodeText(text, file.bom);
         if (moveTo !== undefined && moveTo !== path) {
           await mustBeFree(moveTo, 'the target of "*** Move to:"');
-          planned.push({ path: moveTo, before: null, after }, { path, before: file.bytes, after: null });
+          planned.push({ path: moveTo, read: null, before: null, after }, { path, read: file, before: file.bytes, after: null });
           changes.push({ action: 'M', path: moveTo, moved_from: path });
         } else {
-          planned.push({ path, before: file.bytes, after });
+          planned.push({ path, read: file, before: file.bytes, after });
           changes.push({ action: 'M', path });
         }
       }
     }
     const hashes = await Promise.all(planned.map((p) => (p.after === null ? null : fingerprintBytes(p.after))));
+    // Another writer (an editor, a process without the lock) may have changed a file since it was read.
+    for (const step of planned) {
+      if (!(await unchangedSince(ctx.fs, step.path, step.read))) {
+        throw new ToolError(
+          'stale_file',
+          `${clipForMessage(step.path)} ${step.read === null ? 'was created' : 'changed'} while apply_patch was applying the patch; nothing was written. Read it again, then retry the patch`,
+        );
+      }
+    }
     if (ctx.signal.aborted) throw new ToolError('cancelled', 'apply_patch was cancelled before writing; nothing was changed');
     const done: Planned[] = [];
     try {

@@ -6,6 +6,8 @@ import { clipForMessage, decodeText, detectLineEnding, encodeText, splitLines, t
 import { compareCodeUnits } from '../../fs/walk.js';
 import { createFileTool } from '../create-file.js';
 import { editFileTool } from '../edit-file.js';
+import { unchangedSince } from '../edit/unchanged.js';
+import type { FsStats } from '../../core/types.js';
 import { RUN_COMMAND_DEFAULT_TIMEOUT_MS } from '../run-command.js';
 
 /** Anthropic's built-in tool type of the text editor this profile implements. */
@@ -77,7 +79,7 @@ function missing(name: string, command: string): ToolError {
   return new ToolError('invalid_arguments', `${command} needs ${name}; add it to the call`);
 }
 
-async function readTextFile(ctx: ToolContext, path: string, shown: string): Promise<{ bytes: Uint8Array; text: string; bom: boolean }> {
+async function readTextFile(ctx: ToolContext, path: string, shown: string): Promise<{ stats: FsStats; bytes: Uint8Array; text: string; bom: boolean }> {
   const stats = await statOrNull(ctx.fs, path);
   if (stats === null) throw new ToolError('not_found', `The path ${shown} does not exist. Please provide a valid path.`);
   if (stats.isDirectory()) throw new ToolError('is_a_directory', `The path ${shown} is a directory; view it to list its files, or give a file path`);
@@ -85,7 +87,7 @@ async function readTextFile(ctx: ToolContext, path: string, shown: string): Prom
   const bytes = await ctx.fs.readFile(path);
   const decoded = decodeText(bytes);
   if (decoded === null) throw new ToolError('binary_file', `${shown} is a binary file (a NUL byte or invalid UTF-8); the text editor shows UTF-8 text only`);
-  return { bytes, ...decoded };
+  return { stats, bytes, ...decoded };
 }
 
 function cap(text: string, max: number | undefined): string {
@@ -167,6 +169,10 @@ async function insert(args: TextEditorArgs, ctx: ToolContext, path: string): Pro
     const joined = outLines.map((l, i) => l + (outEndings[i] as string)).join('');
     const bytes = encodeText(joined, file.bom);
     const hash = await fingerprintBytes(bytes);
+    // Another writer (an editor, a process without the lock) may have changed the file since it was read.
+    if (!(await unchangedSince(ctx.fs, path, file))) {
+      throw new ToolError('stale_file', `${clipForMessage(path)} changed while insert was editing it; nothing was written. View it again, then retry the insert`);
+    }
     if (ctx.signal.aborted) throw new ToolError('cancelled', `insert was cancelled before writing ${clipForMessage(path)}`);
     await writeFileAtomic(ctx.fs, path, bytes, ctx.platform.atomicWrites === true);
     ctx.fileCache.set(path, hash);
