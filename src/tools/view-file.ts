@@ -5,6 +5,7 @@ import { clipForMessage, decodeText, detectLineEnding, quoteForMessage, splitLin
 import { defineTool, type Tool, type ToolContext } from '../core/tool.js';
 import type { FsStats } from '../core/types.js';
 import { resolveWorkspacePath } from '../fs/paths.js';
+import { readLineWindow } from './view-stream.js';
 
 /** Lines shown when `end_line` is not given, and at most in one call. */
 export const VIEW_MAX_LINES = 2000;
@@ -15,7 +16,10 @@ export const VIEW_MAX_LINE_CHARS = 2000;
  * pass it ends early, with `next_start_line`. At least one line is always shown.
  */
 export const VIEW_MAX_CONTENT_CHARS = 500_000;
-/** Largest file `view_file` reads, in bytes (32 MiB); larger files are `too_large`. */
+/**
+ * Largest file `view_file` reads whole, in bytes (32 MiB). A larger one is streamed: its window is read
+ * a MiB at a time and only the window is kept (where the platform's fs has `readRange`; else `too_large`).
+ */
 export const VIEW_MAX_FILE_BYTES = 32 * 1024 * 1024;
 
 const parameters = {
@@ -107,8 +111,13 @@ function cutLine(line: string): { text: string; cut: number } {
  * Binary files (NUL in the first 8 KiB, or invalid UTF-8) give `{ file_path, binary, size, mime_type }`,
  * plus `data_base64` for png/jpeg/gif/webp up to 5 MiB. Records the SHA-256 of the bytes in the file cache.
  *
+ * A file over 32 MiB is streamed where the platform's fs has `readRange` (memory and Node): the window
+ * is read a MiB at a time and only it is kept, so memory stays bounded whatever the file's size or
+ * its longest line (a single enormous line comes back as an excerpt with the cut marker), with a note.
+ *
  * Errors: `not_found`, `is_a_directory`, `outside_workspace`, `invalid_arguments` (start_line past the
- * end, end_line before start_line), `too_large` (over 32 MiB), `execution_failed` (a symlink loop).
+ * end, end_line before start_line), `too_large` (over 32 MiB where the fs has no `readRange`),
+ * `execution_failed` (a symlink loop).
  */
 export const viewFileTool: Tool<{ file_path: string; start_line?: number; end_line?: number }, ViewFileResult> =
   defineTool({
@@ -131,10 +140,13 @@ export const viewFileTool: Tool<{ file_path: string; start_line?: number; end_li
         throw new ToolError('is_a_directory', `${where} is a directory, not a file; use list_dir to see what it holds`);
       }
       if (stats.size > VIEW_MAX_FILE_BYTES) {
-        throw new ToolError(
-          'too_large',
-          `${where} is ${stats.size} bytes; view_file reads files up to ${VIEW_MAX_FILE_BYTES} bytes. Use search_dir or grep_search to find the part you need`,
-        );
+        if (ctx.fs.readRange === undefined) {
+          throw new ToolError(
+            'too_large',
+            `${where} is ${stats.size} bytes; view_file reads files up to ${VIEW_MAX_FILE_BYTES} bytes here. Use search_dir or grep_search to find the part you need`,
+          );
+        }
+        return viewLargeFile(ctx, path, where, stats.size, args);
       }
       const bytes = await ctx.fs.readFile(path);
       ctx.fileCache.set(path, await fingerprintBytes(bytes));
@@ -153,18 +165,8 @@ export const viewFileTool: Tool<{ file_path: string; start_line?: number; end_li
       const { lines } = splitLines(decoded.text);
       const total = lines.length;
       const start = args.start_line ?? 1;
-      if (start > Math.max(total, 1)) {
-        throw new ToolError(
-          'invalid_arguments',
-          `start_line ${start} is past the end of ${where}, which has ${total} line${total === 1 ? '' : 's'}; use a start_line from 1 to ${Math.max(total, 1)}`,
-        );
-      }
-      if (args.end_line !== undefined && args.end_line < start) {
-        throw new ToolError(
-          'invalid_arguments',
-          `end_line ${args.end_line} is before start_line ${start}; give end_line >= start_line, or leave it out`,
-        );
-      }
+      checkStartLine(start, total, where);
+      checkEndLine(start, args.end_line);
       const wanted = Math.min(args.end_line ?? total, total);
       let end = Math.min(wanted, start + VIEW_MAX_LINES - 1);
 
@@ -184,30 +186,112 @@ export const viewFileTool: Tool<{ file_path: string; start_line?: number; end_li
         shown.push(text);
       }
 
-      const result: ViewFileTextResult = {
-        file_path: path,
-        content: shown.join('\n'),
-        start_line: start,
-        end_line: end,
-        total_lines: total,
-        truncated: end < total,
-        line_ending: detectLineEnding(decoded.text),
-      };
-      const notes: string[] = [];
-      if (end < total) {
-        result.next_start_line = end + 1;
-        const why = capped ? ` (output is capped at ${VIEW_MAX_CONTENT_CHARS} characters)` : '';
-        notes.push(
-          `Showing lines ${start}-${end} of ${total}${why}. To read more, call view_file with start_line ${end + 1}.`,
-        );
-      }
-      if (linesCut > 0) {
-        result.lines_cut = linesCut;
-        notes.push(
-          `${linesCut} line${linesCut === 1 ? ' was' : 's were'} longer than ${VIEW_MAX_LINE_CHARS} characters and cut (marked "… [N characters cut]"); use search_dir or grep_search to find text inside them.`,
-        );
-      }
-      if (notes.length > 0) result.note = notes.join(' ');
-      return result;
+      return windowResult({ path, shown, start, end, total, capped, linesCut, lineEnding: detectLineEnding(decoded.text) });
     },
   });
+
+function checkEndLine(start: number, endLine: number | undefined): void {
+  if (endLine !== undefined && endLine < start) {
+    throw new ToolError('invalid_arguments', `end_line ${endLine} is before start_line ${start}; give end_line >= start_line, or leave it out`);
+  }
+}
+
+function checkStartLine(start: number, total: number, where: string): void {
+  if (start > Math.max(total, 1)) {
+    throw new ToolError(
+      'invalid_arguments',
+      `start_line ${start} is past the end of ${where}, which has ${total} line${total === 1 ? '' : 's'}; use a start_line from 1 to ${Math.max(total, 1)}`,
+    );
+  }
+}
+
+/** The text result of the lines `start`..`end` shown of `total`, with its notes. */
+function windowResult(part: {
+  path: string;
+  shown: string[];
+  start: number;
+  end: number;
+  total: number;
+  capped: boolean;
+  linesCut: number;
+  lineEnding: LineEnding;
+  extraNote?: string;
+}): ViewFileTextResult {
+  const { path, shown, start, end, total, capped, linesCut } = part;
+  const result: ViewFileTextResult = {
+    file_path: path,
+    content: shown.join('\n'),
+    start_line: start,
+    end_line: end,
+    total_lines: total,
+    truncated: end < total,
+    line_ending: part.lineEnding,
+  };
+  const notes: string[] = part.extraNote === undefined ? [] : [part.extraNote];
+  if (end < total) {
+    result.next_start_line = end + 1;
+    const why = capped ? ` (output is capped at ${VIEW_MAX_CONTENT_CHARS} characters)` : '';
+    notes.push(
+      `Showing lines ${start}-${end} of ${total}${why}. To read more, call view_file with start_line ${end + 1}.`,
+    );
+  }
+  if (linesCut > 0) {
+    result.lines_cut = linesCut;
+    notes.push(
+      `${linesCut} line${linesCut === 1 ? ' was' : 's were'} longer than ${VIEW_MAX_LINE_CHARS} characters and cut (marked "… [N characters cut]"); use search_dir or grep_search to find text inside them.`,
+    );
+  }
+  if (notes.length > 0) result.note = notes.join(' ');
+  return result;
+}
+
+/**
+ * `view_file` of a file over {@link VIEW_MAX_FILE_BYTES}: the window is streamed from the file (see
+ * `readLineWindow`), so memory is a MiB plus the window whatever the file's size or its longest line;
+ * a line too long to show is an excerpt of its first {@link VIEW_MAX_LINE_CHARS} characters with the
+ * usual marker. The file cache records no fingerprint (the whole content is never held), and drops an
+ * older one.
+ */
+async function viewLargeFile(
+  ctx: ToolContext,
+  path: string,
+  where: string,
+  size: number,
+  args: { start_line?: number; end_line?: number },
+): Promise<ViewFileResult> {
+  const start = args.start_line ?? 1;
+  checkEndLine(start, args.end_line);
+  const end = Math.min(args.end_line ?? Number.MAX_SAFE_INTEGER, start + VIEW_MAX_LINES - 1);
+  const part = await readLineWindow(ctx.fs, path, size, {
+    start,
+    end,
+    maxLineChars: VIEW_MAX_LINE_CHARS,
+    maxChars: VIEW_MAX_CONTENT_CHARS,
+    signal: ctx.signal,
+  });
+  ctx.fileCache.delete(path);
+  if (part.binary) {
+    const mime = sniffMimeType(part.head);
+    const result: ViewFileBinaryResult = { file_path: path, binary: true, size, mime_type: mime };
+    if (isInlineImageType(mime)) result.note = `The image is larger than ${MAX_INLINE_IMAGE_BYTES} bytes, so its data is not included`;
+    return result;
+  }
+  checkStartLine(start, part.total, where);
+  const shown: string[] = [];
+  let linesCut = 0;
+  for (const line of part.lines) {
+    if (line.cut > 0) linesCut += 1;
+    shown.push(line.cut === 0 ? line.text : `${line.text}… [${line.cut} character${line.cut === 1 ? '' : 's'} cut]`);
+  }
+  return windowResult({
+    path,
+    shown,
+    start,
+    end: part.end,
+    total: part.total,
+    capped: part.capped,
+    linesCut,
+    lineEnding: part.lineEnding,
+    extraNote: `${where} is ${size} bytes, more than the ${VIEW_MAX_FILE_BYTES} view_file reads whole, so this window was streamed from it (bytes that are not UTF-8 show as U+FFFD).`,
+  });
+}
