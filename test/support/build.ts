@@ -1,11 +1,12 @@
 import { execFileSync } from 'node:child_process';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const REPO = join(import.meta.dirname, '..', '..');
 
 /**
- * Compiles the package (tsconfig.build.json) into `node_modules/.cache/<name>` and returns that
- * folder, for tests that start Node processes or worker threads (Node 20 cannot load .ts). Inside the
+ * Compiles the package (tsconfig.build.json) into `node_modules/.cache/<name>`, with a package.json
+ * carrying the package's `imports` and the files they name, and returns that folder, for tests that start Node processes or worker threads (Node 20 cannot load .ts). Inside the
  * repository, so `node_modules` resolves from the built files; dist/ is left to the project's build.
  * tsc emits even where another file of the tree is mid-edit, so a non-zero exit is tolerated.
  */
@@ -19,5 +20,10 @@ export function buildPackage(name: string): string {
   } catch {
     // type errors elsewhere in the tree; the emitted JavaScript is still usable
   }
+  // Under node_modules the repository's package.json is out of reach: the built files need their own,
+  // with the package's `imports` (#linear-regex) and the folder they point to.
+  const manifest = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { imports?: unknown };
+  writeFileSync(join(out, 'package.json'), JSON.stringify({ type: 'module', imports: manifest.imports ?? {} }));
+  cpSync(join(REPO, 'linear-regex'), join(out, 'linear-regex'), { recursive: true });
   return out;
 }
