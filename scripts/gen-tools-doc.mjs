@@ -316,7 +316,7 @@ const RUNNER_CODES = [
   ['permission_denied', 'the permission policy or plan mode refuses the call'],
   ['cancelled', "the call's signal was aborted"],
   ['timeout', "the call's deadline passed"],
-  ['execution_failed', 'the tool threw something that is not a tool error'],
+  ['execution_failed', 'the tool threw something that is not a tool error, or it was stopped (deadline, cancel) after it began changing files and had not answered: the message names them'],
 ];
 
 /**

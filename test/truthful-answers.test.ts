@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BuiltinTools, ToolRunner, defineTool } from '../src/index.js';
+import { BuiltinTools, ToolRunner, createMemoryPlatform, defineTool } from '../src/index.js';
 import { createNodePlatform } from '../node/index.js';
 import { FileStateStore } from '../node/state-store.js';
 
@@ -101,5 +101,36 @@ describe('answers of stopped calls', () => {
     await new Promise((r) => setTimeout(r, 250));
     await expect(stat(join(platform.root, 'late-1.txt'))).rejects.toMatchObject({ code: 'ENOENT' });
     await platform.dispose();
+  });
+
+  it('answers execution_failed naming the files changed by a call that writes, sets state, then hangs past its deadline', async () => {
+    const hanging = defineTool({
+      name: 'write_then_hang',
+      description: 'writes two files and sets state, then hangs for 5 s without looking at its signal',
+      parameters: { type: 'object' },
+      callWithContext: async (_args, ctx) => {
+        await ctx.fs.writeFile(join(ctx.platform.root, 'made.txt'), 'made');
+        await ctx.fs.mkdir(join(ctx.platform.root, 'dir'));
+        ctx.setState('half_done', true);
+        await new Promise((r) => setTimeout(r, 5000));
+        return 'finished';
+      },
+    });
+    for (const platform of [createNodePlatform({ root: await tempDir() }), createMemoryPlatform()]) {
+      const runner = new ToolRunner({ platform, tools: [hanging] });
+      const started = Date.now();
+      const [answer] = await runner.processToolCalls([{ name: 'write_then_hang', args: {} }], { timeoutMs: 200 });
+      expect(Date.now() - started, platform.name).toBeLessThan(450);
+      expect(answer, platform.name).toEqual({
+        name: 'write_then_hang',
+        code: 'execution_failed',
+        error:
+          `write_then_hang did not finish within 200 ms, after it had begun changing these files: ${join(platform.root, 'made.txt')}, ${join(platform.root, 'dir')}. ` +
+          'They are as the call left them, possibly partway: check them (view_file, list_dir) before retrying.',
+      });
+      expect(new TextDecoder().decode(await platform.fs.readFile(join(platform.root, 'made.txt')))).toBe('made');
+      expect(await runner.getState()).toEqual({});
+      await platform.dispose();
+    }
   });
 });

@@ -97,6 +97,11 @@ export class CallContext implements ToolContext {
   #open = true;
   #fs: FsPromises | undefined;
   #changedFiles = false;
+  /** Paths the call's fs changed (or began changing), in order, each once. */
+  readonly #changedPaths = new Set<string>();
+  /** Changes through ctx.fs not yet settled. */
+  #inFlight = 0;
+  #onSettled: Array<() => void> = [];
 
   constructor(host: ContextHost, info: CallInfo, state: ConversationState) {
     this.#host = host;
@@ -139,9 +144,34 @@ export class CallContext implements ToolContext {
     // Only a call the runner can interrupt (it owns a controller) needs to know whether it changed a
     // file: the others see the platform's own object.
     if (!this.#info.controller) return this.#host.platform.fs;
-    return (this.#fs ??= guardedFs(this.#host.platform.fs, this.#info.controller.signal, () => {
-      this.#changedFiles = true;
-    }, () => this.#changedFiles));
+    return (this.#fs ??= guardedFs(this.#host.platform.fs, this.#info.controller.signal, {
+      started: () => this.#changedFiles,
+      begin: (paths) => {
+        this.#changedFiles = true;
+        for (const path of paths) if (this.#changedPaths.size < MAX_CHANGED_PATHS) this.#changedPaths.add(path);
+        this.#inFlight += 1;
+      },
+      end: () => {
+        this.#inFlight -= 1;
+        if (this.#inFlight === 0) for (const wake of this.#onSettled.splice(0)) wake();
+      },
+    }));
+  }
+
+  /** The paths the call changed (or began changing) through `ctx.fs`, in order, at most 1,000. */
+  get changedPaths(): readonly string[] {
+    return [...this.#changedPaths];
+  }
+
+  /** True while a change the call started through `ctx.fs` is still running. */
+  get changing(): boolean {
+    return this.#inFlight > 0;
+  }
+
+  /** Resolves once no change the call started through `ctx.fs` is still running (at once when none is). */
+  changesSettled(): Promise<void> {
+    if (this.#inFlight === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#onSettled.push(resolve));
   }
 
   /**
@@ -250,13 +280,24 @@ export class CallContext implements ToolContext {
 /** Methods of the filesystem port that change something. */
 const MUTATING = new Set(['writeFile', 'writeFileAtomic', 'mkdir', 'symlink', 'rename', 'rm', 'unlink', 'rmdir', 'appendFile', 'copyFile', 'truncate', 'chmod', 'utimes', 'link']);
 
+/** Most changed paths a call keeps for its answer. */
+const MAX_CHANGED_PATHS = 1000;
+
+/** What {@link guardedFs} reports: whether a change has started, and each change's start (with its paths) and end. */
+interface ChangeWatch {
+  started(): boolean;
+  begin(paths: readonly string[]): void;
+  end(): void;
+}
+
 /**
- * `fs` as one interruptible call sees it: the first change it starts is noted (`onChange`) and,
- * once `signal` has fired (deadline or cancel) before any change started, refused with the signal's
- * `timeout` / `cancelled`, so a call answered as stopped has changed nothing. Once a change has
- * started (`started()` true), the rest of it goes through, so a temporary file is still renamed or removed.
+ * `fs` as one interruptible call sees it: each change it starts is reported (`begin` with the paths it
+ * touches, `end` once it settles) and, once `signal` has fired (deadline or cancel) before any change
+ * started, refused with the signal's `timeout` / `cancelled`, so a call answered as stopped has changed
+ * nothing. Once a change has started (`started()` true), the rest of it goes through, so a temporary
+ * file is still renamed or removed.
  */
-function guardedFs(fs: FsPromises, signal: AbortSignal, onChange: () => void, started: () => boolean): FsPromises {
+function guardedFs(fs: FsPromises, signal: AbortSignal, watch: ChangeWatch): FsPromises {
   const cache = new Map<PropertyKey, unknown>();
   return new Proxy(fs, {
     get(target, property) {
@@ -267,12 +308,23 @@ function guardedFs(fs: FsPromises, signal: AbortSignal, onChange: () => void, st
       const wrapped =
         typeof property === 'string' && MUTATING.has(property)
           ? (...args: unknown[]): unknown => {
-              if (signal.aborted && !started()) {
+              if (signal.aborted && !watch.started()) {
                 const reason = signal.reason as { code?: unknown } | undefined;
                 return Promise.reject(reason && typeof reason.code === 'string' ? reason : new ToolError('cancelled', 'the call was cancelled before it changed anything'));
               }
-              onChange();
-              return method.apply(target, args);
+              // rename changes both its paths; symlink, link and copyFile their second one; the others their first.
+              const paths = (property === 'rename' ? args.slice(0, 2) : property === 'symlink' || property === 'copyFile' || property === 'link' ? args.slice(1, 2) : args.slice(0, 1)).filter(
+                (arg): arg is string => typeof arg === 'string',
+              );
+              watch.begin(paths);
+              let settled: unknown;
+              try {
+                settled = method.apply(target, args);
+              } catch (error) {
+                watch.end();
+                throw error;
+              }
+              return Promise.resolve(settled).finally(() => watch.end());
             }
           : method.bind(target);
       cache.set(property, wrapped);

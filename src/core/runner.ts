@@ -1,6 +1,6 @@
 import { ToolError, toToolError, type ToolErrorCode } from './errors.js';
 import { createFileCache } from './file-cache.js';
-import { quoteForMessage } from '../fs/text.js';
+import { clipForMessage, quoteForMessage } from '../fs/text.js';
 import { KeyedMutex } from './locks.js';
 import { DenialTracker, PermissionChecker, type PermissionPolicy, type PermissionRequest } from './permissions.js';
 import { createMemoryPlatform } from '../platform/memory.js';
@@ -510,7 +510,7 @@ export class ToolRunner implements ToolHost {
         // Stopped (deadline or cancel) after it began changing files: `timeout` or `cancelled` would
         // tell the model nothing changed, so the tool's own answer is awaited (it saw its signal abort).
         if (error !== controller.signal.reason || entry.readOnly || !ctx?.changedFiles) throw error;
-        value = await settleWithin(running, MUTATION_GRACE_MS, error);
+        value = await settleAfterChanges(running, ctx, name, error as ToolError);
       }
       // A read-only tool that blocked the thread past its deadline (the timer could not fire) still
       // timed out: its late answer changed nothing. A mutating tool that got this far made its change,
@@ -663,13 +663,51 @@ export class ToolRunner implements ToolHost {
  */
 const MUTATION_GRACE_MS = 5_000;
 
-/** `running`'s outcome, or a rejection with `stop` if it has not settled within `ms`. */
-function settleWithin<T>(running: Promise<T>, ms: number, stop: unknown): Promise<T> {
+/** Time a stopped call that changed files is given to answer once none of its changes is running (ms). */
+const SETTLED_GRACE_MS = 100;
+/** Files named in the answer of a call stopped after it changed files; the others are counted. */
+const NAMED_CHANGES = 10;
+
+/** Resolves with `value` after `ms` (and clears its timer when `done` settles first). */
+function after<T>(ms: number, value: T, done: Promise<unknown>): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(stop), ms);
+  const expired = new Promise<T>((resolve) => {
+    timer = setTimeout(() => resolve(value), Math.max(0, ms));
   });
-  return Promise.race([running, expired]).finally(() => clearTimeout(timer));
+  void done.finally(() => clearTimeout(timer));
+  return expired;
+}
+
+/**
+ * The outcome of a call stopped (deadline or cancel) after it began changing files: while one of its
+ * changes through `ctx.fs` is running the call is waited for (a write in flight finishes), and once
+ * none is it has {@link SETTLED_GRACE_MS} to answer, all within {@link MUTATION_GRACE_MS}. A call
+ * still running then (it hangs after its writes) answers `execution_failed` naming the files it
+ * changed, never a `timeout` / `cancelled` that would say nothing changed.
+ */
+async function settleAfterChanges<T>(running: Promise<T>, ctx: CallContext, name: string, stop: ToolError): Promise<T> {
+  const until = Date.now() + MUTATION_GRACE_MS;
+  const done = running.then(
+    () => 'done' as const,
+    () => 'done' as const,
+  );
+  while (Date.now() < until) {
+    const first = await Promise.race([done, ctx.changesSettled().then(() => 'settled' as const), after(until - Date.now(), 'late' as const, done)]);
+    if (first === 'done') return running;
+    if (first === 'late') break;
+    const second = await Promise.race([done, after(Math.min(SETTLED_GRACE_MS, until - Date.now()), 'late' as const, done)]);
+    if (second === 'done') return running;
+    if (!ctx.changing) break;
+  }
+  const paths = ctx.changedPaths;
+  const named = paths.slice(0, NAMED_CHANGES).map((path) => clipForMessage(path)).join(', ');
+  const more = paths.length > NAMED_CHANGES ? ` and ${paths.length - NAMED_CHANGES} more` : '';
+  const what = `${paths.length === 1 ? 'this file' : 'these files'}: ${named}${more}`;
+  const how = stop.code === 'timeout' ? stop.message.replace(/; narrow the request or raise timeoutMs$/, '') : `${name} was cancelled`;
+  throw new ToolError(
+    'execution_failed',
+    `${how}, after it had begun changing ${what}. They are as the call left them, possibly partway: check them (view_file, list_dir) before retrying.`,
+  );
 }
 
 /** Puts back what the cache held before a failed call set `changes` (unless a later call has set the key since). */
