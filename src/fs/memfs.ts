@@ -309,8 +309,9 @@ export class MemoryFs {
    */
   #walk(path: string, at: Cursor): Last {
     if (path.startsWith('/')) {
-      at.chain.length = 1;
-      at.names.length = 0;
+      // Setting an array's length is a runtime call in V8: skip it when there is nothing to cut.
+      if (at.chain.length > 1) at.chain.length = 1;
+      if (at.names.length > 0) at.names.length = 0;
     }
     const parts = path.split('/');
     let end = parts.length - 1;
@@ -418,6 +419,23 @@ export class MemoryFs {
     const data = (node as FileNode).data;
     const start = Math.min(Math.max(0, position), data.length);
     return data.slice(start, Math.min(data.length, start + Math.max(0, length)));
+  }
+
+  /**
+   * The regular file at `path` as stored, for readers that only look (the search tools): its bytes
+   * themselves, not a copy, with its `ino` and `mtimeMs`. Never modify the bytes: a write gives a file
+   * new bytes instead of changing the old ones, so bytes once returned stay as they were. A final
+   * symlink is not followed. Undefined (never an error) when nothing is there, it is no regular file,
+   * or the path cannot be walked.
+   */
+  storedFileSync(path: string): { data: Uint8Array; ino: number; mtimeMs: number } | undefined {
+    let node: FsNode | undefined;
+    try {
+      node = this.#find(checkPath(path, 'lstat'), false).node;
+    } catch {
+      return undefined;
+    }
+    return node?.kind === 'file' ? { data: node.data, ino: node.ino, mtimeMs: node.mtimeMs } : undefined;
   }
 
   /**

@@ -4,6 +4,7 @@ import { quoteForMessage } from '../fs/text.js';
 import type { FsPromises, FsStats, JsonValue, Platform, StateStore } from '../core/types.js';
 import { dirname, isInside, joinPath } from '../fs/paths.js';
 import { MemoryFs } from '../fs/memfs.js';
+import { createMemorySearchSource } from '../search/memory-source.js';
 
 /** Options of {@link createMemoryPlatform}. */
 export interface MemoryPlatformOptions {
@@ -175,7 +176,9 @@ export function fsFromSync(sync: SyncFsLike): FsPromises {
  * Capabilities: no commands, no web search, not persistent; `run_command` and `web_search`
  * return their empty results. Creating it only builds the tree of `options.files`. Every operation
  * completes in one synchronous step ({@link fsFromSync}), so `writeFile` is atomic for readers and
- * `atomicWrites` is true; `changeCount()` counts the changes made through `fs`.
+ * `atomicWrites` is true; `changeCount()` counts the changes made through `fs`. The search tools read
+ * the tree through its `searchSource` ({@link createMemorySearchSource}): bytes as stored, searched
+ * and validated as bytes, decoded only where a match is reported.
  *
  * Errors (thrown at creation): `invalid_arguments` for a `root` that is not absolute (it is
  * normalised: `/a/../ws/` becomes `/ws`) and for a bad `files` key or content.
@@ -227,6 +230,7 @@ export function createMemoryPlatform(options: MemoryPlatformOptions = {}): Platf
     state: options.state ?? new MemoryStateStore(),
     capabilities: { runCommand: false, webSearch: false, persistent: false },
     atomicWrites: true,
+    searchSource: createMemorySearchSource(() => memory),
     async dispose() {},
   };
   return platform;

@@ -121,7 +121,8 @@ const CR = new Uint8Array([13]);
 
 /**
  * Counts the lines of `bytes` holding `needle` (bytes, no line break in it), on bytes only:
- * `indexOf` to each occurrence, then to the end of its line. Stops at `deadline` (`stopped`).
+ * `indexOf` to each occurrence, then to the end of its line (a `\r` is looked for within that line
+ * only, so a file without one is not read twice). Stops at `deadline` (`stopped`).
  */
 export function countLiteralLines(
   source: SearchSource,
@@ -132,8 +133,6 @@ export function countLiteralLines(
 ): { count: number; stopped: boolean } {
   let count = 0;
   let pos = from;
-  const hasCR = source.indexOf(bytes, CR, from) !== -1;
-  let nextCR = -1;
   for (;;) {
     const at = source.indexOf(bytes, needle, pos);
     if (at === -1) return { count, stopped: false };
@@ -141,12 +140,9 @@ export function countLiteralLines(
     const after = at + needle.length;
     let end = source.indexOf(bytes, LF, after);
     if (end === -1) end = bytes.length;
-    if (hasCR) {
-      if (nextCR !== -2 && nextCR < after) {
-        const cr = source.indexOf(bytes, CR, after);
-        nextCR = cr === -1 ? -2 : cr;
-      }
-      if (nextCR >= 0 && nextCR < end) end = nextCR;
+    if (end > after) {
+      const cr = source.indexOf(bytes.subarray(after, end), CR, 0);
+      if (cr !== -1) end = after + cr;
     }
     pos = end + 1;
     if ((count & 255) === 0 && Date.now() >= deadline) return { count, stopped: true };

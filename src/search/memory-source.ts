@@ -1,0 +1,42 @@
+import type { FsDirent, SearchFileStat, SearchSource } from '../core/types.js';
+import type { MemoryFs } from '../fs/memfs.js';
+import { ByteFinder, isUtf8 } from './bytes.js';
+
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/**
+ * The search tools' reader over an in-memory filesystem (see `SearchSource`), for the memory platform
+ * and the web platform's journalled workspace: listings and files come straight from the tree, a
+ * file's bytes as stored (no copy: `MemoryFs.storedFileSync`), so a search reads no file twice and
+ * decodes only what it reports. Bytes are searched with {@link ByteFinder} and validated with
+ * {@link isUtf8} (plain JavaScript, as in the browser). `tree` gives the filesystem at each call (the
+ * web platform loads its tree on first use).
+ */
+export function createMemorySearchSource(tree: () => MemoryFs): SearchSource {
+  let finder: ByteFinder | undefined;
+  const statOf = (path: string): SearchFileStat | undefined => {
+    const stored = tree().storedFileSync(path);
+    return stored ? { size: stored.data.length, mtimeMs: stored.mtimeMs, ino: stored.ino } : undefined;
+  };
+  return {
+    readdir(path: string): FsDirent[] {
+      return tree().readdirSync(path, { withFileTypes: true });
+    },
+    stat: statOf,
+    read(path: string, maxBytes: number): { bytes: Uint8Array; stat: SearchFileStat } | undefined {
+      const stored = tree().storedFileSync(path);
+      if (!stored) return undefined;
+      const { data } = stored;
+      return { bytes: data.length > maxBytes ? data.subarray(0, maxBytes) : data, stat: { size: data.length, mtimeMs: stored.mtimeMs, ino: stored.ino } };
+    },
+    indexOf(haystack: Uint8Array, needle: Uint8Array, from: number): number {
+      if (needle.length === 1) return haystack.indexOf(needle[0] as number, Math.max(0, from));
+      if (!finder?.matches(needle)) finder = new ByteFinder(needle);
+      return finder.find(haystack, from);
+    },
+    isUtf8,
+    decode(bytes: Uint8Array): string {
+      return decoder.decode(bytes);
+    },
+  };
+}
