@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BuiltinTools } from '../src/index.js';
+import { BuiltinTools, defineTool } from '../src/index.js';
 import { ToolRunner, type ToolCallFailure, type ToolCallResult } from '../src/core/runner.js';
 import type { Platform, RunCommandResult } from '../src/core/types.js';
 import { describePlatformContract } from '../test/contract/platform-contract.js';
@@ -100,6 +100,39 @@ describe('createNodePlatform', () => {
     const stateDir = join(base, 'state-across');
     await createNodePlatform({ root, stateDir }).state.set('conv', 'k', [1, 2]);
     expect(await createNodePlatform({ stateDir }).state.get('conv', 'k')).toEqual([1, 2]);
+  });
+
+  it('with stateDir, a read-only call with context checks the state file\'s revision, not its content', async () => {
+    const stateDir = join(base, 'state-read-only');
+    const platform = createNodePlatform({ stateDir });
+    const remember = defineTool({
+      name: 'remember',
+      description: 'Stores a note.',
+      parameters: { type: 'object', properties: {}, additionalProperties: false },
+      callWithContext: async (_args: unknown, ctx) => {
+        ctx.setState('note', 'kept');
+        return 'ok';
+      },
+    });
+    const recall = defineTool({
+      name: 'recall',
+      description: 'Reads the note.',
+      parameters: { type: 'object', properties: {}, additionalProperties: false },
+      readOnly: true,
+      callWithContext: async (_args: unknown, ctx) => ctx.getState('note') ?? null,
+    });
+    const runner = new ToolRunner({ platform, tools: [...BuiltinTools.all(), remember, recall] });
+    await platform.fs.writeFile('/workspace/a.txt', 'a\n');
+    expect(await runner.execute('remember', {})).toBe('ok');
+    expect(await runner.execute('recall', {})).toBe('kept');
+    // Keep the file's head (its revision), break the rest: read-only calls never parse it again.
+    const file = join(stateDir, 'default.json');
+    const text = await readFile(file, 'utf8');
+    await writeFile(file, text.slice(0, text.indexOf('"state"')));
+    ok(await call(runner, 'view_file', { file_path: 'a.txt' }));
+    expect(await runner.execute('recall', {})).toBe('kept');
+    // A state-changing call reads the whole file under the lock, and says what is wrong with it.
+    await expect(runner.execute('remember', {})).rejects.toMatchObject({ code: 'execution_failed', message: expect.stringContaining(file) });
   });
 
   it('uses a given state store, with or without a root, and refuses state together with stateDir', async () => {

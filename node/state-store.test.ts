@@ -118,4 +118,42 @@ describe('FileStateStore', () => {
     await writeFile(store.pathFor('c'), '{"version":1,');
     await expect(store.get('c', 'a')).rejects.toMatchObject({ code: 'execution_failed', message: expect.stringContaining(store.pathFor('c')) });
   });
+
+  it('answers a snapshot at the known revision from the head of the file, without parsing the rest', async () => {
+    const store = new FileStateStore(join(dir, 'head'));
+    await store.setMany('c', [['a', 1], ['b', 'x'.repeat(10_000)]]);
+    const first = await store.snapshot('c', undefined);
+    expect(first).toEqual({ version: expect.stringMatching(/^[A-Za-z0-9_-]{12}$/), state: { a: 1, b: 'x'.repeat(10_000) } });
+    const text = await readFile(store.pathFor('c'), 'utf8');
+    // Same head, a body that is no longer JSON: only a full read would notice.
+    await writeFile(store.pathFor('c'), text.slice(0, text.indexOf('"state"') + 12));
+    expect(await store.snapshot('c', first.version)).toEqual({ version: first.version });
+    await expect(store.snapshot('c', 'some-other-revision')).rejects.toMatchObject({ code: 'execution_failed' });
+  });
+
+  it('answers a snapshot with the state when another writer moved the revision, and when the file went away', async () => {
+    const stateDir = join(dir, 'moved');
+    const store = new FileStateStore(stateDir);
+    await store.set('c', 'n', 1);
+    const { version } = await store.snapshot('c', undefined);
+    await inChild(stateDir, "await store.set('c', 'n', 2);");
+    const moved = await store.snapshot('c', version);
+    expect(moved.version).not.toBe(version);
+    expect(moved.state).toEqual({ n: 2 });
+    await store.delete('c', 'n');
+    expect(await store.snapshot('c', moved.version)).toEqual({ version: 'none', state: {} });
+    expect(await store.snapshot('c', 'none')).toEqual({ version: 'none' });
+  });
+
+  it('reads the whole file when its head does not show the revision (an id longer than the head, a file written before revisions)', async () => {
+    const store = new FileStateStore(join(dir, 'long-head'));
+    const long = 'q"\\'.repeat(2000);
+    await store.set(long, 'k', 'v');
+    const { version } = await store.snapshot(long, undefined);
+    expect(await store.snapshot(long, version)).toEqual({ version });
+    const old = JSON.stringify({ version: 1, conversationId: 'old', state: { k: 'v' } });
+    await writeFile(store.pathFor('old'), old);
+    expect(await store.snapshot('old', undefined)).toEqual({ version: `len-${old.length}`, state: { k: 'v' } });
+    expect(await store.snapshot('old', `len-${old.length}`)).toEqual({ version: `len-${old.length}` });
+  });
 });
