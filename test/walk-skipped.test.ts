@@ -24,8 +24,8 @@ function dir(name: string): FsDirent {
 }
 
 /**
- * The memory platform with a filesystem whose listing of the root names two directories that cannot
- * be read: one whose name is over NAME_MAX (the memory filesystem answers ENAMETOOLONG for it) and one
+ * The memory platform with a filesystem (and search source) whose listing of the root names two
+ * directories that cannot be read: one whose name is over NAME_MAX (the memory filesystem answers ENAMETOOLONG for it) and one
  * that is gone (ENOENT), as an entry removed between the listing and its read is.
  */
 function platformWithBadEntries(): Platform {
@@ -36,7 +36,12 @@ function platformWithBadEntries(): Platform {
     if (path !== W) return listed;
     return options?.withFileTypes ? [...listed, dir(LONG), dir('gone')] : [...listed, LONG, 'gone'];
   }) as FsPromises['readdir'];
-  return { ...platform, fs: { ...real, readdir } as FsPromises };
+  const source = platform.searchSource as SearchSource;
+  const searchSource: SearchSource = {
+    ...source,
+    readdir: (path) => (path === W ? [...source.readdir(path), dir(LONG), dir('gone')] : source.readdir(path)),
+  };
+  return { ...platform, fs: { ...real, readdir } as FsPromises, searchSource };
 }
 
 async function call(runner: ToolRunner, name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
