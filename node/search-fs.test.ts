@@ -1,10 +1,11 @@
-import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ToolRunner } from '../src/core/runner.js';
 import type { Platform } from '../src/core/types.js';
 import { createMemoryPlatform } from '../src/platform/memory.js';
+import { SLAB_BYTES, SourceCache } from '../src/search/source-cache.js';
 import { findFileTool } from '../src/tools/find-file.js';
 import { grepSearchTool } from '../src/tools/grep-search.js';
 import { searchDirTool } from '../src/tools/search-dir.js';
@@ -146,5 +147,82 @@ describe('createNodeSearchSource', () => {
     expect(() => source.readdir(`${base}/../`)).toThrow(expect.objectContaining({ code: 'outside_workspace' }));
     expect(source.isUtf8(new Uint8Array([0xff]))).toBe(false);
     expect(source.indexOf(new Uint8Array([1, 2, 3, 2, 3]), new Uint8Array([2, 3]), 2)).toBe(3);
+  });
+});
+
+describe('SourceCache over a Node folder', () => {
+  it('packs files into slabs within its budget, keeps binary files as entries only, and re-reads what changed', async () => {
+    const dir = await realpath(await mkdtemp(join(tmpdir(), 'toolhost-slab-')));
+    try {
+      await writeFile(join(dir, 'a.txt'), 'alpha\n');
+      await writeFile(join(dir, 'b.txt'), 'beta\n');
+      await writeFile(join(dir, 'c.bin'), new Uint8Array([1, 0, 2]));
+      await writeFile(join(dir, 'big.txt'), 'x'.repeat(5 * 1024 * 1024));
+      const old = Date.now() / 1000 - 10;
+      for (const name of ['a.txt', 'b.txt', 'c.bin', 'big.txt']) await utimes(join(dir, name), old, old);
+      const source = createNodeSearchSource(dir);
+      const cache = new SourceCache(source, 40 * 1024 * 1024);
+      const text = (name: string): string => {
+        const file = cache.load(join(dir, name));
+        if (!file || file === 'large' || !file.bytes) throw new Error(`${name} is not a text file`);
+        return new TextDecoder().decode(file.bytes);
+      };
+      expect(text('a.txt')).toBe('alpha\n');
+      // One shared slab and the entry's overhead.
+      expect(cache.used).toBe(SLAB_BYTES + 256);
+      const a = cache.load(join(dir, 'a.txt'));
+      expect(text('b.txt')).toBe('beta\n');
+      expect(cache.load(join(dir, 'a.txt'))).toBe(a);
+      expect(cache.load(join(dir, 'c.bin'))).toMatchObject({ bytes: null });
+      expect(cache.used).toBe(SLAB_BYTES + 3 * 256);
+      // Over a quarter of a slab: a slab of its own, exactly its size.
+      expect(text('big.txt').length).toBe(5 * 1024 * 1024);
+      expect(cache.used).toBe(SLAB_BYTES + 5 * 1024 * 1024 + 4 * 256);
+      // Decoded texts are not kept.
+      const file = cache.load(join(dir, 'a.txt'));
+      if (!file || file === 'large') throw new Error('a.txt is gone');
+      expect(cache.text(file)).toBe('alpha\n');
+      expect(cache.used).toBe(SLAB_BYTES + 5 * 1024 * 1024 + 4 * 256);
+      // A changed file is read again; the old bytes' slab space stays counted until the slab empties.
+      await writeFile(join(dir, 'a.txt'), 'ALPHA!\n');
+      expect(text('a.txt')).toBe('ALPHA!\n');
+      expect(text('b.txt')).toBe('beta\n');
+      // Dropping the big file frees its own slab.
+      await rm(join(dir, 'big.txt'));
+      expect(cache.load(join(dir, 'big.txt'))).toBeUndefined();
+      expect(cache.used).toBe(SLAB_BYTES + 3 * 256);
+      cache.release();
+      expect(cache.used).toBe(0);
+      source.close?.();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reads files past a full budget into a reused buffer and does not keep them', async () => {
+    const dir = await realpath(await mkdtemp(join(tmpdir(), 'toolhost-slab-')));
+    try {
+      for (let i = 0; i < 4; i += 1) await writeFile(join(dir, `${i}.txt`), `file ${i}\n`);
+      const source = createNodeSearchSource(dir);
+      // Room for one slab only.
+      const cache = new SourceCache(source, SLAB_BYTES + 1000);
+      const loaded = [0, 1, 2, 3].map((i) => cache.load(join(dir, `${i}.txt`)));
+      expect(cache.used).toBe(SLAB_BYTES + 3 * 256);
+      const last = loaded[3];
+      if (!last || last === 'large' || !last.bytes) throw new Error('3.txt is not a text file');
+      expect(new TextDecoder().decode(last.bytes)).toBe('file 3\n');
+      expect(cache.load(join(dir, '3.txt'))).not.toBe(last);
+      const small = new SourceCache(source, 1000);
+      const first = small.load(join(dir, '0.txt'));
+      const second = small.load(join(dir, '1.txt'));
+      if (!first || first === 'large' || !first.bytes || !second || second === 'large' || !second.bytes) throw new Error('not text files');
+      // The same buffer: the first file's bytes are only good until the next load.
+      expect(second.bytes.buffer).toBe(first.bytes.buffer);
+      expect(new TextDecoder().decode(second.bytes)).toBe('file 1\n');
+      expect(small.used).toBe(0);
+      source.close?.();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import { posix } from 'node:path';
 import { isToolError, ToolError } from '../src/core/errors.js';
 import type { FsDirent, SearchFileStat, SearchSource } from '../src/core/types.js';
+import { releaseCache } from '../src/search/source-cache.js';
 import { escapeBytes, unescapePath } from './fs/names.js';
 
 const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK, O_NOCTTY, O_DIRECTORY } = fs.constants;
@@ -23,11 +24,14 @@ function inside(root: string, path: string): boolean {
   return root === '/' ? path.startsWith('/') : path === root || path.startsWith(root + '/');
 }
 
-const decoder = new TextDecoder('utf-8');
+const bufferIndexOf = Buffer.prototype.indexOf as (this: Uint8Array, needle: Uint8Array | number, from: number) => number;
+
+/** `/proc/<pid>/fd/`: one symbolic link fewer to resolve per open than `/proc/self/fd/`. */
+const FD_DIR = `/proc/${process.pid}/fd/`;
 
 function childOf(dirfd: number, name: string): string | Buffer {
   const raw = unescapePath(name);
-  return typeof raw === 'string' ? `/proc/self/fd/${dirfd}/${raw}` : Buffer.concat([Buffer.from(`/proc/self/fd/${dirfd}/`), raw]);
+  return typeof raw === 'string' ? `${FD_DIR}${dirfd}/${raw}` : Buffer.concat([Buffer.from(`${FD_DIR}${dirfd}/`), raw]);
 }
 
 /**
@@ -44,7 +48,10 @@ function childOf(dirfd: number, name: string): string | Buffer {
  * elsewhere the platform keeps using its `fs`.
  */
 export function createNodeSearchSource(root: string, options: NodeSearchSourceOptions = {}): SearchSource {
+  const rootSlash = root === '/' ? '/' : root + '/';
   const check = (path: string): string => {
+    // The walker's paths are already normal: no `.` or `..` component, no doubled slash, no NUL.
+    if (path.startsWith(rootSlash) && !path.includes('/.') && !path.includes('//') && !path.endsWith('/') && !path.includes('\0')) return path;
     const normal = posix.normalize(path);
     if (!normal.startsWith('/') || !inside(root, normal) || normal.includes('\0')) {
       throw new ToolError('outside_workspace', `search path is outside the workspace ${root}`);
@@ -67,8 +74,11 @@ export function createNodeSearchSource(root: string, options: NodeSearchSourceOp
     }
     return fd;
   };
+  /** Set by `dirFd` when it opened the directory just now (so there is nothing to re-check). */
+  let opened = false;
   /** A descriptor of the directory `path` (normalised, inside the root), opened component by component. */
   const dirFd = (path: string): number => {
+    opened = false;
     if (path === root) return rootFd;
     const known = held.get(path);
     if (known !== undefined) {
@@ -76,15 +86,21 @@ export function createNodeSearchSource(root: string, options: NodeSearchSourceOp
       held.set(path, known);
       return known;
     }
-    const parent = dirFd(posix.dirname(path));
-    return hold(path, fs.openSync(childOf(parent, posix.basename(path)), DIR_FLAGS));
+    const slash = path.lastIndexOf('/');
+    const parent = dirFd(slash === 0 ? '/' : path.slice(0, slash));
+    const fd = hold(path, fs.openSync(childOf(parent, path.slice(slash + 1)), DIR_FLAGS));
+    opened = true;
+    return fd;
   };
-  const parentAndName = (path: string): [number, string] => [dirFd(posix.dirname(path)), posix.basename(path)];
-  return {
+  const parentAndName = (path: string): [number, string] => {
+    const slash = path.lastIndexOf('/');
+    return [dirFd(slash === 0 ? '/' : path.slice(0, slash)), path.slice(slash + 1)];
+  };
+  const source: SearchSource = {
     readdir(path: string): FsDirent[] {
       const normal = check(path);
       let fd = dirFd(normal);
-      if (normal !== root) {
+      if (normal !== root && !opened) {
         // A held descriptor may name a directory renamed since: check it is still the one at this path.
         const [parent, name] = parentAndName(normal);
         const now = fs.lstatSync(childOf(parent, name), { throwIfNoEntry: false });
@@ -94,10 +110,10 @@ export function createNodeSearchSource(root: string, options: NodeSearchSourceOp
           fd = dirFd(normal);
         }
       }
-      const entries = fs.readdirSync(`/proc/self/fd/${fd}`, { withFileTypes: true });
+      const entries = fs.readdirSync(`${FD_DIR}${fd}`, { withFileTypes: true });
       // Names that are not UTF-8 decode with U+FFFD (and a backslash needs escaping): list those again as bytes, in the \xNN form.
       if (!entries.some((entry) => entry.name.includes('\uFFFD') || entry.name.includes('\\'))) return entries;
-      return fs.readdirSync(`/proc/self/fd/${fd}`, { withFileTypes: true, encoding: 'buffer' }).map((entry) => {
+      return fs.readdirSync(`${FD_DIR}${fd}`, { withFileTypes: true, encoding: 'buffer' }).map((entry) => {
         const name = escapeBytes(entry.name);
         return { name, isFile: () => entry.isFile(), isDirectory: () => entry.isDirectory(), isSymbolicLink: () => entry.isSymbolicLink() };
       });
@@ -105,15 +121,17 @@ export function createNodeSearchSource(root: string, options: NodeSearchSourceOp
     stat(path: string): SearchFileStat | undefined {
       let stats: fs.Stats | undefined;
       try {
-        const [fd, name] = parentAndName(check(path));
-        stats = fs.lstatSync(childOf(fd, name), { throwIfNoEntry: false });
+        // By its whole path (half the cost of going through a held directory): the cache only compares
+        // this stat with the one taken when the file was read through held directories, so a folder
+        // swapped for a link out can make it read the file again, never return bytes from outside.
+        stats = fs.lstatSync(unescapePath(check(path)), { throwIfNoEntry: false });
       } catch (error) {
         if (isToolError(error)) throw error;
         return undefined;
       }
       return stats?.isFile() ? statOf(stats) : undefined;
     },
-    read(path: string, maxBytes: number): { bytes: Uint8Array; stat: SearchFileStat } | undefined {
+    read(path: string, maxBytes: number, into?: (size: number) => Uint8Array): { bytes: Uint8Array; stat: SearchFileStat } | undefined {
       let fd: number;
       try {
         const [dir, name] = parentAndName(check(path));
@@ -128,7 +146,7 @@ export function createNodeSearchSource(root: string, options: NodeSearchSourceOp
         const stats = fs.fstatSync(fd);
         if (!stats.isFile()) return undefined;
         const size = Math.min(stats.size, maxBytes);
-        const bytes = Buffer.allocUnsafe(size);
+        const bytes = into ? into(size) : Buffer.allocUnsafe(size);
         let got = 0;
         while (got < size) {
           const n = fs.readSync(fd, bytes, got, size - got, got);
@@ -141,20 +159,23 @@ export function createNodeSearchSource(root: string, options: NodeSearchSourceOp
       }
     },
     indexOf(haystack: Uint8Array, needle: Uint8Array, from: number): number {
-      return buffer(haystack).indexOf(buffer(needle), from);
+      // Buffer's indexOf takes any Uint8Array as `this` (no Buffer view made per call).
+      return bufferIndexOf.call(haystack, needle, from);
     },
     isUtf8(bytes: Uint8Array): boolean {
       return isUtf8(bytes);
     },
     decode(bytes: Uint8Array): string {
       // Buffer's own decoder: faster than TextDecoder for ASCII-heavy text.
-      return Buffer.isBuffer(bytes) ? bytes.toString('utf8') : decoder.decode(bytes);
+      return buffer(bytes).toString('utf8');
     },
     close(): void {
+      releaseCache(source);
       for (const fd of held.values()) fs.closeSync(fd);
       held.clear();
       fs.closeSync(rootFd);
     },
     ...(options.cacheBytes !== undefined ? { cacheBytes: options.cacheBytes } : {}),
   };
+  return source;
 }

@@ -244,8 +244,13 @@ export interface SearchSource {
   readdir(path: string): FsDirent[];
   /** The regular file at `path` (a final symlink not followed); undefined when it is missing or not a regular file. */
   stat(path: string): SearchFileStat | undefined;
-  /** The bytes of the regular file at `path` (a final symlink not followed), at most `maxBytes`; undefined as for `stat`. */
-  read(path: string, maxBytes: number): { bytes: Uint8Array; stat: SearchFileStat } | undefined;
+  /**
+   * The bytes of the regular file at `path` (a final symlink not followed), at most `maxBytes`;
+   * undefined as for `stat`. With `into`, the source asks it for the buffer to read into once it knows
+   * the size (`into(size)` gives `size` bytes, e.g. the free end of a cache slab) and returns a prefix of
+   * that buffer; without, or if it ignores `into`, it allocates.
+   */
+  read(path: string, maxBytes: number, into?: (size: number) => Uint8Array): { bytes: Uint8Array; stat: SearchFileStat } | undefined;
   /** `haystack.indexOf(needle, from)` on bytes, -1 when absent. */
   indexOf(haystack: Uint8Array, needle: Uint8Array, from: number): number;
   /** Whether `bytes` is valid UTF-8. */

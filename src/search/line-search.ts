@@ -218,10 +218,11 @@ export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions
         }
         searched += 1;
         const wantOffsets = outputMode === 'content' && !tally.contentFull ? maxResults - tally.matches.length : 0;
-        if (needle && file.text === undefined) {
-          if (source.indexOf(file.bytes, needle, file.skip) === -1) continue;
+        if (needle) {
+          const first = source.indexOf(file.bytes, needle, file.skip);
+          if (first === -1) continue;
           if (pattern.mode === 'literal' && wantOffsets === 0) {
-            const counted = countLiteralLines(source, file.bytes, file.skip, needle, deadline);
+            const counted = countLiteralLines(source, file.bytes, first, needle, deadline);
             if (counted.count > 0) {
               tally.totalMatches += counted.count;
               tally.files.push({ path: walked.path, count: counted.count });
@@ -233,7 +234,7 @@ export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions
             continue;
           }
         }
-        if (await scanOne(walked.path, (cache as SourceCache).text(walked.path, file), wantOffsets)) break;
+        if (await scanOne(walked.path, (cache as SourceCache).text(file), wantOffsets)) break;
         if (Date.now() - lastPause >= YIELD_EVERY_MS) {
           await pause();
           lastPause = Date.now();

@@ -2,43 +2,88 @@ import type { SearchFileStat, SearchSource } from '../core/types.js';
 import { BINARY_SNIFF_BYTES } from '../fs/text.js';
 import { MAX_SEARCH_FILE_BYTES } from '../fs/walk.js';
 
-/** Bytes of file content (and decoded text) a source's cache keeps, unless the source says otherwise. */
+/** Bytes of file content a source's cache keeps, unless the source says otherwise. */
 export const DEFAULT_CACHE_BYTES = 256 * 1024 * 1024;
 /** A file modified this close to the moment it was read is read again (git's "racily clean" rule). */
 const RACY_MS = 1000;
+/** Bytes of one slab: cached file contents are packed into slabs of this size. */
+export const SLAB_BYTES = 16 * 1024 * 1024;
+/** Files larger than this get a slab of their own instead of a new shared one. */
+const OWN_SLAB_BYTES = SLAB_BYTES / 4;
+/** Budget bytes one cached file costs beyond its content (its map entry, objects and path). */
+const ENTRY_OVERHEAD = 256;
+/** Largest read buffer kept for reuse between reads of files that are not cached. */
+const MAX_SCRATCH_BYTES = 16 * 1024 * 1024;
 
 /** One file as {@link SourceCache.load} gives it. */
 export interface SourceFile {
-  /** null: binary (NUL in the first 8 KiB, or not UTF-8); never decoded. */
+  /**
+   * null: binary (NUL in the first 8 KiB, or not UTF-8); never decoded. The bytes of a file the
+   * cache does not keep are only valid until the next {@link SourceCache.load}.
+   */
   bytes: Uint8Array | null;
   /** Bytes to skip at the start (a UTF-8 BOM). */
   skip: number;
-  /** The decoded text, once {@link SourceCache.text} made it. */
-  text?: string;
+}
+
+interface Slab {
+  bytes: Uint8Array;
+  /** Bytes handed out from the start. */
+  top: number;
+  /** Bytes of the cached files still in it. */
+  live: number;
 }
 
 interface Entry extends SourceFile {
   stat: SearchFileStat;
   readAt: number;
-  cost: number;
+  slab: Slab | undefined;
 }
 
 /**
- * The search tools' cache over a {@link SearchSource}: file bytes (and their decoded text once a search
- * needed it) validated by each file's (size, mtime, inode), within a byte budget (default
- * {@link DEFAULT_CACHE_BYTES}); a changed or vanished file's entry is dropped, and once the budget is
- * full new files are read but not kept (so a tree larger than the budget keeps its first part cached:
- * least-recently-used eviction would keep nothing a sequential scan reuses). Files changed within a
- * second of being read are read again. A repeated search costs one `stat` per cached file.
+ * Slabs of released caches, reused by the next cache unless the garbage collector took them first
+ * (so a fresh platform per search does not stack up a cache's worth of garbage each time).
+ */
+const spareSlabs: Array<WeakRef<Uint8Array>> = [];
+
+function takeSlab(): Uint8Array {
+  while (spareSlabs.length > 0) {
+    const bytes = (spareSlabs.pop() as WeakRef<Uint8Array>).deref();
+    if (bytes) return bytes;
+  }
+  return new Uint8Array(SLAB_BYTES);
+}
+
+/**
+ * The search tools' cache over a {@link SearchSource}: file bytes validated by each file's (size, mtime,
+ * inode), within a byte budget (default {@link DEFAULT_CACHE_BYTES}) that counts whole slabs and a
+ * per-file overhead. Contents are packed into 16 MiB slabs (a file over 4 MiB gets
+ * one of its own), read straight into place: no allocation per file, nothing for the garbage collector
+ * to trace. A changed or vanished file's entry is dropped (its slab is freed once empty); once the
+ * budget is full new files are read into one reused buffer and not kept (so a tree larger than the
+ * budget keeps its first part cached: least-recently-used eviction would keep nothing a sequential
+ * scan reuses). Files changed within a second of being read are read again. A repeated search costs
+ * one `stat` per cached file.
  */
 export class SourceCache {
   readonly #entries = new Map<string, Entry>();
   #used = 0;
+  /** The shared slab new files go into. */
+  #slab: Slab | undefined;
+  #scratch: Uint8Array | undefined;
+  /** The slab the current read was placed in (`fresh`: not yet part of the cache). */
+  #pending: { slab: Slab; fresh: boolean } | undefined;
+  readonly #into = (size: number): Uint8Array => this.#place(size);
 
   constructor(
     readonly source: SearchSource,
     readonly budget = DEFAULT_CACHE_BYTES,
   ) {}
+
+  /** Budget bytes in use (slabs and per-file overheads). */
+  get used(): number {
+    return this.#used;
+  }
 
   /** The file at `path`: undefined when it is gone or not a regular file, 'large' over the search limit. */
   load(path: string): SourceFile | 'large' | undefined {
@@ -50,57 +95,123 @@ export class SourceCache {
         return undefined;
       }
       if (stat.size === known.stat.size && stat.mtimeMs === known.stat.mtimeMs && stat.ino === known.stat.ino && stat.mtimeMs < known.readAt - RACY_MS) {
-        this.#entries.delete(path);
-        this.#entries.set(path, known);
         return known;
       }
       this.#drop(path, known);
       if (stat.size > MAX_SEARCH_FILE_BYTES) return 'large';
     }
     const readAt = Date.now();
-    const read = this.source.read(path, MAX_SEARCH_FILE_BYTES + 1);
-    if (!read) return undefined;
-    if (read.bytes.length > MAX_SEARCH_FILE_BYTES) return 'large';
+    this.#pending = undefined;
+    const read = this.source.read(path, MAX_SEARCH_FILE_BYTES + 1, this.#into);
+    const pending = this.#pending as { slab: Slab; fresh: boolean } | undefined;
+    this.#pending = undefined;
+    if (!read || read.bytes.length > MAX_SEARCH_FILE_BYTES) {
+      if (pending?.fresh) giveBack(pending.slab);
+      return read ? 'large' : undefined;
+    }
     const bytes = read.bytes;
     const sniff = bytes.length > BINARY_SNIFF_BYTES ? bytes.subarray(0, BINARY_SNIFF_BYTES) : bytes;
     const binary = this.source.indexOf(sniff, NUL, 0) !== -1 || !this.source.isUtf8(bytes);
     const skip = !binary && bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-    const entry: Entry = { bytes: binary ? null : bytes, skip, stat: read.stat, readAt, cost: binary ? 64 : bytes.length };
-    this.#add(path, entry);
+    const entry: Entry = { bytes: binary ? null : bytes, skip, stat: read.stat, readAt, slab: undefined };
+    const slab = pending?.slab;
+    if (!binary && slab && bytes.buffer === slab.bytes.buffer && bytes.byteOffset === slab.bytes.byteOffset + slab.top) {
+      // Read into a slab: keep it there ((#place checked the budget).
+      if (pending?.fresh) {
+        this.#used += slab.bytes.length;
+        if (slab.bytes.length === SLAB_BYTES) {
+          if (this.#slab?.live === 0) this.#free(this.#slab);
+          this.#slab = slab;
+        }
+      }
+      slab.top += (bytes.length + 7) & ~7;
+      slab.live += bytes.length;
+      entry.slab = slab;
+    } else {
+      if (pending?.fresh) giveBack(pending.slab);
+      if (!binary) {
+        // A source that read into a buffer of its own: keep that buffer if it fits.
+        if (pending || bytes.buffer === this.#scratch?.buffer) return entry;
+        if (bytes.length + ENTRY_OVERHEAD > this.budget / 4 || this.#used + bytes.length + ENTRY_OVERHEAD > this.budget) return entry;
+        entry.slab = { bytes, top: bytes.length, live: bytes.length };
+        this.#used += bytes.length;
+      } else if (this.#used + ENTRY_OVERHEAD > this.budget) {
+        return entry;
+      }
+    }
+    this.#entries.set(path, entry);
+    this.#used += ENTRY_OVERHEAD;
     return entry;
   }
 
-  /** The decoded text of a loaded text file (kept while the budget allows). */
-  text(path: string, file: SourceFile): string {
-    if (file.text !== undefined) return file.text;
+  /**
+   * The decoded text of a loaded text file. Not kept: decoding costs a tenth of a regex scan, while
+   * keeping texts doubled the memory a cache holds, and each fresh cache's texts stayed on the heap as
+   * garbage until a full collection (a peak of 580 MiB over the search bench's Node searches, 276 MiB
+   * without them).
+   */
+  text(file: SourceFile): string {
     const bytes = file.bytes as Uint8Array;
-    const text = this.source.decode(file.skip > 0 ? bytes.subarray(file.skip) : bytes);
-    file.text = text;
-    const entry = this.#entries.get(path);
-    if (entry === file) {
-      if (this.#used + text.length > this.budget) {
-        // No room for the text as well: keep the bytes only.
-        file.text = undefined;
-        return text;
-      }
-      entry.cost += text.length;
-      this.#used += text.length;
-    }
-    return text;
+    return this.source.decode(file.skip > 0 ? bytes.subarray(file.skip) : bytes);
   }
 
-  #add(path: string, entry: Entry): void {
-    // Scan-resistant: a tree larger than the budget keeps its first part cached instead of each file
-    // pushing out the one a repeated search needs next (plain LRU keeps nothing useful then).
-    if (entry.cost > this.budget / 4 || this.#used + entry.cost > this.budget) return;
-    this.#entries.set(path, entry);
-    this.#used += entry.cost;
+  /** Empties the cache and gives its slabs back for the next cache to reuse. */
+  release(): void {
+    const slabs = new Set<Slab>();
+    for (const entry of this.#entries.values()) if (entry.slab) slabs.add(entry.slab);
+    if (this.#slab) slabs.add(this.#slab);
+    for (const slab of slabs) giveBack(slab);
+    this.#entries.clear();
+    this.#slab = undefined;
+    this.#scratch = undefined;
+    this.#used = 0;
+  }
+
+  /** Where a file of `size` bytes is read to: a slab's free end when the budget has room, else the scratch buffer. */
+  #place(size: number): Uint8Array {
+    if (size + ENTRY_OVERHEAD <= this.budget / 4 && this.#used + ENTRY_OVERHEAD <= this.budget) {
+      const slab = this.#slab;
+      if (slab && size <= OWN_SLAB_BYTES && slab.top + size <= slab.bytes.length) return this.#aim(slab, false, size);
+      // A new shared slab (the old one's free end is given up: under a quarter of a slab), or one of its own for a large file.
+      const fresh = size > OWN_SLAB_BYTES ? size : SLAB_BYTES;
+      if (this.#used + fresh + ENTRY_OVERHEAD <= this.budget) {
+        return this.#aim({ bytes: fresh === SLAB_BYTES ? takeSlab() : new Uint8Array(size), top: 0, live: 0 }, true, size);
+      }
+    }
+    let scratch = this.#scratch;
+    if (!scratch || scratch.length < size) {
+      scratch = new Uint8Array(Math.max(size, 64 * 1024, Math.min(2 * (scratch?.length ?? 0), MAX_SCRATCH_BYTES)));
+      this.#scratch = scratch.length <= MAX_SCRATCH_BYTES ? scratch : undefined;
+    }
+    return scratch.subarray(0, size);
+  }
+
+  #aim(slab: Slab, fresh: boolean, size: number): Uint8Array {
+    this.#pending = { slab, fresh };
+    const bytes = slab.bytes;
+    return new Uint8Array(bytes.buffer, bytes.byteOffset + slab.top, size);
   }
 
   #drop(path: string, entry: Entry): void {
     this.#entries.delete(path);
-    this.#used -= entry.cost;
+    this.#used -= ENTRY_OVERHEAD;
+    const slab = entry.slab;
+    if (!slab) return;
+    slab.live -= (entry.bytes as Uint8Array).length;
+    if (slab.live === 0 && slab !== this.#slab) this.#free(slab);
   }
+
+  #free(slab: Slab): void {
+    this.#used -= slab.bytes.length;
+    if (slab === this.#slab) this.#slab = undefined;
+    giveBack(slab);
+  }
+}
+
+/** Puts a shared-size slab in the spare list (others are left to the garbage collector). */
+function giveBack(slab: Slab): void {
+  const bytes = slab.bytes;
+  if (bytes.byteOffset === 0 && bytes.buffer.byteLength === SLAB_BYTES) spareSlabs.push(new WeakRef(bytes));
 }
 
 const NUL = new Uint8Array([0]);
@@ -114,6 +225,12 @@ export function cacheOf(source: SearchSource): SourceCache {
     caches.set(source, cache);
   }
   return cache;
+}
+
+/** Empties the cache of `source` (if it has one) and gives its memory back for other caches to reuse. */
+export function releaseCache(source: SearchSource): void {
+  caches.get(source)?.release();
+  caches.delete(source);
 }
 
 const LF = new Uint8Array([10]);
