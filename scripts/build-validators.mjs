@@ -2,8 +2,10 @@
 /**
  * Generates src/tools/generated/validators.js (+ validators.d.ts): ajv standalone validators for every
  * built-in tool schema (BuiltinTools.all() and the web_search fallback), default-exported as a record
- * `{ [JSON.stringify(schema)]: validate }`. src/validation.ts consults that record before compiling, so
- * built-in tools validate where eval is forbidden (a Content-Security-Policy without 'unsafe-eval').
+ * `{ [validatorKey(schema)]: validate }`. src/core/validation.ts consults that record before compiling,
+ * so built-in tools validate where eval is forbidden (a Content-Security-Policy without 'unsafe-eval').
+ * Each schema is compiled without its annotations (descriptions, titles, examples, defaults), which ajv
+ * does not read: the bundle carries neither the schema text nor its descriptions.
  *
  * Usage: `npm run gen:validators` (or `node scripts/build-validators.mjs`). The output is committed; `npm run build` uses it as it is.
  * The schemas are read from the TypeScript sources through Vite's module runner, so no build is needed;
@@ -31,49 +33,59 @@ export const VALIDATORS_JS = 'src/tools/generated/validators.js';
 export const VALIDATORS_DTS = 'src/tools/generated/validators.d.ts';
 
 /**
- * Ajv options: exactly those of getAjv() in src/validation.ts (so a precompiled validator behaves like a
- * runtime-compiled one: same errors, same messages), plus standalone ESM source output.
+ * What the generator takes from src/core/validation.ts, so there is one copy of each: the ajv options
+ * every toolhost validator is compiled with, the key the runtime looks a built-in validator up by, and
+ * the annotation stripping that key is computed over.
+ * @typedef {{
+ *   AJV_OPTIONS: Readonly<Record<string, unknown>>;
+ *   validatorKey: (schema: any) => string;
+ *   stripAnnotations: (schema: any) => object;
+ * }} ValidationCore
  */
-export const AJV_OPTIONS = Object.freeze({
-  allErrors: true,
-  strict: false,
-  validateFormats: false,
-  coerceTypes: false,
-  useDefaults: false,
-});
 
 /**
- * The distinct parameter schemas of `tools`, in order, as `[JSON.stringify(schema), schema]` pairs.
- * A string `parameters` is parsed, as the runner's parseSchema does.
+ * The distinct parameter schemas of `tools`, in order, as `[key, schema]` pairs: `key` is
+ * `core.validatorKey(schema)`, `schema` the schema without its annotations (what is compiled). A string
+ * `parameters` is parsed, as the runner's parseSchema does. Schemas that differ only in annotations
+ * share one entry; two that differ in anything else but share a key throw (a hash collision).
  * @param {ReadonlyArray<{ name: string; parameters: unknown }>} tools
+ * @param {ValidationCore} core
  * @returns {Array<[string, object]>}
  */
-export function collectSchemas(tools) {
-  /** @type {Map<string, object>} */
+export function collectSchemas(tools, core) {
+  /** @type {Map<string, { schema: object; text: string; tool: string }>} */
   const seen = new Map();
   for (const tool of tools) {
     const schema = typeof tool.parameters === 'string' ? JSON.parse(tool.parameters) : tool.parameters;
     if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
       throw new Error(`tool ${tool.name}: parameters is not a JSON Schema object`);
     }
-    const key = JSON.stringify(schema);
-    if (!seen.has(key)) seen.set(key, schema);
+    const key = core.validatorKey(schema);
+    const stripped = core.stripAnnotations(schema);
+    const text = JSON.stringify(stripped);
+    const earlier = seen.get(key);
+    if (earlier === undefined) seen.set(key, { schema: stripped, text, tool: tool.name });
+    else if (earlier.text !== text) {
+      throw new Error(`tools ${earlier.tool} and ${tool.name}: different schemas share the validator key ${key}; lengthen validatorKey in src/core/validation.ts`);
+    }
   }
-  return [...seen];
+  return [...seen].map(([key, { schema }]) => [key, schema]);
 }
 
 const RUNTIME_REQUIRE = /const (\w+) = require\("(ajv\/dist\/runtime\/[\w/-]+)"\)(\.default)?;/g;
 
 /**
- * The text of src/tools/generated/validators.js for `tools`: ajv standalone code (ESM) with every
- * `require("ajv/dist/runtime/...")` rewritten into an ESM import, and a default export
- * `{ [JSON.stringify(schema)]: validate }`. Deterministic: the same tools give the same text.
+ * The text of src/tools/generated/validators.js for `tools`: ajv standalone code (ESM) of each schema
+ * without its annotations, with every `require("ajv/dist/runtime/...")` rewritten into an ESM import,
+ * and a default export `{ [validatorKey(schema)]: validate }`. Deterministic: the same tools give the
+ * same text.
  * @param {ReadonlyArray<{ name: string; parameters: unknown }>} tools
+ * @param {ValidationCore} core
  * @returns {string}
  */
-export function generateValidatorsModule(tools) {
-  const schemas = collectSchemas(tools);
-  const ajv = new Ajv({ ...AJV_OPTIONS, code: { source: true, esm: true } });
+export function generateValidatorsModule(tools, core) {
+  const schemas = collectSchemas(tools, core);
+  const ajv = new Ajv({ ...core.AJV_OPTIONS, code: { source: true, esm: true } });
   /** @type {Record<string, string>} */
   const exportsMap = {};
   schemas.forEach(([, schema], i) => {
@@ -97,12 +109,12 @@ export function generateValidatorsModule(tools) {
   return [
     '// Generated by scripts/build-validators.mjs from the built-in tools\' parameter schemas. Do not edit:',
     '// run `npm run gen:validators` after changing a schema (test/validators-fresh.test.ts checks it).',
-    `// ajv ${readAjvVersion()} standalone, options as getAjv() in src/validation.ts: ${JSON.stringify(AJV_OPTIONS)}.`,
+    `// ajv ${readAjvVersion()} standalone, AJV_OPTIONS of src/core/validation.ts: ${JSON.stringify(core.AJV_OPTIONS)}.`,
     '/* eslint-disable */',
     ...imports,
     code,
     '',
-    '/** Precompiled validators keyed by `JSON.stringify(schema)` (see src/validation.ts). */',
+    '/** Precompiled validators keyed by validatorKey(schema) (see src/core/validation.ts). */',
     'export default {',
     record,
     '};',
@@ -118,7 +130,7 @@ export const VALIDATORS_DTS_TEXT = [
   '/** An ajv standalone validator: true, or false with `errors` set. */',
   'export type PrecompiledValidator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };',
   '',
-  '/** Precompiled validators of the built-in tool schemas, keyed by `JSON.stringify(schema)`. */',
+  '/** Precompiled validators of the built-in tool schemas, keyed by `validatorKey(schema)` (src/core/validation.ts). */',
   'declare const validators: Readonly<Record<string, PrecompiledValidator>>;',
   'export default validators;',
   '',
@@ -127,6 +139,19 @@ export const VALIDATORS_DTS_TEXT = [
 function readAjvVersion() {
   const pkg = JSON.parse(readFileSync(join(ROOT, 'node_modules/ajv/package.json'), 'utf8'));
   return String(pkg.version);
+}
+
+/**
+ * Loads src/core/validation.ts (or dist/src/core/validation.js with `fromDist`) for its
+ * {@link ValidationCore} parts.
+ * @param {{ fromDist?: boolean }} [options]
+ * @returns {Promise<ValidationCore>}
+ */
+export async function loadValidationCore(options = {}) {
+  if (options.fromDist) return import(pathToFileURL(join(ROOT, 'dist/src/core/validation.js')).href);
+  const { runnerImport } = await import('vite');
+  const inline = { configFile: /** @type {false} */ (false), root: ROOT, logLevel: /** @type {'error'} */ ('error') };
+  return /** @type {any} */ ((await runnerImport(join(ROOT, 'src/core/validation.ts'), inline)).module);
 }
 
 /**
@@ -152,10 +177,11 @@ async function main() {
   const jsPath = join(ROOT, VALIDATORS_JS);
   const dtsPath = join(ROOT, VALIDATORS_DTS);
   mkdirSync(dirname(jsPath), { recursive: true });
-  // src/validation.ts imports the generated module: give a first run something to load.
+  // src/core/validation.ts imports the generated module: give a first run something to load.
   if (!existsSync(jsPath)) writeFileSync(jsPath, 'export default {};\n');
   const tools = await loadBuiltinTools({ fromDist: args.has('--from-dist') });
-  const js = generateValidatorsModule(tools);
+  const core = await loadValidationCore({ fromDist: args.has('--from-dist') });
+  const js = generateValidatorsModule(tools, core);
   const current = { js: readFileSync(jsPath, 'utf8'), dts: existsSync(dtsPath) ? readFileSync(dtsPath, 'utf8') : '' };
   if (args.has('--check')) {
     const fresh = current.js === js && current.dts === VALIDATORS_DTS_TEXT;
@@ -165,7 +191,7 @@ async function main() {
   }
   if (current.js !== js) writeFileSync(jsPath, js);
   if (current.dts !== VALIDATORS_DTS_TEXT) writeFileSync(dtsPath, VALIDATORS_DTS_TEXT);
-  console.log(`${VALIDATORS_JS}: ${collectSchemas(tools).length} validators for ${tools.length} tools`);
+  console.log(`${VALIDATORS_JS}: ${collectSchemas(tools, core).length} validators for ${tools.length} tools`);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

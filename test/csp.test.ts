@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -119,7 +119,10 @@ beforeAll(() => {
     throw new Error(`tsc did not emit the core:\n${tsc.stdout}\n${tsc.stderr}`);
   }
   // Under node_modules/ the nearest package.json scope stops: say that these files are ES modules.
-  writeFileSync(join(OUT, 'package.json'), '{ "type": "module" }\n');
+  // grep_search's `#linear-regex` import resolves through this package.json too, to the Node loader.
+  mkdirSync(join(OUT, 'linear-regex'), { recursive: true });
+  copyFileSync(join(ROOT, 'linear-regex', 'node.js'), join(OUT, 'linear-regex', 'node.js'));
+  writeFileSync(join(OUT, 'package.json'), '{ "type": "module", "imports": { "#linear-regex": "./linear-regex/node.js" } }\n');
   writeFileSync(CHILD, CHILD_SOURCE);
   const schema = { type: 'object', properties: { n: { type: 'integer' } }, additionalProperties: false };
   writeFileSync(

@@ -1,3 +1,5 @@
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex } from '@noble/hashes/utils.js';
 import type { ErrorObject } from 'ajv';
 import { clipForMessage, quoteForMessage } from '../fs/text.js';
 import precompiledBuiltins from '../tools/generated/validators.js';
@@ -136,17 +138,73 @@ export function parseSchema(toolName: string, parameters: JsonSchema | string, w
   return schema as JsonSchema;
 }
 
+/** Annotation keywords: ajv (with toolhost's options) reads none of them when validating, and no error names them. */
+const ANNOTATIONS = new Set(['title', 'description', 'examples', '$comment', 'default', 'deprecated', 'readOnly', 'writeOnly']);
+/** Keywords whose value is one subschema. */
+const SUBSCHEMA = new Set([
+  'additionalItems',
+  'additionalProperties',
+  'contains',
+  'else',
+  'if',
+  'not',
+  'propertyNames',
+  'then',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+]);
+/** Keywords whose value is an array of subschemas. */
+const SUBSCHEMA_LIST = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
+/** Keywords whose value maps names to subschemas (the names are data, never keywords). */
+const SUBSCHEMA_MAP = new Set(['$defs', 'definitions', 'dependentSchemas', 'patternProperties', 'properties']);
+
+function stripNode(node: unknown, depth: number): unknown {
+  if (depth > 200 || typeof node !== 'object' || node === null || Array.isArray(node)) return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (ANNOTATIONS.has(key)) continue;
+    if (SUBSCHEMA.has(key)) out[key] = stripNode(value, depth + 1);
+    else if (key === 'items') out[key] = Array.isArray(value) ? value.map((item) => stripNode(item, depth + 1)) : stripNode(value, depth + 1);
+    else if (SUBSCHEMA_LIST.has(key) && Array.isArray(value)) out[key] = value.map((item) => stripNode(item, depth + 1));
+    else if ((SUBSCHEMA_MAP.has(key) || key === 'dependencies') && typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      // `dependencies` maps a name to a subschema or to a list of names (kept as it is).
+      out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, stripNode(sub, depth + 1)]));
+    } else out[key] = value; // enum, const, required, type, ... and unknown keywords: data, kept verbatim
+  }
+  return out;
+}
+
+/**
+ * `schema` without its annotations (`title`, `description`, `examples`, `$comment`, `default`,
+ * `deprecated`, `readOnly`, `writeOnly`) at any depth of subschemas: what ajv validates, with the same
+ * results and errors (the schema paths do not change). Property names, `enum` and `const` values and
+ * unknown keywords are kept verbatim. Returns a copy.
+ */
+export function stripAnnotations(schema: JsonSchema): JsonSchema {
+  return stripNode(schema, 0) as JsonSchema;
+}
+
+/**
+ * The key of the built-in tools' generated validators: the first 16 hex digits (64 bits) of the
+ * SHA-256 of `JSON.stringify(stripAnnotations(schema))`, so rewording a description needs no new
+ * validator and the bundle carries no schema text. scripts/build-validators.mjs computes it with this
+ * function and refuses two schemas with one key.
+ */
+export function validatorKey(schema: JsonSchema): string {
+  return bytesToHex(sha256(new TextEncoder().encode(JSON.stringify(stripAnnotations(schema))))).slice(0, 16);
+}
+
 /**
  * The validator for `schema` that needs no compiling: one registered with
  * {@link registerPrecompiledValidators}, else the built-in tools' validator generated at build time
- * (src/tools/generated/validators.js, keyed by the schema's `JSON.stringify` text; regenerate with
+ * (src/tools/generated/validators.js, keyed by {@link validatorKey}; regenerate with
  * `npm run gen:validators`); `undefined` when neither has it.
  */
 export function precompiledValidator(schema: JsonSchema): ArgumentValidator | undefined {
-  const text = JSON.stringify(schema);
-  const ready = precompiled.get(text);
+  const ready = precompiled.get(JSON.stringify(schema));
   if (ready) return ready;
-  return Object.hasOwn(precompiledBuiltins, text) ? (precompiledBuiltins[text] as ArgumentValidator) : undefined;
+  const key = validatorKey(schema);
+  return Object.hasOwn(precompiledBuiltins, key) ? (precompiledBuiltins[key] as ArgumentValidator) : undefined;
 }
 
 /**

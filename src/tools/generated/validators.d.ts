@@ -4,6 +4,6 @@ import type { ErrorObject } from 'ajv';
 /** An ajv standalone validator: true, or false with `errors` set. */
 export type PrecompiledValidator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
 
-/** Precompiled validators of the built-in tool schemas, keyed by `JSON.stringify(schema)`. */
+/** Precompiled validators of the built-in tool schemas, keyed by `validatorKey(schema)` (src/core/validation.ts). */
 declare const validators: Readonly<Record<string, PrecompiledValidator>>;
 export default validators;
