@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonSchema } from './types.js';
-import { compileValidator, formatValidationErrors } from './validation.js';
+import { compileValidator, formatValidationErrors, stripAnnotations, validatorKey } from './validation.js';
 
 async function problems(schema: JsonSchema, args: unknown): Promise<string> {
   const validate = await compileValidator('t', schema);
@@ -32,5 +32,48 @@ describe('formatValidationErrors', () => {
     expect(await problems(schema, { mode: 'm'.repeat(100_000), n: 'n'.repeat(100_000) })).toBe(
       '/mode must be one of: "a", "b"; /n must be integer',
     );
+  });
+});
+
+describe('stripAnnotations', () => {
+  it('drops annotations at every depth and keeps property names, enum and const values and unknown keywords', () => {
+    const schema = {
+      title: 'T',
+      description: 'top',
+      type: 'object',
+      properties: {
+        description: { type: 'string', description: 'a property named description', default: 'x' },
+        title: { enum: [{ description: 'data' }], examples: ['a'] },
+        list: { type: 'array', items: { type: 'integer', $comment: 'c' }, deprecated: true },
+      },
+      anyOf: [{ required: ['description'], readOnly: true }, { not: { const: { title: 'data' }, writeOnly: true } }],
+      $defs: { d: { type: 'number', description: 'gone' } },
+      dependencies: { description: ['title'], title: { description: 'gone', required: ['list'] } },
+      'x-vendor': { description: 'unknown keyword: kept' },
+    };
+    expect(stripAnnotations(schema)).toEqual({
+      type: 'object',
+      properties: {
+        description: { type: 'string' },
+        title: { enum: [{ description: 'data' }] },
+        list: { type: 'array', items: { type: 'integer' } },
+      },
+      anyOf: [{ required: ['description'] }, { not: { const: { title: 'data' } } }],
+      $defs: { d: { type: 'number' } },
+      dependencies: { description: ['title'], title: { required: ['list'] } },
+      'x-vendor': { description: 'unknown keyword: kept' },
+    });
+    expect(schema.properties.description.description).toBe('a property named description');
+  });
+});
+
+describe('validatorKey', () => {
+  it('is 16 hex digits, the same for schemas that differ only in annotations, different otherwise', () => {
+    const base = { type: 'object', properties: { n: { type: 'integer', minimum: 1 } }, required: ['n'] };
+    const key = validatorKey(base);
+    expect(key).toMatch(/^[0-9a-f]{16}$/);
+    expect(validatorKey({ ...base, description: 'reworded', properties: { n: { type: 'integer', minimum: 1, title: 'N' } } })).toBe(key);
+    expect(validatorKey({ ...base, properties: { n: { type: 'integer', minimum: 2 } } })).not.toBe(key);
+    expect(validatorKey({ ...base, properties: { m: { type: 'integer', minimum: 1 } } })).not.toBe(key);
   });
 });
