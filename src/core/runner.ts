@@ -664,7 +664,7 @@ export class ToolRunner implements ToolHost {
 const MUTATION_GRACE_MS = 5_000;
 
 /** Time a stopped call that changed files is given to answer once none of its changes is running (ms). */
-const SETTLED_GRACE_MS = 100;
+const SETTLED_GRACE_MS = 50;
 /** Files named in the answer of a call stopped after it changed files; the others are counted. */
 const NAMED_CHANGES = 10;
 
