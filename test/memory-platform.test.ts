@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { BuiltinTools, ToolRunner } from '../src/index.js';
 import { createMemoryPlatform } from '../src/platform/memory.js';
@@ -15,6 +16,20 @@ describe('createMemoryPlatform', () => {
     expect((await a.fs.readdir('/workspace')).sort()).toEqual(['b.txt', 'src']);
     expect(new TextDecoder().decode(await a.fs.readFile('/workspace/src/a.ts'))).toBe('export {}');
     expect(await b.fs.readdir('/workspace')).toEqual([]);
+  });
+
+  it('rejects a failed operation only after the caller awaits it (no promise rejected without a handler); a success resolves at once', async () => {
+    const p = createMemoryPlatform({ files: { 'a.txt': 'a' } });
+    const missing = p.fs.stat('/workspace/missing.txt');
+    const removed = p.fs.rm('/workspace/nope', { recursive: false });
+    expect([inspect(missing), inspect(removed)]).toEqual(['Promise { <pending> }', 'Promise { <pending> }']);
+    await expect(missing).rejects.toMatchObject({ code: 'ENOENT', syscall: 'stat', path: '/workspace/missing.txt' });
+    await expect(removed).rejects.toMatchObject({ code: 'ENOENT' });
+    const written = p.fs.writeFile('/workspace/no-dir/b.txt', 'b');
+    expect(inspect(written)).toBe('Promise { <pending> }');
+    await expect(written).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(inspect(p.fs.stat('/workspace/a.txt'))).toMatch(/^Promise \{\s+MemoryStats \{/);
+    expect((await p.fs.stat('/workspace/a.txt')).size).toBe(1);
   });
 
   it('honours a custom root', async () => {

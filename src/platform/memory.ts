@@ -136,13 +136,18 @@ export interface SyncFsLike {
 /**
  * Runs `fn` now and settles a promise with its outcome. V8 stack capture is off meanwhile: a missing
  * path is an everyday answer (every created file is first looked up), and a stack inside the
- * filesystem tells the tools nothing.
+ * filesystem tells the tools nothing. For the same reason a failure rejects one microtask later, once
+ * the caller has awaited the promise: Chromium captures a stack for every promise rejected while it has
+ * no handler yet (for its unhandled-rejection report), about 3 µs, where a later rejection costs 0.5.
+ * `fn`'s change itself is complete when this returns, failure or not.
  */
 function settle<T>(fn: () => T): Promise<T> {
   try {
     return Promise.resolve(withoutStackTrace(fn));
   } catch (error) {
-    return Promise.reject(error);
+    return Promise.resolve().then(() => {
+      throw error;
+    });
   }
 }
 
