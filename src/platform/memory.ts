@@ -235,7 +235,7 @@ export function createMemoryPlatform(options: MemoryPlatformOptions = {}): Platf
     state: options.state ?? new MemoryStateStore(),
     capabilities: { runCommand: false, webSearch: false, persistent: false },
     atomicWrites: true,
-    searchSource: createMemorySearchSource(() => memory),
+    searchSource: createMemorySearchSource(() => memory, () => changes),
     async dispose() {},
   };
   return platform;

@@ -7,7 +7,7 @@ import type { SearchPattern } from './dialect.js';
 import { compileGlob } from './glob.js';
 import { MatchFormatter, type SearchMatch } from './line-output.js';
 import { scanText, YIELD_EVERY_MS } from './line-scan.js';
-import { cacheOf, countLiteralLines, type SourceCache } from './source-cache.js';
+import { cacheOf, countLiteralLines, rememberCount, type SourceCache } from './source-cache.js';
 
 export { MAX_LINE_CHARS, type SearchMatch } from './line-output.js';
 
@@ -205,6 +205,11 @@ export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions
     if (source) {
       // Bytes first: a file that cannot hold the literal is never decoded; a literal count never decodes.
       for (const walked of batch) {
+        // Bytes-only work takes no pause of its own: turn the event loop here, so timers still fire.
+        if (Date.now() - lastPause >= YIELD_EVERY_MS) {
+          await pause();
+          lastPause = Date.now();
+        }
         const file = cache?.load(walked.path);
         done += 1;
         if (file === undefined) continue;
@@ -218,9 +223,21 @@ export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions
         }
         searched += 1;
         const wantOffsets = outputMode === 'content' && !tally.contentFull ? maxResults - tally.matches.length : 0;
-        if (needle) {
+        if (needle && literal) {
+          // Counted before while the file was unchanged: a file without the literal cannot match, and a
+          // literal count is known.
+          const known = file.counts?.get(literal);
+          if (known === 0) continue;
+          if (known !== undefined && pattern.mode === 'literal' && wantOffsets === 0) {
+            tally.totalMatches += known;
+            tally.files.push({ path: walked.path, count: known });
+            continue;
+          }
           const first = source.indexOf(file.bytes, needle, file.skip);
-          if (first === -1) continue;
+          if (first === -1) {
+            rememberCount(file, literal, 0);
+            continue;
+          }
           if (pattern.mode === 'literal' && wantOffsets === 0) {
             const counted = countLiteralLines(source, file.bytes, first, needle, deadline);
             if (counted.count > 0) {
@@ -231,14 +248,11 @@ export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions
               stopped = true;
               break;
             }
+            rememberCount(file, literal, counted.count);
             continue;
           }
         }
         if (await scanOne(walked.path, (cache as SourceCache).text(file), wantOffsets)) break;
-        if (Date.now() - lastPause >= YIELD_EVERY_MS) {
-          await pause();
-          lastPause = Date.now();
-        }
       }
       continue;
     }

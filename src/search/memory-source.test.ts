@@ -43,6 +43,24 @@ describe('createMemorySearchSource', () => {
     expect(source.isUtf8(new Uint8Array([0xc3]))).toBe(false);
     expect(source.decode(new Uint8Array([0xef, 0xbb, 0xbf, 0x61]))).toBe('\uFEFFa');
   });
+
+  it('keeps listings and stats while the change count stays, and reads the tree again once it moves', () => {
+    const memory = new MemoryFs();
+    memory.mkdirSync('/w', { recursive: true });
+    memory.writeFileSync('/w/a.txt', 'one');
+    let changes = 0;
+    const source = createMemorySearchSource(() => memory, () => changes);
+    expect(source.readdir('/w').map((d) => d.name)).toEqual(['a.txt']);
+    expect(source.stat('/w/a.txt')?.size).toBe(3);
+    memory.writeFileSync('/w/a.txt', 'three');
+    memory.writeFileSync('/w/b.txt', 'two');
+    // Unchanged count: what was listed and stat'ed stands (the platform moves the count with every change).
+    expect(source.readdir('/w').map((d) => d.name)).toEqual(['a.txt']);
+    expect(source.stat('/w/a.txt')?.size).toBe(3);
+    changes += 1;
+    expect(source.readdir('/w').map((d) => d.name)).toEqual(['a.txt', 'b.txt']);
+    expect(source.stat('/w/a.txt')?.size).toBe(5);
+  });
 });
 
 describe('grep_search on the memory platform', () => {

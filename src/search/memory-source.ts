@@ -10,19 +10,49 @@ const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
  * file's bytes as stored (no copy: `MemoryFs.storedFileSync`), so a search reads no file twice and
  * decodes only what it reports. Bytes are searched with {@link ByteFinder} and validated with
  * {@link isUtf8} (plain JavaScript, as in the browser). `tree` gives the filesystem at each call (the
- * web platform loads its tree on first use).
+ * web platform loads its tree on first use). With `changeCount` (the platform's change counter:
+ * every change to the tree moves it) listings and file stats are kept while it stays the same, so a
+ * repeated search walks no folder and looks up no path again.
  */
-export function createMemorySearchSource(tree: () => MemoryFs): SearchSource {
+export function createMemorySearchSource(tree: () => MemoryFs, changeCount?: () => number): SearchSource {
   let finder: ByteFinder | undefined;
+  let generation: number | undefined;
+  let listings = new Map<string, FsDirent[]>();
+  let stats = new Map<string, SearchFileStat | null>();
+  /** Whether the kept listings and stats are current (emptied when the tree changed since). */
+  const current = (): boolean => {
+    if (!changeCount) return false;
+    const now = changeCount();
+    if (now !== generation) {
+      generation = now;
+      listings = new Map();
+      stats = new Map();
+    }
+    return true;
+  };
   const statOf = (path: string): SearchFileStat | undefined => {
     const stored = tree().storedFileSync(path);
     return stored ? { size: stored.data.length, mtimeMs: stored.mtimeMs, ino: stored.ino } : undefined;
   };
   return {
     readdir(path: string): FsDirent[] {
-      return tree().readdirSync(path, { withFileTypes: true });
+      if (!current()) return tree().readdirSync(path, { withFileTypes: true });
+      let dirents = listings.get(path);
+      if (!dirents) {
+        dirents = tree().readdirSync(path, { withFileTypes: true });
+        listings.set(path, dirents);
+      }
+      return dirents;
     },
-    stat: statOf,
+    stat(path: string): SearchFileStat | undefined {
+      if (!current()) return statOf(path);
+      let stat = stats.get(path);
+      if (stat === undefined) {
+        stat = statOf(path) ?? null;
+        stats.set(path, stat);
+      }
+      return stat ?? undefined;
+    },
     read(path: string, maxBytes: number): { bytes: Uint8Array; stat: SearchFileStat } | undefined {
       const stored = tree().storedFileSync(path);
       if (!stored) return undefined;

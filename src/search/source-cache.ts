@@ -24,6 +24,22 @@ export interface SourceFile {
   bytes: Uint8Array | null;
   /** Bytes to skip at the start (a UTF-8 BOM). */
   skip: number;
+  /** Lines holding each literal counted in these bytes so far (see {@link rememberCount}); 0: absent. */
+  counts?: Map<string, number>;
+}
+
+/** Literals whose line counts one file remembers (the oldest is forgotten first). */
+const REMEMBERED_COUNTS = 8;
+
+/**
+ * Notes in `file` that `count` of its lines hold `literal`, so a repeated search for it while the
+ * file is unchanged (the cache keeps the same entry only then) answers without scanning.
+ */
+export function rememberCount(file: SourceFile, literal: string, count: number): void {
+  const counts = (file.counts ??= new Map());
+  counts.delete(literal);
+  counts.set(literal, count);
+  if (counts.size > REMEMBERED_COUNTS) counts.delete(counts.keys().next().value as string);
 }
 
 interface Slab {
