@@ -16,6 +16,7 @@ export default defineConfig({
       { find: /^toolhost\/agent$/, replacement: here('../src/agent/index.ts') },
       { find: /^toolhost\/ajv$/, replacement: here('../src/core/ajv.ts') },
       { find: /^toolhost\/web\/zenfs$/, replacement: here('../web/zenfs.ts') },
+      { find: /^toolhost\/web\/folders$/, replacement: here('../web/folders.ts') },
       { find: /^toolhost$/, replacement: here('../src/index.ts') },
     ],
   },

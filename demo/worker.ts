@@ -21,6 +21,7 @@ import {
 } from 'toolhost';
 import { useAjv } from 'toolhost/ajv';
 import { createWebPlatform, deleteWorkspace, exposeToolRunner, type WebMountSource, type WebPlatform } from 'toolhost/web';
+import { useFolders } from 'toolhost/web/folders';
 import { zenfsMount } from 'toolhost/web/zenfs';
 import { Zip } from '@zenfs/archives';
 import { FILE_HEADERS_ONLY, formatPatch, structuredPatch } from 'diff/lib/patch/create.js';
@@ -28,6 +29,8 @@ import { CONFIG_DB, CONFIG_STORE, type AdminApi, type AdminNotice, type ChangeVi
 
 // save_memory below has a schema of its own, compiled at run time.
 useAjv();
+// Local folders (in place or under a review overlay) and zip mounts.
+useFolders();
 
 const workspace = self.name.replace(/^toolhost-playground:/, '') || 'default';
 const shared = 'onconnect' in self;

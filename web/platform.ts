@@ -1,14 +1,10 @@
 import { ToolError } from '../src/core/errors.js';
-import { MemoryFs } from '../src/fs/memfs.js';
-import { fsFromSync, lazyFs, MemoryStateStore } from '../src/platform/memory.js';
+import { lazyFs, MemoryStateStore } from '../src/platform/memory.js';
 import type { FsPromises, NetworkPolicy, Platform, RunCommandRequest, RunCommandResult, StateStore } from '../src/core/types.js';
 import { createFetchNetwork } from '../src/core/network.js';
-import { checkDirectory, rememberDirectory, rememberedDirectory } from './directory.js';
-import { HandleFs } from './handle-fs.js';
 import { resolveIdbFactory, WorkspaceDb, type FsRecord } from './idb.js';
 import { JournaledWorkspace } from './journal.js';
-import { mountTable, readOnlyFs, subtreeFs, type Mount } from './mounts.js';
-import { overlayFs, type OverlayApplyResult, type OverlayChange, type OverlayControl } from './overlay.js';
+import type { OverlayApplyResult, OverlayChange, OverlayControl } from './overlay.js';
 import { WebStateStore } from './state.js';
 
 /** Where the web platform keeps a workspace's files. */
@@ -48,16 +44,20 @@ export interface WebPlatformOptions {
    * FileSystemDirectoryHandle), edited in place; the handle is remembered for the workspace.
    * `directory`: the folder remembered for this workspace; access is checked (and requested where the
    * context can ask) on open.
+   * The folder backends (`opfs`, `directory`, `{ directory }`) need `useFolders()` of
+   * `toolhost/web/folders`; without it `createWebPlatform` throws a TypeError naming that import.
    */
   backend?: WebBackend | { directory: FileSystemDirectoryHandle };
   /**
    * Filesystems mounted at absolute paths inside the workspace (`'/workspace/docs'`); walks and
-   * searches cross them, each mount's `.gitignore` applies inside it.
+   * searches cross them, each mount's `.gitignore` applies inside it. Needs `useFolders()` of
+   * `toolhost/web/folders` (else a TypeError naming it).
    */
   mounts?: Record<string, WebMountSource>;
   /**
    * Makes the workspace a copy-on-write layer over `base`: the base is read, every write goes to the
    * workspace's own storage (IndexedDB by default), and `changes()` / `apply()` / `discard()` review them.
+   * Needs `useFolders()` of `toolhost/web/folders` (else a TypeError naming it).
    */
   overlay?: { base: WebMountSource };
   /** Files to create when the workspace is new (path relative to the root → text or bytes), in one transaction. */
@@ -169,40 +169,49 @@ function checkMountPath(path: string): string {
 }
 
 /** Another workspace opened as a mount or overlay base: its journal is committed with this platform's. */
-interface OpenedWorkspace {
+export interface OpenedWorkspace {
   db: WorkspaceDb;
   journal: JournaledWorkspace;
 }
 
-/** Opens a mount or overlay source: its filesystem from `/`, read-only where asked. */
-async function openSource(
-  source: WebMountSource,
-  label: string,
-  context: { workspace: string; idbFactory: IDBFactory | undefined; durability: IDBTransactionDurability; opened: OpenedWorkspace[] },
-  prefix = '',
-): Promise<{ fs: FsPromises; raw: FsPromises }> {
-  const workspace = context.workspace;
-  let raw: FsPromises;
-  let name = label;
-  if ('workspace' in source) {
-    if (source.workspace === workspace) throw new ToolError('invalid_arguments', `createWebPlatform: workspace "${workspace}" cannot be mounted in itself`);
-    const db = await WorkspaceDb.open(resolveIdbFactory(context.idbFactory), source.workspace, context.durability);
-    const journal = await JournaledWorkspace.mount(WORKSPACE_ROOT, await db.loadAll(), db);
-    context.opened.push({ db, journal });
-    name = `the workspace "${source.workspace}" (${label})`;
-    raw = subtreeFs(journal.fs, WORKSPACE_ROOT);
-  } else if ('directory' in source) {
-    await checkDirectory(source.directory, workspace);
-    name = `the folder "${source.directory.name}" (${label})`;
-    raw = new HandleFs(source.directory, { label: name });
-  } else if ('fs' in source) {
-    raw = source.fs;
-    name = source.label ?? label;
-  } else {
-    raw = await source.open();
-    name = source.label ?? label;
-  }
-  return { fs: source.readOnly ? readOnlyFs(raw, name, prefix) : raw, raw };
+/** What opening a mount or overlay source needs from the platform; `opened` collects the workspaces it opens. */
+export interface SourceContext {
+  workspace: string;
+  idbFactory: IDBFactory | undefined;
+  durability: IDBTransactionDurability;
+  opened: OpenedWorkspace[];
+}
+
+/**
+ * The folder workspaces, mounts and overlays that `useFolders()` of `toolhost/web/folders` provides,
+ * so that only the workspaces that use them bundle their code.
+ */
+export interface FolderSupport {
+  /** The files of a folder backend (`'opfs'`, `'directory'`, `{ directory }`), the folder at `root`. */
+  openFolder(backend: 'opfs' | 'directory' | { directory: FileSystemDirectoryHandle }, workspace: string, root: string, idbFactory: IDBFactory | undefined): Promise<FsPromises>;
+  /** `own` under the overlay over `overlayBase` (when given) and the `mounts` (when any). */
+  layer(options: {
+    own: FsPromises;
+    root: string;
+    overlayBase: WebMountSource | undefined;
+    mounts: ReadonlyArray<{ path: string; source: WebMountSource }>;
+    context: SourceContext;
+    flush: () => Promise<void>;
+  }): Promise<{ fs: FsPromises; control?: OverlayControl }>;
+}
+
+let folderSupport: FolderSupport | undefined;
+
+/** Registers the folder, mount and overlay implementations (what `useFolders()` calls). */
+export function provideFolderSupport(support: FolderSupport): void {
+  folderSupport = support;
+}
+
+function requireFolders(what: string): FolderSupport {
+  if (folderSupport) return folderSupport;
+  throw new TypeError(
+    `createWebPlatform: ${what} come from their own entry, so that only their users bundle them: import { useFolders } from 'toolhost/web/folders' and call useFolders() before createWebPlatform`,
+  );
 }
 
 function checkShell(shell: unknown): WebShell | undefined {
@@ -253,7 +262,8 @@ function seedRecords(files: Record<string, string | Uint8Array>): Array<[string,
  * - One writer per workspace: run the platform in one (shared) worker per workspace; two workers on one
  *   workspace do not see each other's changes.
  * Errors at first use: `unavailable` (no IndexedDB, open refused, upgrade blocked), `permission_denied`;
- * `invalid_arguments` (bad workspace name, backend, mount or file, at creation).
+ * `invalid_arguments` (bad workspace name, backend, mount or file, at creation); a TypeError at creation
+ * for a folder backend, `mounts` or `overlay` without `useFolders()` of `toolhost/web/folders`.
  */
 export function createWebPlatform(options: WebPlatformOptions): WebPlatform {
   const workspaceName = checkWorkspaceName(options?.workspace);
@@ -264,6 +274,9 @@ export function createWebPlatform(options: WebPlatformOptions): WebPlatform {
   if (overlayBase && backend !== 'indexeddb' && backend !== 'memory') {
     throw new ToolError('invalid_arguments', "createWebPlatform: an overlay keeps its changes in IndexedDB or memory: use backend 'indexeddb' (default) or 'memory' with overlay");
   }
+  if (backend === 'opfs' || backend === 'directory') requireFolders(`folder workspaces (backend ${typeof backendOption === 'string' ? `'${backend}'` : '{ directory }'})`);
+  if (mounts.length > 0) requireFolders('mounts');
+  if (overlayBase) requireFolders('overlays');
   const seed = options.files === undefined ? undefined : seedRecords(options.files);
   const shell = checkShell(options.shell);
   const journaled = backend === 'indexeddb' || backend === 'memory';
@@ -309,33 +322,14 @@ export function createWebPlatform(options: WebPlatformOptions): WebPlatform {
       const workspace = await openMemory();
       return { fs: workspace.fs, journal: workspace };
     }
-    let handle: FileSystemDirectoryHandle;
-    if (backend === 'opfs') {
-      const storage = (globalThis as { navigator?: { storage?: StorageManager } }).navigator?.storage;
-      if (!storage?.getDirectory) throw new ToolError('unavailable', 'the Origin Private File System is not available here; use backend "indexeddb"');
-      handle = await (await storage.getDirectory()).getDirectoryHandle(`toolhost-ws-${encodeURIComponent(workspaceName)}`, { create: true });
-    } else if (typeof backendOption === 'object') {
-      handle = backendOption.directory;
-      await checkDirectory(handle, workspaceName);
-      await rememberDirectory(workspaceName, handle, options.idbFactory);
-    } else {
-      const remembered = await rememberedDirectory(workspaceName, options.idbFactory ? { idbFactory: options.idbFactory } : {});
-      if (!remembered) {
-        throw new ToolError('unavailable', `workspace "${workspaceName}" has no remembered folder; open it once with createWebPlatform({ workspace: "${workspaceName}", backend: { directory: handle } })`);
-      }
-      handle = remembered;
-      await checkDirectory(handle, workspaceName);
-    }
-    const scratch = new MemoryFs();
-    scratch.mkdirSync(WORKSPACE_ROOT, { recursive: true });
-    return { fs: mountTable(fsFromSync(scratch), [{ path: WORKSPACE_ROOT, fs: new HandleFs(handle) }]) };
+    return { fs: await requireFolders('folder workspaces').openFolder(typeof backendOption === 'object' ? backendOption : backend, workspaceName, WORKSPACE_ROOT, options.idbFactory) };
   };
 
   let control: OverlayControl | undefined;
   let journal: JournaledWorkspace | undefined;
   /** Other workspaces mounted (or under the overlay): committed on every flush. */
   const others: OpenedWorkspace[] = [];
-  const sourceContext = { workspace: workspaceName, idbFactory: options.idbFactory, durability: options.durability ?? 'strict', opened: others };
+  const sourceContext: SourceContext = { workspace: workspaceName, idbFactory: options.idbFactory, durability: options.durability ?? 'strict', opened: others };
   const commitOthers = async (): Promise<void> => {
     for (const other of others) await other.journal.commit();
   };
@@ -345,12 +339,13 @@ export function createWebPlatform(options: WebPlatformOptions): WebPlatform {
       const own = await openOwn();
       journal = own.journal;
       let fs = own.fs;
-      if (overlayBase) {
-        const { raw } = await openSource(overlayBase, 'the overlay base', sourceContext);
-        const layered = overlayFs({
-          upper: fs,
-          base: raw,
+      if (overlayBase || mounts.length > 0) {
+        const layered = await requireFolders('mounts and overlays').layer({
+          own: fs,
           root: WORKSPACE_ROOT,
+          overlayBase,
+          mounts,
+          context: sourceContext,
           flush: async () => {
             await journal?.commit();
             await commitOthers();
@@ -358,11 +353,6 @@ export function createWebPlatform(options: WebPlatformOptions): WebPlatform {
         });
         fs = layered.fs;
         control = layered.control;
-      }
-      if (mounts.length > 0) {
-        const opened: Mount[] = [];
-        for (const { path, source } of mounts) opened.push({ path, fs: (await openSource(source, `the mount ${path}`, sourceContext, path)).fs });
-        fs = mountTable(fs, opened);
       }
       return fs;
     })();

@@ -29,7 +29,7 @@ function fsError(code: string, syscall: string, path: string, detail: string): E
 /**
  * Wraps a ZenFS mount configuration (`{ backend: Zip, data }`, `{ backend: Fetch, index, baseUrl }`, ...)
  * (or a function resolving to one, e.g. after fetching the archive) as a {@link WebMountSource} for
- * `createWebPlatform({ mounts })` or `overlay.base`. The backend is resolved on the workspace's first use; a write the backend refuses (`EROFS`, a zip) answers
+ * `createWebPlatform({ mounts })` or `overlay.base` (both need `useFolders()` of `toolhost/web/folders`). The backend is resolved on the workspace's first use; a write the backend refuses (`EROFS`, a zip) answers
  * `permission_denied` saying the mount is read-only.
  */
 export function zenfsMount(config: ZenfsMountConfig | (() => Promise<ZenfsMountConfig>), options: ZenfsMountOptions = {}): WebMountSource {

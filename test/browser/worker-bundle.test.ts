@@ -15,6 +15,8 @@ import { launch, newProfile, removeProfile, requireChromium, type BrowserSession
  * schemas), just-bash (the shell), and re2js, which grep_search loads by URL when a pattern needs it.
  */
 const FORBIDDEN = ['/node_modules/@zenfs/', '/node_modules/ajv/', '/node_modules/just-bash/', '/node_modules/re2js/'];
+/** The modules of folder workspaces, mounts and overlays (toolhost/web/folders), which the default IndexedDB workspace does without. */
+const FOLDER_MODULES = ['/web/handle-fs.ts', '/web/directory.ts', '/web/mounts.ts', '/web/overlay.ts', '/web/folders.ts'];
 /**
  * The one piece of ajv the default worker keeps: the 20-line string-length helper that the built-in
  * tools' precompiled validators import (ajv standalone output); the compiler itself never enters.
@@ -22,11 +24,13 @@ const FORBIDDEN = ['/node_modules/@zenfs/', '/node_modules/ajv/', '/node_modules
 const ALLOWED = ['/node_modules/ajv/dist/runtime/ucs2length.js'];
 
 describe("README's worker example", () => {
-  it('builds with Vite defaults (iife worker, inlined dynamic imports) with no ZenFS, ajv compiler, just-bash or re2js in it', async () => {
+  it('builds with Vite defaults (iife worker, inlined dynamic imports) with no ZenFS, ajv compiler, just-bash, re2js or folder, mount and overlay code in it', async () => {
     const { code, modules, assets } = await buildReadmeWorker();
     expect(modules.size).toBeGreaterThan(20);
     const offenders = [...modules.keys()].filter((id) => FORBIDDEN.some((f) => id.includes(f)) && !ALLOWED.some((a) => id.endsWith(a)));
     expect(offenders).toEqual([]);
+    // Folder workspaces, mounts and overlays come with toolhost/web/folders only.
+    expect([...modules.keys()].filter((id) => FOLDER_MODULES.some((m) => id.endsWith(m)))).toEqual([]);
     // And by content, in case a module id were rewritten: strings of ZenFS's context, just-bash's
     // limits, ajv's core and re2js's parser.
     const text = code.toString('utf8');

@@ -6,8 +6,12 @@ import { connectToolRunner } from '../../src/remote/remote.js';
 import { ToolRunner } from '../../src/core/runner.js';
 import { BuiltinTools } from '../../src/tools/index.js';
 import type { Tool } from '../../src/core/tool.js';
+import { useFolders } from '../../web/folders.js';
 import { createWebPlatform, deleteWorkspace, exportWorkspace } from '../../web/index.js';
 import { withoutBatch } from './without-batch.js';
+
+// The folder-workspace figure opens an OPFS folder: folder backends come from their own entry.
+useFolders();
 
 const COUNT = 1000;
 const SIZE = 4096;

@@ -7,6 +7,7 @@ import * as z from 'zod';
 import { BuiltinTools } from '../../src/tools/index.js';
 import { useAjv } from '../../src/core/ajv.js';
 import type { Tool } from '../../src/core/tool.js';
+import { useFolders } from '../../web/folders.js';
 import { createWebPlatform, type WebBackend } from '../../web/index.js';
 import { withoutBatch } from './without-batch.js';
 
@@ -51,6 +52,8 @@ export function buildRunner(onMessage: (message: ToolMessage) => void): ToolRunn
   // The test tools below (and page-side tools) have schemas of their own: compiled at run time by ajv
   // (under a CSP without 'unsafe-eval' that compile is refused, which csp.test.ts checks).
   useAjv();
+  // backend 'opfs' is a folder workspace: its code comes from toolhost/web/folders.
+  useFolders();
   const platform = createWebPlatform({
     workspace: config.workspace,
     backend: config.backend ?? 'indexeddb',

@@ -9,6 +9,7 @@ import { ToolRunner, type ToolCall, type ToolCallResult } from '../../src/core/r
 import type { Tool } from '../../src/core/tool.js';
 import { BuiltinTools } from '../../src/tools/index.js';
 import { createWebPlatform, type WebMountSource, type WebPlatform } from '../../web/index.js';
+import { useFolders } from '../../web/folders.js';
 import { justBash } from '../../web/shell.js';
 import { zenfsMount } from '../../web/zenfs.js';
 
@@ -25,6 +26,9 @@ interface PageConfig {
   files?: Record<string, string>;
   shell?: boolean | 'by-name';
 }
+
+// Folder backends, mounts and overlays come from their own entry.
+useFolders();
 
 let platform: WebPlatform | undefined;
 let runner: ToolRunner | undefined;
