@@ -548,7 +548,7 @@ const RACY_MS = 1000;
 const MAX_CACHED_FILE_BYTES = 4 * 1024 * 1024;
 /** Total UTF-16 code units kept per platform; once full, new files are read but not kept (scan-resistant). */
 const MAX_CACHED_CHARS = 256 * 1024 * 1024;
-/** Largest file searched at all, in bytes; bigger ones are counted in `skipped_too_large`. */
+/** Largest file a search reads and decodes whole, in bytes; bigger ones are searched window by window (`loadTexts` marks them `tooLarge`). */
 export const MAX_SEARCH_FILE_BYTES = 64 * 1024 * 1024;
 /** Files stat'ed / read concurrently. */
 const READ_CONCURRENCY = 64;
@@ -604,6 +604,7 @@ export async function loadTexts(
   platform: Platform,
   files: readonly WalkFile[],
   signal?: AbortSignal,
+  maxBytes = MAX_SEARCH_FILE_BYTES,
 ): Promise<LoadedFile[]> {
   let cache = caches.get(platform);
   if (!cache) {
@@ -617,7 +618,7 @@ export async function loadTexts(
   const generation = changeCount?.();
   const loadOne = async (file: WalkFile, index: number): Promise<void> => {
     const known = (cache as TextCache).get(file.path);
-    if (generation !== undefined && known?.generation === generation) {
+    if (generation !== undefined && known?.generation === generation && known.size <= maxBytes) {
       // Nothing changed in the workspace since this file was read: no stat needed.
       out[index] = { path: file.path, rel: file.rel, entry: known.entry, tooLarge: false };
       return;
@@ -635,13 +636,14 @@ export async function loadTexts(
     if (
       cached &&
       cached.size === stats.size &&
+      stats.size <= maxBytes &&
       cached.mtimeMs === stats.mtimeMs &&
       stats.mtimeMs < cached.readAt - RACY_MS
     ) {
       out[index] = { path: file.path, rel: file.rel, entry: cached.entry, tooLarge: false };
       return;
     }
-    if (stats.size > MAX_SEARCH_FILE_BYTES) {
+    if (stats.size > maxBytes) {
       out[index] = { path: file.path, rel: file.rel, entry: null, tooLarge: true };
       return;
     }

@@ -292,10 +292,13 @@ export async function scanText(text: string, pattern: SearchPattern, budget: Sca
 /**
  * Runs V8 over `chunk` (whole lines of the text, from `offset`) with a `(p)[^\n\r]*` pattern, adding
  * each line's first match to `hits`. Skips what is no match in a line of its own: an empty match
- * between `\r` and `\n`, a second one at the end of a line already counted, one after the final line
- * break (`endsWithBreak`), and one V8 reports inside a surrogate pair.
+ * between `\r` and `\n`, a second one at the end of a line already counted, one after the chunk's final
+ * line break (the line after it, if any, starts the next chunk; `endsWithBreak` says so for a chunk
+ * that is the text's end), and one V8 reports inside a surrogate pair.
  */
 function v8Chunk(re: RegExp, chunk: string, offset: number, endsWithBreak: boolean, hits: HitList, maxHits: number): void {
+  const last = chunk.charCodeAt(chunk.length - 1);
+  if (last === 10 || last === 13) endsWithBreak = true;
   re.lastIndex = 0;
   let previousEnd = -1;
   for (;;) {

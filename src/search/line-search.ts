@@ -2,11 +2,12 @@ import { ToolError } from '../core/errors.js';
 import type { ToolContext } from '../core/tool.js';
 import { basename, resolveWorkspacePath } from '../fs/paths.js';
 import { clipForMessage } from '../fs/text.js';
-import { compareCodeUnits, loadTexts, throwIfAborted, walkWorkspace, yieldToEventLoop, type WalkFile } from '../fs/walk.js';
+import { compareCodeUnits, loadTexts, MAX_SEARCH_FILE_BYTES, skipKindOf, throwIfAborted, walkWorkspace, yieldToEventLoop, type WalkFile } from '../fs/walk.js';
 import type { SearchPattern } from './dialect.js';
 import { compileGlob } from './glob.js';
 import { MatchFormatter, type SearchMatch } from './line-output.js';
 import { scanText, YIELD_EVERY_MS } from './line-scan.js';
+import { scanStream } from './line-stream.js';
 import { cacheOf, countLiteralLines, rememberCount, type SourceCache } from './source-cache.js';
 
 export { MAX_LINE_CHARS, type SearchMatch } from './line-output.js';
@@ -26,6 +27,11 @@ export const MAX_SEARCH_TIME_MS = 120_000;
  * and answers with what it found, instead of the deadline ending it with a bare `timeout`.
  */
 export const DEADLINE_SHARE = 0.8;
+/**
+ * Largest file searched on a platform whose `fs` has no `readRange` (it is read whole, then searched
+ * window by window); bigger ones are counted in `large_files_skipped`.
+ */
+export const MAX_WHOLE_READ_BYTES = 256 * 1024 * 1024;
 /** Files read (and held) at a time. */
 const BATCH_FILES = 64;
 
@@ -39,7 +45,7 @@ export interface SearchCounters {
   files_searched: number;
   /** Binary files (NUL in the first 8 KiB or invalid UTF-8), skipped without decoding. */
   binary_files_skipped: number;
-  /** Files over 64 MiB, not searched; only present when there were some. */
+  /** Files over 256 MiB on a platform that cannot read part of a file, not searched; only present when there were some. */
   large_files_skipped?: number;
   /** Present when the search stopped at its time limit: what it covered and how to go on. */
   note?: string;
@@ -81,6 +87,14 @@ export interface LineSearchOptions {
    * found. With a call deadline, at most {@link DEADLINE_SHARE} of what is left of it.
    */
   maxTimeMs?: number;
+  /**
+   * Internal (tests): files over this many bytes (default {@link MAX_SEARCH_FILE_BYTES}) are searched
+   * window by window, with windows of `streamWindow` bytes and long-line overlaps of `streamOverlap`
+   * characters (see {@link scanStream}).
+   */
+  streamOver?: number;
+  streamWindow?: number;
+  streamOverlap?: number;
 }
 
 /** The time budget of a search starting at `now`: `maxTimeMs`, or a share of what is left of the call's deadline when that is less. */
@@ -182,6 +196,80 @@ export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions
   const cache = source ? cacheOf(source) : undefined;
   const literal = pattern.mode === 'literal' ? pattern.literal : pattern.required;
   const needle = source && literal && !/[\n\r]/.test(literal) ? new TextEncoder().encode(literal) : undefined;
+  const streamOver = options.streamOver ?? MAX_SEARCH_FILE_BYTES;
+  const fatal = new TextDecoder('utf-8', { fatal: true });
+  const decode = source
+    ? (bytes: Uint8Array): string | null => (source.isUtf8(bytes) ? source.decode(bytes) : null)
+    : (bytes: Uint8Array): string | null => {
+        try {
+          return fatal.decode(bytes);
+        } catch {
+          return null;
+        }
+      };
+  /**
+   * Searches a file too large to hold whole, window by window (ranged reads where `fs` has them);
+   * 'binary', 'large' (no ranged reads and over {@link MAX_WHOLE_READ_BYTES}), 'gone', or whether the
+   * time limit stopped the search.
+   */
+  const streamOne = async (path: string): Promise<'binary' | 'large' | 'gone' | boolean> => {
+    const fs = ctx.fs;
+    const mark = { matches: tally.matches.length, outputChars: tally.outputChars, contentFull: tally.contentFull };
+    try {
+      let size = (await fs.stat(path)).size;
+      let read: (position: number, length: number) => Promise<Uint8Array> | Uint8Array;
+      if (fs.readRange) {
+        const readRange = fs.readRange.bind(fs);
+        read = (position, length) => readRange(path, position, length);
+      } else {
+        if (size > MAX_WHOLE_READ_BYTES) return 'large';
+        const all = await fs.readFile(path);
+        size = all.length;
+        read = (position, length) => all.subarray(position, position + length);
+      }
+      const result = await scanStream(path, { size, read, decode }, pattern, {
+        deadline,
+        pause,
+        contextLines,
+        wanted: () => (outputMode === 'content' && !tally.contentFull ? maxResults - tally.matches.length : 0),
+        emit: (match) => addMatch(tally, match, maxResults),
+        ...(options.streamWindow === undefined ? {} : { window: options.streamWindow }),
+        ...(options.streamOverlap === undefined ? {} : { overlap: options.streamOverlap }),
+      });
+      lastPause = Date.now();
+      if (result.binary) {
+        tally.matches.length = mark.matches;
+        tally.outputChars = mark.outputChars;
+        tally.contentFull = mark.contentFull;
+        return 'binary';
+      }
+      if (result.count > 0) {
+        tally.totalMatches += result.count;
+        tally.files.push({ path, count: result.count });
+      }
+      return result.stopped;
+    } catch (error) {
+      // Removed, replaced or made unreadable while the search ran: left out, as the walk does.
+      if (skipKindOf(error) === undefined) throw error;
+      tally.matches.length = mark.matches;
+      tally.outputChars = mark.outputChars;
+      tally.contentFull = mark.contentFull;
+      return 'gone';
+    }
+  };
+  /** Tallies a streamed file's answer; true when the time limit stopped the search. */
+  const streamed = async (path: string): Promise<boolean> => {
+    const outcome = await streamOne(path);
+    if (outcome === 'gone') return false;
+    if (outcome === 'large') large += 1;
+    else if (outcome === 'binary') binary += 1;
+    else {
+      searched += 1;
+      if (outcome) stopped = true;
+      return outcome;
+    }
+    return false;
+  };
   /** Scans one decoded text and tallies it; true when the time limit stopped the search. */
   const scanOne = async (path: string, text: string, wantOffsets: number): Promise<boolean> => {
     const result = await scanText(text, pattern, { deadline, wantOffsets, maxHits: Infinity, pause });
@@ -210,11 +298,11 @@ export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions
           await pause();
           lastPause = Date.now();
         }
-        const file = cache?.load(walked.path);
+        const file = cache?.load(walked.path, streamOver);
         done += 1;
         if (file === undefined) continue;
         if (file === 'large') {
-          large += 1;
+          if (await streamed(walked.path)) break;
           continue;
         }
         if (!file.bytes) {
@@ -256,12 +344,12 @@ export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions
       }
       continue;
     }
-    const loaded = await loadTexts(ctx.platform, batch, ctx.signal);
+    const loaded = await loadTexts(ctx.platform, batch, ctx.signal, streamOver);
     for (const file of loaded) {
       if (!file.entry) {
-        if (file.tooLarge) large += 1;
-        else binary += 1;
         done += 1;
+        if (!file.tooLarge) binary += 1;
+        else if (await streamed(file.path)) break;
         continue;
       }
       searched += 1;
@@ -312,16 +400,26 @@ function addMatches(
       tally.contentFull = true;
       return;
     }
-    const match = formatter.format(path, hit, contextLines);
-    let size = match.line.length;
-    for (const part of match.before ?? []) size += part.length;
-    for (const part of match.after ?? []) size += part.length;
-    if (tally.outputChars + size > MAX_OUTPUT_CHARS && tally.matches.length > 0) {
-      tally.contentFull = true;
-      return;
-    }
-    tally.outputChars += size;
-    tally.matches.push(match);
+    if (!addMatch(tally, formatter.format(path, hit, contextLines), maxResults)) return;
   }
   if (tally.matches.length >= maxResults) tally.contentFull = true;
+}
+
+/** Adds one formatted match within the output budget; false (and the content full) once it is spent. */
+function addMatch(tally: Tally, match: SearchMatch, maxResults: number): boolean {
+  if (tally.contentFull || tally.matches.length >= maxResults) {
+    tally.contentFull = true;
+    return false;
+  }
+  let size = match.line.length;
+  for (const part of match.before ?? []) size += part.length;
+  for (const part of match.after ?? []) size += part.length;
+  if (tally.outputChars + size > MAX_OUTPUT_CHARS && tally.matches.length > 0) {
+    tally.contentFull = true;
+    return false;
+  }
+  tally.outputChars += size;
+  tally.matches.push(match);
+  if (tally.matches.length >= maxResults) tally.contentFull = true;
+  return true;
 }

@@ -101,9 +101,10 @@ export class SourceCache {
     return this.#used;
   }
 
-  /** The file at `path`: undefined when it is gone or not a regular file, 'large' over the search limit. */
-  load(path: string): SourceFile | 'large' | undefined {
+  /** The file at `path`: undefined when it is gone or not a regular file, 'large' over `limit` bytes (default: the search limit). */
+  load(path: string, limit = MAX_SEARCH_FILE_BYTES): SourceFile | 'large' | undefined {
     const known = this.#entries.get(path);
+    if (known && known.stat.size > limit) return 'large';
     if (known) {
       const stat = this.source.stat(path);
       if (!stat) {
@@ -114,14 +115,14 @@ export class SourceCache {
         return known;
       }
       this.#drop(path, known);
-      if (stat.size > MAX_SEARCH_FILE_BYTES) return 'large';
+      if (stat.size > limit) return 'large';
     }
     const readAt = Date.now();
     this.#pending = undefined;
-    const read = this.source.read(path, MAX_SEARCH_FILE_BYTES + 1, this.#into);
+    const read = this.source.read(path, limit + 1, this.#into);
     const pending = this.#pending as { slab: Slab; fresh: boolean } | undefined;
     this.#pending = undefined;
-    if (!read || read.bytes.length > MAX_SEARCH_FILE_BYTES) {
+    if (!read || read.bytes.length > limit) {
       if (pending?.fresh) giveBack(pending.slab);
       return read ? 'large' : undefined;
     }
