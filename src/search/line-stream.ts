@@ -399,21 +399,21 @@ export async function scanStream(path: string, input: StreamInput, pattern: Sear
     // Shorter than its size said (cut while it was searched): done.
     if (fresh.length === 0 && carry.length === 0) break;
     const start = pos - carry.length;
-    const window = concat(carry, fresh);
+    const buffer = concat(carry, fresh);
     pos += fresh.length;
     const atEof = pos >= input.size || fresh.length === 0;
-    const cut = atEof ? window.length : lineCut(window);
+    const cut = atEof ? buffer.length : lineCut(buffer);
     carry = new Uint8Array(0);
     if (cut === 0) {
       // No line break in a whole window: a long line, read on in windows of its own.
-      const next = await longLine(start, window);
+      const next = await longLine(start, buffer);
       if (next === 'binary') return { count: 0, stopped: false, binary: true };
       if (next === 'stopped') return { count, stopped: true, binary: false };
       pos = next;
       continue;
     }
-    if (cut < window.length) carry = window.slice(cut);
-    const text = input.decode(cut === window.length ? window : window.subarray(0, cut));
+    if (cut < buffer.length) carry = buffer.slice(cut);
+    const text = input.decode(cut === buffer.length ? buffer : buffer.subarray(0, cut));
     if (text === null) return { count: 0, stopped: false, binary: true };
     if (await runOf(text, atEof && carry.length === 0)) return { count, stopped: true, binary: false };
   }
