@@ -1,19 +1,16 @@
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildPackage } from '../test/support/build.js';
 import type { ToolMessage } from '../src/index.js';
 import type { RemoteToolRunner } from './index.js';
 import { spawnToolWorker } from './worker.js';
 
-// Node 20 workers cannot load .ts: build the package into a private folder (inside the repo, so that
-// node_modules resolves; dist/ is left to the project's build) and write a plain .mjs worker module
-// beside it that imports the built entries.
-const REPO = join(import.meta.dirname, '..');
-const BUILD = join(REPO, 'node_modules', '.cache', 'toolhost-worker-test');
-const WORKER_MODULE = join(BUILD, 'tool-worker.mjs');
+// Node 20 workers cannot load .ts: build the package into a private folder (buildPackage) and write a
+// plain .mjs worker module beside it that imports the built entries.
+let WORKER_MODULE: string;
 
 const WORKER_SOURCE = `
 import { threadId, workerData } from 'node:worker_threads';
@@ -60,15 +57,7 @@ let dirs: { root: string; stateDir: string; base: string };
 const remotes: RemoteToolRunner[] = [];
 
 beforeAll(() => {
-  // tsc emits even where other files are mid-edit (noEmitOnError is off); a non-zero exit is tolerated.
-  try {
-    execFileSync(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(REPO, 'tsconfig.build.json'), '--outDir', BUILD], {
-      cwd: REPO,
-      stdio: 'pipe',
-    });
-  } catch {
-    // type errors elsewhere in the tree; the emitted JavaScript is still usable
-  }
+  WORKER_MODULE = join(buildPackage('toolhost-worker-test'), 'tool-worker.mjs');
   writeFileSync(WORKER_MODULE, WORKER_SOURCE);
 }, 120_000);
 
@@ -179,7 +168,7 @@ describe('spawnToolWorker', () => {
   });
 
   it('reports a worker module that cannot load as unavailable', async () => {
-    const { remote } = spawn({ module: join(BUILD, 'does-not-exist.mjs') });
+    const { remote } = spawn({ module: join(dirname(WORKER_MODULE), 'does-not-exist.mjs') });
     const error = await remote.execute('thread', {}).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'unavailable' });
     expect((error as Error).message).toMatch(/exited \(exit code 1/);
