@@ -40,7 +40,7 @@ describe('grep_search over a 60 MB tree on a real folder (Node)', () => {
     const rise = Math.max(0, process.resourceUsage().maxRSS * 1024 - start);
     expect(elapsed).toBeLessThan(5250);
     expect(call).not.toHaveProperty('error');
-    const result = call!.result as { total_matches?: number; truncated?: boolean; matches?: unknown[]; counts?: unknown[]; files_searched?: number };
+    const result = (call as { result?: unknown }).result as { total_matches?: number; truncated?: boolean; matches?: unknown[]; counts?: unknown[]; files_searched?: number };
     expect(JSON.stringify(result).length).toBeLessThanOrEqual(100_000);
     const lines = FILES * CONTENT.split('\n').filter((line) => line.includes('a')).length;
     const listed = mode === 'content' ? result.matches : result.counts;
