@@ -75,5 +75,8 @@ describe('validatorKey', () => {
     expect(validatorKey({ ...base, description: 'reworded', properties: { n: { type: 'integer', minimum: 1, title: 'N' } } })).toBe(key);
     expect(validatorKey({ ...base, properties: { n: { type: 'integer', minimum: 2 } } })).not.toBe(key);
     expect(validatorKey({ ...base, properties: { m: { type: 'integer', minimum: 1 } } })).not.toBe(key);
+    // A declared property named __proto__ counts (JSON.parse makes it an own property).
+    expect(validatorKey(JSON.parse('{"type":"object","properties":{"n":{"type":"integer","minimum":1},"__proto__":{"type":"string"}},"required":["n"]}'))).not.toBe(key);
+    expect(JSON.stringify(stripAnnotations(JSON.parse('{"properties":{"__proto__":{"type":"string","description":"d"}}}')))).toBe('{"properties":{"__proto__":{"type":"string"}}}');
   });
 });

@@ -160,7 +160,8 @@ const SUBSCHEMA_MAP = new Set(['$defs', 'definitions', 'dependentSchemas', 'patt
 
 function stripNode(node: unknown, depth: number): unknown {
   if (depth > 200 || typeof node !== 'object' || node === null || Array.isArray(node)) return node;
-  const out: Record<string, unknown> = {};
+  // No prototype: a key `__proto__` (a property a schema may declare) stays an own property.
+  const out = Object.create(null) as Record<string, unknown>;
   for (const [key, value] of Object.entries(node)) {
     if (ANNOTATIONS.has(key)) continue;
     if (SUBSCHEMA.has(key)) out[key] = stripNode(value, depth + 1);
