@@ -6,6 +6,7 @@ import { ToolRunner } from '../src/core/runner.js';
 import type { Platform } from '../src/core/types.js';
 import { createMemoryPlatform } from '../src/platform/memory.js';
 import { grepSearchTool, type SearchContentResult } from '../src/tools/grep-search.js';
+import { findFileTool } from '../src/tools/find-file.js';
 import { searchDirTool } from '../src/tools/search-dir.js';
 import { createNodePlatform } from '../node/platform.js';
 
@@ -77,5 +78,32 @@ describe('a search under a call deadline', () => {
     const value = (result as { result?: SearchContentResult }).result;
     expect(value?.truncated).toBe(true);
     expect(value?.note).toMatch(NOTE);
+  });
+
+  it('stops a slow walk at the share of the deadline: find_file and grep_search answer with what they listed', async () => {
+    const base = createMemoryPlatform({ files: bigTree() });
+    // Every directory listing takes 30 ms (a slow disk): the 31 directories take about a second.
+    const readdir = (async (path: string, options?: { withFileTypes: true }) => {
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      return options ? base.fs.readdir(path, options) : base.fs.readdir(path);
+    }) as typeof base.fs.readdir;
+    const platform = { ...base, fs: { ...base.fs, readdir }, searchSource: undefined, changeCount: undefined };
+    const runner = new ToolRunner({ platform, tools: [findFileTool, grepSearchTool] });
+    for (const call of [
+      { name: 'find_file', args: { pattern: '*.txt' } },
+      { name: 'grep_search', args: { pattern: 'x', fixed_strings: true, output_mode: 'files_with_matches' } },
+    ]) {
+      const started = Date.now();
+      const [result] = await runner.processToolCalls([call], { timeoutMs: 300 });
+      expect(Date.now() - started, call.name).toBeLessThan(300 + 250);
+      const value = (result as { result?: { truncated: boolean; note?: string; total?: number; total_files?: number } }).result;
+      expect(value?.truncated, call.name).toBe(true);
+      expect(value?.total ?? value?.total_files, call.name).toBeLessThan(FILES);
+      expect(value?.note, call.name).toMatch(
+        call.name === 'find_file'
+          ? /^the search stopped at its time limit \(\d+ ms, 80 % of what was left of the call's deadline\) after \d+ directories; the results cover those only: narrow dir_path or the pattern$/
+          : /^the search stopped at its time limit \(\d+ ms, 80 % of what was left of the call's deadline\) while listing files, after \d+ of the \d+ files listed so far; /,
+      );
+    }
   });
 });

@@ -3,6 +3,7 @@ import { compileGlob } from '../search/glob.js';
 import { defineTool, type Tool } from '../core/tool.js';
 import { compareCodeUnits, reportWalk, walkWorkspace } from '../fs/walk.js';
 import { resolveWorkspacePath } from '../fs/paths.js';
+import { DEADLINE_SHARE, searchBudget } from '../search/line-search.js';
 import { fitResult } from './result-budget.js';
 
 /** Largest `max_results` of find_file. */
@@ -53,11 +54,11 @@ export interface FindFileResult {
   files: string[];
   /** How many files matched. */
   total: number;
-  /** True when `files` holds fewer than `total` (or the walk stopped at its 200,000-entry cap). */
+  /** True when `files` holds fewer than `total` (or the walk stopped at its 200,000-entry cap or its time limit). */
   truncated: boolean;
   /** Entries the walk could not read and left out (a path too long, unreadable, removed while walking); only when there were some. */
   skipped_entries?: number;
-  /** What was left out and how to see it; only when the result hit its character budget or entries were skipped. */
+  /** What was left out and how to see it; only when the result hit its character budget or its time limit, or entries were skipped. */
   note?: string;
 }
 
@@ -68,7 +69,9 @@ export interface FindFileResult {
  * negates; case-insensitive by default; matching takes linear time, so no glob can stall the thread).
  * Skips `.git/`, `node_modules/` and `.gitignore`d paths unless `include_ignored`; never follows
  * symlinks (a symlink whose name matches is listed). A directory that cannot be listed is skipped and
- * counted in `skipped_entries`, with a `note` naming the kinds. Returns {@link FindFileResult}.
+ * counted in `skipped_entries`, with a `note` naming the kinds. At 80 % of what is left of the call's
+ * deadline (`ctx.deadline`) the walk stops and it returns what it found, `truncated` with a `note`.
+ * Returns {@link FindFileResult}.
  * Errors: `invalid_pattern` (empty, over 1000 characters, unbalanced brace or bracket, invalid class, a
  * range over 1000 names, an absolute pattern inside the workspace but not under `dir_path`),
  * `not_found`, `not_a_directory`, `outside_workspace` (`dir_path`, or an absolute or `../` pattern,
@@ -102,6 +105,9 @@ export const findFileTool: Tool<FindFileArgs, FindFileResult> = defineTool({
     if (!stats.isDirectory()) {
       throw new ToolError('not_a_directory', `dir_path ${dir} is a file, not a directory; give its parent directory`);
     }
+    // Like the content searches, the walk stops at a share of the call's deadline and answers with what it found.
+    const started = Date.now();
+    const budget = searchBudget(Infinity, ctx.deadline, started);
     const walked = await walkWorkspace({
       fs: ctx.fs,
       root: ctx.platform.root,
@@ -112,11 +118,17 @@ export const findFileTool: Tool<FindFileArgs, FindFileResult> = defineTool({
       includeSymlinks: true,
       signal: ctx.signal,
       fileFilter: (rel) => matcher.matches(rel),
+      ...(budget.byDeadline ? { deadline: started + budget.ms } : {}),
     });
     const all = walked.files.map((file) => file.path).sort(compareCodeUnits);
     const max = args.max_results ?? 500;
     const files = all.length > max ? all.slice(0, max) : all;
-    const result: FindFileResult = { files, total: all.length, truncated: walked.capped || files.length < all.length };
+    const result: FindFileResult = { files, total: all.length, truncated: walked.capped || walked.stopped === true || files.length < all.length };
+    if (walked.stopped) {
+      result.note =
+        `the search stopped at its time limit (${budget.ms} ms, ${DEADLINE_SHARE * 100} % of what was left of the call's deadline) ` +
+        `after ${walked.directories} directories; the results cover those only: narrow dir_path or the pattern`;
+    }
     reportWalk(result, walked);
     return fitResult(result, 'files', 'paths', 'narrow pattern or dir_path to see the others');
   },
