@@ -248,7 +248,8 @@ export interface SearchSource {
    * The bytes of the regular file at `path` (a final symlink not followed), at most `maxBytes`;
    * undefined as for `stat`. With `into`, the source asks it for the buffer to read into once it knows
    * the size (`into(size)` gives `size` bytes, e.g. the free end of a cache slab) and returns a prefix of
-   * that buffer; without, or if it ignores `into`, it allocates.
+   * that buffer; without, or if it ignores `into`, it allocates. What `into` throws (a caller that
+   * refuses a file of that size) propagates, with nothing read.
    */
   read(path: string, maxBytes: number, into?: (size: number) => Uint8Array): { bytes: Uint8Array; stat: SearchFileStat } | undefined;
   /** `haystack.indexOf(needle, from)` on bytes, -1 when absent. */

@@ -119,7 +119,17 @@ export class SourceCache {
     }
     const readAt = Date.now();
     this.#pending = undefined;
-    const read = this.source.read(path, limit + 1, this.#into);
+    let read: { bytes: Uint8Array; stat: SearchFileStat } | undefined;
+    try {
+      // Over the limit, the read is refused once the size is known: nothing is read or placed.
+      read = this.source.read(path, limit + 1, (size) => {
+        if (size > limit) throw OVER_LIMIT;
+        return this.#into(size);
+      });
+    } catch (error) {
+      if (error === OVER_LIMIT) return 'large';
+      throw error;
+    }
     const pending = this.#pending as { slab: Slab; fresh: boolean } | undefined;
     this.#pending = undefined;
     if (!read || read.bytes.length > limit) {
@@ -232,6 +242,8 @@ function giveBack(slab: Slab): void {
 }
 
 const NUL = new Uint8Array([0]);
+/** Thrown by the `into` of a read that is over the caller's limit (caught in {@link SourceCache.load}). */
+const OVER_LIMIT: unique symbol = Symbol('over the limit');
 const caches = new WeakMap<SearchSource, SourceCache>();
 
 /** The cache of `source` (one per source, dropped with it). */
