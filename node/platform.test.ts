@@ -158,13 +158,15 @@ describe('createNodePlatform', () => {
     expect(result).toMatchObject({ stdout: '', exit_code: null, note: expect.stringContaining('not available') });
   });
 
-  it('without root: keeps the memory workspace\'s atomic writes and change counter', async () => {
+  it('without root: keeps the memory workspace\'s atomic writes, change counter and search source', async () => {
     const platform = createNodePlatform();
     expect(platform.atomicWrites).toBe(true);
     expect(typeof platform.changeCount).toBe('function');
     const before = platform.changeCount?.() ?? -1;
     await platform.fs.writeFile('/workspace/counted.txt', 'x');
     expect(platform.changeCount?.()).toBe(before + 1);
+    // The search tools read the memory tree's bytes through it.
+    expect(new TextDecoder().decode(platform.searchSource?.read('/workspace/counted.txt', 10)?.bytes)).toBe('x');
     expect(createNodePlatform({ root }).changeCount).toBeUndefined();
   });
 });

@@ -135,10 +135,11 @@ export function createNodePlatform(options: NodePlatformOptions = {}): Platform 
       capabilities: { runCommand: false, webSearch: true, persistent },
       webSearch,
       network,
-      // The memory workspace's own guarantees: whole-file writes in one step, and a change counter the
-      // search tools use to reuse their listings.
+      // The memory workspace's own guarantees and readers: whole-file writes in one step, a change
+      // counter the search tools use to reuse their listings, and its bytes-first search source.
       ...(memory.atomicWrites === undefined ? {} : { atomicWrites: memory.atomicWrites }),
       ...(memory.changeCount === undefined ? {} : { changeCount: memory.changeCount }),
+      ...(memory.searchSource === undefined ? {} : { searchSource: memory.searchSource }),
       dispose: () => memory.dispose(),
     };
   }

@@ -79,6 +79,14 @@ export class JournaledWorkspace {
     return this.#changes;
   }
 
+  /**
+   * The live tree itself, for readers that never change it (the search tools' source reads its
+   * stored bytes); every change goes through {@link fs}, so it is journalled and counted.
+   */
+  get tree(): MemoryFs {
+    return this.#sync;
+  }
+
   /** Number of paths changed since the last commit. */
   get pending(): number {
     return this.#dirty.size;

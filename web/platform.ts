@@ -1,5 +1,7 @@
 import { ToolError } from '../src/core/errors.js';
+import type { MemoryFs } from '../src/fs/memfs.js';
 import { lazyFs, MemoryStateStore } from '../src/platform/memory.js';
+import { createMemorySearchSource } from '../src/search/memory-source.js';
 import type { FsPromises, NetworkPolicy, Platform, RunCommandRequest, RunCommandResult, StateStore } from '../src/core/types.js';
 import { createFetchNetwork } from '../src/core/network.js';
 import { resolveIdbFactory, WorkspaceDb, type FsRecord } from './idb.js';
@@ -252,8 +254,10 @@ function seedRecords(files: Record<string, string | Uint8Array>): Array<[string,
  *   mutating call's result) commits the changed files, directories, symlinks and deleted subtrees in ONE
  *   IndexedDB transaction, awaiting `complete`. Tool state goes through the same commit path. A failed
  *   commit (`quota_exceeded`, `unavailable`) reloads the changed paths from storage, so earlier content
- *   stays intact in memory and on disk. `changeCount()` counts the changes, so the search tools reuse
- *   listings and texts while nothing changed. `files` seeds a new workspace in that same transaction.
+ *   stays intact in memory and on disk. `changeCount()` counts the changes, and `searchSource` reads
+ *   the tree's stored bytes (as the memory platform's), so searches run on bytes and a repeated search
+ *   reuses listings and counts while nothing changed. `files` seeds a new workspace in that same
+ *   transaction. (Backend `memory` alike; not with an overlay or mounts.)
  * - folder backends (`{ directory }`, `directory`, `opfs`): every operation goes to the folder, so a
  *   change made by another app is seen by the next call; each write resolves after its writable
  *   stream closed, so a call's result follows its writes. Access is checked on open: `permission_denied`
@@ -361,6 +365,11 @@ export function createWebPlatform(options: WebPlatformOptions): WebPlatform {
   };
 
   const fs = lazyFs(assemble);
+  /** The journalled workspace's tree, once a call through `fs` loaded it. */
+  const liveTree = (): MemoryFs => {
+    if (!journal) throw new ToolError('unavailable', `workspace "${workspaceName}" is not loaded yet; call a file tool (or ready()) first`);
+    return journal.tree;
+  };
   const state: StateStore = backend === 'memory' ? new MemoryStateStore() : new WebStateStore(openIdb);
   const flush = async (): Promise<void> => {
     if (backend === 'indexeddb' && opened) await (await openIdb()).workspace.commit();
@@ -398,8 +407,12 @@ export function createWebPlatform(options: WebPlatformOptions): WebPlatform {
       if (backend !== 'memory') await openIdb();
     },
     batch,
-    // Only a workspace whose files change through this platform alone can promise a change counter.
-    ...(journaled && !overlayBase && mounts.length === 0 ? { changeCount: () => journal?.changes ?? 0 } : {}),
+    // Only a workspace whose files change through this platform alone can promise a change counter;
+    // the search tools then read its tree's bytes directly (the tree is loaded by the fs call every
+    // search makes first, resolving its folder).
+    ...(journaled && !overlayBase && mounts.length === 0
+      ? { changeCount: () => journal?.changes ?? 0, searchSource: createMemorySearchSource(liveTree, () => journal?.changes ?? 0) }
+      : {}),
     ...(overlayBase
       ? {
           changes: async () => (await review()).changes(),

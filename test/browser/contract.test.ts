@@ -14,7 +14,7 @@ describe('platform contract in Chromium', () => {
       [false, true],
     ]);
     const suite = outcomes.filter((o) => !o.name.startsWith('shim self-check'));
-    expect(suite.length).toBe(12);
+    expect(suite.length).toBe(14);
     expect(suite.filter((o) => !o.ok).map((o) => `${o.name}: ${o.error}`)).toEqual([]);
   });
 });

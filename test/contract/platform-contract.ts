@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ToolRunner } from '../../src/core/runner.js';
 import { defineTool } from '../../src/core/tool.js';
 import type { Platform } from '../../src/core/types.js';
+import { grepSearchTool, type SearchContentResult, type SearchCountResult } from '../../src/tools/grep-search.js';
 
 /** Options of {@link describePlatformContract}. */
 export interface PlatformContractOptions {
@@ -110,6 +111,38 @@ export function describePlatformContract(label: string, makePlatform: () => Prom
       expect(await state.keys('c1')).toEqual(['count']);
       expect(await state.getAll('never-used')).toEqual({});
       expect(await state.keys('never-used')).toEqual([]);
+    });
+
+    it('answers repeated grep_search calls with every change made in between, binary files skipped', async () => {
+      const platform = await makePlatform();
+      const { fs, root } = platform;
+      const dir = `${root}/contract search`;
+      await fs.mkdir(`${dir}/sub`, { recursive: true });
+      await fs.writeFile(`${dir}/a.js`, 'function a() {}\r\nfunction b() {}\n');
+      await fs.writeFile(`${dir}/b.js`, 'const x = 1;\n');
+      await fs.writeFile(`${dir}/sub/c.js`, 'function c() {}\n');
+      await fs.writeFile(`${dir}/d.bin`, new Uint8Array([0x66, 0x75, 0x6e, 0x63, 0x74, 0x69, 0x6f, 0x6e, 0x00]));
+      const runner = new ToolRunner({ platform, tools: [grepSearchTool] });
+      const count = async (): Promise<[Record<string, number>, number]> => {
+        const result = (await runner.execute('grep_search', { pattern: 'function', fixed_strings: true, output_mode: 'count', dir_path: dir })) as SearchCountResult;
+        return [Object.fromEntries(result.counts.map((c) => [c.file_path.slice(dir.length + 1), c.count])), result.binary_files_skipped];
+      };
+      expect(await count()).toEqual([{ 'a.js': 2, 'sub/c.js': 1 }, 1]);
+      expect(await count()).toEqual([{ 'a.js': 2, 'sub/c.js': 1 }, 1]);
+      // Same size, right after the last search: only the content tells.
+      await fs.writeFile(`${dir}/b.js`, 'function(){}\n');
+      await fs.writeFile(`${dir}/a.js`, 'function a() {}\r\nfunctiox b() {}\n');
+      expect(await count()).toEqual([{ 'a.js': 1, 'b.js': 1, 'sub/c.js': 1 }, 1]);
+      await fs.rename(`${dir}/sub`, `${dir}/moved`);
+      await fs.rm(`${dir}/d.bin`);
+      expect(await count()).toEqual([{ 'a.js': 1, 'b.js': 1, 'moved/c.js': 1 }, 0]);
+      const content = (await runner.execute('grep_search', { pattern: 'func[a-z]+ [a-z]\\(', dir_path: dir })) as SearchContentResult;
+      expect(content.matches.map((m) => [m.file_path.slice(dir.length + 1), m.line_number, m.column])).toEqual([
+        ['a.js', 1, 1],
+        ['a.js', 2, 1],
+        ['moved/c.js', 1, 1],
+      ]);
+      await platform.dispose();
     });
 
     it('keeps tool state set through a runner for the next runner on the same platform', async () => {
