@@ -40,8 +40,8 @@ export default defineConfig({
           name: 'chromium',
           include: BROWSER_TESTS,
           setupFiles: ['test/browser/vitest-ajv-setup.ts'],
-          // grep_search loads re2js by URL in browsers: linear-regex/re2js.min.js, generated.
-          globalSetup: ['test/support/linear-regex-setup.ts'],
+          // In browsers the libraries that only some calls need load by URL: lazy/*.min.js, generated.
+          globalSetup: ['test/support/lazy-setup.ts'],
           // After the node project, not beside it: its Chromium tests and this one's would share the CPUs.
           sequence: { groupOrder: 1 },
           browser: {

@@ -2,7 +2,7 @@
 // writes a static site to demo-dist/ (relative base, so any static file server can host it).
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
-import { ensureLinearRegexBundle } from '../scripts/build-linear-regex.mjs';
+import { ensureLazyBundles } from '../scripts/build-lazy.mjs';
 
 const here = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
 
@@ -20,8 +20,8 @@ export default defineConfig({
       { find: /^toolhost$/, replacement: here('../src/index.ts') },
     ],
   },
-  // grep_search loads re2js by URL in browsers (linear-regex/re2js.min.js, generated): make sure it is there.
-  plugins: [{ name: 'linear-regex-bundle', buildStart: () => ensureLinearRegexBundle() }],
+  // In browsers the libraries that only some calls need load by URL (lazy/*.min.js, generated): make sure they are there.
+  plugins: [{ name: 'lazy-bundles', buildStart: () => ensureLazyBundles() }],
   server: { host: '127.0.0.1', port: 5173, strictPort: true },
   preview: { host: '127.0.0.1', port: 4173 },
   worker: { format: 'es' },

@@ -4,7 +4,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'vite';
-import { ensureLinearRegexBundle } from './build-linear-regex.mjs';
+import { ensureLazyBundles } from './build-lazy.mjs';
 
 const ROOT = join(import.meta.dirname, '..');
 
@@ -25,7 +25,7 @@ export function readmeWorkerExample() {
  * and left (index.html, assets/), for a test to serve; by default a temporary folder, removed.
  */
 export async function buildReadmeWorker({ files = readmeWorkerExample(), outDir } = {}) {
-  await ensureLinearRegexBundle();
+  await ensureLazyBundles();
   // Inside this checkout's node_modules, so the example's own imports (comlink, ...) resolve as in an app.
   const dir = mkdtempSync(join(ROOT, 'node_modules', '.toolhost-readme-worker-'));
   const modules = new Map();

@@ -119,10 +119,10 @@ beforeAll(() => {
     throw new Error(`tsc did not emit the core:\n${tsc.stdout}\n${tsc.stderr}`);
   }
   // Under node_modules/ the nearest package.json scope stops: say that these files are ES modules.
-  // grep_search's `#linear-regex` import resolves through this package.json too, to the Node loader.
-  mkdirSync(join(OUT, 'linear-regex'), { recursive: true });
-  copyFileSync(join(ROOT, 'linear-regex', 'node.js'), join(OUT, 'linear-regex', 'node.js'));
-  writeFileSync(join(OUT, 'package.json'), '{ "type": "module", "imports": { "#linear-regex": "./linear-regex/node.js" } }\n');
+  // The `#lazy` import (re2js, ignore, diff, loaded on demand) resolves through this package.json too, to the Node loaders.
+  mkdirSync(join(OUT, 'lazy'), { recursive: true });
+  copyFileSync(join(ROOT, 'lazy', 'node.js'), join(OUT, 'lazy', 'node.js'));
+  writeFileSync(join(OUT, 'package.json'), '{ "type": "module", "imports": { "#lazy": "./lazy/node.js" } }\n');
   writeFileSync(CHILD, CHILD_SOURCE);
   const schema = { type: 'object', properties: { n: { type: 'integer' } }, additionalProperties: false };
   writeFileSync(

@@ -75,29 +75,41 @@ describe('the npm package', () => {
       const view = await runner.execute('view_file', { file_path: '/workspace/hello.txt' });
       await runner.execute('create_file', { file_path: 'evil.txt', content: 'a'.repeat(50000) + '!\\n' });
       const grep = await runner.execute('grep_search', { pattern: '(a+)+!' });
-      console.log(JSON.stringify({ view, grep: grep.matches.map((m) => m.file_path) }));
+      const edit = await runner.execute('edit_file', { file_path: 'hello.txt', old_string: 'hi', new_string: 'ho' });
+      await runner.execute('create_file', { file_path: '.gitignore', content: 'evil.txt\\n' });
+      const ignored = await runner.execute('grep_search', { pattern: '!|ho' });
+      console.log(JSON.stringify({ view, grep: grep.matches.map((m) => m.file_path), diff: edit.diff, ignored: ignored.matches.map((m) => m.file_path) }));
     `;
     const out = execFileSync('node', ['--input-type=module', '-e', script], { cwd: project, encoding: 'utf8' });
-    // The catastrophic pattern runs on re2js, imported from the package's dependencies.
-    expect(JSON.parse(out)).toMatchObject({ view: { file_path: '/workspace/hello.txt', content: 'hi', total_lines: 1 }, grep: ['/workspace/evil.txt'] });
+    // The catastrophic pattern runs on re2js, the diff on diff, the .gitignore on ignore: each imported from the package's dependencies.
+    expect(JSON.parse(out)).toMatchObject({
+      view: { file_path: '/workspace/hello.txt', content: 'hi', total_lines: 1 },
+      grep: ['/workspace/evil.txt'],
+      diff: '--- /workspace/hello.txt\n+++ /workspace/hello.txt\n@@ -1,1 +1,1 @@\n-hi\n+ho\n',
+      ignored: ['/workspace/hello.txt'],
+    });
     const types = readdirSync(join(project, 'node_modules', 'toolhost', 'dist', 'src', 'core')).filter((f) => f.endsWith('.d.ts'));
     expect(types).toEqual(expect.arrayContaining(['runner.d.ts', 'tool.d.ts', 'host.d.ts']));
   });
 
-  it("builds the README's worker from the installed package with Vite defaults, re2js a file of its own beside it", async () => {
+  it("builds the README's worker from the installed package with Vite defaults, re2js, ignore and diff each a file of its own beside it", async () => {
     const { worker, page } = readmeWorkerExample();
     writeFileSync(join(project, 'worker.ts'), worker);
     writeFileSync(join(project, 'page.ts'), page);
     writeFileSync(join(project, 'index.html'), '<!doctype html><html><head><title>app</title></head><body><script type="module" src="./page.ts"></script></body></html>');
     await build({ root: project, configFile: false, logLevel: 'error', build: { outDir: join(project, 'dist') } });
     const assets = readdirSync(join(project, 'dist', 'assets'));
-    const engine = assets.filter((name) => /^re2js\.min-[\w-]+\.js$/.test(name));
     const workers = assets.filter((name) => name.startsWith('worker') && name.endsWith('.js'));
-    expect([engine.length, workers.length]).toEqual([1, 1]);
+    expect(workers.length).toBe(1);
     const code = readFileSync(join(project, 'dist', 'assets', workers[0] as string), 'utf8');
-    expect(code.includes(engine[0] as string)).toBe(true);
-    expect(code.includes('missing closing )')).toBe(false);
-    expect(readFileSync(join(project, 'dist', 'assets', engine[0] as string), 'utf8')).toContain('missing closing )');
+    // Each library, by a string of its own: in its file, which the worker names, and not in the worker.
+    for (const [name, marker] of [['re2js', 'missing closing )'], ['ignore', 'node-ignore'], ['diff', 'No newline at end of file']] as const) {
+      const files = assets.filter((asset) => new RegExp(`^${name}\\.min-[\\w-]+\\.js$`).test(asset));
+      expect(files.length, name).toBe(1);
+      expect(code.includes(files[0] as string), name).toBe(true);
+      expect(code.includes(marker), name).toBe(false);
+      expect(readFileSync(join(project, 'dist', 'assets', files[0] as string), 'utf8'), name).toContain(marker);
+    }
   }, 120_000);
 
   it('ships the MIT licence beside the README', () => {

@@ -1,5 +1,7 @@
+import { loadIgnore } from '#lazy';
 import type { Ignore } from 'ignore';
 import { ToolError, toToolError } from '../core/errors.js';
+import { onDemand } from '../core/on-demand.js';
 import { clipForMessage, decodeText } from './text.js';
 import type { FsDirent, FsPromises, Platform, SearchSource } from '../core/types.js';
 import { dirname, isTemporaryFileName, joinPath, relativePath } from './paths.js';
@@ -260,6 +262,8 @@ interface IgnoreLevel {
  * second, so they are compiled a chunk at a time with the event loop turned in between.
  */
 const IGNORE_CHUNK_RULES = 500;
+/** The ignore library (in browsers a file of its own, fetched when a workspace first has a .gitignore). */
+const ignoreLibrary = onDemand('the .gitignore library (ignore)', 'ignore.min.js', loadIgnore);
 
 interface PendingDir {
   path: string;
@@ -322,7 +326,7 @@ async function readIgnoreFile(fs: FsPromises, dir: string, signal: AbortSignal |
       ? { file: path, ...(fileBytes === undefined ? {} : { fileBytes }), pastCap: bounded.pastCap, globstars: bounded.globstars, tooLong: bounded.tooLong }
       : undefined;
   // Loaded when a workspace first has a .gitignore, not with the worker.
-  const { default: ignore } = await import('ignore');
+  const { default: ignore } = await ignoreLibrary.load();
   const chunks: Ignore[] = [];
   let lastYield = Date.now();
   for (let i = 0; i < bounded.rules.length; i += IGNORE_CHUNK_RULES) {

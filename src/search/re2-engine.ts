@@ -1,11 +1,10 @@
-import { loadRe2js } from '#linear-regex';
-import { ToolError } from '../core/errors.js';
+import { loadRe2js } from '#lazy';
+import { onDemand } from '../core/on-demand.js';
 
 /** The re2js module: RE2JS, the linear-time regex engine (RE2's automata). */
 export type Re2Engine = typeof import('re2js');
 
-let engine: Re2Engine | undefined;
-let loading: Promise<Re2Engine> | undefined;
+const engine = onDemand<Re2Engine>('the linear-time regex engine (re2js)', 're2js.min.js', loadRe2js);
 
 /**
  * re2js when it has been loaded ({@link loadRe2Engine}), else undefined. Patterns whose shape bounds
@@ -13,7 +12,7 @@ let loading: Promise<Re2Engine> | undefined;
  * is a separate file (about 45 KB gzip) fetched on first use, and on Node a dynamic import.
  */
 export function re2Engine(): Re2Engine | undefined {
-  return engine;
+  return engine.loaded();
 }
 
 /**
@@ -22,20 +21,5 @@ export function re2Engine(): Re2Engine | undefined {
  * it beside the code that loads it; a bundler that copied the code without it breaks this).
  */
 export function loadRe2Engine(): Promise<Re2Engine> {
-  if (engine) return Promise.resolve(engine);
-  loading ??= new Promise<Re2Engine>((resolve) => resolve(loadRe2js())).then(
-    (module) => {
-      engine = module;
-      return module;
-    },
-    (error: unknown) => {
-      loading = undefined;
-      const message = (error as { message?: unknown } | undefined)?.message;
-      throw new ToolError(
-        'unavailable',
-        `the linear-time regex engine (re2js) could not be loaded: ${String(message ?? error)}; the app must serve toolhost's linear-regex/re2js.min.js beside the code that loads it`,
-      );
-    },
-  );
-  return loading;
+  return engine.load();
 }

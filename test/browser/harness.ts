@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { build, preview, type PreviewServer } from 'vite';
 import { afterAll, beforeAll } from 'vitest';
-import { ensureLinearRegexBundle } from '../../scripts/build-linear-regex.mjs';
+import { ensureLazyBundles } from '../../scripts/build-lazy.mjs';
 
 /** Where Debian puts Chromium; the browser tests fail (never skip) when it is missing. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -36,7 +36,7 @@ export interface TestServer {
  * `Content-Security-Policy: script-src 'self'` to every response (pages and worker scripts alike).
  */
 export async function startServer(options: { csp?: boolean } = {}): Promise<TestServer> {
-  await ensureLinearRegexBundle();
+  await ensureLazyBundles();
   const pages = join(ROOT, 'test', 'pages');
   const outDir = mkdtempSync(join(tmpdir(), 'toolhost-pages-'));
   const input = Object.fromEntries(

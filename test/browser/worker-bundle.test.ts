@@ -1,8 +1,8 @@
 // The README's worker example, built as a user's app builds it (Vite defaults: an iife worker, which
-// inlines every dynamic import), carries none of the optional features' code, nor re2js (the
-// linear-time regex engine), which it fetches as a file of its own the first time a pattern needs it.
+// inlines every dynamic import), carries none of the optional features' code, nor the libraries that
+// only some calls need (re2js, ignore, diff): it fetches each as a file of its own on first use.
 // Its size is a figure of `npm run bench` (bench/bundle.bench.mjs), not a test.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { preview, type PreviewServer } from 'vite';
@@ -12,9 +12,16 @@ import { launch, newProfile, removeProfile, requireChromium, type BrowserSession
 
 /**
  * Packages that only the users of a feature may bundle: ZenFS (mounts), ajv's compiler (runtime
- * schemas), just-bash (the shell), and re2js, which grep_search loads by URL when a pattern needs it.
+ * schemas), just-bash (the shell); and those loaded by URL on first use: re2js (grep_search, when a
+ * pattern needs it), ignore (a workspace's .gitignore rules), diff (edit_file's diff).
  */
-const FORBIDDEN = ['/node_modules/@zenfs/', '/node_modules/ajv/', '/node_modules/just-bash/', '/node_modules/re2js/'];
+const FORBIDDEN = ['/node_modules/@zenfs/', '/node_modules/ajv/', '/node_modules/just-bash/', '/node_modules/re2js/', '/node_modules/ignore/', '/node_modules/diff/'];
+/** The files beside the worker that it fetches on first use (name before Vite's hash), and a string of each. */
+const LAZY_FILES: ReadonlyArray<[string, string]> = [
+  ['re2js.min', 'missing closing )'],
+  ['ignore.min', 'node-ignore'],
+  ['diff.min', 'No newline at end of file'],
+];
 /** The modules of folder workspaces, mounts and overlays (toolhost/web/folders), which the default IndexedDB workspace does without. */
 const FOLDER_MODULES = ['/web/handle-fs.ts', '/web/directory.ts', '/web/mounts.ts', '/web/overlay.ts', '/web/folders.ts'];
 /**
@@ -24,21 +31,29 @@ const FOLDER_MODULES = ['/web/handle-fs.ts', '/web/directory.ts', '/web/mounts.t
 const ALLOWED = ['/node_modules/ajv/dist/runtime/ucs2length.js'];
 
 describe("README's worker example", () => {
-  it('builds with Vite defaults (iife worker, inlined dynamic imports) with no ZenFS, ajv compiler, just-bash, re2js or folder, mount and overlay code in it', async () => {
-    const { code, modules, assets } = await buildReadmeWorker();
-    expect(modules.size).toBeGreaterThan(20);
-    const offenders = [...modules.keys()].filter((id) => FORBIDDEN.some((f) => id.includes(f)) && !ALLOWED.some((a) => id.endsWith(a)));
-    expect(offenders).toEqual([]);
-    // Folder workspaces, mounts and overlays come with toolhost/web/folders only.
-    expect([...modules.keys()].filter((id) => FOLDER_MODULES.some((m) => id.endsWith(m)))).toEqual([]);
-    // And by content, in case a module id were rewritten: strings of ZenFS's context, just-bash's
-    // limits, ajv's core and re2js's parser.
-    const text = code.toString('utf8');
-    for (const marker of ['No file system for', 'maxCommandCount', 'strictSchema', 'missing closing )']) expect(text.includes(marker), marker).toBe(false);
-    // re2js is an asset beside the worker, and the worker names it.
-    const engine = assets.filter((name) => /^re2js\.min-[\w-]+\.js$/.test(name));
-    expect(engine.length).toBe(1);
-    expect(text.includes(engine[0] as string)).toBe(true);
+  it('builds with Vite defaults (iife worker, inlined dynamic imports) with no ZenFS, ajv compiler, just-bash, re2js, ignore, diff or folder, mount and overlay code in it', async () => {
+    const outDir = mkdtempSync(join(tmpdir(), 'toolhost-readme-build-'));
+    try {
+      const { code, modules, assets } = await buildReadmeWorker({ outDir });
+      expect(modules.size).toBeGreaterThan(20);
+      const offenders = [...modules.keys()].filter((id) => FORBIDDEN.some((f) => id.includes(f)) && !ALLOWED.some((a) => id.endsWith(a)));
+      expect(offenders).toEqual([]);
+      // Folder workspaces, mounts and overlays come with toolhost/web/folders only.
+      expect([...modules.keys()].filter((id) => FOLDER_MODULES.some((m) => id.endsWith(m)))).toEqual([]);
+      // And by content, in case a module id were rewritten: strings of ZenFS's context, just-bash's
+      // limits, ajv's core, and a string of each library loaded on first use.
+      const text = code.toString('utf8');
+      for (const marker of ['No file system for', 'maxCommandCount', 'strictSchema', ...LAZY_FILES.map(([, marker]) => marker)]) expect(text.includes(marker), marker).toBe(false);
+      // Each library loaded on first use is an asset beside the worker, which names it; the asset is the library.
+      for (const [name, marker] of LAZY_FILES) {
+        const files = assets.filter((asset) => asset.startsWith(`${name}-`) && asset.endsWith('.js'));
+        expect(files.length, name).toBe(1);
+        expect(text.includes(files[0] as string), name).toBe(true);
+        expect(readFileSync(join(outDir, 'assets', files[0] as string), 'utf8').includes(marker), name).toBe(true);
+      }
+    } finally {
+      rmSync(outDir, { recursive: true, force: true });
+    }
   });
 });
 
@@ -81,7 +96,7 @@ describe("README's worker example in Chromium (Vite defaults, script-src 'self')
     removeProfile(profile);
   });
 
-  it('answers a catastrophic pattern within its deadline, loading re2js only then, its thread still turning', async () => {
+  it('answers a catastrophic pattern within its deadline, loading re2js only then, its thread still turning; fetches diff on the first edit and ignore on the first .gitignore', async () => {
     requireChromium();
     const { worker } = readmeWorkerExample();
     await buildReadmeWorker({ files: { worker: worker + WORKER_TIMER, page: PAGE }, outDir });
@@ -97,8 +112,11 @@ describe("README's worker example in Chromium (Vite defaults, script-src 'self')
     session = await launch(profile);
     const page = session.page;
     const engineLoads: string[] = [];
+    const libraryLoads: string[] = [];
     page.context().on('request', (request) => {
       if (/re2js\.min-[\w-]+\.js$/.test(request.url())) engineLoads.push(request.url());
+      const library = /\/(ignore|diff)\.min-[\w-]+\.js$/.exec(request.url());
+      if (library) libraryLoads.push(library[1] as string);
     });
     const response = await page.goto(`http://127.0.0.1:${address.port}/`);
     expect(response?.headers()['content-security-policy']).toBe("script-src 'self'");
@@ -137,5 +155,28 @@ describe("README's worker example in Chromium (Vite defaults, script-src 'self')
     }
     // Fetched once, on the first pattern that needed it.
     expect(engineLoads.length).toBe(1);
+
+    // edit_file's diff library and the .gitignore library are fetched on their first use too, under the same policy.
+    expect(libraryLoads).toEqual([]);
+    const edits = await page.evaluate(() =>
+      th.call([
+        { id: '5', name: 'edit_file', args: { file_path: 'ok.txt', old_string: 'fine', new_string: 'good' } },
+        { id: '6', name: 'edit_file', args: { file_path: 'ok.txt', old_string: 'good', new_string: 'fine' } },
+      ]),
+    );
+    expect(edits.map((r) => r.error?.code ?? (r.result as unknown as { diff: string }).diff)).toEqual([
+      '--- /workspace/ok.txt\n+++ /workspace/ok.txt\n@@ -1,1 +1,1 @@\n-fine\n+good\n',
+      '--- /workspace/ok.txt\n+++ /workspace/ok.txt\n@@ -1,1 +1,1 @@\n-good\n+fine\n',
+    ]);
+    expect(libraryLoads).toEqual(['diff']);
+    const ignored = await page.evaluate(() =>
+      th.call([
+        { id: '7', name: 'create_file', args: { file_path: '.gitignore', content: 'evil.txt\n' } },
+        { id: '8', name: 'grep_search', args: { pattern: 'fine|a!' } },
+      ]),
+    );
+    expect(ignored[0]?.error).toBeUndefined();
+    expect(ignored[1]?.result).toMatchObject({ total_matches: 1, files_searched: 2 });
+    expect(libraryLoads).toEqual(['diff', 'ignore']);
   });
 });

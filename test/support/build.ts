@@ -21,9 +21,9 @@ export function buildPackage(name: string): string {
     // type errors elsewhere in the tree; the emitted JavaScript is still usable
   }
   // Under node_modules the repository's package.json is out of reach: the built files need their own,
-  // with the package's `imports` (#linear-regex) and the folder they point to.
+  // with the package's `imports` (#lazy) and the folder they point to.
   const manifest = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { imports?: unknown };
   writeFileSync(join(out, 'package.json'), JSON.stringify({ type: 'module', imports: manifest.imports ?? {} }));
-  cpSync(join(REPO, 'linear-regex'), join(out, 'linear-regex'), { recursive: true });
+  cpSync(join(REPO, 'lazy'), join(out, 'lazy'), { recursive: true });
   return out;
 }

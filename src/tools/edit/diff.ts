@@ -1,3 +1,5 @@
+import { loadDiff } from '#lazy';
+import { onDemand } from '../../core/on-demand.js';
 import { clipForMessage, countCodePoints } from '../../fs/text.js';
 
 /** Longest diff returned, in UTF-16 code units; a longer one is cut at a line with a marker. */
@@ -11,6 +13,8 @@ export const EDIT_MAX_DIFF_LINE_CHARS = 2000;
 const DIFF_EXCERPT_CONTEXT = 200;
 /** Time budget of the diff computation, in ms; past it the result says the diff was left out. */
 const DIFF_TIMEOUT_MS = 2_000;
+/** The diff library's patch module (in browsers a file of its own, fetched on the first edit). */
+const diffLibrary = onDemand('the diff library', 'diff.min.js', loadDiff);
 
 const isHigh = (c: number): boolean => c >= 0xd800 && c <= 0xdbff;
 const isLow = (c: number): boolean => c >= 0xdc00 && c <= 0xdfff;
@@ -145,10 +149,8 @@ export async function unifiedDiff(path: string, before: string, after: string): 
     return `(diff left out: the change to ${clipForMessage(path)} spans about ${removed} old and ${added} new lines, ${changed} characters; view_file the file to check it)`;
   }
   const skippedLines = countLines(before, start);
-  // Loaded on the first edit, not with the worker.
-  // The module with just these, not the package index: a dynamic import keeps every export of its
-  // target, and Vite's default worker format inlines it (the index would add the whole library).
-  const { FILE_HEADERS_ONLY, formatPatch, structuredPatch } = await import('diff/lib/patch/create.js');
+  // Loaded on the first edit, not with the worker: the diff library's patch module, not its index.
+  const { FILE_HEADERS_ONLY, formatPatch, structuredPatch } = await diffLibrary.load();
   // Each region ends at a line break or at its text's end, so a final newline is reported as the file has it.
   const patch = structuredPatch(path, path, before.slice(start, endBefore), after.slice(start, endAfter), '', '', { context: CONTEXT_LINES, timeout: DIFF_TIMEOUT_MS });
   if (patch === undefined) {

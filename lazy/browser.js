@@ -1,0 +1,20 @@
+// Browsers (the package's `#lazy` import, `browser` condition): the libraries that only some calls
+// need, each one self-contained ES module file beside this one (built from the dependency by
+// scripts/build-lazy.mjs), loaded by URL on first use. Bundlers see each URL as an asset (Vite,
+// webpack 5: `new URL('./file', import.meta.url)`), copy the file and rewrite the URL, but not the
+// import itself: so even a worker built as one classic script (Vite's default `iife` worker format,
+// which inlines every dynamic import it can resolve) leaves them out and fetches each only when a call
+// needs it. Dynamic import() is allowed in classic workers, and the files are same-origin, so a
+// `script-src 'self'` Content-Security-Policy admits them.
+/** Loads re2js, the linear-time regex engine grep_search uses for patterns V8 could backtrack on. */
+export function loadRe2js() {
+  return import(/* @vite-ignore */ /* webpackIgnore: true */ new URL('./re2js.min.js', import.meta.url).href);
+}
+/** Loads the ignore library, which applies a workspace's .gitignore rules. */
+export function loadIgnore() {
+  return import(/* @vite-ignore */ /* webpackIgnore: true */ new URL('./ignore.min.js', import.meta.url).href);
+}
+/** Loads the diff library's patch module, for the unified diff edit_file answers with. */
+export function loadDiff() {
+  return import(/* @vite-ignore */ /* webpackIgnore: true */ new URL('./diff.min.js', import.meta.url).href);
+}

@@ -1,0 +1,6 @@
+/** Loads re2js, the linear-time regex engine grep_search uses for patterns V8 could backtrack on. */
+export function loadRe2js(): Promise<typeof import('re2js')>;
+/** Loads the ignore library, which applies a workspace's .gitignore rules. */
+export function loadIgnore(): Promise<{ default: typeof import('ignore') }>;
+/** Loads the diff library's patch module, for the unified diff edit_file answers with. */
+export function loadDiff(): Promise<typeof import('diff/lib/patch/create.js')>;
