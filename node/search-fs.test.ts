@@ -158,8 +158,11 @@ describe('SourceCache over a Node folder', () => {
       await writeFile(join(dir, 'b.txt'), 'beta\n');
       await writeFile(join(dir, 'c.bin'), new Uint8Array([1, 0, 2]));
       await writeFile(join(dir, 'big.txt'), 'x'.repeat(5 * 1024 * 1024));
+      const bigBinary = new Uint8Array(3 * 1024 * 1024).fill(0x41);
+      bigBinary[8191] = 0;
+      await writeFile(join(dir, 'big.bin'), bigBinary);
       const old = Date.now() / 1000 - 10;
-      for (const name of ['a.txt', 'b.txt', 'c.bin', 'big.txt']) await utimes(join(dir, name), old, old);
+      for (const name of ['a.txt', 'b.txt', 'c.bin', 'big.txt', 'big.bin']) await utimes(join(dir, name), old, old);
       const source = createNodeSearchSource(dir);
       const cache = new SourceCache(source, 40 * 1024 * 1024);
       const text = (name: string): string => {
@@ -175,14 +178,22 @@ describe('SourceCache over a Node folder', () => {
       expect(cache.load(join(dir, 'a.txt'))).toBe(a);
       expect(cache.load(join(dir, 'c.bin'))).toMatchObject({ bytes: null });
       expect(cache.used).toBe(SLAB_BYTES + 3 * 256);
+      // A NUL in the first 8 KiB: binary after reading those only; past them it takes the UTF-8 check.
+      expect(source.read(join(dir, 'big.bin'), 64 * 1024 * 1024)?.bytes.length).toBe(8192);
+      expect(cache.load(join(dir, 'big.bin'))).toMatchObject({ bytes: null });
+      bigBinary[8191] = 0x41;
+      bigBinary[8192] = 0;
+      await writeFile(join(dir, 'late-nul.txt'), bigBinary);
+      expect(source.read(join(dir, 'late-nul.txt'), 64 * 1024 * 1024)?.bytes.length).toBe(3 * 1024 * 1024);
+      expect(cache.used).toBe(SLAB_BYTES + 4 * 256);
       // Over a quarter of a slab: a slab of its own, exactly its size.
       expect(text('big.txt').length).toBe(5 * 1024 * 1024);
-      expect(cache.used).toBe(SLAB_BYTES + 5 * 1024 * 1024 + 4 * 256);
+      expect(cache.used).toBe(SLAB_BYTES + 5 * 1024 * 1024 + 5 * 256);
       // Decoded texts are not kept.
       const file = cache.load(join(dir, 'a.txt'));
       if (!file || file === 'large') throw new Error('a.txt is gone');
       expect(cache.text(file)).toBe('alpha\n');
-      expect(cache.used).toBe(SLAB_BYTES + 5 * 1024 * 1024 + 4 * 256);
+      expect(cache.used).toBe(SLAB_BYTES + 5 * 1024 * 1024 + 5 * 256);
       // A changed file is read again; the old bytes' slab space stays counted until the slab empties.
       await writeFile(join(dir, 'a.txt'), 'ALPHA!\n');
       expect(text('a.txt')).toBe('ALPHA!\n');
@@ -190,7 +201,7 @@ describe('SourceCache over a Node folder', () => {
       // Dropping the big file frees its own slab.
       await rm(join(dir, 'big.txt'));
       expect(cache.load(join(dir, 'big.txt'))).toBeUndefined();
-      expect(cache.used).toBe(SLAB_BYTES + 3 * 256);
+      expect(cache.used).toBe(SLAB_BYTES + 4 * 256);
       cache.release();
       expect(cache.used).toBe(0);
       source.close?.();

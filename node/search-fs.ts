@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import { posix } from 'node:path';
 import { isToolError, ToolError } from '../src/core/errors.js';
 import type { FsDirent, SearchFileStat, SearchSource } from '../src/core/types.js';
+import { BINARY_SNIFF_BYTES } from '../src/fs/text.js';
 import { releaseCache } from '../src/search/source-cache.js';
 import { escapeBytes, unescapePath } from './fs/names.js';
 
@@ -11,6 +12,9 @@ const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK, O_NOCTTY, O_DIRECTORY } = fs.constants
 const READ_FLAGS = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY;
 /** A directory held for the walk: never through a symlink. */
 const DIR_FLAGS = O_RDONLY | O_DIRECTORY | O_NOFOLLOW;
+/** Files larger than this are read 8 KiB first, and no further when that shows them binary. */
+const SNIFF_FIRST_BYTES = 1024 * 1024;
+const sniffBuffer = new Uint8Array(BINARY_SNIFF_BYTES);
 /** Directory descriptors kept open at once (the walk's ancestors and recent directories). */
 const HELD_DIRS = 64;
 
@@ -146,8 +150,18 @@ export function createNodeSearchSource(root: string, options: NodeSearchSourceOp
         const stats = fs.fstatSync(fd);
         if (!stats.isFile()) return undefined;
         const size = Math.min(stats.size, maxBytes);
-        const bytes = into ? into(size) : Buffer.allocUnsafe(size);
         let got = 0;
+        if (size > SNIFF_FIRST_BYTES && stats.size < maxBytes) {
+          // A large file whose first 8 KiB hold a NUL is binary whatever follows: read no further.
+          while (got < BINARY_SNIFF_BYTES) {
+            const n = fs.readSync(fd, sniffBuffer, got, BINARY_SNIFF_BYTES - got, got);
+            if (n === 0) break;
+            got += n;
+          }
+          if (bufferIndexOf.call(sniffBuffer.subarray(0, got), 0, 0) !== -1) return { bytes: sniffBuffer.subarray(0, got), stat: statOf(stats) };
+        }
+        const bytes = into ? into(size) : Buffer.allocUnsafe(size);
+        if (got > 0) bytes.set(sniffBuffer.subarray(0, got));
         while (got < size) {
           const n = fs.readSync(fd, bytes, got, size - got, got);
           if (n === 0) break;

@@ -249,7 +249,9 @@ export interface SearchSource {
    * undefined as for `stat`. With `into`, the source asks it for the buffer to read into once it knows
    * the size (`into(size)` gives `size` bytes, e.g. the free end of a cache slab) and returns a prefix of
    * that buffer; without, or if it ignores `into`, it allocates. What `into` throws (a caller that
-   * refuses a file of that size) propagates, with nothing read.
+   * refuses a file of that size) propagates, with nothing read. A source may return only the first
+   * 8 KiB when they hold a NUL byte and the file is under `maxBytes` (it is binary whatever follows);
+   * those bytes are valid until its next `read`.
    */
   read(path: string, maxBytes: number, into?: (size: number) => Uint8Array): { bytes: Uint8Array; stat: SearchFileStat } | undefined;
   /** `haystack.indexOf(needle, from)` on bytes, -1 when absent. */
