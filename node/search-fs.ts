@@ -4,7 +4,8 @@ import { posix } from 'node:path';
 import { isToolError, ToolError } from '../src/core/errors.js';
 import type { FsDirent, SearchFileStat, SearchSource } from '../src/core/types.js';
 import { BINARY_SNIFF_BYTES } from '../src/fs/text.js';
-import { releaseCache } from '../src/search/source-cache.js';
+import { cacheOf, DEFAULT_CACHE_BYTES, releaseCache } from '../src/search/source-cache.js';
+import { startSearchHelper } from './search-helper.js';
 import { escapeBytes, unescapePath } from './fs/names.js';
 
 const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK, O_NOCTTY, O_DIRECTORY } = fs.constants;
@@ -20,8 +21,13 @@ const HELD_DIRS = 64;
 
 /** Options of {@link createNodeSearchSource}. */
 export interface NodeSearchSourceOptions {
-  /** Bytes of file content the search cache keeps (default 256 MiB). */
+  /** Bytes of file content the search cache keeps (default 256 MiB; with a helper, half on each thread). */
   cacheBytes?: number;
+  /**
+   * Start a helper thread that counts half of each large count (see `startSearchHelper`), from the
+   * built package only (default true).
+   */
+  helper?: boolean;
 }
 
 function inside(root: string, path: string): boolean {
@@ -184,12 +190,14 @@ export function createNodeSearchSource(root: string, options: NodeSearchSourceOp
       return buffer(bytes).toString('utf8');
     },
     close(): void {
+      helper?.close();
       releaseCache(source);
       for (const fd of held.values()) fs.closeSync(fd);
       held.clear();
       fs.closeSync(rootFd);
     },
-    ...(options.cacheBytes !== undefined ? { cacheBytes: options.cacheBytes } : {}),
   };
-  return source;
+  const budget = options.cacheBytes ?? DEFAULT_CACHE_BYTES;
+  const helper = options.helper === false ? undefined : startSearchHelper(root, Math.floor(budget / 2), () => cacheOf(source));
+  return Object.assign(source, helper ? { helper, cacheBytes: budget - Math.floor(budget / 2) } : options.cacheBytes !== undefined ? { cacheBytes: budget } : {});
 }

@@ -231,6 +231,41 @@ export interface SearchFileStat {
   ino: number;
 }
 
+/** A share of a count that a {@link SearchHelper} does: the pattern as the tool compiled it, the files, and the time limit. */
+export interface SearchHelperJob {
+  pattern: string;
+  literal: boolean;
+  caseSensitive: boolean;
+  /** Workspace paths of regular files, as the walk listed them. */
+  paths: string[];
+  /** `Date.now()` value at which it stops and reports `stopped`. */
+  deadline: number;
+  /** Files over this many bytes are not read but answered -3 (the caller streams them). */
+  limit: number;
+}
+
+/** What a {@link SearchHelper} counted. */
+export interface SearchHelperAnswer {
+  /**
+   * One code per path: the matching lines of a searched text file (0 or more), or -1 not reached (the
+   * deadline came first), -2 gone or not a regular file, -3 over the size limit, -4 binary.
+   */
+  codes: Int32Array;
+  /** True when the deadline stopped it (some files then have -1, and one may have a partial count). */
+  stopped: boolean;
+}
+
+/**
+ * A second thread for the search tools' counts (`output_mode` count and files_with_matches over large
+ * trees). `owns` splits paths between the calling thread and the helper once and for all (a hash of
+ * the path), so each file is read and cached on one side only; `count` counts the helper's share with
+ * the same engines and cache rules, and rejects with the signal's `timeout` / `cancelled` once it fires.
+ */
+export interface SearchHelper {
+  owns(path: string): boolean;
+  count(job: SearchHelperJob, signal: AbortSignal | undefined): Promise<SearchHelperAnswer>;
+}
+
 /**
  * A fast, synchronous reader that search tools (find_file, search_dir, grep_search) use instead of
  * `fs` where the platform has one (Node on a real directory): directory listings with entry types,
@@ -262,6 +297,8 @@ export interface SearchSource {
   decode(bytes: Uint8Array): string;
   /** Bytes of file content the search cache keeps (default 256 MiB). */
   readonly cacheBytes?: number;
+  /** Another thread that counts matching lines beside this one (see {@link SearchHelper}); absent: none. */
+  readonly helper?: SearchHelper;
   /** Releases what the source holds (descriptors); the platform calls it from `dispose`. */
   close?(): void;
 }

@@ -42,6 +42,8 @@ export interface SearchPattern {
   readonly re2: RE2JS;
   /** True when the whole pattern is under `(?i)` and V8 runs with its `i` flag. */
   ignoreCase: boolean;
+  /** How it was compiled (absent when an engine was forced): another thread compiles the same pattern from these. */
+  compiledWith?: { literal: boolean; caseSensitive: boolean };
 }
 
 interface CharSet {
@@ -494,7 +496,7 @@ export function compileSearchPattern(
   const literal = literalOf(tree);
   const engine = options.engine;
   if (literal !== undefined && literal.length > 0 && (engine === undefined || engine === 'literal')) {
-    return withRe2({ pattern, mode: 'literal', literal, ignoreCase: false }, compileRe2);
+    return withRe2({ pattern, mode: 'literal', literal, ignoreCase: false, ...compiledWith(options) }, compileRe2);
   }
 
   const fold = foldState(tree);
@@ -526,11 +528,16 @@ export function compileSearchPattern(
       pattern,
       mode,
       ignoreCase,
+      ...compiledWith(options),
       ...(v8 ? { v8 } : {}),
       ...(required !== undefined ? { required } : {}),
     },
     compileRe2,
   );
+}
+
+function compiledWith(options: { literal: boolean; caseSensitive: boolean; engine?: MatchMode }): Pick<SearchPattern, 'compiledWith'> {
+  return options.engine === undefined ? { compiledWith: { literal: options.literal, caseSensitive: options.caseSensitive } } : {};
 }
 
 function withRe2(base: Omit<SearchPattern, 're2'>, compile: () => RE2JS): SearchPattern {

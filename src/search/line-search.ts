@@ -8,7 +8,8 @@ import { compileGlob } from './glob.js';
 import { MatchFormatter, type SearchMatch } from './line-output.js';
 import { scanText, YIELD_EVERY_MS } from './line-scan.js';
 import { scanStream } from './line-stream.js';
-import { cacheOf, countLiteralLines, rememberCount, type SourceCache } from './source-cache.js';
+import type { SearchHelperAnswer } from '../core/types.js';
+import { cacheOf, countText, FILE_BINARY, FILE_GONE, FILE_LARGE, FILE_NOT_REACHED, needleOf, rememberCount, type SourceCache } from './source-cache.js';
 
 export { MAX_LINE_CHARS, type SearchMatch } from './line-output.js';
 
@@ -32,6 +33,8 @@ export const DEADLINE_SHARE = 0.8;
  * window by window); bigger ones are counted in `large_files_skipped`.
  */
 export const MAX_WHOLE_READ_BYTES = 256 * 1024 * 1024;
+/** Fewest files a count hands a share of to the source's helper thread (below, the thread costs more than it saves). */
+const HELPED_MIN_FILES = 256;
 /** Files read (and held) at a time. */
 const BATCH_FILES = 64;
 
@@ -195,7 +198,7 @@ export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions
   const source = ctx.platform.searchSource;
   const cache = source ? cacheOf(source) : undefined;
   const literal = pattern.mode === 'literal' ? pattern.literal : pattern.required;
-  const needle = source && literal && !/[\n\r]/.test(literal) ? new TextEncoder().encode(literal) : undefined;
+  const needle = source ? needleOf(pattern) : undefined;
   const streamOver = options.streamOver ?? MAX_SEARCH_FILE_BYTES;
   const fatal = new TextDecoder('utf-8', { fatal: true });
   const decode = source
@@ -283,13 +286,28 @@ export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions
     return result.stopped;
   };
 
-  for (let i = 0; i < listed.files.length && !stopped; i += BATCH_FILES) {
+  // Counting a large tree: the source's helper thread takes its fixed share of the files (each file
+  // stays cached on one side), this thread the rest; the counts are merged in path order.
+  let files = listed.files;
+  let helped: { files: WalkFile[]; answer: Promise<SearchHelperAnswer> } | undefined;
+  const helper = source?.helper;
+  if (helper && outputMode !== 'content' && pattern.compiledWith && files.length >= HELPED_MIN_FILES) {
+    const theirs: WalkFile[] = [];
+    const mine: WalkFile[] = [];
+    for (const file of files) (helper.owns(file.path) ? theirs : mine).push(file);
+    const answer = helper.count({ pattern: pattern.pattern, ...pattern.compiledWith, paths: theirs.map((file) => file.path), deadline, limit: streamOver }, ctx.signal);
+    answer.catch(() => undefined); // awaited below, unless this thread fails first
+    helped = { files: theirs, answer };
+    files = mine;
+  }
+
+  for (let i = 0; i < files.length && !stopped; i += BATCH_FILES) {
     throwIfAborted(ctx.signal);
     if (Date.now() >= deadline) {
       stopped = true;
       break;
     }
-    const batch = listed.files.slice(i, i + BATCH_FILES);
+    const batch = files.slice(i, i + BATCH_FILES);
     if (source) {
       // Bytes first: a file that cannot hold the literal is never decoded; a literal count never decodes.
       for (const walked of batch) {
@@ -311,32 +329,24 @@ export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions
         }
         searched += 1;
         const wantOffsets = outputMode === 'content' && !tally.contentFull ? maxResults - tally.matches.length : 0;
+        if (wantOffsets === 0) {
+          const counted = await countText(cache as SourceCache, file, pattern, needle, deadline, pause);
+          lastPause = Date.now();
+          if (counted.count > 0) {
+            tally.totalMatches += counted.count;
+            tally.files.push({ path: walked.path, count: counted.count });
+          }
+          if (counted.stopped) {
+            stopped = true;
+            break;
+          }
+          continue;
+        }
         if (needle && literal) {
-          // Counted before while the file was unchanged: a file without the literal cannot match, and a
-          // literal count is known.
-          const known = file.counts?.get(literal);
-          if (known === 0) continue;
-          if (known !== undefined && pattern.mode === 'literal' && wantOffsets === 0) {
-            tally.totalMatches += known;
-            tally.files.push({ path: walked.path, count: known });
-            continue;
-          }
-          const first = source.indexOf(file.bytes, needle, file.skip);
-          if (first === -1) {
+          // A file remembered or found without the literal cannot match.
+          if (file.counts?.get(literal) === 0) continue;
+          if (source.indexOf(file.bytes, needle, file.skip) === -1) {
             rememberCount(file, literal, 0);
-            continue;
-          }
-          if (pattern.mode === 'literal' && wantOffsets === 0) {
-            const counted = countLiteralLines(source, file.bytes, first, needle, deadline);
-            if (counted.count > 0) {
-              tally.totalMatches += counted.count;
-              tally.files.push({ path: walked.path, count: counted.count });
-            }
-            if (counted.stopped) {
-              stopped = true;
-              break;
-            }
-            rememberCount(file, literal, counted.count);
             continue;
           }
         }
@@ -357,6 +367,30 @@ export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions
       done += 1;
       if (await scanOne(file.path, file.entry.text, wantOffsets)) break;
     }
+  }
+
+  if (helped) {
+    // Rejects with the call's timeout / cancelled when its signal fired.
+    const { codes, stopped: helperStopped } = await helped.answer;
+    for (let k = 0; k < helped.files.length; k += 1) {
+      const code = codes[k] as number;
+      if (code === FILE_NOT_REACHED) continue;
+      done += 1;
+      if (code === FILE_GONE) continue;
+      if (code === FILE_LARGE) {
+        // Over the whole-read limit: streamed here, as this thread does with its own.
+        if (await streamed((helped.files[k] as WalkFile).path)) break;
+      } else if (code === FILE_BINARY) binary += 1;
+      else {
+        searched += 1;
+        if (code > 0) {
+          tally.totalMatches += code;
+          tally.files.push({ path: (helped.files[k] as WalkFile).path, count: code });
+        }
+      }
+    }
+    if (helperStopped) stopped = true;
+    tally.files.sort((a, b) => compareCodeUnits(a.path, b.path));
   }
 
   const counters: SearchCounters = {

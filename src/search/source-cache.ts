@@ -1,6 +1,8 @@
-import type { SearchFileStat, SearchSource } from '../core/types.js';
+import type { SearchFileStat, SearchHelperAnswer, SearchSource } from '../core/types.js';
 import { BINARY_SNIFF_BYTES } from '../fs/text.js';
 import { MAX_SEARCH_FILE_BYTES } from '../fs/walk.js';
+import type { SearchPattern } from './dialect.js';
+import { scanText } from './line-scan.js';
 
 /** Bytes of file content a source's cache keeps, unless the source says otherwise. */
 export const DEFAULT_CACHE_BYTES = 256 * 1024 * 1024;
@@ -293,4 +295,54 @@ export function countLiteralLines(
     pos = end + 1;
     if ((count & 255) === 0 && Date.now() >= deadline) return { count, stopped: true };
   }
+}
+
+/** {@link SearchHelperAnswer} codes: the file was not reached (the deadline came first). */
+export const FILE_NOT_REACHED = -1;
+/** The file was gone or not a regular file. */
+export const FILE_GONE = -2;
+/** The file was over the search's size limit. */
+export const FILE_LARGE = -3;
+/** The file was binary. */
+export const FILE_BINARY = -4;
+
+/** The bytes a search finds first on bytes: the literal, or the pattern's required text; none when it holds a line break. */
+export function needleOf(pattern: SearchPattern): Uint8Array | undefined {
+  const literal = pattern.mode === 'literal' ? pattern.literal : pattern.required;
+  return literal && !/[\n\r]/.test(literal) ? new TextEncoder().encode(literal) : undefined;
+}
+
+/**
+ * Matching lines of one loaded text file, counted only: bytes first (a file without the needle is
+ * never decoded, a literal is counted on bytes and the count remembered with the file, see
+ * {@link rememberCount}), else {@link scanText} over its decoded text. `stopped`: the deadline came
+ * first (`count` is what was found until then).
+ */
+export async function countText(
+  cache: SourceCache,
+  file: SourceFile,
+  pattern: SearchPattern,
+  needle: Uint8Array | undefined,
+  deadline: number,
+  pause: () => Promise<void>,
+): Promise<{ count: number; stopped: boolean }> {
+  const bytes = file.bytes as Uint8Array;
+  const literal = pattern.mode === 'literal' ? pattern.literal : pattern.required;
+  if (needle && literal) {
+    // Counted before while the file was unchanged: a file without the literal cannot match, and a literal count is known.
+    const known = file.counts?.get(literal);
+    if (known === 0 || (known !== undefined && pattern.mode === 'literal')) return { count: known, stopped: false };
+    const first = cache.source.indexOf(bytes, needle, file.skip);
+    if (first === -1) {
+      rememberCount(file, literal, 0);
+      return { count: 0, stopped: false };
+    }
+    if (pattern.mode === 'literal') {
+      const counted = countLiteralLines(cache.source, bytes, first, needle, deadline);
+      if (!counted.stopped) rememberCount(file, literal, counted.count);
+      return counted;
+    }
+  }
+  const result = await scanText(cache.text(file), pattern, { deadline, wantOffsets: 0, maxHits: Infinity, pause });
+  return { count: result.count, stopped: result.stopped };
 }
