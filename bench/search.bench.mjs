@@ -2,7 +2,8 @@
 // project's node_modules in name order up to 5,700 files), next to ripgrep on the same files, measured in the same run:
 // - Node on the real folder, first search in a fresh runner (a new platform: empty text cache; the
 //   OS page cache is warm for both sides), and a repeated search in the same runner;
-// - the memory platform, cold (first search decodes every file) and warm;
+// - the memory platform, cold (the first search on a new platform: every file's bytes validated as
+//   UTF-8 and scanned for the literal, none decoded) and warm (repeated while nothing changed);
 // - peak RSS of this process while the Node searches run.
 // rg runs as a whole process (`spawnSync`), single-threaded (-j1) and with every ignore rule off
 // (-uu), since the tree has no .gitignore and toolhost skips nothing else in it.

@@ -3,6 +3,8 @@ import { ToolRunner } from '../core/runner.js';
 import { MemoryFs } from '../fs/memfs.js';
 import { createMemoryPlatform } from '../platform/memory.js';
 import { grepSearchTool, type SearchContentResult, type SearchCountResult } from '../tools/grep-search.js';
+import { withTimerWatch } from '../../test/support/timer-watch.js';
+import type { Platform, SearchSource } from '../core/types.js';
 import { createMemorySearchSource } from './memory-source.js';
 
 const W = '/workspace';
@@ -101,6 +103,27 @@ describe('grep_search on the memory platform', () => {
       [3, 1, 'function other() {}'],
     ]);
     expect(content.total_matches).toBe(2);
+  });
+
+  it('turns the event loop while it scans bytes only, so a timer keeps ticking', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 300; i += 1) files[`f${String(i).padStart(3, '0')}.txt`] = i % 3 === 0 ? 'function\n' : 'nothing\n';
+    const memory = createMemoryPlatform({ files });
+    const inner = memory.searchSource as SearchSource;
+    // Each read blocks the thread for 5 ms: 1.5 s of bytes-only work that must not block it whole.
+    const slow: SearchSource = {
+      ...inner,
+      read(path, maxBytes) {
+        const until = performance.now() + 5;
+        while (performance.now() < until);
+        return inner.read(path, maxBytes);
+      },
+    };
+    const platform: Platform = { ...memory, searchSource: slow };
+    const runner = new ToolRunner({ platform, tools: [grepSearchTool] });
+    const { value, gap } = await withTimerWatch(() => runner.execute('grep_search', { pattern: 'function', fixed_strings: true, output_mode: 'count', max_time_ms: 60_000 }));
+    expect((value as SearchCountResult).total_matches).toBe(100);
+    expect(gap).toBeLessThan(1000);
   });
 
   it('counts lines ending in \\r, \\r\\n or \\n once each, and skips binary files by their bytes', async () => {
