@@ -190,11 +190,12 @@ export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions
   let large = 0;
   let stopped = listed.stopped === true;
   let done = 0;
+  let lastPause = Date.now();
   const pause = async (): Promise<void> => {
     await yieldToEventLoop();
+    lastPause = Date.now();
     throwIfAborted(ctx.signal);
   };
-  let lastPause = Date.now();
   const source = ctx.platform.searchSource;
   const cache = source ? cacheOf(source) : undefined;
   const literal = pattern.mode === 'literal' ? pattern.literal : pattern.required;
@@ -239,7 +240,6 @@ export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions
         ...(options.streamWindow === undefined ? {} : { window: options.streamWindow }),
         ...(options.streamOverlap === undefined ? {} : { overlap: options.streamOverlap }),
       });
-      lastPause = Date.now();
       if (result.binary) {
         tally.matches.length = mark.matches;
         tally.outputChars = mark.outputChars;
@@ -276,7 +276,6 @@ export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions
   /** Scans one decoded text and tallies it; true when the time limit stopped the search. */
   const scanOne = async (path: string, text: string, wantOffsets: number): Promise<boolean> => {
     const result = await scanText(text, pattern, { deadline, wantOffsets, maxHits: Infinity, pause });
-    lastPause = Date.now();
     if (result.count > 0) {
       tally.totalMatches += result.count;
       tally.files.push({ path, count: result.count });
@@ -312,10 +311,7 @@ export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions
       // Bytes first: a file that cannot hold the literal is never decoded; a literal count never decodes.
       for (const walked of batch) {
         // Bytes-only work takes no pause of its own: turn the event loop here, so timers still fire.
-        if (Date.now() - lastPause >= YIELD_EVERY_MS) {
-          await pause();
-          lastPause = Date.now();
-        }
+        if (Date.now() - lastPause >= YIELD_EVERY_MS) await pause();
         const file = cache?.load(walked.path, streamOver);
         done += 1;
         if (file === undefined) continue;
@@ -330,8 +326,9 @@ export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions
         searched += 1;
         const wantOffsets = outputMode === 'content' && !tally.contentFull ? maxResults - tally.matches.length : 0;
         if (wantOffsets === 0) {
+          // countText pauses (setting lastPause) only when it decodes and scans a text; bytes-only
+          // counts take no pause, so the loop above turns the event loop for them.
           const counted = await countText(cache as SourceCache, file, pattern, needle, deadline, pause);
-          lastPause = Date.now();
           if (counted.count > 0) {
             tally.totalMatches += counted.count;
             tally.files.push({ path: walked.path, count: counted.count });
