@@ -287,7 +287,8 @@ function checkPath(path: unknown, syscall: string): string {
  * limits, which also bound how deep a tree can get; and `ERR_FS_EISDIR` for `rm` of a folder
  * without `recursive`), `errno`, `syscall`, `path` (`dest` for
  * `rename` and `symlink`) and the message Node would give. Each call completes synchronously, so no
- * reader ever sees half a write. Data written is copied in; data read is copied out. Times are
+ * reader ever sees half a write. Data written is copied in; data read is copied out (but for
+ * `storedFileSync`, which gives readers that only look the stored bytes). Times are
  * `Date.now()` milliseconds; modes are 0644 for files, 0755 for folders, 0777 for symlinks; there is
  * no permission checking.
  */
