@@ -32,6 +32,8 @@ export default defineConfig({
           name: 'node',
           include: ['src/**/*.test.ts', 'web/**/*.test.ts', 'node/**/*.test.ts', 'test/**/*.test.ts'],
           pool: 'forks',
+          // toolhost's own modules loaded on demand come from lazy/*.min.js on Node too: generated.
+          globalSetup: ['test/support/lazy-setup.ts'],
         },
       },
       {

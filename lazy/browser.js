@@ -1,6 +1,6 @@
-// Browsers (the package's `#lazy` import, `browser` condition): the libraries that only some calls
-// need, each one self-contained ES module file beside this one (built from the dependency by
-// scripts/build-lazy.mjs), loaded by URL on first use. Bundlers see each URL as an asset (Vite,
+// Browsers (the package's `#lazy` import, `browser` condition): the libraries and toolhost's own modules
+// that only some calls need, each one self-contained ES module file beside this one (built from the
+// dependency or the source by scripts/build-lazy.mjs), loaded by URL on first use. Bundlers see each URL as an asset (Vite,
 // webpack 5: `new URL('./file', import.meta.url)`), copy the file and rewrite the URL, but not the
 // import itself: so even a worker built as one classic script (Vite's default `iife` worker format,
 // which inlines every dynamic import it can resolve) leaves them out and fetches each only when a call
@@ -17,4 +17,8 @@ export function loadIgnore() {
 /** Loads the diff library's patch module, for the unified diff edit_file answers with. */
 export function loadDiff() {
   return import(/* @vite-ignore */ /* webpackIgnore: true */ new URL('./diff.min.js', import.meta.url).href);
+}
+/** Loads edit_file's no_match hint module (src/tools/edit/hint.ts, built into one file). */
+export function loadEditHint() {
+  return import(/* @vite-ignore */ /* webpackIgnore: true */ new URL('./edit-hint.min.js', import.meta.url).href);
 }

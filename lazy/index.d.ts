@@ -4,3 +4,5 @@ export function loadRe2js(): Promise<typeof import('re2js')>;
 export function loadIgnore(): Promise<{ default: typeof import('ignore') }>;
 /** Loads the diff library's patch module, for the unified diff edit_file answers with. */
 export function loadDiff(): Promise<typeof import('diff/lib/patch/create.js')>;
+/** Loads edit_file's no_match hint module (src/tools/edit/hint.ts, built into one file). */
+export function loadEditHint(): Promise<typeof import('../src/tools/edit/hint.js')>;

@@ -1,5 +1,7 @@
 // Node and every other non-browser runtime (the package's `#lazy` import, default condition): the
-// libraries from node_modules, plain dynamic imports that bundlers split off or resolve as usual.
+// libraries from node_modules, plain dynamic imports that bundlers split off or resolve as usual;
+// toolhost's own modules from the files beside this one (built from src/ by scripts/build-lazy.mjs),
+// the same code as in browsers, since the sources are not part of the package.
 /** Loads re2js, the linear-time regex engine grep_search uses for patterns V8 could backtrack on. */
 export function loadRe2js() {
   return import('re2js');
@@ -11,4 +13,8 @@ export function loadIgnore() {
 /** Loads the diff library's patch module, for the unified diff edit_file answers with. */
 export function loadDiff() {
   return import('diff/lib/patch/create.js');
+}
+/** Loads edit_file's no_match hint module (src/tools/edit/hint.ts, built into one file). */
+export function loadEditHint() {
+  return import('./edit-hint.min.js');
 }

@@ -1,6 +1,6 @@
-/** The libraries loaded on demand: the specifier lazy/node.js imports, the file lazy/browser.js loads by URL. */
-export const LAZY_LIBRARIES: ReadonlyArray<{ specifier: string; file: string }>;
-/** The generated file of a library of LAZY_LIBRARIES, by its file name (`'re2js.min.js'`). */
+/** The code loaded on demand: a library (`specifier`) or a module of toolhost's own (`source`), built into `file`. */
+export const LAZY_MODULES: ReadonlyArray<{ specifier?: string; source?: string; file: string }>;
+/** The generated file of an entry of LAZY_MODULES, by its file name (`'re2js.min.js'`). */
 export function lazyFile(file: string): string;
 /** Builds every lazy/*.min.js from the installed libraries. */
 export function buildLazyBundles(): Promise<void>;

@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 /**
- * Writes the libraries that toolhost loads on demand in browsers (lazy/*.min.js): each one, from its
- * installed ES build (or CommonJS, converted), minified into one self-contained ES module, which
- * lazy/browser.js loads by URL on first use. Run by `npm run build`, and by the test set-ups and the
+ * Writes the code that toolhost loads on demand (lazy/*.min.js): each library from its installed ES
+ * build (or CommonJS, converted), and each module of toolhost's own that only some calls need from its
+ * source, minified into one self-contained ES module, which lazy/browser.js loads by URL on first use
+ * (and lazy/node.js imports, for toolhost's own modules). Run by `npm run build`, and by the test set-ups and the
  * playground's config before they serve or build the browser sources (`ensureLazyBundles`). The files
  * are generated, never committed.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,19 +16,22 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const DIR = join(ROOT, 'lazy');
 
 /**
- * The libraries loaded on demand: `specifier` is what lazy/node.js imports (and what is built here),
- * `file` the name lazy/browser.js loads by URL.
+ * The code loaded on demand, each built into `file` (the name lazy/browser.js loads by URL): a library
+ * by its `specifier` (what lazy/node.js imports on Node), or a module of toolhost's own by its `source`
+ * (imports of leaf utilities only, which the file then carries a copy of; lazy/node.js imports the file).
  */
-export const LAZY_LIBRARIES = [
+export const LAZY_MODULES = [
   // grep_search's linear-time regex engine, for patterns V8 could backtrack on.
   { specifier: 're2js', file: 're2js.min.js' },
   // .gitignore rules, for workspaces that have a .gitignore.
   { specifier: 'ignore', file: 'ignore.min.js' },
   // The unified diff edit_file answers with (just the patch module, not the package index).
   { specifier: 'diff/lib/patch/create.js', file: 'diff.min.js' },
+  // edit_file's no_match hint (where old_string nearly occurs), only on a failed edit.
+  { source: 'src/tools/edit/hint.ts', file: 'edit-hint.min.js' },
 ];
 
-/** The generated file of a library of {@link LAZY_LIBRARIES}, by its file name (`'re2js.min.js'`). */
+/** The generated file of an entry of {@link LAZY_MODULES}, by its file name (`'re2js.min.js'`). */
 export function lazyFile(file) {
   return join(DIR, file);
 }
@@ -43,8 +47,18 @@ function manifestOf(specifier) {
   return join(dir, 'package.json');
 }
 
-/** Builds one library's file (always). */
-async function buildOne({ specifier, file }) {
+/** Newest modification time of toolhost's own sources (src/), which its own modules are built from. */
+function newestSource(dir = join(ROOT, 'src')) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestSource(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+/** Builds one entry's file (always). */
+async function buildOne({ specifier, source, file }) {
   const { build } = await import('vite');
   await build({
     configFile: false,
@@ -60,22 +74,23 @@ async function buildOne({ specifier, file }) {
       copyPublicDir: false,
       // An app build of one ES entry, not a library build: Vite leaves ES libraries' whitespace in.
       // One build per library, so that no helper chunk is shared between the files.
-      rollupOptions: { input: specifier, preserveEntrySignatures: 'strict', output: { format: 'es', entryFileNames: file } },
+      rollupOptions: { input: source ? join(ROOT, source) : specifier, preserveEntrySignatures: 'strict', output: { format: 'es', entryFileNames: file } },
     },
   });
 }
 
 /** Builds every file (always). */
 export async function buildLazyBundles() {
-  for (const library of LAZY_LIBRARIES) await buildOne(library);
+  for (const entry of LAZY_MODULES) await buildOne(entry);
 }
 
-/** Builds each file unless it is there and newer than the installed package it is built from. */
+/** Builds each file unless it is there and newer than what it is built from (the installed package, or src/). */
 export async function ensureLazyBundles() {
-  for (const library of LAZY_LIBRARIES) {
-    const out = lazyFile(library.file);
-    if (existsSync(out) && statSync(out).mtimeMs >= statSync(manifestOf(library.specifier)).mtimeMs) continue;
-    await buildOne(library);
+  for (const entry of LAZY_MODULES) {
+    const out = lazyFile(entry.file);
+    const input = entry.source ? newestSource() : statSync(manifestOf(entry.specifier)).mtimeMs;
+    if (existsSync(out) && statSync(out).mtimeMs >= input) continue;
+    await buildOne(entry);
   }
 }
 

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -119,9 +119,9 @@ beforeAll(() => {
     throw new Error(`tsc did not emit the core:\n${tsc.stdout}\n${tsc.stderr}`);
   }
   // Under node_modules/ the nearest package.json scope stops: say that these files are ES modules.
-  // The `#lazy` import (re2js, ignore, diff, loaded on demand) resolves through this package.json too, to the Node loaders.
-  mkdirSync(join(OUT, 'lazy'), { recursive: true });
-  copyFileSync(join(ROOT, 'lazy', 'node.js'), join(OUT, 'lazy', 'node.js'));
+  // The `#lazy` import (what only some calls need, loaded on demand) resolves through this package.json
+  // too, to the Node loaders, which import toolhost's own such modules from the files beside them.
+  cpSync(join(ROOT, 'lazy'), join(OUT, 'lazy'), { recursive: true });
   writeFileSync(join(OUT, 'package.json'), '{ "type": "module", "imports": { "#lazy": "./lazy/node.js" } }\n');
   writeFileSync(CHILD, CHILD_SOURCE);
   const schema = { type: 'object', properties: { n: { type: 'integer' } }, additionalProperties: false };

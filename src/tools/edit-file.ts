@@ -5,10 +5,26 @@ import { defineTool, type Tool, type ToolContext } from '../core/tool.js';
 import { dirname, resolveWorkspacePath, statOrNull, writeFileAtomic } from '../fs/paths.js';
 import type { FsStats } from '../core/types.js';
 import { unifiedDiff } from './edit/diff.js';
-import { noMatchHint } from './edit/hint.js';
+import { loadEditHint } from '#lazy';
+import { onDemand } from '../core/on-demand.js';
 import { checkOccurrenceCount, findOccurrences, toLf } from './edit/match.js';
 import { replaceOccurrences } from './edit/replace.js';
 import { sameFileVersion } from './edit/unchanged.js';
+
+/** The no_match hint's module (in browsers a file of its own, fetched on the first failed edit). */
+const hintModule = onDemand("edit_file's no_match hint", 'edit-hint.min.js', loadEditHint);
+
+/**
+ * The hint of a `no_match` error (src/tools/edit/hint.ts); when its module cannot be loaded, a hint
+ * that says so, so that the call still answers `no_match`, the model's to fix.
+ */
+async function noMatchHint(fileLf: string, needleLf: string, fileHasBom: boolean): Promise<{ hint: string; line?: number }> {
+  try {
+    return (await hintModule.load()).noMatchHint(fileLf, needleLf, fileHasBom);
+  } catch (error) {
+    return { hint: `View the file and copy the text exactly (no closer hint: ${(error as Error).message}).` };
+  }
+}
 
 export { EDIT_MAX_DIFF_CHARS, EDIT_MAX_DIFF_LINE_CHARS } from './edit/diff.js';
 
@@ -116,7 +132,7 @@ export const editFileTool: Tool<EditFileArgs, EditFileResult> = defineTool({
       const needle = toLf(args.old_string);
       const found = findOccurrences(textLf, needle);
       if (found.length === 0) {
-        const { hint, line } = noMatchHint(textLf, needle, decoded.bom);
+        const { hint, line } = await noMatchHint(textLf, needle, decoded.bom);
         throw new ToolError('no_match', `old_string was not found in ${where}. ${hint}`, line === undefined ? undefined : { closest_line: line });
       }
       checkOccurrenceCount(found.length, args, where);

@@ -21,6 +21,8 @@ const LAZY_FILES: ReadonlyArray<[string, string]> = [
   ['re2js.min', 'missing closing )'],
   ['ignore.min', 'node-ignore'],
   ['diff.min', 'No newline at end of file'],
+  // toolhost's own: edit_file's no_match hint, only on a failed edit.
+  ['edit-hint.min', 'Text, whitespace and indentation must match exactly'],
 ];
 /** The modules of folder workspaces, mounts and overlays (toolhost/web/folders), which the default IndexedDB workspace does without. */
 const FOLDER_MODULES = ['/web/handle-fs.ts', '/web/directory.ts', '/web/mounts.ts', '/web/overlay.ts', '/web/folders.ts'];
@@ -81,7 +83,7 @@ ticks.onmessage = (event) => {
 };
 `;
 
-type CallResult = { result?: { total_matches: number; files_searched: number; matches?: Array<{ file_path: string; line_number: number }> }; error?: { code: string } };
+type CallResult = { result?: { total_matches: number; files_searched: number; matches?: Array<{ file_path: string; line_number: number }> }; error?: string; code?: string };
 declare const th: { call(calls: unknown[], options?: unknown): Promise<CallResult[]>; gap(reset: boolean): Promise<number> };
 
 describe("README's worker example in Chromium (Vite defaults, script-src 'self')", () => {
@@ -96,7 +98,7 @@ describe("README's worker example in Chromium (Vite defaults, script-src 'self')
     removeProfile(profile);
   });
 
-  it('answers a catastrophic pattern within its deadline, loading re2js only then, its thread still turning; fetches diff on the first edit and ignore on the first .gitignore', async () => {
+  it('answers a catastrophic pattern within its deadline, loading re2js only then, its thread still turning; fetches diff on the first edit, ignore on the first .gitignore and the no_match hint on the first failed edit', async () => {
     requireChromium();
     const { worker } = readmeWorkerExample();
     await buildReadmeWorker({ files: { worker: worker + WORKER_TIMER, page: PAGE }, outDir });
@@ -115,7 +117,7 @@ describe("README's worker example in Chromium (Vite defaults, script-src 'self')
     const libraryLoads: string[] = [];
     page.context().on('request', (request) => {
       if (/re2js\.min-[\w-]+\.js$/.test(request.url())) engineLoads.push(request.url());
-      const library = /\/(ignore|diff)\.min-[\w-]+\.js$/.exec(request.url());
+      const library = /\/(ignore|diff|edit-hint)\.min-[\w-]+\.js$/.exec(request.url());
       if (library) libraryLoads.push(library[1] as string);
     });
     const response = await page.goto(`http://127.0.0.1:${address.port}/`);
@@ -128,7 +130,7 @@ describe("README's worker example in Chromium (Vite defaults, script-src 'self')
         { id: '2', name: 'create_file', args: { file_path: 'ok.txt', content: 'fine\n' } },
       ]),
     );
-    expect(written.map((r) => r.error?.code ?? 'ok')).toEqual(['ok', 'ok']);
+    expect(written.map((r) => r.code ?? 'ok')).toEqual(['ok', 'ok']);
     // Patterns V8 runs safely never fetch the engine.
     const [plain] = await page.evaluate(() => th.call([{ id: '3', name: 'grep_search', args: { pattern: 'fi+ne|a!$' } }]));
     expect(plain?.result).toMatchObject({ total_matches: 2, files_searched: 2 });
@@ -164,7 +166,7 @@ describe("README's worker example in Chromium (Vite defaults, script-src 'self')
         { id: '6', name: 'edit_file', args: { file_path: 'ok.txt', old_string: 'good', new_string: 'fine' } },
       ]),
     );
-    expect(edits.map((r) => r.error?.code ?? (r.result as unknown as { diff: string }).diff)).toEqual([
+    expect(edits.map((r) => r.code ?? (r.result as unknown as { diff: string }).diff)).toEqual([
       '--- /workspace/ok.txt\n+++ /workspace/ok.txt\n@@ -1,1 +1,1 @@\n-fine\n+good\n',
       '--- /workspace/ok.txt\n+++ /workspace/ok.txt\n@@ -1,1 +1,1 @@\n-good\n+fine\n',
     ]);
@@ -178,5 +180,11 @@ describe("README's worker example in Chromium (Vite defaults, script-src 'self')
     expect(ignored[0]?.error).toBeUndefined();
     expect(ignored[1]?.result).toMatchObject({ total_matches: 1, files_searched: 2 });
     expect(libraryLoads).toEqual(['diff', 'ignore']);
+    const [missed] = await page.evaluate(() => th.call([{ id: '9', name: 'edit_file', args: { file_path: 'ok.txt', old_string: 'fine!', new_string: 'x' } }]));
+    expect(missed).toMatchObject({
+      code: 'no_match',
+      error: 'old_string was not found in /workspace/ok.txt. The closest line is 1: "fine". Text, whitespace and indentation must match exactly; view_file the lines around it and copy them.',
+    });
+    expect(libraryLoads).toEqual(['diff', 'ignore', 'edit-hint']);
   });
 });
