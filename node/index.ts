@@ -11,6 +11,7 @@ export { createRedisStateStore, type RedisStateStore, type RedisStateStoreOption
 export { spawnToolWorker, exposeToolRunnerInWorker, type SpawnToolWorkerOptions } from './worker.js';
 export { createToolWorkerPool, type ToolWorkerPool, type ToolWorkerPoolOptions, type ToolWorkerPoolCloseOptions } from './worker-pool.js';
 export { precompileValidators } from './precompile.js';
+export { stopSearchWorker } from './search-helper.js';
 export type { DuckDuckGoSearchOptions } from './web-search.js';
 export type { RunShellCommandOptions } from './run-command.js';
 export type { RemoteToolRunner, RemoteToolRunnerStatus, ExposedToolRunner, ToolRunnerSetup, WorkerBridge } from '../src/remote/remote.js';

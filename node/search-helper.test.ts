@@ -28,8 +28,10 @@ let platforms: Platforms;
 let grep: Grep;
 let helperModule: Helper;
 let base: string;
+/** A file of 17 MiB in the helper's share: over its 16 MiB limit, searched by the calling thread. */
+let huge = '';
 
-/** A tree of 700 files: matches in some, CRLF and BOM files, binary files, one of 2 MiB. */
+/** A tree of 701 files: matches in some, CRLF and BOM files, binary files, one of 2 MiB, one of 17 MiB. */
 function tree(): Record<string, string | Uint8Array> {
   const files: Record<string, string | Uint8Array> = {};
   for (let i = 0; i < 600; i += 1) {
@@ -41,6 +43,7 @@ function tree(): Record<string, string | Uint8Array> {
   for (let i = 0; i < 40; i += 1) files[`text/bom${i}.txt`] = `\uFEFFfunction with a BOM ${i}\n`;
   for (let i = 0; i < 9; i += 1) files[`text/latin${i}.txt`] = new Uint8Array([0x66, 0x75, 0x6e, 0x63, 0x74, 0x69, 0x6f, 0x6e, 0xe9, 0x0a]);
   files['big/big.js'] = 'function big() {}\n'.repeat(120_000);
+  if (huge) files[huge] = 'function huge() {}\n'.repeat(17 * 1024 * 1024 / 19 + 1);
   return files;
 }
 
@@ -58,6 +61,9 @@ beforeAll(async () => {
   grep = await load<Grep>('src/tools/grep-search.js');
   helperModule = await load<Helper>('node/search-helper.js');
   base = await realpath(await mkdtemp(join(tmpdir(), 'toolhost-helper-')));
+  const probe = platforms.createNodePlatform({ root: base });
+  for (let i = 0; !huge; i += 1) if (probe.searchSource?.helper?.owns(join(base, `big/huge${i}.js`))) huge = `big/huge${i}.js`;
+  await probe.dispose();
   for (const [rel, content] of Object.entries(tree())) {
     await mkdir(dirname(join(base, rel)), { recursive: true });
     await writeFile(join(base, rel), content);
@@ -139,7 +145,7 @@ describe('the search helper thread (built package)', () => {
       expect(answer?.stopped).toBe(false);
       // Per path: 59 binary files (-4: 50 with a NUL, 9 not UTF-8), the others counted.
       expect(Array.from(answer?.codes ?? []).filter((code) => code === -4)).toHaveLength(59);
-      expect(await runner.execute('grep_search', { pattern: 'function', fixed_strings: true, output_mode: 'count' })).toMatchObject({ binary_files_skipped: 59, files_searched: 641 });
+      expect(await runner.execute('grep_search', { pattern: 'function', fixed_strings: true, output_mode: 'count' })).toMatchObject({ binary_files_skipped: 59, files_searched: 642 });
     } finally {
       await platform.dispose();
     }

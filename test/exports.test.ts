@@ -76,7 +76,7 @@ const PINNED: Record<string, { source: string; names: string[] }> = {
   'toolhost/ajv': { source: 'src/core/ajv', names: ['useAjv'] },
   'toolhost/node': {
     source: 'node/index',
-    names: ['FileStateStore', 'createFileLocks', 'createNodePlatform', 'createRedisStateStore', 'createToolWorkerPool', 'exposeToolRunnerInWorker', 'precompileValidators', 'spawnToolWorker'],
+    names: ['FileStateStore', 'createFileLocks', 'createNodePlatform', 'createRedisStateStore', 'createToolWorkerPool', 'exposeToolRunnerInWorker', 'precompileValidators', 'spawnToolWorker', 'stopSearchWorker'],
   },
   'toolhost/mcp': {
     source: 'bridges/mcp/index',

@@ -240,7 +240,7 @@ export interface SearchHelperJob {
   paths: string[];
   /** `Date.now()` value at which it stops and reports `stopped`. */
   deadline: number;
-  /** Files over this many bytes are not read but answered -3 (the caller streams them). */
+  /** Files over this many bytes are not read but answered -3 (the caller searches them itself). */
   limit: number;
 }
 

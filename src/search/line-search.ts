@@ -35,6 +35,11 @@ export const DEADLINE_SHARE = 0.8;
 export const MAX_WHOLE_READ_BYTES = 256 * 1024 * 1024;
 /** Fewest files a count hands a share of to the source's helper thread (below, the thread costs more than it saves). */
 const HELPED_MIN_FILES = 256;
+/**
+ * Largest file the helper thread searches (16 MiB); bigger ones of its share are searched here, so the
+ * helper's heap (its decoded texts) stays small.
+ */
+const HELPED_MAX_FILE_BYTES = 16 * 1024 * 1024;
 /** Files read (and held) at a time. */
 const BATCH_FILES = 64;
 
@@ -294,7 +299,7 @@ export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions
     const theirs: WalkFile[] = [];
     const mine: WalkFile[] = [];
     for (const file of files) (helper.owns(file.path) ? theirs : mine).push(file);
-    const answer = helper.count({ pattern: pattern.pattern, ...pattern.compiledWith, paths: theirs.map((file) => file.path), deadline, limit: streamOver }, ctx.signal);
+    const answer = helper.count({ pattern: pattern.pattern, ...pattern.compiledWith, paths: theirs.map((file) => file.path), deadline, limit: Math.min(streamOver, HELPED_MAX_FILE_BYTES) }, ctx.signal);
     answer.catch(() => undefined); // awaited below, unless this thread fails first
     helped = { files: theirs, answer };
     files = mine;
@@ -375,8 +380,24 @@ export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions
       done += 1;
       if (code === FILE_GONE) continue;
       if (code === FILE_LARGE) {
-        // Over the whole-read limit: streamed here, as this thread does with its own.
-        if (await streamed((helped.files[k] as WalkFile).path)) break;
+        // Over the helper's limit: searched here, whole or streamed as this thread does with its own.
+        const path = (helped.files[k] as WalkFile).path;
+        const file = (cache as SourceCache).load(path, streamOver);
+        if (file === 'large') {
+          if (await streamed(path)) break;
+        } else if (file && !file.bytes) binary += 1;
+        else if (file) {
+          searched += 1;
+          const counted = await countText(cache as SourceCache, file, pattern, needle, deadline, pause);
+          if (counted.count > 0) {
+            tally.totalMatches += counted.count;
+            tally.files.push({ path, count: counted.count });
+          }
+          if (counted.stopped) {
+            stopped = true;
+            break;
+          }
+        }
       } else if (code === FILE_BINARY) binary += 1;
       else {
         searched += 1;
