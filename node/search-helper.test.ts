@@ -85,6 +85,9 @@ const CALLS: Array<Record<string, unknown>> = [
   { pattern: 'FUNCTION', case_sensitive: false, output_mode: 'count', max_results: 2000 },
   { pattern: String.raw`function\s+f\d+`, output_mode: 'files_with_matches', max_results: 50 },
   { pattern: 'nothing matches this', fixed_strings: true, output_mode: 'count' },
+  // Content stays on the calling thread (the helper's files are read there, not cached twice).
+  { pattern: 'function', fixed_strings: true },
+  { pattern: 'FooBar', context_lines: 1, max_results: 5 },
 ];
 
 describe('the search helper thread (built package)', () => {

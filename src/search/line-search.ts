@@ -317,7 +317,8 @@ export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions
       for (const walked of batch) {
         // Bytes-only work takes no pause of its own: turn the event loop here, so timers still fire.
         if (Date.now() - lastPause >= YIELD_EVERY_MS) await pause();
-        const file = cache?.load(walked.path, streamOver);
+        // A file the helper thread caches is read here without being cached twice.
+        const file = cache?.load(walked.path, streamOver, !helper?.owns(walked.path));
         done += 1;
         if (file === undefined) continue;
         if (file === 'large') {

@@ -89,6 +89,8 @@ export class SourceCache {
   /** The shared slab new files go into. */
   #slab: Slab | undefined;
   #scratch: Uint8Array | undefined;
+  /** The current read is not to be kept (see {@link SourceCache.load}'s `keep`). */
+  #transient = false;
   /** The slab the current read was placed in (`fresh`: not yet part of the cache). */
   #pending: { slab: Slab; fresh: boolean } | undefined;
   readonly #into = (size: number): Uint8Array => this.#place(size);
@@ -103,8 +105,12 @@ export class SourceCache {
     return this.#used;
   }
 
-  /** The file at `path`: undefined when it is gone or not a regular file, 'large' over `limit` bytes (default: the search limit). */
-  load(path: string, limit = MAX_SEARCH_FILE_BYTES): SourceFile | 'large' | undefined {
+  /**
+   * The file at `path`: undefined when it is gone or not a regular file, 'large' over `limit` bytes
+   * (default: the search limit). `keep: false` reads a file not cached yet into the reused buffer and
+   * does not keep it (a file another thread's cache holds).
+   */
+  load(path: string, limit = MAX_SEARCH_FILE_BYTES, keep = true): SourceFile | 'large' | undefined {
     const known = this.#entries.get(path);
     if (known && known.stat.size > limit) return 'large';
     if (known) {
@@ -121,6 +127,7 @@ export class SourceCache {
     }
     const readAt = Date.now();
     this.#pending = undefined;
+    this.#transient = !keep;
     let read: { bytes: Uint8Array; stat: SearchFileStat } | undefined;
     try {
       // Over the limit, the read is refused once the size is known: nothing is read or placed.
@@ -143,6 +150,7 @@ export class SourceCache {
     const binary = this.source.indexOf(sniff, NUL, 0) !== -1 || !this.source.isUtf8(bytes);
     const skip = !binary && bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
     const entry: Entry = { bytes: binary ? null : bytes, skip, stat: read.stat, readAt, slab: undefined };
+    if (!keep) return entry;
     const slab = pending?.slab;
     if (!binary && slab && bytes.buffer === slab.bytes.buffer && bytes.byteOffset === slab.bytes.byteOffset + slab.top) {
       // Read into a slab: keep it there ((#place checked the budget).
@@ -174,8 +182,8 @@ export class SourceCache {
   }
 
   /**
-   * The decoded text of a loaded text file. Not kept: decoding costs a tenth of a regex scan, while
-   * keeping texts doubled the memory a cache holds, and each fresh cache's texts stayed on the heap as
+   * The decoded text of a loaded text file. Not kept: decoding costs about as much as V8's regex over
+   * the text (UTF-8 to UTF-16 for non-ASCII files), but keeping texts doubled the memory a cache holds, and each fresh cache's texts stayed on the heap as
    * garbage until a full collection (a peak of 580 MiB over the search bench's Node searches, 276 MiB
    * without them).
    */
@@ -198,7 +206,7 @@ export class SourceCache {
 
   /** Where a file of `size` bytes is read to: a slab's free end when the budget has room, else the scratch buffer. */
   #place(size: number): Uint8Array {
-    if (size + ENTRY_OVERHEAD <= this.budget / 4 && this.#used + ENTRY_OVERHEAD <= this.budget) {
+    if (!this.#transient && size + ENTRY_OVERHEAD <= this.budget / 4 && this.#used + ENTRY_OVERHEAD <= this.budget) {
       const slab = this.#slab;
       if (slab && size <= OWN_SLAB_BYTES && slab.top + size <= slab.bytes.length) return this.#aim(slab, false, size);
       // A new shared slab (the old one's free end is given up: under a quarter of a slab), or one of its own for a large file.
