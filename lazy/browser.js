@@ -22,3 +22,11 @@ export function loadDiff() {
 export function loadEditHint() {
   return import(/* @vite-ignore */ /* webpackIgnore: true */ new URL('./edit-hint.min.js', import.meta.url).href);
 }
+/** Loads the search pattern parser (src/search/dialect-parse.ts, built into one file). */
+export function loadRegexParser() {
+  return import(/* @vite-ignore */ /* webpackIgnore: true */ new URL('./regex-parser.min.js', import.meta.url).href);
+}
+/** The search pattern parser when it is there without loading: never in browsers. */
+export function regexParserNow() {
+  return undefined;
+}

@@ -6,3 +6,7 @@ export function loadIgnore(): Promise<{ default: typeof import('ignore') }>;
 export function loadDiff(): Promise<typeof import('diff/lib/patch/create.js')>;
 /** Loads edit_file's no_match hint module (src/tools/edit/hint.ts, built into one file). */
 export function loadEditHint(): Promise<typeof import('../src/tools/edit/hint.js')>;
+/** Loads the search pattern parser (src/search/dialect-parse.ts, built into one file). */
+export function loadRegexParser(): Promise<typeof import('../src/search/dialect-parse.js')>;
+/** The search pattern parser when it is there without loading: on Node, never in browsers. */
+export function regexParserNow(): typeof import('../src/search/dialect-parse.js') | undefined;

@@ -2,6 +2,7 @@
 // libraries from node_modules, plain dynamic imports that bundlers split off or resolve as usual;
 // toolhost's own modules from the files beside this one (built from src/ by scripts/build-lazy.mjs),
 // the same code as in browsers, since the sources are not part of the package.
+import * as regexParser from './regex-parser.min.js';
 /** Loads re2js, the linear-time regex engine grep_search uses for patterns V8 could backtrack on. */
 export function loadRe2js() {
   return import('re2js');
@@ -17,4 +18,12 @@ export function loadDiff() {
 /** Loads edit_file's no_match hint module (src/tools/edit/hint.ts, built into one file). */
 export function loadEditHint() {
   return import('./edit-hint.min.js');
+}
+/** Loads the search pattern parser (src/search/dialect-parse.ts, built into one file). */
+export function loadRegexParser() {
+  return Promise.resolve(regexParser);
+}
+/** The search pattern parser, there without loading on Node (imported with this file), which searches synchronously. */
+export function regexParserNow() {
+  return regexParser;
 }

@@ -83,7 +83,7 @@ describe('the npm package', () => {
     `;
     const out = execFileSync('node', ['--input-type=module', '-e', script], { cwd: project, encoding: 'utf8' });
     // The catastrophic pattern runs on re2js, the diff on diff, the .gitignore on ignore: each imported
-    // from the package's dependencies; the no_match hint from the package's lazy/edit-hint.min.js.
+    // from the package's dependencies; the pattern parser and the no_match hint from the package's lazy/*.min.js.
     expect(JSON.parse(out)).toMatchObject({
       view: { file_path: '/workspace/hello.txt', content: 'hi', total_lines: 1 },
       grep: ['/workspace/evil.txt'],
@@ -95,7 +95,7 @@ describe('the npm package', () => {
     expect(types).toEqual(expect.arrayContaining(['runner.d.ts', 'tool.d.ts', 'host.d.ts']));
   });
 
-  it("builds the README's worker from the installed package with Vite defaults, re2js, ignore, diff and the no_match hint each a file of its own beside it", async () => {
+  it("builds the README's worker from the installed package with Vite defaults, re2js, ignore, diff, the pattern parser and the no_match hint each a file of its own beside it", async () => {
     const { worker, page } = readmeWorkerExample();
     writeFileSync(join(project, 'worker.ts'), worker);
     writeFileSync(join(project, 'page.ts'), page);
@@ -106,7 +106,7 @@ describe('the npm package', () => {
     expect(workers.length).toBe(1);
     const code = readFileSync(join(project, 'dist', 'assets', workers[0] as string), 'utf8');
     // Each library, by a string of its own: in its file, which the worker names, and not in the worker.
-    for (const [name, marker] of [['re2js', 'missing closing )'], ['ignore', 'node-ignore'], ['diff', 'No newline at end of file'], ['edit-hint', 'Text, whitespace and indentation must match exactly']] as const) {
+    for (const [name, marker] of [['re2js', 'missing closing )'], ['ignore', 'node-ignore'], ['diff', 'No newline at end of file'], ['regex-parser', 'invalid hexadecimal escape'], ['edit-hint', 'Text, whitespace and indentation must match exactly']] as const) {
       const files = assets.filter((asset) => new RegExp(`^${name}\\.min-[\\w-]+\\.js$`).test(asset));
       expect(files.length, name).toBe(1);
       expect(code.includes(files[0] as string), name).toBe(true);

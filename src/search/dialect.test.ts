@@ -1,8 +1,11 @@
 import { RE2JS } from 're2js';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { RE2_PROPERTY_NAMES } from './dialect-parse.js';
-import { compileSearchPattern, prepareSearchPattern, type MatchMode, type SearchPattern } from './dialect.js';
+import { compileSearchPattern, loadSearchPatternParser, prepareSearchPattern, type MatchMode, type SearchPattern } from './dialect.js';
 import { scanText, type LineHit } from './line-scan.js';
+
+// In browsers (this file also runs in Chromium) the parser is a file of its own, loaded first.
+beforeAll(() => loadSearchPatternParser());
 
 const compile = (pattern: string, caseSensitive = true): SearchPattern => compileSearchPattern(pattern, { literal: false, caseSensitive });
 

@@ -1,8 +1,30 @@
 import type { RE2JS } from 're2js';
 import { ToolError } from '../core/errors.js';
 import { clipForMessage } from '../fs/text.js';
-import { complementRanges, normalizeRanges, parseRegex, type PropertyRef, type RegexNode } from './dialect-parse.js';
+import { loadRegexParser, regexParserNow } from '#lazy';
+import { onDemand } from '../core/on-demand.js';
+import type { PropertyRef, RegexNode } from './dialect-parse.js';
 import { loadRe2Engine, re2Engine } from './re2-engine.js';
+
+/**
+ * The dialect's parser (dialect-parse.ts): in browsers a file of its own (lazy/regex-parser.min.js),
+ * fetched by {@link loadSearchPatternParser} on the first search; on Node loaded with this module.
+ */
+const parserModule = onDemand('the search pattern parser', 'regex-parser.min.js', loadRegexParser);
+
+function parser(): typeof import('./dialect-parse.js') {
+  const module = parserModule.loaded() ?? regexParserNow();
+  if (!module) throw new Error('the search pattern parser is not loaded yet: await loadSearchPatternParser() before compileSearchPattern');
+  return module;
+}
+
+/**
+ * Loads the parser that {@link compileSearchPattern} needs (once; on Node it is already there). Errors:
+ * ToolError `unavailable` when its file cannot be loaded (the app must serve lazy/regex-parser.min.js).
+ */
+export async function loadSearchPatternParser(): Promise<void> {
+  if (!regexParserNow()) await parserModule.load();
+}
 
 /**
  * How a compiled pattern is matched (all give the same lines and offsets):
@@ -70,7 +92,7 @@ function foldRanges(ranges: ReadonlyArray<[number, number]>): CharSet {
     if (lo <= 0x73 && hi >= 0x73) out.push([0x17f, 0x17f]);
     if (lo <= 0x53 && hi >= 0x53) out.push([0x17f, 0x17f]);
   }
-  return { ranges: normalizeRanges(out), wide };
+  return { ranges: parser().normalizeRanges(out), wide };
 }
 
 /** The characters an atom can match (an over-approximation where properties are involved). */
@@ -78,12 +100,12 @@ function atomSet(node: RegexNode): CharSet {
   if (node.type === 'char') return node.fold ? foldRanges([[node.cp, node.cp]]) : { ranges: [[node.cp, node.cp]], wide: false };
   if (node.type !== 'set') return EMPTY;
   const base = node.fold ? foldRanges(node.ranges) : { ranges: node.ranges, wide: false };
-  if (node.negated) return { ranges: complementRanges(base.ranges), wide: base.wide || node.props.length > 0 };
+  if (node.negated) return { ranges: parser().complementRanges(base.ranges), wide: base.wide || node.props.length > 0 };
   return { ranges: base.ranges, wide: base.wide || node.props.length > 0 };
 }
 
 function union(a: CharSet, b: CharSet): CharSet {
-  return { ranges: normalizeRanges([...a.ranges, ...b.ranges]), wide: a.wide || b.wide };
+  return { ranges: parser().normalizeRanges([...a.ranges, ...b.ranges]), wide: a.wide || b.wide };
 }
 
 function overlaps(a: CharSet, b: CharSet): boolean {
@@ -457,12 +479,12 @@ function requiredLiteral(tree: RegexNode): string | undefined {
 
 /**
  * Compiles a search pattern in grep_search's one dialect (ripgrep's default, RE2 syntax, plus the
- * JavaScript escapes with the same meaning; see {@link parseRegex}), or a literal (`literal`). Picks the
+ * JavaScript escapes with the same meaning; see dialect-parse.ts), or a literal (`literal`). Picks the
  * fastest engine whose running time stays linear in the input ({@link MatchMode}); every mode gives the
  * same lines and offsets; `engine` forces one (the differential tests compare them; V8 then runs
  * whatever its syntax allows, safe or not). Errors: ToolError `invalid_pattern` (lookaround and backreferences named, with
  * a way around them; syntax errors; patterns re2js refuses, e.g. too large: checked here once re2js is
- * loaded, else by {@link prepareSearchPattern}).
+ * loaded, else by {@link prepareSearchPattern}). In browsers, await {@link loadSearchPatternParser} first.
  */
 export function compileSearchPattern(
   pattern: string,
@@ -474,7 +496,7 @@ export function compileSearchPattern(
     const items: RegexNode[] = Array.from(pattern, (c) => ({ type: 'char', cp: c.codePointAt(0) as number, fold: !options.caseSensitive }));
     tree = items.length === 1 ? (items[0] as RegexNode) : { type: 'seq', items };
   } else {
-    tree = parseRegex(pattern, { caseInsensitive: !options.caseSensitive, argName });
+    tree = parser().parseRegex(pattern, { caseInsensitive: !options.caseSensitive, argName });
   }
   const re2Source = emitRe2(tree);
   let program: RE2JS | undefined;

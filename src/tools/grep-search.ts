@@ -1,4 +1,4 @@
-import { compileSearchPattern, prepareSearchPattern } from '../search/dialect.js';
+import { compileSearchPattern, loadSearchPatternParser, prepareSearchPattern } from '../search/dialect.js';
 import {
   DEFAULT_SEARCH_TIME_MS,
   MAX_CONTEXT_LINES,
@@ -128,7 +128,9 @@ export const grepSearchTool: Tool<GrepSearchArgs, GrepSearchResult> = defineTool
   parameters,
   readOnly: true,
   callWithContext: async (args, ctx): Promise<GrepSearchResult> => {
-    // A pattern V8 cannot run safely loads re2js (once) before any file is read.
+    // The parser (in browsers fetched on the first search), and for a pattern V8 cannot run safely
+    // re2js, are loaded (once) before any file is read.
+    await loadSearchPatternParser();
     const pattern = await prepareSearchPattern(
       compileSearchPattern(args.pattern, {
         literal: args.fixed_strings === true,

@@ -1,5 +1,5 @@
 import { ToolError } from '../core/errors.js';
-import { compileSearchPattern } from '../search/dialect.js';
+import { compileSearchPattern, loadSearchPatternParser } from '../search/dialect.js';
 import { defineTool, type Tool } from '../core/tool.js';
 import { reportWalk, walkReportUnder } from '../fs/walk.js';
 import { fitResult } from './result-budget.js';
@@ -64,6 +64,8 @@ export const searchDirTool: Tool<SearchDirArgs, SearchDirResult> = defineTool({
     if (args.query.length === 0) {
       throw new ToolError('invalid_arguments', 'query is empty; give the text to search for');
     }
+    // A case-insensitive query's character sets need the pattern parser's module (in browsers fetched on the first search).
+    await loadSearchPatternParser();
     const pattern = compileSearchPattern(args.query, {
       literal: true,
       caseSensitive: args.case_sensitive === true,

@@ -21,7 +21,8 @@ const LAZY_FILES: ReadonlyArray<[string, string]> = [
   ['re2js.min', 'missing closing )'],
   ['ignore.min', 'node-ignore'],
   ['diff.min', 'No newline at end of file'],
-  // toolhost's own: edit_file's no_match hint, only on a failed edit.
+  // toolhost's own: the search pattern parser, on the first search; edit_file's no_match hint, only on a failed edit.
+  ['regex-parser.min', 'invalid hexadecimal escape'],
   ['edit-hint.min', 'Text, whitespace and indentation must match exactly'],
 ];
 /** The modules of folder workspaces, mounts and overlays (toolhost/web/folders), which the default IndexedDB workspace does without. */
@@ -98,7 +99,7 @@ describe("README's worker example in Chromium (Vite defaults, script-src 'self')
     removeProfile(profile);
   });
 
-  it('answers a catastrophic pattern within its deadline, loading re2js only then, its thread still turning; fetches diff on the first edit, ignore on the first .gitignore and the no_match hint on the first failed edit', async () => {
+  it('answers a catastrophic pattern within its deadline, loading re2js only then, its thread still turning; fetches the pattern parser on the first search, diff on the first edit, ignore on the first .gitignore and the no_match hint on the first failed edit', async () => {
     requireChromium();
     const { worker } = readmeWorkerExample();
     await buildReadmeWorker({ files: { worker: worker + WORKER_TIMER, page: PAGE }, outDir });
@@ -117,7 +118,7 @@ describe("README's worker example in Chromium (Vite defaults, script-src 'self')
     const libraryLoads: string[] = [];
     page.context().on('request', (request) => {
       if (/re2js\.min-[\w-]+\.js$/.test(request.url())) engineLoads.push(request.url());
-      const library = /\/(ignore|diff|edit-hint)\.min-[\w-]+\.js$/.exec(request.url());
+      const library = /\/(ignore|diff|regex-parser|edit-hint)\.min-[\w-]+\.js$/.exec(request.url());
       if (library) libraryLoads.push(library[1] as string);
     });
     const response = await page.goto(`http://127.0.0.1:${address.port}/`);
@@ -131,10 +132,20 @@ describe("README's worker example in Chromium (Vite defaults, script-src 'self')
       ]),
     );
     expect(written.map((r) => r.code ?? 'ok')).toEqual(['ok', 'ok']);
-    // Patterns V8 runs safely never fetch the engine.
+    // Patterns V8 runs safely never fetch the engine; the first search fetches the pattern parser.
+    expect(libraryLoads).toEqual([]);
     const [plain] = await page.evaluate(() => th.call([{ id: '3', name: 'grep_search', args: { pattern: 'fi+ne|a!$' } }]));
     expect(plain?.result).toMatchObject({ total_matches: 2, files_searched: 2 });
     expect(engineLoads).toEqual([]);
+    expect(libraryLoads).toEqual(['regex-parser']);
+    // A ToolError thrown by the parser's own copy of the error code is answered by its code.
+    const [bad] = await page.evaluate(() => th.call([{ id: '3b', name: 'grep_search', args: { pattern: 'fine\\x{zz}' } }]));
+    expect(bad).toEqual({
+      id: '3b',
+      name: 'grep_search',
+      code: 'invalid_pattern',
+      error: 'pattern fine\\x{zz} is not a valid regular expression (ripgrep/RE2 syntax): invalid hexadecimal escape "zz"; fix the pattern, or set fixed_strings to search for the text literally',
+    });
 
     const deadline = 3000;
     for (const pattern of ['(a+)+$', '(.*a){20}!', '(a|aa)*b']) {
@@ -159,7 +170,7 @@ describe("README's worker example in Chromium (Vite defaults, script-src 'self')
     expect(engineLoads.length).toBe(1);
 
     // edit_file's diff library and the .gitignore library are fetched on their first use too, under the same policy.
-    expect(libraryLoads).toEqual([]);
+    expect(libraryLoads).toEqual(['regex-parser']);
     const edits = await page.evaluate(() =>
       th.call([
         { id: '5', name: 'edit_file', args: { file_path: 'ok.txt', old_string: 'fine', new_string: 'good' } },
@@ -170,7 +181,7 @@ describe("README's worker example in Chromium (Vite defaults, script-src 'self')
       '--- /workspace/ok.txt\n+++ /workspace/ok.txt\n@@ -1,1 +1,1 @@\n-fine\n+good\n',
       '--- /workspace/ok.txt\n+++ /workspace/ok.txt\n@@ -1,1 +1,1 @@\n-good\n+fine\n',
     ]);
-    expect(libraryLoads).toEqual(['diff']);
+    expect(libraryLoads).toEqual(['regex-parser', 'diff']);
     const ignored = await page.evaluate(() =>
       th.call([
         { id: '7', name: 'create_file', args: { file_path: '.gitignore', content: 'evil.txt\n' } },
@@ -179,12 +190,12 @@ describe("README's worker example in Chromium (Vite defaults, script-src 'self')
     );
     expect(ignored[0]?.error).toBeUndefined();
     expect(ignored[1]?.result).toMatchObject({ total_matches: 1, files_searched: 2 });
-    expect(libraryLoads).toEqual(['diff', 'ignore']);
+    expect(libraryLoads).toEqual(['regex-parser', 'diff', 'ignore']);
     const [missed] = await page.evaluate(() => th.call([{ id: '9', name: 'edit_file', args: { file_path: 'ok.txt', old_string: 'fine!', new_string: 'x' } }]));
     expect(missed).toMatchObject({
       code: 'no_match',
       error: 'old_string was not found in /workspace/ok.txt. The closest line is 1: "fine". Text, whitespace and indentation must match exactly; view_file the lines around it and copy them.',
     });
-    expect(libraryLoads).toEqual(['diff', 'ignore', 'edit-hint']);
+    expect(libraryLoads).toEqual(['regex-parser', 'diff', 'ignore', 'edit-hint']);
   });
 });
