@@ -150,6 +150,43 @@ describe('createNodeSearchSource', () => {
   });
 });
 
+describe('createNodeSearchSource listings', () => {
+  it('reuses a listing while its directory is unchanged and lists again after an entry is added, removed or the folder replaced', async () => {
+    const dir = await realpath(await mkdtemp(join(tmpdir(), 'toolhost-listing-')));
+    try {
+      const sub = join(dir, 'sub');
+      await mkdir(sub);
+      await writeFile(join(sub, 'a.txt'), 'a');
+      const old = Date.now() / 1000 - 10;
+      await utimes(sub, old, old);
+      const source = createNodeSearchSource(dir);
+      const names = (): string[] => source.readdir(sub).map((entry) => entry.name).sort();
+      const first = source.readdir(sub);
+      expect(source.readdir(sub)).toBe(first);
+      await writeFile(join(sub, 'b.txt'), 'b');
+      expect(names()).toEqual(['a.txt', 'b.txt']);
+      // Changed within the last second: listed again every time until it settles.
+      expect(source.readdir(sub)).not.toBe(source.readdir(sub));
+      await rm(join(sub, 'a.txt'));
+      expect(names()).toEqual(['b.txt']);
+      await utimes(sub, old, old);
+      const settled = source.readdir(sub);
+      expect(source.readdir(sub)).toBe(settled);
+      // Another folder at the path (its own mtime, whether or not the inode number is reused).
+      await rm(sub, { recursive: true });
+      await mkdir(sub);
+      await writeFile(join(sub, 'c.txt'), 'c');
+      await utimes(sub, old - 5, old - 5);
+      expect(names()).toEqual(['c.txt']);
+      await rm(sub, { recursive: true });
+      expect(() => source.readdir(sub)).toThrow(expect.objectContaining({ code: 'ENOENT' }));
+      source.close?.();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('SourceCache over a Node folder', () => {
   it('packs files into slabs within its budget, keeps binary files as entries only, and re-reads what changed', async () => {
     const dir = await realpath(await mkdtemp(join(tmpdir(), 'toolhost-slab-')));

@@ -16,6 +16,10 @@ const DIR_FLAGS = O_RDONLY | O_DIRECTORY | O_NOFOLLOW;
 /** Files larger than this are read 8 KiB first, and no further when that shows them binary. */
 const SNIFF_FIRST_BYTES = 1024 * 1024;
 const sniffBuffer = new Uint8Array(BINARY_SNIFF_BYTES);
+/** Directory entries the listing cache keeps at most (the walk's own cap). */
+const MAX_LISTED_ENTRIES = 200_000;
+/** A directory modified this close to the moment it was listed is listed again (git's "racily clean" rule). */
+const RACY_MS = 1000;
 /** Directory descriptors kept open at once (the walk's ancestors and recent directories). */
 const HELD_DIRS = 64;
 
@@ -84,6 +88,12 @@ export function createNodeSearchSource(root: string, options: NodeSearchSourceOp
     }
     return fd;
   };
+  /**
+   * Listings read before, by directory, with the directory's (inode, mtime) when read: a repeated walk
+   * costs one `lstat` per directory instead of an open, a listing and a close.
+   */
+  const listings = new Map<string, { ino: number; mtimeMs: number; readAt: number; entries: FsDirent[] }>();
+  let listedEntries = 0;
   /** Set by `dirFd` when it opened the directory just now (so there is nothing to re-check). */
   let opened = false;
   /** A descriptor of the directory `path` (normalised, inside the root), opened component by component. */
@@ -109,6 +119,21 @@ export function createNodeSearchSource(root: string, options: NodeSearchSourceOp
   const source: SearchSource = {
     readdir(path: string): FsDirent[] {
       const normal = check(path);
+      const known = listings.get(normal);
+      if (known) {
+        // As for a cached file: the whole-path stat only decides whether the listing read before
+        // (through held descriptors) is still current.
+        let now: fs.Stats | undefined;
+        try {
+          now = fs.lstatSync(unescapePath(normal), { throwIfNoEntry: false });
+        } catch {
+          now = undefined;
+        }
+        if (now?.isDirectory() && now.ino === known.ino && now.mtimeMs === known.mtimeMs && now.mtimeMs < known.readAt - RACY_MS) return known.entries;
+        listings.delete(normal);
+        listedEntries -= known.entries.length;
+      }
+      const readAt = Date.now();
       let fd = dirFd(normal);
       if (normal !== root && !opened) {
         // A held descriptor may name a directory renamed since: check it is still the one at this path.
@@ -120,13 +145,21 @@ export function createNodeSearchSource(root: string, options: NodeSearchSourceOp
           fd = dirFd(normal);
         }
       }
-      const entries = fs.readdirSync(`${FD_DIR}${fd}`, { withFileTypes: true });
+      // Stat before listing: a change after it leaves a newer mtime, so the listing is read again next time.
+      const stats = fs.fstatSync(fd);
+      let entries: FsDirent[] = fs.readdirSync(`${FD_DIR}${fd}`, { withFileTypes: true });
       // Names that are not UTF-8 decode with U+FFFD (and a backslash needs escaping): list those again as bytes, in the \xNN form.
-      if (!entries.some((entry) => entry.name.includes('\uFFFD') || entry.name.includes('\\'))) return entries;
-      return fs.readdirSync(`${FD_DIR}${fd}`, { withFileTypes: true, encoding: 'buffer' }).map((entry) => {
-        const name = escapeBytes(entry.name);
-        return { name, isFile: () => entry.isFile(), isDirectory: () => entry.isDirectory(), isSymbolicLink: () => entry.isSymbolicLink() };
-      });
+      if (entries.some((entry) => entry.name.includes('\uFFFD') || entry.name.includes('\\'))) {
+        entries = fs.readdirSync(`${FD_DIR}${fd}`, { withFileTypes: true, encoding: 'buffer' }).map((entry) => {
+          const name = escapeBytes(entry.name);
+          return { name, isFile: () => entry.isFile(), isDirectory: () => entry.isDirectory(), isSymbolicLink: () => entry.isSymbolicLink() };
+        });
+      }
+      if (listedEntries + entries.length <= MAX_LISTED_ENTRIES) {
+        listings.set(normal, { ino: stats.ino, mtimeMs: stats.mtimeMs, readAt, entries });
+        listedEntries += entries.length;
+      }
+      return entries;
     },
     stat(path: string): SearchFileStat | undefined {
       let stats: fs.Stats | undefined;
@@ -190,6 +223,7 @@ export function createNodeSearchSource(root: string, options: NodeSearchSourceOp
       return buffer(bytes).toString('utf8');
     },
     close(): void {
+      listings.clear();
       helper?.close();
       releaseCache(source);
       for (const fd of held.values()) fs.closeSync(fd);
