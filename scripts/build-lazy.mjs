@@ -59,7 +59,14 @@ function newestSource(dir = join(ROOT, 'src')) {
   return newest;
 }
 
-/** Builds one entry's file (always). */
+/**
+ * Smallest file written, in bytes: Vite inlines an asset under 4 KiB (its default `assetsInlineLimit`,
+ * 4096) as a `data:` URL, which would put the code back into the worker and which a `script-src 'self'`
+ * policy refuses. A module that small is not worth a file of its own.
+ */
+const MIN_FILE_BYTES = 4096;
+
+/** Builds one entry's file (always). Throws when it comes out under {@link MIN_FILE_BYTES}. */
 async function buildOne({ specifier, source, file }) {
   const { build } = await import('vite');
   await build({
@@ -79,6 +86,10 @@ async function buildOne({ specifier, source, file }) {
       rollupOptions: { input: source ? join(ROOT, source) : specifier, preserveEntrySignatures: 'strict', output: { format: 'es', entryFileNames: file } },
     },
   });
+  const bytes = statSync(lazyFile(file)).size;
+  if (bytes < MIN_FILE_BYTES) {
+    throw new Error(`lazy/${file} is ${bytes} bytes, under Vite's 4 KiB asset inline limit: apps would inline it as a data: URL; keep ${source ?? specifier} in the worker`);
+  }
 }
 
 /** Builds every file (always). */

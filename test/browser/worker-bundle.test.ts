@@ -47,6 +47,8 @@ describe("README's worker example", () => {
       // limits, ajv's core, and a string of each library loaded on first use.
       const text = code.toString('utf8');
       for (const marker of ['No file system for', 'maxCommandCount', 'strictSchema', ...LAZY_FILES.map(([, marker]) => marker)]) expect(text.includes(marker), marker).toBe(false);
+      // None is inlined as a data: URL (Vite does so below 4 KiB; script-src 'self' would refuse it).
+      expect(text.includes('data:text/javascript')).toBe(false);
       // Each library loaded on first use is an asset beside the worker, which names it; the asset is the library.
       for (const [name, marker] of LAZY_FILES) {
         const files = assets.filter((asset) => asset.startsWith(`${name}-`) && asset.endsWith('.js'));
