@@ -351,6 +351,24 @@ export async function countText(
       return counted;
     }
   }
-  const result = await scanText(cache.text(file), pattern, { deadline, wantOffsets: 0, maxHits: Infinity, pause });
-  return { count: result.count, stopped: result.stopped };
+  // Decoded and scanned a run of whole lines at a time: each text is small enough for the young
+  // generation, so a count over many files leaves no large texts for a full collection to find.
+  let count = 0;
+  let start = file.skip;
+  do {
+    let end = bytes.length;
+    if (end - start > COUNT_CHUNK_BYTES) {
+      const lf = cache.source.indexOf(bytes, LF, start + COUNT_CHUNK_BYTES - 1);
+      if (lf !== -1) end = lf + 1;
+    }
+    const text = cache.source.decode(start === 0 && end === bytes.length ? bytes : bytes.subarray(start, end));
+    const result = await scanText(text, pattern, { deadline, wantOffsets: 0, maxHits: Infinity, pause });
+    count += result.count;
+    if (result.stopped) return { count, stopped: true };
+    start = end;
+  } while (start < bytes.length);
+  return { count, stopped: false };
 }
+
+/** Bytes of a text decoded at once for a count (then cut after the next `\n`: whole lines, whole characters). */
+export const COUNT_CHUNK_BYTES = 32 * 1024;

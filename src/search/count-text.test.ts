@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { createMemoryPlatform } from '../platform/memory.js';
+import { compileSearchPattern, prepareSearchPattern } from './dialect.js';
+import { scanText } from './line-scan.js';
+import { cacheOf, COUNT_CHUNK_BYTES, countText } from './source-cache.js';
+
+/** Lines of every ending (`\n`, `\r\n`, `\r`), empty lines, non-ASCII text, over several count chunks. */
+function mixedText(): string {
+  const parts: string[] = [];
+  const endings = ['\n', '\r\n', '\r', '\n\n'];
+  for (let i = 0; i < 9000; i += 1) {
+    const line = i % 7 === 0 ? `École ${i} — café` : i % 5 === 0 ? '' : i % 3 === 0 ? `foo bar${i} 😀 a` : `x${'y'.repeat(i % 40)}a`;
+    parts.push(line + (endings[i % endings.length] as string));
+  }
+  return parts.join('') + 'last line without an ending a';
+}
+
+describe('countText', () => {
+  it('counts a text decoded in chunks of whole lines exactly as a scan of the whole text', async () => {
+    const text = mixedText();
+    const bytes = new TextEncoder().encode(`\uFEFF${text}`);
+    expect(bytes.length).toBeGreaterThan(4 * COUNT_CHUNK_BYTES);
+    const platform = createMemoryPlatform({ files: { 'mixed.txt': bytes, 'empty.txt': '' } });
+    const source = platform.searchSource;
+    if (!source) throw new Error('the memory platform has a search source');
+    const cache = cacheOf(source);
+    const pause = async (): Promise<void> => undefined;
+    const patterns: Array<[string, boolean, boolean]> = [
+      ['a$', false, true], ['^$', false, true], ['', false, true], ['École', true, true], ['(?i)école', false, true],
+      ['\\bfoo\\b', false, true], ['[^x]+a', false, true], ['^x(y+)a$', false, true], ['😀', true, true], ['CAFÉ', false, false],
+      ['\\d{2}\\s', false, true], ['.', false, true],
+    ];
+    for (const [source_, literal, caseSensitive] of patterns) {
+      const pattern = await prepareSearchPattern(compileSearchPattern(source_, { literal, caseSensitive }));
+      const whole = await scanText(text, pattern, { deadline: Date.now() + 60_000, wantOffsets: 0, maxHits: Infinity, pause });
+      const file = cache.load('/workspace/mixed.txt');
+      if (!file || file === 'large' || !file.bytes) throw new Error('mixed.txt is a text file');
+      // No needle: every pattern takes the decode-and-scan path.
+      const counted = await countText(cache, file, pattern, undefined, Date.now() + 60_000, pause);
+      expect(counted, source_).toEqual({ count: whole.count, stopped: false });
+      expect(whole.count, source_).toBeGreaterThan(0);
+      const empty = cache.load('/workspace/empty.txt');
+      if (!empty || empty === 'large' || !empty.bytes) throw new Error('empty.txt is a text file');
+      const emptyWhole = await scanText('', pattern, { deadline: Date.now() + 60_000, wantOffsets: 0, maxHits: Infinity, pause });
+      expect((await countText(cache, empty, pattern, undefined, Date.now() + 60_000, pause)).count, `${source_} on an empty file`).toBe(emptyWhole.count);
+    }
+    await platform.dispose();
+  });
+});
