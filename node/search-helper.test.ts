@@ -154,6 +154,29 @@ describe('the search helper thread (built package)', () => {
     }
   });
 
+  it('answers a count queued behind another platform\'s long count as not reached soon after its deadline', async () => {
+    const slow = platforms.createNodePlatform({ root: base });
+    const quick = platforms.createNodePlatform({ root: base });
+    const stop = new AbortController();
+    try {
+      const limit = 64 * 1024 * 1024;
+      // 40 passes of a no-literal regex over the 17 MiB file: seconds of work for the one worker.
+      const long = slow.searchSource?.helper?.count({ pattern: '[A-Z][a-z]+[A-Z]\\w*|f\\w+ h', literal: false, caseSensitive: true, paths: Array(40).fill(join(base, huge)), deadline: Date.now() + 60_000, limit }, stop.signal);
+      long?.catch(() => undefined);
+      const started = Date.now();
+      const answer = await quick.searchSource?.helper?.count({ pattern: 'function', literal: true, caseSensitive: true, paths: [join(base, 'big/big.js')], deadline: started + 300, limit }, undefined);
+      const waited = Date.now() - started;
+      expect(answer).toEqual({ codes: Int32Array.of(-1), stopped: true });
+      expect(waited).toBeGreaterThanOrEqual(300);
+      expect(waited).toBeLessThan(300 + 100 + 1000);
+      stop.abort();
+      await expect(long).rejects.toMatchObject({ code: 'cancelled' });
+    } finally {
+      await slow.dispose();
+      await quick.dispose();
+    }
+  });
+
   it('gives the same counts when its worker stops mid-count (finished on the calling thread) and after (a new worker)', async () => {
     const platform = platforms.createNodePlatform({ root: base });
     try {

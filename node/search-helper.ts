@@ -62,6 +62,8 @@ interface Pending {
   fallback: () => SourceCache;
 }
 
+/** How long past a job's deadline its answer is waited for before its files count as not reached (ms). */
+const LATE_MS = 100;
 /** Old-generation heap of the helper thread, in MiB. */
 const WORKER_HEAP_MB = 96;
 
@@ -145,7 +147,14 @@ export function startSearchHelper(root: string, cacheBytes: number, fallback: ()
           current.pending.delete(id);
           if (current.pending.size === 0) current.worker.unref();
         };
+        // The worker stops at the deadline itself; this covers a job still queued behind another
+        // platform's count then: its files are answered as not reached.
+        const late = setTimeout(() => {
+          Atomics.store(cancel, 0, 1);
+          settle(resolve)({ codes: new Int32Array(job.paths.length).fill(FILE_NOT_REACHED), stopped: true });
+        }, Math.max(0, job.deadline - Date.now()) + LATE_MS);
         const onAbort = (): void => {
+          clearTimeout(late);
           Atomics.store(cancel, 0, 1);
           forget();
           reject(abortError(signal));
@@ -153,6 +162,7 @@ export function startSearchHelper(root: string, cacheBytes: number, fallback: ()
         if (signal?.aborted) return onAbort();
         signal?.addEventListener('abort', onAbort, { once: true });
         const settle = <T>(fn: (value: T) => void) => (value: T): void => {
+          clearTimeout(late);
           signal?.removeEventListener('abort', onAbort);
           forget();
           fn(value);
