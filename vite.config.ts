@@ -12,7 +12,7 @@ const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-ne
  * of these files is skipped there with `it.skipIf(!isNode)` (test/support/env.ts) and a comment saying
  * why; the platform contract suite runs in Chromium through test/browser/contract.test.ts.
  */
-const BROWSER_TESTS = ['src/tools/*.test.ts', 'src/fs/walk.test.ts', 'src/search/*.test.ts', 'test/test-env.test.ts'];
+const BROWSER_TESTS = ['src/tools/*.test.ts', 'src/core/file-cache.test.ts', 'src/fs/walk.test.ts', 'src/search/*.test.ts', 'test/test-env.test.ts'];
 
 function chromiumPath(): string {
   if (!existsSync(CHROMIUM)) {

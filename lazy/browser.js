@@ -18,6 +18,10 @@ export function loadIgnore() {
 export function loadDiff() {
   return import(/* @vite-ignore */ /* webpackIgnore: true */ new URL('./diff.min.js', import.meta.url).href);
 }
+/** Loads @noble/hashes' SHA-2 module, which fingerprints files where WebCrypto is missing (a page over plain http). */
+export function loadSha256() {
+  return import(/* @vite-ignore */ /* webpackIgnore: true */ new URL('./sha256.min.js', import.meta.url).href);
+}
 /** Loads edit_file's no_match hint module (src/tools/edit/hint.ts, built into one file). */
 export function loadEditHint() {
   return import(/* @vite-ignore */ /* webpackIgnore: true */ new URL('./edit-hint.min.js', import.meta.url).href);

@@ -4,6 +4,8 @@ export function loadRe2js(): Promise<typeof import('re2js')>;
 export function loadIgnore(): Promise<{ default: typeof import('ignore') }>;
 /** Loads the diff library's patch module, for the unified diff edit_file answers with. */
 export function loadDiff(): Promise<typeof import('diff/lib/patch/create.js')>;
+/** Loads @noble/hashes' SHA-2 module, which fingerprints files where WebCrypto is missing (a page over plain http). */
+export function loadSha256(): Promise<typeof import('@noble/hashes/sha2.js')>;
 /** Loads edit_file's no_match hint module (src/tools/edit/hint.ts, built into one file). */
 export function loadEditHint(): Promise<typeof import('../src/tools/edit/hint.js')>;
 /** Loads the search pattern parser (src/search/dialect-parse.ts, built into one file). */

@@ -15,6 +15,10 @@ export function loadIgnore() {
 export function loadDiff() {
   return import('diff/lib/patch/create.js');
 }
+/** Loads @noble/hashes' SHA-2 module, which fingerprints files where WebCrypto is missing (a page over plain http). */
+export function loadSha256() {
+  return import('@noble/hashes/sha2.js');
+}
 /** Loads edit_file's no_match hint module (src/tools/edit/hint.ts, built into one file). */
 export function loadEditHint() {
   return import('./edit-hint.min.js');

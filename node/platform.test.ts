@@ -1,15 +1,17 @@
-import { createHash } from 'node:crypto';
+import { createHash, webcrypto } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BuiltinTools, defineTool } from '../src/index.js';
 import { ToolRunner, type ToolCallFailure, type ToolCallResult } from '../src/core/runner.js';
 import type { Platform, RunCommandResult } from '../src/core/types.js';
 import { describePlatformContract } from '../test/contract/platform-contract.js';
 import { isProcessGroupAlive } from './run-command.js';
 import { createNodePlatform } from './platform.js';
+import { hashBytes } from '../src/core/file-cache.js';
+import { sha256 } from '@noble/hashes/sha2.js';
 import { MemoryStateStore } from '../src/platform/memory.js';
 
 const SENTINEL = 'SENTINEL-CONTENT-do-not-change';
@@ -70,6 +72,21 @@ function outsideSnapshot(): string {
 }
 
 describe('createNodePlatform', () => {
+  it('fingerprints files through node:crypto once imported, with the digests of WebCrypto and @noble/hashes, on both sides of 1 KiB', async () => {
+    const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
+    const samples = [0, 1, 1023, 1024, 1025, 4096, 65_537].map((size) => new Uint8Array(size).map((_, i) => (i * 131 + size) & 0xff));
+    const web = await Promise.all(samples.map(async (bytes) => hex(new Uint8Array(await webcrypto.subtle.digest('SHA-256', bytes)))));
+    const digest = vi.spyOn(crypto.subtle, 'digest');
+    for (const [i, bytes] of samples.entries()) {
+      const hash = await hashBytes(bytes);
+      expect(hash, `size ${bytes.length}`).toBe(createHash('sha256').update(bytes).digest('hex'));
+      expect(hash, `size ${bytes.length}`).toBe(hex(sha256(bytes)));
+      expect(hash, `size ${bytes.length}`).toBe(web[i]);
+    }
+    expect(digest).toHaveBeenCalledTimes(0);
+    digest.mockRestore();
+  });
+
   it('mounts a real directory: workspace paths equal host paths', async () => {
     const platform = createNodePlatform({ root: join(base, 'root', '.', '') });
     expect(platform.root).toBe(root);

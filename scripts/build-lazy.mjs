@@ -27,6 +27,8 @@ export const LAZY_MODULES = [
   { specifier: 'ignore', file: 'ignore.min.js' },
   // The unified diff edit_file answers with (just the patch module, not the package index).
   { specifier: 'diff/lib/patch/create.js', file: 'diff.min.js' },
+  // SHA-256 in JavaScript, for file fingerprints where WebCrypto is missing (a page over plain http).
+  { specifier: '@noble/hashes/sha2.js', file: 'sha256.min.js' },
   // grep_search's regex dialect parser, on the first search (Node imports it with the dialect).
   { source: 'src/search/dialect-parse.ts', file: 'regex-parser.min.js' },
   // edit_file's no_match hint (where old_string nearly occurs), only on a failed edit.

@@ -1,5 +1,5 @@
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex } from '@noble/hashes/utils.js';
+import { loadSha256 } from '#lazy';
+import { onDemand } from './on-demand.js';
 
 /**
  * What one conversation knows about files it has read: the size and SHA-256 (see {@link fingerprintBytes}) of the bytes last viewed or
@@ -22,24 +22,44 @@ export function createFileCache(): FileCache {
   };
 }
 
-/**
- * Inputs shorter than this are hashed in JavaScript (@noble/hashes); longer ones through WebCrypto.
- * Measured on 4 KiB: Chromium's WebCrypto answers in about 5 µs where @noble/hashes takes 50–100 µs
- * (a 1,000-file batch spent most of its time hashing); Node's WebCrypto, which goes through the
- * thread pool, costs about 15 µs even for a few bytes and breaks even with @noble/hashes at 4 KiB.
- */
-const JS_HASH_BELOW_BYTES = 1024;
+/** A synchronous SHA-256: the digest of `bytes` as 64 lowercase hex digits. */
+export type Sha256 = (bytes: Uint8Array) => string;
+
+let platformSha256: Sha256 | undefined;
 
 /**
- * SHA-256 of `bytes` as lowercase hex: through WebCrypto from 1 KiB (browsers, workers and Node ≥ 20),
- * synchronously in JavaScript with @noble/hashes below that (the round trip costs more there) and at
- * any size where WebCrypto is missing (a page served over plain http has no `crypto.subtle`). No eval
- * either way, so it runs under a strict CSP; both give the same digest.
+ * Gives {@link hashBytes} a synchronous SHA-256 of the platform's, used before WebCrypto at every
+ * size; `undefined` removes it. toolhost/node provides node:crypto's `createHash('sha256')` when it is
+ * imported: faster than WebCrypto there, which goes through Node's thread pool (about 15 µs a call,
+ * even for a few bytes). It must return the same digest as WebCrypto.
+ */
+export function provideSha256(sha256: Sha256 | undefined): void {
+  platformSha256 = sha256;
+}
+
+/** @noble/hashes' SHA-2 module, loaded only where WebCrypto is missing. */
+const noble = onDemand('SHA-256 (@noble/hashes)', 'sha256.min.js', loadSha256);
+
+function hex(bytes: Uint8Array): string {
+  let out = '';
+  for (const byte of bytes) out += byte.toString(16).padStart(2, '0');
+  return out;
+}
+
+/**
+ * SHA-256 of `bytes` as lowercase hex: through the platform's synchronous hasher when one was
+ * provided ({@link provideSha256}; toolhost/node does), else through WebCrypto (browsers, workers and
+ * Node ≥ 20; in Chromium about 5 µs per 4 KiB, where SHA-256 in JavaScript takes 50–190 µs), else,
+ * where WebCrypto is missing (a page served over plain http has no `crypto.subtle`), in JavaScript
+ * with @noble/hashes, loaded on that first call (lazy/sha256.min.js). No eval either way, so it runs
+ * under a strict CSP; all give the same digest. Errors: ToolError `unavailable` when @noble/hashes is
+ * needed and cannot be loaded.
  */
 export async function hashBytes(bytes: Uint8Array): Promise<string> {
+  if (platformSha256 !== undefined) return platformSha256(bytes);
   const subtle = globalThis.crypto?.subtle;
-  if (bytes.length < JS_HASH_BELOW_BYTES || subtle === undefined) return bytesToHex(sha256(bytes));
-  return bytesToHex(new Uint8Array(await subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>)));
+  if (subtle !== undefined) return hex(new Uint8Array(await subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>)));
+  return hex((await noble.load()).sha256(bytes));
 }
 
 /**
