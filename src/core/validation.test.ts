@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import precompiledBuiltins, { checks as precompiledChecks } from '../tools/generated/validators.js';
 import type { JsonSchema } from './types.js';
-import { compileValidator, formatValidationErrors, stripAnnotations, validatorKey } from './validation.js';
+import {
+  compileValidator,
+  formatValidationErrors,
+  precompiledValidator,
+  stripAnnotations,
+  validatorCheck,
+  validatorKey,
+  type ArgumentValidator,
+} from './validation.js';
 
 async function problems(schema: JsonSchema, args: unknown): Promise<string> {
   const validate = await compileValidator('t', schema);
@@ -78,5 +87,44 @@ describe('validatorKey', () => {
     // A declared property named __proto__ counts (JSON.parse makes it an own property).
     expect(validatorKey(JSON.parse('{"type":"object","properties":{"n":{"type":"integer","minimum":1},"__proto__":{"type":"string"}},"required":["n"]}'))).not.toBe(key);
     expect(JSON.stringify(stripAnnotations(JSON.parse('{"properties":{"__proto__":{"type":"string","description":"d"}}}')))).toBe('{"properties":{"__proto__":{"type":"string"}}}');
+  });
+});
+
+describe('validatorCheck', () => {
+  it('is the key text length and 8 hex digits of a third lane, the same for schemas that differ only in annotations', () => {
+    const base = { type: 'object', properties: { n: { type: 'integer', minimum: 1 } }, required: ['n'] };
+    const text = JSON.stringify(base);
+    expect(validatorCheck(base)).toMatch(new RegExp(`^${text.length}:[0-9a-f]{8}$`));
+    expect(validatorCheck({ ...base, description: 'reworded' })).toBe(validatorCheck(base));
+    expect(validatorCheck({ ...base, properties: { n: { type: 'integer', minimum: 2 } } })).not.toBe(validatorCheck(base));
+    expect(validatorKey(base).slice(0, 8)).not.toBe(validatorCheck(base).split(':')[1]);
+  });
+});
+
+describe('precompiledValidator', () => {
+  it("does not give a schema whose key collides with a built-in's that built-in's validator: it compiles its own", async () => {
+    const builtins = precompiledBuiltins as Record<string, ArgumentValidator>;
+    const checks = precompiledChecks as Record<string, string>;
+    const [builtinKey] = Object.keys(builtins) as [string];
+    const other = builtins[builtinKey]!;
+    const schema = { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'], additionalProperties: false };
+    const key = validatorKey(schema);
+    expect(Object.hasOwn(builtins, key)).toBe(false);
+    // The table now holds the built-in's validator and check under this schema's key: a collision.
+    builtins[key] = other;
+    checks[key] = checks[builtinKey]!;
+    try {
+      expect(precompiledValidator(schema)).toBe(undefined);
+      const validate = await compileValidator('t', schema);
+      expect(validate).not.toBe(other);
+      expect(validate({ n: 1 })).toBe(true);
+      expect(validate({ n: 'x' })).toBe(false);
+      // The same entry with this schema's own check is taken: the lookup reached it above.
+      checks[key] = validatorCheck(schema);
+      expect(precompiledValidator(schema)).toBe(other);
+    } finally {
+      delete builtins[key];
+      delete checks[key];
+    }
   });
 });

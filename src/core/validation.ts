@@ -1,8 +1,6 @@
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex } from '@noble/hashes/utils.js';
 import type { ErrorObject } from 'ajv';
 import { clipForMessage, quoteForMessage } from '../fs/text.js';
-import precompiledBuiltins from '../tools/generated/validators.js';
+import precompiledBuiltins, { checks as precompiledChecks } from '../tools/generated/validators.js';
 import type { JsonSchema } from './types.js';
 
 /** A compiled argument validator (ajv's shape: returns true, or false with `errors`). */
@@ -186,26 +184,62 @@ export function stripAnnotations(schema: JsonSchema): JsonSchema {
 }
 
 /**
- * The key of the built-in tools' generated validators: the first 16 hex digits (64 bits) of the
- * SHA-256 of `JSON.stringify(stripAnnotations(schema))`, so rewording a description needs no new
- * validator and the bundle carries no schema text. scripts/build-validators.mjs computes it with this
- * function and refuses two schemas with one key.
+ * One 32-bit lane of the schema hashes: FNV-1a's xor-multiply over the UTF-16 code units of `text`
+ * from `seed` by the odd `multiplier`, finished with MurmurHash3's fmix32 so every input bit reaches
+ * every output bit. Not cryptographic: the keys only pick among toolhost's own generated validators,
+ * and {@link precompiledValidator} confirms a hit with {@link validatorCheck}.
+ */
+function lane(text: string, seed: number, multiplier: number): number {
+  let h = seed;
+  for (let i = 0; i < text.length; i += 1) h = Math.imul(h ^ text.charCodeAt(i), multiplier);
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+const hex8 = (n: number): string => n.toString(16).padStart(8, '0');
+
+/** What the validator key and check are computed over: `JSON.stringify(stripAnnotations(schema))`. */
+function keyText(schema: JsonSchema): string {
+  return JSON.stringify(stripAnnotations(schema));
+}
+
+/**
+ * The key of the built-in tools' generated validators: 16 hex digits, two independent 32-bit lanes
+ * (FNV-1a's prime from its offset basis, and the golden-ratio multiplier) over
+ * `JSON.stringify(stripAnnotations(schema))`, so rewording a description needs no new validator and
+ * the lookup needs no hashing library. scripts/build-validators.mjs computes it with this function and
+ * refuses two schemas with one key; a schema of the app's own that lands on a built-in's key is told
+ * apart by {@link validatorCheck}.
  */
 export function validatorKey(schema: JsonSchema): string {
-  return bytesToHex(sha256(new TextEncoder().encode(JSON.stringify(stripAnnotations(schema))))).slice(0, 16);
+  const text = keyText(schema);
+  return hex8(lane(text, 0x811c9dc5, 0x01000193)) + hex8(lane(text, 0x2545f491, 0x9e3779b1));
+}
+
+/**
+ * The check stored beside each generated validator: `<length of the key text>:<8 hex digits>`, a
+ * third 32-bit lane (its own seed and multiplier) over the same text as {@link validatorKey}. A
+ * validator is used for a schema only when both its key and its check match.
+ */
+export function validatorCheck(schema: JsonSchema): string {
+  const text = keyText(schema);
+  return `${text.length}:${hex8(lane(text, 0x27d4eb2f, 0x85ebca77))}`;
 }
 
 /**
  * The validator for `schema` that needs no compiling: one registered with
  * {@link registerPrecompiledValidators}, else the built-in tools' validator generated at build time
- * (src/tools/generated/validators.js, keyed by {@link validatorKey}; regenerate with
- * `npm run gen:validators`); `undefined` when neither has it.
+ * (src/tools/generated/validators.js, keyed by {@link validatorKey} and confirmed by
+ * {@link validatorCheck}, so a schema whose key collides with a built-in's is compiled, never given
+ * the built-in's validator; regenerate with `npm run gen:validators`); `undefined` when neither has it.
  */
 export function precompiledValidator(schema: JsonSchema): ArgumentValidator | undefined {
   const ready = precompiled.get(JSON.stringify(schema));
   if (ready) return ready;
   const key = validatorKey(schema);
-  return Object.hasOwn(precompiledBuiltins, key) ? (precompiledBuiltins[key] as ArgumentValidator) : undefined;
+  if (!Object.hasOwn(precompiledBuiltins, key) || !Object.hasOwn(precompiledChecks, key)) return undefined;
+  return precompiledChecks[key] === validatorCheck(schema) ? (precompiledBuiltins[key] as ArgumentValidator) : undefined;
 }
 
 /**

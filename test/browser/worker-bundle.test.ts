@@ -1,6 +1,6 @@
 // The README's worker example, built as a user's app builds it (Vite defaults: an iife worker, which
 // inlines every dynamic import), carries none of the optional features' code, nor the libraries that
-// only some calls need (re2js, ignore, diff): it fetches each as a file of its own on first use.
+// only some calls need (re2js, ignore, diff, @noble/hashes): it fetches each as a file of its own on first use.
 // Its size is a figure of `npm run bench` (bench/bundle.bench.mjs), not a test.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,14 +13,25 @@ import { launch, newProfile, removeProfile, requireChromium, type BrowserSession
 /**
  * Packages that only the users of a feature may bundle: ZenFS (mounts), ajv's compiler (runtime
  * schemas), just-bash (the shell); and those loaded by URL on first use: re2js (grep_search, when a
- * pattern needs it), ignore (a workspace's .gitignore rules), diff (edit_file's diff).
+ * pattern needs it), ignore (a workspace's .gitignore rules), diff (edit_file's diff), @noble/hashes
+ * (file fingerprints where WebCrypto is missing).
  */
-const FORBIDDEN = ['/node_modules/@zenfs/', '/node_modules/ajv/', '/node_modules/just-bash/', '/node_modules/re2js/', '/node_modules/ignore/', '/node_modules/diff/'];
+const FORBIDDEN = [
+  '/node_modules/@zenfs/',
+  '/node_modules/ajv/',
+  '/node_modules/just-bash/',
+  '/node_modules/re2js/',
+  '/node_modules/ignore/',
+  '/node_modules/diff/',
+  '/node_modules/@noble/',
+];
 /** The files beside the worker that it fetches on first use (name before Vite's hash), and a string of each. */
 const LAZY_FILES: ReadonlyArray<[string, string]> = [
   ['re2js.min', 'missing closing )'],
   ['ignore.min', 'node-ignore'],
   ['diff.min', 'No newline at end of file'],
+  // SHA-256's first round constant (0x428a2f98), as the minifier writes it.
+  ['sha256.min', '1116352408'],
   // toolhost's own: the search pattern parser, on the first search; edit_file's no_match hint, only on a failed edit.
   ['regex-parser.min', 'invalid hexadecimal escape'],
   ['edit-hint.min', 'Text, whitespace and indentation must match exactly'],
@@ -34,7 +45,7 @@ const FOLDER_MODULES = ['/web/handle-fs.ts', '/web/directory.ts', '/web/mounts.t
 const ALLOWED = ['/node_modules/ajv/dist/runtime/ucs2length.js'];
 
 describe("README's worker example", () => {
-  it('builds with Vite defaults (iife worker, inlined dynamic imports) with no ZenFS, ajv compiler, just-bash, re2js, ignore, diff or folder, mount and overlay code in it', async () => {
+  it('builds with Vite defaults (iife worker, inlined dynamic imports) with no ZenFS, ajv compiler, just-bash, re2js, ignore, diff, @noble/hashes or folder, mount and overlay code in it', async () => {
     const outDir = mkdtempSync(join(tmpdir(), 'toolhost-readme-build-'));
     try {
       const { code, modules, assets } = await buildReadmeWorker({ outDir });
@@ -101,7 +112,7 @@ describe("README's worker example in Chromium (Vite defaults, script-src 'self')
     removeProfile(profile);
   });
 
-  it('answers a catastrophic pattern within its deadline, loading re2js only then, its thread still turning; fetches the pattern parser on the first search, diff on the first edit, ignore on the first .gitignore and the no_match hint on the first failed edit', async () => {
+  it('answers a catastrophic pattern within its deadline, loading re2js only then, its thread still turning; fetches the pattern parser on the first search, diff on the first edit, ignore on the first .gitignore and the no_match hint on the first failed edit, and never SHA-256 in JavaScript (WebCrypto is there)', async () => {
     requireChromium();
     const { worker } = readmeWorkerExample();
     await buildReadmeWorker({ files: { worker: worker + WORKER_TIMER, page: PAGE }, outDir });
@@ -120,7 +131,7 @@ describe("README's worker example in Chromium (Vite defaults, script-src 'self')
     const libraryLoads: string[] = [];
     page.context().on('request', (request) => {
       if (/re2js\.min-[\w-]+\.js$/.test(request.url())) engineLoads.push(request.url());
-      const library = /\/(ignore|diff|regex-parser|edit-hint)\.min-[\w-]+\.js$/.exec(request.url());
+      const library = /\/(ignore|diff|regex-parser|edit-hint|sha256)\.min-[\w-]+\.js$/.exec(request.url());
       if (library) libraryLoads.push(library[1] as string);
     });
     const response = await page.goto(`http://127.0.0.1:${address.port}/`);

@@ -7,3 +7,6 @@ export type PrecompiledValidator = ((data: unknown) => boolean) & { errors?: Err
 /** Precompiled validators of the built-in tool schemas, keyed by `validatorKey(schema)` (src/core/validation.ts). */
 declare const validators: Readonly<Record<string, PrecompiledValidator>>;
 export default validators;
+
+/** `validatorCheck(schema)` of each validator, by the same key (src/core/validation.ts): a key hit counts only when it matches. */
+export declare const checks: Readonly<Record<string, string>>;
