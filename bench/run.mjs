@@ -1,12 +1,23 @@
 // Runs every bench/*.bench.mjs module, prints each figure beside its anchor measured in the same run
 // (with the ratio), and writes docs/benchmarks.md with the machine, versions and date.
-import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
-import { cpus, totalmem, platform, release } from 'node:os';
+// Each module runs in a process of its own (this file with `--child <module> <rows file>`), so one
+// module's heap, threads and JIT state never weigh on another's figures (peak RSS among them).
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { cpus, tmpdir, totalmem, platform, release } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const rootDir = join(here, '..');
+
+if (process.argv[2] === '--child') {
+  const [, , , name, out] = process.argv;
+  const { default: run } = await import(pathToFileURL(join(here, name)).href);
+  writeFileSync(out, JSON.stringify(await run()));
+  process.exit(0);
+}
+
 const only = process.argv.slice(2);
 const modules = readdirSync(here)
   .filter((name) => name.endsWith('.bench.mjs'))
@@ -18,11 +29,23 @@ const lock = JSON.parse(readFileSync(join(rootDir, 'package-lock.json'), 'utf8')
 const version = (name) => lock.packages?.[`node_modules/${name}`]?.version ?? 'n/a';
 const fmt = (n) => (Math.abs(n) >= 100 ? n.toFixed(0) : Math.abs(n) >= 1 ? n.toFixed(2) : n.toFixed(3));
 
+/** Runs one module in a child process (same Node flags) and returns its rows. */
+function runModule(name) {
+  const dir = mkdtempSync(join(tmpdir(), 'toolhost-bench-'));
+  const out = join(dir, 'rows.json');
+  try {
+    const child = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--child', name, out], { stdio: 'inherit' });
+    if (child.status !== 0) throw new Error(`${name} failed (exit ${child.status ?? child.signal})`);
+    return JSON.parse(readFileSync(out, 'utf8'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 const sections = [];
 for (const name of modules) {
-  const { default: run } = await import(pathToFileURL(join(here, name)).href);
   console.log(`\n## ${name}`);
-  const rows = await run();
+  const rows = runModule(name);
   for (const row of rows) {
     row.ratio = row.anchorValue > 0 ? row.value / row.anchorValue : NaN;
     console.log(
