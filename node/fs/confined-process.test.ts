@@ -1,15 +1,16 @@
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildPackage } from '../../test/support/build.js';
 import type { ToolCallResult } from '../../src/core/runner.js';
 import type { RemoteToolRunner } from '../../src/remote/remote.js';
 import { spawnToolWorker } from '../worker.js';
 
 // Child processes and workers cannot load .ts under Node 20: build the package into a private folder
-// (inside the repository, so node_modules resolves) and run plain .mjs modules beside it.
+// (buildPackage) and run plain .mjs modules beside it.
 const REPO = join(import.meta.dirname, '..', '..');
 const BUILD = join(REPO, 'node_modules', '.cache', 'toolhost-safety-test');
 
@@ -39,14 +40,7 @@ let server: Server;
 let writer: ChildProcess;
 
 beforeAll(async () => {
-  try {
-    execFileSync(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(REPO, 'tsconfig.build.json'), '--outDir', BUILD], {
-      cwd: REPO,
-      stdio: 'pipe',
-    });
-  } catch {
-    // type errors elsewhere in the tree; the emitted JavaScript is still usable
-  }
+  expect(buildPackage('toolhost-safety-test')).toBe(BUILD);
   fs.writeFileSync(join(BUILD, 'host.mjs'), HOST_SCRIPT);
   fs.writeFileSync(join(BUILD, 'worker.mjs'), WORKER_SCRIPT);
   base = fs.realpathSync(fs.mkdtempSync(join(tmpdir(), 'toolhost-safety-')));

@@ -299,7 +299,8 @@ export function createConfinedNodeFs(root: string, options: ConfinedNodeFsOption
     if (next !== null) await writeFileAtomic(next, data, hops + 1);
   };
 
-  const readFile = async (path: unknown): Promise<Uint8Array> => {
+  /** Pins the regular file at `path`, refuses a directory or special file, and runs `read` on a fresh read descriptor of exactly that file with its size. */
+  const readPinned = async (path: unknown, read: (fd: number, size: number, normal: string) => Promise<Uint8Array>): Promise<Uint8Array> => {
     const normal = lexical(path);
     return withPinned(normal, 0, async (fd) => {
       const stats = await fstat(fd);
@@ -309,7 +310,7 @@ export function createConfinedNodeFs(root: string, options: ConfinedNodeFsOption
       // Reopening the descriptor's /proc link opens exactly the file checked.
       const readFd = await open(fdPath(fd), READ_FLAGS);
       try {
-        return await readOpenFile(readFd, stats.size, normal);
+        return await read(readFd, stats.size, normal);
       } finally {
         // Closing a descriptor opened only for reading flushes nothing: it never waits.
         fs.closeSync(readFd);
@@ -317,21 +318,9 @@ export function createConfinedNodeFs(root: string, options: ConfinedNodeFsOption
     });
   };
 
-  const readRange = async (path: unknown, position: number, length: number): Promise<Uint8Array> => {
-    const normal = lexical(path);
-    return withPinned(normal, 0, async (fd) => {
-      const stats = await fstat(fd);
-      if (stats.isDirectory()) throw fsError('EISDIR', 'illegal operation on a directory, read', normal);
-      const special = specialType(stats);
-      if (special !== null) throw specialFileError(special, normal);
-      const readFd = await open(fdPath(fd), READ_FLAGS);
-      try {
-        return await readOpenRange(readFd, stats.size, position, length);
-      } finally {
-        fs.closeSync(readFd);
-      }
-    });
-  };
+  const readFile = (path: unknown): Promise<Uint8Array> => readPinned(path, (fd, size, normal) => readOpenFile(fd, size, normal));
+
+  const readRange = (path: unknown, position: number, length: number): Promise<Uint8Array> => readPinned(path, (fd, size) => readOpenRange(fd, size, position, length));
 
   const readdir = async (path: unknown, options?: { withFileTypes: true }): Promise<string[] | FsDirent[]> => {
     const normal = lexical(path);

@@ -61,16 +61,7 @@ const close = (fd: number): Promise<void> => new Promise((resolve) => fs.close(f
  * is read cannot make the read endless. `shown` names the file in messages.
  */
 export async function readRegularFile(hostPath: string | Buffer, shown: string): Promise<Uint8Array> {
-  const fd = await open(hostPath, READ_FLAGS);
-  try {
-    const stats = await fstat(fd);
-    if (stats.isDirectory()) throw fsError('EISDIR', 'illegal operation on a directory, read', shown);
-    const special = specialType(stats);
-    if (special !== null) throw specialFileError(special, shown);
-    return await readOpenFile(fd, stats.size, shown);
-  } finally {
-    await close(fd);
-  }
+  return withRegularFile(hostPath, shown, (fd, size) => readOpenFile(fd, size, shown));
 }
 
 /**
@@ -79,13 +70,18 @@ export async function readRegularFile(hostPath: string | Buffer, shown: string):
  * costs its own length.
  */
 export async function readRegularFileRange(hostPath: string | Buffer, shown: string, position: number, length: number): Promise<Uint8Array> {
+  return withRegularFile(hostPath, shown, (fd, size) => readOpenRange(fd, size, position, length));
+}
+
+/** Opens `hostPath` for reading, refuses a directory or special file (naming `shown`), runs `read` on the descriptor with its size, and closes it. */
+async function withRegularFile(hostPath: string | Buffer, shown: string, read: (fd: number, size: number) => Promise<Uint8Array>): Promise<Uint8Array> {
   const fd = await open(hostPath, READ_FLAGS);
   try {
     const stats = await fstat(fd);
     if (stats.isDirectory()) throw fsError('EISDIR', 'illegal operation on a directory, read', shown);
     const special = specialType(stats);
     if (special !== null) throw specialFileError(special, shown);
-    return await readOpenRange(fd, stats.size, position, length);
+    return await read(fd, stats.size);
   } finally {
     await close(fd);
   }
