@@ -1,8 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryPlatform } from '../platform/memory.js';
-import { compileSearchPattern, prepareSearchPattern } from './dialect.js';
+import { compileSearchPattern, loadSearchPatternParser, prepareSearchPattern } from './dialect.js';
 import { scanText } from './line-scan.js';
 import { cacheOf, COUNT_CHUNK_BYTES, countText } from './source-cache.js';
+
+// In browsers the pattern parser loads on demand (as grep_search awaits it before compiling).
+beforeAll(() => loadSearchPatternParser());
 
 /** Lines of every ending (`\n`, `\r\n`, `\r`), empty lines, non-ASCII text, over several count chunks. */
 function mixedText(): string {
