@@ -6,6 +6,7 @@ import type { FsDirent, SearchFileStat, SearchSource } from '../src/core/types.j
 import { BINARY_SNIFF_BYTES } from '../src/fs/text.js';
 import { cacheOf, DEFAULT_CACHE_BYTES, releaseCache } from '../src/search/source-cache.js';
 import { startSearchHelper } from './search-helper.js';
+import { linearByteSearch } from '../src/search/linear-find.js';
 import { escapeBytes, unescapePath } from './fs/names.js';
 
 const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK, O_NOCTTY, O_DIRECTORY } = fs.constants;
@@ -39,6 +40,8 @@ function inside(root: string, path: string): boolean {
 }
 
 const bufferIndexOf = Buffer.prototype.indexOf as (this: Uint8Array, needle: Uint8Array | number, from: number) => number;
+/** Buffer's indexOf (it takes any Uint8Array as `this`: no Buffer view made per call), linear for long needles. */
+const nativeThenLinear = linearByteSearch((haystack, needle, from) => bufferIndexOf.call(haystack, needle, from));
 
 /** `/proc/<pid>/fd/`: one symbolic link fewer to resolve per open than `/proc/self/fd/`. */
 const FD_DIR = `/proc/${process.pid}/fd/`;
@@ -211,10 +214,7 @@ export function createNodeSearchSource(root: string, options: NodeSearchSourceOp
         fs.closeSync(fd);
       }
     },
-    indexOf(haystack: Uint8Array, needle: Uint8Array, from: number): number {
-      // Buffer's indexOf takes any Uint8Array as `this` (no Buffer view made per call).
-      return bufferIndexOf.call(haystack, needle, from);
-    },
+    indexOf: nativeThenLinear,
     isUtf8(bytes: Uint8Array): boolean {
       return isUtf8(bytes);
     },

@@ -1,3 +1,4 @@
+import { indexOfText } from './linear-find.js';
 import type { Matcher } from 're2js';
 import { V8_LINE_LIMIT, type SearchPattern } from './dialect.js';
 import { loadRe2Engine, re2Engine } from './re2-engine.js';
@@ -218,7 +219,7 @@ export async function scanText(text: string, pattern: SearchPattern, budget: Sca
     if (needle.includes('\n') || needle.includes('\r')) return { hits: hits.stored, count: hits.length, stopped };
     let from = 0;
     while (from <= length && !full() && !stopped) {
-      const at = text.indexOf(needle, from);
+      const at = indexOfText(text, needle, from);
       if (at === -1) break;
       const lineStart = cursor.lineStartOf(at);
       const lineEnd = cursor.nextBreak(at + needle.length);

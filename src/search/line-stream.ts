@@ -1,3 +1,4 @@
+import { indexOfText } from './linear-find.js';
 import { countCodePoints } from '../fs/text.js';
 import type { SearchPattern } from './dialect.js';
 import { clipLine, MatchFormatter, MAX_LINE_CHARS, type SearchMatch } from './line-output.js';
@@ -221,10 +222,10 @@ export async function scanStream(path: string, input: StreamInput, pattern: Sear
   const findIn = (x: string, c0: number, c1: number, atEnd: boolean): [number, number] | undefined | null => {
     if (pattern.mode === 'literal') {
       const literal = pattern.literal as string;
-      const at = x.indexOf(literal, c0);
+      const at = indexOfText(x, literal, c0);
       return at !== -1 && at < c1 ? [at, at + literal.length] : undefined;
     }
-    if (pattern.required !== undefined && x.indexOf(pattern.required) === -1) return undefined;
+    if (pattern.required !== undefined && indexOfText(x, pattern.required) === -1) return undefined;
     const v8 = pattern.mode === 'linear' ? pattern.v8 : undefined;
     if (v8) {
       let from = c0;

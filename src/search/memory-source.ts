@@ -1,6 +1,7 @@
 import type { FsDirent, SearchFileStat, SearchSource } from '../core/types.js';
 import type { MemoryFs } from '../fs/memfs.js';
 import { ByteFinder, isUtf8 } from './bytes.js';
+import { linearByteSearch } from './linear-find.js';
 
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
@@ -59,11 +60,11 @@ export function createMemorySearchSource(tree: () => MemoryFs, changeCount?: () 
       const { data } = stored;
       return { bytes: data.length > maxBytes ? data.subarray(0, maxBytes) : data, stat: { size: data.length, mtimeMs: stored.mtimeMs, ino: stored.ino } };
     },
-    indexOf(haystack: Uint8Array, needle: Uint8Array, from: number): number {
+    indexOf: linearByteSearch((haystack, needle, from) => {
       if (needle.length === 1) return haystack.indexOf(needle[0] as number, Math.max(0, from));
       if (!finder?.matches(needle)) finder = new ByteFinder(needle);
       return finder.find(haystack, from);
-    },
+    }),
     isUtf8,
     decode(bytes: Uint8Array): string {
       return decoder.decode(bytes);

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { createMemoryPlatform } from '../platform/memory.js';
+import { ToolRunner } from '../core/runner.js';
+import { grepSearchTool } from '../tools/grep-search.js';
+import { indexOfText, linearByteSearch, NATIVE_NEEDLE_LIMIT } from './linear-find.js';
+
+/** A small seeded generator (mulberry32), so a failure is reproducible. */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const nativeBytes = (haystack: Uint8Array, needle: Uint8Array, from: number): number => {
+  outer: for (let i = Math.max(0, from); i + needle.length <= haystack.length; i += 1) {
+    for (let j = 0; j < needle.length; j += 1) if (haystack[i + j] !== needle[j]) continue outer;
+    return i;
+  }
+  return -1;
+};
+
+describe('linear substring search', () => {
+  it('answers exactly as indexOf on 4,000 random texts and needles of small alphabets, both sides of the native limit', () => {
+    const next = random(7);
+    const search = linearByteSearch(nativeBytes);
+    for (let round = 0; round < 4000; round += 1) {
+      const alphabet = 'ab\nc'.slice(0, 1 + Math.floor(next() * 4));
+      const pick = (n: number): string => Array.from({ length: n }, () => alphabet[Math.floor(next() * alphabet.length)]).join('');
+      const text = pick(Math.floor(next() * 200));
+      // Needles often taken from the text itself, so matches (and near-matches) are common.
+      const length = 1 + Math.floor(next() * (NATIVE_NEEDLE_LIMIT * 3));
+      const at = Math.floor(next() * Math.max(1, text.length - length));
+      const needle = next() < 0.6 && text.length > length ? text.slice(at, at + length) : pick(length);
+      const from = Math.floor(next() * (text.length + 2)) - 1;
+      expect(indexOfText(text, needle, from)).toBe(text.indexOf(needle, from));
+      const bytes = new TextEncoder().encode(text);
+      const needleBytes = new TextEncoder().encode(needle);
+      expect(search(bytes, needleBytes, Math.max(0, from))).toBe(nativeBytes(bytes, needleBytes, Math.max(0, from)));
+    }
+  });
+
+  it('finds a 5,001-character needle over 20 MB of 5,000-character lines in linear time (no match), and a match at the end', () => {
+    const text = `${'a'.repeat(5000)}\n`.repeat(4000);
+    const started = Date.now();
+    expect(indexOfText(text, 'a'.repeat(5001))).toBe(-1);
+    expect(indexOfText(`${text}${'a'.repeat(5001)}`, 'a'.repeat(5001))).toBe(text.length);
+    const bytes = new TextEncoder().encode(text);
+    expect(linearByteSearch(nativeBytes)(bytes, new TextEncoder().encode('a'.repeat(5001)), 0)).toBe(-1);
+    // The engines' own search takes seconds here; linear is well under one.
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('grep_search with a pattern longer than every line answers within its deadline on the memory platform', async () => {
+    const platform = createMemoryPlatform({ files: { 'big.txt': `${'a'.repeat(50_000)}!\n`.repeat(100) } });
+    const runner = new ToolRunner({ platform, tools: [grepSearchTool] });
+    for (const fixed_strings of [true, false]) {
+      const started = Date.now();
+      const [call] = await runner.processToolCalls([{ name: 'grep_search', args: { pattern: 'a'.repeat(60_000), fixed_strings } }], { timeoutMs: 2000 });
+      expect(Date.now() - started).toBeLessThan(2250);
+      expect(call).toMatchObject({ result: { matches: [], total_matches: 0 } });
+    }
+  });
+});
