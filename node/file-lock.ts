@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { makeDirectories } from './fs/make-dirs.js';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { ToolError } from '../src/core/errors.js';
@@ -46,7 +47,7 @@ export function createFileLocks(options: FileLocksOptions = {}): FileLock {
   let counter = 0;
   const ensureDir = (): void => {
     try {
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      makeDirectories(dir, 0o700);
     } catch (error) {
       throw unusable(dir, error);
     }
@@ -195,6 +196,6 @@ function unusable(dir: string, error: unknown): ToolError {
   const code = (error as { code?: unknown }).code;
   return new ToolError(
     'unavailable',
-    `the lock directory ${dir} cannot be used (${typeof code === 'string' ? code : String(error)}); make it writable or give createNodePlatform another lockDir`,
+    `the lock directory ${dir} cannot be used (${typeof code === 'string' ? code : String(error)}); make it writable or give createNodePlatform another one (fileLocks: { dir })`,
   );
 }

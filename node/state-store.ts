@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readSync, unlinkSync } from 'node:fs';
-import { mkdir, open, readFile, readdir, rename, rm } from 'node:fs/promises';
+import { closeSync, openSync, readSync, unlinkSync } from 'node:fs';
+import { makeDirectories } from './fs/make-dirs.js';
+import { open, readFile, readdir, rename, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ToolError } from '../src/core/errors.js';
 import { KeyedMutex } from '../src/core/locks.js';
@@ -109,7 +110,7 @@ export class FileStateStore implements StateStore {
   checkWritable(): void {
     const probe = join(this.dir, `.probe.${process.pid}.${randomBytes(6).toString('hex')}`);
     try {
-      mkdirSync(this.dir, { recursive: true });
+      makeDirectories(this.dir);
       closeSync(openSync(probe, 'wx', 0o600));
       unlinkSync(probe);
     } catch (error) {
@@ -190,7 +191,7 @@ export class FileStateStore implements StateStore {
       await rm(path, { force: true });
       return NO_FILE;
     }
-    await mkdir(this.dir, { recursive: true });
+    makeDirectories(this.dir);
     const revision = randomBytes(9).toString('base64url');
     const body: StateFile = { version: FORMAT_VERSION, conversationId, revision, state: Object.fromEntries(state) };
     const temp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
