@@ -187,8 +187,8 @@ export const REFERENCE = {
       ['note', 'string?', 'What was left out and what to do (the time limit, the character budget, skipped entries); only when something was.'],
     ],
     errors: [
-      ['invalid_pattern', "a bad regular expression (ECMAScript syntax with the `u` flag) or glob, with the engine's message"],
-      ['timeout', 'a catastrophic pattern still running at the deadline (or after 10 s without one), where the platform can interrupt it'],
+      ['invalid_pattern', "a bad regular expression (ripgrep's RE2 syntax; lookaround and backreferences are refused, naming the construct) or glob, with what to change"],
+      ['timeout', "the call's deadline passed outside the search itself (the search stops at 80 % of what is left of it and answers its partial results with truncated and a note)"],
       ['not_found', '`dir_path` does not exist'],
       ['outside_workspace', '`dir_path` is outside the workspace'],
     ],
