@@ -10,23 +10,13 @@ import { compileSearchPattern } from '../src/search/dialect.js';
 import { runLineSearch, type LineSearchOptions, type SearchContentResult, type SearchCountResult } from '../src/search/line-search.js';
 import { grepSearchTool } from '../src/tools/grep-search.js';
 import { createNodePlatform } from '../node/platform.js';
-
-/** A random generator with a fixed seed (mulberry32), so every run builds the same files. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from './support/random.js';
 
 const WORDS = ['alpha', 'beta', 'Gamma', 'needle', 'NEEDLE', 'foo_bar', 'x1', '42', 'é', '😀', 'ab', 'abab', '\t', ' ', 'end'];
 
 /** Files whose lines are short, long (past the stream window), empty, CRLF / CR ended, with a BOM, Unicode, and a late invalid byte. */
 function files(): Record<string, string | Uint8Array> {
-  const rnd = random(7);
+  const rnd = seededRandom(7);
   const pick = (): string => WORDS[Math.floor(rnd() * WORDS.length)] as string;
   const line = (words: number): string => Array.from({ length: words }, pick).join(rnd() < 0.5 ? ' ' : '');
   const out: Record<string, string | Uint8Array> = {};

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { RE2_PROPERTY_NAMES } from './dialect-parse.js';
 import { compileSearchPattern, loadSearchPatternParser, prepareSearchPattern, type MatchMode, type SearchPattern } from './dialect.js';
 import { scanText, type LineHit } from './line-scan.js';
+import { seededRandom } from '../../test/support/random.js';
 
 // In browsers (this file also runs in Chromium) the parser is a file of its own, loaded first.
 beforeAll(() => loadSearchPatternParser());
@@ -114,17 +115,6 @@ describe('Unicode property names', () => {
 // ------------------------------------------------------------------------------------------------
 // Differential fuzz: random patterns of the dialect over random texts, every engine path.
 
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const ATOMS = ['a', 'b', 'A', '.', '\\w', '\\W', '\\d', '\\s', '\\S', '[ab]', '[^a]', '[a-c]', '[^\\s]', 'é', '\\pL', '[\\PL]', '\\x{1F600}', '_', '1', ' '];
 const QUANTS = ['', '', '', '*', '+', '?', '{2}', '{1,3}', '*?', '+?', '{0,2}'];
 
@@ -152,7 +142,7 @@ function randomText(r: () => number): string {
 
 describe('the engine paths', () => {
   it('give the same lines and match offsets for random dialect patterns over random texts', async () => {
-    const r = rng(20261201);
+    const r = seededRandom(20261201);
     let compared = 0;
     for (let i = 0; i < 400; i += 1) {
       const source = randomPattern(r);

@@ -3,17 +3,7 @@ import { createMemoryPlatform } from '../platform/memory.js';
 import { ToolRunner } from '../core/runner.js';
 import { grepSearchTool } from '../tools/grep-search.js';
 import { indexOfText, linearByteSearch, NATIVE_NEEDLE_LIMIT } from './linear-find.js';
-
-/** A small seeded generator (mulberry32), so a failure is reproducible. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../test/support/random.js';
 
 const nativeBytes = (haystack: Uint8Array, needle: Uint8Array, from: number): number => {
   outer: for (let i = Math.max(0, from); i + needle.length <= haystack.length; i += 1) {
@@ -25,7 +15,7 @@ const nativeBytes = (haystack: Uint8Array, needle: Uint8Array, from: number): nu
 
 describe('linear substring search', () => {
   it('answers exactly as indexOf on 4,000 random texts and needles of small alphabets, both sides of the native limit', () => {
-    const next = random(7);
+    const next = seededRandom(7);
     const search = linearByteSearch(nativeBytes);
     for (let round = 0; round < 4000; round += 1) {
       const alphabet = 'ab\nc'.slice(0, 1 + Math.floor(next() * 4));
