@@ -2,7 +2,7 @@
  * toolhost/ai-sdk: a ToolHost's tools as a Vercel AI SDK `ToolSet` (one `processToolCalls` per model
  * step), and an AI SDK tool as a toolhost tool. The `ai` package is an optional peer dependency.
  */
-import { asSchema, jsonSchema, tool as aiTool, type JSONSchema7, type Tool as AiTool, type ToolApprovalStatus, type ToolSet } from 'ai';
+import { asSchema, jsonSchema, tool as aiTool, type JSONSchema7, type ModelMessage, type Tool as AiTool, type ToolApprovalStatus, type ToolSet } from 'ai';
 import { ToolError } from '../../src/core/errors.js';
 import type { ToolHost, ToolInfo } from '../../src/core/host.js';
 import { matchesToolPattern } from '../../src/core/permissions.js';
@@ -27,9 +27,15 @@ export interface ToolhostToolMetadata {
   concurrencySafe: boolean;
 }
 
-/** Thrown into the AI SDK for a failed call: the model sees `code: message` as the tool's error. */
+/**
+ * Thrown into the AI SDK for a failed call: the model sees `code: message` as the tool's error. The
+ * SDK turns a thrown error into the model's text with `error.toString()`, which for an `Error` is
+ * `name: message` (`ToolError: not_found: ...`), so the error's own `toString` gives the message alone.
+ */
 function failure(result: Extract<ToolCallResult, { code: string }>): ToolError {
-  return new ToolError(result.code, `${result.code}: ${result.error}`);
+  const error = new ToolError(result.code, `${result.code}: ${result.error}`);
+  Object.defineProperty(error, 'toString', { value: () => error.message, enumerable: false, writable: true, configurable: true });
+  return error;
 }
 
 const IMAGE_MIME = /^image\/(png|jpeg|gif|webp)$/;
@@ -124,6 +130,34 @@ function toolhostMetadata(tool: ToolSet[string] | undefined): ToolhostToolMetada
   return entry;
 }
 
+/** What {@link aiSdkToolApproval}'s function reads of the AI SDK's approval event. */
+export interface AiSdkApprovalEvent {
+  toolCall: { toolName: string; toolCallId: string };
+  /** The messages the step's model call was given (one array per step, shared by its calls). */
+  messages: readonly ModelMessage[];
+}
+
+/** The call of a step that waits for the user's approval, and the calls of that step seen so far. */
+interface StepApprovals {
+  seen: Set<string>;
+  waiting?: { toolName: string; toolCallId: string };
+}
+
+/** True when `messages` already hold the call: the SDK is re-checking an approved call from history, not asking about a new one. */
+function inHistory(messages: readonly ModelMessage[], toolCallId: string): boolean {
+  return messages.some(
+    (message) => message.role === 'assistant' && typeof message.content !== 'string' && message.content.some((part) => part.type === 'tool-call' && part.toolCallId === toolCallId),
+  );
+}
+
+/** The reason a held call's `execution-denied` result gives the model. */
+function heldReason(waiting: { toolName: string; toolCallId: string }): string {
+  return (
+    `not run: it comes after ${waiting.toolName} (call ${waiting.toolCallId}) in the same step, which waits for the user's approval, ` +
+    `and the calls of a step take effect in the order they were given; call it again after ${waiting.toolName}'s result, to see its effect`
+  );
+}
+
 /**
  * The permission `ask` rule as the AI SDK's tool approval: pass the result as `toolApproval` of
  * `generateText` / `streamText`. A call that needs approval ends the step with a
@@ -131,16 +165,43 @@ function toolhostMetadata(tool: ToolSet[string] | undefined): ToolhostToolMetada
  * approved call runs (denied ones reach the model as denied). Works on any ToolSet; `'mutating'`
  * reads the `readOnly` that {@link aiSdkTools} records in each tool's metadata (a tool without it
  * counts as mutating).
+ *
+ * A step's calls take effect in the model's order. The AI SDK runs the calls of a step that need no
+ * approval at once and the approved ones only on the next `generateText`, so a call that comes after
+ * one waiting for approval would run first and, say, view a file before the edit the model made just
+ * before it. So every later call of that step is held back: it is not run, and reaches the model as
+ * `execution-denied` with the reason "not run: it comes after edit_file (call e1) in the same step,
+ * which waits for the user's approval, and the calls of a step take effect in the order they were
+ * given; call it again after edit_file's result, to see its effect" (the SDK's automatic denial, a
+ * `tool-approval-request` with `isAutomatic: true`, so the user is not asked). Later calls that need
+ * approval themselves are asked as usual; the approved calls of a step run together in the model's
+ * order. Calls before the first waiting one run at once, and calls denied by `deny` hold nothing back.
  */
-export function aiSdkToolApproval(tools: ToolSet, options: AiSdkApprovalOptions = {}): (event: { toolCall: { toolName: string } }) => ToolApprovalStatus {
+export function aiSdkToolApproval(tools: ToolSet, options: AiSdkApprovalOptions = {}): (event: AiSdkApprovalEvent) => ToolApprovalStatus {
   const ask = options.ask ?? 'mutating';
-  return ({ toolCall }) => {
+  // One entry per step, keyed by the step's messages array (the SDK asks about a step's calls in the
+  // model's order, each with that step's array).
+  const steps = new WeakMap<readonly ModelMessage[], StepApprovals>();
+  return ({ toolCall, messages }) => {
     const name = toolCall.toolName;
     if (options.deny?.some((pattern) => matchesToolPattern(pattern, name))) {
       return { type: 'denied', reason: `${name} is denied by the permission rules` };
     }
     const needs = ask === 'mutating' ? toolhostMetadata(tools[name])?.readOnly !== true : ask.some((pattern) => matchesToolPattern(pattern, name));
-    return needs ? 'user-approval' : 'not-applicable';
+    if (inHistory(messages, toolCall.toolCallId)) return needs ? 'user-approval' : 'not-applicable';
+    let step = steps.get(messages);
+    if (step === undefined || step.seen.has(toolCall.toolCallId)) {
+      // A new step, or a streamed step the SDK retries from its start.
+      step = { seen: new Set() };
+      steps.set(messages, step);
+    }
+    step.seen.add(toolCall.toolCallId);
+    if (needs) {
+      step.waiting ??= { toolName: name, toolCallId: toolCall.toolCallId };
+      return 'user-approval';
+    }
+    if (step.waiting) return { type: 'denied', reason: heldReason(step.waiting) };
+    return 'not-applicable';
   };
 }
 

@@ -40,6 +40,14 @@ async function readText(runner: ToolRunner, path: string): Promise<string> {
   }
 }
 
+/** The reason a call held back behind `name` (call `id`) gives the model. */
+function HELD(name: string, id: string): string {
+  return (
+    `not run: it comes after ${name} (call ${id}) in the same step, which waits for the user's approval, ` +
+    `and the calls of a step take effect in the order they were given; call it again after ${name}'s result, to see its effect`
+  );
+}
+
 function newRunner(): ToolRunner {
   return new ToolRunner({ platform: createMemoryPlatform({ files: { 'notes.txt': 'alpha beta\n' } }), tools: BuiltinTools.all() });
 }
@@ -80,13 +88,17 @@ describe('aiSdkTools with generateText and MockLanguageModelV4', () => {
     const tools = await aiSdkTools(newRunner());
     const model = new MockLanguageModelV4({ doGenerate: [calls({ id: 'x', name: 'view_file', input: { file_path: 'missing.txt' } }), text('ok')] });
     const result = await generateText({ model, tools, prompt: 'view', stopWhen: isStepCount(3) });
+    const expected = 'not_found: file_path "missing.txt" does not exist (/workspace/missing.txt); check the name with list_dir or find_file';
     const error = result.steps[0]?.content.find((part) => part.type === 'tool-error');
     expect(error?.type).toBe('tool-error');
-    expect(String((error as { error: Error }).error.message)).toMatch(/^not_found: /);
+    expect((error as { error: Error }).error.message).toBe(expected);
     expect((error as { error: { code: string } }).error.code).toBe('not_found');
-    // The model's next prompt carries the error text.
-    const prompt = JSON.stringify(model.doGenerateCalls[1]?.prompt);
-    expect(prompt).toContain('not_found: ');
+    expect(String((error as { error: Error }).error)).toBe(expected);
+    // The model's next prompt carries exactly `code: message`, without the error's class name.
+    const toolMessage = model.doGenerateCalls[1]?.prompt.find((message) => message.role === 'tool');
+    expect(toolMessage?.role === 'tool' ? toolMessage.content : []).toEqual([
+      { type: 'tool-result', toolCallId: 'x', toolName: 'view_file', output: { type: 'error-text', value: expected } },
+    ]);
   });
 
   it('maps the ask rule to tool approval: a mutating call waits for approval, then runs', async () => {
@@ -117,6 +129,94 @@ describe('aiSdkTools with generateText and MockLanguageModelV4', () => {
     const second = await generateText({ model, tools, toolApproval, messages, stopWhen: isStepCount(3) });
     expect(second.text).toBe('created');
     expect(await readText(runner, '/workspace/new.txt')).toBe('made');
+  });
+
+  it('holds back the calls after one waiting for approval: a view after an approved edit sees the edit', async () => {
+    const runner = newRunner();
+    const tools = await aiSdkTools(runner);
+    const toolApproval = aiSdkToolApproval(tools);
+    const model = new MockLanguageModelV4({
+      doGenerate: [
+        calls(
+          { id: 'e1', name: 'edit_file', input: { file_path: 'notes.txt', old_string: 'beta', new_string: 'gamma' } },
+          { id: 'v1', name: 'view_file', input: { file_path: 'notes.txt' } },
+        ),
+        calls({ id: 'v2', name: 'view_file', input: { file_path: 'notes.txt' } }),
+        text('edited'),
+      ],
+    });
+    const first = await generateText({ model, tools, toolApproval, prompt: 'edit', stopWhen: isStepCount(5) });
+    const requests = first.content.filter((part) => part.type === 'tool-approval-request');
+    expect(requests.map((part) => [part.toolCall.toolCallId, part.isAutomatic === true])).toEqual([
+      ['e1', false],
+      ['v1', true],
+    ]);
+    // Nothing ran: the view waits with the edit instead of reading the old text.
+    expect(first.toolResults).toEqual([]);
+    expect(aiSdkBatchSizes(tools)).toEqual([]);
+    expect(await readText(runner, '/workspace/notes.txt')).toBe('alpha beta\n');
+    const held = HELD('edit_file', 'e1');
+    expect(first.response.messages[1]).toEqual({
+      role: 'tool',
+      content: [
+        { type: 'tool-approval-response', approvalId: requests[1]?.approvalId, approved: false, reason: held },
+        { type: 'tool-result', toolCallId: 'v1', toolName: 'view_file', output: { type: 'execution-denied', reason: held } },
+      ],
+    });
+
+    const messages: ModelMessage[] = [
+      { role: 'user', content: 'edit' },
+      ...first.response.messages,
+      { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: requests[0]?.approvalId ?? '', approved: true }] },
+    ];
+    const second = await generateText({ model, tools, toolApproval, messages, stopWhen: isStepCount(5) });
+    expect(second.text).toBe('edited');
+    expect(await readText(runner, '/workspace/notes.txt')).toBe('alpha gamma\n');
+    // The model learns why its view did not run, next to the edit's result, and views again.
+    const toolMessage = model.doGenerateCalls[1]?.prompt.find((message) => message.role === 'tool');
+    const parts = toolMessage?.role === 'tool' ? toolMessage.content : [];
+    expect(parts.map((part) => (part.type === 'tool-result' ? [part.toolCallId, part.output.type] : [part.type]))).toEqual([
+      ['v1', 'execution-denied'],
+      ['e1', 'json'],
+    ]);
+    expect(parts[0]).toEqual({ type: 'tool-result', toolCallId: 'v1', toolName: 'view_file', output: { type: 'execution-denied', reason: held } });
+    expect((second.steps[0]?.toolResults[0]?.output as { content: string }).content).toBe('alpha gamma');
+    expect(aiSdkBatchSizes(tools)).toEqual([1, 1]);
+  });
+
+  it('runs the calls before the first waiting one at once, and the approved calls of the step together in order', async () => {
+    const runner = newRunner();
+    const tools = await aiSdkTools(runner);
+    const toolApproval = aiSdkToolApproval(tools);
+    const model = new MockLanguageModelV4({
+      doGenerate: [
+        calls(
+          { id: 'v0', name: 'view_file', input: { file_path: 'notes.txt' } },
+          { id: 'e1', name: 'edit_file', input: { file_path: 'notes.txt', old_string: 'beta', new_string: 'gamma' } },
+          { id: 'g1', name: 'grep_search', input: { pattern: 'gamma' } },
+          { id: 'e2', name: 'edit_file', input: { file_path: 'notes.txt', old_string: 'gamma', new_string: 'delta' } },
+        ),
+        text('edited twice'),
+      ],
+    });
+    const first = await generateText({ model, tools, toolApproval, prompt: 'edit', stopWhen: isStepCount(5) });
+    expect(first.toolResults.map((result) => [result.toolCallId, (result.output as { content: string }).content])).toEqual([['v0', 'alpha beta']]);
+    const requests = first.content.filter((part) => part.type === 'tool-approval-request');
+    expect(requests.map((part) => [part.toolCall.toolCallId, part.isAutomatic === true])).toEqual([
+      ['e1', false],
+      ['g1', true],
+      ['e2', false],
+    ]);
+    const denied = first.content.filter((part) => part.type === 'tool-approval-response');
+    expect(denied.map((part) => [part.toolCall.toolCallId, part.approved, part.reason])).toEqual([['g1', false, HELD('edit_file', 'e1')]]);
+
+    // The user answers the second request first: the SDK still runs the approved calls in the model's order.
+    const answers = [requests[2], requests[0]].map((part) => ({ type: 'tool-approval-response' as const, approvalId: part?.approvalId ?? '', approved: true }));
+    const messages: ModelMessage[] = [{ role: 'user', content: 'edit' }, ...first.response.messages, { role: 'tool', content: answers }];
+    const second = await generateText({ model, tools, toolApproval, messages, stopWhen: isStepCount(5) });
+    expect(second.text).toBe('edited twice');
+    expect(await readText(runner, '/workspace/notes.txt')).toBe('alpha delta\n');
+    expect(aiSdkBatchSizes(tools)).toEqual([1, 2]);
   });
 
   it('aborts the calls of a step when the run is aborted mid-step', async () => {
@@ -214,5 +314,59 @@ describe('aiSdkTools with streamText', () => {
     const view = first?.toolResults.find((r) => r.toolCallId === 'v1');
     expect((view?.output as { content: string }).content).toBe('alpha delta');
     expect(aiSdkBatchSizes(tools)).toEqual([2]);
+  });
+
+  it('holds back a streamed step’s view behind an edit waiting for approval', async () => {
+    const runner = newRunner();
+    const tools = await aiSdkTools(runner);
+    const toolApproval = aiSdkToolApproval(tools);
+    const streamed = (parts: LanguageModelV4StreamPart[]) => ({ stream: simulateReadableStream({ chunks: parts }) });
+    const finish = (unified: 'tool-calls' | 'stop'): LanguageModelV4StreamPart => ({ type: 'finish', finishReason: { unified, raw: undefined }, usage });
+    const model = new MockLanguageModelV4({
+      doStream: [
+        streamed([
+          { type: 'stream-start', warnings: [] },
+          { type: 'tool-call', toolCallId: 'e1', toolName: 'edit_file', input: JSON.stringify({ file_path: 'notes.txt', old_string: 'beta', new_string: 'delta' }) },
+          { type: 'tool-call', toolCallId: 'v1', toolName: 'view_file', input: JSON.stringify({ file_path: 'notes.txt' }) },
+          finish('tool-calls'),
+        ]),
+        streamed([
+          { type: 'stream-start', warnings: [] },
+          { type: 'tool-call', toolCallId: 'v2', toolName: 'view_file', input: JSON.stringify({ file_path: 'notes.txt' }) },
+          finish('tool-calls'),
+        ]),
+        streamed([
+          { type: 'stream-start', warnings: [] },
+          { type: 'text-start', id: 't' },
+          { type: 'text-delta', id: 't', delta: 'done' },
+          { type: 'text-end', id: 't' },
+          finish('stop'),
+        ]),
+      ],
+    });
+    const first = streamText({ model, tools, toolApproval, prompt: 'edit', stopWhen: isStepCount(5) });
+    const content = await first.content;
+    const requests = content.filter((part) => part.type === 'tool-approval-request');
+    expect(requests.map((part) => [part.toolCall.toolCallId, part.isAutomatic === true])).toEqual([
+      ['e1', false],
+      ['v1', true],
+    ]);
+    expect(content.filter((part) => part.type === 'tool-result')).toEqual([]);
+    expect(content.filter((part) => part.type === 'tool-approval-response').map((part) => [part.toolCall.toolCallId, part.approved, part.reason])).toEqual([
+      ['v1', false, HELD('edit_file', 'e1')],
+    ]);
+    expect(await readText(runner, '/workspace/notes.txt')).toBe('alpha beta\n');
+
+    const messages: ModelMessage[] = [
+      { role: 'user', content: 'edit' },
+      ...(await first.response).messages,
+      { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: requests[0]?.approvalId ?? '', approved: true }] },
+    ];
+    const second = streamText({ model, tools, toolApproval, messages, stopWhen: isStepCount(5) });
+    expect(await second.text).toBe('done');
+    const [step] = await second.steps;
+    expect((step?.toolResults.find((r) => r.toolCallId === 'v2')?.output as { content: string }).content).toBe('alpha delta');
+    expect(await readText(runner, '/workspace/notes.txt')).toBe('alpha delta\n');
+    expect(aiSdkBatchSizes(tools)).toEqual([1, 1]);
   });
 });
