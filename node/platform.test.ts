@@ -107,6 +107,47 @@ describe('createNodePlatform', () => {
     expect(() => createNodePlatform({ root: join(root, 'a.txt') })).toThrow(expect.objectContaining({ code: 'not_a_directory' }));
   });
 
+  it('refuses an empty or non-string root with a TypeError naming it, never the current directory', () => {
+    expect(() => createNodePlatform({ root: '' })).toThrow(new TypeError('createNodePlatform: root must be a non-empty path without NUL bytes, not ""'));
+    expect(() => createNodePlatform({ root: 5 as never })).toThrow(new TypeError('createNodePlatform: root must be a non-empty path without NUL bytes, not 5'));
+    expect(() => createNodePlatform({ root: null as never })).toThrow(new TypeError('createNodePlatform: root must be a non-empty path without NUL bytes, not null'));
+    expect(() => createNodePlatform({ root: `${root}\0x` })).toThrow(TypeError);
+    // Omitted, the workspace is in memory, as before.
+    expect(createNodePlatform({}).root).toBe('/workspace');
+  });
+
+  it('refuses every other bad option with a TypeError naming the option, the value and what is accepted', () => {
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ confinement: 'bogus' }, "confinement must be 'descriptors' or 'paths', not \"bogus\""],
+      [{ stateDir: '' }, 'stateDir must be a non-empty path without NUL bytes, not ""'],
+      [{ state: {} }, 'state must be a StateStore such as new MemoryStateStore(); it has no getAll, setMany methods'],
+      [{ command: { killGraceMs: -1 } }, 'command.killGraceMs must be a finite number of milliseconds, 0 or more, not -1'],
+      [{ command: { lingerMs: Number.NaN } }, 'command.lingerMs must be a finite number of milliseconds, 0 or more, not NaN'],
+      [{ command: { keepChars: 1.5 } }, 'command.keepChars must be a positive integer, not 1.5'],
+      [{ command: { shell: '' } }, 'command.shell must be a non-empty string, not ""'],
+      [{ command: { inheritEnv: 'yes' } }, 'command.inheritEnv must be true or false, not "yes"'],
+      [{ command: { env: 'A=1' } }, 'command.env must be an object, not "A=1"'],
+      [{ command: 'sh' }, 'command must be an object, not "sh"'],
+      [{ webSearch: { timeoutMs: Infinity } }, 'webSearch.timeoutMs must be a finite positive number of milliseconds, not Infinity'],
+      [{ webSearch: { baseUrl: 'duckduckgo' } }, 'webSearch.baseUrl must be an absolute URL such as https://example.com/, not "duckduckgo"'],
+      [{ webSearch: { fetch: {} } }, 'webSearch.fetch must be a function, not {}'],
+      [{ fetch: 'fetch' }, 'fetch must be a function, not "fetch"'],
+      [{ network: { allow: 'https://x/' } }, 'network.allow must be an array of URL prefixes or { prefix, methods? } rules, not "https://x/"'],
+      [{ network: { allow: [{ methods: ['GET'] }] } }, 'network.allow[0].prefix must be a string, not undefined'],
+      [{ network: { allow: [7] } }, 'network.allow[0] must be a URL prefix or { prefix, methods? }, not 7'],
+      [{ network: { allowAddresses: '127.0.0.1' } }, 'network.allowAddresses must be an array of addresses or CIDR ranges (strings), not "127.0.0.1"'],
+      [{ fileLocks: 'yes' }, 'fileLocks must be true, false or { dir?, staleMs? }, not "yes"'],
+      [{ fileLocks: { staleMs: 0 } }, 'fileLocks.staleMs must be a finite positive number of milliseconds, not 0'],
+    ];
+    for (const [options, message] of cases) {
+      expect(() => createNodePlatform({ root, ...options }), JSON.stringify(options)).toThrow(new TypeError(`createNodePlatform: ${message}`));
+    }
+    expect(() => createNodePlatform('root' as never)).toThrow(new TypeError('createNodePlatform: options must be an object, not "root"'));
+    expect(() =>
+      createNodePlatform({ root, confinement: 'paths', command: { killGraceMs: 0, keepChars: 10 }, webSearch: { timeoutMs: 1 }, fileLocks: { staleMs: 5 }, network: { allow: ['https://a/', { prefix: 'https://b/', methods: ['POST'] }] } }),
+    ).not.toThrow();
+  });
+
   it('reports capabilities: commands with a root, persistence with a stateDir', () => {
     expect(createNodePlatform({ root }).capabilities).toEqual({ runCommand: true, webSearch: true, persistent: false });
     expect(createNodePlatform({ root, stateDir: join(base, 'state-caps') }).capabilities.persistent).toBe(true);
@@ -161,7 +202,9 @@ describe('createNodePlatform', () => {
     expect(inMemory.state).toBe(state);
     expect([withRoot.capabilities.persistent, inMemory.capabilities.persistent]).toEqual([true, true]);
     expect(await inMemory.state.get('conv', 'k')).toBe('given');
-    expect(() => createNodePlatform({ state, stateDir: join(base, 'state-both') })).toThrow(expect.objectContaining({ code: 'invalid_arguments', message: expect.stringContaining('not both') }));
+    expect(() => createNodePlatform({ state, stateDir: join(base, 'state-both') })).toThrow(
+      new TypeError('createNodePlatform: give either state (a StateStore) or stateDir (a directory for state files), not both'),
+    );
   });
 
   it('without root: an in-memory workspace at /workspace', async () => {

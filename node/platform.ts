@@ -3,6 +3,7 @@ import { realpathSync, statSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import { posix } from 'node:path';
 import { ToolError } from '../src/core/errors.js';
+import { checkOptions, is, stateStoreRule, type OptionRules } from '../src/core/options.js';
 import { provideSha256 } from '../src/core/file-cache.js';
 import { quoteForMessage } from '../src/fs/text.js';
 import { createMemoryPlatform, MemoryStateStore } from '../src/platform/memory.js';
@@ -32,18 +33,23 @@ provideSha256((bytes) => createHash('sha256').update(bytes).digest('hex'));
 export { createConfinedNodeFs, type ConfinedNodeFsOptions } from './fs/confined.js';
 export { createPathCheckedNodeFs } from './fs/path-checked.js';
 
-/** Options of {@link createNodePlatform}; all optional. */
+/**
+ * Options of {@link createNodePlatform}; all optional. Each is checked at creation: a bad one (an
+ * empty `root`, `confinement: 'bogus'`, a negative `command.killGraceMs`, ...) throws a TypeError naming
+ * the option, the value and what is accepted.
+ */
 export interface NodePlatformOptions {
   /**
    * A real, existing directory to use as the workspace. Workspace paths then equal host paths
-   * (`platform.root` is its realpath). Without it the workspace is in memory at `/workspace`.
+   * (`platform.root` is its realpath). Without it the workspace is in memory at `/workspace`; an empty
+   * string is not "the current directory" but a TypeError.
    */
   root?: string;
   /** Directory for tool state files ({@link FileStateStore}); without it state lives in memory. */
   stateDir?: string;
   /**
    * A state store to use instead (e.g. `createRedisStateStore({ url })`, shared by many processes);
-   * `capabilities.persistent` is then true. Giving both `state` and `stateDir` is `invalid_arguments`.
+   * `capabilities.persistent` is then true. Giving both `state` and `stateDir` is a TypeError.
    */
   state?: StateStore;
   /** The DuckDuckGo search fallback (`createDuckDuckGoSearch`): results-page `baseUrl`, `timeoutMs` (default 10,000), `fetch`, `userAgent`. */
@@ -71,6 +77,32 @@ export interface NodePlatformOptions {
    */
   fileLocks?: boolean | FileLocksOptions;
 }
+
+/** The checks of {@link NodePlatformOptions}. */
+const NODE_PLATFORM_RULES: OptionRules = {
+  root: is.path,
+  stateDir: is.path,
+  state: stateStoreRule,
+  webSearch: is.options({ baseUrl: is.url, timeoutMs: is.positiveMs, fetch: is.function, userAgent: is.string }),
+  command: is.options({
+    shell: is.nonEmptyString,
+    env: is.object,
+    inheritEnv: is.boolean,
+    killGraceMs: is.nonNegativeMs,
+    lingerMs: is.nonNegativeMs,
+    keepChars: is.positiveInteger,
+  }),
+  confinement: is.oneOf('descriptors', 'paths'),
+  network: is.options({
+    allow: is.arrayOf(
+      is.anyOf('a URL prefix or { prefix, methods? }', is.string, is.options({ prefix: is.required(is.string), methods: is.arrayOf(is.string, 'an array of HTTP methods') })),
+      'an array of URL prefixes or { prefix, methods? } rules',
+    ),
+    allowAddresses: is.arrayOf(is.string, 'an array of addresses or CIDR ranges (strings)'),
+  }),
+  fetch: is.function,
+  fileLocks: is.anyOf('true, false or { dir?, staleMs? }', is.boolean, is.options({ dir: is.path, staleMs: is.positiveMs })),
+};
 
 /** The realpath of an existing directory, or a ToolError `not_found` / `not_a_directory`. */
 function realDirectory(root: string): string {
@@ -113,8 +145,9 @@ function realDirectory(root: string): string {
  * `dispose()` ends every process of commands still running (background ones too) and waits for them.
  */
 export function createNodePlatform(options: NodePlatformOptions = {}): Platform {
+  checkOptions('createNodePlatform', options, NODE_PLATFORM_RULES);
   if (options.state !== undefined && options.stateDir !== undefined) {
-    throw new ToolError('invalid_arguments', 'createNodePlatform: give either state (a StateStore) or stateDir (a directory for state files), not both');
+    throw new TypeError('createNodePlatform: give either state (a StateStore) or stateDir (a directory for state files), not both');
   }
   let state: StateStore;
   if (options.state !== undefined) state = options.state;

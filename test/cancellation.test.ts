@@ -96,17 +96,17 @@ describe('cancellation and timeouts', () => {
     expect(await runner.getState()).toEqual({});
   });
 
-  it('treats Infinity and delays beyond the timer range as no deadline, and refuses 0, negatives and NaN', async () => {
+  it('treats Infinity and delays beyond the timer range as no deadline, and rejects 0, negatives, NaN and strings with a TypeError', async () => {
     const slow = defineTool({ name: 'slow', description: '', parameters: { type: 'object' }, call: () => new Promise((r) => setTimeout(() => r('slow done'), 50)) });
     const runner = new ToolRunner({ tools: [slow] });
     expect(await runner.execute('slow', {}, { timeoutMs: Infinity })).toBe('slow done');
     expect(await runner.execute('slow', {}, { timeoutMs: 3e9 })).toBe('slow done');
     expect(await new ToolRunner({ tools: [slow], defaultTimeoutMs: Infinity }).execute('slow', {})).toBe('slow done');
-    for (const bad of [0, -5, Number.NaN]) {
-      await expect(runner.execute('slow', {}, { timeoutMs: bad })).rejects.toMatchObject({
-        code: 'invalid_arguments',
-        message: `timeoutMs must be a positive number of milliseconds (got ${String(bad)}); omit it or pass Infinity for no deadline`,
-      });
+    for (const [bad, shown] of [[0, '0'], [-5, '-5'], [Number.NaN, 'NaN'], ['5000', '"5000"']] as const) {
+      const rejected = await runner.execute('slow', {}, { timeoutMs: bad as number }).catch((error: unknown) => error);
+      expect(rejected).toBeInstanceOf(TypeError);
+      expect((rejected as TypeError).message).toBe(`ToolRunner.execute: timeoutMs must be a positive number of milliseconds, or Infinity for no deadline, not ${shown}`);
+      expect((rejected as { code?: unknown }).code).toBeUndefined();
     }
   });
 

@@ -43,19 +43,27 @@ describe('createMemoryPlatform', () => {
     expect(p.root).toBe('/ws');
     const runner = new ToolRunner({ platform: p, tools: BuiltinTools.all() });
     expect(await runner.execute('list_dir', { dir_path: '.' })).toMatchObject({ dir_path: '/ws' });
-    expect(() => createMemoryPlatform({ root: 'ws' })).toThrow(
-      expect.objectContaining({ code: 'invalid_arguments', message: 'createMemoryPlatform: root must be an absolute path such as /workspace, not "ws"' }),
-    );
+    expect(() => createMemoryPlatform({ root: 'ws' })).toThrow(new TypeError('createMemoryPlatform: root must be an absolute path such as /workspace, not "ws"'));
+    expect(() => createMemoryPlatform({ root: '' })).toThrow(new TypeError('createMemoryPlatform: root must be an absolute path such as /workspace, not ""'));
+    expect(() => createMemoryPlatform({ root: 5 as unknown as string })).toThrow(new TypeError('createMemoryPlatform: root must be an absolute path such as /workspace, not 5'));
   });
 
-  it('refuses files keys that leave the root, name a folder or collide, naming the key', () => {
+  it('refuses files keys that leave the root, name a folder or collide with a TypeError naming the key', () => {
     expect(() => createMemoryPlatform({ files: { '../escape.txt': 'x' } })).toThrow(
-      expect.objectContaining({ code: 'invalid_arguments', message: 'createMemoryPlatform: files key "../escape.txt" leads outside /workspace; give a path inside it, or an absolute path' }),
+      new TypeError('createMemoryPlatform: files key "../escape.txt" leads outside /workspace; give a path inside it, or an absolute path'),
     );
     const bad: Array<Record<string, string>> = [{ '': 'x' }, { 'dir/': 'x' }, { a: 'x', 'a/b': 'y' }, { n: 42 as unknown as string }];
     for (const files of bad) {
-      expect(() => createMemoryPlatform({ files }), JSON.stringify(files)).toThrow(expect.objectContaining({ code: 'invalid_arguments' }));
+      expect(() => createMemoryPlatform({ files }), JSON.stringify(files)).toThrow(TypeError);
     }
     expect(() => createMemoryPlatform({ files: { n: 42 as unknown as string } })).toThrow(/content must be a string or a Uint8Array/);
+  });
+
+  it('refuses bad options with a TypeError naming the option, the value and what is accepted', () => {
+    expect(() => createMemoryPlatform({ files: 'a.txt' as never })).toThrow(new TypeError('createMemoryPlatform: files must be an object, not "a.txt"'));
+    expect(() => createMemoryPlatform({ state: {} as never })).toThrow(
+      new TypeError('createMemoryPlatform: state must be a StateStore such as new MemoryStateStore(); it has no getAll, setMany methods'),
+    );
+    expect(() => createMemoryPlatform(null as never)).toThrow(new TypeError('createMemoryPlatform: options must be an object, not null'));
   });
 });

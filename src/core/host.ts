@@ -44,6 +44,9 @@ export interface ToolHost {
   declarations(): FunctionDeclaration[] | Promise<FunctionDeclaration[]>;
   /** Runs one call; resolves with the output or rejects with a `ToolError` (check `code`). */
   execute(name: string, args: unknown, options?: CallOptions): Promise<unknown>;
-  /** Runs one model turn's calls in order (concurrency-safe neighbours together); never rejects. */
+  /**
+   * Runs one model turn's calls in order (concurrency-safe neighbours together); a call's failure is its
+   * result, never a rejection (bad `options`, the host's mistake, may reject with a TypeError).
+   */
   processToolCalls(calls: readonly ToolCall[], options?: CallOptions): Promise<ToolCallResult[]>;
 }

@@ -1,3 +1,5 @@
+import { is, rule, type OptionRule } from './options.js';
+
 /** A request to run a tool that the policy does not settle by itself. */
 export interface PermissionRequest {
   tool: string;
@@ -29,6 +31,22 @@ export type PermissionPolicy =
       deny?: string[];
       ask?: (request: PermissionRequest) => Promise<PermissionAnswer>;
     };
+
+const toolPatterns = is.arrayOf(is.string, 'an array of tool-name patterns (strings such as "deploy_*")');
+
+/**
+ * The check of a {@link PermissionPolicy} option: `'allow_all'`, `'read_only'`, or an object whose
+ * `allow` / `deny` are arrays of strings and whose `ask` is a function.
+ */
+export const permissionPolicyRule: OptionRule = is.anyOf(
+  "'allow_all', 'read_only' or { allow?: string[], deny?: string[], ask?: (request) => Promise<'allow_once' | 'allow_session' | 'deny'> }",
+  is.oneOf('allow_all', 'read_only'),
+  is.options({
+    allow: toolPatterns,
+    deny: toolPatterns,
+    ask: rule("a function (request) => Promise<'allow_once' | 'allow_session' | 'deny'>", (v) => typeof v === 'function'),
+  }),
+);
 
 /** One refusal, as the denial tracker keeps it. `time` is ms since the epoch. */
 export interface Denial {

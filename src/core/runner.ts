@@ -2,11 +2,13 @@ import { ToolError, toToolError, type ToolErrorCode } from './errors.js';
 import { createFileCache } from './file-cache.js';
 import { clipForMessage, quoteForMessage } from '../fs/text.js';
 import { KeyedMutex } from './locks.js';
-import { DenialTracker, PermissionChecker, type PermissionPolicy, type PermissionRequest } from './permissions.js';
+import { DenialTracker, PermissionChecker, permissionPolicyRule, type PermissionPolicy, type PermissionRequest } from './permissions.js';
+import { checkCallOptions, checkOptions, describeValue, is, rule, stateStoreRule, type OptionRule, type OptionRules } from './options.js';
 import { createMemoryPlatform } from '../platform/memory.js';
 import type { AnyTool, HostHooks } from './tool.js';
 import type { ToolHost, ToolInfo } from './host.js';
 import type { JsonSchema, JsonValue, Platform, StateLease, StateStore } from './types.js';
+import { isInside, joinPath } from '../fs/paths.js';
 import { createToolEntry, entryForCall, type ToolEntry } from './entry.js';
 import { CallContext, cancelled, endedReason, type ContextHost, type ConversationState, type StateChanges, type ToolMessage } from './context.js';
 import { findNonJson } from './json.js';
@@ -39,7 +41,11 @@ export interface ToolCallFailure {
 /** The outcome of one call in {@link ToolRunner.processToolCalls}. */
 export type ToolCallResult = ToolCallSuccess | ToolCallFailure;
 
-/** Per-call options of `execute` and `processToolCalls`. */
+/**
+ * Per-call options of `execute` and `processToolCalls`. A bad one (a `timeoutMs` that is not a number
+ * > 0, a `signal` that is not an AbortSignal, ...) is the host's mistake: the call rejects with a
+ * TypeError naming the option, the value and what is accepted, and no tool runs.
+ */
 export interface CallOptions {
   /** The conversation whose state and file cache the call uses (default: the runner's). */
   conversationId?: string;
@@ -49,7 +55,7 @@ export interface CallOptions {
    * Deadline in ms; the call ends with `timeout` then, even if the tool ignores its signal. A tool
    * that blocks the thread so the timer cannot fire is judged when it returns: a read-only tool's late
    * answer becomes `timeout`; a mutating tool's result is returned, since its change was made.
-   * `Infinity` = no deadline; 0, negative or NaN → `invalid_arguments`.
+   * `Infinity` = no deadline; anything but a number > 0 makes the call reject with a TypeError.
    */
   timeoutMs?: number;
   /** Receives this call's `ctx.send` messages, besides the runner's `onMessage` (MCP progress, say). */
@@ -63,7 +69,11 @@ export interface FunctionDeclaration {
   parameters: JsonSchema;
 }
 
-/** Options of {@link ToolRunner}; all optional. */
+/**
+ * Options of {@link ToolRunner}; all optional. Each is checked at construction: a bad one (a
+ * `defaultTimeoutMs` of -1 or `'5000'`, `permissions: 'bogus'`, `allow: 5`, a hook that is not a
+ * function) throws a TypeError naming the option, the value and what is accepted.
+ */
 export interface ToolRunnerOptions extends HostHooks {
   /** Filesystem, state and capabilities (default: a fresh memory platform). */
   platform?: Platform;
@@ -79,13 +89,13 @@ export interface ToolRunnerOptions extends HostHooks {
   planMode?: boolean;
   /** Conversation of calls that name none (default `'default'`). */
   conversationId?: string;
-  /** Deadline of calls that give no `timeoutMs`, in ms (default: none). */
+  /** Deadline of calls that give no `timeoutMs`, in ms > 0 (default: none; `Infinity`: none). */
   defaultTimeoutMs?: number;
   /** Receives `ctx.send` messages. */
   onMessage?: (message: ToolMessage) => void | Promise<void>;
   /** Host's answer to `ctx.isIdle()` (default: false). */
   isIdle?: () => boolean;
-  /** Directory relative paths resolve against (default: the platform root). */
+  /** Directory relative paths resolve against: an absolute path inside the platform root (default: the root). */
   cwd?: string;
   verbose?: boolean;
 }
@@ -134,8 +144,12 @@ export class ToolRunner implements ToolHost {
   #fallback: ToolEntry | undefined;
 
   constructor(options: ToolRunnerOptions = {}) {
+    checkOptions('ToolRunner', options, RUNNER_OPTION_RULES);
     this.#options = options;
     this.platform = options.platform ?? createMemoryPlatform();
+    if (options.cwd !== undefined && !isInside(joinPath(this.platform.root), joinPath(options.cwd))) {
+      throw new TypeError(`ToolRunner: cwd must be a directory inside the platform root (${this.platform.root}), not ${describeValue(options.cwd)}`);
+    }
     this.#permissions = new PermissionChecker(options.permissions ?? 'allow_all');
     this.#planMode = options.planMode ?? false;
     this.conversationId = options.conversationId ?? 'default';
@@ -210,9 +224,8 @@ export class ToolRunner implements ToolHost {
    * forgotten. Throws a TypeError for a value that is not a policy.
    */
   setPermissions(policy: PermissionPolicy): void {
-    if (policy !== 'allow_all' && policy !== 'read_only' && (typeof policy !== 'object' || policy === null)) {
-      throw new TypeError(`setPermissions takes 'allow_all', 'read_only' or { allow?, deny?, ask? }, not ${JSON.stringify(policy)}`);
-    }
+    const problem = permissionPolicyRule(policy, 'policy');
+    if (problem) throw new TypeError(`setPermissions: ${problem}`);
     this.#permissions = new PermissionChecker(policy);
   }
 
@@ -271,9 +284,11 @@ export class ToolRunner implements ToolHost {
    * Runs one call and returns the tool's output; rejects with a {@link ToolError} (check `code`).
    * Codes: `unknown_tool`, `invalid_arguments`, `permission_denied`, `cancelled`, `timeout`,
    * `execution_failed` (a throw, message kept; a result that breaks the tool's outputSchema),
-   * `unavailable` (the tool's schema could not be compiled), or the tool's own code.
+   * `unavailable` (the tool's schema could not be compiled), or the tool's own code. Bad `options`
+   * (see {@link CallOptions}) reject with a TypeError instead: the host's mistake, not the model's.
    */
   async execute(name: string, args: unknown, options: CallOptions = {}): Promise<unknown> {
+    checkCallOptions('ToolRunner.execute', options);
     const run = async (): Promise<unknown> => {
       const outcome = await this.#run(name, args, options, undefined);
       if (outcome.ok) return outcome.value;
@@ -283,7 +298,9 @@ export class ToolRunner implements ToolHost {
   }
 
   /**
-   * Runs a batch of calls and returns one result per call, in call order, ids echoed; never rejects.
+   * Runs a batch of calls and returns one result per call, in call order, ids echoed; a call's failure
+   * is its result, never a rejection. Bad `options` (see {@link CallOptions}), the host's mistake,
+   * reject with a TypeError before any call runs.
    * Consecutive `concurrencySafe` calls run concurrently; every other call runs alone, in order.
    * On a platform with `batch` the whole batch is made durable in one commit before it returns; when
    * that commit fails, every change of the batch is undone and each success of a tool that is not
@@ -291,6 +308,7 @@ export class ToolRunner implements ToolHost {
    * and failures are kept.
    */
   async processToolCalls(calls: readonly ToolCall[], options: CallOptions = {}): Promise<ToolCallResult[]> {
+    checkCallOptions('ToolRunner.processToolCalls', options);
     if (!Array.isArray(calls)) {
       return [{ name: '', error: 'processToolCalls takes an array of { id?, name, args }', code: 'invalid_arguments' }];
     }
@@ -739,13 +757,39 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined, name
 const MAX_TIMER_MS = 2_147_483_647;
 
 /**
- * `undefined`, `Infinity` and anything beyond the timer range mean no deadline; a deadline must
- * otherwise be a positive number of ms (`invalid_arguments` for 0, negatives, NaN and non-numbers).
+ * The deadline in force: `undefined`, `Infinity` and anything beyond the timer range mean none. The
+ * value was checked with the options (a number > 0).
  */
-function normaliseTimeout(timeoutMs: unknown): number | undefined {
-  if (timeoutMs === undefined || timeoutMs === null) return undefined;
-  if (typeof timeoutMs !== 'number' || Number.isNaN(timeoutMs) || timeoutMs <= 0) {
-    throw new ToolError('invalid_arguments', `timeoutMs must be a positive number of milliseconds (got ${String(timeoutMs)}); omit it or pass Infinity for no deadline`);
-  }
-  return timeoutMs > MAX_TIMER_MS ? undefined : timeoutMs;
+function normaliseTimeout(timeoutMs: number | undefined): number | undefined {
+  return timeoutMs === undefined || timeoutMs > MAX_TIMER_MS ? undefined : timeoutMs;
 }
+
+/** A Platform as the runner uses it: a root, a filesystem and a state store. */
+const platformRule: OptionRule = (value, name) => {
+  if (typeof value !== 'object' || value === null) {
+    return `${name} must be a Platform such as createMemoryPlatform(), createNodePlatform() or createWebPlatform(), not ${describeValue(value)}`;
+  }
+  const platform = value as Record<string, unknown>;
+  return (
+    is.nonEmptyString(platform.root, `${name}.root`) ??
+    (typeof platform.fs === 'object' && platform.fs !== null ? undefined : `${name}.fs must be an FsPromises, not ${describeValue(platform.fs)}`) ??
+    stateStoreRule(platform.state, `${name}.state`)
+  );
+};
+
+/** The checks of {@link ToolRunnerOptions}. */
+const RUNNER_OPTION_RULES: OptionRules = {
+  platform: platformRule,
+  tools: rule('an array of tools', Array.isArray),
+  permissions: permissionPolicyRule,
+  planMode: is.boolean,
+  conversationId: is.string,
+  defaultTimeoutMs: is.deadlineMs,
+  onMessage: is.function,
+  isIdle: is.function,
+  cwd: rule('an absolute path (a directory inside the platform root)', (v) => typeof v === 'string' && v.startsWith('/')),
+  verbose: is.boolean,
+  startSubagent: is.function,
+  generateImage: is.function,
+  onFinish: is.function,
+};

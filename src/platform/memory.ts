@@ -1,4 +1,4 @@
-import { ToolError } from '../core/errors.js';
+import { checkOptions, is, rule, stateStoreRule, type OptionRules } from '../core/options.js';
 import { withoutStackTrace } from '../core/stack.js';
 import { quoteForMessage } from '../fs/text.js';
 import type { FsPromises, FsStats, JsonValue, Platform, StateStore } from '../core/types.js';
@@ -13,12 +13,19 @@ export interface MemoryPlatformOptions {
   /**
    * Files to create before the first call: workspace-relative or absolute path → string or bytes.
    * A relative key that leads outside `root`, names a folder, or collides with another key's folder
-   * throws `invalid_arguments` naming the key.
+   * throws a TypeError naming the key.
    */
   files?: Record<string, string | Uint8Array>;
   /** State store to use (default: a fresh {@link MemoryStateStore}). */
   state?: StateStore;
 }
+
+/** The checks of {@link MemoryPlatformOptions}. */
+const MEMORY_PLATFORM_RULES: OptionRules = {
+  root: rule('an absolute path such as /workspace', (v) => typeof v === 'string' && v.startsWith('/') && !v.includes('\0')),
+  files: is.object,
+  state: stateStoreRule,
+};
 
 /**
  * Tool state kept in memory, as JSON text per conversation and key (so stored values never alias the
@@ -185,8 +192,9 @@ export function fsFromSync(sync: SyncFsLike): FsPromises {
  * the tree through its `searchSource` ({@link createMemorySearchSource}): bytes as stored, searched
  * and validated as bytes, decoded only where a match is reported.
  *
- * Errors (thrown at creation): `invalid_arguments` for a `root` that is not absolute (it is
- * normalised: `/a/../ws/` becomes `/ws`) and for a bad `files` key or content.
+ * Errors (thrown at creation, the host's mistakes): a TypeError naming the option for a `root` that is
+ * not an absolute path (it is normalised: `/a/../ws/` becomes `/ws`), a bad `files` key or content, or
+ * a `state` that is not a StateStore.
  *
  * Not ZenFS's InMemory backend: the tree is toolhost's own {@link MemoryFs}, because
  * ZenFS's InMemory store rewrote a folder's listing on every create (1,000 `create_file` calls took
@@ -194,17 +202,15 @@ export function fsFromSync(sync: SyncFsLike): FsPromises {
  * ZenFS remains the filesystem of the web platform's OPFS backend.
  */
 export function createMemoryPlatform(options: MemoryPlatformOptions = {}): Platform {
+  checkOptions('createMemoryPlatform', options, MEMORY_PLATFORM_RULES);
   const given = options.root ?? '/workspace';
-  if (typeof given !== 'string' || !given.startsWith('/')) {
-    throw new ToolError('invalid_arguments', `createMemoryPlatform: root must be an absolute path such as /workspace, not ${JSON.stringify(given)}`);
-  }
   const root = joinPath(given);
   const memory = new MemoryFs();
   memory.mkdirSync(root, { recursive: true });
   for (const [name, content] of Object.entries(options.files ?? {})) {
     const path = joinPath(name.startsWith('/') ? name : `${root}/${name}`);
     if (!name.startsWith('/') && !isInside(root, path)) {
-      throw new ToolError('invalid_arguments', `createMemoryPlatform: files key ${quoteForMessage(name, { json: true })} leads outside ${root}; give a path inside it, or an absolute path`);
+      throw new TypeError(`createMemoryPlatform: files key ${quoteForMessage(name, { json: true })} leads outside ${root}; give a path inside it, or an absolute path`);
     }
     try {
       if (name === '' || name.endsWith('/') || path === root) throw Object.assign(new Error('it names a folder'), { code: 'EISDIR' });
@@ -212,7 +218,7 @@ export function createMemoryPlatform(options: MemoryPlatformOptions = {}): Platf
       memory.writeFileSync(path, content);
     } catch (error) {
       const why = (error as { code?: unknown }).code === 'ERR_INVALID_ARG_TYPE' ? 'its content must be a string or a Uint8Array' : (error as Error).message;
-      throw new ToolError('invalid_arguments', `createMemoryPlatform: files key ${quoteForMessage(name, { json: true })} cannot be created (${why}); give each file its own path, with string or Uint8Array content`);
+      throw new TypeError(`createMemoryPlatform: files key ${quoteForMessage(name, { json: true })} cannot be created (${why}); give each file its own path, with string or Uint8Array content`);
     }
   }
   const fs = fsFromSync(memory);

@@ -1,0 +1,180 @@
+/**
+ * Checks of the options a host passes (to `new ToolRunner`, `execute`, the platform factories). A bad
+ * option is the host's mistake, never the model's: it throws a TypeError naming the option, the value
+ * given and what is accepted (`ToolRunner: defaultTimeoutMs must be a positive number of milliseconds,
+ * or Infinity for no deadline, not -1`), at construction or when the call is made, instead of
+ * surfacing later as a tool call's `invalid_arguments` or `execution_failed`.
+ */
+
+/**
+ * One option's check: undefined when `value` is acceptable, else what is wrong with it as the end of a
+ * sentence naming `name` (`"timeoutMs must be …, not -1"`).
+ */
+export type OptionRule = (value: unknown, name: string) => string | undefined;
+
+/** Rules by option name; an option left undefined is never checked (its default applies). */
+export type OptionRules = Readonly<Record<string, OptionRule>>;
+
+/** A short, readable rendering of a bad value for a message: `-1`, `NaN`, `"5000"`, `{}`, `a function`. */
+export function describeValue(value: unknown): string {
+  if (typeof value === 'number') return Object.is(value, -0) ? '-0' : String(value);
+  if (typeof value === 'bigint') return `${value}n`;
+  if (typeof value === 'symbol') return value.toString();
+  if (typeof value === 'function') return 'a function';
+  if (value === undefined) return 'undefined';
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    text = undefined;
+  }
+  if (text === undefined) text = Object.prototype.toString.call(value);
+  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
+}
+
+/** A rule from a test and the phrase saying what it accepts. */
+export function rule(accepts: string, test: (value: unknown) => boolean): OptionRule {
+  return (value, name) => (test(value) ? undefined : `${name} must be ${accepts}, not ${describeValue(value)}`);
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Whether `value` behaves as an AbortSignal (by shape: signals from another realm pass too). */
+export function isAbortSignal(value: unknown): value is AbortSignal {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { aborted?: unknown }).aborted === 'boolean' &&
+    typeof (value as { addEventListener?: unknown }).addEventListener === 'function' &&
+    typeof (value as { removeEventListener?: unknown }).removeEventListener === 'function'
+  );
+}
+
+/** Rules that also apply to an option left undefined (see `is.required`). */
+const REQUIRED = new WeakSet<OptionRule>();
+
+/** The rules the option checks are made of. */
+export const is = {
+  boolean: rule('true or false', (v) => typeof v === 'boolean'),
+  string: rule('a string', (v) => typeof v === 'string'),
+  nonEmptyString: rule('a non-empty string', (v) => typeof v === 'string' && v.length > 0),
+  /** A host path: a non-empty string without NUL bytes (`''` is never taken as the current directory). */
+  path: rule('a non-empty path without NUL bytes', (v) => typeof v === 'string' && v.length > 0 && !v.includes('\0')),
+  function: rule('a function', (v) => typeof v === 'function'),
+  object: rule('an object', isPlainObject),
+  abortSignal: rule('an AbortSignal', isAbortSignal),
+  /** A deadline: ms > 0; `Infinity` means none. */
+  deadlineMs: rule('a positive number of milliseconds, or Infinity for no deadline', (v) => typeof v === 'number' && v > 0),
+  /** A finite duration > 0 in ms. */
+  positiveMs: rule('a finite positive number of milliseconds', (v) => typeof v === 'number' && Number.isFinite(v) && v > 0),
+  /** A finite duration ≥ 0 in ms. */
+  nonNegativeMs: rule('a finite number of milliseconds, 0 or more', (v) => typeof v === 'number' && Number.isFinite(v) && v >= 0),
+  /** An integer ≥ 1. */
+  positiveInteger: rule('a positive integer', (v) => Number.isSafeInteger(v) && (v as number) > 0),
+  /** An absolute URL (`new URL` parses it). */
+  url: rule('an absolute URL such as https://example.com/', (v) => {
+    if (typeof v !== 'string') return false;
+    try {
+      new URL(v);
+      return true;
+    } catch {
+      return false;
+    }
+  }),
+  /** One of the listed values. */
+  oneOf(...values: readonly unknown[]): OptionRule {
+    const listed = values.map((v) => (typeof v === 'string' ? `'${v}'` : String(v)));
+    const accepts = listed.length === 1 ? listed[0] : `${listed.slice(0, -1).join(', ')} or ${listed[listed.length - 1]}`;
+    return rule(accepts as string, (v) => values.includes(v));
+  },
+  /** An array whose every item passes `item` (`allow[2] must be …`). */
+  arrayOf(item: OptionRule, accepts: string): OptionRule {
+    return (value, name) => {
+      if (!Array.isArray(value)) return `${name} must be ${accepts}, not ${describeValue(value)}`;
+      for (let i = 0; i < value.length; i += 1) {
+        const problem = item(value[i], `${name}[${i}]`);
+        if (problem) return problem;
+      }
+      return undefined;
+    };
+  },
+  /** An object whose own options follow `rules` (`command.killGraceMs must be …`). */
+  options(rules: OptionRules, accepts = 'an object'): OptionRule {
+    return (value, name) => {
+      if (!isPlainObject(value)) return `${name} must be ${accepts}, not ${describeValue(value)}`;
+      return problemOf(value, rules, `${name}.`);
+    };
+  },
+  /** An object with these methods (a StateStore, a Platform's fs). */
+  withMethods(methods: readonly string[], accepts: string): OptionRule {
+    return (value, name) => {
+      if (typeof value !== 'object' || value === null) return `${name} must be ${accepts}, not ${describeValue(value)}`;
+      const missing = methods.filter((method) => typeof (value as Record<string, unknown>)[method] !== 'function');
+      return missing.length === 0 ? undefined : `${name} must be ${accepts}; it has no ${missing.join(', ')} method${missing.length === 1 ? '' : 's'}`;
+    };
+  },
+  /** `rule`, also applied when the option is undefined (inside {@link is.options}). */
+  required(inner: OptionRule): OptionRule {
+    const wrapped: OptionRule = (value, name) => inner(value, name);
+    REQUIRED.add(wrapped);
+    return wrapped;
+  },
+  /** Passes when any of `rules` passes; else the message says `accepts`. */
+  anyOf(accepts: string, ...rules: readonly OptionRule[]): OptionRule {
+    return (value, name) => {
+      const problems = rules.map((r) => r(value, name));
+      if (problems.some((p) => p === undefined)) return undefined;
+      // A value of the right kind reports its own (nested) problem; any other value the alternatives.
+      const nested = problems.find((p) => p !== undefined && !p.startsWith(`${name} must be `));
+      return nested ?? `${name} must be ${accepts}, not ${describeValue(value)}`;
+    };
+  },
+} as const;
+
+function problemOf(options: Record<string, unknown>, rules: OptionRules, prefix: string): string | undefined {
+  for (const [name, check] of Object.entries(rules)) {
+    const value = options[name];
+    if (value === undefined && !REQUIRED.has(check)) continue;
+    const problem = check(value, `${prefix}${name}`);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+/**
+ * Checks `options` (an object, or undefined for all defaults) against `rules` and throws a TypeError
+ * `"<where>: <option> must be <what is accepted>, not <value>"` for the first bad one. Options without a
+ * rule are not looked at.
+ */
+export function checkOptions(where: string, options: unknown, rules: OptionRules): void {
+  if (options === undefined) return;
+  if (!isPlainObject(options)) throw new TypeError(`${where}: options must be an object, not ${describeValue(options)}`);
+  const problem = problemOf(options, rules, '');
+  if (problem) throw new TypeError(`${where}: ${problem}`);
+}
+
+/** A StateStore: an object with at least the two methods the runner calls, `getAll` and `setMany`. */
+export const stateStoreRule: OptionRule = is.withMethods(['getAll', 'setMany'], 'a StateStore such as new MemoryStateStore()');
+
+/** The per-call options of `execute` and `processToolCalls` (the runner's `CallOptions`). */
+export const callOptionRules: OptionRules = {
+  conversationId: is.string,
+  signal: is.abortSignal,
+  timeoutMs: is.deadlineMs,
+  onMessage: is.function,
+};
+
+/**
+ * {@link checkOptions} of a call's options with {@link callOptionRules}: a TypeError
+ * `"<where>: timeoutMs must be …, not -1"`. Costs four property reads when none is set (every call pays it).
+ */
+export function checkCallOptions(where: string, options: unknown): void {
+  if (options === undefined) return;
+  if (typeof options === 'object' && options !== null) {
+    const o = options as Record<string, unknown>;
+    if (o.conversationId === undefined && o.signal === undefined && o.timeoutMs === undefined && o.onMessage === undefined) return;
+  }
+  checkOptions(where, options, callOptionRules);
+}

@@ -1,0 +1,158 @@
+import { describe, expect, it } from 'vitest';
+import { ToolRunner, type ToolRunnerOptions } from '../src/core/runner.js';
+import { defineTool } from '../src/core/tool.js';
+import { checkOptions, describeValue, is } from '../src/core/options.js';
+import { createMemoryPlatform } from '../src/platform/memory.js';
+
+/** The TypeError `fn` throws (fails the test when it throws something else or nothing). */
+function typeErrorOf(fn: () => unknown): TypeError {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as { code?: unknown }).code).toBeUndefined();
+    return error as TypeError;
+  }
+  throw new Error('expected a TypeError, nothing was thrown');
+}
+
+async function rejectionOf(promise: Promise<unknown>): Promise<TypeError> {
+  const error = await promise.then(
+    () => new Error('expected a rejection, the call resolved'),
+    (reason: unknown) => reason,
+  );
+  expect(error).toBeInstanceOf(TypeError);
+  expect((error as { code?: unknown }).code).toBeUndefined();
+  return error as TypeError;
+}
+
+const ASK = "{ allow?: string[], deny?: string[], ask?: (request) => Promise<'allow_once' | 'allow_session' | 'deny'> }";
+
+describe('ToolRunner options', () => {
+  it('throws a TypeError at construction naming the option, the value and what is accepted', () => {
+    const cases: Array<[unknown, string]> = [
+      [{ defaultTimeoutMs: -1 }, 'defaultTimeoutMs must be a positive number of milliseconds, or Infinity for no deadline, not -1'],
+      [{ defaultTimeoutMs: Number.NaN }, 'defaultTimeoutMs must be a positive number of milliseconds, or Infinity for no deadline, not NaN'],
+      [{ defaultTimeoutMs: 0 }, 'defaultTimeoutMs must be a positive number of milliseconds, or Infinity for no deadline, not 0'],
+      [{ defaultTimeoutMs: -Infinity }, 'defaultTimeoutMs must be a positive number of milliseconds, or Infinity for no deadline, not -Infinity'],
+      [{ defaultTimeoutMs: '5000' }, 'defaultTimeoutMs must be a positive number of milliseconds, or Infinity for no deadline, not "5000"'],
+      [{ permissions: 'bogus' }, `permissions must be 'allow_all', 'read_only' or ${ASK}, not "bogus"`],
+      [{ permissions: null }, `permissions must be 'allow_all', 'read_only' or ${ASK}, not null`],
+      [{ permissions: { allow: 5 } }, 'permissions.allow must be an array of tool-name patterns (strings such as "deploy_*"), not 5'],
+      [{ permissions: { deny: ['a', 7] } }, 'permissions.deny[1] must be a string, not 7'],
+      [{ permissions: { ask: 'create_*' } }, "permissions.ask must be a function (request) => Promise<'allow_once' | 'allow_session' | 'deny'>, not \"create_*\""],
+      [{ planMode: 'yes' }, 'planMode must be true or false, not "yes"'],
+      [{ verbose: 1 }, 'verbose must be true or false, not 1'],
+      [{ conversationId: 7 }, 'conversationId must be a string, not 7'],
+      [{ tools: {} }, 'tools must be an array of tools, not {}'],
+      [{ onMessage: 'log' }, 'onMessage must be a function, not "log"'],
+      [{ isIdle: true }, 'isIdle must be a function, not true'],
+      [{ startSubagent: {} }, 'startSubagent must be a function, not {}'],
+      [{ generateImage: 1 }, 'generateImage must be a function, not 1'],
+      [{ onFinish: [] }, 'onFinish must be a function, not []'],
+      [{ cwd: 'src' }, 'cwd must be an absolute path (a directory inside the platform root), not "src"'],
+      [{ cwd: '/etc' }, 'cwd must be a directory inside the platform root (/workspace), not "/etc"'],
+      [{ platform: 'memory' }, 'platform must be a Platform such as createMemoryPlatform(), createNodePlatform() or createWebPlatform(), not "memory"'],
+      [{ platform: { root: '/w', fs: {}, state: {} } }, 'platform.state must be a StateStore such as new MemoryStateStore(); it has no getAll, setMany methods'],
+      [5, 'options must be an object, not 5'],
+      [null, 'options must be an object, not null'],
+    ];
+    for (const [options, message] of cases) {
+      expect(typeErrorOf(() => new ToolRunner(options as ToolRunnerOptions)).message, JSON.stringify(options)).toBe(`ToolRunner: ${message}`);
+    }
+  });
+
+  it('accepts every documented form', () => {
+    const ask = async (): Promise<'deny'> => 'deny';
+    const good: ToolRunnerOptions[] = [
+      {},
+      { defaultTimeoutMs: Infinity },
+      { defaultTimeoutMs: 0.5 },
+      { permissions: 'allow_all' },
+      { permissions: 'read_only' },
+      { permissions: {} },
+      { permissions: { allow: ['view_*'], deny: [], ask } },
+      { planMode: true, verbose: false, conversationId: '', cwd: '/workspace/src', platform: createMemoryPlatform() },
+      { onMessage: () => undefined, isIdle: () => false, onFinish: () => undefined },
+    ];
+    for (const options of good) expect(() => new ToolRunner(options), JSON.stringify(options)).not.toThrow();
+  });
+
+  it('setPermissions refuses a bad policy with the same TypeError and keeps the old one', async () => {
+    const runner = new ToolRunner({ permissions: 'read_only' });
+    expect(typeErrorOf(() => runner.setPermissions({ allow: 5 } as never)).message).toBe(
+      'setPermissions: policy.allow must be an array of tool-name patterns (strings such as "deploy_*"), not 5',
+    );
+    expect(typeErrorOf(() => runner.setPermissions('bogus' as never)).message).toBe(`setPermissions: policy must be 'allow_all', 'read_only' or ${ASK}, not "bogus"`);
+    expect(runner.permissions.policy).toBe('read_only');
+  });
+});
+
+describe('ToolRunner per-call options', () => {
+  const setup = (): { runner: ToolRunner; runs: () => number } => {
+    let count = 0;
+    const runner = new ToolRunner({
+      tools: [defineTool({ name: 'tick', description: 'counts', inputSchema: { type: 'object' }, execute: () => (count += 1) })],
+    });
+    return { runner, runs: () => count };
+  };
+
+  const cases: Array<[unknown, string]> = [
+    [{ timeoutMs: -1 }, 'timeoutMs must be a positive number of milliseconds, or Infinity for no deadline, not -1'],
+    [{ timeoutMs: Number.NaN }, 'timeoutMs must be a positive number of milliseconds, or Infinity for no deadline, not NaN'],
+    [{ timeoutMs: '5000' }, 'timeoutMs must be a positive number of milliseconds, or Infinity for no deadline, not "5000"'],
+    [{ signal: {} }, 'signal must be an AbortSignal, not {}'],
+    [{ signal: true }, 'signal must be an AbortSignal, not true'],
+    [{ conversationId: 5 }, 'conversationId must be a string, not 5'],
+    [{ onMessage: 'log' }, 'onMessage must be a function, not "log"'],
+    [null, 'options must be an object, not null'],
+    ['fast', 'options must be an object, not "fast"'],
+  ];
+
+  it('rejects execute with a TypeError naming the option, and runs no tool', async () => {
+    const { runner, runs } = setup();
+    for (const [options, message] of cases) {
+      expect((await rejectionOf(runner.execute('tick', {}, options as never))).message, JSON.stringify(options)).toBe(`ToolRunner.execute: ${message}`);
+    }
+    expect(runs()).toBe(0);
+    // The runner stays usable.
+    expect(await runner.execute('tick', {}, { timeoutMs: 5_000, signal: new AbortController().signal, conversationId: 'c' })).toBe(1);
+  });
+
+  it('rejects processToolCalls with a TypeError naming the option, and runs no call', async () => {
+    const { runner, runs } = setup();
+    for (const [options, message] of cases) {
+      expect((await rejectionOf(runner.processToolCalls([{ name: 'tick', args: {} }], options as never))).message, JSON.stringify(options)).toBe(
+        `ToolRunner.processToolCalls: ${message}`,
+      );
+    }
+    expect(runs()).toBe(0);
+    expect(await runner.processToolCalls([{ id: 'a', name: 'tick', args: {} }], { timeoutMs: Infinity })).toEqual([{ id: 'a', name: 'tick', result: 1 }]);
+  });
+
+  it('takes the runner default deadline when a call gives none, and a bad default never reaches a call', async () => {
+    const slow = defineTool({ name: 'slow', description: '', inputSchema: { type: 'object' }, execute: () => new Promise((r) => setTimeout(() => r('done'), 2_000)) });
+    const runner = new ToolRunner({ tools: [slow], defaultTimeoutMs: 30 });
+    await expect(runner.execute('slow', {})).rejects.toMatchObject({ code: 'timeout', message: 'slow did not finish within 30 ms; narrow the request or raise timeoutMs' });
+  });
+});
+
+describe('checkOptions', () => {
+  it('names nested options by path and leaves options without a rule alone', () => {
+    const rules = { command: is.options({ killGraceMs: is.nonNegativeMs }), mode: is.oneOf('a', 'b', 'c') };
+    expect(typeErrorOf(() => checkOptions('f', { command: { killGraceMs: -1 } }, rules)).message).toBe(
+      'f: command.killGraceMs must be a finite number of milliseconds, 0 or more, not -1',
+    );
+    expect(typeErrorOf(() => checkOptions('f', { mode: 'd' }, rules)).message).toBe("f: mode must be 'a', 'b' or 'c', not \"d\"");
+    expect(() => checkOptions('f', { other: Symbol('x'), mode: undefined }, rules)).not.toThrow();
+    expect(() => checkOptions('f', undefined, rules)).not.toThrow();
+  });
+
+  it('describes values briefly', () => {
+    expect([-0, Infinity, 10n, 'a"b', undefined, () => 1].map(describeValue)).toEqual(['-0', 'Infinity', '10n', '"a\\"b"', 'undefined', 'a function']);
+    expect(describeValue({ a: 'x'.repeat(200) })).toBe(`${JSON.stringify({ a: 'x'.repeat(200) }).slice(0, 80)}…`);
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    expect(describeValue(cyclic)).toBe('[object Object]');
+  });
+});
