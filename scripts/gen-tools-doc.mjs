@@ -158,7 +158,7 @@ export const REFERENCE = {
       ['binary_files_skipped', 'number', 'Binary files skipped without decoding.'],
       ['large_files_skipped', 'number?', 'Files over 256 MiB on a platform that cannot read part of a file (no fs.readRange), not searched; only when there were some. Bigger files are searched 8 MiB at a time.'],
       ['skipped_entries', 'number?', 'Directories and files that could not be read and were left out (a name or path too long, permission denied, removed or replaced while the call ran); only when there were some.'],
-      ['note', 'string?', 'What was left out and what to do (the time limit, the character budget, skipped entries); only when something was.'],
+      ['note', 'string?', 'What was left out and what to do: how many of `total_matches` are shown and why (`max_results`, the character budget), the time limit, skipped entries; only when something was.'],
     ],
     errors: [
       ['invalid_arguments', 'an empty query'],
@@ -184,7 +184,7 @@ export const REFERENCE = {
       ['binary_files_skipped', 'number', 'Binary files skipped without decoding.'],
       ['large_files_skipped', 'number?', 'Files over 256 MiB on a platform that cannot read part of a file (no fs.readRange), not searched; only when there were some. Bigger files are searched 8 MiB at a time.'],
       ['skipped_entries', 'number?', 'Directories and files that could not be read and were left out (a name or path too long, permission denied, removed or replaced while the call ran); only when there were some.'],
-      ['note', 'string?', 'What was left out and what to do (the time limit, the character budget, skipped entries); only when something was.'],
+      ['note', 'string?', 'What was left out and what to do: how many of `total_matches` (content) or `total_files` are shown and why (`max_results`, the character budget), the time limit, skipped entries; only when something was.'],
     ],
     errors: [
       ['invalid_pattern', "a bad regular expression (ripgrep's RE2 syntax; lookaround and backreferences are refused, naming the construct) or glob, with what to change"],

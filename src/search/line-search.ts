@@ -55,7 +55,7 @@ export interface SearchCounters {
   binary_files_skipped: number;
   /** Files over 256 MiB on a platform that cannot read part of a file, not searched; only present when there were some. */
   large_files_skipped?: number;
-  /** Present when the search stopped at its time limit: what it covered and how to go on. */
+  /** Present when results were left out (the time limit; in the tools' results also `max_results` and the character budget): what is shown of what, and how to go on. */
   note?: string;
 }
 

@@ -257,6 +257,7 @@ describe('grep_search', () => {
       truncated: true,
       files_searched: 7,
       binary_files_skipped: 1,
+      note: 'Showing 2 of 5 files (max_results is 2): raise max_results (at most 2000), or narrow the pattern, dir_path or include.',
     });
     const all = (await runner.execute('grep_search', { pattern: 'function|TODO', output_mode: 'count', dir_path: 'src' })) as SearchCountResult;
     expect(all.counts).toEqual([
@@ -412,7 +413,10 @@ describe('grep_search', () => {
     expect(partial.note).toMatch(/^the search stopped at its time limit \(40 ms\) after \d+ of 40 files; the results cover those files only/);
     const full = await grep(runner, args);
     expect(full).toMatchObject({ total_matches: 200, truncated: true, files_searched: 40 });
-    expect(full.note).toBeUndefined();
+    expect(full.note).toBe(
+      'Showing 90 of 200 matching lines (max_results is 90): raise max_results (at most 2000), narrow the pattern, dir_path or include, ' +
+        'or use output_mode "count" for the number of matching lines per file.',
+    );
     expect(full.matches.length).toBe(90);
     expect(partial.matches.length).toBeLessThan(90);
     expect(partial.matches).toEqual(full.matches.slice(0, partial.matches.length));
@@ -445,5 +449,54 @@ describe('grep_search on an unchanged workspace', () => {
     await fs.mkdir('/workspace/new', { recursive: true });
     await fs.writeFile('/workspace/new/c.txt', 'needle three\n');
     expect((await count()).length).toBe(3);
+  });
+});
+
+describe('grep_search notes when results are left out', () => {
+  /** 40 files of 10 matching lines each, every line 2,000 characters: 400 matching lines in 40 files. */
+  function wide(): ToolRunner {
+    const line = `hit ${'x'.repeat(1996)}`;
+    const files: Record<string, string> = {};
+    for (let f = 0; f < 40; f += 1) files[`d/f${String(f).padStart(2, '0')}.txt`] = `${Array.from({ length: 10 }, () => line).join('\n')}\n`;
+    return setup(files).runner;
+  }
+
+  it('gives shown and total matching lines and what to do next when max_results cuts the matches', async () => {
+    const result = await grep(wide(), { pattern: 'hit', max_results: 20 });
+    expect([result.matches.length, result.total_matches, result.truncated]).toEqual([20, 400, true]);
+    expect(result.note).toBe(
+      'Showing 20 of 400 matching lines (max_results is 20): raise max_results (at most 2000), narrow the pattern, dir_path or include, ' +
+        'or use output_mode "count" for the number of matching lines per file.',
+    );
+  });
+
+  it('gives shown of total_matches, not of the lines collected, when the result budget cuts the matches', async () => {
+    const runner = wide();
+    const note =
+      'Showing 47 of 400 matching lines: the result is capped at 100000 characters; narrow the pattern, dir_path or include, ' +
+      'or use output_mode "count" for the number of matching lines per file.';
+    for (const max_results of [98, 2000]) {
+      const result = await grep(runner, { pattern: 'hit', max_results });
+      expect([result.matches.length, result.total_matches, result.truncated], String(max_results)).toEqual([47, 400, true]);
+      expect(result.note, String(max_results)).toBe(note);
+    }
+  });
+
+  it('gives shown and total files when max_results cuts the files or counts, and no note when nothing is left out', async () => {
+    const runner = wide();
+    const files = (await runner.execute('grep_search', { pattern: 'hit', output_mode: 'files_with_matches', max_results: 5 })) as SearchFilesResult;
+    expect([files.files.length, files.total_files, files.total_matches, files.truncated]).toEqual([5, 40, 400, true]);
+    expect(files.note).toBe(
+      'Showing 5 of 40 files (max_results is 5): raise max_results (at most 2000), narrow the pattern, dir_path or include, ' +
+        'or use output_mode "count" for the number of matching lines per file.',
+    );
+    const counts = (await runner.execute('grep_search', { pattern: 'hit', output_mode: 'count', max_results: 5 })) as SearchCountResult;
+    expect([counts.counts.length, counts.total_files, counts.truncated]).toEqual([5, 40, true]);
+    expect(counts.note).toBe('Showing 5 of 40 files (max_results is 5): raise max_results (at most 2000), or narrow the pattern, dir_path or include.');
+    const all = (await runner.execute('grep_search', { pattern: 'hit', output_mode: 'count' })) as SearchCountResult;
+    expect([all.counts.length, all.total_files, all.truncated, all.note]).toEqual([40, 40, false, undefined]);
+    // max_results reached, but every matching file is there: nothing to say.
+    const atMost = (await runner.execute('grep_search', { pattern: 'hit', output_mode: 'files_with_matches', max_results: 10, include: 'f0*.txt' })) as SearchFilesResult;
+    expect([atMost.files.length, atMost.total_files, atMost.note]).toEqual([10, 10, undefined]);
   });
 });

@@ -9,7 +9,7 @@ import {
 } from '../search/line-search.js';
 import { defineTool, type Tool } from '../core/tool.js';
 import { reportWalk, walkReportUnder } from '../fs/walk.js';
-import { fitResult } from './result-budget.js';
+import { fitSearchResult } from './search-note.js';
 
 export {
   MAX_CONTEXT_LINES,
@@ -110,7 +110,9 @@ export interface GrepSearchArgs {
  * are skipped and counted, never decoded. At `max_time_ms` (default 10 s), or at 80 % of what is left
  * of the call's deadline (`ctx.deadline`) when that comes first, it returns what it found so far with
  * `truncated: true` and a `note`. A directory or file that cannot be read is skipped and counted in
- * `skipped_entries`, with a `note` naming the kinds.
+ * `skipped_entries`, with a `note` naming the kinds. When `max_results` or the result budget leaves
+ * lines (or files) out, `note` says how many of `total_matches` (or `total_files`) are shown and how to
+ * see the rest ({@link fitSearchResult}).
  *
  * Errors: `invalid_pattern` (bad regex or glob; lookaround and backreferences are named, with a way
  * around them), `timeout` (the call's own deadline), `not_found`, `outside_workspace`, `cancelled`,
@@ -148,9 +150,11 @@ export const grepSearchTool: Tool<GrepSearchArgs, GrepSearchResult> = defineTool
       maxTimeMs: args.max_time_ms ?? DEFAULT_SEARCH_TIME_MS,
     });
     reportWalk(result as GrepSearchResult & { skipped_entries?: number }, walkReportUnder(ctx.signal));
-    const hint = 'narrow dir_path, include or the pattern, or lower max_results';
-    if ('matches' in result) return fitResult(result, 'matches', 'matching lines', hint);
-    if ('files' in result) return fitResult(result, 'files', 'files', hint);
-    return fitResult(result, 'counts', 'files', hint);
+    const mode = args.output_mode ?? 'content';
+    return fitSearchResult(result, {
+      maxResults: args.max_results ?? 100,
+      narrow: 'narrow the pattern, dir_path or include',
+      ...(mode === 'count' ? {} : { summary: 'use output_mode "count" for the number of matching lines per file' }),
+    });
   },
 }) as Tool<GrepSearchArgs, GrepSearchResult>;

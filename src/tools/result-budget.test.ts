@@ -63,7 +63,8 @@ describe('result budget of the listing and search tools', () => {
     }
     const files = (await runner.execute('grep_search', { pattern: 'needle', output_mode: 'files_with_matches', max_results: 2000 })) as { files: string[]; note: string };
     expect(size(files)).toBeLessThanOrEqual(RESULT_MAX_CHARS);
-    expect(files.note).toMatch(/^Showing \d+ of 2000 files: /);
+    // Of total_files (10,000 matching files), not of the 2,000 that max_results let through.
+    expect(files.note).toMatch(/^Showing \d+ of 10000 files: the result is capped at 100000 characters; narrow the pattern, dir_path or include, or use output_mode "count" /);
   });
 
   it('list_dir of a folder of long names stays under the budget with a note', async () => {

@@ -20,7 +20,8 @@ type ListKey<R> = { [K in keyof R]: R[K] extends readonly unknown[] ? K : never 
 /**
  * Fits `result` into `maxChars` (default {@link RESULT_MAX_CHARS}) characters of JSON by keeping the
  * longest prefix of its list `key` that fits. When items are left out, sets `truncated` and appends to
- * `note` how many of how many `what` are shown and `hint` (what to do to see the rest). Measures each
+ * `note` how many of how many `what` are shown and `hint` (what to do to see the rest): of `total`, when
+ * the list is itself the first part of that many (a search's `total_matches`), else of the list's length. Measures each
  * item once, and stops at the first that does not fit, so the work is bounded by the budget and not by
  * the list. Returns `result`, changed in place.
  */
@@ -30,6 +31,7 @@ export function fitResult<R extends Budgeted, K extends ListKey<R>>(
   what: string,
   hint: string,
   maxChars: number = RESULT_MAX_CHARS,
+  total?: number,
 ): R {
   const items = result[key] as unknown as readonly unknown[];
   const rest = { ...result, [key]: [] };
@@ -43,7 +45,7 @@ export function fitResult<R extends Budgeted, K extends ListKey<R>>(
   if (kept === items.length) return result;
   (result as Record<K, unknown>)[key] = items.slice(0, kept);
   result.truncated = true;
-  const said = `Showing ${kept} of ${items.length} ${what}: the result is capped at ${maxChars} characters; ${hint}.`;
+  const said = `Showing ${kept} of ${total ?? items.length} ${what}: the result is capped at ${maxChars} characters; ${hint}.`;
   result.note = result.note === undefined ? said : `${result.note} ${said}`;
   return result;
 }

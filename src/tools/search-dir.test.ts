@@ -182,4 +182,12 @@ describe('search_dir', () => {
       expect((await search(runner, { query })).total_matches, query).toBe(1);
     }
   });
+
+  it('gives shown and total matching lines and what to do next when max_results cuts the matches', async () => {
+    const files: Record<string, string> = {};
+    for (let f = 0; f < 4; f += 1) files[`f${f}.txt`] = 'hit one\nhit two\nhit three\n';
+    const result = await search(setup(files).runner, { query: 'HIT', max_results: 7 });
+    expect([result.matches.length, result.total_matches, result.truncated]).toEqual([7, 12, true]);
+    expect(result.note).toBe('Showing 7 of 12 matching lines (max_results is 7): raise max_results (at most 2000), or narrow the query, dir_path or include.');
+  });
 });

@@ -2,7 +2,7 @@ import { ToolError } from '../core/errors.js';
 import { compileSearchPattern, loadSearchPatternParser } from '../search/dialect.js';
 import { defineTool, type Tool } from '../core/tool.js';
 import { reportWalk, walkReportUnder } from '../fs/walk.js';
-import { fitResult } from './result-budget.js';
+import { fitSearchResult } from './search-note.js';
 import { MAX_SEARCH_RESULTS, runLineSearch, type SearchContentResult } from '../search/line-search.js';
 
 const parameters = {
@@ -79,6 +79,6 @@ export const searchDirTool: Tool<SearchDirArgs, SearchDirResult> = defineTool({
       maxResults: args.max_results ?? 100,
     })) as SearchContentResult;
     reportWalk(result as SearchContentResult & { skipped_entries?: number }, walkReportUnder(ctx.signal));
-    return fitResult(result, 'matches', 'matching lines', 'narrow dir_path or include, or lower max_results');
+    return fitSearchResult(result, { maxResults: args.max_results ?? 100, narrow: 'narrow the query, dir_path or include' });
   },
 }) as Tool<SearchDirArgs, SearchContentResult>;
