@@ -54,8 +54,9 @@ function rebase(source: string, base: { root: string; dir: string }, argName: st
   let relative: string | undefined;
   if (isInside(dir, prefixPath)) {
     relative = [relativePath(dir, prefixPath), rest].filter((part) => part.length > 0).join('/');
-  } else if (isInside(prefixPath, dir) && (rest === '**' || rest.startsWith('**/'))) {
-    // `/workspace/**/*.ts` searching /workspace/src: `**` spans the directories down to src.
+  } else if (isInside(prefixPath, dir) && (rest === '**' || rest.startsWith('**/')) && (absolute || isInside(root, prefixPath))) {
+    // `/workspace/**/*.ts` searching /workspace/src: `**` spans the directories down to src. A relative
+    // pattern that climbs above the workspace (`../../**/passwd`) asks for files outside it: refused below.
     relative = rest;
   }
   if (relative === undefined) {
