@@ -8,7 +8,7 @@ interface Pending {
 }
 
 /** Runs `fn` after the current macrotask: every microtask queued before it (and by it) runs first. */
-function afterThisTask(fn: () => void): void {
+export function afterThisTask(fn: () => void): void {
   const immediate = (globalThis as { setImmediate?: (callback: () => void) => unknown }).setImmediate;
   if (typeof immediate === 'function') {
     immediate(fn);
@@ -91,4 +91,15 @@ export class TurnBatcher {
     const next = this.#previous.then(run, run);
     this.#previous = next;
   }
+}
+
+/**
+ * The model-visible reason a bridge gives for a call it held back because an earlier call of the same
+ * step (`unit`: the framework's word for it) waits for the user's approval.
+ */
+export function heldBackReason(waiting: { toolName: string; toolCallId: string }, unit: 'step' | 'turn'): string {
+  return (
+    `not run: it comes after ${waiting.toolName} (call ${waiting.toolCallId}) in the same ${unit}, which waits for the user's approval, ` +
+    `and the calls of a ${unit} take effect in the order they were given; call it again after ${waiting.toolName}'s result, to see its effect`
+  );
 }

@@ -9,7 +9,7 @@ import { matchesToolPattern } from '../../src/core/permissions.js';
 import type { CallOptions, ToolCallResult } from '../../src/core/runner.js';
 import type { Tool, ToolContext } from '../../src/core/tool.js';
 import type { JsonSchema, JsonValue } from '../../src/core/types.js';
-import { TurnBatcher } from '../batch.js';
+import { heldBackReason, TurnBatcher } from '../batch.js';
 
 /** Options of {@link aiSdkTools}; all optional. */
 export interface AiSdkToolsOptions {
@@ -150,14 +150,6 @@ function inHistory(messages: readonly ModelMessage[], toolCallId: string): boole
   );
 }
 
-/** The reason a held call's `execution-denied` result gives the model. */
-function heldReason(waiting: { toolName: string; toolCallId: string }): string {
-  return (
-    `not run: it comes after ${waiting.toolName} (call ${waiting.toolCallId}) in the same step, which waits for the user's approval, ` +
-    `and the calls of a step take effect in the order they were given; call it again after ${waiting.toolName}'s result, to see its effect`
-  );
-}
-
 /**
  * The permission `ask` rule as the AI SDK's tool approval: pass the result as `toolApproval` of
  * `generateText` / `streamText`. A call that needs approval ends the step with a
@@ -200,7 +192,7 @@ export function aiSdkToolApproval(tools: ToolSet, options: AiSdkApprovalOptions 
       step.waiting ??= { toolName: name, toolCallId: toolCall.toolCallId };
       return 'user-approval';
     }
-    if (step.waiting) return { type: 'denied', reason: heldReason(step.waiting) };
+    if (step.waiting) return { type: 'denied', reason: heldBackReason(step.waiting, 'step') };
     return 'not-applicable';
   };
 }

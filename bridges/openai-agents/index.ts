@@ -7,7 +7,7 @@ import type { ToolHost, ToolInfo } from '../../src/core/host.js';
 import { matchesToolPattern } from '../../src/core/permissions.js';
 import type { CallOptions } from '../../src/core/runner.js';
 import type { JsonSchema } from '../../src/core/types.js';
-import { TurnBatcher } from '../batch.js';
+import { afterThisTask, heldBackReason, TurnBatcher } from '../batch.js';
 
 /** Options of {@link openAIAgentsTools}; all optional. */
 export interface OpenAIAgentsToolsOptions {
@@ -55,6 +55,41 @@ export function openAIAgentsBatchSizes(tools: readonly ToolhostFunctionTool[]): 
   return batchers.get(tools)?.batchSizes.slice();
 }
 
+/** The calls of one turn the Agents runner asked `needsApproval` about (in the model's order), and the first that waits for the user. */
+interface TurnApprovals {
+  order: string[];
+  waiting?: { toolName: string; toolCallId: string };
+}
+
+/**
+ * The approval questions of the current turn. The Agents runner starts a turn's calls together, in
+ * the model's order, and asks each its `needsApproval` before running it, all before its next
+ * macrotask; so what was asked in this macrotask is this turn's.
+ */
+class TurnApprovalLog {
+  #turn: TurnApprovals | undefined;
+
+  current(): TurnApprovals {
+    if (this.#turn === undefined) {
+      const turn: TurnApprovals = { order: [] };
+      this.#turn = turn;
+      afterThisTask(() => {
+        if (this.#turn === turn) this.#turn = undefined;
+      });
+    }
+    return this.#turn;
+  }
+
+  /** The call `callId` has to wait for: an earlier call of its turn that waits for approval. */
+  heldBehind(callId: string): { toolName: string; toolCallId: string } | undefined {
+    const turn = this.#turn;
+    const waiting = turn?.waiting;
+    if (turn === undefined || waiting === undefined || waiting.toolCallId === callId) return undefined;
+    const at = turn.order.indexOf(callId);
+    return at > turn.order.indexOf(waiting.toolCallId) ? waiting : undefined;
+  }
+}
+
 /**
  * A host's tools as OpenAI Agents JS function tools (`new Agent({ tools })`).
  *
@@ -65,9 +100,22 @@ export function openAIAgentsBatchSizes(tools: readonly ToolhostFunctionTool[]): 
  * call's `callId` becomes the call `id`; the run's signal aborts the batch.
  *
  * Parameters are the host's JSON Schemas (non-strict, `strict: false`), validated by the host. A
- * failed call reaches the model as the tool's output text `code: message` (`errorFunction`).
+ * failed call reaches the model as the tool's output text `code: message`; arguments that are not
+ * JSON are answered by the Agents SDK itself, before toolhost sees the call, with its fixed text
+ * "An error occurred while parsing tool arguments. Please try again with valid JSON.".
  * `ask` maps the permission `ask` rule to `needsApproval`: the run stops with an interruption, and
  * `state.approve(item)` / `state.reject(item)` then `run(agent, state)` resumes it.
+ *
+ * A turn's calls take effect in the model's order. The Agents runner runs the calls of a turn that
+ * need no approval at once and the approved ones only when the run resumes, so with `ask` the calls
+ * that come after the first one waiting for approval in a turn are held back: they are not run, and
+ * their output is "not run: it comes after edit_file (call e1) in the same turn, which waits for the
+ * user's approval, and the calls of a turn take effect in the order they were given; call it again
+ * after edit_file's result, to see its effect". Later calls that need approval are interrupted as
+ * usual, and the approved calls of a turn run as one batch in the model's order. To know the turn's
+ * order every tool's `needsApproval` is then a function, so the SDK, which cannot run such a policy on
+ * arguments that are not a JSON object, asks the user about those calls too before answering them
+ * with its parse-error text.
  */
 export async function openAIAgentsTools(host: ToolHost, options: OpenAIAgentsToolsOptions = {}): Promise<ToolhostFunctionTool[]> {
   const infos: ToolInfo[] = await host.tools();
@@ -78,6 +126,7 @@ export async function openAIAgentsTools(host: ToolHost, options: OpenAIAgentsToo
     return out;
   };
   const batcher = new TurnBatcher(host, callOptions);
+  const approvals = new TurnApprovalLog();
   const ask = options.ask;
   const tools: ToolhostFunctionTool[] = [];
   for (const info of infos) {
@@ -90,9 +139,24 @@ export async function openAIAgentsTools(host: ToolHost, options: OpenAIAgentsToo
         description: info.description,
         parameters: agentsSchema(info.parameters),
         strict: false,
-        needsApproval,
+        // With `ask`, every tool asks, so that the log has the turn's order.
+        needsApproval:
+          ask === undefined
+            ? false
+            : async (runContext: RunContext<unknown>, _input: unknown, callId?: string): Promise<boolean> => {
+                if (callId === undefined) return needsApproval;
+                const turn = approvals.current();
+                turn.order.push(callId);
+                // A call already approved or rejected (a resumed run) waits for nothing.
+                if (needsApproval && runContext.isToolApproved({ toolName: info.name, callId }) === undefined) {
+                  turn.waiting ??= { toolName: info.name, toolCallId: callId };
+                }
+                return needsApproval;
+              },
         execute: async (input: unknown, _context?: RunContext<unknown>, details?) => {
           const id = details?.toolCall?.callId;
+          const behind = id === undefined ? undefined : approvals.heldBehind(id);
+          if (behind) return heldBackReason(behind, 'turn');
           const result = await batcher.run(id === undefined ? { name: info.name, args: input } : { id, name: info.name, args: input }, details?.signal);
           if ('code' in result) return `${result.code}: ${result.error}`;
           return typeof result.result === 'string' ? result.result : JSON.stringify(result.result ?? null);

@@ -7,7 +7,12 @@ import { BuiltinTools } from '../../src/tools/index.js';
 
 setTracingDisabled(true);
 
-type Turn = { calls: { id: string; name: string; input: unknown }[] } | { text: string };
+type Turn = { calls: { id: string; name: string; input: unknown; raw?: string }[] } | { text: string };
+
+/** The output of a call held back behind edit_file call e1. */
+const HELD =
+  "not run: it comes after edit_file (call e1) in the same turn, which waits for the user's approval, " +
+  "and the calls of a turn take effect in the order they were given; call it again after edit_file's result, to see its effect";
 
 /** An offline Model that answers each turn from a script (no network). */
 class ScriptedModel implements Model {
@@ -23,7 +28,7 @@ class ScriptedModel implements Model {
     const output: ModelResponse['output'] =
       'text' in turn
         ? [{ type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: turn.text }] }]
-        : turn.calls.map((call) => ({ type: 'function_call', callId: call.id, name: call.name, arguments: JSON.stringify(call.input), status: 'completed' }));
+        : turn.calls.map((call) => ({ type: 'function_call', callId: call.id, name: call.name, arguments: call.raw ?? JSON.stringify(call.input), status: 'completed' }));
     return { usage: new Usage(), output, responseId: `r${this.#turn}` };
   }
 
@@ -90,7 +95,87 @@ describe('openAIAgentsTools with run() and an offline scripted Model', () => {
     const tools = await openAIAgentsTools(newRunner());
     const model = new ScriptedModel([{ calls: [{ id: 'x', name: 'view_file', input: { file_path: 'missing.txt' } }] }, { text: 'ok' }]);
     const result = await new Runner().run(new Agent({ name: 'a', model, tools }), 'view');
-    expect(outputsById(result.newItems).get('x')).toMatch(/^not_found: /);
+    expect(outputsById(result.newItems).get('x')).toBe('not_found: file_path "missing.txt" does not exist (/workspace/missing.txt); check the name with list_dir or find_file');
+  });
+
+  it('leaves arguments that are not JSON to the Agents SDK, which answers its own fixed text', async () => {
+    const tools = await openAIAgentsTools(newRunner());
+    const model = new ScriptedModel([{ calls: [{ id: 'b', name: 'view_file', input: null, raw: '{not json' }] }, { text: 'ok' }]);
+    const result = await new Runner().run(new Agent({ name: 'a', model, tools }), 'view');
+    expect(outputsById(result.newItems).get('b')).toBe('An error occurred while parsing tool arguments. Please try again with valid JSON.');
+    expect(openAIAgentsBatchSizes(tools)).toEqual([]);
+  });
+
+  it('with ask, has arguments that are not a JSON object approved before the SDK answers its fixed text', async () => {
+    const tools = await openAIAgentsTools(newRunner(), { ask: 'mutating' });
+    const model = new ScriptedModel([{ calls: [{ id: 'b', name: 'view_file', input: null, raw: '{not json' }] }, { text: 'ok' }]);
+    const agent = new Agent({ name: 'a', model, tools });
+    const runner = new Runner();
+    const first = await runner.run(agent, 'view');
+    expect(first.interruptions.map((item) => item.rawItem.type === 'function_call' && item.rawItem.callId)).toEqual(['b']);
+    for (const interruption of first.interruptions) first.state.approve(interruption);
+    const second = await runner.run(agent, first.state);
+    expect(outputsById(second.newItems).get('b')).toBe('An error occurred while parsing tool arguments. Please try again with valid JSON.');
+    expect(second.finalOutput).toBe('ok');
+  });
+
+  it('holds back the calls after one waiting for approval: a view after an approved edit sees the edit', async () => {
+    const host = newRunner();
+    const tools = await openAIAgentsTools(host, { ask: 'mutating' });
+    const model = new ScriptedModel([
+      {
+        calls: [
+          { id: 'e1', name: 'edit_file', input: { file_path: 'notes.txt', old_string: 'beta', new_string: 'gamma' } },
+          { id: 'v1', name: 'view_file', input: { file_path: 'notes.txt' } },
+        ],
+      },
+      { calls: [{ id: 'v2', name: 'view_file', input: { file_path: 'notes.txt' } }] },
+      { text: 'edited' },
+    ]);
+    const agent = new Agent({ name: 'a', model, tools });
+    const runner = new Runner();
+    const first = await runner.run(agent, 'edit');
+    expect(first.interruptions.map((item) => item.rawItem.type === 'function_call' && item.rawItem.callId)).toEqual(['e1']);
+    expect([...outputsById(first.newItems)]).toEqual([['v1', HELD]]);
+    expect(await readText(host, '/workspace/notes.txt')).toBe('alpha beta\n');
+    expect(openAIAgentsBatchSizes(tools)).toEqual([]);
+    for (const interruption of first.interruptions) first.state.approve(interruption);
+    const second = await runner.run(agent, first.state);
+    expect(second.finalOutput).toBe('edited');
+    expect(await readText(host, '/workspace/notes.txt')).toBe('alpha gamma\n');
+    const outputs = outputsById(second.newItems);
+    expect(outputs.get('v1')).toBe(HELD);
+    expect(JSON.parse(outputs.get('v2') ?? '{}').content).toBe('alpha gamma');
+    expect(openAIAgentsBatchSizes(tools)).toEqual([1, 1]);
+  });
+
+  it('runs the calls before the first waiting one at once, and the approved calls of the turn together in order', async () => {
+    const host = newRunner();
+    const tools = await openAIAgentsTools(host, { ask: 'mutating' });
+    const model = new ScriptedModel([
+      {
+        calls: [
+          { id: 'v0', name: 'view_file', input: { file_path: 'notes.txt' } },
+          { id: 'e1', name: 'edit_file', input: { file_path: 'notes.txt', old_string: 'beta', new_string: 'gamma' } },
+          { id: 'g1', name: 'grep_search', input: { pattern: 'gamma' } },
+          { id: 'e2', name: 'edit_file', input: { file_path: 'notes.txt', old_string: 'gamma', new_string: 'delta' } },
+        ],
+      },
+      { text: 'edited twice' },
+    ]);
+    const agent = new Agent({ name: 'a', model, tools });
+    const runner = new Runner();
+    const first = await runner.run(agent, 'edit');
+    expect(first.interruptions.map((item) => item.rawItem.type === 'function_call' && item.rawItem.callId)).toEqual(['e1', 'e2']);
+    const outputs = outputsById(first.newItems);
+    expect(JSON.parse(outputs.get('v0') ?? '{}').content).toBe('alpha beta');
+    expect(outputs.get('g1')).toBe(HELD);
+    expect(openAIAgentsBatchSizes(tools)).toEqual([1]);
+    for (const interruption of [...first.interruptions].reverse()) first.state.approve(interruption);
+    const second = await runner.run(agent, first.state);
+    expect(second.finalOutput).toBe('edited twice');
+    expect(await readText(host, '/workspace/notes.txt')).toBe('alpha delta\n');
+    expect(openAIAgentsBatchSizes(tools)).toEqual([1, 2]);
   });
 
   it('maps ask to needsApproval: the run stops for a mutating call, and runs it once approved', async () => {
