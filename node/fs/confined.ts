@@ -4,6 +4,7 @@ import { posix } from 'node:path';
 import { ToolError } from '../../src/core/errors.js';
 import { quoteForMessage } from '../../src/fs/text.js';
 import { temporaryFileName } from '../../src/fs/paths.js';
+import { withTidyFsErrors } from '../../src/fs/fs-errors.js';
 import type { FsDirent, FsPromises, FsStats } from '../../src/core/types.js';
 import { escapeBytes, unescapePath } from './names.js';
 import { createPathCheckedNodeFs, isInside, lexicalChecks } from './path-checked.js';
@@ -99,7 +100,9 @@ export interface ConfinedNodeFsOptions {
  * the owner are kept. A file this process may not write → `permission_denied`, unchanged.
  *
  * Every path must be absolute and NUL-free (`invalid_arguments`) and lexically inside `root`. Removing
- * or renaming the root itself → `permission_denied`. Where `/proc/self/fd` or `O_PATH` is missing (not
+ * or renaming the root itself → `permission_denied`. Errors keep Node's `code`; their messages name the
+ * path given, shortened (`withTidyFsErrors`): a path too long for the system (`ENAMETOOLONG`) says so
+ * in one sentence instead of repeating all of it. Where `/proc/self/fd` or `O_PATH` is missing (not
  * Linux), this is the path-checked port, with its race.
  */
 export function createConfinedNodeFs(root: string, options: ConfinedNodeFsOptions = {}): FsPromises {
@@ -457,7 +460,7 @@ export function createConfinedNodeFs(root: string, options: ConfinedNodeFsOption
       await withParent(normal, (dirfd, name) => unit((cb) => fs.unlink(childPath(dirfd, name), cb)));
     },
   };
-  return port as FsPromises;
+  return withTidyFsErrors(port as FsPromises);
 }
 
 /** A directory entry with its escaped name and the type predicates of the host's entry. */

@@ -4,6 +4,7 @@ import { ToolError } from '../../src/core/errors.js';
 import { quoteForMessage } from '../../src/fs/text.js';
 import type { FsDirent, FsPromises, FsStats } from '../../src/core/types.js';
 import { readRegularFile, readRegularFileRange } from './read.js';
+import { withTidyFsErrors } from '../../src/fs/fs-errors.js';
 
 /** True when `path` is `root` or lies under it (both absolute, normalised). */
 export function isInside(root: string, path: string): boolean {
@@ -161,6 +162,6 @@ export function createPathCheckedNodeFs(root: string): FsPromises {
       await fsp.unlink(target);
     },
   };
-  return fs as FsPromises;
+  return withTidyFsErrors(fs as FsPromises);
 }
 

@@ -4,6 +4,7 @@ import { quoteForMessage } from '../fs/text.js';
 import type { FsPromises, FsStats, JsonValue, Platform, StateStore } from '../core/types.js';
 import { dirname, isInside, joinPath } from '../fs/paths.js';
 import { MemoryFs } from '../fs/memfs.js';
+import { tidyFsError } from '../fs/fs-errors.js';
 import { createMemorySearchSource } from '../search/memory-source.js';
 
 /** Options of {@link createMemoryPlatform}. */
@@ -152,8 +153,10 @@ function settle<T>(fn: () => T): Promise<T> {
   try {
     return Promise.resolve(withoutStackTrace(fn));
   } catch (error) {
+    // Messages as the tools show them: a path too long for the tree is named shortened (tidyFsError).
+    const tidy = tidyFsError(error);
     return Promise.resolve().then(() => {
-      throw error;
+      throw tidy;
     });
   }
 }
@@ -162,7 +165,8 @@ function settle<T>(fn: () => T): Promise<T> {
  * An {@link FsPromises} over an in-memory filesystem's synchronous calls ({@link MemoryFs}): each
  * operation, `writeFile` included, completes in one synchronous step that no other call can observe
  * halfway (what {@link Platform.atomicWrites} means). Errors reject the returned promise, with the
- * same Node-style `code` as `node:fs/promises` would give.
+ * same Node-style `code` as `node:fs/promises` would give, their messages tidied by `tidyFsError`
+ * (an `ENAMETOOLONG` names its path shortened).
  */
 export function fsFromSync(sync: SyncFsLike): FsPromises {
   const ranged = sync.readRangeSync ? { readRange: (path: string, position: number, length: number) => settle(() => (sync.readRangeSync as NonNullable<SyncFsLike['readRangeSync']>)(path, position, length)) } : {};

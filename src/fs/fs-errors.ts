@@ -1,0 +1,91 @@
+import type { FsPromises } from '../core/types.js';
+import { clipForMessage, MESSAGE_QUOTE_CHARS, quoteForMessage } from './text.js';
+
+/** Longest filesystem error message passed on as it is; longer ones have their quoted paths shortened. */
+const PLAIN_MESSAGE_CHARS = 2 * MESSAGE_QUOTE_CHARS + 100;
+
+/** Longest message kept at all: whatever is left over after the paths were shortened is cut here. */
+const MAX_MESSAGE_CHARS = 4 * MESSAGE_QUOTE_CHARS;
+
+/**
+ * What a path that is too long answers, naming it shortened as every message does (`quoteForMessage`):
+ * `"/ws/a/a/a…" (9800 more characters) is longer than the filesystem allows (a name or the whole path);
+ * use shorter names`.
+ */
+export function pathTooLongMessage(path: string | undefined): string {
+  const what = path === undefined || path.length === 0 ? 'a path' : quoteForMessage(path);
+  return `${what} is longer than the filesystem allows (a name or the whole path); use shorter names`;
+}
+
+/**
+ * Makes a Node-style filesystem error (one with a string `code` such as `ENOENT`) fit to be read by
+ * the model, in place, keeping its `code`, `path` and the rest: `ENAMETOOLONG` gets
+ * {@link pathTooLongMessage} of `path` (else the error's own `path`), and any other message longer
+ * than a few hundred characters has each quoted path in it shortened to its first 200 characters (a
+ * 5,000-component path made a 10 KB message). Anything else is returned as it is. Costs a property
+ * read or two on the everyday errors (`ENOENT` for every new file), which are left untouched.
+ */
+export function tidyFsError(error: unknown, path?: string): unknown {
+  if (typeof error !== 'object' || error === null) return error;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  // Node-style codes are upper case (`ENOENT`, `ERR_FS_EISDIR`); a ToolError's are not, and pass as they are.
+  if (typeof code !== 'string' || typeof message !== 'string' || code !== code.toUpperCase()) return error;
+  let tidy: string | undefined;
+  if (code === 'ENAMETOOLONG') {
+    const own = (error as { path?: unknown }).path;
+    tidy = pathTooLongMessage(path ?? (typeof own === 'string' ? own : undefined));
+  } else if (message.length > PLAIN_MESSAGE_CHARS) {
+    tidy = clipForMessage(
+      message.replace(/'([^']{201,})'/g, (_, quoted: string) => `'${clipForMessage(quoted)}'`),
+      MAX_MESSAGE_CHARS,
+    );
+  }
+  if (tidy === undefined || tidy === message) return error;
+  try {
+    (error as { message: string }).message = tidy;
+    return error;
+  } catch {
+    // A frozen error: a copy with the same code and path.
+    const copy = Object.assign(new Error(tidy), { code });
+    const own = (error as { path?: unknown }).path;
+    return typeof own === 'string' ? Object.assign(copy, { path: own }) : copy;
+  }
+}
+
+/** The path a call of `method` is about: its first argument, or the longer of two for `rename` and `symlink`. */
+function pathOf(method: string, args: readonly unknown[]): string | undefined {
+  const [first, second] = args;
+  const path = typeof first === 'string' ? first : undefined;
+  if ((method === 'rename' || method === 'symlink') && typeof second === 'string' && (path === undefined || second.length > path.length)) return second;
+  return path;
+}
+
+/**
+ * `fs` with every rejection passed through {@link tidyFsError}, naming the workspace path the caller
+ * gave (the port may have failed on a host path of its own making, such as `/proc/self/fd/N/name`).
+ * Results and everyday errors pass unchanged.
+ */
+export function withTidyFsErrors(fs: FsPromises): FsPromises {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(fs)) {
+    const member = (fs as unknown as Record<string, unknown>)[key];
+    if (typeof member !== 'function') {
+      out[key] = member;
+      continue;
+    }
+    const method = member as (...args: unknown[]) => unknown;
+    out[key] = (...args: unknown[]): unknown => {
+      let result: unknown;
+      try {
+        result = method.apply(fs, args);
+      } catch (error) {
+        throw tidyFsError(error, pathOf(key, args));
+      }
+      if (typeof (result as { then?: unknown } | null)?.then !== 'function') return result;
+      return (result as Promise<unknown>).then(undefined, (error: unknown) => {
+        throw tidyFsError(error, pathOf(key, args));
+      });
+    };
+  }
+  return out as unknown as FsPromises;
+}
