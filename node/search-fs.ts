@@ -4,7 +4,7 @@ import { posix } from 'node:path';
 import { isToolError, ToolError } from '../src/core/errors.js';
 import type { FsDirent, SearchFileStat, SearchSource } from '../src/core/types.js';
 import { BINARY_SNIFF_BYTES } from '../src/fs/text.js';
-import { cacheOf, DEFAULT_CACHE_BYTES, releaseCache } from '../src/search/source-cache.js';
+import { DEFAULT_CACHE_BYTES, releaseCache } from '../src/search/source-cache.js';
 import { startSearchHelper } from './search-helper.js';
 import { linearByteSearch } from '../src/search/linear-find.js';
 import { escapeBytes, unescapePath } from './fs/names.js';
@@ -29,7 +29,7 @@ export interface NodeSearchSourceOptions {
   /** Bytes of file content the search cache keeps (default 256 MiB; with a helper, half on each thread). */
   cacheBytes?: number;
   /**
-   * Start a helper thread that counts half of each large count (see `startSearchHelper`), from the
+   * Share each large count with a helper thread (see `startSearchHelper`), from the
    * built package only (default true).
    */
   helper?: boolean;
@@ -232,6 +232,6 @@ export function createNodeSearchSource(root: string, options: NodeSearchSourceOp
     },
   };
   const budget = options.cacheBytes ?? DEFAULT_CACHE_BYTES;
-  const helper = options.helper === false ? undefined : startSearchHelper(root, Math.floor(budget / 2), () => cacheOf(source));
+  const helper = options.helper === false ? undefined : startSearchHelper(root, Math.floor(budget / 2));
   return Object.assign(source, helper ? { helper, cacheBytes: budget - Math.floor(budget / 2) } : options.cacheBytes !== undefined ? { cacheBytes: budget } : {});
 }

@@ -5,11 +5,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SearchHelper, SearchHelperJob, SearchSource, SharedCount } from '../src/core/types.js';
 
 // Node 20 workers cannot load .ts, so the helper thread exists in the built package only: these tests
 // run the built modules (`npm test` builds dist/ first; a missing or stale build is rebuilt here).
 const REPO = join(import.meta.dirname, '..');
-const SOURCES = ['node/search-helper.ts', 'node/search-worker.ts', 'node/search-fs.ts', 'src/search/source-cache.ts', 'src/search/line-search.ts'];
+const SOURCES = ['node/search-helper.ts', 'node/search-worker.ts', 'node/search-fs.ts', 'src/search/source-cache.ts', 'src/search/line-search.ts', 'src/search/shared-count.ts'];
 
 function buildIsFresh(): boolean {
   return SOURCES.every((source) => {
@@ -22,14 +23,16 @@ type Platforms = typeof import('./platform.js');
 type Core = typeof import('../src/index.js');
 type Grep = typeof import('../src/tools/grep-search.js');
 type Helper = typeof import('./search-helper.js');
+type Cache = typeof import('../src/search/source-cache.js');
 
 let core: Core;
 let platforms: Platforms;
 let grep: Grep;
 let helperModule: Helper;
+let cacheModule: Cache;
 let base: string;
-/** A file of 17 MiB in the helper's share: over its 16 MiB limit, searched by the calling thread. */
-let huge = '';
+/** A file of 17 MiB: over the helper's 16 MiB limit, so the calling thread searches it. */
+const huge = 'big/huge.js';
 
 /** A tree of 701 files: matches in some, CRLF and BOM files, binary files, one of 2 MiB, one of 17 MiB. */
 function tree(): Record<string, string | Uint8Array> {
@@ -43,7 +46,7 @@ function tree(): Record<string, string | Uint8Array> {
   for (let i = 0; i < 40; i += 1) files[`text/bom${i}.txt`] = `\uFEFFfunction with a BOM ${i}\n`;
   for (let i = 0; i < 9; i += 1) files[`text/latin${i}.txt`] = new Uint8Array([0x66, 0x75, 0x6e, 0x63, 0x74, 0x69, 0x6f, 0x6e, 0xe9, 0x0a]);
   files['big/big.js'] = 'function big() {}\n'.repeat(120_000);
-  if (huge) files[huge] = 'function huge() {}\n'.repeat(17 * 1024 * 1024 / 19 + 1);
+  files[huge] = 'function huge() {}\n'.repeat(17 * 1024 * 1024 / 19 + 1);
   return files;
 }
 
@@ -60,10 +63,8 @@ beforeAll(async () => {
   platforms = await load<Platforms>('node/platform.js');
   grep = await load<Grep>('src/tools/grep-search.js');
   helperModule = await load<Helper>('node/search-helper.js');
+  cacheModule = await load<Cache>('src/search/source-cache.js');
   base = await realpath(await mkdtemp(join(tmpdir(), 'toolhost-helper-')));
-  const probe = platforms.createNodePlatform({ root: base });
-  for (let i = 0; !huge; i += 1) if (probe.searchSource?.helper?.owns(join(base, `big/huge${i}.js`))) huge = `big/huge${i}.js`;
-  await probe.dispose();
   for (const [rel, content] of Object.entries(tree())) {
     await mkdir(dirname(join(base, rel)), { recursive: true });
     await writeFile(join(base, rel), content);
@@ -90,8 +91,18 @@ const CALLS: Array<Record<string, unknown>> = [
   { pattern: 'FooBar', context_lines: 1, max_results: 5 },
 ];
 
+const LIMIT = 64 * 1024 * 1024;
+/** A literal count as the search tools share it (the helper reads files up to 16 MiB). */
+const job = (pattern: string, deadline = Date.now() + 10_000): SearchHelperJob => ({ pattern, literal: true, caseSensitive: true, deadline, limit: 16 * 1024 * 1024 });
+
+/** Waits until the helper has started on `shared` (an idle worker takes a count within moments). */
+async function started(shared: SharedCount): Promise<void> {
+  for (const until = Date.now() + 10_000; !shared.started && Date.now() < until; ) await new Promise((resolve) => setTimeout(resolve, 5));
+  expect(shared.started).toBe(true);
+}
+
 describe('the search helper thread (built package)', () => {
-  it('counts its share of a large tree with the same results as the memory platform, first and repeated, and sees a change', async () => {
+  it('counts with the same results as the memory platform, first and repeated, caches each file on one side only, and sees a change', async () => {
     const files = tree();
     const memory = new core.ToolRunner({ platform: core.createMemoryPlatform({ files }), tools: [grep.grepSearchTool] });
     const platform = platforms.createNodePlatform({ root: base });
@@ -105,15 +116,28 @@ describe('the search helper thread (built package)', () => {
           expect(normalise(await node.execute('grep_search', args), base), `${JSON.stringify(args)} round ${round}`).toEqual(expected);
         }
       }
-      // The helper's own share holds files (its owns() split) and its cache sees a changed file.
-      const helper = platform.searchSource?.helper;
-      const theirs = Object.keys(files).map((rel) => join(base, rel)).filter((path) => helper?.owns(path));
-      expect(theirs.length).toBeGreaterThan(100);
-      expect(theirs.length).toBeLessThan(Object.keys(files).length - 100);
+      // Every file is cached by one thread: this one's cache, or the helper's (which counted it).
+      const helper = platform.searchSource?.helper as SearchHelper;
+      const mine = cacheModule.cacheOf(platform.searchSource as SearchSource);
+      const paths = Object.keys(files).map((rel) => join(base, rel));
+      const both = paths.filter((path) => helper.owns(path) && mine.holds(path));
+      expect(both).toEqual([]);
+      const theirs = paths.filter((path) => helper.owns(path));
+      expect(theirs.length + paths.filter((path) => mine.holds(path)).length).toBe(paths.length);
+      // The helper's cache sees a changed file (counted as the helper's own batch).
       const changed = theirs.find((path) => path.endsWith('.js') && !path.includes('big')) as string;
-      const count = async (): Promise<number> => {
-        const answer = await helper?.count({ pattern: 'changed here', literal: true, caseSensitive: true, paths: [changed], deadline: Date.now() + 10_000, limit: 64 * 1024 * 1024 }, undefined);
-        return answer?.codes[0] as number;
+      expect(changed).toBeDefined();
+      const count = async (): Promise<number | undefined> => {
+        const shared = helper.share(job('changed here'), undefined);
+        expect(shared.claim(0)).toBe(true);
+        shared.post([join(base, 'pkg0/lib0/f0.js')], false);
+        shared.post([changed], true);
+        expect(shared.claim(1)).toBe(false);
+        shared.end();
+        await started(shared);
+        const answer = await shared.finish();
+        expect([...answer.codes.keys()]).toEqual([1]);
+        return answer.codes.get(1)?.[0];
       };
       expect(await count()).toBe(0);
       await writeFile(changed, 'changed here\nchanged here too\n');
@@ -126,51 +150,96 @@ describe('the search helper thread (built package)', () => {
     }
   });
 
+  it('counts the open batches it claims first, never one the caller claimed, and answers codes per file', async () => {
+    const platform = platforms.createNodePlatform({ root: base });
+    try {
+      const helper = platform.searchSource?.helper as SearchHelper;
+      const shared = helper.share(job('function'), undefined);
+      // Claimed by the caller before it is posted: the helper never counts it.
+      expect(shared.claim(0)).toBe(true);
+      expect(shared.post([join(base, 'pkg0/lib0/f0.js')], false)).toBe(0);
+      expect(shared.post([join(base, 'pkg0/lib0/f0.js'), join(base, 'bin/b0.dat'), join(base, 'text/bom0.txt'), join(base, 'text/latin0.txt'), join(base, 'gone.js')], false)).toBe(1);
+      expect(shared.post([join(base, huge), join(base, 'big/big.js')], false)).toBe(2);
+      expect(shared.posted).toBe(3);
+      shared.end();
+      await started(shared);
+      const answer = await shared.finish();
+      expect(answer.stopped).toBe(false);
+      expect([...answer.codes.keys()].sort()).toEqual([1, 2]);
+      // f0.js has `function` on two lines; binary; BOM file; not UTF-8 (binary); missing; over the helper's limit; 120,000 lines.
+      expect(Array.from(answer.codes.get(1) ?? [])).toEqual([2, -4, 1, -4, -2]);
+      expect(Array.from(answer.codes.get(2) ?? [])).toEqual([-3, 120_000]);
+      // Once the helper has a batch, the caller cannot claim it.
+      expect(shared.claim(1)).toBe(false);
+      expect(helper.owns(join(base, 'big/big.js'))).toBe(true);
+      expect(helper.owns(join(base, huge))).toBe(false);
+      expect(helper.owns(join(base, 'gone.js'))).toBe(false);
+    } finally {
+      await platform.dispose();
+    }
+  });
+
   it('answers a count stopped by its time limit with what it covered, and a cancelled count with cancelled; the platform stays usable', async () => {
     const platform = platforms.createNodePlatform({ root: base });
     try {
       const runner = new core.ToolRunner({ platform, tools: [grep.grepSearchTool] });
-      const helper = platform.searchSource?.helper;
+      const helper = platform.searchSource?.helper as SearchHelper;
       const paths = Object.keys(tree()).map((rel) => join(base, rel));
-      // A deadline already past: nothing is reached.
-      const late = await helper?.count({ pattern: 'function', literal: true, caseSensitive: true, paths, deadline: Date.now() - 1, limit: 64 * 1024 * 1024 }, undefined);
-      expect(late?.stopped).toBe(true);
-      expect(Array.from(late?.codes ?? []).every((code) => code === -1)).toBe(true);
+      // A deadline already past: nothing is counted.
+      const late = helper.share(job('function', Date.now() - 1), undefined);
+      late.post(paths, false);
+      late.end();
+      await started(late);
+      const lateAnswer = await late.finish();
+      expect(lateAnswer.stopped).toBe(true);
+      expect([...lateAnswer.codes.values()].flatMap((codes) => Array.from(codes)).every((code) => code === -1)).toBe(true);
       const controller = new AbortController();
       controller.abort();
-      await expect(helper?.count({ pattern: 'function', literal: true, caseSensitive: true, paths, deadline: Date.now() + 10_000, limit: 64 * 1024 * 1024 }, controller.signal)).rejects.toMatchObject({ code: 'cancelled' });
-      // Aborted while the worker counts: answers cancelled at once (the worker drops the job).
+      const aborted = helper.share(job('function'), controller.signal);
+      aborted.post(paths, false);
+      aborted.end();
+      await expect(aborted.finish()).rejects.toMatchObject({ code: 'cancelled' });
+      // Aborted while the worker counts: answers cancelled at once (the worker drops the count).
       const midway = new AbortController();
-      const counting = helper?.count({ pattern: 'function', literal: true, caseSensitive: true, paths, deadline: Date.now() + 10_000, limit: 64 * 1024 * 1024 }, midway.signal);
+      const counting = helper.share(job('function'), midway.signal);
+      counting.post(paths, false);
+      await started(counting);
+      const finishing = counting.finish();
       midway.abort();
-      await expect(counting).rejects.toMatchObject({ code: 'cancelled' });
-      const answer = await helper?.count({ pattern: 'function', literal: true, caseSensitive: true, paths, deadline: Date.now() + 10_000, limit: 64 * 1024 * 1024 }, undefined);
-      expect(answer?.stopped).toBe(false);
-      // Per path: 59 binary files (-4: 50 with a NUL, 9 not UTF-8), the others counted.
-      expect(Array.from(answer?.codes ?? []).filter((code) => code === -4)).toHaveLength(59);
+      await expect(finishing).rejects.toMatchObject({ code: 'cancelled' });
       expect(await runner.execute('grep_search', { pattern: 'function', fixed_strings: true, output_mode: 'count' })).toMatchObject({ binary_files_skipped: 59, files_searched: 642 });
     } finally {
       await platform.dispose();
     }
   });
 
-  it('answers a count queued behind another platform\'s long count as not reached soon after its deadline', async () => {
+  it('counts everything on the calling thread, without waiting, while the worker is busy with another platform\'s long count', async () => {
     const slow = platforms.createNodePlatform({ root: base });
     const quick = platforms.createNodePlatform({ root: base });
+    const memory = new core.ToolRunner({ platform: core.createMemoryPlatform({ files: tree() }), tools: [grep.grepSearchTool] });
     const stop = new AbortController();
     try {
-      const limit = 64 * 1024 * 1024;
-      // 40 passes of a no-literal regex over the 17 MiB file: seconds of work for the one worker.
-      const long = slow.searchSource?.helper?.count({ pattern: '[A-Z][a-z]+[A-Z]\\w*|f\\w+ h', literal: false, caseSensitive: true, paths: Array(40).fill(join(base, huge)), deadline: Date.now() + 60_000, limit }, stop.signal);
-      long?.catch(() => undefined);
-      const started = Date.now();
-      const answer = await quick.searchSource?.helper?.count({ pattern: 'function', literal: true, caseSensitive: true, paths: [join(base, 'big/big.js')], deadline: started + 300, limit }, undefined);
-      const waited = Date.now() - started;
-      expect(answer).toEqual({ codes: Int32Array.of(-1), stopped: true });
-      expect(waited).toBeGreaterThanOrEqual(300);
-      expect(waited).toBeLessThan(300 + 100 + 1000);
+      // 40 passes of a no-literal regex over the 17 MiB file (within this count's limit): seconds of work for the one worker.
+      const long = slow.searchSource?.helper?.share({ pattern: '[A-Z][a-z]+[A-Z]\\w*|f\\w+ h', literal: false, caseSensitive: true, deadline: Date.now() + 60_000, limit: LIMIT }, stop.signal) as SharedCount;
+      for (let i = 0; i < 40; i += 1) long.post([join(base, huge)], false);
+      long.end();
+      await started(long);
+      const longAnswer = long.finish();
+      longAnswer.catch(() => undefined);
+      const runner = new core.ToolRunner({ platform: quick, tools: [grep.grepSearchTool] });
+      const args = { pattern: 'function', fixed_strings: true, output_mode: 'count', max_results: 2000 };
+      const begun = Date.now();
+      const answer = await runner.execute('grep_search', args);
+      const took = Date.now() - begun;
+      const expected = await memory.execute('grep_search', args);
+      expect(JSON.parse(JSON.stringify(answer).split(base).join('/workspace'))).toEqual(expected);
+      // The long count still runs (it would take seconds more): this one did not wait for it.
+      expect(took).toBeLessThan(10_000);
+      expect(long.started).toBe(true);
+      const quickHelper = quick.searchSource?.helper as SearchHelper;
+      expect(Object.keys(tree()).some((rel) => quickHelper.owns(join(base, rel)))).toBe(false);
       stop.abort();
-      await expect(long).rejects.toMatchObject({ code: 'cancelled' });
+      await expect(longAnswer).rejects.toMatchObject({ code: 'cancelled' });
     } finally {
       await slow.dispose();
       await quick.dispose();

@@ -2,45 +2,77 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { toToolError, ToolError } from '../src/core/errors.js';
-import type { SearchHelper, SearchHelperAnswer, SearchHelperJob, SearchSource } from '../src/core/types.js';
-import { compileSearchPattern, prepareSearchPattern } from '../src/search/dialect.js';
+import type { SearchHelper, SearchHelperAnswer, SearchHelperJob, SharedCount } from '../src/core/types.js';
+import { compileSearchPattern, prepareSearchPattern, type SearchPattern } from '../src/search/dialect.js';
 import { countText, FILE_BINARY, FILE_GONE, FILE_LARGE, FILE_NOT_REACHED, needleOf, type SourceCache } from '../src/search/source-cache.js';
 
-/** A job as the worker gets it: the count, and a shared flag set to 1 to stop it. */
-export interface WorkerJob extends SearchHelperJob {
-  type: 'count';
-  /** The platform whose root and cache it uses. */
-  platform: number;
+/**
+ * The shared control words of one count (an `Int32Array` over a `SharedArrayBuffer`): the cancel flag,
+ * the count's state, then one claim word per batch.
+ */
+export const CONTROL_CANCEL = 0;
+export const CONTROL_STATE = 1;
+export const CONTROL_FIRST_BATCH = 2;
+/** {@link CONTROL_STATE}: the helper has not started on the count yet. */
+export const STATE_WAITING = 0;
+/** {@link CONTROL_STATE}: the helper is on it (it answers). */
+export const STATE_STARTED = 1;
+/** {@link CONTROL_STATE}: the caller took it back before the helper started (it never will). */
+export const STATE_TAKEN_BACK = 2;
+/** A batch's claim word: open. */
+export const BATCH_OPEN = 0;
+/** A batch's claim word: the calling thread counts it. */
+export const BATCH_CALLER = 1;
+/** A batch's claim word: the helper counts it (claimed, or its own from the start). */
+export const BATCH_HELPER = 2;
+/** Batches of one count the helper takes part in; later ones are the caller's. */
+export const MAX_SHARED_BATCHES = 16_384;
+
+/** Messages to the worker: a platform's root (`open`) or its end (`close`), and a shared count's start, batches, end and cancel. */
+export type WorkerMessage =
+  | { type: 'open'; platform: number; root: string; cacheBytes: number }
+  | { type: 'close'; platform: number }
+  | ({ type: 'count'; platform: number; id: number; control: Int32Array } & SearchHelperJob)
+  | { type: 'batch'; id: number; index: number; paths: string[] }
+  | { type: 'end'; id: number }
+  | { type: 'cancel'; id: number };
+
+/** The worker's answer to a count. */
+export interface WorkerAnswer {
   id: number;
-  cancel: Int32Array;
+  batches?: number[];
+  codes?: Int32Array[];
+  stopped?: boolean;
+  error?: { code: string; message: string };
 }
 
-/** A platform's root for the worker (`open`), or the end of it (`close`: its cache is dropped). */
-export type WorkerPlatformMessage = { type: 'open'; platform: number; root: string; cacheBytes: number } | { type: 'close'; platform: number };
-
-/** Stops a count whose flag was set (the worker's answer is then dropped). */
-class Cancelled extends Error {}
+/** A count's pattern as the helper runs it. */
+export async function helperPattern(job: SearchHelperJob): Promise<{ pattern: SearchPattern; needle: Uint8Array | undefined }> {
+  const pattern = await prepareSearchPattern(compileSearchPattern(job.pattern, { literal: job.literal, caseSensitive: job.caseSensitive }));
+  return { pattern, needle: needleOf(pattern) };
+}
 
 /**
- * Counts `job` over `cache` (the loop a helper runs, on its own thread or, when that thread is gone,
- * on the caller's): per path the same steps as the search tools' own count.
+ * Counts `paths` over `cache` (the helper's loop, per batch): per path the same steps as the search
+ * tools' own count. Codes as in {@link SearchHelperAnswer}; `stopped`: the deadline came first.
+ * Throws what `pause` throws (the helper's cancel check).
  */
-export async function countJob(cache: SourceCache, job: SearchHelperJob, cancelled: () => boolean): Promise<SearchHelperAnswer> {
-  const pattern = await prepareSearchPattern(compileSearchPattern(job.pattern, { literal: job.literal, caseSensitive: job.caseSensitive }));
-  const needle = needleOf(pattern);
-  const codes = new Int32Array(job.paths.length).fill(FILE_NOT_REACHED);
-  const pause = async (): Promise<void> => {
-    if (cancelled()) throw new Cancelled();
-  };
-  for (let i = 0; i < job.paths.length; i += 1) {
-    if (cancelled()) throw new Cancelled();
+export async function countPaths(
+  cache: SourceCache,
+  compiled: { pattern: SearchPattern; needle: Uint8Array | undefined },
+  paths: readonly string[],
+  job: SearchHelperJob,
+  pause: () => Promise<void>,
+): Promise<{ codes: Int32Array; stopped: boolean }> {
+  const codes = new Int32Array(paths.length).fill(FILE_NOT_REACHED);
+  for (let i = 0; i < paths.length; i += 1) {
     if (Date.now() >= job.deadline) return { codes, stopped: true };
-    const file = cache.load(job.paths[i] as string, job.limit);
+    const file = cache.load(paths[i] as string, job.limit);
     if (file === undefined) codes[i] = FILE_GONE;
     else if (file === 'large') codes[i] = FILE_LARGE;
     else if (!file.bytes) codes[i] = FILE_BINARY;
     else {
-      const counted = await countText(cache, file, pattern, needle, job.deadline, pause);
+      const counted = await countText(cache, file, compiled.pattern, compiled.needle, job.deadline, pause);
       codes[i] = counted.count;
       if (counted.stopped) return { codes, stopped: true };
     }
@@ -48,24 +80,16 @@ export async function countJob(cache: SourceCache, job: SearchHelperJob, cancell
   return { codes, stopped: false };
 }
 
-/** FNV-1a of the path's code units: which thread owns a file, the same in every search. */
-function ownedByHelper(path: string): boolean {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < path.length; i += 1) hash = Math.imul(hash ^ path.charCodeAt(i), 0x01000193);
-  return (hash & 0x100) !== 0;
-}
-
 interface Pending {
   resolve: (answer: SearchHelperAnswer) => void;
-  reject: (error: unknown) => void;
-  job: SearchHelperJob;
-  fallback: () => SourceCache;
 }
 
-/** How long past a job's deadline its answer is waited for before its files count as not reached (ms). */
+/** How long past a count's deadline the helper's answer is waited for before its batches count as not reached (ms). */
 const LATE_MS = 100;
 /** Old-generation heap of the helper thread, in MiB. */
 const WORKER_HEAP_MB = 96;
+/** Paths one platform remembers as held by the helper's cache, at most (then it forgets them all). */
+const MAX_OWNED_PATHS = 200_000;
 
 /** The process's one helper thread, shared by every Node platform so its code stays compiled. */
 let shared: { worker: Worker; pending: Map<number, Pending> } | undefined;
@@ -83,19 +107,21 @@ function sharedWorker(url: URL): { worker: Worker; pending: Map<number, Pending>
   }
   const pending = new Map<number, Pending>();
   const current = { worker, pending };
-  /** The worker is gone: its jobs are counted on this thread instead, and the next platform starts another. */
+  /** The worker is gone: its counts answer nothing (their callers count those batches), and the next platform starts another. */
   const lose = (): void => {
     if (shared === current) shared = undefined;
-    const jobs = [...pending.values()];
+    const counts = [...pending.values()];
     pending.clear();
-    for (const { resolve, reject, job, fallback } of jobs) countJob(fallback(), job, () => false).then(resolve, reject);
+    for (const { resolve } of counts) resolve({ codes: new Map(), stopped: false });
   };
-  worker.on('message', (message: { id: number; codes?: Int32Array; stopped?: boolean; error?: { code: string; message: string } }) => {
+  worker.on('message', (message: WorkerAnswer) => {
     const entry = pending.get(message.id);
     if (!entry) return;
     pending.delete(message.id);
-    if (message.error) entry.reject(new ToolError(message.error.code as ToolError['code'], message.error.message));
-    else entry.resolve({ codes: message.codes as Int32Array, stopped: message.stopped === true });
+    const codes = new Map<number, Int32Array>();
+    // An error in the helper (it cannot read the root, say) leaves its batches to the caller, which meets the same error itself.
+    if (!message.error) (message.batches ?? []).forEach((index, k) => codes.set(index, (message.codes as Int32Array[])[k] as Int32Array));
+    entry.resolve({ codes, stopped: message.stopped === true });
   });
   worker.on('error', lose);
   worker.on('exit', lose);
@@ -110,79 +136,148 @@ function abortError(signal: AbortSignal | undefined): ToolError {
   return reason.code === 'execution_failed' ? new ToolError('cancelled', reason.message) : reason;
 }
 
+/** A shared count with no helper thread: every batch is the caller's. */
+function countAlone(): SharedCount {
+  let posted = 0;
+  return {
+    post: () => posted++,
+    get posted() {
+      return posted;
+    },
+    started: false,
+    end: () => undefined,
+    claim: () => true,
+    finish: () => Promise.resolve({ codes: new Map(), stopped: false }),
+    cancel: () => undefined,
+  };
+}
+
 /**
- * The search helper of a Node search source over `root` (see {@link SearchHelper}): its share of each
- * large count goes to the process's one `worker_threads` Worker (started by the first such count,
- * so a process that never counts a large tree starts no thread; unreferenced while idle so it never
- * keeps the process alive; kept for the next platforms so its code stays compiled), which reads this root through its own descriptors into a cache of its own of `cacheBytes`
- * (half the platform's budget), dropped by `close`. When the worker cannot start or dies, jobs run on
- * the calling thread over `fallback`'s cache. Undefined where the built worker module is missing
- * (running from TypeScript sources).
+ * The search helper of a Node search source over `root` (see {@link SearchHelper}): it shares large
+ * counts with the process's one `worker_threads` Worker (started by the first such count, so a process
+ * that never counts a large tree starts no thread; unreferenced while idle so it never keeps the
+ * process alive; kept for the next platforms so its code stays compiled), which reads this root
+ * through its own descriptors into a cache of its own of `cacheBytes` (half the platform's budget),
+ * dropped by `close`. Batches are handed over with `postMessage` as the walk lists them and claimed
+ * through a `SharedArrayBuffer` (`Atomics.compareExchange`), so neither thread waits for the other
+ * while there is work. The files of the batches the worker counted are remembered as its own (`owns`)
+ * for the next counts, until its cache or the worker is gone. Where the worker cannot start, or dies,
+ * its batches come back uncounted and the calling thread counts them. Undefined where the built
+ * worker module is missing (running from TypeScript sources).
  */
-export function startSearchHelper(root: string, cacheBytes: number, fallback: () => SourceCache): (SearchHelper & { close(): void }) | undefined {
+export function startSearchHelper(root: string, cacheBytes: number): (SearchHelper & { close(): void }) | undefined {
   const url = new URL('./search-worker.js', import.meta.url);
   if (!existsSync(fileURLToPath(url))) return undefined;
   const platform = nextId++;
   let opened: Worker | undefined;
+  /** Files the worker's cache holds for this platform (it counted them). */
+  const owned = new Set<string>();
   const open = (): { worker: Worker; pending: Map<number, Pending> } | undefined => {
     const current = sharedWorker(url);
     if (current && opened !== current.worker) {
-      current.worker.postMessage({ type: 'open', platform, root, cacheBytes });
+      // A new worker: nothing of this platform is cached there yet.
+      owned.clear();
+      current.worker.postMessage({ type: 'open', platform, root, cacheBytes } satisfies WorkerMessage);
       opened = current.worker;
     }
     return current;
   };
   return {
-    owns: ownedByHelper,
-    count(job: SearchHelperJob, signal: AbortSignal | undefined): Promise<SearchHelperAnswer> {
+    owns: (path) => owned.has(path),
+    share(job: SearchHelperJob, signal: AbortSignal | undefined): SharedCount {
       const current = open();
-      if (!current) {
-        return countJob(fallback(), job, () => signal?.aborted === true).catch((error: unknown) => Promise.reject(error instanceof Cancelled ? abortError(signal) : error));
-      }
-      return new Promise<SearchHelperAnswer>((resolve, reject) => {
-        const id = nextId++;
-        const cancel = new Int32Array(new SharedArrayBuffer(4));
-        /** Referenced while a count is out, so a process awaiting it does not exit meanwhile. */
-        const forget = (): void => {
-          current.pending.delete(id);
-          if (current.pending.size === 0) current.worker.unref();
-        };
-        // The worker stops at the deadline itself; this covers a job still queued behind another
-        // platform's count then: its files are answered as not reached.
-        const late = setTimeout(() => {
-          Atomics.store(cancel, 0, 1);
-          settle(resolve)({ codes: new Int32Array(job.paths.length).fill(FILE_NOT_REACHED), stopped: true });
-        }, Math.max(0, job.deadline - Date.now()) + LATE_MS);
-        const onAbort = (): void => {
-          clearTimeout(late);
-          Atomics.store(cancel, 0, 1);
-          forget();
-          reject(abortError(signal));
-        };
-        if (signal?.aborted) return onAbort();
-        signal?.addEventListener('abort', onAbort, { once: true });
-        const settle = <T>(fn: (value: T) => void) => (value: T): void => {
-          clearTimeout(late);
-          signal?.removeEventListener('abort', onAbort);
-          forget();
-          fn(value);
-        };
-        current.worker.ref();
-        current.pending.set(id, { resolve: settle(resolve), reject: settle(reject), job, fallback });
-        const message: WorkerJob = { ...job, type: 'count', platform, id, cancel };
-        current.worker.postMessage(message);
-      });
+      if (!current) return countAlone();
+      const { worker } = current;
+      const id = nextId++;
+      const control = new Int32Array(new SharedArrayBuffer(4 * (CONTROL_FIRST_BATCH + MAX_SHARED_BATCHES)));
+      const batches: string[][] = [];
+      let settled = false;
+      let answer: ((value: SearchHelperAnswer) => void) | undefined;
+      const answered = new Promise<SearchHelperAnswer>((resolve) => (answer = resolve));
+      const settle = (value: SearchHelperAnswer): void => {
+        if (settled) return;
+        settled = true;
+        current.pending.delete(id);
+        if (current.pending.size === 0) worker.unref();
+        (answer as (value: SearchHelperAnswer) => void)(value);
+      };
+      const cancel = (): void => {
+        Atomics.store(control, CONTROL_CANCEL, 1);
+        if (!settled) worker.postMessage({ type: 'cancel', id } satisfies WorkerMessage);
+        settle({ codes: new Map(), stopped: false });
+      };
+      // Referenced while a count is out, so a process awaiting it does not exit meanwhile.
+      worker.ref();
+      current.pending.set(id, { resolve: settle });
+      worker.postMessage({ type: 'count', platform, id, control, ...job } satisfies WorkerMessage);
+      return {
+        post(paths: string[], helpers: boolean): number {
+          const index = batches.length;
+          batches.push(paths);
+          if (index >= MAX_SHARED_BATCHES || settled) return index;
+          if (helpers) Atomics.store(control, CONTROL_FIRST_BATCH + index, BATCH_HELPER);
+          worker.postMessage({ type: 'batch', id, index, paths } satisfies WorkerMessage);
+          return index;
+        },
+        get posted() {
+          return batches.length;
+        },
+        get started() {
+          return Atomics.load(control, CONTROL_STATE) === STATE_STARTED;
+        },
+        end(): void {
+          if (!settled) worker.postMessage({ type: 'end', id } satisfies WorkerMessage);
+        },
+        claim(index: number): boolean {
+          if (index >= MAX_SHARED_BATCHES) return true;
+          return Atomics.compareExchange(control, CONTROL_FIRST_BATCH + index, BATCH_OPEN, BATCH_CALLER) === BATCH_OPEN;
+        },
+        async finish(): Promise<SearchHelperAnswer> {
+          // Not started yet (busy with another platform's count): it never will, its batches are the caller's.
+          if (Atomics.compareExchange(control, CONTROL_STATE, STATE_WAITING, STATE_TAKEN_BACK) === STATE_WAITING) cancel();
+          // The worker stops at the deadline itself; this covers one that is stuck past it.
+          const late = setTimeout(() => {
+            Atomics.store(control, CONTROL_CANCEL, 1);
+            settle({ codes: new Map(), stopped: true });
+          }, Math.max(0, job.deadline - Date.now()) + LATE_MS);
+          const onAbort = (): void => cancel();
+          signal?.addEventListener('abort', onAbort, { once: true });
+          if (signal?.aborted) cancel();
+          try {
+            const result = await answered;
+            throwIfAbortedBy(signal);
+            for (const [index, codes] of result.codes) {
+              const paths = batches[index] as string[];
+              for (let i = 0; i < paths.length; i += 1) {
+                const code = codes[i] as number;
+                if (code !== FILE_NOT_REACHED && code !== FILE_GONE && code !== FILE_LARGE) owned.add(paths[i] as string);
+              }
+            }
+            if (owned.size > MAX_OWNED_PATHS) owned.clear();
+            return result;
+          } finally {
+            clearTimeout(late);
+            signal?.removeEventListener('abort', onAbort);
+          }
+        },
+        cancel,
+      };
     },
     close(): void {
-      if (opened && shared?.worker === opened) opened.postMessage({ type: 'close', platform });
+      owned.clear();
+      if (opened && shared?.worker === opened) opened.postMessage({ type: 'close', platform } satisfies WorkerMessage);
       opened = undefined;
     },
   };
 }
 
+function throwIfAbortedBy(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw abortError(signal);
+}
+
 /**
- * Stops the process's search helper thread, if one runs: counts it had are finished on the calling
- * thread, and the next count starts another. Returns whether there was one.
+ * Stops the process's search helper thread, if one runs: counts it had come back uncounted and are
+ * finished on their calling threads, and the next count starts another. Returns whether there was one.
  */
 export function stopSearchWorker(): boolean {
   const current = shared;

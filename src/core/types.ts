@@ -231,39 +231,66 @@ export interface SearchFileStat {
   ino: number;
 }
 
-/** A share of a count that a {@link SearchHelper} does: the pattern as the tool compiled it, the files, and the time limit. */
+/** A count that a {@link SearchHelper} shares: the pattern as the tool compiled it, and its limits. */
 export interface SearchHelperJob {
   pattern: string;
   literal: boolean;
   caseSensitive: boolean;
-  /** Workspace paths of regular files, as the walk listed them. */
-  paths: string[];
-  /** `Date.now()` value at which it stops and reports `stopped`. */
+  /** `Date.now()` value at which the helper stops and reports `stopped`. */
   deadline: number;
   /** Files over this many bytes are not read but answered -3 (the caller searches them itself). */
   limit: number;
 }
 
-/** What a {@link SearchHelper} counted. */
+/**
+ * What the helper counted of a {@link SharedCount}: per batch it counted, one code per path: the
+ * matching lines of a searched text file (0 or more), or -1 not reached (the deadline came first), -2
+ * gone or not a regular file, -3 over the size limit, -4 binary.
+ */
 export interface SearchHelperAnswer {
-  /**
-   * One code per path: the matching lines of a searched text file (0 or more), or -1 not reached (the
-   * deadline came first), -2 gone or not a regular file, -3 over the size limit, -4 binary.
-   */
-  codes: Int32Array;
-  /** True when the deadline stopped it (some files then have -1, and one may have a partial count). */
+  /** Codes by batch index; a batch missing here was not counted by the helper (the caller counts it). */
+  codes: Map<number, Int32Array>;
+  /** True when the deadline stopped the helper (some files then have -1, and one may have a partial count). */
   stopped: boolean;
 }
 
 /**
+ * One count shared between the calling thread and a {@link SearchHelper}. The caller hands the files
+ * over in batches while its walk runs: a batch of files the helper's cache holds is the helper's; any
+ * other is open, taken by whichever thread gets to it first (the helper from the first batch on, the
+ * caller from the last once its walk is done), so the two meet wherever the work splits evenly,
+ * whatever the files' sizes.
+ */
+export interface SharedCount {
+  /** Hands over a batch of workspace paths (regular files, as the walk listed them); `helpers`: the helper's alone. Returns its index. */
+  post(paths: string[], helpers: boolean): number;
+  /** Batches posted so far. */
+  readonly posted: number;
+  /** Whether the helper has started on this count (from then on it answers). */
+  readonly started: boolean;
+  /** No more batches. */
+  end(): void;
+  /** Takes open batch `index` for the calling thread: false when the helper took it first, or it is the helper's. */
+  claim(index: number): boolean;
+  /**
+   * The helper's codes once it is done. A helper that has not started on this count by now (busy with
+   * another) never will, and one that is gone answers nothing: their batches come back missing, for the
+   * caller to count. Rejects with the signal's `timeout` / `cancelled` once it fires.
+   */
+  finish(): Promise<SearchHelperAnswer>;
+  /** Drops the count (the caller failed): the helper stops on it and answers nothing. */
+  cancel(): void;
+}
+
+/**
  * A second thread for the search tools' counts (`output_mode` count and files_with_matches over large
- * trees). `owns` splits paths between the calling thread and the helper once and for all (a hash of
- * the path), so each file is read and cached on one side only; `count` counts the helper's share with
- * the same engines and cache rules, and rejects with the signal's `timeout` / `cancelled` once it fires.
+ * trees), with a file cache of its own. `owns` tells the files the helper counted before and caches
+ * (they go to its batches, so each file stays cached on one side); `share` starts a {@link SharedCount}
+ * with the same engines and cache rules as the caller's.
  */
 export interface SearchHelper {
   owns(path: string): boolean;
-  count(job: SearchHelperJob, signal: AbortSignal | undefined): Promise<SearchHelperAnswer>;
+  share(job: SearchHelperJob, signal: AbortSignal | undefined): SharedCount;
 }
 
 /**

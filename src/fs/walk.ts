@@ -47,6 +47,12 @@ export interface WalkOptions {
   changeCount?: () => number;
   /** The platform's {@link Platform.searchSource}: directories are listed through it (synchronously). */
   source?: SearchSource;
+  /**
+   * Called after each directory with the files listed so far and how many of them are new (the last
+   * `added`), so a caller can start on them while the walk goes on. The array is the walk's own (its
+   * result's `files`): read it, never change it.
+   */
+  onFiles?: (files: readonly WalkFile[], added: number) => void;
 }
 
 /** Directory listings per filesystem, valid while the platform's change count is `generation`. */
@@ -485,6 +491,7 @@ export async function walkWorkspace(options: WalkOptions): Promise<WalkResult> {
       if (dropped) ignoreDropped.push(dropped);
     }
     const checkIgnore = !includeIgnored && levels.length > 0;
+    const before = files.length;
     const prefix = current.path === '/' ? '/' : current.path + '/';
     const relPrefix = current.rel === '' ? '' : current.rel + '/';
     for (const dirent of dirents) {
@@ -512,6 +519,7 @@ export async function walkWorkspace(options: WalkOptions): Promise<WalkResult> {
       if (fileFilter && !fileFilter(rel)) continue;
       files.push({ path, rel, symlink });
     }
+    if (options.onFiles && files.length > before) options.onFiles(files, files.length - before);
     if (capped) break;
   }
   for (const dropped of ignoreDropped) noteDroppedFor(signal, dropped);

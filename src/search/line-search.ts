@@ -8,8 +8,8 @@ import { compileGlob } from './glob.js';
 import { MatchFormatter, type SearchMatch } from './line-output.js';
 import { scanText, YIELD_EVERY_MS } from './line-scan.js';
 import { scanStream } from './line-stream.js';
-import type { SearchHelperAnswer } from '../core/types.js';
-import { cacheOf, countText, FILE_BINARY, FILE_GONE, FILE_LARGE, FILE_NOT_REACHED, needleOf, rememberCount, type SourceCache } from './source-cache.js';
+import { cacheOf, countText, FILE_BINARY, needleOf, rememberCount, type SourceCache } from './source-cache.js';
+import { countShared, SharedFiles } from './shared-count.js';
 
 export { MAX_LINE_CHARS, type SearchMatch } from './line-output.js';
 
@@ -33,8 +33,6 @@ export const DEADLINE_SHARE = 0.8;
  * window by window); bigger ones are counted in `large_files_skipped`.
  */
 export const MAX_WHOLE_READ_BYTES = 256 * 1024 * 1024;
-/** Fewest files a count hands a share of to the source's helper thread (below, the thread costs more than it saves). */
-const HELPED_MIN_FILES = 256;
 /**
  * Largest file the helper thread searches (16 MiB); bigger ones of its share are searched here, so the
  * helper's heap (its decoded texts) stays small.
@@ -123,7 +121,7 @@ function codeOf(error: unknown): string | undefined {
  */
 export async function filesToSearch(
   ctx: ToolContext,
-  options: { dirPath?: string; include?: string; exclude?: string; deadline?: number },
+  options: { dirPath?: string; include?: string; exclude?: string; deadline?: number; onFiles?: (files: readonly WalkFile[], added: number) => void },
 ): Promise<{ files: WalkFile[]; capped: boolean; stopped?: boolean }> {
   const scope = { fs: ctx.fs, root: ctx.platform.root, cwd: ctx.cwd };
   const start = await resolveWorkspacePath(scope, options.dirPath ?? ctx.cwd, { argName: 'dir_path' });
@@ -155,6 +153,7 @@ export async function filesToSearch(
     fileFilter: include || excludeFiles ? (rel) => (!include || include.matches(rel)) && !excludeFiles?.matches(rel) : undefined,
     pruneDir: exclude ? (rel) => exclude.matches(rel) : undefined,
     ...(options.deadline === undefined ? {} : { deadline: options.deadline }),
+    ...(options.onFiles === undefined ? {} : { onFiles: options.onFiles }),
   });
 }
 
@@ -186,8 +185,25 @@ export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions
   const { pattern, maxResults } = options;
   const contextLines = options.contextLines ?? 0;
   const outputMode = options.outputMode ?? 'content';
-  const listed = await filesToSearch(ctx, { dirPath: options.dirPath, include: options.include, exclude: options.exclude, deadline });
+  const source = ctx.platform.searchSource;
+  const cache = source ? cacheOf(source) : undefined;
+  const streamOver = options.streamOver ?? MAX_SEARCH_FILE_BYTES;
+  // Counting a large tree with a helper thread: the walk hands the files over in batches as it lists them.
+  const helper = source?.helper;
+  const sharing = helper !== undefined && cache !== undefined && outputMode !== 'content' && pattern.compiledWith !== undefined ? new SharedFiles(helper, cache) : undefined;
+  const onFiles = sharing
+    ? (files: readonly WalkFile[], added: number): void =>
+        sharing.add(files, added, () => ({ pattern: pattern.pattern, ...(pattern.compiledWith as { literal: boolean; caseSensitive: boolean }), deadline, limit: Math.min(streamOver, HELPED_MAX_FILE_BYTES) }), ctx.signal)
+    : undefined;
+  let listed: Awaited<ReturnType<typeof filesToSearch>>;
+  try {
+    listed = await filesToSearch(ctx, { dirPath: options.dirPath, include: options.include, exclude: options.exclude, deadline, ...(onFiles ? { onFiles } : {}) });
+  } catch (error) {
+    sharing?.cancel();
+    throw error;
+  }
   listed.files.sort((a, b) => compareCodeUnits(a.path, b.path));
+  const shared = sharing?.end();
 
   const tally: Tally = { matches: [], files: [], totalMatches: 0, outputChars: 0, contentFull: false };
   let searched = 0;
@@ -201,11 +217,8 @@ export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions
     lastPause = Date.now();
     throwIfAborted(ctx.signal);
   };
-  const source = ctx.platform.searchSource;
-  const cache = source ? cacheOf(source) : undefined;
   const literal = pattern.mode === 'literal' ? pattern.literal : pattern.required;
   const needle = source ? needleOf(pattern) : undefined;
-  const streamOver = options.streamOver ?? MAX_SEARCH_FILE_BYTES;
   const fatal = new TextDecoder('utf-8', { fatal: true });
   const decode = source
     ? (bytes: Uint8Array): string | null => (source.isUtf8(bytes) ? source.decode(bytes) : null)
@@ -290,19 +303,48 @@ export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions
     return result.stopped;
   };
 
-  // Counting a large tree: the source's helper thread takes its fixed share of the files (each file
-  // stays cached on one side), this thread the rest; the counts are merged in path order.
+  /**
+   * Counts one file on this thread (read through its cache, kept there when `keep`) and tallies it;
+   * true when the time limit stopped the search.
+   */
+  const countHere = async (path: string, keep: boolean): Promise<boolean> => {
+    if (Date.now() - lastPause >= YIELD_EVERY_MS) await pause();
+    const file = (cache as SourceCache).load(path, streamOver, keep);
+    done += 1;
+    if (file === undefined) return false;
+    if (file === 'large') return streamed(path);
+    if (!file.bytes) {
+      binary += 1;
+      return false;
+    }
+    searched += 1;
+    // countText pauses (setting lastPause) only when it decodes and scans a text; bytes-only counts
+    // take no pause, so the check above turns the event loop for them.
+    const counted = await countText(cache as SourceCache, file, pattern, needle, deadline, pause);
+    if (counted.count > 0) {
+      tally.totalMatches += counted.count;
+      tally.files.push({ path, count: counted.count });
+    }
+    if (counted.stopped) stopped = true;
+    return counted.stopped;
+  };
+
   let files = listed.files;
-  let helped: { files: WalkFile[]; answer: Promise<SearchHelperAnswer> } | undefined;
-  const helper = source?.helper;
-  if (helper && outputMode !== 'content' && pattern.compiledWith && files.length >= HELPED_MIN_FILES) {
-    const theirs: WalkFile[] = [];
-    const mine: WalkFile[] = [];
-    for (const file of files) (helper.owns(file.path) ? theirs : mine).push(file);
-    const answer = helper.count({ pattern: pattern.pattern, ...pattern.compiledWith, paths: theirs.map((file) => file.path), deadline, limit: Math.min(streamOver, HELPED_MAX_FILE_BYTES) }, ctx.signal);
-    answer.catch(() => undefined); // awaited below, unless this thread fails first
-    helped = { files: theirs, answer };
-    files = mine;
+  if (shared) {
+    files = [];
+    await countShared(shared, countHere, () => stopped || Date.now() >= deadline, (path, code) => {
+      done += 1;
+      if (code === FILE_BINARY) binary += 1;
+      else if (code >= 0) {
+        searched += 1;
+        if (code > 0) {
+          tally.totalMatches += code;
+          tally.files.push({ path, count: code });
+        }
+      }
+    });
+    if (shared.stopped || Date.now() >= deadline) stopped = true;
+    tally.files.sort((a, b) => compareCodeUnits(a.path, b.path));
   }
 
   for (let i = 0; i < files.length && !stopped; i += BATCH_FILES) {
@@ -315,9 +357,14 @@ export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions
     if (source) {
       // Bytes first: a file that cannot hold the literal is never decoded; a literal count never decodes.
       for (const walked of batch) {
+        const wantOffsets = outputMode === 'content' && !tally.contentFull ? maxResults - tally.matches.length : 0;
+        if (wantOffsets === 0) {
+          // A file the helper thread caches is read here without being cached twice.
+          if (await countHere(walked.path, !helper?.owns(walked.path))) break;
+          continue;
+        }
         // Bytes-only work takes no pause of its own: turn the event loop here, so timers still fire.
         if (Date.now() - lastPause >= YIELD_EVERY_MS) await pause();
-        // A file the helper thread caches is read here without being cached twice.
         const file = cache?.load(walked.path, streamOver, !helper?.owns(walked.path));
         done += 1;
         if (file === undefined) continue;
@@ -330,21 +377,6 @@ export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions
           continue;
         }
         searched += 1;
-        const wantOffsets = outputMode === 'content' && !tally.contentFull ? maxResults - tally.matches.length : 0;
-        if (wantOffsets === 0) {
-          // countText pauses (setting lastPause) only when it decodes and scans a text; bytes-only
-          // counts take no pause, so the loop above turns the event loop for them.
-          const counted = await countText(cache as SourceCache, file, pattern, needle, deadline, pause);
-          if (counted.count > 0) {
-            tally.totalMatches += counted.count;
-            tally.files.push({ path: walked.path, count: counted.count });
-          }
-          if (counted.stopped) {
-            stopped = true;
-            break;
-          }
-          continue;
-        }
         if (needle && literal) {
           // A file remembered or found without the literal cannot match.
           if (file.counts?.get(literal) === 0) continue;
@@ -370,46 +402,6 @@ export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions
       done += 1;
       if (await scanOne(file.path, file.entry.text, wantOffsets)) break;
     }
-  }
-
-  if (helped) {
-    // Rejects with the call's timeout / cancelled when its signal fired.
-    const { codes, stopped: helperStopped } = await helped.answer;
-    for (let k = 0; k < helped.files.length; k += 1) {
-      const code = codes[k] as number;
-      if (code === FILE_NOT_REACHED) continue;
-      done += 1;
-      if (code === FILE_GONE) continue;
-      if (code === FILE_LARGE) {
-        // Over the helper's limit: searched here, whole or streamed as this thread does with its own.
-        const path = (helped.files[k] as WalkFile).path;
-        const file = (cache as SourceCache).load(path, streamOver);
-        if (file === 'large') {
-          if (await streamed(path)) break;
-        } else if (file && !file.bytes) binary += 1;
-        else if (file) {
-          searched += 1;
-          const counted = await countText(cache as SourceCache, file, pattern, needle, deadline, pause);
-          if (counted.count > 0) {
-            tally.totalMatches += counted.count;
-            tally.files.push({ path, count: counted.count });
-          }
-          if (counted.stopped) {
-            stopped = true;
-            break;
-          }
-        }
-      } else if (code === FILE_BINARY) binary += 1;
-      else {
-        searched += 1;
-        if (code > 0) {
-          tally.totalMatches += code;
-          tally.files.push({ path: (helped.files[k] as WalkFile).path, count: code });
-        }
-      }
-    }
-    if (helperStopped) stopped = true;
-    tally.files.sort((a, b) => compareCodeUnits(a.path, b.path));
   }
 
   const counters: SearchCounters = {

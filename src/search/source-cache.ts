@@ -58,18 +58,36 @@ interface Entry extends SourceFile {
   slab: Slab | undefined;
 }
 
+/** How long slabs of a released cache stay held for the next cache (ms), as an allocator keeps freed pages a while. */
+export const SPARE_SLAB_MS = 10_000;
+/** Spare slabs held at most (one default budget's worth); more are left to the garbage collector. */
+const MAX_SPARE_SLABS = DEFAULT_CACHE_BYTES / SLAB_BYTES;
+
 /**
- * Slabs of released caches, reused by the next cache unless the garbage collector took them first
- * (so a fresh platform per search does not stack up a cache's worth of garbage each time).
+ * Slabs of released caches, reused by the next cache: held for {@link SPARE_SLAB_MS} after the last
+ * release, then only weakly (the garbage collector may take them). A host that makes a fresh platform
+ * per conversation so reads each first search into memory already mapped, instead of faulting in a
+ * new cache's worth of pages and leaving the old one as garbage (whose size also triggers full
+ * collections).
  */
-const spareSlabs: Array<WeakRef<Uint8Array>> = [];
+const spareSlabs: Uint8Array[] = [];
+const weakSlabs: Array<WeakRef<Uint8Array>> = [];
+let spareTimer: ReturnType<typeof setTimeout> | undefined;
 
 function takeSlab(): Uint8Array {
-  while (spareSlabs.length > 0) {
-    const bytes = (spareSlabs.pop() as WeakRef<Uint8Array>).deref();
+  const held = spareSlabs.pop();
+  if (held) return held;
+  while (weakSlabs.length > 0) {
+    const bytes = (weakSlabs.pop() as WeakRef<Uint8Array>).deref();
     if (bytes) return bytes;
   }
   return new Uint8Array(SLAB_BYTES);
+}
+
+/** After {@link SPARE_SLAB_MS} without a release, the spare slabs are held only weakly. */
+function loosenSpareSlabs(): void {
+  spareTimer = undefined;
+  for (const bytes of spareSlabs.splice(0)) weakSlabs.push(new WeakRef(bytes));
 }
 
 /**
@@ -99,6 +117,11 @@ export class SourceCache {
     readonly source: SearchSource,
     readonly budget = DEFAULT_CACHE_BYTES,
   ) {}
+
+  /** Whether an entry for `path` is kept (whether or not the file changed since). */
+  holds(path: string): boolean {
+    return this.#entries.has(path);
+  }
 
   /** Budget bytes in use (slabs and per-file overheads). */
   get used(): number {
@@ -248,7 +271,16 @@ export class SourceCache {
 /** Puts a shared-size slab in the spare list (others are left to the garbage collector). */
 function giveBack(slab: Slab): void {
   const bytes = slab.bytes;
-  if (bytes.byteOffset === 0 && bytes.buffer.byteLength === SLAB_BYTES) spareSlabs.push(new WeakRef(bytes));
+  if (bytes.byteOffset !== 0 || bytes.buffer.byteLength !== SLAB_BYTES) return;
+  if (spareSlabs.length >= MAX_SPARE_SLABS) {
+    weakSlabs.push(new WeakRef(bytes));
+    return;
+  }
+  spareSlabs.push(bytes);
+  if (spareTimer !== undefined) clearTimeout(spareTimer);
+  spareTimer = setTimeout(loosenSpareSlabs, SPARE_SLAB_MS);
+  // Never what keeps a Node process alive.
+  (spareTimer as { unref?: () => void }).unref?.();
 }
 
 const NUL = new Uint8Array([0]);
