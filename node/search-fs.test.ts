@@ -1,11 +1,11 @@
 import { mkdir, mkdtemp, realpath, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ToolRunner } from '../src/core/runner.js';
 import type { Platform } from '../src/core/types.js';
 import { createMemoryPlatform } from '../src/platform/memory.js';
-import { SLAB_BYTES, SourceCache } from '../src/search/source-cache.js';
+import { SLAB_BYTES, SourceCache, SPARE_SLAB_MS, spareSlabCount } from '../src/search/source-cache.js';
 import { findFileTool } from '../src/tools/find-file.js';
 import { grepSearchTool } from '../src/tools/grep-search.js';
 import { searchDirTool } from '../src/tools/search-dir.js';
@@ -241,6 +241,39 @@ describe('SourceCache over a Node folder', () => {
       expect(cache.used).toBe(SLAB_BYTES + 4 * 256);
       cache.release();
       expect(cache.used).toBe(0);
+      source.close?.();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reads a fresh cache into the slab a released cache gave back, and no longer holds spare slabs 10 s after the last release', async () => {
+    const dir = await realpath(await mkdtemp(join(tmpdir(), 'toolhost-slab-')));
+    try {
+      await writeFile(join(dir, 'a.txt'), 'alpha\n');
+      await writeFile(join(dir, 'b.txt'), 'beta\n');
+      const source = createNodeSearchSource(dir, { helper: false });
+      const bufferOf = (cache: SourceCache, name: string): ArrayBufferLike => {
+        const file = cache.load(join(dir, name));
+        if (!file || file === 'large' || !file.bytes) throw new Error(`${name} is not a text file`);
+        return file.bytes.buffer;
+      };
+      const first = new SourceCache(source);
+      const slab = bufferOf(first, 'a.txt');
+      expect(slab.byteLength).toBe(SLAB_BYTES);
+      vi.useFakeTimers();
+      try {
+        first.release();
+        const second = new SourceCache(source);
+        expect(bufferOf(second, 'b.txt')).toBe(slab);
+        second.release();
+        vi.advanceTimersByTime(SPARE_SLAB_MS - 1);
+        expect(spareSlabCount()).toBeGreaterThanOrEqual(1);
+        vi.advanceTimersByTime(1);
+        expect(spareSlabCount()).toBe(0);
+      } finally {
+        vi.useRealTimers();
+      }
       source.close?.();
     } finally {
       await rm(dir, { recursive: true, force: true });

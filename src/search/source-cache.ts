@@ -84,6 +84,11 @@ function takeSlab(): Uint8Array {
   return new Uint8Array(SLAB_BYTES);
 }
 
+/** Spare slabs held (not only weakly) right now: for tests and diagnostics. */
+export function spareSlabCount(): number {
+  return spareSlabs.length;
+}
+
 /** After {@link SPARE_SLAB_MS} without a release, the spare slabs are held only weakly. */
 function loosenSpareSlabs(): void {
   spareTimer = undefined;
