@@ -7,6 +7,8 @@ import type { Endpoint } from 'comlink';
 import type { ToolHost, ToolInfo } from '../core/host.js';
 import type { CallOptions, FunctionDeclaration, ToolCall, ToolCallResult, ToolMessage } from '../core/runner.js';
 import type { AnyTool } from '../core/tool.js';
+import { checkCallOptions, checkOptions, is, type OptionRules } from '../core/options.js';
+import { permissionPolicyRule } from '../core/permissions.js';
 import { pageTool, runPageTool, type PageTool } from './page-tools.js';
 import { toError, type WireCallOptions, type WirePermissionPolicy } from './protocol.js';
 import { startWorkerSessions, type RemoteToolRunnerStatus } from './session.js';
@@ -16,7 +18,10 @@ export type { RemoteToolRunnerStatus } from './session.js';
 /** Host-side grace after a deadline before the worker is probed, in ms (also the probe's own budget). */
 export const REMOTE_GRACE_MS = 250;
 
-/** Options of {@link connectToolRunner}; all optional. */
+/**
+ * Options of {@link connectToolRunner}; all optional. A bad one (a `defaultTimeoutMs` of -1, a hook
+ * that is not a function) throws a TypeError naming it, as the runner's own options do.
+ */
 export interface ConnectToolRunnerOptions {
   /** Deadline in ms for calls that give no `timeoutMs` (default: none; the worker's runner may have its own). */
   defaultTimeoutMs?: number;
@@ -64,9 +69,16 @@ export interface RemoteToolRunner extends ToolHost {
   tools(): Promise<ToolInfo[]>;
   /** The worker runner's declarations, page-side tools included; rejects with a ToolError (`unavailable`, `timeout`). */
   declarations(): Promise<FunctionDeclaration[]>;
-  /** Runs one call in the worker; the output, or rejects with a ToolError (codes as {@link ToolRunner.execute}). */
+  /**
+   * Runs one call in the worker; the output, or rejects with a ToolError (codes as {@link ToolRunner.execute}).
+   * Bad `options` (a `timeoutMs` that is not a number > 0, a `signal` that is not an AbortSignal) reject
+   * with a TypeError before anything is sent, as on the runner.
+   */
   execute(name: string, args: unknown, options?: CallOptions): Promise<unknown>;
-  /** Runs a batch in the worker (ordering and concurrency as {@link ToolRunner.processToolCalls}); never rejects. */
+  /**
+   * Runs a batch in the worker (ordering and concurrency as {@link ToolRunner.processToolCalls}); a call's
+   * failure is its result. Bad `options` reject with a TypeError before anything is sent, as on the runner.
+   */
   processToolCalls(calls: readonly ToolCall[], options?: CallOptions): Promise<ToolCallResult[]>;
   /**
    * Registers a tool that runs here, on the page: the worker validates its arguments and applies
@@ -97,6 +109,18 @@ export interface RemoteToolRunner extends ToolHost {
   /** How many times a hung or crashed worker (one that had been serving) was replaced. */
   readonly restarts: number;
 }
+
+/** The checks of {@link ConnectToolRunnerOptions}. */
+const CONNECT_OPTION_RULES: OptionRules = {
+  defaultTimeoutMs: is.deadlineMs,
+  graceMs: is.positiveMs,
+  startupTimeoutMs: is.positiveMs,
+  controlTimeoutMs: is.positiveMs,
+  terminate: is.function,
+  watch: is.function,
+  onMessage: is.function,
+  onRestart: is.function,
+};
 
 /**
  * Connects to a worker that called {@link exposeToolRunner} and returns a {@link RemoteToolRunner}
@@ -132,6 +156,7 @@ export function connectToolRunner(
   workerOrFactory: Endpoint | (() => Endpoint),
   options: ConnectToolRunnerOptions = {},
 ): RemoteToolRunner {
+  checkOptions('connectToolRunner', options, CONNECT_OPTION_RULES);
   const handlers = new Set<(message: ToolMessage) => void | Promise<void>>();
   if (options.onMessage) handlers.add(options.onMessage);
   const pageTools = new Map<string, PageTool>();
@@ -212,6 +237,7 @@ export function connectToolRunner(
     },
 
     async execute(name, args, callOptions) {
+      checkCallOptions('RemoteToolRunner.execute', callOptions);
       const deadlineMs = deadlineOf(callOptions);
       const envelope = await request({
         label: typeof name === 'string' ? name : 'execute',
@@ -224,6 +250,7 @@ export function connectToolRunner(
     },
 
     async processToolCalls(calls, callOptions) {
+      checkCallOptions('RemoteToolRunner.processToolCalls', callOptions);
       if (!Array.isArray(calls)) {
         return [{ name: '', error: 'processToolCalls takes an array of { id?, name, args }', code: 'invalid_arguments' }];
       }
@@ -254,6 +281,8 @@ export function connectToolRunner(
       if (typeof policy === 'object' && policy !== null && 'ask' in policy) {
         throw new TypeError("setPermissions: an ask function cannot cross to the tool worker; give it in the worker's setup (new ToolRunner({ permissions }))");
       }
+      const problem = permissionPolicyRule(policy, 'policy');
+      if (problem) throw new TypeError(`setPermissions: ${problem}`);
       const envelope = await control('setPermissions', (api) => api.setPermissions(policy));
       if (!envelope.ok) throw toError(envelope);
       permissions = policy;
