@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryPlatform } from '../platform/memory.js';
 import { compileSearchPattern, loadSearchPatternParser, prepareSearchPattern } from './dialect.js';
 import { scanText } from './line-scan.js';
-import { cacheOf, COUNT_CHUNK_BYTES, countText } from './source-cache.js';
+import { cacheOf, COUNT_CHUNK_BYTES, countText, needleOf } from './source-cache.js';
 
 // In browsers the pattern parser loads on demand (as grep_search awaits it before compiling).
 beforeAll(() => loadSearchPatternParser());
@@ -46,6 +46,35 @@ describe('countText', () => {
       if (!empty || empty === 'large' || !empty.bytes) throw new Error('empty.txt is a text file');
       const emptyWhole = await scanText('', pattern, { deadline: Date.now() + 60_000, wantOffsets: 0, maxHits: Infinity, pause });
       expect((await countText(cache, empty, pattern, undefined, Date.now() + 60_000, pause)).count, `${source_} on an empty file`).toBe(emptyWhole.count);
+    }
+    await platform.dispose();
+  });
+
+  it('counts a pattern with a required literal on the lines holding it exactly as a scan of the whole text', async () => {
+    const text = mixedText() + '\nbar1 at the end bar2';
+    const bytes = new TextEncoder().encode(`\uFEFF${text}`);
+    const platform = createMemoryPlatform({ files: { 'mixed.txt': bytes, 'start.txt': 'foo bar at the start\rfoo\r\nbar foo bar' } });
+    const source = platform.searchSource;
+    if (!source) throw new Error('the memory platform has a search source');
+    const cache = cacheOf(source);
+    const pause = async (): Promise<void> => undefined;
+    const patterns = [
+      'bar\\d+ 😀 a$', '^foo bar', 'bar$', '\\bbar\\d{2}\\b', 'École \\d+ — caf.', '(?i)école \\d+', 'foo (bar)+', '^x(yyy)+a$', 'yyy', 'bar[0-9]+ at the end bar\\d',
+      // re2js for these (no V8 form): still only the lines holding the literal.
+      'foo(?:\\s+bar\\w*){1,3}', 'the (start|end)',
+    ];
+    for (const name of ['mixed.txt', 'start.txt']) {
+      const file = cache.load(`/workspace/${name}`);
+      if (!file || file === 'large' || !file.bytes) throw new Error(`${name} is a text file`);
+      const whole = new TextDecoder().decode(file.bytes.subarray(file.skip));
+      for (const source_ of patterns) {
+        const pattern = await prepareSearchPattern(compileSearchPattern(source_, { literal: false, caseSensitive: true }));
+        const needle = needleOf(pattern);
+        if (!source_.startsWith('(?i)')) expect(needle, source_).toBeDefined();
+        const expected = await scanText(whole, pattern, { deadline: Date.now() + 60_000, wantOffsets: 0, maxHits: Infinity, pause });
+        const counted = await countText(cache, file, pattern, needle, Date.now() + 60_000, pause);
+        expect(counted, `${source_} in ${name}`).toEqual({ count: expected.count, stopped: false });
+      }
     }
     await platform.dispose();
   });

@@ -342,6 +342,49 @@ export function countLiteralLines(
   }
 }
 
+/**
+ * Counts the lines of `bytes` that `pattern` matches when every match holds `needle` (its required
+ * literal, bytes, no line break in it): only the lines holding the needle are decoded, one at a time,
+ * and matched on their own (lines end at `\n`, `\r\n` or `\r`, so a match never spans them), from the
+ * first occurrence at `first`; text before `skip` (a BOM) is no line's. Stops at `deadline` (`stopped`).
+ */
+async function countCandidateLines(
+  source: SearchSource,
+  bytes: Uint8Array,
+  skip: number,
+  first: number,
+  needle: Uint8Array,
+  pattern: SearchPattern,
+  deadline: number,
+  pause: () => Promise<void>,
+): Promise<{ count: number; stopped: boolean }> {
+  let count = 0;
+  let at = first;
+  let lines = 0;
+  while (at !== -1) {
+    let start = at;
+    while (start > skip) {
+      const c = bytes[start - 1] as number;
+      if (c === 10 || c === 13) break;
+      start -= 1;
+    }
+    const after = at + needle.length;
+    let end = source.indexOf(bytes, LF, after);
+    if (end === -1) end = bytes.length;
+    if (end > after) {
+      const cr = source.indexOf(bytes.subarray(after, end), CR, 0);
+      if (cr !== -1) end = after + cr;
+    }
+    const result = await scanText(source.decode(bytes.subarray(start, end)), pattern, { deadline, wantOffsets: 0, maxHits: 1, pause });
+    count += result.count;
+    if (result.stopped) return { count, stopped: true };
+    lines += 1;
+    if ((lines & 255) === 0 && Date.now() >= deadline) return { count, stopped: true };
+    at = end + 1 < bytes.length ? source.indexOf(bytes, needle, end + 1) : -1;
+  }
+  return { count, stopped: false };
+}
+
 /** {@link SearchHelperAnswer} codes: the file was not reached (the deadline came first). */
 export const FILE_NOT_REACHED = -1;
 /** The file was gone or not a regular file. */
@@ -387,6 +430,7 @@ export async function countText(
       if (!counted.stopped) rememberCount(file, literal, counted.count);
       return counted;
     }
+    return countCandidateLines(cache.source, bytes, file.skip, first, needle, pattern, deadline, pause);
   }
   // Decoded and scanned a run of whole lines at a time: each text is small enough for the young
   // generation, so a count over many files leaves no large texts for a full collection to find.
