@@ -24,6 +24,13 @@ function bigTree(): Record<string, string> {
 const SLOW = '(a|b)*(ab)+x';
 const NOTE = /^the search stopped at its time limit \(\d+ ms, 80 % of what was left of the call's deadline\) (after \d+ of \d+ files|while listing files, after \d+ of the \d+ files listed so far); the results cover those files only: narrow dir_path or include, or use a simpler pattern$/;
 
+/** What grep_search adds to the time-limit note when `max_results` (100) also left some of what was found out. */
+function cutNote(shown: number, total: number, what: 'files' | 'matching lines'): string {
+  if (shown >= total) return '';
+  const summary = what === 'files' ? 'or narrow the pattern, dir_path or include' : 'narrow the pattern, dir_path or include, or use output_mode "count" for the number of matching lines per file';
+  return ` Showing ${shown} of ${total} ${what} (max_results is 100): raise max_results (at most 2000), ${summary}.`;
+}
+
 let base: string;
 let node: Platform;
 
@@ -51,14 +58,17 @@ describe('a search under a call deadline', () => {
       const started = Date.now();
       const [result] = await runner.processToolCalls([{ name: 'grep_search', args: { pattern: SLOW, output_mode: 'count' } }], { timeoutMs: 300 });
       expect(Date.now() - started).toBeLessThan(300 + 250);
-      const value = (result as { result?: { truncated: boolean; note?: string; total_files: number } }).result;
+      const value = (result as { result?: { truncated: boolean; note?: string; total_files: number; counts: unknown[] } }).result;
       expect(value?.truncated).toBe(true);
-      expect(value?.note).toMatch(NOTE);
+      const cut = cutNote(value?.counts.length ?? 0, value?.total_files ?? 0, 'files');
+      expect(value?.note?.endsWith(cut)).toBe(true);
+      expect(value?.note?.slice(0, (value?.note?.length ?? 0) - cut.length)).toMatch(NOTE);
       expect(value?.total_files).toBeLessThan(FILES);
       // Without a deadline the same search covers every file (its own 10 s limit is far off).
       const full = (await runner.execute('grep_search', { pattern: SLOW, output_mode: 'files_with_matches', max_results: 2000 })) as { total_files: number; note?: string };
       expect(full).toMatchObject({ total_files: FILES });
-      expect(full.note).toBeUndefined();
+      // No time-limit note; only max_results (2,000 of the 4,000 files) left files out.
+      expect(full.note).toBe('Showing 2000 of 4000 files (max_results is 2000): narrow the pattern, dir_path or include, or use output_mode "count" for the number of matching lines per file.');
     });
   }
 
@@ -67,7 +77,9 @@ describe('a search under a call deadline', () => {
     const [result] = await runner.processToolCalls([{ name: 'grep_search', args: { pattern: SLOW, max_time_ms: 50 } }], { timeoutMs: 5000 });
     const value = (result as { result?: SearchContentResult }).result;
     expect(value?.truncated).toBe(true);
-    expect(value?.note).toMatch(/^the search stopped at its time limit \(50 ms\) after \d+ of 4000 files; .*or raise max_time_ms$/);
+    const cut = cutNote(value?.matches.length ?? 0, value?.total_matches ?? 0, 'matching lines');
+    expect(value?.note?.endsWith(cut)).toBe(true);
+    expect(value?.note?.slice(0, (value?.note?.length ?? 0) - cut.length)).toMatch(/^the search stopped at its time limit \(50 ms\) after \d+ of 4000 files; .*or raise max_time_ms$/);
   });
 
   it('stops a slow walk at the share of the deadline: find_file, grep_search and search_dir answer with what they listed', async () => {
