@@ -202,8 +202,9 @@ export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions
     sharing?.cancel();
     throw error;
   }
-  listed.files.sort((a, b) => compareCodeUnits(a.path, b.path));
   const shared = sharing?.end();
+  // A shared count sorts only the files that matched, once merged.
+  if (!shared) listed.files.sort((a, b) => compareCodeUnits(a.path, b.path));
 
   const tally: Tally = { matches: [], files: [], totalMatches: 0, outputChars: 0, contentFull: false };
   let searched = 0;

@@ -313,6 +313,28 @@ const LF = new Uint8Array([10]);
 const CR = new Uint8Array([13]);
 
 /**
+ * Finds where lines end in bytes (the first `\n` or `\r` at or after a position), for positions that
+ * only move forward: the next `\r` found is kept, so a file without one is searched for it once.
+ */
+class LineEnds {
+  #cr = -2;
+
+  constructor(
+    readonly source: SearchSource,
+    readonly bytes: Uint8Array,
+  ) {}
+
+  /** The first line break at or after `pos` (not before the previous call's `pos`), or the length. */
+  after(pos: number): number {
+    const { source, bytes } = this;
+    let end = source.indexOf(bytes, LF, pos);
+    if (end === -1) end = bytes.length;
+    if (this.#cr !== -1 && this.#cr < pos) this.#cr = source.indexOf(bytes, CR, pos);
+    return this.#cr !== -1 && this.#cr < end ? this.#cr : end;
+  }
+}
+
+/**
  * Counts the lines of `bytes` holding `needle` (bytes, no line break in it), on bytes only:
  * `indexOf` to each occurrence, then to the end of its line (a `\r` is looked for within that line
  * only, so a file without one is not read twice). Stops at `deadline` (`stopped`).
@@ -326,17 +348,12 @@ export function countLiteralLines(
 ): { count: number; stopped: boolean } {
   let count = 0;
   let pos = from;
+  const ends = new LineEnds(source, bytes);
   for (;;) {
     const at = source.indexOf(bytes, needle, pos);
     if (at === -1) return { count, stopped: false };
     count += 1;
-    const after = at + needle.length;
-    let end = source.indexOf(bytes, LF, after);
-    if (end === -1) end = bytes.length;
-    if (end > after) {
-      const cr = source.indexOf(bytes.subarray(after, end), CR, 0);
-      if (cr !== -1) end = after + cr;
-    }
+    const end = ends.after(at + needle.length);
     pos = end + 1;
     if ((count & 255) === 0 && Date.now() >= deadline) return { count, stopped: true };
   }
@@ -361,6 +378,7 @@ async function countCandidateLines(
   let count = 0;
   let at = first;
   let lines = 0;
+  const ends = new LineEnds(source, bytes);
   while (at !== -1) {
     let start = at;
     while (start > skip) {
@@ -368,13 +386,7 @@ async function countCandidateLines(
       if (c === 10 || c === 13) break;
       start -= 1;
     }
-    const after = at + needle.length;
-    let end = source.indexOf(bytes, LF, after);
-    if (end === -1) end = bytes.length;
-    if (end > after) {
-      const cr = source.indexOf(bytes.subarray(after, end), CR, 0);
-      if (cr !== -1) end = after + cr;
-    }
+    const end = ends.after(at + needle.length);
     const result = await scanText(source.decode(bytes.subarray(start, end)), pattern, { deadline, wantOffsets: 0, maxHits: 1, pause });
     count += result.count;
     if (result.stopped) return { count, stopped: true };
