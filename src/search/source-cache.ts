@@ -60,8 +60,11 @@ interface Entry extends SourceFile {
 
 /** How long slabs of a released cache stay held for the next cache (ms), as an allocator keeps freed pages a while. */
 export const SPARE_SLAB_MS = 10_000;
-/** Spare slabs held at most (one default budget's worth); more are left to the garbage collector. */
-const MAX_SPARE_SLABS = DEFAULT_CACHE_BYTES / SLAB_BYTES;
+/**
+ * Spare slabs held at most per thread (64 MiB, a quarter of the default budget): what an idle process
+ * keeps for reuse is bounded; more are left to the garbage collector.
+ */
+const MAX_SPARE_SLABS = DEFAULT_CACHE_BYTES / SLAB_BYTES / 4;
 
 /**
  * Slabs of released caches, reused by the next cache: held for {@link SPARE_SLAB_MS} after the last
