@@ -3,6 +3,7 @@ import { ToolRunner, type ToolRunnerOptions } from '../src/core/runner.js';
 import { defineTool } from '../src/core/tool.js';
 import { checkOptions, describeValue, is } from '../src/core/options.js';
 import { createMemoryPlatform } from '../src/platform/memory.js';
+import { PermissionChecker } from '../src/core/permissions.js';
 
 /** The TypeError `fn` throws (fails the test when it throws something else or nothing). */
 function typeErrorOf(fn: () => unknown): TypeError {
@@ -85,6 +86,9 @@ describe('ToolRunner options', () => {
     );
     expect(typeErrorOf(() => runner.setPermissions('bogus' as never)).message).toBe(`setPermissions: policy must be 'allow_all', 'read_only' or ${ASK}, not "bogus"`);
     expect(runner.permissions.policy).toBe('read_only');
+    expect(typeErrorOf(() => new PermissionChecker({ deny: 'x' } as never)).message).toBe(
+      'PermissionChecker: policy.deny must be an array of tool-name patterns (strings such as "deploy_*"), not "x"',
+    );
   });
 });
 

@@ -99,7 +99,10 @@ export class PermissionChecker {
   readonly policy: PermissionPolicy;
   readonly #sessionAllowed = new Set<string>();
 
+  /** Throws a TypeError naming what is wrong with a policy that is not a {@link PermissionPolicy}. */
   constructor(policy: PermissionPolicy = 'allow_all') {
+    const problem = permissionPolicyRule(policy, 'policy');
+    if (problem) throw new TypeError(`PermissionChecker: ${problem}`);
     this.policy = policy;
   }
 
