@@ -128,7 +128,7 @@ describe('the search helper thread (built package)', () => {
       const changed = join(base, 'pkg1/lib1/f1.js');
       if (!helper.owns(changed)) {
         const first = helper.share(job('changed here'), undefined);
-        first.post([changed], false);
+        first.post([changed], 'open');
         first.end();
         await started(first);
         expect((await first.finish()).codes.get(0)).toEqual(Int32Array.of(0));
@@ -137,8 +137,8 @@ describe('the search helper thread (built package)', () => {
       const count = async (): Promise<number | undefined> => {
         const shared = helper.share(job('changed here'), undefined);
         expect(shared.claim(0)).toBe(true);
-        shared.post([join(base, 'pkg0/lib0/f0.js')], false);
-        shared.post([changed], true);
+        shared.post([join(base, 'pkg0/lib0/f0.js')], 'open');
+        shared.post([changed], 'helpers');
         expect(shared.claim(1)).toBe(false);
         shared.end();
         await started(shared);
@@ -152,6 +152,14 @@ describe('the search helper thread (built package)', () => {
       expect(await node.execute('grep_search', { pattern: 'changed here', fixed_strings: true, output_mode: 'count' })).toMatchObject({ total_matches: 2, total_files: 1 });
       await writeFile(changed, files[changed.slice(base.length + 1)] as string);
       await utimes(changed, Date.now() / 1000 - 10, Date.now() / 1000 - 10);
+      // A file this thread caches, changed: validated by an lstat the helper or this thread takes.
+      const ours = join(base, 'pkg2/lib2/f2.js');
+      if (!mine.holds(ours)) mine.load(ours);
+      expect(mine.holds(ours)).toBe(true);
+      await writeFile(ours, 'changed here\n');
+      expect(await node.execute('grep_search', { pattern: 'changed here', fixed_strings: true, output_mode: 'count' })).toMatchObject({ total_matches: 1, total_files: 1 });
+      await writeFile(ours, files[ours.slice(base.length + 1)] as string);
+      await utimes(ours, Date.now() / 1000 - 10, Date.now() / 1000 - 10);
     } finally {
       await platform.dispose();
     }
@@ -164,9 +172,9 @@ describe('the search helper thread (built package)', () => {
       const shared = helper.share(job('function'), undefined);
       // Claimed by the caller before it is posted: the helper never counts it.
       expect(shared.claim(0)).toBe(true);
-      expect(shared.post([join(base, 'pkg0/lib0/f0.js')], false)).toBe(0);
-      expect(shared.post([join(base, 'pkg0/lib0/f0.js'), join(base, 'bin/b0.dat'), join(base, 'text/bom0.txt'), join(base, 'text/latin0.txt'), join(base, 'gone.js')], false)).toBe(1);
-      expect(shared.post([join(base, huge), join(base, 'big/big.js')], false)).toBe(2);
+      expect(shared.post([join(base, 'pkg0/lib0/f0.js')], 'open')).toBe(0);
+      expect(shared.post([join(base, 'pkg0/lib0/f0.js'), join(base, 'bin/b0.dat'), join(base, 'text/bom0.txt'), join(base, 'text/latin0.txt'), join(base, 'gone.js')], 'open')).toBe(1);
+      expect(shared.post([join(base, huge), join(base, 'big/big.js')], 'open')).toBe(2);
       expect(shared.posted).toBe(3);
       shared.end();
       await started(shared);
@@ -186,6 +194,29 @@ describe('the search helper thread (built package)', () => {
     }
   });
 
+  it('takes the lstat of a stat batch (files the caller caches) when it claims it first', async () => {
+    const platform = platforms.createNodePlatform({ root: base });
+    try {
+      const helper = platform.searchSource?.helper as SearchHelper;
+      const shared = helper.share(job('function'), undefined);
+      const file = join(base, 'pkg0/lib0/f0.js');
+      expect(shared.post([file, join(base, 'gone.js'), join(base, 'pkg0')], 'stat')).toBe(0);
+      shared.end();
+      await started(shared);
+      const answer = await shared.finish();
+      expect(answer.codes.size).toBe(0);
+      const stats = Array.from(answer.stats.get(0) ?? []);
+      const real = statSync(file);
+      expect(stats.slice(0, 3)).toEqual([real.size, real.mtimeMs, real.ino]);
+      // Gone, and a directory (not a regular file).
+      expect(stats.slice(3).every((value) => Number.isNaN(value))).toBe(true);
+      // The caller's cached files never become the helper's.
+      expect(helper.owns(file)).toBe(false);
+    } finally {
+      await platform.dispose();
+    }
+  });
+
   it('answers a count stopped by its time limit with what it covered, and a cancelled count with cancelled; the platform stays usable', async () => {
     const platform = platforms.createNodePlatform({ root: base });
     try {
@@ -194,7 +225,7 @@ describe('the search helper thread (built package)', () => {
       const paths = Object.keys(tree()).map((rel) => join(base, rel));
       // A deadline already past: nothing is counted.
       const late = helper.share(job('function', Date.now() - 1), undefined);
-      late.post(paths, false);
+      late.post(paths, 'open');
       late.end();
       await started(late);
       const lateAnswer = await late.finish();
@@ -203,13 +234,13 @@ describe('the search helper thread (built package)', () => {
       const controller = new AbortController();
       controller.abort();
       const aborted = helper.share(job('function'), controller.signal);
-      aborted.post(paths, false);
+      aborted.post(paths, 'open');
       aborted.end();
       await expect(aborted.finish()).rejects.toMatchObject({ code: 'cancelled' });
       // Aborted while the worker counts: answers cancelled at once (the worker drops the count).
       const midway = new AbortController();
       const counting = helper.share(job('function'), midway.signal);
-      counting.post(paths, false);
+      counting.post(paths, 'open');
       await started(counting);
       const finishing = counting.finish();
       midway.abort();
@@ -228,7 +259,7 @@ describe('the search helper thread (built package)', () => {
     try {
       // 40 passes of a no-literal regex over the 17 MiB file (within this count's limit): seconds of work for the one worker.
       const long = slow.searchSource?.helper?.share({ pattern: '[A-Z][a-z]+[A-Z]\\w*|f\\w+ h', literal: false, caseSensitive: true, deadline: Date.now() + 60_000, limit: LIMIT }, stop.signal) as SharedCount;
-      for (let i = 0; i < 40; i += 1) long.post([join(base, huge)], false);
+      for (let i = 0; i < 40; i += 1) long.post([join(base, huge)], 'open');
       long.end();
       await started(long);
       const longAnswer = long.finish();

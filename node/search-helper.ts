@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { toToolError, ToolError } from '../src/core/errors.js';
-import type { SearchHelper, SearchHelperAnswer, SearchHelperJob, SharedCount } from '../src/core/types.js';
+import type { SearchHelper, SearchHelperAnswer, SearchHelperJob, SearchSource, SharedBatchKind, SharedCount } from '../src/core/types.js';
 import { compileSearchPattern, prepareSearchPattern, type SearchPattern } from '../src/search/dialect.js';
 import { countText, FILE_BINARY, FILE_GONE, FILE_LARGE, FILE_NOT_REACHED, needleOf, type SourceCache } from '../src/search/source-cache.js';
 
@@ -33,15 +33,19 @@ export type WorkerMessage =
   | { type: 'open'; platform: number; root: string; cacheBytes: number }
   | { type: 'close'; platform: number }
   | ({ type: 'count'; platform: number; id: number; control: Int32Array } & SearchHelperJob)
-  | { type: 'batch'; id: number; index: number; paths: string[] }
+  | { type: 'batch'; id: number; index: number; paths: string[]; kind: SharedBatchKind }
   | { type: 'end'; id: number }
   | { type: 'cancel'; id: number };
 
 /** The worker's answer to a count. */
 export interface WorkerAnswer {
   id: number;
+  /** Indexes of the count batches it did, with their codes. */
   batches?: number[];
   codes?: Int32Array[];
+  /** Indexes of the stat batches it did, with their stats. */
+  statBatches?: number[];
+  stats?: Float64Array[];
   stopped?: boolean;
   error?: { code: string; message: string };
 }
@@ -80,6 +84,27 @@ export async function countPaths(
   return { codes, stopped: false };
 }
 
+/**
+ * The `lstat` of each of `paths` (a `stat` batch), three numbers a path: size, mtimeMs, ino; size NaN
+ * when it is gone or not a regular file, -1 for the paths after the deadline came.
+ */
+export function statPaths(source: SearchSource, paths: readonly string[], deadline: number): { stats: Float64Array; stopped: boolean } {
+  const stats = new Float64Array(3 * paths.length).fill(-1);
+  for (let i = 0; i < paths.length; i += 1) {
+    if ((i & 15) === 0 && Date.now() >= deadline) return { stats, stopped: true };
+    let stat;
+    try {
+      stat = source.stat(paths[i] as string);
+    } catch {
+      stat = undefined;
+    }
+    stats[3 * i] = stat ? stat.size : Number.NaN;
+    stats[3 * i + 1] = stat ? stat.mtimeMs : Number.NaN;
+    stats[3 * i + 2] = stat ? stat.ino : Number.NaN;
+  }
+  return { stats, stopped: false };
+}
+
 interface Pending {
   resolve: (answer: SearchHelperAnswer) => void;
 }
@@ -112,16 +137,20 @@ function sharedWorker(url: URL): { worker: Worker; pending: Map<number, Pending>
     if (shared === current) shared = undefined;
     const counts = [...pending.values()];
     pending.clear();
-    for (const { resolve } of counts) resolve({ codes: new Map(), stopped: false });
+    for (const { resolve } of counts) resolve({ codes: new Map(), stats: new Map(), stopped: false });
   };
   worker.on('message', (message: WorkerAnswer) => {
     const entry = pending.get(message.id);
     if (!entry) return;
     pending.delete(message.id);
     const codes = new Map<number, Int32Array>();
+    const stats = new Map<number, Float64Array>();
     // An error in the helper (it cannot read the root, say) leaves its batches to the caller, which meets the same error itself.
-    if (!message.error) (message.batches ?? []).forEach((index, k) => codes.set(index, (message.codes as Int32Array[])[k] as Int32Array));
-    entry.resolve({ codes, stopped: message.stopped === true });
+    if (!message.error) {
+      (message.batches ?? []).forEach((index, k) => codes.set(index, (message.codes as Int32Array[])[k] as Int32Array));
+      (message.statBatches ?? []).forEach((index, k) => stats.set(index, (message.stats as Float64Array[])[k] as Float64Array));
+    }
+    entry.resolve({ codes, stats, stopped: message.stopped === true });
   });
   worker.on('error', lose);
   worker.on('exit', lose);
@@ -147,7 +176,7 @@ function countAlone(): SharedCount {
     started: false,
     end: () => undefined,
     claim: () => true,
-    finish: () => Promise.resolve({ codes: new Map(), stopped: false }),
+    finish: () => Promise.resolve({ codes: new Map(), stats: new Map(), stopped: false }),
     cancel: () => undefined,
   };
 }
@@ -204,19 +233,19 @@ export function startSearchHelper(root: string, cacheBytes: number): (SearchHelp
       const cancel = (): void => {
         Atomics.store(control, CONTROL_CANCEL, 1);
         if (!settled) worker.postMessage({ type: 'cancel', id } satisfies WorkerMessage);
-        settle({ codes: new Map(), stopped: false });
+        settle({ codes: new Map(), stats: new Map(), stopped: false });
       };
       // Referenced while a count is out, so a process awaiting it does not exit meanwhile.
       worker.ref();
       current.pending.set(id, { resolve: settle });
       worker.postMessage({ type: 'count', platform, id, control, ...job } satisfies WorkerMessage);
       return {
-        post(paths: string[], helpers: boolean): number {
+        post(paths: string[], kind: SharedBatchKind): number {
           const index = batches.length;
           batches.push(paths);
           if (index >= MAX_SHARED_BATCHES || settled) return index;
-          if (helpers) Atomics.store(control, CONTROL_FIRST_BATCH + index, BATCH_HELPER);
-          worker.postMessage({ type: 'batch', id, index, paths } satisfies WorkerMessage);
+          if (kind === 'helpers') Atomics.store(control, CONTROL_FIRST_BATCH + index, BATCH_HELPER);
+          worker.postMessage({ type: 'batch', id, index, paths, kind } satisfies WorkerMessage);
           return index;
         },
         get posted() {
@@ -238,7 +267,7 @@ export function startSearchHelper(root: string, cacheBytes: number): (SearchHelp
           // The worker stops at the deadline itself; this covers one that is stuck past it.
           const late = setTimeout(() => {
             Atomics.store(control, CONTROL_CANCEL, 1);
-            settle({ codes: new Map(), stopped: true });
+            settle({ codes: new Map(), stats: new Map(), stopped: true });
           }, Math.max(0, job.deadline - Date.now()) + LATE_MS);
           const onAbort = (): void => cancel();
           signal?.addEventListener('abort', onAbort, { once: true });

@@ -1,11 +1,11 @@
 // The search helper's thread (see startSearchHelper): takes part in large counts, one at a time, over
 // a Node search source and cache of its own per platform. A count's batches arrive while the caller's
-// walk runs; each open batch is claimed with a compare-and-swap on the count's shared control words
-// before it is counted, so the caller (which takes open batches from the last one down) never counts
-// one twice.
+// walk runs; each open or stat batch is claimed with a compare-and-swap on the count's shared control
+// words before it is counted (or, for a stat batch of the caller's cached files, its lstat taken), so
+// the caller (which takes such batches from the last one down) never does one twice.
 import { parentPort } from 'node:worker_threads';
 import { isToolError } from '../src/core/errors.js';
-import type { SearchSource } from '../src/core/types.js';
+import type { SearchSource, SharedBatchKind } from '../src/core/types.js';
 import { cacheOf, type SourceCache } from '../src/search/source-cache.js';
 import {
   BATCH_HELPER,
@@ -16,6 +16,7 @@ import {
   countPaths,
   helperPattern,
   MAX_SHARED_BATCHES,
+  statPaths,
   STATE_STARTED,
   STATE_WAITING,
   type WorkerAnswer,
@@ -28,7 +29,7 @@ const platforms = new Map<number, { root: string; cacheBytes: number; open?: { s
 /** A count as it arrives: its batches so far, whether the last has come, and a waiting run to wake. */
 interface Count {
   message: Extract<WorkerMessage, { type: 'count' }>;
-  batches: string[][];
+  batches: Array<{ paths: string[]; kind: SharedBatchKind }>;
   ended: boolean;
   wake: (() => void) | undefined;
 }
@@ -50,6 +51,8 @@ async function run(count: Count): Promise<void> {
   if (Atomics.compareExchange(control, CONTROL_STATE, STATE_WAITING, STATE_STARTED) !== STATE_WAITING) return;
   const batches: number[] = [];
   const codes: Int32Array[] = [];
+  const statBatches: number[] = [];
+  const stats: Float64Array[] = [];
   try {
     const platform = platforms.get(message.platform);
     if (!platform) throw new Error('the search helper has no root for this platform');
@@ -58,7 +61,7 @@ async function run(count: Count): Promise<void> {
       const source = createNodeSearchSource(platform.root, { cacheBytes: platform.cacheBytes, helper: false });
       platform.open = { source, cache: cacheOf(source) };
     }
-    const { cache } = platform.open;
+    const { cache, source } = platform.open;
     const compiled = await helperPattern(message);
     const pause = async (): Promise<void> => {
       if (cancelled()) throw new Cancelled();
@@ -76,12 +79,21 @@ async function run(count: Count): Promise<void> {
         stopped = true;
         break;
       }
-      const counted = await countPaths(cache, compiled, count.batches[index] as string[], message, pause);
+      const batch = count.batches[index] as { paths: string[]; kind: SharedBatchKind };
+      if (batch.kind === 'stat') {
+        // Files the caller's cache holds: only their lstat is taken here.
+        const stated = statPaths(source, batch.paths, message.deadline);
+        statBatches.push(index);
+        stats.push(stated.stats);
+        stopped = stated.stopped;
+        continue;
+      }
+      const counted = await countPaths(cache, compiled, batch.paths, message, pause);
       batches.push(index);
       codes.push(counted.codes);
       stopped = counted.stopped;
     }
-    post({ id, batches, codes, stopped }, codes.map((c) => c.buffer as ArrayBuffer));
+    post({ id, batches, codes, statBatches, stats, stopped }, [...codes.map((c) => c.buffer as ArrayBuffer), ...stats.map((c) => c.buffer as ArrayBuffer)]);
   } catch (error) {
     if (error instanceof Cancelled || cancelled()) return;
     const code = isToolError(error) ? error.code : 'execution_failed';
@@ -94,7 +106,7 @@ parentPort?.on('message', (message: WorkerMessage) => {
     case 'batch': {
       const count = counts.get(message.id);
       if (!count) return;
-      count.batches[message.index] = message.paths;
+      count.batches[message.index] = { paths: message.paths, kind: message.kind };
       count.wake?.();
       count.wake = undefined;
       return;

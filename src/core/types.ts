@@ -243,34 +243,46 @@ export interface SearchHelperJob {
 }
 
 /**
- * What the helper counted of a {@link SharedCount}: per batch it counted, one code per path: the
+ * What the helper did of a {@link SharedCount}: per `count` batch it took, one code per path: the
  * matching lines of a searched text file (0 or more), or -1 not reached (the deadline came first), -2
- * gone or not a regular file, -3 over the size limit, -4 binary.
+ * gone or not a regular file, -3 over the size limit, -4 binary; per `stat` batch it took, three
+ * numbers per path (size, mtimeMs, ino of the regular file; size NaN when it is gone or not one, -1
+ * when the deadline came first).
  */
 export interface SearchHelperAnswer {
-  /** Codes by batch index; a batch missing here was not counted by the helper (the caller counts it). */
+  /** Codes by batch index; a count batch missing here was not counted by the helper (the caller counts it). */
   codes: Map<number, Int32Array>;
+  /** Stats by batch index of the `stat` batches the helper took. */
+  stats: Map<number, Float64Array>;
   /** True when the deadline stopped the helper (some files then have -1, and one may have a partial count). */
   stopped: boolean;
 }
 
 /**
+ * A batch of a {@link SharedCount}: `helpers` (files the helper's cache holds: the helper counts them),
+ * `open` (either thread counts them, whichever takes the batch first) or `stat` (files the caller's
+ * cache holds: either thread takes their `lstat`, the caller counts them).
+ */
+export type SharedBatchKind = 'helpers' | 'open' | 'stat';
+
+/**
  * One count shared between the calling thread and a {@link SearchHelper}. The caller hands the files
- * over in batches while its walk runs: a batch of files the helper's cache holds is the helper's; any
- * other is open, taken by whichever thread gets to it first (the helper from the first batch on, the
- * caller from the last once its walk is done), so the two meet wherever the work splits evenly,
- * whatever the files' sizes.
+ * over in batches while its walk runs (see {@link SharedBatchKind}): a batch of files the helper's cache
+ * holds is the helper's; any other is taken by whichever thread gets to it first (the helper from the
+ * first batch on, the caller from the last once its walk is done), so the two meet wherever the work
+ * splits evenly, whatever the files' sizes; of the files the caller's cache holds the helper only
+ * takes the `lstat` that validates them.
  */
 export interface SharedCount {
-  /** Hands over a batch of workspace paths (regular files, as the walk listed them); `helpers`: the helper's alone. Returns its index. */
-  post(paths: string[], helpers: boolean): number;
+  /** Hands over a batch of workspace paths (regular files, as the walk listed them). Returns its index. */
+  post(paths: string[], kind: SharedBatchKind): number;
   /** Batches posted so far. */
   readonly posted: number;
   /** Whether the helper has started on this count (from then on it answers). */
   readonly started: boolean;
   /** No more batches. */
   end(): void;
-  /** Takes open batch `index` for the calling thread: false when the helper took it first, or it is the helper's. */
+  /** Takes `open` or `stat` batch `index` for the calling thread: false when the helper took it first, or it is the helper's. */
   claim(index: number): boolean;
   /**
    * The helper's codes once it is done. A helper that has not started on this count by now (busy with

@@ -10,6 +10,7 @@ import { scanText, YIELD_EVERY_MS } from './line-scan.js';
 import { scanStream } from './line-stream.js';
 import { cacheOf, countText, FILE_BINARY, needleOf, rememberCount, type SourceCache } from './source-cache.js';
 import { countShared, SharedFiles } from './shared-count.js';
+import type { SearchFileStat } from '../core/types.js';
 
 export { MAX_LINE_CHARS, type SearchMatch } from './line-output.js';
 
@@ -305,12 +306,12 @@ export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions
   };
 
   /**
-   * Counts one file on this thread (read through its cache, kept there when `keep`) and tallies it;
-   * true when the time limit stopped the search.
+   * Counts one file on this thread (read through its cache, kept there when `keep`; `stat`: its
+   * `lstat` as the helper took it) and tallies it; true when the time limit stopped the search.
    */
-  const countHere = async (path: string, keep: boolean): Promise<boolean> => {
+  const countHere = async (path: string, keep: boolean, stat?: SearchFileStat | null): Promise<boolean> => {
     if (Date.now() - lastPause >= YIELD_EVERY_MS) await pause();
-    const file = (cache as SourceCache).load(path, streamOver, keep);
+    const file = (cache as SourceCache).load(path, streamOver, keep, stat);
     done += 1;
     if (file === undefined) return false;
     if (file === 'large') return streamed(path);

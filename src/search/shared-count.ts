@@ -1,4 +1,4 @@
-import type { SearchHelper, SearchHelperJob, SharedCount } from '../core/types.js';
+import type { SearchFileStat, SearchHelper, SearchHelperJob, SharedBatchKind, SharedCount } from '../core/types.js';
 import type { WalkFile } from '../fs/walk.js';
 import { FILE_LARGE, FILE_NOT_REACHED, type SourceCache } from './source-cache.js';
 
@@ -7,13 +7,11 @@ export const HELPED_MIN_FILES = 256;
 /** Files of one batch handed to the helper thread: the grain at which the two threads meet. */
 export const SHARED_BATCH_FILES = 32;
 
-/** A shared count once the walk is done: the files this thread's cache holds, and the batches. */
+/** A shared count once the walk is done, and its batches. */
 export interface SharedWork {
   count: SharedCount;
-  /** Files this thread's cache holds: counted here, never handed over. */
-  mine: string[];
-  /** The batches posted, by index (`helpers`: the helper's alone). */
-  batches: Array<{ paths: string[]; helpers: boolean }>;
+  /** The batches posted, by index. */
+  batches: Array<{ paths: string[]; kind: SharedBatchKind }>;
   /** Whether the helper's cache holds a file (see {@link SearchHelper.owns}). */
   owns: (path: string) => boolean;
   /** Set by {@link countShared}: the helper stopped at the deadline. */
@@ -23,15 +21,13 @@ export interface SharedWork {
 /**
  * The calling thread's side of a count shared with a {@link SearchHelper}, fed by the walk
  * (`walkWorkspace`'s `onFiles`): once the walk has listed {@link HELPED_MIN_FILES} files it starts
- * the {@link SharedCount}, and from then on sorts each listed file into the files this thread's cache
- * holds (counted here), the helper's batches (files its cache holds) and open batches.
+ * the {@link SharedCount}, and from then on sorts each listed file into `stat` batches (files this
+ * thread's cache holds), the helper's batches (files its cache holds) and open batches.
  */
 export class SharedFiles {
   #count: SharedCount | undefined;
-  readonly #mine: string[] = [];
-  readonly #batches: Array<{ paths: string[]; helpers: boolean }> = [];
-  #open: string[] = [];
-  #helpers: string[] = [];
+  readonly #batches: Array<{ paths: string[]; kind: SharedBatchKind }> = [];
+  readonly #filling: Record<SharedBatchKind, string[]> = { helpers: [], open: [], stat: [] };
 
   constructor(
     readonly helper: SearchHelper,
@@ -48,14 +44,10 @@ export class SharedFiles {
     }
     for (let i = from; i < files.length; i += 1) {
       const path = (files[i] as WalkFile).path;
-      if (this.cache.holds(path)) this.#mine.push(path);
-      else if (this.helper.owns(path)) {
-        this.#helpers.push(path);
-        if (this.#helpers.length === SHARED_BATCH_FILES) this.#post(true);
-      } else {
-        this.#open.push(path);
-        if (this.#open.length === SHARED_BATCH_FILES) this.#post(false);
-      }
+      const kind: SharedBatchKind = this.cache.holds(path) ? 'stat' : this.helper.owns(path) ? 'helpers' : 'open';
+      const filling = this.#filling[kind];
+      filling.push(path);
+      if (filling.length === SHARED_BATCH_FILES) this.#post(kind);
     }
   }
 
@@ -63,10 +55,9 @@ export class SharedFiles {
   end(): SharedWork | undefined {
     const count = this.#count;
     if (!count) return undefined;
-    if (this.#helpers.length > 0) this.#post(true);
-    if (this.#open.length > 0) this.#post(false);
+    for (const kind of ['helpers', 'open', 'stat'] as const) if (this.#filling[kind].length > 0) this.#post(kind);
     count.end();
-    return { count, mine: this.#mine, batches: this.#batches, owns: (path) => this.helper.owns(path), stopped: false };
+    return { count, batches: this.#batches, owns: (path) => this.helper.owns(path), stopped: false };
   }
 
   /** The walk failed: the helper drops the count. */
@@ -74,25 +65,26 @@ export class SharedFiles {
     this.#count?.cancel();
   }
 
-  #post(helpers: boolean): void {
-    const paths = helpers ? this.#helpers : this.#open;
-    if (helpers) this.#helpers = [];
-    else this.#open = [];
-    (this.#count as SharedCount).post(paths, helpers);
-    this.#batches.push({ paths, helpers });
+  #post(kind: SharedBatchKind): void {
+    const paths = this.#filling[kind];
+    this.#filling[kind] = [];
+    (this.#count as SharedCount).post(paths, kind);
+    this.#batches.push({ paths, kind });
   }
 }
 
 /**
- * Counts `work` on this thread beside the helper: first the files this thread's cache holds, then open
- * batches from the last one down until it meets a batch the helper took; then it takes the helper's
- * codes (`tally`) and counts here what the helper left (files over its size limit, batches it never
- * reached because it was busy, gone, or stopped). `countHere(path, keep)` counts one file on this
- * thread and answers whether the time limit stopped the search; `stop()` tells whether it has.
+ * Counts `work` on this thread beside the helper: `open` and `stat` batches from the last one down
+ * until it meets a batch the helper took; then it takes the helper's codes (`tally`), counts the files
+ * of the `stat` batches the helper took (from this thread's cache, with the helper's `lstat`), and
+ * counts here what the helper left (files over its size limit, batches it never reached because it
+ * was busy, gone, or stopped). `countHere(path, keep, stat)` counts one file on this thread (`stat`:
+ * its `lstat` as the helper took it, null when it was gone; undefined: take it now) and answers
+ * whether the time limit stopped the search; `stop()` tells whether it has.
  */
 export async function countShared(
   work: SharedWork,
-  countHere: (path: string, keep: boolean) => Promise<boolean>,
+  countHere: (path: string, keep: boolean, stat?: SearchFileStat | null) => Promise<boolean>,
   stop: () => boolean,
   tally: (path: string, code: number) => void,
 ): Promise<void> {
@@ -100,12 +92,9 @@ export async function countShared(
   const here = new Uint8Array(batches.length);
   try {
     let stopped = false;
-    for (const path of work.mine) {
-      if ((stopped = await countHere(path, true))) break;
-    }
     for (let k = batches.length - 1; k >= 0 && !stopped; k -= 1) {
-      const batch = batches[k] as { paths: string[]; helpers: boolean };
-      if (batch.helpers) continue;
+      const batch = batches[k] as { paths: string[]; kind: SharedBatchKind };
+      if (batch.kind === 'helpers') continue;
       if (!count.claim(k)) break;
       here[k] = 1;
       for (const path of batch.paths) {
@@ -116,7 +105,19 @@ export async function countShared(
     work.stopped = answer.stopped;
     for (let k = 0; k < batches.length; k += 1) {
       if (here[k] === 1) continue;
-      const { paths } = batches[k] as { paths: string[] };
+      const { paths, kind } = batches[k] as { paths: string[]; kind: SharedBatchKind };
+      if (kind === 'stat') {
+        // This thread's cached files; the helper may have taken their lstat.
+        const stats = answer.stats.get(k);
+        for (let i = 0; i < paths.length; i += 1) {
+          if (stop()) return;
+          const size = stats?.[3 * i];
+          // -1: not reached (the deadline came first), NaN: gone or not a regular file.
+          const stat = stats === undefined || size === -1 ? undefined : Number.isNaN(size) ? null : { size: size as number, mtimeMs: stats[3 * i + 1] as number, ino: stats[3 * i + 2] as number };
+          if (await countHere(paths[i] as string, true, stat)) return;
+        }
+        continue;
+      }
       const codes = answer.codes.get(k);
       for (let i = 0; i < paths.length; i += 1) {
         const path = paths[i] as string;

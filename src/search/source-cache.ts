@@ -139,13 +139,15 @@ export class SourceCache {
   /**
    * The file at `path`: undefined when it is gone or not a regular file, 'large' over `limit` bytes
    * (default: the search limit). `keep: false` reads a file not cached yet into the reused buffer and
-   * does not keep it (a file another thread's cache holds).
+   * does not keep it (a file another thread's cache holds). `stated`: the file's `lstat` taken just
+   * before (by another thread; null: it was gone), used instead of taking it here to validate a cached
+   * entry.
    */
-  load(path: string, limit = MAX_SEARCH_FILE_BYTES, keep = true): SourceFile | 'large' | undefined {
+  load(path: string, limit = MAX_SEARCH_FILE_BYTES, keep = true, stated?: SearchFileStat | null): SourceFile | 'large' | undefined {
     const known = this.#entries.get(path);
     if (known && known.stat.size > limit) return 'large';
     if (known) {
-      const stat = this.source.stat(path);
+      const stat = stated === undefined ? this.source.stat(path) : (stated ?? undefined);
       if (!stat) {
         this.#drop(path, known);
         return undefined;
