@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BuiltinTools } from '../../src/index.js';
 import { ToolRunner, type ToolCallFailure, type ToolCallResult } from '../../src/core/runner.js';
 import { createNodePlatform } from '../platform.js';
-import { escapeBytes, unescapePath } from './names.js';
+import { canonicalPath, escapeBytes, unescapePath } from './names.js';
 
 let base: string;
 
@@ -287,5 +287,50 @@ describe('non-UTF-8 names on Node', () => {
     expect(escapeBytes(Buffer.from('ünï'))).toBe('ünï');
     expect(() => unescapePath('/a\\x2fb')).toThrow(expect.objectContaining({ code: 'invalid_arguments' }));
     expect(() => unescapePath('/a\\x00b')).toThrow(expect.objectContaining({ code: 'invalid_arguments' }));
+  });
+
+  it('canonicalPath decodes every escape that spells valid UTF-8 and keeps \\xNN only for bytes that are not', () => {
+    expect(canonicalPath('/w/\\x61.txt')).toBe('/w/a.txt');
+    expect(canonicalPath('/w/\\x2e\\x2e/x')).toBe('/w/../x');
+    expect(canonicalPath('/w/é\\xc3\\xa9.txt')).toBe('/w/éé.txt');
+    expect(canonicalPath('/w/caf\\xE9\\x41')).toBe('/w/caf\\xe9A');
+    expect(canonicalPath('/w/\\x5c.txt')).toBe('/w/\\.txt');
+    expect(canonicalPath('/w/\\x5cx41.txt')).toBe('/w/\\x5cx41.txt');
+    expect(canonicalPath('/w/a\\b\\xZZ')).toBe('/w/a\\b\\xZZ');
+    expect(() => canonicalPath('/w/a\\x2fb')).toThrow(expect.objectContaining({ code: 'invalid_arguments' }));
+  });
+
+  it('gives every spelling of a name one path: stale_file holds through an escape, and results name the canonical path', async () => {
+    const { root } = fresh('spellings');
+    fs.writeFileSync(join(root, 'a.txt'), 'one\n');
+    const runner = new ToolRunner({ platform: createNodePlatform({ root }), tools: BuiltinTools.all() });
+    const viewed = value<{ file_path: string }>(await call(runner, 'view_file', { file_path: 'a.txt' }));
+    expect(viewed.file_path).toBe(`${root}/a.txt`);
+    fs.writeFileSync(join(root, 'a.txt'), 'two, changed outside\n');
+    const stale = (await call(runner, 'create_file', { file_path: '\\x61.txt', content: 'three\n', overwrite: true })) as ToolCallFailure;
+    expect([stale.code, stale.error]).toEqual([
+      'stale_file',
+      `${root}/a.txt has changed since you last viewed it; view_file it again, then retry so you do not overwrite those changes`,
+    ]);
+    expect(fs.readFileSync(join(root, 'a.txt'), 'utf8')).toBe('two, changed outside\n');
+
+    expect(value<{ file_path: string }>(await call(runner, 'view_file', { file_path: '\\x61.txt' })).file_path).toBe(`${root}/a.txt`);
+    expect(value<{ file_path: string }>(await call(runner, 'edit_file', { file_path: '\\x61.txt', old_string: 'two', new_string: 'four' })).file_path).toBe(`${root}/a.txt`);
+    expect(value<{ file_path: string; created: boolean }>(await call(runner, 'create_file', { file_path: 'é\\xc3\\xa9.txt', content: 'hi' }))).toEqual({
+      file_path: `${root}/éé.txt`,
+      bytes_written: 2,
+      created: true,
+    });
+    const again = (await call(runner, 'create_file', { file_path: 'é\\xc3\\xa9.txt', content: 'hi' })) as ToolCallFailure;
+    expect(again.error).toBe(`${root}/éé.txt already exists; set overwrite to true to replace it, or use edit_file to change part of it`);
+    expect(value<{ file_path: string }>(await call(runner, 'create_file', { file_path: 'bad\\xFFname.txt', content: 'x' })).file_path).toBe(`${root}/bad\\xffname.txt`);
+    const up = (await call(runner, 'view_file', { file_path: '\\x2e\\x2e/x.txt' })) as ToolCallFailure;
+    expect([up.code, up.error]).toEqual(['outside_workspace', `file_path "../x.txt" is outside the workspace; use a path inside ${root}`]);
+    expect(value<{ entries: { name: string }[] }>(await call(runner, 'list_dir', { dir_path: '.' })).entries.map((e) => e.name)).toEqual([
+      'a.txt',
+      'bad\\xffname.txt',
+      'éé.txt',
+    ]);
+    expect(fs.readFileSync(join(root, 'a.txt'), 'utf8')).toBe('four, changed outside\n');
   });
 });

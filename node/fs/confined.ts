@@ -6,7 +6,7 @@ import { quoteForMessage } from '../../src/fs/text.js';
 import { temporaryFileName } from '../../src/fs/paths.js';
 import { withTidyFsErrors } from '../../src/fs/fs-errors.js';
 import type { FsDirent, FsPromises, FsStats } from '../../src/core/types.js';
-import { escapeBytes, unescapePath } from './names.js';
+import { canonicalPath, escapeBytes, unescapePath } from './names.js';
 import { createPathCheckedNodeFs, isInside, lexicalChecks } from './path-checked.js';
 import { fsError, readOpenFile, readOpenRange, READ_FLAGS, specialFileError, specialType } from './read.js';
 
@@ -91,7 +91,10 @@ export interface ConfinedNodeFsOptions {
  * libuv's pool.
  *
  * Names that are not UTF-8 are listed and accepted in the lossless `\xNN` form of `escapeBytes`
- * (`node/fs/names.ts`): every path given to the port is unescaped first.
+ * (`node/fs/names.ts`): every path given to the port is first made canonical (`canonicalPath`: an
+ * escape that spells valid UTF-8 is its characters, so `\x2e\x2e` is a `..` checked like one), then
+ * unescaped. The port's `canonicalPath` is that function, which `resolveWorkspacePath` applies to
+ * every path argument, so each file has one spelling in results, messages and `stale_file` checks.
  *
  * `writeFileAtomic(path, data)` replaces a file so readers see the whole old or whole new content: a
  * temporary file (`.toolhost-<random>.tmp`, a short name walks skip) in the same directory, given the
@@ -111,7 +114,9 @@ export function createConfinedNodeFs(root: string, options: ConfinedNodeFsOption
   const rootSlash = Buffer.from(root === '/' ? '/' : `${root}/`);
   const uid = typeof process.getuid === 'function' ? process.getuid() : -1;
 
-  const { outside, lexical } = lexicalChecks(root);
+  const checks = lexicalChecks(root);
+  const outside = checks.outside;
+  const lexical = (path: unknown): string => checks.lexical(typeof path === 'string' ? canonicalPath(path) : path);
 
   /** Whether the descriptor's real path is the root or under it. */
   const holdsInside = (fd: number): boolean => {
@@ -404,6 +409,7 @@ export function createConfinedNodeFs(root: string, options: ConfinedNodeFsOption
   };
 
   const port = {
+    canonicalPath,
     readFile,
     readRange,
     writeFile: (path: string, data: Uint8Array | string) => writeFile(path, data),

@@ -95,3 +95,16 @@ export function unescapePath(path: string): string | Buffer {
   const bytes = Buffer.concat(parts);
   return isUtf8(bytes) ? bytes.toString('utf8') : bytes;
 }
+
+/**
+ * The one spelling of an escaped workspace path: its bytes (every `\xNN` read as the byte NN) written
+ * back in the form of {@link escapeBytes}. So an escape that spells valid UTF-8 becomes its characters
+ * (`\x61.txt` is `a.txt`, `caf\xc3\xa9` is `café`), a `\xNN` stays only for a byte that is not valid
+ * UTF-8 (lowercase hex), and a backslash before `x` and two hex digits is `\x5c`. A path with no
+ * escape is returned as it is. Errors: `invalid_arguments` when an escape gives `/` or NUL.
+ */
+export function canonicalPath(path: string): string {
+  const raw = unescapePath(path);
+  if (raw === path) return path;
+  return escapeBytes(typeof raw === 'string' ? Buffer.from(raw, 'utf8') : raw);
+}

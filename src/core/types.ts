@@ -76,6 +76,16 @@ export interface FsPromises {
    * Errors as `readFile`'s. Where it is absent, tools read the whole file (and refuse one over their cap).
    */
   readRange?(path: string, position: number, length: number): Promise<Uint8Array>;
+  /**
+   * Optional: the one spelling of `path` on a filesystem where one name can be written several ways
+   * (synchronous, no disk access). Node's port takes names that are not UTF-8 in a `\xNN` form and
+   * answers its canonical form there (an escape that spells valid UTF-8 becomes its characters:
+   * `\x61.txt` is `a.txt`). `resolveWorkspacePath` applies it to every path argument first, so results,
+   * messages and per-file state (`stale_file` fingerprints) see one path per file. Where it is absent
+   * a path is its own spelling (memory, browser: a backslash is an ordinary character). Throws
+   * ToolError `invalid_arguments` for a spelling that names nothing (an escaped `/` or NUL).
+   */
+  canonicalPath?(path: string): string;
 }
 
 /**

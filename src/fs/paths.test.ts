@@ -101,4 +101,30 @@ describe('resolveWorkspacePath', () => {
       });
     });
   });
+
+  describe("the filesystem's spelling of a path", () => {
+    it("puts the path in the port's canonical spelling before walking, for the result and for messages", async () => {
+      const at = scope({ 'a.txt': 'a' });
+      const calls: string[] = [];
+      const canonicalPath = (path: string): string => {
+        calls.push(path);
+        return path.replaceAll('\\x61', 'a').replaceAll('\\x2e', '.');
+      };
+      const fs = Object.assign(Object.create(at.fs) as FsPromises, { canonicalPath });
+      expect(await resolveWorkspacePath({ ...at, fs }, '\\x61.txt')).toBe('/workspace/a.txt');
+      expect(await failure({ ...at, fs }, '\\x2e\\x2e/b.txt', 'dir_path')).toMatchObject({
+        code: 'outside_workspace',
+        message: 'dir_path "../b.txt" is outside the workspace; use a path inside /workspace',
+      });
+      expect(calls).toEqual(['\\x61.txt', '\\x2e\\x2e/b.txt']);
+    });
+
+    it('keeps a backslash as an ordinary character on the memory platform, whose names are text', async () => {
+      const at = scope({ 'a.txt': 'a', '\\x61.txt': 'literal' });
+      expect(at.fs.canonicalPath).toBeUndefined();
+      expect(await resolveWorkspacePath(at, '\\x61.txt')).toBe('/workspace/\\x61.txt');
+      expect(new TextDecoder().decode(await at.fs.readFile('/workspace/\\x61.txt'))).toBe('literal');
+      expect((await at.fs.readdir('/workspace')).sort()).toEqual(['\\x61.txt', 'a.txt']);
+    });
+  });
 });

@@ -73,9 +73,12 @@ function errorCode(error: unknown): string | undefined {
  * Resolves a model-given path to a real absolute path inside the workspace, following symlinks one
  * component at a time with its own hop count, so a symlink loop fails fast instead of reaching the
  * filesystem's own resolver (ZenFS, used for OPFS, loops forever on one). Components that do not exist yet are kept
- * as written, so the result also names files about to be created.
+ * as written, so the result also names files about to be created. The path is first put in the
+ * filesystem's one spelling (`fs.canonicalPath`, where the port has it: on Node `\x61.txt` is `a.txt`),
+ * so the result and every message name a file the same way however the argument wrote it.
  *
- * Errors: `invalid_arguments` for an empty path, a NUL byte or a URL (`file://...`);
+ * Errors: `invalid_arguments` for an empty path, a NUL byte or a URL (`file://...`), or a spelling
+ * `canonicalPath` refuses (an escaped `/` or NUL);
  * `outside_workspace` when the path, a `..` or a symlink target leaves the root;
  * `execution_failed` for more than {@link MAX_SYMLINK_HOPS} symlinks (a loop);
  * `not_a_directory` when a middle component is a file.
@@ -99,12 +102,14 @@ export async function resolveWorkspacePath(
       `${argName} is a URL (${clipForMessage(input, 40)}); give a workspace path such as ${scope.root}/src/index.ts`,
     );
   }
+  // One spelling per file from here on: the result, every message and what is keyed by the result.
+  const path = scope.fs.canonicalPath ? scope.fs.canonicalPath(input) : input;
   const root = joinPath(scope.root);
-  const quoted = quoteForMessage(input);
+  const quoted = quoteForMessage(path);
   const outside = (): ToolError =>
     new ToolError('outside_workspace', `${argName} ${quoted} is outside the workspace; use a path inside ${root}`);
 
-  const start = input.startsWith('/') ? input : `${scope.cwd}/${input}`;
+  const start = path.startsWith('/') ? path : `${scope.cwd}/${path}`;
   if (!isInside(root, joinPath(start))) throw outside();
 
   // Walk from the root: `resolved` is always a real (symlink-free) path inside the root.
