@@ -1,8 +1,10 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { PassThrough } from 'node:stream';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { main, USAGE } from './cli.js';
 
@@ -284,6 +286,123 @@ describe('toolhost CLI (node bin/toolhost.mjs)', () => {
         expect(declaration.description.length).toBeGreaterThan(0);
         expect(declaration.parameters.type).toBe('object');
       }
+    });
+  });
+
+  describe('--tools', () => {
+    /** An app directory as the README's users have one: an ES module package with toolhost and zod installed. */
+    const app = (files: Record<string, string>): void => {
+      writeFileSync(join(work, 'package.json'), '{"type":"module"}\n');
+      mkdirSync(join(work, 'node_modules'));
+      symlinkSync(REPO, join(work, 'node_modules', 'toolhost'), 'dir');
+      symlinkSync(join(REPO, 'node_modules', 'zod'), join(work, 'node_modules', 'zod'), 'dir');
+      for (const [name, text] of Object.entries(files)) writeFileSync(join(work, name), text);
+    };
+    const GREET =
+      "import { defineTool } from 'toolhost';\n" +
+      "export const greet = defineTool({ name: 'greet', description: 'Greet someone.', inputSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] }, execute: async ({ name }) => ({ hello: name }) });\n";
+    const ALL_FORMS =
+      "import { defineTool } from 'toolhost';\nimport * as z from 'zod';\n" +
+      GREET.split('\n')[1] + '\n' +
+      "export default [defineTool({ name: 'shout', description: 'Shout a word.', inputSchema: z.object({ word: z.string().min(2) }), execute: async ({ word }) => ({ loud: word.toUpperCase() }) })];\n" +
+      "export const more = { classic: defineTool({ name: 'classic_add', description: 'Add two numbers.', parameters: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] }, call: async ({ a, b }) => ({ sum: a + b }) }) };\n";
+
+    it("runs the README's example: toolhost call greet '{\"name\":\"Ada\"}' --tools ./my-tools.js with a defineTool({ inputSchema, execute }) tool", async () => {
+      app({ 'my-tools.js': GREET });
+      const out = await cli(['call', 'greet', '{"name":"Ada"}', '--tools', './my-tools.js'], { cwd: work });
+      expect(out).toEqual({ code: 0, signal: null, stdout: `${JSON.stringify({ name: 'greet', result: { hello: 'Ada' } }, null, 2)}\n`, stderr: '' });
+    });
+
+    it('loads every form new ToolRunner takes: execute with a JSON Schema, execute with a zod schema, classic parameters + call', async () => {
+      app({ 'my-tools.js': ALL_FORMS });
+      const listed = await cli(['tools', '--tools', './my-tools.js'], { cwd: work });
+      expect(listed.code).toBe(0);
+      expect(listed.stderr).toBe('');
+      const declarations = JSON.parse(listed.stdout) as { name: string }[];
+      expect(declarations.map((d) => d.name)).toEqual([...BUILTIN_NAMES, 'shout', 'greet', 'classic_add']);
+      expect(declarations.slice(-3)).toEqual([
+        {
+          name: 'shout',
+          description: 'Shout a word.',
+          parameters: {
+            type: 'object',
+            properties: { word: { type: 'string', minLength: 2 } },
+            required: ['word'],
+            additionalProperties: false,
+          },
+        },
+        { name: 'greet', description: 'Greet someone.', parameters: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } },
+        {
+          name: 'classic_add',
+          description: 'Add two numbers.',
+          parameters: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
+        },
+      ]);
+      const calls =
+        '{"id":"1","name":"shout","args":{"word":"hey"}}\n{"id":"2","name":"shout","args":{"word":"h"}}\n{"id":"3","name":"classic_add","args":{"a":2,"b":"3"}}\n';
+      const ran = await cli(['run', '--tools', './my-tools.js'], { cwd: work, input: calls });
+      expect(ran.code).toBe(0);
+      expect(ran.stdout.trim().split('\n').map((line) => JSON.parse(line) as unknown)).toEqual([
+        { id: '1', name: 'shout', result: { loud: 'HEY' } },
+        { id: '2', name: 'shout', error: 'invalid arguments for shout: /word: Too small: expected string to have >=2 characters', code: 'invalid_arguments' },
+        { id: '3', name: 'classic_add', result: { sum: 5 } },
+      ]);
+    });
+
+    it('serves the tools of every form over MCP: the SDK client lists and calls them', async () => {
+      app({ 'my-tools.js': ALL_FORMS });
+      const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--root', '.', '--tools', './my-tools.js'], cwd: work, stderr: 'pipe' });
+      const client = new Client({ name: 'test', version: '1.0.0' });
+      await client.connect(transport);
+      try {
+        const { tools } = await client.listTools();
+        expect(tools.map((tool) => tool.name)).toEqual([...BUILTIN_NAMES, 'shout', 'greet', 'classic_add']);
+        expect(tools.find((tool) => tool.name === 'greet')?.inputSchema).toEqual({ type: 'object', properties: { name: { type: 'string' } }, required: ['name'] });
+        expect(await client.callTool({ name: 'greet', arguments: { name: 'Ada' } })).toEqual({
+          content: [{ type: 'text', text: '{"hello":"Ada"}' }],
+          structuredContent: { hello: 'Ada' },
+        });
+        expect(await client.callTool({ name: 'shout', arguments: { word: 'hey' } })).toEqual({
+          content: [{ type: 'text', text: '{"loud":"HEY"}' }],
+          structuredContent: { loud: 'HEY' },
+        });
+        expect(await client.callTool({ name: 'classic_add', arguments: { a: 1, b: 2 } })).toEqual({
+          content: [{ type: 'text', text: '{"sum":3}' }],
+          structuredContent: { sum: 3 },
+        });
+      } finally {
+        await client.close();
+      }
+    });
+
+    it('exits 2 for a module that exports nothing usable, naming its exports and the shapes accepted', async () => {
+      app({ 'none.js': "export const answer = 42;\nexport default { label: 'x', count: 2 };\n" });
+      const out = await cli(['tools', '--tools', './none.js'], { cwd: work });
+      expect(out).toEqual({
+        code: 2,
+        signal: null,
+        stdout: '',
+        stderr:
+          'toolhost: --tools ./none.js exports no tool (its exports (answer, default) hold none): export (named or default) a tool — ' +
+          'defineTool({ name, description, inputSchema, execute }) with a JSON Schema or a Standard Schema (zod 4, valibot, arktype) as inputSchema, ' +
+          'or the classic { name, description, parameters, call } — an array of tools, or an object whose values are tools\n',
+      });
+    });
+
+    it('exits 2 with the runner’s reason for an export that means to be a tool but is refused', async () => {
+      app({
+        'bad.js':
+          "export const tools = [{ name: 'list_things', description: 'List.', inputSchema: { type: 'array' }, execute: async () => [] }];\n",
+      });
+      const out = await cli(['call', 'list_things', '--tools', './bad.js'], { cwd: work });
+      expect(out).toEqual({
+        code: 2,
+        signal: null,
+        stdout: '',
+        stderr:
+          "toolhost: --tools ./bad.js: the export tools[0] is not a tool the runner takes: tool list_things: inputSchema must describe an object (type: 'object'), " +
+          'as every model API passes arguments by name; got type "array"\n',
+      });
     });
   });
 

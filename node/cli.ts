@@ -29,7 +29,8 @@ import { Readable, Writable } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ToolRunner, type ToolCall, type ToolCallResult } from '../src/core/runner.js';
-import type { Tool } from '../src/core/tool.js';
+import { createToolEntry } from '../src/core/entry.js';
+import type { AnyTool } from '../src/core/tool.js';
 import { BuiltinTools } from '../src/tools/index.js';
 import type { Platform } from '../src/core/types.js';
 import { createNodePlatform } from './platform.js';
@@ -86,9 +87,11 @@ Options:
                     the Toolhost-Conversation header (else --conversation, else "default").
   --timeout MS      Deadline of each call in milliseconds (default: none); a late call ends with
                     the code timeout.
-  --tools MODULE    Also register the tools an ES module exports (a Tool, an array of Tools, or
-                    an object of them, as named or default exports, in export-name order);
-                    repeatable. A tool with a built-in's name replaces it.
+  --tools MODULE    Also register the tools an ES module exports: every form new ToolRunner takes
+                    (defineTool({ name, description, inputSchema, execute }) with a JSON Schema
+                    or a zod/valibot/arktype schema, or { name, description, parameters, call }),
+                    alone, in an array or in an object, as named or default exports, in
+                    export-name order; repeatable. A tool with a built-in's name replaces it.
   --read-only       Only read-only tools may run; others end with the code permission_denied.
   --http HOST:PORT  mcp: serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio (PORT 0
                     picks a free one; the URL is printed on stderr). Browser origins other than
@@ -272,27 +275,49 @@ function echoId(result: ToolCallResult, id: unknown): Record<string, unknown> {
 }
 
 
-function isToolLike(value: unknown): value is Tool {
+/** The export shapes `--tools` takes, for the message of a module that exports none of them. */
+const TOOL_SHAPES =
+  'export (named or default) a tool — defineTool({ name, description, inputSchema, execute }) with a JSON Schema or a ' +
+  'Standard Schema (zod 4, valibot, arktype) as inputSchema, or the classic { name, description, parameters, call } — ' +
+  'an array of tools, or an object whose values are tools';
+
+/** A value that means to be a tool (a name and something to run), whose rejection is worth reporting. */
+function meansTool(value: unknown): boolean {
   if (typeof value !== 'object' || value === null) return false;
-  const tool = value as { name?: unknown; call?: unknown; callWithContext?: unknown; parameters?: unknown };
-  return typeof tool.name === 'string' && tool.parameters !== undefined && (typeof tool.call === 'function' || typeof tool.callWithContext === 'function');
+  const tool = value as { name?: unknown; execute?: unknown; call?: unknown; callWithContext?: unknown };
+  return typeof tool.name === 'string' && [tool.execute, tool.call, tool.callWithContext].some((run) => typeof run === 'function');
 }
 
-/** The tools a `--tools` module exports: Tools, arrays of Tools or objects of them, named or default. */
-function toolsOf(exported: Record<string, unknown>): Tool[] {
-  const found: Tool[] = [];
-  const visit = (value: unknown, depth: number): void => {
-    if (isToolLike(value)) found.push(value);
-    else if (Array.isArray(value)) for (const item of value) visit(item, depth + 1);
-    else if (depth === 0 && typeof value === 'object' && value !== null) for (const item of Object.values(value)) visit(item, depth + 1);
+/**
+ * The tools a `--tools` module exports: tools, arrays of tools or objects of them, named or default.
+ * What counts as a tool is what `new ToolRunner({ tools })` takes (its own normalisation decides, so
+ * the `execute` form with a JSON or Standard Schema and the classic form both load); a value that
+ * means to be a tool but is refused is a usage error with the runner's reason.
+ */
+function toolsOf(module: string, exported: Record<string, unknown>): AnyTool[] {
+  const found: AnyTool[] = [];
+  const visit = (value: unknown, where: string, depth: number): void => {
+    let refusal: Error | undefined;
+    try {
+      createToolEntry(value as AnyTool);
+      found.push(value as AnyTool);
+      return;
+    } catch (error) {
+      refusal = error as Error;
+    }
+    if (meansTool(value)) throw new UsageError(`--tools ${module}: the export ${where} is not a tool the runner takes: ${refusal.message}`);
+    if (Array.isArray(value)) value.forEach((item, index) => visit(item, `${where}[${index}]`, depth + 1));
+    else if (depth === 0 && typeof value === 'object' && value !== null) {
+      for (const [key, item] of Object.entries(value)) visit(item, `${where}.${key}`, depth + 1);
+    }
   };
-  for (const value of Object.values(exported)) visit(value, 0);
+  for (const [key, value] of Object.entries(exported)) visit(value, key, 0);
   return [...new Map(found.map((tool) => [tool.name, tool])).values()];
 }
 
 /** Imports every `--tools` module (relative to `cwd`); a module that fails or exports no tool is a usage error. */
-async function loadTools(modules: readonly string[], cwd: string): Promise<Tool[]> {
-  const tools: Tool[] = [];
+async function loadTools(modules: readonly string[], cwd: string): Promise<AnyTool[]> {
+  const tools: AnyTool[] = [];
   for (const module of modules) {
     const path = resolve(cwd, module);
     let exported: Record<string, unknown>;
@@ -301,9 +326,11 @@ async function loadTools(modules: readonly string[], cwd: string): Promise<Tool[
     } catch (error) {
       throw new UsageError(`--tools ${module}: cannot load ${path} (${(error as Error).message}); give an ES module (.js/.mjs) that exports tools`);
     }
-    const found = toolsOf(exported);
+    const found = toolsOf(module, exported);
     if (found.length === 0) {
-      throw new UsageError(`--tools ${module} exports no tool: export a Tool (defineTool(...)), an array of them, or an object of them`);
+      const names = Object.keys(exported);
+      const seen = names.length === 0 ? 'it exports nothing' : `its exports (${names.join(', ')}) hold none`;
+      throw new UsageError(`--tools ${module} exports no tool (${seen}): ${TOOL_SHAPES}`);
     }
     tools.push(...found);
   }
@@ -476,7 +503,7 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
   if (bad !== undefined) return usage(bad);
 
   let callArgs: Record<string, unknown> = {};
-  let extraTools: Tool[];
+  let extraTools: AnyTool[];
   try {
     if (command === 'call') callArgs = parseCallArgs(positionals[0] as string, positionals[1]);
     extraTools = await loadTools(parsed.tools, cwd);
