@@ -26,6 +26,16 @@ export interface PropertyRef {
 /** Largest count in `{n,m}`, as RE2 and ripgrep. */
 export const MAX_REPEAT = 1000;
 
+/**
+ * Deepest nesting a pattern may have, as RE2's parser allows (ripgrep's stops at 250 groups): groups
+ * (`(…)`, `(?:…)`, `(?i:…)`, `(?P<name>…)`) inside one another, and the height of the expression as
+ * RE2 counts it, where each repetition, alternation and sequence inside another is one level (groups
+ * add none; an alternation directly inside an alternation, or a sequence inside a sequence, merges
+ * with it). Deeper patterns are refused while parsing, before any recursive pass over the tree (or
+ * re2js's own height check) could overflow the stack or refuse it later.
+ */
+export const MAX_NESTING = 1000;
+
 const GENERAL_CATEGORIES = new Set(
   'C Cc Cf Co Cs L Ll Lm Lo Lt Lu M Mc Me Mn N Nd Nl No P Pc Pd Pe Pf Pi Po Ps S Sc Sk Sm So Z Zl Zp Zs'.split(' '),
 );
@@ -137,7 +147,7 @@ function syntaxError(argName: string, pattern: string, what: string): ToolError 
  * Errors (ToolError `invalid_pattern`): lookahead / lookbehind (`(?=`, `(?!`, `(?<=`, `(?<!`) and
  * backreferences (`\1`, `\k<name>`) name the construct and suggest a way around it, as ripgrep does
  * without `-P`; atomic groups, possessive quantifiers and other syntax errors say what is wrong;
- * a count over {@link MAX_REPEAT}.
+ * a count over {@link MAX_REPEAT}; a pattern nested more than {@link MAX_NESTING} levels deep.
  */
 export function parseRegex(pattern: string, options: { caseInsensitive: boolean; argName?: string }): RegexNode {
   const argName = options.argName ?? 'pattern';
@@ -150,6 +160,37 @@ export function parseRegex(pattern: string, options: { caseInsensitive: boolean;
   };
   const names = new Set<string>();
   const err = (what: string): ToolError => syntaxError(argName, pattern, what);
+  const tooDeep = (): ToolError =>
+    new ToolError(
+      'invalid_pattern',
+      `${argName} ${clipForMessage(pattern)} nests more than ${MAX_NESTING} levels deep (groups, alternations and repetitions ` +
+        'inside one another), the most RE2 allows; write a flatter pattern (drop groups that only wrap one item, ' +
+        'or list alternatives side by side as a|b|c instead of nesting them)',
+    );
+  // Each node's height as RE2 counts it (see MAX_NESTING), computed as nodes are built: no recursion.
+  const heights = new WeakMap<RegexNode, number>();
+  const heightOf = (node: RegexNode): number => heights.get(node) ?? 1;
+  /** The node with groups looked through, as RE2 sees it. */
+  const bare = (node: RegexNode): RegexNode => {
+    let at = node;
+    while (at.type === 'group') at = at.body;
+    return at;
+  };
+  const measured = <T extends RegexNode>(node: T): T => {
+    let height = 1;
+    if (node.type === 'group') height = heightOf(node.body);
+    else if (node.type === 'repeat') height = 1 + heightOf(node.body);
+    else if (node.type === 'seq' || node.type === 'alt') {
+      const children = node.type === 'seq' ? node.items : node.branches;
+      for (const child of children) {
+        const merges = bare(child).type === node.type;
+        height = Math.max(height, merges ? heightOf(child) : 1 + heightOf(child));
+      }
+    }
+    if (height > MAX_NESTING) throw tooDeep();
+    heights.set(node, height);
+    return node;
+  };
 
   const parseHex = (digits: number | 'braced'): number => {
     let text = '';
@@ -384,11 +425,12 @@ export function parseRegex(pattern: string, options: { caseInsensitive: boolean;
 
   /** Parses an alternation until `)` or the end; `flags` may change mid-way through `(?i)`. */
   const parseAlternation = (outer: Flags, depth: number): RegexNode => {
+    if (depth > MAX_NESTING) throw tooDeep();
     let flags = { ...outer };
     const branches: RegexNode[] = [];
     let items: RegexNode[] = [];
     const endBranch = (): void => {
-      branches.push(items.length === 1 ? (items[0] as RegexNode) : { type: 'seq', items });
+      branches.push(items.length === 1 ? (items[0] as RegexNode) : measured({ type: 'seq', items }));
       items = [];
     };
     while (pos < cps.length) {
@@ -433,7 +475,7 @@ export function parseRegex(pattern: string, options: { caseInsensitive: boolean;
             if (names.has(name)) throw err(`duplicate group name "${name}"`);
             names.add(name);
             pos = close + 1;
-            atom = { type: 'group', body: parseAlternation(flags, depth + 1) };
+            atom = measured({ type: 'group', body: parseAlternation(flags, depth + 1) });
           } else if (at('P=')) {
             fail(argName, pattern, 'backreferences such as (?P=name) (a regular expression without them runs in linear time)', 'match the repeated text explicitly');
           } else {
@@ -442,10 +484,10 @@ export function parseRegex(pattern: string, options: { caseInsensitive: boolean;
               flags = parsed.flags;
               continue;
             }
-            atom = { type: 'group', body: parseAlternation(parsed.flags, depth + 1) };
+            atom = measured({ type: 'group', body: parseAlternation(parsed.flags, depth + 1) });
           }
         } else {
-          atom = { type: 'group', body: parseAlternation(flags, depth + 1) };
+          atom = measured({ type: 'group', body: parseAlternation(flags, depth + 1) });
         }
         if (cps[pos] !== 0x29) throw err('missing ) to close a group');
         pos += 1;
@@ -510,12 +552,12 @@ export function parseRegex(pattern: string, options: { caseInsensitive: boolean;
           throw err('possessive quantifiers (*+, ++, ?+) are not supported; drop the +');
         }
         if (flags.U) lazy = !lazy;
-        atom = { type: 'repeat', body: atom, min, max, lazy };
+        atom = measured({ type: 'repeat', body: atom, min, max, lazy });
       }
       items.push(atom);
     }
     endBranch();
-    return branches.length === 1 ? (branches[0] as RegexNode) : { type: 'alt', branches };
+    return branches.length === 1 ? (branches[0] as RegexNode) : measured({ type: 'alt', branches });
   };
 
   const tree = parseAlternation({ i: options.caseInsensitive, s: false, U: false }, 0);

@@ -125,7 +125,23 @@ function overlaps(a: CharSet, b: CharSet): boolean {
   return false;
 }
 
-function nullable(node: RegexNode): boolean {
+// nullable, trivial and first are asked of every sequence item at every level of a nested pattern:
+// each node's answer is kept, so a pattern nested n deep costs O(n) calls instead of O(n³).
+const nullableMemo = new WeakMap<RegexNode, boolean>();
+const trivialMemo = new WeakMap<RegexNode, boolean>();
+const firstMemo = new WeakMap<RegexNode, CharSet>();
+
+function memoized<T>(memo: WeakMap<RegexNode, T>, compute: (node: RegexNode) => T): (node: RegexNode) => T {
+  return (node) => {
+    const known = memo.get(node);
+    if (known !== undefined) return known;
+    const value = compute(node);
+    memo.set(node, value);
+    return value;
+  };
+}
+
+const nullable = memoized(nullableMemo, (node: RegexNode): boolean => {
   switch (node.type) {
     case 'char':
     case 'set':
@@ -141,10 +157,10 @@ function nullable(node: RegexNode): boolean {
     case 'repeat':
       return node.min === 0 || nullable(node.body);
   }
-}
+});
 
 /** Whether `node` can match the empty string without any assertion (so it never fails). */
-function trivial(node: RegexNode): boolean {
+const trivial = memoized(trivialMemo, (node: RegexNode): boolean => {
   switch (node.type) {
     case 'char':
     case 'set':
@@ -159,9 +175,9 @@ function trivial(node: RegexNode): boolean {
     case 'repeat':
       return node.min === 0 || trivial(node.body);
   }
-}
+});
 
-function first(node: RegexNode): CharSet {
+const first = memoized(firstMemo, (node: RegexNode): CharSet => {
   switch (node.type) {
     case 'char':
     case 'set':
@@ -183,7 +199,7 @@ function first(node: RegexNode): CharSet {
     case 'repeat':
       return first(node.body);
   }
-}
+});
 
 /**
  * Decides whether V8's backtracking RegExp may run `tree`, and how. V8 may run it only when its

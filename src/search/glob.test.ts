@@ -132,6 +132,19 @@ describe('compileGlob', () => {
     );
   });
 
+  it('matches the deepest nesting its length allows (braces, groups, extglobs) without overflowing the stack', () => {
+    const nest = (open: string, middle: string, close: string, levels: number): string => open.repeat(levels) + middle + close.repeat(levels);
+    const braces = nest('{a,', 'b.txt', '}', 248);
+    const groups = nest('(', 'b.txt', ')', 497);
+    const extglobs = nest('@(a|', 'b.txt', ')', 198);
+    for (const pattern of [braces, groups, extglobs]) {
+      expect(pattern.length).toBeLessThanOrEqual(MAX_GLOB_LENGTH);
+      const glob = compileGlob(pattern);
+      expect(['b.txt', 'a', 'sub/b.txt', 'c.txt'].map((path) => glob.matches(path))).toEqual([true, pattern === groups ? false : true, true, false]);
+    }
+    expect(() => compileGlob(nest('{a,', 'b.txt', '}', 250))).toThrow(expect.objectContaining({ code: 'invalid_pattern' }));
+  });
+
   it('expands brace ranges as bash does, up to 1000 names', () => {
     const glob = compileGlob('file{1..12}.txt');
     expect(['file1.txt', 'file9.txt', 'file12.txt', 'file13.txt', 'file0.txt'].map((p) => glob.matches(p))).toEqual([true, true, true, false, false]);
