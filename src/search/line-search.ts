@@ -415,11 +415,13 @@ export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions
   if (large > 0) counters.large_files_skipped = large;
   if (stopped) {
     const limit = budget.byDeadline ? `${maxTimeMs} ms, ${DEADLINE_SHARE * 100} % of what was left of the call's deadline` : `${maxTimeMs} ms`;
-    const covered = listed.stopped
-      ? `while listing files, after ${done} of the ${listed.files.length} files listed so far`
-      : `after ${done} of ${listed.files.length} files`;
+    const covered = !listed.stopped
+      ? `after ${done} of ${listed.files.length} files; the results cover those files only`
+      : listed.files.length === 0
+        ? 'while listing files, before it had listed any; no file was searched'
+        : `while listing files, after ${done} of the ${listed.files.length} files listed so far; the results cover those files only`;
     const next = budget.byDeadline ? 'narrow dir_path or include, or use a simpler pattern' : 'narrow dir_path or include, use a simpler pattern, or raise max_time_ms';
-    counters.note = `the search stopped at its time limit (${limit}) ${covered}; the results cover those files only: ${next}`;
+    counters.note = `the search stopped at its time limit (${limit}) ${covered}: ${next}.`;
   }
 
   if (outputMode === 'files_with_matches') {

@@ -422,6 +422,21 @@ describe('grep_search', () => {
     expect(partial.matches).toEqual(full.matches.slice(0, partial.matches.length));
   });
 
+  it('says no file was searched when the time limit comes before the walk has listed any', async () => {
+    const memory = createMemoryPlatform({ files: { 'd/a.txt': 'hit\n' } });
+    const slowList = (path: string, options?: { withFileTypes: true }): Promise<never> =>
+      new Promise((resolve) => setTimeout(resolve, 150)).then(() => (options ? memory.fs.readdir(path, options) : memory.fs.readdir(path)) as Promise<never>);
+    const fs = new Proxy(memory.fs, { get: (target, key) => (key === 'readdir' ? slowList : Reflect.get(target, key, target)) });
+    const { searchSource: _source, changeCount: _count, ...rest } = memory;
+    const runner = new ToolRunner({ platform: { ...rest, fs }, tools: [grepSearchTool] });
+    const result = await grep(runner, { pattern: 'hit', max_time_ms: 20 });
+    expect(result).toMatchObject({ matches: [], total_matches: 0, truncated: true, files_searched: 0 });
+    expect(result.note).toBe(
+      'the search stopped at its time limit (20 ms) while listing files, before it had listed any; no file was searched: ' +
+        'narrow dir_path or include, use a simpler pattern, or raise max_time_ms.',
+    );
+  });
+
   it('answers a catastrophic pattern over a long line in linear time, then works again', async () => {
     const { runner } = setup({ 'evil.txt': 'a'.repeat(50_000) + '!\n', 'ok.txt': 'fine\n' });
     const [result] = await runner.processToolCalls([{ name: 'grep_search', args: { pattern: '(a+)+$' } }], { timeoutMs: 2000 });

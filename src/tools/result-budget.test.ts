@@ -4,7 +4,8 @@ import { createMemoryPlatform } from '../platform/memory.js';
 import { findFileTool } from './find-file.js';
 import { grepSearchTool } from './grep-search.js';
 import { listDirTool } from './list-dir.js';
-import { fitResult, RESULT_MAX_CHARS } from './result-budget.js';
+import { fitResult, joinNotes, RESULT_MAX_CHARS } from './result-budget.js';
+import { fitSearchResult } from './search-note.js';
 import { searchDirTool } from './search-dir.js';
 
 const DIR = `${'long-folder-name-'.repeat(12)}x`; // 205 characters
@@ -32,6 +33,29 @@ describe('fitResult', () => {
     expect(fitResult({ items: [1, 2], truncated: false }, 'items', 'items', 'x')).toEqual({ items: [1, 2], truncated: false });
     expect(fitResult({ items: ['a'.repeat(100)], truncated: true, note: 'Stopped.' }, 'items', 'lines', 'narrow it', 700).note).toBe(
       'Stopped. Showing 0 of 1 lines: the result is capped at 700 characters; narrow it.',
+    );
+    expect(fitResult({ items: ['a'.repeat(100)], truncated: true, note: 'the walk stopped: raise max_time_ms' }, 'items', 'lines', 'narrow it', 700).note).toBe(
+      'the walk stopped: raise max_time_ms. Showing 0 of 1 lines: the result is capped at 700 characters; narrow it.',
+    );
+  });
+});
+
+describe('joinNotes', () => {
+  it('joins notes as separate sentences, adding a full stop only where the first has none', () => {
+    expect(joinNotes(undefined, 'Showing 1 of 2 files.')).toBe('Showing 1 of 2 files.');
+    expect(joinNotes('', 'Showing 1 of 2 files.')).toBe('Showing 1 of 2 files.');
+    expect(joinNotes('or raise max_time_ms', 'Showing 1 of 2 files.')).toBe('or raise max_time_ms. Showing 1 of 2 files.');
+    expect(joinNotes('Stopped.', 'Next.')).toBe('Stopped. Next.');
+    expect(joinNotes('Really?', 'Next.')).toBe('Really? Next.');
+  });
+
+  it('keeps a time-limit note without a full stop apart from the max_results note grep_search adds after it', () => {
+    const result = fitSearchResult(
+      { matches: [{ file_path: '/w/a', line_number: 1, column: 1, line: 'x' }], total_matches: 8016, truncated: true, files_searched: 1, binary_files_skipped: 0, note: 'the search stopped: raise max_time_ms' },
+      { maxResults: 1, narrow: 'narrow the pattern, dir_path or include' },
+    );
+    expect(result.note).toBe(
+      'the search stopped: raise max_time_ms. Showing 1 of 8016 matching lines (max_results is 1): raise max_results (at most 2000), or narrow the pattern, dir_path or include.',
     );
   });
 });

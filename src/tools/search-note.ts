@@ -1,5 +1,5 @@
 import { MAX_OUTPUT_CHARS, MAX_SEARCH_RESULTS, type GrepSearchResult } from '../search/line-search.js';
-import { fitResult, RESULT_MAX_CHARS } from './result-budget.js';
+import { fitResult, joinNotes, RESULT_MAX_CHARS } from './result-budget.js';
 
 /** How {@link fitSearchResult} tells the model to see what was left out. */
 export interface SearchNoteHints {
@@ -19,7 +19,8 @@ export interface SearchNoteHints {
  * pattern, dir_path or include, or use output_mode "count" for the number of matching lines per file."
  * Cut at the budget: "Showing 47 of 400 matching lines: the result is capped at 100000 characters;
  * narrow the pattern, dir_path or include, or use output_mode "count" for the number of matching lines
- * per file." A time-limit note already there is kept in front. Returns `result`, changed in place.
+ * per file." A time-limit note already there is kept in front, as a sentence of its own ({@link joinNotes}).
+ * Returns `result`, changed in place.
  */
 export function fitSearchResult<R extends GrepSearchResult>(result: R, hints: SearchNoteHints): R {
   const content = 'matches' in result;
@@ -41,6 +42,6 @@ export function fitSearchResult<R extends GrepSearchResult>(result: R, hints: Se
     said = `Showing ${shown} of ${total} ${what}: the matching lines' text is capped at ${MAX_OUTPUT_CHARS} characters; ${budgetHint}.`;
   }
   result.truncated = true;
-  result.note = result.note === undefined ? said : `${result.note} ${said}`;
+  result.note = joinNotes(result.note, said);
   return result;
 }
