@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LAZY_MODULES } from '../scripts/build-lazy.mjs';
 import { readmeWorkerExample } from '../scripts/readme-worker.mjs';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -32,9 +33,11 @@ describe('the npm package', () => {
   let project = '';
 
   beforeAll(() => {
-    // `npm test` builds dist/ before vitest runs; pack exactly what would be published.
+    // `npm test` builds dist/ before vitest runs; pack exactly what would be published. The prepack
+    // build is skipped here: it deletes dist/ while the other test files run the built CLI (the test
+    // below checks it in a checkout of its own).
     const packDir = mkdtempSync(join(tmpdir(), 'toolhost-pack-'));
-    execFileSync('npm', ['pack', '--pack-destination', packDir, '--silent'], { cwd: ROOT, stdio: 'pipe' });
+    execFileSync('npm', ['pack', '--pack-destination', packDir, '--silent', '--ignore-scripts'], { cwd: ROOT, stdio: 'pipe' });
     const tarball = join(packDir, readdirSync(packDir).find((f) => f.endsWith('.tgz')) as string);
     project = mkdtempSync(join(tmpdir(), 'toolhost-consumer-'));
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
@@ -120,4 +123,35 @@ describe('the npm package', () => {
     expect(readFileSync(join(installed, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n/);
     expect(readdirSync(installed)).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json']));
   });
+});
+
+describe('npm pack in a fresh checkout', () => {
+  let checkout = '';
+  afterAll(() => {
+    if (checkout) rmSync(checkout, { recursive: true, force: true });
+  });
+
+  it('builds first (prepack), so the tarball ships dist/ for every source module and the lazy bundles, though the checkout has neither', () => {
+    // The tracked files as they are in the working tree, as a clone has them: no dist/, no lazy/*.min.js.
+    checkout = mkdtempSync(join(tmpdir(), 'toolhost-checkout-'));
+    const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter((path) => path !== '' && existsSync(join(ROOT, path)));
+    for (const path of tracked) {
+      mkdirSync(dirname(join(checkout, path)), { recursive: true });
+      copyFileSync(join(ROOT, path), join(checkout, path));
+    }
+    symlinkSync(join(ROOT, 'node_modules'), join(checkout, 'node_modules'), 'dir');
+    expect(existsSync(join(checkout, 'dist'))).toBe(false);
+
+    const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--loglevel=error'], { cwd: checkout, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    // The build's own output comes first on stdout; the JSON report is the last thing printed.
+    const report = JSON.parse(out.slice(out.lastIndexOf('\n[\n') + 1)) as { files: { path: string }[] }[];
+    const shipped = (report[0] as { files: { path: string }[] }).files.map((file) => file.path);
+
+    const sources = tracked.filter((path) => /^(src|web|node|bridges)\//.test(path) && /\.(ts|js)$/.test(path) && !/\.(test|spec)\.ts$|\.d\.ts$/.test(path));
+    const expected = sources.map((path) => `dist/${path.replace(/\.ts$/, '.js')}`).sort();
+    expect(shipped.filter((path) => path.startsWith('dist/') && path.endsWith('.js')).sort()).toEqual(expected);
+    expect(shipped.filter((path) => path.startsWith('lazy/')).sort()).toEqual(
+      ['lazy/browser.js', 'lazy/index.d.ts', 'lazy/node.js', ...LAZY_MODULES.map((module: { file: string }) => `lazy/${module.file}`)].sort(),
+    );
+  }, 240_000);
 });
