@@ -82,7 +82,7 @@ export const REFERENCE = {
       ['is_a_directory', 'the path is a directory'],
       ['not_a_directory', 'a parent on the path is a file'],
       ['outside_workspace', 'the path (or a symlink on it) leads outside the workspace'],
-      ['invalid_arguments', 'an empty path, a trailing `/`, or a last component `.` or `..`'],
+      ['invalid_arguments', 'an empty path, a trailing `/`, a last component `.` or `..`, or half of a surrogate pair in `content` (UTF-8 cannot store it)'],
       ['quota_exceeded', 'the storage is full'],
       ['execution_failed', 'a symlink loop'],
     ],

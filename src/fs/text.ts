@@ -1,3 +1,4 @@
+import { ToolError } from '../core/errors.js';
 /** How many leading bytes are checked for a NUL byte ("first 8 KiB"). */
 export const BINARY_SNIFF_BYTES = 8192;
 
@@ -32,6 +33,21 @@ export function encodeText(text: string, bom = false): Uint8Array {
   out.set([0xef, 0xbb, 0xbf]);
   out.set(body, 3);
   return out;
+}
+
+/** Half of a surrogate pair with no other half beside it. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Refuses text a tool would write (or match against a file) that holds half of a surrogate pair:
+ * UTF-8 has no form for it, so it would be written as U+FFFD and the file silently changed. Throws
+ * `invalid_arguments` naming the argument: `<argument> contains half of a surrogate pair (a broken
+ * emoji or other character outside the BMP); <next>`.
+ */
+export function refuseLoneSurrogate(argument: string, text: string, next = 'send whole characters; nothing was written'): void {
+  if (LONE_SURROGATE.test(text)) {
+    throw new ToolError('invalid_arguments', `${argument} contains half of a surrogate pair (a broken emoji or other character outside the BMP); ${next}`);
+  }
 }
 
 /** A file's line-ending style: `mixed` when more than one kind occurs, `none` for a single line. */

@@ -1,6 +1,6 @@
 import { ToolError } from '../core/errors.js';
 import { fingerprintBytes, fingerprintSize } from '../core/file-cache.js';
-import { decodeText, detectLineEnding, encodeText, MESSAGE_QUOTE_CHARS, quoteForMessage } from '../fs/text.js';
+import { decodeText, detectLineEnding, encodeText, MESSAGE_QUOTE_CHARS, quoteForMessage, refuseLoneSurrogate } from '../fs/text.js';
 import { defineTool, type Tool } from '../core/tool.js';
 import { dirname, resolveWorkspacePath, statOrNull, writeFileAtomic } from '../fs/paths.js';
 
@@ -74,7 +74,8 @@ function example(path: string, suffix: string): string {
  * Records the size and SHA-256 of the bytes written.
  *
  * Errors: `already_exists` (exists, `overwrite` not set), `is_a_directory`, `stale_file`,
- * `outside_workspace`, `not_a_directory` (a parent is a file), `invalid_arguments` (empty path, trailing `/`, last component `.` or `..`),
+ * `outside_workspace`, `not_a_directory` (a parent is a file), `invalid_arguments` (empty path, trailing `/`, last component `.` or `..`,
+ * content holding half of a surrogate pair, which UTF-8 cannot store),
  * `execution_failed` (a symlink loop), `quota_exceeded` (storage full).
  */
 export const createFileTool: Tool<{ file_path: string; content: string; overwrite?: boolean }, CreateFileResult> =
@@ -95,6 +96,7 @@ export const createFileTool: Tool<{ file_path: string; content: string; overwrit
         // `dir/.` and `dir/..` name folders: the last component is not a file name.
         throw new ToolError('invalid_arguments', `file_path ${quoteForMessage(args.file_path)} ends with "${args.file_path.endsWith('..') ? '..' : '.'}", which names a directory; give a file name${example(args.file_path, '/index.ts')}`);
       }
+      refuseLoneSurrogate('content', args.content);
       const path = await resolveWorkspacePath({ fs: ctx.fs, root: ctx.platform.root, cwd: ctx.cwd }, args.file_path);
       if (path === ctx.platform.root) {
         throw new ToolError('is_a_directory', `${path} is the workspace root, a directory; give a file name inside it`);

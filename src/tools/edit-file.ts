@@ -1,6 +1,6 @@
 import { ToolError } from '../core/errors.js';
 import { fingerprintBytes } from '../core/file-cache.js';
-import { clipForMessage, decodeText, encodeText, quoteForMessage, type DecodedText } from '../fs/text.js';
+import { clipForMessage, decodeText, encodeText, quoteForMessage, refuseLoneSurrogate, type DecodedText } from '../fs/text.js';
 import { defineTool, type Tool, type ToolContext } from '../core/tool.js';
 import { dirname, resolveWorkspacePath, statOrNull, writeFileAtomic } from '../fs/paths.js';
 import type { FsStats } from '../core/types.js';
@@ -89,9 +89,6 @@ export interface EditFileResult {
   diff: string;
 }
 
-/** Half of a surrogate pair with no other half beside it. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
 /**
  * `edit_file` (matching as Claude Code's Edit and gemini-cli's
  * `replace`): replaces `old_string` by `new_string` in `{ file_path, old_string, new_string, replace_all?,
@@ -154,9 +151,7 @@ function checkArguments(args: EditFileArgs): void {
   for (const key of ['old_string', 'new_string'] as const) {
     // Matching is on UTF-16 code units: half of a surrogate pair would match half of an emoji and
     // write U+FFFD into the file.
-    if (LONE_SURROGATE.test(args[key])) {
-      throw new ToolError('invalid_arguments', `${key} contains half of a surrogate pair (a broken emoji or other character outside the BMP); copy whole characters from the file`);
-    }
+    refuseLoneSurrogate(key, args[key], 'copy whole characters from the file');
   }
 }
 

@@ -2,7 +2,7 @@ import { ToolError, toToolError } from '../../core/errors.js';
 import { fingerprintBytes } from '../../core/file-cache.js';
 import { defineTool, type Tool, type ToolContext } from '../../core/tool.js';
 import { joinPath, relativePath, resolveWorkspacePath, statOrNull, writeFileAtomic } from '../../fs/paths.js';
-import { clipForMessage, decodeText, detectLineEnding, encodeText, splitLines, truncateText } from '../../fs/text.js';
+import { clipForMessage, decodeText, detectLineEnding, encodeText, refuseLoneSurrogate, splitLines, truncateText } from '../../fs/text.js';
 import { compareCodeUnits } from '../../fs/walk.js';
 import { createFileTool } from '../create-file.js';
 import { editFileTool } from '../edit-file.js';
@@ -151,6 +151,7 @@ async function insert(args: TextEditorArgs, ctx: ToolContext, path: string): Pro
   const text = args.insert_text ?? args.new_str;
   if (args.insert_line === undefined) throw missing('insert_line', 'insert');
   if (text === undefined) throw missing('insert_text', 'insert');
+  refuseLoneSurrogate(args.insert_text === undefined ? 'new_str' : 'insert_text', text);
   const line = args.insert_line;
   return ctx.withPathLock(path, async () => {
     const file = await readTextFile(ctx, path, clipForMessage(path));
@@ -183,6 +184,9 @@ async function insert(args: TextEditorArgs, ctx: ToolContext, path: string): Pro
 async function strReplace(args: TextEditorArgs, ctx: ToolContext): Promise<string> {
   if (args.old_str === undefined) throw missing('old_str', 'str_replace');
   if (args.old_str === '') throw new ToolError('invalid_arguments', 'old_str is empty; give the exact text to replace, or use create to write a whole file');
+  // Checked here, not by edit_file, so the message names this tool's arguments.
+  refuseLoneSurrogate('old_str', args.old_str, 'copy whole characters from the file');
+  if (args.new_str !== undefined) refuseLoneSurrogate('new_str', args.new_str, 'copy whole characters from the file');
   try {
     await editFileTool.callWithContext?.({ file_path: args.path, old_string: args.old_str, new_string: args.new_str ?? '' }, ctx);
   } catch (error) {
@@ -212,7 +216,7 @@ async function strReplace(args: TextEditorArgs, ctx: ToolContext): Promise<strin
  * Errors: `no_match` ("No match found for replacement. Please check your text and try again." and the
  * closest line), `ambiguous_match` ("Found N matches for replacement text. Please provide more context to
  * make a unique match."), `not_found`, `invalid_arguments` (a bad view_range or insert_line, a missing
- * argument), `is_a_directory`, `binary_file`, `stale_file`, `outside_workspace`, `too_large`.
+ * argument, text holding half of a surrogate pair, which UTF-8 cannot store), `is_a_directory`, `binary_file`, `stale_file`, `outside_workspace`, `too_large`.
  */
 export function textEditorTool(options: AnthropicProfileOptions = {}): Tool<TextEditorArgs, string> {
   const maxCharacters = options.maxCharacters;
@@ -231,6 +235,7 @@ export function textEditorTool(options: AnthropicProfileOptions = {}): Tool<Text
       if (args.command === 'str_replace') return strReplace(args, ctx);
       if (args.command === 'create') {
         if (args.file_text === undefined) throw missing('file_text', 'create');
+        refuseLoneSurrogate('file_text', args.file_text);
         const result = await createFileTool.callWithContext?.({ file_path: args.path, content: args.file_text, overwrite: true }, ctx);
         return `File created successfully at: ${(result as { file_path: string }).file_path}`;
       }

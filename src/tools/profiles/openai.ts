@@ -1,7 +1,7 @@
 import { ToolError } from '../../core/errors.js';
 import { defineTool, type Tool, type ToolContext } from '../../core/tool.js';
 import type { RunCommandResult } from '../../core/types.js';
-import { truncateText } from '../../fs/text.js';
+import { refuseLoneSurrogate, truncateText } from '../../fs/text.js';
 import {
   applyPatchOperations,
   checkOperationPath,
@@ -74,11 +74,15 @@ export function applyPatchArgsToOperations(args: ApplyPatchArgs): PatchOperation
   if ((args.input === undefined) === (args.operation === undefined)) {
     throw new ToolError('invalid_arguments', 'give either input (the whole "*** Begin Patch" ... "*** End Patch" text) or operation, not both or neither');
   }
-  if (args.input !== undefined) return parsePatch(args.input);
+  if (args.input !== undefined) {
+    refuseLoneSurrogate('input', args.input);
+    return parsePatch(args.input);
+  }
   const op = args.operation as ApplyPatchOperation;
   const path = checkOperationPath(op.path);
   if (op.type === 'delete_file') return [{ type: 'delete', path }];
   if (op.diff === undefined) throw new ToolError('invalid_arguments', `operation ${op.type} needs a diff`);
+  refuseLoneSurrogate('operation.diff', op.diff);
   if (op.type === 'create_file') return [{ type: 'add', path, content: parseCreateDiff(op.diff, path) }];
   const lines = op.diff.replace(/\r\n/g, '\n').split('\n');
   while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
@@ -98,7 +102,7 @@ export function applyPatchArgsToOperations(args: ApplyPatchArgs): PatchOperation
  * `A`/`M`/`D` lines).
  *
  * Errors: `invalid_arguments` for a malformed patch (naming the line: missing `*** End Patch`, a `+`
- * line outside a hunk, an absolute path, `..`), `no_match` quoting the context line not found,
+ * line outside a hunk, an absolute path, `..`) or one holding half of a surrogate pair (UTF-8 cannot store it), `no_match` quoting the context line not found,
  * `not_found`, `already_exists`, `binary_file`, `stale_file`, `outside_workspace`.
  */
 export const applyPatchTool: Tool<ApplyPatchArgs, PatchResult> = /* @__PURE__ */ defineTool({
