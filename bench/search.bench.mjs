@@ -54,7 +54,7 @@ export default async function run() {
   }
   const tree = buildSearchTree();
   const { base, dir } = tree;
-  const note = `${tree.files} files, ${(tree.bytes / 2 ** 20).toFixed(0)} MiB; median of ${RUNS}, each run paired with its anchor`;
+  const note = `${tree.files} files, ${(tree.bytes / 2 ** 20).toFixed(0)} MiB; median of ${RUNS}, each run paired with its anchor, after the process's three warm-up searches`;
   // Files written in the last second are re-read by the cache (git's racy-clean rule): let it pass.
   await sleep(1100);
   const rows = [];
