@@ -119,8 +119,14 @@ export function createNodeSearchSource(root: string, options: NodeSearchSourceOp
     const slash = path.lastIndexOf('/');
     return [dirFd(slash === 0 ? '/' : path.slice(0, slash)), path.slice(slash + 1)];
   };
+  let closed = false;
+  /** Throws once the source is closed: its descriptors are gone (or reused), so nothing it answered now would be true. */
+  const live = (): void => {
+    if (closed) throw new ToolError('unavailable', 'the platform was disposed while this call ran: create a new platform and search again');
+  };
   const source: SearchSource = {
     readdir(path: string): FsDirent[] {
+      live();
       const normal = check(path);
       const known = listings.get(normal);
       if (known) {
@@ -165,6 +171,7 @@ export function createNodeSearchSource(root: string, options: NodeSearchSourceOp
       return entries;
     },
     stat(path: string): SearchFileStat | undefined {
+      live();
       let stats: fs.Stats | undefined;
       try {
         // By its whole path (half the cost of going through a held directory): the cache only compares
@@ -178,14 +185,17 @@ export function createNodeSearchSource(root: string, options: NodeSearchSourceOp
       return stats?.isFile() ? statOf(stats) : undefined;
     },
     read(path: string, maxBytes: number, into?: (size: number) => Uint8Array): { bytes: Uint8Array; stat: SearchFileStat } | undefined {
+      live();
       let fd: number;
       try {
         const [dir, name] = parentAndName(check(path));
         fd = fs.openSync(childOf(dir, name), READ_FLAGS);
       } catch (error) {
         if (isToolError(error)) throw error;
+        // Gone, or no longer a regular file; unreadable or replaced by a link (ELOOP) is thrown, for the
+        // search to count as skipped.
         const code = (error as { code?: unknown }).code;
-        if (code === 'ENOENT' || code === 'ELOOP' || code === 'EACCES' || code === 'EPERM' || code === 'ENOTDIR' || code === 'ENXIO' || code === 'EISDIR') return undefined;
+        if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ENXIO' || code === 'EISDIR') return undefined;
         throw error;
       }
       try {
@@ -223,6 +233,8 @@ export function createNodeSearchSource(root: string, options: NodeSearchSourceOp
       return buffer(bytes).toString('utf8');
     },
     close(): void {
+      if (closed) return;
+      closed = true;
       listings.clear();
       helper?.close();
       releaseCache(source);

@@ -4,7 +4,8 @@ import { Worker } from 'node:worker_threads';
 import { toToolError, ToolError } from '../src/core/errors.js';
 import type { SearchHelper, SearchHelperAnswer, SearchHelperJob, SearchSource, SharedBatchKind, SharedCount } from '../src/core/types.js';
 import { compileSearchPattern, prepareSearchPattern, type SearchPattern } from '../src/search/dialect.js';
-import { countText, FILE_BINARY, FILE_GONE, FILE_LARGE, FILE_NOT_REACHED, needleOf, type SourceCache } from '../src/search/source-cache.js';
+import { countText, FILE_BINARY, FILE_GONE, FILE_LARGE, FILE_NOT_REACHED, FILE_SKIPPED, needleOf, type SourceCache } from '../src/search/source-cache.js';
+import { skipKindOf } from '../src/fs/walk.js';
 
 /**
  * The shared control words of one count (an `Int32Array` over a `SharedArrayBuffer`): the cancel flag,
@@ -58,7 +59,8 @@ export async function helperPattern(job: SearchHelperJob): Promise<{ pattern: Se
 
 /**
  * Counts `paths` over `cache` (the helper's loop, per batch): per path the same steps as the search
- * tools' own count. Codes as in {@link SearchHelperAnswer}; `stopped`: the deadline came first.
+ * tools' own count. Codes as in {@link SearchHelperAnswer} (a file that could not be read: its
+ * `FILE_SKIPPED` code); `stopped`: the deadline came first.
  * Throws what `pause` throws (the helper's cancel check).
  */
 export async function countPaths(
@@ -71,7 +73,16 @@ export async function countPaths(
   const codes = new Int32Array(paths.length).fill(FILE_NOT_REACHED);
   for (let i = 0; i < paths.length; i += 1) {
     if (Date.now() >= job.deadline) return { codes, stopped: true };
-    const file = cache.load(paths[i] as string, job.limit);
+    let file;
+    try {
+      file = cache.load(paths[i] as string, job.limit);
+    } catch (error) {
+      // Unreadable or replaced by a link since it was listed: the caller counts it as skipped.
+      const kind = skipKindOf(error);
+      if (kind === undefined) throw error;
+      codes[i] = FILE_SKIPPED[kind];
+      continue;
+    }
     if (file === undefined) codes[i] = FILE_GONE;
     else if (file === 'large') codes[i] = FILE_LARGE;
     else if (!file.bytes) codes[i] = FILE_BINARY;
@@ -279,7 +290,7 @@ export function startSearchHelper(root: string, cacheBytes: number): (SearchHelp
               const paths = batches[index] as string[];
               for (let i = 0; i < paths.length; i += 1) {
                 const code = codes[i] as number;
-                if (code !== FILE_NOT_REACHED && code !== FILE_GONE && code !== FILE_LARGE) owned.add(paths[i] as string);
+                if (code >= 0 || code === FILE_BINARY) owned.add(paths[i] as string);
               }
             }
             if (owned.size > MAX_OWNED_PATHS) owned.clear();

@@ -180,4 +180,71 @@ describe('walks that meet entries they cannot read (Node platform, real folder)'
     });
     await platform.dispose();
   });
+
+  it('grep_search counts a file made unreadable or replaced by a symlink after the listing, on one thread and shared with the helper', async () => {
+    for (const files of [3, 300]) {
+      const root = join(base, `files-${files}`);
+      mkdirSync(root, { recursive: true });
+      for (let i = 0; i < files; i += 1) writeFileSync(join(root, `f${String(i).padStart(3, '0')}.txt`), 'hit\n');
+      const platform = createNodePlatform({ root });
+      const source = platform.searchSource as SearchSource;
+      const linked = join(root, 'f001.txt');
+      const locked = join(root, 'f002.txt');
+      const wrapped: SearchSource = {
+        ...source,
+        readdir(path) {
+          const listed = source.readdir(path);
+          // Listed as a regular file, then a symlink by the time it is read (ELOOP: never followed).
+          rmSync(linked);
+          symlinkSync('f000.txt', linked);
+          return listed;
+        },
+        read(path, maxBytes, into) {
+          // This process may read anything (tests run as root too), so EACCES is the source's answer here.
+          if (path === locked) throw Object.assign(new Error(`EACCES: permission denied, open '${path}'`), { code: 'EACCES' });
+          return source.read(path, maxBytes, into);
+        },
+      };
+      const runner = new ToolRunner({ platform: { ...platform, searchSource: wrapped }, tools });
+      const grep = await call(runner, 'grep_search', { pattern: 'hit', output_mode: 'count', max_results: 1 });
+      // With 300 files the helper thread reads about half of them through its own descriptors: the
+      // symlink is met there or here, EACCES (this thread's wrapper) only when this thread reads it.
+      const helperMayRead = files >= 256;
+      expect(grep.total_matches, `${files} files`).toBe(files - (helperMayRead ? (grep.skipped_entries === 2 ? 2 : 1) : 2));
+      expect(grep.files_searched).toBe(grep.total_matches);
+      expect(grep.skipped_entries, `${files} files`).toBe(files - (grep.total_matches as number));
+      expect(grep.note).toContain('1 replaced by a symbolic link (ELOOP)');
+      if (!helperMayRead) {
+        expect(grep.note).toBe(
+          `2 entries could not be read and were skipped (1 permission denied (EACCES), 1 replaced by a symbolic link (ELOOP)), the first ${linked}; ${TAIL}`,
+        );
+      }
+      await platform.dispose();
+    }
+  });
+
+  it('a search whose platform is disposed while it runs answers unavailable, not a partial result', async () => {
+    const root = join(base, 'disposed');
+    for (const name of ['a', 'b', 'c']) {
+      mkdirSync(join(root, name), { recursive: true });
+      writeFileSync(join(root, name, 'f.txt'), 'hit\n');
+    }
+    for (const mode of ['count', 'files_with_matches', 'content']) {
+      const platform = createNodePlatform({ root });
+      const source = platform.searchSource as SearchSource;
+      const wrapped: SearchSource = {
+        ...source,
+        readdir(path) {
+          const listed = source.readdir(path);
+          // What platform.dispose() does to the source while the walk is under way.
+          if (path === root) source.close?.();
+          return listed;
+        },
+      };
+      const runner = new ToolRunner({ platform: { ...platform, searchSource: wrapped }, tools });
+      const [outcome] = await runner.processToolCalls([{ name: 'grep_search', args: { pattern: 'hit', output_mode: mode } }], { timeoutMs: 10_000 });
+      expect(outcome, mode).toMatchObject({ code: 'unavailable', error: 'the platform was disposed while this call ran: create a new platform and search again' });
+      await platform.dispose();
+    }
+  });
 });

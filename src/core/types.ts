@@ -255,7 +255,8 @@ export interface SearchHelperJob {
 /**
  * What the helper did of a {@link SharedCount}: per `count` batch it took, one code per path: the
  * matching lines of a searched text file (0 or more), or -1 not reached (the deadline came first), -2
- * gone or not a regular file, -3 over the size limit, -4 binary; per `stat` batch it took, three
+ * gone or not a regular file, -3 over the size limit, -4 binary, -5 to -8 skipped (unreadable, replaced
+ * by a link, name too long, out of the workspace); per `stat` batch it took, three
  * numbers per path (size, mtimeMs, ino of the regular file; size NaN when it is gone or not one, -1
  * when the deadline came first).
  */

@@ -166,6 +166,11 @@ function reportFor(signal: AbortSignal) {
   return report;
 }
 
+/** Counts one skipped entry at `path` in what the call under `signal` reports (see {@link walkReportUnder}). */
+export function countSkippedUnder(signal: AbortSignal | undefined, kind: SkipKind, path: string): void {
+  countSkippedFor(signal, kind, path);
+}
+
 function countSkippedFor(signal: AbortSignal | undefined, kind: SkipKind, path: string): void {
   if (signal) countSkipped(reportFor(signal).skipped, kind, path);
 }

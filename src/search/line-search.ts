@@ -2,13 +2,13 @@ import { ToolError } from '../core/errors.js';
 import type { ToolContext } from '../core/tool.js';
 import { basename, resolveWorkspacePath } from '../fs/paths.js';
 import { clipForMessage } from '../fs/text.js';
-import { compareCodeUnits, loadTexts, MAX_SEARCH_FILE_BYTES, skipKindOf, throwIfAborted, walkWorkspace, yieldToEventLoop, type WalkFile } from '../fs/walk.js';
+import { compareCodeUnits, countSkippedUnder, loadTexts, MAX_SEARCH_FILE_BYTES, skipKindOf, throwIfAborted, walkWorkspace, yieldToEventLoop, type WalkFile } from '../fs/walk.js';
 import type { SearchPattern } from './dialect.js';
 import { compileGlob } from './glob.js';
 import { MatchFormatter, type SearchMatch } from './line-output.js';
 import { scanText, YIELD_EVERY_MS } from './line-scan.js';
 import { scanStream } from './line-stream.js';
-import { cacheOf, countText, FILE_BINARY, needleOf, rememberCount, type SourceCache } from './source-cache.js';
+import { cacheOf, countText, FILE_BINARY, needleOf, rememberCount, skipKindOfCode, type SourceCache } from './source-cache.js';
 import { countShared, SharedFiles } from './shared-count.js';
 import type { SearchFileStat } from '../core/types.js';
 
@@ -272,8 +272,10 @@ export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions
       }
       return result.stopped;
     } catch (error) {
-      // Removed, replaced or made unreadable while the search ran: left out, as the walk does.
-      if (skipKindOf(error) === undefined) throw error;
+      // Removed, replaced or made unreadable while the search ran: left out and counted, as the walk does.
+      const kind = skipKindOf(error);
+      if (kind === undefined) throw error;
+      countSkippedUnder(ctx.signal, kind, path);
       tally.matches.length = mark.matches;
       tally.outputChars = mark.outputChars;
       tally.contentFull = mark.contentFull;
@@ -306,12 +308,30 @@ export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions
   };
 
   /**
+   * A listed file through this thread's cache (see `SourceCache.load`); one that is gone or cannot be
+   * read any more is left out and counted in `skipped_entries`, as the walk counts the entries it could
+   * not list.
+   */
+  const loadHere = (path: string, keep: boolean, stat?: SearchFileStat | null): ReturnType<SourceCache['load']> => {
+    let file;
+    try {
+      file = (cache as SourceCache).load(path, streamOver, keep, stat);
+    } catch (error) {
+      const kind = skipKindOf(error);
+      if (kind === undefined) throw error;
+      countSkippedUnder(ctx.signal, kind, path);
+      return undefined;
+    }
+    if (file === undefined) countSkippedUnder(ctx.signal, 'vanished', path);
+    return file;
+  };
+  /**
    * Counts one file on this thread (read through its cache, kept there when `keep`; `stat`: its
    * `lstat` as the helper took it) and tallies it; true when the time limit stopped the search.
    */
   const countHere = async (path: string, keep: boolean, stat?: SearchFileStat | null): Promise<boolean> => {
     if (Date.now() - lastPause >= YIELD_EVERY_MS) await pause();
-    const file = (cache as SourceCache).load(path, streamOver, keep, stat);
+    const file = loadHere(path, keep, stat);
     done += 1;
     if (file === undefined) return false;
     if (file === 'large') return streamed(path);
@@ -336,7 +356,9 @@ export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions
     files = [];
     await countShared(shared, countHere, () => stopped || Date.now() >= deadline, (path, code) => {
       done += 1;
-      if (code === FILE_BINARY) binary += 1;
+      const skipped = skipKindOfCode(code);
+      if (skipped) countSkippedUnder(ctx.signal, skipped, path);
+      else if (code === FILE_BINARY) binary += 1;
       else if (code >= 0) {
         searched += 1;
         if (code > 0) {
@@ -367,7 +389,7 @@ export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions
         }
         // Bytes-only work takes no pause of its own: turn the event loop here, so timers still fire.
         if (Date.now() - lastPause >= YIELD_EVERY_MS) await pause();
-        const file = cache?.load(walked.path, streamOver, !helper?.owns(walked.path));
+        const file = loadHere(walked.path, !helper?.owns(walked.path));
         done += 1;
         if (file === undefined) continue;
         if (file === 'large') {

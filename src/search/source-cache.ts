@@ -1,6 +1,6 @@
 import type { SearchFileStat, SearchHelperAnswer, SearchSource } from '../core/types.js';
 import { BINARY_SNIFF_BYTES } from '../fs/text.js';
-import { MAX_SEARCH_FILE_BYTES } from '../fs/walk.js';
+import { MAX_SEARCH_FILE_BYTES, type SkipKind } from '../fs/walk.js';
 import type { SearchPattern } from './dialect.js';
 import { scanText } from './line-scan.js';
 
@@ -410,6 +410,14 @@ export const FILE_GONE = -2;
 export const FILE_LARGE = -3;
 /** The file was binary. */
 export const FILE_BINARY = -4;
+/** Codes of files skipped because they could not be read, by why (`FILE_GONE` is `vanished`). */
+export const FILE_SKIPPED: Readonly<Record<SkipKind, number>> = { vanished: FILE_GONE, unreadable: -5, loop: -6, too_long: -7, outside: -8 };
+
+/** The {@link SkipKind} of a helper's code, or undefined for a code that is not a skip. */
+export function skipKindOfCode(code: number): SkipKind | undefined {
+  for (const [kind, value] of Object.entries(FILE_SKIPPED) as Array<[SkipKind, number]>) if (value === code) return kind;
+  return undefined;
+}
 
 /** The bytes a search finds first on bytes: the literal, or the pattern's required text; none when it holds a line break. */
 export function needleOf(pattern: SearchPattern): Uint8Array | undefined {
