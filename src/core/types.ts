@@ -331,7 +331,8 @@ export interface SearchSource {
   stat(path: string): SearchFileStat | undefined;
   /**
    * The bytes of the regular file at `path` (a final symlink not followed), at most `maxBytes`;
-   * undefined as for `stat`. With `into`, the source asks it for the buffer to read into once it knows
+   * undefined when it is gone or not a regular file; throws a Node-style error when it cannot be read
+   * (`EACCES`, or `ELOOP` for a symlink), which a search counts as a skipped entry. With `into`, the source asks it for the buffer to read into once it knows
    * the size (`into(size)` gives `size` bytes, e.g. the free end of a cache slab) and returns a prefix of
    * that buffer; without, or if it ignores `into`, it allocates. What `into` throws (a caller that
    * refuses a file of that size) propagates, with nothing read. A source may return only the first
