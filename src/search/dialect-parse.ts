@@ -2,7 +2,8 @@ import { ToolError } from '../core/errors.js';
 import { clipForMessage } from '../fs/text.js';
 
 /**
- * The syntax tree of a pattern in grep_search's dialect: ripgrep's default (RE2) syntax plus the
+ * The syntax tree of a pattern in grep_search's dialect: RE2 syntax as ripgrep's default has it
+ * (but with ASCII `\d \w \s \b`, as RE2 and JavaScript, where ripgrep's are Unicode) plus the
  * JavaScript escapes that mean the same thing (`\uFFFF`, `\u{1F600}`, `\cX`, `\/`). Character sets are
  * code-point ranges plus Unicode property references; case-insensitivity is recorded per atom (`fold`),
  * so inline flags such as `(?i)` or `(?i:…)` apply exactly where they are written.

@@ -494,7 +494,8 @@ function requiredLiteral(tree: RegexNode): string | undefined {
 }
 
 /**
- * Compiles a search pattern in grep_search's one dialect (ripgrep's default, RE2 syntax, plus the
+ * Compiles a search pattern in grep_search's one dialect (RE2 syntax as ripgrep's default, with ASCII
+ * `\d \w \s \b` where ripgrep's are Unicode, plus the
  * JavaScript escapes with the same meaning; see dialect-parse.ts), or a literal (`literal`). Picks the
  * fastest engine whose running time stays linear in the input ({@link MatchMode}); every mode gives the
  * same lines and offsets; `engine` forces one (the differential tests compare them; V8 then runs

@@ -49,14 +49,18 @@ describe('grep_search', () => {
   it('pins its model-facing schema and names its regex dialect', () => {
     expect(grepSearchTool.name).toBe('grep_search');
     expect(grepSearchTool.readOnly).toBe(true);
-    expect(grepSearchTool.description).toContain("ripgrep's default regex syntax (RE2)");
+    expect(grepSearchTool.description).toContain(
+      "The pattern is RE2 regex syntax, as ripgrep's default, with two differences: \\d \\w \\s \\b are ASCII only (ripgrep makes them " +
+        'Unicode; for Unicode write \\pL, \\p{Greek} or [\\p{L}\\p{N}_]), and a lone \\r ends a line as \\n and \\r\\n do ' +
+        '(ripgrep ends lines at \\n only).',
+    );
     expect(grepSearchTool.description).toContain('No lookahead/lookbehind and no backreferences');
     expect(grepSearchTool.parameters).toMatchInlineSnapshot(`
       {
         "additionalProperties": false,
         "properties": {
           "case_sensitive": {
-            "description": "Match letter case exactly (default true).",
+            "description": "Match the pattern's letter case exactly (default true); include and exclude ignore case either way.",
             "type": "boolean",
           },
           "context_lines": {
@@ -70,7 +74,7 @@ describe('grep_search', () => {
             "type": "string",
           },
           "exclude": {
-            "description": "Skip files (and directories) matching this glob, e.g. "*.min.js" or "dist"; a trailing / ("dist/") skips folders only.",
+            "description": "Skip files (and directories) matching this glob, e.g. "*.min.js" or "dist"; a trailing / ("dist/") skips folders only. Letter case is ignored, as in include.",
             "type": "string",
           },
           "fixed_strings": {
@@ -78,7 +82,7 @@ describe('grep_search', () => {
             "type": "boolean",
           },
           "include": {
-            "description": "Only search files matching this glob, e.g. "*.ts" or "*.{ts,tsx}" (name at any depth) or "src/**/*.ts" (path relative to dir_path).",
+            "description": "Only search files matching this glob, e.g. "*.ts" or "*.{ts,tsx}" (name at any depth) or "src/**/*.ts" (path relative to dir_path). Letter case is ignored ("*.TS" also matches a.ts), whatever case_sensitive says.",
             "type": "string",
           },
           "max_results": {
@@ -103,7 +107,7 @@ describe('grep_search', () => {
             "type": "string",
           },
           "pattern": {
-            "description": "Regular expression in ripgrep's default regex syntax (RE2): . \\d \\w \\s \\b (ASCII), [a-z] [^...] [[:alpha:]], \\pL \\p{Greek} Unicode classes, groups (...) (?:...) (?P<name>...) (?<name>...), alternation a|b, * + ? {n} {n,m} and lazy *? +?, inline flags (?i) (?s) (?U) and (?i:...), ^ $ \\A \\z, escapes \\x{263A} \\u263A \\t \\Q...\\E. No lookahead/lookbehind and no backreferences (they are refused). Matched against each line separately (^ and $ are the ends of the line; a line ending never matches). Matching takes time linear in the text for every pattern.",
+            "description": "Regular expression in RE2 regex syntax, as ripgrep's default, with two differences: \\d \\w \\s \\b are ASCII only (ripgrep makes them Unicode; for Unicode write \\pL, \\p{Greek} or [\\p{L}\\p{N}_]), and a lone \\r ends a line as \\n and \\r\\n do (ripgrep ends lines at \\n only). Syntax: . (any character but a line ending), [a-z] [^...] [[:alpha:]], \\pL \\p{Greek} Unicode classes, groups (...) (?:...) (?P<name>...) (?<name>...), alternation a|b, * + ? {n} {n,m} and lazy *? +?, inline flags (?i) (?s) (?U) and (?i:...), ^ $ \\A \\z, escapes \\x{263A} \\u263A \\t \\Q...\\E. No lookahead/lookbehind and no backreferences (they are refused), and at most 1000 levels of nesting. Matched against each line separately (^ and $ are the ends of the line; a line ending never matches). Matching takes time linear in the text for every pattern.",
             "type": "string",
           },
         },
@@ -435,6 +439,22 @@ describe('grep_search', () => {
       'the search stopped at its time limit (20 ms) while listing files, before it had listed any; no file was searched: ' +
         'narrow dir_path or include, use a simpler pattern, or raise max_time_ms.',
     );
+  });
+
+  it('keeps \\w \\d \\s \\b ASCII and ends lines at a lone CR, where ripgrep differs, as the description says', async () => {
+    const { runner } = setup({ 'u.txt': 'λ\n٣\na\u00a0b\nλx\nA\rb\n', 'p.TXT': 'λ\n' });
+    const lines = async (pattern: string, extra: Record<string, unknown> = {}): Promise<string[]> => where(await grep(runner, { pattern, ...extra }));
+    expect(await lines('^\\w$')).toEqual(['u.txt:5:1', 'u.txt:6:1']);
+    expect(await lines('^\\d$')).toEqual([]);
+    expect(await lines('a\\sb')).toEqual([]);
+    expect(await lines('\\bx')).toEqual(['u.txt:4:2']);
+    expect(await lines('^[\\p{L}\\p{N}_]$')).toEqual(['p.TXT:1:1', 'u.txt:1:1', 'u.txt:2:1', 'u.txt:5:1', 'u.txt:6:1']);
+    expect(await lines('^\\p{Greek}$')).toEqual(['p.TXT:1:1', 'u.txt:1:1']);
+    expect(await lines('^b$')).toEqual(['u.txt:6:1']);
+    expect(await lines('A.b')).toEqual([]);
+    // The include glob ignores case even when the pattern does not.
+    expect(await lines('λ', { include: '*.txt', case_sensitive: true })).toEqual(['p.TXT:1:1', 'u.txt:1:1', 'u.txt:4:1']);
+    expect(await lines('Λ', { include: '*.txt', case_sensitive: true })).toEqual([]);
   });
 
   it('answers a catastrophic pattern over a long line in linear time, then works again', async () => {

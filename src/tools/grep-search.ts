@@ -28,11 +28,13 @@ export {
 
 /** The dialect as the model reads it, in the tool description and the pattern parameter. */
 const DIALECT =
-  'ripgrep\'s default regex syntax (RE2): . \\d \\w \\s \\b (ASCII), [a-z] [^...] [[:alpha:]], \\pL \\p{Greek} Unicode classes, ' +
-  'groups (...) (?:...) (?P<name>...) (?<name>...), alternation a|b, * + ? {n} {n,m} and lazy *? +?, inline flags ' +
-  '(?i) (?s) (?U) and (?i:...), ^ $ \\A \\z, escapes \\x{263A} \\u263A \\t \\Q...\\E. No lookahead/lookbehind and no ' +
-  'backreferences (they are refused). Matched against each line separately (^ and $ are the ends of the line; a ' +
-  'line ending never matches). Matching takes time linear in the text for every pattern.';
+  'RE2 regex syntax, as ripgrep\'s default, with two differences: \\d \\w \\s \\b are ASCII only (ripgrep makes them ' +
+  'Unicode; for Unicode write \\pL, \\p{Greek} or [\\p{L}\\p{N}_]), and a lone \\r ends a line as \\n and \\r\\n do ' +
+  '(ripgrep ends lines at \\n only). Syntax: . (any character but a line ending), [a-z] [^...] [[:alpha:]], \\pL \\p{Greek} ' +
+  'Unicode classes, groups (...) (?:...) (?P<name>...) (?<name>...), alternation a|b, * + ? {n} {n,m} and lazy *? +?, ' +
+  'inline flags (?i) (?s) (?U) and (?i:...), ^ $ \\A \\z, escapes \\x{263A} \\u263A \\t \\Q...\\E. No lookahead/lookbehind ' +
+  'and no backreferences (they are refused), and at most 1000 levels of nesting. Matched against each line separately ' +
+  '(^ and $ are the ends of the line; a line ending never matches). Matching takes time linear in the text for every pattern.';
 
 const parameters = {
   type: 'object',
@@ -47,13 +49,16 @@ const parameters = {
     },
     include: {
       type: 'string',
-      description: 'Only search files matching this glob, e.g. "*.ts" or "*.{ts,tsx}" (name at any depth) or "src/**/*.ts" (path relative to dir_path).',
+      description:
+        'Only search files matching this glob, e.g. "*.ts" or "*.{ts,tsx}" (name at any depth) or "src/**/*.ts" (path relative to dir_path). ' +
+        'Letter case is ignored ("*.TS" also matches a.ts), whatever case_sensitive says.',
     },
     exclude: {
       type: 'string',
-      description: 'Skip files (and directories) matching this glob, e.g. "*.min.js" or "dist"; a trailing / ("dist/") skips folders only.',
+      description:
+        'Skip files (and directories) matching this glob, e.g. "*.min.js" or "dist"; a trailing / ("dist/") skips folders only. Letter case is ignored, as in include.',
     },
-    case_sensitive: { type: 'boolean', description: 'Match letter case exactly (default true).' },
+    case_sensitive: { type: 'boolean', description: 'Match the pattern\'s letter case exactly (default true); include and exclude ignore case either way.' },
     fixed_strings: { type: 'boolean', description: 'Treat pattern as literal text, not a regular expression (default false).' },
     context_lines: {
       type: 'integer',
@@ -99,8 +104,10 @@ export interface GrepSearchArgs {
 
 /**
  * `grep_search` (as gemini-cli's `grep`): regular-expression search over
- * the workspace. One dialect everywhere, ripgrep's default (RE2 syntax, ASCII `\w \d \s \b`) plus the
- * JavaScript escapes with the same meaning, matched per line (`\n`, `\r\n`, `\r` end lines); see
+ * the workspace. One dialect everywhere: RE2 syntax as ripgrep's default, except that `\w \d \s \b` are
+ * ASCII (as in RE2 and JavaScript; ripgrep's are Unicode) and a lone `\r` ends a line (ripgrep's lines end at
+ * `\n` only), plus the JavaScript escapes with the same meaning, matched per line (`\n`, `\r\n`, `\r` end
+ * lines); `include` / `exclude` globs ignore letter case whatever `case_sensitive` says; see
  * `compileSearchPattern`. Matching is linear in the text for every pattern on every platform: V8's
  * RegExp runs only patterns whose shape bounds its backtracking, re2js the others (loaded on first
  * use: in browsers a separate file, so a program that never sends such a pattern never fetches it). Returns

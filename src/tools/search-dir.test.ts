@@ -54,7 +54,7 @@ describe('search_dir', () => {
             "type": "string",
           },
           "include": {
-            "description": "Only search files matching this glob, e.g. "*.ts" or "*.{ts,tsx}" (name at any depth) or "src/**/*.ts" (path relative to dir_path).",
+            "description": "Only search files matching this glob, e.g. "*.ts" or "*.{ts,tsx}" (name at any depth) or "src/**/*.ts" (path relative to dir_path). Letter case is ignored ("*.TS" also matches a.ts), whatever case_sensitive says.",
             "type": "string",
           },
           "max_results": {

@@ -16,7 +16,9 @@ const parameters = {
     case_sensitive: { type: 'boolean', description: 'Match letter case exactly (default false).' },
     include: {
       type: 'string',
-      description: 'Only search files matching this glob, e.g. "*.ts" or "*.{ts,tsx}" (name at any depth) or "src/**/*.ts" (path relative to dir_path).',
+      description:
+        'Only search files matching this glob, e.g. "*.ts" or "*.{ts,tsx}" (name at any depth) or "src/**/*.ts" (path relative to dir_path). ' +
+        'Letter case is ignored ("*.TS" also matches a.ts), whatever case_sensitive says.',
     },
     max_results: {
       type: 'integer',
