@@ -58,7 +58,7 @@ export const REFERENCE = {
       ['not_found', 'the file does not exist'],
       ['is_a_directory', 'the path is a directory'],
       ['outside_workspace', 'the path (or a symlink on it) leads outside the workspace'],
-      ['invalid_arguments', '`start_line` past the end of the file, or `end_line` before `start_line`'],
+      ['invalid_arguments', '`start_line` past the end of the file, `end_line` before `start_line`, or a path ending in `/` that names a file'],
       ['too_large', 'the file is larger than the size limit and the platform cannot read part of a file (no `readRange`)'],
       ['execution_failed', 'a symlink loop'],
     ],
@@ -161,7 +161,7 @@ export const REFERENCE = {
       ['note', 'string?', 'What was left out and what to do: how many of `total_matches` are shown and why (`max_results`, the character budget), the time limit, skipped entries; only when something was.'],
     ],
     errors: [
-      ['invalid_arguments', 'an empty query'],
+      ['invalid_arguments', 'an empty query, or a `dir_path` ending in `/` that names a file'],
       ['invalid_pattern', 'a bad `include` glob'],
       ['not_found', '`dir_path` does not exist'],
       ['outside_workspace', '`dir_path` is outside the workspace'],
@@ -188,6 +188,7 @@ export const REFERENCE = {
     ],
     errors: [
       ['invalid_pattern', "a bad regular expression (ripgrep's RE2 syntax; lookaround and backreferences are refused, naming the construct) or glob, with what to change"],
+      ['invalid_arguments', 'a `dir_path` ending in `/` that names a file'],
       ['timeout', "the call's deadline passed outside the search itself (the search stops at 80 % of what is left of it and answers its partial results with truncated and a note)"],
       ['not_found', '`dir_path` does not exist'],
       ['outside_workspace', '`dir_path` is outside the workspace'],

@@ -1,5 +1,5 @@
 import { ToolError } from '../core/errors.js';
-import { clipForMessage, quoteForMessage } from './text.js';
+import { clipForMessage, MESSAGE_QUOTE_CHARS, quoteForMessage } from './text.js';
 import type { FsPromises, FsStats } from '../core/types.js';
 
 /** Most symlinks followed while resolving one path (Linux's MAXSYMLINKS). */
@@ -290,4 +290,28 @@ export async function statOrNull(fs: FsPromises, path: string): Promise<FsStats 
     if (errorCode(error) === 'ENOENT') return null;
     throw error;
   }
+}
+
+/**
+ * Refuses a path argument that ends in `/` when it names something that is not a directory, as
+ * `create_file` and `edit_file` refuse a trailing `/`: `a.txt/` names a directory (the system calls
+ * answer ENOTDIR), so reading the file anyway would let the slip pass. Call it with the model's
+ * `given` text once the resolved path is known not to be a directory. Throws `invalid_arguments`:
+ * `file_path "a.txt/" ends with "/"; give a file name, e.g. a.txt`; `next` replaces what follows the `;`.
+ */
+export function refuseSlashOnFile(argName: string, given: string, next?: string): void {
+  if (!given.endsWith('/')) return;
+  const bare = given.replace(/(\/\.?)+$/, '');
+  const advice = next ?? `give a file name${bare !== '' && bare.length <= MESSAGE_QUOTE_CHARS ? `, e.g. ${bare}` : ''}`;
+  throw new ToolError('invalid_arguments', `${argName} ${quoteForMessage(given)} ends with "/"; ${advice}`);
+}
+
+/** {@link refuseSlashOnFile} for a search's `dir_path`, which may name one file to search: resolves and stats it only when it ends in `/`. */
+export async function refuseSlashOnSearchedFile(scope: WorkspaceScope, dirPath: string | undefined): Promise<void> {
+  if (dirPath === undefined || !dirPath.endsWith('/')) return;
+  const path = await resolveWorkspacePath(scope, dirPath, { argName: 'dir_path' });
+  const stats = await statOrNull(scope.fs, path);
+  if (stats === null || stats.isDirectory()) return;
+  const bare = dirPath.replace(/(\/\.?)+$/, '');
+  refuseSlashOnFile('dir_path', dirPath, `give a directory${bare.length <= MESSAGE_QUOTE_CHARS ? `, or ${bare} to search that one file` : ', or the file without the "/" to search it alone'}`);
 }

@@ -10,6 +10,7 @@ import {
 import { defineTool, type Tool } from '../core/tool.js';
 import { reportWalk, walkReportUnder } from '../fs/walk.js';
 import { fitSearchResult } from './search-note.js';
+import { refuseSlashOnSearchedFile } from '../fs/paths.js';
 
 export {
   MAX_CONTEXT_LINES,
@@ -122,7 +123,8 @@ export interface GrepSearchArgs {
  * see the rest ({@link fitSearchResult}).
  *
  * Errors: `invalid_pattern` (bad regex or glob; lookaround and backreferences are named, with a way
- * around them), `timeout` (the call's own deadline), `not_found`, `outside_workspace`, `cancelled`,
+ * around them), `invalid_arguments` (a `dir_path` ending in `/` that names a file), `timeout` (the call's own
+ * deadline), `not_found`, `outside_workspace`, `cancelled`,
  * `unavailable` (re2js could not be loaded).
  */
 export const grepSearchTool: Tool<GrepSearchArgs, GrepSearchResult> = defineTool({
@@ -146,6 +148,7 @@ export const grepSearchTool: Tool<GrepSearchArgs, GrepSearchResult> = defineTool
         caseSensitive: args.case_sensitive !== false,
       }),
     );
+    await refuseSlashOnSearchedFile({ fs: ctx.fs, root: ctx.platform.root, cwd: ctx.cwd }, args.dir_path);
     const result = await runLineSearch(ctx, {
       pattern,
       dirPath: args.dir_path,

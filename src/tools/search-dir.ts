@@ -3,6 +3,7 @@ import { compileSearchPattern, loadSearchPatternParser } from '../search/dialect
 import { defineTool, type Tool } from '../core/tool.js';
 import { reportWalk, walkReportUnder } from '../fs/walk.js';
 import { fitSearchResult } from './search-note.js';
+import { refuseSlashOnSearchedFile } from '../fs/paths.js';
 import { MAX_SEARCH_RESULTS, runLineSearch, type SearchContentResult } from '../search/line-search.js';
 
 const parameters = {
@@ -51,7 +52,7 @@ export type SearchDirResult = SearchContentResult;
  * first match), files sorted by path; a line longer than 2000 characters is shown as an excerpt of at most
  * 2000 around the first match with `[... N characters before/after]` markers.
  * A directory or file that cannot be read is skipped and counted in `skipped_entries`, with a `note`.
- * Errors: `invalid_arguments` (empty query), `invalid_pattern` (bad include glob), `not_found`, `outside_workspace`.
+ * Errors: `invalid_arguments` (empty query, a `dir_path` ending in `/` that names a file), `invalid_pattern` (bad include glob), `not_found`, `outside_workspace`.
  */
 export const searchDirTool: Tool<SearchDirArgs, SearchDirResult> = defineTool({
   name: 'search_dir',
@@ -73,6 +74,7 @@ export const searchDirTool: Tool<SearchDirArgs, SearchDirResult> = defineTool({
       caseSensitive: args.case_sensitive === true,
       argName: 'query',
     });
+    await refuseSlashOnSearchedFile({ fs: ctx.fs, root: ctx.platform.root, cwd: ctx.cwd }, args.dir_path);
     const result = (await runLineSearch(ctx, {
       pattern,
       dirPath: args.dir_path,

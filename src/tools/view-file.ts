@@ -4,7 +4,7 @@ import { encodeBase64, isInlineImageType, MAX_INLINE_IMAGE_BYTES, sniffMimeType 
 import { clipForMessage, decodeText, detectLineEnding, quoteForMessage, splitLines, truncateText, type LineEnding } from '../fs/text.js';
 import { defineTool, type Tool, type ToolContext } from '../core/tool.js';
 import type { FsStats } from '../core/types.js';
-import { resolveWorkspacePath } from '../fs/paths.js';
+import { refuseSlashOnFile, resolveWorkspacePath } from '../fs/paths.js';
 import { readLineWindow } from './view-stream.js';
 
 /** Lines shown when `end_line` is not given, and at most in one call. */
@@ -116,7 +116,7 @@ function cutLine(line: string): { text: string; cut: number } {
  * its longest line (a single enormous line comes back as an excerpt with the cut marker), with a note.
  *
  * Errors: `not_found`, `is_a_directory`, `outside_workspace`, `invalid_arguments` (start_line past the
- * end, end_line before start_line), `too_large` (over 32 MiB where the fs has no `readRange`),
+ * end, end_line before start_line, a path ending in `/` that names a file, as `create_file` refuses it), `too_large` (over 32 MiB where the fs has no `readRange`),
  * `execution_failed` (a symlink loop).
  */
 export const viewFileTool: Tool<{ file_path: string; start_line?: number; end_line?: number }, ViewFileResult> =
@@ -139,6 +139,7 @@ export const viewFileTool: Tool<{ file_path: string; start_line?: number; end_li
       if (stats.isDirectory()) {
         throw new ToolError('is_a_directory', `${where} is a directory, not a file; use list_dir to see what it holds`);
       }
+      refuseSlashOnFile('file_path', args.file_path);
       if (stats.size > VIEW_MAX_FILE_BYTES) {
         if (ctx.fs.readRange === undefined) {
           throw new ToolError(

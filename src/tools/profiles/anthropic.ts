@@ -1,7 +1,7 @@
 import { ToolError, toToolError } from '../../core/errors.js';
 import { fingerprintBytes } from '../../core/file-cache.js';
 import { defineTool, type Tool, type ToolContext } from '../../core/tool.js';
-import { joinPath, relativePath, resolveWorkspacePath, statOrNull, writeFileAtomic } from '../../fs/paths.js';
+import { joinPath, refuseSlashOnFile, relativePath, resolveWorkspacePath, statOrNull, writeFileAtomic } from '../../fs/paths.js';
 import { clipForMessage, decodeText, detectLineEnding, encodeText, refuseLoneSurrogate, splitLines, truncateText } from '../../fs/text.js';
 import { compareCodeUnits } from '../../fs/walk.js';
 import { createFileTool } from '../create-file.js';
@@ -126,6 +126,7 @@ async function view(args: TextEditorArgs, ctx: ToolContext, path: string, maxCha
     if (args.view_range !== undefined) throw new ToolError('invalid_arguments', 'view_range applies to files, not to a directory; leave it out');
     return cap(await viewDirectory(ctx, path), maxCharacters);
   }
+  if (stats !== null) refuseSlashOnFile('path', args.path);
   const file = await readTextFile(ctx, path, clipForMessage(path));
   ctx.fileCache.set(path, await fingerprintBytes(file.bytes));
   const { lines } = splitLines(file.text);
