@@ -126,16 +126,25 @@ describe('createNodePlatform', () => {
       [{ command: { keepChars: 1.5 } }, 'command.keepChars must be a positive integer, not 1.5'],
       [{ command: { shell: '' } }, 'command.shell must be a non-empty string, not ""'],
       [{ command: { inheritEnv: 'yes' } }, 'command.inheritEnv must be true or false, not "yes"'],
-      [{ command: { env: 'A=1' } }, 'command.env must be an object, not "A=1"'],
+      [{ command: { env: 'A=1' } }, 'command.env must be an object of variables (name to string value), not "A=1"'],
+      [{ command: { env: { A: 5 } } }, 'command.env.A must be a string, not 5'],
+      [{ command: { killGraceMS: 5 } }, 'command.killGraceMS is not an option (did you mean command.killGraceMs?)'],
+      [{ rooot: '/tmp' }, 'rooot is not an option (did you mean root?)'],
+      [{ statedir: '/tmp' }, 'statedir is not an option (did you mean stateDir?)'],
       [{ command: 'sh' }, 'command must be an object, not "sh"'],
       [{ webSearch: { timeoutMs: Infinity } }, 'webSearch.timeoutMs must be a finite positive number of milliseconds, not Infinity'],
       [{ webSearch: { baseUrl: 'duckduckgo' } }, 'webSearch.baseUrl must be an absolute URL such as https://example.com/, not "duckduckgo"'],
       [{ webSearch: { fetch: {} } }, 'webSearch.fetch must be a function, not {}'],
       [{ fetch: 'fetch' }, 'fetch must be a function, not "fetch"'],
       [{ network: { allow: 'https://x/' } }, 'network.allow must be an array of URL prefixes or { prefix, methods? } rules, not "https://x/"'],
-      [{ network: { allow: [{ methods: ['GET'] }] } }, 'network.allow[0].prefix must be a string, not undefined'],
+      [{ network: { allow: [{ methods: ['GET'] }] } }, 'network.allow[0].prefix must be an http:// or https:// URL prefix such as "https://api.example.com/", not undefined'],
+      [{ network: { allow: ['not a url'] } }, 'network.allow[0] must be a URL prefix or { prefix, methods? }, not "not a url"'],
+      [{ network: { allow: ['https://ok/', { prefix: 'ftp://x/' }] } }, 'network.allow[1].prefix must be an http:// or https:// URL prefix such as "https://api.example.com/", not "ftp://x/"'],
+      [{ network: { allowAddresses: ['not-an-ip'] } }, 'network.allowAddresses[0] must be an IP address (127.0.0.1, ::1) or an IPv4 CIDR range (10.0.0.0/8), not "not-an-ip"'],
+      [{ network: { allowAddresses: ['127.0.0.0/33'] } }, 'network.allowAddresses[0] must be an IP address (127.0.0.1, ::1) or an IPv4 CIDR range (10.0.0.0/8), not "127.0.0.0/33"'],
+      [{ network: { alow: [] } }, 'network.alow is not an option (did you mean network.allow?)'],
       [{ network: { allow: [7] } }, 'network.allow[0] must be a URL prefix or { prefix, methods? }, not 7'],
-      [{ network: { allowAddresses: '127.0.0.1' } }, 'network.allowAddresses must be an array of addresses or CIDR ranges (strings), not "127.0.0.1"'],
+      [{ network: { allowAddresses: '127.0.0.1' } }, 'network.allowAddresses must be an array of IP addresses or IPv4 CIDR ranges (strings), not "127.0.0.1"'],
       [{ fileLocks: 'yes' }, 'fileLocks must be true, false or { dir?, staleMs? }, not "yes"'],
       [{ fileLocks: { staleMs: 0 } }, 'fileLocks.staleMs must be a finite positive number of milliseconds, not 0'],
     ];
@@ -144,7 +153,7 @@ describe('createNodePlatform', () => {
     }
     expect(() => createNodePlatform('root' as never)).toThrow(new TypeError('createNodePlatform: options must be an object, not "root"'));
     expect(() =>
-      createNodePlatform({ root, confinement: 'paths', command: { killGraceMs: 0, keepChars: 10 }, webSearch: { timeoutMs: 1 }, fileLocks: { staleMs: 5 }, network: { allow: ['https://a/', { prefix: 'https://b/', methods: ['POST'] }] } }),
+      createNodePlatform({ root, confinement: 'paths', command: { killGraceMs: 0, keepChars: 10, env: { A: '1', B: undefined } }, webSearch: { timeoutMs: 1 }, fileLocks: { staleMs: 5 }, network: { allow: ['https://a/', { prefix: 'https://b/', methods: ['POST'] }], allowAddresses: ['127.0.0.1', '::1', '[::1]', '10.0.0.0/8'] } }),
     ).not.toThrow();
   });
 

@@ -3,7 +3,8 @@ import { realpathSync, statSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import { posix } from 'node:path';
 import { ToolError } from '../src/core/errors.js';
-import { checkOptions, is, stateStoreRule, type OptionRules } from '../src/core/options.js';
+import { checkOptions, describeValue, is, rule, stateStoreRule, type OptionRule, type OptionRules } from '../src/core/options.js';
+import { isAddressEntry } from '../src/core/network.js';
 import { provideSha256 } from '../src/core/file-cache.js';
 import { quoteForMessage } from '../src/fs/text.js';
 import { createMemoryPlatform, MemoryStateStore } from '../src/platform/memory.js';
@@ -78,6 +79,26 @@ export interface NodePlatformOptions {
   fileLocks?: boolean | FileLocksOptions;
 }
 
+/** A URL prefix of the network policy: the start of an absolute http(s) URL, such as `https://api.example.com/v1/`. */
+const URL_PREFIX = rule('an http:// or https:// URL prefix such as "https://api.example.com/"', (v) => {
+  if (typeof v !== 'string' || !/^https?:\/\//i.test(v)) return false;
+  try {
+    new URL(v);
+    return true;
+  } catch {
+    return false;
+  }
+});
+
+/** `command.env`: variable names to string values (undefined leaves a variable out). */
+const ENV_RULE: OptionRule = (value, name) => {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return `${name} must be an object of variables (name to string value), not ${describeValue(value)}`;
+  for (const [key, item] of Object.entries(value)) {
+    if (item !== undefined && typeof item !== 'string') return `${name}.${key} must be a string, not ${describeValue(item)}`;
+  }
+  return undefined;
+};
+
 /** The checks of {@link NodePlatformOptions}. */
 const NODE_PLATFORM_RULES: OptionRules = {
   root: is.path,
@@ -86,7 +107,7 @@ const NODE_PLATFORM_RULES: OptionRules = {
   webSearch: is.options({ baseUrl: is.url, timeoutMs: is.positiveMs, fetch: is.function, userAgent: is.string }),
   command: is.options({
     shell: is.nonEmptyString,
-    env: is.object,
+    env: ENV_RULE,
     inheritEnv: is.boolean,
     killGraceMs: is.nonNegativeMs,
     lingerMs: is.nonNegativeMs,
@@ -95,10 +116,13 @@ const NODE_PLATFORM_RULES: OptionRules = {
   confinement: is.oneOf('descriptors', 'paths'),
   network: is.options({
     allow: is.arrayOf(
-      is.anyOf('a URL prefix or { prefix, methods? }', is.string, is.options({ prefix: is.required(is.string), methods: is.arrayOf(is.string, 'an array of HTTP methods') })),
+      is.anyOf('a URL prefix or { prefix, methods? }', URL_PREFIX, is.options({ prefix: is.required(URL_PREFIX), methods: is.arrayOf(is.string, 'an array of HTTP methods') })),
       'an array of URL prefixes or { prefix, methods? } rules',
     ),
-    allowAddresses: is.arrayOf(is.string, 'an array of addresses or CIDR ranges (strings)'),
+    allowAddresses: is.arrayOf(
+      rule('an IP address (127.0.0.1, ::1) or an IPv4 CIDR range (10.0.0.0/8)', isAddressEntry),
+      'an array of IP addresses or IPv4 CIDR ranges (strings)',
+    ),
   }),
   fetch: is.function,
   fileLocks: is.anyOf('true, false or { dir?, staleMs? }', is.boolean, is.options({ dir: is.path, staleMs: is.positiveMs })),

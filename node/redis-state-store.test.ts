@@ -108,11 +108,23 @@ describePlatformContract(
 );
 
 describe('createRedisStateStore', () => {
-  it('refuses bad options with invalid_arguments', () => {
-    expect(() => createRedisStateStore({})).toThrow(expect.objectContaining({ code: 'invalid_arguments', message: expect.stringContaining('either url') }));
-    expect(() => createRedisStateStore({ url: 'http://x' })).toThrow(expect.objectContaining({ code: 'invalid_arguments', message: expect.stringContaining('redis://') }));
-    expect(() => createRedisStateStore({ url: server.url, ttlSeconds: 1.5 })).toThrow(expect.objectContaining({ code: 'invalid_arguments', message: expect.stringContaining('whole number') }));
-    expect(() => createRedisStateStore({ url: server.url, timeoutMs: 0 })).toThrow(expect.objectContaining({ code: 'invalid_arguments', message: expect.stringContaining('timeoutMs') }));
+  it('refuses bad options with a TypeError naming the option, the value and what is accepted', () => {
+    const cases: Array<[unknown, string]> = [
+      [{}, 'give url (redis://host:port) or client (an ioredis client); neither was given'],
+      [{ url: server.url, client: {} }, 'client must be an ioredis client; it has no call, duplicate, on, quit methods'],
+      [{ url: 'http://x' }, 'url must be a redis:// or rediss:// URL, not "http://x"'],
+      [{ url: server.url, ttlSeconds: -5 }, 'ttlSeconds must be a positive integer, not -5'],
+      [{ url: server.url, ttlSeconds: 1.5 }, 'ttlSeconds must be a positive integer, not 1.5'],
+      [{ url: server.url, timeoutMs: 0 }, 'timeoutMs must be a finite positive number of milliseconds, not 0'],
+      [{ url: server.url, lockTtlMs: Number.NaN }, 'lockTtlMs must be a finite positive number of milliseconds, not NaN'],
+      [{ url: server.url, prefix: 5 }, 'prefix must be a string, not 5'],
+      [{ url: server.url, ttl: 5 }, 'ttl is not an option (the options are url, client, prefix, workspace, ttlSeconds, timeoutMs, lockTtlMs)'],
+      [{ url: server.url, timeoutMS: 5 }, 'timeoutMS is not an option (did you mean timeoutMs?)'],
+      [null, 'options must be an object, not null'],
+    ];
+    for (const [options, message] of cases) {
+      expect(() => createRedisStateStore(options as never), JSON.stringify(options)).toThrow(new TypeError(`createRedisStateStore: ${message}`));
+    }
   });
 
   it('keeps each workspace and conversation apart under its prefix, and serves a memory platform', async () => {

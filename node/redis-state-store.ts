@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { ToolError, isToolErrorCode } from '../src/core/errors.js';
+import { checkOptions, is, rule, type OptionRules } from '../src/core/options.js';
 import type { JsonValue, StateLease, StateSnapshot, StateStore, StateWaitOptions } from '../src/core/types.js';
 
 /**
@@ -147,6 +148,17 @@ function pairsToRecord(fields: unknown): Record<string, JsonValue> {
   return out;
 }
 
+/** The checks of {@link RedisStateStoreOptions}. */
+const REDIS_OPTION_RULES: OptionRules = {
+  url: rule('a redis:// or rediss:// URL', (v) => typeof v === 'string' && /^rediss?:\/\//.test(v)),
+  client: is.withMethods(['call', 'duplicate', 'on', 'quit'], 'an ioredis client'),
+  prefix: is.string,
+  workspace: is.string,
+  ttlSeconds: is.positiveInteger,
+  timeoutMs: is.positiveMs,
+  lockTtlMs: is.positiveMs,
+};
+
 /**
  * Tool state in Redis (through the `ioredis` client, an optional peer dependency loaded on first use:
  * `npm install ioredis`), for many toolhost processes serving the same conversations. Give it to a
@@ -171,32 +183,21 @@ function pairsToRecord(fields: unknown): Record<string, JsonValue> {
  * nothing (hosts on several machines keep their clocks in sync; a skew moves that cut-off by as much).
  * A lock still busy at the deadline rejects with `timeout`. The store's own connections reconnect by
  * themselves (every 50 ms, backing off to 1 s); operations wait for the connection up to their deadline.
- * Construction does no I/O; `invalid_arguments` for bad options. Needs Redis 5 or later (scripts that
+ * Construction does no I/O; bad options (the host's mistake) throw a TypeError naming the option, the
+ * value and what is accepted. Needs Redis 5 or later (scripts that
  * read the clock before writing).
  */
 export function createRedisStateStore(options: RedisStateStoreOptions): RedisStateStore {
-  if (typeof options !== 'object' || options === null || (options.url === undefined) === (options.client === undefined)) {
-    throw new ToolError('invalid_arguments', 'createRedisStateStore: give either url (redis://host:port) or client (an ioredis client), not both');
-  }
-  if (options.url !== undefined && (typeof options.url !== 'string' || !/^rediss?:\/\//.test(options.url))) {
-    throw new ToolError('invalid_arguments', 'createRedisStateStore: url must start with redis:// or rediss://');
-  }
-  const positive = (name: string, value: unknown): void => {
-    if (value !== undefined && (typeof value !== 'number' || !Number.isFinite(value) || value <= 0)) {
-      throw new ToolError('invalid_arguments', `createRedisStateStore: ${name} must be a positive number (got ${String(value)})`);
-    }
-  };
-  positive('ttlSeconds', options.ttlSeconds);
-  positive('timeoutMs', options.timeoutMs);
-  positive('lockTtlMs', options.lockTtlMs);
-  if (options.ttlSeconds !== undefined && !Number.isInteger(options.ttlSeconds)) {
-    throw new ToolError('invalid_arguments', 'createRedisStateStore: ttlSeconds must be a whole number of seconds');
+  checkOptions('createRedisStateStore', options, REDIS_OPTION_RULES);
+  if ((options?.url === undefined) === (options?.client === undefined)) {
+    throw new TypeError(
+      options?.url === undefined
+        ? 'createRedisStateStore: give url (redis://host:port) or client (an ioredis client); neither was given'
+        : 'createRedisStateStore: give either url (redis://host:port) or client (an ioredis client), not both',
+    );
   }
   const prefix = options.prefix ?? 'toolhost:';
   const workspace = options.workspace ?? 'default';
-  if (typeof prefix !== 'string' || typeof workspace !== 'string') {
-    throw new ToolError('invalid_arguments', 'createRedisStateStore: prefix and workspace must be strings');
-  }
   const timeoutMs = options.timeoutMs ?? 5_000;
   const lockTtlMs = Math.ceil(options.lockTtlMs ?? 10_000);
   const ttl = options.ttlSeconds === undefined ? '' : String(options.ttlSeconds);

@@ -45,6 +45,12 @@ async function inChild(stateDir: string, body: string): Promise<string> {
 }
 
 describe('FileStateStore', () => {
+  it('refuses a stateDir that is not a non-empty path with a TypeError naming it', () => {
+    for (const [value, shown] of [[5, '5'], ['', '""'], [undefined, 'undefined'], ['a\0b', '"a\\u0000b"']] as const) {
+      expect(() => new FileStateStore(value as never)).toThrow(new TypeError(`FileStateStore: stateDir must be a non-empty path without NUL bytes, not ${shown}`));
+    }
+  });
+
   it('is read by the next process on the same stateDir', async () => {
     const stateDir = join(dir, 'across');
     const store = new FileStateStore(stateDir);

@@ -5,6 +5,7 @@ import { open, readFile, readdir, rename, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ToolError } from '../src/core/errors.js';
 import { KeyedMutex } from '../src/core/locks.js';
+import { is } from '../src/core/options.js';
 import type { JsonValue, StateLease, StateSnapshot, StateStore, StateWaitOptions } from '../src/core/types.js';
 import { createFileLocks, type FileLock } from './file-lock.js';
 
@@ -85,7 +86,9 @@ export function stateFileName(conversationId: string): string {
  *
  * Errors: the filesystem's (`EACCES`, `ENOSPC`, ... with Node's `code`); a state file that is not
  * valid JSON rejects with a ToolError `execution_failed` naming the file; a wait for the lock past
- * the deadline rejects with `timeout`.
+ * the deadline rejects with `timeout`. A `stateDir` that is not a non-empty path (the host's mistake)
+ * throws a TypeError at construction: `FileStateStore: stateDir must be a non-empty path without NUL
+ * bytes, not 5`.
  */
 export class FileStateStore implements StateStore {
   /** Absolute directory holding the state files. */
@@ -94,9 +97,8 @@ export class FileStateStore implements StateStore {
   readonly #fileLock: FileLock;
 
   constructor(stateDir: string) {
-    if (typeof stateDir !== 'string' || stateDir.length === 0 || stateDir.includes('\0')) {
-      throw new ToolError('invalid_arguments', 'stateDir must be a non-empty directory path');
-    }
+    const problem = is.path(stateDir, 'stateDir');
+    if (problem) throw new TypeError(`FileStateStore: ${problem}`);
     this.dir = resolve(stateDir);
     this.#fileLock = createFileLocks({ dir: this.dir });
   }

@@ -56,8 +56,18 @@ function conversationsPerWorker(p: ToolWorkerPool): string[] {
 }
 
 describe('createToolWorkerPool', () => {
-  it('refuses a bad size', () => {
-    expect(() => createToolWorkerPool({ module: 'x.mjs', size: 0 })).toThrow(expect.objectContaining({ code: 'invalid_arguments', message: expect.stringContaining('size') }));
+  it('refuses a bad size, a missing module and unknown options with a TypeError naming the option', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'toolhost-pool-options-'));
+    const module = join(dir, 'module.mjs');
+    writeFileSync(module, 'export {};\n');
+    for (const [size, shown] of [[0, '0'], [-1, '-1'], [1.5, '1.5'], [257, '257'], ['2', '"2"']] as const) {
+      expect(() => createToolWorkerPool({ module, size: size as number })).toThrow(new TypeError(`createToolWorkerPool: size must be a whole number from 1 to 256, not ${shown}`));
+    }
+    expect(() => createToolWorkerPool({ module, sise: 2 } as never)).toThrow(new TypeError('createToolWorkerPool: sise is not an option (did you mean size?)'));
+    rmSync(dir, { recursive: true });
+    expect(() => createToolWorkerPool({ module, size: 1 })).toThrow(
+      new TypeError(`createToolWorkerPool: module must be a path or file: URL of an existing module; there is no file at ${module}`),
+    );
   });
 
   it('4 workers: a hung tool in one is replaced while the others keep serving, and its acknowledged state survives', async () => {

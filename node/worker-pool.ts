@@ -3,7 +3,14 @@ import { ToolError } from '../src/core/errors.js';
 import type { ToolHost, ToolInfo } from '../src/core/host.js';
 import type { CallOptions, FunctionDeclaration, ToolCall, ToolCallResult, ToolMessage } from '../src/core/runner.js';
 import type { RemoteToolRunner } from '../src/remote/remote.js';
-import { spawnToolWorker, type SpawnToolWorkerOptions } from './worker.js';
+import { checkCallOptions, checkOptions, checkToolCalls, rule, type OptionRules } from '../src/core/options.js';
+import { SPAWN_WORKER_RULES, spawnToolWorker, type SpawnToolWorkerOptions } from './worker.js';
+
+/** The checks of {@link ToolWorkerPoolOptions}: the spawn options and `size`. */
+const POOL_RULES: OptionRules = {
+  ...SPAWN_WORKER_RULES,
+  size: rule('a whole number from 1 to 256', (v) => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 256),
+};
 
 /** Options of {@link createToolWorkerPool}: those of `spawnToolWorker` for every worker, plus `size`. */
 export interface ToolWorkerPoolOptions extends Omit<SpawnToolWorkerOptions, 'onRestart' | 'onMessage'> {
@@ -68,14 +75,14 @@ function hash(text: string): number {
  * call gets `timeout`, others in flight on that worker `unavailable`), the new one reloads the
  * acknowledged state, and the other workers keep serving meanwhile.
  *
- * Errors: `invalid_arguments` for a bad `size`; calls after `close()` → `unavailable`.
+ * Errors: bad options (a `size` that is not a whole number from 1 to 256, a missing module, an unknown
+ * option) throw a TypeError naming the option, as `spawnToolWorker`'s do; calls after `close()` → `unavailable`.
  */
 export function createToolWorkerPool(options: ToolWorkerPoolOptions): ToolWorkerPool {
+  checkOptions('createToolWorkerPool', options, POOL_RULES);
+  if (options === undefined) throw new TypeError('createToolWorkerPool: options must be an object with module (the path or URL of the worker module), not undefined');
   const { size: requested, onRestart, onMessage, ...spawnOptions } = options;
   const size = requested ?? availableParallelism();
-  if (!Number.isInteger(size) || size < 1 || size > 256) {
-    throw new ToolError('invalid_arguments', `createToolWorkerPool: size must be a whole number from 1 to 256 (got ${String(requested)})`);
-  }
   const counts = new Array<number>(size).fill(0);
   const pending = new Set<Promise<unknown>>();
   let closing: Promise<void> | undefined;
@@ -116,11 +123,14 @@ export function createToolWorkerPool(options: ToolWorkerPoolOptions): ToolWorker
     inFlight: () => [...counts],
     tools: () => track(0, () => workers[0]!.tools()),
     declarations: () => track(0, () => workers[0]!.declarations()),
-    execute(name, args, callOptions) {
+    async execute(name, args, callOptions) {
+      checkCallOptions('ToolWorkerPool.execute', callOptions);
       const index = workerFor(conversationOf(callOptions));
       return track(index, () => workers[index]!.execute(name, args, callOptions));
     },
     async processToolCalls(calls, callOptions) {
+      checkCallOptions('ToolWorkerPool.processToolCalls', callOptions);
+      checkToolCalls('ToolWorkerPool.processToolCalls', calls);
       const index = workerFor(conversationOf(callOptions));
       try {
         return await track(index, () => workers[index]!.processToolCalls(calls, callOptions));

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildPackage } from '../test/support/build.js';
@@ -167,8 +168,26 @@ describe('spawnToolWorker', () => {
     expect(remote.restarts).toBe(1);
   });
 
+  it('refuses a module path with no file there, and other bad options, with a TypeError before any worker starts', () => {
+    const missing = join(dirname(WORKER_MODULE), 'does-not-exist.mjs');
+    expect(() => spawnToolWorker({ module: missing })).toThrow(
+      new TypeError(`spawnToolWorker: module must be a path or file: URL of an existing module; there is no file at ${missing}`),
+    );
+    expect(() => spawnToolWorker({ module: pathToFileURL(missing) })).toThrow(
+      new TypeError(`spawnToolWorker: module must be a path or file: URL of an existing module; there is no file at ${missing}`),
+    );
+    expect(() => spawnToolWorker({} as never)).toThrow(new TypeError('spawnToolWorker: module must be a path or file: URL of an existing module, not undefined'));
+    expect(() => spawnToolWorker(undefined as never)).toThrow(
+      new TypeError('spawnToolWorker: options must be an object with module (the path or URL of the worker module), not undefined'),
+    );
+    expect(() => spawnToolWorker({ module: WORKER_MODULE, graceMS: 5 } as never)).toThrow(new TypeError('spawnToolWorker: graceMS is not an option (did you mean graceMs?)'));
+    expect(() => spawnToolWorker({ module: WORKER_MODULE, unref: 'yes' } as never)).toThrow(new TypeError('spawnToolWorker: unref must be true or false, not "yes"'));
+  });
+
   it('reports a worker module that cannot load as unavailable', async () => {
-    const { remote } = spawn({ module: join(dirname(WORKER_MODULE), 'does-not-exist.mjs') });
+    const broken = join(dirname(WORKER_MODULE), 'broken-worker.mjs');
+    writeFileSync(broken, "throw new Error('this module cannot load');\n");
+    const { remote } = spawn({ module: broken });
     const error = await remote.execute('thread', {}).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'unavailable' });
     expect((error as Error).message).toMatch(/exited \(exit code 1/);

@@ -1,8 +1,11 @@
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker, parentPort, type WorkerOptions } from 'node:worker_threads';
 import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
 import { ToolError } from '../src/core/errors.js';
+import { checkOptions, describeValue, is, type OptionRule, type OptionRules } from '../src/core/options.js';
+import { CONNECT_OPTION_RULES } from '../src/remote/connect.js';
 import {
   connectToolRunner,
   exposeToolRunner,
@@ -48,8 +51,15 @@ export interface SpawnToolWorkerOptions extends Omit<ConnectToolRunnerOptions, '
  * run in the new worker (details: `connectToolRunner`). A worker that exits or throws an uncaught error
  * fails its in-flight calls with `unavailable` and the next call starts a new one.
  * Call `terminate()` when done: a live worker keeps the process running (unless `unref`).
+ *
+ * Bad options (the host's mistakes) throw a TypeError naming the option, the value and what is
+ * accepted, before any worker starts: no `module`, a module path or `file:` URL with no file there
+ * (`spawnToolWorker: module must be a path or file: URL of an existing module; there is no file at
+ * /nonexistent.mjs`), an unknown option.
  */
 export function spawnToolWorker(options: SpawnToolWorkerOptions): RemoteToolRunner {
+  checkOptions('spawnToolWorker', options, SPAWN_WORKER_RULES);
+  if (options === undefined) throw new TypeError('spawnToolWorker: options must be an object with module (the path or URL of the worker module), not undefined');
   const { module, workerData, env, execArgv, resourceLimits, unref, onSpawn, onError, ...connectOptions } = options;
   const url = moduleUrl(module);
   const workers = new WeakMap<Endpoint, Worker>();
@@ -93,6 +103,34 @@ export function spawnToolWorker(options: SpawnToolWorkerOptions): RemoteToolRunn
     },
   });
 }
+
+/** A module path or URL that can be loaded: a `file:` URL or path must name an existing file. */
+const moduleRule: OptionRule = (value, name) => {
+  const accepts = 'a path or file: URL of an existing module';
+  if (!(value instanceof URL) && (typeof value !== 'string' || value.length === 0 || value.includes('\0'))) return `${name} must be ${accepts}, not ${describeValue(value)}`;
+  let url: URL;
+  try {
+    url = moduleUrl(value);
+  } catch {
+    return `${name} must be ${accepts}, not ${describeValue(String(value))}`;
+  }
+  if (url.protocol !== 'file:') return url.protocol === 'data:' ? undefined : `${name} must be ${accepts}, not ${describeValue(String(value))}`;
+  const path = fileURLToPath(url);
+  return existsSync(path) ? undefined : `${name} must be ${accepts}; there is no file at ${path}`;
+};
+
+/** The checks of {@link SpawnToolWorkerOptions}; `module` is required. */
+export const SPAWN_WORKER_RULES: OptionRules = {
+  ...Object.fromEntries(Object.entries(CONNECT_OPTION_RULES).filter(([name]) => name !== 'terminate' && name !== 'watch')),
+  module: is.required(moduleRule),
+  workerData: () => undefined,
+  env: (value, name) => (typeof value === 'symbol' || (typeof value === 'object' && value !== null && !Array.isArray(value)) ? undefined : `${name} must be an object of variables or SHARE_ENV, not ${describeValue(value)}`),
+  execArgv: is.arrayOf(is.string, 'an array of strings'),
+  resourceLimits: is.object,
+  unref: is.boolean,
+  onSpawn: is.function,
+  onError: is.function,
+};
 
 function moduleUrl(module: string | URL): URL {
   if (module instanceof URL) return module;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ToolRunner, type ToolRunnerOptions } from '../src/core/runner.js';
 import { defineTool } from '../src/core/tool.js';
-import { checkOptions, describeValue, is } from '../src/core/options.js';
+import { checkOptions, closestName, describeValue, is } from '../src/core/options.js';
 import { createMemoryPlatform } from '../src/platform/memory.js';
 import { PermissionChecker } from '../src/core/permissions.js';
 
@@ -44,8 +44,13 @@ describe('ToolRunner options', () => {
       [{ permissions: { ask: 'create_*' } }, "permissions.ask must be a function (request) => Promise<'allow_once' | 'allow_session' | 'deny'>, not \"create_*\""],
       [{ planMode: 'yes' }, 'planMode must be true or false, not "yes"'],
       [{ verbose: 1 }, 'verbose must be true or false, not 1'],
-      [{ conversationId: 7 }, 'conversationId must be a string, not 7'],
+      [{ conversationId: 7 }, 'conversationId must be a non-empty string, not 7'],
       [{ tools: {} }, 'tools must be an array of tools, not {}'],
+      [{ tools: [null] }, 'tools[0] must be a tool (defineTool({ name, description, inputSchema, execute }) or { name, description, parameters, call }), not null'],
+      [{ defaultTimeoutMS: 5 }, 'defaultTimeoutMS is not an option (did you mean defaultTimeoutMs?)'],
+      [{ permisions: 'read_only' }, 'permisions is not an option (did you mean permissions?)'],
+      [{ colour: 'red' }, 'colour is not an option (the options are platform, tools, permissions, planMode, conversationId, defaultTimeoutMs, onMessage, isIdle, cwd, verbose, startSubagent, generateImage, onFinish)'],
+      [{ conversationId: '' }, 'conversationId must be a non-empty string, not ""'],
       [{ onMessage: 'log' }, 'onMessage must be a function, not "log"'],
       [{ isIdle: true }, 'isIdle must be a function, not true'],
       [{ startSubagent: {} }, 'startSubagent must be a function, not {}'],
@@ -73,7 +78,8 @@ describe('ToolRunner options', () => {
       { permissions: 'read_only' },
       { permissions: {} },
       { permissions: { allow: ['view_*'], deny: [], ask } },
-      { planMode: true, verbose: false, conversationId: '', cwd: '/workspace/src', platform: createMemoryPlatform() },
+      { planMode: true, verbose: false, conversationId: 'c', cwd: '/workspace/src', platform: createMemoryPlatform() },
+      { defaultTimeoutMs: undefined, misspeltButUndefined: undefined } as ToolRunnerOptions,
       { onMessage: () => undefined, isIdle: () => false, onFinish: () => undefined },
     ];
     for (const options of good) expect(() => new ToolRunner(options), JSON.stringify(options)).not.toThrow();
@@ -107,7 +113,10 @@ describe('ToolRunner per-call options', () => {
     [{ timeoutMs: '5000' }, 'timeoutMs must be a positive number of milliseconds, or Infinity for no deadline, not "5000"'],
     [{ signal: {} }, 'signal must be an AbortSignal, not {}'],
     [{ signal: true }, 'signal must be an AbortSignal, not true'],
-    [{ conversationId: 5 }, 'conversationId must be a string, not 5'],
+    [{ conversationId: 5 }, 'conversationId must be a non-empty string, not 5'],
+    [{ conversationId: '' }, 'conversationId must be a non-empty string, not ""'],
+    [{ timeoutMS: 5 }, 'timeoutMS is not an option (did you mean timeoutMs?)'],
+    [{ signl: AbortSignal.timeout(1000) }, 'signl is not an option (did you mean signal?)'],
     [{ onMessage: 'log' }, 'onMessage must be a function, not "log"'],
     [null, 'options must be an object, not null'],
     ['fast', 'options must be an object, not "fast"'],
@@ -134,6 +143,23 @@ describe('ToolRunner per-call options', () => {
     expect(await runner.processToolCalls([{ id: 'a', name: 'tick', args: {} }], { timeoutMs: Infinity })).toEqual([{ id: 'a', name: 'tick', result: 1 }]);
   });
 
+  it('rejects processToolCalls with calls that are not an array as the host\'s mistake, not invalid_arguments', async () => {
+    const { runner, runs } = setup();
+    expect((await rejectionOf(runner.processToolCalls('x' as never))).message).toBe(
+      'ToolRunner.processToolCalls: calls must be an array of tool calls { id?, name, args }, not "x"',
+    );
+    expect((await rejectionOf(runner.processToolCalls({ name: 'tick', args: {} } as never))).message).toBe(
+      'ToolRunner.processToolCalls: calls must be an array of tool calls { id?, name, args }, not {"name":"tick","args":{}}',
+    );
+    expect(runs()).toBe(0);
+  });
+
+  it('rejects a call whose deadline is misspelled instead of running it with no deadline', async () => {
+    const slow = defineTool({ name: 'slow', description: '', inputSchema: { type: 'object' }, execute: () => new Promise((r) => setTimeout(() => r('done'), 2_000)) });
+    const runner = new ToolRunner({ tools: [slow] });
+    expect((await rejectionOf(runner.execute('slow', {}, { timeoutMS: 5 } as never))).message).toBe('ToolRunner.execute: timeoutMS is not an option (did you mean timeoutMs?)');
+  });
+
   it('takes the runner default deadline when a call gives none, and a bad default never reaches a call', async () => {
     const slow = defineTool({ name: 'slow', description: '', inputSchema: { type: 'object' }, execute: () => new Promise((r) => setTimeout(() => r('done'), 2_000)) });
     const runner = new ToolRunner({ tools: [slow], defaultTimeoutMs: 30 });
@@ -142,14 +168,24 @@ describe('ToolRunner per-call options', () => {
 });
 
 describe('checkOptions', () => {
-  it('names nested options by path and leaves options without a rule alone', () => {
+  it('names nested options by path and refuses keys without a rule, suggesting the close one', () => {
     const rules = { command: is.options({ killGraceMs: is.nonNegativeMs }), mode: is.oneOf('a', 'b', 'c') };
     expect(typeErrorOf(() => checkOptions('f', { command: { killGraceMs: -1 } }, rules)).message).toBe(
       'f: command.killGraceMs must be a finite number of milliseconds, 0 or more, not -1',
     );
     expect(typeErrorOf(() => checkOptions('f', { mode: 'd' }, rules)).message).toBe("f: mode must be 'a', 'b' or 'c', not \"d\"");
-    expect(() => checkOptions('f', { other: Symbol('x'), mode: undefined }, rules)).not.toThrow();
+    expect(typeErrorOf(() => checkOptions('f', { other: Symbol('x'), mode: undefined }, rules)).message).toBe('f: other is not an option (the options are command, mode)');
+    expect(typeErrorOf(() => checkOptions('f', { command: { killGraceMS: 5 } }, rules)).message).toBe('f: command.killGraceMS is not an option (did you mean command.killGraceMs?)');
+    expect(typeErrorOf(() => checkOptions('f', { Mode: 'a' }, rules)).message).toBe('f: Mode is not an option (did you mean mode?)');
+    expect(() => checkOptions('f', { other: undefined, mode: undefined }, rules)).not.toThrow();
     expect(() => checkOptions('f', undefined, rules)).not.toThrow();
+  });
+
+  it('suggests a known name only when it is close', () => {
+    expect(closestName('rooot', ['root', 'stateDir', 'state'])).toBe('root');
+    expect(closestName('flies', ['root', 'files', 'state'])).toBe('files');
+    expect(closestName('timeout', ['timeoutMs', 'signal'])).toBe('timeoutMs');
+    expect(closestName('xyz', ['root', 'files', 'state'])).toBeUndefined();
   });
 
   it('describes values briefly', () => {
@@ -158,5 +194,21 @@ describe('checkOptions', () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
     expect(describeValue(cyclic)).toBe('[object Object]');
+  });
+});
+
+describe('defineTool', () => {
+  it('throws a TypeError naming what a definition is for a definition that is not an object', () => {
+    for (const [value, shown] of [[null, 'null'], [undefined, 'undefined'], ['tool', '"tool"'], [[], '[]']] as const) {
+      expect(typeErrorOf(() => defineTool(value as never)).message).toBe(
+        `defineTool: definition must be an object { name, description, inputSchema, execute } (or { name, description, parameters, call }), not ${shown}`,
+      );
+    }
+  });
+});
+
+describe('createMemoryPlatform options', () => {
+  it('refuses a misspelled option, naming the one it probably meant', () => {
+    expect(typeErrorOf(() => createMemoryPlatform({ flies: {} } as never)).message).toBe('createMemoryPlatform: flies is not an option (did you mean files?)');
   });
 });

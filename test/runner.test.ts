@@ -169,9 +169,9 @@ describe('ToolRunner', () => {
       { name: '', code: 'invalid_arguments', error: 'each tool call must be an object { id?, name: string, args }' },
       { id: 'x', name: 'echo', result: { text: 'ok' } },
     ]);
-    expect(await runner.processToolCalls('junk' as never)).toEqual([
-      { name: '', code: 'invalid_arguments', error: 'processToolCalls takes an array of { id?, name, args }' },
-    ]);
+    await expect(runner.processToolCalls('junk' as never)).rejects.toThrow(
+      new TypeError('ToolRunner.processToolCalls: calls must be an array of tool calls { id?, name, args }, not "junk"'),
+    );
   });
 
   it('routes web_search and google_search to the fallback unless a tool claims the name', async () => {

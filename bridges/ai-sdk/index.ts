@@ -10,6 +10,10 @@ import type { CallOptions, ToolCallResult } from '../../src/core/runner.js';
 import type { Tool, ToolContext } from '../../src/core/tool.js';
 import type { JsonSchema, JsonValue } from '../../src/core/types.js';
 import { heldBackReason, TurnBatcher } from '../batch.js';
+import { checkOptions, checkToolHost, is, toolPatternsRule, type OptionRules } from '../../src/core/options.js';
+
+/** The checks of {@link AiSdkToolsOptions}. */
+const BRIDGE_OPTION_RULES: OptionRules = { conversationId: is.nonEmptyString, timeoutMs: is.deadlineMs, include: toolPatternsRule };
 
 /** Options of {@link aiSdkTools}; all optional. */
 export interface AiSdkToolsOptions {
@@ -84,8 +88,12 @@ export function aiSdkBatchSizes(tools: ToolSet): readonly number[] | undefined {
  * model as the tool's error. `view_file`'s inline images reach the model as image parts
  * (`toModelOutput`). Input schemas are the host's JSON Schemas (`jsonSchema`), validated by the host.
  * For the permission `ask` rule, pass {@link aiSdkToolApproval} as `toolApproval`.
+ * A `host` that is not a ToolHost or a bad option (the host's mistakes) rejects with a TypeError naming
+ * it: `aiSdkTools: host must be a ToolHost such as new ToolRunner({ tools }), not null`.
  */
 export async function aiSdkTools(host: ToolHost, options: AiSdkToolsOptions = {}): Promise<ToolSet> {
+  checkToolHost('aiSdkTools', host);
+  checkOptions('aiSdkTools', options, BRIDGE_OPTION_RULES);
   const infos: ToolInfo[] = await host.tools();
   const callOptions = (): CallOptions => {
     const out: CallOptions = {};

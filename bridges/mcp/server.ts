@@ -3,6 +3,17 @@ import type { ToolHost, ToolInfo } from '../../src/core/host.js';
 import type { PermissionAnswer, PermissionRequest } from '../../src/core/permissions.js';
 import type { CallOptions, ToolCallResult, ToolMessage } from '../../src/core/runner.js';
 import type { JsonSchema } from '../../src/core/types.js';
+import { checkOptions, checkToolHost, is, type OptionRules } from '../../src/core/options.js';
+
+/** The checks of {@link CreateMcpServerOptions}. */
+const MCP_SERVER_RULES: OptionRules = {
+  name: is.nonEmptyString,
+  version: is.nonEmptyString,
+  instructions: is.string,
+  conversation: is.nonEmptyString,
+  timeoutMs: is.deadlineMs,
+  permissionPrompt: is.withMethods(['ask', 'track'], 'a prompt from createMcpPermissionPrompt()'),
+};
 
 /** Options of {@link createMcpServer}; all optional. */
 export interface CreateMcpServerOptions {
@@ -175,8 +186,12 @@ let instances = 0;
  * The SDK's `registerTool` takes Standard Schemas with a JSON Schema view; each tool is registered
  * with one that reports the host's JSON Schema and accepts every value, since the host validates.
  * Tools the host registers later are not listed by this server; create a new one.
+ * A `host` that is not a ToolHost or a bad option (the host's mistakes) rejects with a TypeError naming
+ * it: `createMcpServer: host must be a ToolHost such as new ToolRunner({ tools }), not null`.
  */
 export async function createMcpServer(host: ToolHost, options: CreateMcpServerOptions = {}): Promise<McpServer> {
+  checkToolHost('createMcpServer', host);
+  checkOptions('createMcpServer', options, MCP_SERVER_RULES);
   const tools: ToolInfo[] = await host.tools();
   instances += 1;
   const ownConversation = `mcp-${instances}-${crypto.randomUUID()}`;

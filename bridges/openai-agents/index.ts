@@ -8,6 +8,15 @@ import { matchesToolPattern } from '../../src/core/permissions.js';
 import type { CallOptions } from '../../src/core/runner.js';
 import type { JsonSchema } from '../../src/core/types.js';
 import { afterThisTask, heldBackReason, TurnBatcher } from '../batch.js';
+import { checkOptions, checkToolHost, is, toolPatternsRule, type OptionRules } from '../../src/core/options.js';
+
+/** The checks of {@link OpenAIAgentsToolsOptions}. */
+const AGENTS_OPTION_RULES: OptionRules = {
+  conversationId: is.nonEmptyString,
+  timeoutMs: is.deadlineMs,
+  include: toolPatternsRule,
+  ask: is.anyOf("'mutating' or an array of tool-name patterns", is.oneOf('mutating'), toolPatternsRule),
+};
 
 /** Options of {@link openAIAgentsTools}; all optional. */
 export interface OpenAIAgentsToolsOptions {
@@ -116,8 +125,13 @@ class TurnApprovalLog {
  * order every tool's `needsApproval` is then a function, so the SDK, which cannot run such a policy on
  * arguments that are not a JSON object, asks the user about those calls too before answering them
  * with its parse-error text.
+ *
+ * A `host` that is not a ToolHost or a bad option (the host's mistakes) rejects with a TypeError naming
+ * it: `openAIAgentsTools: host must be a ToolHost such as new ToolRunner({ tools }), not null`.
  */
 export async function openAIAgentsTools(host: ToolHost, options: OpenAIAgentsToolsOptions = {}): Promise<ToolhostFunctionTool[]> {
+  checkToolHost('openAIAgentsTools', host);
+  checkOptions('openAIAgentsTools', options, AGENTS_OPTION_RULES);
   const infos: ToolInfo[] = await host.tools();
   const callOptions = (): CallOptions => {
     const out: CallOptions = {};

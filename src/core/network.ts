@@ -87,6 +87,18 @@ export function refusedAddressRange(address: string): string | null {
   return null;
 }
 
+/** Whether `entry` can be an `allowAddresses` item: an IPv4 or IPv6 address, or an IPv4 CIDR range such as `127.0.0.0/8`. */
+export function isAddressEntry(entry: unknown): boolean {
+  if (typeof entry !== 'string') return false;
+  const [base, bits, extra] = entry.split('/');
+  if (extra !== undefined) return false;
+  if (bits === undefined) {
+    const plain = (base as string).replace(/^\[|\]$/g, '');
+    return parseIPv4(plain) !== null || parseIPv6(plain) !== null;
+  }
+  return parseIPv4(base as string) !== null && /^\d{1,2}$/.test(bits) && Number(bits) <= 32;
+}
+
 /** True when `address` is listed in `allowAddresses` (an exact IP, or an IPv4 CIDR such as `127.0.0.0/8`). */
 function addressAllowed(address: string, allow: readonly string[] | undefined): boolean {
   if (!allow) return false;

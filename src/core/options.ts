@@ -12,7 +12,10 @@
  */
 export type OptionRule = (value: unknown, name: string) => string | undefined;
 
-/** Rules by option name; an option left undefined is never checked (its default applies). */
+/**
+ * Rules by option name; an option left undefined is never checked (its default applies). A key of the
+ * options object that has no rule (a misspelling such as `defaultTimeoutMS`) is refused.
+ */
 export type OptionRules = Readonly<Record<string, OptionRule>>;
 
 /** A short, readable rendering of a bad value for a message: `-1`, `NaN`, `"5000"`, `{}`, `a function`. */
@@ -100,7 +103,7 @@ export const is = {
       return undefined;
     };
   },
-  /** An object whose own options follow `rules` (`command.killGraceMs must be …`). */
+  /** An object whose own options follow `rules` (`command.killGraceMs must be …`); a key without a rule is refused. */
   options(rules: OptionRules, accepts = 'an object'): OptionRule {
     return (value, name) => {
       if (!isPlainObject(value)) return `${name} must be ${accepts}, not ${describeValue(value)}`;
@@ -133,7 +136,60 @@ export const is = {
   },
 } as const;
 
+/**
+ * Edit distance of two short strings, case-insensitive, a swap of neighbouring letters counting as one
+ * edit (`flies` → `files`): for the "did you mean" of a misspelled key.
+ */
+function distance(a: string, b: string): number {
+  const x = a.toLowerCase();
+  const y = b.toLowerCase();
+  const d: number[][] = Array.from({ length: x.length + 1 }, (_, i) => Array.from({ length: y.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= x.length; i += 1) {
+    const row = d[i] as number[];
+    const above = d[i - 1] as number[];
+    for (let j = 1; j <= y.length; j += 1) {
+      const cost = x[i - 1] === y[j - 1] ? 0 : 1;
+      let best = Math.min((above[j] as number) + 1, (row[j - 1] as number) + 1, (above[j - 1] as number) + cost);
+      if (i > 1 && j > 1 && x[i - 1] === y[j - 2] && x[i - 2] === y[j - 1]) best = Math.min(best, ((d[i - 2] as number[])[j - 2] as number) + 1);
+      row[j] = best;
+    }
+  }
+  return (d[x.length] as number[])[y.length] as number;
+}
+
+/** The known name `key` most probably misspells: at most a third of its letters off (case aside), else undefined. */
+export function closestName(key: string, known: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const name of known) {
+    const d = distance(key, name);
+    if (d < bestDistance) {
+      best = name;
+      bestDistance = d;
+    }
+  }
+  return bestDistance <= Math.max(1, Math.floor(Math.max(key.length, (best ?? '').length) / 3)) ? best : undefined;
+}
+
+/**
+ * The problem with a key that has no rule: `"defaultTimeoutMS is not an option (did you mean
+ * defaultTimeoutMs?)"`, or with no close name, the options there are. A key whose value is undefined
+ * is let through (it asks for nothing).
+ */
+function unknownKeyProblem(options: Record<string, unknown>, rules: OptionRules, prefix: string): string | undefined {
+  for (const key of Object.keys(options)) {
+    if (Object.prototype.hasOwnProperty.call(rules, key) || options[key] === undefined) continue;
+    const known = Object.keys(rules);
+    const near = closestName(key, known);
+    const hint = near !== undefined ? `did you mean ${prefix}${near}?` : known.length === 0 ? 'no option is taken there' : `the options are ${known.join(', ')}`;
+    return `${prefix}${key} is not an option (${hint})`;
+  }
+  return undefined;
+}
+
 function problemOf(options: Record<string, unknown>, rules: OptionRules, prefix: string): string | undefined {
+  const unknown = unknownKeyProblem(options, rules, prefix);
+  if (unknown) return unknown;
   for (const [name, check] of Object.entries(rules)) {
     const value = options[name];
     if (value === undefined && !REQUIRED.has(check)) continue;
@@ -145,8 +201,9 @@ function problemOf(options: Record<string, unknown>, rules: OptionRules, prefix:
 
 /**
  * Checks `options` (an object, or undefined for all defaults) against `rules` and throws a TypeError
- * `"<where>: <option> must be <what is accepted>, not <value>"` for the first bad one. Options without a
- * rule are not looked at.
+ * `"<where>: <option> must be <what is accepted>, not <value>"` for the first bad one, or
+ * `"<where>: <key> is not an option (did you mean <option>?)"` for a key without a rule (a misspelled
+ * option would otherwise be ignored and its default silently used).
  */
 export function checkOptions(where: string, options: unknown, rules: OptionRules): void {
   if (options === undefined) return;
@@ -160,7 +217,7 @@ export const stateStoreRule: OptionRule = is.withMethods(['getAll', 'setMany'], 
 
 /** The per-call options of `execute` and `processToolCalls` (the runner's `CallOptions`). */
 export const callOptionRules: OptionRules = {
-  conversationId: is.string,
+  conversationId: is.nonEmptyString,
   signal: is.abortSignal,
   timeoutMs: is.deadlineMs,
   onMessage: is.function,
@@ -168,13 +225,41 @@ export const callOptionRules: OptionRules = {
 
 /**
  * {@link checkOptions} of a call's options with {@link callOptionRules}: a TypeError
- * `"<where>: timeoutMs must be …, not -1"`. Costs four property reads when none is set (every call pays it).
+ * `"<where>: timeoutMs must be …, not -1"`, or `"<where>: timeoutMS is not an option (did you mean
+ * timeoutMs?)"`. Costs a walk of the object's keys when none is set (every call pays it).
  */
 export function checkCallOptions(where: string, options: unknown): void {
   if (options === undefined) return;
-  if (typeof options === 'object' && options !== null) {
-    const o = options as Record<string, unknown>;
-    if (o.conversationId === undefined && o.signal === undefined && o.timeoutMs === undefined && o.onMessage === undefined) return;
+  if (typeof options === 'object' && options !== null && !Array.isArray(options)) {
+    let empty = true;
+    for (const key in options) {
+      if (Object.prototype.hasOwnProperty.call(options, key)) {
+        empty = false;
+        break;
+      }
+    }
+    if (empty) return;
   }
   checkOptions(where, options, callOptionRules);
 }
+
+/**
+ * The `calls` of `processToolCalls`: an array (its items are the model's, each checked as a call). A
+ * non-array is the host's mistake: a TypeError `"<where>: calls must be an array of tool calls
+ * { id?, name, args }, not \"x\""`.
+ */
+export function checkToolCalls(where: string, calls: unknown): void {
+  if (!Array.isArray(calls)) throw new TypeError(`${where}: calls must be an array of tool calls { id?, name, args }, not ${describeValue(calls)}`);
+}
+
+/** A ToolHost (a ToolRunner, a RemoteToolRunner, a worker pool): an object with `tools()` and `processToolCalls()`. */
+export const toolHostRule: OptionRule = is.withMethods(['tools', 'processToolCalls'], 'a ToolHost such as new ToolRunner({ tools })');
+
+/** A TypeError `"<where>: host must be a ToolHost such as new ToolRunner({ tools }), not null"` unless `host` is one. */
+export function checkToolHost(where: string, host: unknown): void {
+  const problem = toolHostRule(host, 'host');
+  if (problem) throw new TypeError(`${where}: ${problem}`);
+}
+
+/** Tool-name patterns (`include`, `deny`, `ask` lists of the bridges). */
+export const toolPatternsRule: OptionRule = is.arrayOf(is.string, 'an array of tool-name patterns (strings such as "view_*")');

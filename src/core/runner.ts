@@ -3,7 +3,7 @@ import { createFileCache } from './file-cache.js';
 import { clipForMessage, quoteForMessage } from '../fs/text.js';
 import { KeyedMutex } from './locks.js';
 import { DenialTracker, PermissionChecker, permissionPolicyRule, type PermissionPolicy, type PermissionRequest } from './permissions.js';
-import { checkCallOptions, checkOptions, describeValue, is, rule, stateStoreRule, type OptionRule, type OptionRules } from './options.js';
+import { checkCallOptions, checkOptions, checkToolCalls, describeValue, is, rule, stateStoreRule, type OptionRule, type OptionRules } from './options.js';
 import { createMemoryPlatform } from '../platform/memory.js';
 import type { AnyTool, HostHooks } from './tool.js';
 import type { ToolHost, ToolInfo } from './host.js';
@@ -299,8 +299,8 @@ export class ToolRunner implements ToolHost {
 
   /**
    * Runs a batch of calls and returns one result per call, in call order, ids echoed; a call's failure
-   * is its result, never a rejection. Bad `options` (see {@link CallOptions}), the host's mistake,
-   * reject with a TypeError before any call runs.
+   * is its result, never a rejection. Bad `options` (see {@link CallOptions}) or `calls` that are not
+   * an array, the host's mistakes, reject with a TypeError before any call runs.
    * Consecutive `concurrencySafe` calls run concurrently; every other call runs alone, in order.
    * On a platform with `batch` the whole batch is made durable in one commit before it returns; when
    * that commit fails, every change of the batch is undone and each success of a tool that is not
@@ -309,9 +309,7 @@ export class ToolRunner implements ToolHost {
    */
   async processToolCalls(calls: readonly ToolCall[], options: CallOptions = {}): Promise<ToolCallResult[]> {
     checkCallOptions('ToolRunner.processToolCalls', options);
-    if (!Array.isArray(calls)) {
-      return [{ name: '', error: 'processToolCalls takes an array of { id?, name, args }', code: 'invalid_arguments' }];
-    }
+    checkToolCalls('ToolRunner.processToolCalls', calls);
     const { batch } = this.platform;
     if (!batch) return this.#processCalls(calls, options, undefined);
     return this.#calls.run('calls', async () => {
@@ -780,10 +778,13 @@ const platformRule: OptionRule = (value, name) => {
 /** The checks of {@link ToolRunnerOptions}. */
 const RUNNER_OPTION_RULES: OptionRules = {
   platform: platformRule,
-  tools: rule('an array of tools', Array.isArray),
+  tools: is.arrayOf(
+    rule('a tool (defineTool({ name, description, inputSchema, execute }) or { name, description, parameters, call })', (v) => typeof v === 'object' && v !== null && !Array.isArray(v)),
+    'an array of tools',
+  ),
   permissions: permissionPolicyRule,
   planMode: is.boolean,
-  conversationId: is.string,
+  conversationId: is.nonEmptyString,
   defaultTimeoutMs: is.deadlineMs,
   onMessage: is.function,
   isIdle: is.function,

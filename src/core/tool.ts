@@ -3,6 +3,7 @@ import type { DenialTracker, PermissionChecker } from './permissions.js';
 import type { FileCache } from './file-cache.js';
 import type { ToolAnnotations } from './host.js';
 import { isStandardSchema, type StandardSchemaV1 } from './standard-schema.js';
+import { describeValue } from './options.js';
 
 /**
  * The classic tool shape, kept working beside {@link ExecuteTool}: `parameters` (JSON Schema object or
@@ -219,7 +220,7 @@ export interface ToolDefinition<S, Out> {
  * The classic form: `parameters` plus `call`, or `callWithContext` (which sets `needsContext` unless
  * said otherwise), or both.
  *
- * Throws a TypeError (a programming error, not a tool-call failure) when neither `execute`, `call` nor
+ * Throws a TypeError (a programming error, not a tool-call failure) when the definition is not an object, when neither `execute`, `call` nor
  * `callWithContext` is given, or `inputSchema` is neither a JSON Schema object nor a Standard Schema.
  */
 export function defineTool<const S extends ToolSchema, Out = unknown>(definition: ExecuteToolDefinition<S, Out>): ExecuteTool<InferInput<S>, Out>;
@@ -227,6 +228,11 @@ export function defineTool<const S extends JsonSchema | string, Out = unknown>(d
 export function defineTool(
   definition: ExecuteToolDefinition<ToolSchema, unknown> | ToolDefinition<JsonSchema | string, unknown>,
 ): ExecuteTool<never, unknown> | Tool {
+  if (typeof definition !== 'object' || definition === null || Array.isArray(definition)) {
+    throw new TypeError(
+      `defineTool: definition must be an object { name, description, inputSchema, execute } (or { name, description, parameters, call }), not ${describeValue(definition)}`,
+    );
+  }
   if ('execute' in definition || 'inputSchema' in definition) return defineExecuteTool(definition as ExecuteToolDefinition<ToolSchema, unknown>);
   return defineClassicTool(definition as ToolDefinition<JsonSchema | string, unknown>);
 }

@@ -7,7 +7,7 @@ import type { Endpoint } from 'comlink';
 import type { ToolHost, ToolInfo } from '../core/host.js';
 import type { CallOptions, FunctionDeclaration, ToolCall, ToolCallResult, ToolMessage } from '../core/runner.js';
 import type { AnyTool } from '../core/tool.js';
-import { checkCallOptions, checkOptions, is, type OptionRules } from '../core/options.js';
+import { checkCallOptions, checkOptions, checkToolCalls, is, type OptionRules } from '../core/options.js';
 import { permissionPolicyRule } from '../core/permissions.js';
 import { pageTool, runPageTool, type PageTool } from './page-tools.js';
 import { toError, type WireCallOptions, type WirePermissionPolicy } from './protocol.js';
@@ -77,7 +77,7 @@ export interface RemoteToolRunner extends ToolHost {
   execute(name: string, args: unknown, options?: CallOptions): Promise<unknown>;
   /**
    * Runs a batch in the worker (ordering and concurrency as {@link ToolRunner.processToolCalls}); a call's
-   * failure is its result. Bad `options` reject with a TypeError before anything is sent, as on the runner.
+   * failure is its result. Bad `options`, or `calls` that are not an array, reject with a TypeError before anything is sent, as on the runner.
    */
   processToolCalls(calls: readonly ToolCall[], options?: CallOptions): Promise<ToolCallResult[]>;
   /**
@@ -111,7 +111,8 @@ export interface RemoteToolRunner extends ToolHost {
 }
 
 /** The checks of {@link ConnectToolRunnerOptions}. */
-const CONNECT_OPTION_RULES: OptionRules = {
+/** The checks of {@link ConnectToolRunnerOptions} (also taken by the Node worker's spawn options). */
+export const CONNECT_OPTION_RULES: OptionRules = {
   defaultTimeoutMs: is.deadlineMs,
   graceMs: is.positiveMs,
   startupTimeoutMs: is.positiveMs,
@@ -251,9 +252,7 @@ export function connectToolRunner(
 
     async processToolCalls(calls, callOptions) {
       checkCallOptions('RemoteToolRunner.processToolCalls', callOptions);
-      if (!Array.isArray(calls)) {
-        return [{ name: '', error: 'processToolCalls takes an array of { id?, name, args }', code: 'invalid_arguments' }];
-      }
+      checkToolCalls('RemoteToolRunner.processToolCalls', calls);
       const deadlineMs = deadlineOf(callOptions);
       const envelope = await request({
         label: calls.length === 1 ? String((calls[0] as ToolCall | undefined)?.name) : `a batch of ${calls.length} tool calls`,
