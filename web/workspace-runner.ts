@@ -1,5 +1,6 @@
 import { ToolError, isToolErrorCode, toToolError } from '../src/core/errors.js';
 import { connectToolRunner, type ConnectToolRunnerOptions, type Endpoint, type RemoteToolRunner } from '../src/remote/remote.js';
+import { CONNECT_OPTION_RULES } from '../src/remote/connect.js';
 import type { CallOptions, FunctionDeclaration, ToolCall, ToolCallResult } from '../src/core/runner.js';
 import type { ToolHost, ToolInfo } from '../src/core/host.js';
 
@@ -68,9 +69,11 @@ function wireOptions(options: CallOptions | undefined): CallOptions {
  * nor Web Locks + BroadcastChannel exist.
  */
 export function connectWorkspaceRunner(options: WorkspaceRunnerOptions): WorkspaceRunner {
+  // connectToolRunner refuses keys it does not take: give it its own options only.
+  const connectOptions = Object.fromEntries(Object.entries(options).filter(([key]) => Object.hasOwn(CONNECT_OPTION_RULES, key))) as ConnectToolRunnerOptions;
   const hasShared = typeof (globalThis as { SharedWorker?: unknown }).SharedWorker === 'function';
   if (options.sharedWorker && hasShared && !options.preferLocks) {
-    const remote = connectToolRunner(options.sharedWorker().port, options);
+    const remote = connectToolRunner(options.sharedWorker().port, connectOptions);
     return {
       tools: () => remote.tools(),
       declarations: () => remote.declarations(),
@@ -137,7 +140,7 @@ export function connectWorkspaceRunner(options: WorkspaceRunnerOptions): Workspa
   const elected = new Promise<void>((resolve) => (settle = resolve));
   const lead = async (): Promise<void> => {
     if (ended) return;
-    remote = connectToolRunner(options.worker, options);
+    remote = connectToolRunner(options.worker, connectOptions);
     role = 'leader';
     // Calls this tab sent as a follower went to a leader that is gone.
     failPending('this tab became the workspace leader while the call was in flight; its effects are unknown, retry it');
