@@ -33,8 +33,8 @@ describe('linear substring search', () => {
     }
   });
 
-  it('finds a 5,001-character needle over 20 MB of 5,000-character lines with the native search always moving forward on at most 16 units (no match), and a match at the end', () => {
-    const text = `${'a'.repeat(5000)}\n`.repeat(4000);
+  it('finds a 5,001-character needle over 5 MB of 5,000-character lines with the native search always moving forward on at most 16 units (no match), and a match at the end', () => {
+    const text = `${'a'.repeat(5000)}\n`.repeat(1000);
     expect(indexOfText(text, 'a'.repeat(5001))).toBe(-1);
     expect(indexOfText(`${text}${'a'.repeat(5001)}`, 'a'.repeat(5001))).toBe(text.length);
     // Linear by construction, shown by counting instead of timing: the native search (quadratic in
@@ -49,7 +49,7 @@ describe('linear substring search', () => {
     expect(linearByteSearch(counting)(bytes, new TextEncoder().encode('a'.repeat(5001)), 0)).toBe(-1);
     expect(calls.every((call) => call.length === NATIVE_NEEDLE_LIMIT)).toBe(true);
     expect(calls.every((call, i) => i === 0 || call.from > (calls[i - 1] as { from: number }).from + 5000)).toBe(true);
-    expect(calls.length).toBe(4000);
+    expect(calls.length).toBe(1000);
   });
 
   it('grep_search with a pattern longer than every line answers within its deadline on the memory platform', async () => {
