@@ -123,7 +123,7 @@ export const REFERENCE = {
       ['note', 'string?', 'What was left out and what to do: the time limit, the character budget, skipped entries; only when something was.'],
     ],
     errors: [
-      ['invalid_pattern', 'an empty or overlong glob, an unbalanced brace or bracket, an invalid class, a range over the limit'],
+      ['invalid_pattern', 'an empty or overlong glob, one holding a NUL byte, an unbalanced brace or bracket, an invalid class, a range over the limit'],
       ['not_found', '`dir_path` does not exist'],
       ['not_a_directory', '`dir_path` is a file'],
       ['outside_workspace', '`dir_path`, or an absolute or `../` pattern, is outside the workspace'],

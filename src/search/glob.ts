@@ -93,7 +93,7 @@ function rebase(source: string, base: { root: string; dir: string }, argName: st
  *
  * Matching runs in time linear in the path's length for every pattern (a lazily built DFA, not a
  * backtracking RegExp), so no glob can stall the thread.
- * Errors: `invalid_pattern` for an empty pattern, one over {@link MAX_GLOB_LENGTH} characters, an
+ * Errors: `invalid_pattern` for an empty pattern, one holding a NUL byte, one over {@link MAX_GLOB_LENGTH} characters, an
  * unbalanced brace or bracket, an invalid class such as `[z-a]`, a range over {@link MAX_BRACE_RANGE}
  * names, a `!(...)` inside a group or more than one, or (with `base`) an absolute pattern under the
  * workspace but not under the searched directory; `outside_workspace` for an absolute pattern (or a
@@ -106,6 +106,10 @@ export function compileGlob(pattern: string, options: GlobOptions = {}): GlobMat
   const invalid = (problem: string): never => {
     throw new ToolError('invalid_pattern', `${argName} ${quoted} is not a valid glob: ${problem}`);
   };
+  if (pattern.includes('\0')) {
+    // No path holds a NUL, so such a glob could only ever match nothing.
+    throw new ToolError('invalid_pattern', `${argName} ${quoteForMessage(pattern, { json: true })} contains a NUL byte, which no file name holds; remove it`);
+  }
   let source = pattern.trim();
   if (source.length === 0) {
     throw new ToolError('invalid_pattern', `${argName} is empty; give a glob such as *.ts or src/**/*.test.ts`);
