@@ -120,7 +120,7 @@ export const REFERENCE = {
       ['total', 'number', 'How many files matched.'],
       ['truncated', 'boolean', '`files` holds fewer than `total` (or the walk stopped at its entry cap, or at 80 % of what was left of the call\'s deadline).'],
       ['skipped_entries', 'number?', 'Entries the walk could not read and left out (a name or path too long, permission denied, removed or replaced while the call ran); only when there were some, with `note` naming the kinds and the first path.'],
-      ['note', 'string?', 'What was left out and what to do: the time limit, the character budget, skipped entries; only when something was.'],
+      ['note', 'string?', 'What was left out and what to do: how many of `total` are shown and why (`max_results`, the character budget), the time limit, the entry cap, skipped entries; only when something was.'],
     ],
     errors: [
       ['invalid_pattern', 'an empty or overlong glob, one holding a NUL byte, an unbalanced brace or bracket, an invalid class, a range over the limit'],

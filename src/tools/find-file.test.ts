@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createMemoryPlatform } from '../platform/memory.js';
 import { ToolRunner, type ToolCallFailure } from '../core/runner.js';
 import type { Platform } from '../core/types.js';
-import { findFileTool, type FindFileResult } from './find-file.js';
+import { findFileTool, MAX_FIND_RESULTS, type FindFileResult } from './find-file.js';
 
 const W = '/workspace';
 
@@ -208,14 +208,57 @@ describe('find_file', () => {
     expect((await find(runner, { pattern: '\\{a.txt' })).files).toEqual([]);
   });
 
-  it('reports truncation with the full total', async () => {
+  it('reports truncation with the full total, and a note saying what is shown and what to do next', async () => {
     const { runner } = setup();
     expect(await find(runner, { pattern: '*.txt', max_results: 2 })).toEqual({
       files: [`${W}/a.txt`, `${W}/b.txt`],
       total: 4,
       truncated: true,
+      note: 'Showing 2 of 4 paths (max_results is 2): raise max_results (at most 10000), or narrow the pattern or dir_path.',
     });
   });
+
+  it('leaves raising max_results out of the note when it is at its largest', async () => {
+    // Short paths under a root of "/", so 10,000 of them fit the character budget.
+    const files = Object.fromEntries(Array.from({ length: MAX_FIND_RESULTS + 2 }, (_, i) => [`/${String(i).padStart(5, '0')}`, '']));
+    const runner = new ToolRunner({ platform: createMemoryPlatform({ root: '/', files }), tools: [findFileTool] });
+    const result = await find(runner, { pattern: '*', max_results: MAX_FIND_RESULTS });
+    expect({ ...result, files: result.files.length }).toEqual({
+      files: MAX_FIND_RESULTS,
+      total: MAX_FIND_RESULTS + 2,
+      truncated: true,
+      note: 'Showing 10000 of 10002 paths (max_results is 10000): narrow the pattern or dir_path.',
+    });
+    expect(result.files.at(-1)).toBe('/09999');
+  });
+
+  it('says what the character budget cut, of the whole total, instead of the max_results note', async () => {
+    const files = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`deep/folder/name/${String(i).padStart(4, '0')}.txt`, '']));
+    const { runner } = setup(files);
+    const result = await find(runner, { pattern: '*.txt', max_results: 4000 });
+    expect({ ...result, files: result.files.length }).toEqual({
+      files: 2547,
+      total: 5000,
+      truncated: true,
+      note: 'Showing 2547 of 5000 paths: the result is capped at 100000 characters; narrow the pattern or dir_path to see the others.',
+    });
+    expect(JSON.stringify(result).length).toBeLessThanOrEqual(100_000);
+  });
+
+  it('notes a walk stopped at its 200,000-entry cap, and the max_results cut after it', async () => {
+    const files = Object.fromEntries(Array.from({ length: 200_100 }, (_, i) => [`d${Math.floor(i / 1000)}/${i}.txt`, '']));
+    const { runner } = setup(files);
+    const result = await find(runner, { pattern: '*.txt', max_results: 3 });
+    expect(result.files).toEqual([`${W}/d0/0.txt`, `${W}/d0/1.txt`, `${W}/d0/10.txt`]);
+    expect({ ...result, files: undefined }).toEqual({
+      files: undefined,
+      total: 199_799,
+      truncated: true,
+      note:
+        'The walk stopped after 200000 entries (files and directories), so total counts the matches among those only: narrow dir_path. ' +
+        'Showing 3 of 199799 paths (max_results is 3): raise max_results (at most 10000), or narrow the pattern or dir_path.',
+    });
+  }, 60_000);
 
   it('sorts by path in UTF-16 code-unit order', async () => {
     const { runner } = setup({ 'b/z.md': '', 'B/a.md': '', 'a.md': '', 'a-b.md': '', 'a/b.md': '', 'é.md': '', 'Z.md': '' });

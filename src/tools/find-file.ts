@@ -1,10 +1,10 @@
 import { ToolError } from '../core/errors.js';
 import { compileGlob } from '../search/glob.js';
 import { defineTool, type Tool } from '../core/tool.js';
-import { compareCodeUnits, reportWalk, walkWorkspace } from '../fs/walk.js';
+import { compareCodeUnits, DEFAULT_MAX_WALK_ENTRIES, reportWalk, walkWorkspace } from '../fs/walk.js';
 import { resolveWorkspacePath } from '../fs/paths.js';
 import { DEADLINE_SHARE, searchBudget } from '../search/line-search.js';
-import { fitResult } from './result-budget.js';
+import { fitResult, joinNotes, RESULT_MAX_CHARS } from './result-budget.js';
 
 /** Largest `max_results` of find_file. */
 export const MAX_FIND_RESULTS = 10_000;
@@ -58,7 +58,7 @@ export interface FindFileResult {
   truncated: boolean;
   /** Entries the walk could not read and left out (a path too long, unreadable, removed while walking); only when there were some. */
   skipped_entries?: number;
-  /** What was left out and how to see it; only when the result hit its character budget or its time limit, or entries were skipped. */
+  /** What was left out and how to see it: shown of `total` when `max_results` or the character budget cut the list, the time limit, the walk's entry cap, skipped entries; only when something was. */
   note?: string;
 }
 
@@ -71,6 +71,9 @@ export interface FindFileResult {
  * symlinks (a symlink whose name matches is listed). A directory that cannot be listed is skipped and
  * counted in `skipped_entries`, with a `note` naming the kinds. At 80 % of what is left of the call's
  * deadline (`ctx.deadline`) the walk stops and it returns what it found, `truncated` with a `note`.
+ * A list cut by `max_results` (or by the walk's 200,000-entry cap) is `truncated` with a `note` as well,
+ * as grep_search's is: "Showing 500 of 1200 paths (max_results is 500): raise max_results (at most
+ * 10000), or narrow the pattern or dir_path."
  * Returns {@link FindFileResult}.
  * Errors: `invalid_pattern` (empty, over 1000 characters, unbalanced brace or bracket, invalid class, a
  * range over 1000 names, an absolute pattern inside the workspace but not under `dir_path`),
@@ -129,7 +132,19 @@ export const findFileTool: Tool<FindFileArgs, FindFileResult> = defineTool({
         `the search stopped at its time limit (${budget.ms} ms, ${DEADLINE_SHARE * 100} % of what was left of the call's deadline) ` +
         `after ${walked.directories} directories; the results cover those only: narrow dir_path or the pattern`;
     }
+    if (walked.capped) {
+      result.note = joinNotes(
+        result.note,
+        `The walk stopped after ${DEFAULT_MAX_WALK_ENTRIES} entries (files and directories), so total counts the matches among those only: narrow dir_path.`,
+      );
+    }
     reportWalk(result, walked);
-    return fitResult(result, 'files', 'paths', 'narrow pattern or dir_path to see the others');
+    // The character budget may cut the list further; its note then says so (of the same total) instead.
+    fitResult(result, 'files', 'paths', 'narrow the pattern or dir_path to see the others', RESULT_MAX_CHARS, all.length);
+    if (result.files.length === files.length && files.length < all.length) {
+      const raise = max < MAX_FIND_RESULTS ? `raise max_results (at most ${MAX_FIND_RESULTS}), or ` : '';
+      result.note = joinNotes(result.note, `Showing ${files.length} of ${all.length} paths (max_results is ${max}): ${raise}narrow the pattern or dir_path.`);
+    }
+    return result;
   },
 }) as Tool<FindFileArgs, FindFileResult>;

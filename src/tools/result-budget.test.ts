@@ -70,7 +70,7 @@ describe('result budget of the listing and search tools', () => {
     expect(result.total).toBe(10_000);
     expect(result.truncated).toBe(true);
     expect(result.files.length).toBe(124);
-    expect(result.note).toBe('Showing 124 of 10000 paths: the result is capped at 100000 characters; narrow pattern or dir_path to see the others.');
+    expect(result.note).toBe('Showing 124 of 10000 paths: the result is capped at 100000 characters; narrow the pattern or dir_path to see the others.');
   });
 
   it('grep_search and search_dir of 10,000 long matching lines stay under the budget with a note', async () => {
