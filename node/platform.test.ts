@@ -401,6 +401,33 @@ describe('node platform dispose', () => {
     await expect(platform.runCommand!({ command: 'true', cwd: root, timeoutMs: 1000 }, controller.signal)).rejects.toMatchObject({ code: 'unavailable' });
     await rm(join(root, 'dispose-shell.pid'));
   });
+
+  it('answers every file call and command after dispose with unavailable, never a descriptor error', async () => {
+    const dir = await realpath(await mkdtemp(join(tmpdir(), 'toolhost-disposed-')));
+    await writeFile(join(dir, 'a.txt'), 'alpha\n');
+    const platform = createNodePlatform({ root: dir });
+    const runner = new ToolRunner({ platform, tools: BuiltinTools.all() });
+    expect(await runner.execute('view_file', { file_path: 'a.txt' })).toMatchObject({ content: 'alpha' });
+    await platform.dispose();
+    const results = await runner.processToolCalls([
+      { id: 'v', name: 'view_file', args: { file_path: 'a.txt' } },
+      { id: 'l', name: 'list_dir', args: { dir_path: '.' } },
+      { id: 'e', name: 'edit_file', args: { file_path: 'a.txt', old_string: 'alpha', new_string: 'beta' } },
+      { id: 'c', name: 'create_file', args: { file_path: 'b.txt', content: 'b\n' } },
+      { id: 'r', name: 'run_command', args: { command: 'echo hi' } },
+    ]);
+    const error = 'the platform was disposed; create a new one';
+    expect(results).toEqual([
+      { id: 'v', name: 'view_file', code: 'unavailable', error },
+      { id: 'l', name: 'list_dir', code: 'unavailable', error },
+      { id: 'e', name: 'edit_file', code: 'unavailable', error },
+      { id: 'c', name: 'create_file', code: 'unavailable', error },
+      { id: 'r', name: 'run_command', code: 'unavailable', error },
+    ]);
+    expect(readFileSync(join(dir, 'a.txt'), 'utf8')).toBe('alpha\n');
+    expect(existsSync(join(dir, 'b.txt'))).toBe(false);
+    await rm(dir, { recursive: true });
+  });
 });
 
 describe('node platform fs: confined on its own', () => {

@@ -10,6 +10,7 @@ import { quoteForMessage } from '../src/fs/text.js';
 import { createMemoryPlatform, MemoryStateStore } from '../src/platform/memory.js';
 import type {
   BackgroundCommands,
+  FsPromises,
   Platform,
   RunCommandRequest,
   RunCommandResult,
@@ -128,6 +129,28 @@ const NODE_PLATFORM_RULES: OptionRules = {
   fileLocks: is.anyOf('true, false or { dir?, staleMs? }', is.boolean, is.options({ dir: is.path, staleMs: is.positiveMs })),
 };
 
+/** What a call on a disposed platform answers (`unavailable`). */
+const DISPOSED = 'the platform was disposed; create a new one';
+
+/**
+ * `fs` that answers every call with a ToolError `unavailable` ({@link DISPOSED}) once `disposed` has
+ * fired, instead of reaching into a port whose commands and descriptors are being ended.
+ */
+function refusedOnceDisposed(fs: FsPromises, disposed: AbortSignal): FsPromises {
+  const out: Record<string, unknown> = {};
+  for (const [key, member] of Object.entries(fs)) {
+    // Only the asynchronous file operations reach the filesystem; a synchronous helper (canonicalPath) works on the path alone.
+    out[key] =
+      typeof member === 'function' && FILE_OPERATIONS.has(key)
+        ? (...args: unknown[]): unknown => (disposed.aborted ? Promise.reject(new ToolError('unavailable', DISPOSED)) : (member as (...a: unknown[]) => unknown).apply(fs, args))
+        : member;
+  }
+  return out as unknown as FsPromises;
+}
+
+/** The asynchronous members of {@link FsPromises}. */
+const FILE_OPERATIONS = new Set(['readFile', 'writeFile', 'writeFileAtomic', 'readRange', 'mkdir', 'readdir', 'stat', 'lstat', 'readlink', 'symlink', 'rename', 'rm', 'unlink']);
+
 /** The realpath of an existing directory, or a ToolError `not_found` / `not_a_directory`. */
 function realDirectory(root: string): string {
   let real: string;
@@ -166,7 +189,9 @@ function realDirectory(root: string): string {
  * - `webSearch`: the DuckDuckGo HTML scraper, `createDuckDuckGoSearch(options.webSearch)`, with or without
  *   a root (`capabilities.webSearch` true); it resolves `{ results, note?, error? }`.
  *
- * `dispose()` ends every process of commands still running (background ones too) and waits for them.
+ * `dispose()` ends every process of commands still running (background ones too) and waits for them;
+ * after it, every file call and command answers `unavailable` ("the platform was disposed; create a new
+ * one").
  */
 export function createNodePlatform(options: NodePlatformOptions = {}): Platform {
   checkOptions('createNodePlatform', options, NODE_PLATFORM_RULES);
@@ -208,16 +233,16 @@ export function createNodePlatform(options: NodePlatformOptions = {}): Platform 
   }
 
   const root = realDirectory(options.root);
-  const fs = createConfinedNodeFs(root, { mode: options.confinement });
-  const shells = createShellSessions(options.command ? { command: options.command } : {});
   const disposed = new AbortController();
+  const fs = refusedOnceDisposed(createConfinedNodeFs(root, { mode: options.confinement }), disposed.signal);
+  const shells = createShellSessions(options.command ? { command: options.command } : {});
   const running = new Set<Promise<unknown>>();
   const searchSource = process.platform === 'linux' ? createNodeSearchSource(root) : undefined;
   const lockPath = options.fileLocks === false ? undefined : createFileLocks(options.fileLocks === true ? {} : options.fileLocks);
 
   /** The real directory of a resolved cwd, checked again to be inside the root (defence in depth). */
   const realCwd = async (request: RunCommandRequest): Promise<string> => {
-    if (disposed.signal.aborted) throw new ToolError('unavailable', 'the platform has been disposed');
+    if (disposed.signal.aborted) throw new ToolError('unavailable', DISPOSED);
     let cwd: string;
     try {
       cwd = await fsp.realpath(posix.resolve(root, request.cwd));
@@ -265,7 +290,7 @@ export function createNodePlatform(options: NodePlatformOptions = {}): Platform 
       const session = shells.get(conversationId);
       return {
         run: async (request, signal) => {
-          if (disposed.signal.aborted) throw new ToolError('unavailable', 'the platform has been disposed');
+          if (disposed.signal.aborted) throw new ToolError('unavailable', DISPOSED);
           const run = session.run(request, AbortSignal.any([signal, disposed.signal]));
           running.add(run);
           try {

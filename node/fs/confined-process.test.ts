@@ -120,6 +120,27 @@ describe('the Node platform with special files, in other processes and threads',
   }, 20_000);
 });
 
+/** Runs the host script as nobody: the machine runs tests as root, which may read and write any file. */
+const NOBODY = ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups'];
+
+/**
+ * Lets nobody reach the compiled host script and node_modules: a checkout under a 0700 folder (mktemp
+ * -d) is given traverse-only permission (o+x) for one call. Returns the function that puts it back.
+ */
+function traversable(): () => void {
+  const restore: Array<[string, number]> = [];
+  for (let at = REPO; at !== dirname(at); at = dirname(at)) {
+    const mode = fs.statSync(at).mode & 0o7777;
+    if ((mode & 0o001) === 0) {
+      restore.push([at, mode]);
+      fs.chmodSync(at, mode | 0o001);
+    }
+  }
+  return () => {
+    for (const [at, mode] of restore) fs.chmodSync(at, mode);
+  };
+}
+
 describe('the Node platform run by a non-root user', () => {
   it('refuses to edit or overwrite a 0444 file with permission_denied and leaves it unchanged', async () => {
     // The machine runs tests as root, which may write any file: the host runs as nobody (setpriv).
@@ -129,23 +150,12 @@ describe('the Node platform run by a non-root user', () => {
     fs.chmodSync(join(dir, 'ro.txt'), 0o444);
     fs.writeFileSync(join(dir, 'rw.txt'), 'writable\n');
     for (const name of ['', 'ro.txt', 'rw.txt']) fs.chownSync(join(dir, name), 65534, 65534);
-    // nobody must reach the compiled host script and node_modules: a checkout under a 0700 folder
-    // (mktemp -d) is given traverse-only permission (o+x) for this call, and then put back.
-    const restore: Array<[string, number]> = [];
-    for (let at = REPO; at !== dirname(at); at = dirname(at)) {
-      const mode = fs.statSync(at).mode & 0o7777;
-      if ((mode & 0o001) === 0) {
-        restore.push([at, mode]);
-        fs.chmodSync(at, mode | 0o001);
-      }
-    }
+    const restore = traversable();
     const { out, code } = await host([dir, 'dispose'], [
       { id: 'e', name: 'edit_file', args: { file_path: `${dir}/ro.txt`, old_string: 'read', new_string: 'changed' } },
       { id: 'c', name: 'create_file', args: { file_path: `${dir}/ro.txt`, content: 'replaced\n', overwrite: true } },
       { id: 'w', name: 'edit_file', args: { file_path: `${dir}/rw.txt`, old_string: 'writable', new_string: 'edited' } },
-    ], ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups']).finally(() => {
-      for (const [at, mode] of restore) fs.chmodSync(at, mode);
-    });
+    ], NOBODY).finally(restore);
     expect(code).toBe(0);
     expect(out?.uid).toBe(65534);
     expect(out?.results.map((r) => ('code' in r ? r.code : 'ok'))).toEqual(['permission_denied', 'permission_denied', 'ok']);
@@ -153,5 +163,34 @@ describe('the Node platform run by a non-root user', () => {
     expect(fs.statSync(join(dir, 'ro.txt')).mode & 0o7777).toBe(0o444);
     expect(fs.readFileSync(join(dir, 'rw.txt'), 'utf8')).toBe('edited\n');
     expect(fs.readdirSync(dir).sort()).toEqual(['ro.txt', 'rw.txt']);
+  }, 20_000);
+
+  it('answers unreadable files and folders with permission_denied naming the workspace path and what to do', async () => {
+    const dir = join(base, 'nobody-unreadable');
+    fs.mkdirSync(join(dir, 'locked'), { recursive: true });
+    fs.writeFileSync(join(dir, 'noread.txt'), 'secret\n');
+    fs.writeFileSync(join(dir, 'locked', 'b.txt'), 'hidden\n');
+    for (const name of ['', 'noread.txt', 'locked', 'locked/b.txt']) fs.chownSync(join(dir, name), 65534, 65534);
+    fs.chmodSync(join(dir, 'noread.txt'), 0o000);
+    fs.chmodSync(join(dir, 'locked'), 0o000);
+    const restore = traversable();
+    const { out, code } = await host([dir, 'dispose'], [
+      { id: 'v', name: 'view_file', args: { file_path: 'noread.txt' } },
+      { id: 'l', name: 'list_dir', args: { dir_path: 'locked' } },
+      { id: 'b', name: 'view_file', args: { file_path: 'locked/b.txt' } },
+      { id: 'e', name: 'edit_file', args: { file_path: 'noread.txt', old_string: 'secret', new_string: 'public' } },
+    ], NOBODY).finally(restore);
+    expect(code).toBe(0);
+    expect(out?.uid).toBe(65534);
+    const reading = (path: string): string =>
+      `permission denied reading "${path}": it (or a folder on its way) is not readable by this process; check its permissions or pick another file`;
+    expect(out?.results.map((r) => ('code' in r ? [r.code, r.error] : ['ok']))).toEqual([
+      ['permission_denied', reading(`${dir}/noread.txt`)],
+      ['permission_denied', `permission denied listing "${dir}/locked": the folder (or one on its way) is not readable by this process; check its permissions or pick another folder`],
+      ['permission_denied', reading(`${dir}/locked/b.txt`)],
+      ['permission_denied', reading(`${dir}/noread.txt`)],
+    ]);
+    fs.chmodSync(join(dir, 'noread.txt'), 0o644);
+    expect(fs.readFileSync(join(dir, 'noread.txt'), 'utf8')).toBe('secret\n');
   }, 20_000);
 });

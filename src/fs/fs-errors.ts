@@ -19,19 +19,26 @@ export function pathTooLongMessage(path: string | undefined): string {
 
 /**
  * Makes a Node-style filesystem error (one with a string `code` such as `ENOENT`) fit to be read by
- * the model, in place, keeping its `code`, `path` and the rest: `ENAMETOOLONG` gets
+ * the model, in place, keeping its `code`, `path` and the rest: Node's own `EACCES` / `EPERM` message
+ * gets {@link permissionDeniedMessage} of `path` (the workspace path given to `method`); a message
+ * naming an internal `/proc/self/fd/…` path names `path` instead; `ENAMETOOLONG` gets
  * {@link pathTooLongMessage} of `path` (else the error's own `path`), and any other message longer
  * than a few hundred characters has each quoted path in it shortened to its first 200 characters (a
  * 5,000-component path made a 10 KB message). Anything else is returned as it is. Costs a property
  * read or two on the everyday errors (`ENOENT` for every new file), which are left untouched.
  */
-export function tidyFsError(error: unknown, path?: string): unknown {
+export function tidyFsError(error: unknown, path?: string, method?: string): unknown {
   if (typeof error !== 'object' || error === null) return error;
   const { code, message } = error as { code?: unknown; message?: unknown };
   // Node-style codes are upper case (`ENOENT`, `ERR_FS_EISDIR`); a ToolError's are not, and pass as they are.
   if (typeof code !== 'string' || typeof message !== 'string' || code !== code.toUpperCase()) return error;
   let tidy: string | undefined;
-  if (code === 'ENAMETOOLONG') {
+  if (path !== undefined && path.length > 0 && (code === 'EACCES' || code === 'EPERM') && /^E(ACCES|PERM): (permission denied|operation not permitted), /.test(message)) {
+    tidy = permissionDeniedMessage(path, method);
+  } else if (path !== undefined && path.length > 0 && message.includes("'/proc/self/fd/")) {
+    // The port's own descriptor path means nothing to the model: name the workspace path it gave.
+    tidy = message.replace(/'\/proc\/self\/fd\/[^']*'/g, () => `'${clipForMessage(path)}'`);
+  } else if (code === 'ENAMETOOLONG') {
     const own = (error as { path?: unknown }).path;
     tidy = pathTooLongMessage(path ?? (typeof own === 'string' ? own : undefined));
   } else if (message.length > PLAIN_MESSAGE_CHARS) {
@@ -52,6 +59,25 @@ export function tidyFsError(error: unknown, path?: string): unknown {
   }
 }
 
+/** Methods that only read: a permission failure on them is about reading (or listing, for `readdir`). */
+const READING = new Set(['readFile', 'readRange', 'stat', 'lstat', 'readlink', 'realpath', 'open', 'access', 'readFileStream']);
+
+/**
+ * What a permission failure (`EACCES`, `EPERM`) answers, naming the workspace path the caller gave and
+ * what to do next: `permission denied reading "/ws/secret.txt": it (or a folder on its way) is not
+ * readable by this process; check its permissions or pick another file`.
+ */
+export function permissionDeniedMessage(path: string, method?: string): string {
+  const where = quoteForMessage(path);
+  if (method === 'readdir') {
+    return `permission denied listing ${where}: the folder (or one on its way) is not readable by this process; check its permissions or pick another folder`;
+  }
+  if (method !== undefined && READING.has(method)) {
+    return `permission denied reading ${where}: it (or a folder on its way) is not readable by this process; check its permissions or pick another file`;
+  }
+  return `permission denied changing ${where}: this process may not write it (or the folder it is in); check its permissions or pick another path`;
+}
+
 /** The path a call of `method` is about: its first argument, or the longer of two for `rename` and `symlink`. */
 function pathOf(method: string, args: readonly unknown[]): string | undefined {
   const [first, second] = args;
@@ -62,7 +88,8 @@ function pathOf(method: string, args: readonly unknown[]): string | undefined {
 
 /**
  * `fs` with every rejection passed through {@link tidyFsError}, naming the workspace path the caller
- * gave (the port may have failed on a host path of its own making, such as `/proc/self/fd/N/name`).
+ * gave (the port may have failed on a host path of its own making, such as `/proc/self/fd/N/name`): a
+ * permission failure says what was denied and what to do ({@link permissionDeniedMessage}).
  * Results and everyday errors pass unchanged.
  */
 export function withTidyFsErrors(fs: FsPromises): FsPromises {
@@ -79,11 +106,11 @@ export function withTidyFsErrors(fs: FsPromises): FsPromises {
       try {
         result = method.apply(fs, args);
       } catch (error) {
-        throw tidyFsError(error, pathOf(key, args));
+        throw tidyFsError(error, pathOf(key, args), key);
       }
       if (typeof (result as { then?: unknown } | null)?.then !== 'function') return result;
       return (result as Promise<unknown>).then(undefined, (error: unknown) => {
-        throw tidyFsError(error, pathOf(key, args));
+        throw tidyFsError(error, pathOf(key, args), key);
       });
     };
   }

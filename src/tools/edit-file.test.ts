@@ -479,6 +479,17 @@ describe('edit_file', () => {
     expect(await read(platform, '/workspace/a.txt')).toBe('ALPHA\nBETA\n');
   });
 
+  it('refuses a file over 32 MiB with too_large, its size in MiB and what to do instead', async () => {
+    const { runner } = setup({ 'big.txt': new Uint8Array(33 * 1_048_576).fill(0x61) });
+    const [result] = await runner.processToolCalls([{ name: 'edit_file', args: { file_path: 'big.txt', old_string: 'a', new_string: 'b' } }]);
+    expect(result).toEqual({
+      name: 'edit_file',
+      code: 'too_large',
+      error:
+        '/workspace/big.txt is 33.0 MiB (34603008 bytes); edit_file edits files up to 32 MiB (apply_patch too): change it with run_command (sed, or a short script) where commands run, or split it into smaller files',
+    });
+  });
+
   describe('paths', () => {
     it('gives the same result for relative and absolute paths', async () => {
       const { runner: r1 } = setup({ 'src/a.ts': 'let x = 1;\n' });
