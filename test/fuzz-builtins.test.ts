@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BuiltinTools, ToolRunner, createMemoryPlatform, isToolErrorCode, type FsPromises, type ToolCall } from '../src/index.js';
 import { junk, seededRandom } from './support/random.js';
+import { writeOutside } from './support/outside.js';
 
 const PATHS = [
   'a.txt', 'src/index.ts', 'src/new file (1).ts', 'ünï/😀.md', 'dir', 'dir/', '.', '', '/workspace', '/workspace/a.txt',
@@ -34,9 +35,9 @@ describe('built-ins fuzz', () => {
         'crlf.txt': 'one\r\ntwo\r\n',
         'bin.dat': new Uint8Array([0, 1, 2, 3]),
         'dir/inner.txt': 'inner',
-        '/outside/secret.txt': 'do not touch',
       },
     });
+    await writeOutside(platform.fs, { '/outside/secret.txt': 'do not touch' });
     await platform.fs.symlink('/outside', '/workspace/out');
     await platform.fs.symlink('/workspace/loop', '/workspace/loop');
     const before = await snapshot(platform.fs, '/', new Map());

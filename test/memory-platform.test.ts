@@ -48,10 +48,15 @@ describe('createMemoryPlatform', () => {
     expect(() => createMemoryPlatform({ root: 5 as unknown as string })).toThrow(new TypeError('createMemoryPlatform: root must be an absolute path such as /workspace, not 5'));
   });
 
-  it('refuses files keys that leave the root, name a folder or collide with a TypeError naming the key', () => {
-    expect(() => createMemoryPlatform({ files: { '../escape.txt': 'x' } })).toThrow(
-      new TypeError('createMemoryPlatform: files key "../escape.txt" leads outside /workspace; give a path inside it, or an absolute path'),
-    );
+  it('refuses files keys that leave the root, name a folder or collide with a TypeError naming the key', async () => {
+    for (const key of ['../escape.txt', '/etc/x', '/workspace/../etc/x', '/workspaces/x']) {
+      expect(() => createMemoryPlatform({ files: { [key]: 'secret' } }), key).toThrow(
+        new TypeError(`createMemoryPlatform: files key ${JSON.stringify(key)} leads outside /workspace, where no tool can reach it; give a path inside it (relative, or absolute under /workspace)`),
+      );
+    }
+    // An absolute key under the root is the same file as its relative key.
+    const platform = createMemoryPlatform({ files: { '/workspace/abs.txt': 'a', 'rel.txt': 'r' } });
+    expect(await platform.fs.readdir('/workspace')).toEqual(['abs.txt', 'rel.txt']);
     const bad: Array<Record<string, string>> = [{ '': 'x' }, { 'dir/': 'x' }, { a: 'x', 'a/b': 'y' }, { n: 42 as unknown as string }];
     for (const files of bad) {
       expect(() => createMemoryPlatform({ files }), JSON.stringify(files)).toThrow(TypeError);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createMemoryPlatform } from '../platform/memory.js';
 import type { FsPromises } from '../core/types.js';
 import { resolveWorkspacePath, type WorkspaceScope } from './paths.js';
+import { writeOutside } from '../../test/support/outside.js';
 
 function scope(files: Record<string, string> = {}): WorkspaceScope {
   const platform = createMemoryPlatform({ files });
@@ -24,7 +25,8 @@ const ADVICE =
 describe('resolveWorkspacePath', () => {
   describe('a symbolic link that leads out of the workspace', () => {
     it('names the link and its target when it is the last component', async () => {
-      const at = scope({ '/outside/secret.txt': 's' });
+      const at = scope();
+      await writeOutside(at.fs, { '/outside/secret.txt': 's' });
       await at.fs.symlink('/outside/secret.txt', '/workspace/abs_out');
       expect(await failure(at, 'abs_out')).toMatchObject({
         code: 'outside_workspace',
@@ -33,7 +35,8 @@ describe('resolveWorkspacePath', () => {
     });
 
     it('names the link a longer path goes through, and the argument', async () => {
-      const at = scope({ 'sub/keep.txt': 'k', '/outside/secret.txt': 's' });
+      const at = scope({ 'sub/keep.txt': 'k' });
+      await writeOutside(at.fs, { '/outside/secret.txt': 's' });
       await at.fs.symlink('../../outside', '/workspace/sub/up');
       expect(await failure(at, '/workspace/sub/up/secret.txt', 'dir_path')).toMatchObject({
         code: 'outside_workspace',

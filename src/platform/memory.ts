@@ -12,9 +12,9 @@ export interface MemoryPlatformOptions {
   /** Workspace root inside the in-memory filesystem: absolute, normalised (default `/workspace`). */
   root?: string;
   /**
-   * Files to create before the first call: workspace-relative or absolute path → string or bytes.
-   * A relative key that leads outside `root`, names a folder, or collides with another key's folder
-   * throws a TypeError naming the key.
+   * Files to create before the first call: workspace-relative path, or absolute path under `root`, →
+   * string or bytes. A key that leads outside `root` (`../x`, `/etc/x`: no tool could reach it), names
+   * a folder, or collides with another key's folder throws a TypeError naming the key.
    */
   files?: Record<string, string | Uint8Array>;
   /** State store to use (default: a fresh {@link MemoryStateStore}). */
@@ -213,8 +213,10 @@ export function createMemoryPlatform(options: MemoryPlatformOptions = {}): Platf
   memory.mkdirSync(root, { recursive: true });
   for (const [name, content] of Object.entries(options.files ?? {})) {
     const path = joinPath(name.startsWith('/') ? name : `${root}/${name}`);
-    if (!name.startsWith('/') && !isInside(root, path)) {
-      throw new TypeError(`createMemoryPlatform: files key ${quoteForMessage(name, { json: true })} leads outside ${root}; give a path inside it, or an absolute path`);
+    if (!isInside(root, path)) {
+      throw new TypeError(
+        `createMemoryPlatform: files key ${quoteForMessage(name, { json: true })} leads outside ${root}, where no tool can reach it; give a path inside it (relative, or absolute under ${root})`,
+      );
     }
     try {
       if (name === '' || name.endsWith('/') || path === root) throw Object.assign(new Error('it names a folder'), { code: 'EISDIR' });

@@ -4,6 +4,7 @@ import { ToolRunner, type ToolCallFailure, type ToolCallResult } from '../core/r
 import type { Platform } from '../core/types.js';
 import { createFileTool } from './create-file.js';
 import { viewFileTool } from './view-file.js';
+import { writeOutside } from '../../test/support/outside.js';
 
 const decode = (bytes: Uint8Array): string => new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
 
@@ -276,7 +277,8 @@ describe('create_file', () => {
     });
 
     it('returns outside_workspace for .. and absolute paths outside, and writes nothing there', async () => {
-      const { runner, platform } = setup({ '/outside/keep.txt': 'keep' });
+      const { runner, platform } = setup();
+      await writeOutside(platform.fs, { '/outside/keep.txt': 'keep' });
       for (const file_path of ['../outside/keep.txt', '../outside/new.txt', '/outside/new.txt', 'a/../../evil.txt']) {
         const error = await failure(runner, 'create_file', { file_path, content: 'pwned', overwrite: true });
         expect(error.code).toBe('outside_workspace');
@@ -287,7 +289,8 @@ describe('create_file', () => {
     });
 
     it('returns outside_workspace for a symlink out of the workspace, and changes nothing outside', async () => {
-      const { runner, platform } = setup({ '/outside/keep.txt': 'keep' });
+      const { runner, platform } = setup();
+      await writeOutside(platform.fs, { '/outside/keep.txt': 'keep' });
       await platform.fs.symlink('/outside', '/workspace/out');
       await platform.fs.symlink('/outside/keep.txt', '/workspace/keep-link');
       await platform.fs.symlink('/etc', '/workspace/etc');
@@ -301,7 +304,8 @@ describe('create_file', () => {
     });
 
     it('still checks symlinks after a missing directory and .. (missing/../out/x)', async () => {
-      const { runner, platform } = setup({ '/outside/keep.txt': 'keep' });
+      const { runner, platform } = setup();
+      await writeOutside(platform.fs, { '/outside/keep.txt': 'keep' });
       await platform.fs.symlink('/outside', '/workspace/out');
       await platform.fs.symlink('/workspace/loop', '/workspace/loop');
       for (const file_path of ['missing/../out/evil.txt', 'a/b/../../out/keep.txt']) {

@@ -7,6 +7,7 @@ import type { Platform } from '../core/types.js';
 import { createFileTool } from './create-file.js';
 import { editFileTool, type EditFileResult } from './edit-file.js';
 import { viewFileTool } from './view-file.js';
+import { writeOutside } from '../../test/support/outside.js';
 
 const decode = (bytes: Uint8Array): string => new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
 
@@ -508,7 +509,8 @@ describe('edit_file', () => {
     });
 
     it('returns outside_workspace for .. escapes and symlinks out, changing nothing outside', async () => {
-      const { runner, platform } = setup({ '/outside/secret.txt': 'secret\n' });
+      const { runner, platform } = setup();
+      await writeOutside(platform.fs, { '/outside/secret.txt': 'secret\n' });
       await platform.fs.symlink('/outside', '/workspace/out');
       await platform.fs.symlink('/outside/secret.txt', '/workspace/secret-link');
       await platform.fs.symlink('/etc', '/workspace/etc');

@@ -3,6 +3,7 @@ import { createMemoryPlatform } from '../platform/memory.js';
 import { ToolRunner, type ToolCallFailure, type ToolCallResult } from '../core/runner.js';
 import type { Platform } from '../core/types.js';
 import { LIST_DIR_MAX_ENTRIES, listDirTool, type ListDirResult } from './list-dir.js';
+import { writeOutside } from '../../test/support/outside.js';
 
 function setup(files: Record<string, string | Uint8Array> = {}): { platform: Platform; runner: ToolRunner } {
   const platform = createMemoryPlatform({ files });
@@ -141,7 +142,8 @@ describe('list_dir', () => {
 
   describe('paths', () => {
     it('returns outside_workspace for .. and for symlinks out of the workspace', async () => {
-      const { runner, platform } = setup({ '/outside/secret.txt': 's' });
+      const { runner, platform } = setup();
+      await writeOutside(platform.fs, { '/outside/secret.txt': 's' });
       await platform.fs.symlink('/outside', '/workspace/out');
       await platform.fs.symlink('/etc', '/workspace/etc');
       for (const dir_path of ['..', '../outside', '/outside', '/', 'out', 'etc']) {
@@ -152,7 +154,8 @@ describe('list_dir', () => {
     });
 
     it('lists a symlink that leads out as a symlink without following it', async () => {
-      const { runner, platform } = setup({ '/outside/secret.txt': 's' });
+      const { runner, platform } = setup();
+      await writeOutside(platform.fs, { '/outside/secret.txt': 's' });
       await platform.fs.symlink('/outside', '/workspace/out');
       expect((await list(runner, '.')).entries).toEqual([{ name: 'out', type: 'symlink', size: '/outside'.length }]);
     });

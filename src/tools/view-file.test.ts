@@ -5,6 +5,7 @@ import { ToolRunner, type ToolCallFailure, type ToolCallResult } from '../core/r
 import { defineTool } from '../core/tool.js';
 import type { Platform } from '../core/types.js';
 import { viewFileTool, type ViewFileBinaryResult, type ViewFileTextResult } from './view-file.js';
+import { writeOutside } from '../../test/support/outside.js';
 
 const PNG_1X1_BASE64 =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
@@ -337,7 +338,8 @@ describe('view_file', () => {
     });
 
     it('returns outside_workspace for .. that leaves the workspace and for absolute paths outside', async () => {
-      const { runner } = setup({ 'a.txt': 'a', '/outside/secret.txt': 'secret' });
+      const { runner, platform } = setup({ 'a.txt': 'a' });
+      await writeOutside(platform.fs, { '/outside/secret.txt': 'secret' });
       for (const file_path of ['../outside/secret.txt', '/outside/secret.txt', 'sub/../../outside/secret.txt', '/etc/passwd']) {
         const error = await viewError(runner, { file_path });
         expect(error.code).toBe('outside_workspace');
@@ -346,7 +348,8 @@ describe('view_file', () => {
     });
 
     it('returns outside_workspace for a symlink that leads out of the workspace', async () => {
-      const { runner, platform } = setup({ 'a.txt': 'a', '/outside/secret.txt': 'secret' });
+      const { runner, platform } = setup({ 'a.txt': 'a' });
+      await writeOutside(platform.fs, { '/outside/secret.txt': 'secret' });
       await platform.fs.symlink('/outside', '/workspace/out');
       await platform.fs.symlink('/etc', '/workspace/etc-link');
       await platform.fs.symlink('../outside/secret.txt', '/workspace/rel-secret');
@@ -356,7 +359,8 @@ describe('view_file', () => {
     });
 
     it('says which symbolic link leads out, and where, when the path given is inside', async () => {
-      const { runner, platform } = setup({ 'a.txt': 'a', '/outside/secret.txt': 'secret' });
+      const { runner, platform } = setup({ 'a.txt': 'a' });
+      await writeOutside(platform.fs, { '/outside/secret.txt': 'secret' });
       await platform.fs.symlink('/outside/secret.txt', '/workspace/abs_out');
       await platform.fs.symlink('/outside', '/workspace/out');
       await platform.fs.symlink('../outside/secret.txt', '/workspace/rel-secret');
