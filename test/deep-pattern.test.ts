@@ -13,7 +13,12 @@ import { createNodePlatform } from '../node/platform.js';
 const FILES = { 'a.txt': 'a\nb\nxyz\n', 'b.txt': 'no\n' };
 const base = realpathSync(mkdtempSync(join(tmpdir(), 'toolhost-deep-pattern-')));
 for (const [name, content] of Object.entries(FILES)) writeFileSync(join(base, name), content);
-afterAll(() => rmSync(base, { recursive: true, force: true }));
+const many = realpathSync(mkdtempSync(join(tmpdir(), 'toolhost-deep-pattern-many-')));
+for (let i = 0; i < 300; i += 1) writeFileSync(join(many, `f${String(i).padStart(3, '0')}.txt`), i % 3 === 0 ? 'a\n' : 'b\n');
+afterAll(() => {
+  rmSync(base, { recursive: true, force: true });
+  rmSync(many, { recursive: true, force: true });
+});
 
 const platforms: Array<[string, () => Platform, string]> = [
   ['memory', () => createMemoryPlatform({ files: FILES }), '/workspace'],
@@ -78,5 +83,17 @@ describe.each(platforms)('grep_search with deeply nested patterns (%s platform)'
         expect(outcome?.error).toMatch(TOO_DEEP);
       }
     }
+  });
+});
+
+describe('grep_search with deeply nested patterns, counted with the Node search helper thread', () => {
+  it.each(SHAPES)('counts %s at the deepest level allowed over 300 files', async (_shape, build, levels) => {
+    const platform = createNodePlatform({ root: many });
+    const runner = new ToolRunner({ platform, tools: [grepSearchTool] });
+    for (const mode of ['count', 'files_with_matches'] as const) {
+      const [outcome] = await runner.processToolCalls([{ name: 'grep_search', args: { pattern: build(levels), output_mode: mode, max_results: 2000 } }], { timeoutMs: 20_000 });
+      expect(outcome, mode).toMatchObject({ result: { total_files: 100, total_matches: 100, files_searched: 300 } });
+    }
+    await platform.dispose?.();
   });
 });
