@@ -155,3 +155,13 @@ export function quoteForMessage(text: string, options: { max?: number; json?: bo
   const body = options.json === true ? JSON.stringify(kept).slice(1, -1) : kept;
   return cut === 0 ? `"${body}"` : `"${body}…" (${cut} more characters)`;
 }
+
+/**
+ * `next` after the note a result already has, as separate sentences: `first` gets a full stop when it
+ * ends without one (`…or raise max_time_ms` then `Showing 100 of 8016 …` reads `…or raise
+ * max_time_ms. Showing 100 of 8016 …`). `next` alone when there is no first note.
+ */
+export function joinNotes(first: string | undefined, next: string): string {
+  if (first === undefined || first === '') return next;
+  return `${/[.!?]$/.test(first) ? first : `${first}.`} ${next}`;
+}

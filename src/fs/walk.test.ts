@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryPlatform } from '../platform/memory.js';
-import { loadTexts, walkWorkspace, type WalkFile } from './walk.js';
+import { loadTexts, noSkippedEntries, countSkipped, reportWalk, skippedNote, walkWorkspace, type WalkFile } from './walk.js';
 
 const W = '/workspace';
 
@@ -90,5 +90,15 @@ describe('loadTexts', () => {
     expect(third[0]?.entry?.text).toBe('HELLO');
     const other = createMemoryPlatform({ files: { 'a.txt': 'other' } });
     expect((await loadTexts(other, files.slice(0, 1)))[0]?.entry?.text).toBe('other');
+  });
+});
+
+describe('reportWalk', () => {
+  it('adds what the walk skipped after a note the result already has, as a sentence of its own', () => {
+    const skipped = noSkippedEntries();
+    countSkipped(skipped, 'unreadable', '/workspace/locked');
+    const result = reportWalk({ note: 'the search stopped at its time limit (10 ms) after 3 of 9 files' }, { skipped, ignoreDropped: [] });
+    expect(result).toEqual({ note: `the search stopped at its time limit (10 ms) after 3 of 9 files. ${skippedNote(skipped)}`, skipped_entries: 1 });
+    expect(reportWalk({}, { skipped, ignoreDropped: [] }).note).toBe(skippedNote(skipped));
   });
 });

@@ -2,7 +2,7 @@ import { loadIgnore } from '#lazy';
 import type { Ignore } from 'ignore';
 import { ToolError, toToolError } from '../core/errors.js';
 import { onDemand } from '../core/on-demand.js';
-import { clipForMessage, decodeText } from './text.js';
+import { clipForMessage, decodeText, joinNotes } from './text.js';
 import type { FsDirent, FsPromises, Platform, SearchSource } from '../core/types.js';
 import { dirname, isTemporaryFileName, joinPath, relativePath } from './paths.js';
 
@@ -256,7 +256,7 @@ export function reportWalk<R extends { note?: string; skipped_entries?: number }
     notes.push(skippedNote(report.skipped));
   }
   if (report.ignoreDropped.length > 0) notes.push(ignoreDroppedNote(report.ignoreDropped));
-  if (notes.length > 0) result.note = notes.join(' ');
+  if (notes.length > 0) result.note = notes.reduce<string | undefined>((joined, note) => joinNotes(joined, note), undefined);
   return result;
 }
 
