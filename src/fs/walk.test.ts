@@ -99,6 +99,6 @@ describe('reportWalk', () => {
     countSkipped(skipped, 'unreadable', '/workspace/locked');
     const result = reportWalk({ note: 'the search stopped at its time limit (10 ms) after 3 of 9 files' }, { skipped, ignoreDropped: [] });
     expect(result).toEqual({ note: `the search stopped at its time limit (10 ms) after 3 of 9 files. ${skippedNote(skipped)}`, skipped_entries: 1 });
-    expect(reportWalk({}, { skipped, ignoreDropped: [] }).note).toBe(skippedNote(skipped));
+    expect(reportWalk<{ note?: string }>({}, { skipped, ignoreDropped: [] }).note).toBe(skippedNote(skipped));
   });
 });
