@@ -10,7 +10,10 @@ import type { CallOptions, ToolCallResult } from '../../src/core/runner.js';
 import type { Tool, ToolContext } from '../../src/core/tool.js';
 import type { JsonSchema, JsonValue } from '../../src/core/types.js';
 import { heldBackReason, TurnBatcher } from '../batch.js';
-import { checkOptions, checkToolHost, is, toolPatternsRule, type OptionRules } from '../../src/core/options.js';
+import { checkOptions, checkToolHost, describeValue, is, toolPatternsRule, type OptionRules } from '../../src/core/options.js';
+
+/** The checks of {@link FromAiSdkToolOptions}. */
+const FROM_AI_SDK_RULES: OptionRules = { name: is.required(is.nonEmptyString), readOnly: is.boolean, description: is.string };
 
 /** The checks of {@link AiSdkToolsOptions}. */
 const BRIDGE_OPTION_RULES: OptionRules = { conversationId: is.nonEmptyString, timeoutMs: is.deadlineMs, include: toolPatternsRule };
@@ -221,12 +224,18 @@ export interface FromAiSdkToolOptions {
  * permissions, timeouts and batching. Its input schema's JSON Schema becomes `parameters`; the
  * schema's own validation (zod) runs before `execute` and its failure is `invalid_arguments`.
  * `execute` receives `{ toolCallId, messages: [], abortSignal, context: {} }`; a throw is
- * `execution_failed` with its message. Rejects with `invalid_arguments` for a tool without `execute`.
+ * `execution_failed` with its message. Rejects with a TypeError (the host's mistake) for a tool without
+ * `execute` or a bad option.
  */
 export async function fromAiSdkTool(tool: AiTool, options: FromAiSdkToolOptions): Promise<Tool> {
+  checkOptions('fromAiSdkTool', options, FROM_AI_SDK_RULES);
+  if (options === undefined) throw new TypeError('fromAiSdkTool: options must be an object with name (the toolhost name of the tool), not undefined');
+  if (typeof tool !== 'object' || tool === null) {
+    throw new TypeError(`fromAiSdkTool: tool must be an AI SDK tool (tool({ description, inputSchema, execute })), not ${describeValue(tool)}`);
+  }
   const execute = tool.execute;
   if (typeof execute !== 'function') {
-    throw new ToolError('invalid_arguments', `the AI SDK tool ${options.name} has no execute function, so toolhost cannot run it`);
+    throw new TypeError(`fromAiSdkTool: the AI SDK tool ${options.name} has no execute function (it runs on the client), so toolhost cannot run it; give a tool with execute`);
   }
   const schema = asSchema(tool.inputSchema);
   const parameters = (await schema.jsonSchema) as JsonSchema;

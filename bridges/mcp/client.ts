@@ -2,12 +2,23 @@ import { Client, type CallToolResult, type Tool as McpTool, type Transport } fro
 import { ToolError, isToolErrorCode } from '../../src/core/errors.js';
 import type { Tool, ToolContext } from '../../src/core/tool.js';
 import type { JsonSchema, JsonValue } from '../../src/core/types.js';
+import { checkOptions, is, type OptionRules } from '../../src/core/options.js';
 
 /** Where {@link mcpTools} registers tools and re-registers them when the server's list changes (a `ToolRunner`). */
 export interface ToolRegistry {
   register(tool: Tool): Promise<void> | void;
   unregister(name: string): boolean;
 }
+
+/** An MCP Transport: what `Client.connect` takes. */
+const TRANSPORT_RULE = is.withMethods(['start', 'send', 'close'], 'an MCP Client or Transport (stdio, Streamable HTTP, MessagePortTransport)');
+
+/** The checks of {@link McpToolsOptions}. */
+const MCP_TOOLS_RULES: OptionRules = {
+  prefix: is.string,
+  registry: is.withMethods(['register', 'unregister'], 'a ToolRegistry such as a ToolRunner'),
+  clientInfo: is.options({ name: is.required(is.string), version: is.required(is.string) }, '{ name, version }'),
+};
 
 /** Options of {@link mcpTools}; all optional. */
 export interface McpToolsOptions {
@@ -120,8 +131,17 @@ function toToolhostTool(client: Client, remote: McpTool, prefix: string): Tool {
  * - The call's signal (cancel, timeout) aborts the request: the SDK sends `notifications/cancelled`.
  * - Progress notifications reach `ctx.send` as `{ progress, total?, message? }`.
  * - With `registry`, list changes are followed (see {@link McpToolsOptions.registry}).
+ *
+ * A `source` that is neither a Client nor a Transport, or a bad option (the host's mistakes), rejects
+ * with a TypeError naming it: `mcpTools: source must be an MCP Client or Transport (stdio, Streamable
+ * HTTP, MessagePortTransport), not null`.
  */
 export async function mcpTools(source: Client | Transport, options: McpToolsOptions = {}): Promise<McpTools> {
+  if (!isClient(source)) {
+    const problem = TRANSPORT_RULE(source, 'source');
+    if (problem) throw new TypeError(`mcpTools: ${problem}`);
+  }
+  checkOptions('mcpTools', options, MCP_TOOLS_RULES);
   const prefix = options.prefix ?? '';
   const owned = !isClient(source);
   const client = isClient(source) ? source : new Client(options.clientInfo ?? { name: 'toolhost', version: '0.0.0' }, { capabilities: {} });

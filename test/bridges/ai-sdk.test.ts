@@ -261,9 +261,18 @@ describe('fromAiSdkTool', () => {
     expect(Object.keys(set)).toEqual(['weather']);
   });
 
-  it('refuses a tool without execute with invalid_arguments', async () => {
+  it('refuses a tool without execute, or bad options, with a TypeError (the host\'s mistake)', async () => {
     const clientSide = tool({ description: 'asks the user', inputSchema: z.object({ q: z.string() }), outputSchema: z.string() });
-    await expect(fromAiSdkTool(clientSide, { name: 'ask' })).rejects.toMatchObject({ code: 'invalid_arguments' });
+    await expect(fromAiSdkTool(clientSide, { name: 'ask' })).rejects.toThrow(
+      new TypeError('fromAiSdkTool: the AI SDK tool ask has no execute function (it runs on the client), so toolhost cannot run it; give a tool with execute'),
+    );
+    await expect(fromAiSdkTool(null as never, { name: 'ask' })).rejects.toThrow(
+      new TypeError('fromAiSdkTool: tool must be an AI SDK tool (tool({ description, inputSchema, execute })), not null'),
+    );
+    await expect(fromAiSdkTool(clientSide, {} as never)).rejects.toThrow(new TypeError('fromAiSdkTool: name must be a non-empty string, not undefined'));
+    await expect(fromAiSdkTool(clientSide, { name: 'ask', readonly: true } as never)).rejects.toThrow(
+      new TypeError('fromAiSdkTool: readonly is not an option (did you mean readOnly?)'),
+    );
   });
 });
 

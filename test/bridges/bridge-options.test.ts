@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { aiSdkTools } from '../../bridges/ai-sdk/index.js';
 import { createMcpServer } from '../../bridges/mcp/node.js';
+import { mcpTools } from '../../bridges/mcp/client.js';
 import { openAIAgentsTools } from '../../bridges/openai-agents/index.js';
 import { ToolRunner } from '../../src/core/runner.js';
 import { BuiltinTools } from '../../src/tools/index.js';
@@ -54,5 +55,16 @@ describe('bridge entry points', () => {
     // Good options still work.
     expect(Object.keys(await aiSdkTools(runner, { include: ['view_file'], timeoutMs: 1_000 }))).toEqual(['view_file']);
     expect((await openAIAgentsTools(runner, { include: ['view_file'], ask: 'mutating' })).map((t) => t.name)).toEqual(['view_file']);
+  });
+
+  it('mcpTools rejects a source that is neither a Client nor a Transport, and bad options', async () => {
+    const source = 'source must be an MCP Client or Transport (stdio, Streamable HTTP, MessagePortTransport)';
+    expect((await rejectionOf(mcpTools(null as never))).message).toBe(`mcpTools: ${source}, not null`);
+    expect((await rejectionOf(mcpTools({ start: async () => undefined } as never))).message).toBe(`mcpTools: ${source}; it has no send, close methods`);
+    const transport = { start: async () => undefined, send: async () => undefined, close: async () => undefined };
+    expect((await rejectionOf(mcpTools(transport as never, { prefx: 'docs.' } as never))).message).toBe('mcpTools: prefx is not an option (did you mean prefix?)');
+    expect((await rejectionOf(mcpTools(transport as never, { registry: {} } as never))).message).toBe(
+      'mcpTools: registry must be a ToolRegistry such as a ToolRunner; it has no register, unregister methods',
+    );
   });
 });
