@@ -10,7 +10,7 @@ import type { SearchHelper, SearchHelperJob, SearchSource, SharedCount } from '.
 // Node 20 workers cannot load .ts, so the helper thread exists in the built package only: these tests
 // run the built modules (`npm test` builds dist/ first; a missing or stale build is rebuilt here).
 const REPO = join(import.meta.dirname, '..');
-const SOURCES = ['node/search-helper.ts', 'node/search-worker.ts', 'node/search-fs.ts', 'src/search/source-cache.ts', 'src/search/line-search.ts', 'src/search/shared-count.ts'];
+const SOURCES = ['node/search-helper.ts', 'node/search-worker.ts', 'node/search-fs.ts', 'src/search/source-cache.ts', 'src/search/line-search.ts', 'node/search-shared.ts'];
 
 function buildIsFresh(): boolean {
   return SOURCES.every((source) => {

@@ -6,6 +6,7 @@ import type { SearchHelper, SearchHelperAnswer, SearchHelperJob, SearchSource, S
 import { compileSearchPattern, prepareSearchPattern, type SearchPattern } from '../src/search/dialect.js';
 import { countText, FILE_BINARY, FILE_GONE, FILE_LARGE, FILE_NOT_REACHED, FILE_SKIPPED, needleOf, type SourceCache } from '../src/search/source-cache.js';
 import { skipKindOf } from '../src/fs/walk.js';
+import { countShared, SharedFiles } from './search-shared.js';
 
 /**
  * The shared control words of one count (an `Int32Array` over a `SharedArrayBuffer`): the cancel flag,
@@ -222,8 +223,10 @@ export function startSearchHelper(root: string, cacheBytes: number): (SearchHelp
     }
     return current;
   };
-  return {
+  const helper: SearchHelper & { close(): void } = {
     owns: (path) => owned.has(path),
+    sharedFiles: (holds) => new SharedFiles(helper, holds),
+    countShared,
     share(job: SearchHelperJob, signal: AbortSignal | undefined): SharedCount {
       const current = open();
       if (!current) return countAlone();
@@ -309,6 +312,7 @@ export function startSearchHelper(root: string, cacheBytes: number): (SearchHelp
       opened = undefined;
     },
   };
+  return helper;
 }
 
 function throwIfAbortedBy(signal: AbortSignal | undefined): void {

@@ -314,6 +314,39 @@ export interface SharedCount {
 export interface SearchHelper {
   owns(path: string): boolean;
   share(job: SearchHelperJob, signal: AbortSignal | undefined): SharedCount;
+  /**
+   * The calling thread's side of a shared count, fed by the walk (its `onFiles`): once the walk has
+   * listed enough files it starts a {@link SharedCount} and sorts each listed file into a batch
+   * (`holds`: whether the calling thread's cache holds a file).
+   */
+  sharedFiles(holds: (path: string) => boolean): SharedFilesSorter;
+  /**
+   * Counts `work` on the calling thread beside the helper, then merges the helper's answer: `countHere`
+   * counts one file here (`stat`: its lstat as the helper took it; answers whether the time limit
+   * stopped the search), `stop` tells whether it has, `tally` takes a file the helper counted (its code).
+   */
+  countShared(
+    work: SharedWork,
+    countHere: (path: string, keep: boolean, stat?: SearchFileStat | null) => Promise<boolean>,
+    stop: () => boolean,
+    tally: (path: string, code: number) => void,
+  ): Promise<void>;
+}
+
+/** A shared count once the walk is done (see {@link SearchHelper.sharedFiles}). */
+export interface SharedWork {
+  /** Whether the helper stopped at the deadline (known once `countShared` is done). */
+  readonly stopped: boolean;
+}
+
+/** Sorts a walk's files into the batches of a shared count (see {@link SearchHelper.sharedFiles}). */
+export interface SharedFilesSorter {
+  /** Takes the walk's files (the last `added` are new); `job` describes the count, asked for once. */
+  add(files: ReadonlyArray<{ path: string }>, added: number, job: () => SearchHelperJob, signal: AbortSignal | undefined): void;
+  /** The walk is done: undefined when it found too few files to share. */
+  end(): SharedWork | undefined;
+  /** The walk failed: the helper drops the count. */
+  cancel(): void;
 }
 
 /**

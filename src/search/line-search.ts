@@ -11,8 +11,7 @@ import { loadLineStream } from '#lazy';
 import { onDemand } from '../core/on-demand.js';
 import { loadRe2Engine } from './re2-engine.js';
 import { cacheOf, countText, FILE_BINARY, needleOf, rememberCount, skipKindOfCode, type SourceCache } from './source-cache.js';
-import { countShared, SharedFiles } from './shared-count.js';
-import type { SearchFileStat } from '../core/types.js';
+import type { SearchFileStat, SearchHelper } from '../core/types.js';
 
 export { MAX_LINE_CHARS, type SearchMatch } from './line-output.js';
 
@@ -196,7 +195,7 @@ export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions
   const streamOver = options.streamOver ?? MAX_SEARCH_FILE_BYTES;
   // Counting a large tree with a helper thread: the walk hands the files over in batches as it lists them.
   const helper = source?.helper;
-  const sharing = helper !== undefined && cache !== undefined && outputMode !== 'content' && pattern.compiledWith !== undefined ? new SharedFiles(helper, cache) : undefined;
+  const sharing = helper !== undefined && cache !== undefined && outputMode !== 'content' && pattern.compiledWith !== undefined ? helper.sharedFiles((path) => cache.holds(path)) : undefined;
   const onFiles = sharing
     ? (files: readonly WalkFile[], added: number): void =>
         sharing.add(files, added, () => ({ pattern: pattern.pattern, ...(pattern.compiledWith as { literal: boolean; caseSensitive: boolean }), deadline, limit: Math.min(streamOver, HELPED_MAX_FILE_BYTES) }), ctx.signal)
@@ -363,7 +362,7 @@ export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions
   let files = listed.files;
   if (shared) {
     files = [];
-    await countShared(shared, countHere, () => stopped || Date.now() >= deadline, (path, code) => {
+    await (helper as SearchHelper).countShared(shared, countHere, () => stopped || Date.now() >= deadline, (path, code) => {
       done += 1;
       const skipped = skipKindOfCode(code);
       if (skipped) countSkippedUnder(ctx.signal, skipped, path);

@@ -1,6 +1,6 @@
-import type { SearchFileStat, SearchHelper, SearchHelperJob, SharedBatchKind, SharedCount } from '../core/types.js';
-import type { WalkFile } from '../fs/walk.js';
-import { FILE_LARGE, FILE_NOT_REACHED, type SourceCache } from './source-cache.js';
+import type { SearchFileStat, SearchHelper, SearchHelperJob, SharedBatchKind, SharedCount, SharedFilesSorter, SharedWork as SharedWorkView } from '../src/core/types.js';
+import type { WalkFile } from '../src/fs/walk.js';
+import { FILE_LARGE, FILE_NOT_REACHED } from '../src/search/source-cache.js';
 
 /** Fewest files a count shares with the source's helper thread (below, the thread costs more than it saves). */
 export const HELPED_MIN_FILES = 256;
@@ -8,7 +8,7 @@ export const HELPED_MIN_FILES = 256;
 export const SHARED_BATCH_FILES = 32;
 
 /** A shared count once the walk is done, and its batches. */
-export interface SharedWork {
+export interface SharedWork extends SharedWorkView {
   count: SharedCount;
   /** The batches posted, by index. */
   batches: Array<{ paths: string[]; kind: SharedBatchKind }>;
@@ -24,18 +24,19 @@ export interface SharedWork {
  * the {@link SharedCount}, and from then on sorts each listed file into `stat` batches (files this
  * thread's cache holds), the helper's batches (files its cache holds) and open batches.
  */
-export class SharedFiles {
+export class SharedFiles implements SharedFilesSorter {
   #count: SharedCount | undefined;
   readonly #batches: Array<{ paths: string[]; kind: SharedBatchKind }> = [];
   readonly #filling: Record<SharedBatchKind, string[]> = { helpers: [], open: [], stat: [] };
 
   constructor(
     readonly helper: SearchHelper,
-    readonly cache: SourceCache,
+    /** Whether the calling thread's cache holds a file. */
+    readonly holds: (path: string) => boolean,
   ) {}
 
   /** Takes the walk's files (the last `added` are new); `job` describes the count, asked for once. */
-  add(files: readonly WalkFile[], added: number, job: () => SearchHelperJob, signal: AbortSignal | undefined): void {
+  add(files: ReadonlyArray<Pick<WalkFile, 'path'>>, added: number, job: () => SearchHelperJob, signal: AbortSignal | undefined): void {
     let from = files.length - added;
     if (!this.#count) {
       if (files.length < HELPED_MIN_FILES) return;
@@ -43,8 +44,8 @@ export class SharedFiles {
       from = 0;
     }
     for (let i = from; i < files.length; i += 1) {
-      const path = (files[i] as WalkFile).path;
-      const kind: SharedBatchKind = this.cache.holds(path) ? 'stat' : this.helper.owns(path) ? 'helpers' : 'open';
+      const path = (files[i] as Pick<WalkFile, 'path'>).path;
+      const kind: SharedBatchKind = this.holds(path) ? 'stat' : this.helper.owns(path) ? 'helpers' : 'open';
       const filling = this.#filling[kind];
       filling.push(path);
       if (filling.length === SHARED_BATCH_FILES) this.#post(kind);
@@ -83,12 +84,13 @@ export class SharedFiles {
  * whether the time limit stopped the search; `stop()` tells whether it has.
  */
 export async function countShared(
-  work: SharedWork,
+  work: SharedWorkView,
   countHere: (path: string, keep: boolean, stat?: SearchFileStat | null) => Promise<boolean>,
   stop: () => boolean,
   tally: (path: string, code: number) => void,
 ): Promise<void> {
-  const { count, batches } = work;
+  const shared = work as SharedWork;
+  const { count, batches } = shared;
   const here = new Uint8Array(batches.length);
   try {
     let stopped = false;
@@ -102,7 +104,7 @@ export async function countShared(
       }
     }
     const answer = await count.finish();
-    work.stopped = answer.stopped;
+    shared.stopped = answer.stopped;
     for (let k = 0; k < batches.length; k += 1) {
       if (here[k] === 1) continue;
       const { paths, kind } = batches[k] as { paths: string[]; kind: SharedBatchKind };
@@ -129,7 +131,7 @@ export async function countShared(
         // Left to this thread: over the helper's size limit, or a batch it never counted.
         if (stop()) return;
         // A file the helper's cache holds is read here without being cached twice.
-        if (await countHere(path, code === FILE_LARGE || !work.owns(path))) return;
+        if (await countHere(path, code === FILE_LARGE || !shared.owns(path))) return;
       }
     }
   } catch (error) {
