@@ -26,10 +26,6 @@ export function loadSha256() {
 export function loadEditHint() {
   return import(/* @vite-ignore */ /* webpackIgnore: true */ new URL('./edit-hint.min.js', import.meta.url).href);
 }
-/** Loads grep_search's window-by-window search of a file too large to hold whole (src/search/line-stream.ts, built into one file). */
-export function loadLineStream() {
-  return import(/* @vite-ignore */ /* webpackIgnore: true */ new URL('./line-stream.min.js', import.meta.url).href);
-}
 /** Loads the search pattern parser (src/search/dialect-parse.ts, built into one file). */
 export function loadRegexParser() {
   return import(/* @vite-ignore */ /* webpackIgnore: true */ new URL('./regex-parser.min.js', import.meta.url).href);

@@ -8,7 +8,6 @@ export function loadDiff(): Promise<typeof import('diff/lib/patch/create.js')>;
 export function loadSha256(): Promise<typeof import('@noble/hashes/sha2.js')>;
 /** Loads edit_file's no_match hint module (src/tools/edit/hint.ts, built into one file). */
 export function loadEditHint(): Promise<typeof import('../src/tools/edit/hint.js')>;
-export function loadLineStream(): Promise<typeof import('../src/search/line-stream.js')>;
 /** Loads the search pattern parser (src/search/dialect-parse.ts, built into one file). */
 export function loadRegexParser(): Promise<typeof import('../src/search/dialect-parse.js')>;
 /** The search pattern parser when it is there without loading: on Node, never in browsers. */

@@ -23,10 +23,6 @@ export function loadSha256() {
 export function loadEditHint() {
   return import('./edit-hint.min.js');
 }
-/** Loads grep_search's window-by-window search of a file too large to hold whole (src/search/line-stream.ts, built into one file). */
-export function loadLineStream() {
-  return import('./line-stream.min.js');
-}
 /** Loads the search pattern parser (src/search/dialect-parse.ts, built into one file). */
 export function loadRegexParser() {
   return Promise.resolve(regexParser);

@@ -33,8 +33,6 @@ export const LAZY_MODULES = [
   { source: 'src/search/dialect-parse.ts', file: 'regex-parser.min.js' },
   // edit_file's no_match hint (where old_string nearly occurs), only on a failed edit.
   { source: 'src/tools/edit/hint.ts', file: 'edit-hint.min.js' },
-  // grep_search's window-by-window search of a file over 64 MiB.
-  { source: 'src/search/line-stream.ts', file: 'line-stream.min.js' },
 ];
 
 /** The generated file of an entry of {@link LAZY_MODULES}, by its file name (`'re2js.min.js'`). */

@@ -7,9 +7,7 @@ import type { SearchPattern } from './dialect.js';
 import { compileGlob } from './glob.js';
 import { MatchFormatter, type SearchMatch } from './line-output.js';
 import { scanText, YIELD_EVERY_MS } from './line-scan.js';
-import { loadLineStream } from '#lazy';
-import { onDemand } from '../core/on-demand.js';
-import { loadRe2Engine } from './re2-engine.js';
+import { scanStream } from './line-stream.js';
 import { cacheOf, countText, FILE_BINARY, needleOf, rememberCount, skipKindOfCode, type SourceCache } from './source-cache.js';
 import type { SearchFileStat, SearchHelper } from '../core/types.js';
 
@@ -42,9 +40,6 @@ export const MAX_WHOLE_READ_BYTES = 256 * 1024 * 1024;
 const HELPED_MAX_FILE_BYTES = 16 * 1024 * 1024;
 /** Files read (and held) at a time. */
 const BATCH_FILES = 64;
-
-/** grep_search's search of a file too large to hold whole, loaded on the first such file. */
-const lineStream = onDemand("grep_search's streamed search of large files", 'line-stream.min.js', loadLineStream);
 
 /** Counters shared by every search result. */
 export interface SearchCounters {
@@ -255,10 +250,6 @@ export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions
         size = all.length;
         read = (position, length) => all.subarray(position, position + length);
       }
-      const { scanStream } = await lineStream.load();
-      // The streaming module is a copy of its own (a file beside the code in browsers): the pattern's
-      // re2js program is this module's, so re2js is loaded here for patterns that may use it.
-      if (pattern.mode === 're2' || pattern.mode === 'bounded') await loadRe2Engine();
       const result = await scanStream(path, { size, read, decode }, pattern, {
         deadline,
         pause,
