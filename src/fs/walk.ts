@@ -168,10 +168,6 @@ function reportFor(signal: AbortSignal) {
 
 /** Counts one skipped entry at `path` in what the call under `signal` reports (see {@link walkReportUnder}). */
 export function countSkippedUnder(signal: AbortSignal | undefined, kind: SkipKind, path: string): void {
-  countSkippedFor(signal, kind, path);
-}
-
-function countSkippedFor(signal: AbortSignal | undefined, kind: SkipKind, path: string): void {
   if (signal) countSkipped(reportFor(signal).skipped, kind, path);
 }
 
@@ -492,7 +488,7 @@ export async function walkWorkspace(options: WalkOptions): Promise<WalkResult> {
       const kind = skipKindOf(error);
       if (kind === undefined) throw error;
       countSkipped(skipped, kind, current.path);
-      countSkippedFor(signal, kind, current.path);
+      countSkippedUnder(signal, kind, current.path);
       continue;
     }
     directories += 1;
@@ -652,7 +648,7 @@ export async function loadTexts(
       stats = await fs.stat(file.path);
     } catch (error) {
       (cache as TextCache).delete(file.path);
-      countSkippedFor(signal, skipKindOf(error) ?? 'unreadable', file.path);
+      countSkippedUnder(signal, skipKindOf(error) ?? 'unreadable', file.path);
       return;
     }
     if (!stats.isFile()) return;
@@ -677,7 +673,7 @@ export async function loadTexts(
       bytes = await fs.readFile(file.path);
     } catch (error) {
       (cache as TextCache).delete(file.path);
-      countSkippedFor(signal, skipKindOf(error) ?? 'unreadable', file.path);
+      countSkippedUnder(signal, skipKindOf(error) ?? 'unreadable', file.path);
       return;
     }
     const decoded = decodeText(bytes);

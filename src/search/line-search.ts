@@ -8,7 +8,7 @@ import { compileGlob } from './glob.js';
 import { MatchFormatter, type SearchMatch } from './line-output.js';
 import { scanText, YIELD_EVERY_MS } from './line-scan.js';
 import { scanStream } from './line-stream.js';
-import { cacheOf, countText, FILE_BINARY, needleOf, rememberCount, skipKindOfCode, type SourceCache } from './source-cache.js';
+import { cacheOf, countText, FILE_BINARY, needleOf, rememberCount, skipKindOfCode, type SourceCache, type SourceFile } from './source-cache.js';
 import type { SearchFileStat, SearchHelper } from '../core/types.js';
 
 export { MAX_LINE_CHARS, type SearchMatch } from './line-output.js';
@@ -325,10 +325,12 @@ export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions
     return file;
   };
   /**
-   * Counts one file on this thread (read through its cache, kept there when `keep`; `stat`: its
-   * `lstat` as the helper took it) and tallies it; true when the time limit stopped the search.
+   * A listed file ready to search on this thread (through {@link loadHere}), counted as reached and
+   * searched; or, when there is nothing more to do with it here, a boolean: a file gone, skipped or
+   * binary is tallied (false), one over the whole-read limit is streamed (whether the time limit
+   * stopped that). Turns the event loop first when it is due, since bytes-only work takes no pause.
    */
-  const countHere = async (path: string, keep: boolean, stat?: SearchFileStat | null): Promise<boolean> => {
+  const readyHere = async (path: string, keep: boolean, stat?: SearchFileStat | null): Promise<(SourceFile & { bytes: Uint8Array }) | boolean> => {
     if (Date.now() - lastPause >= YIELD_EVERY_MS) await pause();
     const file = loadHere(path, keep, stat);
     done += 1;
@@ -339,8 +341,17 @@ export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions
       return false;
     }
     searched += 1;
+    return file as SourceFile & { bytes: Uint8Array };
+  };
+  /**
+   * Counts one file on this thread (read through its cache, kept there when `keep`; `stat`: its
+   * `lstat` as the helper took it) and tallies it; true when the time limit stopped the search.
+   */
+  const countHere = async (path: string, keep: boolean, stat?: SearchFileStat | null): Promise<boolean> => {
+    const file = await readyHere(path, keep, stat);
+    if (typeof file === 'boolean') return file;
     // countText pauses (setting lastPause) only when it decodes and scans a text; bytes-only counts
-    // take no pause, so the check above turns the event loop for them.
+    // take no pause, so readyHere turns the event loop for them.
     const counted = await countText(cache as SourceCache, file, pattern, needle, deadline, pause);
     if (counted.count > 0) {
       tally.totalMatches += counted.count;
@@ -386,20 +397,9 @@ export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions
           if (await countHere(walked.path, !helper?.owns(walked.path))) break;
           continue;
         }
-        // Bytes-only work takes no pause of its own: turn the event loop here, so timers still fire.
-        if (Date.now() - lastPause >= YIELD_EVERY_MS) await pause();
-        const file = loadHere(walked.path, !helper?.owns(walked.path));
-        done += 1;
-        if (file === undefined) continue;
-        if (file === 'large') {
-          if (await streamed(walked.path)) break;
-          continue;
-        }
-        if (!file.bytes) {
-          binary += 1;
-          continue;
-        }
-        searched += 1;
+        const file = await readyHere(walked.path, !helper?.owns(walked.path));
+        if (file === true) break;
+        if (file === false) continue;
         if (needle && literal) {
           // A file remembered or found without the literal cannot match.
           if (file.counts?.get(literal) === 0) continue;
