@@ -117,6 +117,11 @@ export function statPaths(source: SearchSource, paths: readonly string[], deadli
   return { stats, stopped: false };
 }
 
+/** An answer with no batch done by the helper: the caller counts them all. */
+function answeredNothing(stopped: boolean): SearchHelperAnswer {
+  return { codes: new Map(), stats: new Map(), stopped };
+}
+
 interface Pending {
   resolve: (answer: SearchHelperAnswer) => void;
 }
@@ -149,7 +154,7 @@ function sharedWorker(url: URL): { worker: Worker; pending: Map<number, Pending>
     if (shared === current) shared = undefined;
     const counts = [...pending.values()];
     pending.clear();
-    for (const { resolve } of counts) resolve({ codes: new Map(), stats: new Map(), stopped: false });
+    for (const { resolve } of counts) resolve(answeredNothing(false));
   };
   worker.on('message', (message: WorkerAnswer) => {
     const entry = pending.get(message.id);
@@ -188,7 +193,7 @@ function countAlone(): SharedCount {
     started: false,
     end: () => undefined,
     claim: () => true,
-    finish: () => Promise.resolve({ codes: new Map(), stats: new Map(), stopped: false }),
+    finish: () => Promise.resolve(answeredNothing(false)),
     cancel: () => undefined,
   };
 }
@@ -247,7 +252,7 @@ export function startSearchHelper(root: string, cacheBytes: number): (SearchHelp
       const cancel = (): void => {
         Atomics.store(control, CONTROL_CANCEL, 1);
         if (!settled) worker.postMessage({ type: 'cancel', id } satisfies WorkerMessage);
-        settle({ codes: new Map(), stats: new Map(), stopped: false });
+        settle(answeredNothing(false));
       };
       // Referenced while a count is out, so a process awaiting it does not exit meanwhile.
       worker.ref();
@@ -281,7 +286,7 @@ export function startSearchHelper(root: string, cacheBytes: number): (SearchHelp
           // The worker stops at the deadline itself; this covers one that is stuck past it.
           const late = setTimeout(() => {
             Atomics.store(control, CONTROL_CANCEL, 1);
-            settle({ codes: new Map(), stats: new Map(), stopped: true });
+            settle(answeredNothing(true));
           }, Math.max(0, job.deadline - Date.now()) + LATE_MS);
           const onAbort = (): void => cancel();
           signal?.addEventListener('abort', onAbort, { once: true });
