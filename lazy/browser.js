@@ -30,6 +30,14 @@ export function loadEditHint() {
 export function loadRegexParser() {
   return import(/* @vite-ignore */ /* webpackIgnore: true */ new URL('./regex-parser.min.js', import.meta.url).href);
 }
+/** Loads the glob compiler (src/search/glob-compile.ts, built into one file). */
+export function loadGlobCompiler() {
+  return import(/* @vite-ignore */ /* webpackIgnore: true */ new URL('./glob.min.js', import.meta.url).href);
+}
+/** The glob compiler when it is there without loading: never in browsers. */
+export function globCompilerNow() {
+  return undefined;
+}
 /** The search pattern parser when it is there without loading: never in browsers. */
 export function regexParserNow() {
   return undefined;

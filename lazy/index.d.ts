@@ -12,3 +12,7 @@ export function loadEditHint(): Promise<typeof import('../src/tools/edit/hint.js
 export function loadRegexParser(): Promise<typeof import('../src/search/dialect-parse.js')>;
 /** The search pattern parser when it is there without loading: on Node, never in browsers. */
 export function regexParserNow(): typeof import('../src/search/dialect-parse.js') | undefined;
+/** Loads the glob compiler (src/search/glob-compile.ts, built into one file). */
+export function loadGlobCompiler(): Promise<typeof import('../src/search/glob-compile.js')>;
+/** The glob compiler when it is there without loading: on Node, never in browsers. */
+export function globCompilerNow(): typeof import('../src/search/glob-compile.js') | undefined;

@@ -2,6 +2,7 @@
 // libraries from node_modules, plain dynamic imports that bundlers split off or resolve as usual;
 // toolhost's own modules from the files beside this one (built from src/ by scripts/build-lazy.mjs),
 // the same code as in browsers, since the sources are not part of the package.
+import * as globCompiler from './glob.min.js';
 import * as regexParser from './regex-parser.min.js';
 /** Loads re2js, the linear-time regex engine grep_search uses for patterns V8 could backtrack on. */
 export function loadRe2js() {
@@ -30,4 +31,12 @@ export function loadRegexParser() {
 /** The search pattern parser, there without loading on Node (imported with this file), which searches synchronously. */
 export function regexParserNow() {
   return regexParser;
+}
+/** Loads the glob compiler (src/search/glob-compile.ts, built into one file). */
+export function loadGlobCompiler() {
+  return Promise.resolve(globCompiler);
+}
+/** The glob compiler, there without loading on Node (imported with this file), which matches synchronously. */
+export function globCompilerNow() {
+  return globCompiler;
 }

@@ -31,6 +31,8 @@ export const LAZY_MODULES = [
   { specifier: '@noble/hashes/sha2.js', file: 'sha256.min.js' },
   // grep_search's regex dialect parser, on the first search (Node imports it with the dialect).
   { source: 'src/search/dialect-parse.ts', file: 'regex-parser.min.js' },
+  // The glob compiler (parser and automaton), on the first find_file or search with include/exclude.
+  { source: 'src/search/glob-compile.ts', file: 'glob.min.js' },
   // edit_file's no_match hint (where old_string nearly occurs), only on a failed edit.
   { source: 'src/tools/edit/hint.ts', file: 'edit-hint.min.js' },
 ];

@@ -82,23 +82,25 @@ describe('the npm package', () => {
       await runner.execute('create_file', { file_path: '.gitignore', content: 'evil.txt\\n' });
       const ignored = await runner.execute('grep_search', { pattern: '!|ho' });
       const missed = await runner.execute('edit_file', { file_path: 'hello.txt', old_string: 'ho!', new_string: 'x' }).catch((error) => error.message);
-      console.log(JSON.stringify({ view, grep: grep.matches.map((m) => m.file_path), diff: edit.diff, ignored: ignored.matches.map((m) => m.file_path), missed }));
+      const found = await runner.execute('find_file', { pattern: '*.txt' });
+      console.log(JSON.stringify({ view, grep: grep.matches.map((m) => m.file_path), diff: edit.diff, ignored: ignored.matches.map((m) => m.file_path), missed, found: found.files }));
     `;
     const out = execFileSync('node', ['--input-type=module', '-e', script], { cwd: project, encoding: 'utf8' });
     // The catastrophic pattern runs on re2js, the diff on diff, the .gitignore on ignore: each imported
-    // from the package's dependencies; the pattern parser and the no_match hint from the package's lazy/*.min.js.
+    // from the package's dependencies; the pattern parser, the no_match hint and the glob compiler from the package's lazy/*.min.js.
     expect(JSON.parse(out)).toMatchObject({
       view: { file_path: '/workspace/hello.txt', content: 'hi', total_lines: 1 },
       grep: ['/workspace/evil.txt'],
       diff: '--- /workspace/hello.txt\n+++ /workspace/hello.txt\n@@ -1,1 +1,1 @@\n-hi\n+ho\n',
       ignored: ['/workspace/hello.txt'],
       missed: 'old_string was not found in /workspace/hello.txt. The closest line is 1: "ho". Text, whitespace and indentation must match exactly; view_file the lines around it and copy them.',
+      found: ['/workspace/hello.txt'],
     });
     const types = readdirSync(join(project, 'node_modules', 'toolhost', 'dist', 'src', 'core')).filter((f) => f.endsWith('.d.ts'));
     expect(types).toEqual(expect.arrayContaining(['runner.d.ts', 'tool.d.ts', 'host.d.ts']));
   });
 
-  it("builds the README's worker from the installed package with Vite defaults, re2js, ignore, diff, the pattern parser and the no_match hint each a file of its own beside it", async () => {
+  it("builds the README's worker from the installed package with Vite defaults, re2js, ignore, diff, the pattern parser, the no_match hint and the glob compiler each a file of its own beside it", async () => {
     const { worker, page } = readmeWorkerExample();
     writeFileSync(join(project, 'worker.ts'), worker);
     writeFileSync(join(project, 'page.ts'), page);
@@ -109,7 +111,7 @@ describe('the npm package', () => {
     expect(workers.length).toBe(1);
     const code = readFileSync(join(project, 'dist', 'assets', workers[0] as string), 'utf8');
     // Each library, by a string of its own: in its file, which the worker names, and not in the worker.
-    for (const [name, marker] of [['re2js', 'missing closing )'], ['ignore', 'node-ignore'], ['diff', 'No newline at end of file'], ['regex-parser', 'invalid hexadecimal escape'], ['edit-hint', 'Text, whitespace and indentation must match exactly']] as const) {
+    for (const [name, marker] of [['re2js', 'missing closing )'], ['ignore', 'node-ignore'], ['diff', 'No newline at end of file'], ['regex-parser', 'invalid hexadecimal escape'], ['edit-hint', 'Text, whitespace and indentation must match exactly'], ['glob', 'is not a valid glob']] as const) {
       const files = assets.filter((asset) => new RegExp(`^${name}\\.min-[\\w-]+\\.js$`).test(asset));
       expect(files.length, name).toBe(1);
       expect(code.includes(files[0] as string), name).toBe(true);

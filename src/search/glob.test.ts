@@ -1,6 +1,10 @@
 import picomatch from 'picomatch/posix.js';
-import { describe, expect, it } from 'vitest';
-import { checkGlobBalance, compileGlob, MAX_GLOB_LENGTH } from './glob.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { compileGlob, loadGlobMatcher } from './glob.js';
+import { checkGlobBalance, MAX_GLOB_LENGTH } from './glob-parse.js';
+
+// In Chromium the compiler is a file of its own (lazy/glob.min.js), fetched on first use.
+beforeAll(() => loadGlobMatcher());
 
 const a = (n: number): string => 'a'.repeat(n);
 const deep = (depth: number): string => Array.from({ length: depth }, () => 'a').join('/');

@@ -1,5 +1,5 @@
 import { ToolError } from '../core/errors.js';
-import { compileGlob } from '../search/glob.js';
+import { compileGlob, loadGlobMatcher } from '../search/glob.js';
 import { defineTool, type Tool } from '../core/tool.js';
 import { compareCodeUnits, DEFAULT_MAX_WALK_ENTRIES, reportWalk, walkWorkspace } from '../fs/walk.js';
 import { resolveWorkspacePath } from '../fs/paths.js';
@@ -92,6 +92,8 @@ export const findFileTool: Tool<FindFileArgs, FindFileResult> = defineTool({
   callWithContext: async (args, ctx): Promise<FindFileResult> => {
     const scope = { fs: ctx.fs, root: ctx.platform.root, cwd: ctx.cwd };
     const dir = await resolveWorkspacePath(scope, args.dir_path ?? ctx.cwd, { argName: 'dir_path' });
+    // The glob compiler (in browsers fetched on the first find_file).
+    await loadGlobMatcher();
     const matcher = compileGlob(args.pattern, {
       caseSensitive: args.case_sensitive === true,
       base: { root: ctx.platform.root, dir },

@@ -1,4 +1,5 @@
 import { compileSearchPattern, loadSearchPatternParser, prepareSearchPattern } from '../search/dialect.js';
+import { loadGlobMatcher } from '../search/glob.js';
 import {
   DEFAULT_SEARCH_TIME_MS,
   MAX_CONTEXT_LINES,
@@ -149,6 +150,8 @@ export const grepSearchTool: Tool<GrepSearchArgs, GrepSearchResult> = defineTool
       }),
     );
     await refuseSlashOnSearchedFile({ fs: ctx.fs, root: ctx.platform.root, cwd: ctx.cwd }, args.dir_path);
+    // The include and exclude globs' compiler (in browsers fetched on the first search that has one).
+    if (args.include || args.exclude) await loadGlobMatcher();
     const result = await runLineSearch(ctx, {
       pattern,
       dirPath: args.dir_path,

@@ -1,5 +1,6 @@
 import { ToolError } from '../core/errors.js';
 import { compileSearchPattern, loadSearchPatternParser } from '../search/dialect.js';
+import { loadGlobMatcher } from '../search/glob.js';
 import { defineTool, type Tool } from '../core/tool.js';
 import { reportWalk, walkReportUnder } from '../fs/walk.js';
 import { fitSearchResult } from './search-note.js';
@@ -75,6 +76,8 @@ export const searchDirTool: Tool<SearchDirArgs, SearchDirResult> = defineTool({
       argName: 'query',
     });
     await refuseSlashOnSearchedFile({ fs: ctx.fs, root: ctx.platform.root, cwd: ctx.cwd }, args.dir_path);
+    // The include glob's compiler (in browsers fetched on the first search that has one).
+    if (args.include) await loadGlobMatcher();
     const result = (await runLineSearch(ctx, {
       pattern,
       dirPath: args.dir_path,

@@ -35,6 +35,8 @@ const LAZY_FILES: ReadonlyArray<[string, string]> = [
   // toolhost's own: the search pattern parser, on the first search; edit_file's no_match hint, only on a failed edit.
   ['regex-parser.min', 'invalid hexadecimal escape'],
   ['edit-hint.min', 'Text, whitespace and indentation must match exactly'],
+  // The glob compiler, on the first find_file or search with include or exclude.
+  ['glob.min', 'is not a valid glob'],
 ];
 /** The modules of folder workspaces, mounts and overlays (toolhost/web/folders), which the default IndexedDB workspace does without. */
 const FOLDER_MODULES = ['/web/handle-fs.ts', '/web/directory.ts', '/web/mounts.ts', '/web/overlay.ts', '/web/folders.ts'];
@@ -112,7 +114,7 @@ describe("README's worker example in Chromium (Vite defaults, script-src 'self')
     removeProfile(profile);
   });
 
-  it('answers a catastrophic pattern within its deadline, loading re2js only then, its thread still turning; fetches the pattern parser on the first search, diff on the first edit, ignore on the first .gitignore and the no_match hint on the first failed edit, and never SHA-256 in JavaScript (WebCrypto is there)', async () => {
+  it('answers a catastrophic pattern within its deadline, loading re2js only then, its thread still turning; fetches the pattern parser on the first search, diff on the first edit, ignore on the first .gitignore, the no_match hint on the first failed edit and the glob compiler on the first glob, and never SHA-256 in JavaScript (WebCrypto is there)', async () => {
     requireChromium();
     const { worker } = readmeWorkerExample();
     await buildReadmeWorker({ files: { worker: worker + WORKER_TIMER, page: PAGE }, outDir });
@@ -131,7 +133,7 @@ describe("README's worker example in Chromium (Vite defaults, script-src 'self')
     const libraryLoads: string[] = [];
     page.context().on('request', (request) => {
       if (/re2js\.min-[\w-]+\.js$/.test(request.url())) engineLoads.push(request.url());
-      const library = /\/(ignore|diff|regex-parser|edit-hint|sha256)\.min-[\w-]+\.js$/.exec(request.url());
+      const library = /\/(ignore|diff|regex-parser|edit-hint|sha256|glob)\.min-[\w-]+\.js$/.exec(request.url());
       if (library) libraryLoads.push(library[1] as string);
     });
     const response = await page.goto(`http://127.0.0.1:${address.port}/`);
@@ -210,5 +212,23 @@ describe("README's worker example in Chromium (Vite defaults, script-src 'self')
       error: 'old_string was not found in /workspace/ok.txt. The closest line is 1: "fine". Text, whitespace and indentation must match exactly; view_file the lines around it and copy them.',
     });
     expect(libraryLoads).toEqual(['regex-parser', 'diff', 'ignore', 'edit-hint']);
+    // find_file and a search's include fetch the glob compiler on the first glob; a bad glob's
+    // invalid_pattern, thrown by the compiler's own copy of the error code, is answered by its code.
+    const globbed = await page.evaluate(() =>
+      th.call([
+        { id: '10', name: 'find_file', args: { pattern: '*.txt' } },
+        { id: '11', name: 'grep_search', args: { pattern: 'fine', include: 'ok.*' } },
+        { id: '12', name: 'find_file', args: { pattern: '[z-a].txt' } },
+      ]),
+    );
+    expect(globbed[0]?.result).toEqual({ files: ['/workspace/ok.txt'], total: 1, truncated: false });
+    expect(globbed[1]?.result).toMatchObject({ total_matches: 1, files_searched: 1 });
+    expect(globbed[2]).toEqual({
+      id: '12',
+      name: 'find_file',
+      code: 'invalid_pattern',
+      error: 'pattern "[z-a].txt" is not a valid glob: the class "[z-a]" is not valid (Range out of order in character class)',
+    });
+    expect(libraryLoads).toEqual(['regex-parser', 'diff', 'ignore', 'edit-hint', 'glob']);
   });
 });

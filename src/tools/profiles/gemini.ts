@@ -1,7 +1,7 @@
 import { ToolError, toToolError } from '../../core/errors.js';
 import { defineTool, type Tool, type ToolContext } from '../../core/tool.js';
 import type { WebSearchResult } from '../../core/types.js';
-import { compileGlob } from '../../search/glob.js';
+import { compileGlob, loadGlobMatcher } from '../../search/glob.js';
 import { createFileTool, type CreateFileResult } from '../create-file.js';
 import { editFileTool, type EditFileResult } from '../edit-file.js';
 import { findFileTool } from '../find-file.js';
@@ -127,6 +127,7 @@ export const geminiListDirectoryTool: Tool<{ dir_path: string; ignore?: string[]
   callWithContext: async (args, ctx) => {
     const listed = await delegate(listDirTool, { dir_path: args.dir_path }, ctx);
     if (!args.ignore || args.ignore.length === 0) return listed;
+    await loadGlobMatcher();
     const matchers = args.ignore.map((pattern) => compileGlob(pattern, { argName: 'ignore', caseSensitive: true }));
     return { ...listed, entries: listed.entries.filter((entry) => !matchers.some((m) => m.matches(entry.name))) };
   },
