@@ -6,7 +6,7 @@ import type { SearchHelper, SearchHelperAnswer, SearchHelperJob, SearchSource, S
 import { compileSearchPattern, prepareSearchPattern, type SearchPattern } from '../src/search/dialect.js';
 import { countText, FILE_BINARY, FILE_GONE, FILE_LARGE, FILE_NOT_REACHED, FILE_SKIPPED, needleOf, type SourceCache } from '../src/search/source-cache.js';
 import { skipKindOf } from '../src/fs/walk.js';
-import { countShared, SharedFiles } from './search-shared.js';
+import { countShared, objectArray, SharedFiles } from './search-shared.js';
 
 /**
  * The shared control words of one count (an `Int32Array` over a `SharedArrayBuffer`): the cancel flag,
@@ -183,19 +183,132 @@ function abortError(signal: AbortSignal | undefined): ToolError {
 }
 
 /** A shared count with no helper thread: every batch is the caller's. */
-function countAlone(): SharedCount {
-  let posted = 0;
-  return {
-    post: () => posted++,
-    get posted() {
-      return posted;
-    },
-    started: false,
-    end: () => undefined,
-    claim: () => true,
-    finish: () => Promise.resolve(answeredNothing(false)),
-    cancel: () => undefined,
-  };
+class CountAlone implements SharedCount {
+  posted = 0;
+  readonly started = false;
+
+  post(): number {
+    return this.posted++;
+  }
+
+  end(): void {}
+
+  claim(): boolean {
+    return true;
+  }
+
+  finish(): Promise<SearchHelperAnswer> {
+    return Promise.resolve(answeredNothing(false));
+  }
+
+  cancel(): void {}
+}
+
+/**
+ * One count shared with the process's helper thread (see {@link startSearchHelper}). A class, not an
+ * object literal: one map for every count, so the walk's hot path that posts batches stays optimized
+ * from one search to the next (a literal with getters gets a map of its own each time).
+ */
+class HelperCount implements SharedCount {
+  readonly #worker: Worker;
+  readonly #pending: Map<number, Pending>;
+  readonly #id: number;
+  readonly #control: Int32Array;
+  readonly #job: SearchHelperJob;
+  readonly #signal: AbortSignal | undefined;
+  readonly #owned: Set<string>;
+  /** Paths of the batches posted, by index. */
+  readonly #batches = objectArray<string[]>();
+  #settled = false;
+  #answer: ((value: SearchHelperAnswer) => void) | undefined = undefined;
+  readonly #answered: Promise<SearchHelperAnswer>;
+
+  constructor(current: { worker: Worker; pending: Map<number, Pending> }, platform: number, job: SearchHelperJob, signal: AbortSignal | undefined, owned: Set<string>) {
+    this.#worker = current.worker;
+    this.#pending = current.pending;
+    this.#id = nextId++;
+    this.#control = new Int32Array(new SharedArrayBuffer(4 * (CONTROL_FIRST_BATCH + MAX_SHARED_BATCHES)));
+    this.#job = job;
+    this.#signal = signal;
+    this.#owned = owned;
+    this.#answered = new Promise<SearchHelperAnswer>((resolve) => (this.#answer = resolve));
+    // Referenced while a count is out, so a process awaiting it does not exit meanwhile.
+    this.#worker.ref();
+    this.#pending.set(this.#id, { resolve: (value) => this.#settle(value) });
+    this.#worker.postMessage({ type: 'count', platform, id: this.#id, control: this.#control, ...job } satisfies WorkerMessage);
+  }
+
+  get posted(): number {
+    return this.#batches.length;
+  }
+
+  get started(): boolean {
+    return Atomics.load(this.#control, CONTROL_STATE) === STATE_STARTED;
+  }
+
+  post(paths: string[], kind: SharedBatchKind): number {
+    const index = this.#batches.length;
+    this.#batches.push(paths);
+    if (index >= MAX_SHARED_BATCHES || this.#settled) return index;
+    if (kind === 'helpers') Atomics.store(this.#control, CONTROL_FIRST_BATCH + index, BATCH_HELPER);
+    this.#worker.postMessage({ type: 'batch', id: this.#id, index, paths, kind } satisfies WorkerMessage);
+    return index;
+  }
+
+  end(): void {
+    if (!this.#settled) this.#worker.postMessage({ type: 'end', id: this.#id } satisfies WorkerMessage);
+  }
+
+  claim(index: number): boolean {
+    if (index >= MAX_SHARED_BATCHES) return true;
+    return Atomics.compareExchange(this.#control, CONTROL_FIRST_BATCH + index, BATCH_OPEN, BATCH_CALLER) === BATCH_OPEN;
+  }
+
+  async finish(): Promise<SearchHelperAnswer> {
+    const control = this.#control;
+    const signal = this.#signal;
+    // Not started yet (busy with another platform's count): it never will, its batches are the caller's.
+    if (Atomics.compareExchange(control, CONTROL_STATE, STATE_WAITING, STATE_TAKEN_BACK) === STATE_WAITING) this.cancel();
+    // The worker stops at the deadline itself; this covers one that is stuck past it.
+    const late = setTimeout(() => {
+      Atomics.store(control, CONTROL_CANCEL, 1);
+      this.#settle(answeredNothing(true));
+    }, Math.max(0, this.#job.deadline - Date.now()) + LATE_MS);
+    const onAbort = (): void => this.cancel();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    if (signal?.aborted) this.cancel();
+    try {
+      const result = await this.#answered;
+      throwIfAbortedBy(signal);
+      const owned = this.#owned;
+      for (const [index, codes] of result.codes) {
+        const paths = this.#batches[index] as string[];
+        for (let i = 0; i < paths.length; i += 1) {
+          const code = codes[i] as number;
+          if (code >= 0 || code === FILE_BINARY) owned.add(paths[i] as string);
+        }
+      }
+      if (owned.size > MAX_OWNED_PATHS) owned.clear();
+      return result;
+    } finally {
+      clearTimeout(late);
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  cancel(): void {
+    Atomics.store(this.#control, CONTROL_CANCEL, 1);
+    if (!this.#settled) this.#worker.postMessage({ type: 'cancel', id: this.#id } satisfies WorkerMessage);
+    this.#settle(answeredNothing(false));
+  }
+
+  #settle(value: SearchHelperAnswer): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#pending.delete(this.#id);
+    if (this.#pending.size === 0) this.#worker.unref();
+    (this.#answer as (value: SearchHelperAnswer) => void)(value);
+  }
 }
 
 /**
@@ -234,82 +347,7 @@ export function startSearchHelper(root: string, cacheBytes: number): (SearchHelp
     countShared,
     share(job: SearchHelperJob, signal: AbortSignal | undefined): SharedCount {
       const current = open();
-      if (!current) return countAlone();
-      const { worker } = current;
-      const id = nextId++;
-      const control = new Int32Array(new SharedArrayBuffer(4 * (CONTROL_FIRST_BATCH + MAX_SHARED_BATCHES)));
-      const batches: string[][] = [];
-      let settled = false;
-      let answer: ((value: SearchHelperAnswer) => void) | undefined;
-      const answered = new Promise<SearchHelperAnswer>((resolve) => (answer = resolve));
-      const settle = (value: SearchHelperAnswer): void => {
-        if (settled) return;
-        settled = true;
-        current.pending.delete(id);
-        if (current.pending.size === 0) worker.unref();
-        (answer as (value: SearchHelperAnswer) => void)(value);
-      };
-      const cancel = (): void => {
-        Atomics.store(control, CONTROL_CANCEL, 1);
-        if (!settled) worker.postMessage({ type: 'cancel', id } satisfies WorkerMessage);
-        settle(answeredNothing(false));
-      };
-      // Referenced while a count is out, so a process awaiting it does not exit meanwhile.
-      worker.ref();
-      current.pending.set(id, { resolve: settle });
-      worker.postMessage({ type: 'count', platform, id, control, ...job } satisfies WorkerMessage);
-      return {
-        post(paths: string[], kind: SharedBatchKind): number {
-          const index = batches.length;
-          batches.push(paths);
-          if (index >= MAX_SHARED_BATCHES || settled) return index;
-          if (kind === 'helpers') Atomics.store(control, CONTROL_FIRST_BATCH + index, BATCH_HELPER);
-          worker.postMessage({ type: 'batch', id, index, paths, kind } satisfies WorkerMessage);
-          return index;
-        },
-        get posted() {
-          return batches.length;
-        },
-        get started() {
-          return Atomics.load(control, CONTROL_STATE) === STATE_STARTED;
-        },
-        end(): void {
-          if (!settled) worker.postMessage({ type: 'end', id } satisfies WorkerMessage);
-        },
-        claim(index: number): boolean {
-          if (index >= MAX_SHARED_BATCHES) return true;
-          return Atomics.compareExchange(control, CONTROL_FIRST_BATCH + index, BATCH_OPEN, BATCH_CALLER) === BATCH_OPEN;
-        },
-        async finish(): Promise<SearchHelperAnswer> {
-          // Not started yet (busy with another platform's count): it never will, its batches are the caller's.
-          if (Atomics.compareExchange(control, CONTROL_STATE, STATE_WAITING, STATE_TAKEN_BACK) === STATE_WAITING) cancel();
-          // The worker stops at the deadline itself; this covers one that is stuck past it.
-          const late = setTimeout(() => {
-            Atomics.store(control, CONTROL_CANCEL, 1);
-            settle(answeredNothing(true));
-          }, Math.max(0, job.deadline - Date.now()) + LATE_MS);
-          const onAbort = (): void => cancel();
-          signal?.addEventListener('abort', onAbort, { once: true });
-          if (signal?.aborted) cancel();
-          try {
-            const result = await answered;
-            throwIfAbortedBy(signal);
-            for (const [index, codes] of result.codes) {
-              const paths = batches[index] as string[];
-              for (let i = 0; i < paths.length; i += 1) {
-                const code = codes[i] as number;
-                if (code >= 0 || code === FILE_BINARY) owned.add(paths[i] as string);
-              }
-            }
-            if (owned.size > MAX_OWNED_PATHS) owned.clear();
-            return result;
-          } finally {
-            clearTimeout(late);
-            signal?.removeEventListener('abort', onAbort);
-          }
-        },
-        cancel,
-      };
+      return current ? new HelperCount(current, platform, job, signal, owned) : new CountAlone();
     },
     close(): void {
       owned.clear();

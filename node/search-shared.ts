@@ -7,6 +7,17 @@ export const HELPED_MIN_FILES = 256;
 /** Files of one batch handed to the helper thread: the grain at which the two threads meet. */
 export const SHARED_BATCH_FILES = 32;
 
+/**
+ * An empty array whose elements V8 keeps as objects from the start. `[]` starts as an array of small
+ * integers, which the first push of a string or object turns into another kind, and optimized code
+ * that pushes went back to the interpreter over it every search or so.
+ */
+export function objectArray<T>(): T[] {
+  const array: T[] = [undefined as T];
+  array.pop();
+  return array;
+}
+
 /** A shared count once the walk is done, and its batches. */
 export interface SharedWork extends SharedWorkView {
   count: SharedCount;
@@ -26,8 +37,11 @@ export interface SharedWork extends SharedWorkView {
  */
 export class SharedFiles implements SharedFilesSorter {
   #count: SharedCount | undefined;
-  readonly #batches: Array<{ paths: string[]; kind: SharedBatchKind }> = [];
-  readonly #filling: Record<SharedBatchKind, string[]> = { helpers: [], open: [], stat: [] };
+  readonly #batches = objectArray<{ paths: string[]; kind: SharedBatchKind }>();
+  /** The batch being filled, per kind: each starts as `[path]`, an array of objects (see {@link objectArray}). */
+  #helpers: string[] | undefined = undefined;
+  #open: string[] | undefined = undefined;
+  #stat: string[] | undefined = undefined;
 
   constructor(
     readonly helper: SearchHelper,
@@ -45,10 +59,17 @@ export class SharedFiles implements SharedFilesSorter {
     }
     for (let i = from; i < files.length; i += 1) {
       const path = (files[i] as Pick<WalkFile, 'path'>).path;
-      const kind: SharedBatchKind = this.holds(path) ? 'stat' : this.helper.owns(path) ? 'helpers' : 'open';
-      const filling = this.#filling[kind];
-      filling.push(path);
-      if (filling.length === SHARED_BATCH_FILES) this.#post(kind);
+      if (this.holds(path)) {
+        if (this.#stat === undefined) this.#stat = [path];
+        else if (this.#stat.push(path) === SHARED_BATCH_FILES) this.#post('stat');
+      } else if (this.helper.owns(path)) {
+        if (this.#helpers === undefined) this.#helpers = [path];
+        else if (this.#helpers.push(path) === SHARED_BATCH_FILES) this.#post('helpers');
+      } else if (this.#open === undefined) {
+        this.#open = [path];
+      } else if (this.#open.push(path) === SHARED_BATCH_FILES) {
+        this.#post('open');
+      }
     }
   }
 
@@ -56,7 +77,7 @@ export class SharedFiles implements SharedFilesSorter {
   end(): SharedWork | undefined {
     const count = this.#count;
     if (!count) return undefined;
-    for (const kind of ['helpers', 'open', 'stat'] as const) if (this.#filling[kind].length > 0) this.#post(kind);
+    for (const kind of ['helpers', 'open', 'stat'] as const) this.#post(kind);
     count.end();
     return { count, batches: this.#batches, owns: (path) => this.helper.owns(path), stopped: false };
   }
@@ -66,9 +87,13 @@ export class SharedFiles implements SharedFilesSorter {
     this.#count?.cancel();
   }
 
+  /** Posts the batch of `kind` being filled, if it has any file. */
   #post(kind: SharedBatchKind): void {
-    const paths = this.#filling[kind];
-    this.#filling[kind] = [];
+    const paths = kind === 'stat' ? this.#stat : kind === 'helpers' ? this.#helpers : this.#open;
+    if (paths === undefined) return;
+    if (kind === 'stat') this.#stat = undefined;
+    else if (kind === 'helpers') this.#helpers = undefined;
+    else this.#open = undefined;
     (this.#count as SharedCount).post(paths, kind);
     this.#batches.push({ paths, kind });
   }

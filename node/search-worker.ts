@@ -23,6 +23,7 @@ import {
   type WorkerMessage,
 } from './search-helper.js';
 import { createNodeSearchSource } from './search-fs.js';
+import { objectArray } from './search-shared.js';
 
 const platforms = new Map<number, { root: string; cacheBytes: number; open?: { source: SearchSource; cache: SourceCache } }>();
 
@@ -50,9 +51,9 @@ async function run(count: Count): Promise<void> {
   // Taken back by the caller while this thread was busy with another count: it counts everything itself.
   if (Atomics.compareExchange(control, CONTROL_STATE, STATE_WAITING, STATE_STARTED) !== STATE_WAITING) return;
   const batches: number[] = [];
-  const codes: Int32Array[] = [];
+  const codes = objectArray<Int32Array>();
   const statBatches: number[] = [];
-  const stats: Float64Array[] = [];
+  const stats = objectArray<Float64Array>();
   try {
     const platform = platforms.get(message.platform);
     if (!platform) throw new Error('the search helper has no root for this platform');
@@ -93,7 +94,10 @@ async function run(count: Count): Promise<void> {
       codes.push(counted.codes);
       stopped = counted.stopped;
     }
-    post({ id, batches, codes, statBatches, stats, stopped }, [...codes.map((c) => c.buffer as ArrayBuffer), ...stats.map((c) => c.buffer as ArrayBuffer)]);
+    const transfer = objectArray<ArrayBuffer>();
+    for (const array of codes) transfer.push(array.buffer as ArrayBuffer);
+    for (const array of stats) transfer.push(array.buffer as ArrayBuffer);
+    post({ id, batches, codes, statBatches, stats, stopped }, transfer);
   } catch (error) {
     if (error instanceof Cancelled || cancelled()) return;
     const code = isToolError(error) ? error.code : 'execution_failed';

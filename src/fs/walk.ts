@@ -278,6 +278,63 @@ interface PendingDir {
   levels: readonly IgnoreLevel[];
 }
 
+/**
+ * The walk's inner loop: sorts one directory's entries into the files found and the directories still
+ * to walk. Apart from {@link walkWorkspace} (an async function that runs for the whole walk), so the
+ * loop every entry goes through is small to optimize and to optimize again.
+ */
+class EntrySorter {
+  readonly files: WalkFile[] = [];
+  /** Entries visited so far (files and directories, kept or not). */
+  entries = 0;
+  readonly #fileFilter: ((rel: string) => boolean) | undefined;
+  readonly #pruneDir: ((rel: string) => boolean) | undefined;
+
+  constructor(
+    readonly stack: PendingDir[],
+    options: Pick<WalkOptions, 'fileFilter' | 'pruneDir'>,
+    readonly includeIgnored: boolean,
+    readonly includeSymlinks: boolean,
+    readonly maxEntries: number,
+  ) {
+    this.#fileFilter = options.fileFilter;
+    this.#pruneDir = options.pruneDir;
+  }
+
+  /** Sorts the entries of directory `current`, under `levels` of ignore rules. False once the entry cap is passed (the rest left out). */
+  sort(current: PendingDir, dirents: readonly FsDirent[], levels: readonly IgnoreLevel[]): boolean {
+    const { files, stack, includeIgnored, includeSymlinks, maxEntries } = this;
+    const fileFilter = this.#fileFilter;
+    const pruneDir = this.#pruneDir;
+    const checkIgnore = !includeIgnored && levels.length > 0;
+    const prefix = current.path === '/' ? '/' : current.path + '/';
+    const relPrefix = current.rel === '' ? '' : current.rel + '/';
+    for (const dirent of dirents) {
+      this.entries += 1;
+      if (this.entries > maxEntries) return false;
+      const name = dirent.name;
+      const path = prefix + name;
+      const rel = relPrefix + name;
+      if (dirent.isDirectory()) {
+        if (!includeIgnored && ALWAYS_SKIPPED_DIRS.has(name)) continue;
+        if (checkIgnore && isIgnored(levels, path, true)) continue;
+        if (pruneDir?.(rel)) continue;
+        stack.push({ path, rel, levels });
+        continue;
+      }
+      const symlink = dirent.isSymbolicLink();
+      // FIFOs, sockets and devices are never listed (reading one could block or never end).
+      if (symlink ? !includeSymlinks : !dirent.isFile()) continue;
+      if (isTemporaryFileName(name)) continue;
+      if (!includeIgnored && ALWAYS_SKIPPED_DIRS.has(name)) continue;
+      if (checkIgnore && isIgnored(levels, path, false)) continue;
+      if (fileFilter && !fileFilter(rel)) continue;
+      files.push({ path, rel, symlink });
+    }
+    return true;
+  }
+}
+
 /** Time between forced event-loop turns during long walks and scans, so a deadline timer can fire (ms). */
 export const YIELD_INTERVAL_MS = 50;
 
@@ -439,7 +496,6 @@ export async function walkWorkspace(options: WalkOptions): Promise<WalkResult> {
   const includeIgnored = options.includeIgnored === true;
   const includeSymlinks = options.includeSymlinks === true;
   const maxEntries = options.maxEntries ?? DEFAULT_MAX_WALK_ENTRIES;
-  const { fileFilter, pruneDir } = options;
 
   // .gitignore files of the directories above the start apply to it (git reads them all).
   const baseLevels: IgnoreLevel[] = [];
@@ -457,9 +513,9 @@ export async function walkWorkspace(options: WalkOptions): Promise<WalkResult> {
     }
   }
 
-  const files: WalkFile[] = [];
   const stack: PendingDir[] = [{ path: start, rel: '', levels: baseLevels }];
-  let entries = 0;
+  const sorter = new EntrySorter(stack, options, includeIgnored, includeSymlinks, maxEntries);
+  const files = sorter.files;
   let directories = 0;
   let capped = false;
   let lastYield = Date.now();
@@ -498,35 +554,8 @@ export async function walkWorkspace(options: WalkOptions): Promise<WalkResult> {
       if (level) levels = [...levels, level];
       if (dropped) ignoreDropped.push(dropped);
     }
-    const checkIgnore = !includeIgnored && levels.length > 0;
     const before = files.length;
-    const prefix = current.path === '/' ? '/' : current.path + '/';
-    const relPrefix = current.rel === '' ? '' : current.rel + '/';
-    for (const dirent of dirents) {
-      entries += 1;
-      if (entries > maxEntries) {
-        capped = true;
-        break;
-      }
-      const name = dirent.name;
-      const path = prefix + name;
-      const rel = relPrefix + name;
-      if (dirent.isDirectory()) {
-        if (!includeIgnored && ALWAYS_SKIPPED_DIRS.has(name)) continue;
-        if (checkIgnore && isIgnored(levels, path, true)) continue;
-        if (pruneDir?.(rel)) continue;
-        stack.push({ path, rel, levels });
-        continue;
-      }
-      const symlink = dirent.isSymbolicLink();
-      // FIFOs, sockets and devices are never listed (reading one could block or never end).
-      if (symlink ? !includeSymlinks : !dirent.isFile()) continue;
-      if (isTemporaryFileName(name)) continue;
-      if (!includeIgnored && ALWAYS_SKIPPED_DIRS.has(name)) continue;
-      if (checkIgnore && isIgnored(levels, path, false)) continue;
-      if (fileFilter && !fileFilter(rel)) continue;
-      files.push({ path, rel, symlink });
-    }
+    if (!sorter.sort(current, dirents, levels)) capped = true;
     if (options.onFiles && files.length > before) options.onFiles(files, files.length - before);
     if (capped) break;
   }

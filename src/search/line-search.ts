@@ -8,7 +8,7 @@ import { compileGlob } from './glob.js';
 import { MatchFormatter, type SearchMatch } from './line-output.js';
 import { scanText, YIELD_EVERY_MS } from './line-scan.js';
 import { scanStream } from './line-stream.js';
-import { cacheOf, countText, FILE_BINARY, needleOf, rememberCount, skipKindOfCode, type SourceCache, type SourceFile } from './source-cache.js';
+import { cacheOf, countText, FILE_BINARY, knownCount, needleOf, rememberCount, skipKindOfCode, type SourceCache, type SourceFile } from './source-cache.js';
 import type { SearchFileStat, SearchHelper } from '../core/types.js';
 
 export { MAX_LINE_CHARS, type SearchMatch } from './line-output.js';
@@ -402,7 +402,7 @@ export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions
         if (file === false) continue;
         if (needle && literal) {
           // A file remembered or found without the literal cannot match.
-          if (file.counts?.get(literal) === 0) continue;
+          if (knownCount(file, literal) === 0) continue;
           if (source.indexOf(file.bytes, needle, file.skip) === -1) {
             rememberCount(file, literal, 0);
             continue;

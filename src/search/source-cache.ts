@@ -26,8 +26,14 @@ export interface SourceFile {
   bytes: Uint8Array | null;
   /** Bytes to skip at the start (a UTF-8 BOM). */
   skip: number;
-  /** Lines holding each literal counted in these bytes so far (see {@link rememberCount}); 0: absent. */
-  counts?: Map<string, number>;
+  /**
+   * The literal counted last in these bytes (see {@link rememberCount}), and how many lines hold it
+   * (0: absent); earlier ones in `moreCounts`. Kept in the file's own fields, not a map per file: a
+   * cache of thousands of files is then that many objects fewer for the garbage collector to move.
+   */
+  literal: string | undefined;
+  literalCount: number;
+  moreCounts: Map<string, number> | undefined;
 }
 
 /** Literals whose line counts one file remembers (the oldest is forgotten first). */
@@ -38,10 +44,21 @@ const REMEMBERED_COUNTS = 8;
  * file is unchanged (the cache keeps the same entry only then) answers without scanning.
  */
 export function rememberCount(file: SourceFile, literal: string, count: number): void {
-  const counts = (file.counts ??= new Map());
-  counts.delete(literal);
-  counts.set(literal, count);
-  if (counts.size > REMEMBERED_COUNTS) counts.delete(counts.keys().next().value as string);
+  const last = file.literal;
+  if (last !== undefined && last !== literal) {
+    const more = (file.moreCounts ??= new Map());
+    more.delete(literal);
+    more.set(last, file.literalCount);
+    if (more.size >= REMEMBERED_COUNTS) more.delete(more.keys().next().value as string);
+  }
+  file.literal = literal;
+  file.literalCount = count;
+}
+
+/** How many lines of `file` hold `literal`, when {@link rememberCount} noted it (undefined: not known). */
+export function knownCount(file: SourceFile, literal: string): number | undefined {
+  if (file.literal === literal) return file.literalCount;
+  return file.moreCounts?.get(literal);
 }
 
 interface Slab {
@@ -52,8 +69,11 @@ interface Slab {
   live: number;
 }
 
+/** A cached file: its stat as read (size, mtimeMs, ino) in fields of its own, not another object. */
 interface Entry extends SourceFile {
-  stat: SearchFileStat;
+  size: number;
+  mtimeMs: number;
+  ino: number;
   readAt: number;
   slab: Slab | undefined;
 }
@@ -145,14 +165,14 @@ export class SourceCache {
    */
   load(path: string, limit = MAX_SEARCH_FILE_BYTES, keep = true, stated?: SearchFileStat | null): SourceFile | 'large' | undefined {
     const known = this.#entries.get(path);
-    if (known && known.stat.size > limit) return 'large';
+    if (known && known.size > limit) return 'large';
     if (known) {
       const stat = stated === undefined ? this.source.stat(path) : (stated ?? undefined);
       if (!stat) {
         this.#drop(path, known);
         return undefined;
       }
-      if (stat.size === known.stat.size && stat.mtimeMs === known.stat.mtimeMs && stat.ino === known.stat.ino && stat.mtimeMs < known.readAt - RACY_MS) {
+      if (stat.size === known.size && stat.mtimeMs === known.mtimeMs && stat.ino === known.ino && stat.mtimeMs < known.readAt - RACY_MS) {
         return known;
       }
       this.#drop(path, known);
@@ -182,7 +202,8 @@ export class SourceCache {
     const sniff = bytes.length > BINARY_SNIFF_BYTES ? bytes.subarray(0, BINARY_SNIFF_BYTES) : bytes;
     const binary = this.source.indexOf(sniff, NUL, 0) !== -1 || !this.source.isUtf8(bytes);
     const skip = !binary && bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-    const entry: Entry = { bytes: binary ? null : bytes, skip, stat: read.stat, readAt, slab: undefined };
+    const { size, mtimeMs, ino } = read.stat;
+    const entry: Entry = { bytes: binary ? null : bytes, skip, literal: undefined, literalCount: 0, moreCounts: undefined, size, mtimeMs, ino, readAt, slab: undefined };
     if (!keep) return entry;
     const slab = pending?.slab;
     if (!binary && slab && bytes.buffer === slab.bytes.buffer && bytes.byteOffset === slab.bytes.byteOffset + slab.top) {
@@ -443,7 +464,7 @@ export async function countText(
   const literal = pattern.mode === 'literal' ? pattern.literal : pattern.required;
   if (needle && literal) {
     // Counted before while the file was unchanged: a file without the literal cannot match, and a literal count is known.
-    const known = file.counts?.get(literal);
+    const known = knownCount(file, literal);
     if (known === 0 || (known !== undefined && pattern.mode === 'literal')) return { count: known, stopped: false };
     const first = cache.source.indexOf(bytes, needle, file.skip);
     if (first === -1) {
