@@ -38,10 +38,14 @@ export interface SharedWork extends SharedWorkView {
 export class SharedFiles implements SharedFilesSorter {
   #count: SharedCount | undefined;
   readonly #batches = objectArray<{ paths: string[]; kind: SharedBatchKind }>();
-  /** The batch being filled, per kind: each starts as `[path]`, an array of objects (see {@link objectArray}). */
-  #helpers: string[] | undefined = undefined;
-  #open: string[] | undefined = undefined;
-  #stat: string[] | undefined = undefined;
+  /**
+   * The batch being filled, per kind: always an array of objects (see {@link objectArray}), so these
+   * fields keep one type whichever kinds a search meets (the first repeated search fills `stat` and
+   * `helpers` for the first time).
+   */
+  #helpers = objectArray<string>();
+  #open = objectArray<string>();
+  #stat = objectArray<string>();
 
   constructor(
     readonly helper: SearchHelper,
@@ -60,13 +64,9 @@ export class SharedFiles implements SharedFilesSorter {
     for (let i = from; i < files.length; i += 1) {
       const path = (files[i] as Pick<WalkFile, 'path'>).path;
       if (this.holds(path)) {
-        if (this.#stat === undefined) this.#stat = [path];
-        else if (this.#stat.push(path) === SHARED_BATCH_FILES) this.#post('stat');
+        if (this.#stat.push(path) === SHARED_BATCH_FILES) this.#post('stat');
       } else if (this.helper.owns(path)) {
-        if (this.#helpers === undefined) this.#helpers = [path];
-        else if (this.#helpers.push(path) === SHARED_BATCH_FILES) this.#post('helpers');
-      } else if (this.#open === undefined) {
-        this.#open = [path];
+        if (this.#helpers.push(path) === SHARED_BATCH_FILES) this.#post('helpers');
       } else if (this.#open.push(path) === SHARED_BATCH_FILES) {
         this.#post('open');
       }
@@ -90,10 +90,10 @@ export class SharedFiles implements SharedFilesSorter {
   /** Posts the batch of `kind` being filled, if it has any file. */
   #post(kind: SharedBatchKind): void {
     const paths = kind === 'stat' ? this.#stat : kind === 'helpers' ? this.#helpers : this.#open;
-    if (paths === undefined) return;
-    if (kind === 'stat') this.#stat = undefined;
-    else if (kind === 'helpers') this.#helpers = undefined;
-    else this.#open = undefined;
+    if (paths.length === 0) return;
+    if (kind === 'stat') this.#stat = objectArray();
+    else if (kind === 'helpers') this.#helpers = objectArray();
+    else this.#open = objectArray();
     (this.#count as SharedCount).post(paths, kind);
     this.#batches.push({ paths, kind });
   }
