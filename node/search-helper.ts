@@ -4,7 +4,7 @@ import { Worker } from 'node:worker_threads';
 import { toToolError, ToolError } from '../src/core/errors.js';
 import type { SearchHelper, SearchHelperAnswer, SearchHelperJob, SearchSource, SharedBatchKind, SharedCount } from '../src/core/types.js';
 import { compileSearchPattern, prepareSearchPattern, type SearchPattern } from '../src/search/dialect.js';
-import { countText, FILE_BINARY, FILE_GONE, FILE_LARGE, FILE_NOT_REACHED, FILE_SKIPPED, needleOf, type SourceCache } from '../src/search/source-cache.js';
+import { countText, countTextNow, FILE_BINARY, FILE_GONE, FILE_LARGE, FILE_NOT_REACHED, FILE_SKIPPED, needleOf, type SourceCache } from '../src/search/source-cache.js';
 import { skipKindOf } from '../src/fs/walk.js';
 import { countShared, objectArray, SharedFiles } from './search-shared.js';
 
@@ -88,7 +88,9 @@ export async function countPaths(
     else if (file === 'large') codes[i] = FILE_LARGE;
     else if (!file.bytes) codes[i] = FILE_BINARY;
     else {
-      const counted = await countText(cache, file, compiled.pattern, compiled.needle, job.deadline, pause);
+      // Counted on bytes alone when it can be: no promise per file.
+      const now = countTextNow(cache, file, compiled.pattern, compiled.needle, job.deadline);
+      const counted = typeof now === 'number' ? await countText(cache, file, compiled.pattern, compiled.needle, job.deadline, pause, now) : now;
       codes[i] = counted.count;
       if (counted.stopped) return { codes, stopped: true };
     }

@@ -110,7 +110,7 @@ export class SharedFiles implements SharedFilesSorter {
  */
 export async function countShared(
   work: SharedWorkView,
-  countHere: (path: string, keep: boolean, stat?: SearchFileStat | null) => Promise<boolean>,
+  countHere: (path: string, keep: boolean, stat?: SearchFileStat | null) => boolean | Promise<boolean>,
   stop: () => boolean,
   tally: (path: string, code: number) => void,
 ): Promise<void> {
@@ -125,7 +125,8 @@ export async function countShared(
       if (!count.claim(k)) break;
       here[k] = 1;
       for (const path of batch.paths) {
-        if ((stopped = await countHere(path, true))) break;
+        const counted = countHere(path, true);
+        if ((stopped = typeof counted === 'boolean' ? counted : await counted)) break;
       }
     }
     const answer = await count.finish();
@@ -141,7 +142,8 @@ export async function countShared(
           const size = stats?.[3 * i];
           // -1: not reached (the deadline came first), NaN: gone or not a regular file.
           const stat = stats === undefined || size === -1 ? undefined : Number.isNaN(size) ? null : { size: size as number, mtimeMs: stats[3 * i + 1] as number, ino: stats[3 * i + 2] as number };
-          if (await countHere(paths[i] as string, true, stat)) return;
+          const counted = countHere(paths[i] as string, true, stat);
+          if (typeof counted === 'boolean' ? counted : await counted) return;
         }
         continue;
       }
@@ -156,7 +158,8 @@ export async function countShared(
         // Left to this thread: over the helper's size limit, or a batch it never counted.
         if (stop()) return;
         // A file the helper's cache holds is read here without being cached twice.
-        if (await countHere(path, code === FILE_LARGE || !shared.owns(path))) return;
+        const counted = countHere(path, code === FILE_LARGE || !shared.owns(path));
+        if (typeof counted === 'boolean' ? counted : await counted) return;
       }
     }
   } catch (error) {

@@ -322,12 +322,12 @@ export interface SearchHelper {
   sharedFiles(holds: (path: string) => boolean): SharedFilesSorter;
   /**
    * Counts `work` on the calling thread beside the helper, then merges the helper's answer: `countHere`
-   * counts one file here (`stat`: its lstat as the helper took it; answers whether the time limit
-   * stopped the search), `stop` tells whether it has, `tally` takes a file the helper counted (its code).
+   * counts one file here (`stat`: its lstat as the helper took it; answers, synchronously when it can,
+   * whether the time limit stopped the search), `stop` tells whether it has, `tally` takes a file the helper counted (its code).
    */
   countShared(
     work: SharedWork,
-    countHere: (path: string, keep: boolean, stat?: SearchFileStat | null) => Promise<boolean>,
+    countHere: (path: string, keep: boolean, stat?: SearchFileStat | null) => boolean | Promise<boolean>,
     stop: () => boolean,
     tally: (path: string, code: number) => void,
   ): Promise<void>;

@@ -8,7 +8,7 @@ import { compileGlob } from './glob.js';
 import { MatchFormatter, type SearchMatch } from './line-output.js';
 import { scanText, YIELD_EVERY_MS } from './line-scan.js';
 import { scanStream } from './line-stream.js';
-import { cacheOf, countText, FILE_BINARY, knownCount, needleOf, rememberCount, skipKindOfCode, type SourceCache, type SourceFile } from './source-cache.js';
+import { cacheOf, countText, countTextNow, FILE_BINARY, knownCount, needleOf, rememberCount, skipKindOfCode, type SourceCache, type SourceFile, type TextCount } from './source-cache.js';
 import type { SearchFileStat, SearchHelper } from '../core/types.js';
 
 export { MAX_LINE_CHARS, type SearchMatch } from './line-output.js';
@@ -345,14 +345,30 @@ export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions
   };
   /**
    * Counts one file on this thread (read through its cache, kept there when `keep`; `stat`: its
-   * `lstat` as the helper took it) and tallies it; true when the time limit stopped the search.
+   * `lstat` as the helper took it) and tallies it; whether the time limit stopped the search. A file
+   * counted on its bytes alone, when no pause is due, is answered synchronously: no promise per file.
    */
-  const countHere = async (path: string, keep: boolean, stat?: SearchFileStat | null): Promise<boolean> => {
-    const file = await readyHere(path, keep, stat);
-    if (typeof file === 'boolean') return file;
+  const countHere = (path: string, keep: boolean, stat?: SearchFileStat | null): boolean | Promise<boolean> => {
+    if (Date.now() - lastPause >= YIELD_EVERY_MS) return pause().then(() => countLoaded(path, keep, stat));
+    return countLoaded(path, keep, stat);
+  };
+  const countLoaded = (path: string, keep: boolean, stat: SearchFileStat | null | undefined): boolean | Promise<boolean> => {
+    const file = loadHere(path, keep, stat);
+    done += 1;
+    if (file === undefined) return false;
+    if (file === 'large') return streamed(path);
+    if (!file.bytes) {
+      binary += 1;
+      return false;
+    }
+    searched += 1;
+    const now = countTextNow(cache as SourceCache, file, pattern, needle, deadline);
     // countText pauses (setting lastPause) only when it decodes and scans a text; bytes-only counts
-    // take no pause, so readyHere turns the event loop for them.
-    const counted = await countText(cache as SourceCache, file, pattern, needle, deadline, pause);
+    // take no pause, so countHere turns the event loop for them.
+    return typeof now === 'number' ? countText(cache as SourceCache, file, pattern, needle, deadline, pause, now).then((counted) => tallied(path, counted)) : tallied(path, now);
+  };
+  /** Tallies a file's count; whether the time limit stopped the search. */
+  const tallied = (path: string, counted: TextCount): boolean => {
     if (counted.count > 0) {
       tally.totalMatches += counted.count;
       tally.files.push({ path, count: counted.count });
@@ -394,7 +410,8 @@ export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions
         const wantOffsets = outputMode === 'content' && !tally.contentFull ? maxResults - tally.matches.length : 0;
         if (wantOffsets === 0) {
           // A file the helper thread caches is read here without being cached twice.
-          if (await countHere(walked.path, !helper?.owns(walked.path))) break;
+          const counted = countHere(walked.path, !helper?.owns(walked.path));
+          if (typeof counted === 'boolean' ? counted : await counted) break;
           continue;
         }
         const file = await readyHere(walked.path, !helper?.owns(walked.path));

@@ -446,11 +446,41 @@ export function needleOf(pattern: SearchPattern): Uint8Array | undefined {
   return literal && !/[\n\r]/.test(literal) ? new TextEncoder().encode(literal) : undefined;
 }
 
+/** What {@link countTextNow} and {@link countText} answer: matching lines, and whether the deadline came first (`count` is then what was found until it). */
+export interface TextCount {
+  count: number;
+  stopped: boolean;
+}
+
 /**
- * Matching lines of one loaded text file, counted only: bytes first (a file without the needle is
- * never decoded, a literal is counted on bytes and the count remembered with the file, see
- * {@link rememberCount}), else {@link scanText} over its decoded text. `stopped`: the deadline came
- * first (`count` is what was found until then).
+ * The part of {@link countText} done on bytes alone, synchronously: a count remembered with the file
+ * (see {@link rememberCount}), a file without the needle (never decoded), or a literal counted on its
+ * bytes. Otherwise a number, for {@link countText} to go on from: where the needle of a regex first
+ * occurs (its lines are then decoded and matched), or -1 when the pattern has no needle (the whole
+ * text is scanned). A count of thousands of files so takes no promise per file.
+ */
+export function countTextNow(cache: SourceCache, file: SourceFile, pattern: SearchPattern, needle: Uint8Array | undefined, deadline: number): TextCount | number {
+  const literal = pattern.mode === 'literal' ? pattern.literal : pattern.required;
+  if (!needle || !literal) return -1;
+  // Counted before while the file was unchanged: a file without the literal cannot match, and a literal count is known.
+  const known = knownCount(file, literal);
+  if (known === 0 || (known !== undefined && pattern.mode === 'literal')) return { count: known, stopped: false };
+  const bytes = file.bytes as Uint8Array;
+  const first = cache.source.indexOf(bytes, needle, file.skip);
+  if (first === -1) {
+    rememberCount(file, literal, 0);
+    return { count: 0, stopped: false };
+  }
+  if (pattern.mode !== 'literal') return first;
+  const counted = countLiteralLines(cache.source, bytes, first, needle, deadline);
+  if (!counted.stopped) rememberCount(file, literal, counted.count);
+  return counted;
+}
+
+/**
+ * Matching lines of one loaded text file, counted only: {@link countTextNow} first (bytes only), else
+ * the lines holding the needle of a regex are decoded and matched one at a time, else {@link scanText}
+ * runs over its decoded text, a run of whole lines at a time.
  */
 export async function countText(
   cache: SourceCache,
@@ -459,25 +489,12 @@ export async function countText(
   needle: Uint8Array | undefined,
   deadline: number,
   pause: () => Promise<void>,
-): Promise<{ count: number; stopped: boolean }> {
+  now: TextCount | number = countTextNow(cache, file, pattern, needle, deadline),
+): Promise<TextCount> {
+  if (typeof now !== 'number') return now;
   const bytes = file.bytes as Uint8Array;
-  const literal = pattern.mode === 'literal' ? pattern.literal : pattern.required;
-  if (needle && literal) {
-    // Counted before while the file was unchanged: a file without the literal cannot match, and a literal count is known.
-    const known = knownCount(file, literal);
-    if (known === 0 || (known !== undefined && pattern.mode === 'literal')) return { count: known, stopped: false };
-    const first = cache.source.indexOf(bytes, needle, file.skip);
-    if (first === -1) {
-      rememberCount(file, literal, 0);
-      return { count: 0, stopped: false };
-    }
-    if (pattern.mode === 'literal') {
-      const counted = countLiteralLines(cache.source, bytes, first, needle, deadline);
-      if (!counted.stopped) rememberCount(file, literal, counted.count);
-      return counted;
-    }
-    return countCandidateLines(cache.source, bytes, file.skip, first, needle, pattern, deadline, pause);
-  }
+  // The file holds the needle of a regex from `now` on: only the lines holding it are decoded and matched.
+  if (now >= 0) return countCandidateLines(cache.source, bytes, file.skip, now, needle as Uint8Array, pattern, deadline, pause);
   // Decoded and scanned a run of whole lines at a time: each text is small enough for the young
   // generation, so a count over many files leaves no large texts for a full collection to find.
   let count = 0;

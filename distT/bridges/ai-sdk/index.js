@@ -1,0 +1,209 @@
+/**
+ * toolhost/ai-sdk: a ToolHost's tools as a Vercel AI SDK `ToolSet` (one `processToolCalls` per model
+ * step), and an AI SDK tool as a toolhost tool. The `ai` package is an optional peer dependency.
+ */
+import { asSchema, jsonSchema, tool as aiTool } from 'ai';
+import { ToolError } from '../../src/core/errors.js';
+import { matchesToolPattern } from '../../src/core/permissions.js';
+import { heldBackReason, TurnBatcher } from '../batch.js';
+import { checkOptions, checkToolHost, describeValue, is, toolPatternsRule } from '../../src/core/options.js';
+/** The checks of {@link FromAiSdkToolOptions}. */
+const FROM_AI_SDK_RULES = { name: is.required(is.nonEmptyString), readOnly: is.boolean, description: is.string };
+/** The checks of {@link AiSdkToolsOptions}. */
+const BRIDGE_OPTION_RULES = { conversationId: is.nonEmptyString, timeoutMs: is.deadlineMs, include: toolPatternsRule };
+/**
+ * Thrown into the AI SDK for a failed call: the model sees `code: message` as the tool's error. The
+ * SDK turns a thrown error into the model's text with `error.toString()`, which for an `Error` is
+ * `name: message` (`ToolError: not_found: ...`), so the error's own `toString` gives the message alone.
+ */
+function failure(result) {
+    const error = new ToolError(result.code, `${result.code}: ${result.error}`);
+    Object.defineProperty(error, 'toString', { value: () => error.message, enumerable: false, writable: true, configurable: true });
+    return error;
+}
+const IMAGE_MIME = /^image\/(png|jpeg|gif|webp)$/;
+/** `view_file`'s inline image as an image part for the model; every other output as JSON. */
+function toModelOutput(output) {
+    if (typeof output === 'object' && output !== null && !Array.isArray(output)) {
+        const record = output;
+        const data = record['data_base64'];
+        const mime = record['mime_type'];
+        if (typeof data === 'string' && typeof mime === 'string' && IMAGE_MIME.test(mime)) {
+            const { data_base64: _data, ...rest } = record;
+            return {
+                type: 'content',
+                value: [
+                    { type: 'text', text: JSON.stringify(rest) },
+                    { type: 'file', data: { type: 'data', data }, mediaType: mime },
+                ],
+            };
+        }
+    }
+    return { type: 'json', value: (output ?? null) };
+}
+/** The batcher behind a ToolSet from {@link aiSdkTools}, for diagnostics (batch sizes). */
+const batchers = new WeakMap();
+/** Sizes of the `processToolCalls` batches a ToolSet from {@link aiSdkTools} ran (newest last), or undefined for another ToolSet. */
+export function aiSdkBatchSizes(tools) {
+    return batchers.get(tools)?.batchSizes.slice();
+}
+/**
+ * A host's tools as an AI SDK `ToolSet` for `generateText`, `streamText` and the AI SDK's agents.
+ *
+ * The AI SDK starts one step's tool calls together (concurrently, in the model's order, all before
+ * its next macrotask), so each `execute` only queues its call: the calls that arrive together run as
+ * ONE `host.processToolCalls` batch in arrival order — the model's order — with toolhost's rules
+ * (mutating calls alone and in order, neighbouring read-only calls together), and batches run one
+ * after another. `toolCallId` becomes the call's `id`; the calls' `abortSignal`s abort the batch.
+ * `toolCallConcurrency: 1` in the AI SDK gives one call per batch, still in order.
+ *
+ * A failed call throws a `ToolError` whose message is `code: message`, which the AI SDK hands the
+ * model as the tool's error. `view_file`'s inline images reach the model as image parts
+ * (`toModelOutput`). Input schemas are the host's JSON Schemas (`jsonSchema`), validated by the host.
+ * For the permission `ask` rule, pass {@link aiSdkToolApproval} as `toolApproval`.
+ * A `host` that is not a ToolHost or a bad option (the host's mistakes) rejects with a TypeError naming
+ * it: `aiSdkTools: host must be a ToolHost such as new ToolRunner({ tools }), not null`.
+ */
+export async function aiSdkTools(host, options = {}) {
+    checkToolHost('aiSdkTools', host);
+    checkOptions('aiSdkTools', options, BRIDGE_OPTION_RULES);
+    const infos = await host.tools();
+    const callOptions = () => {
+        const out = {};
+        if (options.conversationId !== undefined)
+            out.conversationId = options.conversationId;
+        if (options.timeoutMs !== undefined)
+            out.timeoutMs = options.timeoutMs;
+        return out;
+    };
+    const batcher = new TurnBatcher(host, callOptions);
+    const tools = {};
+    for (const info of infos) {
+        if (options.include && !options.include.some((pattern) => matchesToolPattern(pattern, info.name)))
+            continue;
+        const metadata = { readOnly: info.annotations.readOnlyHint === true, concurrencySafe: info.concurrencySafe };
+        tools[info.name] = aiTool({
+            description: info.description,
+            inputSchema: jsonSchema(info.parameters),
+            metadata: { toolhost: { ...metadata } },
+            execute: async (input, { toolCallId, abortSignal }) => {
+                const result = await batcher.run({ id: toolCallId, name: info.name, args: input }, abortSignal);
+                if ('code' in result)
+                    throw failure(result);
+                return (result.result ?? null);
+            },
+            toModelOutput: ({ output }) => toModelOutput(output),
+        });
+    }
+    batchers.set(tools, batcher);
+    return tools;
+}
+function toolhostMetadata(tool) {
+    const entry = tool?.metadata?.toolhost;
+    return entry;
+}
+/** True when `messages` already hold the call: the SDK is re-checking an approved call from history, not asking about a new one. */
+function inHistory(messages, toolCallId) {
+    return messages.some((message) => message.role === 'assistant' && typeof message.content !== 'string' && message.content.some((part) => part.type === 'tool-call' && part.toolCallId === toolCallId));
+}
+/**
+ * The permission `ask` rule as the AI SDK's tool approval: pass the result as `toolApproval` of
+ * `generateText` / `streamText`. A call that needs approval ends the step with a
+ * `tool-approval-request`; answer it with a `tool-approval-response` message and call again, and the
+ * approved call runs (denied ones reach the model as denied). Works on any ToolSet; `'mutating'`
+ * reads the `readOnly` that {@link aiSdkTools} records in each tool's metadata (a tool without it
+ * counts as mutating).
+ *
+ * A step's calls take effect in the model's order. The AI SDK runs the calls of a step that need no
+ * approval at once and the approved ones only on the next `generateText`, so a call that comes after
+ * one waiting for approval would run first and, say, view a file before the edit the model made just
+ * before it. So every later call of that step is held back: it is not run, and reaches the model as
+ * `execution-denied` with the reason "not run: it comes after edit_file (call e1) in the same step,
+ * which waits for the user's approval, and the calls of a step take effect in the order they were
+ * given; call it again after edit_file's result, to see its effect" (the SDK's automatic denial, a
+ * `tool-approval-request` with `isAutomatic: true`, so the user is not asked). Later calls that need
+ * approval themselves are asked as usual; the approved calls of a step run together in the model's
+ * order. Calls before the first waiting one run at once, and calls denied by `deny` hold nothing back.
+ */
+export function aiSdkToolApproval(tools, options = {}) {
+    const ask = options.ask ?? 'mutating';
+    // One entry per step, keyed by the step's messages array (the SDK asks about a step's calls in the
+    // model's order, each with that step's array).
+    const steps = new WeakMap();
+    return ({ toolCall, messages }) => {
+        const name = toolCall.toolName;
+        if (options.deny?.some((pattern) => matchesToolPattern(pattern, name))) {
+            return { type: 'denied', reason: `${name} is denied by the permission rules` };
+        }
+        const needs = ask === 'mutating' ? toolhostMetadata(tools[name])?.readOnly !== true : ask.some((pattern) => matchesToolPattern(pattern, name));
+        if (inHistory(messages, toolCall.toolCallId))
+            return needs ? 'user-approval' : 'not-applicable';
+        let step = steps.get(messages);
+        if (step === undefined || step.seen.has(toolCall.toolCallId)) {
+            // A new step, or a streamed step the SDK retries from its start.
+            step = { seen: new Set() };
+            steps.set(messages, step);
+        }
+        step.seen.add(toolCall.toolCallId);
+        if (needs) {
+            step.waiting ??= { toolName: name, toolCallId: toolCall.toolCallId };
+            return 'user-approval';
+        }
+        if (step.waiting)
+            return { type: 'denied', reason: heldBackReason(step.waiting, 'step') };
+        return 'not-applicable';
+    };
+}
+/**
+ * An AI SDK tool (`tool({ description, inputSchema, execute })`, zod or `jsonSchema` input) as a
+ * toolhost {@link Tool}, so it runs inside a `ToolRunner` — in a browser worker too — with toolhost's
+ * permissions, timeouts and batching. Its input schema's JSON Schema becomes `parameters`; the
+ * schema's own validation (zod) runs before `execute` and its failure is `invalid_arguments`.
+ * `execute` receives `{ toolCallId, messages: [], abortSignal, context: {} }`; a throw is
+ * `execution_failed` with its message. Rejects with a TypeError (the host's mistake) for a tool without
+ * `execute` or a bad option.
+ */
+export async function fromAiSdkTool(tool, options) {
+    checkOptions('fromAiSdkTool', options, FROM_AI_SDK_RULES);
+    if (options === undefined)
+        throw new TypeError('fromAiSdkTool: options must be an object with name (the toolhost name of the tool), not undefined');
+    if (typeof tool !== 'object' || tool === null) {
+        throw new TypeError(`fromAiSdkTool: tool must be an AI SDK tool (tool({ description, inputSchema, execute })), not ${describeValue(tool)}`);
+    }
+    const execute = tool.execute;
+    if (typeof execute !== 'function') {
+        throw new TypeError(`fromAiSdkTool: the AI SDK tool ${options.name} has no execute function (it runs on the client), so toolhost cannot run it; give a tool with execute`);
+    }
+    const schema = asSchema(tool.inputSchema);
+    const parameters = (await schema.jsonSchema);
+    const description = typeof tool.description === 'string' ? tool.description : (options.description ?? options.name);
+    return {
+        name: options.name,
+        description,
+        parameters,
+        readOnly: options.readOnly ?? false,
+        needsContext: true,
+        async call() {
+            throw new ToolError('execution_failed', `${options.name} runs through callWithContext`);
+        },
+        async callWithContext(args, ctx) {
+            let input = args;
+            if (schema.validate) {
+                const checked = await schema.validate(args);
+                if (!checked.success) {
+                    throw new ToolError('invalid_arguments', `invalid arguments for ${options.name}: ${checked.error.message}`);
+                }
+                input = checked.value;
+            }
+            const output = execute(input, { toolCallId: ctx.callId, messages: [], abortSignal: ctx.signal, context: {} });
+            if (typeof output === 'object' && output !== null && Symbol.asyncIterator in output) {
+                let last;
+                for await (const part of output)
+                    last = part;
+                return last;
+            }
+            return await output;
+        },
+    };
+}
+//# sourceMappingURL=index.js.map

@@ -1,0 +1,141 @@
+/**
+ * toolhost/openai-agents: a ToolHost's tools as OpenAI Agents JS function tools, one
+ * `processToolCalls` per model turn. `@openai/agents` is an optional peer dependency.
+ */
+import { tool } from '@openai/agents';
+import { matchesToolPattern } from '../../src/core/permissions.js';
+import { afterThisTask, heldBackReason, TurnBatcher } from '../batch.js';
+import { checkOptions, checkToolHost, is, toolPatternsRule } from '../../src/core/options.js';
+/** The checks of {@link OpenAIAgentsToolsOptions}. */
+const AGENTS_OPTION_RULES = {
+    conversationId: is.nonEmptyString,
+    timeoutMs: is.deadlineMs,
+    include: toolPatternsRule,
+    ask: is.anyOf("'mutating' or an array of tool-name patterns", is.oneOf('mutating'), toolPatternsRule),
+};
+function agentsSchema(schema) {
+    const properties = {};
+    for (const [name, value] of Object.entries(schema.properties ?? {}))
+        properties[name] = { ...value };
+    return { ...schema, type: 'object', properties, required: [...(schema.required ?? [])], additionalProperties: true };
+}
+/** Batch sizes of a tool list from {@link openAIAgentsTools} (newest last), for diagnostics. */
+const batchers = new WeakMap();
+/** Sizes of the `processToolCalls` batches the tools from {@link openAIAgentsTools} ran, or undefined for another list. */
+export function openAIAgentsBatchSizes(tools) {
+    return batchers.get(tools)?.batchSizes.slice();
+}
+/**
+ * The approval questions of the current turn. The Agents runner starts a turn's calls together, in
+ * the model's order, and asks each its `needsApproval` before running it, all before its next
+ * macrotask; so what was asked in this macrotask is this turn's.
+ */
+class TurnApprovalLog {
+    #turn;
+    current() {
+        if (this.#turn === undefined) {
+            const turn = { order: [] };
+            this.#turn = turn;
+            afterThisTask(() => {
+                if (this.#turn === turn)
+                    this.#turn = undefined;
+            });
+        }
+        return this.#turn;
+    }
+    /** The call `callId` has to wait for: an earlier call of its turn that waits for approval. */
+    heldBehind(callId) {
+        const turn = this.#turn;
+        const waiting = turn?.waiting;
+        if (turn === undefined || waiting === undefined || waiting.toolCallId === callId)
+            return undefined;
+        const at = turn.order.indexOf(callId);
+        return at > turn.order.indexOf(waiting.toolCallId) ? waiting : undefined;
+    }
+}
+/**
+ * A host's tools as OpenAI Agents JS function tools (`new Agent({ tools })`).
+ *
+ * The Agents runner executes one turn's function calls concurrently, all started before its next
+ * macrotask and in the model's order, so each `execute` only queues its call: the calls that arrive
+ * together run as ONE `host.processToolCalls` batch in that order, with toolhost's rules (mutating
+ * calls alone and in order, read-only neighbours together); batches run one after another. The
+ * call's `callId` becomes the call `id`; the run's signal aborts the batch.
+ *
+ * Parameters are the host's JSON Schemas (non-strict, `strict: false`), validated by the host. A
+ * failed call reaches the model as the tool's output text `code: message`; arguments that are not
+ * JSON are answered by the Agents SDK itself, before toolhost sees the call, with its fixed text
+ * "An error occurred while parsing tool arguments. Please try again with valid JSON.".
+ * `ask` maps the permission `ask` rule to `needsApproval`: the run stops with an interruption, and
+ * `state.approve(item)` / `state.reject(item)` then `run(agent, state)` resumes it.
+ *
+ * A turn's calls take effect in the model's order. The Agents runner runs the calls of a turn that
+ * need no approval at once and the approved ones only when the run resumes, so with `ask` the calls
+ * that come after the first one waiting for approval in a turn are held back: they are not run, and
+ * their output is "not run: it comes after edit_file (call e1) in the same turn, which waits for the
+ * user's approval, and the calls of a turn take effect in the order they were given; call it again
+ * after edit_file's result, to see its effect". Later calls that need approval are interrupted as
+ * usual, and the approved calls of a turn run as one batch in the model's order. To know the turn's
+ * order every tool's `needsApproval` is then a function, so the SDK, which cannot run such a policy on
+ * arguments that are not a JSON object, asks the user about those calls too before answering them
+ * with its parse-error text.
+ *
+ * A `host` that is not a ToolHost or a bad option (the host's mistakes) rejects with a TypeError naming
+ * it: `openAIAgentsTools: host must be a ToolHost such as new ToolRunner({ tools }), not null`.
+ */
+export async function openAIAgentsTools(host, options = {}) {
+    checkToolHost('openAIAgentsTools', host);
+    checkOptions('openAIAgentsTools', options, AGENTS_OPTION_RULES);
+    const infos = await host.tools();
+    const callOptions = () => {
+        const out = {};
+        if (options.conversationId !== undefined)
+            out.conversationId = options.conversationId;
+        if (options.timeoutMs !== undefined)
+            out.timeoutMs = options.timeoutMs;
+        return out;
+    };
+    const batcher = new TurnBatcher(host, callOptions);
+    const approvals = new TurnApprovalLog();
+    const ask = options.ask;
+    const tools = [];
+    for (const info of infos) {
+        if (options.include && !options.include.some((pattern) => matchesToolPattern(pattern, info.name)))
+            continue;
+        const readOnly = info.annotations.readOnlyHint === true;
+        const needsApproval = ask === undefined ? false : ask === 'mutating' ? !readOnly : ask.some((pattern) => matchesToolPattern(pattern, info.name));
+        tools.push(tool({
+            name: info.name,
+            description: info.description,
+            parameters: agentsSchema(info.parameters),
+            strict: false,
+            // With `ask`, every tool asks, so that the log has the turn's order.
+            needsApproval: ask === undefined
+                ? false
+                : async (runContext, _input, callId) => {
+                    if (callId === undefined)
+                        return needsApproval;
+                    const turn = approvals.current();
+                    turn.order.push(callId);
+                    // A call already approved or rejected (a resumed run) waits for nothing.
+                    if (needsApproval && runContext.isToolApproved({ toolName: info.name, callId }) === undefined) {
+                        turn.waiting ??= { toolName: info.name, toolCallId: callId };
+                    }
+                    return needsApproval;
+                },
+            execute: async (input, _context, details) => {
+                const id = details?.toolCall?.callId;
+                const behind = id === undefined ? undefined : approvals.heldBehind(id);
+                if (behind)
+                    return heldBackReason(behind, 'turn');
+                const result = await batcher.run(id === undefined ? { name: info.name, args: input } : { id, name: info.name, args: input }, details?.signal);
+                if ('code' in result)
+                    return `${result.code}: ${result.error}`;
+                return typeof result.result === 'string' ? result.result : JSON.stringify(result.result ?? null);
+            },
+        }));
+    }
+    batchers.set(tools, batcher);
+    return tools;
+}
+//# sourceMappingURL=index.js.map

@@ -1,0 +1,191 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { makeDirectories } from './fs/make-dirs.js';
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
+import { ToolError } from '../src/core/errors.js';
+/** Longest pause between two attempts on a busy lock, in ms. */
+const MAX_BACKOFF_MS = 20;
+/**
+ * Cross-process locks keyed by a string (an absolute file path): each is a lock file in `dir` named by
+ * the key's SHA-256, created exclusively (`O_CREAT | O_EXCL`) and holding `pid:token:time`. A busy lock
+ * is retried with a short backoff (1 ms doubling to 20 ms) until it is free or `signal` fires (the
+ * wait then rejects with the signal's ToolError, `cancelled` otherwise). A lock whose holder process is
+ * gone (same host: `kill(pid, 0)` says ESRCH) or that is older than `staleMs` is taken over; the
+ * takeover itself holds a second exclusive file so two waiters never both remove a fresh lock. A
+ * release removes the lock file (after checking it still carries its own token when it was held
+ * for more than half of `staleMs`, the only case where another process may have taken it over).
+ *
+ * The file operations are synchronous: each is one small system call on a local directory, much
+ * cheaper than a hop through libuv's thread pool. Within one process callers are expected to hold
+ * their own mutex per key first (the runner does), so the file only arbitrates between processes.
+ *
+ * Errors: a lock directory that cannot be created or written is a ToolError `unavailable` naming it.
+ */
+export function createFileLocks(options = {}) {
+    const dir = options.dir ?? join(defaultBase(), `toolhost-locks-${uidOf()}`);
+    const staleMs = options.staleMs ?? 60_000;
+    const prefix = `${process.pid}:${randomBytes(6).toString('hex')}-`;
+    let counter = 0;
+    const ensureDir = () => {
+        try {
+            makeDirectories(dir, 0o700);
+        }
+        catch (error) {
+            throw unusable(dir, error);
+        }
+    };
+    /** One attempt: true when the lock file was created with `content` (the directory is made when missing). */
+    const tryCreate = (file, content, retried = false) => {
+        let fd;
+        try {
+            fd = openSync(file, 'wx', 0o600);
+        }
+        catch (error) {
+            const code = error.code;
+            if (code === 'EEXIST')
+                return false;
+            if (code === 'ENOENT' && !retried) {
+                ensureDir();
+                return tryCreate(file, content, true);
+            }
+            throw unusable(dir, error);
+        }
+        try {
+            writeSync(fd, content);
+        }
+        finally {
+            closeSync(fd);
+        }
+        return true;
+    };
+    /** Removes `file` when its holder is gone or it is older than `staleMs`; true when it did (or the file vanished). */
+    const breakIfStale = (file) => {
+        const seen = readOrNull(file);
+        if (seen === null)
+            return true;
+        if (!isStale(file, seen, staleMs))
+            return false;
+        const breaker = `${file}.break`;
+        if (!tryCreate(breaker, String(process.pid))) {
+            // Another waiter is taking it over; a takeover marker left by a crash is removed once old.
+            const marker = readOrNull(breaker);
+            if (marker !== null && isStale(breaker, marker, staleMs))
+                removeQuietly(breaker);
+            return false;
+        }
+        try {
+            if (readOrNull(file) === seen)
+                removeQuietly(file);
+        }
+        finally {
+            removeQuietly(breaker);
+        }
+        return true;
+    };
+    return async (key, signal) => {
+        const file = join(dir, `${createHash('sha256').update(key).digest('hex').slice(0, 40)}.lock`);
+        const token = `${prefix}${(counter += 1)}`;
+        let backoff = 1;
+        for (;;) {
+            if (signal?.aborted)
+                throw stopped(signal);
+            const taken = Date.now();
+            const content = `${token}:${taken}`;
+            if (tryCreate(file, content)) {
+                return async () => {
+                    // Held for less than half the stale age, nobody can have taken it over (the holder is alive):
+                    // one unlink. Held longer, the file is removed only while it still carries this token.
+                    if (Date.now() - taken < staleMs / 2)
+                        removeQuietly(file);
+                    else if (readOrNull(file)?.startsWith(`${token}:`) === true)
+                        removeQuietly(file);
+                };
+            }
+            if (breakIfStale(file))
+                continue;
+            await pause(backoff, signal);
+            backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
+        }
+    };
+}
+function defaultBase() {
+    if (process.platform === 'linux') {
+        try {
+            if (statSync('/dev/shm').isDirectory())
+                return '/dev/shm';
+        }
+        catch {
+            // no /dev/shm here
+        }
+    }
+    return tmpdir();
+}
+function uidOf() {
+    try {
+        return String(userInfo().uid);
+    }
+    catch {
+        return 'user';
+    }
+}
+function readOrNull(file) {
+    try {
+        return readFileSync(file, 'utf8');
+    }
+    catch {
+        return null;
+    }
+}
+function removeQuietly(file) {
+    try {
+        unlinkSync(file);
+    }
+    catch {
+        // already gone
+    }
+}
+/** Whether the lock `file` holding `content` (`pid:...`) is stale: its process is gone, or it is older than `staleMs`. */
+function isStale(file, content, staleMs) {
+    const pid = Number.parseInt(content, 10);
+    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid) {
+        try {
+            process.kill(pid, 0);
+        }
+        catch (error) {
+            if (error.code === 'ESRCH')
+                return true;
+        }
+    }
+    try {
+        return Date.now() - statSync(file).mtimeMs > staleMs;
+    }
+    catch {
+        return true;
+    }
+}
+function stopped(signal) {
+    const reason = signal.reason;
+    if (reason && (reason.code === 'timeout' || reason.code === 'cancelled') && typeof reason.message === 'string') {
+        return new ToolError(reason.code, reason.message);
+    }
+    return new ToolError('cancelled', 'stopped while waiting for a file lock another process holds');
+}
+function pause(ms, signal) {
+    return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+            signal?.removeEventListener('abort', onAbort);
+            resolve();
+        }, ms);
+        const onAbort = () => {
+            clearTimeout(timer);
+            reject(stopped(signal));
+        };
+        signal?.addEventListener('abort', onAbort, { once: true });
+    });
+}
+function unusable(dir, error) {
+    const code = error.code;
+    return new ToolError('unavailable', `the lock directory ${dir} cannot be used (${typeof code === 'string' ? code : String(error)}); make it writable or give createNodePlatform another one (fileLocks: { dir })`);
+}
+//# sourceMappingURL=file-lock.js.map

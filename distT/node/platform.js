@@ -1,0 +1,248 @@
+import { createHash } from 'node:crypto';
+import { realpathSync, statSync } from 'node:fs';
+import * as fsp from 'node:fs/promises';
+import { posix } from 'node:path';
+import { ToolError } from '../src/core/errors.js';
+import { checkOptions, describeValue, is, rule, stateStoreRule } from '../src/core/options.js';
+import { isAddressEntry } from '../src/core/network.js';
+import { provideSha256 } from '../src/core/file-cache.js';
+import { quoteForMessage } from '../src/fs/text.js';
+import { createMemoryPlatform, MemoryStateStore } from '../src/platform/memory.js';
+import { createNodeSearchSource } from './search-fs.js';
+import { createConfinedNodeFs } from './fs/confined.js';
+import { isInside } from './fs/path-checked.js';
+import { NodeBackgroundCommands, runShellCommand } from './run-command.js';
+import { createDuckDuckGoSearch } from './web-search.js';
+import { FileStateStore } from './state-store.js';
+import { createFileLocks } from './file-lock.js';
+import { createNodeNetwork } from './network.js';
+import { createShellSessions } from './shell-session.js';
+// File fingerprints on Node through node:crypto: synchronous, and faster at every size than WebCrypto
+// (a thread-pool round trip per call) and than SHA-256 in JavaScript.
+provideSha256((bytes) => createHash('sha256').update(bytes).digest('hex'));
+export { createConfinedNodeFs } from './fs/confined.js';
+export { createPathCheckedNodeFs } from './fs/path-checked.js';
+/** A URL prefix of the network policy: the start of an absolute http(s) URL, such as `https://api.example.com/v1/`. */
+const URL_PREFIX = rule('an http:// or https:// URL prefix such as "https://api.example.com/"', (v) => {
+    if (typeof v !== 'string' || !/^https?:\/\//i.test(v))
+        return false;
+    try {
+        new URL(v);
+        return true;
+    }
+    catch {
+        return false;
+    }
+});
+/** `command.env`: variable names to string values (undefined leaves a variable out). */
+const ENV_RULE = (value, name) => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+        return `${name} must be an object of variables (name to string value), not ${describeValue(value)}`;
+    for (const [key, item] of Object.entries(value)) {
+        if (item !== undefined && typeof item !== 'string')
+            return `${name}.${key} must be a string, not ${describeValue(item)}`;
+    }
+    return undefined;
+};
+/** The checks of {@link NodePlatformOptions}. */
+const NODE_PLATFORM_RULES = {
+    root: is.path,
+    stateDir: is.path,
+    state: stateStoreRule,
+    webSearch: is.options({ baseUrl: is.url, timeoutMs: is.positiveMs, fetch: is.function, userAgent: is.string }),
+    command: is.options({
+        shell: is.nonEmptyString,
+        env: ENV_RULE,
+        inheritEnv: is.boolean,
+        killGraceMs: is.nonNegativeMs,
+        lingerMs: is.nonNegativeMs,
+        keepChars: is.positiveInteger,
+    }),
+    confinement: is.oneOf('descriptors', 'paths'),
+    network: is.options({
+        allow: is.arrayOf(is.anyOf('a URL prefix or { prefix, methods? }', URL_PREFIX, is.options({ prefix: is.required(URL_PREFIX), methods: is.arrayOf(is.string, 'an array of HTTP methods') })), 'an array of URL prefixes or { prefix, methods? } rules'),
+        allowAddresses: is.arrayOf(rule('an IP address (127.0.0.1, ::1) or an IPv4 CIDR range (10.0.0.0/8)', isAddressEntry), 'an array of IP addresses or IPv4 CIDR ranges (strings)'),
+    }),
+    fetch: is.function,
+    fileLocks: is.anyOf('true, false or { dir?, staleMs? }', is.boolean, is.options({ dir: is.path, staleMs: is.positiveMs })),
+};
+/** What a call on a disposed platform answers (`unavailable`). */
+const DISPOSED = 'the platform was disposed; create a new one';
+/**
+ * `fs` that answers every call with a ToolError `unavailable` ({@link DISPOSED}) once `disposed` has
+ * fired, instead of reaching into a port whose commands and descriptors are being ended.
+ */
+function refusedOnceDisposed(fs, disposed) {
+    const out = {};
+    for (const [key, member] of Object.entries(fs)) {
+        // Only the asynchronous file operations reach the filesystem; a synchronous helper (canonicalPath) works on the path alone.
+        out[key] =
+            typeof member === 'function' && FILE_OPERATIONS.has(key)
+                ? (...args) => (disposed.aborted ? Promise.reject(new ToolError('unavailable', DISPOSED)) : member.apply(fs, args))
+                : member;
+    }
+    return out;
+}
+/** The asynchronous members of {@link FsPromises}. */
+const FILE_OPERATIONS = new Set(['readFile', 'writeFile', 'writeFileAtomic', 'readRange', 'mkdir', 'readdir', 'stat', 'lstat', 'readlink', 'symlink', 'rename', 'rm', 'unlink']);
+/** The realpath of an existing directory, or a ToolError `not_found` / `not_a_directory`. */
+function realDirectory(root) {
+    let real;
+    try {
+        real = realpathSync(root);
+    }
+    catch (error) {
+        throw new ToolError('not_found', `workspace root "${root}" does not exist (${error.code ?? 'error'}); create it first or omit root for an in-memory workspace`);
+    }
+    if (!statSync(real).isDirectory()) {
+        throw new ToolError('not_a_directory', `workspace root "${root}" is a file, not a directory`);
+    }
+    return real;
+}
+/**
+ * The Node platform.
+ *
+ * - `root` given: the workspace is that real directory (must exist: else a ToolError `not_found`, or
+ *   `not_a_directory` for a file); `platform.root` is its realpath and workspace paths equal host paths.
+ *   `fs` is {@link createConfinedNodeFs}: confined to the root on its own, race-free on Linux (`..`, absolute paths elsewhere
+ *   and symlinks leading out → `outside_workspace`). `run_command` runs there ({@link runShellCommand}:
+ *   `/bin/sh -c` in its own process group; every process it started, `setsid` ones included, ended when
+ *   it exits, times out or is aborted; an allow-listed environment unless `command.inheritEnv`; streams
+ *   capped at 15,000 characters each end); its `cwd` is checked to be really inside the root
+ *   (`outside_workspace`). `backgroundCommands` runs `run_in_background` commands ({@link NodeBackgroundCommands}).
+ * - no `root`: an in-memory workspace at `/workspace` (as `createMemoryPlatform`); commands are
+ *   then unavailable (`capabilities.runCommand` false: a host shell cannot see in-memory files), so
+ *   `run_command` returns its empty result with a note.
+ * - `stateDir` given: state in {@link FileStateStore} (survives a restart, `capabilities.persistent`,
+ *   shared safely by processes on one directory); a directory that cannot be written (a file in the
+ *   way, no permission) throws a ToolError `unavailable` naming it;
+ *   `state` given: that store (`capabilities.persistent` true); else in a MemoryStateStore.
+ * - `webSearch`: the DuckDuckGo HTML scraper, `createDuckDuckGoSearch(options.webSearch)`, with or without
+ *   a root (`capabilities.webSearch` true); it resolves `{ results, note?, error? }`.
+ *
+ * `dispose()` ends every process of commands still running (background ones too) and waits for them;
+ * after it, every file call and command answers `unavailable` ("the platform was disposed; create a new
+ * one").
+ */
+export function createNodePlatform(options = {}) {
+    checkOptions('createNodePlatform', options, NODE_PLATFORM_RULES);
+    if (options.state !== undefined && options.stateDir !== undefined) {
+        throw new TypeError('createNodePlatform: give either state (a StateStore) or stateDir (a directory for state files), not both');
+    }
+    let state;
+    if (options.state !== undefined)
+        state = options.state;
+    else if (options.stateDir !== undefined) {
+        const files = new FileStateStore(options.stateDir);
+        files.checkWritable();
+        state = files;
+    }
+    else
+        state = new MemoryStateStore();
+    const persistent = options.state !== undefined || options.stateDir !== undefined;
+    const search = createDuckDuckGoSearch(options.webSearch);
+    const networkOptions = {};
+    if (options.network)
+        networkOptions.policy = options.network;
+    if (options.fetch)
+        networkOptions.fetch = options.fetch;
+    const network = createNodeNetwork(networkOptions);
+    const webSearch = (query, signal) => search(query, signal);
+    if (options.root === undefined) {
+        const memory = createMemoryPlatform({ state });
+        return {
+            name: 'node',
+            root: memory.root,
+            fs: memory.fs,
+            state,
+            capabilities: { runCommand: false, webSearch: true, persistent },
+            webSearch,
+            network,
+            // The memory workspace's own guarantees and readers: whole-file writes in one step, a change
+            // counter the search tools use to reuse their listings, and its bytes-first search source.
+            ...(memory.atomicWrites === undefined ? {} : { atomicWrites: memory.atomicWrites }),
+            ...(memory.changeCount === undefined ? {} : { changeCount: memory.changeCount }),
+            ...(memory.searchSource === undefined ? {} : { searchSource: memory.searchSource }),
+            dispose: () => memory.dispose(),
+        };
+    }
+    const root = realDirectory(options.root);
+    const disposed = new AbortController();
+    const fs = refusedOnceDisposed(createConfinedNodeFs(root, { mode: options.confinement }), disposed.signal);
+    const shells = createShellSessions(options.command ? { command: options.command } : {});
+    const running = new Set();
+    const searchSource = process.platform === 'linux' ? createNodeSearchSource(root) : undefined;
+    const lockPath = options.fileLocks === false ? undefined : createFileLocks(options.fileLocks === true ? {} : options.fileLocks);
+    /** The real directory of a resolved cwd, checked again to be inside the root (defence in depth). */
+    const realCwd = async (request) => {
+        if (disposed.signal.aborted)
+            throw new ToolError('unavailable', DISPOSED);
+        let cwd;
+        try {
+            cwd = await fsp.realpath(posix.resolve(root, request.cwd));
+        }
+        catch (error) {
+            throw new ToolError('not_found', `cwd ${quoteForMessage(request.cwd)} does not exist (${error.code ?? 'error'})`);
+        }
+        if (!isInside(root, cwd)) {
+            throw new ToolError('outside_workspace', `cwd ${quoteForMessage(request.cwd)} is outside the workspace; use a directory inside ${root}`);
+        }
+        return cwd;
+    };
+    const runCommand = async (request, signal) => {
+        const cwd = await realCwd(request);
+        const run = runShellCommand({ ...request, cwd }, AbortSignal.any([signal, disposed.signal]), options.command);
+        running.add(run);
+        try {
+            return await run;
+        }
+        finally {
+            running.delete(run);
+        }
+    };
+    const background = new NodeBackgroundCommands(options.command);
+    const backgroundCommands = {
+        start: async (request) => background.start({ ...request, cwd: await realCwd(request) }),
+        output: (id) => background.output(id),
+        list: () => background.list(),
+        stop: (id) => background.stop(id),
+    };
+    return {
+        name: 'node',
+        root,
+        fs,
+        state,
+        capabilities: { runCommand: true, webSearch: true, persistent },
+        ...(searchSource ? { searchSource } : {}),
+        ...(lockPath ? { lockPath } : {}),
+        runCommand,
+        backgroundCommands,
+        webSearch,
+        network,
+        shellSession(conversationId) {
+            const session = shells.get(conversationId);
+            return {
+                run: async (request, signal) => {
+                    if (disposed.signal.aborted)
+                        throw new ToolError('unavailable', DISPOSED);
+                    const run = session.run(request, AbortSignal.any([signal, disposed.signal]));
+                    running.add(run);
+                    try {
+                        return await run;
+                    }
+                    finally {
+                        running.delete(run);
+                    }
+                },
+                restart: () => session.restart(),
+            };
+        },
+        async dispose() {
+            disposed.abort();
+            await Promise.allSettled([...running, background.dispose()]);
+            await shells.dispose();
+            searchSource?.close?.();
+        },
+    };
+}
+//# sourceMappingURL=platform.js.map

@@ -1,0 +1,167 @@
+const __T=(l)=>{if(process.env.TL)globalThis.__tl?globalThis.__tl.push(l+' '+(performance.timeOrigin+performance.now()).toFixed(1)):console.log(l,(performance.timeOrigin+performance.now()).toFixed(1))};
+import { FILE_LARGE, FILE_NOT_REACHED } from '../src/search/source-cache.js';
+/** Fewest files a count shares with the source's helper thread (below, the thread costs more than it saves). */
+export const HELPED_MIN_FILES = 256;
+/** Files of one batch handed to the helper thread: the grain at which the two threads meet. */
+export const SHARED_BATCH_FILES = 32;
+/**
+ * An empty array whose elements V8 keeps as objects from the start. `[]` starts as an array of small
+ * integers, which the first push of a string or object turns into another kind, and optimized code
+ * that pushes went back to the interpreter over it every search or so.
+ */
+export function objectArray() {
+    const array = [undefined];
+    array.pop();
+    return array;
+}
+/**
+ * The calling thread's side of a count shared with a {@link SearchHelper}, fed by the walk
+ * (`walkWorkspace`'s `onFiles`): once the walk has listed {@link HELPED_MIN_FILES} files it starts
+ * the {@link SharedCount}, and from then on sorts each listed file into `stat` batches (files this
+ * thread's cache holds), the helper's batches (files its cache holds) and open batches.
+ */
+export class SharedFiles {
+    helper;
+    holds;
+    #count;
+    #batches = objectArray();
+    /**
+     * The batch being filled, per kind: always an array of objects (see {@link objectArray}), so these
+     * fields keep one type whichever kinds a search meets (the first repeated search fills `stat` and
+     * `helpers` for the first time).
+     */
+    #helpers = objectArray();
+    #open = objectArray();
+    #stat = objectArray();
+    constructor(helper, 
+    /** Whether the calling thread's cache holds a file. */
+    holds) {
+        this.helper = helper;
+        this.holds = holds;
+    }
+    /** Takes the walk's files (the last `added` are new); `job` describes the count, asked for once. */
+    add(files, added, job, signal) {
+        let from = files.length - added;
+        if (!this.#count) {
+            if (files.length < HELPED_MIN_FILES)
+                return;
+            this.#count = this.helper.share(job(), signal);
+            from = 0;
+        }
+        for (let i = from; i < files.length; i += 1) {
+            const path = files[i].path;
+            if (this.holds(path)) {
+                if (this.#stat.push(path) === SHARED_BATCH_FILES)
+                    this.#post('stat');
+            }
+            else if (this.helper.owns(path)) {
+                if (this.#helpers.push(path) === SHARED_BATCH_FILES)
+                    this.#post('helpers');
+            }
+            else if (this.#open.push(path) === SHARED_BATCH_FILES) {
+                this.#post('open');
+            }
+        }
+    }
+    /** The walk is done: the rest is posted and the count told so. Undefined when the walk found too few files to share. */
+    end() {
+        const count = this.#count;
+        if (!count)
+            return undefined;
+        for (const kind of ['helpers', 'open', 'stat'])
+            this.#post(kind);
+        count.end();
+        return { count, batches: this.#batches, owns: (path) => this.helper.owns(path), stopped: false };
+    }
+    /** The walk failed: the helper drops the count. */
+    cancel() {
+        this.#count?.cancel();
+    }
+    /** Posts the batch of `kind` being filled, if it has any file. */
+    #post(kind) {
+        const paths = kind === 'stat' ? this.#stat : kind === 'helpers' ? this.#helpers : this.#open;
+        if (paths.length === 0)
+            return;
+        if (kind === 'stat')
+            this.#stat = objectArray();
+        else if (kind === 'helpers')
+            this.#helpers = objectArray();
+        else
+            this.#open = objectArray();
+        this.#count.post(paths, kind);
+        this.#batches.push({ paths, kind });
+    }
+}
+/**
+ * Counts `work` on this thread beside the helper: `open` and `stat` batches from the last one down
+ * until it meets a batch the helper took; then it takes the helper's codes (`tally`), counts the files
+ * of the `stat` batches the helper took (from this thread's cache, with the helper's `lstat`), and
+ * counts here what the helper left (files over its size limit, batches it never reached because it
+ * was busy, gone, or stopped). `countHere(path, keep, stat)` counts one file on this thread (`stat`:
+ * its `lstat` as the helper took it, null when it was gone; undefined: take it now) and answers
+ * whether the time limit stopped the search; `stop()` tells whether it has.
+ */
+export async function countShared(work, countHere, stop, tally) {
+    const shared = work;
+    const { count, batches } = shared;
+    const here = new Uint8Array(batches.length);
+    try {
+        let stopped = false;
+        for (let k = batches.length - 1; k >= 0 && !stopped; k -= 1) {
+            const batch = batches[k];
+            if (batch.kind === 'helpers')
+                continue;
+            if (!count.claim(k))
+                break;
+            here[k] = 1;
+            for (const path of batch.paths) {
+                if ((stopped = await countHere(path, true)))
+                    break;
+            }
+        }
+        __T('M own done');
+        const answer = await count.finish();
+        __T('M answer');
+        shared.stopped = answer.stopped;
+        for (let k = 0; k < batches.length; k += 1) {
+            if (here[k] === 1)
+                continue;
+            const { paths, kind } = batches[k];
+            if (kind === 'stat') {
+                // This thread's cached files; the helper may have taken their lstat.
+                const stats = answer.stats.get(k);
+                for (let i = 0; i < paths.length; i += 1) {
+                    if (stop())
+                        return;
+                    const size = stats?.[3 * i];
+                    // -1: not reached (the deadline came first), NaN: gone or not a regular file.
+                    const stat = stats === undefined || size === -1 ? undefined : Number.isNaN(size) ? null : { size: size, mtimeMs: stats[3 * i + 1], ino: stats[3 * i + 2] };
+                    if (await countHere(paths[i], true, stat))
+                        return;
+                }
+                continue;
+            }
+            const codes = answer.codes.get(k);
+            for (let i = 0; i < paths.length; i += 1) {
+                const path = paths[i];
+                const code = codes ? codes[i] : FILE_NOT_REACHED;
+                if (codes && code !== FILE_LARGE) {
+                    if (code !== FILE_NOT_REACHED)
+                        tally(path, code);
+                    continue;
+                }
+                // Left to this thread: over the helper's size limit, or a batch it never counted.
+                if (stop())
+                    return;
+                // A file the helper's cache holds is read here without being cached twice.
+                if (await countHere(path, code === FILE_LARGE || !shared.owns(path)))
+                    return;
+            }
+        }
+    }
+    catch (error) {
+        count.cancel();
+        throw error;
+    }
+}
+//# sourceMappingURL=search-shared.js.map

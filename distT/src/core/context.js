@@ -1,0 +1,253 @@
+/**
+ * The {@link ToolContext} a tool receives for one call, built lazily: creating one is a single small
+ * object, and what costs something (the call's id, its AbortSignal) is made only when read. The runner
+ * owns the call; this object carries its per-call state changes and ends with it.
+ */
+import { ToolError } from './errors.js';
+import { findNonJson } from './json.js';
+import { withoutStackTrace } from './stack.js';
+/**
+ * The `cancelled` (or, for a deadline, `timeout`) error of a call whose signal fired.
+ * A signal aborted with a ToolError `timeout` keeps that code and message.
+ */
+export function cancelled(name, signal) {
+    const reason = signal.reason;
+    if (reason && reason.code === 'timeout' && typeof reason.message === 'string')
+        return new ToolError('timeout', reason.message);
+    return new ToolError('cancelled', `${name} was cancelled before it finished`);
+}
+/**
+ * The reason a call's own signal is aborted with once the call is over (so work the tool left behind
+ * stops). Built without a stack: it is made for many calls and a stack would only point here.
+ */
+export function endedReason(name) {
+    return withoutStackTrace(() => new ToolError('cancelled', `${name} has ended`));
+}
+/** The lazily built {@link ToolContext} of one call. */
+export class CallContext {
+    conversationId;
+    #host;
+    #info;
+    #state;
+    #callId;
+    #controller;
+    #unlink;
+    #changes;
+    #open = true;
+    #fs;
+    #changedFiles = false;
+    /** Paths the call's fs changed (or began changing), in order, each once. */
+    #changedPaths = new Set();
+    /** Changes through ctx.fs not yet settled. */
+    #inFlight = 0;
+    #onSettled = [];
+    constructor(host, info, state) {
+        this.#host = host;
+        this.#info = info;
+        this.#state = state;
+        this.conversationId = info.conversationId;
+        this.#callId = info.callId;
+        this.#controller = info.controller;
+    }
+    get callId() {
+        return (this.#callId ??= crypto.randomUUID());
+    }
+    get signal() {
+        let controller = this.#controller;
+        if (!controller) {
+            controller = this.#controller = new AbortController();
+            const caller = this.#info.callerSignal;
+            if (!this.#open)
+                controller.abort(endedReason(this.#info.tool));
+            else if (caller?.aborted)
+                controller.abort(cancelled(this.#info.tool, caller));
+            else if (caller) {
+                const onAbort = () => controller.abort(cancelled(this.#info.tool, caller));
+                caller.addEventListener('abort', onAbort, { once: true });
+                this.#unlink = () => caller.removeEventListener('abort', onAbort);
+            }
+        }
+        return controller.signal;
+    }
+    get deadline() {
+        return this.#info.deadline;
+    }
+    get cwd() {
+        return this.#host.cwd;
+    }
+    get fs() {
+        // Only a call the runner can interrupt (it owns a controller) needs to know whether it changed a
+        // file: the others see the platform's own object.
+        if (!this.#info.controller)
+            return this.#host.platform.fs;
+        return (this.#fs ??= guardedFs(this.#host.platform.fs, this.#info.controller.signal, {
+            started: () => this.#changedFiles,
+            begin: (paths) => {
+                this.#changedFiles = true;
+                for (const path of paths)
+                    if (this.#changedPaths.size < MAX_CHANGED_PATHS)
+                        this.#changedPaths.add(path);
+                this.#inFlight += 1;
+            },
+            end: () => {
+                this.#inFlight -= 1;
+                if (this.#inFlight === 0)
+                    for (const wake of this.#onSettled.splice(0))
+                        wake();
+            },
+        }));
+    }
+    /** The paths the call changed (or began changing) through `ctx.fs`, in order, at most 1,000. */
+    get changedPaths() {
+        return [...this.#changedPaths];
+    }
+    /** True while a change the call started through `ctx.fs` is still running. */
+    get changing() {
+        return this.#inFlight > 0;
+    }
+    /** Resolves once no change the call started through `ctx.fs` is still running (at once when none is). */
+    changesSettled() {
+        if (this.#inFlight === 0)
+            return Promise.resolve();
+        return new Promise((resolve) => this.#onSettled.push(resolve));
+    }
+    /**
+     * True once the call started changing a file through `ctx.fs` (a write, rename, removal, mkdir...):
+     * the runner then waits for the tool's own answer instead of answering `timeout` or `cancelled`.
+     */
+    get changedFiles() {
+        return this.#changedFiles;
+    }
+    get platform() {
+        return this.#host.platform;
+    }
+    get planMode() {
+        return this.#host.planMode();
+    }
+    get permissions() {
+        return this.#host.permissions();
+    }
+    get fileCache() {
+        return this.#state.fileCache;
+    }
+    get denialTracker() {
+        return this.#host.denialTracker;
+    }
+    get verbose() {
+        return this.#host.verbose;
+    }
+    get hooks() {
+        return this.#host.hooks;
+    }
+    isIdle() {
+        return this.#host.isIdle();
+    }
+    send(message) {
+        // Checked synchronously, so a tool that does not await send still sees the throw.
+        const problem = findNonJson(message);
+        if (problem)
+            throw new ToolError('invalid_arguments', `ctx.send: the message is not JSON (${problem}); send plain objects, arrays, strings, finite numbers, booleans or null`);
+        // A failing host handler is the host's problem: it must neither fail the tool nor surface as an
+        // unhandled rejection from a send the tool did not await.
+        const delivered = { conversationId: this.conversationId, callId: this.callId, tool: this.#info.tool, message };
+        const deliver = (handler) => {
+            try {
+                return Promise.resolve(handler?.(delivered)).then(() => undefined, () => undefined);
+            }
+            catch {
+                return Promise.resolve();
+            }
+        };
+        return Promise.all([deliver(this.#host.onMessage), deliver(this.#info.onMessage)]).then(() => undefined);
+    }
+    getState(key) {
+        const text = this.#state.values.get(key);
+        return text === undefined ? undefined : JSON.parse(text);
+    }
+    setState(key, value) {
+        if (typeof key !== 'string')
+            throw new ToolError('invalid_arguments', 'setState: the key must be a string');
+        if (!this.#open) {
+            throw new ToolError('cancelled', `setState("${key}") after ${this.#info.tool} ended (cancelled or timed out); the value was not kept`);
+        }
+        const values = this.#state.values;
+        let text;
+        if (value !== undefined) {
+            const problem = findNonJson(value);
+            if (problem) {
+                throw new ToolError('invalid_arguments', `setState("${key}"): the value is not JSON (${problem}); store plain objects, arrays, strings, finite numbers, booleans or null`);
+            }
+            text = JSON.stringify(value);
+        }
+        const changes = (this.#changes ??= { dirty: new Map(), previous: new Map() });
+        if (!changes.previous.has(key))
+            changes.previous.set(key, values.get(key));
+        if (text === undefined)
+            values.delete(key);
+        else
+            values.set(key, text);
+        changes.dirty.set(key, text);
+    }
+    withPathLock(path, fn) {
+        return this.#host.withPathLock(path, fn, this.#controller || this.#info.callerSignal ? this.signal : undefined);
+    }
+    /**
+     * Ends the call: later `setState` calls throw, and a signal the tool read (or the runner's) is
+     * aborted with "has ended" so work left behind stops. Returns the state changes to persist.
+     */
+    end() {
+        this.#open = false;
+        this.#unlink?.();
+        const controller = this.#controller;
+        if (controller && !controller.signal.aborted)
+            controller.abort(endedReason(this.#info.tool));
+        return this.#changes;
+    }
+}
+/** Methods of the filesystem port that change something. */
+const MUTATING = new Set(['writeFile', 'writeFileAtomic', 'mkdir', 'symlink', 'rename', 'rm', 'unlink', 'rmdir', 'appendFile', 'copyFile', 'truncate', 'chmod', 'utimes', 'link']);
+/** Most changed paths a call keeps for its answer. */
+const MAX_CHANGED_PATHS = 1000;
+/**
+ * `fs` as one interruptible call sees it: each change it starts is reported (`begin` with the paths it
+ * touches, `end` once it settles) and, once `signal` has fired (deadline or cancel) before any change
+ * started, refused with the signal's `timeout` / `cancelled`, so a call answered as stopped has changed
+ * nothing. Once a change has started (`started()` true), the rest of it goes through, so a temporary
+ * file is still renamed or removed.
+ */
+function guardedFs(fs, signal, watch) {
+    const cache = new Map();
+    return new Proxy(fs, {
+        get(target, property) {
+            if (cache.has(property))
+                return cache.get(property);
+            const value = Reflect.get(target, property, target);
+            if (typeof value !== 'function')
+                return value;
+            const method = value;
+            const wrapped = typeof property === 'string' && MUTATING.has(property)
+                ? (...args) => {
+                    if (signal.aborted && !watch.started()) {
+                        const reason = signal.reason;
+                        return Promise.reject(reason && typeof reason.code === 'string' ? reason : new ToolError('cancelled', 'the call was cancelled before it changed anything'));
+                    }
+                    // rename changes both its paths; symlink, link and copyFile their second one; the others their first.
+                    const paths = (property === 'rename' ? args.slice(0, 2) : property === 'symlink' || property === 'copyFile' || property === 'link' ? args.slice(1, 2) : args.slice(0, 1)).filter((arg) => typeof arg === 'string');
+                    watch.begin(paths);
+                    let settled;
+                    try {
+                        settled = method.apply(target, args);
+                    }
+                    catch (error) {
+                        watch.end();
+                        throw error;
+                    }
+                    return Promise.resolve(settled).finally(() => watch.end());
+                }
+                : method.bind(target);
+            cache.set(property, wrapped);
+            return wrapped;
+        },
+    });
+}
+//# sourceMappingURL=context.js.map

@@ -1,0 +1,95 @@
+import { is, rule } from './options.js';
+const toolPatterns = is.arrayOf(is.string, 'an array of tool-name patterns (strings such as "deploy_*")');
+/**
+ * The check of a {@link PermissionPolicy} option: `'allow_all'`, `'read_only'`, or an object whose
+ * `allow` / `deny` are arrays of strings and whose `ask` is a function.
+ */
+export const permissionPolicyRule = is.anyOf("'allow_all', 'read_only' or { allow?: string[], deny?: string[], ask?: (request) => Promise<'allow_once' | 'allow_session' | 'deny'> }", is.oneOf('allow_all', 'read_only'), is.options({
+    allow: toolPatterns,
+    deny: toolPatterns,
+    ask: rule("a function (request) => Promise<'allow_once' | 'allow_session' | 'deny'>", (v) => typeof v === 'function'),
+}));
+/** Log of every refused call. Keeps the newest 1,000. */
+export class DenialTracker {
+    #denials = [];
+    /** Records a refusal. */
+    record(denial) {
+        this.#denials.push(denial);
+        if (this.#denials.length > 1000)
+            this.#denials.shift();
+    }
+    /** Refusals so far, oldest first (a copy). */
+    list() {
+        return this.#denials.slice();
+    }
+    /** How many refusals there were, optionally for one tool. */
+    count(tool) {
+        return tool === undefined ? this.#denials.length : this.#denials.filter((d) => d.tool === tool).length;
+    }
+    /** Forgets every refusal. */
+    clear() {
+        this.#denials.length = 0;
+    }
+}
+/** True when `name` matches `pattern` (exact, or prefix when the pattern ends in `*`). */
+export function matchesToolPattern(pattern, name) {
+    return pattern.endsWith('*') ? name.startsWith(pattern.slice(0, -1)) : pattern === name;
+}
+/**
+ * Applies a {@link PermissionPolicy} and plan mode to tool calls, remembering `allow_session` answers
+ * per conversation and tool.
+ */
+export class PermissionChecker {
+    policy;
+    #sessionAllowed = new Set();
+    /** Throws a TypeError naming what is wrong with a policy that is not a {@link PermissionPolicy}. */
+    constructor(policy = 'allow_all') {
+        const problem = permissionPolicyRule(policy, 'policy');
+        if (problem)
+            throw new TypeError(`PermissionChecker: ${problem}`);
+        this.policy = policy;
+    }
+    /** Decides a call. `planMode` refuses every tool that is not read-only. Never rejects: a throwing `ask` is a denial. */
+    async check(request, planMode) {
+        const { tool, readOnly } = request;
+        if (planMode && !readOnly) {
+            return { allowed: false, reason: `plan mode is on: ${tool} changes things and only read-only tools may run; leave plan mode to run it` };
+        }
+        const policy = this.policy;
+        if (policy === 'allow_all')
+            return { allowed: true };
+        if (policy === 'read_only') {
+            return readOnly
+                ? { allowed: true }
+                : { allowed: false, reason: `permissions are read-only: ${tool} is not a read-only tool` };
+        }
+        if (policy.deny?.some((p) => matchesToolPattern(p, tool))) {
+            return { allowed: false, reason: `${tool} is denied by the permission rules` };
+        }
+        if (policy.allow?.some((p) => matchesToolPattern(p, tool)))
+            return { allowed: true };
+        if (readOnly)
+            return { allowed: true };
+        const sessionKey = `${request.conversationId}\u0000${tool}`;
+        if (this.#sessionAllowed.has(sessionKey))
+            return { allowed: true };
+        if (!policy.ask) {
+            return { allowed: false, reason: `${tool} needs permission and no one can grant it (no onPermissionRequest / ask handler)` };
+        }
+        let answer;
+        try {
+            answer = await policy.ask(request);
+        }
+        catch (error) {
+            return { allowed: false, reason: `the permission prompt failed: ${error instanceof Error ? error.message : String(error)}` };
+        }
+        if (answer === 'allow_session') {
+            this.#sessionAllowed.add(sessionKey);
+            return { allowed: true };
+        }
+        if (answer === 'allow_once')
+            return { allowed: true };
+        return { allowed: false, reason: `the user denied ${tool}` };
+    }
+}
+//# sourceMappingURL=permissions.js.map

@@ -1,0 +1,675 @@
+import { ToolError, toToolError } from './errors.js';
+import { createFileCache } from './file-cache.js';
+import { clipForMessage, quoteForMessage } from '../fs/text.js';
+import { KeyedMutex } from './locks.js';
+import { DenialTracker, PermissionChecker, permissionPolicyRule } from './permissions.js';
+import { checkCallOptions, checkOptions, checkToolCalls, describeValue, is, rule, stateStoreRule } from './options.js';
+import { createMemoryPlatform } from '../platform/memory.js';
+import { isInside, joinPath } from '../fs/paths.js';
+import { createToolEntry, entryForCall } from './entry.js';
+import { CallContext, cancelled, endedReason } from './context.js';
+import { findNonJson } from './json.js';
+import { webSearchFallbackTool } from '../tools/web-search.js';
+function sharedStore(store) {
+    return typeof store.lock === 'function' && typeof store.snapshot === 'function' ? store : undefined;
+}
+function stateMap(state) {
+    return new Map(Object.entries(state).map(([key, value]) => [key, JSON.stringify(value)]));
+}
+const SEARCH_FALLBACK_NAMES = new Set(['web_search', 'google_search']);
+/**
+ * Registers tools and runs tool calls. Validates arguments once (ajv for a JSON Schema, the library
+ * itself for a Standard Schema), applies permissions and plan mode, hands tools a {@link ToolContext},
+ * persists tool state before a call's result is returned, and turns every failure into a coded result.
+ * Tools of both shapes ({@link ExecuteTool} and the classic {@link Tool}) are taken alike.
+ */
+export class ToolRunner {
+    platform;
+    denialTracker = new DenialTracker();
+    conversationId;
+    defaultTimeoutMs;
+    cwd;
+    verbose;
+    #permissions;
+    #planMode;
+    #options;
+    #tools = new Map();
+    #conversations = new Map();
+    #loading = new Map();
+    #pathLocks = new KeyedMutex();
+    /** Serialises calls on a platform with `batch`, so no other caller's commit is deferred into a batch. */
+    #calls = new KeyedMutex();
+    #contextHost;
+    #compiling;
+    /** The platform's state store when several processes share it (it has `lock` and `snapshot`). */
+    #shared;
+    #fallback;
+    constructor(options = {}) {
+        checkOptions('ToolRunner', options, RUNNER_OPTION_RULES);
+        this.#options = options;
+        this.platform = options.platform ?? createMemoryPlatform();
+        if (options.cwd !== undefined && !isInside(joinPath(this.platform.root), joinPath(options.cwd))) {
+            throw new TypeError(`ToolRunner: cwd must be a directory inside the platform root (${this.platform.root}), not ${describeValue(options.cwd)}`);
+        }
+        this.#permissions = new PermissionChecker(options.permissions ?? 'allow_all');
+        this.#planMode = options.planMode ?? false;
+        this.conversationId = options.conversationId ?? 'default';
+        this.defaultTimeoutMs = options.defaultTimeoutMs;
+        this.cwd = options.cwd ?? this.platform.root;
+        this.verbose = options.verbose ?? false;
+        this.#shared = sharedStore(this.platform.state);
+        const hooks = {};
+        if (options.startSubagent)
+            hooks.startSubagent = options.startSubagent;
+        if (options.generateImage)
+            hooks.generateImage = options.generateImage;
+        if (options.onFinish)
+            hooks.onFinish = options.onFinish;
+        this.#contextHost = {
+            platform: this.platform,
+            cwd: this.cwd,
+            verbose: this.verbose,
+            hooks,
+            denialTracker: this.denialTracker,
+            permissions: () => this.#permissions,
+            planMode: () => this.#planMode,
+            isIdle: () => options.isIdle?.() ?? false,
+            onMessage: options.onMessage,
+            withPathLock: (path, fn, signal) => this.#pathLocks.run(path, () => this.#withPlatformLock(path, fn, signal)),
+        };
+        const compiling = [];
+        for (const tool of options.tools ?? []) {
+            const entry = createToolEntry(tool);
+            // Compiled now, not at the first call: a schema that does not compile is the host's error,
+            // reported by ready() (and as `unavailable` by the tool's calls), never as the model's.
+            if (!entry.compiled)
+                compiling.push(entry.compile());
+            this.#tools.set(entry.name, entry);
+        }
+        this.#compiling = Promise.all(compiling).then(() => undefined);
+        this.#compiling.catch(() => undefined);
+    }
+    /**
+     * A runner whose tools are all compiled: `new ToolRunner(options)` then {@link ready}. Rejects with
+     * the TypeError of the first tool whose schema does not compile (naming the tool).
+     */
+    static async create(options = {}) {
+        const runner = new ToolRunner(options);
+        await runner.ready();
+        return runner;
+    }
+    /**
+     * Resolves once every tool given to the constructor has its validator (most need no compile:
+     * the built-ins are precompiled, Standard Schemas validate themselves). Rejects with a TypeError
+     * naming the tool whose schema ajv refused, or that cannot be compiled here (a strict CSP).
+     */
+    ready() {
+        return this.#compiling;
+    }
+    /** The permission checker in force (replaced by {@link setPermissions}). */
+    get permissions() {
+        return this.#permissions;
+    }
+    /** Whether plan mode is on (only read-only tools run); settable, as {@link setPlanMode}. */
+    get planMode() {
+        return this.#planMode;
+    }
+    set planMode(on) {
+        this.setPlanMode(on);
+    }
+    /**
+     * Replaces the permission policy for the calls that start from now on (calls already waiting for a
+     * permission keep the answer they get). `allow_session` answers given under the old policy are
+     * forgotten. Throws a TypeError for a value that is not a policy.
+     */
+    setPermissions(policy) {
+        const problem = permissionPolicyRule(policy, 'policy');
+        if (problem)
+            throw new TypeError(`setPermissions: ${problem}`);
+        this.#permissions = new PermissionChecker(policy);
+    }
+    /** Turns plan mode on or off for the calls that start from now on. */
+    setPlanMode(on) {
+        if (typeof on !== 'boolean')
+            throw new TypeError(`setPlanMode takes a boolean, not ${JSON.stringify(on)}`);
+        this.#planMode = on;
+    }
+    /**
+     * Adds a tool (either shape); a tool with the same name is replaced (keeping its place in
+     * `declarations()`). Rejects with a TypeError naming the tool for a bad name, a missing
+     * `execute`/`call`, or a schema that is not a compilable JSON Schema object (or cannot be compiled
+     * here: see registerPrecompiledValidators) — a host's mistake, never `invalid_arguments`.
+     */
+    async register(tool) {
+        const entry = createToolEntry(tool);
+        await entry.compile();
+        this.#tools.set(entry.name, entry);
+    }
+    /** Removes a tool by name; true when one was registered. */
+    unregister(name) {
+        return this.#tools.delete(name);
+    }
+    /** Whether a tool of this name is registered. */
+    has(name) {
+        return this.#tools.has(name);
+    }
+    /** Function declarations of the registered tools, in registration order, `parameters` as objects. */
+    declarations() {
+        return [...this.#tools.values()].map((entry) => ({ name: entry.name, description: entry.description, parameters: entry.parameters }));
+    }
+    /**
+     * The registered tools with annotations (`readOnlyHint` always set), output schema and concurrency,
+     * in registration order: all an adapter (MCP `tools/list`, the AI SDK) needs, without the tool list.
+     */
+    tools() {
+        return [...this.#tools.values()].map((entry) => {
+            const info = {
+                name: entry.name,
+                description: entry.description,
+                parameters: entry.parameters,
+                annotations: { ...entry.annotations },
+                concurrencySafe: entry.concurrencySafe,
+            };
+            if (entry.outputSchema)
+                info.outputSchema = entry.outputSchema;
+            return info;
+        });
+    }
+    /**
+     * Runs one call and returns the tool's output; rejects with a {@link ToolError} (check `code`).
+     * Codes: `unknown_tool`, `invalid_arguments`, `permission_denied`, `cancelled`, `timeout`,
+     * `execution_failed` (a throw, message kept; a result that breaks the tool's outputSchema),
+     * `unavailable` (the tool's schema could not be compiled), or the tool's own code. Bad `options`
+     * (see {@link CallOptions}) reject with a TypeError instead: the host's mistake, not the model's.
+     */
+    async execute(name, args, options = {}) {
+        checkCallOptions('ToolRunner.execute', options);
+        const run = async () => {
+            const outcome = await this.#run(name, args, options, undefined);
+            if (outcome.ok)
+                return outcome.value;
+            throw outcome.error;
+        };
+        return this.platform.batch ? this.#calls.run('calls', run) : run();
+    }
+    /**
+     * Runs a batch of calls and returns one result per call, in call order, ids echoed; a call's failure
+     * is its result, never a rejection. Bad `options` (see {@link CallOptions}) or `calls` that are not
+     * an array, the host's mistakes, reject with a TypeError before any call runs.
+     * Consecutive `concurrencySafe` calls run concurrently; every other call runs alone, in order.
+     * On a platform with `batch` the whole batch is made durable in one commit before it returns; when
+     * that commit fails, every change of the batch is undone and each success of a tool that is not
+     * read-only reports the commit's code instead (`quota_exceeded`, `unavailable`); read-only results
+     * and failures are kept.
+     */
+    async processToolCalls(calls, options = {}) {
+        checkCallOptions('ToolRunner.processToolCalls', options);
+        checkToolCalls('ToolRunner.processToolCalls', calls);
+        const { batch } = this.platform;
+        if (!batch)
+            return this.#processCalls(calls, options, undefined);
+        return this.#calls.run('calls', async () => {
+            const readOnly = new Array(calls.length).fill(true);
+            let results = [];
+            try {
+                await batch.call(this.platform, async () => {
+                    results = await this.#processCalls(calls, options, readOnly);
+                });
+                return results;
+            }
+            catch (error) {
+                const failure = toToolError(error);
+                return results.map((result, i) => 'code' in result || readOnly[i]
+                    ? result
+                    : { ...(result.id === undefined ? {} : { id: result.id }), name: result.name, error: failure.message, code: failure.code });
+            }
+        });
+    }
+    /** Reads a conversation's tool state from the platform store (for hosts and inspectors). */
+    async getState(conversationId = this.conversationId) {
+        if (this.#shared)
+            return (await this.#shared.snapshot(conversationId, undefined)).state ?? {};
+        const state = await this.#conversation(conversationId);
+        const out = {};
+        for (const [key, text] of state.values)
+            out[key] = JSON.parse(text);
+        return out;
+    }
+    /** Runs the calls in order (concurrency-safe neighbours together); notes in `readOnly[i]` whether call i's tool was read-only. */
+    async #processCalls(calls, options, readOnly) {
+        const results = new Array(calls.length);
+        const runOne = (index) => {
+            const call = calls[index];
+            if (readOnly && typeof call === 'object' && call !== null && typeof call.name === 'string') {
+                readOnly[index] = this.#lookup(call.name)?.readOnly ?? true;
+            }
+            return this.#runCall(call, options);
+        };
+        let i = 0;
+        while (i < calls.length) {
+            if (this.#isConcurrencySafe(calls[i])) {
+                let j = i;
+                while (j < calls.length && this.#isConcurrencySafe(calls[j]))
+                    j += 1;
+                const start = i;
+                const settled = await Promise.all(calls.slice(i, j).map((_, k) => runOne(start + k)));
+                settled.forEach((result, k) => (results[start + k] = result));
+                i = j;
+            }
+            else {
+                results[i] = await runOne(i);
+                i += 1;
+            }
+        }
+        return results;
+    }
+    #lookup(name) {
+        const entry = this.#tools.get(name);
+        if (entry || !SEARCH_FALLBACK_NAMES.has(name))
+            return entry;
+        this.#fallback ??= createToolEntry(webSearchFallbackTool);
+        return this.#fallback;
+    }
+    #isConcurrencySafe(call) {
+        if (typeof call !== 'object' || call === null || typeof call.name !== 'string')
+            return true;
+        const entry = this.#lookup(call.name);
+        return entry ? entry.concurrencySafe : true;
+    }
+    async #runCall(call, options) {
+        const id = typeof call === 'object' && call !== null && typeof call.id === 'string' ? call.id : undefined;
+        const withId = (value) => (id === undefined ? value : { id, ...value });
+        if (typeof call !== 'object' || call === null || typeof call.name !== 'string') {
+            return withId({
+                name: typeof call?.name === 'string' ? call.name : '',
+                error: 'each tool call must be an object { id?, name: string, args }',
+                code: 'invalid_arguments',
+            });
+        }
+        const outcome = await this.#run(call.name, call.args, options, id);
+        return outcome.ok
+            ? withId({ name: call.name, result: outcome.value })
+            : withId({ name: call.name, error: outcome.error.message, code: outcome.error.code });
+    }
+    async #run(name, rawArgs, options, id) {
+        try {
+            return { ok: true, value: await this.#invoke(name, rawArgs, options, id) };
+        }
+        catch (error) {
+            return { ok: false, error: toToolError(error) };
+        }
+    }
+    async #invoke(name, rawArgs, options, id) {
+        const registered = this.#lookup(name);
+        if (!registered) {
+            const names = [...this.#tools.keys()];
+            const listed = names.slice(0, 30).join(', ') + (names.length > 30 ? ', ...' : '');
+            throw new ToolError('unknown_tool', `unknown tool ${quoteForMessage(String(name))}; available tools: ${listed || '(none registered)'}`);
+        }
+        let args = registered.parse(rawArgs, name);
+        if (isThenable(args))
+            args = await args;
+        // From here on, read-only is this call's (a text editor's `view` is, its `create` is not).
+        const entry = entryForCall(registered, args);
+        const { signal } = options;
+        if (signal?.aborted)
+            throw cancelled(name, signal);
+        const conversationId = options.conversationId ?? this.conversationId;
+        // Generated only where it is seen (a permission request, the tool's context): the fast path below
+        // has no use for it, and crypto.randomUUID costs a random-source read per call.
+        let callId = id;
+        if (this.#planMode || this.#permissions.policy !== 'allow_all') {
+            callId ??= crypto.randomUUID();
+            const request = { tool: name, args, conversationId, callId, readOnly: entry.readOnly };
+            // Non-enumerable: hosts post the request to a page or another thread, and an AbortSignal cannot be cloned.
+            Object.defineProperty(request, 'signal', { value: signal ?? new AbortController().signal, enumerable: false });
+            const decision = await abortable(this.#permissions.check(request, this.#planMode), signal, name);
+            if (!decision.allowed) {
+                this.denialTracker.record({ tool: name, args, reason: decision.reason, conversationId, time: Date.now() });
+                throw new ToolError('permission_denied', decision.reason);
+            }
+            if (signal?.aborted)
+                throw cancelled(name, signal);
+        }
+        const timeoutMs = normaliseTimeout(options.timeoutMs ?? this.defaultTimeoutMs);
+        if (timeoutMs === undefined && (entry.readOnly || !this.platform.flush)) {
+            // Fast path: no deadline and nothing to flush; only the caller's signal (a worker bridge passes
+            // one for a call its host can cancel) can end the call early, with `cancelled` as on the full path.
+            if (!entry.usesContext) {
+                const value = signal ? await abortable(Promise.resolve(entry.run(args, undefined)), signal, name) : await entry.run(args, undefined);
+                return this.#output(entry, name, value);
+            }
+        }
+        // A mutating call the caller can cancel takes the full path, which knows whether it changed a file.
+        if (timeoutMs === undefined && (entry.readOnly || !this.platform.flush) && !this.#shared && (entry.readOnly || !signal)) {
+            // A tool that takes a context gets one built lazily (no timer; no controller unless it reads `signal`).
+            const state = this.#conversations.get(conversationId) ?? (await this.#conversation(conversationId));
+            const ctx = new CallContext(this.#contextHost, { tool: name, conversationId, callId, callerSignal: signal, controller: undefined, onMessage: options.onMessage }, state);
+            let value;
+            try {
+                const running = entry.run(args, ctx);
+                value = signal ? await abortable(Promise.resolve(running), signal, name) : await running;
+            }
+            catch (error) {
+                // A call that fails keeps none of the state it set.
+                const changes = ctx.end();
+                if (changes)
+                    rollBack(state, changes);
+                throw error;
+            }
+            const changes = ctx.end();
+            if (changes)
+                await this.#persist(conversationId, state, changes);
+            return this.#output(entry, name, value);
+        }
+        return this.#invokeWithDeadline(entry, name, args, { conversationId, callId, signal, timeoutMs, onMessage: options.onMessage });
+    }
+    async #invokeWithDeadline(entry, name, args, call) {
+        const shared = entry.usesContext ? this.#shared : undefined;
+        let state = entry.usesContext && !shared ? (this.#conversations.get(call.conversationId) ?? (await this.#conversation(call.conversationId))) : undefined;
+        const started = Date.now();
+        // A shared store: the cache is checked against the store's version before the call, and a
+        // state-changing call holds the conversation's lock across processes until its keys are committed.
+        let lease;
+        let cached;
+        if (shared)
+            ({ state, lease, cached } = await this.#sharedState(shared, entry, name, call, started));
+        const controller = new AbortController();
+        let timer;
+        let onAbort;
+        const interrupted = new Promise((_, reject) => {
+            controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
+        });
+        interrupted.catch(() => undefined);
+        if (call.signal) {
+            onAbort = () => controller.abort(cancelled(name, call.signal));
+            call.signal.addEventListener('abort', onAbort, { once: true });
+        }
+        if (call.timeoutMs !== undefined) {
+            const ms = call.timeoutMs;
+            timer = setTimeout(() => controller.abort(new ToolError('timeout', `${name} did not finish within ${ms} ms; narrow the request or raise timeoutMs`)), Math.max(0, ms - (Date.now() - started)));
+        }
+        const ctx = state
+            ? new CallContext(this.#contextHost, {
+                tool: name,
+                conversationId: call.conversationId,
+                callId: call.callId,
+                callerSignal: undefined,
+                controller,
+                onMessage: call.onMessage,
+                deadline: call.timeoutMs === undefined ? undefined : started + call.timeoutMs,
+            }, state)
+            : undefined;
+        let succeeded = false;
+        try {
+            const running = Promise.resolve().then(() => entry.run(args, ctx));
+            running.catch(() => undefined);
+            let value;
+            try {
+                value = await Promise.race([running, interrupted]);
+            }
+            catch (error) {
+                // Stopped (deadline or cancel) after it began changing files: `timeout` or `cancelled` would
+                // tell the model nothing changed, so the tool's own answer is awaited (it saw its signal abort).
+                if (error !== controller.signal.reason || entry.readOnly || !ctx?.changedFiles)
+                    throw error;
+                value = await settleAfterChanges(running, ctx, name, error);
+            }
+            // A read-only tool that blocked the thread past its deadline (the timer could not fire) still
+            // timed out: its late answer changed nothing. A mutating tool that got this far made its change,
+            // so it returns its result: `timeout` would tell the model to retry a change already made.
+            if (entry.readOnly && call.timeoutMs !== undefined && Date.now() - started >= call.timeoutMs) {
+                throw new ToolError('timeout', `${name} did not finish within ${call.timeoutMs} ms; narrow the request or raise timeoutMs`);
+            }
+            const output = await this.#output(entry, name, value);
+            succeeded = true;
+            return output;
+        }
+        finally {
+            if (timer !== undefined)
+                clearTimeout(timer);
+            if (onAbort)
+                call.signal?.removeEventListener('abort', onAbort);
+            const changes = ctx?.end();
+            if (!controller.signal.aborted)
+                controller.abort(endedReason(name));
+            if (!succeeded) {
+                // A call that fails keeps none of the state it set (a lease's copy is simply dropped).
+                if (lease)
+                    await lease.release();
+                else if (changes && state)
+                    rollBack(state, changes);
+            }
+            else if (lease && state && cached) {
+                const dirty = changes?.dirty ?? new Map();
+                const deadline = call.timeoutMs !== undefined && Date.now() - started < call.timeoutMs ? started + call.timeoutMs : undefined;
+                // Adopted as the cache only once committed; a failed commit leaves the cache as the store is.
+                const version = dirty.size > 0
+                    ? await lease.commit([...dirty].map(([key, text]) => [key, text === undefined ? undefined : JSON.parse(text)]), deadline === undefined ? {} : { deadline })
+                    : (await lease.release(), lease.version);
+                cached.values = state.values;
+                cached.version = version;
+            }
+            else if (changes && changes.dirty.size > 0 && state) {
+                if (cached)
+                    cached.version = undefined;
+                await this.#persist(call.conversationId, state, changes);
+            }
+            if (!entry.readOnly && this.platform.flush)
+                await this.platform.flush();
+        }
+    }
+    /** Runs `fn` holding the platform's cross-process lock of `path` too, where the platform has one. */
+    async #withPlatformLock(path, fn, signal) {
+        const { lockPath } = this.platform;
+        if (!lockPath)
+            return fn();
+        const release = await lockPath.call(this.platform, path, signal);
+        try {
+            return await fn();
+        }
+        finally {
+            await release();
+        }
+    }
+    /**
+     * The state a call sees on a shared store: a read-only call the cache, refreshed when the store's
+     * version moved; a state-changing call a copy taken under the conversation's lock (its lease).
+     */
+    async #sharedState(store, entry, name, call, started) {
+        let cached = this.#conversations.get(call.conversationId);
+        if (!cached) {
+            cached = { values: new Map(), fileCache: createFileCache(), version: undefined };
+            this.#conversations.set(call.conversationId, cached);
+        }
+        const wait = { ...(call.timeoutMs === undefined ? {} : { deadline: started + call.timeoutMs }), ...(call.signal ? { signal: call.signal } : {}) };
+        try {
+            if (entry.readOnly) {
+                const snapshot = await store.snapshot(call.conversationId, cached.version, wait);
+                if (snapshot.state)
+                    cached.values = stateMap(snapshot.state);
+                cached.version = snapshot.version;
+                return { state: cached, lease: undefined, cached };
+            }
+            const lease = await store.lock(call.conversationId, cached.version, wait);
+            const values = lease.state ? stateMap(lease.state) : new Map(cached.values);
+            return { state: { values, fileCache: cached.fileCache, version: lease.version }, lease, cached };
+        }
+        catch (error) {
+            if (call.signal?.aborted)
+                throw cancelled(name, call.signal);
+            throw error;
+        }
+    }
+    /**
+     * Stores the keys a call set, in one `setMany`. When that fails, puts back what the cache held before
+     * the call (unless a later call has set the key since), so reads agree with the store, and rethrows.
+     */
+    async #persist(conversationId, state, changes) {
+        if (!changes || changes.dirty.size === 0)
+            return;
+        const { dirty, previous } = changes;
+        try {
+            await this.platform.state.setMany(conversationId, [...dirty].map(([key, text]) => [key, text === undefined ? undefined : JSON.parse(text)]));
+        }
+        catch (error) {
+            for (const [key, text] of dirty) {
+                if (state.values.get(key) !== text)
+                    continue;
+                const before = previous.get(key);
+                if (before === undefined)
+                    state.values.delete(key);
+                else
+                    state.values.set(key, before);
+            }
+            throw error;
+        }
+        finally {
+            dirty.clear();
+        }
+    }
+    /** A tool's result as the caller gets it: `undefined` → null; not JSON, or against its outputSchema → `execution_failed`. */
+    #output(entry, name, value) {
+        const result = value === undefined ? null : value;
+        const problem = findNonJson(result);
+        if (problem) {
+            throw new ToolError('execution_failed', `${name} returned a value that is not JSON (${problem}); tools must return JSON-serialisable values`);
+        }
+        if (entry.checkOutput) {
+            const checked = entry.checkOutput(result);
+            if (isThenable(checked))
+                return Promise.resolve(checked).then(() => result);
+        }
+        return result;
+    }
+    async #conversation(conversationId) {
+        const ready = this.#conversations.get(conversationId);
+        if (ready)
+            return ready;
+        let loading = this.#loading.get(conversationId);
+        if (!loading) {
+            loading = (async () => {
+                const stored = await this.platform.state.getAll(conversationId);
+                const state = {
+                    values: new Map(Object.entries(stored).map(([key, value]) => [key, JSON.stringify(value)])),
+                    fileCache: createFileCache(),
+                };
+                this.#conversations.set(conversationId, state);
+                this.#loading.delete(conversationId);
+                return state;
+            })();
+            loading.catch(() => this.#loading.delete(conversationId));
+            this.#loading.set(conversationId, loading);
+        }
+        return loading;
+    }
+}
+/**
+ * How long a mutating call that was stopped after it began changing files may take to give its own
+ * answer (it finishes or undoes the change it started) before the runner answers with the stop's code.
+ */
+const MUTATION_GRACE_MS = 5_000;
+/** Time a stopped call that changed files is given to answer once none of its changes is running (ms). */
+const SETTLED_GRACE_MS = 50;
+/** Files named in the answer of a call stopped after it changed files; the others are counted. */
+const NAMED_CHANGES = 10;
+/** Resolves with `value` after `ms` (and clears its timer when `done` settles first). */
+function after(ms, value, done) {
+    let timer;
+    const expired = new Promise((resolve) => {
+        timer = setTimeout(() => resolve(value), Math.max(0, ms));
+    });
+    void done.finally(() => clearTimeout(timer));
+    return expired;
+}
+/**
+ * The outcome of a call stopped (deadline or cancel) after it began changing files: while one of its
+ * changes through `ctx.fs` is running the call is waited for (a write in flight finishes), and once
+ * none is it has {@link SETTLED_GRACE_MS} to answer, all within {@link MUTATION_GRACE_MS}. A call
+ * still running then (it hangs after its writes) answers `execution_failed` naming the files it
+ * changed, never a `timeout` / `cancelled` that would say nothing changed.
+ */
+async function settleAfterChanges(running, ctx, name, stop) {
+    const until = Date.now() + MUTATION_GRACE_MS;
+    const done = running.then(() => 'done', () => 'done');
+    while (Date.now() < until) {
+        const first = await Promise.race([done, ctx.changesSettled().then(() => 'settled'), after(until - Date.now(), 'late', done)]);
+        if (first === 'done')
+            return running;
+        if (first === 'late')
+            break;
+        const second = await Promise.race([done, after(Math.min(SETTLED_GRACE_MS, until - Date.now()), 'late', done)]);
+        if (second === 'done')
+            return running;
+        if (!ctx.changing)
+            break;
+    }
+    const paths = ctx.changedPaths;
+    const named = paths.slice(0, NAMED_CHANGES).map((path) => clipForMessage(path)).join(', ');
+    const more = paths.length > NAMED_CHANGES ? ` and ${paths.length - NAMED_CHANGES} more` : '';
+    const what = `${paths.length === 1 ? 'this file' : 'these files'}: ${named}${more}`;
+    const how = stop.code === 'timeout' ? stop.message.replace(/; narrow the request or raise timeoutMs$/, '') : `${name} was cancelled`;
+    throw new ToolError('execution_failed', `${how}, after it had begun changing ${what}. They are as the call left them, possibly partway: check them (view_file, list_dir) before retrying.`);
+}
+/** Puts back what the cache held before a failed call set `changes` (unless a later call has set the key since). */
+function rollBack(state, changes) {
+    for (const [key, text] of changes.dirty) {
+        if (state.values.get(key) !== text)
+            continue;
+        const before = changes.previous.get(key);
+        if (before === undefined)
+            state.values.delete(key);
+        else
+            state.values.set(key, before);
+    }
+    changes.dirty.clear();
+}
+function isThenable(value) {
+    return typeof value?.then === 'function';
+}
+/** `promise`, or a `cancelled` rejection as soon as `signal` aborts (for waits the runner does not own, such as a permission prompt). */
+function abortable(promise, signal, name) {
+    if (!signal)
+        return promise;
+    return new Promise((resolve, reject) => {
+        const onAbort = () => reject(cancelled(name, signal));
+        signal.addEventListener('abort', onAbort, { once: true });
+        promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    });
+}
+/** Longest delay `setTimeout` honours (2^31 − 1 ms, about 24.8 days); longer ones would fire at once. */
+const MAX_TIMER_MS = 2_147_483_647;
+/**
+ * The deadline in force: `undefined`, `Infinity` and anything beyond the timer range mean none. The
+ * value was checked with the options (a number > 0).
+ */
+function normaliseTimeout(timeoutMs) {
+    return timeoutMs === undefined || timeoutMs > MAX_TIMER_MS ? undefined : timeoutMs;
+}
+/** A Platform as the runner uses it: a root, a filesystem and a state store. */
+const platformRule = (value, name) => {
+    if (typeof value !== 'object' || value === null) {
+        return `${name} must be a Platform such as createMemoryPlatform(), createNodePlatform() or createWebPlatform(), not ${describeValue(value)}`;
+    }
+    const platform = value;
+    return (is.nonEmptyString(platform.root, `${name}.root`) ??
+        (typeof platform.fs === 'object' && platform.fs !== null ? undefined : `${name}.fs must be an FsPromises, not ${describeValue(platform.fs)}`) ??
+        stateStoreRule(platform.state, `${name}.state`));
+};
+/** The checks of {@link ToolRunnerOptions}. */
+const RUNNER_OPTION_RULES = {
+    platform: platformRule,
+    tools: is.arrayOf(rule('a tool (defineTool({ name, description, inputSchema, execute }) or { name, description, parameters, call })', (v) => typeof v === 'object' && v !== null && !Array.isArray(v)), 'an array of tools'),
+    permissions: permissionPolicyRule,
+    planMode: is.boolean,
+    conversationId: is.nonEmptyString,
+    defaultTimeoutMs: is.deadlineMs,
+    onMessage: is.function,
+    isIdle: is.function,
+    cwd: rule('an absolute path (a directory inside the platform root)', (v) => typeof v === 'string' && v.startsWith('/')),
+    verbose: is.boolean,
+    startSubagent: is.function,
+    generateImage: is.function,
+    onFinish: is.function,
+};
+//# sourceMappingURL=runner.js.map

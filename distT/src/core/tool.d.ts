@@ -1,0 +1,228 @@
+import type { FsPromises, JsonSchema, JsonValue, Platform } from './types.js';
+import type { DenialTracker, PermissionChecker } from './permissions.js';
+import type { FileCache } from './file-cache.js';
+import type { ToolAnnotations } from './host.js';
+import { type StandardSchemaV1 } from './standard-schema.js';
+/**
+ * The classic tool shape, kept working beside {@link ExecuteTool}: `parameters` (JSON Schema object or
+ * JSON string), `call`, and `callWithContext` when `needsContext` is set. Implement it as a class or
+ * build it with {@link defineTool}. Outputs must be JSON-serialisable (structured-clone safe).
+ */
+export interface Tool<Args = unknown, Out = unknown> {
+    /** Model-facing name, `/^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/`. */
+    readonly name: string;
+    readonly description: string;
+    /** JSON Schema object, or the same as a JSON string (as Rust tools' `parameters_json_schema` returns it). */
+    readonly parameters: JsonSchema | string;
+    /** The tool never changes anything (default false). */
+    readonly readOnly?: boolean;
+    /** Safe to run beside other concurrency-safe calls (default: `readOnly`). */
+    readonly concurrencySafe?: boolean;
+    /** Receives a {@link ToolContext} through `callWithContext` (default false). */
+    readonly needsContext?: boolean;
+    /** MCP-style side-effect hints; `readOnlyHint` defaults to `readOnly`. */
+    readonly annotations?: ToolAnnotations;
+    /**
+     * For a tool whose calls differ in effect (a text editor's `view` beside its `create`): whether a
+     * call with these validated arguments changes nothing. Permissions, plan mode and the deadline rules
+     * then treat that call as read-only (or not) whatever the tool's hint; concurrency stays the tool's.
+     */
+    isReadOnlyCall?(args: Args): boolean;
+    /** JSON Schema of the result, when the tool declares one; a result that does not match is `execution_failed`. */
+    readonly outputSchema?: JsonSchema;
+    call(args: Args): Promise<Out>;
+    callWithContext?(args: Args, ctx: ToolContext): Promise<Out>;
+}
+/** Hooks a host gives the runner for `start_subagent`, `generate_image` and `finish`. */
+export interface HostHooks {
+    startSubagent?: (request: {
+        task: string;
+        tools?: string[];
+        conversationId: string;
+    }) => Promise<JsonValue>;
+    generateImage?: (request: {
+        prompt: string;
+        image_name?: string;
+        image_paths?: string[];
+        conversationId: string;
+    }) => Promise<Uint8Array>;
+    onFinish?: (event: {
+        conversationId: string;
+        result?: string;
+    }) => void;
+}
+/**
+ * What a tool's `execute` (and a `needsContext` tool's `callWithContext`) receives for one call. Built
+ * lazily: members cost nothing until read. Tool state is loaded before the call.
+ */
+export interface ToolContext {
+    /** The call's conversation: `opts.conversationId`, else the runner's. */
+    readonly conversationId: string;
+    /** The call's id, or a generated one. */
+    readonly callId: string;
+    /** Fires on cancel (`reason.code === 'cancelled'`) and on timeout (`'timeout'`). */
+    readonly signal: AbortSignal;
+    /**
+     * When the call's deadline fires, as a `Date.now()` value (ms since the epoch): the call's
+     * `timeoutMs` (else the runner's `defaultTimeoutMs`) after the call started; undefined when the call
+     * has no deadline. A tool that can stop early with a partial answer (the search tools) plans its
+     * work within it, since `signal` firing at the deadline ends the call with `timeout`.
+     */
+    readonly deadline: number | undefined;
+    /** Workspace directory that relative paths resolve against. */
+    readonly cwd: string;
+    /** The platform's virtual filesystem (promise API). */
+    readonly fs: FsPromises;
+    /** The platform itself, for capabilities (`runCommand`, `webSearch`, `regex`). */
+    readonly platform: Platform;
+    /** Whether the agent is idle (host-provided; false by default). */
+    isIdle(): boolean;
+    /**
+     * Delivers a message to the host's `onMessage` (crosses the worker boundary). Throws
+     * `invalid_arguments` synchronously for a message that is not JSON; resolves once the host has taken
+     * it, and never rejects (a failing host handler does not fail the tool), so it need not be awaited.
+     */
+    send(message: JsonValue): Promise<void>;
+    /** Reads this conversation's tool state (synchronous; loaded before the call). */
+    getState<T extends JsonValue = JsonValue>(key: string): T | undefined;
+    /**
+     * Sets this conversation's tool state; persisted before the call's result is returned.
+     * Throws `invalid_arguments` at once for a value that is not JSON (functions, cycles, NaN, Dates...).
+     * `undefined` deletes the key.
+     */
+    setState<T extends JsonValue = JsonValue>(key: string, value: T | undefined): void;
+    readonly planMode: boolean;
+    readonly permissions: PermissionChecker;
+    /** Content hashes of files this conversation has viewed (for `stale_file`). */
+    readonly fileCache: FileCache;
+    readonly denialTracker: DenialTracker;
+    readonly verbose: boolean;
+    /** Runs `fn` while holding the write lock of `path` (absolute): writes to one path never interleave (across processes too where the platform has `lockPath`). */
+    withPathLock<T>(path: string, fn: () => Promise<T>): Promise<T>;
+    /** Host hooks for the subagent, image and finish built-ins. */
+    readonly hooks: HostHooks;
+}
+type Simplify<T> = {
+    [K in keyof T]: T[K];
+} & {};
+type FromType<S> = S extends {
+    enum: readonly (infer E)[];
+} ? E : S extends {
+    type: 'string';
+} ? string : S extends {
+    type: 'integer' | 'number';
+} ? number : S extends {
+    type: 'boolean';
+} ? boolean : S extends {
+    type: 'null';
+} ? null : S extends {
+    type: 'array';
+    items: infer I;
+} ? FromType<I>[] : S extends {
+    type: 'array';
+} ? unknown[] : S extends {
+    type: 'object';
+    properties: infer P;
+} ? ObjectFrom<P, S extends {
+    required: readonly (infer R)[];
+} ? R : never> : S extends {
+    type: 'object';
+} ? Record<string, unknown> : unknown;
+type ObjectFrom<P, R> = Simplify<{
+    -readonly [K in keyof P as K extends R ? K : never]: FromType<P[K]>;
+} & {
+    -readonly [K in keyof P as K extends R ? never : K]?: FromType<P[K]>;
+}>;
+/**
+ * The argument type a JSON Schema describes, for schemas written `as const`:
+ * `InferArgs<{ type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }>` is `{ city: string }`.
+ */
+export type InferArgs<S> = S extends string ? unknown : FromType<S>;
+/** A tool's input schema: a JSON Schema object (draft-07, 2019-09 or 2020-12) or a Standard Schema v1 value (zod 4, valibot, arktype). */
+export type ToolSchema = JsonSchema | StandardSchemaV1;
+/**
+ * The input type of a tool's `execute` for its schema: a Standard Schema's output type (after
+ * transforms: `z.output<typeof schema>`), or for a JSON Schema written `as const`, {@link InferArgs}.
+ */
+export type InferInput<S> = S extends StandardSchemaV1 ? NonNullable<S['~standard']['types']>['output'] : InferArgs<S>;
+/**
+ * A tool in the shape of the AI SDK's `tool()`, MCP's `registerTool` and OpenAI Agents' `tool()`:
+ * `execute(input, ctx)` gets the validated (and, for a Standard Schema, parsed) input and a
+ * {@link ToolContext}. Build one with {@link defineTool}. Outputs must be JSON-serialisable.
+ */
+export interface ExecuteTool<Input = unknown, Output = unknown> {
+    /** Model-facing name, `/^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/`. */
+    readonly name: string;
+    readonly description: string;
+    /** JSON Schema object, or a Standard Schema (its own `~standard.validate` validates; refinements and transforms apply). */
+    readonly inputSchema: ToolSchema;
+    /**
+     * The JSON Schema the model is shown, for a Standard Schema library that cannot convert itself
+     * (no `~standard.jsonSchema`): valibot's `toJsonSchema(schema)`, say. Ignored for a JSON Schema input.
+     */
+    readonly jsonSchema?: object;
+    /** Schema of the result (JSON Schema or Standard Schema); a result that does not match is `execution_failed`. */
+    readonly outputSchema?: ToolSchema;
+    /** MCP's side-effect hints; `readOnlyHint` makes the tool read-only for permissions and plan mode. */
+    readonly annotations?: ToolAnnotations;
+    /**
+     * For a tool whose calls differ in effect (a text editor's `view` beside its `create`): whether a
+     * call with these validated arguments changes nothing. Permissions, plan mode and the deadline rules
+     * then treat that call as read-only (or not) whatever the tool's hint; concurrency stays the tool's.
+     */
+    isReadOnlyCall?(input: Input): boolean;
+    /** Safe to run beside other concurrency-safe calls (default: `annotations.readOnlyHint`). */
+    readonly concurrencySafe?: boolean;
+    execute(input: Input, ctx: ToolContext): Promise<Output> | Output;
+}
+/** Any tool a runner takes: an {@link ExecuteTool} or a classic {@link Tool}. */
+export type AnyTool = ExecuteTool<never, unknown> | ExecuteTool | Tool<never, unknown> | Tool;
+/** The object literal {@link defineTool} takes for an {@link ExecuteTool}. */
+export interface ExecuteToolDefinition<S, Out> {
+    name: string;
+    description: string;
+    inputSchema: S;
+    jsonSchema?: object;
+    outputSchema?: ToolSchema;
+    annotations?: ToolAnnotations;
+    isReadOnlyCall?: (input: InferInput<S>) => boolean;
+    concurrencySafe?: boolean;
+    execute: (input: InferInput<S>, ctx: ToolContext) => Promise<Out> | Out;
+}
+/** The object literal {@link defineTool} takes for a classic {@link Tool}. */
+export interface ToolDefinition<S, Out> {
+    name: string;
+    description: string;
+    parameters: S;
+    readOnly?: boolean;
+    concurrencySafe?: boolean;
+    needsContext?: boolean;
+    /** MCP's side-effect hints (`readOnly` sets `readOnlyHint`). */
+    annotations?: ToolAnnotations;
+    /** Whether a call with these arguments changes nothing, for a tool whose calls differ (see {@link Tool.isReadOnlyCall}). */
+    isReadOnlyCall?: (args: InferArgs<S>) => boolean;
+    /** JSON Schema of the result; a result that does not match is `execution_failed`. */
+    outputSchema?: JsonSchema;
+    call?: (args: InferArgs<S>) => Promise<Out> | Out;
+    callWithContext?: (args: InferArgs<S>, ctx: ToolContext) => Promise<Out> | Out;
+}
+/**
+ * Builds a tool from an object literal, typing its input from the schema.
+ *
+ * The documented form: `defineTool({ name, description, inputSchema, execute(input, ctx) })` with a
+ * zod / valibot / arktype schema (the model sees the JSON Schema the library derives; the library
+ * validates, so refinements and transforms apply and `execute` gets the parsed output) or a JSON
+ * Schema object written `as const`. Optional: `outputSchema`, `annotations` (MCP's names),
+ * `concurrencySafe`, `jsonSchema`.
+ *
+ * The classic form: `parameters` plus `call`, or `callWithContext` (which sets `needsContext` unless
+ * said otherwise), or both.
+ *
+ * Throws a TypeError (a programming error, not a tool-call failure) when the definition is not an object, when neither `execute`, `call` nor
+ * `callWithContext` is given, or `inputSchema` is neither a JSON Schema object nor a Standard Schema.
+ */
+export declare function defineTool<const S extends ToolSchema, Out = unknown>(definition: ExecuteToolDefinition<S, Out>): ExecuteTool<InferInput<S>, Out>;
+export declare function defineTool<const S extends JsonSchema | string, Out = unknown>(definition: ToolDefinition<S, Out>): Tool<InferArgs<S>, Out>;
+/** True for a tool in the {@link ExecuteTool} shape (it has `execute` and `inputSchema`). */
+export declare function isExecuteTool(tool: unknown): tool is ExecuteTool;
+export {};

@@ -1,0 +1,382 @@
+import { clipForMessage, quoteForMessage } from '../fs/text.js';
+import precompiledBuiltins, { checks as precompiledChecks } from '../tools/generated/validators.js';
+const precompiled = new Map();
+/**
+ * Registers validators generated ahead of time by ajv's standalone mode, keyed by the schema's
+ * `JSON.stringify` text. The runner uses them instead of compiling, so built-in tools validate where
+ * `eval` is forbidden (a Content-Security-Policy without `unsafe-eval`).
+ */
+export function registerPrecompiledValidators(validators) {
+    for (const [schemaText, validate] of Object.entries(validators))
+        precompiled.set(schemaText, validate);
+}
+/**
+ * The ajv options of every validator toolhost compiles, at runtime or ahead of time (the built-ins'
+ * generated validators and `precompileValidators` in `toolhost/node` use the same, so a precompiled
+ * validator reports the same errors). No coercion here: toolhost coerces only strings to
+ * numbers/booleans itself, where ajv's coerceTypes would also turn numbers into strings.
+ */
+export const AJV_OPTIONS = Object.freeze({
+    allErrors: true,
+    strict: false,
+    validateFormats: false,
+    coerceTypes: false,
+    useDefaults: false,
+});
+/** Keywords that exist only from draft 2019-09 on; draft-07's ajv would silently ignore them. */
+const LATER_KEYWORDS = new Set([
+    'prefixItems',
+    'dependentRequired',
+    'dependentSchemas',
+    'unevaluatedProperties',
+    'unevaluatedItems',
+    'minContains',
+    'maxContains',
+    '$dynamicRef',
+    '$dynamicAnchor',
+]);
+function usesLaterKeywords(node, depth = 0) {
+    if (depth > 200 || typeof node !== 'object' || node === null)
+        return false;
+    if (Array.isArray(node))
+        return node.some((item) => usesLaterKeywords(item, depth + 1));
+    for (const [key, value] of Object.entries(node)) {
+        if (LATER_KEYWORDS.has(key))
+            return true;
+        if (key === 'enum' || key === 'const' || key === 'default' || key === 'examples')
+            continue;
+        if (usesLaterKeywords(value, depth + 1))
+            return true;
+    }
+    return false;
+}
+/**
+ * The dialect of `schema`: its `$schema` when that names draft 2020-12 or 2019-09 (as
+ * `z.toJSONSchema()` output does), else 2020-12 when it uses a keyword draft-07 does not have
+ * (`prefixItems`, `dependentRequired`, `unevaluatedProperties`, ...), else draft-07.
+ */
+export function schemaDialect(schema) {
+    const declared = typeof schema.$schema === 'string' ? schema.$schema : '';
+    if (declared.includes('2020-12'))
+        return '2020-12';
+    if (declared.includes('2019-09'))
+        return '2019-09';
+    if (declared === '' && usesLaterKeywords(schema))
+        return '2020-12';
+    return 'draft-07';
+}
+// Not string literals: bundlers (Vite's default worker format inlines every literal `import()`) then
+// leave ajv out of every bundle that does not ask for it; Node resolves the package at run time.
+const AJV_MODULES = {
+    'draft-07': ['ajv', 'Ajv'],
+    '2019-09': ['ajv/dist/2019.js', 'Ajv2019'],
+    '2020-12': ['ajv/dist/2020.js', 'Ajv2020'],
+};
+async function loadAjv(dialect) {
+    const [specifier, exportName] = AJV_MODULES[dialect];
+    const module = (await import(/* @vite-ignore */ specifier));
+    const AjvClass = module[exportName];
+    return new AjvClass({ ...AJV_OPTIONS, logger: false });
+}
+let loader = loadAjv;
+const compilers = new Map();
+/**
+ * Sets where runtime schema compiles come from (default: ajv, resolved by name at run time, which works
+ * on Node; a browser bundle has ajv only when it imports `toolhost/ajv`, whose `useAjv()` calls this).
+ * `load` is asked once per dialect (ajv has one class per dialect: `Ajv`, `Ajv2019`, `Ajv2020`).
+ */
+export function provideSchemaCompiler(load) {
+    loader = load;
+    compilers.clear();
+}
+function getAjv(dialect) {
+    // Loaded and created on the first runtime compile, not at import: a worker whose tools all have
+    // precompiled validators (the built-ins) or Standard Schemas never loads ajv.
+    let compiler = compilers.get(dialect);
+    if (!compiler) {
+        compiler = loader(dialect).catch((error) => {
+            throw new TypeError(`no JSON Schema compiler could be loaded (${error instanceof Error ? error.message : String(error)}); in a browser bundle, import { useAjv } from 'toolhost/ajv' and call useAjv() before registering tools with custom schemas, or register precompiled validators`);
+        });
+        compiler.catch(() => compilers.delete(dialect));
+        compilers.set(dialect, compiler);
+    }
+    return compiler;
+}
+/** Parses a tool's `parameters` (object or JSON string); throws a TypeError naming the tool when it is not a JSON object. */
+export function parseSchema(toolName, parameters, what = 'parameters') {
+    let schema = parameters;
+    if (typeof parameters === 'string') {
+        try {
+            schema = JSON.parse(parameters);
+        }
+        catch (error) {
+            throw new TypeError(`tool ${toolName}: ${what} is not valid JSON (${error.message}); give a JSON Schema object`);
+        }
+    }
+    if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
+        throw new TypeError(`tool ${toolName}: ${what} must be a JSON Schema object`);
+    }
+    return schema;
+}
+/** Annotation keywords: ajv (with toolhost's options) reads none of them when validating, and no error names them. */
+const ANNOTATIONS = new Set(['title', 'description', 'examples', '$comment', 'default', 'deprecated', 'readOnly', 'writeOnly']);
+/** Keywords whose value is one subschema. */
+const SUBSCHEMA = new Set([
+    'additionalItems',
+    'additionalProperties',
+    'contains',
+    'else',
+    'if',
+    'not',
+    'propertyNames',
+    'then',
+    'unevaluatedItems',
+    'unevaluatedProperties',
+]);
+/** Keywords whose value is an array of subschemas. */
+const SUBSCHEMA_LIST = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
+/** Keywords whose value maps names to subschemas (the names are data, never keywords). */
+const SUBSCHEMA_MAP = new Set(['$defs', 'definitions', 'dependentSchemas', 'patternProperties', 'properties']);
+function stripNode(node, depth) {
+    if (depth > 200 || typeof node !== 'object' || node === null || Array.isArray(node))
+        return node;
+    // No prototype: a key `__proto__` (a property a schema may declare) stays an own property.
+    const out = Object.create(null);
+    for (const [key, value] of Object.entries(node)) {
+        if (ANNOTATIONS.has(key))
+            continue;
+        if (SUBSCHEMA.has(key))
+            out[key] = stripNode(value, depth + 1);
+        else if (key === 'items')
+            out[key] = Array.isArray(value) ? value.map((item) => stripNode(item, depth + 1)) : stripNode(value, depth + 1);
+        else if (SUBSCHEMA_LIST.has(key) && Array.isArray(value))
+            out[key] = value.map((item) => stripNode(item, depth + 1));
+        else if ((SUBSCHEMA_MAP.has(key) || key === 'dependencies') && typeof value === 'object' && value !== null && !Array.isArray(value)) {
+            // `dependencies` maps a name to a subschema or to a list of names (kept as it is).
+            out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, stripNode(sub, depth + 1)]));
+        }
+        else
+            out[key] = value; // enum, const, required, type, ... and unknown keywords: data, kept verbatim
+    }
+    return out;
+}
+/**
+ * `schema` without its annotations (`title`, `description`, `examples`, `$comment`, `default`,
+ * `deprecated`, `readOnly`, `writeOnly`) at any depth of subschemas: what ajv validates, with the same
+ * results and errors (the schema paths do not change). Property names, `enum` and `const` values and
+ * unknown keywords are kept verbatim. Returns a copy.
+ */
+export function stripAnnotations(schema) {
+    return stripNode(schema, 0);
+}
+/**
+ * One 32-bit lane of the schema hashes: FNV-1a's xor-multiply over the UTF-16 code units of `text`
+ * from `seed` by the odd `multiplier`, finished with MurmurHash3's fmix32 so every input bit reaches
+ * every output bit. Not cryptographic: the keys only pick among toolhost's own generated validators,
+ * and {@link precompiledValidator} confirms a hit with {@link validatorCheck}.
+ */
+function lane(text, seed, multiplier) {
+    let h = seed;
+    for (let i = 0; i < text.length; i += 1)
+        h = Math.imul(h ^ text.charCodeAt(i), multiplier);
+    h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+    h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+    return (h ^ (h >>> 16)) >>> 0;
+}
+const hex8 = (n) => n.toString(16).padStart(8, '0');
+/** What the validator key and check are computed over: `JSON.stringify(stripAnnotations(schema))`. */
+function keyText(schema) {
+    return JSON.stringify(stripAnnotations(schema));
+}
+/**
+ * The key of the built-in tools' generated validators: 16 hex digits, two independent 32-bit lanes
+ * (FNV-1a's prime from its offset basis, and the golden-ratio multiplier) over
+ * `JSON.stringify(stripAnnotations(schema))`, so rewording a description needs no new validator and
+ * the lookup needs no hashing library. scripts/build-validators.mjs computes it with this function and
+ * refuses two schemas with one key; a schema of the app's own that lands on a built-in's key is told
+ * apart by {@link validatorCheck}.
+ */
+export function validatorKey(schema) {
+    const text = keyText(schema);
+    return hex8(lane(text, 0x811c9dc5, 0x01000193)) + hex8(lane(text, 0x2545f491, 0x9e3779b1));
+}
+/**
+ * The check stored beside each generated validator: `<length of the key text>:<8 hex digits>`, a
+ * third 32-bit lane (its own seed and multiplier) over the same text as {@link validatorKey}. A
+ * validator is used for a schema only when both its key and its check match.
+ */
+export function validatorCheck(schema) {
+    const text = keyText(schema);
+    return `${text.length}:${hex8(lane(text, 0x27d4eb2f, 0x85ebca77))}`;
+}
+/**
+ * The validator for `schema` that needs no compiling: one registered with
+ * {@link registerPrecompiledValidators}, else the built-in tools' validator generated at build time
+ * (src/tools/generated/validators.js, keyed by {@link validatorKey} and confirmed by
+ * {@link validatorCheck}, so a schema whose key collides with a built-in's is compiled, never given
+ * the built-in's validator; regenerate with `npm run gen:validators`); `undefined` when neither has it.
+ */
+export function precompiledValidator(schema) {
+    const ready = precompiled.get(JSON.stringify(schema));
+    if (ready)
+        return ready;
+    const key = validatorKey(schema);
+    if (!Object.hasOwn(precompiledBuiltins, key) || !Object.hasOwn(precompiledChecks, key))
+        return undefined;
+    return precompiledChecks[key] === validatorCheck(schema) ? precompiledBuiltins[key] : undefined;
+}
+/**
+ * Returns the validator for `schema`: the {@link precompiledValidator} when there is one, else one
+ * compiled with ajv (loaded on the first such compile) in the schema's {@link schemaDialect}.
+ * Rejects with a TypeError naming the tool (a host's mistake, never the model's) when ajv rejects the
+ * schema itself, when no compiler can be loaded, or when compiling is forbidden because the
+ * environment blocks code generation from strings (a CSP without `'unsafe-eval'`); the message then
+ * says how to precompile the schema.
+ */
+export async function compileValidator(toolName, schema, what = 'parameters') {
+    const ready = precompiledValidator(schema);
+    if (ready)
+        return ready;
+    let compiler;
+    try {
+        compiler = await getAjv(schemaDialect(schema));
+    }
+    catch (error) {
+        throw new TypeError(`tool ${toolName}: ${error.message}`);
+    }
+    try {
+        return compiler.compile(schema);
+    }
+    catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        if (isCodeGenerationBlocked(error)) {
+            throw new TypeError(`tool ${toolName}: its ${what} schema cannot be compiled here because this environment forbids code ` +
+                `generation from strings (eval; e.g. a Content-Security-Policy without 'unsafe-eval'): ${message}. ` +
+                'Precompile it with precompileValidators (toolhost/node) and pass the module to registerPrecompiledValidators, or give the tool a Standard Schema (zod, valibot), which needs no compile');
+        }
+        throw new TypeError(`tool ${toolName}: its ${what} schema cannot be compiled (${message})`);
+    }
+}
+/** True for the error `new Function` throws where eval is blocked (V8: EvalError "Code generation from strings disallowed"; browsers: CSP `unsafe-eval`). */
+function isCodeGenerationBlocked(error) {
+    const name = error?.name;
+    const message = error?.message;
+    return (name === 'EvalError' ||
+        (typeof message === 'string' && /code generation from strings|unsafe-eval|content security policy/i.test(message)));
+}
+const NUMERIC = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+function schemaTypes(schema) {
+    if (!schema || schema.type === undefined)
+        return [];
+    return typeof schema.type === 'string' ? [schema.type] : schema.type;
+}
+function coerceValue(value, schema) {
+    if (!schema)
+        return value;
+    const types = schemaTypes(schema);
+    if (typeof value === 'string') {
+        if (types.includes('string'))
+            return value;
+        const trimmed = value.trim();
+        if ((types.includes('number') || types.includes('integer')) && NUMERIC.test(trimmed)) {
+            const n = Number(trimmed);
+            if (Number.isFinite(n) && (types.includes('number') || Number.isInteger(n)))
+                return n;
+        }
+        if (types.includes('boolean') && (trimmed === 'true' || trimmed === 'false'))
+            return trimmed === 'true';
+        return value;
+    }
+    if (Array.isArray(value)) {
+        const items = schema.items;
+        if (!items || Array.isArray(items))
+            return value;
+        const itemSchema = items;
+        let copy;
+        value.forEach((item, i) => {
+            const next = coerceValue(item, itemSchema);
+            if (next !== item)
+                (copy ??= value.slice())[i] = next;
+        });
+        return copy ?? value;
+    }
+    if (typeof value === 'object' && value !== null && schema.properties) {
+        let copy;
+        for (const [key, item] of Object.entries(value)) {
+            const next = coerceValue(item, schema.properties[key]);
+            if (next !== item)
+                (copy ??= { ...value })[key] = next;
+        }
+        return copy ?? value;
+    }
+    return value;
+}
+/**
+ * The model's common slip, numbers and booleans sent as strings (`"50"`, `"true"`), converted where the
+ * schema asks for a number, integer or boolean, at any depth of declared properties and items. Nothing
+ * else is coerced. Returns `args` itself when nothing changed, never mutates it.
+ */
+export function coerceArguments(args, schema) {
+    return coerceValue(args, schema);
+}
+// Argument names and pointers come from the model (an object's keys): cut to a readable length.
+function pointer(error) {
+    return error.instancePath === '' ? 'arguments' : clipForMessage(error.instancePath);
+}
+function describe(error, schema) {
+    const params = error.params;
+    switch (error.keyword) {
+        case 'required': {
+            const where = error.instancePath === '' ? '' : ` in ${pointer(error)}`;
+            return `missing required argument "${String(params.missingProperty)}"${where}`;
+        }
+        case 'additionalProperties': {
+            const parent = schemaAt(schema, error.schemaPath);
+            const allowed = Object.keys(parent?.properties ?? {});
+            const where = error.instancePath === '' ? '' : ` in ${pointer(error)}`;
+            return `unknown argument ${quoteForMessage(String(params.additionalProperty))}${where}; allowed: ${allowed.length > 0 ? allowed.join(', ') : '(none)'}`;
+        }
+        case 'enum':
+            return `${pointer(error)} must be one of: ${params.allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
+        case 'type':
+            return `${pointer(error)} must be ${String(params.type)}`;
+        default:
+            return `${pointer(error)} ${error.message ?? 'is invalid'}`;
+    }
+}
+/** The sub-schema holding the keyword at `schemaPath` (`#/properties/a/additionalProperties` → the schema of `a`). */
+function schemaAt(schema, schemaPath) {
+    const parts = schemaPath.replace(/^#\/?/, '').split('/').slice(0, -1);
+    let node = schema;
+    for (const raw of parts) {
+        const part = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+        if (typeof node !== 'object' || node === null)
+            return undefined;
+        node = node[part];
+    }
+    return typeof node === 'object' && node !== null ? node : undefined;
+}
+/**
+ * One readable sentence from ajv's errors, naming each offending argument: `/end_line must be integer`,
+ * `missing required argument "city"`, `unknown argument "foo"; allowed: city, units`. At most 5 problems;
+ * names and pointers the model sent are cut at 200 characters (`clipForMessage`).
+ */
+export function formatValidationErrors(errors, schema) {
+    const seen = new Set();
+    const parts = [];
+    for (const error of errors) {
+        // `anyOf`/`oneOf` wrappers repeat what their branches said.
+        if (error.keyword === 'anyOf' || error.keyword === 'oneOf' || error.keyword === 'if')
+            continue;
+        const text = describe(error, schema);
+        if (seen.has(text))
+            continue;
+        seen.add(text);
+        parts.push(text);
+    }
+    const shown = parts.slice(0, 5);
+    if (parts.length > 5)
+        shown.push(`and ${parts.length - 5} more`);
+    return shown.length > 0 ? shown.join('; ') : 'arguments do not match the schema';
+}
+//# sourceMappingURL=validation.js.map

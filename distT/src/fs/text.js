@@ -1,0 +1,153 @@
+import { ToolError } from '../core/errors.js';
+/** How many leading bytes are checked for a NUL byte ("first 8 KiB"). */
+export const BINARY_SNIFF_BYTES = 8192;
+const fatalDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+/**
+ * Decodes UTF-8 file bytes, or returns null for a binary file: a NUL byte in the first 8 KiB, or bytes
+ * that are not valid UTF-8. A UTF-8 BOM is removed from `text` and reported in `bom`.
+ */
+export function decodeText(bytes) {
+    const sniff = Math.min(bytes.length, BINARY_SNIFF_BYTES);
+    for (let i = 0; i < sniff; i += 1)
+        if (bytes[i] === 0)
+            return null;
+    const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+    try {
+        return { text: fatalDecoder.decode(bom ? bytes.subarray(3) : bytes), bom };
+    }
+    catch {
+        return null;
+    }
+}
+/** Encodes text as UTF-8, with a BOM in front when `bom` is true (writes keep a file's BOM). */
+export function encodeText(text, bom = false) {
+    const body = new TextEncoder().encode(text);
+    if (!bom)
+        return body;
+    const out = new Uint8Array(body.length + 3);
+    out.set([0xef, 0xbb, 0xbf]);
+    out.set(body, 3);
+    return out;
+}
+/** Half of a surrogate pair with no other half beside it. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/**
+ * Refuses text a tool would write (or match against a file) that holds half of a surrogate pair:
+ * UTF-8 has no form for it, so it would be written as U+FFFD and the file silently changed. Throws
+ * `invalid_arguments` naming the argument: `<argument> contains half of a surrogate pair (a broken
+ * emoji or other character outside the BMP); <next>`.
+ */
+export function refuseLoneSurrogate(argument, text, next = 'send whole characters; nothing was written') {
+    if (LONE_SURROGATE.test(text)) {
+        throw new ToolError('invalid_arguments', `${argument} contains half of a surrogate pair (a broken emoji or other character outside the BMP); ${next}`);
+    }
+}
+const LINE_BREAK = /\r\n|\r|\n/g;
+/**
+ * Splits text at `\n`, `\r\n` and `\r` (all three end a line). A trailing line ending does
+ * not make a phantom empty last line: `"a\nb\n"` is two lines; `""` is zero lines.
+ */
+export function splitLines(text) {
+    const lines = [];
+    const endings = [];
+    let start = 0;
+    LINE_BREAK.lastIndex = 0;
+    for (let match = LINE_BREAK.exec(text); match; match = LINE_BREAK.exec(text)) {
+        lines.push(text.slice(start, match.index));
+        endings.push(match[0]);
+        start = match.index + match[0].length;
+    }
+    if (start < text.length) {
+        lines.push(text.slice(start));
+        endings.push('');
+    }
+    return { lines, endings };
+}
+/** The dominant style of the line endings in `text` (see {@link LineEnding}). */
+export function detectLineEnding(text) {
+    let lf = 0;
+    let crlf = 0;
+    let cr = 0;
+    for (let i = 0; i < text.length; i += 1) {
+        const c = text.charCodeAt(i);
+        if (c === 13) {
+            if (text.charCodeAt(i + 1) === 10) {
+                crlf += 1;
+                i += 1;
+            }
+            else
+                cr += 1;
+        }
+        else if (c === 10)
+            lf += 1;
+    }
+    const kinds = (lf > 0 ? 1 : 0) + (crlf > 0 ? 1 : 0) + (cr > 0 ? 1 : 0);
+    if (kinds === 0)
+        return 'none';
+    if (kinds > 1)
+        return 'mixed';
+    return lf > 0 ? 'lf' : crlf > 0 ? 'crlf' : 'cr';
+}
+/**
+ * Cuts `text` to at most `max` UTF-16 code units without splitting a surrogate pair (an emoji at the
+ * cut point is dropped whole). Returns the kept text and how many characters (code points) were cut.
+ */
+export function truncateText(text, max) {
+    if (text.length <= max)
+        return { text, cut: 0 };
+    let end = max;
+    const last = text.charCodeAt(end - 1);
+    if (end > 0 && last >= 0xd800 && last <= 0xdbff)
+        end -= 1;
+    const kept = text.slice(0, end);
+    return { text: kept, cut: countCodePoints(text, end) };
+}
+/** Number of Unicode code points in `text` from UTF-16 index `from` to the end. */
+export function countCodePoints(text, from = 0, to = text.length) {
+    let count = 0;
+    for (let i = from; i < to; i += 1) {
+        const c = text.charCodeAt(i);
+        if (c >= 0xd800 && c <= 0xdbff && i + 1 < to) {
+            const next = text.charCodeAt(i + 1);
+            if (next >= 0xdc00 && next <= 0xdfff)
+                i += 1;
+        }
+        count += 1;
+    }
+    return count;
+}
+/**
+ * Most UTF-16 code units of one piece of model-given input (a path, pattern or string) quoted in an
+ * error message. Messages go back to the model, which already has what it sent: enough to recognise
+ * it is all they need, whatever its size.
+ */
+export const MESSAGE_QUOTE_CHARS = 200;
+/**
+ * `text` for an error message: whole when it has at most `max` UTF-16 code units, else its first
+ * `max` (never splitting a surrogate pair) followed by `… (N more characters)`, N in code points.
+ */
+export function clipForMessage(text, max = MESSAGE_QUOTE_CHARS) {
+    const { text: kept, cut } = truncateText(text, max);
+    return cut === 0 ? text : `${kept}… (${cut} more characters)`;
+}
+/**
+ * `text` in double quotes for an error message, cut as {@link clipForMessage} with the marker after
+ * the closing quote: `"src/a.ts"`, `"aaaa…" (999800 more characters)`. With `json` the text is
+ * JSON-escaped, so tabs, line breaks and quotes show as `\t`, `\n`, `\"`.
+ */
+export function quoteForMessage(text, options = {}) {
+    const { text: kept, cut } = truncateText(text, options.max ?? MESSAGE_QUOTE_CHARS);
+    const body = options.json === true ? JSON.stringify(kept).slice(1, -1) : kept;
+    return cut === 0 ? `"${body}"` : `"${body}…" (${cut} more characters)`;
+}
+/**
+ * `next` after the note a result already has, as separate sentences: `first` gets a full stop when it
+ * ends without one (`…or raise max_time_ms` then `Showing 100 of 8016 …` reads `…or raise
+ * max_time_ms. Showing 100 of 8016 …`). `next` alone when there is no first note.
+ */
+export function joinNotes(first, next) {
+    if (first === undefined || first === '')
+        return next;
+    return `${/[.!?]$/.test(first) ? first : `${first}.`} ${next}`;
+}
+//# sourceMappingURL=text.js.map

@@ -1,0 +1,142 @@
+/**
+ * The page side of the bridge: {@link connectToolRunner} gives a {@link RemoteToolRunner} whose calls
+ * run in a worker that called exposeToolRunner. The worker sessions and their watchdog live in
+ * session.ts, page-side tools in page-tools.ts, the wire format in protocol.ts.
+ */
+import type { Endpoint } from 'comlink';
+import type { ToolHost, ToolInfo } from '../core/host.js';
+import type { CallOptions, FunctionDeclaration, ToolCall, ToolCallResult, ToolMessage } from '../core/runner.js';
+import type { AnyTool } from '../core/tool.js';
+import { type OptionRules } from '../core/options.js';
+import { type WirePermissionPolicy } from './protocol.js';
+import { type RemoteToolRunnerStatus } from './session.js';
+export type { RemoteToolRunnerStatus } from './session.js';
+/** Host-side grace after a deadline before the worker is probed, in ms (also the probe's own budget). */
+export declare const REMOTE_GRACE_MS = 250;
+/**
+ * Options of {@link connectToolRunner}; all optional. A bad one (a `defaultTimeoutMs` of -1, a hook
+ * that is not a function) throws a TypeError naming it, as the runner's own options do.
+ */
+export interface ConnectToolRunnerOptions {
+    /** Deadline in ms for calls that give no `timeoutMs` (default: none; the worker's runner may have its own). */
+    defaultTimeoutMs?: number;
+    /**
+     * Grace in ms (default {@link REMOTE_GRACE_MS} = 250). A call still unanswered `timeoutMs + graceMs`
+     * after it was sent makes the host probe the worker; a probe unanswered for `graceMs` more means the
+     * worker is hung: it is terminated and (with a factory) replaced. Worst case for a hung worker:
+     * `timeoutMs + 2 × graceMs` until the call resolves with `timeout`.
+     */
+    graceMs?: number;
+    /** How long a new worker may take to set up its runner, in ms (default 30000); then `unavailable`. */
+    startupTimeoutMs?: number;
+    /**
+     * Deadline in ms of `declarations`, `register` and `unregister` (default 10000). A live but busy
+     * worker is never killed for it; only one that does not answer the probe.
+     */
+    controlTimeoutMs?: number;
+    /**
+     * Ends a worker (default: `endpoint.terminate()` where it exists, as on a browser Worker, else
+     * `endpoint.close()`, as on a MessagePort: a SharedWorker cannot be ended from a page, only left).
+     */
+    terminate?: (endpoint: Endpoint) => void | Promise<void>;
+    /**
+     * Watches a worker for an unexpected end (Node: the Worker's `exit`; browser: its `error` event):
+     * call `onExit(reason)` then; in-flight calls get `unavailable` and the worker is replaced. Returns
+     * an optional unsubscribe.
+     */
+    watch?: (endpoint: Endpoint, onExit: (reason: string) => void) => (() => void) | void;
+    /** Receives `ctx.send` messages of worker-side and page-side tools (as {@link RemoteToolRunner.onMessage}). */
+    onMessage?: (message: ToolMessage) => void | Promise<void>;
+    /** Told after a hung or crashed worker was replaced; `restarts` counts replacements so far. */
+    onRestart?: (event: {
+        reason: string;
+        restarts: number;
+    }) => void;
+}
+/**
+ * A {@link ToolRunner} in a worker, used from the page or a Node host. Same result shapes as
+ * the runner: `execute` resolves with the tool's output or rejects with a {@link ToolError} whose
+ * `code` survived the boundary; `processToolCalls` never rejects. Host-side failures use the same codes:
+ * `timeout` (the worker hung past the deadline and was replaced), `cancelled` (the signal fired),
+ * `unavailable` (the worker died or was replaced while the call was in flight, could not start, the
+ * runner was terminated, or a hung worker given as a plain endpoint could not be replaced).
+ */
+export interface RemoteToolRunner extends ToolHost {
+    /** The worker runner's tools with annotations, page-side tools included; rejects with a ToolError (`unavailable`, `timeout`). */
+    tools(): Promise<ToolInfo[]>;
+    /** The worker runner's declarations, page-side tools included; rejects with a ToolError (`unavailable`, `timeout`). */
+    declarations(): Promise<FunctionDeclaration[]>;
+    /**
+     * Runs one call in the worker; the output, or rejects with a ToolError (codes as {@link ToolRunner.execute}).
+     * Bad `options` (a `timeoutMs` that is not a number > 0, a `signal` that is not an AbortSignal) reject
+     * with a TypeError before anything is sent, as on the runner.
+     */
+    execute(name: string, args: unknown, options?: CallOptions): Promise<unknown>;
+    /**
+     * Runs a batch in the worker (ordering and concurrency as {@link ToolRunner.processToolCalls}); a call's
+     * failure is its result. Bad `options`, or `calls` that are not an array, reject with a TypeError before anything is sent, as on the runner.
+     */
+    processToolCalls(calls: readonly ToolCall[], options?: CallOptions): Promise<ToolCallResult[]>;
+    /**
+     * Registers a tool that runs here, on the page: the worker validates its arguments and applies
+     * permissions, then forwards the call. Kept across worker restarts. A `needsContext` tool gets a
+     * page-side context: `conversationId`, `callId`, `signal`, `cwd`, `planMode`, `verbose`, `isIdle()`
+     * and `send`; `fs`, `platform`, state and the caches live in the worker and throw `unavailable`.
+     * Either tool shape; a Standard Schema tool is validated by its library on the page as well, so
+     * transforms and refinements apply. Throws a TypeError naming the tool for a bad name or schema,
+     * also when the worker cannot compile its JSON Schema (a strict CSP: see precompileValidators).
+     */
+    register(tool: AnyTool): Promise<void>;
+    /** Removes a tool (worker-side or page-side) by name; true when one was registered. */
+    unregister(name: string): Promise<boolean>;
+    /**
+     * Replaces the worker runner's permission policy (`'allow_all'`, `'read_only'` or `{ allow?, deny? }`:
+     * an `ask` function cannot cross to the worker, so give it in the worker's setup). Kept across worker
+     * restarts. Throws a TypeError for a policy with `ask`.
+     */
+    setPermissions(policy: WirePermissionPolicy): Promise<void>;
+    /** Turns the worker runner's plan mode on or off; kept across worker restarts. */
+    setPlanMode(on: boolean): Promise<void>;
+    /** Adds a receiver of `ctx.send` messages; returns its unsubscribe. */
+    onMessage(handler: (message: ToolMessage) => void | Promise<void>): () => void;
+    /** Ends the worker (telling it the page leaves); later calls resolve with `unavailable`. */
+    terminate(): Promise<void>;
+    /** Current lifecycle state. */
+    readonly status: RemoteToolRunnerStatus;
+    /** How many times a hung or crashed worker (one that had been serving) was replaced. */
+    readonly restarts: number;
+}
+/** The checks of {@link ConnectToolRunnerOptions}. */
+/** The checks of {@link ConnectToolRunnerOptions} (also taken by the Node worker's spawn options). */
+export declare const CONNECT_OPTION_RULES: OptionRules;
+/**
+ * Connects to a worker that called {@link exposeToolRunner} and returns a {@link RemoteToolRunner}
+ * `workerOrFactory` is a comlink endpoint (a Worker, a MessagePort) or a factory that
+ * creates a fresh one (`() => new Worker(url, { type: 'module' })`): only with a factory can a hung
+ * worker be replaced.
+ *
+ * Timeouts. Every call with a deadline (`timeoutMs`, else `defaultTimeoutMs`) sends it to the worker,
+ * whose runner ends the call with `timeout` at the deadline (the tool's `ctx.signal` fires). That only
+ * works while the worker's thread is free, so the host also watches: when no answer has come
+ * `deadline + graceMs` after the call was sent, it probes the worker (a comlink no-op). An answered probe
+ * means the worker is alive (e.g. a batch of several slow calls, whose calls each get the deadline): it
+ * keeps waiting and probes again one `deadline + graceMs` later. An unanswered probe (within `graceMs`)
+ * means the thread is stuck (`while (true) {}`, a catastrophic regex): the host terminates the worker
+ * (`terminate` hook), the stuck call resolves with `timeout`, every other call in flight on that worker
+ * with `timeout` when its own deadline has passed and `unavailable` otherwise (its effects are unknown:
+ * retry it), and, given a factory, a new worker is started at once and the page-side tools are
+ * registered again before it serves a call. The new worker module sets up its own runner from its
+ * persistent platform, so acknowledged files and state are intact. Given a plain endpoint, the worker
+ * is terminated and this runner answers `unavailable` from then on. A batch (`processToolCalls`) is one
+ * request: when its worker hangs, every call of the batch reports the batch's code (`timeout`), also
+ * calls that had finished, whose results died with the worker. The deadline counts from the moment the
+ * call is sent to a ready worker; a worker's start is bounded by `startupTimeoutMs` instead.
+ *
+ * Cancellation. Aborting `signal` sends a cancel notice: the worker's runner aborts the tool's
+ * `ctx.signal` and answers `cancelled`. The host waits up to `graceMs` for that answer (so a batch keeps
+ * the results of calls that had finished), then resolves with `cancelled` regardless.
+ *
+ * A worker that exits (reported through `watch`) or does not set up within `startupTimeoutMs` fails its
+ * in-flight calls with `unavailable`; with a factory, the next call starts a new worker.
+ */
+export declare function connectToolRunner(workerOrFactory: Endpoint | (() => Endpoint), options?: ConnectToolRunnerOptions): RemoteToolRunner;

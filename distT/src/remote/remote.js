@@ -1,0 +1,3 @@
+export { exposeToolRunner } from './expose.js';
+export { connectToolRunner, REMOTE_GRACE_MS } from './connect.js';
+//# sourceMappingURL=remote.js.map

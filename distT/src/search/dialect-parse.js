@@ -1,0 +1,569 @@
+import { ToolError } from '../core/errors.js';
+import { clipForMessage } from '../fs/text.js';
+/** Largest count in `{n,m}`, as RE2 and ripgrep. */
+export const MAX_REPEAT = 1000;
+/**
+ * Deepest nesting a pattern may have, as RE2's parser allows (ripgrep's stops at 250 groups): groups
+ * (`(…)`, `(?:…)`, `(?i:…)`, `(?P<name>…)`) inside one another, and the height of the expression as
+ * RE2 counts it, where each repetition, alternation and sequence inside another is one level (groups
+ * add none; an alternation directly inside an alternation, or a sequence inside a sequence, merges
+ * with it). Deeper patterns are refused while parsing, before any recursive pass over the tree (or
+ * re2js's own height check) could overflow the stack or refuse it later.
+ */
+export const MAX_NESTING = 1000;
+const GENERAL_CATEGORIES = new Set('C Cc Cf Co Cs L Ll Lm Lo Lt Lu M Mc Me Mn N Nd Nl No P Pc Pd Pe Pf Pi Po Ps S Sc Sk Sm So Z Zl Zp Zs'.split(' '));
+/**
+ * The property names RE2 (re2js 2.10's Unicode tables) knows besides the general categories above: the
+ * scripts by their long names (never the four-letter codes such as `Grek`, which V8 would also take),
+ * a few more categories (`Cn`, `LC`, `Lc`, `Assigned`, `Ascii`) and its binary properties. Kept here so
+ * that parsing a pattern never needs re2js, which loads only when a pattern runs on it.
+ */
+export const RE2_PROPERTY_NAMES = new Set(('Adlam Ahom Anatolian_Hieroglyphs Arabic Armenian Avestan Balinese Bamum Bassa_Vah Batak Bengali ' +
+    'Beria_Erfe Bhaiksuki Bopomofo Brahmi Braille Buginese Buhid Canadian_Aboriginal Carian ' +
+    'Caucasian_Albanian Chakma Cham Cherokee Chorasmian Common Coptic Cuneiform Cypriot Cypro_Minoan ' +
+    'Cyrillic Deseret Devanagari Dives_Akuru Dogra Duployan Egyptian_Hieroglyphs Elbasan Elymaic Ethiopic ' +
+    'Garay Georgian Glagolitic Gothic Grantha Greek Gujarati Gunjala_Gondi Gurmukhi Gurung_Khema Han ' +
+    'Hangul Hanifi_Rohingya Hanunoo Hatran Hebrew Hiragana Imperial_Aramaic Inherited ' +
+    'Inscriptional_Pahlavi Inscriptional_Parthian Javanese Kaithi Kannada Katakana Kawi Kayah_Li ' +
+    'Kharoshthi Khitan_Small_Script Khmer Khojki Khudawadi Kirat_Rai Lao Latin Lepcha Limbu Linear_A ' +
+    'Linear_B Lisu Lycian Lydian Mahajani Makasar Malayalam Mandaic Manichaean Marchen Masaram_Gondi ' +
+    'Medefaidrin Meetei_Mayek Mende_Kikakui Meroitic_Cursive Meroitic_Hieroglyphs Miao Modi Mongolian Mro ' +
+    'Multani Myanmar Nabataean Nag_Mundari Nandinagari New_Tai_Lue Newa Nko Nushu Nyiakeng_Puachue_Hmong ' +
+    'Ogham Ol_Chiki Ol_Onal Old_Hungarian Old_Italic Old_North_Arabian Old_Permic Old_Persian Old_Sogdian ' +
+    'Old_South_Arabian Old_Turkic Old_Uyghur Oriya Osage Osmanya Pahawh_Hmong Palmyrene Pau_Cin_Hau ' +
+    'Phags_Pa Phoenician Psalter_Pahlavi Rejang Runic Samaritan Saurashtra Sharada Shavian Siddham ' +
+    'Sidetic SignWriting Sinhala Sogdian Sora_Sompeng Soyombo Sundanese Sunuwar Syloti_Nagri Syriac ' +
+    'Tagalog Tagbanwa Tai_Le Tai_Tham Tai_Viet Tai_Yo Takri Tamil Tangsa Tangut Telugu Thaana Thai ' +
+    'Tibetan Tifinagh Tirhuta Todhri Tolong_Siki Toto Tulu_Tigalari Ugaritic Unknown Vai Vithkuqi Wancho ' +
+    'Warang_Citi Yezidi Yi Zanabazar_Square ' +
+    'Ascii Assigned Lc LC Cn ASCII_Hex_Digit Alphabetic Dash Emoji Emoji_Component Emoji_Modifier Emoji_Modifier_Base Emoji_Presentation Extended_Pictographic Hex_Digit Lowercase Math Quotation_Mark Terminal_Punctuation Uppercase White_Space').split(' '));
+const DIGIT = [[0x30, 0x39]];
+const WORD = [
+    [0x30, 0x39],
+    [0x41, 0x5a],
+    [0x5f, 0x5f],
+    [0x61, 0x7a],
+];
+/** RE2's `\s`: `[\t\n\f\r ]` (no `\v`). */
+const SPACE = [
+    [0x09, 0x0a],
+    [0x0c, 0x0d],
+    [0x20, 0x20],
+];
+const POSIX = {
+    alnum: [[0x30, 0x39], [0x41, 0x5a], [0x61, 0x7a]],
+    alpha: [[0x41, 0x5a], [0x61, 0x7a]],
+    ascii: [[0x00, 0x7f]],
+    blank: [[0x09, 0x09], [0x20, 0x20]],
+    cntrl: [[0x00, 0x1f], [0x7f, 0x7f]],
+    digit: DIGIT,
+    graph: [[0x21, 0x7e]],
+    lower: [[0x61, 0x7a]],
+    print: [[0x20, 0x7e]],
+    punct: [[0x21, 0x2f], [0x3a, 0x40], [0x5b, 0x60], [0x7b, 0x7e]],
+    space: [[0x09, 0x0d], [0x20, 0x20]],
+    upper: [[0x41, 0x5a]],
+    word: WORD,
+    xdigit: [[0x30, 0x39], [0x41, 0x46], [0x61, 0x66]],
+};
+/** The complement of sorted, non-overlapping ranges over all code points. */
+export function complementRanges(ranges) {
+    const sorted = normalizeRanges(ranges);
+    const out = [];
+    let next = 0;
+    for (const [lo, hi] of sorted) {
+        if (lo > next)
+            out.push([next, lo - 1]);
+        next = hi + 1;
+    }
+    if (next <= 0x10ffff)
+        out.push([next, 0x10ffff]);
+    return out;
+}
+/** Sorts and merges ranges. */
+export function normalizeRanges(ranges) {
+    const sorted = [...ranges].sort((a, b) => a[0] - b[0]);
+    const out = [];
+    for (const [lo, hi] of sorted) {
+        const last = out[out.length - 1];
+        if (last && lo <= last[1] + 1)
+            last[1] = Math.max(last[1], hi);
+        else
+            out.push([lo, hi]);
+    }
+    return out;
+}
+function fail(argName, pattern, what, hint) {
+    throw new ToolError('invalid_pattern', `${argName} ${clipForMessage(pattern)} is not supported: ${what}; ${hint}`);
+}
+function syntaxError(argName, pattern, what) {
+    return new ToolError('invalid_pattern', `${argName} ${clipForMessage(pattern)} is not a valid regular expression (ripgrep/RE2 syntax): ${what}; ` +
+        'fix the pattern, or set fixed_strings to search for the text literally');
+}
+/**
+ * Parses `pattern` into a {@link RegexNode} tree. `caseInsensitive` starts the pattern under `(?i)`.
+ * Errors (ToolError `invalid_pattern`): lookahead / lookbehind (`(?=`, `(?!`, `(?<=`, `(?<!`) and
+ * backreferences (`\1`, `\k<name>`) name the construct and suggest a way around it, as ripgrep does
+ * without `-P`; atomic groups, possessive quantifiers and other syntax errors say what is wrong;
+ * a count over {@link MAX_REPEAT}; a pattern nested more than {@link MAX_NESTING} levels deep.
+ */
+export function parseRegex(pattern, options) {
+    const argName = options.argName ?? 'pattern';
+    const cps = Array.from(pattern, (c) => c.codePointAt(0));
+    let pos = 0;
+    const peek = (k = 0) => cps[pos + k];
+    const at = (s) => {
+        for (let k = 0; k < s.length; k += 1)
+            if (cps[pos + k] !== s.charCodeAt(k))
+                return false;
+        return true;
+    };
+    const names = new Set();
+    const err = (what) => syntaxError(argName, pattern, what);
+    const tooDeep = () => new ToolError('invalid_pattern', `${argName} ${clipForMessage(pattern)} nests more than ${MAX_NESTING} levels deep (groups, alternations and repetitions ` +
+        'inside one another), the most RE2 allows; write a flatter pattern (drop groups that only wrap one item, ' +
+        'or list alternatives side by side as a|b|c instead of nesting them)');
+    // Each node's height as RE2 counts it (see MAX_NESTING), computed as nodes are built: no recursion.
+    const heights = new WeakMap();
+    const heightOf = (node) => heights.get(node) ?? 1;
+    /** The node with groups looked through, as RE2 sees it. */
+    const bare = (node) => {
+        let at = node;
+        while (at.type === 'group')
+            at = at.body;
+        return at;
+    };
+    const measured = (node) => {
+        let height = 1;
+        if (node.type === 'group')
+            height = heightOf(node.body);
+        else if (node.type === 'repeat')
+            height = 1 + heightOf(node.body);
+        else if (node.type === 'seq' || node.type === 'alt') {
+            const children = node.type === 'seq' ? node.items : node.branches;
+            for (const child of children) {
+                const merges = bare(child).type === node.type;
+                height = Math.max(height, merges ? heightOf(child) : 1 + heightOf(child));
+            }
+        }
+        if (height > MAX_NESTING)
+            throw tooDeep();
+        heights.set(node, height);
+        return node;
+    };
+    const parseHex = (digits) => {
+        let text = '';
+        if (digits === 'braced') {
+            pos += 1; // {
+            while (pos < cps.length && cps[pos] !== 0x7d)
+                text += String.fromCodePoint(cps[pos++]);
+            if (cps[pos] !== 0x7d)
+                throw err('unterminated \\x{…} or \\u{…} escape');
+            pos += 1;
+        }
+        else {
+            for (let k = 0; k < digits; k += 1)
+                text += String.fromCodePoint((cps[pos++] ?? 0x20));
+        }
+        if (!/^[0-9A-Fa-f]{1,8}$/.test(text))
+            throw err(`invalid hexadecimal escape "${text}"`);
+        const value = parseInt(text, 16);
+        if (value > 0x10ffff)
+            throw err(`code point ${text} is past U+10FFFF`);
+        return value;
+    };
+    /** After the backslash. `inClass`: `\b` is backspace there, assertions are errors. */
+    const parseEscape = (inClass) => {
+        const c = cps[pos];
+        if (c === undefined)
+            throw err('trailing backslash');
+        pos += 1;
+        const ch = String.fromCodePoint(c);
+        switch (ch) {
+            case 'd':
+                return { kind: 'set', ranges: DIGIT, props: [], negated: false };
+            case 'D':
+                return { kind: 'set', ranges: complementRanges(DIGIT), props: [], negated: false };
+            case 'w':
+                return { kind: 'set', ranges: WORD, props: [], negated: false };
+            case 'W':
+                return { kind: 'set', ranges: complementRanges(WORD), props: [], negated: false };
+            case 's':
+                return { kind: 'set', ranges: SPACE, props: [], negated: false };
+            case 'S':
+                return { kind: 'set', ranges: complementRanges(SPACE), props: [], negated: false };
+            case 'p':
+            case 'P': {
+                let name;
+                if (cps[pos] === 0x7b) {
+                    const close = cps.indexOf(0x7d, pos);
+                    if (close === -1)
+                        throw err('unterminated \\p{…}');
+                    name = String.fromCodePoint(...cps.slice(pos + 1, close));
+                    pos = close + 1;
+                }
+                else {
+                    if (cps[pos] === undefined)
+                        throw err('\\p needs a property name');
+                    name = String.fromCodePoint(cps[pos++]);
+                }
+                let negated = ch === 'P';
+                if (name.startsWith('^')) {
+                    negated = !negated;
+                    name = name.slice(1);
+                }
+                if (name === 'Any')
+                    return { kind: 'set', ranges: negated ? [] : [[0, 0x10ffff]], props: [], negated: false };
+                const script = !GENERAL_CATEGORIES.has(name);
+                if (script && !RE2_PROPERTY_NAMES.has(name))
+                    throw err(`unknown Unicode class \\p{${name}}`);
+                return { kind: 'set', ranges: [], props: [{ name, negated, script }], negated: false };
+            }
+            case 'b':
+                if (inClass)
+                    return { kind: 'char', cp: 8 };
+                return { kind: 'assert', assert: 'word' };
+            case 'B':
+                if (inClass)
+                    throw err('\\B is not allowed in a character class');
+                return { kind: 'assert', assert: 'notword' };
+            case 'A':
+                if (inClass)
+                    throw err('\\A is not allowed in a character class');
+                return { kind: 'assert', assert: 'start' };
+            case 'z':
+                if (inClass)
+                    throw err('\\z is not allowed in a character class');
+                return { kind: 'assert', assert: 'end' };
+            case 'Z':
+                throw err('\\Z is not supported; use \\z or $');
+            case 'a':
+                return { kind: 'char', cp: 7 };
+            case 'f':
+                return { kind: 'char', cp: 12 };
+            case 't':
+                return { kind: 'char', cp: 9 };
+            case 'n':
+                return { kind: 'char', cp: 10 };
+            case 'r':
+                return { kind: 'char', cp: 13 };
+            case 'v':
+                return { kind: 'char', cp: 11 };
+            case 'x':
+                return { kind: 'char', cp: cps[pos] === 0x7b ? parseHex('braced') : parseHex(2) };
+            case 'u':
+                return { kind: 'char', cp: cps[pos] === 0x7b ? parseHex('braced') : parseHex(4) };
+            case 'c': {
+                const letter = cps[pos];
+                if (letter === undefined || !/[A-Za-z]/.test(String.fromCodePoint(letter)))
+                    throw err('\\c needs a letter (\\cA … \\cZ)');
+                pos += 1;
+                return { kind: 'char', cp: letter % 32 };
+            }
+            case '0': {
+                // Octal, up to three digits in all (RE2): \0, \01, \012.
+                let value = 0;
+                for (let k = 0; k < 2 && cps[pos] !== undefined && cps[pos] >= 0x30 && cps[pos] <= 0x37; k += 1) {
+                    value = value * 8 + (cps[pos] - 0x30);
+                    pos += 1;
+                }
+                return { kind: 'char', cp: value };
+            }
+            case 'k':
+                return fail(argName, pattern, 'backreferences such as \\k<name> (a regular expression without them runs in linear time)', 'match the repeated text explicitly, or search for one part and read the lines with view_file');
+            case 'Q': {
+                if (inClass)
+                    throw err('\\Q is not allowed in a character class');
+                const text = [];
+                while (pos < cps.length && !(cps[pos] === 0x5c && cps[pos + 1] === 0x45))
+                    text.push(cps[pos++]);
+                if (pos < cps.length)
+                    pos += 2;
+                return { kind: 'quote', text };
+            }
+            case 'E':
+                return { kind: 'quote', text: [] };
+            default:
+                break;
+        }
+        if (/[1-9]/.test(ch)) {
+            return fail(argName, pattern, `backreferences such as \\${ch} (a regular expression without them runs in linear time)`, 'match the repeated text explicitly (e.g. (a|b)x(a|b) and check the lines), or search for one part and read the lines with view_file');
+        }
+        if (/[A-Za-z0-9]/.test(ch))
+            throw err(`unknown escape \\${ch}`);
+        // Any other escaped character stands for itself: \. \* \/ \- \\ and so on.
+        return { kind: 'char', cp: c };
+    };
+    const parseClass = (flags) => {
+        pos += 1; // [
+        let negated = false;
+        if (cps[pos] === 0x5e) {
+            negated = true;
+            pos += 1;
+        }
+        const ranges = [];
+        const props = [];
+        let first = true;
+        for (;;) {
+            const c = cps[pos];
+            if (c === undefined)
+                throw err('missing ] to close a character class');
+            if (c === 0x5d && !first) {
+                pos += 1;
+                break;
+            }
+            first = false;
+            if (c === 0x5b && cps[pos + 1] === 0x3a) {
+                const close = cps.indexOf(0x5d, pos);
+                const text = close === -1 ? '' : String.fromCodePoint(...cps.slice(pos, close + 1));
+                const posix = /^\[:(\^?)([a-z]+):\]$/.exec(text);
+                if (posix) {
+                    const set = POSIX[posix[2]];
+                    if (!set)
+                        throw err(`unknown POSIX class ${text}`);
+                    ranges.push(...(posix[1] ? complementRanges(set) : set));
+                    pos = close + 1;
+                    continue;
+                }
+            }
+            let lo;
+            if (c === 0x5c) {
+                pos += 1;
+                const escape = parseEscape(true);
+                if (escape.kind === 'set') {
+                    ranges.push(...escape.ranges);
+                    props.push(...escape.props);
+                    continue;
+                }
+                if (escape.kind !== 'char')
+                    throw err('this escape is not allowed in a character class');
+                lo = escape.cp;
+            }
+            else {
+                lo = c;
+                pos += 1;
+            }
+            if (cps[pos] === 0x2d && cps[pos + 1] !== undefined && cps[pos + 1] !== 0x5d) {
+                pos += 1;
+                let hi;
+                if (cps[pos] === 0x5c) {
+                    pos += 1;
+                    const escape = parseEscape(true);
+                    if (escape.kind !== 'char')
+                        throw err('a range must end with a single character');
+                    hi = escape.cp;
+                }
+                else {
+                    hi = cps[pos++];
+                }
+                if (hi < lo)
+                    throw err(`invalid character class range ${String.fromCodePoint(lo)}-${String.fromCodePoint(hi)}`);
+                ranges.push([lo, hi]);
+            }
+            else {
+                ranges.push([lo, lo]);
+            }
+        }
+        return { type: 'set', negated, ranges: normalizeRanges(ranges), props, fold: flags.i };
+    };
+    const parseFlags = (flags) => {
+        // at: after "(?"
+        const next = { ...flags };
+        let on = true;
+        let any = false;
+        for (;;) {
+            const c = cps[pos];
+            if (c === undefined)
+                throw err('missing ) after inline flags');
+            const ch = String.fromCodePoint(c);
+            pos += 1;
+            if (ch === ')') {
+                if (!any)
+                    throw err('empty inline flags (?)');
+                return { flags: next, scoped: false };
+            }
+            if (ch === ':')
+                return { flags: next, scoped: true };
+            if (ch === '-') {
+                if (!on)
+                    throw err('two - in inline flags');
+                on = false;
+                continue;
+            }
+            if (ch === 'i')
+                next.i = on;
+            else if (ch === 's')
+                next.s = on;
+            else if (ch === 'U')
+                next.U = on;
+            else if (ch === 'm') {
+                /* ^ and $ are the ends of each line already: lines are matched one by one. */
+            }
+            else
+                throw err(`unknown inline flag "${ch}" (RE2 has i, m, s and U)`);
+            any = true;
+        }
+    };
+    /** Parses an alternation until `)` or the end; `flags` may change mid-way through `(?i)`. */
+    const parseAlternation = (outer, depth) => {
+        if (depth > MAX_NESTING)
+            throw tooDeep();
+        let flags = { ...outer };
+        const branches = [];
+        let items = [];
+        const endBranch = () => {
+            branches.push(items.length === 1 ? items[0] : measured({ type: 'seq', items }));
+            items = [];
+        };
+        while (pos < cps.length) {
+            const c = cps[pos];
+            if (c === 0x7c) {
+                pos += 1;
+                endBranch();
+                continue;
+            }
+            if (c === 0x29) {
+                if (depth === 0)
+                    throw err('unmatched )');
+                break;
+            }
+            let atom;
+            if (c === 0x28) {
+                pos += 1;
+                if (cps[pos] === 0x3f) {
+                    pos += 1;
+                    if (at('=') || at('!')) {
+                        fail(argName, pattern, `lookahead ${at('=') ? '(?=…)' : '(?!…)'} (a regular expression without lookaround runs in linear time)`, 'match the following text as part of the pattern instead, or search for the main part and filter the lines with a second search');
+                    }
+                    if (at('<=') || at('<!')) {
+                        fail(argName, pattern, `lookbehind ${at('<=') ? '(?<=…)' : '(?<!…)'} (a regular expression without lookaround runs in linear time)`, 'match the preceding text as part of the pattern instead, or search for the main part and filter the lines with a second search');
+                    }
+                    if (at('>'))
+                        throw err('atomic groups (?>…) are not supported; write the group without ?>');
+                    if (at('#'))
+                        throw err('comments (?#…) are not supported');
+                    if (at('P<') || at('<')) {
+                        pos += at('P<') ? 2 : 1;
+                        const close = cps.indexOf(0x3e, pos);
+                        const name = close === -1 ? '' : String.fromCodePoint(...cps.slice(pos, close));
+                        if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+                            throw err(`invalid group name "${name}"`);
+                        if (names.has(name))
+                            throw err(`duplicate group name "${name}"`);
+                        names.add(name);
+                        pos = close + 1;
+                        atom = measured({ type: 'group', body: parseAlternation(flags, depth + 1) });
+                    }
+                    else if (at('P=')) {
+                        fail(argName, pattern, 'backreferences such as (?P=name) (a regular expression without them runs in linear time)', 'match the repeated text explicitly');
+                    }
+                    else {
+                        const parsed = parseFlags(flags);
+                        if (!parsed.scoped) {
+                            flags = parsed.flags;
+                            continue;
+                        }
+                        atom = measured({ type: 'group', body: parseAlternation(parsed.flags, depth + 1) });
+                    }
+                }
+                else {
+                    atom = measured({ type: 'group', body: parseAlternation(flags, depth + 1) });
+                }
+                if (cps[pos] !== 0x29)
+                    throw err('missing ) to close a group');
+                pos += 1;
+            }
+            else if (c === 0x5b) {
+                atom = parseClass(flags);
+            }
+            else if (c === 0x2e) {
+                pos += 1;
+                atom = { type: 'set', negated: true, ranges: flags.s ? [] : [[10, 10]], props: [], fold: false };
+            }
+            else if (c === 0x5e) {
+                pos += 1;
+                atom = { type: 'assert', kind: 'start' };
+            }
+            else if (c === 0x24) {
+                pos += 1;
+                atom = { type: 'assert', kind: 'end' };
+            }
+            else if (c === 0x5c) {
+                pos += 1;
+                const escape = parseEscape(false);
+                if (escape.kind === 'quote') {
+                    for (const cp of escape.text)
+                        items.push({ type: 'char', cp, fold: flags.i });
+                    continue;
+                }
+                atom =
+                    escape.kind === 'char'
+                        ? { type: 'char', cp: escape.cp, fold: flags.i }
+                        : escape.kind === 'set'
+                            ? { type: 'set', negated: escape.negated, ranges: escape.ranges, props: escape.props, fold: flags.i }
+                            : { type: 'assert', kind: escape.assert };
+            }
+            else if (c === 0x2a || c === 0x2b || c === 0x3f) {
+                throw err(`missing argument to repetition operator ${String.fromCodePoint(c)}`);
+            }
+            else if (c === 0x7b && /^\{\d+(,\d*)?\}/.test(String.fromCodePoint(...cps.slice(pos, pos + 12)))) {
+                throw err('missing argument to repetition operator {…}');
+            }
+            else {
+                pos += 1;
+                atom = { type: 'char', cp: c, fold: flags.i };
+            }
+            // Quantifiers.
+            for (;;) {
+                const q = cps[pos];
+                let min;
+                let max;
+                if (q === 0x2a)
+                    [min, max] = [0, Infinity];
+                else if (q === 0x2b)
+                    [min, max] = [1, Infinity];
+                else if (q === 0x3f)
+                    [min, max] = [0, 1];
+                else if (q === 0x7b) {
+                    const text = String.fromCodePoint(...cps.slice(pos, pos + 24));
+                    const m = /^\{(\d+)(,(\d*))?\}/.exec(text);
+                    if (!m)
+                        break; // a literal {
+                    min = Number(m[1]);
+                    max = m[2] === undefined ? min : m[3] === '' ? Infinity : Number(m[3]);
+                    if (min > MAX_REPEAT || (max !== Infinity && max > MAX_REPEAT))
+                        throw err(`repeat count over ${MAX_REPEAT} in ${m[0]}`);
+                    if (max < min)
+                        throw err(`invalid repeat count ${m[0]}`);
+                    pos += m[0].length - 1;
+                }
+                else
+                    break;
+                pos += 1;
+                if (atom.type === 'assert')
+                    throw err('a repetition operator cannot follow an anchor or \\b');
+                if (atom.type === 'repeat')
+                    throw err('bad repetition operator (a quantifier right after another)');
+                let lazy = false;
+                if (cps[pos] === 0x3f) {
+                    lazy = true;
+                    pos += 1;
+                }
+                else if (cps[pos] === 0x2b) {
+                    throw err('possessive quantifiers (*+, ++, ?+) are not supported; drop the +');
+                }
+                if (flags.U)
+                    lazy = !lazy;
+                atom = measured({ type: 'repeat', body: atom, min, max, lazy });
+            }
+            items.push(atom);
+        }
+        endBranch();
+        return branches.length === 1 ? branches[0] : measured({ type: 'alt', branches });
+    };
+    const tree = parseAlternation({ i: options.caseInsensitive, s: false, U: false }, 0);
+    if (pos < cps.length)
+        throw err('unmatched )');
+    return tree;
+}
+//# sourceMappingURL=dialect-parse.js.map

@@ -1,0 +1,570 @@
+import { ToolError } from '../core/errors.js';
+import { clipForMessage } from '../fs/text.js';
+import { loadRegexParser, regexParserNow } from '#lazy';
+import { onDemand } from '../core/on-demand.js';
+import { loadRe2Engine, re2Engine } from './re2-engine.js';
+/**
+ * The dialect's parser (dialect-parse.ts): in browsers a file of its own (lazy/regex-parser.min.js),
+ * fetched by {@link loadSearchPatternParser} on the first search; on Node loaded with this module.
+ */
+const parserModule = onDemand('the search pattern parser', 'regex-parser.min.js', loadRegexParser);
+function parser() {
+    const module = parserModule.loaded() ?? regexParserNow();
+    if (!module)
+        throw new Error('the search pattern parser is not loaded yet: await loadSearchPatternParser() before compileSearchPattern');
+    return module;
+}
+/**
+ * Loads the parser that {@link compileSearchPattern} needs (once; on Node it is already there). Errors:
+ * ToolError `unavailable` when its file cannot be loaded (the app must serve lazy/regex-parser.min.js).
+ */
+export async function loadSearchPatternParser() {
+    if (!regexParserNow())
+        await parserModule.load();
+}
+/** Longest line V8 matches in `bounded` mode, in UTF-16 code units. */
+export const V8_LINE_LIMIT = 1024;
+/** Most alternative paths through a pattern V8 may run (products of alternations). */
+const MAX_PATHS = 64;
+/** Most atoms (after expanding fixed counts) a pattern V8 runs may have. */
+const MAX_ATOMS = 256;
+const EMPTY = { ranges: [], wide: false };
+function foldRanges(ranges) {
+    const out = [...ranges];
+    let wide = false;
+    for (const [lo, hi] of ranges) {
+        if (hi > 0x7f)
+            wide = true;
+        const a = Math.max(lo, 0x41);
+        const b = Math.min(hi, 0x5a);
+        if (a <= b)
+            out.push([a + 32, b + 32]);
+        const c = Math.max(lo, 0x61);
+        const d = Math.min(hi, 0x7a);
+        if (c <= d)
+            out.push([c - 32, d - 32]);
+        if (lo <= 0x6b && hi >= 0x6b)
+            out.push([0x212a, 0x212a]);
+        if (lo <= 0x4b && hi >= 0x4b)
+            out.push([0x212a, 0x212a]);
+        if (lo <= 0x73 && hi >= 0x73)
+            out.push([0x17f, 0x17f]);
+        if (lo <= 0x53 && hi >= 0x53)
+            out.push([0x17f, 0x17f]);
+    }
+    return { ranges: parser().normalizeRanges(out), wide };
+}
+/** The characters an atom can match (an over-approximation where properties are involved). */
+function atomSet(node) {
+    if (node.type === 'char')
+        return node.fold ? foldRanges([[node.cp, node.cp]]) : { ranges: [[node.cp, node.cp]], wide: false };
+    if (node.type !== 'set')
+        return EMPTY;
+    const base = node.fold ? foldRanges(node.ranges) : { ranges: node.ranges, wide: false };
+    if (node.negated)
+        return { ranges: parser().complementRanges(base.ranges), wide: base.wide || node.props.length > 0 };
+    return { ranges: base.ranges, wide: base.wide || node.props.length > 0 };
+}
+function union(a, b) {
+    return { ranges: parser().normalizeRanges([...a.ranges, ...b.ranges]), wide: a.wide || b.wide };
+}
+function overlaps(a, b) {
+    const aEmpty = a.ranges.length === 0 && !a.wide;
+    const bEmpty = b.ranges.length === 0 && !b.wide;
+    if (aEmpty || bEmpty)
+        return false;
+    if (a.wide || b.wide)
+        return true;
+    let i = 0;
+    let j = 0;
+    while (i < a.ranges.length && j < b.ranges.length) {
+        const [alo, ahi] = a.ranges[i];
+        const [blo, bhi] = b.ranges[j];
+        if (alo <= bhi && blo <= ahi)
+            return true;
+        if (ahi < bhi)
+            i += 1;
+        else
+            j += 1;
+    }
+    return false;
+}
+// nullable, trivial and first are asked of every sequence item at every level of a nested pattern:
+// each node's answer is kept, so a pattern nested n deep costs O(n) calls instead of O(n³).
+const nullableMemo = new WeakMap();
+const trivialMemo = new WeakMap();
+const firstMemo = new WeakMap();
+function memoized(memo, compute) {
+    return (node) => {
+        const known = memo.get(node);
+        if (known !== undefined)
+            return known;
+        const value = compute(node);
+        memo.set(node, value);
+        return value;
+    };
+}
+const nullable = memoized(nullableMemo, (node) => {
+    switch (node.type) {
+        case 'char':
+        case 'set':
+            return false;
+        case 'assert':
+            return true;
+        case 'seq':
+            return node.items.every(nullable);
+        case 'alt':
+            return node.branches.some(nullable);
+        case 'group':
+            return nullable(node.body);
+        case 'repeat':
+            return node.min === 0 || nullable(node.body);
+    }
+});
+/** Whether `node` can match the empty string without any assertion (so it never fails). */
+const trivial = memoized(trivialMemo, (node) => {
+    switch (node.type) {
+        case 'char':
+        case 'set':
+        case 'assert':
+            return false;
+        case 'seq':
+            return node.items.every(trivial);
+        case 'alt':
+            return node.branches.some(trivial);
+        case 'group':
+            return trivial(node.body);
+        case 'repeat':
+            return node.min === 0 || trivial(node.body);
+    }
+});
+const first = memoized(firstMemo, (node) => {
+    switch (node.type) {
+        case 'char':
+        case 'set':
+            return atomSet(node);
+        case 'assert':
+            return EMPTY;
+        case 'seq': {
+            let set = EMPTY;
+            for (const item of node.items) {
+                set = union(set, first(item));
+                if (!nullable(item))
+                    break;
+            }
+            return set;
+        }
+        case 'alt':
+            return node.branches.reduce((set, branch) => union(set, first(branch)), EMPTY);
+        case 'group':
+            return first(node.body);
+        case 'repeat':
+            return first(node.body);
+    }
+});
+/**
+ * Decides whether V8's backtracking RegExp may run `tree`, and how. V8 may run it only when its
+ * backtracking is provably bounded:
+ * 1. quantifiers apply to single characters or classes only (no quantified groups, so no nesting);
+ * 2. each variable quantifier (`*`, `+`, `?`, `{n,m}` with n < m) is followed only by characters it
+ *    cannot match, so giving a character back never lets the rest match: it acts possessively and a
+ *    failed attempt from one start costs time linear in what it read — or it is the pattern's only
+ *    variable quantifier, whose give-backs each retry fixed atoms only (`\w+Error`);
+ * 3. at most {@link MAX_PATHS} paths through alternations and {@link MAX_ATOMS} atoms.
+ * Then a line of length L costs O(L²) at worst (`bounded`). It is `linear` when, also, no variable
+ * quantifier that can still fail afterwards matches a character that can start a match: then no later
+ * start lies inside the text an earlier failed attempt ran over, so each character is read by a bounded
+ * number of attempts.
+ */
+export function analyse(tree) {
+    let ok = true;
+    let linear = true;
+    let variable = 0;
+    let overlapping = 0;
+    const start = first(tree);
+    const startsEverywhere = trivial(tree);
+    let atoms = 0;
+    const paths = (node) => {
+        switch (node.type) {
+            case 'seq':
+                return node.items.reduce((n, item) => Math.min(1e9, n * paths(item)), 1);
+            case 'alt':
+                return node.branches.reduce((n, branch) => Math.min(1e9, n + paths(branch)), 0);
+            case 'group':
+                return paths(node.body);
+            default:
+                return 1;
+        }
+    };
+    /** `follow`: characters that can come right after `node`; `tail`: what follows can match empty with no assertion. */
+    const visit = (node, follow, tail) => {
+        if (!ok)
+            return;
+        switch (node.type) {
+            case 'char':
+            case 'set':
+                atoms += 1;
+                return;
+            case 'assert':
+                return;
+            case 'group':
+                visit(node.body, follow, tail);
+                return;
+            case 'alt':
+                for (const branch of node.branches)
+                    visit(branch, follow, tail);
+                return;
+            case 'seq': {
+                let after = follow;
+                let afterTail = tail;
+                for (let i = node.items.length - 1; i >= 0; i -= 1) {
+                    const item = node.items[i];
+                    visit(item, after, afterTail);
+                    after = nullable(item) ? union(first(item), after) : first(item);
+                    afterTail = afterTail && trivial(item);
+                }
+                return;
+            }
+            case 'repeat': {
+                if (node.body.type !== 'char' && node.body.type !== 'set') {
+                    ok = false;
+                    return;
+                }
+                atoms += Math.max(1, node.min);
+                if (node.min === node.max)
+                    return;
+                const set = atomSet(node.body);
+                variable += 1;
+                if (overlaps(set, follow))
+                    overlapping += 1;
+                if (!tail && !startsEverywhere && overlaps(set, start))
+                    linear = false;
+                return;
+            }
+        }
+    };
+    visit(tree, EMPTY, true);
+    // One quantifier that may give characters back, when it is the only variable one: each give-back
+    // retries fixed atoms only, so an attempt stays linear in the line and a line quadratic at worst.
+    if (overlapping > 0 && (overlapping > 1 || variable > 1))
+        ok = false;
+    if (overlapping > 0)
+        linear = false;
+    if (!ok || atoms > MAX_ATOMS || paths(tree) > MAX_PATHS)
+        return 're2';
+    return linear ? 'linear' : 'bounded';
+}
+// ------------------------------------------------------------------------------------------------
+// Emitting sources
+const ALNUM = /^[A-Za-z0-9_]$/u;
+function jsChar(cp) {
+    const ch = String.fromCodePoint(cp);
+    return ALNUM.test(ch) ? ch : `\\u{${cp.toString(16)}}`;
+}
+function re2Char(cp) {
+    const ch = String.fromCodePoint(cp);
+    return ALNUM.test(ch) ? ch : `\\x{${cp.toString(16)}}`;
+}
+function without(ranges, cps) {
+    let out = [...ranges];
+    for (const cp of cps) {
+        const next = [];
+        for (const [lo, hi] of out) {
+            if (cp < lo || cp > hi)
+                next.push([lo, hi]);
+            else {
+                if (lo < cp)
+                    next.push([lo, cp - 1]);
+                if (cp < hi)
+                    next.push([cp + 1, hi]);
+            }
+        }
+        out = next;
+    }
+    return out;
+}
+function rangesSource(ranges, char) {
+    return ranges.map(([lo, hi]) => (lo === hi ? char(lo) : `${char(lo)}-${char(hi)}`)).join('');
+}
+function jsProp(prop) {
+    const name = prop.script ? `Script=${prop.name}` : prop.name;
+    return `\\${prop.negated ? 'P' : 'p'}{${name}}`;
+}
+/** Properties that can hold a line break: V8 sets holding one are guarded so no match spans lines. */
+const BREAK_PROPS = new Set(['C', 'Cc']);
+/**
+ * V8 source for `tree` that matches within lines only, run over many lines at once: no atom matches
+ * `\n` or `\r`; `^`/`$` are the ends of lines (`\n`, `\r\n`, `\r`); groups do not capture. `fold`: the
+ * RegExp gets the `i` flag (every atom is case-insensitive); `null` when atoms differ (ASCII atoms are
+ * then spelled out; others make it return undefined).
+ */
+function emitV8(tree, ignoreCase) {
+    let failed = false;
+    const emitSet = (node) => {
+        let ranges = node.ranges;
+        if (node.fold && !ignoreCase) {
+            const folded = foldRanges(ranges);
+            if (folded.wide || node.props.length > 0)
+                failed = true;
+            ranges = folded.ranges;
+        }
+        if (node.negated)
+            return `[^${rangesSource(ranges, jsChar)}${node.props.map(jsProp).join('')}\\n\\r]`;
+        const body = rangesSource(without(ranges, [10, 13]), jsChar) + node.props.map(jsProp).join('');
+        const guard = node.props.some((p) => p.negated || BREAK_PROPS.has(p.name));
+        if (body === '')
+            return '[]';
+        return guard ? `(?:(?![\\n\\r])[${body}])` : `[${body}]`;
+    };
+    const emit = (node) => {
+        switch (node.type) {
+            case 'char': {
+                if (node.cp === 10 || node.cp === 13)
+                    return '[]';
+                if (node.fold && !ignoreCase) {
+                    const folded = foldRanges([[node.cp, node.cp]]);
+                    if (folded.wide)
+                        failed = true;
+                    return folded.ranges.length === 1 && folded.ranges[0]?.[0] === folded.ranges[0]?.[1]
+                        ? jsChar(node.cp)
+                        : `[${rangesSource(folded.ranges, jsChar)}]`;
+                }
+                return jsChar(node.cp);
+            }
+            case 'set':
+                return emitSet(node);
+            case 'assert':
+                if (node.kind === 'start')
+                    return '(?<![^\\n\\r])';
+                if (node.kind === 'end')
+                    return '(?![^\\n\\r])';
+                if (ignoreCase)
+                    failed = true; // V8's \b under /iu counts U+017F and U+212A as word characters; RE2's does not.
+                return node.kind === 'word' ? '\\b' : '\\B';
+            case 'seq':
+                return node.items.map(emit).join('');
+            case 'alt':
+                return node.branches.map(emit).join('|');
+            case 'group':
+                return `(?:${emit(node.body)})`;
+            case 'repeat': {
+                const body = emit(node.body);
+                const count = node.min === 0 && node.max === Infinity
+                    ? '*'
+                    : node.min === 1 && node.max === Infinity
+                        ? '+'
+                        : node.min === 0 && node.max === 1
+                            ? '?'
+                            : node.max === Infinity
+                                ? `{${node.min},}`
+                                : node.min === node.max
+                                    ? `{${node.min}}`
+                                    : `{${node.min},${node.max}}`;
+                return body + count + (node.lazy ? '?' : '');
+            }
+        }
+    };
+    const source = emit(tree);
+    return failed ? undefined : source;
+}
+/** RE2 source for `tree`, matched against one line at a time. */
+function emitRe2(tree) {
+    const emit = (node) => {
+        switch (node.type) {
+            case 'char':
+                return node.fold ? `(?i:${re2Char(node.cp)})` : re2Char(node.cp);
+            case 'set': {
+                const props = node.props.map((p) => `\\${p.negated ? 'P' : 'p'}{${p.name}}`).join('');
+                const body = rangesSource(node.ranges, re2Char) + props;
+                let set;
+                if (body === '')
+                    set = node.negated ? '(?s:.)' : '[^\\x{0}-\\x{10ffff}]';
+                else
+                    set = `[${node.negated ? '^' : ''}${body}]`;
+                return node.fold ? `(?i:${set})` : set;
+            }
+            case 'assert':
+                return node.kind === 'start' ? '^' : node.kind === 'end' ? '$' : node.kind === 'word' ? '\\b' : '\\B';
+            case 'seq':
+                return node.items.map(emit).join('');
+            case 'alt':
+                return node.branches.map(emit).join('|');
+            case 'group':
+                return `(?:${emit(node.body)})`;
+            case 'repeat': {
+                const body = emit(node.body);
+                const count = node.max === Infinity ? (node.min === 0 ? '*' : node.min === 1 ? '+' : `{${node.min},}`) : node.min === node.max ? `{${node.min}}` : `{${node.min},${node.max}}`;
+                return body + count + (node.lazy ? '?' : '');
+            }
+        }
+    };
+    return `(?s)${emit(tree)}`;
+}
+/** Every atom's case-insensitivity, or 'mixed'. */
+function foldState(tree) {
+    let state = 'none';
+    const visit = (node) => {
+        if (node.type === 'char' || node.type === 'set') {
+            // `.` and sets without letters mean the same either way.
+            if (node.type === 'set' && node.ranges.length === 0 && node.props.length === 0)
+                return;
+            state = state === 'none' ? node.fold : state === node.fold ? state : 'mixed';
+        }
+        else if (node.type === 'seq')
+            node.items.forEach(visit);
+        else if (node.type === 'alt')
+            node.branches.forEach(visit);
+        else if (node.type === 'group' || node.type === 'repeat')
+            visit(node.body);
+    };
+    visit(tree);
+    return state;
+}
+/** The whole pattern as one literal string, when it is one (case-sensitive chars only). */
+function literalOf(tree) {
+    const items = tree.type === 'seq' ? tree.items : [tree];
+    let text = '';
+    for (const item of items) {
+        if (item.type !== 'char')
+            return undefined;
+        if (item.fold && foldRanges([[item.cp, item.cp]]).ranges.length > 1)
+            return undefined;
+        text += String.fromCodePoint(item.cp);
+    }
+    return text;
+}
+/** The longest run of case-sensitive characters every match contains (at least 3 UTF-16 units). */
+function requiredLiteral(tree) {
+    let best = '';
+    const visitSeq = (items) => {
+        let run = '';
+        const flush = () => {
+            if (run.length > best.length)
+                best = run;
+            run = '';
+        };
+        for (const item of items) {
+            if (item.type === 'char' && !(item.fold && foldRanges([[item.cp, item.cp]]).ranges.length > 1) && item.cp !== 10 && item.cp !== 13) {
+                run += String.fromCodePoint(item.cp);
+            }
+            else if (item.type === 'assert') {
+                continue;
+            }
+            else {
+                flush();
+                if (item.type === 'group') {
+                    const body = item.body;
+                    visitSeq(body.type === 'seq' ? body.items : [body]);
+                }
+                else if (item.type === 'repeat' && item.min >= 1 && item.body.type !== 'char') {
+                    const body = item.body;
+                    if (body.type === 'group')
+                        visitSeq(body.body.type === 'seq' ? body.body.items : [body.body]);
+                }
+            }
+        }
+        flush();
+    };
+    if (tree.type === 'alt')
+        return undefined;
+    visitSeq(tree.type === 'seq' ? tree.items : [tree]);
+    return best.length >= 3 ? best : undefined;
+}
+/**
+ * Compiles a search pattern in grep_search's one dialect (RE2 syntax as ripgrep's default, with ASCII
+ * `\d \w \s \b` where ripgrep's are Unicode, plus the
+ * JavaScript escapes with the same meaning; see dialect-parse.ts), or a literal (`literal`). Picks the
+ * fastest engine whose running time stays linear in the input ({@link MatchMode}); every mode gives the
+ * same lines and offsets; `engine` forces one (the differential tests compare them; V8 then runs
+ * whatever its syntax allows, safe or not). Errors: ToolError `invalid_pattern` (lookaround and backreferences named, with
+ * a way around them; syntax errors; patterns re2js refuses, e.g. too large: checked here once re2js is
+ * loaded, else by {@link prepareSearchPattern}). In browsers, await {@link loadSearchPatternParser} first.
+ */
+export function compileSearchPattern(pattern, options) {
+    const argName = options.argName ?? 'pattern';
+    let tree;
+    if (options.literal) {
+        const items = Array.from(pattern, (c) => ({ type: 'char', cp: c.codePointAt(0), fold: !options.caseSensitive }));
+        tree = items.length === 1 ? items[0] : { type: 'seq', items };
+    }
+    else {
+        tree = parser().parseRegex(pattern, { caseInsensitive: !options.caseSensitive, argName });
+    }
+    const re2Source = emitRe2(tree);
+    let program;
+    const compileRe2 = () => {
+        if (program)
+            return program;
+        const engine = re2Engine();
+        if (!engine)
+            throw new Error('re2js is not loaded yet: await prepareSearchPattern(pattern) (or loadRe2Engine()) before matching');
+        try {
+            program = engine.RE2JS.compile(re2Source);
+            return program;
+        }
+        catch (error) {
+            const message = error.message;
+            throw new ToolError('invalid_pattern', `${argName} ${clipForMessage(pattern)} cannot be used: ${clipForMessage(String(message), 300)}; simplify it (smaller counts, fewer nested repetitions)`);
+        }
+    };
+    const literal = literalOf(tree);
+    const engine = options.engine;
+    if (literal !== undefined && literal.length > 0 && (engine === undefined || engine === 'literal')) {
+        return withRe2({ pattern, mode: 'literal', literal, ignoreCase: false, ...compiledWith(options) }, compileRe2);
+    }
+    const fold = foldState(tree);
+    const ignoreCase = fold === true;
+    let mode = engine === 'linear' || engine === 'bounded' || engine === 're2' ? engine : analyse(tree);
+    let v8;
+    if (mode !== 're2') {
+        const source = emitV8(tree, ignoreCase);
+        if (source === undefined)
+            mode = 're2';
+        else {
+            try {
+                v8 = new RegExp(`(${source})[^\\n\\r]*`, ignoreCase ? 'giu' : 'gu');
+            }
+            catch {
+                // V8 refused a form RE2 accepts (an unknown script name in this Unicode version): use re2js.
+                mode = 're2';
+                v8 = undefined;
+            }
+        }
+    }
+    if (engine !== undefined && engine !== mode) {
+        throw new ToolError('invalid_arguments', `the ${engine} engine cannot run ${clipForMessage(pattern)}`);
+    }
+    const required = requiredLiteral(tree);
+    // re2js programs are compiled now when re2js runs the pattern and is loaded (its errors are the
+    // model's to fix), else by prepareSearchPattern or on first use.
+    if ((mode === 're2' || mode === 'bounded') && re2Engine())
+        compileRe2();
+    return withRe2({
+        pattern,
+        mode,
+        ignoreCase,
+        ...compiledWith(options),
+        ...(v8 ? { v8 } : {}),
+        ...(required !== undefined ? { required } : {}),
+    }, compileRe2);
+}
+function compiledWith(options) {
+    return options.engine === undefined ? { compiledWith: { literal: options.literal, caseSensitive: options.caseSensitive } } : {};
+}
+function withRe2(base, compile) {
+    return Object.defineProperty(base, 're2', { get: compile, enumerable: false });
+}
+/**
+ * Makes `pattern` ready to match: for a `re2` pattern, loads re2js (once per program) and compiles its
+ * program, so re2js's refusals are reported before any file is read. Other modes need nothing (a
+ * `bounded` pattern's scan loads re2js itself if it meets a line too long for V8). Errors: ToolError
+ * `invalid_pattern` (a pattern re2js refuses), `unavailable` (re2js could not be loaded).
+ */
+export async function prepareSearchPattern(pattern) {
+    if (pattern.mode !== 're2')
+        return pattern;
+    await loadRe2Engine();
+    void pattern.re2;
+    return pattern;
+}
+//# sourceMappingURL=dialect.js.map

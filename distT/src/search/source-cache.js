@@ -1,0 +1,452 @@
+import { BINARY_SNIFF_BYTES } from '../fs/text.js';
+import { MAX_SEARCH_FILE_BYTES } from '../fs/walk.js';
+import { scanText } from './line-scan.js';
+/** Bytes of file content a source's cache keeps, unless the source says otherwise. */
+export const DEFAULT_CACHE_BYTES = 256 * 1024 * 1024;
+/** A file modified this close to the moment it was read is read again (git's "racily clean" rule). */
+const RACY_MS = 1000;
+/** Bytes of one slab: cached file contents are packed into slabs of this size. */
+export const SLAB_BYTES = 16 * 1024 * 1024;
+/** Files larger than this get a slab of their own instead of a new shared one. */
+const OWN_SLAB_BYTES = SLAB_BYTES / 4;
+/** Budget bytes one cached file costs beyond its content (its map entry, objects and path). */
+const ENTRY_OVERHEAD = 256;
+/** Largest read buffer kept for reuse between reads of files that are not cached. */
+const MAX_SCRATCH_BYTES = 16 * 1024 * 1024;
+/** Literals whose line counts one file remembers (the oldest is forgotten first). */
+const REMEMBERED_COUNTS = 8;
+/**
+ * Notes in `file` that `count` of its lines hold `literal`, so a repeated search for it while the
+ * file is unchanged (the cache keeps the same entry only then) answers without scanning.
+ */
+export function rememberCount(file, literal, count) {
+    const last = file.literal;
+    if (last !== undefined && last !== literal) {
+        const more = (file.moreCounts ??= new Map());
+        more.delete(literal);
+        more.set(last, file.literalCount);
+        if (more.size >= REMEMBERED_COUNTS)
+            more.delete(more.keys().next().value);
+    }
+    file.literal = literal;
+    file.literalCount = count;
+}
+/** How many lines of `file` hold `literal`, when {@link rememberCount} noted it (undefined: not known). */
+export function knownCount(file, literal) {
+    if (file.literal === literal)
+        return file.literalCount;
+    return file.moreCounts?.get(literal);
+}
+/** How long slabs of a released cache stay held for the next cache (ms), as an allocator keeps freed pages a while. */
+export const SPARE_SLAB_MS = 10_000;
+/**
+ * Spare slabs held at most per thread (64 MiB, a quarter of the default budget): what an idle process
+ * keeps for reuse is bounded; more are left to the garbage collector.
+ */
+const MAX_SPARE_SLABS = DEFAULT_CACHE_BYTES / SLAB_BYTES / 4;
+/**
+ * Slabs of released caches, reused by the next cache: held for {@link SPARE_SLAB_MS} after the last
+ * release, then only weakly (the garbage collector may take them). A host that makes a fresh platform
+ * per conversation so reads each first search into memory already mapped, instead of faulting in a
+ * new cache's worth of pages and leaving the old one as garbage (whose size also triggers full
+ * collections).
+ */
+const spareSlabs = [];
+const weakSlabs = [];
+let spareTimer;
+function takeSlab() {
+    const held = spareSlabs.pop();
+    if (held)
+        return held;
+    while (weakSlabs.length > 0) {
+        const bytes = weakSlabs.pop().deref();
+        if (bytes)
+            return bytes;
+    }
+    return new Uint8Array(SLAB_BYTES);
+}
+/** Spare slabs held (not only weakly) right now: for tests and diagnostics. */
+export function spareSlabCount() {
+    return spareSlabs.length;
+}
+/** After {@link SPARE_SLAB_MS} without a release, the spare slabs are held only weakly. */
+function loosenSpareSlabs() {
+    spareTimer = undefined;
+    for (const bytes of spareSlabs.splice(0))
+        weakSlabs.push(new WeakRef(bytes));
+}
+/**
+ * The search tools' cache over a {@link SearchSource}: file bytes validated by each file's (size, mtime,
+ * inode), within a byte budget (default {@link DEFAULT_CACHE_BYTES}) that counts whole slabs and a
+ * per-file overhead. Contents are packed into 16 MiB slabs (a file over 4 MiB gets
+ * one of its own), read straight into place: no allocation per file, nothing for the garbage collector
+ * to trace. A changed or vanished file's entry is dropped (its slab is freed once empty); once the
+ * budget is full new files are read into one reused buffer and not kept (so a tree larger than the
+ * budget keeps its first part cached: least-recently-used eviction would keep nothing a sequential
+ * scan reuses). Files changed within a second of being read are read again. A repeated search costs
+ * one `stat` per cached file.
+ */
+export class SourceCache {
+    source;
+    budget;
+    #entries = new Map();
+    #used = 0;
+    /** The shared slab new files go into. */
+    #slab;
+    #scratch;
+    /** The current read is not to be kept (see {@link SourceCache.load}'s `keep`). */
+    #transient = false;
+    /** The slab the current read was placed in (`fresh`: not yet part of the cache). */
+    #pending;
+    #into = (size) => this.#place(size);
+    constructor(source, budget = DEFAULT_CACHE_BYTES) {
+        this.source = source;
+        this.budget = budget;
+    }
+    /** Whether an entry for `path` is kept (whether or not the file changed since). */
+    holds(path) {
+        return this.#entries.has(path);
+    }
+    /** Budget bytes in use (slabs and per-file overheads). */
+    get used() {
+        return this.#used;
+    }
+    /**
+     * The file at `path`: undefined when it is gone or not a regular file, 'large' over `limit` bytes
+     * (default: the search limit). `keep: false` reads a file not cached yet into the reused buffer and
+     * does not keep it (a file another thread's cache holds). `stated`: the file's `lstat` taken just
+     * before (by another thread; null: it was gone), used instead of taking it here to validate a cached
+     * entry.
+     */
+    load(path, limit = MAX_SEARCH_FILE_BYTES, keep = true, stated) {
+        const known = this.#entries.get(path);
+        if (known && known.size > limit)
+            return 'large';
+        if (known) {
+            const stat = stated === undefined ? this.source.stat(path) : (stated ?? undefined);
+            if (!stat) {
+                this.#drop(path, known);
+                return undefined;
+            }
+            if (stat.size === known.size && stat.mtimeMs === known.mtimeMs && stat.ino === known.ino && stat.mtimeMs < known.readAt - RACY_MS) {
+                return known;
+            }
+            this.#drop(path, known);
+            if (stat.size > limit)
+                return 'large';
+        }
+        const readAt = Date.now();
+        this.#pending = undefined;
+        this.#transient = !keep;
+        let read;
+        try {
+            // Over the limit, the read is refused once the size is known: nothing is read or placed.
+            read = this.source.read(path, limit + 1, (size) => {
+                if (size > limit)
+                    throw OVER_LIMIT;
+                return this.#into(size);
+            });
+        }
+        catch (error) {
+            if (error === OVER_LIMIT)
+                return 'large';
+            throw error;
+        }
+        const pending = this.#pending;
+        this.#pending = undefined;
+        if (!read || read.bytes.length > limit) {
+            if (pending?.fresh)
+                giveBack(pending.slab);
+            return read ? 'large' : undefined;
+        }
+        const bytes = read.bytes;
+        const sniff = bytes.length > BINARY_SNIFF_BYTES ? bytes.subarray(0, BINARY_SNIFF_BYTES) : bytes;
+        const binary = this.source.indexOf(sniff, NUL, 0) !== -1 || !this.source.isUtf8(bytes);
+        const skip = !binary && bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+        const { size, mtimeMs, ino } = read.stat;
+        const entry = { bytes: binary ? null : bytes, skip, literal: undefined, literalCount: 0, moreCounts: undefined, size, mtimeMs, ino, readAt, slab: undefined };
+        if (!keep)
+            return entry;
+        const slab = pending?.slab;
+        if (!binary && slab && bytes.buffer === slab.bytes.buffer && bytes.byteOffset === slab.bytes.byteOffset + slab.top) {
+            // Read into a slab: keep it there ((#place checked the budget).
+            if (pending?.fresh) {
+                this.#used += slab.bytes.length;
+                if (slab.bytes.length === SLAB_BYTES) {
+                    if (this.#slab?.live === 0)
+                        this.#free(this.#slab);
+                    this.#slab = slab;
+                }
+            }
+            slab.top += (bytes.length + 7) & ~7;
+            slab.live += bytes.length;
+            entry.slab = slab;
+        }
+        else {
+            if (pending?.fresh)
+                giveBack(pending.slab);
+            if (!binary) {
+                // A source that read into a buffer of its own: keep that buffer if it fits.
+                if (pending || bytes.buffer === this.#scratch?.buffer)
+                    return entry;
+                if (bytes.length + ENTRY_OVERHEAD > this.budget / 4 || this.#used + bytes.length + ENTRY_OVERHEAD > this.budget)
+                    return entry;
+                entry.slab = { bytes, top: bytes.length, live: bytes.length };
+                this.#used += bytes.length;
+            }
+            else if (this.#used + ENTRY_OVERHEAD > this.budget) {
+                return entry;
+            }
+        }
+        this.#entries.set(path, entry);
+        this.#used += ENTRY_OVERHEAD;
+        return entry;
+    }
+    /**
+     * The decoded text of a loaded text file. Not kept: decoding costs about as much as V8's regex over
+     * the text (UTF-8 to UTF-16 for non-ASCII files), but keeping texts doubled the memory a cache holds, and each fresh cache's texts stayed on the heap as
+     * garbage until a full collection (a peak of 580 MiB over the search bench's Node searches, 276 MiB
+     * without them).
+     */
+    text(file) {
+        const bytes = file.bytes;
+        return this.source.decode(file.skip > 0 ? bytes.subarray(file.skip) : bytes);
+    }
+    /** Empties the cache and gives its slabs back for the next cache to reuse. */
+    release() {
+        const slabs = new Set();
+        for (const entry of this.#entries.values())
+            if (entry.slab)
+                slabs.add(entry.slab);
+        if (this.#slab)
+            slabs.add(this.#slab);
+        for (const slab of slabs)
+            giveBack(slab);
+        this.#entries.clear();
+        this.#slab = undefined;
+        this.#scratch = undefined;
+        this.#used = 0;
+    }
+    /** Where a file of `size` bytes is read to: a slab's free end when the budget has room, else the scratch buffer. */
+    #place(size) {
+        if (!this.#transient && size + ENTRY_OVERHEAD <= this.budget / 4 && this.#used + ENTRY_OVERHEAD <= this.budget) {
+            const slab = this.#slab;
+            if (slab && size <= OWN_SLAB_BYTES && slab.top + size <= slab.bytes.length)
+                return this.#aim(slab, false, size);
+            // A new shared slab (the old one's free end is given up: under a quarter of a slab), or one of its own for a large file.
+            const fresh = size > OWN_SLAB_BYTES ? size : SLAB_BYTES;
+            if (this.#used + fresh + ENTRY_OVERHEAD <= this.budget) {
+                return this.#aim({ bytes: fresh === SLAB_BYTES ? takeSlab() : new Uint8Array(size), top: 0, live: 0 }, true, size);
+            }
+        }
+        let scratch = this.#scratch;
+        if (!scratch || scratch.length < size) {
+            scratch = new Uint8Array(Math.max(size, 64 * 1024, Math.min(2 * (scratch?.length ?? 0), MAX_SCRATCH_BYTES)));
+            this.#scratch = scratch.length <= MAX_SCRATCH_BYTES ? scratch : undefined;
+        }
+        return scratch.subarray(0, size);
+    }
+    #aim(slab, fresh, size) {
+        this.#pending = { slab, fresh };
+        const bytes = slab.bytes;
+        return new Uint8Array(bytes.buffer, bytes.byteOffset + slab.top, size);
+    }
+    #drop(path, entry) {
+        this.#entries.delete(path);
+        this.#used -= ENTRY_OVERHEAD;
+        const slab = entry.slab;
+        if (!slab)
+            return;
+        slab.live -= entry.bytes.length;
+        if (slab.live === 0 && slab !== this.#slab)
+            this.#free(slab);
+    }
+    #free(slab) {
+        this.#used -= slab.bytes.length;
+        if (slab === this.#slab)
+            this.#slab = undefined;
+        giveBack(slab);
+    }
+}
+/** Puts a shared-size slab in the spare list (others are left to the garbage collector). */
+function giveBack(slab) {
+    const bytes = slab.bytes;
+    if (bytes.byteOffset !== 0 || bytes.buffer.byteLength !== SLAB_BYTES)
+        return;
+    if (spareSlabs.length >= MAX_SPARE_SLABS) {
+        weakSlabs.push(new WeakRef(bytes));
+        return;
+    }
+    spareSlabs.push(bytes);
+    if (spareTimer !== undefined)
+        clearTimeout(spareTimer);
+    spareTimer = setTimeout(loosenSpareSlabs, SPARE_SLAB_MS);
+    // Never what keeps a Node process alive.
+    spareTimer.unref?.();
+}
+const NUL = new Uint8Array([0]);
+/** Thrown by the `into` of a read that is over the caller's limit (caught in {@link SourceCache.load}). */
+const OVER_LIMIT = Symbol('over the limit');
+const caches = new WeakMap();
+/** The cache of `source` (one per source, dropped with it). */
+export function cacheOf(source) {
+    let cache = caches.get(source);
+    if (!cache) {
+        cache = new SourceCache(source, source.cacheBytes ?? DEFAULT_CACHE_BYTES);
+        caches.set(source, cache);
+    }
+    return cache;
+}
+/** Empties the cache of `source` (if it has one) and gives its memory back for other caches to reuse. */
+export function releaseCache(source) {
+    caches.get(source)?.release();
+    caches.delete(source);
+}
+const LF = new Uint8Array([10]);
+const CR = new Uint8Array([13]);
+/**
+ * Finds where lines end in bytes (the first `\n` or `\r` at or after a position), for positions that
+ * only move forward: the next `\r` found is kept, so a file without one is searched for it once.
+ */
+class LineEnds {
+    source;
+    bytes;
+    #cr = -2;
+    constructor(source, bytes) {
+        this.source = source;
+        this.bytes = bytes;
+    }
+    /** The first line break at or after `pos` (not before the previous call's `pos`), or the length. */
+    after(pos) {
+        const { source, bytes } = this;
+        let end = source.indexOf(bytes, LF, pos);
+        if (end === -1)
+            end = bytes.length;
+        if (this.#cr !== -1 && this.#cr < pos)
+            this.#cr = source.indexOf(bytes, CR, pos);
+        return this.#cr !== -1 && this.#cr < end ? this.#cr : end;
+    }
+}
+/**
+ * Counts the lines of `bytes` holding `needle` (bytes, no line break in it), on bytes only:
+ * `indexOf` to each occurrence, then to the end of its line (a `\r` is looked for within that line
+ * only, so a file without one is not read twice). Stops at `deadline` (`stopped`).
+ */
+export function countLiteralLines(source, bytes, from, needle, deadline) {
+    let count = 0;
+    let pos = from;
+    const ends = new LineEnds(source, bytes);
+    for (;;) {
+        const at = source.indexOf(bytes, needle, pos);
+        if (at === -1)
+            return { count, stopped: false };
+        count += 1;
+        const end = ends.after(at + needle.length);
+        pos = end + 1;
+        if ((count & 255) === 0 && Date.now() >= deadline)
+            return { count, stopped: true };
+    }
+}
+/**
+ * Counts the lines of `bytes` that `pattern` matches when every match holds `needle` (its required
+ * literal, bytes, no line break in it): only the lines holding the needle are decoded, one at a time,
+ * and matched on their own (lines end at `\n`, `\r\n` or `\r`, so a match never spans them), from the
+ * first occurrence at `first`; text before `skip` (a BOM) is no line's. Stops at `deadline` (`stopped`).
+ */
+async function countCandidateLines(source, bytes, skip, first, needle, pattern, deadline, pause) {
+    let count = 0;
+    let at = first;
+    let lines = 0;
+    const ends = new LineEnds(source, bytes);
+    while (at !== -1) {
+        let start = at;
+        while (start > skip) {
+            const c = bytes[start - 1];
+            if (c === 10 || c === 13)
+                break;
+            start -= 1;
+        }
+        const end = ends.after(at + needle.length);
+        const result = await scanText(source.decode(bytes.subarray(start, end)), pattern, { deadline, wantOffsets: 0, maxHits: 1, pause });
+        count += result.count;
+        if (result.stopped)
+            return { count, stopped: true };
+        lines += 1;
+        if ((lines & 255) === 0 && Date.now() >= deadline)
+            return { count, stopped: true };
+        at = end + 1 < bytes.length ? source.indexOf(bytes, needle, end + 1) : -1;
+    }
+    return { count, stopped: false };
+}
+/** {@link SearchHelperAnswer} codes: the file was not reached (the deadline came first). */
+export const FILE_NOT_REACHED = -1;
+/** The file was gone or not a regular file. */
+export const FILE_GONE = -2;
+/** The file was over the search's size limit. */
+export const FILE_LARGE = -3;
+/** The file was binary. */
+export const FILE_BINARY = -4;
+/** Codes of files skipped because they could not be read, by why (`FILE_GONE` is `vanished`). */
+export const FILE_SKIPPED = { vanished: FILE_GONE, unreadable: -5, loop: -6, too_long: -7, outside: -8 };
+/** The {@link SkipKind} of a helper's code, or undefined for a code that is not a skip. */
+export function skipKindOfCode(code) {
+    for (const [kind, value] of Object.entries(FILE_SKIPPED))
+        if (value === code)
+            return kind;
+    return undefined;
+}
+/** The bytes a search finds first on bytes: the literal, or the pattern's required text; none when it holds a line break. */
+export function needleOf(pattern) {
+    const literal = pattern.mode === 'literal' ? pattern.literal : pattern.required;
+    return literal && !/[\n\r]/.test(literal) ? new TextEncoder().encode(literal) : undefined;
+}
+/**
+ * Matching lines of one loaded text file, counted only: bytes first (a file without the needle is
+ * never decoded, a literal is counted on bytes and the count remembered with the file, see
+ * {@link rememberCount}), else {@link scanText} over its decoded text. `stopped`: the deadline came
+ * first (`count` is what was found until then).
+ */
+export async function countText(cache, file, pattern, needle, deadline, pause) {
+    const bytes = file.bytes;
+    const literal = pattern.mode === 'literal' ? pattern.literal : pattern.required;
+    if (needle && literal) {
+        // Counted before while the file was unchanged: a file without the literal cannot match, and a literal count is known.
+        const known = knownCount(file, literal);
+        if (known === 0 || (known !== undefined && pattern.mode === 'literal'))
+            return { count: known, stopped: false };
+        const first = cache.source.indexOf(bytes, needle, file.skip);
+        if (first === -1) {
+            rememberCount(file, literal, 0);
+            return { count: 0, stopped: false };
+        }
+        if (pattern.mode === 'literal') {
+            const counted = countLiteralLines(cache.source, bytes, first, needle, deadline);
+            if (!counted.stopped)
+                rememberCount(file, literal, counted.count);
+            return counted;
+        }
+        return countCandidateLines(cache.source, bytes, file.skip, first, needle, pattern, deadline, pause);
+    }
+    // Decoded and scanned a run of whole lines at a time: each text is small enough for the young
+    // generation, so a count over many files leaves no large texts for a full collection to find.
+    let count = 0;
+    let start = file.skip;
+    do {
+        let end = bytes.length;
+        if (end - start > COUNT_CHUNK_BYTES) {
+            const lf = cache.source.indexOf(bytes, LF, start + COUNT_CHUNK_BYTES - 1);
+            if (lf !== -1)
+                end = lf + 1;
+        }
+        const text = cache.source.decode(start === 0 && end === bytes.length ? bytes : bytes.subarray(start, end));
+        const result = await scanText(text, pattern, { deadline, wantOffsets: 0, maxHits: Infinity, pause });
+        count += result.count;
+        if (result.stopped)
+            return { count, stopped: true };
+        start = end;
+    } while (start < bytes.length);
+    return { count, stopped: false };
+}
+/** Bytes of a text decoded at once for a count (then cut after the next `\n`: whole lines, whole characters). */
+export const COUNT_CHUNK_BYTES = 32 * 1024;
+//# sourceMappingURL=source-cache.js.map

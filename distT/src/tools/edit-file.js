@@ -1,0 +1,184 @@
+import { ToolError } from '../core/errors.js';
+import { fingerprintBytes } from '../core/file-cache.js';
+import { clipForMessage, decodeText, encodeText, quoteForMessage, refuseLoneSurrogate } from '../fs/text.js';
+import { defineTool } from '../core/tool.js';
+import { dirname, resolveWorkspacePath, statOrNull, writeFileAtomic } from '../fs/paths.js';
+import { unifiedDiff } from './edit/diff.js';
+import { loadEditHint } from '#lazy';
+import { onDemand } from '../core/on-demand.js';
+import { checkOccurrenceCount, findOccurrences, toLf } from './edit/match.js';
+import { replaceOccurrences } from './edit/replace.js';
+import { sameFileVersion } from './edit/unchanged.js';
+/** The no_match hint's module (in browsers a file of its own, fetched on the first failed edit). */
+const hintModule = onDemand("edit_file's no_match hint", 'edit-hint.min.js', loadEditHint);
+/**
+ * The hint of a `no_match` error (src/tools/edit/hint.ts); when its module cannot be loaded, a hint
+ * that says so, so that the call still answers `no_match`, the model's to fix.
+ */
+async function noMatchHint(fileLf, needleLf, fileHasBom) {
+    try {
+        return (await hintModule.load()).noMatchHint(fileLf, needleLf, fileHasBom);
+    }
+    catch (error) {
+        return { hint: `View the file and copy the text exactly (no closer hint: ${error.message}).` };
+    }
+}
+export { EDIT_MAX_DIFF_CHARS, EDIT_MAX_DIFF_LINE_CHARS } from './edit/diff.js';
+/** Largest file `edit_file` edits, in bytes (32 MiB, as `view_file` reads). */
+export const EDIT_MAX_FILE_BYTES = 32 * 1024 * 1024;
+const parameters = {
+    type: 'object',
+    properties: {
+        file_path: {
+            type: 'string',
+            description: 'The file to edit: an absolute workspace path (e.g. /workspace/src/index.ts) or a path relative to the working directory.',
+        },
+        old_string: {
+            type: 'string',
+            description: 'The exact text to replace, copied from the file including indentation and whitespace (no line-number prefixes). ' +
+                'It must occur exactly once unless replace_all or expected_replacements is set; include surrounding lines to make it unique. ' +
+                'Line breaks may be written as \\n whatever the file uses. An empty old_string creates a file that does not exist yet.',
+        },
+        new_string: {
+            type: 'string',
+            description: 'The text that replaces old_string, taken literally ($&, $1 and backslashes are plain text). Its line breaks are written in the file\'s own style.',
+        },
+        replace_all: {
+            type: 'boolean',
+            description: 'Replace every occurrence of old_string, left to right and non-overlapping (default false: exactly one occurrence).',
+        },
+        expected_replacements: {
+            type: 'integer',
+            minimum: 1,
+            description: 'How many occurrences you expect to replace; the edit fails without changing anything if old_string occurs a different number of times. When it matches, all of them are replaced.',
+        },
+    },
+    required: ['file_path', 'old_string', 'new_string'],
+    additionalProperties: false,
+};
+/**
+ * `edit_file` (matching as Claude Code's Edit and gemini-cli's
+ * `replace`): replaces `old_string` by `new_string` in `{ file_path, old_string, new_string, replace_all?,
+ * expected_replacements? }` and returns {@link EditFileResult}. Matching is exact and literal (indexOf and
+ * slices, never a replacement pattern), left to right and non-overlapping; `\n`, `\r\n` and `\r` all match
+ * one another, and new line breaks take the style of the edited span, so a CRLF file stays CRLF and a
+ * mixed file changes only where edited. A BOM is kept. Writes atomically under the path's write lock and
+ * records the SHA-256 of the new bytes in the file cache. An empty `old_string` creates a missing file.
+ *
+ * Errors: `no_match` (with the closest line and how whitespace differs, or that a BOM at the start of
+ * old_string is not part of the text), `ambiguous_match` (several
+ * occurrences without `replace_all`, or a count other than `expected_replacements`), `no_change`,
+ * `not_found`, `invalid_arguments` (empty `old_string` on an existing file), `binary_file`,
+ * `is_a_directory`, `outside_workspace`, `stale_file` (the file changed between its read and the write), `too_large` (over 32 MiB), `execution_failed` (a symlink loop).
+ */
+export const editFileTool = defineTool({
+    name: 'edit_file',
+    annotations: { title: 'Edit file', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    description: 'Replace exact text in a file. old_string must match the file exactly (including indentation) and occur once, ' +
+        'unless replace_all is true or expected_replacements gives the number of occurrences. Returns a unified diff. ' +
+        'View the file first and copy the text from it. With an empty old_string, creates a file that does not exist yet.',
+    parameters,
+    needsContext: true,
+    callWithContext: async (args, ctx) => {
+        checkArguments(args);
+        const path = await resolveWorkspacePath({ fs: ctx.fs, root: ctx.platform.root, cwd: ctx.cwd }, args.file_path);
+        // The path as messages show it (capped: a long path need not come back whole).
+        const where = clipForMessage(path);
+        if (args.old_string === args.new_string) {
+            throw new ToolError('no_change', 'old_string and new_string are the same, so the edit would change nothing; give the new text in new_string');
+        }
+        return ctx.withPathLock(path, async () => {
+            const stats = await statOrNull(ctx.fs, path);
+            if (stats === null)
+                return createMissingFile(ctx, path, where, args);
+            const decoded = await readEditableText(ctx, path, where, stats, args);
+            const textLf = toLf(decoded.text);
+            const needle = toLf(args.old_string);
+            const found = findOccurrences(textLf, needle);
+            if (found.length === 0) {
+                const { hint, line } = await noMatchHint(textLf, needle, decoded.bom);
+                throw new ToolError('no_match', `old_string was not found in ${where}. ${hint}`, line === undefined ? undefined : { closest_line: line });
+            }
+            checkOccurrenceCount(found.length, args, where);
+            const newText = replaceOccurrences(decoded.text, found, needle.length, args.new_string);
+            if (newText === decoded.text) {
+                throw new ToolError('no_change', `the edit leaves ${where} unchanged (old_string and new_string differ only in line breaks); nothing was written`);
+            }
+            const diff = await writeEdit(ctx, path, where, encodeText(newText, decoded.bom), { before: textLf, after: toLf(newText) }, { stats, text: decoded.text, bom: decoded.bom });
+            return { file_path: path, replacements: found.length, diff };
+        });
+    },
+});
+/** Refuses a `file_path` ending in `/` and strings holding half of a surrogate pair (`invalid_arguments`). */
+function checkArguments(args) {
+    if (args.file_path.endsWith('/')) {
+        throw new ToolError('invalid_arguments', `file_path ${quoteForMessage(args.file_path)} ends with "/"; give a file name`);
+    }
+    for (const key of ['old_string', 'new_string']) {
+        // Matching is on UTF-16 code units: half of a surrogate pair would match half of an emoji and
+        // write U+FFFD into the file.
+        refuseLoneSurrogate(key, args[key], 'copy whole characters from the file');
+    }
+}
+/** Creates the missing file `path` with `new_string` when `old_string` is empty (else `not_found`), parents included. */
+async function createMissingFile(ctx, path, where, args) {
+    if (args.old_string !== '') {
+        throw new ToolError('not_found', `${where} does not exist; check the path with list_dir or find_file, or create the file with create_file (or edit_file with an empty old_string)`);
+    }
+    await ctx.fs.mkdir(dirname(path), { recursive: true });
+    const diff = await writeEdit(ctx, path, where, encodeText(args.new_string), { before: '', after: toLf(args.new_string) });
+    return { file_path: path, replacements: 1, diff };
+}
+/**
+ * The decoded text of the existing file `path`, once it is known to be an editable file: not a
+ * directory (`is_a_directory`), `old_string` not empty (`invalid_arguments`), at most
+ * {@link EDIT_MAX_FILE_BYTES} (`too_large`) and UTF-8 text (`binary_file`).
+ */
+async function readEditableText(ctx, path, where, stats, args) {
+    if (stats.isDirectory()) {
+        throw new ToolError('is_a_directory', `${where} is a directory; give the path of a file inside it`);
+    }
+    if (args.old_string === '') {
+        throw new ToolError('invalid_arguments', `${where} already exists, so old_string must not be empty; give the exact text to replace (or use create_file with overwrite to replace the whole file)`);
+    }
+    if (stats.size > EDIT_MAX_FILE_BYTES) {
+        throw new ToolError('too_large', `${where} is ${(stats.size / 1_048_576).toFixed(1)} MiB (${stats.size} bytes); edit_file edits files up to ${EDIT_MAX_FILE_BYTES / 1_048_576} MiB ` +
+            '(apply_patch too): change it with run_command (sed, or a short script) where commands run, or split it into smaller files');
+    }
+    const decoded = decodeText(await ctx.fs.readFile(path));
+    if (decoded === null) {
+        throw new ToolError('binary_file', `${where} is a binary file (a NUL byte or invalid UTF-8); edit_file only edits UTF-8 text`);
+    }
+    return decoded;
+}
+/**
+ * Writes `bytes` to `path` atomically and records their hash in the file cache; returns the diff of
+ * `change` (LF texts). Hashed and diffed before the write, so the write is the call's last step: nothing
+ * after it can wait past the deadline and turn a made change into `timeout`. A call cancelled before
+ * the write writes nothing (`cancelled`).
+ */
+async function writeEdit(ctx, path, where, bytes, change, read) {
+    const hash = await fingerprintBytes(bytes);
+    const diff = await unifiedDiff(path, change.before, change.after);
+    if (read) {
+        // Another writer (an editor, a process without the lock) may have changed the file since it was read.
+        const now = await statOrNull(ctx.fs, path);
+        if (now === null || !(sameFileVersion(read.stats, now) || (await sameText(ctx, path, read)))) {
+            throw new ToolError('stale_file', `${where} changed while edit_file was editing it; nothing was written. View it again, then retry the edit`);
+        }
+    }
+    if (ctx.signal.aborted)
+        throw new ToolError('cancelled', `edit_file was cancelled before writing ${where}`);
+    await writeFileAtomic(ctx.fs, path, bytes, ctx.platform.atomicWrites === true);
+    ctx.fileCache.set(path, hash);
+    return diff;
+}
+/**
+ * Whether `path` still holds the text that was read: for a backend whose stats change without the file
+ * changing (an archive mount that makes up times and inodes on each stat), the content decides.
+ */
+async function sameText(ctx, path, read) {
+    const decoded = decodeText(await ctx.fs.readFile(path));
+    return decoded !== null && decoded.text === read.text && decoded.bom === read.bom;
+}
+//# sourceMappingURL=edit-file.js.map

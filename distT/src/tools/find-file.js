@@ -1,0 +1,123 @@
+import { ToolError } from '../core/errors.js';
+import { compileGlob, loadGlobMatcher } from '../search/glob.js';
+import { defineTool } from '../core/tool.js';
+import { compareCodeUnits, DEFAULT_MAX_WALK_ENTRIES, reportWalk, walkWorkspace } from '../fs/walk.js';
+import { resolveWorkspacePath } from '../fs/paths.js';
+import { DEADLINE_SHARE, searchBudget } from '../search/line-search.js';
+import { fitResult, joinNotes, RESULT_MAX_CHARS } from './result-budget.js';
+/** Largest `max_results` of find_file. */
+export const MAX_FIND_RESULTS = 10_000;
+const parameters = {
+    type: 'object',
+    properties: {
+        pattern: {
+            type: 'string',
+            description: 'Glob: * ? [abc] {a,b} (nested too) and ** for any number of directories. Without "/" it matches file ' +
+                'names at any depth ("*.ts", "README*"); with "/" it matches the path relative to dir_path ("src/**/*.test.ts"); ' +
+                'an absolute path is taken relative to dir_path. A leading "!" finds the files the rest does not match ("!*.test.ts").',
+        },
+        dir_path: {
+            type: 'string',
+            description: 'Directory to search (absolute workspace path or relative to the working directory); default: the working directory.',
+        },
+        case_sensitive: { type: 'boolean', description: 'Match letter case exactly (default false).' },
+        include_ignored: {
+            type: 'boolean',
+            description: 'Also search .git/, node_modules/ and paths ignored by .gitignore files (default false).',
+        },
+        max_results: {
+            type: 'integer',
+            minimum: 1,
+            maximum: MAX_FIND_RESULTS,
+            description: 'Most paths to return (default 500); total says how many matched.',
+        },
+    },
+    required: ['pattern'],
+    additionalProperties: false,
+};
+/**
+ * `find_file` (as gemini-cli's `glob`): finds files by glob under
+ * `dir_path` (see `compileGlob`: a pattern without `/` matches names at any depth, one with `/` the
+ * path relative to `dir_path`; an absolute pattern is taken relative to `dir_path`; a leading `!`
+ * negates; case-insensitive by default; matching takes linear time, so no glob can stall the thread).
+ * Skips `.git/`, `node_modules/` and `.gitignore`d paths unless `include_ignored`; never follows
+ * symlinks (a symlink whose name matches is listed). A directory that cannot be listed is skipped and
+ * counted in `skipped_entries`, with a `note` naming the kinds. At 80 % of what is left of the call's
+ * deadline (`ctx.deadline`) the walk stops and it returns what it found, `truncated` with a `note`.
+ * A list cut by `max_results` (or by the walk's 200,000-entry cap) is `truncated` with a `note` as well,
+ * as grep_search's is: "Showing 500 of 1200 paths (max_results is 500): raise max_results (at most
+ * 10000), or narrow the pattern or dir_path."
+ * Returns {@link FindFileResult}.
+ * Errors: `invalid_pattern` (empty, over 1000 characters, unbalanced brace or bracket, invalid class, a
+ * range over 1000 names, an absolute pattern inside the workspace but not under `dir_path`),
+ * `not_found`, `not_a_directory`, `outside_workspace` (`dir_path`, or an absolute or `../` pattern,
+ * outside the workspace), `timeout`/`cancelled`.
+ */
+export const findFileTool = defineTool({
+    name: 'find_file',
+    annotations: { title: 'Find files', readOnlyHint: true, openWorldHint: false },
+    description: 'Find files by name or path glob, e.g. "*.ts" (any depth), "src/**/*.test.ts", "*.{js,jsx}". Returns ' +
+        'absolute paths sorted by path. Case-insensitive unless case_sensitive. Skips .git/, node_modules/ and ' +
+        '.gitignore\'d paths unless include_ignored.',
+    parameters,
+    readOnly: true,
+    callWithContext: async (args, ctx) => {
+        const scope = { fs: ctx.fs, root: ctx.platform.root, cwd: ctx.cwd };
+        const dir = await resolveWorkspacePath(scope, args.dir_path ?? ctx.cwd, { argName: 'dir_path' });
+        // The glob compiler (in browsers fetched on the first find_file).
+        await loadGlobMatcher();
+        const matcher = compileGlob(args.pattern, {
+            caseSensitive: args.case_sensitive === true,
+            base: { root: ctx.platform.root, dir },
+        });
+        let stats;
+        try {
+            stats = await ctx.fs.stat(dir);
+        }
+        catch (error) {
+            if (error?.code === 'ENOENT') {
+                throw new ToolError('not_found', `dir_path ${dir} does not exist; check it with list_dir`);
+            }
+            throw error;
+        }
+        if (!stats.isDirectory()) {
+            throw new ToolError('not_a_directory', `dir_path ${dir} is a file, not a directory; give its parent directory`);
+        }
+        // Like the content searches, the walk stops at a share of the call's deadline and answers with what it found.
+        const started = Date.now();
+        const budget = searchBudget(Infinity, ctx.deadline, started);
+        const walked = await walkWorkspace({
+            fs: ctx.fs,
+            root: ctx.platform.root,
+            dir,
+            changeCount: ctx.platform.changeCount,
+            source: ctx.platform.searchSource,
+            includeIgnored: args.include_ignored === true,
+            includeSymlinks: true,
+            signal: ctx.signal,
+            fileFilter: (rel) => matcher.matches(rel),
+            ...(budget.byDeadline ? { deadline: started + budget.ms } : {}),
+        });
+        const all = walked.files.map((file) => file.path).sort(compareCodeUnits);
+        const max = args.max_results ?? 500;
+        const files = all.length > max ? all.slice(0, max) : all;
+        const result = { files, total: all.length, truncated: walked.capped || walked.stopped === true || files.length < all.length };
+        if (walked.stopped) {
+            result.note =
+                `the search stopped at its time limit (${budget.ms} ms, ${DEADLINE_SHARE * 100} % of what was left of the call's deadline) ` +
+                    `after ${walked.directories} directories; the results cover those only: narrow dir_path or the pattern`;
+        }
+        if (walked.capped) {
+            result.note = joinNotes(result.note, `The walk stopped after ${DEFAULT_MAX_WALK_ENTRIES} entries (files and directories), so total counts the matches among those only: narrow dir_path.`);
+        }
+        reportWalk(result, walked);
+        // The character budget may cut the list further; its note then says so (of the same total) instead.
+        fitResult(result, 'files', 'paths', 'narrow the pattern or dir_path to see the others', RESULT_MAX_CHARS, all.length);
+        if (result.files.length === files.length && files.length < all.length) {
+            const raise = max < MAX_FIND_RESULTS ? `raise max_results (at most ${MAX_FIND_RESULTS}), or ` : '';
+            result.note = joinNotes(result.note, `Showing ${files.length} of ${all.length} paths (max_results is ${max}): ${raise}narrow the pattern or dir_path.`);
+        }
+        return result;
+    },
+});
+//# sourceMappingURL=find-file.js.map

@@ -1,0 +1,131 @@
+import { compileSearchPattern, loadSearchPatternParser, prepareSearchPattern } from '../search/dialect.js';
+import { loadGlobMatcher } from '../search/glob.js';
+import { DEFAULT_SEARCH_TIME_MS, MAX_CONTEXT_LINES, MAX_SEARCH_RESULTS, MAX_SEARCH_TIME_MS, runLineSearch, } from '../search/line-search.js';
+import { defineTool } from '../core/tool.js';
+import { reportWalk, walkReportUnder } from '../fs/walk.js';
+import { fitSearchResult } from './search-note.js';
+import { refuseSlashOnSearchedFile } from '../fs/paths.js';
+export { MAX_CONTEXT_LINES, MAX_LINE_CHARS, MAX_OUTPUT_CHARS, MAX_SEARCH_RESULTS, runLineSearch, } from '../search/line-search.js';
+/** The dialect as the model reads it, in the tool description and the pattern parameter. */
+const DIALECT = 'RE2 regex syntax, as ripgrep\'s default, with two differences: \\d \\w \\s \\b are ASCII only (ripgrep makes them ' +
+    'Unicode; for Unicode write \\pL, \\p{Greek} or [\\p{L}\\p{N}_]), and a lone \\r ends a line as \\n and \\r\\n do ' +
+    '(ripgrep ends lines at \\n only). Syntax: . (any character but a line ending), [a-z] [^...] [[:alpha:]], \\pL \\p{Greek} ' +
+    'Unicode classes, groups (...) (?:...) (?P<name>...) (?<name>...), alternation a|b, * + ? {n} {n,m} and lazy *? +?, ' +
+    'inline flags (?i) (?s) (?U) and (?i:...), ^ $ \\A \\z, escapes \\x{263A} \\u263A \\t \\Q...\\E. No lookahead/lookbehind ' +
+    'and no backreferences (they are refused), and at most 1000 levels of nesting. Matched against each line separately ' +
+    '(^ and $ are the ends of the line; a line ending never matches). Matching takes time linear in the text for every pattern.';
+const parameters = {
+    type: 'object',
+    properties: {
+        pattern: {
+            type: 'string',
+            description: `Regular expression in ${DIALECT}`,
+        },
+        dir_path: {
+            type: 'string',
+            description: 'Directory to search (absolute workspace path or relative to the working directory); default: the working directory. A file searches just that file.',
+        },
+        include: {
+            type: 'string',
+            description: 'Only search files matching this glob, e.g. "*.ts" or "*.{ts,tsx}" (name at any depth) or "src/**/*.ts" (path relative to dir_path). ' +
+                'Letter case is ignored ("*.TS" also matches a.ts), whatever case_sensitive says.',
+        },
+        exclude: {
+            type: 'string',
+            description: 'Skip files (and directories) matching this glob, e.g. "*.min.js" or "dist"; a trailing / ("dist/") skips folders only. Letter case is ignored, as in include.',
+        },
+        case_sensitive: { type: 'boolean', description: 'Match the pattern\'s letter case exactly (default true); include and exclude ignore case either way.' },
+        fixed_strings: { type: 'boolean', description: 'Treat pattern as literal text, not a regular expression (default false).' },
+        context_lines: {
+            type: 'integer',
+            minimum: 0,
+            maximum: MAX_CONTEXT_LINES,
+            description: `Lines of context before and after each match, as before/after arrays (default 0, at most ${MAX_CONTEXT_LINES}).`,
+        },
+        output_mode: {
+            type: 'string',
+            enum: ['content', 'files_with_matches', 'count'],
+            description: 'content: matching lines (default); files_with_matches: just the file paths; count: matching lines per file.',
+        },
+        max_results: {
+            type: 'integer',
+            minimum: 1,
+            maximum: MAX_SEARCH_RESULTS,
+            description: 'Most matches (content) or files (other modes) to return (default 100).',
+        },
+        max_time_ms: {
+            type: 'integer',
+            minimum: 1,
+            maximum: MAX_SEARCH_TIME_MS,
+            description: `Time limit in ms (default ${DEFAULT_SEARCH_TIME_MS}, and at most 80 % of what is left of the call's deadline); at the limit the search returns what it found so far with truncated and a note.`,
+        },
+    },
+    required: ['pattern'],
+    additionalProperties: false,
+};
+/**
+ * `grep_search` (as gemini-cli's `grep`): regular-expression search over
+ * the workspace. One dialect everywhere: RE2 syntax as ripgrep's default, except that `\w \d \s \b` are
+ * ASCII (as in RE2 and JavaScript; ripgrep's are Unicode) and a lone `\r` ends a line (ripgrep's lines end at
+ * `\n` only), plus the JavaScript escapes with the same meaning, matched per line (`\n`, `\r\n`, `\r` end
+ * lines); `include` / `exclude` globs ignore letter case whatever `case_sensitive` says; see
+ * `compileSearchPattern`. Matching is linear in the text for every pattern on every platform: V8's
+ * RegExp runs only patterns whose shape bounds its backtracking, re2js the others (loaded on first
+ * use: in browsers a separate file, so a program that never sends such a pattern never fetches it). Returns
+ * {@link SearchContentResult} (`matches` of `{ file_path, line_number, column, line }`, plus
+ * `before`/`after` with `context_lines`), {@link SearchFilesResult} or {@link SearchCountResult} by
+ * `output_mode`; one entry per matching line, column of its first match in code points. Binary files
+ * are skipped and counted, never decoded. At `max_time_ms` (default 10 s), or at 80 % of what is left
+ * of the call's deadline (`ctx.deadline`) when that comes first, it returns what it found so far with
+ * `truncated: true` and a `note`. A directory or file that cannot be read is skipped and counted in
+ * `skipped_entries`, with a `note` naming the kinds. When `max_results` or the result budget leaves
+ * lines (or files) out, `note` says how many of `total_matches` (or `total_files`) are shown and how to
+ * see the rest ({@link fitSearchResult}).
+ *
+ * Errors: `invalid_pattern` (bad regex or glob; lookaround and backreferences are named, with a way
+ * around them), `invalid_arguments` (a `dir_path` ending in `/` that names a file), `timeout` (the call's own
+ * deadline), `not_found`, `outside_workspace`, `cancelled`,
+ * `unavailable` (re2js could not be loaded).
+ */
+export const grepSearchTool = defineTool({
+    name: 'grep_search',
+    annotations: { title: 'Search file contents', readOnlyHint: true, openWorldHint: false },
+    description: 'Search file contents with a regular expression and return the matching lines with file path, 1-based line ' +
+        `number and column. The pattern is ${DIALECT} ` +
+        'Examples: "function\\s+\\w+", "TODO|FIXME", "^import .* from", "(?i)error". Set fixed_strings for literal text. ' +
+        'Case-sensitive by default. Skips .git/, node_modules/, .gitignore\'d paths and binary files. output_mode ' +
+        '"files_with_matches" lists matching files, "count" counts matching lines per file.',
+    parameters,
+    readOnly: true,
+    callWithContext: async (args, ctx) => {
+        // The parser (in browsers fetched on the first search), and for a pattern V8 cannot run safely
+        // re2js, are loaded (once) before any file is read.
+        await loadSearchPatternParser();
+        const pattern = await prepareSearchPattern(compileSearchPattern(args.pattern, {
+            literal: args.fixed_strings === true,
+            caseSensitive: args.case_sensitive !== false,
+        }));
+        await refuseSlashOnSearchedFile({ fs: ctx.fs, root: ctx.platform.root, cwd: ctx.cwd }, args.dir_path);
+        // The include and exclude globs' compiler (in browsers fetched on the first search that has one).
+        if (args.include || args.exclude)
+            await loadGlobMatcher();
+        const result = await runLineSearch(ctx, {
+            pattern,
+            dirPath: args.dir_path,
+            include: args.include,
+            exclude: args.exclude,
+            contextLines: args.context_lines ?? 0,
+            outputMode: args.output_mode ?? 'content',
+            maxResults: args.max_results ?? 100,
+            maxTimeMs: args.max_time_ms ?? DEFAULT_SEARCH_TIME_MS,
+        });
+        reportWalk(result, walkReportUnder(ctx.signal));
+        const mode = args.output_mode ?? 'content';
+        return fitSearchResult(result, {
+            maxResults: args.max_results ?? 100,
+            narrow: 'narrow the pattern, dir_path or include',
+            ...(mode === 'count' ? {} : { summary: 'use output_mode "count" for the number of matching lines per file' }),
+        });
+    },
+});
+//# sourceMappingURL=grep-search.js.map

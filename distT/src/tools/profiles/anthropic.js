@@ -1,0 +1,281 @@
+import { ToolError, toToolError } from '../../core/errors.js';
+import { fingerprintBytes } from '../../core/file-cache.js';
+import { defineTool } from '../../core/tool.js';
+import { joinPath, refuseSlashOnFile, relativePath, resolveWorkspacePath, statOrNull, writeFileAtomic } from '../../fs/paths.js';
+import { clipForMessage, decodeText, detectLineEnding, encodeText, refuseLoneSurrogate, splitLines, truncateText } from '../../fs/text.js';
+import { compareCodeUnits } from '../../fs/walk.js';
+import { createFileTool } from '../create-file.js';
+import { editFileTool } from '../edit-file.js';
+import { unchangedSince } from '../edit/unchanged.js';
+import { RUN_COMMAND_DEFAULT_TIMEOUT_MS } from '../run-command.js';
+/** Anthropic's built-in tool type of the text editor this profile implements. */
+export const TEXT_EDITOR_TOOL_TYPE = 'text_editor_20250728';
+/** Anthropic's built-in tool type of the bash tool this profile implements. */
+export const BASH_TOOL_TYPE = 'bash_20250124';
+/**
+ * How the text editor's description states its `maxCharacters`, so that a model client on the other
+ * side of a worker boundary can declare it as Anthropic's `max_characters` (see the Anthropic client).
+ */
+export const MAX_CHARACTERS_NOTE = ' View output is cut at ';
+/** Largest file the text editor reads or edits, in bytes (32 MiB, as the built-ins). */
+const MAX_FILE_BYTES = 32 * 1024 * 1024;
+/** Most entries of a directory view. */
+const MAX_DIRECTORY_ENTRIES = 1000;
+/** The text editor's parameters: Anthropic's input shape, one schema for every command. */
+export const TEXT_EDITOR_PARAMETERS = {
+    type: 'object',
+    properties: {
+        command: { type: 'string', enum: ['view', 'create', 'str_replace', 'insert'], description: 'The command to run.' },
+        path: { type: 'string', description: 'The file or directory: an absolute workspace path or one relative to the working directory.' },
+        view_range: {
+            type: 'array',
+            items: { type: 'integer' },
+            minItems: 2,
+            maxItems: 2,
+            description: 'view: [start_line, end_line], 1-based and inclusive; end_line -1 reads to the end of the file.',
+        },
+        file_text: { type: 'string', description: 'create: the whole content of the file.' },
+        old_str: { type: 'string', description: 'str_replace: the exact text to replace; it must occur exactly once.' },
+        new_str: { type: 'string', description: 'str_replace: the replacement text (default empty). insert: accepted in place of insert_text.' },
+        insert_line: { type: 'integer', minimum: 0, description: 'insert: the line after which the text goes; 0 inserts at the top of the file.' },
+        insert_text: { type: 'string', description: 'insert: the text to insert.' },
+    },
+    required: ['command', 'path'],
+    additionalProperties: false,
+};
+/** The bash tool's parameters, as Anthropic documents them. */
+export const BASH_PARAMETERS = {
+    type: 'object',
+    properties: {
+        command: { type: 'string', description: 'The bash command to run.' },
+        restart: { type: 'boolean', description: 'Restart the shell session: the working directory and environment start afresh.' },
+    },
+    additionalProperties: false,
+};
+function missing(name, command) {
+    return new ToolError('invalid_arguments', `${command} needs ${name}; add it to the call`);
+}
+async function readTextFile(ctx, path, shown) {
+    const stats = await statOrNull(ctx.fs, path);
+    if (stats === null)
+        throw new ToolError('not_found', `The path ${shown} does not exist. Please provide a valid path.`);
+    if (stats.isDirectory())
+        throw new ToolError('is_a_directory', `The path ${shown} is a directory; view it to list its files, or give a file path`);
+    if (stats.size > MAX_FILE_BYTES)
+        throw new ToolError('too_large', `${shown} is ${stats.size} bytes; the text editor handles files up to ${MAX_FILE_BYTES} bytes`);
+    const bytes = await ctx.fs.readFile(path);
+    const decoded = decodeText(bytes);
+    if (decoded === null)
+        throw new ToolError('binary_file', `${shown} is a binary file (a NUL byte or invalid UTF-8); the text editor shows UTF-8 text only`);
+    return { stats, bytes, ...decoded };
+}
+function cap(text, max) {
+    if (max === undefined)
+        return text;
+    const { text: kept, cut } = truncateText(text, max);
+    return cut === 0 ? text : `${kept}\n[... ${cut} more characters not shown: the output is limited to ${max} characters. Use view_range to read a part.]`;
+}
+/** Files and directories up to two levels below `dir`, hidden ones and node_modules left out, as Anthropic's reference view lists them. */
+async function viewDirectory(ctx, dir) {
+    const out = [];
+    let capped = false;
+    const walk = async (path, depth) => {
+        const entries = (await ctx.fs.readdir(path, { withFileTypes: true }))
+            .filter((e) => !e.name.startsWith('.') && e.name !== 'node_modules')
+            .sort((a, b) => compareCodeUnits(a.name, b.name));
+        for (const entry of entries) {
+            if (out.length >= MAX_DIRECTORY_ENTRIES) {
+                capped = true;
+                return;
+            }
+            const child = joinPath(path, entry.name);
+            const isDir = entry.isDirectory();
+            out.push(relativePath(dir, child) + (isDir ? '/' : ''));
+            if (isDir && depth < 2)
+                await walk(child, depth + 1);
+        }
+    };
+    await walk(dir, 1);
+    const head = `Here are the files and directories up to 2 levels deep in ${dir}, excluding hidden items and node_modules:`;
+    return [head, ...out, ...(capped ? [`[... stopped after ${MAX_DIRECTORY_ENTRIES} entries]`] : [])].join('\n');
+}
+async function view(args, ctx, path, maxCharacters) {
+    const stats = await statOrNull(ctx.fs, path);
+    if (stats?.isDirectory()) {
+        if (args.view_range !== undefined)
+            throw new ToolError('invalid_arguments', 'view_range applies to files, not to a directory; leave it out');
+        return cap(await viewDirectory(ctx, path), maxCharacters);
+    }
+    if (stats !== null)
+        refuseSlashOnFile('path', args.path);
+    const file = await readTextFile(ctx, path, clipForMessage(path));
+    ctx.fileCache.set(path, await fingerprintBytes(file.bytes));
+    const { lines } = splitLines(file.text);
+    let start = 1;
+    let end = lines.length;
+    if (args.view_range !== undefined) {
+        const [from, to] = args.view_range;
+        if (from < 1 || from > Math.max(lines.length, 1)) {
+            throw new ToolError('invalid_arguments', `Invalid view_range [${from}, ${to}]: its first element must be between 1 and ${Math.max(lines.length, 1)}, the number of lines of the file`);
+        }
+        if (to !== -1 && (to < from || to > lines.length)) {
+            throw new ToolError('invalid_arguments', `Invalid view_range [${from}, ${to}]: its second element must be -1 or between ${from} and ${lines.length}, the number of lines of the file`);
+        }
+        start = from;
+        end = to === -1 ? lines.length : to;
+    }
+    const shown = [];
+    for (let i = start; i <= end; i += 1)
+        shown.push(`${i}: ${lines[i - 1]}`);
+    return cap(shown.join('\n'), maxCharacters);
+}
+async function insert(args, ctx, path) {
+    const text = args.insert_text ?? args.new_str;
+    if (args.insert_line === undefined)
+        throw missing('insert_line', 'insert');
+    if (text === undefined)
+        throw missing('insert_text', 'insert');
+    refuseLoneSurrogate(args.insert_text === undefined ? 'new_str' : 'insert_text', text);
+    const line = args.insert_line;
+    return ctx.withPathLock(path, async () => {
+        const file = await readTextFile(ctx, path, clipForMessage(path));
+        const { lines, endings } = splitLines(file.text);
+        if (line > lines.length) {
+            throw new ToolError('invalid_arguments', `Invalid insert_line ${line}: it must be between 0 and ${lines.length}, the number of lines of the file`);
+        }
+        const dominant = detectLineEnding(file.text);
+        const eol = dominant === 'crlf' ? '\r\n' : dominant === 'cr' ? '\r' : '\n';
+        const added = splitLines(text.replace(/\r\n?/g, '\n')).lines;
+        const outLines = [...lines.slice(0, line), ...added, ...lines.slice(line)];
+        const outEndings = [...endings.slice(0, line), ...added.map(() => eol), ...endings.slice(line)];
+        // Only the last line may lack a line break, and the file keeps its choice there.
+        for (let i = 0; i < outEndings.length - 1; i += 1)
+            if (outEndings[i] === '')
+                outEndings[i] = eol;
+        if (outEndings.length > 0)
+            outEndings[outEndings.length - 1] = lines.length > 0 ? endings[lines.length - 1] : eol;
+        const joined = outLines.map((l, i) => l + outEndings[i]).join('');
+        const bytes = encodeText(joined, file.bom);
+        const hash = await fingerprintBytes(bytes);
+        // Another writer (an editor, a process without the lock) may have changed the file since it was read.
+        if (!(await unchangedSince(ctx.fs, path, file))) {
+            throw new ToolError('stale_file', `${clipForMessage(path)} changed while insert was editing it; nothing was written. View it again, then retry the insert`);
+        }
+        if (ctx.signal.aborted)
+            throw new ToolError('cancelled', `insert was cancelled before writing ${clipForMessage(path)}`);
+        await writeFileAtomic(ctx.fs, path, bytes, ctx.platform.atomicWrites === true);
+        ctx.fileCache.set(path, hash);
+        return `The text was inserted after line ${line} of ${path}.`;
+    });
+}
+async function strReplace(args, ctx) {
+    if (args.old_str === undefined)
+        throw missing('old_str', 'str_replace');
+    if (args.old_str === '')
+        throw new ToolError('invalid_arguments', 'old_str is empty; give the exact text to replace, or use create to write a whole file');
+    // Checked here, not by edit_file, so the message names this tool's arguments.
+    refuseLoneSurrogate('old_str', args.old_str, 'copy whole characters from the file');
+    if (args.new_str !== undefined)
+        refuseLoneSurrogate('new_str', args.new_str, 'copy whole characters from the file');
+    try {
+        await editFileTool.callWithContext?.({ file_path: args.path, old_string: args.old_str, new_string: args.new_str ?? '' }, ctx);
+    }
+    catch (error) {
+        const failure = toToolError(error);
+        if (failure.code === 'no_match') {
+            const hint = failure.message.replace(/^old_string was not found in [^.]*\.\s*/, '');
+            throw new ToolError('no_match', `No match found for replacement. Please check your text and try again. ${hint}`.trim());
+        }
+        if (failure.code === 'ambiguous_match') {
+            const count = failure.details?.count ?? 0;
+            throw new ToolError('ambiguous_match', `Found ${count} matches for replacement text. Please provide more context to make a unique match.`, { count });
+        }
+        throw failure;
+    }
+    return 'Successfully replaced text at exactly one location.';
+}
+/**
+ * Anthropic's text editor (`str_replace_based_edit_tool`, the `text_editor_20250728` tool type) over the
+ * workspace: `view` (a file as `N: line` lines, `view_range` `[start, end]` with `-1` for the end; a
+ * directory as its entries two levels deep), `create` (writes `file_text`, creating folders; overwriting a
+ * file changed since this conversation read it is `stale_file`, as `create_file`), `str_replace` (exact,
+ * unique `old_str`, through `edit_file`, so CRLF and BOM files keep their style) and `insert` (`insert_text`,
+ * or `new_str` as older docs name it, after `insert_line`, 0 = the top). `maxCharacters` cuts long views
+ * with a note. Paths are confined as every built-in's. Results are text, as Anthropic's reference tool returns.
+ *
+ * Errors: `no_match` ("No match found for replacement. Please check your text and try again." and the
+ * closest line), `ambiguous_match` ("Found N matches for replacement text. Please provide more context to
+ * make a unique match."), `not_found`, `invalid_arguments` (a bad view_range or insert_line, a missing
+ * argument, text holding half of a surrogate pair, which UTF-8 cannot store), `is_a_directory`, `binary_file`, `stale_file`, `outside_workspace`, `too_large`.
+ */
+export function textEditorTool(options = {}) {
+    const maxCharacters = options.maxCharacters;
+    return defineTool({
+        name: 'str_replace_based_edit_tool',
+        annotations: { title: 'View and edit files', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+        description: 'View, create and edit files. Commands: view (a file with line numbers, or a directory; view_range [start, end], -1 = to the end), ' +
+            'create (path, file_text), str_replace (path, old_str occurring exactly once, new_str), insert (path, insert_line: 0 = top, insert_text).' +
+            (maxCharacters === undefined ? '' : `${MAX_CHARACTERS_NOTE}${maxCharacters} characters.`),
+        parameters: TEXT_EDITOR_PARAMETERS,
+        // `view` changes nothing: plan mode and read-only permissions let it through.
+        isReadOnlyCall: (input) => input.command === 'view',
+        callWithContext: async (input, ctx) => {
+            const args = input;
+            if (args.command === 'str_replace')
+                return strReplace(args, ctx);
+            if (args.command === 'create') {
+                if (args.file_text === undefined)
+                    throw missing('file_text', 'create');
+                refuseLoneSurrogate('file_text', args.file_text);
+                const result = await createFileTool.callWithContext?.({ file_path: args.path, content: args.file_text, overwrite: true }, ctx);
+                return `File created successfully at: ${result.file_path}`;
+            }
+            const path = await resolveWorkspacePath({ fs: ctx.fs, root: ctx.platform.root, cwd: ctx.cwd }, args.path, { argName: 'path' });
+            if (args.command === 'view')
+                return view(args, ctx, path, maxCharacters);
+            return insert(args, ctx, path);
+        },
+    });
+}
+/**
+ * Anthropic's bash tool (`bash_20250124`): `{ command }` runs in the conversation's persistent shell
+ * (the platform's `shellSession`: on Node, the working directory and exported variables carry over
+ * between calls), `{ restart: true }` starts the session afresh. Returns the output as text: stdout,
+ * then stderr, then a line with the exit code when it is not 0 (or saying the command timed out, its
+ * process group killed). The deadline is the call's (`timeoutMs`), else 120,000 ms. Where the platform
+ * has no shell (browser, memory), an empty result with a note.
+ */
+export const bashTool = /* @__PURE__ */ defineTool({
+    name: 'bash',
+    annotations: { title: 'Bash shell', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    description: 'Run a bash command in a persistent shell session: the working directory and exported environment variables carry over ' +
+        'between calls. restart: true starts a fresh session. Commands are not interactive.',
+    parameters: BASH_PARAMETERS,
+    callWithContext: async (args, ctx) => {
+        const platform = ctx.platform;
+        if (typeof platform.shellSession !== 'function') {
+            return platform.name === 'web' ? '(no output: bash is not available in the browser)' : `(no output: bash is not available on the ${platform.name} platform)`;
+        }
+        const session = platform.shellSession(ctx.conversationId);
+        if (args.restart === true) {
+            await session.restart();
+            if (args.command === undefined)
+                return 'The bash session was restarted.';
+        }
+        if (args.command === undefined || args.command.trim() === '') {
+            throw new ToolError('invalid_arguments', 'give command (the bash command to run), or restart: true');
+        }
+        const run = await session.run({ command: args.command, cwd: ctx.cwd, timeoutMs: RUN_COMMAND_DEFAULT_TIMEOUT_MS }, ctx.signal);
+        const parts = [run.stdout, run.stderr].filter((part) => part !== '');
+        if (run.timed_out)
+            parts.push(`[the command timed out after ${RUN_COMMAND_DEFAULT_TIMEOUT_MS} ms; its process group was killed]`);
+        else if (run.exit_code !== 0)
+            parts.push(run.exit_code === null ? `[killed by ${run.signal}]` : `[exit code ${run.exit_code}]`);
+        return parts.join(parts.length > 1 && !parts[0]?.endsWith('\n') ? '\n' : '');
+    },
+});
+/** The Anthropic profile's tools: `str_replace_based_edit_tool` and `bash` (a fresh array). */
+export function anthropicTools(options = {}) {
+    return [textEditorTool(options), bashTool];
+}
+//# sourceMappingURL=anthropic.js.map

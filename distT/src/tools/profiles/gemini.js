@@ -1,0 +1,302 @@
+import { ToolError, toToolError } from '../../core/errors.js';
+import { defineTool } from '../../core/tool.js';
+import { compileGlob, loadGlobMatcher } from '../../search/glob.js';
+import { createFileTool } from '../create-file.js';
+import { editFileTool } from '../edit-file.js';
+import { findFileTool } from '../find-file.js';
+import { grepSearchTool } from '../grep-search.js';
+import { listDirTool } from '../list-dir.js';
+import { runCommandTool } from '../run-command.js';
+import { viewFileTool } from '../view-file.js';
+import { webSearchFallbackTool } from '../web-search.js';
+import { fetchAsMarkdown } from '../web-fetch.js';
+/** Calls a built-in's `callWithContext` (each profile tool is a thin layer over the built-in of the same job). */
+function delegate(tool, args, ctx) {
+    return tool.callWithContext(args, ctx);
+}
+const str = (description) => ({ type: 'string', description });
+const bool = (description) => ({ type: 'boolean', description });
+const int = (description, minimum = 0) => ({ type: 'integer', minimum, description });
+/** Gemini CLI's `read_file`: `{ file_path, start_line?, end_line? }` (1-based, inclusive), through `view_file`. */
+export const geminiReadFileTool = /* @__PURE__ */ defineTool({
+    name: 'read_file',
+    annotations: { title: 'Read file', readOnlyHint: true, openWorldHint: false },
+    description: 'Reads a file from the workspace. For text files, start_line and end_line (1-based, inclusive) read a part; at most 2000 lines per call. ' +
+        'Binary files return their size and type; images also their data.',
+    parameters: {
+        type: 'object',
+        properties: {
+            file_path: str('The path to the file to read (absolute, or relative to the workspace).'),
+            start_line: int('Optional: the 1-based line to start reading from.', 1),
+            end_line: int('Optional: the 1-based line to stop reading at (inclusive).', 1),
+        },
+        required: ['file_path'],
+        additionalProperties: false,
+    },
+    readOnly: true,
+    callWithContext: async (args, ctx) => delegate(viewFileTool, args, ctx),
+});
+/** Gemini CLI's `write_file`: `{ file_path, content }`, creating or overwriting through `create_file` (so `stale_file` applies). */
+export const geminiWriteFileTool = /* @__PURE__ */ defineTool({
+    name: 'write_file',
+    annotations: { title: 'Write file', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    description: 'Writes content to a file, creating it (and its folders) or overwriting it. Overwriting a file that changed since you read it fails; read it again first.',
+    parameters: {
+        type: 'object',
+        properties: { file_path: str('The path to the file to write.'), content: str('The content to write to the file.') },
+        required: ['file_path', 'content'],
+        additionalProperties: false,
+    },
+    callWithContext: async (args, ctx) => delegate(createFileTool, { ...args, overwrite: true }, ctx),
+});
+/**
+ * Gemini CLI's `replace`: `{ file_path, instruction?, old_string, new_string, allow_multiple? }` through
+ * `edit_file` (exact literal match; `allow_multiple` replaces every occurrence, else it must be unique).
+ * `instruction` says what the change is for; it is not used to match.
+ */
+export const geminiReplaceTool = 
+/* @__PURE__ */ defineTool({
+    name: 'replace',
+    annotations: { title: 'Replace text in a file', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    description: 'Replaces text within a file. old_string must match the file exactly, including whitespace and indentation, with enough context to be unique; ' +
+        'set allow_multiple to replace every occurrence. An empty old_string creates a new file. instruction describes the change.',
+    parameters: {
+        type: 'object',
+        properties: {
+            file_path: str('The path to the file to modify.'),
+            instruction: str('A clear description of the change, for the record.'),
+            old_string: str('The exact literal text to replace.'),
+            new_string: str('The exact literal text to replace old_string with.'),
+            allow_multiple: bool('Replace every occurrence of old_string (default false: it must occur exactly once).'),
+        },
+        required: ['file_path', 'old_string', 'new_string'],
+        additionalProperties: false,
+    },
+    callWithContext: async (args, ctx) => delegate(editFileTool, { file_path: args.file_path, old_string: args.old_string, new_string: args.new_string, replace_all: args.allow_multiple === true }, ctx),
+});
+/** Gemini CLI's `glob`: `{ pattern, dir_path?, case_sensitive?, respect_git_ignore? }` through `find_file`. */
+export const geminiGlobTool = /* @__PURE__ */ defineTool({
+    name: 'glob',
+    annotations: { title: 'Find files', readOnlyHint: true, openWorldHint: false },
+    description: 'Finds files matching a glob pattern (e.g. "src/**/*.ts", "**/*.md"), returning their paths sorted.',
+    parameters: {
+        type: 'object',
+        properties: {
+            pattern: str('The glob pattern to match against (e.g. "**/*.py", "docs/*.md").'),
+            dir_path: str('Optional: the directory to search within; default: the working directory.'),
+            case_sensitive: bool('Optional: whether the match is case-sensitive (default false).'),
+            respect_git_ignore: bool('Optional: respect .gitignore patterns (default true).'),
+        },
+        required: ['pattern'],
+        additionalProperties: false,
+    },
+    readOnly: true,
+    callWithContext: async (args, ctx) => {
+        const forward = { pattern: args.pattern, include_ignored: args.respect_git_ignore === false };
+        if (args.dir_path !== undefined)
+            forward.dir_path = args.dir_path;
+        if (args.case_sensitive !== undefined)
+            forward.case_sensitive = args.case_sensitive;
+        return delegate(findFileTool, forward, ctx);
+    },
+});
+/** Gemini CLI's `list_directory`: `{ dir_path, ignore? }` through `list_dir`, leaving out names matching an `ignore` glob. */
+export const geminiListDirectoryTool = /* @__PURE__ */ defineTool({
+    name: 'list_directory',
+    annotations: { title: 'List directory', readOnlyHint: true, openWorldHint: false },
+    description: 'Lists the files and subdirectories directly inside a directory, optionally leaving out names that match glob patterns.',
+    parameters: {
+        type: 'object',
+        properties: {
+            dir_path: str('The path to the directory to list.'),
+            ignore: { type: 'array', items: { type: 'string' }, description: 'Glob patterns of names to leave out.' },
+        },
+        required: ['dir_path'],
+        additionalProperties: false,
+    },
+    readOnly: true,
+    callWithContext: async (args, ctx) => {
+        const listed = await delegate(listDirTool, { dir_path: args.dir_path }, ctx);
+        if (!args.ignore || args.ignore.length === 0)
+            return listed;
+        await loadGlobMatcher();
+        const matchers = args.ignore.map((pattern) => compileGlob(pattern, { argName: 'ignore', caseSensitive: true }));
+        return { ...listed, entries: listed.entries.filter((entry) => !matchers.some((m) => m.matches(entry.name))) };
+    },
+});
+function geminiGrep(name) {
+    return defineTool({
+        name,
+        annotations: { title: 'Search file contents', readOnlyHint: true, openWorldHint: false },
+        description: 'Searches file contents for a regular expression (ripgrep-style; case-insensitive unless case_sensitive). Filter files with include ' +
+            '(a glob such as "*.ts") and exclude_pattern; names_only lists just the matching files; context, before and after add lines around matches.',
+        parameters: {
+            type: 'object',
+            properties: {
+                pattern: str('The regular expression to search for.'),
+                dir_path: str('Optional: the directory to search within; default: the working directory.'),
+                include: str('Optional: a glob of the files to search (e.g. "*.js", "*.{ts,tsx}", "src/**").'),
+                include_pattern: str('Optional: the same as include.'),
+                exclude_pattern: str('Optional: a glob of files to skip.'),
+                names_only: bool('Optional: return only the paths of matching files.'),
+                case_sensitive: bool('Optional: match case exactly (default false).'),
+                fixed_strings: bool('Optional: treat pattern as literal text.'),
+                context: int('Optional: lines of context around each match.'),
+                after: int('Optional: lines of context after each match.'),
+                before: int('Optional: lines of context before each match.'),
+                max_matches_per_file: int('Optional: most matches listed per file.', 1),
+                total_max_matches: int('Optional: most matches in all (default 100).', 1),
+            },
+            required: ['pattern'],
+            additionalProperties: false,
+        },
+        readOnly: true,
+        callWithContext: async (input, ctx) => {
+            const args = input;
+            if (args.include !== undefined && args.include_pattern !== undefined && args.include !== args.include_pattern) {
+                throw new ToolError('invalid_arguments', 'include and include_pattern are the same parameter; give one of them');
+            }
+            const before = args.before ?? args.context ?? 0;
+            const after = args.after ?? args.context ?? 0;
+            const forward = { pattern: args.pattern, case_sensitive: args.case_sensitive === true };
+            const include = args.include ?? args.include_pattern;
+            if (args.dir_path !== undefined)
+                forward.dir_path = args.dir_path;
+            if (include !== undefined)
+                forward.include = include;
+            if (args.exclude_pattern !== undefined)
+                forward.exclude = args.exclude_pattern;
+            if (args.fixed_strings !== undefined)
+                forward.fixed_strings = args.fixed_strings;
+            if (before + after > 0)
+                forward.context_lines = Math.min(Math.max(before, after), 20);
+            if (args.names_only === true)
+                forward.output_mode = 'files_with_matches';
+            forward.max_results = args.total_max_matches ?? 100;
+            const found = await delegate(grepSearchTool, forward, ctx);
+            if (!('matches' in found))
+                return found;
+            const content = found;
+            const perFile = new Map();
+            const matches = content.matches
+                .filter((m) => {
+                const seen = (perFile.get(m.file_path) ?? 0) + 1;
+                perFile.set(m.file_path, seen);
+                return args.max_matches_per_file === undefined || seen <= args.max_matches_per_file;
+            })
+                .map((m) => {
+                if (m.before === undefined && m.after === undefined)
+                    return m;
+                const trimmed = { ...m };
+                if (m.before !== undefined)
+                    trimmed.before = before === 0 ? [] : m.before.slice(-before);
+                if (m.after !== undefined)
+                    trimmed.after = m.after.slice(0, after);
+                return trimmed;
+            });
+            return { ...content, matches };
+        },
+    });
+}
+/** Gemini CLI's `grep_search` with its ripgrep-style parameters, through the built-in `grep_search` (same dialect, ignore rules and caps). */
+export const geminiGrepSearchTool = /* @__PURE__ */ geminiGrep('grep_search');
+/** `search_file_content`, the name Gemini CLI's grep tool had before `grep_search`: the same tool. */
+export const geminiSearchFileContentTool = /* @__PURE__ */ geminiGrep('search_file_content');
+/** Gemini CLI's `run_shell_command`: `{ command, description?, dir_path? }` through `run_command`; background runs are refused. */
+export const geminiRunShellCommandTool = /* @__PURE__ */ defineTool({
+    name: 'run_shell_command',
+    annotations: { title: 'Run shell command', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    description: 'Runs a shell command in the workspace (bash -c on Node; not interactive) and returns stdout, stderr and the exit code. ' +
+        'Where there is no shell (the browser), returns an empty result with a note.',
+    parameters: {
+        type: 'object',
+        properties: {
+            command: { type: 'string', minLength: 1, description: 'The exact command to execute.' },
+            description: str('A brief description of what the command does, for the user.'),
+            dir_path: str('Optional: the directory to run the command in; default: the workspace.'),
+            is_background: bool('Run the command in the background: not supported here; the command must finish.'),
+        },
+        required: ['command'],
+        additionalProperties: false,
+    },
+    callWithContext: async (args, ctx) => {
+        if (args.is_background === true) {
+            throw new ToolError('invalid_arguments', 'is_background is not supported: commands run until they finish (or time out); run it in the foreground');
+        }
+        const forward = { command: args.command };
+        if (args.dir_path !== undefined)
+            forward.cwd = args.dir_path;
+        return delegate(runCommandTool, forward, ctx);
+    },
+});
+/** Gemini CLI's `google_web_search`: `{ query }` through the platform's web search (the same as the `web_search` fallback). */
+export const geminiGoogleWebSearchTool = /* @__PURE__ */ defineTool({
+    name: 'google_web_search',
+    annotations: { title: 'Web search', readOnlyHint: true, openWorldHint: true },
+    description: 'Searches the web for the query and returns the top results (title, url, snippet).',
+    parameters: { type: 'object', properties: { query: str('The search query.') }, required: ['query'], additionalProperties: false },
+    readOnly: true,
+    callWithContext: async (args, ctx) => delegate(webSearchFallbackTool, args, ctx),
+});
+/** Most URLs one Gemini `web_fetch` prompt may name, as Gemini CLI allows. */
+export const GEMINI_WEB_FETCH_MAX_URLS = 20;
+/**
+ * Gemini CLI's `web_fetch`: `{ prompt }`, a request that names up to 20 http(s) URLs; each is fetched
+ * as toolhost's `web_fetch` does (policy, caps, Markdown) and returned with the prompt, for the model to
+ * answer from. A URL that fails is listed with its error; a prompt without a URL is `invalid_arguments`.
+ */
+export const geminiWebFetchTool = /* @__PURE__ */ defineTool({
+    name: 'web_fetch',
+    annotations: { title: 'Fetch web pages', readOnlyHint: true, openWorldHint: true },
+    description: 'Fetches the content of up to 20 URLs named in the prompt (http or https) as Markdown, for answering the prompt.',
+    parameters: {
+        type: 'object',
+        properties: { prompt: str('A request naming the URL(s) to fetch (up to 20) and what to do with their content.') },
+        required: ['prompt'],
+        additionalProperties: false,
+    },
+    readOnly: true,
+    callWithContext: async ({ prompt }, ctx) => {
+        const urls = [...new Set(prompt.match(/https?:\/\/[^\s<>"'`)\]]+/g) ?? [])].map((u) => u.replace(/[.,;:!?]+$/, ''));
+        if (urls.length === 0)
+            throw new ToolError('invalid_arguments', 'the prompt names no http(s) URL; include the full URL(s) to fetch');
+        if (urls.length > GEMINI_WEB_FETCH_MAX_URLS) {
+            throw new ToolError('invalid_arguments', `the prompt names ${urls.length} URLs; at most ${GEMINI_WEB_FETCH_MAX_URLS} can be fetched at once`);
+        }
+        const results = [];
+        for (const url of urls) {
+            try {
+                results.push(await fetchAsMarkdown(ctx, url));
+            }
+            catch (error) {
+                if (ctx.signal.aborted)
+                    throw error;
+                const failure = toToolError(error);
+                results.push({ url, error: failure.message, code: failure.code });
+            }
+        }
+        return { prompt, results };
+    },
+});
+/**
+ * The Gemini profile's tools, Gemini CLI's names and parameters: read_file, write_file, replace, glob,
+ * list_directory, grep_search, run_shell_command, google_web_search, web_fetch, and search_file_content
+ * (the old name of grep_search) unless `aliases` is false (a fresh array).
+ */
+export function geminiTools(options = {}) {
+    const tools = [
+        geminiReadFileTool,
+        geminiWriteFileTool,
+        geminiReplaceTool,
+        geminiGlobTool,
+        geminiListDirectoryTool,
+        geminiGrepSearchTool,
+        geminiRunShellCommandTool,
+        geminiGoogleWebSearchTool,
+        geminiWebFetchTool,
+    ];
+    if (options.aliases !== false)
+        tools.push(geminiSearchFileContentTool);
+    return tools;
+}
+//# sourceMappingURL=gemini.js.map

@@ -1,0 +1,165 @@
+import { ToolError } from '../core/errors.js';
+import { quoteForMessage } from '../fs/text.js';
+import { defineTool } from '../core/tool.js';
+import { resolveWorkspacePath } from '../fs/paths.js';
+function backgroundHost(platform, tool) {
+    if (!platform.capabilities.runCommand || platform.backgroundCommands === undefined) {
+        throw new ToolError('unavailable', `${tool}: background commands are not available on the ${platform.name} platform`);
+    }
+    return platform.backgroundCommands;
+}
+/** Default deadline of one `run_command` call, in ms. */
+export const RUN_COMMAND_DEFAULT_TIMEOUT_MS = 120_000;
+/** Largest `timeout_ms` a model may ask for, in ms. */
+export const RUN_COMMAND_MAX_TIMEOUT_MS = 600_000;
+const parameters = {
+    type: 'object',
+    properties: {
+        command: {
+            type: 'string',
+            minLength: 1,
+            description: 'The shell command line to run (through the platform shell, e.g. `npm test -- --run`).',
+        },
+        cwd: {
+            type: 'string',
+            description: 'Directory to run in: a workspace path, absolute or relative to the workspace. Default: the workspace directory.',
+        },
+        timeout_ms: {
+            type: 'integer',
+            minimum: 1,
+            maximum: RUN_COMMAND_MAX_TIMEOUT_MS,
+            description: `Kill the command (and every process it started) after this many milliseconds. Default ${RUN_COMMAND_DEFAULT_TIMEOUT_MS}, at most ${RUN_COMMAND_MAX_TIMEOUT_MS}; a background command runs until stopped unless timeout_ms is given.`,
+        },
+        run_in_background: {
+            type: 'boolean',
+            description: 'Start the command and return { background_id } at once, for servers and watchers that keep running. ' +
+                'Read its output with command_output and end it with stop_command. Default false: the call waits, and every process the command started ends with it.',
+        },
+    },
+    required: ['command'],
+    additionalProperties: false,
+};
+/**
+ * The built-in `run_command` tool.
+ *
+ * Args `{ command, cwd?, timeout_ms? = 120000 (1..600000 ms), run_in_background? = false }` → `{ stdout,
+ * stderr, exit_code, signal, timed_out, truncated }` ({@link RunCommandResult}). With `run_in_background`
+ * (as Claude Code's Bash tool): `{ background_id, note }` at once, the command handed to
+ * `platform.backgroundCommands` (read with {@link commandOutputTool}, ended with {@link stopCommandTool};
+ * `unavailable` where the platform has none). `cwd` is a workspace path resolved with
+ * `resolveWorkspacePath` (argName `cwd`) and must be a directory. The process side belongs to the platform:
+ * the tool hands `{ command, cwd, timeoutMs }` and the call's abort signal to `platform.runCommand`.
+ *
+ * Where the platform cannot run commands (`capabilities.runCommand` false or no `runCommand`: the browser
+ * and the memory platform) it succeeds with empty output and a `note`, as the original WASM build does.
+ *
+ * Errors: `outside_workspace` / `invalid_arguments` for a bad `cwd`, `not_found` when `cwd` does not exist,
+ * `not_a_directory` when it is a file; `cancelled` / `timeout` from the runner; anything the platform throws.
+ * Not read-only and not concurrency-safe: commands run alone, in call order.
+ */
+export const runCommandTool = defineTool({
+    name: 'run_command',
+    annotations: { title: 'Run shell command', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    description: 'Run a shell command in the workspace and return { stdout, stderr, exit_code, signal, timed_out, truncated }. ' +
+        'The command runs through the shell in its own process group; on timeout (timeout_ms, default 120000, max 600000) ' +
+        'the whole group is killed and timed_out is true. Each of stdout and stderr keeps its first and last 15,000 ' +
+        'characters with a marker saying what was dropped (truncated is then true). Commands are not interactive: ' +
+        'give flags that avoid prompts and pagers. Every process the command starts (background ones included) is ended ' +
+        'when the call ends; for a server or watcher that must keep running, set run_in_background and use ' +
+        'command_output / stop_command. Where commands cannot run (the browser), the result is empty with a note saying so.',
+    parameters,
+    readOnly: false,
+    concurrencySafe: false,
+    callWithContext: async ({ command, cwd, timeout_ms, run_in_background }, ctx) => {
+        const platform = ctx.platform;
+        if (!platform.capabilities.runCommand || typeof platform.runCommand !== 'function') {
+            return {
+                stdout: '',
+                stderr: '',
+                exit_code: null,
+                signal: null,
+                timed_out: false,
+                truncated: false,
+                note: platform.name === 'web'
+                    ? 'run_command is not available in the browser'
+                    : `run_command is not available on the ${platform.name} platform`,
+            };
+        }
+        const scope = { fs: ctx.fs, root: platform.root, cwd: ctx.cwd };
+        const dir = await resolveWorkspacePath(scope, cwd ?? ctx.cwd, { argName: 'cwd' });
+        let stats;
+        try {
+            stats = await ctx.fs.stat(dir);
+        }
+        catch (error) {
+            if (error?.code === 'ENOENT') {
+                throw new ToolError('not_found', `cwd ${quoteForMessage(cwd ?? dir)} does not exist; give an existing directory (e.g. ${platform.root})`);
+            }
+            throw error;
+        }
+        if (!stats.isDirectory()) {
+            throw new ToolError('not_a_directory', `cwd ${quoteForMessage(cwd ?? dir)} is a file, not a directory; give the directory that holds it`);
+        }
+        if (run_in_background === true) {
+            const host = backgroundHost(platform, 'run_command');
+            const id = await host.start({ command, cwd: dir, timeoutMs: timeout_ms ?? 2 ** 31 - 1 });
+            return {
+                background_id: id,
+                note: `Started in the background as ${id}; read its output with command_output { background_id: "${id}" } and end it with stop_command.`,
+            };
+        }
+        return platform.runCommand({ command, cwd: dir, timeoutMs: timeout_ms ?? RUN_COMMAND_DEFAULT_TIMEOUT_MS }, ctx.signal);
+    },
+});
+/**
+ * `command_output` (as Claude Code's BashOutput): `{ background_id? }` → the output so far of a command
+ * started with `run_command` `run_in_background` ({@link BackgroundCommandOutput}: `stdout`, `stderr` with
+ * their first and last 15,000 characters, `running`, `exit_code`, `signal`, `timed_out`, `truncated`);
+ * without `background_id`, `{ commands }` lists them all. Read-only.
+ *
+ * Errors: `not_found` for an unknown id; `unavailable` where commands cannot run in the background.
+ */
+export const commandOutputTool = defineTool({
+    name: 'command_output',
+    annotations: { title: 'Background command output', readOnlyHint: true, openWorldHint: false },
+    description: 'Read the output so far of a command started with run_command run_in_background: { stdout, stderr, running, exit_code, signal }. ' +
+        'Without background_id, list every background command with its id and whether it still runs.',
+    parameters: {
+        type: 'object',
+        properties: {
+            background_id: { type: 'string', minLength: 1, description: 'The background_id run_command returned. Leave out to list all.' },
+        },
+        additionalProperties: false,
+    },
+    readOnly: true,
+    callWithContext: async ({ background_id }, ctx) => {
+        const host = backgroundHost(ctx.platform, 'command_output');
+        if (background_id === undefined)
+            return { commands: await host.list() };
+        return host.output(background_id);
+    },
+});
+/**
+ * `stop_command` (as Claude Code's KillShell): `{ background_id }` → ends a background command and every
+ * process it started (SIGTERM, SIGKILL after a grace period) and returns its final output, as
+ * `command_output`. Stopping one that has already ended returns its output.
+ *
+ * Errors: `not_found` for an unknown id; `unavailable` where commands cannot run in the background.
+ */
+export const stopCommandTool = defineTool({
+    name: 'stop_command',
+    annotations: { title: 'Stop background command', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    description: 'Stop a command started with run_command run_in_background (and every process it started); returns its final output.',
+    parameters: {
+        type: 'object',
+        properties: {
+            background_id: { type: 'string', minLength: 1, description: 'The background_id run_command returned.' },
+        },
+        required: ['background_id'],
+        additionalProperties: false,
+    },
+    readOnly: false,
+    concurrencySafe: false,
+    callWithContext: async ({ background_id }, ctx) => backgroundHost(ctx.platform, 'stop_command').stop(background_id),
+});
+//# sourceMappingURL=run-command.js.map

@@ -1,0 +1,77 @@
+import { ToolError } from '../core/errors.js';
+import { compileSearchPattern, loadSearchPatternParser } from '../search/dialect.js';
+import { loadGlobMatcher } from '../search/glob.js';
+import { defineTool } from '../core/tool.js';
+import { reportWalk, walkReportUnder } from '../fs/walk.js';
+import { fitSearchResult } from './search-note.js';
+import { refuseSlashOnSearchedFile } from '../fs/paths.js';
+import { MAX_SEARCH_RESULTS, runLineSearch } from '../search/line-search.js';
+const parameters = {
+    type: 'object',
+    properties: {
+        query: { type: 'string', description: 'The text to find, literally (no wildcards or regex; "a.b" finds only "a.b").' },
+        dir_path: {
+            type: 'string',
+            description: 'Directory to search (absolute workspace path or relative to the working directory); default: the working directory.',
+        },
+        case_sensitive: { type: 'boolean', description: 'Match letter case exactly (default false).' },
+        include: {
+            type: 'string',
+            description: 'Only search files matching this glob, e.g. "*.ts" or "*.{ts,tsx}" (name at any depth) or "src/**/*.ts" (path relative to dir_path). ' +
+                'Letter case is ignored ("*.TS" also matches a.ts), whatever case_sensitive says.',
+        },
+        max_results: {
+            type: 'integer',
+            minimum: 1,
+            maximum: MAX_SEARCH_RESULTS,
+            description: 'Most matching lines to return (default 100).',
+        },
+    },
+    required: ['query'],
+    additionalProperties: false,
+};
+/**
+ * `search_dir`: literal, case-insensitive by default text search
+ * over the workspace with find_file's ignore rules. Returns {@link SearchContentResult}
+ * `{ matches: [{ file_path, line_number, column, line }], total_matches, truncated, files_searched,
+ * binary_files_skipped }`: one entry per matching line (1-based line, 1-based code-point column of its
+ * first match), files sorted by path; a line longer than 2000 characters is shown as an excerpt of at most
+ * 2000 around the first match with `[... N characters before/after]` markers.
+ * A directory or file that cannot be read is skipped and counted in `skipped_entries`, with a `note`.
+ * Errors: `invalid_arguments` (empty query, a `dir_path` ending in `/` that names a file), `invalid_pattern` (bad include glob), `not_found`, `outside_workspace`.
+ */
+export const searchDirTool = defineTool({
+    name: 'search_dir',
+    annotations: { title: 'Search directory', readOnlyHint: true, openWorldHint: false },
+    description: 'Find literal text in the files of a directory tree (case-insensitive unless case_sensitive). Returns each ' +
+        'matching line with file path, 1-based line number and column. Skips .git/, node_modules/, .gitignore\'d ' +
+        'paths and binary files. Use grep_search for regular expressions.',
+    parameters,
+    readOnly: true,
+    callWithContext: async (args, ctx) => {
+        if (args.query.length === 0) {
+            throw new ToolError('invalid_arguments', 'query is empty; give the text to search for');
+        }
+        // A case-insensitive query's character sets need the pattern parser's module (in browsers fetched on the first search).
+        await loadSearchPatternParser();
+        const pattern = compileSearchPattern(args.query, {
+            literal: true,
+            caseSensitive: args.case_sensitive === true,
+            argName: 'query',
+        });
+        await refuseSlashOnSearchedFile({ fs: ctx.fs, root: ctx.platform.root, cwd: ctx.cwd }, args.dir_path);
+        // The include glob's compiler (in browsers fetched on the first search that has one).
+        if (args.include)
+            await loadGlobMatcher();
+        const result = (await runLineSearch(ctx, {
+            pattern,
+            dirPath: args.dir_path,
+            include: args.include,
+            outputMode: 'content',
+            maxResults: args.max_results ?? 100,
+        }));
+        reportWalk(result, walkReportUnder(ctx.signal));
+        return fitSearchResult(result, { maxResults: args.max_results ?? 100, narrow: 'narrow the query, dir_path or include' });
+    },
+});
+//# sourceMappingURL=search-dir.js.map

@@ -1,0 +1,178 @@
+import { ToolError } from '../core/errors.js';
+import { checkUrlPolicy } from '../core/network.js';
+import { defineTool } from '../core/tool.js';
+import { quoteForMessage, truncateText } from '../fs/text.js';
+/** Most bytes of a response body read (2 MiB); the rest is left out and `truncated` set. */
+export const WEB_FETCH_MAX_BYTES = 2 * 1024 * 1024;
+/** Deadline of one fetch including its redirects, in ms. */
+export const WEB_FETCH_TIMEOUT_MS = 20_000;
+/** Most redirects followed. */
+export const WEB_FETCH_MAX_REDIRECTS = 5;
+/** Most characters of `content` returned (default of `max_chars`). */
+export const WEB_FETCH_MAX_CHARS = 100_000;
+async function readCapped(response, maxBytes, signal) {
+    if (!response.body)
+        return { bytes: new Uint8Array(0), truncated: false };
+    const reader = response.body.getReader();
+    const chunks = [];
+    let size = 0;
+    let truncated = false;
+    try {
+        while (true) {
+            if (signal.aborted)
+                throw signal.reason;
+            const { done, value } = await reader.read();
+            if (done)
+                break;
+            if (size + value.length > maxBytes) {
+                chunks.push(value.subarray(0, maxBytes - size));
+                size = maxBytes;
+                truncated = true;
+                break;
+            }
+            chunks.push(value);
+            size += value.length;
+        }
+    }
+    finally {
+        await reader.cancel().catch(() => undefined);
+    }
+    const bytes = new Uint8Array(size);
+    let at = 0;
+    for (const chunk of chunks) {
+        bytes.set(chunk, at);
+        at += chunk.length;
+    }
+    return { bytes, truncated };
+}
+/** HTML → Markdown with the unified collective's converters (hast → mdast → Markdown, GitHub tables), loaded on first use. */
+async function htmlToMarkdown(html) {
+    const [{ fromHtml }, { toMdast }, { toMarkdown }, { gfmToMarkdown }] = await Promise.all([
+        import('hast-util-from-html'),
+        import('hast-util-to-mdast'),
+        import('mdast-util-to-markdown'),
+        import('mdast-util-gfm'),
+    ]);
+    return toMarkdown(toMdast(fromHtml(html)), { extensions: [gfmToMarkdown()] }).trim() + '\n';
+}
+/**
+ * Fetches `rawUrl` with GET through the platform's network (see `PlatformNetwork`), checking every
+ * URL (and redirect target) against the platform's policy first, and on Node the address its host
+ * resolves to. Redirects are followed up to `maxRedirects` (by the tool, hop by hop, where the platform
+ * lets it; by the browser's fetch otherwise). The body is read up to `maxBytes`; HTML is converted to
+ * Markdown, other text is returned as is, binary content is described and left out.
+ *
+ * Errors: `invalid_arguments` (not an http(s) URL), `permission_denied` (the policy's rule, named),
+ * `execution_failed` (more redirects than allowed, a network error), `timeout` (past `timeoutMs`),
+ * `cancelled`.
+ */
+export async function fetchAsMarkdown(ctx, rawUrl, limits = {}) {
+    const network = ctx.platform.network;
+    if (!network) {
+        return {
+            url: rawUrl, final_url: rawUrl, status: 0, content_type: '', content: '', truncated: false, redirects: 0,
+            note: `web_fetch is not available on the ${ctx.platform.name} platform (it has no network)`,
+        };
+    }
+    let url;
+    try {
+        url = new URL(rawUrl);
+    }
+    catch {
+        throw new ToolError('invalid_arguments', `url ${quoteForMessage(rawUrl)} is not a valid URL; give an absolute http or https URL`);
+    }
+    const timeoutMs = limits.timeoutMs ?? WEB_FETCH_TIMEOUT_MS;
+    const maxRedirects = limits.maxRedirects ?? WEB_FETCH_MAX_REDIRECTS;
+    const timer = AbortSignal.timeout(timeoutMs);
+    const signal = AbortSignal.any([ctx.signal, timer]);
+    let redirects = 0;
+    try {
+        let response;
+        while (true) {
+            checkUrlPolicy(url, 'GET', network.policy);
+            await network.checkAddress?.(url, signal);
+            response = await network.fetch(url.href, {
+                method: 'GET',
+                headers: { accept: 'text/html, text/markdown, text/plain, application/json;q=0.9, */*;q=0.5' },
+                redirect: network.redirects,
+                signal,
+            });
+            const location = response.headers.get('location');
+            if (network.redirects === 'manual' && response.status >= 300 && response.status < 400 && location !== null) {
+                await response.body?.cancel().catch(() => undefined);
+                if (redirects >= maxRedirects) {
+                    throw new ToolError('execution_failed', `${quoteForMessage(rawUrl)} redirected more than ${maxRedirects} times (last to ${quoteForMessage(location)}); fetch the final URL directly`);
+                }
+                redirects += 1;
+                url = new URL(location, url);
+                continue;
+            }
+            break;
+        }
+        if (network.redirects === 'follow' && response.url) {
+            const finalUrl = new URL(response.url);
+            checkUrlPolicy(finalUrl, 'GET', network.policy);
+            url = finalUrl;
+            if (response.redirected)
+                redirects = 1;
+        }
+        const contentType = response.headers.get('content-type') ?? '';
+        const body = await readCapped(response, limits.maxBytes ?? WEB_FETCH_MAX_BYTES, signal);
+        const result = {
+            url: rawUrl, final_url: url.href, status: response.status, content_type: contentType, content: '', truncated: body.truncated, redirects,
+        };
+        const type = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
+        const isText = type === '' || type.startsWith('text/') || type.endsWith('+xml') || type.endsWith('/json') || type.endsWith('+json') || type === 'application/xml' || type === 'application/javascript';
+        if (!isText) {
+            result.note = `the response is ${type} (${body.bytes.length} bytes read), not text; its content is not shown`;
+            return result;
+        }
+        const text = new TextDecoder('utf-8').decode(body.bytes);
+        const content = type === 'text/html' || type === 'application/xhtml+xml' || (type === '' && /^\s*<(!doctype html|html)/i.test(text)) ? await htmlToMarkdown(text) : text;
+        const maxChars = limits.maxChars ?? WEB_FETCH_MAX_CHARS;
+        const cut = truncateText(content, maxChars);
+        result.content = cut.text;
+        if (cut.cut > 0 || body.truncated) {
+            result.truncated = true;
+            result.note = body.truncated
+                ? `the body was longer than ${limits.maxBytes ?? WEB_FETCH_MAX_BYTES} bytes; only the start was read`
+                : `the content was cut at ${maxChars} characters (${cut.cut} more); pass a larger max_chars to see more`;
+        }
+        return result;
+    }
+    catch (error) {
+        if (timer.aborted && !ctx.signal.aborted) {
+            throw new ToolError('timeout', `fetching ${quoteForMessage(rawUrl)} took longer than ${timeoutMs} ms; try again or fetch a smaller page`);
+        }
+        if (ctx.signal.aborted)
+            throw ctx.signal.reason;
+        if (error instanceof ToolError)
+            throw error;
+        const message = error instanceof Error ? `${error.message}${error.cause instanceof Error ? ` (${error.cause.message})` : ''}` : String(error);
+        throw new ToolError('execution_failed', `fetching ${quoteForMessage(rawUrl)} failed: ${message}`);
+    }
+}
+/**
+ * `web_fetch` of toolhost's own set: `{ url, max_chars? }` → {@link WebFetchResult}, the page as
+ * Markdown (see {@link fetchAsMarkdown} for the policy, caps and redirects). Read-only; reaches the
+ * open web. Where the platform has no network, an empty result with a note.
+ */
+export const webFetchTool = /* @__PURE__ */ defineTool({
+    name: 'web_fetch',
+    annotations: { title: 'Fetch web page', readOnlyHint: true, openWorldHint: true },
+    description: 'Fetch a web page (http or https) and return its content as Markdown (other text as is). Redirects are followed ' +
+        `(at most ${WEB_FETCH_MAX_REDIRECTS}); at most ${WEB_FETCH_MAX_BYTES} bytes are read and max_chars characters returned ` +
+        `(default ${WEB_FETCH_MAX_CHARS}). The platform's network policy decides which URLs may be fetched.`,
+    parameters: {
+        type: 'object',
+        properties: {
+            url: { type: 'string', description: 'The absolute http(s) URL to fetch.' },
+            max_chars: { type: 'integer', minimum: 1, maximum: 1_000_000, description: `Most characters of content to return (default ${WEB_FETCH_MAX_CHARS}).` },
+        },
+        required: ['url'],
+        additionalProperties: false,
+    },
+    readOnly: true,
+    callWithContext: async ({ url, max_chars }, ctx) => fetchAsMarkdown(ctx, url, max_chars === undefined ? {} : { maxChars: max_chars }),
+});
+//# sourceMappingURL=web-fetch.js.map

@@ -1,0 +1,13 @@
+/**
+ * toolhost/web: the browser adapter. `createWebPlatform` (inside a worker), `exposeToolRunner` (the
+ * worker side) and `connectToolRunner` (the page side), the shared workspaces and their administration.
+ * Importing it does no work and touches no global.
+ */
+export { createWebPlatform, } from './platform.js';
+export { rememberedDirectory } from './directory.js';
+export { listWorkspaces, exportWorkspace, deleteWorkspace } from './workspaces.js';
+export { exposeToolRunner, connectToolRunner, } from '../src/remote/remote.js';
+export { exposeSharedToolRunner } from './shared.js';
+export { WebToolRunner } from './runner.js';
+export { connectWorkspaceRunner } from './workspace-runner.js';
+//# sourceMappingURL=index.js.map
