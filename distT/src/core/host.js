@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=host.js.map

@@ -1,3 +1,0 @@
-export { exposeToolRunner } from './expose.js';
-export { connectToolRunner, REMOTE_GRACE_MS } from './connect.js';
-//# sourceMappingURL=remote.js.map
