@@ -2,7 +2,7 @@ import { Buffer, isUtf8 } from 'node:buffer';
 import * as fs from 'node:fs';
 import { posix } from 'node:path';
 import { isToolError, ToolError } from '../src/core/errors.js';
-import type { FsDirent, SearchFileStat, SearchSource } from '../src/core/types.js';
+import type { FsDirent, SearchFileStat, SearchHelper, SearchSource } from '../src/core/types.js';
 import { BINARY_SNIFF_BYTES } from '../src/fs/text.js';
 import { DEFAULT_CACHE_BYTES, releaseCache } from '../src/search/source-cache.js';
 import { startSearchHelper } from './search-helper.js';
@@ -51,6 +51,226 @@ function childOf(dirfd: number, name: string): string | Buffer {
   return typeof raw === 'string' ? `${FD_DIR}${dirfd}/${raw}` : Buffer.concat([Buffer.from(`${FD_DIR}${dirfd}/`), raw]);
 }
 
+/** A directory listing read before, with the directory's (inode, mtime) when read. */
+interface Listing {
+  ino: number;
+  mtimeMs: number;
+  readAt: number;
+  entries: FsDirent[];
+}
+
+/**
+ * The Node search source (see {@link createNodeSearchSource}). A class, not an object of closures
+ * made per platform: V8's optimized code for its methods then serves every platform, instead of
+ * pointing at one platform's closures and being thrown away when that platform is disposed.
+ */
+class NodeSearchSource implements SearchSource {
+  readonly indexOf = nativeThenLinear;
+  readonly cacheBytes: number | undefined;
+  readonly helper: (SearchHelper & { close(): void }) | undefined;
+  readonly #root: string;
+  readonly #rootSlash: string;
+  readonly #rootFd: number;
+  /** Held directories by workspace path (insertion order = recency). */
+  readonly #held = new Map<string, number>();
+  /**
+   * Listings read before, by directory, with the directory's (inode, mtime) when read: a repeated walk
+   * costs one `lstat` per directory instead of an open, a listing and a close.
+   */
+  readonly #listings = new Map<string, Listing>();
+  #listedEntries = 0;
+  /** Set by `#dirFd` when it opened the directory just now (so there is nothing to re-check). */
+  #opened = false;
+  #closed = false;
+
+  constructor(root: string, options: NodeSearchSourceOptions) {
+    this.#root = root;
+    this.#rootSlash = root === '/' ? '/' : root + '/';
+    this.#rootFd = fs.openSync(root, DIR_FLAGS);
+    const budget = options.cacheBytes ?? DEFAULT_CACHE_BYTES;
+    this.helper = options.helper === false ? undefined : startSearchHelper(root, Math.floor(budget / 2));
+    this.cacheBytes = this.helper ? budget - Math.floor(budget / 2) : options.cacheBytes;
+  }
+
+  readdir(path: string): FsDirent[] {
+    this.#live();
+    const normal = this.#check(path);
+    const known = this.#listings.get(normal);
+    if (known) {
+      // As for a cached file: the whole-path stat only decides whether the listing read before
+      // (through held descriptors) is still current.
+      let now: fs.Stats | undefined;
+      try {
+        now = fs.lstatSync(unescapePath(normal), { throwIfNoEntry: false });
+      } catch {
+        now = undefined;
+      }
+      if (now?.isDirectory() && now.ino === known.ino && now.mtimeMs === known.mtimeMs && now.mtimeMs < known.readAt - RACY_MS) return known.entries;
+      this.#listings.delete(normal);
+      this.#listedEntries -= known.entries.length;
+    }
+    const readAt = Date.now();
+    let fd = this.#dirFd(normal);
+    if (normal !== this.#root && !this.#opened) {
+      // A held descriptor may name a directory renamed since: check it is still the one at this path.
+      const [parent, name] = this.#parentAndName(normal);
+      const now = fs.lstatSync(childOf(parent, name), { throwIfNoEntry: false });
+      if (!now?.isDirectory() || now.ino !== fs.fstatSync(fd).ino) {
+        this.#held.delete(normal);
+        fs.closeSync(fd);
+        fd = this.#dirFd(normal);
+      }
+    }
+    // Stat before listing: a change after it leaves a newer mtime, so the listing is read again next time.
+    const stats = fs.fstatSync(fd);
+    let entries: FsDirent[] = fs.readdirSync(`${FD_DIR}${fd}`, { withFileTypes: true });
+    // Names that are not UTF-8 decode with U+FFFD (and a backslash needs escaping): list those again as bytes, in the \xNN form.
+    if (entries.some((entry) => entry.name.includes('\uFFFD') || entry.name.includes('\\'))) {
+      entries = fs.readdirSync(`${FD_DIR}${fd}`, { withFileTypes: true, encoding: 'buffer' }).map((entry) => {
+        const name = escapeBytes(entry.name);
+        return { name, isFile: () => entry.isFile(), isDirectory: () => entry.isDirectory(), isSymbolicLink: () => entry.isSymbolicLink() };
+      });
+    }
+    if (this.#listedEntries + entries.length <= MAX_LISTED_ENTRIES) {
+      this.#listings.set(normal, { ino: stats.ino, mtimeMs: stats.mtimeMs, readAt, entries });
+      this.#listedEntries += entries.length;
+    }
+    return entries;
+  }
+
+  stat(path: string): SearchFileStat | undefined {
+    this.#live();
+    let stats: fs.Stats | undefined;
+    try {
+      // By its whole path (half the cost of going through a held directory): the cache only compares
+      // this stat with the one taken when the file was read through held directories, so a folder
+      // swapped for a link out can make it read the file again, never return bytes from outside.
+      stats = fs.lstatSync(unescapePath(this.#check(path)), { throwIfNoEntry: false });
+    } catch (error) {
+      if (isToolError(error)) throw error;
+      return undefined;
+    }
+    return stats?.isFile() ? statOf(stats) : undefined;
+  }
+
+  read(path: string, maxBytes: number, into?: (size: number) => Uint8Array): { bytes: Uint8Array; stat: SearchFileStat } | undefined {
+    this.#live();
+    let fd: number;
+    try {
+      const [dir, name] = this.#parentAndName(this.#check(path));
+      fd = fs.openSync(childOf(dir, name), READ_FLAGS);
+    } catch (error) {
+      if (isToolError(error)) throw error;
+      // Gone, or no longer a regular file; unreadable or replaced by a link (ELOOP) is thrown, for the
+      // search to count as skipped.
+      const code = (error as { code?: unknown }).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ENXIO' || code === 'EISDIR') return undefined;
+      throw error;
+    }
+    try {
+      const stats = fs.fstatSync(fd);
+      if (!stats.isFile()) return undefined;
+      const size = Math.min(stats.size, maxBytes);
+      let got = 0;
+      if (size > SNIFF_FIRST_BYTES && stats.size < maxBytes) {
+        // A large file whose first 8 KiB hold a NUL is binary whatever follows: read no further.
+        while (got < BINARY_SNIFF_BYTES) {
+          const n = fs.readSync(fd, sniffBuffer, got, BINARY_SNIFF_BYTES - got, got);
+          if (n === 0) break;
+          got += n;
+        }
+        if (bufferIndexOf.call(sniffBuffer.subarray(0, got), 0, 0) !== -1) return { bytes: sniffBuffer.subarray(0, got), stat: statOf(stats) };
+      }
+      const bytes = into ? into(size) : Buffer.allocUnsafe(size);
+      if (got > 0) bytes.set(sniffBuffer.subarray(0, got));
+      while (got < size) {
+        const n = fs.readSync(fd, bytes, got, size - got, got);
+        if (n === 0) break;
+        got += n;
+      }
+      return { bytes: got === size ? bytes : bytes.subarray(0, got), stat: statOf(stats) };
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
+  isUtf8(bytes: Uint8Array): boolean {
+    return isUtf8(bytes);
+  }
+
+  decode(bytes: Uint8Array): string {
+    // Buffer's own decoder: faster than TextDecoder for ASCII-heavy text.
+    return (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)).toString('utf8');
+  }
+
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#listings.clear();
+    this.helper?.close();
+    releaseCache(this);
+    for (const fd of this.#held.values()) fs.closeSync(fd);
+    this.#held.clear();
+    fs.closeSync(this.#rootFd);
+  }
+
+  /** The path, normal and lexically inside the root; else ToolError `outside_workspace`. */
+  #check(path: string): string {
+    const root = this.#root;
+    // The walker's paths are already normal: no `.` or `..` component, no doubled slash, no NUL.
+    if (path.startsWith(this.#rootSlash) && !path.includes('/.') && !path.includes('//') && !path.endsWith('/') && !path.includes('\0')) return path;
+    const normal = posix.normalize(path);
+    if (!normal.startsWith('/') || !inside(root, normal) || normal.includes('\0')) {
+      throw new ToolError('outside_workspace', `search path is outside the workspace ${root}`);
+    }
+    return normal;
+  }
+
+  /** Throws once the source is closed: its descriptors are gone (or reused), so nothing it answered now would be true. */
+  #live(): void {
+    if (this.#closed) throw new ToolError('unavailable', 'the platform was disposed while this call ran: create a new platform and search again');
+  }
+
+  #hold(path: string, fd: number): number {
+    const held = this.#held;
+    held.set(path, fd);
+    if (held.size > HELD_DIRS) {
+      for (const [old, oldFd] of held) {
+        held.delete(old);
+        fs.closeSync(oldFd);
+        break;
+      }
+    }
+    return fd;
+  }
+
+  /** A descriptor of the directory `path` (normalised, inside the root), opened component by component. */
+  #dirFd(path: string): number {
+    this.#opened = false;
+    if (path === this.#root) return this.#rootFd;
+    const known = this.#held.get(path);
+    if (known !== undefined) {
+      this.#held.delete(path);
+      this.#held.set(path, known);
+      return known;
+    }
+    const slash = path.lastIndexOf('/');
+    const parent = this.#dirFd(slash === 0 ? '/' : path.slice(0, slash));
+    const fd = this.#hold(path, fs.openSync(childOf(parent, path.slice(slash + 1)), DIR_FLAGS));
+    this.#opened = true;
+    return fd;
+  }
+
+  #parentAndName(path: string): [number, string] {
+    const slash = path.lastIndexOf('/');
+    return [this.#dirFd(slash === 0 ? '/' : path.slice(0, slash)), path.slice(slash + 1)];
+  }
+}
+
+function statOf(stats: fs.Stats): SearchFileStat {
+  return { size: stats.size, mtimeMs: stats.mtimeMs, ino: stats.ino };
+}
+
 /**
  * The search tools' reader for a real directory `root` (see `SearchSource`): synchronous `node:fs`
  * calls, which cost a few microseconds each instead of a thread-pool round trip, and no `realpath`.
@@ -65,185 +285,5 @@ function childOf(dirfd: number, name: string): string | Buffer {
  * elsewhere the platform keeps using its `fs`.
  */
 export function createNodeSearchSource(root: string, options: NodeSearchSourceOptions = {}): SearchSource {
-  const rootSlash = root === '/' ? '/' : root + '/';
-  const check = (path: string): string => {
-    // The walker's paths are already normal: no `.` or `..` component, no doubled slash, no NUL.
-    if (path.startsWith(rootSlash) && !path.includes('/.') && !path.includes('//') && !path.endsWith('/') && !path.includes('\0')) return path;
-    const normal = posix.normalize(path);
-    if (!normal.startsWith('/') || !inside(root, normal) || normal.includes('\0')) {
-      throw new ToolError('outside_workspace', `search path is outside the workspace ${root}`);
-    }
-    return normal;
-  };
-  const statOf = (stats: fs.Stats): SearchFileStat => ({ size: stats.size, mtimeMs: stats.mtimeMs, ino: stats.ino });
-  const buffer = (bytes: Uint8Array): Buffer => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-  const rootFd = fs.openSync(root, DIR_FLAGS);
-  /** Held directories by workspace path (insertion order = recency). */
-  const held = new Map<string, number>();
-  const hold = (path: string, fd: number): number => {
-    held.set(path, fd);
-    if (held.size > HELD_DIRS) {
-      for (const [old, oldFd] of held) {
-        held.delete(old);
-        fs.closeSync(oldFd);
-        break;
-      }
-    }
-    return fd;
-  };
-  /**
-   * Listings read before, by directory, with the directory's (inode, mtime) when read: a repeated walk
-   * costs one `lstat` per directory instead of an open, a listing and a close.
-   */
-  const listings = new Map<string, { ino: number; mtimeMs: number; readAt: number; entries: FsDirent[] }>();
-  let listedEntries = 0;
-  /** Set by `dirFd` when it opened the directory just now (so there is nothing to re-check). */
-  let opened = false;
-  /** A descriptor of the directory `path` (normalised, inside the root), opened component by component. */
-  const dirFd = (path: string): number => {
-    opened = false;
-    if (path === root) return rootFd;
-    const known = held.get(path);
-    if (known !== undefined) {
-      held.delete(path);
-      held.set(path, known);
-      return known;
-    }
-    const slash = path.lastIndexOf('/');
-    const parent = dirFd(slash === 0 ? '/' : path.slice(0, slash));
-    const fd = hold(path, fs.openSync(childOf(parent, path.slice(slash + 1)), DIR_FLAGS));
-    opened = true;
-    return fd;
-  };
-  const parentAndName = (path: string): [number, string] => {
-    const slash = path.lastIndexOf('/');
-    return [dirFd(slash === 0 ? '/' : path.slice(0, slash)), path.slice(slash + 1)];
-  };
-  let closed = false;
-  /** Throws once the source is closed: its descriptors are gone (or reused), so nothing it answered now would be true. */
-  const live = (): void => {
-    if (closed) throw new ToolError('unavailable', 'the platform was disposed while this call ran: create a new platform and search again');
-  };
-  const source: SearchSource = {
-    readdir(path: string): FsDirent[] {
-      live();
-      const normal = check(path);
-      const known = listings.get(normal);
-      if (known) {
-        // As for a cached file: the whole-path stat only decides whether the listing read before
-        // (through held descriptors) is still current.
-        let now: fs.Stats | undefined;
-        try {
-          now = fs.lstatSync(unescapePath(normal), { throwIfNoEntry: false });
-        } catch {
-          now = undefined;
-        }
-        if (now?.isDirectory() && now.ino === known.ino && now.mtimeMs === known.mtimeMs && now.mtimeMs < known.readAt - RACY_MS) return known.entries;
-        listings.delete(normal);
-        listedEntries -= known.entries.length;
-      }
-      const readAt = Date.now();
-      let fd = dirFd(normal);
-      if (normal !== root && !opened) {
-        // A held descriptor may name a directory renamed since: check it is still the one at this path.
-        const [parent, name] = parentAndName(normal);
-        const now = fs.lstatSync(childOf(parent, name), { throwIfNoEntry: false });
-        if (!now?.isDirectory() || now.ino !== fs.fstatSync(fd).ino) {
-          held.delete(normal);
-          fs.closeSync(fd);
-          fd = dirFd(normal);
-        }
-      }
-      // Stat before listing: a change after it leaves a newer mtime, so the listing is read again next time.
-      const stats = fs.fstatSync(fd);
-      let entries: FsDirent[] = fs.readdirSync(`${FD_DIR}${fd}`, { withFileTypes: true });
-      // Names that are not UTF-8 decode with U+FFFD (and a backslash needs escaping): list those again as bytes, in the \xNN form.
-      if (entries.some((entry) => entry.name.includes('\uFFFD') || entry.name.includes('\\'))) {
-        entries = fs.readdirSync(`${FD_DIR}${fd}`, { withFileTypes: true, encoding: 'buffer' }).map((entry) => {
-          const name = escapeBytes(entry.name);
-          return { name, isFile: () => entry.isFile(), isDirectory: () => entry.isDirectory(), isSymbolicLink: () => entry.isSymbolicLink() };
-        });
-      }
-      if (listedEntries + entries.length <= MAX_LISTED_ENTRIES) {
-        listings.set(normal, { ino: stats.ino, mtimeMs: stats.mtimeMs, readAt, entries });
-        listedEntries += entries.length;
-      }
-      return entries;
-    },
-    stat(path: string): SearchFileStat | undefined {
-      live();
-      let stats: fs.Stats | undefined;
-      try {
-        // By its whole path (half the cost of going through a held directory): the cache only compares
-        // this stat with the one taken when the file was read through held directories, so a folder
-        // swapped for a link out can make it read the file again, never return bytes from outside.
-        stats = fs.lstatSync(unescapePath(check(path)), { throwIfNoEntry: false });
-      } catch (error) {
-        if (isToolError(error)) throw error;
-        return undefined;
-      }
-      return stats?.isFile() ? statOf(stats) : undefined;
-    },
-    read(path: string, maxBytes: number, into?: (size: number) => Uint8Array): { bytes: Uint8Array; stat: SearchFileStat } | undefined {
-      live();
-      let fd: number;
-      try {
-        const [dir, name] = parentAndName(check(path));
-        fd = fs.openSync(childOf(dir, name), READ_FLAGS);
-      } catch (error) {
-        if (isToolError(error)) throw error;
-        // Gone, or no longer a regular file; unreadable or replaced by a link (ELOOP) is thrown, for the
-        // search to count as skipped.
-        const code = (error as { code?: unknown }).code;
-        if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ENXIO' || code === 'EISDIR') return undefined;
-        throw error;
-      }
-      try {
-        const stats = fs.fstatSync(fd);
-        if (!stats.isFile()) return undefined;
-        const size = Math.min(stats.size, maxBytes);
-        let got = 0;
-        if (size > SNIFF_FIRST_BYTES && stats.size < maxBytes) {
-          // A large file whose first 8 KiB hold a NUL is binary whatever follows: read no further.
-          while (got < BINARY_SNIFF_BYTES) {
-            const n = fs.readSync(fd, sniffBuffer, got, BINARY_SNIFF_BYTES - got, got);
-            if (n === 0) break;
-            got += n;
-          }
-          if (bufferIndexOf.call(sniffBuffer.subarray(0, got), 0, 0) !== -1) return { bytes: sniffBuffer.subarray(0, got), stat: statOf(stats) };
-        }
-        const bytes = into ? into(size) : Buffer.allocUnsafe(size);
-        if (got > 0) bytes.set(sniffBuffer.subarray(0, got));
-        while (got < size) {
-          const n = fs.readSync(fd, bytes, got, size - got, got);
-          if (n === 0) break;
-          got += n;
-        }
-        return { bytes: got === size ? bytes : bytes.subarray(0, got), stat: statOf(stats) };
-      } finally {
-        fs.closeSync(fd);
-      }
-    },
-    indexOf: nativeThenLinear,
-    isUtf8(bytes: Uint8Array): boolean {
-      return isUtf8(bytes);
-    },
-    decode(bytes: Uint8Array): string {
-      // Buffer's own decoder: faster than TextDecoder for ASCII-heavy text.
-      return buffer(bytes).toString('utf8');
-    },
-    close(): void {
-      if (closed) return;
-      closed = true;
-      listings.clear();
-      helper?.close();
-      releaseCache(source);
-      for (const fd of held.values()) fs.closeSync(fd);
-      held.clear();
-      fs.closeSync(rootFd);
-    },
-  };
-  const budget = options.cacheBytes ?? DEFAULT_CACHE_BYTES;
-  const helper = options.helper === false ? undefined : startSearchHelper(root, Math.floor(budget / 2));
-  return Object.assign(source, helper ? { helper, cacheBytes: budget - Math.floor(budget / 2) } : options.cacheBytes !== undefined ? { cacheBytes: budget } : {});
+  return new NodeSearchSource(root, options);
 }

@@ -24,6 +24,25 @@ function dir(name: string): FsDirent {
 }
 
 /**
+ * A search source answering as `source` does but for `overrides`. Delegating each member (not
+ * spreading `source`): the Node source is a class, whose methods are not own properties.
+ */
+function withSource(source: SearchSource, overrides: Partial<SearchSource>): SearchSource {
+  return {
+    readdir: (path) => source.readdir(path),
+    stat: (path) => source.stat(path),
+    read: (path, maxBytes, into) => source.read(path, maxBytes, into),
+    indexOf: (haystack, needle, from) => source.indexOf(haystack, needle, from),
+    isUtf8: (bytes) => source.isUtf8(bytes),
+    decode: (bytes) => source.decode(bytes),
+    close: () => source.close?.(),
+    ...(source.cacheBytes === undefined ? {} : { cacheBytes: source.cacheBytes }),
+    ...(source.helper === undefined ? {} : { helper: source.helper }),
+    ...overrides,
+  };
+}
+
+/**
  * The memory platform with a filesystem (and search source) whose listing of the root names two
  * directories that cannot be read: one whose name is over NAME_MAX (the memory filesystem answers ENAMETOOLONG for it) and one
  * that is gone (ENOENT), as an entry removed between the listing and its read is.
@@ -37,10 +56,9 @@ function platformWithBadEntries(): Platform {
     return options?.withFileTypes ? [...listed, dir(LONG), dir('gone')] : [...listed, LONG, 'gone'];
   }) as FsPromises['readdir'];
   const source = platform.searchSource as SearchSource;
-  const searchSource: SearchSource = {
-    ...source,
+  const searchSource: SearchSource = withSource(source, {
     readdir: (path) => (path === W ? [...source.readdir(path), dir(LONG), dir('gone')] : source.readdir(path)),
-  };
+  });
   return { ...platform, fs: { ...real, readdir } as FsPromises, searchSource };
 }
 
@@ -127,8 +145,7 @@ describe('walks that meet entries they cannot read (Node platform, real folder)'
     const platform = createNodePlatform({ root });
     const source = platform.searchSource as SearchSource;
     // The listing of the root is taken, then two of its folders change before the walk reads them.
-    const wrapped: SearchSource = {
-      ...source,
+    const wrapped: SearchSource = withSource(source, {
       readdir(path) {
         const listed = source.readdir(path);
         if (path === root) {
@@ -138,7 +155,7 @@ describe('walks that meet entries they cannot read (Node platform, real folder)'
         }
         return listed;
       },
-    };
+    });
     const runner = new ToolRunner({ platform: { ...platform, searchSource: wrapped }, tools });
     const found = await call(runner, 'find_file', { pattern: '*.txt' });
     const skippedNote = (first: string) =>
@@ -155,14 +172,13 @@ describe('walks that meet entries they cannot read (Node platform, real folder)'
     }
     const platform = createNodePlatform({ root });
     const source = platform.searchSource as SearchSource;
-    const wrapped: SearchSource = {
-      ...source,
+    const wrapped: SearchSource = withSource(source, {
       readdir(path) {
         const listed = source.readdir(path);
         if (path === root) rmSync(join(root, 'gone'), { recursive: true });
         return listed;
       },
-    };
+    });
     const runner = new ToolRunner({ platform: { ...platform, searchSource: wrapped }, tools });
     const grep = await call(runner, 'grep_search', { pattern: 'hit', output_mode: 'count' });
     expect(grep).toEqual({
@@ -190,8 +206,7 @@ describe('walks that meet entries they cannot read (Node platform, real folder)'
       const source = platform.searchSource as SearchSource;
       const linked = join(root, 'f001.txt');
       const locked = join(root, 'f002.txt');
-      const wrapped: SearchSource = {
-        ...source,
+      const wrapped: SearchSource = withSource(source, {
         readdir(path) {
           const listed = source.readdir(path);
           // Listed as a regular file, then a symlink by the time it is read (ELOOP: never followed).
@@ -204,7 +219,7 @@ describe('walks that meet entries they cannot read (Node platform, real folder)'
           if (path === locked) throw Object.assign(new Error(`EACCES: permission denied, open '${path}'`), { code: 'EACCES' });
           return source.read(path, maxBytes, into);
         },
-      };
+      });
       const runner = new ToolRunner({ platform: { ...platform, searchSource: wrapped }, tools });
       const grep = await call(runner, 'grep_search', { pattern: 'hit', output_mode: 'count', max_results: 1 });
       // With 300 files the helper thread reads about half of them through its own descriptors: the
@@ -232,15 +247,14 @@ describe('walks that meet entries they cannot read (Node platform, real folder)'
     for (const mode of ['count', 'files_with_matches', 'content']) {
       const platform = createNodePlatform({ root });
       const source = platform.searchSource as SearchSource;
-      const wrapped: SearchSource = {
-        ...source,
+      const wrapped: SearchSource = withSource(source, {
         readdir(path) {
           const listed = source.readdir(path);
           // What platform.dispose() does to the source while the walk is under way.
           if (path === root) source.close?.();
           return listed;
         },
-      };
+      });
       const runner = new ToolRunner({ platform: { ...platform, searchSource: wrapped }, tools });
       const [outcome] = await runner.processToolCalls([{ name: 'grep_search', args: { pattern: 'hit', output_mode: mode } }], { timeoutMs: 10_000 });
       expect(outcome, mode).toMatchObject({ code: 'unavailable', error: 'the platform was disposed while this call ran: create a new platform and search again' });
