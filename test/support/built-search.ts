@@ -1,0 +1,82 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, realpathSync, mkdtempSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+// Node 20 workers cannot load .ts, so the search helper thread exists in the built package only: the
+// tests that need it run the built modules in dist/ (rebuilt here when older than their sources).
+const REPO = join(import.meta.dirname, '..', '..');
+const SOURCES = [
+  'node/search-helper.ts',
+  'node/search-worker.ts',
+  'node/search-fs.ts',
+  'node/search-shared.ts',
+  'node/platform.ts',
+  'src/search/source-cache.ts',
+  'src/search/line-search.ts',
+  'src/fs/walk.ts',
+];
+
+function buildIsFresh(): boolean {
+  return SOURCES.every((source) => {
+    const built = join(REPO, 'dist', source.replace(/\.ts$/, '.js'));
+    return existsSync(built) && statSync(built).mtimeMs >= statSync(join(REPO, source)).mtimeMs;
+  });
+}
+
+export type Core = typeof import('../../src/index.js');
+export type NodeAdapter = typeof import('../../node/index.js');
+
+/** The built package's core and Node adapter (dist/), built first when stale. */
+export async function loadBuilt(): Promise<{ core: Core; node: NodeAdapter }> {
+  if (!buildIsFresh()) {
+    try {
+      execFileSync(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: REPO, stdio: 'pipe' });
+    } catch {
+      // type errors elsewhere in the tree; the emitted files are used
+    }
+  }
+  const load = async <T>(path: string): Promise<T> => (await import(pathToFileURL(join(REPO, 'dist', path)).href)) as T;
+  return { core: await load<Core>('src/index.js'), node: await load<NodeAdapter>('node/index.js') };
+}
+
+/** Seconds since the epoch a minute ago: older than the caches' one-second racy window. */
+export function aMinuteAgo(): number {
+  return Date.now() / 1000 - 60;
+}
+
+/** Writes `files` (relative paths) under a new temporary folder, every file and folder dated a minute ago; returns its real path. */
+export function makeTree(prefix: string, files: Record<string, string | Uint8Array>): string {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), `toolhost-${prefix}-`)));
+  const dirs = new Set<string>();
+  for (const [rel, content] of Object.entries(files)) {
+    const path = join(root, rel);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, content);
+    for (let dir = dirname(path); dir.length > root.length; dir = dirname(dir)) dirs.add(dir);
+  }
+  const old = aMinuteAgo();
+  for (const rel of Object.keys(files)) utimesSync(join(root, rel), old, old);
+  for (const dir of dirs) utimesSync(dir, old, old);
+  utimesSync(root, old, old);
+  return root;
+}
+
+export const hasRg = spawnSync('rg', ['--version'], { stdio: 'ignore' }).status === 0;
+
+/** ripgrep's count of matching lines per file (absolute paths) under `root`. */
+export function rgCounts(root: string, pattern: string, options: { fixed?: boolean; ignoreCase?: boolean } = {}): Record<string, number> {
+  const args = ['--count', '--no-messages', '--no-config'];
+  if (options.fixed) args.push('-F');
+  if (options.ignoreCase) args.push('-i');
+  args.push('--', pattern, '.');
+  const run = spawnSync('rg', args, { cwd: root, encoding: 'utf8' });
+  const counts: Record<string, number> = {};
+  for (const line of run.stdout.split('\n')) {
+    if (line === '') continue;
+    const colon = line.lastIndexOf(':');
+    counts[join(root, line.slice(2, colon))] = Number(line.slice(colon + 1));
+  }
+  return counts;
+}
