@@ -51,10 +51,15 @@ function childOf(dirfd: number, name: string): string | Buffer {
   return typeof raw === 'string' ? `${FD_DIR}${dirfd}/${raw}` : Buffer.concat([Buffer.from(`${FD_DIR}${dirfd}/`), raw]);
 }
 
-/** A directory listing read before, with the directory's (inode, mtime) when read. */
+/**
+ * A directory listing read before, with the directory's (inode, mtime, ctime) when read: the ctime
+ * too, since a tool that adds or removes an entry and then sets the folder's mtime back (`utimes`,
+ * as `rsync -t`, `cp -p` and `tar` do) cannot set the ctime back.
+ */
 interface Listing {
   ino: number;
   mtimeMs: number;
+  ctimeMs: number;
   readAt: number;
   entries: FsDirent[];
 }
@@ -74,7 +79,7 @@ class NodeSearchSource implements SearchSource {
   /** Held directories by workspace path (insertion order = recency). */
   readonly #held = new Map<string, number>();
   /**
-   * Listings read before, by directory, with the directory's (inode, mtime) when read: a repeated walk
+   * Listings read before, by directory, with the directory's (inode, mtime, ctime) when read: a repeated walk
    * costs one `lstat` per directory instead of an open, a listing and a close.
    */
   readonly #listings = new Map<string, Listing>();
@@ -105,7 +110,9 @@ class NodeSearchSource implements SearchSource {
       } catch {
         now = undefined;
       }
-      if (now?.isDirectory() && now.ino === known.ino && now.mtimeMs === known.mtimeMs && now.mtimeMs < known.readAt - RACY_MS) return known.entries;
+      if (now?.isDirectory() && now.ino === known.ino && now.mtimeMs === known.mtimeMs && now.ctimeMs === known.ctimeMs && now.mtimeMs < known.readAt - RACY_MS) {
+        return known.entries;
+      }
       this.#listings.delete(normal);
       this.#listedEntries -= known.entries.length;
     }
@@ -132,7 +139,7 @@ class NodeSearchSource implements SearchSource {
       });
     }
     if (this.#listedEntries + entries.length <= MAX_LISTED_ENTRIES) {
-      this.#listings.set(normal, { ino: stats.ino, mtimeMs: stats.mtimeMs, readAt, entries });
+      this.#listings.set(normal, { ino: stats.ino, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, readAt, entries });
       this.#listedEntries += entries.length;
     }
     return entries;

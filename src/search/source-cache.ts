@@ -440,10 +440,14 @@ export function skipKindOfCode(code: number): SkipKind | undefined {
   return undefined;
 }
 
-/** The bytes a search finds first on bytes: the literal, or the pattern's required text; none when it holds a line break. */
+/**
+ * The bytes a search finds first on bytes: the literal, or the pattern's required text; none when it
+ * holds a line break, or half of a surrogate pair (no UTF-8 text holds one, and its bytes would be
+ * those of U+FFFD, which text does hold: the decoded text is searched instead, and never matches).
+ */
 export function needleOf(pattern: SearchPattern): Uint8Array | undefined {
   const literal = pattern.mode === 'literal' ? pattern.literal : pattern.required;
-  return literal && !/[\n\r]/.test(literal) ? new TextEncoder().encode(literal) : undefined;
+  return literal && !/[\n\r]|\p{Cs}/u.test(literal) ? new TextEncoder().encode(literal) : undefined;
 }
 
 /** What {@link countTextNow} and {@link countText} answer: matching lines, and whether the deadline came first (`count` is then what was found until it). */

@@ -41,12 +41,14 @@ export async function loadBuilt(): Promise<{ core: Core; node: NodeAdapter }> {
   return { core: await load<Core>('src/index.js'), node: await load<NodeAdapter>('node/index.js') };
 }
 
-/** Seconds since the epoch a minute ago: older than the caches' one-second racy window. */
-export function aMinuteAgo(): number {
-  return Date.now() / 1000 - 60;
-}
+/**
+ * The mtime {@link makeTree} gives every file and folder: whole seconds since the epoch, a minute
+ * before the tests started (older than the caches' one-second racy window), so a test can set a time
+ * back to exactly it.
+ */
+export const TREE_TIME = Math.floor(Date.now() / 1000) - 60;
 
-/** Writes `files` (relative paths) under a new temporary folder, every file and folder dated a minute ago; returns its real path. */
+/** Writes `files` (relative paths) under a new temporary folder, every file and folder dated {@link TREE_TIME}; returns its real path. */
 export function makeTree(prefix: string, files: Record<string, string | Uint8Array>): string {
   const root = realpathSync(mkdtempSync(join(tmpdir(), `toolhost-${prefix}-`)));
   const dirs = new Set<string>();
@@ -56,10 +58,9 @@ export function makeTree(prefix: string, files: Record<string, string | Uint8Arr
     writeFileSync(path, content);
     for (let dir = dirname(path); dir.length > root.length; dir = dirname(dir)) dirs.add(dir);
   }
-  const old = aMinuteAgo();
-  for (const rel of Object.keys(files)) utimesSync(join(root, rel), old, old);
-  for (const dir of dirs) utimesSync(dir, old, old);
-  utimesSync(root, old, old);
+  for (const rel of Object.keys(files)) utimesSync(join(root, rel), TREE_TIME, TREE_TIME);
+  for (const dir of dirs) utimesSync(dir, TREE_TIME, TREE_TIME);
+  utimesSync(root, TREE_TIME, TREE_TIME);
   return root;
 }
 
