@@ -47,7 +47,7 @@ describe.each([
       const removed = await search();
       expect(removed.files_searched).toBe(size);
       expect(removed.total_matches).toBe(size + 1);
-      expect(removed.skipped_entries).toBeUndefined();
+      expect((removed as SearchCountResult & { skipped_entries?: number }).skipped_entries).toBeUndefined();
       if (hasRg) expect(Object.fromEntries(removed.counts.map((entry) => [entry.file_path, entry.count]))).toEqual(rgCounts(root, 'alpha', { fixed: true }));
     } finally {
       await platform.dispose();
