@@ -6,11 +6,15 @@
 // - the memory platform, cold (the first search on a new platform: every file's bytes validated as
 //   UTF-8 and scanned for the literal, none decoded) and warm (repeated while nothing changed);
 // - peak RSS of this process (a process of its own: bench/run.mjs) by the end of the Node searches.
-// rg runs as a whole process (`spawnSync`), single-threaded (-j1) and with every ignore rule off
-// (-uu), since the tree has no .gitignore and toolhost skips nothing else in it.
-import { spawnSync } from 'node:child_process';
-import { closeSync, openSync, readFileSync, rmSync } from 'node:fs';
+// rg runs as a whole process, single-threaded (-j1) and with every ignore rule off (-uu), since the
+// tree has no .gitignore and toolhost skips nothing else in it; it is started and timed by
+// bench/anchor-runner.mjs, a small process of its own, so this process never forks while it searches
+// (see there why).
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { ToolRunner, createMemoryPlatform } from '../dist/src/index.js';
 import { createNodePlatform } from '../dist/node/platform.js';
 import { findFileTool } from '../dist/src/tools/find-file.js';
@@ -18,7 +22,12 @@ import { grepSearchTool } from '../dist/src/tools/grep-search.js';
 import { buildSearchTree, readTree } from './search-tree.mjs';
 
 const RUNS = 5;
+/** Warm-up rounds before the targeted Node rows (see the comment where they run). */
+const WARM_ROUNDS = 6;
 const LITERAL = 'function';
+/** find_file's case, and rg's listing that is its anchor. */
+const FIND_ARGS = { pattern: '*.js', max_results: 10_000 };
+const FIND_RG = ['--files', '-uu', '-g', '*.js', '.'];
 const WITH_LITERAL = String.raw`require\(['"][^'"]+['"]\)`;
 const NO_LITERAL = String.raw`[A-Z][a-z]+[A-Z]\w*`;
 
@@ -29,18 +38,29 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  * Times one rg run. Its output goes to a file, not into this process: rg's 18 MB of content output
  * buffered here would count in this process's peak RSS, which is meant to be the searches' own.
  */
-function rgTime(args, cwd) {
+/** The anchor runner (bench/anchor-runner.mjs), started before the bench process grows. */
+let anchors;
+
+function startAnchorRunner() {
+  const child = spawn(process.execPath, [fileURLToPath(new URL('./anchor-runner.mjs', import.meta.url))], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const waiting = [];
+  createInterface({ input: child.stdout }).on('line', (line) => waiting.shift()(JSON.parse(line)));
+  return {
+    run: (request) =>
+      new Promise((resolve) => {
+        waiting.push(resolve);
+        child.stdin.write(`${JSON.stringify(request)}\n`);
+      }),
+    close: () => child.stdin.end(),
+  };
+}
+
+/** Runs `rg args` in `cwd` through the anchor runner: its time in ms, and its output. */
+async function rgTime(args, cwd) {
   const outPath = join(cwd, '..', 'rg-output');
-  const out = openSync(outPath, 'w');
-  try {
-    const start = performance.now();
-    const run = spawnSync('rg', args, { cwd, stdio: ['ignore', out, 'ignore'] });
-    const ms = performance.now() - start;
-    if (run.error) throw run.error;
-    return { ms, stdout: () => readFileSync(outPath, 'utf8') };
-  } finally {
-    closeSync(out);
-  }
+  const answer = await anchors.run({ cmd: 'rg', args, cwd, outPath });
+  if (answer.error) throw new Error(`rg ${args.join(' ')}: ${answer.error}`);
+  return { ms: answer.ms, stdout: () => readFileSync(outPath, 'utf8') };
 }
 
 function rgCount(stdout) {
@@ -54,11 +74,12 @@ export default async function run() {
   }
   const tree = buildSearchTree();
   const { base, dir } = tree;
-  const note = `${tree.files} files, ${(tree.bytes / 2 ** 20).toFixed(0)} MiB; median of ${RUNS}, each run paired with its anchor, after the process's three warm-up rounds (a first search, then a repeated one)`;
+  const note = `${tree.files} files, ${(tree.bytes / 2 ** 20).toFixed(0)} MiB; median of ${RUNS}, each run paired with its anchor, after the process's ${WARM_ROUNDS} warm-up rounds (a first search, a repeated one, a find_file)`;
   // Files written in the last second are re-read by the cache (git's racy-clean rule): let it pass.
   await sleep(1100);
   const rows = [];
   try {
+    anchors = startAnchorRunner();
     // ---------------------------------------------------------------------------------------------
     // Node, real folder.
     let peak = process.memoryUsage().rss;
@@ -80,16 +101,22 @@ export default async function run() {
     ];
     {
       // The process's first searches also compile toolhost's code and start the helper thread: the
-      // first one (and the first repeated one) is reported on its own, and the cases below run after
-      // three warm-up rounds (a first search in a fresh runner, then the same search repeated in it),
-      // so they measure a fresh runner, and a repeated search, in a process that has done both before
-      // (a long-lived host). Without the repeat in the warm-up, the repeated-search row measured the
-      // process's first repeated searches, whose code paths (validating cached files, remembered
-      // counts) V8 was still compiling.
+      // first one (and the first repeated one, and the first find_file) is reported on its own, and the
+      // cases below run after WARM_ROUNDS warm-up rounds (a first search in a fresh runner, the same
+      // search repeated in it, a find_file in another fresh runner), so they measure each in a process
+      // that has done all three before (a long-lived host). V8 optimizes a function only once it has
+      // run a while, and the search path's long-running async functions (the walk, the shared count,
+      // the helper's loop) ran once a search: `--trace-opt` showed it still compiling them (20-80 ms a
+      // search, on the same two cores) until about the tenth search of the process, so after three
+      // rounds of first searches only the rows measured the compiler as much as the search. The repeat
+      // and the find_file are in the rounds because their code paths differ (validating cached files
+      // and remembered counts; the walk with a glob and no count): without them, their rows measured
+      // the process's first repeated searches and first find_file runs, while V8 compiled those paths.
       const warm = [];
       const warmRepeats = [];
-      for (let i = 0; i < 3; i += 1) {
-        const { platform, runner } = fresh();
+      const warmFinds = [];
+      for (let i = 0; i < WARM_ROUNDS; i += 1) {
+        let { platform, runner } = fresh();
         let t = performance.now();
         await runner.execute('grep_search', cases[0].args);
         warm.push(performance.now() - t);
@@ -97,10 +124,18 @@ export default async function run() {
         await runner.execute('grep_search', cases[0].args);
         warmRepeats.push(performance.now() - t);
         await platform.dispose();
+        ({ platform, runner } = fresh());
+        t = performance.now();
+        await runner.execute('find_file', FIND_ARGS);
+        warmFinds.push(performance.now() - t);
+        await platform.dispose();
       }
-      const r = rgTime(cases[0].rg, dir);
-      rows.push({ figure: `Node folder, the first search of a new process: ${cases[0].name}`, value: warm[0], unit: 'ms', anchor: 'rg -j1 -uu', anchorValue: r.ms, note: `${tree.files} files; one run (then ${warm.slice(1).map((ms) => ms.toFixed(0)).join(' and ')} ms for the next two, each in a fresh runner)` });
-      rows.push({ figure: `Node folder, the first repeated search of a new process: ${cases[0].name}`, value: warmRepeats[0], unit: 'ms', anchor: 'rg -j1 -uu', anchorValue: r.ms, note: `${tree.files} files; one run (then ${warmRepeats.slice(1).map((ms) => ms.toFixed(0)).join(' and ')} ms for the next two)` });
+      const r = await rgTime(cases[0].rg, dir);
+      const list = (times) => times.map((ms) => ms.toFixed(0)).join(', ');
+      rows.push({ figure: `Node folder, the first search of a new process: ${cases[0].name}`, value: warm[0], unit: 'ms', anchor: 'rg -j1 -uu', anchorValue: r.ms, note: `${tree.files} files; one run (the warm-up rounds' first searches, each in a fresh runner: ${list(warm)} ms)` });
+      rows.push({ figure: `Node folder, the first repeated search of a new process: ${cases[0].name}`, value: warmRepeats[0], unit: 'ms', anchor: 'rg -j1 -uu', anchorValue: r.ms, note: `${tree.files} files; one run (the warm-up rounds' repeated searches: ${list(warmRepeats)} ms)` });
+      const f = await rgTime(FIND_RG, dir);
+      rows.push({ figure: 'Node folder, the first find_file "*.js" of a new process', value: warmFinds[0], unit: 'ms', anchor: "rg --files -uu -g '*.js'", anchorValue: f.ms, note: `${tree.files} files; one run (the warm-up rounds' find_file runs, each in a fresh runner: ${list(warmFinds)} ms)` });
     }
     for (const c of cases) {
       const ours = [];
@@ -113,7 +148,7 @@ export default async function run() {
         const result = await runner.execute('grep_search', c.args);
         ours.push(performance.now() - t);
         await platform.dispose();
-        const r = rgTime(c.rg, dir);
+        const r = await rgTime(c.rg, dir);
         theirs.push(r.ms);
         if (i === 0 && c.args.output_mode === 'count') counts = [result.total_matches, rgCount(r.stdout())];
       }
@@ -126,10 +161,10 @@ export default async function run() {
       for (let i = 0; i < RUNS; i += 1) {
         const { platform, runner } = fresh();
         const t = performance.now();
-        await runner.execute('find_file', { pattern: '*.js', max_results: 10_000 });
+        await runner.execute('find_file', FIND_ARGS);
         ours.push(performance.now() - t);
         await platform.dispose();
-        theirs.push(rgTime(['--files', '-uu', '-g', '*.js', '.'], dir).ms);
+        theirs.push((await rgTime(FIND_RG, dir)).ms);
       }
       rows.push({ figure: 'Node folder, first search: find_file "*.js"', value: median(ours), unit: 'ms', anchor: "rg --files -uu -g '*.js'", anchorValue: median(theirs), target: '≤ 1.5x', note });
     }
@@ -142,7 +177,7 @@ export default async function run() {
         const t = performance.now();
         await runner.execute('grep_search', cases[0].args);
         ours.push(performance.now() - t);
-        theirs.push(rgTime(cases[0].rg, dir).ms);
+        theirs.push((await rgTime(cases[0].rg, dir)).ms);
       }
       await platform.dispose();
       rows.push({ figure: `Node folder, repeated search: grep_search literal "${LITERAL}" (count)`, value: median(ours), unit: 'ms', anchor: 'rg -j1 -uu', anchorValue: median(theirs), target: '≤ 0.5x', note });
@@ -174,12 +209,13 @@ export default async function run() {
         warmTimes.push(performance.now() - t);
       }
       await platform.dispose();
-      theirs.push(rgTime(cases[0].rg, dir).ms);
+      theirs.push((await rgTime(cases[0].rg, dir)).ms);
     }
     rows.push({ figure: `memory platform, cold: grep_search literal "${LITERAL}" (count)`, value: median(coldTimes), unit: 'ms', anchor: 'rg -j1 -uu', anchorValue: median(theirs), target: '≤ 2x', note: `${tree.files} files; median of 3` });
     rows.push({ figure: `memory platform, warm: grep_search literal "${LITERAL}" (count)`, value: median(warmTimes), unit: 'ms', anchor: 'rg -j1 -uu', anchorValue: median(theirs), target: '≤ 0.5x', note: `${tree.files} files; median of 9` });
     return rows;
   } finally {
+    anchors?.close();
     rmSync(base, { recursive: true, force: true });
   }
 }

@@ -132,6 +132,13 @@ interface Pending {
 const LATE_MS = 100;
 /** Old-generation heap of the helper thread, in MiB. */
 const WORKER_HEAP_MB = 96;
+/**
+ * Young-generation heap of the helper thread, in MiB. At 8 the objects of a count (batches, stats,
+ * answers) outlived two scavenges and filled the small old generation, which then took a full
+ * collection every other search (5-15 ms on the helper thread each); 32 added up to 25 MiB to the
+ * search bench's peak RSS.
+ */
+const WORKER_YOUNG_MB = 16;
 /** Paths one platform remembers as held by the helper's cache, at most (then it forgets them all). */
 const MAX_OWNED_PATHS = 200_000;
 
@@ -145,7 +152,7 @@ function sharedWorker(url: URL): { worker: Worker; pending: Map<number, Pending>
   try {
     // A small heap, so V8 collects the decoded texts of its files sooner (it gets files of 16 MiB at most):
     // over the search bench's Node searches the process peaked at 407 MiB with the default heap, 350 MiB so.
-    worker = new Worker(url, { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: 8 } });
+    worker = new Worker(url, { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB } });
   } catch {
     return undefined;
   }
