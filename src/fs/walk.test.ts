@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { FsDirent, SearchSource } from '../core/types.js';
 import { createMemoryPlatform } from '../platform/memory.js';
 import { loadTexts, noSkippedEntries, countSkipped, reportWalk, skippedNote, walkWorkspace, type WalkFile } from './walk.js';
 
@@ -62,6 +63,57 @@ describe('walkWorkspace', () => {
     await expect(walkWorkspace({ fs: platform.fs, root: W, dir: W, signal: controller.signal })).rejects.toMatchObject({ code: 'cancelled' });
   });
 });
+describe('walkWorkspace over a source that answers the same listing while a directory is unchanged', () => {
+  const entry = (name: string, kind: 'file' | 'dir' | 'link'): FsDirent => ({
+    name,
+    isFile: () => kind === 'file',
+    isDirectory: () => kind === 'dir',
+    isSymbolicLink: () => kind === 'link',
+  });
+  /** A source over fixed listings (the same array each time), as the Node source's listing cache answers. */
+  const sourceOf = (listings: Map<string, FsDirent[]>): SearchSource => ({
+    readdir: (path) => {
+      const listing = listings.get(path);
+      if (!listing) throw Object.assign(new Error(`ENOENT: ${path}`), { code: 'ENOENT' });
+      return listing;
+    },
+    stat: () => undefined,
+    read: () => undefined,
+    indexOf: () => -1,
+    isUtf8: () => true,
+    decode: () => '',
+  });
+  const platform = createMemoryPlatform();
+  const rels = (result: { files: WalkFile[] }) => result.files.map((file) => `${file.rel}${file.symlink ? ' (link)' : ''}`).sort();
+
+  it('gives each walk what its own options select, and a changed listing its new entries', async () => {
+    const listings = new Map<string, FsDirent[]>([
+      [W, [entry('a.ts', 'file'), entry('link.ts', 'link'), entry('src', 'dir'), entry('node_modules', 'dir')]],
+      [`${W}/src`, [entry('b.ts', 'file'), entry('c.md', 'file')]],
+      [`${W}/node_modules`, [entry('m.js', 'file')]],
+    ]);
+    const source = sourceOf(listings);
+    const base = { fs: platform.fs, root: W, dir: W, source };
+    expect(rels(await walkWorkspace(base))).toEqual(['a.ts', 'src/b.ts', 'src/c.md']);
+    // The same listings again: the same files, and a second walk's options still apply.
+    const again = await walkWorkspace(base);
+    expect(rels(again)).toEqual(['a.ts', 'src/b.ts', 'src/c.md']);
+    expect(again.directories).toBe(2);
+    expect(rels(await walkWorkspace({ ...base, includeSymlinks: true }))).toEqual(['a.ts', 'link.ts (link)', 'src/b.ts', 'src/c.md']);
+    expect(rels(await walkWorkspace({ ...base, includeIgnored: true }))).toEqual(['a.ts', 'node_modules/m.js', 'src/b.ts', 'src/c.md']);
+    expect(rels(await walkWorkspace({ ...base, fileFilter: (rel) => rel.endsWith('.ts') }))).toEqual(['a.ts', 'src/b.ts']);
+    expect(rels(await walkWorkspace({ ...base, pruneDir: (rel) => rel === 'src' }))).toEqual(['a.ts']);
+    expect(rels(await walkWorkspace({ ...base, dir: `${W}/src` }))).toEqual(['b.ts', 'c.md']);
+    expect(rels(await walkWorkspace(base))).toEqual(['a.ts', 'src/b.ts', 'src/c.md']);
+    // A changed directory is a new listing.
+    listings.set(`${W}/src`, [entry('b.ts', 'file'), entry('d.ts', 'file')]);
+    expect(rels(await walkWorkspace(base))).toEqual(['a.ts', 'src/b.ts', 'src/d.ts']);
+    // The entry cap still stops a walk that would reuse a listing past it.
+    const capped = await walkWorkspace({ ...base, maxEntries: 5 });
+    expect([capped.capped, rels(capped)]).toEqual([true, ['a.ts', 'src/b.ts']]);
+  });
+});
+
 
 describe('loadTexts', () => {
   afterEach(() => vi.useRealTimers());

@@ -278,6 +278,24 @@ interface PendingDir {
   levels: readonly IgnoreLevel[];
 }
 
+/** What one directory's listing sorted into (see {@link EntrySorter.sort}), kept with the listing. */
+interface SortedListing {
+  path: string;
+  rel: string;
+  includeIgnored: boolean;
+  includeSymlinks: boolean;
+  files: WalkFile[];
+  dirs: Array<{ path: string; rel: string }>;
+}
+
+/**
+ * Sorted listings by the listing (the array a source or `readdirCached` answered). Sources answer the
+ * same array only while the directory is unchanged, so a repeated walk over unchanged directories
+ * takes the files and directories found last time: no new path strings (already hashed for the
+ * caches' maps) and no new file objects, which a repeated search otherwise made for every file.
+ */
+const sortedListings = new WeakMap<readonly FsDirent[], SortedListing>();
+
 /**
  * The walk's inner loop: sorts one directory's entries into the files found and the directories still
  * to walk. Apart from {@link walkWorkspace} (an async function that runs for the whole walk), so the
@@ -307,6 +325,19 @@ class EntrySorter {
     const fileFilter = this.#fileFilter;
     const pruneDir = this.#pruneDir;
     const checkIgnore = !includeIgnored && levels.length > 0;
+    // Without filters or ignore rules the result depends on the listing alone.
+    const reusable = !checkIgnore && fileFilter === undefined && pruneDir === undefined;
+    if (reusable && this.entries + dirents.length <= maxEntries) {
+      const known = sortedListings.get(dirents);
+      if (known && known.path === current.path && known.rel === current.rel && known.includeIgnored === includeIgnored && known.includeSymlinks === includeSymlinks) {
+        this.entries += dirents.length;
+        for (const file of known.files) files.push(file);
+        for (const dir of known.dirs) stack.push({ path: dir.path, rel: dir.rel, levels });
+        return true;
+      }
+    }
+    const filesBefore = files.length;
+    const stackBefore = stack.length;
     const prefix = current.path === '/' ? '/' : current.path + '/';
     const relPrefix = current.rel === '' ? '' : current.rel + '/';
     for (const dirent of dirents) {
@@ -330,6 +361,10 @@ class EntrySorter {
       if (checkIgnore && isIgnored(levels, path, false)) continue;
       if (fileFilter && !fileFilter(rel)) continue;
       files.push({ path, rel, symlink });
+    }
+    if (reusable) {
+      const dirs = stack.slice(stackBefore).map((dir) => ({ path: dir.path, rel: dir.rel }));
+      sortedListings.set(dirents, { path: current.path, rel: current.rel, includeIgnored, includeSymlinks, files: files.slice(filesBefore), dirs });
     }
     return true;
   }
