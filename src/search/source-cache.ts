@@ -2,7 +2,7 @@ import type { SearchFileStat, SearchHelperAnswer, SearchSource } from '../core/t
 import { BINARY_SNIFF_BYTES } from '../fs/text.js';
 import { MAX_SEARCH_FILE_BYTES, type SkipKind } from '../fs/walk.js';
 import type { SearchPattern } from './dialect.js';
-import { scanText } from './line-scan.js';
+import { scanText, YIELD_EVERY_MS } from './line-scan.js';
 
 /** Bytes of file content a source's cache keeps, unless the source says otherwise. */
 export const DEFAULT_CACHE_BYTES = 256 * 1024 * 1024;
@@ -386,25 +386,59 @@ export function countLiteralLines(
 }
 
 /**
+ * A pause for a count over `bytes` that also keeps those bytes safe across it: a cached file's bytes
+ * are only borrowed (a file not kept lies in a buffer the next read reuses; a slab freed by a change
+ * or a released cache goes to the next cache), so before the first turn of the event loop they are
+ * copied and the count goes on over the copy (`bytes()`). Only a count that runs long enough to
+ * pause pays for the copy.
+ */
+class HeldBytes {
+  #bytes: Uint8Array;
+  #copied = false;
+  /** When the last pause ended (or the count started). */
+  sliceStart = Date.now();
+  readonly pause: () => Promise<void>;
+
+  constructor(bytes: Uint8Array, pause: () => Promise<void>) {
+    this.#bytes = bytes;
+    this.pause = async (): Promise<void> => {
+      if (!this.#copied) {
+        this.#bytes = new Uint8Array(this.#bytes);
+        this.#copied = true;
+      }
+      await pause();
+      this.sliceStart = Date.now();
+    };
+  }
+
+  get bytes(): Uint8Array {
+    return this.#bytes;
+  }
+}
+
+/**
  * Counts the lines of `bytes` that `pattern` matches when every match holds `needle` (its required
  * literal, bytes, no line break in it): only the lines holding the needle are decoded, one at a time,
  * and matched on their own (lines end at `\n`, `\r\n` or `\r`, so a match never spans them), from the
  * first occurrence at `first`; text before `skip` (a BOM) is no line's. Stops at `deadline` (`stopped`).
+ * Pauses every {@link YIELD_EVERY_MS} ms of work (each line's scan is too short to pause on its own),
+ * so a file of millions of candidate lines lets the event loop turn (see {@link HeldBytes}).
  */
 async function countCandidateLines(
   source: SearchSource,
-  bytes: Uint8Array,
+  held: HeldBytes,
   skip: number,
   first: number,
   needle: Uint8Array,
   pattern: SearchPattern,
   deadline: number,
-  pause: () => Promise<void>,
 ): Promise<{ count: number; stopped: boolean }> {
   let count = 0;
   let at = first;
   let lines = 0;
-  const ends = new LineEnds(source, bytes);
+  let bytes = held.bytes;
+  let ends = new LineEnds(source, bytes);
+  const budget = { deadline, wantOffsets: 0, maxHits: 1, pause: held.pause };
   while (at !== -1) {
     let start = at;
     while (start > skip) {
@@ -413,11 +447,20 @@ async function countCandidateLines(
       start -= 1;
     }
     const end = ends.after(at + needle.length);
-    const result = await scanText(source.decode(bytes.subarray(start, end)), pattern, { deadline, wantOffsets: 0, maxHits: 1, pause });
+    const result = await scanText(source.decode(bytes.subarray(start, end)), pattern, budget);
     count += result.count;
     if (result.stopped) return { count, stopped: true };
     lines += 1;
-    if ((lines & 255) === 0 && Date.now() >= deadline) return { count, stopped: true };
+    if ((lines & 255) === 0) {
+      const now = Date.now();
+      if (now >= deadline) return { count, stopped: true };
+      if (now - held.sliceStart >= YIELD_EVERY_MS) await held.pause();
+    }
+    if (held.bytes !== bytes) {
+      // Copied at a pause: go on over the copy (same offsets).
+      bytes = held.bytes;
+      ends = new LineEnds(source, bytes);
+    }
     at = end + 1 < bytes.length ? source.indexOf(bytes, needle, end + 1) : -1;
   }
   return { count, stopped: false };
@@ -496,25 +539,29 @@ export async function countText(
   now: TextCount | number = countTextNow(cache, file, pattern, needle, deadline),
 ): Promise<TextCount> {
   if (typeof now !== 'number') return now;
-  const bytes = file.bytes as Uint8Array;
+  const held = new HeldBytes(file.bytes as Uint8Array, pause);
   // The file holds the needle of a regex from `now` on: only the lines holding it are decoded and matched.
-  if (now >= 0) return countCandidateLines(cache.source, bytes, file.skip, now, needle as Uint8Array, pattern, deadline, pause);
+  if (now >= 0) return countCandidateLines(cache.source, held, file.skip, now, needle as Uint8Array, pattern, deadline);
   // Decoded and scanned a run of whole lines at a time: each text is small enough for the young
   // generation, so a count over many files leaves no large texts for a full collection to find.
+  // Each run's scan is too short to pause on its own: the event loop turns between runs instead.
   let count = 0;
   let start = file.skip;
+  const budget = { deadline, wantOffsets: 0, maxHits: Infinity, pause: held.pause };
   do {
+    if (Date.now() - held.sliceStart >= YIELD_EVERY_MS) await held.pause();
+    const bytes = held.bytes;
     let end = bytes.length;
     if (end - start > COUNT_CHUNK_BYTES) {
       const lf = cache.source.indexOf(bytes, LF, start + COUNT_CHUNK_BYTES - 1);
       if (lf !== -1) end = lf + 1;
     }
     const text = cache.source.decode(start === 0 && end === bytes.length ? bytes : bytes.subarray(start, end));
-    const result = await scanText(text, pattern, { deadline, wantOffsets: 0, maxHits: Infinity, pause });
+    const result = await scanText(text, pattern, budget);
     count += result.count;
     if (result.stopped) return { count, stopped: true };
     start = end;
-  } while (start < bytes.length);
+  } while (start < held.bytes.length);
   return { count, stopped: false };
 }
 

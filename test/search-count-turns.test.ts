@@ -1,0 +1,93 @@
+import { rmSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Platform } from '../src/core/types.js';
+import { loadBuilt, makeTree, type Core, type NodeAdapter } from './support/built-search.js';
+
+// A count of one large file whose every line holds the pattern's required literal decodes and matches
+// those lines one at a time: about a second of work here. It must let the event loop turn meanwhile
+// (timers, a cancel, other calls), as every other part of a search does.
+
+let core: Core;
+let adapter: NodeAdapter;
+let root: string;
+
+/** Lines every one of which holds `needle` and matches `needle\d+x`: 1,000,000 of them (13 MB). */
+const LINES = 1_000_000;
+const FILES = { 'many.txt': 'needle12345x\n'.repeat(LINES) };
+
+beforeAll(async () => {
+  ({ core, node: adapter } = await loadBuilt());
+  root = makeTree('count-turns', FILES);
+}, 180_000);
+
+afterAll(() => {
+  if (root) rmSync(root, { recursive: true, force: true });
+});
+
+describe.each([
+  ['memory', (): Platform => core.createMemoryPlatform({ files: FILES })],
+  ['Node', (): Platform => adapter.createNodePlatform({ root })],
+])('a grep_search count of a file of a million candidate lines (%s platform)', (_label, make) => {
+  it('lets a timer fire before it answers, and answers the full count', async () => {
+    const platform = make();
+    const runner = new core.ToolRunner({ platform, tools: core.BuiltinTools.all() });
+    try {
+      const order: string[] = [];
+      const timer = setTimeout(() => order.push('timer'), 5);
+      const result = await runner.execute('grep_search', { pattern: String.raw`needle\d+x`, output_mode: 'count' });
+      order.push('answer');
+      clearTimeout(timer);
+      expect(order).toEqual(['timer', 'answer']);
+      expect(result).toMatchObject({ total_matches: LINES, total_files: 1, truncated: false });
+    } finally {
+      await platform.dispose();
+    }
+  }, 60_000);
+
+  it('is cancelled by its signal while it counts', async () => {
+    const platform = make();
+    const runner = new core.ToolRunner({ platform, tools: core.BuiltinTools.all() });
+    try {
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 5);
+      await expect(runner.execute('grep_search', { pattern: String.raw`needle\d+x`, output_mode: 'files_with_matches' }, { signal: controller.signal })).rejects.toMatchObject({
+        code: 'cancelled',
+      });
+    } finally {
+      await platform.dispose();
+    }
+  }, 60_000);
+});
+
+describe('a grep_search count whose Node platform is disposed while it counts a cached file', () => {
+  it("answers unavailable or the file's true count, never one taken from bytes the next platform's cache reused", async () => {
+    // 4 MiB: a file that shares a slab of the cache, which the next platform takes over on dispose.
+    const lines = Math.floor((4 * 1024 * 1024) / 13) - 8;
+    const first = makeTree('dispose-count-a', { 'z.txt': 'needle12345x\n'.repeat(lines) });
+    const second = makeTree('dispose-count-b', { 'b1.txt': 'QQQQQQQQQQQQ\n'.repeat(200_000), 'b2.txt': 'QQQQQQQQQQQQ\n'.repeat(200_000) });
+    try {
+      for (let round = 0; round < 3; round += 1) {
+        const platform = adapter.createNodePlatform({ root: first });
+        const runner = new core.ToolRunner({ platform, tools: core.BuiltinTools.all() });
+        const answer = runner.execute('grep_search', { pattern: String.raw`needle\d+x`, output_mode: 'count' }).then(
+          (result) => ({ total: (result as { total_matches: number }).total_matches }),
+          (error: { code?: string }) => ({ code: error.code }),
+        );
+        await new Promise((resolve) => setTimeout(resolve, 20 + 20 * round));
+        await platform.dispose();
+        const next = adapter.createNodePlatform({ root: second });
+        try {
+          const runnerB = new core.ToolRunner({ platform: next, tools: core.BuiltinTools.all() });
+          expect(await runnerB.execute('grep_search', { pattern: 'QQQQ', fixed_strings: true, output_mode: 'count' })).toMatchObject({ total_matches: 400_000, total_files: 2 });
+          const got = await answer;
+          expect(got).toEqual(got.code === undefined ? { total: lines } : { code: 'unavailable' });
+        } finally {
+          await next.dispose();
+        }
+      }
+    } finally {
+      rmSync(first, { recursive: true, force: true });
+      rmSync(second, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
