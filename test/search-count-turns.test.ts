@@ -69,7 +69,7 @@ describe('a grep_search count whose Node platform is disposed while it counts a 
       for (let round = 0; round < 3; round += 1) {
         const platform = adapter.createNodePlatform({ root: first });
         const runner = new core.ToolRunner({ platform, tools: core.BuiltinTools.all() });
-        const answer = runner.execute('grep_search', { pattern: String.raw`needle\d+x`, output_mode: 'count' }).then(
+        const answer: Promise<{ total?: number; code?: string }> = runner.execute('grep_search', { pattern: String.raw`needle\d+x`, output_mode: 'count' }).then(
           (result) => ({ total: (result as { total_matches: number }).total_matches }),
           (error: { code?: string }) => ({ code: error.code }),
         );
