@@ -50,6 +50,27 @@ describe('countText', () => {
     await platform.dispose();
   });
 
+  it('counts a literal on bytes exactly as a scan of the whole text, whatever ends its lines', async () => {
+    // Lone \r inside a \n-ended run, \r\n, \r at the very end, a literal right after a \r, runs of endings.
+    const text = `${mixedText()}\nxa\rya\nza\r\na\r\r\na\n\ra\rxx\ra`;
+    const platform = createMemoryPlatform({ files: { 'mixed.txt': text, 'cr-only.txt': 'a\ra\rb\ra', 'no-ending.txt': 'aaa' } });
+    const source = platform.searchSource;
+    if (!source) throw new Error('the memory platform has a search source');
+    const cache = cacheOf(source);
+    const pause = async (): Promise<void> => undefined;
+    for (const [name, body] of [['mixed.txt', text], ['cr-only.txt', 'a\ra\rb\ra'], ['no-ending.txt', 'aaa']] as const) {
+      for (const literal of ['a', 'ya', 'foo bar', 'École']) {
+        const pattern = await prepareSearchPattern(compileSearchPattern(literal, { literal: true, caseSensitive: true }));
+        const whole = await scanText(body, pattern, { deadline: Date.now() + 60_000, wantOffsets: 0, maxHits: Infinity, pause });
+        const file = cache.load(`/workspace/${name}`);
+        if (!file || file === 'large' || !file.bytes) throw new Error(`${name} is a text file`);
+        const counted = await countText(cache, file, pattern, needleOf(pattern), Date.now() + 60_000, pause);
+        expect(counted, `${literal} in ${name}`).toEqual({ count: whole.count, stopped: false });
+      }
+    }
+    await platform.dispose();
+  });
+
   it('counts a pattern with a required literal on the lines holding it exactly as a scan of the whole text', async () => {
     const text = mixedText() + '\nbar1 at the end bar2';
     const bytes = new TextEncoder().encode(`\uFEFF${text}`);

@@ -339,25 +339,15 @@ const LF = new Uint8Array([10]);
 const CR = new Uint8Array([13]);
 
 /**
- * Finds where lines end in bytes (the first `\n` or `\r` at or after a position), for positions that
- * only move forward: the next `\r` found is kept, so a file without one is searched for it once.
+ * The first line break (`\n` or `\r`) at or after `pos` in `bytes`, or their length. A `\r` is
+ * looked for only before the `\n` found: most files have none, and looking further read every file
+ * holding a match to its end once more.
  */
-class LineEnds {
-  #cr = -2;
-
-  constructor(
-    readonly source: SearchSource,
-    readonly bytes: Uint8Array,
-  ) {}
-
-  /** The first line break at or after `pos` (not before the previous call's `pos`), or the length. */
-  after(pos: number): number {
-    const { source, bytes } = this;
-    let end = source.indexOf(bytes, LF, pos);
-    if (end === -1) end = bytes.length;
-    if (this.#cr !== -1 && this.#cr < pos) this.#cr = source.indexOf(bytes, CR, pos);
-    return this.#cr !== -1 && this.#cr < end ? this.#cr : end;
-  }
+function lineEnd(source: SearchSource, bytes: Uint8Array, pos: number): number {
+  let end = source.indexOf(bytes, LF, pos);
+  if (end === -1) end = bytes.length;
+  const cr = end > pos ? source.indexOf(bytes.subarray(pos, end), CR, 0) : -1;
+  return cr === -1 ? end : pos + cr;
 }
 
 /**
@@ -374,12 +364,11 @@ export function countLiteralLines(
 ): { count: number; stopped: boolean } {
   let count = 0;
   let pos = from;
-  const ends = new LineEnds(source, bytes);
   for (;;) {
     const at = source.indexOf(bytes, needle, pos);
     if (at === -1) return { count, stopped: false };
     count += 1;
-    const end = ends.after(at + needle.length);
+    const end = lineEnd(source, bytes, at + needle.length);
     pos = end + 1;
     if ((count & 255) === 0 && Date.now() >= deadline) return { count, stopped: true };
   }
@@ -437,7 +426,6 @@ async function countCandidateLines(
   let at = first;
   let lines = 0;
   let bytes = held.bytes;
-  let ends = new LineEnds(source, bytes);
   const budget = { deadline, wantOffsets: 0, maxHits: 1, pause: held.pause };
   while (at !== -1) {
     let start = at;
@@ -446,7 +434,7 @@ async function countCandidateLines(
       if (c === 10 || c === 13) break;
       start -= 1;
     }
-    const end = ends.after(at + needle.length);
+    const end = lineEnd(source, bytes, at + needle.length);
     const result = await scanText(source.decode(bytes.subarray(start, end)), pattern, budget);
     count += result.count;
     if (result.stopped) return { count, stopped: true };
@@ -456,11 +444,8 @@ async function countCandidateLines(
       if (now >= deadline) return { count, stopped: true };
       if (now - held.sliceStart >= YIELD_EVERY_MS) await held.pause();
     }
-    if (held.bytes !== bytes) {
-      // Copied at a pause: go on over the copy (same offsets).
-      bytes = held.bytes;
-      ends = new LineEnds(source, bytes);
-    }
+    // Copied at a pause: go on over the copy (same offsets).
+    if (held.bytes !== bytes) bytes = held.bytes;
     at = end + 1 < bytes.length ? source.indexOf(bytes, needle, end + 1) : -1;
   }
   return { count, stopped: false };
