@@ -1,7 +1,7 @@
 import { ToolError } from '../core/errors.js';
 import { compileGlob, loadGlobMatcher } from '../search/glob.js';
 import { defineTool, type Tool } from '../core/tool.js';
-import { compareCodeUnits, DEFAULT_MAX_WALK_ENTRIES, reportWalk, walkWorkspace } from '../fs/walk.js';
+import { DEFAULT_MAX_WALK_ENTRIES, reportWalk, walkWorkspace } from '../fs/walk.js';
 import { resolveWorkspacePath } from '../fs/paths.js';
 import { DEADLINE_SHARE, searchBudget } from '../search/line-search.js';
 import { fitResult, joinNotes, RESULT_MAX_CHARS } from './result-budget.js';
@@ -125,7 +125,8 @@ export const findFileTool: Tool<FindFileArgs, FindFileResult> = defineTool({
       fileFilter: (rel) => matcher.matches(rel),
       ...(budget.byDeadline ? { deadline: started + budget.ms } : {}),
     });
-    const all = walked.files.map((file) => file.path).sort(compareCodeUnits);
+    // The default sort orders strings by UTF-16 code units (as compareCodeUnits does), without a call per comparison.
+    const all = walked.files.map((file) => file.path).sort();
     const max = args.max_results ?? 500;
     const files = all.length > max ? all.slice(0, max) : all;
     const result: FindFileResult = { files, total: all.length, truncated: walked.capped || walked.stopped === true || files.length < all.length };
