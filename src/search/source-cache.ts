@@ -353,7 +353,10 @@ function lineEnd(source: SearchSource, bytes: Uint8Array, pos: number): number {
 /**
  * Counts the lines of `bytes` holding `needle` (bytes, no line break in it), on bytes only:
  * `indexOf` to each occurrence, then to the end of its line (a `\r` is looked for within that line
- * only, so a file without one is not read twice). Stops at `deadline` (`stopped`).
+ * only, so a file without one is not read twice). Stops at `deadline` (`stopped`). `sliced`: after
+ * about {@link YIELD_EVERY_MS} ms of work it answers what it counted so far with `resume`, where the
+ * count goes on (a line's start); the clock is read every 256 lines only, so a file with fewer never
+ * reads it.
  */
 export function countLiteralLines(
   source: SearchSource,
@@ -361,18 +364,31 @@ export function countLiteralLines(
   from: number,
   needle: Uint8Array,
   deadline: number,
-): { count: number; stopped: boolean } {
+  sliced = false,
+): { count: number; stopped: boolean; resume?: number } {
   let count = 0;
   let pos = from;
+  let sliceEnd = sliced ? 0 : Infinity;
   for (;;) {
     const at = source.indexOf(bytes, needle, pos);
     if (at === -1) return { count, stopped: false };
     count += 1;
     const end = lineEnd(source, bytes, at + needle.length);
     pos = end + 1;
-    if ((count & 255) === 0 && Date.now() >= deadline) return { count, stopped: true };
+    if ((count & 255) === 0) {
+      const now = Date.now();
+      if (now >= deadline) return { count, stopped: true };
+      if (sliceEnd === 0) sliceEnd = now + YIELD_EVERY_MS;
+      else if (now >= sliceEnd) return pos < bytes.length ? { count, stopped: false, resume: pos } : { count, stopped: false };
+    }
   }
 }
+
+/**
+ * Lines counted by {@link countTextNow} in a literal count it left for {@link countText} to finish
+ * (it answered where to go on): a file so large that its count lets the event loop turn meanwhile.
+ */
+const partialCounts = new WeakMap<SourceFile, number>();
 
 /**
  * A pause for a count over `bytes` that also keeps those bytes safe across it: a cached file's bytes
@@ -488,8 +504,9 @@ export interface TextCount {
  * The part of {@link countText} done on bytes alone, synchronously: a count remembered with the file
  * (see {@link rememberCount}), a file without the needle (never decoded), or a literal counted on its
  * bytes. Otherwise a number, for {@link countText} to go on from: where the needle of a regex first
- * occurs (its lines are then decoded and matched), or -1 when the pattern has no needle (the whole
- * text is scanned). A count of thousands of files so takes no promise per file.
+ * occurs (its lines are then decoded and matched), where a literal's count goes on when it takes more
+ * than {@link YIELD_EVERY_MS} ms (the rest pauses between slices), or -1 when the pattern has no
+ * needle (the whole text is scanned). A count of thousands of files so takes no promise per file.
  */
 export function countTextNow(cache: SourceCache, file: SourceFile, pattern: SearchPattern, needle: Uint8Array | undefined, deadline: number): TextCount | number {
   const literal = pattern.mode === 'literal' ? pattern.literal : pattern.required;
@@ -504,7 +521,12 @@ export function countTextNow(cache: SourceCache, file: SourceFile, pattern: Sear
     return { count: 0, stopped: false };
   }
   if (pattern.mode !== 'literal') return first;
-  const counted = countLiteralLines(cache.source, bytes, first, needle, deadline);
+  const counted = countLiteralLines(cache.source, bytes, first, needle, deadline, true);
+  if (counted.resume !== undefined) {
+    // Longer than one slice of work: countText goes on from here, pausing between slices.
+    partialCounts.set(file, counted.count);
+    return counted.resume;
+  }
   if (!counted.stopped) rememberCount(file, literal, counted.count);
   return counted;
 }
@@ -525,6 +547,7 @@ export async function countText(
 ): Promise<TextCount> {
   if (typeof now !== 'number') return now;
   const held = new HeldBytes(file.bytes as Uint8Array, pause);
+  if (pattern.mode === 'literal' && now >= 0) return countLiteralRest(cache, file, held, now, needle as Uint8Array, pattern.literal as string, deadline);
   // The file holds the needle of a regex from `now` on: only the lines holding it are decoded and matched.
   if (now >= 0) return countCandidateLines(cache.source, held, file.skip, now, needle as Uint8Array, pattern, deadline);
   // Decoded and scanned a run of whole lines at a time: each text is small enough for the young
@@ -548,6 +571,27 @@ export async function countText(
     start = end;
   } while (start < held.bytes.length);
   return { count, stopped: false };
+}
+
+/**
+ * The rest of a literal count {@link countTextNow} began (its lines so far in `partialCounts`), from
+ * `from` (a line's start), a slice of {@link YIELD_EVERY_MS} ms at a time with a pause before each.
+ */
+async function countLiteralRest(cache: SourceCache, file: SourceFile, held: HeldBytes, from: number, needle: Uint8Array, literal: string, deadline: number): Promise<TextCount> {
+  let count = partialCounts.get(file) ?? 0;
+  partialCounts.delete(file);
+  let pos = from;
+  for (;;) {
+    await held.pause();
+    const counted = countLiteralLines(cache.source, held.bytes, pos, needle, deadline, true);
+    count += counted.count;
+    if (counted.stopped) return { count, stopped: true };
+    if (counted.resume === undefined) {
+      rememberCount(file, literal, count);
+      return { count, stopped: false };
+    }
+    pos = counted.resume;
+  }
 }
 
 /** Bytes of a text decoded at once for a count (then cut after the next `\n`: whole lines, whole characters). */
