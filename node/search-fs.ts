@@ -275,7 +275,7 @@ class NodeSearchSource implements SearchSource {
 }
 
 function statOf(stats: fs.Stats): SearchFileStat {
-  return { size: stats.size, mtimeMs: stats.mtimeMs, ino: stats.ino };
+  return { size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino };
 }
 
 /**

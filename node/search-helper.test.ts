@@ -207,9 +207,9 @@ describe('the search helper thread (built package)', () => {
       expect(answer.codes.size).toBe(0);
       const stats = Array.from(answer.stats.get(0) ?? []);
       const real = statSync(file);
-      expect(stats.slice(0, 3)).toEqual([real.size, real.mtimeMs, real.ino]);
+      expect(stats.slice(0, 4)).toEqual([real.size, real.mtimeMs, real.ctimeMs, real.ino]);
       // Gone, and a directory (not a regular file).
-      expect(stats.slice(3).every((value) => Number.isNaN(value))).toBe(true);
+      expect(stats.slice(4).every((value) => Number.isNaN(value))).toBe(true);
       // The caller's cached files never become the helper's.
       expect(helper.owns(file)).toBe(false);
     } finally {

@@ -6,7 +6,7 @@ import type { SearchHelper, SearchHelperAnswer, SearchHelperJob, SearchSource, S
 import { compileSearchPattern, prepareSearchPattern, type SearchPattern } from '../src/search/dialect.js';
 import { countText, countTextNow, FILE_BINARY, FILE_GONE, FILE_LARGE, FILE_NOT_REACHED, FILE_SKIPPED, needleOf, type SourceCache } from '../src/search/source-cache.js';
 import { skipKindOf } from '../src/fs/walk.js';
-import { countShared, objectArray, SharedFiles } from './search-shared.js';
+import { countShared, objectArray, SharedFiles, STAT_NUMBERS } from './search-shared.js';
 
 /**
  * The shared control words of one count (an `Int32Array` over a `SharedArrayBuffer`): the cancel flag,
@@ -99,11 +99,11 @@ export async function countPaths(
 }
 
 /**
- * The `lstat` of each of `paths` (a `stat` batch), three numbers a path: size, mtimeMs, ino; size NaN
+ * The `lstat` of each of `paths` (a `stat` batch), {@link STAT_NUMBERS} numbers a path: size, mtimeMs, ctimeMs, ino; size NaN
  * when it is gone or not a regular file, -1 for the paths after the deadline came.
  */
 export function statPaths(source: SearchSource, paths: readonly string[], deadline: number): { stats: Float64Array; stopped: boolean } {
-  const stats = new Float64Array(3 * paths.length).fill(-1);
+  const stats = new Float64Array(STAT_NUMBERS * paths.length).fill(-1);
   for (let i = 0; i < paths.length; i += 1) {
     if ((i & 15) === 0 && Date.now() >= deadline) return { stats, stopped: true };
     let stat;
@@ -112,9 +112,11 @@ export function statPaths(source: SearchSource, paths: readonly string[], deadli
     } catch {
       stat = undefined;
     }
-    stats[3 * i] = stat ? stat.size : Number.NaN;
-    stats[3 * i + 1] = stat ? stat.mtimeMs : Number.NaN;
-    stats[3 * i + 2] = stat ? stat.ino : Number.NaN;
+    const at = STAT_NUMBERS * i;
+    stats[at] = stat ? stat.size : Number.NaN;
+    stats[at + 1] = stat ? stat.mtimeMs : Number.NaN;
+    stats[at + 2] = stat ? stat.ctimeMs : Number.NaN;
+    stats[at + 3] = stat ? stat.ino : Number.NaN;
   }
   return { stats, stopped: false };
 }

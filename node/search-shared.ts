@@ -4,6 +4,8 @@ import { FILE_LARGE, FILE_NOT_REACHED } from '../src/search/source-cache.js';
 
 /** Fewest files a count shares with the source's helper thread (below, the thread costs more than it saves). */
 export const HELPED_MIN_FILES = 256;
+/** Numbers a `stat` batch's answer holds per path: size, mtimeMs, ctimeMs, ino (see `statPaths`). */
+export const STAT_NUMBERS = 4;
 /** Files of one batch handed to the helper thread: the grain at which the two threads meet. */
 export const SHARED_BATCH_FILES = 32;
 
@@ -154,9 +156,14 @@ export async function countShared(
         const stats = answer.stats.get(k);
         merged = eachUntil(paths.length, (i) => {
           if (stop()) return true;
-          const size = stats?.[3 * i];
+          const size = stats?.[STAT_NUMBERS * i];
           // -1: not reached (the deadline came first), NaN: gone or not a regular file.
-          const stat = stats === undefined || size === -1 ? undefined : Number.isNaN(size) ? null : { size: size as number, mtimeMs: stats[3 * i + 1] as number, ino: stats[3 * i + 2] as number };
+          const stat =
+            stats === undefined || size === -1
+              ? undefined
+              : Number.isNaN(size)
+                ? null
+                : { size: size as number, mtimeMs: stats[STAT_NUMBERS * i + 1] as number, ctimeMs: stats[STAT_NUMBERS * i + 2] as number, ino: stats[STAT_NUMBERS * i + 3] as number };
           return countHere(paths[i] as string, true, stat);
         });
       } else {

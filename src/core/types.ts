@@ -234,10 +234,16 @@ export interface WebSearchResult {
   error?: string;
 }
 
-/** A regular file's identity as {@link SearchSource.stat} reports it (the search cache's validator). */
+/**
+ * A regular file's identity as {@link SearchSource.stat} reports it (the search cache's validator):
+ * size, modification and status-change times in ms, inode. The status-change time moves with every
+ * write and every `utimes`, so a file rewritten in place and given its old modification time back
+ * (as `cp -p` and `touch -r` do) is read again.
+ */
 export interface SearchFileStat {
   size: number;
   mtimeMs: number;
+  ctimeMs: number;
   ino: number;
 }
 
@@ -256,8 +262,8 @@ export interface SearchHelperJob {
  * What the helper did of a {@link SharedCount}: per `count` batch it took, one code per path: the
  * matching lines of a searched text file (0 or more), or -1 not reached (the deadline came first), -2
  * gone or not a regular file, -3 over the size limit, -4 binary, -5 to -8 skipped (unreadable, replaced
- * by a link, name too long, out of the workspace); per `stat` batch it took, three
- * numbers per path (size, mtimeMs, ino of the regular file; size NaN when it is gone or not one, -1
+ * by a link, name too long, out of the workspace); per `stat` batch it took, four
+ * numbers per path (size, mtimeMs, ctimeMs, ino of the regular file; size NaN when it is gone or not one, -1
  * when the deadline came first).
  */
 export interface SearchHelperAnswer {

@@ -424,19 +424,19 @@ export class MemoryFs {
 
   /**
    * The regular file at `path` as stored, for readers that only look (the search tools): its bytes
-   * themselves, not a copy, with its `ino` and `mtimeMs`. Never modify the bytes: a write gives a file
+   * themselves, not a copy, with its `ino`, `mtimeMs` and `ctimeMs`. Never modify the bytes: a write gives a file
    * new bytes instead of changing the old ones, so bytes once returned stay as they were. A final
    * symlink is not followed. Undefined (never an error) when nothing is there, it is no regular file,
    * or the path cannot be walked.
    */
-  storedFileSync(path: string): { data: Uint8Array; ino: number; mtimeMs: number } | undefined {
+  storedFileSync(path: string): { data: Uint8Array; ino: number; mtimeMs: number; ctimeMs: number } | undefined {
     let node: FsNode | undefined;
     try {
       node = this.#find(checkPath(path, 'lstat'), false).node;
     } catch {
       return undefined;
     }
-    return node?.kind === 'file' ? { data: node.data, ino: node.ino, mtimeMs: node.mtimeMs } : undefined;
+    return node?.kind === 'file' ? { data: node.data, ino: node.ino, mtimeMs: node.mtimeMs, ctimeMs: node.ctimeMs } : undefined;
   }
 
   /**
@@ -575,6 +575,8 @@ export class MemoryFs {
     const { node } = this.#call('utime', p, () => this.#find(p, true));
     if (!node) throw fsError('ENOENT', 'utime', p);
     node.mtimeMs = typeof mtime === 'number' ? mtime * 1000 : mtime.getTime();
+    // As on a real filesystem: setting the times is a change of the file's status.
+    node.ctimeMs = Date.now();
   }
 
   /** Metadata of `path` itself (a final symlink is not followed, unless a `/` follows it). Errors: `ENOENT`, `ENOTDIR`, `ELOOP`. */

@@ -33,7 +33,7 @@ export function createMemorySearchSource(tree: () => MemoryFs, changeCount?: () 
   };
   const statOf = (path: string): SearchFileStat | undefined => {
     const stored = tree().storedFileSync(path);
-    return stored ? { size: stored.data.length, mtimeMs: stored.mtimeMs, ino: stored.ino } : undefined;
+    return stored ? { size: stored.data.length, mtimeMs: stored.mtimeMs, ctimeMs: stored.ctimeMs, ino: stored.ino } : undefined;
   };
   return {
     readdir(path: string): FsDirent[] {
@@ -58,7 +58,7 @@ export function createMemorySearchSource(tree: () => MemoryFs, changeCount?: () 
       const stored = tree().storedFileSync(path);
       if (!stored) return undefined;
       const { data } = stored;
-      return { bytes: data.length > maxBytes ? data.subarray(0, maxBytes) : data, stat: { size: data.length, mtimeMs: stored.mtimeMs, ino: stored.ino } };
+      return { bytes: data.length > maxBytes ? data.subarray(0, maxBytes) : data, stat: { size: data.length, mtimeMs: stored.mtimeMs, ctimeMs: stored.ctimeMs, ino: stored.ino } };
     },
     indexOf: linearByteSearch((haystack, needle, from) => {
       if (needle.length === 1) return haystack.indexOf(needle[0] as number, Math.max(0, from));

@@ -6,7 +6,7 @@ import { scanText, YIELD_EVERY_MS } from './line-scan.js';
 
 /** Bytes of file content a source's cache keeps, unless the source says otherwise. */
 export const DEFAULT_CACHE_BYTES = 256 * 1024 * 1024;
-/** A file modified this close to the moment it was read is read again (git's "racily clean" rule). */
+/** A file modified (or its status changed) this close to the moment it was read is read again (git's "racily clean" rule). */
 const RACY_MS = 1000;
 /** Bytes of one slab: cached file contents are packed into slabs of this size. */
 export const SLAB_BYTES = 16 * 1024 * 1024;
@@ -69,10 +69,11 @@ interface Slab {
   live: number;
 }
 
-/** A cached file: its stat as read (size, mtimeMs, ino) in fields of its own, not another object. */
+/** A cached file: its stat as read (size, mtimeMs, ctimeMs, ino) in fields of its own, not another object. */
 interface Entry extends SourceFile {
   size: number;
   mtimeMs: number;
+  ctimeMs: number;
   ino: number;
   readAt: number;
   slab: Slab | undefined;
@@ -120,7 +121,7 @@ function loosenSpareSlabs(): void {
 
 /**
  * The search tools' cache over a {@link SearchSource}: file bytes validated by each file's (size, mtime,
- * inode), within a byte budget (default {@link DEFAULT_CACHE_BYTES}) that counts whole slabs and a
+ * ctime, inode), within a byte budget (default {@link DEFAULT_CACHE_BYTES}) that counts whole slabs and a
  * per-file overhead. Contents are packed into 16 MiB slabs (a file over 4 MiB gets
  * one of its own), read straight into place: no allocation per file, nothing for the garbage collector
  * to trace. A changed or vanished file's entry is dropped (its slab is freed once empty); once the
@@ -172,7 +173,8 @@ export class SourceCache {
         this.#drop(path, known);
         return undefined;
       }
-      if (stat.size === known.size && stat.mtimeMs === known.mtimeMs && stat.ino === known.ino && stat.mtimeMs < known.readAt - RACY_MS) {
+      // Racily clean (git's rule) by both times: a change in the clock tick of the read can leave either as it was.
+      if (stat.size === known.size && stat.mtimeMs === known.mtimeMs && stat.ctimeMs === known.ctimeMs && stat.ino === known.ino && stat.mtimeMs < known.readAt - RACY_MS && stat.ctimeMs < known.readAt - RACY_MS) {
         return known;
       }
       this.#drop(path, known);
@@ -202,8 +204,8 @@ export class SourceCache {
     const sniff = bytes.length > BINARY_SNIFF_BYTES ? bytes.subarray(0, BINARY_SNIFF_BYTES) : bytes;
     const binary = this.source.indexOf(sniff, NUL, 0) !== -1 || !this.source.isUtf8(bytes);
     const skip = !binary && bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-    const { size, mtimeMs, ino } = read.stat;
-    const entry: Entry = { bytes: binary ? null : bytes, skip, literal: undefined, literalCount: 0, moreCounts: undefined, size, mtimeMs, ino, readAt, slab: undefined };
+    const { size, mtimeMs, ctimeMs, ino } = read.stat;
+    const entry: Entry = { bytes: binary ? null : bytes, skip, literal: undefined, literalCount: 0, moreCounts: undefined, size, mtimeMs, ctimeMs, ino, readAt, slab: undefined };
     if (!keep) return entry;
     const slab = pending?.slab;
     if (!binary && slab && bytes.buffer === slab.bytes.buffer && bytes.byteOffset === slab.bytes.byteOffset + slab.top) {
