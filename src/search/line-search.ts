@@ -393,7 +393,8 @@ export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions
         }
       }
     });
-    if (shared.stopped || Date.now() >= deadline) stopped = true;
+    // Past the deadline with every file counted left nothing out: not a stop.
+    if (shared.stopped || (Date.now() >= deadline && done < listed.files.length)) stopped = true;
     tally.files.sort((a, b) => compareCodeUnits(a.path, b.path));
   }
 
