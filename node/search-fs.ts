@@ -64,6 +64,14 @@ interface Listing {
   entries: FsDirent[];
 }
 
+/** A directory held open: its descriptor, its (device, inode) once known (-1: not yet), and the call it was last checked in. */
+interface HeldDir {
+  fd: number;
+  dev: number;
+  ino: number;
+  checked: number;
+}
+
 /**
  * The Node search source (see {@link createNodeSearchSource}). A class, not an object of closures
  * made per platform: V8's optimized code for its methods then serves every platform, instead of
@@ -77,7 +85,9 @@ class NodeSearchSource implements SearchSource {
   readonly #rootSlash: string;
   readonly #rootFd: number;
   /** Held directories by workspace path (insertion order = recency). */
-  readonly #held = new Map<string, number>();
+  readonly #held = new Map<string, HeldDir>();
+  /** Moved by each {@link NodeSearchSource.begin}: a held directory checked in an earlier call is checked again before use. */
+  #call = 0;
   /**
    * Listings read before, by directory, with the directory's (inode, mtime, ctime) when read: a repeated walk
    * costs one `lstat` per directory instead of an open, a listing and a close.
@@ -123,8 +133,7 @@ class NodeSearchSource implements SearchSource {
       const [parent, name] = this.#parentAndName(normal);
       const now = fs.lstatSync(childOf(parent, name), { throwIfNoEntry: false });
       if (!now?.isDirectory() || now.ino !== fs.fstatSync(fd).ino) {
-        this.#held.delete(normal);
-        fs.closeSync(fd);
+        this.#drop(normal);
         fd = this.#dirFd(normal);
       }
     }
@@ -216,7 +225,7 @@ class NodeSearchSource implements SearchSource {
     this.#listings.clear();
     this.helper?.close();
     releaseCache(this);
-    for (const fd of this.#held.values()) fs.closeSync(fd);
+    for (const { fd } of this.#held.values()) fs.closeSync(fd);
     this.#held.clear();
     fs.closeSync(this.#rootFd);
   }
@@ -238,11 +247,19 @@ class NodeSearchSource implements SearchSource {
     if (this.#closed) throw new ToolError('unavailable', 'the platform was disposed while this call ran: create a new platform and search again');
   }
 
+  /**
+   * A search or walk starts: directories held from an earlier call are checked against their paths
+   * again before they are used (see `#dirFd`).
+   */
+  begin(): void {
+    this.#call += 1;
+  }
+
   #hold(path: string, fd: number): number {
     const held = this.#held;
-    held.set(path, fd);
+    held.set(path, { fd, dev: -1, ino: -1, checked: this.#call });
     if (held.size > HELD_DIRS) {
-      for (const [old, oldFd] of held) {
+      for (const [old, { fd: oldFd }] of held) {
         held.delete(old);
         fs.closeSync(oldFd);
         break;
@@ -251,21 +268,54 @@ class NodeSearchSource implements SearchSource {
     return fd;
   }
 
-  /** A descriptor of the directory `path` (normalised, inside the root), opened component by component. */
+  #drop(path: string): void {
+    const known = this.#held.get(path);
+    if (!known) return;
+    this.#held.delete(path);
+    fs.closeSync(known.fd);
+  }
+
+  /**
+   * A descriptor of the directory `path` (normalised, inside the root), opened component by component.
+   * A held one is trusted within the call that opened or checked it; in a later call it is first
+   * checked to be still the directory at `path` (same device and inode as the `lstat` of the whole
+   * path): a folder renamed or moved away since, even out of the workspace, keeps its descriptor, and
+   * reading through that would read the folder's new place, not what is at the path now.
+   */
   #dirFd(path: string): number {
     this.#opened = false;
     if (path === this.#root) return this.#rootFd;
     const known = this.#held.get(path);
     if (known !== undefined) {
-      this.#held.delete(path);
-      this.#held.set(path, known);
-      return known;
+      if (known.checked === this.#call || this.#stillAt(path, known)) {
+        known.checked = this.#call;
+        this.#held.delete(path);
+        this.#held.set(path, known);
+        return known.fd;
+      }
+      this.#drop(path);
     }
     const slash = path.lastIndexOf('/');
     const parent = this.#dirFd(slash === 0 ? '/' : path.slice(0, slash));
     const fd = this.#hold(path, fs.openSync(childOf(parent, path.slice(slash + 1)), DIR_FLAGS));
     this.#opened = true;
     return fd;
+  }
+
+  /** Whether the held directory `known` is still the directory at `path`. */
+  #stillAt(path: string, known: HeldDir): boolean {
+    if (known.ino === -1) {
+      const held = fs.fstatSync(known.fd);
+      known.dev = held.dev;
+      known.ino = held.ino;
+    }
+    let now: fs.Stats | undefined;
+    try {
+      now = fs.lstatSync(unescapePath(path), { throwIfNoEntry: false });
+    } catch {
+      return false;
+    }
+    return now !== undefined && now.isDirectory() && now.ino === known.ino && now.dev === known.dev;
   }
 
   #parentAndName(path: string): [number, string] {
@@ -285,7 +335,10 @@ function statOf(stats: fs.Stats): SearchFileStat {
  * descriptor, each one opened inside its (held) parent with `O_NOFOLLOW | O_DIRECTORY` through
  * `/proc/self/fd/<parent>/<name>`, and files are opened the same way with `O_NOFOLLOW`, so a folder
  * swapped for a link out by another process is refused, never followed. Symbolic links are listed as
- * such and never entered. At most 64 directory descriptors are held (least recently used closed).
+ * such and never entered. At most 64 directory descriptors are held (least recently used closed);
+ * one held from an earlier search or walk (`begin`) is used again only once its path's `lstat` shows
+ * the same directory (device and inode), so a folder renamed or moved out of the workspace since is
+ * never read through its old descriptor (one moved during a call may be, until that call ends).
  * Names that are not UTF-8 come and go in the lossless `\xNN` form (`node/fs/names.ts`). Each path
  * must lie lexically inside `root` (else ToolError `outside_workspace`). Bytes are searched with
  * `Buffer.indexOf` (memchr-fast) and validated with `isUtf8` (SIMD). Linux only (`/proc/self/fd`);

@@ -63,6 +63,8 @@ async function run(count: Count): Promise<void> {
       platform.open = { source, cache: cacheOf(source) };
     }
     const { cache, source } = platform.open;
+    // Directories held from an earlier count are checked against their paths again before use.
+    source.begin?.();
     const compiled = await helperPattern(message);
     const pause = async (): Promise<void> => {
       if (cancelled()) throw new Cancelled();

@@ -389,6 +389,11 @@ export interface SearchSource {
   readonly cacheBytes?: number;
   /** Another thread that counts matching lines beside this one (see {@link SearchHelper}); absent: none. */
   readonly helper?: SearchHelper;
+  /**
+   * A search or walk starts (called at the start of each): what the source holds from earlier calls
+   * (the Node source's open directories) is checked again before it is trusted.
+   */
+  begin?(): void;
   /** Releases what the source holds (descriptors); the platform calls it from `dispose`. */
   close?(): void;
 }

@@ -526,6 +526,7 @@ function isIgnored(levels: readonly IgnoreLevel[], path: string, isDir: boolean)
  */
 export async function walkWorkspace(options: WalkOptions): Promise<WalkResult> {
   const { fs, signal } = options;
+  options.source?.begin?.();
   const root = joinPath(options.root);
   const start = joinPath(options.dir);
   const includeIgnored = options.includeIgnored === true;

@@ -186,6 +186,7 @@ export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions
   const contextLines = options.contextLines ?? 0;
   const outputMode = options.outputMode ?? 'content';
   const source = ctx.platform.searchSource;
+  source?.begin?.();
   const cache = source ? cacheOf(source) : undefined;
   const streamOver = options.streamOver ?? MAX_SEARCH_FILE_BYTES;
   // Counting a large tree with a helper thread: the walk hands the files over in batches as it lists them.
