@@ -327,12 +327,10 @@ export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions
   };
   /**
    * A listed file ready to search on this thread (through {@link loadHere}), counted as reached and
-   * searched; or, when there is nothing more to do with it here, a boolean: a file gone, skipped or
-   * binary is tallied (false), one over the whole-read limit is streamed (whether the time limit
-   * stopped that). Turns the event loop first when it is due, since bytes-only work takes no pause.
+   * searched; or, when there is nothing more to do with it here: a file gone, skipped or binary is
+   * tallied (false), one over the whole-read limit is streamed (whether the time limit stopped that).
    */
-  const readyHere = async (path: string, keep: boolean, stat?: SearchFileStat | null): Promise<(SourceFile & { bytes: Uint8Array }) | boolean> => {
-    if (Date.now() - lastPause >= YIELD_EVERY_MS) await pause();
+  const loadedHere = (path: string, keep: boolean, stat: SearchFileStat | null | undefined): (SourceFile & { bytes: Uint8Array }) | boolean | Promise<boolean> => {
     const file = loadHere(path, keep, stat);
     done += 1;
     if (file === undefined) return false;
@@ -344,6 +342,11 @@ export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions
     searched += 1;
     return file as SourceFile & { bytes: Uint8Array };
   };
+  /** {@link loadedHere}, after turning the event loop when it is due (bytes-only work takes no pause). */
+  const readyHere = async (path: string, keep: boolean, stat?: SearchFileStat | null): Promise<(SourceFile & { bytes: Uint8Array }) | boolean> => {
+    if (Date.now() - lastPause >= YIELD_EVERY_MS) await pause();
+    return loadedHere(path, keep, stat);
+  };
   /**
    * Counts one file on this thread (read through its cache, kept there when `keep`; `stat`: its
    * `lstat` as the helper took it) and tallies it; whether the time limit stopped the search. A file
@@ -354,15 +357,8 @@ export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions
     return countLoaded(path, keep, stat);
   };
   const countLoaded = (path: string, keep: boolean, stat: SearchFileStat | null | undefined): boolean | Promise<boolean> => {
-    const file = loadHere(path, keep, stat);
-    done += 1;
-    if (file === undefined) return false;
-    if (file === 'large') return streamed(path);
-    if (!file.bytes) {
-      binary += 1;
-      return false;
-    }
-    searched += 1;
+    const file = loadedHere(path, keep, stat);
+    if (typeof file === 'boolean' || file instanceof Promise) return file;
     const now = countTextNow(cache as SourceCache, file, pattern, needle, deadline);
     // countText pauses (setting lastPause) only when it decodes and scans a text; bytes-only counts
     // take no pause, so countHere turns the event loop for them.
