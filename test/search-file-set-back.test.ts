@@ -1,23 +1,13 @@
-import { readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SearchCountResult } from '../src/search/line-search.js';
 import { MemoryFs } from '../src/fs/memfs.js';
 import { createMemorySearchSource } from '../src/search/memory-source.js';
 import { cacheOf } from '../src/search/source-cache.js';
-import { loadBuilt, makeTree, type Core, type NodeAdapter } from './support/built-search.js';
+import { builtSearchSuite } from './support/built-search.js';
 
-let core: Core;
-let adapter: NodeAdapter;
-const roots: string[] = [];
-
-beforeAll(async () => {
-  ({ core, node: adapter } = await loadBuilt());
-}, 180_000);
-
-afterAll(() => {
-  for (const root of roots) rmSync(root, { recursive: true, force: true });
-});
+const suite = builtSearchSuite();
 
 function tree(count: number): Record<string, string> {
   const files: Record<string, string> = {};
@@ -33,10 +23,9 @@ describe.each([
   ['320 files (shared with the helper thread)', 320],
 ])('grep_search on one Node platform after a file was rewritten in place and its mtime set back, %s', (_label, size) => {
   it('reads the file again: the same size, inode and mtime, but a new ctime', async () => {
-    const root = makeTree('setback-file', tree(size));
-    roots.push(root);
-    const platform = adapter.createNodePlatform({ root });
-    const runner = new core.ToolRunner({ platform, tools: core.BuiltinTools.all() });
+    const root = suite.tree('setback-file', tree(size));
+    const platform = suite.node.createNodePlatform({ root });
+    const runner = new suite.core.ToolRunner({ platform, tools: suite.core.BuiltinTools.all() });
     const search = async (): Promise<SearchCountResult> => (await runner.execute('grep_search', COUNT)) as SearchCountResult;
     try {
       expect((await search()).total_matches).toBe(size);

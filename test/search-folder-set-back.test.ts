@@ -1,20 +1,10 @@
-import { rmSync, utimesSync, writeFileSync, unlinkSync } from 'node:fs';
+import { utimesSync, writeFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SearchCountResult } from '../src/search/line-search.js';
-import { hasRg, TREE_TIME, loadBuilt, makeTree, rgCounts, type Core, type NodeAdapter } from './support/built-search.js';
+import { hasRg, TREE_TIME, builtSearchSuite, rgCounts } from './support/built-search.js';
 
-let core: Core;
-let adapter: NodeAdapter;
-const roots: string[] = [];
-
-beforeAll(async () => {
-  ({ core, node: adapter } = await loadBuilt());
-}, 180_000);
-
-afterAll(() => {
-  for (const root of roots) rmSync(root, { recursive: true, force: true });
-});
+const suite = builtSearchSuite();
 
 function tree(count: number): Record<string, string> {
   const files: Record<string, string> = {};
@@ -27,10 +17,9 @@ describe.each([
   ['320 files (shared with the helper thread)', 320],
 ])('grep_search on one Node platform after a folder changed and its mtime was set back, %s', (_label, size) => {
   it('lists the folder again: a file added is searched, a file removed is not', async () => {
-    const root = makeTree('setback-folder', tree(size));
-    roots.push(root);
-    const platform = adapter.createNodePlatform({ root });
-    const runner = new core.ToolRunner({ platform, tools: core.BuiltinTools.all() });
+    const root = suite.tree('setback-folder', tree(size));
+    const platform = suite.node.createNodePlatform({ root });
+    const runner = new suite.core.ToolRunner({ platform, tools: suite.core.BuiltinTools.all() });
     const search = async (): Promise<SearchCountResult> =>
       (await runner.execute('grep_search', { pattern: 'alpha', fixed_strings: true, output_mode: 'count', max_results: 2000 })) as SearchCountResult;
     try {

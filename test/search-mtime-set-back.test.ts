@@ -1,24 +1,14 @@
-import { readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SearchCountResult } from '../src/search/line-search.js';
-import { hasRg, TREE_TIME, loadBuilt, makeTree, rgCounts, type Core, type NodeAdapter } from './support/built-search.js';
+import { hasRg, TREE_TIME, builtSearchSuite, type Core, rgCounts } from './support/built-search.js';
 
 // A cached file or listing is validated by (size, mtime, inode). A tool that writes a file and sets
 // its mtime back (rsync -t, cp -p, tar, an editor keeping times), or an atomic replace whose inode
 // number the filesystem reuses (ext4 hands a freed inode out again at once), must still be seen.
 
-let core: Core;
-let adapter: NodeAdapter;
-const roots: string[] = [];
-
-beforeAll(async () => {
-  ({ core, node: adapter } = await loadBuilt());
-}, 180_000);
-
-afterAll(() => {
-  for (const root of roots) rmSync(root, { recursive: true, force: true });
-});
+const suite = builtSearchSuite();
 
 function tree(count: number): Record<string, string> {
   const files: Record<string, string> = {};
@@ -36,10 +26,9 @@ describe.each([
   ['320 files (shared with the helper thread)', 320],
 ])('grep_search on one Node platform after a change whose mtime was set back, %s', (_label, size) => {
   it('counts a file edited in place to the same size anew', async () => {
-    const root = makeTree('setback-edit', tree(size));
-    roots.push(root);
-    const platform = adapter.createNodePlatform({ root });
-    const runner = new core.ToolRunner({ platform, tools: core.BuiltinTools.all() });
+    const root = suite.tree('setback-edit', tree(size));
+    const platform = suite.node.createNodePlatform({ root });
+    const runner = new suite.core.ToolRunner({ platform, tools: suite.core.BuiltinTools.all() });
     try {
       expect((await alphaCounts(runner)).total).toBe(size);
       const edited = join(root, 'd1/f001.txt');
@@ -56,10 +45,9 @@ describe.each([
   }, 30_000);
 
   it('counts a file atomically replaced twice between searches (its first inode number reused) anew', async () => {
-    const root = makeTree('setback-replace', tree(size));
-    roots.push(root);
-    const platform = adapter.createNodePlatform({ root });
-    const runner = new core.ToolRunner({ platform, tools: core.BuiltinTools.all() });
+    const root = suite.tree('setback-replace', tree(size));
+    const platform = suite.node.createNodePlatform({ root });
+    const runner = new suite.core.ToolRunner({ platform, tools: suite.core.BuiltinTools.all() });
     try {
       expect((await alphaCounts(runner)).total).toBe(size);
       const replaced = join(root, 'd2/f002.txt');

@@ -1,20 +1,10 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SearchCountResult } from '../src/search/line-search.js';
-import { loadBuilt, makeTree, type Core, type NodeAdapter } from './support/built-search.js';
+import { builtSearchSuite } from './support/built-search.js';
 
-let core: Core;
-let adapter: NodeAdapter;
-const roots: string[] = [];
-
-beforeAll(async () => {
-  ({ core, node: adapter } = await loadBuilt());
-}, 180_000);
-
-afterAll(() => {
-  for (const root of roots) rmSync(root, { recursive: true, force: true });
-});
+const suite = builtSearchSuite();
 
 const enc = (text: string): Uint8Array => new TextEncoder().encode(text);
 const cat = (...parts: Uint8Array[]): Uint8Array => {
@@ -67,11 +57,10 @@ describe.each([
   ['shared with the helper thread', 300],
 ])('grep_search over odd files on a Node folder (%s)', (_label, pad) => {
   it('counts BOM, CRLF and lone-CR files, late NULs, a non-UTF-8 name, a 5 MiB file and a 20 MB line exactly, first and repeated, in every output mode', async () => {
-    const root = makeTree('odd-files', tree(pad));
-    roots.push(root);
+    const root = suite.tree('odd-files', tree(pad));
     writeFileSync(Buffer.concat([Buffer.from(`${root}/`), LATIN1_NAME]), 'needle in a latin1 name\n');
-    const platform = adapter.createNodePlatform({ root });
-    const runner = new core.ToolRunner({ platform, tools: core.BuiltinTools.all() });
+    const platform = suite.node.createNodePlatform({ root });
+    const runner = new suite.core.ToolRunner({ platform, tools: suite.core.BuiltinTools.all() });
     const searches: Array<[Record<string, unknown>, 'literal' | 'starts' | 'ends']> = [
       [{ pattern: 'needle', fixed_strings: true }, 'literal'],
       [{ pattern: 'need(le)' }, 'literal'],

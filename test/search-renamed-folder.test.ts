@@ -1,43 +1,34 @@
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Platform } from '../src/core/types.js';
 import type { SearchCountResult } from '../src/search/line-search.js';
-import { loadBuilt, makeTree, type Core, type NodeAdapter } from './support/built-search.js';
+import { builtSearchSuite, type Core } from './support/built-search.js';
 
 // The Node search source holds directories open between calls and reads files through them. A folder
 // renamed or moved away keeps its descriptor: a new folder made at its path (`mv build build.old;
 // mkdir build`) must be the one read, and a folder moved out of the workspace must never be.
 
-let core: Core;
-let adapter: NodeAdapter;
-const roots: string[] = [];
+const suite = builtSearchSuite();
 
 beforeAll(async () => {
-  ({ core, node: adapter } = await loadBuilt());
   // A helper thread already running takes its share of the first count below.
-  const warm = makeTree('renamed-warm', Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`w${i}.txt`, 'w\n'])));
-  roots.push(warm);
-  const platform = adapter.createNodePlatform({ root: warm });
+  const warm = suite.tree('renamed-warm', Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`w${i}.txt`, 'w\n'])));
+  const platform = suite.node.createNodePlatform({ root: warm });
   await runnerOn(platform).execute('grep_search', { pattern: 'w', fixed_strings: true, output_mode: 'count' });
   await platform.dispose();
 }, 180_000);
 
-afterAll(() => {
-  for (const root of roots) rmSync(root, { recursive: true, force: true });
-});
-
 function runnerOn(platform: Platform): InstanceType<Core['ToolRunner']> {
-  return new core.ToolRunner({ platform, tools: core.BuiltinTools.all() });
+  return new suite.core.ToolRunner({ platform, tools: suite.core.BuiltinTools.all() });
 }
 
 const FILES = 1000;
 
 describe('grep_search on one Node platform after a searched folder is renamed and another made at its path', () => {
   it('counts the new folder’s files, on both search threads', async () => {
-    const root = makeTree('renamed', Object.fromEntries(Array.from({ length: FILES }, (_, i) => [`build/f${i}.txt`, `old ${i}\n`])));
-    roots.push(root);
-    const platform = adapter.createNodePlatform({ root });
+    const root = suite.tree('renamed', Object.fromEntries(Array.from({ length: FILES }, (_, i) => [`build/f${i}.txt`, `old ${i}\n`])));
+    const platform = suite.node.createNodePlatform({ root });
     const runner = runnerOn(platform);
     const count = async (pattern: string): Promise<SearchCountResult> =>
       (await runner.execute('grep_search', { pattern, fixed_strings: true, output_mode: 'count', max_results: 2000 })) as SearchCountResult;
@@ -58,9 +49,8 @@ describe('grep_search on one Node platform after a searched folder is renamed an
   }, 60_000);
 
   it('searches a file of the new folder named as dir_path, never the renamed folder’s file of that name', async () => {
-    const root = makeTree('renamed-file', { 'd1/f.txt': 'old line\n', 'd1/g.txt': 'other\n' });
-    roots.push(root);
-    const platform = adapter.createNodePlatform({ root });
+    const root = suite.tree('renamed-file', { 'd1/f.txt': 'old line\n', 'd1/g.txt': 'other\n' });
+    const platform = suite.node.createNodePlatform({ root });
     const runner = runnerOn(platform);
     try {
       expect(await runner.execute('grep_search', { pattern: 'line', fixed_strings: true })).toMatchObject({ total_matches: 1 });
@@ -76,10 +66,9 @@ describe('grep_search on one Node platform after a searched folder is renamed an
   });
 
   it('never reads a folder moved out of the workspace, nor a file written there since', async () => {
-    const outside = makeTree('renamed-outside', {});
-    const root = makeTree('renamed-inside', { 'd1/secret.txt': 'harmless\n' });
-    roots.push(outside, root);
-    const platform = adapter.createNodePlatform({ root });
+    const outside = suite.tree('renamed-outside', {});
+    const root = suite.tree('renamed-inside', { 'd1/secret.txt': 'harmless\n' });
+    const platform = suite.node.createNodePlatform({ root });
     const runner = runnerOn(platform);
     try {
       expect(await runner.execute('grep_search', { pattern: 'harmless', fixed_strings: true, output_mode: 'count' })).toMatchObject({ total_matches: 1 });

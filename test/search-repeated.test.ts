@@ -1,21 +1,11 @@
 import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, truncateSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Platform } from '../src/core/types.js';
 import type { SearchCountResult } from '../src/search/line-search.js';
-import { hasRg, loadBuilt, makeTree, rgCounts, type Core, type NodeAdapter } from './support/built-search.js';
+import { hasRg, builtSearchSuite, type Core, rgCounts } from './support/built-search.js';
 
-let core: Core;
-let adapter: NodeAdapter;
-const roots: string[] = [];
-
-beforeAll(async () => {
-  ({ core, node: adapter } = await loadBuilt());
-}, 180_000);
-
-afterAll(() => {
-  for (const root of roots) rmSync(root, { recursive: true, force: true });
-});
+const suite = builtSearchSuite();
 
 /** `count` files in 5 folders: every file has `alpha` and `beta` lines and a require(); every third a second `alpha` line. */
 function tree(count: number): Record<string, string> {
@@ -36,7 +26,7 @@ interface Search {
 }
 
 function runnerOn(platform: Platform): InstanceType<Core['ToolRunner']> {
-  return new core.ToolRunner({ platform, tools: core.BuiltinTools.all() });
+  return new suite.core.ToolRunner({ platform, tools: suite.core.BuiltinTools.all() });
 }
 
 function countsOf(result: SearchCountResult): Record<string, number> {
@@ -49,7 +39,7 @@ async function count(runner: InstanceType<Core['ToolRunner']>, search: Search, m
 
 /** The same search on a platform made for it and disposed after. */
 async function fresh(root: string, search: Search): Promise<SearchCountResult> {
-  const platform = adapter.createNodePlatform({ root });
+  const platform = suite.node.createNodePlatform({ root });
   try {
     return await count(runnerOn(platform), search);
   } finally {
@@ -83,9 +73,8 @@ describe.each([
   const extra = Math.ceil(size / 3);
 
   it('answers as a fresh platform and ripgrep after same-size edits, appends, truncation, deletion, atomic replaces, symlink and folder swaps and new files', async () => {
-    const root = makeTree('repeat-change', tree(size));
-    roots.push(root);
-    const platform = adapter.createNodePlatform({ root });
+    const root = suite.tree('repeat-change', tree(size));
+    const platform = suite.node.createNodePlatform({ root });
     const runner = runnerOn(platform);
     try {
       expect(await agrees(runner, root, ALPHA)).toBe(size + extra);
@@ -133,9 +122,8 @@ describe.each([
   }, 60_000);
 
   it('remembers counts of several literals and regexes per file, and forgets them when a file changes', async () => {
-    const root = makeTree('repeat-remember', tree(size));
-    roots.push(root);
-    const platform = adapter.createNodePlatform({ root });
+    const root = suite.tree('repeat-remember', tree(size));
+    const platform = suite.node.createNodePlatform({ root });
     const runner = runnerOn(platform);
     try {
       expect(await agrees(runner, root, ALPHA)).toBe(size + extra);

@@ -1,8 +1,9 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, realpathSync, mkdtempSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, realpathSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
 
 // Node 20 workers cannot load .ts, so the search helper thread exists in the built package only: the
 // tests that need it run the built modules in dist/ (rebuilt here when older than their sources).
@@ -62,6 +63,38 @@ export function makeTree(prefix: string, files: Record<string, string | Uint8Arr
   for (const dir of dirs) utimesSync(dir, TREE_TIME, TREE_TIME);
   utimesSync(root, TREE_TIME, TREE_TIME);
   return root;
+}
+
+/**
+ * The built package for the tests of one file, loaded before them (`core`, `node`), and the trees they
+ * make with `tree` (as {@link makeTree}), removed after them. Call at the top of the file.
+ */
+export function builtSearchSuite(): { readonly core: Core; readonly node: NodeAdapter; tree(prefix: string, files: Record<string, string | Uint8Array>): string } {
+  let built: { core: Core; node: NodeAdapter } | undefined;
+  const roots: string[] = [];
+  beforeAll(async () => {
+    built = await loadBuilt();
+  }, 180_000);
+  afterAll(() => {
+    for (const root of roots) rmSync(root, { recursive: true, force: true });
+  });
+  const loaded = (): { core: Core; node: NodeAdapter } => {
+    if (!built) throw new Error('the built package is loaded in beforeAll: use it inside tests and hooks');
+    return built;
+  };
+  return {
+    get core() {
+      return loaded().core;
+    },
+    get node() {
+      return loaded().node;
+    },
+    tree(prefix, files) {
+      const root = makeTree(prefix, files);
+      roots.push(root);
+      return root;
+    },
+  };
 }
 
 export const hasRg = spawnSync('rg', ['--version'], { stdio: 'ignore' }).status === 0;
