@@ -4,28 +4,7 @@ import { defineTool } from '../src/core/tool.js';
 import { checkOptions, closestName, describeValue, is } from '../src/core/options.js';
 import { createMemoryPlatform } from '../src/platform/memory.js';
 import { PermissionChecker } from '../src/core/permissions.js';
-
-/** The TypeError `fn` throws (fails the test when it throws something else or nothing). */
-function typeErrorOf(fn: () => unknown): TypeError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(TypeError);
-    expect((error as { code?: unknown }).code).toBeUndefined();
-    return error as TypeError;
-  }
-  throw new Error('expected a TypeError, nothing was thrown');
-}
-
-async function rejectionOf(promise: Promise<unknown>): Promise<TypeError> {
-  const error = await promise.then(
-    () => new Error('expected a rejection, the call resolved'),
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(TypeError);
-  expect((error as { code?: unknown }).code).toBeUndefined();
-  return error as TypeError;
-}
+import { rejectionOf, typeErrorOf } from './support/type-errors.js';
 
 const ASK = "{ allow?: string[], deny?: string[], ask?: (request) => Promise<'allow_once' | 'allow_session' | 'deny'> }";
 

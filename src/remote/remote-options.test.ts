@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { connectToolRunner, exposeToolRunner, type Endpoint, type RemoteToolRunner } from './remote.js';
 import { ToolRunner } from '../core/runner.js';
 import { defineTool } from '../core/tool.js';
+import { rejectionOf } from '../../test/support/type-errors.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -22,15 +23,6 @@ function connect(): { remote: RemoteToolRunner; runs: () => number } {
     port2.close();
   });
   return { remote, runs: () => count };
-}
-
-async function rejectionOf(promise: Promise<unknown>): Promise<TypeError> {
-  const error = await promise.then(
-    () => new Error('expected a rejection, the call resolved'),
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(TypeError);
-  return error as TypeError;
 }
 
 describe('connectToolRunner options', () => {

@@ -5,17 +5,7 @@ import { mcpTools } from '../../bridges/mcp/client.js';
 import { openAIAgentsTools } from '../../bridges/openai-agents/index.js';
 import { ToolRunner } from '../../src/core/runner.js';
 import { BuiltinTools } from '../../src/tools/index.js';
-
-/** The TypeError `promise` rejects with (fails the test when it resolves or rejects with something else). */
-async function rejectionOf(promise: Promise<unknown>): Promise<TypeError> {
-  const error = await promise.then(
-    () => new Error('expected a rejection, the call resolved'),
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(TypeError);
-  expect((error as { code?: unknown }).code).toBeUndefined();
-  return error as TypeError;
-}
+import { rejectionOf } from '../support/type-errors.js';
 
 const HOST = 'host must be a ToolHost such as new ToolRunner({ tools })';
 
