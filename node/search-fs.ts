@@ -2,10 +2,10 @@ import { Buffer, isUtf8 } from 'node:buffer';
 import * as fs from 'node:fs';
 import { posix } from 'node:path';
 import { isToolError, ToolError } from '../src/core/errors.js';
-import type { FsDirent, SearchFileStat, SearchHelper, SearchSource } from '../src/core/types.js';
+import type { FsDirent, SearchFileStat, SearchSource, WalkDeeper } from '../src/core/types.js';
 import { BINARY_SNIFF_BYTES } from '../src/fs/text.js';
 import { DEFAULT_CACHE_BYTES, releaseCache } from '../src/search/source-cache.js';
-import { startSearchHelper } from './search-helper.js';
+import { decodeEntries, type ListingAnswer, type ListingSession, type NodeSearchHelper, startSearchHelper } from './search-helper.js';
 import { linearByteSearch } from '../src/search/linear-find.js';
 import { escapeBytes, unescapePath } from './fs/names.js';
 
@@ -52,11 +52,12 @@ function childOf(dirfd: number, name: string): string | Buffer {
 }
 
 /**
- * A directory listing read before, with the directory's (inode, mtime, ctime) when read: the ctime
+ * A directory listing, with the directory's (inode, mtime, ctime) when read and the `Date.now()`
+ * before it was read: the ctime
  * too, since a tool that adds or removes an entry and then sets the folder's mtime back (`utimes`,
  * as `rsync -t`, `cp -p` and `tar` do) cannot set the ctime back.
  */
-interface Listing {
+export interface Listing {
   ino: number;
   mtimeMs: number;
   ctimeMs: number;
@@ -77,10 +78,10 @@ interface HeldDir {
  * made per platform: V8's optimized code for its methods then serves every platform, instead of
  * pointing at one platform's closures and being thrown away when that platform is disposed.
  */
-class NodeSearchSource implements SearchSource {
+export class NodeSearchSource implements SearchSource {
   readonly indexOf = nativeThenLinear;
   readonly cacheBytes: number | undefined;
-  readonly helper: (SearchHelper & { close(): void }) | undefined;
+  readonly helper: NodeSearchHelper | undefined;
   readonly #root: string;
   readonly #rootSlash: string;
   readonly #rootFd: number;
@@ -96,6 +97,12 @@ class NodeSearchSource implements SearchSource {
   #listedEntries = 0;
   /** Set by `#dirFd` when it opened the directory just now (so there is nothing to re-check). */
   #opened = false;
+  /** The walk's directories handed to the helper thread to list ahead (see `prefetch`). */
+  #ahead: ListingSession | undefined;
+  /** The call whose walk found no helper thread to list ahead (not asked again in it). */
+  #aloneCall = -1;
+  /** Listings answered from the helper thread's so far (a diagnostic). */
+  listedAhead = 0;
   #closed = false;
 
   constructor(root: string, options: NodeSearchSourceOptions) {
@@ -108,6 +115,15 @@ class NodeSearchSource implements SearchSource {
   }
 
   readdir(path: string): FsDirent[] {
+    return this.listing(path).entries;
+  }
+
+  /**
+   * The listing of the directory `path` with the directory's (inode, mtime, ctime): the one read before
+   * while the directory is unchanged, else the helper thread's when it listed it ahead, else read now.
+   * Errors as `readdir`.
+   */
+  listing(path: string): Listing {
     this.#live();
     const normal = this.#check(path);
     const known = this.#listings.get(normal);
@@ -121,10 +137,18 @@ class NodeSearchSource implements SearchSource {
         now = undefined;
       }
       if (now?.isDirectory() && now.ino === known.ino && now.mtimeMs === known.mtimeMs && now.ctimeMs === known.ctimeMs && now.mtimeMs < known.readAt - RACY_MS) {
-        return known.entries;
+        return known;
       }
       this.#listings.delete(normal);
       this.#listedEntries -= known.entries.length;
+    }
+    const ahead = this.#ahead;
+    const answer = ahead?.take(normal);
+    if (answer !== undefined) {
+      this.listedAhead += 1;
+      const listing = this.#remember(normal, answer);
+      (ahead as ListingSession).below(normal, listing.entries, answer);
+      return listing;
     }
     const readAt = Date.now();
     let fd = this.#dirFd(normal);
@@ -147,11 +171,55 @@ class NodeSearchSource implements SearchSource {
         return { name, isFile: () => entry.isFile(), isDirectory: () => entry.isDirectory(), isSymbolicLink: () => entry.isSymbolicLink() };
       });
     }
+    const listing: Listing = { ino: stats.ino, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, readAt, entries };
     if (this.#listedEntries + entries.length <= MAX_LISTED_ENTRIES) {
-      this.#listings.set(normal, { ino: stats.ino, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, readAt, entries });
+      this.#listings.set(normal, listing);
       this.#listedEntries += entries.length;
     }
-    return entries;
+    return listing;
+  }
+
+  /** The helper's listing of `path`, kept in the listing cache as one read here. */
+  #remember(path: string, answer: ListingAnswer): Listing {
+    const entries = decodeEntries(answer.entries as string);
+    const listing: Listing = { ino: answer.ino, mtimeMs: answer.mtimeMs, ctimeMs: answer.ctimeMs, readAt: answer.readAt, entries };
+    if (this.#listedEntries + entries.length <= MAX_LISTED_ENTRIES) {
+      this.#listings.set(path, listing);
+      this.#listedEntries += entries.length;
+    }
+    return listing;
+  }
+
+  /**
+   * Hands the directories the walk will list (those not in the listing cache) to the helper thread, to
+   * be listed there ahead of the walk through its own held descriptors, as race-free as here, while
+   * the thread runs and has no count to do (see `ListingSession`); the walk then takes each answer for
+   * the price of a message instead of two opens and a listing.
+   */
+  prefetch(paths: readonly string[], deeper: WalkDeeper | undefined): void {
+    if (this.#closed || this.#aloneCall === this.#call) return;
+    let ahead = this.#ahead;
+    if (ahead === undefined) {
+      ahead = this.helper?.listAhead();
+      if (ahead === undefined) {
+        this.#aloneCall = this.#call;
+        return;
+      }
+      this.#ahead = ahead;
+    }
+    // Not those listed before, nor those the helper lists anyway (below one it listed).
+    const listings = this.#listings;
+    let unknown: string[] | undefined;
+    for (let i = 0; i < paths.length; i += 1) {
+      const path = paths[i] as string;
+      if (listings.has(path) || ahead.has(path)) unknown ??= paths.slice(0, i);
+      else unknown?.push(path);
+    }
+    const wanted = unknown ?? paths;
+    if (wanted.length > 0 && !ahead.post(wanted, deeper)) {
+      this.#ahead = undefined;
+      this.#aloneCall = this.#call;
+    }
   }
 
   stat(path: string): SearchFileStat | undefined {
@@ -222,6 +290,7 @@ class NodeSearchSource implements SearchSource {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.end();
     this.#listings.clear();
     this.helper?.close();
     releaseCache(this);
@@ -253,6 +322,21 @@ class NodeSearchSource implements SearchSource {
    */
   begin(): void {
     this.#call += 1;
+    this.end();
+  }
+
+  /**
+   * Whether the helper thread has answered for the directory `path` handed to it (or found below one
+   * it listed) and this walk has not taken it yet (a diagnostic).
+   */
+  answeredAhead(path: string): boolean {
+    return this.#ahead?.answered(path) === true;
+  }
+
+  /** The walk is over: the helper thread lists nothing more ahead of it. */
+  end(): void {
+    this.#ahead?.cancel();
+    this.#ahead = undefined;
   }
 
   #hold(path: string, fd: number): number {
@@ -339,11 +423,12 @@ function statOf(stats: fs.Stats): SearchFileStat {
  * one held from an earlier search or walk (`begin`) is used again only once its path's `lstat` shows
  * the same directory (device and inode), so a folder renamed or moved out of the workspace since is
  * never read through its old descriptor (one moved during a call may be, until that call ends).
- * Names that are not UTF-8 come and go in the lossless `\xNN` form (`node/fs/names.ts`). Each path
+ * While the search helper thread runs and has no count to do, the walk's directories are listed ahead
+ * on it (`prefetch`), through its own descriptors held the same way. Names that are not UTF-8 come and go in the lossless `\xNN` form (`node/fs/names.ts`). Each path
  * must lie lexically inside `root` (else ToolError `outside_workspace`). Bytes are searched with
  * `Buffer.indexOf` (memchr-fast) and validated with `isUtf8` (SIMD). Linux only (`/proc/self/fd`);
  * elsewhere the platform keeps using its `fs`.
  */
-export function createNodeSearchSource(root: string, options: NodeSearchSourceOptions = {}): SearchSource {
+export function createNodeSearchSource(root: string, options: NodeSearchSourceOptions = {}): NodeSearchSource {
   return new NodeSearchSource(root, options);
 }

@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import { toToolError, ToolError } from '../src/core/errors.js';
-import type { SearchHelper, SearchHelperAnswer, SearchHelperJob, SearchSource, SharedBatchKind, SharedCount } from '../src/core/types.js';
+import type { FsDirent, SearchHelper, SearchHelperAnswer, SearchHelperJob, SearchSource, SharedBatchKind, SharedCount, WalkDeeper } from '../src/core/types.js';
 import { compileSearchPattern, prepareSearchPattern, type SearchPattern } from '../src/search/dialect.js';
 import { countText, countTextNow, FILE_BINARY, FILE_GONE, FILE_LARGE, FILE_NOT_REACHED, FILE_SKIPPED, needleOf, type SourceCache } from '../src/search/source-cache.js';
-import { skipKindOf } from '../src/fs/walk.js';
+import { ALWAYS_SKIPPED_DIRS, skipKindOf } from '../src/fs/walk.js';
 import { countShared, objectArray, SharedFiles, STAT_NUMBERS } from './search-shared.js';
 
 /**
@@ -30,9 +30,114 @@ export const BATCH_HELPER = 2;
 /** Batches of one count the helper takes part in; later ones are the caller's. */
 export const MAX_SHARED_BATCHES = 16_384;
 
+/**
+ * A listing session's claim words (see {@link ListingSession}): the cancel flag, the next free index
+ * (both threads take indexes with `Atomics.add`), then one word per directory.
+ */
+export const LIST_CANCEL = 0;
+export const LIST_NEXT = 1;
+export const LIST_FIRST = 2;
+/** A directory's claim word: open. */
+export const LIST_OPEN = 0;
+/** A directory's claim word: the calling thread lists it. */
+export const LIST_CALLER = 1;
+/** A directory's claim word: the helper is listing it. */
+export const LIST_HELPER = 2;
+/** A directory's claim word: the helper has posted its answer. */
+export const LIST_DONE = 3;
+/** Directories one listing session hands over, at most (later ones the calling thread lists itself). */
+export const MAX_LISTED_AHEAD = 32_768;
+/**
+ * How long the calling thread waits for a directory the helper is listing before it lists it itself
+ * and stops the session (ms): a listing takes microseconds, or milliseconds for a huge directory.
+ */
+const LIST_WAIT_MS = 50;
+
+/**
+ * A directory the helper listed ahead of the walk, as it answers on the listings port: the entries
+ * as one string ({@link encodeEntries}: per entry its type, `f` file, `d` directory, `l` symbolic
+ * link, `o` other, then its name, then NUL; names never hold NUL), undefined when it could not list it (the calling thread then
+ * lists it itself and meets the error), and the directory's (inode, mtime, ctime) and the
+ * `Date.now()` before it was read, for the calling thread's listing cache.
+ */
+export interface ListingAnswer {
+  session: number;
+  index: number;
+  entries: string | undefined;
+  /**
+   * The index of the first of the subdirectories the helper goes on to list itself
+   * ({@link dirsBelow} of the entries, in order), or -1 for none.
+   */
+  first: number;
+  /** How the walk goes on below this directory, as it was handed over. */
+  deeper: WalkDeeper | undefined;
+  ino: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  readAt: number;
+}
+
+/** A directory entry of a helper's answer (see {@link decodeEntries}). */
+class ListedEntry implements FsDirent {
+  constructor(
+    readonly name: string,
+    readonly type: number,
+  ) {}
+
+  isFile(): boolean {
+    return this.type === 0x66; // f
+  }
+
+  isDirectory(): boolean {
+    return this.type === 0x64; // d
+  }
+
+  isSymbolicLink(): boolean {
+    return this.type === 0x6c; // l
+  }
+}
+
+/** `entries` as a {@link ListingAnswer} carries them: per entry its type (`f`, `d`, `l`, `o`), its name, NUL. */
+export function encodeEntries(entries: readonly FsDirent[]): string {
+  let encoded = '';
+  for (const entry of entries) {
+    const type = entry.isDirectory() ? 'd' : entry.isSymbolicLink() ? 'l' : entry.isFile() ? 'f' : 'o';
+    encoded += `${type}${entry.name}\0`;
+  }
+  return encoded;
+}
+
+/** The entries {@link encodeEntries} wrote. */
+export function decodeEntries(encoded: string): FsDirent[] {
+  const entries: FsDirent[] = [];
+  for (let at = 0; at < encoded.length; ) {
+    const end = encoded.indexOf('\0', at);
+    entries.push(new ListedEntry(encoded.slice(at + 1, end), encoded.charCodeAt(at)));
+    at = end + 1;
+  }
+  return entries;
+}
+
+/**
+ * The subdirectories of a directory with `entries` that a walk going on `deeper` lists next, before any
+ * rule of its own: all of them (`all`), all but `.git` and `node_modules` and none when the directory
+ * has a `.gitignore` (`unignored`: the walk reads its rules first). Undefined for none.
+ */
+export function dirsBelow(entries: readonly FsDirent[], deeper: WalkDeeper): string[] | undefined {
+  let names: string[] | undefined;
+  for (const entry of entries) {
+    if (entry.isDirectory()) {
+      if (deeper === 'all' || !ALWAYS_SKIPPED_DIRS.has(entry.name)) (names ??= []).push(entry.name);
+    } else if (deeper === 'unignored' && entry.name === '.gitignore') return undefined;
+  }
+  return names;
+}
+
 /** Messages to the worker: a platform's root (`open`) or its end (`close`), and a shared count's start, batches, end and cancel. */
 export type WorkerMessage =
   | { type: 'open'; platform: number; root: string; cacheBytes: number }
+  | { type: 'listings'; port: MessagePort }
+  | { type: 'list'; platform: number; session: number; claims: Int32Array; first: number; paths: string[]; deeper: WalkDeeper | undefined }
   | { type: 'close'; platform: number }
   | ({ type: 'count'; platform: number; id: number; control: Int32Array } & SearchHelperJob)
   | { type: 'batch'; id: number; index: number; paths: string[]; kind: SharedBatchKind }
@@ -144,11 +249,20 @@ const WORKER_YOUNG_MB = 16;
 /** Paths one platform remembers as held by the helper's cache, at most (then it forgets them all). */
 const MAX_OWNED_PATHS = 200_000;
 
-/** The process's one helper thread, shared by every Node platform so its code stays compiled. */
-let shared: { worker: Worker; pending: Map<number, Pending> } | undefined;
+/**
+ * The process's one helper thread, shared by every Node platform so its code stays compiled: the
+ * worker, its counts out, and (once a walk first hands it directories) the port its listings come
+ * back on with the listing sessions they belong to.
+ */
+interface HelperThread {
+  worker: Worker;
+  pending: Map<number, Pending>;
+  listings?: { port: MessagePort; sessions: Map<number, ListingSession> };
+}
+let shared: HelperThread | undefined;
 let nextId = 1;
 
-function sharedWorker(url: URL): { worker: Worker; pending: Map<number, Pending> } | undefined {
+function sharedWorker(url: URL): HelperThread | undefined {
   if (shared) return shared;
   let worker: Worker;
   try {
@@ -159,10 +273,11 @@ function sharedWorker(url: URL): { worker: Worker; pending: Map<number, Pending>
     return undefined;
   }
   const pending = new Map<number, Pending>();
-  const current = { worker, pending };
+  const current: HelperThread = { worker, pending };
   /** The worker is gone: its counts answer nothing (their callers count those batches), and the next platform starts another. */
   const lose = (): void => {
     if (shared === current) shared = undefined;
+    for (const session of current.listings?.sessions.values() ?? []) session.cancel();
     const counts = [...pending.values()];
     pending.clear();
     for (const { resolve } of counts) resolve(answeredNothing(false));
@@ -186,6 +301,126 @@ function sharedWorker(url: URL): { worker: Worker; pending: Map<number, Pending>
   worker.unref();
   shared = current;
   return current;
+}
+
+/**
+ * Directories of one walk listed ahead of it on the helper thread (see
+ * {@link NodeSearchHelper.listAhead}), as in work stealing. The walk hands over the subdirectories it
+ * will list (`post`) and goes on with the newest first; the helper takes the oldest handed over and,
+ * where the walk goes on below without rules of its own ({@link dirsBelow}), the directories below
+ * the ones it listed, deepest first, as the walk would. Each directory has a claim word in a
+ * `SharedArrayBuffer`, set with `Atomics.compareExchange` by whichever thread lists it, so neither lists
+ * one twice; `take` claims one for the calling thread or, when the helper was first, waits for its
+ * answer (the helper posts it before it marks the word done).
+ */
+export class ListingSession {
+  readonly id = nextId++;
+  readonly #thread: HelperThread;
+  readonly #port: MessagePort;
+  readonly #sessions: Map<number, ListingSession>;
+  readonly #platform: number;
+  readonly #claims = new Int32Array(new SharedArrayBuffer(4 * (LIST_FIRST + MAX_LISTED_AHEAD)));
+  /** Directories with an index (handed over, or to be listed by the helper below one it listed) not taken yet. */
+  readonly #indexes = new Map<string, number>();
+  /** The helper's answers that came before they were taken, by index. */
+  readonly answers = new Map<number, ListingAnswer>();
+  #cancelled = false;
+
+  constructor(thread: HelperThread, listings: { port: MessagePort; sessions: Map<number, ListingSession> }, platform: number) {
+    this.#thread = thread;
+    this.#port = listings.port;
+    this.#sessions = listings.sessions;
+    this.#platform = platform;
+    this.#sessions.set(this.id, this);
+  }
+
+  /** Whether the helper has answered for `path` (listed it, or failed to), and it was not taken yet. */
+  answered(path: string): boolean {
+    const index = this.#indexes.get(path);
+    return index !== undefined && Atomics.load(this.#claims, LIST_FIRST + index) === LIST_DONE;
+  }
+
+  /** Whether `path` has an index here (handed over or to be listed by the helper) and was not taken yet. */
+  has(path: string): boolean {
+    return this.#indexes.has(path);
+  }
+
+  /**
+   * Hands `paths` to the helper, below which the walk goes on `deeper`. False (and the session ends)
+   * once it cannot take them: the session was cancelled, the helper has a count to do (counts come
+   * first) or is gone, or {@link MAX_LISTED_AHEAD} directories have indexes.
+   */
+  post(paths: readonly string[], deeper: WalkDeeper | undefined): boolean {
+    if (this.#cancelled) return false;
+    const thread = this.#thread;
+    if (shared !== thread || thread.pending.size > 0) {
+      this.cancel();
+      return false;
+    }
+    const first = Atomics.add(this.#claims, LIST_NEXT, paths.length);
+    if (first + paths.length > MAX_LISTED_AHEAD) {
+      this.cancel();
+      return false;
+    }
+    for (let k = 0; k < paths.length; k += 1) this.#indexes.set(paths[k] as string, first + k);
+    thread.worker.postMessage({ type: 'list', platform: this.#platform, session: this.id, claims: this.#claims, first, paths: paths as string[], deeper } satisfies WorkerMessage);
+    return true;
+  }
+
+  /**
+   * The helper's listing of `path`, or undefined for the calling thread to list it itself: it has no
+   * index, the calling thread claimed it first, or the helper could not list it (or took longer than
+   * {@link LIST_WAIT_MS}, which ends the session). Give the entries of an answer to `below`.
+   */
+  take(path: string): ListingAnswer | undefined {
+    const index = this.#indexes.get(path);
+    if (index === undefined) return undefined;
+    this.#indexes.delete(path);
+    const claims = this.#claims;
+    const word = LIST_FIRST + index;
+    if (Atomics.compareExchange(claims, word, LIST_OPEN, LIST_CALLER) === LIST_OPEN) return undefined;
+    for (;;) {
+      // The helper posts its answer before it marks the word done: read once done, it is on the port.
+      const state = Atomics.load(claims, word);
+      receiveListings(this.#port, this.#sessions);
+      const answer = this.answers.get(index);
+      if (answer !== undefined) {
+        this.answers.delete(index);
+        return answer.entries === undefined ? undefined : answer;
+      }
+      if (state === LIST_DONE || this.#cancelled) return undefined;
+      if (Atomics.wait(claims, word, LIST_HELPER, LIST_WAIT_MS) === 'timed-out') {
+        this.cancel();
+        return undefined;
+      }
+    }
+  }
+
+  /** Takes note of the directories the helper lists below `path` (its answer, whose `entries` the caller decoded). */
+  below(path: string, entries: readonly FsDirent[], answer: ListingAnswer): void {
+    if (answer.first < 0 || answer.deeper === undefined || this.#cancelled) return;
+    const names = dirsBelow(entries, answer.deeper) ?? [];
+    const prefix = path === '/' ? '/' : `${path}/`;
+    for (let k = 0; k < names.length; k += 1) this.#indexes.set(prefix + (names[k] as string), answer.first + k);
+  }
+
+  /** Ends the session: the helper lists nothing more of it, and its answers are dropped. */
+  cancel(): void {
+    if (this.#cancelled) return;
+    this.#cancelled = true;
+    Atomics.store(this.#claims, LIST_CANCEL, 1);
+    this.#sessions.delete(this.id);
+    this.#indexes.clear();
+    this.answers.clear();
+  }
+}
+
+/** Moves the listings waiting on `port` to their sessions (those of ended sessions are dropped). */
+function receiveListings(port: MessagePort, sessions: Map<number, ListingSession>): void {
+  for (let received = receiveMessageOnPort(port); received !== undefined; received = receiveMessageOnPort(port)) {
+    const answer = received.message as ListingAnswer;
+    sessions.get(answer.session)?.answers.set(answer.index, answer);
+  }
 }
 
 function abortError(signal: AbortSignal | undefined): ToolError {
@@ -234,7 +469,7 @@ class HelperCount implements SharedCount {
   #answer: ((value: SearchHelperAnswer) => void) | undefined = undefined;
   readonly #answered: Promise<SearchHelperAnswer>;
 
-  constructor(current: { worker: Worker; pending: Map<number, Pending> }, platform: number, job: SearchHelperJob, signal: AbortSignal | undefined, owned: Set<string>) {
+  constructor(current: HelperThread, platform: number, job: SearchHelperJob, signal: AbortSignal | undefined, owned: Set<string>) {
     this.#worker = current.worker;
     this.#pending = current.pending;
     this.#id = nextId++;
@@ -322,6 +557,18 @@ class HelperCount implements SharedCount {
   }
 }
 
+/** The Node search source's helper (see {@link startSearchHelper}). */
+export interface NodeSearchHelper extends SearchHelper {
+  /**
+   * A session for the walk starting now to hand its directories to the helper thread, to be listed
+   * there ahead of it (see {@link ListingSession}); it ends the previous one. Undefined unless the
+   * thread is already running and has no count to do.
+   */
+  listAhead(): ListingSession | undefined;
+  /** Ends this platform's use of the thread (the thread drops its descriptors and cache of the root). */
+  close(): void;
+}
+
 /**
  * The search helper of a Node search source over `root` (see {@link SearchHelper}): it shares large
  * counts with the process's one `worker_threads` Worker (started by the first such count, so a process
@@ -332,18 +579,23 @@ class HelperCount implements SharedCount {
  * through a `SharedArrayBuffer` (`Atomics.compareExchange`), so neither thread waits for the other
  * while there is work. The files of the batches the worker counted are remembered as its own (`owns`)
  * for the next counts, until its cache or the worker is gone. Where the worker cannot start, or dies,
- * its batches come back uncounted and the calling thread counts them. Undefined where the built
- * worker module is missing (running from TypeScript sources).
+ * its batches come back uncounted and the calling thread counts them. While the worker runs and has
+ * no count, a walk may hand it directories to list ahead (`listAhead`, {@link ListingSession}); it
+ * never starts the worker for that. Undefined where the built worker module is missing (running from
+ * TypeScript sources).
  */
-export function startSearchHelper(root: string, cacheBytes: number): (SearchHelper & { close(): void }) | undefined {
+export function startSearchHelper(root: string, cacheBytes: number): NodeSearchHelper | undefined {
   const url = new URL('./search-worker.js', import.meta.url);
   if (!existsSync(fileURLToPath(url))) return undefined;
   const platform = nextId++;
   let opened: Worker | undefined;
   /** Files the worker's cache holds for this platform (it counted them). */
   const owned = new Set<string>();
-  const open = (): { worker: Worker; pending: Map<number, Pending> } | undefined => {
-    const current = sharedWorker(url);
+  /** The last listing session started (a count ends it: counts come first). */
+  let listing: ListingSession | undefined;
+  /** The helper thread, started when `start` (else only if it runs), with this platform's root opened there. */
+  const open = (start: boolean): HelperThread | undefined => {
+    const current = start ? sharedWorker(url) : shared;
     if (current && opened !== current.worker) {
       // A new worker: nothing of this platform is cached there yet.
       owned.clear();
@@ -352,15 +604,35 @@ export function startSearchHelper(root: string, cacheBytes: number): (SearchHelp
     }
     return current;
   };
-  const helper: SearchHelper & { close(): void } = {
+  const helper: NodeSearchHelper = {
     owns: (path) => owned.has(path),
     sharedFiles: (holds) => new SharedFiles(helper, holds),
     countShared,
     share(job: SearchHelperJob, signal: AbortSignal | undefined): SharedCount {
-      const current = open();
+      listing?.cancel();
+      listing = undefined;
+      const current = open(true);
       return current ? new HelperCount(current, platform, job, signal, owned) : new CountAlone();
     },
+    listAhead(): ListingSession | undefined {
+      listing?.cancel();
+      listing = undefined;
+      const current = open(false);
+      // Only a thread already running and idle: starting one costs more than a walk's listings.
+      if (!current || current.pending.size > 0) return undefined;
+      if (!current.listings) {
+        const { port1, port2 } = new MessageChannel();
+        // Read only with receiveMessageOnPort, never by a listener: it must not keep the process alive.
+        port1.unref();
+        current.worker.postMessage({ type: 'listings', port: port2 } satisfies WorkerMessage, [port2]);
+        current.listings = { port: port1, sessions: new Map() };
+      }
+      listing = new ListingSession(current, current.listings, platform);
+      return listing;
+    },
     close(): void {
+      listing?.cancel();
+      listing = undefined;
       owned.clear();
       if (opened && shared?.worker === opened) opened.postMessage({ type: 'close', platform } satisfies WorkerMessage);
       opened = undefined;

@@ -2,10 +2,11 @@
 // a Node search source and cache of its own per platform. A count's batches arrive while the caller's
 // walk runs; each open or stat batch is claimed with a compare-and-swap on the count's shared control
 // words before it is counted (or, for a stat batch of the caller's cached files, its lstat taken), so
-// the caller (which takes such batches from the last one down) never does one twice.
-import { parentPort } from 'node:worker_threads';
+// the caller (which takes such batches from the last one down) never does one twice. While it has no
+// count to do, it also lists directories ahead of a caller's walk (see `ListingSession`).
+import { type MessagePort, parentPort } from 'node:worker_threads';
 import { isToolError } from '../src/core/errors.js';
-import type { SearchSource, SharedBatchKind } from '../src/core/types.js';
+import type { SharedBatchKind, WalkDeeper } from '../src/core/types.js';
 import { cacheOf, type SourceCache } from '../src/search/source-cache.js';
 import {
   BATCH_HELPER,
@@ -19,13 +20,122 @@ import {
   statPaths,
   STATE_STARTED,
   STATE_WAITING,
+  dirsBelow,
+  encodeEntries,
+  LIST_CANCEL,
+  LIST_DONE,
+  LIST_FIRST,
+  LIST_HELPER,
+  LIST_NEXT,
+  LIST_OPEN,
+  MAX_LISTED_AHEAD,
+  type ListingAnswer,
   type WorkerAnswer,
   type WorkerMessage,
 } from './search-helper.js';
-import { createNodeSearchSource } from './search-fs.js';
+import { createNodeSearchSource, type NodeSearchSource } from './search-fs.js';
 import { objectArray } from './search-shared.js';
 
-const platforms = new Map<number, { root: string; cacheBytes: number; open?: { source: SearchSource; cache: SourceCache } }>();
+/** A platform's root, and once used its source and cache, and the listing session it last listed for. */
+interface Platform {
+  root: string;
+  cacheBytes: number;
+  open?: { source: NodeSearchSource; cache: SourceCache };
+  session?: number;
+}
+const platforms = new Map<number, Platform>();
+/** Where listings read ahead of a walk are answered (the calling thread reads it synchronously). */
+let listingPort: MessagePort | undefined;
+
+/** The platform's source and cache, opened on first use: a platform that never counts or lists here costs nothing. */
+function opened(platform: Platform): { source: NodeSearchSource; cache: SourceCache } {
+  if (!platform.open) {
+    const source = createNodeSearchSource(platform.root, { cacheBytes: platform.cacheBytes, helper: false });
+    platform.open = { source, cache: cacheOf(source) };
+  }
+  return platform.open;
+}
+
+/** A directory to list ahead of a walk: its path, index and how the walk goes on below it. */
+interface ToList {
+  path: string;
+  index: number;
+  deeper: WalkDeeper | undefined;
+}
+
+/** A platform's listing session here: its claim words, the directories handed over (oldest first) and the helper's own (deepest last). */
+interface AheadSession {
+  id: number;
+  claims: Int32Array;
+  handed: ToList[];
+  handedAt: number;
+  own: ToList[];
+}
+const listings = new Map<number, AheadSession>();
+
+/**
+ * Lists ahead of a walk (see `ListingSession`): the directories of a `list` message join its
+ * session's; then, until the session is cancelled or has nothing left, the helper lists its own
+ * (below the ones it listed, deepest first) or else the oldest handed over, each once it has claimed
+ * its word, answering each on the listings port.
+ */
+function listAhead(message: Extract<WorkerMessage, { type: 'list' }>): void {
+  const port = listingPort;
+  const platform = platforms.get(message.platform);
+  if (!port || !platform) return;
+  let session = listings.get(message.platform);
+  if (session?.id !== message.session) {
+    session = { id: message.session, claims: message.claims, handed: [], handedAt: 0, own: [] };
+    listings.set(message.platform, session);
+  }
+  for (let k = 0; k < message.paths.length; k += 1) session.handed.push({ path: message.paths[k] as string, index: message.first + k, deeper: message.deeper });
+  const { claims } = session;
+  let source: NodeSearchSource | undefined;
+  for (;;) {
+    if (Atomics.load(claims, LIST_CANCEL) !== 0) {
+      listings.delete(message.platform);
+      return;
+    }
+    const next = session.own.pop() ?? session.handed[session.handedAt++];
+    if (next === undefined) break;
+    const word = LIST_FIRST + next.index;
+    if (Atomics.compareExchange(claims, word, LIST_OPEN, LIST_HELPER) !== LIST_OPEN) continue;
+    if (source === undefined) {
+      source = opened(platform).source;
+      // Directories held from an earlier walk are checked against their paths again before use.
+      if (platform.session !== session.id) source.begin();
+      platform.session = session.id;
+    }
+    const answer: ListingAnswer = { session: session.id, index: next.index, entries: undefined, first: -1, deeper: next.deeper, ino: 0, mtimeMs: 0, ctimeMs: 0, readAt: 0 };
+    try {
+      const listing = source.listing(next.path);
+      answer.entries = encodeEntries(listing.entries);
+      answer.ino = listing.ino;
+      answer.mtimeMs = listing.mtimeMs;
+      answer.ctimeMs = listing.ctimeMs;
+      answer.readAt = listing.readAt;
+      const names = next.deeper === undefined ? undefined : dirsBelow(listing.entries, next.deeper);
+      if (names !== undefined) {
+        const first = Atomics.add(claims, LIST_NEXT, names.length);
+        if (first + names.length <= MAX_LISTED_AHEAD) {
+          answer.first = first;
+          // The walk takes the last first: this thread the first first, so they meet late.
+          const prefix = next.path === '/' ? '/' : `${next.path}/`;
+          for (let k = names.length - 1; k >= 0; k -= 1) session.own.push({ path: prefix + (names[k] as string), index: first + k, deeper: next.deeper });
+        }
+      }
+    } catch {
+      // Gone, unreadable or replaced: the calling thread lists it itself and meets the error there.
+    }
+    port.postMessage(answer);
+    Atomics.store(claims, word, LIST_DONE);
+    Atomics.notify(claims, word);
+  }
+  if (session.handedAt > 1024) {
+    session.handed = session.handed.slice(session.handedAt);
+    session.handedAt = 0;
+  }
+}
 
 /** A count as it arrives: its batches so far, whether the last has come, and a waiting run to wake. */
 interface Count {
@@ -57,14 +167,10 @@ async function run(count: Count): Promise<void> {
   try {
     const platform = platforms.get(message.platform);
     if (!platform) throw new Error('the search helper has no root for this platform');
-    if (!platform.open) {
-      // Opened on the first count: a platform that never counts a large tree costs nothing here.
-      const source = createNodeSearchSource(platform.root, { cacheBytes: platform.cacheBytes, helper: false });
-      platform.open = { source, cache: cacheOf(source) };
-    }
-    const { cache, source } = platform.open;
+    const { cache, source } = opened(platform);
     // Directories held from an earlier count are checked against their paths again before use.
-    source.begin?.();
+    source.begin();
+    platform.session = undefined;
     const compiled = await helperPattern(message);
     const pause = async (): Promise<void> => {
       if (cancelled()) throw new Cancelled();
@@ -132,12 +238,20 @@ parentPort?.on('message', (message: WorkerMessage) => {
       queue = queue.then(() => run(count)).finally(() => counts.delete(message.id));
       return;
     }
+    case 'list':
+      listAhead(message);
+      return;
+    case 'listings':
+      listingPort = message.port;
+      listingPort.unref();
+      return;
     case 'open':
       queue = queue.then(() => {
         platforms.set(message.platform, { root: message.root, cacheBytes: message.cacheBytes });
       });
       return;
     case 'close':
+      listings.delete(message.platform);
       queue = queue.then(() => {
         platforms.get(message.platform)?.open?.source.close?.();
         platforms.delete(message.platform);

@@ -356,6 +356,14 @@ export interface SharedFilesSorter {
 }
 
 /**
+ * How a walk goes on below the directories it hands to {@link SearchSource.prefetch} when nothing in a
+ * directory says otherwise: into every subdirectory (`all`: ignore rules off, no pruning), or into all
+ * but `.git` and `node_modules` while no `.gitignore` is met (`unignored`: no ignore rules in force and
+ * no pruning); undefined: only as it hands over.
+ */
+export type WalkDeeper = 'all' | 'unignored';
+
+/**
  * A fast, synchronous reader that search tools (find_file, search_dir, grep_search) use instead of
  * `fs` where the platform has one (Node on a real directory): directory listings with entry types,
  * `stat` and reads of regular files that never follow a symbolic link, and byte helpers (`indexOf` on
@@ -394,6 +402,15 @@ export interface SearchSource {
    * (the Node source's open directories) is checked again before it is trusted.
    */
   begin?(): void;
+  /**
+   * The walk will list these directories (found in the one it just listed, its rules applied), and
+   * below them go on `deeper` (see {@link WalkDeeper}): a source may list them ahead on another
+   * thread, to answer `readdir` from that (the Node source does while its search helper thread is
+   * running and idle).
+   */
+  prefetch?(paths: readonly string[], deeper: WalkDeeper | undefined): void;
+  /** The walk that last called `begin` is over (done, capped, stopped or failed): nothing more is listed ahead for it. */
+  end?(): void;
   /** Releases what the source holds (descriptors); the platform calls it from `dispose`. */
   close?(): void;
 }

@@ -370,6 +370,13 @@ class EntrySorter {
   }
 }
 
+/** The paths of `stack`'s directories from `from` on. */
+function pathsFrom(stack: readonly PendingDir[], from: number): string[] {
+  const paths: string[] = [];
+  for (let i = from; i < stack.length; i += 1) paths.push((stack[i] as PendingDir).path);
+  return paths;
+}
+
 /** Time between forced event-loop turns during long walks and scans, so a deadline timer can fire (ms). */
 export const YIELD_INTERVAL_MS = 50;
 
@@ -525,8 +532,16 @@ function isIgnored(levels: readonly IgnoreLevel[], path: string, isDir: boolean)
  * Errors: the signal's `timeout`/`cancelled`; `not_found`/`not_a_directory` when `dir` cannot be read.
  */
 export async function walkWorkspace(options: WalkOptions): Promise<WalkResult> {
-  const { fs, signal } = options;
   options.source?.begin?.();
+  try {
+    return await walkTree(options);
+  } finally {
+    options.source?.end?.();
+  }
+}
+
+async function walkTree(options: WalkOptions): Promise<WalkResult> {
+  const { fs, signal } = options;
   const root = joinPath(options.root);
   const start = joinPath(options.dir);
   const includeIgnored = options.includeIgnored === true;
@@ -558,6 +573,7 @@ export async function walkWorkspace(options: WalkOptions): Promise<WalkResult> {
   const skipped = noSkippedEntries();
 
   let stopped = false;
+  const prefetch = options.source?.prefetch;
 
   while (stack.length > 0) {
     if (options.deadline !== undefined && Date.now() >= options.deadline) {
@@ -591,7 +607,12 @@ export async function walkWorkspace(options: WalkOptions): Promise<WalkResult> {
       if (dropped) ignoreDropped.push(dropped);
     }
     const before = files.length;
+    const dirsBefore = stack.length;
     if (!sorter.sort(current, dirents, levels)) capped = true;
+    else if (prefetch !== undefined && stack.length > dirsBefore) {
+      const deeper = options.pruneDir !== undefined ? undefined : includeIgnored ? 'all' : levels.length === 0 ? 'unignored' : undefined;
+      prefetch.call(options.source, pathsFrom(stack, dirsBefore), deeper);
+    }
     if (options.onFiles && files.length > before) options.onFiles(files, files.length - before);
     if (capped) break;
   }
