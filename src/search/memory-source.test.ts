@@ -5,6 +5,7 @@ import { createMemoryPlatform } from '../platform/memory.js';
 import { grepSearchTool, type SearchContentResult, type SearchCountResult } from '../tools/grep-search.js';
 import { withTimerWatch } from '../../test/support/timer-watch.js';
 import type { Platform, SearchSource } from '../core/types.js';
+import { isUtf8 as jsIsUtf8 } from './bytes.js';
 import { createMemorySearchSource } from './memory-source.js';
 
 const W = '/workspace';
@@ -44,6 +45,43 @@ describe('createMemorySearchSource', () => {
     expect(source.isUtf8(new Uint8Array([0xc3, 0xa9]))).toBe(true);
     expect(source.isUtf8(new Uint8Array([0xc3]))).toBe(false);
     expect(source.decode(new Uint8Array([0xef, 0xbb, 0xbf, 0x61]))).toBe('\uFEFFa');
+  });
+
+  it('finds bytes and checks UTF-8 as a plain reference does, with Node\'s Buffer on Node and plain JavaScript in browsers', () => {
+    const source = createMemorySearchSource(() => new MemoryFs());
+    const onNode = typeof (globalThis as { process?: { getBuiltinModule?: unknown } }).process?.getBuiltinModule === 'function';
+    expect(source.isUtf8 === jsIsUtf8).toBe(!onNode);
+    let seed = 12345;
+    const random = (n: number): number => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return (seed >>> 8) % n;
+    };
+    const alphabet = [0x61, 0x62, 0x0a, 0x00, 0xc3, 0xa9, 0xe2, 0x82, 0xac, 0xf0, 0x9f, 0x80, 0xed, 0xa0, 0xff];
+    const reference = (haystack: Uint8Array, needle: Uint8Array, from: number): number => {
+      for (let i = Math.max(0, from); i + needle.length <= haystack.length; i += 1) {
+        let k = 0;
+        while (k < needle.length && haystack[i + k] === needle[k]) k += 1;
+        if (k === needle.length) return i;
+      }
+      return needle.length === 0 ? Math.min(Math.max(0, from), haystack.length) : -1;
+    };
+    for (let round = 0; round < 3000; round += 1) {
+      // A view at an odd offset of a larger buffer too: the word-at-a-time paths meet every alignment.
+      const backing = new Uint8Array(random(300) + 8);
+      for (let i = 0; i < backing.length; i += 1) backing[i] = alphabet[random(round % 2 === 0 ? 3 : alphabet.length)] as number;
+      const haystack = backing.subarray(random(4), backing.length - random(4));
+      const start = random(haystack.length + 1);
+      const needle = round % 5 === 0 ? haystack.slice(start, start + random(40)) : Uint8Array.from({ length: random(6) }, () => alphabet[random(3)] as number);
+      const from = random(haystack.length + 10) - 5;
+      expect(source.indexOf(haystack, needle, from)).toBe(reference(haystack, needle, from));
+      let valid = true;
+      try {
+        new TextDecoder('utf-8', { fatal: true }).decode(haystack);
+      } catch {
+        valid = false;
+      }
+      expect(source.isUtf8(haystack)).toBe(valid);
+    }
   });
 
   it('keeps listings and stats while the change count stays, and reads the tree again once it moves', () => {
