@@ -147,7 +147,7 @@ export class NodeSearchSource implements SearchSource {
     if (answer !== undefined) {
       this.listedAhead += 1;
       const listing = this.#remember(normal, answer);
-      (ahead as ListingSession).below(normal, listing.entries, answer);
+      (ahead as ListingSession).below(normal, answer);
       return listing;
     }
     const readAt = Date.now();

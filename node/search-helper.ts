@@ -2,10 +2,10 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import { toToolError, ToolError } from '../src/core/errors.js';
-import type { FsDirent, SearchHelper, SearchHelperAnswer, SearchHelperJob, SearchSource, SharedBatchKind, SharedCount, WalkDeeper } from '../src/core/types.js';
+import type { FsDirent, SearchHelper, SearchHelperAnswer, SearchHelperJob, SearchSource, SharedBatchKind, SharedCount, WalkDeeper, WalkIgnoreRules } from '../src/core/types.js';
 import { compileSearchPattern, prepareSearchPattern, type SearchPattern } from '../src/search/dialect.js';
 import { countText, countTextNow, FILE_BINARY, FILE_GONE, FILE_LARGE, FILE_NOT_REACHED, FILE_SKIPPED, needleOf, type SourceCache } from '../src/search/source-cache.js';
-import { ALWAYS_SKIPPED_DIRS, skipKindOf } from '../src/fs/walk.js';
+import { skipKindOf } from '../src/fs/walk.js';
 import { countShared, objectArray, SharedFiles, STAT_NUMBERS } from './search-shared.js';
 
 /**
@@ -65,12 +65,11 @@ export interface ListingAnswer {
   index: number;
   entries: string | undefined;
   /**
-   * The index of the first of the subdirectories the helper goes on to list itself
-   * ({@link dirsBelow} of the entries, in order), or -1 for none.
+   * The subdirectories the helper goes on to list itself (names, each followed by NUL), the first
+   * with index `first`, the next `first + 1`, ...; undefined (and `first` -1) for none.
    */
+  below: string | undefined;
   first: number;
-  /** How the walk goes on below this directory, as it was handed over. */
-  deeper: WalkDeeper | undefined;
   ino: number;
   mtimeMs: number;
   ctimeMs: number;
@@ -118,26 +117,12 @@ export function decodeEntries(encoded: string): FsDirent[] {
   return entries;
 }
 
-/**
- * The subdirectories of a directory with `entries` that a walk going on `deeper` lists next, before any
- * rule of its own: all of them (`all`), all but `.git` and `node_modules` and none when the directory
- * has a `.gitignore` (`unignored`: the walk reads its rules first). Undefined for none.
- */
-export function dirsBelow(entries: readonly FsDirent[], deeper: WalkDeeper): string[] | undefined {
-  let names: string[] | undefined;
-  for (const entry of entries) {
-    if (entry.isDirectory()) {
-      if (deeper === 'all' || !ALWAYS_SKIPPED_DIRS.has(entry.name)) (names ??= []).push(entry.name);
-    } else if (deeper === 'unignored' && entry.name === '.gitignore') return undefined;
-  }
-  return names;
-}
-
 /** Messages to the worker: a platform's root (`open`) or its end (`close`), and a shared count's start, batches, end and cancel. */
 export type WorkerMessage =
   | { type: 'open'; platform: number; root: string; cacheBytes: number }
   | { type: 'listings'; port: MessagePort }
-  | { type: 'list'; platform: number; session: number; claims: Int32Array; first: number; paths: string[]; deeper: WalkDeeper | undefined }
+  | { type: 'rules'; platform: number; session: number; id: number; dir: string; lines: readonly string[] }
+  | { type: 'list'; platform: number; session: number; claims: Int32Array; first: number; paths: string[]; deeper: 'all' | number[] | undefined }
   | { type: 'close'; platform: number }
   | ({ type: 'count'; platform: number; id: number; control: Int32Array } & SearchHelperJob)
   | { type: 'batch'; id: number; index: number; paths: string[]; kind: SharedBatchKind }
@@ -307,8 +292,10 @@ function sharedWorker(url: URL): HelperThread | undefined {
  * Directories of one walk listed ahead of it on the helper thread (see
  * {@link NodeSearchHelper.listAhead}), as in work stealing. The walk hands over the subdirectories it
  * will list (`post`) and goes on with the newest first; the helper takes the oldest handed over and,
- * where the walk goes on below without rules of its own ({@link dirsBelow}), the directories below
- * the ones it listed, deepest first, as the walk would. Each directory has a claim word in a
+ * unless a pruning glob decides where the walk goes, the directories below the ones it listed (deepest
+ * first, as the walk would), applying the walk's `.gitignore` rules (sent once a session) and those it
+ * meets; which ones it chose come with each answer, so a rule read differently on the two threads
+ * costs a listing, never a wrong one. Each directory has a claim word in a
  * `SharedArrayBuffer`, set with `Atomics.compareExchange` by whichever thread lists it, so neither lists
  * one twice; `take` claims one for the calling thread or, when the helper was first, waits for its
  * answer (the helper posts it before it marks the word done).
@@ -324,6 +311,9 @@ export class ListingSession {
   readonly #indexes = new Map<string, number>();
   /** The helper's answers that came before they were taken, by index. */
   readonly answers = new Map<number, ListingAnswer>();
+  /** The ignore rules sent to the helper in this session, by the walk's object: their id there. */
+  readonly #rules = new WeakMap<WalkIgnoreRules, number>();
+  #nextRules = 0;
   #cancelled = false;
 
   constructor(thread: HelperThread, listings: { port: MessagePort; sessions: Map<number, ListingSession> }, platform: number) {
@@ -363,8 +353,24 @@ export class ListingSession {
       return false;
     }
     for (let k = 0; k < paths.length; k += 1) this.#indexes.set(paths[k] as string, first + k);
-    thread.worker.postMessage({ type: 'list', platform: this.#platform, session: this.id, claims: this.#claims, first, paths: paths as string[], deeper } satisfies WorkerMessage);
+    thread.worker.postMessage({ type: 'list', platform: this.#platform, session: this.id, claims: this.#claims, first, paths: paths as string[], deeper: this.#sent(deeper) } satisfies WorkerMessage);
     return true;
+  }
+
+  /** `deeper` as the helper gets it: each level of rules sent once a session, then named by its id. */
+  #sent(deeper: WalkDeeper | undefined): 'all' | number[] | undefined {
+    if (deeper === undefined || deeper === 'all') return deeper;
+    const ids: number[] = [];
+    for (const level of deeper) {
+      let id = this.#rules.get(level);
+      if (id === undefined) {
+        id = this.#nextRules++;
+        this.#rules.set(level, id);
+        this.#thread.worker.postMessage({ type: 'rules', platform: this.#platform, session: this.id, id, dir: level.dir, lines: level.lines } satisfies WorkerMessage);
+      }
+      ids.push(id);
+    }
+    return ids;
   }
 
   /**
@@ -396,12 +402,17 @@ export class ListingSession {
     }
   }
 
-  /** Takes note of the directories the helper lists below `path` (its answer, whose `entries` the caller decoded). */
-  below(path: string, entries: readonly FsDirent[], answer: ListingAnswer): void {
-    if (answer.first < 0 || answer.deeper === undefined || this.#cancelled) return;
-    const names = dirsBelow(entries, answer.deeper) ?? [];
+  /** Takes note of the directories the helper goes on to list below `path` (from its answer for `path`). */
+  below(path: string, answer: ListingAnswer): void {
+    const names = answer.below;
+    if (names === undefined || answer.first < 0 || this.#cancelled) return;
     const prefix = path === '/' ? '/' : `${path}/`;
-    for (let k = 0; k < names.length; k += 1) this.#indexes.set(prefix + (names[k] as string), answer.first + k);
+    let index = answer.first;
+    for (let at = 0; at < names.length; index += 1) {
+      const end = names.indexOf('\0', at);
+      this.#indexes.set(prefix + names.slice(at, end), index);
+      at = end + 1;
+    }
   }
 
   /** Ends the session: the helper lists nothing more of it, and its answers are dropped. */

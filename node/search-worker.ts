@@ -6,7 +6,9 @@
 // count to do, it also lists directories ahead of a caller's walk (see `ListingSession`).
 import { type MessagePort, parentPort } from 'node:worker_threads';
 import { isToolError } from '../src/core/errors.js';
-import type { SharedBatchKind, WalkDeeper } from '../src/core/types.js';
+import type { FsDirent, SharedBatchKind } from '../src/core/types.js';
+import ignore from 'ignore';
+import { ALWAYS_SKIPPED_DIRS, compileIgnoreLevel, type IgnoreFactory, type IgnoreLevel, ignoreRulesOf, isIgnored, MAX_IGNORE_FILE_BYTES } from '../src/fs/walk.js';
 import { cacheOf, type SourceCache } from '../src/search/source-cache.js';
 import {
   BATCH_HELPER,
@@ -20,7 +22,6 @@ import {
   statPaths,
   STATE_STARTED,
   STATE_WAITING,
-  dirsBelow,
   encodeEntries,
   LIST_CANCEL,
   LIST_DONE,
@@ -56,22 +57,89 @@ function opened(platform: Platform): { source: NodeSearchSource; cache: SourceCa
   return platform.open;
 }
 
+/** How the helper goes on below a directory: into every subdirectory, by these compiled rules, or not (see `WalkDeeper`). */
+type Deeper = 'all' | readonly IgnoreLevel[] | undefined;
+
 /** A directory to list ahead of a walk: its path, index and how the walk goes on below it. */
 interface ToList {
   path: string;
   index: number;
-  deeper: WalkDeeper | undefined;
+  deeper: Deeper;
 }
 
-/** A platform's listing session here: its claim words, the directories handed over (oldest first) and the helper's own (deepest last). */
+/**
+ * A platform's listing session here: its claim words, the ignore rules the walk sent (compiled on
+ * first use), the directories handed over (oldest first) and the helper's own (deepest last).
+ */
 interface AheadSession {
   id: number;
-  claims: Int32Array;
+  claims: Int32Array | undefined;
+  rules: Map<number, { dir: string; lines: readonly string[]; level?: IgnoreLevel }>;
   handed: ToList[];
   handedAt: number;
   own: ToList[];
 }
 const listings = new Map<number, AheadSession>();
+
+/** The library the walk applies `.gitignore` rules with (this thread is Node's: imported with it). */
+const ignoreFactory = ignore as IgnoreFactory;
+
+/** The platform's listing session `id` (a new one ends the platform's last). */
+function sessionOf(platform: number, id: number): AheadSession {
+  let session = listings.get(platform);
+  if (session?.id !== id) {
+    session = { id, claims: undefined, rules: new Map(), handed: [], handedAt: 0, own: [] };
+    listings.set(platform, session);
+  }
+  return session;
+}
+
+/** The compiled levels of rules `ids` (undefined if one never came: nothing is listed below then). */
+function levelsOf(session: AheadSession, ids: readonly number[]): IgnoreLevel[] | undefined {
+  const levels: IgnoreLevel[] = [];
+  for (const id of ids) {
+    const rules = session.rules.get(id);
+    if (rules === undefined) return undefined;
+    rules.level ??= compileIgnoreLevel(ignoreFactory, rules.dir, rules.lines);
+    levels.push(rules.level);
+  }
+  return levels;
+}
+
+/**
+ * The subdirectories of `path` (listed as `entries`) the walk goes into next, before rules of its own,
+ * and how it goes on below them: every one (`all`); else all but `.git`, `node_modules` and those the
+ * rules ignore, the rules of a `.gitignore` in `path` added (read here: when it cannot be, none);
+ * none for `undefined`.
+ */
+function dirsBelow(source: NodeSearchSource, path: string, entries: readonly FsDirent[], deeper: Deeper): { names: string[]; deeper: Deeper } | undefined {
+  if (deeper === undefined) return undefined;
+  let levels = deeper;
+  if (levels !== 'all' && entries.some((entry) => entry.name === '.gitignore' && !entry.isDirectory())) {
+    let read;
+    try {
+      read = source.read(path === '/' ? '/.gitignore' : `${path}/.gitignore`, MAX_IGNORE_FILE_BYTES + 1);
+    } catch {
+      return undefined;
+    }
+    if (read === undefined) return undefined;
+    const bounded = ignoreRulesOf(read.bytes);
+    if (bounded !== undefined && bounded.rules.length > 0) levels = [...levels, compileIgnoreLevel(ignoreFactory, path, bounded.rules)];
+  }
+  const names: string[] = [];
+  const prefix = path === '/' ? '/' : `${path}/`;
+  for (const entry of entries) {
+    if (!entry.isDirectory()) continue;
+    if (levels !== 'all' && (ALWAYS_SKIPPED_DIRS.has(entry.name) || isIgnored(levels, prefix + entry.name, true))) continue;
+    names.push(entry.name);
+  }
+  return names.length > 0 ? { names, deeper: levels } : undefined;
+}
+
+/** Takes the walk's ignore rules for a session. */
+function takeRules(message: Extract<WorkerMessage, { type: 'rules' }>): void {
+  sessionOf(message.platform, message.session).rules.set(message.id, { dir: message.dir, lines: message.lines });
+}
 
 /**
  * Lists ahead of a walk (see `ListingSession`): the directories of a `list` message join its
@@ -83,12 +151,10 @@ function listAhead(message: Extract<WorkerMessage, { type: 'list' }>): void {
   const port = listingPort;
   const platform = platforms.get(message.platform);
   if (!port || !platform) return;
-  let session = listings.get(message.platform);
-  if (session?.id !== message.session) {
-    session = { id: message.session, claims: message.claims, handed: [], handedAt: 0, own: [] };
-    listings.set(message.platform, session);
-  }
-  for (let k = 0; k < message.paths.length; k += 1) session.handed.push({ path: message.paths[k] as string, index: message.first + k, deeper: message.deeper });
+  const session = sessionOf(message.platform, message.session);
+  session.claims = message.claims;
+  const deeper = message.deeper === undefined || message.deeper === 'all' ? message.deeper : levelsOf(session, message.deeper);
+  for (let k = 0; k < message.paths.length; k += 1) session.handed.push({ path: message.paths[k] as string, index: message.first + k, deeper });
   const { claims } = session;
   let source: NodeSearchSource | undefined;
   for (;;) {
@@ -106,7 +172,7 @@ function listAhead(message: Extract<WorkerMessage, { type: 'list' }>): void {
       if (platform.session !== session.id) source.begin();
       platform.session = session.id;
     }
-    const answer: ListingAnswer = { session: session.id, index: next.index, entries: undefined, first: -1, deeper: next.deeper, ino: 0, mtimeMs: 0, ctimeMs: 0, readAt: 0 };
+    const answer: ListingAnswer = { session: session.id, index: next.index, entries: undefined, below: undefined, first: -1, ino: 0, mtimeMs: 0, ctimeMs: 0, readAt: 0 };
     try {
       const listing = source.listing(next.path);
       answer.entries = encodeEntries(listing.entries);
@@ -114,14 +180,18 @@ function listAhead(message: Extract<WorkerMessage, { type: 'list' }>): void {
       answer.mtimeMs = listing.mtimeMs;
       answer.ctimeMs = listing.ctimeMs;
       answer.readAt = listing.readAt;
-      const names = next.deeper === undefined ? undefined : dirsBelow(listing.entries, next.deeper);
-      if (names !== undefined) {
+      const below = dirsBelow(source, next.path, listing.entries, next.deeper);
+      if (below !== undefined) {
+        const { names } = below;
         const first = Atomics.add(claims, LIST_NEXT, names.length);
         if (first + names.length <= MAX_LISTED_AHEAD) {
           answer.first = first;
+          let joined = '';
+          for (const name of names) joined += `${name}\0`;
+          answer.below = joined;
           // The walk takes the last first: this thread the first first, so they meet late.
           const prefix = next.path === '/' ? '/' : `${next.path}/`;
-          for (let k = names.length - 1; k >= 0; k -= 1) session.own.push({ path: prefix + (names[k] as string), index: first + k, deeper: next.deeper });
+          for (let k = names.length - 1; k >= 0; k -= 1) session.own.push({ path: prefix + (names[k] as string), index: first + k, deeper: below.deeper });
         }
       }
     } catch {
@@ -240,6 +310,9 @@ parentPort?.on('message', (message: WorkerMessage) => {
     }
     case 'list':
       listAhead(message);
+      return;
+    case 'rules':
+      takeRules(message);
       return;
     case 'listings':
       listingPort = message.port;

@@ -66,7 +66,7 @@ function listedHere(root: string, path: string): string[] {
 }
 
 describe('directories listed ahead of a walk by the search helper thread (Node platform, built package)', () => {
-  it('answers what the walk would list itself, goes on below where the walk has no rules of its own, and stops at a .gitignore and at node_modules', async () => {
+  it('answers what the walk would list itself, and goes on below as the walk does: past node_modules never, through the .gitignore rules in force and those it meets, everywhere with ignore rules off', async () => {
     const root = suite.tree('ahead', {
       'a/one.js': '1',
       'a/b/two.js': '2',
@@ -74,7 +74,9 @@ describe('directories listed ahead of a walk by the search helper thread (Node p
       'a/node_modules/x/four.js': '4',
       'a/g/.gitignore': 'h/\n',
       'a/g/h/five.js': '5',
-      'a/g/six.js': '6',
+      'a/g/k/six.js': '6',
+      'r/skipme/x/seven.js': '7',
+      'r/keep/eight.js': '8',
     });
     mkdirSync(join(root, 'outside'));
     symlinkSync(join(root, 'outside'), join(root, 'a/link'));
@@ -84,7 +86,7 @@ describe('directories listed ahead of a walk by the search helper thread (Node p
     try {
       source.begin?.();
       const a = join(root, 'a');
-      source.prefetch([a], 'unignored');
+      source.prefetch([a], []);
       await until(() => source.answeredAhead(a), 'the helper to list a/');
       const listed = shape(source.readdir(a));
       expect(listed).toEqual(listedHere(root, a));
@@ -98,25 +100,50 @@ describe('directories listed ahead of a walk by the search helper thread (Node p
       expect(shape(source.readdir(join(a, 'n\\xff')))).toEqual([]);
       await until(() => source.answeredAhead(join(a, 'b/c')), 'the helper to list a/b/c');
       expect(shape(source.readdir(join(a, 'b/c')))).toEqual(['f three.js']);
-      // a/g has a .gitignore: the walk reads its rules before it goes on, so the helper stops there.
+      // a/g's .gitignore ignores h/: the helper read it and goes on into k only.
       expect(shape(source.readdir(join(a, 'g')))).toEqual(listedHere(root, join(a, 'g')));
+      await until(() => source.answeredAhead(join(a, 'g/k')), 'the helper to list a/g/k');
       expect(source.answeredAhead(join(a, 'g/h'))).toBe(false);
-      expect(source.listedAhead).toBe(5);
+      expect(shape(source.readdir(join(a, 'g/k')))).toEqual(['f six.js']);
+      expect(source.listedAhead).toBe(6);
 
-      // With ignore rules off ('all') it goes into node_modules too.
+      // Rules in force from above (the walk's): skipme/ is ignored, keep/ is not.
       source.begin?.();
+      const r = join(root, 'r');
+      source.prefetch([r], [{ dir: root, lines: ['skipme/'] }]);
+      await until(() => source.answeredAhead(r), 'the helper to list r/');
+      expect(shape(source.readdir(r)).sort()).toEqual(['d keep', 'd skipme']);
+      await until(() => source.answeredAhead(join(r, 'keep')), 'the helper to list r/keep');
+      expect(source.answeredAhead(join(r, 'skipme'))).toBe(false);
+
+    } finally {
+      await platform.dispose();
+    }
+    // With ignore rules off ('all') it goes into node_modules and ignored folders too (a new platform: nothing listed yet).
+    const second = suite.node.createNodePlatform({ root });
+    try {
+      const source = sourceOf(second);
+      const a = join(root, 'a');
+      const r = join(root, 'r');
+      source.begin?.();
+      source.prefetch([a], 'all');
+      await until(() => source.answeredAhead(a), 'the helper to list a/ with rules off');
+      source.readdir(a);
       const modules = join(a, 'node_modules');
-      source.prefetch([modules], 'all');
       await until(() => source.answeredAhead(modules), 'the helper to list node_modules');
       expect(shape(source.readdir(modules))).toEqual(['d x']);
       await until(() => source.answeredAhead(join(modules, 'x')), 'the helper to list node_modules/x');
       expect(shape(source.readdir(join(modules, 'x')))).toEqual(['f four.js']);
-      // Undefined: only what is handed over.
+      source.readdir(join(a, 'g'));
+      await until(() => source.answeredAhead(join(a, 'g/h')), 'the helper to list a/g/h');
+      // Undefined (a pruning glob decides): only what is handed over.
       source.begin?.();
-      source.prefetch([join(a, 'g')], undefined);
-      expect(source.answeredAhead(join(a, 'g/h'))).toBe(false);
+      source.prefetch([r], undefined);
+      await until(() => source.answeredAhead(r), 'the helper to list r/ once more');
+      source.readdir(r);
+      expect(source.answeredAhead(join(r, 'keep'))).toBe(false);
     } finally {
-      await platform.dispose();
+      await second.dispose();
     }
   });
 

@@ -355,13 +355,20 @@ export interface SharedFilesSorter {
   cancel(): void;
 }
 
+/** The rules of one `.gitignore` as a walk applies them: its directory (absolute) and its rule lines, in order. */
+export interface WalkIgnoreRules {
+  readonly dir: string;
+  readonly lines: readonly string[];
+}
+
 /**
- * How a walk goes on below the directories it hands to {@link SearchSource.prefetch} when nothing in a
- * directory says otherwise: into every subdirectory (`all`: ignore rules off, no pruning), or into all
- * but `.git` and `node_modules` while no `.gitignore` is met (`unignored`: no ignore rules in force and
- * no pruning); undefined: only as it hands over.
+ * How a walk goes on below the directories it hands to {@link SearchSource.prefetch}: into every
+ * subdirectory (`all`: ignore rules off, no pruning), or, given the `.gitignore` rules in force there
+ * (outermost first; none: `[]`), into every subdirectory but `.git`, `node_modules` and those the rules
+ * ignore, each `.gitignore` met below adding its own rules; undefined: only as it hands over (a
+ * pruning glob decides).
  */
-export type WalkDeeper = 'all' | 'unignored';
+export type WalkDeeper = 'all' | readonly WalkIgnoreRules[];
 
 /**
  * A fast, synchronous reader that search tools (find_file, search_dir, grep_search) use instead of

@@ -3,7 +3,7 @@ import type { Ignore } from 'ignore';
 import { ToolError, toToolError } from '../core/errors.js';
 import { onDemand } from '../core/on-demand.js';
 import { clipForMessage, decodeText, joinNotes } from './text.js';
-import type { FsDirent, FsPromises, Platform, SearchSource } from '../core/types.js';
+import type { FsDirent, FsPromises, Platform, SearchSource, WalkIgnoreRules } from '../core/types.js';
 import { dirname, isTemporaryFileName, joinPath, relativePath } from './paths.js';
 
 /** Directory names never entered unless `includeIgnored`. */
@@ -256,9 +256,8 @@ export function reportWalk<R extends { note?: string; skipped_entries?: number }
   return result;
 }
 
-interface IgnoreLevel {
-  /** Absolute directory holding the `.gitignore`. */
-  dir: string;
+/** One `.gitignore`'s rules as the walk applies them to the paths below its directory. */
+export interface IgnoreLevel extends WalkIgnoreRules {
   /** Its rules in order, a compiled chunk of at most {@link IGNORE_CHUNK_RULES} each: the last chunk with a rule for a path decides. */
   rules: Ignore[];
 }
@@ -271,6 +270,23 @@ interface IgnoreLevel {
 const IGNORE_CHUNK_RULES = 500;
 /** The ignore library (in browsers a file of its own, fetched when a workspace first has a .gitignore). */
 const ignoreLibrary = onDemand('the .gitignore library (ignore)', 'ignore.min.js', loadIgnore);
+
+/** The ignore library's factory, loaded on first use (see `ignoreLibrary`). */
+export type IgnoreFactory = (options: { ignorecase: boolean }) => Ignore;
+
+/** A compiled chunk of `.gitignore` rules (every rule compiled now, while the time is counted). */
+function compileChunk(ignore: IgnoreFactory, rules: readonly string[]): Ignore {
+  const chunk = ignore({ ignorecase: false }).add(rules as string[]);
+  chunk.test('a');
+  return chunk;
+}
+
+/** The level of `lines` (bounded rules, see {@link boundIgnoreRules}) of the `.gitignore` in `dir`, compiled in one go. */
+export function compileIgnoreLevel(ignore: IgnoreFactory, dir: string, lines: readonly string[]): IgnoreLevel {
+  const rules: Ignore[] = [];
+  for (let i = 0; i < lines.length; i += IGNORE_CHUNK_RULES) rules.push(compileChunk(ignore, lines.slice(i, i + IGNORE_CHUNK_RULES)));
+  return { dir, lines, rules };
+}
 
 interface PendingDir {
   path: string;
@@ -426,14 +442,8 @@ async function readIgnoreFile(fs: FsPromises, dir: string, signal: AbortSignal |
   } catch {
     return {};
   }
-  if (fileBytes !== undefined) {
-    const head = bytes.subarray(0, MAX_IGNORE_FILE_BYTES);
-    const end = head.lastIndexOf(10);
-    bytes = end >= 0 ? head.subarray(0, end + 1) : head;
-  }
-  const decoded = decodeText(bytes);
-  if (!decoded) return {};
-  const bounded = boundIgnoreRules(decoded.text);
+  const bounded = ignoreRulesOf(bytes);
+  if (!bounded) return {};
   const dropped: DroppedIgnoreRules | undefined =
     fileBytes !== undefined || bounded.pastCap + bounded.globstars + bounded.tooLong > 0
       ? { file: path, ...(fileBytes === undefined ? {} : { fileBytes }), pastCap: bounded.pastCap, globstars: bounded.globstars, tooLong: bounded.tooLong }
@@ -448,12 +458,9 @@ async function readIgnoreFile(fs: FsPromises, dir: string, signal: AbortSignal |
       lastYield = Date.now();
       throwIfAborted(signal);
     }
-    const chunk = ignore({ ignorecase: false }).add(bounded.rules.slice(i, i + IGNORE_CHUNK_RULES));
-    // A test compiles every rule of the chunk now, while the time is counted.
-    chunk.test('a');
-    chunks.push(chunk);
+    chunks.push(compileChunk(ignore as IgnoreFactory, bounded.rules.slice(i, i + IGNORE_CHUNK_RULES)));
   }
-  return { level: { dir, rules: chunks }, ...(dropped ? { dropped } : {}) };
+  return { level: { dir, lines: bounded.rules, rules: chunks }, ...(dropped ? { dropped } : {}) };
 }
 
 /** Bytes of one `.gitignore` that are read as rules (1 MiB); the rest of the file is ignored. */
@@ -504,7 +511,23 @@ export function boundIgnoreRules(text: string): { rules: string[]; pastCap: numb
  * Git precedence: the deepest `.gitignore` with a rule for the path decides (a nested `!keep.log`
  * re-includes what the root file ignores).
  */
-function isIgnored(levels: readonly IgnoreLevel[], path: string, isDir: boolean): boolean {
+/**
+ * The rules of a `.gitignore` file's first bytes (read up to {@link MAX_IGNORE_FILE_BYTES} + 1: past the
+ * cap only its whole lines before it count), bounded as the walk applies them (see
+ * {@link boundIgnoreRules}); undefined when it is not text.
+ */
+export function ignoreRulesOf(bytes: Uint8Array): ReturnType<typeof boundIgnoreRules> | undefined {
+  if (bytes.length > MAX_IGNORE_FILE_BYTES) {
+    const head = bytes.subarray(0, MAX_IGNORE_FILE_BYTES);
+    const end = head.lastIndexOf(10);
+    bytes = end >= 0 ? head.subarray(0, end + 1) : head;
+  }
+  const decoded = decodeText(bytes);
+  return decoded ? boundIgnoreRules(decoded.text) : undefined;
+}
+
+/** Whether `path` (a directory when `isDir`) is ignored by `levels` (outermost first): the innermost rule that speaks of it decides. */
+export function isIgnored(levels: readonly IgnoreLevel[], path: string, isDir: boolean): boolean {
   for (let i = levels.length - 1; i >= 0; i -= 1) {
     const level = levels[i] as IgnoreLevel;
     const rel = relativePath(level.dir, path) + (isDir ? '/' : '');
@@ -610,7 +633,7 @@ async function walkTree(options: WalkOptions): Promise<WalkResult> {
     const dirsBefore = stack.length;
     if (!sorter.sort(current, dirents, levels)) capped = true;
     else if (prefetch !== undefined && stack.length > dirsBefore) {
-      const deeper = options.pruneDir !== undefined ? undefined : includeIgnored ? 'all' : levels.length === 0 ? 'unignored' : undefined;
+      const deeper = options.pruneDir !== undefined ? undefined : includeIgnored ? 'all' : levels;
       prefetch.call(options.source, pathsFrom(stack, dirsBefore), deeper);
     }
     if (options.onFiles && files.length > before) options.onFiles(files, files.length - before);
