@@ -33,6 +33,13 @@ export interface NodeSearchSourceOptions {
    * built package only (default true).
    */
   helper?: boolean;
+  /**
+   * Keep the listings read in the listing cache, up to its 200,000 entries (default true). The
+   * helper thread's sources keep none: each of the process's platforms has one there, in a heap of
+   * 96 MiB that the cached entries of a few large trees would fill (the thread then runs out of
+   * memory and every count falls back to the calling thread); the walk it lists for keeps the listing.
+   */
+  keepListings?: boolean;
 }
 
 function inside(root: string, path: string): boolean {
@@ -104,9 +111,11 @@ export class NodeSearchSource implements SearchSource {
   /** Listings answered from the helper thread's so far (a diagnostic). */
   listedAhead = 0;
   #closed = false;
+  readonly #keepListings: boolean;
 
   constructor(root: string, options: NodeSearchSourceOptions) {
     this.#root = root;
+    this.#keepListings = options.keepListings !== false;
     this.#rootSlash = root === '/' ? '/' : root + '/';
     this.#rootFd = fs.openSync(root, DIR_FLAGS);
     const budget = options.cacheBytes ?? DEFAULT_CACHE_BYTES;
@@ -172,7 +181,7 @@ export class NodeSearchSource implements SearchSource {
       });
     }
     const listing: Listing = { ino: stats.ino, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, readAt, entries };
-    if (this.#listedEntries + entries.length <= MAX_LISTED_ENTRIES) {
+    if (this.#keepListings && this.#listedEntries + entries.length <= MAX_LISTED_ENTRIES) {
       this.#listings.set(normal, listing);
       this.#listedEntries += entries.length;
     }

@@ -51,7 +51,7 @@ let listingPort: MessagePort | undefined;
 /** The platform's source and cache, opened on first use: a platform that never counts or lists here costs nothing. */
 function opened(platform: Platform): { source: NodeSearchSource; cache: SourceCache } {
   if (!platform.open) {
-    const source = createNodeSearchSource(platform.root, { cacheBytes: platform.cacheBytes, helper: false });
+    const source = createNodeSearchSource(platform.root, { cacheBytes: platform.cacheBytes, helper: false, keepListings: false });
     platform.open = { source, cache: cacheOf(source) };
   }
   return platform.open;

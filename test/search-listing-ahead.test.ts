@@ -196,6 +196,32 @@ describe('directories listed ahead of a walk by the search helper thread (Node p
     }
   });
 
+  it('keeps no listings of its own on the helper thread: many platforms listed ahead of there leave it running', async () => {
+    // 40 folders of 500 entries with long names: 20,000 entries a platform. Kept per platform in the
+    // helper's 96 MiB heap, some 30 platforms' listings filled it and the thread ran out of memory.
+    const files: Record<string, string> = {};
+    for (let d = 0; d < 40; d += 1) for (let i = 0; i < 500; i += 1) files[`p${d % 4}/d${d}/${'n'.repeat(80)}${i}`] = '';
+    const root = suite.tree('ahead-many', files);
+    const dirs = Array.from({ length: 40 }, (_, d) => join(root, `p${d % 4}/d${d}`));
+    const platforms: Platform[] = [];
+    try {
+      for (let k = 0; k < 50; k += 1) {
+        const platform = suite.node.createNodePlatform({ root });
+        platforms.push(platform);
+        const source = sourceOf(platform);
+        source.begin?.();
+        source.prefetch(dirs, undefined);
+        for (const dir of dirs) await until(() => source.answeredAhead(dir), `the helper to list ${dir} for platform ${k}`);
+        expect(source.readdir(dirs[39] as string).length).toBe(500);
+        source.end();
+      }
+      expect(suite.node.stopSearchWorker()).toBe(true);
+    } finally {
+      await Promise.all(platforms.map((platform) => platform.dispose()));
+      await startHelper();
+    }
+  }, 180_000);
+
   it('finds the same files with the helper listing ahead as without it, over ignore rules, node_modules, links, renames between calls and odd names', async () => {
     const files: Record<string, string> = { '.gitignore': 'ignored/\n*.log\n' };
     for (let i = 0; i < 400; i += 1) {
