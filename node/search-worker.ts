@@ -166,14 +166,16 @@ function listAhead(message: Extract<WorkerMessage, { type: 'list' }>): void {
     if (next === undefined) break;
     const word = LIST_FIRST + next.index;
     if (Atomics.compareExchange(claims, word, LIST_OPEN, LIST_HELPER) !== LIST_OPEN) continue;
-    if (source === undefined) {
-      source = opened(platform).source;
-      // Directories held from an earlier walk are checked against their paths again before use.
-      if (platform.session !== session.id) source.begin();
-      platform.session = session.id;
-    }
     const answer: ListingAnswer = { session: session.id, index: next.index, entries: undefined, below: undefined, first: -1, ino: 0, mtimeMs: 0, ctimeMs: 0, readAt: 0 };
     try {
+      if (source === undefined) {
+        // Opens the root by its path, which may fail here (renamed away or removed since the platform
+        // opened it, or no descriptor left): an error thrown out of this loop would end the thread.
+        source = opened(platform).source;
+        // Directories held from an earlier walk are checked against their paths again before use.
+        if (platform.session !== session.id) source.begin();
+        platform.session = session.id;
+      }
       const listing = source.listing(next.path);
       answer.entries = encodeEntries(listing.entries);
       answer.ino = listing.ino;

@@ -196,6 +196,29 @@ describe('directories listed ahead of a walk by the search helper thread (Node p
     }
   });
 
+  it('keeps the helper thread running when it cannot open the root (renamed away mid-walk): the walk lists through its own descriptor', async () => {
+    const root = suite.tree('ahead-root-gone', { 'a1/b/f.js': 'f', 'a2/g.js': 'g' });
+    const moved = `${root}-moved`;
+    const platform = suite.node.createNodePlatform({ root });
+    const source = sourceOf(platform);
+    try {
+      source.begin?.();
+      renameSync(root, moved);
+      const a1 = join(root, 'a1');
+      // The helper opens this platform's root by its path on first use: now there is none.
+      source.prefetch([a1], 'all');
+      await until(() => source.answeredAhead(a1), 'the helper to answer that it could not list a1');
+      expect(shape(source.readdir(a1))).toEqual(['d b']);
+      expect(source.listedAhead).toBe(0);
+      source.end();
+      expect(suite.node.stopSearchWorker()).toBe(true);
+    } finally {
+      renameSync(moved, root);
+      await platform.dispose();
+      await startHelper();
+    }
+  });
+
   it('keeps no listings of its own on the helper thread: many platforms listed ahead of there leave it running', async () => {
     // 40 folders of 500 entries with long names: 20,000 entries a platform. Kept per platform in the
     // helper's 96 MiB heap, some 30 platforms' listings filled it and the thread ran out of memory.
