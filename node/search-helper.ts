@@ -623,6 +623,8 @@ export function startSearchHelper(root: string, cacheBytes: number): NodeSearchH
       listing?.cancel();
       listing = undefined;
       const current = open(true);
+      // Counts come first, whichever platform's: the thread lists ahead in one go until a session ends.
+      for (const session of [...(current?.listings?.sessions.values() ?? [])]) session.cancel();
       return current ? new HelperCount(current, platform, job, signal, owned) : new CountAlone();
     },
     listAhead(): ListingSession | undefined {

@@ -219,6 +219,31 @@ describe('directories listed ahead of a walk by the search helper thread (Node p
     }
   });
 
+  it('ends the hand-over of every platform when a count on another platform is shared with the helper', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 200; i += 1) files[`c${i}/d/e/f${i}.js`] = `${i}`;
+    const rootA = suite.tree('ahead-a', files);
+    const rootB = suite.tree('ahead-b', Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`b${i % 10}/w${i}.txt`, 'w\n'])));
+    const a = suite.node.createNodePlatform({ root: rootA });
+    const b = suite.node.createNodePlatform({ root: rootB });
+    const source = sourceOf(a);
+    try {
+      source.begin?.();
+      const dirs = Array.from({ length: 200 }, (_, i) => join(rootA, `c${i}`));
+      source.prefetch(dirs, 'all');
+      await until(() => source.answeredAhead(dirs[0] as string), 'the helper to list c0');
+      const counted = (await runnerOn(b).execute('grep_search', { pattern: 'w', fixed_strings: true, output_mode: 'count' })) as { total_matches: number };
+      expect(counted.total_matches).toBe(300);
+      // Platform a's hand-over ended with the count: its folders are listed on the calling thread.
+      expect(source.answeredAhead(dirs[0] as string)).toBe(false);
+      expect(shape(source.readdir(dirs[0] as string))).toEqual(['d d']);
+      expect(source.listedAhead).toBe(0);
+    } finally {
+      await a.dispose();
+      await b.dispose();
+    }
+  });
+
   it('keeps no listings of its own on the helper thread: many platforms listed ahead of there leave it running', async () => {
     // 40 folders of 500 entries with long names: 20,000 entries a platform. Kept per platform in the
     // helper's 96 MiB heap, some 30 platforms' listings filled it and the thread ran out of memory.
