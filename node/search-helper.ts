@@ -117,12 +117,13 @@ export function decodeEntries(encoded: string): FsDirent[] {
   return entries;
 }
 
-/** Messages to the worker: a platform's root (`open`) or its end (`close`), and a shared count's start, batches, end and cancel. */
+/** Messages to the worker: a platform's root (`open`) or its end (`close`), a listing session's port, rules, folders and end (`listings`, `rules`, `list`, `unlist`), and a shared count's start, batches, end and cancel. */
 export type WorkerMessage =
   | { type: 'open'; platform: number; root: string; cacheBytes: number }
   | { type: 'listings'; port: MessagePort }
   | { type: 'rules'; platform: number; session: number; id: number; dir: string; lines: readonly string[] }
   | { type: 'list'; platform: number; session: number; claims: Int32Array; first: number; paths: string[]; deeper: 'all' | number[] | undefined }
+  | { type: 'unlist'; platform: number; session: number }
   | { type: 'close'; platform: number }
   | ({ type: 'count'; platform: number; id: number; control: Int32Array } & SearchHelperJob)
   | { type: 'batch'; id: number; index: number; paths: string[]; kind: SharedBatchKind }
@@ -423,6 +424,8 @@ export class ListingSession {
     this.#sessions.delete(this.id);
     this.#indexes.clear();
     this.answers.clear();
+    // The helper drops the session (its paths and compiled rules) now, not when it next lists for this platform.
+    this.#thread.worker.postMessage({ type: 'unlist', platform: this.#platform, session: this.id } satisfies WorkerMessage);
   }
 }
 

@@ -316,6 +316,9 @@ parentPort?.on('message', (message: WorkerMessage) => {
     case 'rules':
       takeRules(message);
       return;
+    case 'unlist':
+      if (listings.get(message.platform)?.id === message.session) listings.delete(message.platform);
+      return;
     case 'listings':
       listingPort = message.port;
       listingPort.unref();

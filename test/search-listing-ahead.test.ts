@@ -244,6 +244,33 @@ describe('directories listed ahead of a walk by the search helper thread (Node p
     }
   });
 
+  it('drops a listing session on the helper thread when its walk ends: many platforms with a large .gitignore leave it running', async () => {
+    // A walk's .gitignore rules are compiled on the helper thread for its session. Kept there after
+    // the walk until the platform listed again, ten platforms' 10,000 rules filled its heap.
+    const root = suite.tree('ahead-rules', Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`s${i}/t/x.js`, 'x'])));
+    const lines = Array.from({ length: 10_000 }, (_, i) => `some/dir${i}/*.generated-${i}.[ch]`);
+    const dirs = Array.from({ length: 8 }, (_, i) => join(root, `s${i}`));
+    const platforms: Platform[] = [];
+    try {
+      for (let k = 0; k < 30; k += 1) {
+        const platform = suite.node.createNodePlatform({ root });
+        platforms.push(platform);
+        const source = sourceOf(platform);
+        source.begin?.();
+        source.prefetch(dirs, [{ dir: root, lines }]);
+        for (const dir of dirs) await until(() => source.answeredAhead(dir), `the helper to list ${dir} for platform ${k}`);
+        // It went on below through the rules (none of them ignores t).
+        expect(shape(source.readdir(dirs[0] as string))).toEqual(['d t']);
+        await until(() => source.answeredAhead(join(dirs[0] as string, 't')), `the helper to list s0/t for platform ${k}`);
+        source.end();
+      }
+      expect(suite.node.stopSearchWorker()).toBe(true);
+    } finally {
+      await Promise.all(platforms.map((platform) => platform.dispose()));
+      await startHelper();
+    }
+  }, 180_000);
+
   it('keeps no listings of its own on the helper thread: many platforms listed ahead of there leave it running', async () => {
     // 40 folders of 500 entries with long names: 20,000 entries a platform. Kept per platform in the
     // helper's 96 MiB heap, some 30 platforms' listings filled it and the thread ran out of memory.
