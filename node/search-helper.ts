@@ -424,6 +424,8 @@ export class ListingSession {
     this.#sessions.delete(this.id);
     this.#indexes.clear();
     this.answers.clear();
+    // Its answers not taken are read off the port now (and dropped), not left queued until another walk reads it.
+    receiveListings(this.#port, this.#sessions);
     // The helper drops the session (its paths and compiled rules) now, not when it next lists for this platform.
     this.#thread.worker.postMessage({ type: 'unlist', platform: this.#platform, session: this.id } satisfies WorkerMessage);
   }
