@@ -42,3 +42,7 @@ export function globCompilerNow() {
 export function regexParserNow() {
   return undefined;
 }
+/** Native byte helpers for the in-memory search source: none in browsers (it runs its plain JavaScript). */
+export function nativeBytes() {
+  return undefined;
+}

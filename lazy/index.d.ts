@@ -16,3 +16,12 @@ export function regexParserNow(): typeof import('../src/search/dialect-parse.js'
 export function loadGlobCompiler(): Promise<typeof import('../src/search/glob-compile.js')>;
 /** The glob compiler when it is there without loading: on Node, never in browsers. */
 export function globCompilerNow(): typeof import('../src/search/glob-compile.js') | undefined;
+/** A runtime's native byte helpers (see {@link nativeBytes}). */
+export interface NativeBytes {
+  /** `haystack.indexOf(needle, from)` on bytes (`needle` a byte string or one byte), -1 when absent; `from` at least 0. */
+  indexOf(haystack: Uint8Array, needle: Uint8Array | number, from: number): number;
+  /** Whether `bytes` is well-formed UTF-8. */
+  isUtf8(bytes: Uint8Array): boolean;
+}
+/** Native byte search and UTF-8 check for the in-memory search source: Node's (20.16+), never in browsers. */
+export function nativeBytes(): NativeBytes | undefined;

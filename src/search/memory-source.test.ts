@@ -5,6 +5,7 @@ import { createMemoryPlatform } from '../platform/memory.js';
 import { grepSearchTool, type SearchContentResult, type SearchCountResult } from '../tools/grep-search.js';
 import { withTimerWatch } from '../../test/support/timer-watch.js';
 import type { Platform, SearchSource } from '../core/types.js';
+import { nativeBytes } from '#lazy';
 import { isUtf8 as jsIsUtf8 } from './bytes.js';
 import { createMemorySearchSource } from './memory-source.js';
 
@@ -49,8 +50,9 @@ describe('createMemorySearchSource', () => {
 
   it('finds bytes and checks UTF-8 as a plain reference does, with Node\'s Buffer on Node and plain JavaScript in browsers', () => {
     const source = createMemorySearchSource(() => new MemoryFs());
-    const onNode = typeof (globalThis as { process?: { getBuiltinModule?: unknown } }).process?.getBuiltinModule === 'function';
-    expect(source.isUtf8 === jsIsUtf8).toBe(!onNode);
+    const native = nativeBytes();
+    expect(source.isUtf8 === jsIsUtf8).toBe(native === undefined);
+    expect(native === undefined).toBe(typeof (globalThis as { document?: unknown }).document !== 'undefined');
     let seed = 12345;
     const random = (n: number): number => {
       seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;

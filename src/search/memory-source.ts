@@ -1,3 +1,4 @@
+import { nativeBytes, type NativeBytes } from '#lazy';
 import type { FsDirent, SearchFileStat, SearchSource } from '../core/types.js';
 import type { MemoryFs } from '../fs/memfs.js';
 import { ByteFinder, isUtf8 } from './bytes.js';
@@ -5,22 +6,8 @@ import { linearByteSearch } from './linear-find.js';
 
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
-/** What the search takes of Node's `node:buffer` where it runs on Node (see {@link nodeBuffer}). */
-interface NodeBufferModule {
-  Buffer: { prototype: { indexOf: (this: Uint8Array, value: Uint8Array | number, from: number) => number } };
-  isUtf8(bytes: Uint8Array): boolean;
-}
-
-/**
- * Node's `node:buffer` when this runs on Node 20.16 or later (`process.getBuiltinModule`, no import a
- * browser bundle would see), else undefined: its `indexOf` (memchr and a vectorised search) and
- * `isUtf8` (SIMD) scan 3-10 times faster than the plain JavaScript of `bytes.ts`, which browsers use.
- */
-const nodeBuffer = (() => {
-  const get = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule;
-  const module = typeof get === 'function' ? (get('node:buffer') as Partial<NodeBufferModule> | undefined) : undefined;
-  return typeof module?.isUtf8 === 'function' && typeof module.Buffer?.prototype.indexOf === 'function' ? (module as NodeBufferModule) : undefined;
-})();
+/** The runtime's native byte helpers (Node's `Buffer` search and `isUtf8`), where it has them. */
+const native = nativeBytes();
 
 /** `haystack.indexOf(needle, from)` on bytes in plain JavaScript (a {@link ByteFinder} kept for the last needle). */
 function javascriptIndexOf(): (haystack: Uint8Array, needle: Uint8Array, from: number) => number {
@@ -32,9 +19,9 @@ function javascriptIndexOf(): (haystack: Uint8Array, needle: Uint8Array, from: n
   };
 }
 
-/** `haystack.indexOf(needle, from)` with Node's `Buffer` search (it takes any `Uint8Array` as `this`: no view made per call). */
-function nodeIndexOf(indexOf: NodeBufferModule['Buffer']['prototype']['indexOf']): (haystack: Uint8Array, needle: Uint8Array, from: number) => number {
-  return (haystack, needle, from) => (needle.length === 1 ? indexOf.call(haystack, needle[0] as number, Math.max(0, from)) : indexOf.call(haystack, needle, Math.max(0, from)));
+/** `haystack.indexOf(needle, from)` with the runtime's native search. */
+function nativeIndexOf(bytes: NativeBytes): (haystack: Uint8Array, needle: Uint8Array, from: number) => number {
+  return (haystack, needle, from) => bytes.indexOf(haystack, needle.length === 1 ? (needle[0] as number) : needle, Math.max(0, from));
 }
 
 /**
@@ -42,7 +29,7 @@ function nodeIndexOf(indexOf: NodeBufferModule['Buffer']['prototype']['indexOf']
  * and the web platform's journalled workspace: listings and files come straight from the tree, a
  * file's bytes as stored (no copy: `MemoryFs.storedFileSync`), so a search reads no file twice and
  * decodes only what it reports. Bytes are searched with {@link ByteFinder} and validated with
- * {@link isUtf8} (plain JavaScript) in browsers, with Node's `Buffer.indexOf` and `isUtf8` on Node. `tree` gives the filesystem at each call (the
+ * {@link isUtf8} (plain JavaScript) in browsers, with Node's native ones on Node (`nativeBytes`). `tree` gives the filesystem at each call (the
  * web platform loads its tree on first use). With `changeCount` (the platform's change counter:
  * every change to the tree moves it) listings and file stats are kept while it stays the same, so a
  * repeated search walks no folder and looks up no path again.
@@ -91,8 +78,8 @@ export function createMemorySearchSource(tree: () => MemoryFs, changeCount?: () 
       const { data } = stored;
       return { bytes: data.length > maxBytes ? data.subarray(0, maxBytes) : data, stat: { size: data.length, mtimeMs: stored.mtimeMs, ctimeMs: stored.ctimeMs, ino: stored.ino } };
     },
-    indexOf: linearByteSearch(nodeBuffer ? nodeIndexOf(nodeBuffer.Buffer.prototype.indexOf) : javascriptIndexOf()),
-    isUtf8: nodeBuffer ? nodeBuffer.isUtf8 : isUtf8,
+    indexOf: linearByteSearch(native ? nativeIndexOf(native) : javascriptIndexOf()),
+    isUtf8: native ? native.isUtf8 : isUtf8,
     decode(bytes: Uint8Array): string {
       return decoder.decode(bytes);
     },
