@@ -5,7 +5,7 @@ import { isToolError, ToolError } from '../src/core/errors.js';
 import type { FsDirent, SearchFileStat, SearchSource, WalkDeeper } from '../src/core/types.js';
 import { BINARY_SNIFF_BYTES } from '../src/fs/text.js';
 import { DEFAULT_CACHE_BYTES, releaseCache } from '../src/search/source-cache.js';
-import { decodeEntries, type ListingAnswer, type ListingSession, type NodeSearchHelper, startSearchHelper } from './search-helper.js';
+import { decodeEntries, type ListingSession, type NodeSearchHelper, startSearchHelper } from './search-helper.js';
 import { linearByteSearch } from '../src/search/linear-find.js';
 import { escapeBytes, unescapePath } from './fs/names.js';
 
@@ -155,9 +155,8 @@ export class NodeSearchSource implements SearchSource {
     const answer = ahead?.take(normal);
     if (answer !== undefined) {
       this.listedAhead += 1;
-      const listing = this.#remember(normal, answer);
       (ahead as ListingSession).below(normal, answer);
-      return listing;
+      return this.#keep(normal, { ino: answer.ino, mtimeMs: answer.mtimeMs, ctimeMs: answer.ctimeMs, readAt: answer.readAt, entries: decodeEntries(answer.entries as string) });
     }
     const readAt = Date.now();
     let fd = this.#dirFd(normal);
@@ -180,21 +179,14 @@ export class NodeSearchSource implements SearchSource {
         return { name, isFile: () => entry.isFile(), isDirectory: () => entry.isDirectory(), isSymbolicLink: () => entry.isSymbolicLink() };
       });
     }
-    const listing: Listing = { ino: stats.ino, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, readAt, entries };
-    if (this.#keepListings && this.#listedEntries + entries.length <= MAX_LISTED_ENTRIES) {
-      this.#listings.set(normal, listing);
-      this.#listedEntries += entries.length;
-    }
-    return listing;
+    return this.#keep(normal, { ino: stats.ino, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, readAt, entries });
   }
 
-  /** The helper's listing of `path`, kept in the listing cache as one read here. */
-  #remember(path: string, answer: ListingAnswer): Listing {
-    const entries = decodeEntries(answer.entries as string);
-    const listing: Listing = { ino: answer.ino, mtimeMs: answer.mtimeMs, ctimeMs: answer.ctimeMs, readAt: answer.readAt, entries };
-    if (this.#listedEntries + entries.length <= MAX_LISTED_ENTRIES) {
+  /** `listing` of `path`, kept in the listing cache (unless this source keeps none, or the cache is full). */
+  #keep(path: string, listing: Listing): Listing {
+    if (this.#keepListings && this.#listedEntries + listing.entries.length <= MAX_LISTED_ENTRIES) {
       this.#listings.set(path, listing);
-      this.#listedEntries += entries.length;
+      this.#listedEntries += listing.entries.length;
     }
     return listing;
   }

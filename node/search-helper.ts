@@ -65,10 +65,10 @@ export interface ListingAnswer {
   index: number;
   entries: string | undefined;
   /**
-   * The subdirectories the helper goes on to list itself (names, each followed by NUL), the first
-   * with index `first`, the next `first + 1`, ...; undefined (and `first` -1) for none.
+   * The subdirectories the helper goes on to list itself, by name: the first with index `first`, the
+   * next `first + 1`, ...; undefined (and `first` -1) for none.
    */
-  below: string | undefined;
+  below: string[] | undefined;
   first: number;
   ino: number;
   mtimeMs: number;
@@ -408,12 +408,7 @@ export class ListingSession {
     const names = answer.below;
     if (names === undefined || answer.first < 0 || this.#cancelled) return;
     const prefix = path === '/' ? '/' : `${path}/`;
-    let index = answer.first;
-    for (let at = 0; at < names.length; index += 1) {
-      const end = names.indexOf('\0', at);
-      this.#indexes.set(prefix + names.slice(at, end), index);
-      at = end + 1;
-    }
+    for (let k = 0; k < names.length; k += 1) this.#indexes.set(prefix + (names[k] as string), answer.first + k);
   }
 
   /** Ends the session: the helper lists nothing more of it, and its answers are dropped. */

@@ -8,7 +8,7 @@ import { type MessagePort, parentPort } from 'node:worker_threads';
 import { isToolError } from '../src/core/errors.js';
 import type { FsDirent, SharedBatchKind } from '../src/core/types.js';
 import ignore from 'ignore';
-import { ALWAYS_SKIPPED_DIRS, compileIgnoreLevel, type IgnoreFactory, type IgnoreLevel, ignoreRulesOf, isIgnored, MAX_IGNORE_FILE_BYTES } from '../src/fs/walk.js';
+import { ALWAYS_SKIPPED_DIRS, compileIgnoreLevel, hasIgnoreFile, type IgnoreFactory, type IgnoreLevel, ignoreRulesOf, isIgnored, MAX_IGNORE_FILE_BYTES } from '../src/fs/walk.js';
 import { cacheOf, type SourceCache } from '../src/search/source-cache.js';
 import {
   BATCH_HELPER,
@@ -115,7 +115,7 @@ function levelsOf(session: AheadSession, ids: readonly number[]): IgnoreLevel[] 
 function dirsBelow(source: NodeSearchSource, path: string, entries: readonly FsDirent[], deeper: Deeper): { names: string[]; deeper: Deeper } | undefined {
   if (deeper === undefined) return undefined;
   let levels = deeper;
-  if (levels !== 'all' && entries.some((entry) => entry.name === '.gitignore' && !entry.isDirectory())) {
+  if (levels !== 'all' && hasIgnoreFile(entries)) {
     let read;
     try {
       read = source.read(path === '/' ? '/.gitignore' : `${path}/.gitignore`, MAX_IGNORE_FILE_BYTES + 1);
@@ -188,9 +188,7 @@ function listAhead(message: Extract<WorkerMessage, { type: 'list' }>): void {
         const first = Atomics.add(claims, LIST_NEXT, names.length);
         if (first + names.length <= MAX_LISTED_AHEAD) {
           answer.first = first;
-          let joined = '';
-          for (const name of names) joined += `${name}\0`;
-          answer.below = joined;
+          answer.below = names;
           // The walk takes the last first: this thread the first first, so they meet late.
           const prefix = next.path === '/' ? '/' : `${next.path}/`;
           for (let k = names.length - 1; k >= 0; k -= 1) session.own.push({ path: prefix + (names[k] as string), index: first + k, deeper: below.deeper });

@@ -65,6 +65,31 @@ function listedHere(root: string, path: string): string[] {
   }
 }
 
+/**
+ * On `count` platforms over `root`, one after another and all kept open: hands `dirs` to the helper,
+ * waits until it answered each, runs `check`, ends the walk; then checks the helper thread is still
+ * the one running (`stopSearchWorker` finds it), and starts a new one after.
+ */
+async function onPlatformsListedAhead(root: string, count: number, dirs: readonly string[], deeper: WalkDeeper | undefined, check: (source: AheadSource, k: number) => void | Promise<void>): Promise<void> {
+  const platforms: Platform[] = [];
+  try {
+    for (let k = 0; k < count; k += 1) {
+      const platform = suite.node.createNodePlatform({ root });
+      platforms.push(platform);
+      const source = sourceOf(platform);
+      source.begin?.();
+      source.prefetch(dirs, deeper);
+      for (const dir of dirs) await until(() => source.answeredAhead(dir), `the helper to list ${dir} for platform ${k}`);
+      await check(source, k);
+      source.end();
+    }
+    expect(suite.node.stopSearchWorker()).toBe(true);
+  } finally {
+    await Promise.all(platforms.map((platform) => platform.dispose()));
+    await startHelper();
+  }
+}
+
 describe('directories listed ahead of a walk by the search helper thread (Node platform, built package)', () => {
   it('answers what the walk would list itself, and goes on below as the walk does: past node_modules never, through the .gitignore rules in force and those it meets, everywhere with ignore rules off', async () => {
     const root = suite.tree('ahead', {
@@ -250,25 +275,11 @@ describe('directories listed ahead of a walk by the search helper thread (Node p
     const root = suite.tree('ahead-rules', Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`s${i}/t/x.js`, 'x'])));
     const lines = Array.from({ length: 10_000 }, (_, i) => `some/dir${i}/*.generated-${i}.[ch]`);
     const dirs = Array.from({ length: 8 }, (_, i) => join(root, `s${i}`));
-    const platforms: Platform[] = [];
-    try {
-      for (let k = 0; k < 30; k += 1) {
-        const platform = suite.node.createNodePlatform({ root });
-        platforms.push(platform);
-        const source = sourceOf(platform);
-        source.begin?.();
-        source.prefetch(dirs, [{ dir: root, lines }]);
-        for (const dir of dirs) await until(() => source.answeredAhead(dir), `the helper to list ${dir} for platform ${k}`);
-        // It went on below through the rules (none of them ignores t).
-        expect(shape(source.readdir(dirs[0] as string))).toEqual(['d t']);
-        await until(() => source.answeredAhead(join(dirs[0] as string, 't')), `the helper to list s0/t for platform ${k}`);
-        source.end();
-      }
-      expect(suite.node.stopSearchWorker()).toBe(true);
-    } finally {
-      await Promise.all(platforms.map((platform) => platform.dispose()));
-      await startHelper();
-    }
+    await onPlatformsListedAhead(root, 30, dirs, [{ dir: root, lines }], async (source, k) => {
+      // It went on below through the rules (none of them ignores t).
+      expect(shape(source.readdir(dirs[0] as string))).toEqual(['d t']);
+      await until(() => source.answeredAhead(join(dirs[0] as string, 't')), `the helper to list s0/t for platform ${k}`);
+    });
   }, 180_000);
 
   it('keeps no listings of its own on the helper thread: many platforms listed ahead of there leave it running', async () => {
@@ -278,23 +289,9 @@ describe('directories listed ahead of a walk by the search helper thread (Node p
     for (let d = 0; d < 40; d += 1) for (let i = 0; i < 500; i += 1) files[`p${d % 4}/d${d}/${'n'.repeat(80)}${i}`] = '';
     const root = suite.tree('ahead-many', files);
     const dirs = Array.from({ length: 40 }, (_, d) => join(root, `p${d % 4}/d${d}`));
-    const platforms: Platform[] = [];
-    try {
-      for (let k = 0; k < 50; k += 1) {
-        const platform = suite.node.createNodePlatform({ root });
-        platforms.push(platform);
-        const source = sourceOf(platform);
-        source.begin?.();
-        source.prefetch(dirs, undefined);
-        for (const dir of dirs) await until(() => source.answeredAhead(dir), `the helper to list ${dir} for platform ${k}`);
-        expect(source.readdir(dirs[39] as string).length).toBe(500);
-        source.end();
-      }
-      expect(suite.node.stopSearchWorker()).toBe(true);
-    } finally {
-      await Promise.all(platforms.map((platform) => platform.dispose()));
-      await startHelper();
-    }
+    await onPlatformsListedAhead(root, 50, dirs, undefined, (source) => {
+      expect(source.readdir(dirs[39] as string).length).toBe(500);
+    });
   }, 180_000);
 
   it('finds the same files with the helper listing ahead as without it, over ignore rules, node_modules, links, renames between calls and odd names', async () => {

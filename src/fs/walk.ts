@@ -526,6 +526,11 @@ export function ignoreRulesOf(bytes: Uint8Array): ReturnType<typeof boundIgnoreR
   return decoded ? boundIgnoreRules(decoded.text) : undefined;
 }
 
+/** Whether a directory's `entries` hold a `.gitignore` (anything but a directory of that name), whose rules then apply below it. */
+export function hasIgnoreFile(entries: readonly FsDirent[]): boolean {
+  return entries.some((entry) => entry.name === '.gitignore' && !entry.isDirectory());
+}
+
 /** Whether `path` (a directory when `isDir`) is ignored by `levels` (outermost first): the innermost rule that speaks of it decides. */
 export function isIgnored(levels: readonly IgnoreLevel[], path: string, isDir: boolean): boolean {
   for (let i = levels.length - 1; i >= 0; i -= 1) {
@@ -624,7 +629,7 @@ async function walkTree(options: WalkOptions): Promise<WalkResult> {
     }
     directories += 1;
     let levels = current.levels;
-    if (!includeIgnored && dirents.some((d) => d.name === '.gitignore' && !d.isDirectory())) {
+    if (!includeIgnored && hasIgnoreFile(dirents)) {
       const { level, dropped } = await readIgnoreFile(fs, current.path, signal);
       if (level) levels = [...levels, level];
       if (dropped) ignoreDropped.push(dropped);
