@@ -199,29 +199,27 @@ export class NodeSearchSource implements SearchSource {
    */
   prefetch(paths: readonly string[], deeper: WalkDeeper | undefined): void {
     if (this.#closed || this.#aloneCall === this.#call) return;
-    let ahead = this.#ahead;
-    if (ahead === undefined) {
-      ahead = this.helper?.listAhead();
-      if (ahead === undefined) {
-        this.#aloneCall = this.#call;
-        return;
-      }
-      this.#ahead = ahead;
-    }
     // Not those listed before, nor those the helper lists anyway (below one it listed).
     const listings = this.#listings;
+    const known = this.#ahead;
     let unknown: string[] | undefined;
     for (let i = 0; i < paths.length; i += 1) {
       const path = paths[i] as string;
-      if (listings.has(path) || ahead.has(path)) unknown ??= paths.slice(0, i);
+      if (listings.has(path) || known?.has(path) === true) unknown ??= paths.slice(0, i);
       else unknown?.push(path);
     }
     const wanted = unknown ?? paths;
-    if (wanted.length > 0 && !ahead.post(wanted, deeper)) {
+    // A walk over listings all cached (a repeated search) starts no session.
+    if (wanted.length === 0) return;
+    const ahead = known ?? this.helper?.listAhead();
+    if (ahead === undefined || !ahead.post(wanted, deeper)) {
       this.#ahead = undefined;
       this.#aloneCall = this.#call;
+      return;
     }
+    this.#ahead = ahead;
   }
+
 
   stat(path: string): SearchFileStat | undefined {
     this.#live();
