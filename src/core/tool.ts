@@ -2,8 +2,8 @@ import type { FsPromises, JsonSchema, JsonValue, Platform } from './types.js';
 import type { DenialTracker, PermissionChecker } from './permissions.js';
 import type { FileCache } from './file-cache.js';
 import type { ToolAnnotations } from './host.js';
-import { isStandardSchema, type StandardSchemaV1 } from './standard-schema.js';
-import { describeValue } from './options.js';
+import { isStandardSchema, legacyZodProblem, type StandardSchemaV1 } from './standard-schema.js';
+import { closestName, describeValue } from './options.js';
 
 /**
  * The classic tool shape, kept working beside {@link ExecuteTool}: `parameters` (JSON Schema object or
@@ -222,6 +222,11 @@ export interface ToolDefinition<S, Out> {
  *
  * Throws a TypeError (a programming error, not a tool-call failure) when the definition is not an object, when neither `execute`, `call` nor
  * `callWithContext` is given, or `inputSchema` is neither a JSON Schema object nor a Standard Schema.
+ * A key neither form takes is refused, never ignored, with the name it most probably misspells
+ * (`defineTool(get_weather): input_schema is not an option (did you mean inputSchema?)`), and a key of
+ * the other form names its counterpart (`parameters` beside `execute`: give the schema as
+ * `inputSchema`; `readOnly` beside `execute`: `annotations: { readOnlyHint: true }`). A zod 3 schema
+ * (which has no JSON Schema output for the model) is refused saying to use zod 4.2 or later.
  */
 export function defineTool<const S extends ToolSchema, Out = unknown>(definition: ExecuteToolDefinition<S, Out>): ExecuteTool<InferInput<S>, Out>;
 export function defineTool<const S extends JsonSchema | string, Out = unknown>(definition: ToolDefinition<S, Out>): Tool<InferArgs<S>, Out>;
@@ -233,13 +238,49 @@ export function defineTool(
       `defineTool: definition must be an object { name, description, inputSchema, execute } (or { name, description, parameters, call }), not ${describeValue(definition)}`,
     );
   }
-  if ('execute' in definition || 'inputSchema' in definition) return defineExecuteTool(definition as ExecuteToolDefinition<ToolSchema, unknown>);
+  const executeForm = 'execute' in definition || 'inputSchema' in definition;
+  checkDefinitionKeys(definition as unknown as Record<string, unknown>, executeForm);
+  if (executeForm) return defineExecuteTool(definition as ExecuteToolDefinition<ToolSchema, unknown>);
   return defineClassicTool(definition as ToolDefinition<JsonSchema | string, unknown>);
+}
+
+/** The keys of each form of {@link defineTool}'s definition (kept in step with the two definition interfaces). */
+const EXECUTE_KEYS = ['name', 'description', 'inputSchema', 'jsonSchema', 'outputSchema', 'annotations', 'isReadOnlyCall', 'concurrencySafe', 'execute'] as const;
+const CLASSIC_KEYS = ['name', 'description', 'parameters', 'readOnly', 'concurrencySafe', 'needsContext', 'annotations', 'isReadOnlyCall', 'outputSchema', 'call', 'callWithContext'] as const;
+
+/** What a key of the classic form is called in the execute form, and the other way round. */
+const COUNTERPARTS: Readonly<Record<string, string>> = {
+  parameters: 'with execute, give the schema as inputSchema (parameters goes with call, the classic form)',
+  readOnly: 'with execute, say annotations: { readOnlyHint: true } (readOnly goes with call, the classic form)',
+  needsContext: 'with execute, the context is always its second argument: execute(input, ctx)',
+  call: 'give either execute (with inputSchema) or call / callWithContext (with parameters), not both',
+  callWithContext: 'give either execute (with inputSchema) or call / callWithContext (with parameters), not both',
+  jsonSchema: 'jsonSchema goes with inputSchema and execute; with parameters the schema already is JSON Schema',
+};
+
+/**
+ * Refuses a key of `definition` that its form does not take: a TypeError naming the tool and the key,
+ * with the name it most probably misspells (`input_schema` → `inputSchema`), or, for a key of the
+ * other form, what to write instead. A key whose value is undefined is let through.
+ */
+function checkDefinitionKeys(definition: Record<string, unknown>, executeForm: boolean): void {
+  const own: readonly string[] = executeForm ? EXECUTE_KEYS : CLASSIC_KEYS;
+  const other: readonly string[] = executeForm ? CLASSIC_KEYS : EXECUTE_KEYS;
+  const where = `defineTool(${typeof definition.name === 'string' ? definition.name : describeValue(definition.name)})`;
+  for (const key of Object.keys(definition)) {
+    if (own.includes(key) || definition[key] === undefined) continue;
+    if (other.includes(key)) throw new TypeError(`${where}: ${key} is not an option of this form; ${COUNTERPARTS[key] ?? `it goes with ${executeForm ? 'call' : 'execute'}`}`);
+    const near = closestName(key, [...new Set([...own, ...other])]);
+    const hint = near === undefined ? `the options are ${own.join(', ')}` : other.includes(near) && !own.includes(near) ? `did you mean ${near}? ${COUNTERPARTS[near] ?? ''}`.trim() : `did you mean ${near}?`;
+    throw new TypeError(`${where}: ${key} is not an option (${hint})`);
+  }
 }
 
 function defineExecuteTool(definition: ExecuteToolDefinition<ToolSchema, unknown>): ExecuteTool<never, unknown> {
   const { name, inputSchema, execute } = definition;
   if (typeof execute !== 'function') throw new TypeError(`defineTool(${String(name)}): execute must be a function (input, ctx) => result`);
+  const legacy = legacyZodProblem(inputSchema);
+  if (legacy) throw new TypeError(`defineTool(${String(name)}): inputSchema ${legacy}`);
   const isJsonObject = typeof inputSchema === 'object' && inputSchema !== null && !Array.isArray(inputSchema) && !isStandardSchema(inputSchema);
   if (!isJsonObject && !isStandardSchema(inputSchema)) {
     throw new TypeError(`defineTool(${String(name)}): inputSchema must be a JSON Schema object or a Standard Schema (zod 4, valibot, arktype)`);
@@ -262,6 +303,11 @@ function defineClassicTool(definition: ToolDefinition<JsonSchema | string, unkno
   const { call, callWithContext } = definition;
   if (!call && !callWithContext) {
     throw new TypeError(`defineTool(${definition.name}): give call or callWithContext`);
+  }
+  if (isStandardSchema(definition.parameters) || legacyZodProblem(definition.parameters)) {
+    throw new TypeError(
+      `defineTool(${definition.name}): parameters takes a JSON Schema; a zod / valibot / arktype schema goes in inputSchema, with execute(input, ctx) instead of call`,
+    );
   }
   const needsContext = definition.needsContext ?? callWithContext !== undefined;
   const tool: Tool = {
