@@ -33,7 +33,6 @@ export default defineConfig({
     alias: [
       { find: /^toolhost\/web$/, replacement: here('../web/index.ts') },
       { find: /^toolhost\/agent$/, replacement: here('../src/agent/index.ts') },
-      { find: /^toolhost\/ajv$/, replacement: here('../src/core/ajv.ts') },
       { find: /^toolhost\/web\/zenfs$/, replacement: here('../web/zenfs.ts') },
       { find: /^toolhost\/web\/folders$/, replacement: here('../web/folders.ts') },
       { find: /^toolhost$/, replacement: here('../src/index.ts') },

@@ -19,7 +19,6 @@ import {
   type ToolCallResult,
   toolProfiles,
 } from 'toolhost';
-import { useAjv } from 'toolhost/ajv';
 import { createWebPlatform, deleteWorkspace, exposeToolRunner, type WebMountSource, type WebPlatform } from 'toolhost/web';
 import { useFolders } from 'toolhost/web/folders';
 import { zenfsMount } from 'toolhost/web/zenfs';
@@ -27,8 +26,7 @@ import { Zip } from '@zenfs/archives';
 import { FILE_HEADERS_ONLY, formatPatch, structuredPatch } from 'diff/lib/patch/create.js';
 import { CONFIG_DB, CONFIG_STORE, type AdminApi, type AdminNotice, type ChangeView, type FileView, type HistoryEntry, type Mode, type TreeEntry, type WorkerInfo, type WorkspaceConfig } from './protocol.js';
 
-// save_memory below has a schema of its own, compiled at run time.
-useAjv();
+// save_memory below has a schema of its own, compiled at run time (ajv loads on that first compile).
 // Local folders (in place or under a review overlay) and zip mounts.
 useFolders();
 

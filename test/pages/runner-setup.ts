@@ -5,7 +5,6 @@ import { ToolRunner, type ToolMessage } from '../../src/core/runner.js';
 import { defineTool } from '../../src/core/tool.js';
 import * as z from 'zod';
 import { BuiltinTools } from '../../src/tools/index.js';
-import { useAjv } from '../../src/core/ajv.js';
 import type { Tool } from '../../src/core/tool.js';
 import { useFolders } from '../../web/folders.js';
 import { createWebPlatform, type WebBackend } from '../../web/index.js';
@@ -49,9 +48,9 @@ function blockedFactory(): IDBFactory {
 }
 
 export function buildRunner(onMessage: (message: ToolMessage) => void): ToolRunner {
-  // The test tools below (and page-side tools) have schemas of their own: compiled at run time by ajv
-  // (under a CSP without 'unsafe-eval' that compile is refused, which csp.test.ts checks).
-  useAjv();
+  // The test tools below (and page-side tools) have schemas of their own: compiled at run time by ajv,
+  // which loads on the first such compile (under a CSP without 'unsafe-eval' that compile is refused,
+  // which csp.test.ts checks).
   // backend 'opfs' is a folder workspace: its code comes from toolhost/web/folders.
   useFolders();
   const platform = createWebPlatform({
