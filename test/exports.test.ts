@@ -70,7 +70,7 @@ const PINNED: Record<string, { source: string; names: string[] }> = {
       'rememberedDirectory',
     ],
   },
-  'toolhost/web/folders': { source: 'web/folders', names: ['useFolders'] },
+  'toolhost/web/folders': { source: 'web/folders', names: ['folderMount', 'folderWorkspace', 'fsMount', 'opfsWorkspace', 'workspaceMount'] },
   'toolhost/web/zenfs': { source: 'web/zenfs', names: ['zenfsMount'] },
   'toolhost/web/shell': { source: 'web/shell', names: ['justBash'] },
   'toolhost/node': {

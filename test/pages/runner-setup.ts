@@ -6,7 +6,7 @@ import { defineTool } from '../../src/core/tool.js';
 import * as z from 'zod';
 import { BuiltinTools } from '../../src/tools/index.js';
 import type { Tool } from '../../src/core/tool.js';
-import { useFolders } from '../../web/folders.js';
+import { opfsWorkspace } from '../../web/folders.js';
 import { createWebPlatform, type WebBackend } from '../../web/index.js';
 import { withoutBatch } from './without-batch.js';
 
@@ -51,11 +51,10 @@ export function buildRunner(onMessage: (message: ToolMessage) => void): ToolRunn
   // The test tools below (and page-side tools) have schemas of their own: compiled at run time by ajv,
   // which loads on the first such compile (under a CSP without 'unsafe-eval' that compile is refused,
   // which csp.test.ts checks).
-  // backend 'opfs' is a folder workspace: its code comes from toolhost/web/folders.
-  useFolders();
   const platform = createWebPlatform({
     workspace: config.workspace,
-    backend: config.backend ?? 'indexeddb',
+    // backend 'opfs' is a folder workspace: its value (and code) comes from toolhost/web/folders.
+    backend: config.backend === 'opfs' ? opfsWorkspace() : config.backend === 'memory' ? 'memory' : 'indexeddb',
     ...(config.blocked ? { idbFactory: blockedFactory() } : {}),
   });
   const tools: Tool[] = [...(BuiltinTools.all() as Tool[])];
