@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import * as z3 from 'zod/v3';
-import * as z from 'zod';
 import { defineTool, ToolRunner } from '../src/index.js';
 
 const schema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } as const;
@@ -25,32 +24,26 @@ describe('defineTool refuses keys its form does not take, saying what was meant'
   it('parameters beside execute: give the schema as inputSchema', () => {
     const error = typeErrorOf(() => defineTool({ name: 'get_weather', description: 'd', parameters: schema, execute: () => 1 } as never));
     expect(error.message).toBe(
-      'defineTool(get_weather): parameters is not an option of this form; with execute, give the schema as inputSchema (parameters goes with call, the classic form)',
+      'defineTool(get_weather): parameters goes with call; with execute, give the schema as inputSchema',
     );
   });
 
   it('readOnly beside execute: annotations: { readOnlyHint: true }', () => {
     const error = typeErrorOf(() => defineTool({ name: 'w', description: 'd', inputSchema: schema, readOnly: true, execute: () => 1 } as never));
     expect(error.message).toBe(
-      'defineTool(w): readOnly is not an option of this form; with execute, say annotations: { readOnlyHint: true } (readOnly goes with call, the classic form)',
+      'defineTool(w): readOnly goes with call; with execute, use annotations: { readOnlyHint: true }',
     );
   });
 
-  it('a misspelled key of the classic form, and one of the execute form in a classic definition', () => {
+  it('a misspelled key of the classic form, and a key it does not take, listing its options', () => {
     expect(typeErrorOf(() => defineTool({ name: 'c', description: 'd', parameters: schema, readonly: true, call: async () => 1 } as never)).message).toBe(
       'defineTool(c): readonly is not an option (did you mean readOnly?)',
     );
     expect(typeErrorOf(() => defineTool({ name: 'c', description: 'd', parameters: schema, jsonSchema: {}, call: async () => 1 } as never)).message).toBe(
-      'defineTool(c): jsonSchema is not an option of this form; jsonSchema goes with inputSchema and execute; with parameters the schema already is JSON Schema',
+      'defineTool(c): jsonSchema is not an option (the options are name, description, parameters, readOnly, concurrencySafe, needsContext, annotations, isReadOnlyCall, outputSchema, call, callWithContext)',
     );
     expect(typeErrorOf(() => defineTool({ name: 'c', description: 'd', parameters: schema, zzz: 1, call: async () => 1 } as never)).message).toBe(
       'defineTool(c): zzz is not an option (the options are name, description, parameters, readOnly, concurrencySafe, needsContext, annotations, isReadOnlyCall, outputSchema, call, callWithContext)',
-    );
-  });
-
-  it('a zod schema as classic parameters: it goes in inputSchema with execute', () => {
-    expect(typeErrorOf(() => defineTool({ name: 'c', description: 'd', parameters: z.object({ a: z.string() }), call: async () => 1 } as never)).message).toBe(
-      'defineTool(c): parameters takes a JSON Schema; a zod / valibot / arktype schema goes in inputSchema, with execute(input, ctx) instead of call',
     );
   });
 
@@ -89,7 +82,7 @@ describe('a zod 3 schema is refused with the zod advice, not the valibot one', (
     const tool = defineTool({ name: 'old_zod', description: 'd', inputSchema: z3.object({ city: z3.string() }), execute: (input) => input });
     const error = typeErrorOf(() => new ToolRunner({ tools: [tool] }));
     expect(error.message).toContain(
-      "tool old_zod: its input schema is a zod 3 schema: zod 3 is a Standard Schema for validation only, with no JSON Schema output (~standard.jsonSchema) to show the model; use zod 4.2 or later (npm install zod@^4.2, then import * as z from 'zod'; in zod 4, 'zod/v3' is zod 3 again), or pass its JSON Schema yourself as jsonSchema",
+      "tool old_zod: its input schema is a zod 3 schema, which has no JSON Schema output (~standard.jsonSchema) to show the model; use zod 4.2 or later (npm install zod@^4.2; import from 'zod', not 'zod/v3'), or pass its JSON Schema as jsonSchema",
     );
     expect(error.message).not.toContain('valibot');
   });
@@ -113,7 +106,7 @@ describe('a zod 3 schema is refused with the zod advice, not the valibot one', (
     Object.defineProperty(bare, '~standard', { value: undefined });
     const error = typeErrorOf(() => defineTool({ name: 'older', description: 'd', inputSchema: bare, execute: () => 1 }));
     expect(error.message).toBe(
-      "defineTool(older): inputSchema is a zod 3 schema from before 3.24, which is not a Standard Schema and has no JSON Schema output; use zod 4.2 or later (npm install zod@^4.2, then import * as z from 'zod'; in zod 4, 'zod/v3' is zod 3 again), or pass its JSON Schema yourself as jsonSchema",
+      "defineTool(older): inputSchema is a zod 3 schema from before 3.24, which is not a Standard Schema; use zod 4.2 or later (npm install zod@^4.2; import from 'zod', not 'zod/v3'), or pass its JSON Schema as jsonSchema",
     );
   });
 });

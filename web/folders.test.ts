@@ -19,15 +19,15 @@ const decode = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
 // This file never imports toolhost/web/folders before the first block, and nothing is registered
 // anywhere: a folder backend or mount source works only as the value that carries its code.
 describe('createWebPlatform given plain names or objects for folders, mounts and overlays', () => {
-  const hint = (fn: string, use: string): string =>
-    `it comes from its own entry, so that only its users bundle its code: import { ${fn} } from 'toolhost/web/folders' and pass ${use}`;
+  const hint = (fn: string, use: string): string => `needs the code of its entry: import { ${fn} } from 'toolhost/web/folders' and pass ${use}`;
+  // (for a backend, `use` is the call alone: the option's name is already in the message)
   it.each([
-    ['the folder backend { directory }', { backend: { directory: handle } }, `backend { directory } is not taken as it is; ${hint('folderWorkspace', 'backend: folderWorkspace(handle)')}`],
-    ["the remembered folder 'directory'", { backend: 'directory' }, `backend 'directory' is not a name here; ${hint('folderWorkspace', 'backend: folderWorkspace() for the remembered folder')}`],
-    ["the OPFS backend 'opfs'", { backend: 'opfs' }, `backend 'opfs' is not a name here; ${hint('opfsWorkspace', 'backend: opfsWorkspace()')}`],
-    ['a mount { fs }', { backend: 'memory', mounts: { '/workspace/m': { fs: memoryFs({}) } } }, `mounts['/workspace/m'] is not taken as a plain object; ${hint('fsMount', 'fsMount(fs, { readOnly, label })')}`],
-    ['a mount { workspace }', { mounts: { '/workspace/m': { workspace: 'other' } } }, `mounts['/workspace/m'] is not taken as a plain object; ${hint('workspaceMount', 'workspaceMount(name, { readOnly })')}`],
-    ['an overlay base { directory }', { backend: 'memory', overlay: { base: { directory: handle } } }, `overlay.base is not taken as a plain object; ${hint('folderMount', 'folderMount(handle, { readOnly })')}`],
+    ['the folder backend { directory }', { backend: { directory: handle } }, `backend { directory } ${hint('folderWorkspace', 'folderWorkspace(handle)')}`],
+    ["the remembered folder 'directory'", { backend: 'directory' }, `backend 'directory' ${hint('folderWorkspace', 'folderWorkspace()')}`],
+    ["the OPFS backend 'opfs'", { backend: 'opfs' }, `backend 'opfs' ${hint('opfsWorkspace', 'opfsWorkspace()')}`],
+    ['a mount { fs }', { backend: 'memory', mounts: { '/workspace/m': { fs: memoryFs({}) } } }, `mounts['/workspace/m'] ${hint('fsMount', 'fsMount(fs)')}`],
+    ['a mount { workspace }', { mounts: { '/workspace/m': { workspace: 'other' } } }, `mounts['/workspace/m'] ${hint('workspaceMount', 'workspaceMount(name)')}`],
+    ['an overlay base { directory }', { backend: 'memory', overlay: { base: { directory: handle } } }, `overlay.base ${hint('folderMount', 'folderMount(handle)')}`],
   ])('throws a TypeError naming the function of toolhost/web/folders for %s', (_name, options, message) => {
     let thrown: unknown;
     try {

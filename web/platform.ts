@@ -1,4 +1,5 @@
 import { ToolError } from '../src/core/errors.js';
+import { describeValue } from '../src/core/options.js';
 import type { MemoryFs } from '../src/fs/memfs.js';
 import { lazyFs, MemoryStateStore } from '../src/platform/memory.js';
 import { createMemorySearchSource } from '../src/search/memory-source.js';
@@ -155,9 +156,9 @@ function isHandle(value: unknown): value is FileSystemDirectoryHandle {
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'directory' && typeof (value as { getDirectoryHandle?: unknown }).getDirectoryHandle === 'function';
 }
 
-/** How to make a folder value: `"import { opfsWorkspace } from 'toolhost/web/folders' and pass backend: opfsWorkspace()"`. */
-function foldersHint(fn: string, use: string): string {
-  return `it comes from its own entry, so that only its users bundle its code: import { ${fn} } from 'toolhost/web/folders' and pass ${use}`;
+/** The TypeError for a folder option given plainly: `call` is what to pass instead (`'opfsWorkspace()'`). */
+function plainFolders(what: string, call: string): TypeError {
+  return new TypeError(`createWebPlatform: ${what} needs the code of its entry: import { ${call.slice(0, call.indexOf('('))} } from 'toolhost/web/folders' and pass ${call}`);
 }
 
 function carriesFolders(value: unknown): value is CarriesFolders {
@@ -169,24 +170,11 @@ function checkBackend(backend: unknown): 'indexeddb' | 'memory' | WebFolderBacke
   if (backend === 'indexeddb' || backend === 'memory') return backend;
   const b = backend as { kind?: unknown; directory?: unknown } | null;
   if (carriesFolders(b) && (b.kind === 'opfs' || (b.kind === 'directory' && (b.directory === undefined || isHandle(b.directory))))) return b as WebFolderBackend;
-  if (backend === 'opfs') throw new TypeError(`createWebPlatform: backend 'opfs' is not a name here; ${foldersHint('opfsWorkspace', 'backend: opfsWorkspace()')}`);
-  if (backend === 'directory') throw new TypeError(`createWebPlatform: backend 'directory' is not a name here; ${foldersHint('folderWorkspace', 'backend: folderWorkspace() for the remembered folder')}`);
-  if (typeof b === 'object' && b !== null && isHandle(b.directory) && !carriesFolders(b)) {
-    throw new TypeError(`createWebPlatform: backend { directory } is not taken as it is; ${foldersHint('folderWorkspace', 'backend: folderWorkspace(handle)')}`);
-  }
-  throw new ToolError(
-    'invalid_arguments',
-    `createWebPlatform: backend must be 'indexeddb', 'memory', or a folder backend (opfsWorkspace() or folderWorkspace(handle) of toolhost/web/folders), not ${JSON.stringify(backend) ?? String(backend)}`,
-  );
+  const plain = backend === 'opfs' ? 'opfsWorkspace()' : backend === 'directory' ? 'folderWorkspace()' : isHandle(b?.directory) ? 'folderWorkspace(handle)' : undefined;
+  if (plain) throw plainFolders(`backend ${typeof backend === 'string' ? `'${backend}'` : '{ directory }'}`, plain);
+  throw new ToolError('invalid_arguments', `createWebPlatform: backend must be 'indexeddb', 'memory', opfsWorkspace() or folderWorkspace(handle), not ${describeValue(backend)}`);
 }
 
-/** The function of `toolhost/web/folders` that makes a mount source of this plain shape, with how to call it. */
-function plainSourceHint(s: Record<string, unknown>): string | undefined {
-  if (isHandle(s.directory)) return foldersHint('folderMount', 'folderMount(handle, { readOnly })');
-  if (typeof s.workspace === 'string') return foldersHint('workspaceMount', 'workspaceMount(name, { readOnly })');
-  if ((typeof s.fs === 'object' && s.fs !== null) || typeof s.open === 'function') return foldersHint('fsMount', 'fsMount(fs, { readOnly, label })');
-  return undefined;
-}
 
 function checkMountSource(where: string, source: unknown): WebMountSource {
   const s = source as Record<string, unknown> | null;
@@ -195,13 +183,13 @@ function checkMountSource(where: string, source: unknown): WebMountSource {
       return s as unknown as WebMountSource;
     }
   } else if (typeof s === 'object' && s !== null) {
-    const hint = plainSourceHint(s);
-    if (hint) throw new TypeError(`createWebPlatform: ${where} is not taken as a plain object; ${hint}`);
+    const call = isHandle(s.directory) ? 'folderMount(handle)' : typeof s.workspace === 'string' ? 'workspaceMount(name)' : 'fs' in s || 'open' in s ? 'fsMount(fs)' : undefined;
+    if (call) throw plainFolders(where, call);
   }
   const zenfs = typeof s === 'object' && s !== null && 'backend' in s;
   throw new ToolError(
     'invalid_arguments',
-    `createWebPlatform: ${where} must be a mount source made by folderMount(handle), workspaceMount(name) or fsMount(fs) of toolhost/web/folders, or zenfsMount(config) of toolhost/web/zenfs` +
+    `createWebPlatform: ${where} must be folderMount(), workspaceMount() or fsMount() of toolhost/web/folders, or zenfsMount() of toolhost/web/zenfs` +
       (zenfs ? "; for a ZenFS mount configuration, wrap it: import { zenfsMount } from 'toolhost/web/zenfs' and pass zenfsMount(config)" : ''),
   );
 }

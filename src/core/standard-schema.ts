@@ -84,9 +84,7 @@ export function jsonSchemaOfStandard(toolName: string, schema: StandardSchemaV1,
 }
 
 /** The remedy for a zod schema without a Standard JSON Schema converter (zod 3, or zod 4 before 4.2). */
-const ZOD_REMEDY =
-  "use zod 4.2 or later (npm install zod@^4.2, then import * as z from 'zod'; in zod 4, 'zod/v3' is zod 3 again), " +
-  'or pass its JSON Schema yourself as jsonSchema';
+const ZOD_REMEDY = "use zod 4.2 or later (npm install zod@^4.2; import from 'zod', not 'zod/v3'), or pass its JSON Schema as jsonSchema";
 
 /**
  * Why a zod schema with a `~standard` but no `~standard.jsonSchema` cannot be taken, as the end of a
@@ -95,9 +93,7 @@ const ZOD_REMEDY =
  */
 function zodWithoutJsonSchema(schema: StandardSchemaV1): string {
   const zod4 = typeof schema === 'object' && schema !== null && '_zod' in schema;
-  return zod4
-    ? `comes from a zod 4 release before 4.2, which cannot give its JSON Schema through Standard Schema (~standard.jsonSchema, added in zod 4.2); upgrade zod (npm install zod@^4.2), or pass jsonSchema: z.toJSONSchema(schema)`
-    : `is a zod 3 schema: zod 3 is a Standard Schema for validation only, with no JSON Schema output (~standard.jsonSchema) to show the model; ${ZOD_REMEDY}`;
+  return `is a ${zod4 ? 'zod 4 schema from before 4.2' : 'zod 3 schema'}, which has no JSON Schema output (~standard.jsonSchema) to show the model; ${ZOD_REMEDY}`;
 }
 
 /**
@@ -108,7 +104,7 @@ export function legacyZodProblem(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null || isStandardSchema(value)) return undefined;
   const candidate = value as { _def?: unknown; safeParse?: unknown };
   if (typeof candidate._def !== 'object' || candidate._def === null || typeof candidate.safeParse !== 'function') return undefined;
-  return `is a zod 3 schema from before 3.24, which is not a Standard Schema and has no JSON Schema output; ${ZOD_REMEDY}`;
+  return `is a zod 3 schema from before 3.24, which is not a Standard Schema; ${ZOD_REMEDY}`;
 }
 
 /** A copy of `schema` where every object schema without `additionalProperties` gets `false`. */

@@ -3,7 +3,7 @@ import type { DenialTracker, PermissionChecker } from './permissions.js';
 import type { FileCache } from './file-cache.js';
 import type { ToolAnnotations } from './host.js';
 import { isStandardSchema, legacyZodProblem, type StandardSchemaV1 } from './standard-schema.js';
-import { closestName, describeValue } from './options.js';
+import { checkOptions, describeValue, type OptionRules } from './options.js';
 
 /**
  * The classic tool shape, kept working beside {@link ExecuteTool}: `parameters` (JSON Schema object or
@@ -222,11 +222,11 @@ export interface ToolDefinition<S, Out> {
  *
  * Throws a TypeError (a programming error, not a tool-call failure) when the definition is not an object, when neither `execute`, `call` nor
  * `callWithContext` is given, or `inputSchema` is neither a JSON Schema object nor a Standard Schema.
- * A key neither form takes is refused, never ignored, with the name it most probably misspells
- * (`defineTool(get_weather): input_schema is not an option (did you mean inputSchema?)`), and a key of
- * the other form names its counterpart (`parameters` beside `execute`: give the schema as
- * `inputSchema`; `readOnly` beside `execute`: `annotations: { readOnlyHint: true }`). A zod 3 schema
- * (which has no JSON Schema output for the model) is refused saying to use zod 4.2 or later.
+ * A key its form does not take is refused, never ignored, with the name it most probably misspells
+ * (`defineTool(get_weather): input_schema is not an option (did you mean inputSchema?)`) or the form's
+ * options; `parameters` beside `execute` says to give the schema as `inputSchema`, and `readOnly` to
+ * use `annotations: { readOnlyHint: true }`. A zod 3 schema (which has no JSON Schema output for the
+ * model) is refused saying to use zod 4.2 or later.
  */
 export function defineTool<const S extends ToolSchema, Out = unknown>(definition: ExecuteToolDefinition<S, Out>): ExecuteTool<InferInput<S>, Out>;
 export function defineTool<const S extends JsonSchema | string, Out = unknown>(definition: ToolDefinition<S, Out>): Tool<InferArgs<S>, Out>;
@@ -244,36 +244,23 @@ export function defineTool(
   return defineClassicTool(definition as ToolDefinition<JsonSchema | string, unknown>);
 }
 
+const TAKEN = (): undefined => undefined;
+const keysOf = (keys: string): OptionRules => Object.fromEntries(keys.split(' ').map((key) => [key, TAKEN]));
 /** The keys of each form of {@link defineTool}'s definition (kept in step with the two definition interfaces). */
-const EXECUTE_KEYS = ['name', 'description', 'inputSchema', 'jsonSchema', 'outputSchema', 'annotations', 'isReadOnlyCall', 'concurrencySafe', 'execute'] as const;
-const CLASSIC_KEYS = ['name', 'description', 'parameters', 'readOnly', 'concurrencySafe', 'needsContext', 'annotations', 'isReadOnlyCall', 'outputSchema', 'call', 'callWithContext'] as const;
-
-/** What a key of the classic form is called in the execute form, and the other way round. */
-const COUNTERPARTS: Readonly<Record<string, string>> = {
-  parameters: 'with execute, give the schema as inputSchema (parameters goes with call, the classic form)',
-  readOnly: 'with execute, say annotations: { readOnlyHint: true } (readOnly goes with call, the classic form)',
-  needsContext: 'with execute, the context is always its second argument: execute(input, ctx)',
-  call: 'give either execute (with inputSchema) or call / callWithContext (with parameters), not both',
-  callWithContext: 'give either execute (with inputSchema) or call / callWithContext (with parameters), not both',
-  jsonSchema: 'jsonSchema goes with inputSchema and execute; with parameters the schema already is JSON Schema',
-};
+const EXECUTE_KEYS = keysOf('name description inputSchema jsonSchema outputSchema annotations isReadOnlyCall concurrencySafe execute');
+const CLASSIC_KEYS = keysOf('name description parameters readOnly concurrencySafe needsContext annotations isReadOnlyCall outputSchema call callWithContext');
 
 /**
- * Refuses a key of `definition` that its form does not take: a TypeError naming the tool and the key,
- * with the name it most probably misspells (`input_schema` → `inputSchema`), or, for a key of the
- * other form, what to write instead. A key whose value is undefined is let through.
+ * Refuses a key of `definition` that its form does not take, as every option check does: a TypeError
+ * naming the tool and the key, with the name it most probably misspells (`input_schema` →
+ * `inputSchema`); the classic form's `parameters` and `readOnly` beside `execute` say what to write
+ * instead. A key whose value is undefined is let through.
  */
 function checkDefinitionKeys(definition: Record<string, unknown>, executeForm: boolean): void {
-  const own: readonly string[] = executeForm ? EXECUTE_KEYS : CLASSIC_KEYS;
-  const other: readonly string[] = executeForm ? CLASSIC_KEYS : EXECUTE_KEYS;
-  const where = `defineTool(${typeof definition.name === 'string' ? definition.name : describeValue(definition.name)})`;
-  for (const key of Object.keys(definition)) {
-    if (own.includes(key) || definition[key] === undefined) continue;
-    if (other.includes(key)) throw new TypeError(`${where}: ${key} is not an option of this form; ${COUNTERPARTS[key] ?? `it goes with ${executeForm ? 'call' : 'execute'}`}`);
-    const near = closestName(key, [...new Set([...own, ...other])]);
-    const hint = near === undefined ? `the options are ${own.join(', ')}` : other.includes(near) && !own.includes(near) ? `did you mean ${near}? ${COUNTERPARTS[near] ?? ''}`.trim() : `did you mean ${near}?`;
-    throw new TypeError(`${where}: ${key} is not an option (${hint})`);
-  }
+  const where = `defineTool(${String(definition.name)})`;
+  if (executeForm && definition.parameters !== undefined) throw new TypeError(`${where}: parameters goes with call; with execute, give the schema as inputSchema`);
+  if (executeForm && definition.readOnly !== undefined) throw new TypeError(`${where}: readOnly goes with call; with execute, use annotations: { readOnlyHint: true }`);
+  checkOptions(where, definition, executeForm ? EXECUTE_KEYS : CLASSIC_KEYS);
 }
 
 function defineExecuteTool(definition: ExecuteToolDefinition<ToolSchema, unknown>): ExecuteTool<never, unknown> {
@@ -304,11 +291,7 @@ function defineClassicTool(definition: ToolDefinition<JsonSchema | string, unkno
   if (!call && !callWithContext) {
     throw new TypeError(`defineTool(${definition.name}): give call or callWithContext`);
   }
-  if (isStandardSchema(definition.parameters) || legacyZodProblem(definition.parameters)) {
-    throw new TypeError(
-      `defineTool(${definition.name}): parameters takes a JSON Schema; a zod / valibot / arktype schema goes in inputSchema, with execute(input, ctx) instead of call`,
-    );
-  }
+
   const needsContext = definition.needsContext ?? callWithContext !== undefined;
   const tool: Tool = {
     name: definition.name,
