@@ -12,7 +12,7 @@ const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-ne
  * of these files is skipped there with `it.skipIf(!isNode)` (test/support/env.ts) and a comment saying
  * why; the platform contract suite runs in Chromium through test/browser/contract.test.ts.
  */
-const BROWSER_TESTS = ['src/tools/*.test.ts', 'src/core/file-cache.test.ts', 'src/fs/walk.test.ts', 'src/search/*.test.ts', 'test/test-env.test.ts'];
+const BROWSER_TESTS = ['src/tools/*.test.ts', 'src/core/file-cache.test.ts', 'src/core/lazy-ajv.test.ts', 'src/fs/walk.test.ts', 'src/search/*.test.ts', 'test/test-env.test.ts'];
 
 function chromiumPath(): string {
   if (!existsSync(CHROMIUM)) {
@@ -41,7 +41,6 @@ export default defineConfig({
         test: {
           name: 'chromium',
           include: BROWSER_TESTS,
-          setupFiles: ['test/browser/vitest-ajv-setup.ts'],
           // In browsers the libraries that only some calls need load by URL: lazy/*.min.js, generated.
           globalSetup: ['test/support/lazy-setup.ts'],
           // After the node project, not beside it: its Chromium tests and this one's would share the CPUs.

@@ -9,8 +9,10 @@ import {
   ToolError,
   ToolRunner,
   defineTool,
+  type AnyTool,
   type CallOptions,
   type Denial,
+  type ExecuteTool,
   type FunctionDeclaration,
   type PermissionAnswer,
   type PermissionRequest,
@@ -19,18 +21,14 @@ import {
   type ToolCallResult,
   toolProfiles,
 } from 'toolhost';
-import { useAjv } from 'toolhost/ajv';
 import { createWebPlatform, deleteWorkspace, exposeToolRunner, type WebMountSource, type WebPlatform } from 'toolhost/web';
-import { useFolders } from 'toolhost/web/folders';
+import { folderMount, folderWorkspace } from 'toolhost/web/folders';
 import { zenfsMount } from 'toolhost/web/zenfs';
 import { Zip } from '@zenfs/archives';
 import { FILE_HEADERS_ONLY, formatPatch, structuredPatch } from 'diff/lib/patch/create.js';
 import { CONFIG_DB, CONFIG_STORE, type AdminApi, type AdminNotice, type ChangeView, type FileView, type HistoryEntry, type Mode, type TreeEntry, type WorkerInfo, type WorkspaceConfig } from './protocol.js';
 
-// save_memory below has a schema of its own, compiled at run time.
-useAjv();
-// Local folders (in place or under a review overlay) and zip mounts.
-useFolders();
+// save_memory below has a schema of its own, compiled at run time (ajv loads on that first compile).
 
 const workspace = self.name.replace(/^toolhost-playground:/, '') || 'default';
 const shared = 'onconnect' in self;
@@ -47,7 +45,8 @@ function buildPlatform(next: WorkspaceConfig): WebPlatform {
   const folder = next.folder;
   return createWebPlatform({
     workspace,
-    ...(folder ? (next.review ? { overlay: { base: { directory: folder } } } : { backend: { directory: folder } }) : {}),
+    // Local folders (in place, or under a review overlay) and zip mounts: values of their own entries.
+    ...(folder ? (next.review ? { overlay: { base: folderMount(folder) } } : { backend: folderWorkspace(folder) }) : {}),
     ...(next.zips?.length ? { mounts } : {}),
   });
 }
@@ -171,7 +170,10 @@ class PlaygroundRunner extends ToolRunner {
   override unregister(name: string): boolean {
     return current.unregister(name);
   }
-  override async execute(name: string, args: unknown, options: CallOptions = {}): Promise<unknown> {
+  override execute<Output>(tool: ExecuteTool<never, Output> | Tool<never, Output>, args: unknown, options?: CallOptions): Promise<Output>;
+  override execute(name: string, args: unknown, options?: CallOptions): Promise<unknown>;
+  override async execute(target: string | AnyTool, args: unknown, options: CallOptions = {}): Promise<unknown> {
+    const name = typeof target === 'string' ? target : target.name;
     const [result] = await this.processToolCalls([{ name, args }], options);
     if (result && 'error' in result) throw new ToolError(result.code, result.error);
     return result?.result;

@@ -34,6 +34,10 @@ export function loadRegexParser() {
 export function loadGlobCompiler() {
   return import(/* @vite-ignore */ /* webpackIgnore: true */ new URL('./glob.min.js', import.meta.url).href);
 }
+/** Loads ajv's validator classes (src/core/ajv.ts, built into one file with ajv), for runtime JSON Schema compiles. */
+export function loadAjv() {
+  return import(/* @vite-ignore */ /* webpackIgnore: true */ new URL('./ajv.min.js', import.meta.url).href);
+}
 /** The glob compiler when it is there without loading: never in browsers. */
 export function globCompilerNow() {
   return undefined;

@@ -8,6 +8,8 @@ export function loadDiff(): Promise<typeof import('diff/lib/patch/create.js')>;
 export function loadSha256(): Promise<typeof import('@noble/hashes/sha2.js')>;
 /** Loads edit_file's no_match hint module (src/tools/edit/hint.ts, built into one file). */
 export function loadEditHint(): Promise<typeof import('../src/tools/edit/hint.js')>;
+/** Loads ajv's validator classes (`Ajv` for draft-07, `Ajv2019`, `Ajv2020`), for runtime JSON Schema compiles. */
+export function loadAjv(): Promise<typeof import('../src/core/ajv.js')>;
 /** Loads the search pattern parser (src/search/dialect-parse.ts, built into one file). */
 export function loadRegexParser(): Promise<typeof import('../src/search/dialect-parse.js')>;
 /** The search pattern parser when it is there without loading: on Node, never in browsers. */

@@ -24,6 +24,11 @@ export function loadSha256() {
 export function loadEditHint() {
   return import('./edit-hint.min.js');
 }
+/** Loads ajv's validator classes from node_modules (the three dialects' modules), for runtime JSON Schema compiles. */
+export async function loadAjv() {
+  const [draft7, draft2019, draft2020] = await Promise.all([import('ajv'), import('ajv/dist/2019.js'), import('ajv/dist/2020.js')]);
+  return { Ajv: draft7.Ajv, Ajv2019: draft2019.Ajv2019, Ajv2020: draft2020.Ajv2020 };
+}
 /** Loads the search pattern parser (src/search/dialect-parse.ts, built into one file). */
 export function loadRegexParser() {
   return Promise.resolve(regexParser);

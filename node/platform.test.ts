@@ -1,5 +1,5 @@
 import { createHash, webcrypto } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -112,8 +112,8 @@ describe('createNodePlatform', () => {
     expect(() => createNodePlatform({ root: 5 as never })).toThrow(new TypeError('createNodePlatform: root must be a non-empty path without NUL bytes, not 5'));
     expect(() => createNodePlatform({ root: null as never })).toThrow(new TypeError('createNodePlatform: root must be a non-empty path without NUL bytes, not null'));
     expect(() => createNodePlatform({ root: `${root}\0x` })).toThrow(TypeError);
-    // Omitted, the workspace is in memory, as before.
-    expect(createNodePlatform({}).root).toBe('/workspace');
+    // Omitted, the workspace is the current directory, as the toolhost command's.
+    expect(createNodePlatform({}).root).toBe(realpathSync(process.cwd()));
   });
 
   it('refuses every other bad option with a TypeError naming the option, the value and what is accepted', () => {
@@ -160,18 +160,18 @@ describe('createNodePlatform', () => {
   it('reports capabilities: commands with a root, persistence with a stateDir', () => {
     expect(createNodePlatform({ root }).capabilities).toEqual({ runCommand: true, webSearch: true, persistent: false });
     expect(createNodePlatform({ root, stateDir: join(base, 'state-caps') }).capabilities.persistent).toBe(true);
-    expect(createNodePlatform().capabilities).toEqual({ runCommand: false, webSearch: true, persistent: false });
+    expect(createNodePlatform({ inMemory: true }).capabilities).toEqual({ runCommand: false, webSearch: true, persistent: false });
   });
 
   it('keeps state in stateDir across platform instances', async () => {
     const stateDir = join(base, 'state-across');
     await createNodePlatform({ root, stateDir }).state.set('conv', 'k', [1, 2]);
-    expect(await createNodePlatform({ stateDir }).state.get('conv', 'k')).toEqual([1, 2]);
+    expect(await createNodePlatform({ inMemory: true, stateDir }).state.get('conv', 'k')).toEqual([1, 2]);
   });
 
   it('with stateDir, a read-only call with context checks the state file\'s revision, not its content', async () => {
     const stateDir = join(base, 'state-read-only');
-    const platform = createNodePlatform({ stateDir });
+    const platform = createNodePlatform({ inMemory: true, stateDir });
     const remember = defineTool({
       name: 'remember',
       description: 'Stores a note.',
@@ -206,7 +206,7 @@ describe('createNodePlatform', () => {
     const state = new MemoryStateStore();
     await state.set('conv', 'k', 'given');
     const withRoot = createNodePlatform({ root, state });
-    const inMemory = createNodePlatform({ state });
+    const inMemory = createNodePlatform({ inMemory: true, state });
     expect(withRoot.state).toBe(state);
     expect(inMemory.state).toBe(state);
     expect([withRoot.capabilities.persistent, inMemory.capabilities.persistent]).toEqual([true, true]);
@@ -216,8 +216,26 @@ describe('createNodePlatform', () => {
     );
   });
 
-  it('without root: an in-memory workspace at /workspace', async () => {
-    const platform = createNodePlatform();
+  it('without root: the workspace is the current directory, so create_file reaches the disk there', async () => {
+    const dir = join(base, 'cwd-default');
+    await mkdir(dir, { recursive: true });
+    const spy = vi.spyOn(process, 'cwd').mockReturnValue(dir);
+    let platform: Platform;
+    try {
+      platform = createNodePlatform();
+    } finally {
+      spy.mockRestore();
+    }
+    expect(platform.root).toBe(dir);
+    expect(platform.capabilities).toEqual({ runCommand: true, webSearch: true, persistent: false });
+    const runner = new ToolRunner({ platform, tools: BuiltinTools.all() });
+    ok(await call(runner, 'create_file', { file_path: 'made.txt', content: 'on disk' }));
+    expect(readFileSync(join(dir, 'made.txt'), 'utf8')).toBe('on disk');
+    await platform.dispose?.();
+  });
+
+  it('inMemory: true: an in-memory workspace at /workspace; with root it is a TypeError', async () => {
+    const platform = createNodePlatform({ inMemory: true });
     expect(platform.root).toBe('/workspace');
     const runner = new ToolRunner({ platform, tools: BuiltinTools.all() });
     ok(await call(runner, 'create_file', { file_path: '/workspace/m.txt', content: 'mem' }));
@@ -225,10 +243,15 @@ describe('createNodePlatform', () => {
     expect(existsSync('/workspace/m.txt')).toBe(false);
     const result = ok<RunCommandResult>(await call(runner, 'run_command', { command: 'echo hi' }));
     expect(result).toMatchObject({ stdout: '', exit_code: null, note: expect.stringContaining('not available') });
+    expect(() => createNodePlatform({ root, inMemory: true })).toThrow(
+      new TypeError('createNodePlatform: give either root (a directory on disk) or inMemory: true (a workspace in memory), not both'),
+    );
+    expect(() => createNodePlatform({ inMemory: 'yes' as never })).toThrow(new TypeError('createNodePlatform: inMemory must be true or false, not "yes"'));
+    expect(() => createNodePlatform({ inMemroy: true } as never)).toThrow(new TypeError('createNodePlatform: inMemroy is not an option (did you mean inMemory?)'));
   });
 
-  it('without root: keeps the memory workspace\'s atomic writes, change counter and search source', async () => {
-    const platform = createNodePlatform();
+  it('inMemory: keeps the memory workspace\'s atomic writes, change counter and search source', async () => {
+    const platform = createNodePlatform({ inMemory: true });
     expect(platform.atomicWrites).toBe(true);
     expect(typeof platform.changeCount).toBe('function');
     const before = platform.changeCount?.() ?? -1;
@@ -480,7 +503,7 @@ describePlatformContract('node (real directory)', async () => {
   return createNodePlatform({ root: dir, stateDir: `${dir}-state` });
 }, { name: 'node', capabilities: { runCommand: true, webSearch: true, persistent: true } });
 
-describePlatformContract('node (in memory)', () => createNodePlatform(), {
+describePlatformContract('node (in memory)', () => createNodePlatform({ inMemory: true }), {
   name: 'node',
   capabilities: { runCommand: false, webSearch: true, persistent: false },
 });

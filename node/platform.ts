@@ -43,10 +43,18 @@ export { createPathCheckedNodeFs } from './fs/path-checked.js';
 export interface NodePlatformOptions {
   /**
    * A real, existing directory to use as the workspace. Workspace paths then equal host paths
-   * (`platform.root` is its realpath). Without it the workspace is in memory at `/workspace`; an empty
-   * string is not "the current directory" but a TypeError.
+   * (`platform.root` is its realpath). Default: the current directory (`process.cwd()`, read when the
+   * platform is created), as the `toolhost` command does, so files the tools write reach the disk
+   * there. An empty string is not "the current directory" but a TypeError. For a workspace that
+   * lives only in memory, give `inMemory: true` instead.
    */
   root?: string;
+  /**
+   * `true`: the workspace is in memory at `/workspace` (as `createMemoryPlatform`, plus this
+   * platform's web search and network), nothing reaches the disk, and `run_command` has no shell.
+   * Giving it with `root` is a TypeError.
+   */
+  inMemory?: boolean;
   /** Directory for tool state files ({@link FileStateStore}); without it state lives in memory. */
   stateDir?: string;
   /**
@@ -103,6 +111,7 @@ const ENV_RULE: OptionRule = (value, name) => {
 /** The checks of {@link NodePlatformOptions}. */
 const NODE_PLATFORM_RULES: OptionRules = {
   root: is.path,
+  inMemory: is.boolean,
   stateDir: is.path,
   state: stateStoreRule,
   webSearch: is.options({ baseUrl: is.url, timeoutMs: is.positiveMs, fetch: is.function, userAgent: is.string }),
@@ -159,7 +168,7 @@ function realDirectory(root: string): string {
   } catch (error) {
     throw new ToolError(
       'not_found',
-      `workspace root "${root}" does not exist (${(error as { code?: string }).code ?? 'error'}); create it first or omit root for an in-memory workspace`,
+      `workspace root "${root}" does not exist (${(error as { code?: string }).code ?? 'error'}); create it first, or give inMemory: true for a workspace in memory`,
     );
   }
   if (!statSync(real).isDirectory()) {
@@ -171,7 +180,7 @@ function realDirectory(root: string): string {
 /**
  * The Node platform.
  *
- * - `root` given: the workspace is that real directory (must exist: else a ToolError `not_found`, or
+ * - `root` given, or neither `root` nor `inMemory` (then `root` is `process.cwd()`): the workspace is that real directory (must exist: else a ToolError `not_found`, or
  *   `not_a_directory` for a file); `platform.root` is its realpath and workspace paths equal host paths.
  *   `fs` is {@link createConfinedNodeFs}: confined to the root on its own, race-free on Linux (`..`, absolute paths elsewhere
  *   and symlinks leading out → `outside_workspace`). `run_command` runs there ({@link runShellCommand}:
@@ -179,7 +188,7 @@ function realDirectory(root: string): string {
  *   it exits, times out or is aborted; an allow-listed environment unless `command.inheritEnv`; streams
  *   capped at 15,000 characters each end); its `cwd` is checked to be really inside the root
  *   (`outside_workspace`). `backgroundCommands` runs `run_in_background` commands ({@link NodeBackgroundCommands}).
- * - no `root`: an in-memory workspace at `/workspace` (as `createMemoryPlatform`); commands are
+ * - `inMemory: true`: an in-memory workspace at `/workspace` (as `createMemoryPlatform`); commands are
  *   then unavailable (`capabilities.runCommand` false: a host shell cannot see in-memory files), so
  *   `run_command` returns its empty result with a note.
  * - `stateDir` given: state in {@link FileStateStore} (survives a restart, `capabilities.persistent`,
@@ -195,6 +204,9 @@ function realDirectory(root: string): string {
  */
 export function createNodePlatform(options: NodePlatformOptions = {}): Platform {
   checkOptions('createNodePlatform', options, NODE_PLATFORM_RULES);
+  if (options.inMemory === true && options.root !== undefined) {
+    throw new TypeError('createNodePlatform: give either root (a directory on disk) or inMemory: true (a workspace in memory), not both');
+  }
   if (options.state !== undefined && options.stateDir !== undefined) {
     throw new TypeError('createNodePlatform: give either state (a StateStore) or stateDir (a directory for state files), not both');
   }
@@ -213,7 +225,7 @@ export function createNodePlatform(options: NodePlatformOptions = {}): Platform 
   const network = createNodeNetwork(networkOptions);
   const webSearch = (query: string, signal: AbortSignal): Promise<WebSearchResult> => search(query, signal);
 
-  if (options.root === undefined) {
+  if (options.inMemory === true) {
     const memory = createMemoryPlatform({ state });
     return {
       name: 'node',
@@ -232,7 +244,7 @@ export function createNodePlatform(options: NodePlatformOptions = {}): Platform 
     };
   }
 
-  const root = realDirectory(options.root);
+  const root = realDirectory(options.root ?? process.cwd());
   const disposed = new AbortController();
   const fs = refusedOnceDisposed(createConfinedNodeFs(root, { mode: options.confinement }), disposed.signal);
   const shells = createShellSessions(options.command ? { command: options.command } : {});

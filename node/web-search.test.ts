@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryPlatform } from '../src/platform/memory.js';
 import { ToolRunner } from '../src/core/runner.js';
+import { ToolError } from '../src/core/errors.js';
+import { createNodePlatform } from './platform.js';
 import type { Platform } from '../src/core/types.js';
 import { createDuckDuckGoSearch, parseDuckDuckGoResults, unwrapDuckDuckGoUrl } from './web-search.js';
 
@@ -129,16 +131,16 @@ describe('createDuckDuckGoSearch', () => {
     expect(request.headers.accept).toBe('text/html');
   });
 
-  it('returns the timeout form when the server never answers', async () => {
+  it('rejects with unavailable (timed out) when the server never answers', async () => {
     const search = createDuckDuckGoSearch({ baseUrl: `${base}/hang/`, timeoutMs: 300 });
     const started = Date.now();
-    await expect(search('rust')).resolves.toEqual({ results: [], error: 'Search timed out after 300 ms' });
+    await expect(search('rust')).rejects.toEqual(new ToolError('unavailable', 'Search timed out after 300 ms; try again later, or go on without web results'));
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 
-  it('returns the timeout form when the body stalls after the headers', async () => {
+  it('rejects with unavailable (timed out) when the body stalls after the headers', async () => {
     const search = createDuckDuckGoSearch({ baseUrl: `${base}/stall-body/`, timeoutMs: 300 });
-    await expect(search('rust')).resolves.toEqual({ results: [], error: 'Search timed out after 300 ms' });
+    await expect(search('rust')).rejects.toMatchObject({ code: 'unavailable', message: 'Search timed out after 300 ms; try again later, or go on without web results' });
   });
 
   it('defaults the deadline to 10000 ms', async () => {
@@ -146,7 +148,7 @@ describe('createDuckDuckGoSearch', () => {
     const timeout = vi.spyOn(AbortSignal, 'timeout').mockImplementation(() => AbortSignal.abort(new DOMException('late', 'TimeoutError')));
     try {
       const search = createDuckDuckGoSearch({ baseUrl: `${base}/hang/` });
-      await expect(search('rust')).resolves.toEqual({ results: [], error: 'Search timed out after 10000 ms' });
+      await expect(search('rust')).rejects.toMatchObject({ code: 'unavailable', message: 'Search timed out after 10000 ms; try again later, or go on without web results' });
       expect(timeout).toHaveBeenCalledWith(10_000);
     } finally {
       timeout.mockRestore();
@@ -157,21 +159,21 @@ describe('createDuckDuckGoSearch', () => {
     [500, '/status/500/'],
     [403, '/status/403/'],
     [404, '/missing/'],
-  ])('returns the HTTP error form for status %i', async (status, path) => {
+  ])('rejects with unavailable naming the HTTP status %i', async (status, path) => {
     const search = createDuckDuckGoSearch({ baseUrl: `${base}${path}` });
-    await expect(search('rust')).resolves.toEqual({ results: [], error: `Search failed: HTTP ${status}` });
+    await expect(search('rust')).rejects.toMatchObject({ code: 'unavailable', message: `Search failed: DuckDuckGo answered HTTP ${status}; try again later, or go on without web results` });
   });
 
-  it('returns the network error form when the connection is refused', async () => {
+  it('rejects with unavailable naming the cause when the connection is refused', async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     const search = createDuckDuckGoSearch({ baseUrl: `http://127.0.0.1:${port}/html/` });
-    const found = await search('rust');
-    expect(found.results).toEqual([]);
-    expect(found.note).toBeUndefined();
-    expect(found.error).toMatch(/^Search failed: .*ECONNREFUSED/);
+    await expect(search('rust')).rejects.toMatchObject({
+      code: 'unavailable',
+      message: expect.stringMatching(/^Search failed: .*ECONNREFUSED.*; check that this host can reach the network, or go on without web results$/),
+    });
   });
 
   it.each(['', '   ', '\n\t '])('returns the empty-query note for %j without contacting the server', async (query) => {
@@ -196,11 +198,12 @@ describe('createDuckDuckGoSearch', () => {
     expect(seen).toHaveLength(0);
   });
 
-  it('reports a bot-challenge page as an error, and a page without results as no results', async () => {
+  it('rejects a bot-challenge page with unavailable, and answers a page without results with no results', async () => {
     const challenge = createDuckDuckGoSearch({ baseUrl: `${base}/challenge/` });
-    const blocked = await challenge('rust');
-    expect(blocked.results).toEqual([]);
-    expect(blocked.error).toMatch(/^Search blocked: /);
+    await expect(challenge('rust')).rejects.toMatchObject({
+      code: 'unavailable',
+      message: 'Search blocked: DuckDuckGo answered with a bot challenge instead of results; try again later, or go on without web results',
+    });
     const empty = createDuckDuckGoSearch({ baseUrl: `${base}/empty/` });
     await expect(empty('zzzz')).resolves.toEqual({ results: [] });
   });
@@ -235,7 +238,7 @@ describe('createDuckDuckGoSearch', () => {
       ]);
     });
 
-    it('reports a caller abort as cancelled and an HTTP error as a successful result', async () => {
+    it('reports a caller abort as cancelled and an HTTP error as a coded failure (unavailable), never a success', async () => {
       const runner = new ToolRunner({ platform: platformWith(createDuckDuckGoSearch({ baseUrl: `${base}/hang/` })) });
       const controller = new AbortController();
       setTimeout(() => controller.abort(), 50);
@@ -243,7 +246,13 @@ describe('createDuckDuckGoSearch', () => {
       expect(aborted).toMatchObject({ name: 'web_search', code: 'cancelled' });
 
       const failing = new ToolRunner({ platform: platformWith(createDuckDuckGoSearch({ baseUrl: `${base}/status/500/` })) });
-      await expect(failing.execute('web_search', { query: 'rust' })).resolves.toEqual({ results: [], error: 'Search failed: HTTP 500' });
+      await expect(failing.execute('web_search', { query: 'rust' })).rejects.toMatchObject({ code: 'unavailable', message: 'Search failed: DuckDuckGo answered HTTP 500; try again later, or go on without web results' });
+      expect(await failing.processToolCalls([{ id: 's', name: 'web_search', args: { query: 'rust' } }])).toEqual([
+        { id: 's', name: 'web_search', code: 'unavailable', error: 'Search failed: DuckDuckGo answered HTTP 500; try again later, or go on without web results' },
+      ]);
+      // Through the Node platform itself, as a user gets it.
+      const node = new ToolRunner({ platform: createNodePlatform({ inMemory: true, webSearch: { baseUrl: `${base}/status/403/` } }) });
+      await expect(node.execute('google_search', { query: 'rust' })).rejects.toMatchObject({ code: 'unavailable', message: 'Search failed: DuckDuckGo answered HTTP 403; try again later, or go on without web results' });
     });
   });
 });

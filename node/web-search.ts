@@ -1,4 +1,5 @@
 import { Parser } from 'htmlparser2';
+import { isToolError, ToolError } from '../src/core/errors.js';
 import type { WebSearchHit, WebSearchResult } from '../src/core/types.js';
 
 /** DuckDuckGo's JavaScript-free results page, the default {@link DuckDuckGoSearchOptions.baseUrl}. */
@@ -57,12 +58,13 @@ const DEFAULT_USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (
  *   `//duckduckgo.com/l/?uddg=<encoded>&rut=…` unwrapped to the decoded target and protocol-relative
  *   hrefs given `https:`; a result without an `http(s)` URL is skipped.
  *
- * Always resolves with a {@link WebSearchResult} except when the caller aborts:
+ * Resolves with `{ results }` (possibly empty: the page had none), or:
  * - empty or whitespace-only query → `{ results: [], note: 'Empty query' }`, nothing fetched;
- * - deadline passed → `{ results: [], error: 'Search timed out after <timeoutMs> ms' }`;
- * - HTTP status outside 2xx → `{ results: [], error: 'Search failed: HTTP <status>' }`;
- * - network failure (refused, DNS, reset) → `{ results: [], error: 'Search failed: <cause>' }`;
- * - a bot-challenge page instead of results → `{ results: [], error: 'Search blocked: …' }`;
+ * - deadline passed → rejects with a ToolError `unavailable`, `Search timed out after <timeoutMs> ms; …`;
+ * - HTTP status outside 2xx → `unavailable`, `Search failed: DuckDuckGo answered HTTP <status>; …`;
+ * - network failure (refused, DNS, reset) → `unavailable`, `Search failed: <cause>; …`;
+ * - a bot-challenge page instead of results → `unavailable`, `Search blocked: …`;
+ *   each message ends saying what to do next (try again later, or go on without web results);
  * - `signal` aborted (before or during the request) → rejects with the signal's reason, so the runner
  *   reports `cancelled`.
  */
@@ -91,23 +93,29 @@ export function createDuckDuckGoSearch(options: DuckDuckGoSearchOptions = {}): W
       });
       if (!response.ok) {
         await response.body?.cancel().catch(() => undefined);
-        return { results: [], error: `Search failed: HTTP ${response.status}` };
+        throw searchFailure(`Search failed: DuckDuckGo answered HTTP ${response.status}`, 'try again later');
       }
       page = await readCapped(response, WEB_SEARCH_MAX_PAGE_BYTES);
     } catch (error) {
       // The caller's abort wins over everything: the runner turns the rejection into `cancelled`.
       if (signal?.aborted) throw signal.reason;
-      if (deadline.aborted) return { results: [], error: `Search timed out after ${timeoutMs} ms` };
-      return { results: [], error: `Search failed: ${describeNetworkError(error)}` };
+      if (isToolError(error)) throw error;
+      if (deadline.aborted) throw searchFailure(`Search timed out after ${timeoutMs} ms`, 'try again later');
+      throw searchFailure(`Search failed: ${describeNetworkError(error)}`, 'check that this host can reach the network');
     }
     signal?.throwIfAborted();
 
     const results = parseDuckDuckGoResults(page);
     if (results.length === 0 && looksLikeChallenge(page)) {
-      return { results: [], error: 'Search blocked: DuckDuckGo answered with a bot challenge instead of results; try again later' };
+      throw searchFailure('Search blocked: DuckDuckGo answered with a bot challenge instead of results', 'try again later');
     }
     return { results };
   };
+}
+
+/** A search that did not happen: `unavailable`, saying what the model can do next. */
+function searchFailure(what: string, next: string): ToolError {
+  return new ToolError('unavailable', `${what}; ${next}, or go on without web results`);
 }
 
 /**

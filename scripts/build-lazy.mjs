@@ -35,6 +35,9 @@ export const LAZY_MODULES = [
   { source: 'src/search/glob-compile.ts', file: 'glob.min.js' },
   // edit_file's no_match hint (where old_string nearly occurs), only on a failed edit.
   { source: 'src/tools/edit/hint.ts', file: 'edit-hint.min.js' },
+  // ajv's validator classes (draft-07, 2019-09, 2020-12), on the first runtime compile of a JSON Schema
+  // that has no precompiled validator (the browser loader only: Node imports ajv from node_modules).
+  { source: 'src/core/ajv.ts', file: 'ajv.min.js' },
 ];
 
 /** The generated file of an entry of {@link LAZY_MODULES}, by its file name (`'re2js.min.js'`). */

@@ -70,10 +70,9 @@ const PINNED: Record<string, { source: string; names: string[] }> = {
       'rememberedDirectory',
     ],
   },
-  'toolhost/web/folders': { source: 'web/folders', names: ['useFolders'] },
+  'toolhost/web/folders': { source: 'web/folders', names: ['folderMount', 'folderWorkspace', 'fsMount', 'opfsWorkspace', 'workspaceMount'] },
   'toolhost/web/zenfs': { source: 'web/zenfs', names: ['zenfsMount'] },
   'toolhost/web/shell': { source: 'web/shell', names: ['justBash'] },
-  'toolhost/ajv': { source: 'src/core/ajv', names: ['useAjv'] },
   'toolhost/node': {
     source: 'node/index',
     names: ['FileStateStore', 'createFileLocks', 'createNodePlatform', 'createRedisStateStore', 'createToolWorkerPool', 'exposeToolRunnerInWorker', 'precompileValidators', 'spawnToolWorker', 'stopSearchWorker'],

@@ -206,7 +206,15 @@ describe('ToolRunner', () => {
     expect(seen).toEqual(['zen']);
     expect(out.results).toHaveLength(10);
     const failing = new ToolRunner({ platform: { ...platform, webSearch: async () => { throw new Error('ECONNREFUSED'); } } });
-    expect(await failing.execute('web_search', { query: 'zen' })).toEqual({ results: [], error: 'ECONNREFUSED' });
+    await expect(failing.execute('web_search', { query: 'zen' })).rejects.toMatchObject({
+      code: 'unavailable',
+      message: 'Search failed: ECONNREFUSED; try again later, or go on without web results',
+    });
+    const erring = new ToolRunner({ platform: { ...platform, webSearch: async () => ({ results: [], error: 'quota used up.' }) } });
+    await expect(erring.execute('web_search', { query: 'zen' })).rejects.toMatchObject({
+      code: 'unavailable',
+      message: 'quota used up; try again later, or go on without web results',
+    });
   });
 
   it('accepts outputs with undefined properties and refuses absurdly deep ones with a clear message', async () => {

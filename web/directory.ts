@@ -44,7 +44,7 @@ export async function rememberDirectory(workspace: string, handle: FileSystemDir
 }
 
 /**
- * The folder handle a workspace was opened on (`createWebPlatform({ workspace, backend: { directory } })`
+ * The folder handle a workspace was opened on (`createWebPlatform({ workspace, backend: folderWorkspace(handle) })`
  * remembers it), or `undefined`. On the page, call its `requestPermission({ mode: 'readwrite' })` from a
  * click when reopening the workspace asks for permission again. Errors: `unavailable` (no IndexedDB).
  */
@@ -74,7 +74,7 @@ export async function checkDirectory(handle: FileSystemDirectoryHandle, workspac
     if ((error as { name?: unknown }).name === 'NotFoundError') {
       throw new ToolError(
         'unavailable',
-        `the folder "${handle.name}" of workspace "${workspace}" is gone (moved, renamed or deleted); pick it again with showDirectoryPicker() and reopen with createWebPlatform({ workspace: "${workspace}", backend: { directory: handle } })`,
+        `the folder "${handle.name}" of workspace "${workspace}" is gone (moved, renamed or deleted); pick it again with showDirectoryPicker() and reopen with createWebPlatform({ workspace: "${workspace}", backend: folderWorkspace(handle) })`,
       );
     }
     throw error;

@@ -1,9 +1,10 @@
 /**
- * toolhost/web/folders: folder workspaces, mounts and overlays of `createWebPlatform`. The default
- * IndexedDB (or memory) workspace needs none of them, so `toolhost/web` leaves their code out of a
- * bundle; a worker that opens a folder (`backend: { directory: handle }`, `'directory'`, `'opfs'`),
- * mounts filesystems (`mounts`) or lays an overlay over a base (`overlay: { base }`) imports this
- * entry and calls {@link useFolders} once, before `createWebPlatform`.
+ * toolhost/web/folders: folder workspaces, mounts and overlays of `createWebPlatform`, as values passed
+ * where they are used: `backend: folderWorkspace(handle)` / `folderWorkspace()` / `opfsWorkspace()`,
+ * `mounts: { '/workspace/docs': folderMount(handle) }` (also `workspaceMount(name)`, `fsMount(fs)`),
+ * `overlay: { base: folderMount(handle) }`. Each value carries the code that opens it, so the default
+ * IndexedDB (or memory) workspace bundles none of it, and nothing is registered globally: two
+ * workspaces in one worker, or two tests, share no state through this entry.
  */
 import { MemoryFs } from '../src/fs/memfs.js';
 import { ToolError } from '../src/core/errors.js';
@@ -15,7 +16,7 @@ import { resolveIdbFactory, WorkspaceDb } from './idb.js';
 import { JournaledWorkspace } from './journal.js';
 import { mountTable, readOnlyFs, subtreeFs, type Mount } from './mounts.js';
 import { overlayFs, type OverlayControl } from './overlay.js';
-import { provideFolderSupport, type FolderSupport, type SourceContext, type WebMountSource } from './platform.js';
+import { FOLDERS, type FolderSupport, type SourceContext, type WebFolderBackend, type WebMountSource } from './platform.js';
 
 /** Opens a mount or overlay source: its filesystem from `/`, read-only where asked. */
 async function openSource(source: WebMountSource, label: string, context: SourceContext, root: string, prefix = ''): Promise<{ fs: FsPromises; raw: FsPromises }> {
@@ -57,7 +58,7 @@ const support: FolderSupport = {
     } else {
       const remembered = await rememberedDirectory(workspace, idbFactory ? { idbFactory } : {});
       if (!remembered) {
-        throw new ToolError('unavailable', `workspace "${workspace}" has no remembered folder; open it once with createWebPlatform({ workspace: "${workspace}", backend: { directory: handle } })`);
+        throw new ToolError('unavailable', `workspace "${workspace}" has no remembered folder; open it once with createWebPlatform({ workspace: "${workspace}", backend: folderWorkspace(handle) })`);
       }
       handle = remembered;
       await checkDirectory(handle, workspace);
@@ -85,15 +86,51 @@ const support: FolderSupport = {
   },
 };
 
+/** Options of a mount source: `readOnly` refuses every write through the workspace with `permission_denied`. */
+export interface MountOptions {
+  readOnly?: boolean;
+}
+
 /**
- * Makes `createWebPlatform` accept the options that need this entry's code: the folder backends
- * (`backend: { directory: handle }` for a folder from `showDirectoryPicker()` edited in place,
- * `'directory'` for the folder remembered for the workspace, `'opfs'`), `mounts` (folders, other
- * workspaces, ZenFS backends through `zenfsMount()` of `toolhost/web/zenfs`, any filesystem) and
- * `overlay: { base }` (a copy-on-write review layer with `changes()`, `apply()`, `discard()`), each as
- * documented on `WebPlatformOptions`. Without it, `createWebPlatform` throws a TypeError naming this
- * import for any of them. Call it once per worker (again is harmless).
+ * The folder backend of a real folder: `folderWorkspace(handle)` edits the folder of `handle` (from
+ * `showDirectoryPicker()`, or any FileSystemDirectoryHandle) in place and remembers it for the
+ * workspace; `folderWorkspace()` reopens the folder remembered for the workspace, checking permission
+ * (`queryPermission`, and `requestPermission` where the context can ask). Opening answers
+ * `permission_denied` (not granted) or `unavailable` (folder gone, or none remembered), saying how to
+ * reopen it. For `createWebPlatform({ backend })`; `platform.backend` is then `'directory'`.
  */
-export function useFolders(): void {
-  provideFolderSupport(support);
+export function folderWorkspace(directory?: FileSystemDirectoryHandle): WebFolderBackend {
+  return { kind: 'directory', ...(directory === undefined ? {} : { directory }), [FOLDERS]: support };
+}
+
+/**
+ * The folder backend of the Origin Private File System: the workspace's files in the OPFS folder
+ * `toolhost-ws-<workspace>` (created on first use), its state in IndexedDB. `unavailable` where there
+ * is no OPFS. For `createWebPlatform({ backend })`; `platform.backend` is then `'opfs'`.
+ */
+export function opfsWorkspace(): WebFolderBackend {
+  return { kind: 'opfs', [FOLDERS]: support };
+}
+
+/** A real folder (`showDirectoryPicker()`, an OPFS directory) as a mount or overlay base. */
+export function folderMount(directory: FileSystemDirectoryHandle, options: MountOptions = {}): WebMountSource {
+  return { directory, ...(options.readOnly === undefined ? {} : { readOnly: options.readOnly }), [FOLDERS]: support };
+}
+
+/**
+ * Another IndexedDB workspace as a mount or overlay base: its files, committed with this workspace's
+ * calls. Mount it writable only where no other worker has it open.
+ */
+export function workspaceMount(workspace: string, options: MountOptions = {}): WebMountSource {
+  return { workspace, ...(options.readOnly === undefined ? {} : { readOnly: options.readOnly }), [FOLDERS]: support };
+}
+
+/**
+ * A filesystem with the shape of `node:fs/promises` ({@link FsPromises}, addressed from `/`) as a
+ * mount or overlay base, or a function that opens one on the workspace's first use. `label` names it
+ * in messages (default: its path in the workspace).
+ */
+export function fsMount(fs: FsPromises | (() => Promise<FsPromises>), options: MountOptions & { label?: string } = {}): WebMountSource {
+  const extra = { ...(options.readOnly === undefined ? {} : { readOnly: options.readOnly }), ...(options.label === undefined ? {} : { label: options.label }) };
+  return typeof fs === 'function' ? { open: fs, ...extra, [FOLDERS]: support } : { fs, ...extra, [FOLDERS]: support };
 }

@@ -102,7 +102,7 @@ export class HandleFs implements FsPromises {
         if (!(await this.#rootExists())) {
           return new ToolError(
             'unavailable',
-            `${this.#label} is gone (moved, renamed or deleted outside the browser); pick it again with showDirectoryPicker() and reopen the workspace with createWebPlatform({ workspace, backend: { directory: handle } })`,
+            `${this.#label} is gone (moved, renamed or deleted outside the browser); pick it again with showDirectoryPicker() and reopen the workspace with createWebPlatform({ workspace, backend: folderWorkspace(handle) })`,
           );
         }
         return fsError('ENOENT', syscall, path, 'no such file or directory');

@@ -9,6 +9,7 @@ export {
   type WebPlatformOptions,
   type WebBackend,
   type WebMountSource,
+  type WebFolderBackend,
   type WebShell,
   type OverlayChange,
   type OverlayApplyResult,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { useFolders } from './folders.js';
+import { fsMount, opfsWorkspace } from './folders.js';
 import { createWebPlatform } from './platform.js';
 
 describe('createWebPlatform searchSource', () => {
@@ -18,10 +18,9 @@ describe('createWebPlatform searchSource', () => {
   });
 
   it('is absent where files can change outside the platform: with mounts or an overlay, and on folder backends', () => {
-    useFolders();
     const other = createWebPlatform({ workspace: 'search-source-base', backend: 'memory' });
-    expect(createWebPlatform({ workspace: 'with-mount', backend: 'memory', mounts: { '/workspace/m': { fs: other.fs } } }).searchSource).toBeUndefined();
-    expect(createWebPlatform({ workspace: 'with-overlay', backend: 'memory', overlay: { base: { fs: other.fs } } }).searchSource).toBeUndefined();
-    expect(createWebPlatform({ workspace: 'opfs', backend: 'opfs' }).searchSource).toBeUndefined();
+    expect(createWebPlatform({ workspace: 'with-mount', backend: 'memory', mounts: { '/workspace/m': fsMount(other.fs) } }).searchSource).toBeUndefined();
+    expect(createWebPlatform({ workspace: 'with-overlay', backend: 'memory', overlay: { base: fsMount(other.fs) } }).searchSource).toBeUndefined();
+    expect(createWebPlatform({ workspace: 'opfs', backend: opfsWorkspace() }).searchSource).toBeUndefined();
   });
 });

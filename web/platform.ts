@@ -1,4 +1,5 @@
 import { ToolError } from '../src/core/errors.js';
+import { describeValue } from '../src/core/options.js';
 import type { MemoryFs } from '../src/fs/memfs.js';
 import { lazyFs, MemoryStateStore } from '../src/platform/memory.js';
 import { createMemorySearchSource } from '../src/search/memory-source.js';
@@ -13,17 +14,38 @@ import { WebStateStore } from './state.js';
 export type WebBackend = 'indexeddb' | 'opfs' | 'memory' | 'directory';
 
 /**
- * A filesystem to mount (or to lay an overlay over): a folder handle (File System Access API, or an
- * OPFS directory), another IndexedDB workspace (its files, committed with this one's; mount it writable
- * only where no other worker has it open), a ready {@link FsPromises} addressed from `/`, or one opened on first use (what
- * `zenfsMount()` of `toolhost/web/zenfs` returns for any ZenFS backend: a zip archive, a Fetch tree).
+ * The key under which a folder backend or mount source carries the code that opens it (the folder,
+ * mount and overlay implementations of `toolhost/web/folders`), so that only workspaces given such a
+ * value bundle that code, and no global registration is needed.
+ */
+export const FOLDERS: unique symbol = Symbol('toolhost/web/folders');
+
+/** A value made by `toolhost/web/folders` (or `toolhost/web/zenfs`): it carries the code that opens it. */
+export interface CarriesFolders {
+  readonly [FOLDERS]: FolderSupport;
+}
+
+/**
+ * A filesystem to mount (or to lay an overlay over), made by `toolhost/web/folders`: `folderMount(handle)`
+ * (File System Access API, or an OPFS directory), `workspaceMount(name)` (another IndexedDB workspace,
+ * its files committed with this one's; mount it writable only where no other worker has it open),
+ * `fsMount(fs)` (a ready {@link FsPromises} addressed from `/`, or a function opening one on first use),
+ * or by `zenfsMount(config)` of `toolhost/web/zenfs` (any ZenFS backend: a zip archive, a Fetch tree).
  * `readOnly` refuses every write through the workspace with `permission_denied`.
  */
-export type WebMountSource =
+export type WebMountSource = (
   | { directory: FileSystemDirectoryHandle; readOnly?: boolean }
   | { workspace: string; readOnly?: boolean }
   | { fs: FsPromises; readOnly?: boolean; label?: string }
-  | { open(): Promise<FsPromises>; readOnly?: boolean; label?: string };
+  | { open(): Promise<FsPromises>; readOnly?: boolean; label?: string }
+) &
+  CarriesFolders;
+
+/**
+ * A folder backend, made by `toolhost/web/folders`: `folderWorkspace(handle)` (a real folder edited
+ * in place), `folderWorkspace()` (the folder remembered for the workspace) or `opfsWorkspace()`.
+ */
+export type WebFolderBackend = ({ kind: 'opfs' } | { kind: 'directory'; directory?: FileSystemDirectoryHandle }) & CarriesFolders;
 
 /**
  * A shell for `run_command` (what `justBash()` of `toolhost/web/shell` returns): runs `command` on the
@@ -40,26 +62,27 @@ export interface WebPlatformOptions {
   workspace: string;
   /**
    * `indexeddb` (default): files and state in the workspace's IndexedDB database, durable per call.
-   * `opfs`: files in the Origin Private File System (folder `toolhost-ws-<workspace>`), state in IndexedDB.
    * `memory`: nothing persists (capabilities.persistent is false); needs no storage at all.
-   * `{ directory: handle }`: a real local folder from `showDirectoryPicker()` (or any
-   * FileSystemDirectoryHandle), edited in place; the handle is remembered for the workspace.
-   * `directory`: the folder remembered for this workspace; access is checked (and requested where the
-   * context can ask) on open.
-   * The folder backends (`opfs`, `directory`, `{ directory }`) need `useFolders()` of
-   * `toolhost/web/folders`; without it `createWebPlatform` throws a TypeError naming that import.
+   * The folder backends are values of `toolhost/web/folders` (so only their users bundle their code):
+   * `opfsWorkspace()`: files in the Origin Private File System (folder `toolhost-ws-<workspace>`), state
+   * in IndexedDB; `folderWorkspace(handle)`: a real local folder from `showDirectoryPicker()` (or any
+   * FileSystemDirectoryHandle), edited in place, the handle remembered for the workspace;
+   * `folderWorkspace()`: the folder remembered for this workspace, access checked (and requested
+   * where the context can ask) on open. `'opfs'`, `'directory'` or `{ directory }` instead is a
+   * TypeError naming the function to call.
    */
-  backend?: WebBackend | { directory: FileSystemDirectoryHandle };
+  backend?: 'indexeddb' | 'memory' | WebFolderBackend;
   /**
    * Filesystems mounted at absolute paths inside the workspace (`'/workspace/docs'`); walks and
-   * searches cross them, each mount's `.gitignore` applies inside it. Needs `useFolders()` of
-   * `toolhost/web/folders` (else a TypeError naming it).
+   * searches cross them, each mount's `.gitignore` applies inside it. Each source is a value of
+   * `toolhost/web/folders` or `toolhost/web/zenfs` (a plain `{ directory }`, `{ workspace }` or `{ fs }`
+   * is a TypeError naming the function that makes it).
    */
   mounts?: Record<string, WebMountSource>;
   /**
    * Makes the workspace a copy-on-write layer over `base`: the base is read, every write goes to the
    * workspace's own storage (IndexedDB by default), and `changes()` / `apply()` / `discard()` review them.
-   * Needs `useFolders()` of `toolhost/web/folders` (else a TypeError naming it).
+   * `base` is a mount source as in `mounts`.
    */
   overlay?: { base: WebMountSource };
   /** Files to create when the workspace is new (path relative to the root → text or bytes), in one transaction. */
@@ -133,31 +156,40 @@ function isHandle(value: unknown): value is FileSystemDirectoryHandle {
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'directory' && typeof (value as { getDirectoryHandle?: unknown }).getDirectoryHandle === 'function';
 }
 
-function checkBackend(backend: unknown): WebBackend | { directory: FileSystemDirectoryHandle } {
-  if (backend === undefined) return 'indexeddb';
-  if (backend === 'indexeddb' || backend === 'opfs' || backend === 'memory' || backend === 'directory') return backend;
-  if (typeof backend === 'object' && backend !== null && isHandle((backend as { directory?: unknown }).directory)) {
-    return backend as { directory: FileSystemDirectoryHandle };
-  }
-  throw new ToolError(
-    'invalid_arguments',
-    `createWebPlatform: backend must be 'indexeddb', 'opfs', 'memory', 'directory' or { directory: FileSystemDirectoryHandle }, not ${JSON.stringify(backend) ?? String(backend)}`,
-  );
+/** The TypeError for a folder option given plainly: `call` is what to pass instead (`'opfsWorkspace()'`). */
+function plainFolders(what: string, call: string): TypeError {
+  return new TypeError(`createWebPlatform: ${what} needs the code of its entry: import { ${call.slice(0, call.indexOf('('))} } from 'toolhost/web/folders' and pass ${call}`);
 }
+
+function carriesFolders(value: unknown): value is CarriesFolders {
+  return typeof value === 'object' && value !== null && typeof (value as Partial<CarriesFolders>)[FOLDERS] === 'object';
+}
+
+function checkBackend(backend: unknown): 'indexeddb' | 'memory' | WebFolderBackend {
+  if (backend === undefined) return 'indexeddb';
+  if (backend === 'indexeddb' || backend === 'memory') return backend;
+  const b = backend as { kind?: unknown; directory?: unknown } | null;
+  if (carriesFolders(b) && (b.kind === 'opfs' || (b.kind === 'directory' && (b.directory === undefined || isHandle(b.directory))))) return b as WebFolderBackend;
+  const plain = backend === 'opfs' ? 'opfsWorkspace()' : backend === 'directory' ? 'folderWorkspace()' : isHandle(b?.directory) ? 'folderWorkspace(handle)' : undefined;
+  if (plain) throw plainFolders(`backend ${typeof backend === 'string' ? `'${backend}'` : '{ directory }'}`, plain);
+  throw new ToolError('invalid_arguments', `createWebPlatform: backend must be 'indexeddb', 'memory', opfsWorkspace() or folderWorkspace(handle), not ${describeValue(backend)}`);
+}
+
 
 function checkMountSource(where: string, source: unknown): WebMountSource {
   const s = source as Record<string, unknown> | null;
-  if (
-    typeof s === 'object' &&
-    s !== null &&
-    (isHandle(s.directory) || (typeof s.workspace === 'string' && s.workspace.length > 0 && s.workspace.length <= 200) || (typeof s.fs === 'object' && s.fs !== null) || typeof s.open === 'function')
-  ) {
-    return s as unknown as WebMountSource;
+  if (carriesFolders(s)) {
+    if (isHandle(s.directory) || (typeof s.workspace === 'string' && s.workspace.length > 0 && s.workspace.length <= 200) || (typeof s.fs === 'object' && s.fs !== null) || typeof s.open === 'function') {
+      return s as unknown as WebMountSource;
+    }
+  } else if (typeof s === 'object' && s !== null) {
+    const call = isHandle(s.directory) ? 'folderMount(handle)' : typeof s.workspace === 'string' ? 'workspaceMount(name)' : 'fs' in s || 'open' in s ? 'fsMount(fs)' : undefined;
+    if (call) throw plainFolders(where, call);
   }
   const zenfs = typeof s === 'object' && s !== null && 'backend' in s;
   throw new ToolError(
     'invalid_arguments',
-    `createWebPlatform: ${where} must be { directory: FileSystemDirectoryHandle }, { workspace: name }, { fs } or { open() }` +
+    `createWebPlatform: ${where} must be folderMount(), workspaceMount() or fsMount() of toolhost/web/folders, or zenfsMount() of toolhost/web/zenfs` +
       (zenfs ? "; for a ZenFS mount configuration, wrap it: import { zenfsMount } from 'toolhost/web/zenfs' and pass zenfsMount(config)" : ''),
   );
 }
@@ -185,8 +217,8 @@ export interface SourceContext {
 }
 
 /**
- * The folder workspaces, mounts and overlays that `useFolders()` of `toolhost/web/folders` provides,
- * so that only the workspaces that use them bundle their code.
+ * The folder workspaces, mounts and overlays that the values of `toolhost/web/folders` carry, so that
+ * only the workspaces that use them bundle their code.
  */
 export interface FolderSupport {
   /** The files of a folder backend (`'opfs'`, `'directory'`, `{ directory }`), the folder at `root`. */
@@ -202,19 +234,6 @@ export interface FolderSupport {
   }): Promise<{ fs: FsPromises; control?: OverlayControl }>;
 }
 
-let folderSupport: FolderSupport | undefined;
-
-/** Registers the folder, mount and overlay implementations (what `useFolders()` calls). */
-export function provideFolderSupport(support: FolderSupport): void {
-  folderSupport = support;
-}
-
-function requireFolders(what: string): FolderSupport {
-  if (folderSupport) return folderSupport;
-  throw new TypeError(
-    `createWebPlatform: ${what} come from their own entry, so that only their users bundle them: import { useFolders } from 'toolhost/web/folders' and call useFolders() before createWebPlatform`,
-  );
-}
 
 function checkShell(shell: unknown): WebShell | undefined {
   if (shell === undefined) return undefined;
@@ -267,20 +286,21 @@ function seedRecords(files: Record<string, string | Uint8Array>): Array<[string,
  *   workspace do not see each other's changes.
  * Errors at first use: `unavailable` (no IndexedDB, open refused, upgrade blocked), `permission_denied`;
  * `invalid_arguments` (bad workspace name, backend, mount or file, at creation); a TypeError at creation
- * for a folder backend, `mounts` or `overlay` without `useFolders()` of `toolhost/web/folders`.
+ * for a folder backend or mount source given as a plain name or object instead of the value of
+ * `toolhost/web/folders` that carries its code (`'opfs'` → `opfsWorkspace()`, `{ directory }` →
+ * `folderWorkspace(handle)` or `folderMount(handle)`, `{ fs }` → `fsMount(fs)`, ...).
  */
 export function createWebPlatform(options: WebPlatformOptions): WebPlatform {
   const workspaceName = checkWorkspaceName(options?.workspace);
   const backendOption = checkBackend(options.backend);
-  const backend: WebBackend = typeof backendOption === 'string' ? backendOption : 'directory';
+  const backend: WebBackend = typeof backendOption === 'string' ? backendOption : backendOption.kind;
   const mounts = Object.entries(options.mounts ?? {}).map(([path, source]) => ({ path: checkMountPath(path), source: checkMountSource(`mounts['${path}']`, source) }));
   const overlayBase = options.overlay === undefined ? undefined : checkMountSource('overlay.base', options.overlay?.base);
   if (overlayBase && backend !== 'indexeddb' && backend !== 'memory') {
     throw new ToolError('invalid_arguments', "createWebPlatform: an overlay keeps its changes in IndexedDB or memory: use backend 'indexeddb' (default) or 'memory' with overlay");
   }
-  if (backend === 'opfs' || backend === 'directory') requireFolders(`folder workspaces (backend ${typeof backendOption === 'string' ? `'${backend}'` : '{ directory }'})`);
-  if (mounts.length > 0) requireFolders('mounts');
-  if (overlayBase) requireFolders('overlays');
+  // The code of folder backends, mounts and overlays: carried by the values that need it.
+  const folders = typeof backendOption === 'object' ? backendOption[FOLDERS] : (overlayBase?.[FOLDERS] ?? mounts[0]?.source[FOLDERS]);
   const seed = options.files === undefined ? undefined : seedRecords(options.files);
   const shell = checkShell(options.shell);
   const journaled = backend === 'indexeddb' || backend === 'memory';
@@ -326,7 +346,9 @@ export function createWebPlatform(options: WebPlatformOptions): WebPlatform {
       const workspace = await openMemory();
       return { fs: workspace.fs, journal: workspace };
     }
-    return { fs: await requireFolders('folder workspaces').openFolder(typeof backendOption === 'object' ? backendOption : backend, workspaceName, WORKSPACE_ROOT, options.idbFactory) };
+    const folder = backendOption as WebFolderBackend;
+    const which = folder.kind === 'opfs' ? 'opfs' : folder.directory ? { directory: folder.directory } : 'directory';
+    return { fs: await folder[FOLDERS].openFolder(which, workspaceName, WORKSPACE_ROOT, options.idbFactory) };
   };
 
   let control: OverlayControl | undefined;
@@ -344,7 +366,7 @@ export function createWebPlatform(options: WebPlatformOptions): WebPlatform {
       journal = own.journal;
       let fs = own.fs;
       if (overlayBase || mounts.length > 0) {
-        const layered = await requireFolders('mounts and overlays').layer({
+        const layered = await (folders as FolderSupport).layer({
           own: fs,
           root: WORKSPACE_ROOT,
           overlayBase,

@@ -9,6 +9,7 @@
 import { resolveMountConfig } from '@zenfs/core/config.js';
 import { bindContext } from '@zenfs/core/context.js';
 import type { FsDirent, FsPromises } from '../src/core/types.js';
+import { fsMount } from './folders.js';
 import type { WebMountSource } from './platform.js';
 
 /** A ZenFS mount configuration: `{ backend, ...its options }`. */
@@ -29,17 +30,16 @@ function fsError(code: string, syscall: string, path: string, detail: string): E
 /**
  * Wraps a ZenFS mount configuration (`{ backend: Zip, data }`, `{ backend: Fetch, index, baseUrl }`, ...)
  * (or a function resolving to one, e.g. after fetching the archive) as a {@link WebMountSource} for
- * `createWebPlatform({ mounts })` or `overlay.base` (both need `useFolders()` of `toolhost/web/folders`). The backend is resolved on the workspace's first use; a write the backend refuses (`EROFS`, a zip) answers
+ * `createWebPlatform({ mounts })` or `overlay.base` (it carries the mount code of `toolhost/web/folders` with it). The backend is resolved on the workspace's first use; a write the backend refuses (`EROFS`, a zip) answers
  * `permission_denied` saying the mount is read-only.
  */
 export function zenfsMount(config: ZenfsMountConfig | (() => Promise<ZenfsMountConfig>), options: ZenfsMountOptions = {}): WebMountSource {
   const name = typeof config === 'function' ? 'ZenFS' : String((config.backend as { name?: unknown } | null)?.name ?? 'ZenFS');
   const label = options.label ?? `the ${name} mount`;
-  return {
-    ...(options.label === undefined ? {} : { label: options.label }),
-    // Archives (zip, ISO) are read-only by design.
-    readOnly: options.readOnly ?? (name === 'Zip' || name === 'Iso'),
-    async open(): Promise<FsPromises> {
+  // Archives (zip, ISO) are read-only by design.
+  const readOnly = options.readOnly ?? (name === 'Zip' || name === 'Iso');
+  return fsMount(
+    async (): Promise<FsPromises> => {
       const mounted = await resolveMountConfig((typeof config === 'function' ? await config() : config) as never);
       const context = bindContext({ root: '/', mounts: { '/': mounted } } as never);
       const inner = context.fs.promises as unknown as FsPromises;
@@ -77,5 +77,6 @@ export function zenfsMount(config: ZenfsMountConfig | (() => Promise<ZenfsMountC
         unlink: (p) => call('unlink', p, () => inner.unlink(p)),
       };
     },
-  };
+    { readOnly, ...(options.label === undefined ? {} : { label: options.label }) },
+  );
 }

@@ -2,7 +2,8 @@
  * toolhost/ai-sdk: a ToolHost's tools as a Vercel AI SDK `ToolSet` (one `processToolCalls` per model
  * step), and an AI SDK tool as a toolhost tool. The `ai` package is an optional peer dependency.
  */
-import { asSchema, jsonSchema, tool as aiTool, type JSONSchema7, type ModelMessage, type Tool as AiTool, type ToolApprovalStatus, type ToolSet } from 'ai';
+import type { JSONSchema7, ModelMessage, Tool as AiTool, ToolApprovalStatus, ToolSet } from 'ai';
+import { peerLoader } from '../peer.js';
 import { ToolError } from '../../src/core/errors.js';
 import type { ToolHost, ToolInfo } from '../../src/core/host.js';
 import { matchesToolPattern } from '../../src/core/permissions.js';
@@ -11,6 +12,12 @@ import type { Tool, ToolContext } from '../../src/core/tool.js';
 import type { JsonSchema, JsonValue } from '../../src/core/types.js';
 import { heldBackReason, TurnBatcher } from '../batch.js';
 import { checkOptions, checkToolHost, describeValue, is, toolPatternsRule, type OptionRules } from '../../src/core/options.js';
+
+/**
+ * The AI SDK, loaded on the first call that needs it, so importing this entry never fails: without the
+ * package, that call rejects with an Error saying to run `npm install ai@7`.
+ */
+const loadAi = peerLoader({ entry: 'toolhost/ai-sdk', name: 'ai', what: 'the Vercel AI SDK', version: '7' }, () => import('ai'));
 
 /** The checks of {@link FromAiSdkToolOptions}. */
 const FROM_AI_SDK_RULES: OptionRules = { name: is.required(is.nonEmptyString), readOnly: is.boolean, description: is.string };
@@ -97,6 +104,7 @@ export function aiSdkBatchSizes(tools: ToolSet): readonly number[] | undefined {
 export async function aiSdkTools(host: ToolHost, options: AiSdkToolsOptions = {}): Promise<ToolSet> {
   checkToolHost('aiSdkTools', host);
   checkOptions('aiSdkTools', options, BRIDGE_OPTION_RULES);
+  const { tool: aiTool, jsonSchema } = await loadAi();
   const infos: ToolInfo[] = await host.tools();
   const callOptions = (): CallOptions => {
     const out: CallOptions = {};
@@ -237,6 +245,7 @@ export async function fromAiSdkTool(tool: AiTool, options: FromAiSdkToolOptions)
   if (typeof execute !== 'function') {
     throw new TypeError(`fromAiSdkTool: the AI SDK tool ${options.name} has no execute function (it runs on the client), so toolhost cannot run it; give a tool with execute`);
   }
+  const { asSchema } = await loadAi();
   const schema = asSchema(tool.inputSchema);
   const parameters = (await schema.jsonSchema) as JsonSchema;
   const description = typeof tool.description === 'string' ? tool.description : (options.description ?? options.name);

@@ -2,13 +2,20 @@
  * toolhost/openai-agents: a ToolHost's tools as OpenAI Agents JS function tools, one
  * `processToolCalls` per model turn. `@openai/agents` is an optional peer dependency.
  */
-import { tool, type FunctionTool, type RunContext } from '@openai/agents';
+import type { FunctionTool, RunContext } from '@openai/agents';
+import { peerLoader } from '../peer.js';
 import type { ToolHost, ToolInfo } from '../../src/core/host.js';
 import { matchesToolPattern } from '../../src/core/permissions.js';
 import type { CallOptions } from '../../src/core/runner.js';
 import type { JsonSchema } from '../../src/core/types.js';
 import { afterThisTask, heldBackReason, TurnBatcher } from '../batch.js';
 import { checkOptions, checkToolHost, is, toolPatternsRule, type OptionRules } from '../../src/core/options.js';
+
+/**
+ * OpenAI Agents JS, loaded on the first call that needs it, so importing this entry never fails:
+ * without the package, that call rejects with an Error saying to run `npm install @openai/agents@0.20`.
+ */
+const loadAgents = peerLoader({ entry: 'toolhost/openai-agents', name: '@openai/agents', what: 'OpenAI Agents JS', version: '0.20' }, () => import('@openai/agents'));
 
 /** The checks of {@link OpenAIAgentsToolsOptions}. */
 const AGENTS_OPTION_RULES: OptionRules = {
@@ -132,6 +139,7 @@ class TurnApprovalLog {
 export async function openAIAgentsTools(host: ToolHost, options: OpenAIAgentsToolsOptions = {}): Promise<ToolhostFunctionTool[]> {
   checkToolHost('openAIAgentsTools', host);
   checkOptions('openAIAgentsTools', options, AGENTS_OPTION_RULES);
+  const { tool } = await loadAgents();
   const infos: ToolInfo[] = await host.tools();
   const callOptions = (): CallOptions => {
     const out: CallOptions = {};

@@ -1,25 +1,10 @@
 /**
- * toolhost/ajv: runtime JSON Schema compiles in a browser bundle. The core entry leaves ajv out of every
- * bundle (the built-in tools validate with validators generated ahead of time); a worker that registers
- * tools with schemas of its own imports this entry and calls {@link useAjv} once.
+ * ajv's three validator classes, one per JSON Schema dialect, as one module: the source of the file
+ * `lazy/ajv.min.js` (scripts/build-lazy.mjs), which a browser bundle fetches on the first runtime
+ * compile of a JSON Schema that has no precompiled validator (see `compileValidator` in
+ * validation.ts), so no app has to provide ajv and a bundle without such schemas never loads it.
+ * Imports nothing of toolhost's own, so the file carries ajv alone.
  */
-import { Ajv } from 'ajv';
-import { Ajv2019 } from 'ajv/dist/2019.js';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import { AJV_OPTIONS, provideSchemaCompiler, type SchemaCompiler } from './validation.js';
-
-/**
- * Makes runtime schema compiles use the ajv bundled with this entry, in the schema's dialect (draft-07,
- * 2019-09 or 2020-12; options: all errors, no strict mode, no format validation, no coercion, no
- * defaults). Where the environment forbids `eval` (a Content-Security-Policy without `'unsafe-eval'`) a
- * compile still fails, with a TypeError naming the tool; precompile those schemas instead
- * (`precompileValidators` in `toolhost/node`), or use a Standard Schema (zod, valibot).
- */
-export function useAjv(): void {
-  provideSchemaCompiler(async (dialect) => {
-    const options = { ...AJV_OPTIONS, logger: false as const };
-    if (dialect === '2020-12') return new Ajv2020(options) as unknown as SchemaCompiler;
-    if (dialect === '2019-09') return new Ajv2019(options) as unknown as SchemaCompiler;
-    return new Ajv(options) as unknown as SchemaCompiler;
-  });
-}
+export { Ajv } from 'ajv';
+export { Ajv2019 } from 'ajv/dist/2019.js';
+export { Ajv2020 } from 'ajv/dist/2020.js';

@@ -5,7 +5,7 @@ import { KeyedMutex } from './locks.js';
 import { DenialTracker, PermissionChecker, permissionPolicyRule, type PermissionPolicy, type PermissionRequest } from './permissions.js';
 import { checkCallOptions, checkOptions, checkToolCalls, describeValue, is, rule, stateStoreRule, type OptionRule, type OptionRules } from './options.js';
 import { createMemoryPlatform } from '../platform/memory.js';
-import type { AnyTool, HostHooks } from './tool.js';
+import type { AnyTool, ExecuteTool, HostHooks, Tool } from './tool.js';
 import type { ToolHost, ToolInfo } from './host.js';
 import type { JsonSchema, JsonValue, Platform, StateLease, StateStore } from './types.js';
 import { isInside, joinPath } from '../fs/paths.js';
@@ -286,10 +286,25 @@ export class ToolRunner implements ToolHost {
    * `execution_failed` (a throw, message kept; a result that breaks the tool's outputSchema),
    * `unavailable` (the tool's schema could not be compiled), or the tool's own code. Bad `options`
    * (see {@link CallOptions}) reject with a TypeError instead: the host's mistake, not the model's.
+   *
+   * Given the tool object itself (`runner.execute(weather, { city: 'Oslo' })`) instead of its name, the
+   * result is typed with the tool's output type (what its `execute` / `call` returns; `args` stay
+   * `unknown`, validated as ever). That object must be the one registered under its name, checked when
+   * the call starts: otherwise the call rejects with a TypeError (`ToolRunner.execute: the tool "get_weather"
+   * given is not registered on this runner; register it first, or pass its name`), since
+   * another tool's output would not have that type.
    */
-  async execute(name: string, args: unknown, options: CallOptions = {}): Promise<unknown> {
+  execute<Output>(tool: ExecuteTool<never, Output> | Tool<never, Output>, args: unknown, options?: CallOptions): Promise<Output>;
+  execute(name: string, args: unknown, options?: CallOptions): Promise<unknown>;
+  async execute(target: string | AnyTool, args: unknown, options: CallOptions = {}): Promise<unknown> {
     checkCallOptions('ToolRunner.execute', options);
+    const tool = typeof target === 'object' && target !== null ? target : undefined;
+    const name = tool === undefined ? (target as string) : String(tool.name);
     const run = async (): Promise<unknown> => {
+      // Checked with no await before #run looks the name up, so the tool that runs is this one.
+      if (tool !== undefined && this.#tools.get(name)?.tool !== tool) {
+        throw new TypeError(`ToolRunner.execute: the tool ${quoteForMessage(name)} given is not registered on this runner; register it first, or pass its name`);
+      }
       const outcome = await this.#run(name, args, options, undefined);
       if (outcome.ok) return outcome.value;
       throw outcome.error;

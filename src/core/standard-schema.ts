@@ -61,6 +61,9 @@ export function jsonSchemaOfStandard(toolName: string, schema: StandardSchemaV1,
   let derived: unknown = explicit;
   if (derived === undefined) {
     const converter = props.jsonSchema;
+    if ((!converter || typeof converter[io] !== 'function') && props.vendor === 'zod') {
+      throw new TypeError(`tool ${toolName}: its ${io === 'input' ? 'input' : 'output'} schema ${zodWithoutJsonSchema(schema)}`);
+    }
     if (!converter || typeof converter[io] !== 'function') {
       throw new TypeError(
         `tool ${toolName}: its ${props.vendor} schema cannot describe itself as JSON Schema (no ~standard.jsonSchema); ` +
@@ -78,6 +81,30 @@ export function jsonSchemaOfStandard(toolName: string, schema: StandardSchemaV1,
   }
   const { $schema: _dropped, ...rest } = derived as JsonSchema;
   return props.vendor === 'zod' && explicit === undefined ? closeObjects(rest) : rest;
+}
+
+/** The remedy for a zod schema without a Standard JSON Schema converter (zod 3, or zod 4 before 4.2). */
+const ZOD_REMEDY = "use zod 4.2 or later (npm install zod@^4.2; import from 'zod', not 'zod/v3'), or pass its JSON Schema as jsonSchema";
+
+/**
+ * Why a zod schema with a `~standard` but no `~standard.jsonSchema` cannot be taken, as the end of a
+ * sentence: a zod 3 schema (3.24 and later are Standard Schemas for validation only) or a zod 4 one
+ * from before 4.2 (which added Standard JSON Schema; `z.toJSONSchema(schema)` gives its JSON Schema).
+ */
+function zodWithoutJsonSchema(schema: StandardSchemaV1): string {
+  const zod4 = typeof schema === 'object' && schema !== null && '_zod' in schema;
+  return `is a ${zod4 ? 'zod 4 schema from before 4.2' : 'zod 3 schema'}, which has no JSON Schema output (~standard.jsonSchema) to show the model; ${ZOD_REMEDY}`;
+}
+
+/**
+ * Why `value` cannot be a tool's schema when it is a zod 3 schema from before 3.24 (no `~standard` at
+ * all, so it would pass for a JSON Schema object with `_def`): the end of a sentence; else undefined.
+ */
+export function legacyZodProblem(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null || isStandardSchema(value)) return undefined;
+  const candidate = value as { _def?: unknown; safeParse?: unknown };
+  if (typeof candidate._def !== 'object' || candidate._def === null || typeof candidate.safeParse !== 'function') return undefined;
+  return `is a zod 3 schema from before 3.24, which is not a Standard Schema; ${ZOD_REMEDY}`;
 }
 
 /** A copy of `schema` where every object schema without `additionalProperties` gets `false`. */

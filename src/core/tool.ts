@@ -2,8 +2,8 @@ import type { FsPromises, JsonSchema, JsonValue, Platform } from './types.js';
 import type { DenialTracker, PermissionChecker } from './permissions.js';
 import type { FileCache } from './file-cache.js';
 import type { ToolAnnotations } from './host.js';
-import { isStandardSchema, type StandardSchemaV1 } from './standard-schema.js';
-import { describeValue } from './options.js';
+import { isStandardSchema, legacyZodProblem, type StandardSchemaV1 } from './standard-schema.js';
+import { checkOptions, describeValue, type OptionRules } from './options.js';
 
 /**
  * The classic tool shape, kept working beside {@link ExecuteTool}: `parameters` (JSON Schema object or
@@ -222,6 +222,11 @@ export interface ToolDefinition<S, Out> {
  *
  * Throws a TypeError (a programming error, not a tool-call failure) when the definition is not an object, when neither `execute`, `call` nor
  * `callWithContext` is given, or `inputSchema` is neither a JSON Schema object nor a Standard Schema.
+ * A key its form does not take is refused, never ignored, with the name it most probably misspells
+ * (`defineTool(get_weather): input_schema is not an option (did you mean inputSchema?)`) or the form's
+ * options; `parameters` beside `execute` says to give the schema as `inputSchema`, and `readOnly` to
+ * use `annotations: { readOnlyHint: true }`. A zod 3 schema (which has no JSON Schema output for the
+ * model) is refused saying to use zod 4.2 or later.
  */
 export function defineTool<const S extends ToolSchema, Out = unknown>(definition: ExecuteToolDefinition<S, Out>): ExecuteTool<InferInput<S>, Out>;
 export function defineTool<const S extends JsonSchema | string, Out = unknown>(definition: ToolDefinition<S, Out>): Tool<InferArgs<S>, Out>;
@@ -233,13 +238,36 @@ export function defineTool(
       `defineTool: definition must be an object { name, description, inputSchema, execute } (or { name, description, parameters, call }), not ${describeValue(definition)}`,
     );
   }
-  if ('execute' in definition || 'inputSchema' in definition) return defineExecuteTool(definition as ExecuteToolDefinition<ToolSchema, unknown>);
+  const executeForm = 'execute' in definition || 'inputSchema' in definition;
+  checkDefinitionKeys(definition as unknown as Record<string, unknown>, executeForm);
+  if (executeForm) return defineExecuteTool(definition as ExecuteToolDefinition<ToolSchema, unknown>);
   return defineClassicTool(definition as ToolDefinition<JsonSchema | string, unknown>);
+}
+
+const TAKEN = (): undefined => undefined;
+const keysOf = (keys: string): OptionRules => Object.fromEntries(keys.split(' ').map((key) => [key, TAKEN]));
+/** The keys of each form of {@link defineTool}'s definition (kept in step with the two definition interfaces). */
+const EXECUTE_KEYS = keysOf('name description inputSchema jsonSchema outputSchema annotations isReadOnlyCall concurrencySafe execute');
+const CLASSIC_KEYS = keysOf('name description parameters readOnly concurrencySafe needsContext annotations isReadOnlyCall outputSchema call callWithContext');
+
+/**
+ * Refuses a key of `definition` that its form does not take, as every option check does: a TypeError
+ * naming the tool and the key, with the name it most probably misspells (`input_schema` →
+ * `inputSchema`); the classic form's `parameters` and `readOnly` beside `execute` say what to write
+ * instead. A key whose value is undefined is let through.
+ */
+function checkDefinitionKeys(definition: Record<string, unknown>, executeForm: boolean): void {
+  const where = `defineTool(${String(definition.name)})`;
+  if (executeForm && definition.parameters !== undefined) throw new TypeError(`${where}: parameters goes with call; with execute, give the schema as inputSchema`);
+  if (executeForm && definition.readOnly !== undefined) throw new TypeError(`${where}: readOnly goes with call; with execute, use annotations: { readOnlyHint: true }`);
+  checkOptions(where, definition, executeForm ? EXECUTE_KEYS : CLASSIC_KEYS);
 }
 
 function defineExecuteTool(definition: ExecuteToolDefinition<ToolSchema, unknown>): ExecuteTool<never, unknown> {
   const { name, inputSchema, execute } = definition;
   if (typeof execute !== 'function') throw new TypeError(`defineTool(${String(name)}): execute must be a function (input, ctx) => result`);
+  const legacy = legacyZodProblem(inputSchema);
+  if (legacy) throw new TypeError(`defineTool(${String(name)}): inputSchema ${legacy}`);
   const isJsonObject = typeof inputSchema === 'object' && inputSchema !== null && !Array.isArray(inputSchema) && !isStandardSchema(inputSchema);
   if (!isJsonObject && !isStandardSchema(inputSchema)) {
     throw new TypeError(`defineTool(${String(name)}): inputSchema must be a JSON Schema object or a Standard Schema (zod 4, valibot, arktype)`);
@@ -263,6 +291,7 @@ function defineClassicTool(definition: ToolDefinition<JsonSchema | string, unkno
   if (!call && !callWithContext) {
     throw new TypeError(`defineTool(${definition.name}): give call or callWithContext`);
   }
+
   const needsContext = definition.needsContext ?? callWithContext !== undefined;
   const tool: Tool = {
     name: definition.name,

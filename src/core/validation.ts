@@ -1,4 +1,6 @@
 import type { ErrorObject } from 'ajv';
+import { loadAjv } from '#lazy';
+import { onDemand } from './on-demand.js';
 import { clipForMessage, quoteForMessage } from '../fs/text.js';
 import precompiledBuiltins, { checks as precompiledChecks } from '../tools/generated/validators.js';
 import type { JsonSchema } from './types.js';
@@ -76,47 +78,24 @@ export function schemaDialect(schema: JsonSchema): SchemaDialect {
   return 'draft-07';
 }
 
-// Not string literals: bundlers (Vite's default worker format inlines every literal `import()`) then
-// leave ajv out of every bundle that does not ask for it; Node resolves the package at run time.
-const AJV_MODULES: Record<SchemaDialect, [string, string]> = {
-  'draft-07': ['ajv', 'Ajv'],
-  '2019-09': ['ajv/dist/2019.js', 'Ajv2019'],
-  '2020-12': ['ajv/dist/2020.js', 'Ajv2020'],
-};
-
-async function loadAjv(dialect: SchemaDialect): Promise<SchemaCompiler> {
-  const [specifier, exportName] = AJV_MODULES[dialect];
-  const module = (await import(/* @vite-ignore */ specifier)) as Record<string, new (options: object) => SchemaCompiler>;
-  const AjvClass = module[exportName] as new (options: object) => SchemaCompiler;
-  return new AjvClass({ ...AJV_OPTIONS, logger: false });
-}
-
-let loader: (dialect: SchemaDialect) => Promise<SchemaCompiler> = loadAjv;
-const compilers = new Map<SchemaDialect, Promise<SchemaCompiler>>();
+/** ajv's class for each dialect, by its export name in the loaded module. */
+const AJV_CLASSES: Record<SchemaDialect, 'Ajv' | 'Ajv2019' | 'Ajv2020'> = { 'draft-07': 'Ajv', '2019-09': 'Ajv2019', '2020-12': 'Ajv2020' };
 
 /**
- * Sets where runtime schema compiles come from (default: ajv, resolved by name at run time, which works
- * on Node; a browser bundle has ajv only when it imports `toolhost/ajv`, whose `useAjv()` calls this).
- * `load` is asked once per dialect (ajv has one class per dialect: `Ajv`, `Ajv2019`, `Ajv2020`).
+ * ajv, loaded on the first runtime compile (never at import: a worker whose tools all have precompiled
+ * validators, as the built-ins do, or Standard Schemas never loads it). In a browser that is one fetch
+ * of toolhost's `lazy/ajv.min.js` beside the worker, with no set-up by the app; on Node, ajv from
+ * node_modules.
  */
-export function provideSchemaCompiler(load: (dialect: SchemaDialect) => Promise<SchemaCompiler>): void {
-  loader = load;
-  compilers.clear();
-}
+const ajvModule = onDemand('the JSON Schema compiler (ajv)', 'ajv.min.js', loadAjv);
+const compilers = new Map<SchemaDialect, SchemaCompiler>();
 
-function getAjv(dialect: SchemaDialect): Promise<SchemaCompiler> {
-  // Loaded and created on the first runtime compile, not at import: a worker whose tools all have
-  // precompiled validators (the built-ins) or Standard Schemas never loads ajv.
-  let compiler = compilers.get(dialect);
-  if (!compiler) {
-    compiler = loader(dialect).catch((error: unknown) => {
-      throw new TypeError(
-        `no JSON Schema compiler could be loaded (${error instanceof Error ? error.message : String(error)}); in a browser bundle, import { useAjv } from 'toolhost/ajv' and call useAjv() before registering tools with custom schemas, or register precompiled validators`,
-      );
-    });
-    compiler.catch(() => compilers.delete(dialect));
-    compilers.set(dialect, compiler);
-  }
+async function getAjv(dialect: SchemaDialect): Promise<SchemaCompiler> {
+  const ready = compilers.get(dialect);
+  if (ready) return ready;
+  const AjvClass = (await ajvModule.load())[AJV_CLASSES[dialect]] as unknown as new (options: object) => SchemaCompiler;
+  const compiler = compilers.get(dialect) ?? new AjvClass({ ...AJV_OPTIONS, logger: false });
+  compilers.set(dialect, compiler);
   return compiler;
 }
 
@@ -244,9 +223,10 @@ export function precompiledValidator(schema: JsonSchema): ArgumentValidator | un
 
 /**
  * Returns the validator for `schema`: the {@link precompiledValidator} when there is one, else one
- * compiled with ajv (loaded on the first such compile) in the schema's {@link schemaDialect}.
+ * compiled with ajv (loaded on the first such compile, in a browser from toolhost's `lazy/ajv.min.js`,
+ * with nothing for the app to set up) in the schema's {@link schemaDialect}.
  * Rejects with a TypeError naming the tool (a host's mistake, never the model's) when ajv rejects the
- * schema itself, when no compiler can be loaded, or when compiling is forbidden because the
+ * schema itself, when ajv cannot be loaded (the app does not serve that file), or when compiling is forbidden because the
  * environment blocks code generation from strings (a CSP without `'unsafe-eval'`); the message then
  * says how to precompile the schema.
  */
@@ -257,7 +237,9 @@ export async function compileValidator(toolName: string, schema: JsonSchema, wha
   try {
     compiler = await getAjv(schemaDialect(schema));
   } catch (error) {
-    throw new TypeError(`tool ${toolName}: ${(error as Error).message}`);
+    throw new TypeError(
+      `tool ${toolName}: its ${what} schema cannot be compiled here: ${(error as Error).message}; or precompile it (precompileValidators in toolhost/node, then registerPrecompiledValidators), or give the tool a Standard Schema (zod, valibot), which needs no compile`,
+    );
   }
   try {
     return compiler.compile(schema) as ArgumentValidator;

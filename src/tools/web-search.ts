@@ -1,3 +1,4 @@
+import { isToolError, ToolError } from '../core/errors.js';
 import { defineTool, type Tool } from '../core/tool.js';
 import type { WebSearchResult } from '../core/types.js';
 
@@ -14,7 +15,10 @@ const parameters = {
  * The built-in `web_search` / `google_search` fallback:
  * the runner uses it when no registered tool has either name. It hands the query to
  * `platform.webSearch`; a platform without one returns `{ results: [], note }`, an empty query
- * `{ results: [], note: 'Empty query' }`. Always a success: network failures come back as `{ results: [], error }`.
+ * `{ results: [], note: 'Empty query' }`. A search that failed (network down, the service refused or
+ * timed out) is the ToolError `unavailable` with the platform's message (a search that threw a
+ * ToolError keeps its code; one that resolved `{ error }` becomes `unavailable` with that text), so a
+ * failure never reads as "no results".
  */
 export const webSearchFallbackTool: Tool<{ query: string }, WebSearchResult> = defineTool({
   name: 'web_search',
@@ -33,12 +37,16 @@ export const webSearchFallbackTool: Tool<{ query: string }, WebSearchResult> = d
         note: platform.name === 'web' ? 'Search is not available in the browser' : `Search is not available on the ${platform.name} platform`,
       };
     }
+    let found: WebSearchResult;
     try {
-      const found = await platform.webSearch(query, ctx.signal);
-      return { ...found, results: found.results.slice(0, 10) };
+      found = await platform.webSearch(query, ctx.signal);
     } catch (error) {
-      if (ctx.signal.aborted) throw error;
-      return { results: [], error: error instanceof Error ? error.message : String(error) };
+      if (ctx.signal.aborted || isToolError(error)) throw error;
+      throw new ToolError('unavailable', `Search failed: ${error instanceof Error ? error.message : String(error)}; try again later, or go on without web results`);
     }
+    if (typeof found.error === 'string' && found.error !== '') {
+      throw new ToolError('unavailable', `${found.error.replace(/[.;]\s*$/, '')}; try again later, or go on without web results`);
+    }
+    return { ...found, results: found.results.slice(0, 10) };
   },
 });

@@ -90,7 +90,7 @@ describe('web platform folder permission', () => {
       message: `the browser has not granted access to the folder "denied-folder" of workspace "denied-1" (permission: denied); on the page, call (await rememberedDirectory("denied-1")).requestPermission({ mode: 'readwrite' }) from a click, then reopen the workspace`,
     });
     const again = await open({ workspace: 'denied-2', backend: 'directory' });
-    expect(again).toEqual({ ok: false, code: 'unavailable', message: 'workspace "denied-2" has no remembered folder; open it once with createWebPlatform({ workspace: "denied-2", backend: { directory: handle } })' });
+    expect(again).toEqual({ ok: false, code: 'unavailable', message: 'workspace "denied-2" has no remembered folder; open it once with createWebPlatform({ workspace: "denied-2", backend: folderWorkspace(handle) })' });
   });
 });
 

@@ -37,6 +37,8 @@ const LAZY_FILES: ReadonlyArray<[string, string]> = [
   ['edit-hint.min', 'Text, whitespace and indentation must match exactly'],
   // The glob compiler, on the first find_file or search with include or exclude.
   ['glob.min', 'is not a valid glob'],
+  // ajv's compiler, on the first runtime compile of a JSON Schema without a precompiled validator.
+  ['ajv.min', 'strictSchema'],
 ];
 /** The modules of folder workspaces, mounts and overlays (toolhost/web/folders), which the default IndexedDB workspace does without. */
 const FOLDER_MODULES = ['/web/handle-fs.ts', '/web/directory.ts', '/web/mounts.ts', '/web/overlay.ts', '/web/folders.ts'];
@@ -133,7 +135,7 @@ describe("README's worker example in Chromium (Vite defaults, script-src 'self')
     const libraryLoads: string[] = [];
     page.context().on('request', (request) => {
       if (/re2js\.min-[\w-]+\.js$/.test(request.url())) engineLoads.push(request.url());
-      const library = /\/(ignore|diff|regex-parser|edit-hint|sha256|glob)\.min-[\w-]+\.js$/.exec(request.url());
+      const library = /\/(ignore|diff|regex-parser|edit-hint|sha256|glob|ajv)\.min-[\w-]+\.js$/.exec(request.url());
       if (library) libraryLoads.push(library[1] as string);
     });
     const response = await page.goto(`http://127.0.0.1:${address.port}/`);

@@ -5,9 +5,6 @@ import { exposeToolRunner } from '../../src/remote/remote.js';
 import { ToolRunner } from '../../src/core/runner.js';
 import { createMemoryPlatform } from '../../src/platform/memory.js';
 import { defineTool } from '../../src/core/tool.js';
-import { useAjv } from '../../src/core/ajv.js';
-
-useAjv();
 
 if (self.name === 'toolhost') {
   const noop = defineTool({

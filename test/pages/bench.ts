@@ -6,13 +6,11 @@ import { connectToolRunner } from '../../src/remote/remote.js';
 import { ToolRunner } from '../../src/core/runner.js';
 import { BuiltinTools } from '../../src/tools/index.js';
 import type { Tool } from '../../src/core/tool.js';
-import { useFolders } from '../../web/folders.js';
+import { folderWorkspace } from '../../web/folders.js';
 import { createWebPlatform, deleteWorkspace, exportWorkspace } from '../../web/index.js';
 import { withoutBatch } from './without-batch.js';
 
-// The folder-workspace figure opens an OPFS folder: folder backends come from their own entry.
-useFolders();
-
+// The folder-workspace figure opens an OPFS folder: its backend value comes from toolhost/web/folders.
 const COUNT = 1000;
 const SIZE = 4096;
 
@@ -162,7 +160,7 @@ const bench = {
     });
     const ourName = `bench-folder-${Math.random()}`;
     const ours = await top.getDirectoryHandle(ourName, { create: true });
-    const platform = createWebPlatform({ workspace: ourName, backend: { directory: ours } });
+    const platform = createWebPlatform({ workspace: ourName, backend: folderWorkspace(ours) });
     await platform.ready();
     const runner = new ToolRunner({ platform, tools: BuiltinTools.all() as Tool[] });
     const calls = Array.from({ length: COUNT }, (_, i) => ({ name: 'create_file', args: { file_path: `d${i % 10}/f${i}.txt`, content: content(i) } }));

@@ -4,14 +4,11 @@ import { tool } from 'ai';
 import { z } from 'zod';
 import { fromAiSdkTool } from '../../bridges/ai-sdk/index.js';
 import { MessagePortTransport, createMcpServer } from '../../bridges/mcp/index.js';
-import { useAjv } from '../../src/core/ajv.js';
 import { ToolRunner } from '../../src/core/runner.js';
 import { createMemoryPlatform } from '../../src/platform/memory.js';
 import { BuiltinTools } from '../../src/tools/index.js';
 
-// The AI SDK tool's schema is not one of the built-ins' precompiled ones.
-useAjv();
-
+// The AI SDK tool's schema is not one of the built-ins' precompiled ones: ajv loads on its first compile.
 const weather = tool({
   description: 'Weather in a city (an AI SDK tool with a zod schema)',
   inputSchema: z.object({ city: z.string().min(1).transform((city) => city.toUpperCase()) }),

@@ -1,12 +1,9 @@
 // Bridges test page: talks MCP to the worker over a MessagePort with the SDK's Client.
 import { Client } from '@modelcontextprotocol/client';
 import { MessagePortTransport, mcpTools } from '../../bridges/mcp/index.js';
-import { useAjv } from '../../src/core/ajv.js';
 import { ToolRunner } from '../../src/core/runner.js';
 
-// Remote tools bring their own JSON Schemas, compiled at run time.
-useAjv();
-
+// Remote tools bring their own JSON Schemas, compiled at run time (ajv loads on the first).
 const worker = new Worker(new URL('./bridges-worker.ts', import.meta.url), { type: 'module' });
 
 /** Connects a new MCP client to the worker over a fresh MessageChannel. */

@@ -2,10 +2,7 @@
 // the page: once on IndexedDB (a fresh workspace per platform) and once on the memory backend.
 import { describePlatformContract } from '../contract/platform-contract.js';
 import { createWebPlatform } from '../../web/index.js';
-import { useAjv } from '../../src/core/ajv.js';
 import { describe, expect, it, runCollected } from './vitest-shim.js';
-
-useAjv();
 
 // Guards against a vacuous stand-in: these must fail, and the Node side checks that they do.
 describe('shim self-check', () => {

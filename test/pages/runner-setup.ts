@@ -5,9 +5,8 @@ import { ToolRunner, type ToolMessage } from '../../src/core/runner.js';
 import { defineTool } from '../../src/core/tool.js';
 import * as z from 'zod';
 import { BuiltinTools } from '../../src/tools/index.js';
-import { useAjv } from '../../src/core/ajv.js';
 import type { Tool } from '../../src/core/tool.js';
-import { useFolders } from '../../web/folders.js';
+import { opfsWorkspace } from '../../web/folders.js';
 import { createWebPlatform, type WebBackend } from '../../web/index.js';
 import { withoutBatch } from './without-batch.js';
 
@@ -49,14 +48,13 @@ function blockedFactory(): IDBFactory {
 }
 
 export function buildRunner(onMessage: (message: ToolMessage) => void): ToolRunner {
-  // The test tools below (and page-side tools) have schemas of their own: compiled at run time by ajv
-  // (under a CSP without 'unsafe-eval' that compile is refused, which csp.test.ts checks).
-  useAjv();
-  // backend 'opfs' is a folder workspace: its code comes from toolhost/web/folders.
-  useFolders();
+  // The test tools below (and page-side tools) have schemas of their own: compiled at run time by ajv,
+  // which loads on the first such compile (under a CSP without 'unsafe-eval' that compile is refused,
+  // which csp.test.ts checks).
   const platform = createWebPlatform({
     workspace: config.workspace,
-    backend: config.backend ?? 'indexeddb',
+    // backend 'opfs' is a folder workspace: its value (and code) comes from toolhost/web/folders.
+    backend: config.backend === 'opfs' ? opfsWorkspace() : config.backend === 'memory' ? 'memory' : 'indexeddb',
     ...(config.blocked ? { idbFactory: blockedFactory() } : {}),
   });
   const tools: Tool[] = [...(BuiltinTools.all() as Tool[])];

@@ -9,7 +9,7 @@ import { ToolRunner, type ToolCall, type ToolCallResult } from '../../src/core/r
 import type { Tool } from '../../src/core/tool.js';
 import { BuiltinTools } from '../../src/tools/index.js';
 import { createWebPlatform, type WebMountSource, type WebPlatform } from '../../web/index.js';
-import { useFolders } from '../../web/folders.js';
+import { folderMount, folderWorkspace, opfsWorkspace, workspaceMount } from '../../web/folders.js';
 import { justBash } from '../../web/shell.js';
 import { zenfsMount } from '../../web/zenfs.js';
 
@@ -27,8 +27,6 @@ interface PageConfig {
   shell?: boolean | 'by-name';
 }
 
-// Folder backends, mounts and overlays come from their own entry.
-useFolders();
 
 let platform: WebPlatform | undefined;
 let runner: ToolRunner | undefined;
@@ -44,8 +42,8 @@ async function source(config: SourceConfig): Promise<WebMountSource> {
     const baseUrl = new URL(`./${config.fetch}/`, location.href).href;
     return zenfsMount({ backend: Fetch, baseUrl, index: `${baseUrl}index.json` }, { readOnly: true });
   }
-  if ('workspace' in config) return { workspace: config.workspace, ...(config.readOnly ? { readOnly: true } : {}) };
-  if ('opfs' in config) return { directory: await folder(config.opfs), ...(config.readOnly ? { readOnly: true } : {}) };
+  if ('workspace' in config) return workspaceMount(config.workspace, config.readOnly ? { readOnly: true } : {});
+  if ('opfs' in config) return folderMount(await folder(config.opfs), config.readOnly ? { readOnly: true } : {});
   const data = zipSync(Object.fromEntries(Object.entries(config.zip).map(([name, text]) => [name, strToU8(text)])));
   return zenfsMount({ backend: Zip, data: data.buffer });
 }
@@ -85,7 +83,15 @@ const tw = {
   async open(config: PageConfig): Promise<Envelope> {
     await tw.close();
     return settle(async () => {
-      const backend = typeof config.backend === 'object' ? { directory: withPermission(await folder(config.backend.opfs), config.backend.permission) } : config.backend;
+      // Folder backends, mounts and overlays are values of their own entry (toolhost/web/folders).
+      const backend =
+        typeof config.backend === 'object'
+          ? folderWorkspace(withPermission(await folder(config.backend.opfs), config.backend.permission))
+          : config.backend === 'opfs'
+            ? opfsWorkspace()
+            : config.backend === 'directory'
+              ? folderWorkspace()
+              : config.backend;
       const mounts: Record<string, WebMountSource> = {};
       for (const [path, m] of Object.entries(config.mounts ?? {})) mounts[path] = await source(m);
       platform = createWebPlatform({

@@ -1,0 +1,88 @@
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildPackage } from '../support/build.js';
+
+// A project where toolhost is installed but a bridge's framework is not: the built package copied out
+// of this repository, with a node_modules that links every installed package except `ai` and
+// `@openai/agents`. Node then really fails to find them, as in a user's project.
+const REPO = join(import.meta.dirname, '..', '..');
+let project: string;
+
+const CHILD = `
+const [entry, name] = process.argv.slice(2);
+const out = {};
+try {
+  const bridge = await import(entry);
+  out.imported = true;
+  const { ToolRunner } = await import('./src/index.js');
+  const runner = new ToolRunner({ tools: [] });
+  try {
+    await bridge[name](runner);
+    out.called = 'resolved';
+  } catch (error) {
+    out.called = { name: error.name, code: error.code, message: error.message, cause: error.cause?.code };
+  }
+} catch (error) {
+  out.imported = { code: error.code, message: error.message };
+}
+process.stdout.write(JSON.stringify(out));
+`;
+
+function run(entry: string, name: string): Record<string, unknown> {
+  return JSON.parse(execFileSync(process.execPath, [join(project, 'child.mjs'), entry, name], { cwd: project, encoding: 'utf8', timeout: 60_000 })) as Record<string, unknown>;
+}
+
+beforeAll(() => {
+  const built = buildPackage('toolhost-peer-missing');
+  project = mkdtempSync(join(tmpdir(), 'toolhost-peer-missing-'));
+  cpSync(built, project, { recursive: true });
+  const modules = join(project, 'node_modules');
+  mkdirSync(modules);
+  for (const entry of readdirSync(join(REPO, 'node_modules'))) {
+    if (entry === 'ai' || entry.startsWith('.')) continue;
+    if (entry === '@openai') {
+      mkdirSync(join(modules, '@openai'));
+      for (const scoped of readdirSync(join(REPO, 'node_modules', '@openai'))) {
+        if (scoped !== 'agents') symlinkSync(join(REPO, 'node_modules', '@openai', scoped), join(modules, '@openai', scoped));
+      }
+      continue;
+    }
+    symlinkSync(join(REPO, 'node_modules', entry), join(modules, entry));
+  }
+  writeFileSync(join(project, 'child.mjs'), CHILD);
+}, 180_000);
+
+afterAll(() => {
+  if (project) rmSync(project, { recursive: true, force: true });
+});
+
+describe('a bridge whose framework is not installed', () => {
+  it('toolhost/ai-sdk imports, and its first use names the package and the install command', () => {
+    expect(run('./bridges/ai-sdk/index.js', 'aiSdkTools')).toEqual({
+      imported: true,
+      called: {
+        name: 'Error',
+        code: 'ERR_MODULE_NOT_FOUND',
+        cause: 'ERR_MODULE_NOT_FOUND',
+        message:
+          'toolhost/ai-sdk needs the Vercel AI SDK (the package "ai", version 7), an optional peer dependency of toolhost that is not installed here: run npm install ai@7',
+      },
+    });
+  });
+
+  it('toolhost/openai-agents imports, and its first use names the package and the install command', () => {
+    expect(run('./bridges/openai-agents/index.js', 'openAIAgentsTools')).toEqual({
+      imported: true,
+      called: {
+        name: 'Error',
+        code: 'ERR_MODULE_NOT_FOUND',
+        cause: 'ERR_MODULE_NOT_FOUND',
+        message:
+          'toolhost/openai-agents needs OpenAI Agents JS (the package "@openai/agents", version 0.20), an optional peer dependency of toolhost that is not installed here: run npm install @openai/agents@0.20',
+      },
+    });
+  });
+});
