@@ -79,12 +79,13 @@ const PINNED: Record<string, { source: string; names: string[] }> = {
   },
   'toolhost/mcp': {
     source: 'bridges/mcp/index',
-    names: ['MessagePortTransport', 'createMcpPermissionPrompt', 'createMcpServer', 'mcpTools', 'toCallToolResult'],
+    names: ['MessagePortTransport', 'createMcpPermissionPrompt', 'createMcpServer', 'toCallToolResult'],
   },
   'toolhost/mcp/node': {
     source: 'bridges/mcp/node',
-    names: ['MessagePortTransport', 'StdioServerTransport', 'createMcpPermissionPrompt', 'createMcpServer', 'mcpTools', 'serveMcpHttp', 'serveStdio', 'toCallToolResult'],
+    names: ['MessagePortTransport', 'StdioServerTransport', 'createMcpPermissionPrompt', 'createMcpServer', 'serveMcpHttp', 'serveStdio', 'toCallToolResult'],
   },
+  'toolhost/mcp/client': { source: 'bridges/mcp/client-index', names: ['MessagePortTransport', 'mcpTools'] },
   'toolhost/ai-sdk': {
     source: 'bridges/ai-sdk/index',
     names: ['aiSdkBatchSizes', 'aiSdkToolApproval', 'aiSdkTools', 'fromAiSdkTool'],

@@ -2,12 +2,18 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LAZY_MODULES } from '../scripts/build-lazy.mjs';
 import { readmeWorkerExample } from '../scripts/readme-worker.mjs';
 
 const ROOT = join(import.meta.dirname, '..');
+
+function manifestExports(): Record<string, unknown> {
+  return (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, unknown> }).exports;
+}
 const ENTRIES = ['toolhost', 'toolhost/agent', 'toolhost/web', 'toolhost/node'];
 
 // Globals an entry must not touch at import time.
@@ -31,6 +37,7 @@ console.log(JSON.stringify({ exports: Object.keys(mod).sort(), touched, added })
 
 describe('the npm package', () => {
   let project = '';
+  let tarball = '';
 
   beforeAll(() => {
     // `npm test` builds dist/ before vitest runs; pack exactly what would be published. The prepack
@@ -38,7 +45,7 @@ describe('the npm package', () => {
     // below checks it in a checkout of its own).
     const packDir = mkdtempSync(join(tmpdir(), 'toolhost-pack-'));
     execFileSync('npm', ['pack', '--pack-destination', packDir, '--silent', '--ignore-scripts'], { cwd: ROOT, stdio: 'pipe' });
-    const tarball = join(packDir, readdirSync(packDir).find((f) => f.endsWith('.tgz')) as string);
+    tarball = join(packDir, readdirSync(packDir).find((f) => f.endsWith('.tgz')) as string);
     project = mkdtempSync(join(tmpdir(), 'toolhost-consumer-'));
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
     execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', tarball], { cwd: project, stdio: 'pipe' });
@@ -118,6 +125,42 @@ describe('the npm package', () => {
       expect(code.includes(marker), name).toBe(false);
       expect(readFileSync(join(project, 'dist', 'assets', files[0] as string), 'utf8'), name).toContain(marker);
     }
+  }, 120_000);
+
+  it('starts `npx toolhost mcp --root .` with nothing else installed, and it answers a real MCP client on stdio', async () => {
+    writeFileSync(join(project, 'note.txt'), 'hello from the consumer\n');
+    const transport = new StdioClientTransport({ command: 'npx', args: ['toolhost', 'mcp', '--root', '.'], cwd: project, stderr: 'pipe' });
+    let stderr = '';
+    transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const client = new Client({ name: 'package-test', version: '1.0.0' });
+    try {
+      await client.connect(transport);
+      expect(client.getServerVersion()?.name).toBe('toolhost');
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['view_file', 'create_file', 'grep_search']));
+      const result = await client.callTool({ name: 'view_file', arguments: { file_path: 'note.txt' } });
+      expect(result.isError).not.toBe(true);
+      expect(JSON.stringify(result.content)).toContain('hello from the consumer');
+    } catch (error) {
+      throw new Error(`${(error as Error).message}; the server's stderr: ${stderr}`);
+    } finally {
+      await client.close();
+    }
+  }, 120_000);
+
+  it('passes publint: every entry, file and field of the manifest as a registry would publish it', () => {
+    const out = execFileSync(process.execPath, [join(ROOT, 'node_modules', 'publint', 'src', 'cli.js'), '--strict', tarball], { cwd: ROOT, encoding: 'utf8', stdio: 'pipe' });
+    expect(out).toContain('All good!');
+  }, 60_000);
+
+  it('passes Are the Types Wrong? for every entry, as an ESM-only package resolves (node16 from ESM, bundler)', () => {
+    const cli = join(ROOT, 'node_modules', '@arethetypeswrong', 'cli', 'dist', 'index.js');
+    const out = execFileSync(process.execPath, [cli, tarball, '--profile', 'esm-only', '--format', 'json'], { cwd: ROOT, encoding: 'utf8', stdio: 'pipe' });
+    const report = JSON.parse(out) as { analysis: { entrypoints: Record<string, unknown> }; problems?: Record<string, { resolutionKind: string }[]> };
+    // Every entry of package.json was analysed (the ESM-only profile leaves out node10 and CJS callers).
+    expect(Object.keys(report.analysis.entrypoints).sort()).toEqual(Object.keys(manifestExports()).sort());
+    const problems = Object.values(report.problems ?? {}).flat().filter((problem) => problem.resolutionKind === 'node16-esm' || problem.resolutionKind === 'bundler');
+    expect(problems).toEqual([]);
   }, 120_000);
 
   it('ships the MIT licence beside the README', () => {

@@ -1,6 +1,6 @@
 // Bridges test page: talks MCP to the worker over a MessagePort with the SDK's Client.
 import { Client } from '@modelcontextprotocol/client';
-import { MessagePortTransport, mcpTools } from '../../bridges/mcp/index.js';
+import { MessagePortTransport, mcpTools } from '../../bridges/mcp/client-index.js';
 import { ToolRunner } from '../../src/core/runner.js';
 
 // Remote tools bring their own JSON Schemas, compiled at run time (ajv loads on the first).
