@@ -29,15 +29,15 @@ async function timedEdit(text: string, args: Record<string, unknown>, timeoutMs 
 }
 
 describe('edit_file on large files keeps the event loop free', () => {
-  it('replaces every line of a 400,000-line file (LF and CRLF) with the plain result', async () => {
+  it('replaces two matches on every line of a 400,000-line file (LF and CRLF) with the plain result', async () => {
     for (const eol of ['\n', '\r\n']) {
-      const text = lines(400_000, (i) => `const value${i} = compute(${i}); // item`, eol);
+      const text = lines(400_000, (i) => `const value${i} = compute(${i}) + compute(${i + 1}); // item ${i}`, eol);
       const { result, gap, after } = await timedEdit(text, { old_string: 'compute', new_string: 'calculate', replace_all: true });
       expect(result).toEqual({
         name: 'edit_file',
         result: {
           file_path: '/workspace/f.txt',
-          replacements: 400_000,
+          replacements: 800_000,
           diff: `(diff left out: the change to /workspace/f.txt spans about 400000 old and 400000 new lines, ${text.length - (eol.length - 1) * 400_000 + after.length - (eol.length - 1) * 400_000} characters; view_file the file to check it)`,
         },
       });
@@ -70,9 +70,9 @@ describe('edit_file on large files keeps the event loop free', () => {
     expect(after === text).toBe(true);
   }, 60_000);
 
-  it('gives the no_match hint for a 400,000-line file off the thread, the same as on it', async () => {
-    const text = lines(400_000, (i) => `line ${i}`);
-    const needle = 'line 200000\nline 200001 ';
+  it('gives the same no_match hint from the worker thread as on the calling thread (a 100,000-line old_string over 400,000 equal lines)', async () => {
+    const text = 'x\n'.repeat(400_000);
+    const needle = `${'x\n'.repeat(100_000)}y`;
     const { result, gap, after } = await timedEdit(text, { old_string: needle, new_string: 'x' });
     const { hint } = noMatchHint(text, needle, false);
     expect(result).toEqual({ name: 'edit_file', code: 'no_match', error: `old_string was not found in /workspace/f.txt. ${hint}` });
