@@ -111,7 +111,10 @@ export interface EditFileResult {
  * old_string is not part of the text), `ambiguous_match` (several
  * occurrences without `replace_all`, or a count other than `expected_replacements`), `no_change`,
  * `not_found`, `invalid_arguments` (empty `old_string` on an existing file), `binary_file`,
- * `is_a_directory`, `outside_workspace`, `stale_file` (the file changed between its read and the write), `too_large` (over 32 MiB), `execution_failed` (a symlink loop).
+ * `is_a_directory`, `outside_workspace`, `stale_file` (the file changed between its read and the write), `too_large` (over 32 MiB), `execution_failed` (a symlink loop),
+ * `unavailable` (the diff's library or worker thread could not be loaded or started). Work over a large
+ * file yields to the event loop every few ms, and on Node a large diff or no_match hint runs on a worker
+ * thread, ended by the call's deadline or cancel.
  */
 export const editFileTool: Tool<EditFileArgs, EditFileResult> = defineTool({
   name: 'edit_file',

@@ -100,9 +100,14 @@ async function htmlToMarkdown(html: string, deadline: number, signal: AbortSigna
  * lets it; by the browser's fetch otherwise). The body is read up to `maxBytes`; HTML is converted to
  * Markdown, other text is returned as is, binary content is described and left out.
  *
+ * HTML is converted on a worker thread on Node (the calling thread's event loop stays free), by the
+ * deadline (`timeoutMs` or the call's, whichever comes first).
+ *
  * Errors: `invalid_arguments` (not an http(s) URL), `permission_denied` (the policy's rule, named),
- * `execution_failed` (more redirects than allowed, a network error), `timeout` (past `timeoutMs`),
- * `cancelled`.
+ * `execution_failed` (more redirects than allowed, a network error), `too_large` (a page nested more
+ * than 1,000 deep or with more than 500,000 nodes, or one whose conversion needs more than the
+ * thread's 512 MiB), `unavailable` (the converter or its thread could not be loaded or started),
+ * `timeout` (past `timeoutMs` or the call's deadline), `cancelled`.
  */
 export async function fetchAsMarkdown(ctx: ToolContext, rawUrl: string, limits: WebFetchLimits = {}): Promise<WebFetchResult> {
   const network = ctx.platform.network;
