@@ -26,6 +26,14 @@ export function loadSha256() {
 export function loadEditHint() {
   return import(/* @vite-ignore */ /* webpackIgnore: true */ new URL('./edit-hint.min.js', import.meta.url).href);
 }
+/** Loads web_fetch's HTML → Markdown converter (src/tools/web-fetch/html.ts, built into one file with its libraries). */
+export function loadHtmlConverter() {
+  return import(/* @vite-ignore */ /* webpackIgnore: true */ new URL('./html-markdown.min.js', import.meta.url).href);
+}
+/** Worker threads for CPU-heavy work of a call: none in browsers (the tools already run in a worker; the work runs there, bounded by its caps). */
+export function offThread() {
+  return undefined;
+}
 /** Loads the search pattern parser (src/search/dialect-parse.ts, built into one file). */
 export function loadRegexParser() {
   return import(/* @vite-ignore */ /* webpackIgnore: true */ new URL('./regex-parser.min.js', import.meta.url).href);

@@ -10,6 +10,31 @@ export function loadSha256(): Promise<typeof import('@noble/hashes/sha2.js')>;
 export function loadEditHint(): Promise<typeof import('../src/tools/edit/hint.js')>;
 /** Loads ajv's validator classes (`Ajv` for draft-07, `Ajv2019`, `Ajv2020`), for runtime JSON Schema compiles. */
 export function loadAjv(): Promise<typeof import('../src/core/ajv.js')>;
+/** Loads web_fetch's HTML → Markdown converter (src/tools/web-fetch/html.ts, built into one file with its libraries). */
+export function loadHtmlConverter(): Promise<typeof import('../src/tools/web-fetch/html.js')>;
+/** The tasks {@link OffThread} runs, with their input and value. */
+export interface OffThreadTasks {
+  /** web_fetch's `htmlToMarkdown(html, options)` (src/tools/web-fetch/html.ts). */
+  html: { input: { html: string; options: import('../src/tools/web-fetch/html.js').HtmlToMarkdownOptions }; value: string };
+  /** The diff library's `structuredPatch(path, path, before, after, '', '', options)`; null where it gave up (its timeout). */
+  diff: { input: { path: string; before: string; after: string; options: { context: number; timeout: number } }; value: import('diff').StructuredPatch | null };
+  /** edit_file's `noMatchHint(fileLf, needleLf, fileHasBom)` (src/tools/edit/hint.ts). */
+  hint: { input: { fileLf: string; needleLf: string; fileHasBom: boolean }; value: { hint: string; line?: number } };
+}
+/** Worker threads for the CPU-heavy work of a call, so the calling thread's event loop stays free. */
+export interface OffThread {
+  /**
+   * Runs `task` on `input` in a thread. Rejects with `signal.reason` when `signal` aborts (the thread is
+   * terminated at once), else with an object carrying a ToolError `code` and `message` (`toToolError`
+   * rebuilds it): the task's own error, `too_large` when the thread ran out of memory (named by `what`),
+   * `unavailable` when it could not start or died.
+   */
+  run<K extends keyof OffThreadTasks>(task: K, input: OffThreadTasks[K]['input'], options?: { signal?: AbortSignal; what?: string }): Promise<OffThreadTasks[K]['value']>;
+  /** Threads running or idle. */
+  readonly threads: number;
+}
+/** The process's worker threads (on Node: at most 2, 512 MiB heap each, started on first use); undefined in browsers and where threads are missing. */
+export function offThread(): OffThread | undefined;
 /** Loads the search pattern parser (src/search/dialect-parse.ts, built into one file). */
 export function loadRegexParser(): Promise<typeof import('../src/search/dialect-parse.js')>;
 /** The search pattern parser when it is there without loading: on Node, never in browsers. */

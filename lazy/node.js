@@ -4,6 +4,7 @@
 // the same code as in browsers, since the sources are not part of the package.
 import * as globCompiler from './glob.min.js';
 import * as regexParser from './regex-parser.min.js';
+import { createThreadPool } from './threads.js';
 /** Loads re2js, the linear-time regex engine grep_search uses for patterns V8 could backtrack on. */
 export function loadRe2js() {
   return import('re2js');
@@ -28,6 +29,20 @@ export function loadEditHint() {
 export async function loadAjv() {
   const [draft7, draft2019, draft2020] = await Promise.all([import('ajv'), import('ajv/dist/2019.js'), import('ajv/dist/2020.js')]);
   return { Ajv: draft7.Ajv, Ajv2019: draft2019.Ajv2019, Ajv2020: draft2020.Ajv2020 };
+}
+/** Loads web_fetch's HTML → Markdown converter (src/tools/web-fetch/html.ts, built into one file with its libraries). */
+export function loadHtmlConverter() {
+  return import('./html-markdown.min.js');
+}
+let pool;
+/**
+ * The process's worker threads for CPU-heavy work of a call (lazy/threads.js: at most 2, one core left to the caller, each with a
+ * 512 MiB heap, terminated when a task's signal aborts or after 10 s idle), started on first use;
+ * undefined where `node:worker_threads` is missing (then the work runs on the calling thread).
+ */
+export function offThread() {
+  pool ??= createThreadPool(new URL('./thread-worker.js', import.meta.url)) ?? null;
+  return pool ?? undefined;
 }
 /** Loads the search pattern parser (src/search/dialect-parse.ts, built into one file). */
 export function loadRegexParser() {

@@ -18,7 +18,8 @@ const DIR = join(ROOT, 'lazy');
 /**
  * The code loaded on demand, each built into `file` (the name lazy/browser.js loads by URL): a library
  * by its `specifier` (what lazy/node.js imports on Node), or a module of toolhost's own by its `source`
- * (imports of leaf utilities only, which the file then carries a copy of; lazy/node.js imports the file).
+ * (imports of leaf utilities only, which the file then carries a copy of; lazy/node.js imports the file);
+ * `conditions`, export conditions to resolve its imports with besides the browser's.
  */
 export const LAZY_MODULES = [
   // grep_search's linear-time regex engine, for patterns V8 could backtrack on.
@@ -38,6 +39,9 @@ export const LAZY_MODULES = [
   // ajv's validator classes (draft-07, 2019-09, 2020-12), on the first runtime compile of a JSON Schema
   // that has no precompiled validator (the browser loader only: Node imports ajv from node_modules).
   { source: 'src/core/ajv.ts', file: 'ajv.min.js' },
+  // web_fetch's HTML → Markdown converter with its libraries, on the first HTML page (on Node in a
+  // worker thread). Built for workers, where the tools run: a library's `browser` build may use `document`.
+  { source: 'src/tools/web-fetch/html.ts', file: 'html-markdown.min.js', conditions: ['worker'] },
 ];
 
 /** The generated file of an entry of {@link LAZY_MODULES}, by its file name (`'re2js.min.js'`). */
@@ -74,7 +78,7 @@ function newestSource(dir = join(ROOT, 'src')) {
 const MIN_FILE_BYTES = 4096;
 
 /** Builds one entry's file (always). Throws when it comes out under {@link MIN_FILE_BYTES}. */
-async function buildOne({ specifier, source, file }) {
+async function buildOne({ specifier, source, file, conditions = [] }) {
   const { build } = await import('vite');
   await build({
     configFile: false,
@@ -82,6 +86,8 @@ async function buildOne({ specifier, source, file }) {
     publicDir: false,
     // Vite resolves the specifier as a browser app's import of it would (its ES build where it has one).
     root: ROOT,
+    // Extra export conditions beside Vite's defaults for browsers (a package's own order of them decides which build is taken).
+    ...(conditions.length > 0 ? { resolve: { conditions: [...conditions, 'module', 'browser', 'production'] } } : {}),
     build: {
       outDir: DIR,
       emptyOutDir: false,

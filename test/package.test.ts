@@ -196,7 +196,7 @@ describe('npm pack in a fresh checkout', () => {
     const expected = sources.map((path) => `dist/${path.replace(/\.ts$/, '.js')}`).sort();
     expect(shipped.filter((path) => path.startsWith('dist/') && path.endsWith('.js')).sort()).toEqual(expected);
     expect(shipped.filter((path) => path.startsWith('lazy/')).sort()).toEqual(
-      ['lazy/browser.js', 'lazy/index.d.ts', 'lazy/node.js', ...LAZY_MODULES.map((module: { file: string }) => `lazy/${module.file}`)].sort(),
+      ['lazy/browser.js', 'lazy/index.d.ts', 'lazy/node.js', 'lazy/thread-worker.js', 'lazy/threads.js', ...LAZY_MODULES.map((module: { file: string }) => `lazy/${module.file}`)].sort(),
     );
   }, 240_000);
 });

@@ -5,23 +5,32 @@ import { defineTool, type Tool, type ToolContext } from '../core/tool.js';
 import { dirname, resolveWorkspacePath, statOrNull, writeFileAtomic } from '../fs/paths.js';
 import type { FsStats } from '../core/types.js';
 import { unifiedDiff } from './edit/diff.js';
-import { loadEditHint } from '#lazy';
+import { loadEditHint, offThread } from '#lazy';
 import { onDemand } from '../core/on-demand.js';
-import { checkOccurrenceCount, findOccurrences, toLf } from './edit/match.js';
+import { checkOccurrenceCount, findOccurrences, toLf, toLfPaced } from './edit/match.js';
+import { createPace, type Pace } from './edit/pace.js';
 import { replaceOccurrences } from './edit/replace.js';
 import { sameFileVersion } from './edit/unchanged.js';
 
 /** The no_match hint's module (in browsers a file of its own, fetched on the first failed edit). */
 const hintModule = onDemand("edit_file's no_match hint", 'edit-hint.min.js', loadEditHint);
 
+/** Characters of file from which the `no_match` hint is worked out on a worker thread where there is one (Node). */
+const HINT_OFF_THREAD_CHARS = 256 * 1024;
+
 /**
- * The hint of a `no_match` error (src/tools/edit/hint.ts); when its module cannot be loaded, a hint
- * that says so, so that the call still answers `no_match`, the model's to fix.
+ * The hint of a `no_match` error (src/tools/edit/hint.ts): for a large file on a worker thread where
+ * there is one (Node; ended when `signal` aborts), so its scans never hold the calling thread. When
+ * its module or thread cannot be loaded, a hint that says so, so that the call still answers `no_match`,
+ * the model's to fix.
  */
-async function noMatchHint(fileLf: string, needleLf: string, fileHasBom: boolean): Promise<{ hint: string; line?: number }> {
+async function noMatchHint(fileLf: string, needleLf: string, fileHasBom: boolean, signal: AbortSignal): Promise<{ hint: string; line?: number }> {
   try {
+    const threads = fileLf.length >= HINT_OFF_THREAD_CHARS ? offThread() : undefined;
+    if (threads) return await threads.run('hint', { fileLf, needleLf, fileHasBom }, { signal, what: 'the no_match hint' });
     return (await hintModule.load()).noMatchHint(fileLf, needleLf, fileHasBom);
   } catch (error) {
+    if (signal.aborted) throw signal.reason;
     return { hint: `View the file and copy the text exactly (no closer hint: ${(error as Error).message}).` };
   }
 }
@@ -102,7 +111,10 @@ export interface EditFileResult {
  * old_string is not part of the text), `ambiguous_match` (several
  * occurrences without `replace_all`, or a count other than `expected_replacements`), `no_change`,
  * `not_found`, `invalid_arguments` (empty `old_string` on an existing file), `binary_file`,
- * `is_a_directory`, `outside_workspace`, `stale_file` (the file changed between its read and the write), `too_large` (over 32 MiB), `execution_failed` (a symlink loop).
+ * `is_a_directory`, `outside_workspace`, `stale_file` (the file changed between its read and the write), `too_large` (over 32 MiB), `execution_failed` (a symlink loop),
+ * `unavailable` (the diff's library or worker thread could not be loaded or started). Work over a large
+ * file yields to the event loop every few ms, and on Node a large diff or no_match hint runs on a worker
+ * thread, ended by the call's deadline or cancel.
  */
 export const editFileTool: Tool<EditFileArgs, EditFileResult> = defineTool({
   name: 'edit_file',
@@ -125,19 +137,22 @@ export const editFileTool: Tool<EditFileArgs, EditFileResult> = defineTool({
       const stats = await statOrNull(ctx.fs, path);
       if (stats === null) return createMissingFile(ctx, path, where, args);
       const decoded = await readEditableText(ctx, path, where, stats, args);
-      const textLf = toLf(decoded.text);
+      // Each walk over a large text yields to the event loop every few ms (and stops once the call is answered).
+      const pace = createPace(ctx.signal);
+      const textLf = await toLfPaced(decoded.text, pace);
       const needle = toLf(args.old_string);
-      const found = findOccurrences(textLf, needle);
+      const found = await findOccurrences(textLf, needle, pace);
       if (found.length === 0) {
-        const { hint, line } = await noMatchHint(textLf, needle, decoded.bom);
+        const { hint, line } = await noMatchHint(textLf, needle, decoded.bom, ctx.signal);
         throw new ToolError('no_match', `old_string was not found in ${where}. ${hint}`, line === undefined ? undefined : { closest_line: line });
       }
       checkOccurrenceCount(found.length, args, where);
-      const newText = replaceOccurrences(decoded.text, found, needle.length, args.new_string);
+      const newText = await replaceOccurrences(decoded.text, found, needle.length, args.new_string, pace);
       if (newText === decoded.text) {
         throw new ToolError('no_change', `the edit leaves ${where} unchanged (old_string and new_string differ only in line breaks); nothing was written`);
       }
-      const diff = await writeEdit(ctx, path, where, encodeText(newText, decoded.bom), { before: textLf, after: toLf(newText) }, { stats, text: decoded.text, bom: decoded.bom });
+      const change = { before: textLf, after: await toLfPaced(newText, pace) };
+      const diff = await writeEdit(ctx, path, where, encodeText(newText, decoded.bom), change, pace, { stats, text: decoded.text, bom: decoded.bom });
       return { file_path: path, replacements: found.length, diff };
     });
   },
@@ -164,7 +179,7 @@ async function createMissingFile(ctx: ToolContext, path: string, where: string, 
     );
   }
   await ctx.fs.mkdir(dirname(path), { recursive: true });
-  const diff = await writeEdit(ctx, path, where, encodeText(args.new_string), { before: '', after: toLf(args.new_string) });
+  const diff = await writeEdit(ctx, path, where, encodeText(args.new_string), { before: '', after: toLf(args.new_string) }, createPace(ctx.signal));
   return { file_path: path, replacements: 1, diff };
 }
 
@@ -199,7 +214,7 @@ async function readEditableText(ctx: ToolContext, path: string, where: string, s
 
 /**
  * Writes `bytes` to `path` atomically and records their hash in the file cache; returns the diff of
- * `change` (LF texts). Hashed and diffed before the write, so the write is the call's last step: nothing
+ * `change` (LF texts; the diff paced by `pace`, a large one on a worker thread where there is one). Hashed and diffed before the write, so the write is the call's last step: nothing
  * after it can wait past the deadline and turn a made change into `timeout`. A call cancelled before
  * the write writes nothing (`cancelled`).
  */
@@ -209,10 +224,11 @@ async function writeEdit(
   where: string,
   bytes: Uint8Array,
   change: { before: string; after: string },
+  pace: Pace,
   read?: { stats: FsStats; text: string; bom: boolean },
 ): Promise<string> {
   const hash = await fingerprintBytes(bytes);
-  const diff = await unifiedDiff(path, change.before, change.after);
+  const diff = await unifiedDiff(path, change.before, change.after, { pace, signal: ctx.signal });
   if (read) {
     // Another writer (an editor, a process without the lock) may have changed the file since it was read.
     const now = await statOrNull(ctx.fs, path);

@@ -5,6 +5,7 @@ import type { Platform } from '../core/types.js';
 import { createMemoryPlatform } from '../platform/memory.js';
 import { isNode } from '../../test/support/env.js';
 import { webFetchTool } from './web-fetch.js';
+import { htmlToMarkdown } from './web-fetch/html.js';
 
 const PAGE = '<!doctype html><html><head><title>T</title></head><body><h2>Tools</h2><table><tr><th>name</th><th>kind</th></tr><tr><td>view</td><td>read</td></tr></table><p>See <code>x()</code>.</p></body></html>';
 
@@ -56,5 +57,31 @@ describe('web_fetch (platform network port)', () => {
     const result = (await runner.execute('web_fetch', { url })) as { status: number; content: string };
     expect(result.status).toBe(200);
     expect(JSON.parse(result.content)).toMatchObject({ name: 'toolhost' });
+  });
+
+  it('answers too_large naming the nesting of a deep page, never a stack overflow (on Node a worker thread converts, in the browser this one)', async () => {
+    const deep = `<!doctype html><html><body>${'<div>'.repeat(5000)}x${'</div>'.repeat(5000)}</body></html>`;
+    const runner = new ToolRunner({ platform: withNetwork(() => new Response(deep, { headers: { 'content-type': 'text/html' } })), tools: [webFetchTool] });
+    expect(await runner.processToolCalls([{ name: 'web_fetch', args: { url: 'https://docs.example.com/deep' } }])).toEqual([
+      {
+        name: 'web_fetch',
+        code: 'too_large',
+        error: 'the page nests elements more than 1000 deep, deeper than web_fetch converts; fetch another version of the page (a printable or plain-text one) or another page',
+      },
+    ]);
+  });
+
+  it('converts a page nested up to the cap', async () => {
+    const html = `<html><body>${'<div>'.repeat(990)}deep text${'</div>'.repeat(990)}</body></html>`;
+    expect(htmlToMarkdown(html)).toBe('deep text\n');
+  });
+
+  it('caps the nodes converted and checks the deadline while converting', () => {
+    const rows = `<table>${'<tr><td>a</td><td>b</td></tr>'.repeat(2000)}</table>`;
+    expect(() => htmlToMarkdown(rows, { maxNodes: 1000 })).toThrow(
+      expect.objectContaining({ code: 'too_large', message: "the page has more than 1000 elements and text nodes, more than web_fetch converts; fetch a smaller page (a section's own URL, a printable or plain-text version)" }),
+    );
+    expect(() => htmlToMarkdown(rows, { deadline: Date.now() - 1 })).toThrow(expect.objectContaining({ code: 'timeout' }));
+    expect(htmlToMarkdown(rows, { deadline: Date.now() + 60_000 })).toMatch(/^\| {3}\| {3}\|\n\| - \| - \|\n\| a \| b \|\n/);
   });
 });

@@ -1,4 +1,6 @@
-import { ToolError } from '../core/errors.js';
+import { isToolError, ToolError, toToolError } from '../core/errors.js';
+import { loadHtmlConverter, offThread } from '#lazy';
+import { onDemand } from '../core/on-demand.js';
 import { checkUrlPolicy } from '../core/network.js';
 import { defineTool, type Tool, type ToolContext } from '../core/tool.js';
 import { quoteForMessage, truncateText } from '../fs/text.js';
@@ -69,15 +71,26 @@ async function readCapped(response: Response, maxBytes: number, signal: AbortSig
   return { bytes, truncated };
 }
 
-/** HTML → Markdown with the unified collective's converters (hast → mdast → Markdown, GitHub tables), loaded on first use. */
-async function htmlToMarkdown(html: string): Promise<string> {
-  const [{ fromHtml }, { toMdast }, { toMarkdown }, { gfmToMarkdown }] = await Promise.all([
-    import('hast-util-from-html'),
-    import('hast-util-to-mdast'),
-    import('mdast-util-to-markdown'),
-    import('mdast-util-gfm'),
-  ]);
-  return toMarkdown(toMdast(fromHtml(html)), { extensions: [gfmToMarkdown()] }).trim() + '\n';
+/** web_fetch's HTML converter module (in browsers a file of its own, fetched on the first HTML page). */
+const htmlConverter = onDemand("web_fetch's HTML converter", 'html-markdown.min.js', loadHtmlConverter);
+
+/**
+ * `html` as Markdown (src/tools/web-fetch/html.ts), ending by `deadline`: on Node in a worker thread,
+ * terminated when `signal` aborts, so the calling thread's event loop stays free however large or
+ * hostile the page; elsewhere (browsers, where the tools already run in a worker) on this thread,
+ * bounded by the converter's depth and node caps and its deadline checks.
+ */
+async function htmlToMarkdown(html: string, deadline: number, signal: AbortSignal): Promise<string> {
+  const options = { deadline };
+  try {
+    const threads = offThread();
+    if (threads) return await threads.run('html', { html, options }, { signal, what: 'converting the page to Markdown' });
+    return (await htmlConverter.load()).htmlToMarkdown(html, options);
+  } catch (error) {
+    if (signal.aborted) throw signal.reason;
+    // A ToolError of the converter's own copy, or rebuilt after the thread hop: recognised by its code.
+    throw isToolError(error) ? toToolError(error) : error;
+  }
 }
 
 /**
@@ -87,9 +100,14 @@ async function htmlToMarkdown(html: string): Promise<string> {
  * lets it; by the browser's fetch otherwise). The body is read up to `maxBytes`; HTML is converted to
  * Markdown, other text is returned as is, binary content is described and left out.
  *
+ * HTML is converted on a worker thread on Node (the calling thread's event loop stays free), by the
+ * deadline (`timeoutMs` or the call's, whichever comes first).
+ *
  * Errors: `invalid_arguments` (not an http(s) URL), `permission_denied` (the policy's rule, named),
- * `execution_failed` (more redirects than allowed, a network error), `timeout` (past `timeoutMs`),
- * `cancelled`.
+ * `execution_failed` (more redirects than allowed, a network error), `too_large` (a page nested more
+ * than 1,000 deep or with more than 500,000 nodes, or one whose conversion needs more than the
+ * thread's 512 MiB), `unavailable` (the converter or its thread could not be loaded or started),
+ * `timeout` (past `timeoutMs` or the call's deadline), `cancelled`.
  */
 export async function fetchAsMarkdown(ctx: ToolContext, rawUrl: string, limits: WebFetchLimits = {}): Promise<WebFetchResult> {
   const network = ctx.platform.network;
@@ -108,6 +126,7 @@ export async function fetchAsMarkdown(ctx: ToolContext, rawUrl: string, limits: 
   const timeoutMs = limits.timeoutMs ?? WEB_FETCH_TIMEOUT_MS;
   const maxRedirects = limits.maxRedirects ?? WEB_FETCH_MAX_REDIRECTS;
   const timer = AbortSignal.timeout(timeoutMs);
+  const deadline = Math.min(Date.now() + timeoutMs, ctx.deadline ?? Infinity);
   const signal = AbortSignal.any([ctx.signal, timer]);
   let redirects = 0;
   try {
@@ -151,7 +170,7 @@ export async function fetchAsMarkdown(ctx: ToolContext, rawUrl: string, limits: 
       return result;
     }
     const text = new TextDecoder('utf-8').decode(body.bytes);
-    const content = type === 'text/html' || type === 'application/xhtml+xml' || (type === '' && /^\s*<(!doctype html|html)/i.test(text)) ? await htmlToMarkdown(text) : text;
+    const content = type === 'text/html' || type === 'application/xhtml+xml' || (type === '' && /^\s*<(!doctype html|html)/i.test(text)) ? await htmlToMarkdown(text, deadline, signal) : text;
     const maxChars = limits.maxChars ?? WEB_FETCH_MAX_CHARS;
     const cut = truncateText(content, maxChars);
     result.content = cut.text;

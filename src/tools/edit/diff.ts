@@ -1,4 +1,6 @@
-import { loadDiff } from '#lazy';
+import { loadDiff, offThread } from '#lazy';
+import { isToolError, toToolError } from '../../core/errors.js';
+import { NO_PACE, type Pace } from './pace.js';
 import { onDemand } from '../../core/on-demand.js';
 import { clipForMessage, countCodePoints } from '../../fs/text.js';
 
@@ -101,6 +103,12 @@ export const EDIT_MAX_DIFFED_CHARS = 2_000_000;
 /** Lines of context around a change, as `diff -u` gives. */
 const CONTEXT_LINES = 3;
 
+/**
+ * Characters of changed text (both sides) from which the diff runs on a worker thread where there is
+ * one (Node): its up to {@link DIFF_TIMEOUT_MS} of work then never holds the calling thread.
+ */
+const DIFF_OFF_THREAD_CHARS = 64 * 1024;
+
 /** Index just past the `n`th line break after `i` in `text` (or its end). */
 function forwardLines(text: string, i: number, n: number): number {
   let at = i;
@@ -119,11 +127,55 @@ function backLines(text: string, lineStart: number, n: number): number {
   return at;
 }
 
-/** Line breaks in `text[0, end)`. */
-function countLines(text: string, end: number): number {
+/** Line breaks in `text[0, end)`, paced by `pace`. */
+async function countLines(text: string, end: number, pace: Pace): Promise<number> {
   let n = 0;
-  for (let at = text.indexOf('\n'); at !== -1 && at < end; at = text.indexOf('\n', at + 1)) n += 1;
+  for (let at = text.indexOf('\n'); at !== -1 && at < end; at = text.indexOf('\n', at + 1)) {
+    n += 1;
+    if ((n & 0xffff) === 0 && pace.due()) await pace.pause();
+  }
   return n;
+}
+
+/** Characters compared between two checks of the pace in {@link commonEnds}. */
+const COMPARE_STEP = 1 << 16;
+
+/** Lengths of the common prefix and suffix of `before` and `after` (the suffix not overlapping the prefix), paced by `pace`. */
+async function commonEnds(before: string, after: string, pace: Pace): Promise<{ prefix: number; suffix: number }> {
+  const shorter = Math.min(before.length, after.length);
+  let prefix = 0;
+  while (prefix < shorter && before.charCodeAt(prefix) === after.charCodeAt(prefix)) {
+    prefix += 1;
+    if ((prefix & (COMPARE_STEP - 1)) === 0 && pace.due()) await pace.pause();
+  }
+  let suffix = 0;
+  while (suffix < shorter - prefix && before.charCodeAt(before.length - 1 - suffix) === after.charCodeAt(after.length - 1 - suffix)) {
+    suffix += 1;
+    if ((suffix & (COMPARE_STEP - 1)) === 0 && pace.due()) await pace.pause();
+  }
+  return { prefix, suffix };
+}
+
+type Patch = ReturnType<typeof import('diff/lib/patch/create.js').structuredPatch>;
+
+/**
+ * The diff library's structured patch of the two regions: on a worker thread for a large change where
+ * there is one (terminated when `signal` aborts, which rejects with its reason), else here. Undefined
+ * where the library gave up at {@link DIFF_TIMEOUT_MS}.
+ */
+async function structuredDiff(path: string, before: string, after: string, signal: AbortSignal | undefined): Promise<Patch | undefined> {
+  const options = { context: CONTEXT_LINES, timeout: DIFF_TIMEOUT_MS };
+  const threads = before.length + after.length >= DIFF_OFF_THREAD_CHARS ? offThread() : undefined;
+  if (threads) {
+    try {
+      return (await threads.run('diff', { path, before, after, options }, signal ? { signal, what: 'the diff' } : { what: 'the diff' })) ?? undefined;
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason;
+      throw isToolError(error) ? toToolError(error) : error;
+    }
+  }
+  const { structuredPatch } = await diffLibrary.load();
+  return structuredPatch(path, path, before, after, '', '', options);
 }
 
 /**
@@ -131,28 +183,27 @@ function countLines(text: string, end: number): number {
  * as excerpts ({@link excerptLongLines}), the whole capped at {@link EDIT_MAX_DIFF_CHARS}. Only the
  * changed region (between the texts' common first and last lines, plus context) is diffed, so a small
  * edit of a large file costs little; a region over {@link EDIT_MAX_DIFFED_CHARS} is summarised instead.
+ * The walks over the texts are paced by `options.pace` (yielding to the event loop every few ms); a
+ * change of 64 Ki characters or more is diffed on a worker thread where there is one (Node), ended
+ * when `options.signal` aborts (rejecting with its reason). Errors: `unavailable` (the diff library or
+ * its thread could not be loaded or started), `too_large` (the thread ran out of memory).
  */
-export async function unifiedDiff(path: string, before: string, after: string): Promise<string> {
+export async function unifiedDiff(path: string, before: string, after: string, options: { pace?: Pace; signal?: AbortSignal } = {}): Promise<string> {
+  const pace = options.pace ?? NO_PACE;
   // The common prefix and suffix, in whole lines, are left out of the diff (but for the context).
-  const shorter = Math.min(before.length, after.length);
-  let prefix = 0;
-  while (prefix < shorter && before.charCodeAt(prefix) === after.charCodeAt(prefix)) prefix += 1;
-  let suffix = 0;
-  while (suffix < shorter - prefix && before.charCodeAt(before.length - 1 - suffix) === after.charCodeAt(after.length - 1 - suffix)) suffix += 1;
+  const { prefix, suffix } = await commonEnds(before, after, pace);
   const start = backLines(before, prefix === 0 ? 0 : before.lastIndexOf('\n', prefix - 1) + 1, CONTEXT_LINES);
   const endBefore = forwardLines(before, before.length - suffix, CONTEXT_LINES + 1);
   const endAfter = forwardLines(after, after.length - suffix, CONTEXT_LINES + 1);
   const changed = endBefore - start + (endAfter - start);
   if (changed > EDIT_MAX_DIFFED_CHARS) {
-    const removed = countLines(before, endBefore) - countLines(before, start);
-    const added = countLines(after, endAfter) - countLines(after, start);
+    const removed = (await countLines(before, endBefore, pace)) - (await countLines(before, start, pace));
+    const added = (await countLines(after, endAfter, pace)) - (await countLines(after, start, pace));
     return `(diff left out: the change to ${clipForMessage(path)} spans about ${removed} old and ${added} new lines, ${changed} characters; view_file the file to check it)`;
   }
-  const skippedLines = countLines(before, start);
-  // Loaded on the first edit, not with the worker: the diff library's patch module, not its index.
-  const { FILE_HEADERS_ONLY, formatPatch, structuredPatch } = await diffLibrary.load();
+  const skippedLines = await countLines(before, start, pace);
   // Each region ends at a line break or at its text's end, so a final newline is reported as the file has it.
-  const patch = structuredPatch(path, path, before.slice(start, endBefore), after.slice(start, endAfter), '', '', { context: CONTEXT_LINES, timeout: DIFF_TIMEOUT_MS });
+  const patch = await structuredDiff(path, before.slice(start, endBefore), after.slice(start, endAfter), options.signal);
   if (patch === undefined) {
     return `(diff left out: the change to ${clipForMessage(path)} is too large to diff quickly; view_file the file to check it)`;
   }
@@ -161,6 +212,8 @@ export async function unifiedDiff(path: string, before: string, after: string): 
     hunk.newStart += skippedLines;
     hunk.lines = excerptLongLines(hunk.lines);
   }
+  // Loaded on the first edit, not with the worker: the diff library's patch module, not its index.
+  const { FILE_HEADERS_ONLY, formatPatch } = await diffLibrary.load();
   const text = formatPatch(patch, FILE_HEADERS_ONLY);
   if (text.length <= EDIT_MAX_DIFF_CHARS) return text;
   const cutAt = text.lastIndexOf('\n', EDIT_MAX_DIFF_CHARS) + 1;

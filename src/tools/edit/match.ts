@@ -1,4 +1,5 @@
 import { ToolError } from '../../core/errors.js';
+import { NO_PACE, type Pace } from './pace.js';
 
 const BREAKS = /\r\n?/g;
 
@@ -7,16 +8,36 @@ export function toLf(text: string): string {
   return text.includes('\r') ? text.replace(BREAKS, '\n') : text;
 }
 
+/** Characters of a text converted at once by {@link toLfPaced}. */
+const LF_SLICE = 1 << 20;
+
+/** {@link toLf}, a slice of 1 Mi characters at a time with `pace` between slices (a `\r\n` is never split). */
+export async function toLfPaced(text: string, pace: Pace): Promise<string> {
+  if (!text.includes('\r')) return text;
+  if (text.length <= LF_SLICE) return toLf(text);
+  const parts: string[] = [];
+  for (let start = 0; start < text.length; ) {
+    let end = Math.min(text.length, start + LF_SLICE);
+    // A slice ending in `\r` takes the character after it, so a `\r\n` stays one break.
+    if (end < text.length && text.charCodeAt(end - 1) === 13) end += 1;
+    parts.push(toLf(text.slice(start, end)));
+    start = end;
+    if (pace.due()) await pace.pause();
+  }
+  return parts.join('');
+}
+
 /**
  * For each UTF-16 index of `toLf(text)` (and one past its end), the matching index in `text`; null
  * when `text` has no `\r` (the indexes are equal). A `\r\n` is one character in the LF text, so
- * spans found there never split a CRLF in the original.
+ * spans found there never split a CRLF in the original. Paced by `pace`.
  */
-export function lfToOriginal(text: string): Int32Array | null {
+export async function lfToOriginal(text: string, pace: Pace = NO_PACE): Promise<Int32Array | null> {
   if (!text.includes('\r')) return null;
   const map = new Int32Array(text.length + 1);
   let j = 0;
   for (let i = 0; i < text.length; i += 1) {
+    if ((i & 0xffff) === 0 && pace.due()) await pace.pause();
     map[j] = i;
     j += 1;
     if (text.charCodeAt(i) === 13 && text.charCodeAt(i + 1) === 10) i += 1;
@@ -28,12 +49,13 @@ export function lfToOriginal(text: string): Int32Array | null {
 /**
  * Where `needleLf` occurs in `textLf` (both with LF line breaks): UTF-16 start indexes, left to right
  * and non-overlapping. Exact and literal: indexOf, no pattern. A typed array (4 bytes a match), as a
- * replace-all over a large file may find millions.
+ * replace-all over a large file may find millions. Paced by `pace` between matches.
  */
-export function findOccurrences(textLf: string, needleLf: string): Int32Array {
+export async function findOccurrences(textLf: string, needleLf: string, pace: Pace = NO_PACE): Promise<Int32Array> {
   let found = new Int32Array(16);
   let count = 0;
   for (let at = textLf.indexOf(needleLf); at !== -1; at = textLf.indexOf(needleLf, at + needleLf.length)) {
+    if ((count & 0x3ff) === 0 && pace.due()) await pace.pause();
     if (count === found.length) {
       const grown = new Int32Array(found.length * 2);
       grown.set(found);

@@ -1,5 +1,6 @@
 import { detectLineEnding } from '../../fs/text.js';
 import { lfToOriginal, toLf } from './match.js';
+import { NO_PACE, type Pace } from './pace.js';
 
 /** The line break that starts at `i` of `text` (`\r\n`, `\r` or `\n`). */
 function breakAt(text: string, i: number): string {
@@ -14,19 +15,15 @@ function breakAt(text: string, i: number): string {
  * next break it found, so a replace-all on one long line scans the line once, not once per match.
  */
 function spanEndings(text: string, fallback: string): (start: number) => string {
-  let next = -2; // index of the first break at or after the last start asked; -1: none
+  // The first `\n` and the first `\r` at or after the last start asked (-1: none), each searched again
+  // only once passed, so the text is searched once in all (natively) however many starts are asked.
+  let nextLf = -2;
+  let nextCr = -2;
   let last: string | undefined;
   return (start) => {
-    if (next !== -1 && next < start) {
-      next = -1;
-      for (let i = start; i < text.length; i += 1) {
-        const c = text.charCodeAt(i);
-        if (c === 10 || c === 13) {
-          next = i;
-          break;
-        }
-      }
-    }
+    if (nextLf !== -1 && nextLf < start) nextLf = text.indexOf('\n', start);
+    if (nextCr !== -1 && nextCr < start) nextCr = text.indexOf('\r', start);
+    const next = nextLf === -1 ? nextCr : nextCr === -1 ? nextLf : Math.min(nextLf, nextCr);
     if (next >= 0) return breakAt(text, next);
     // No break after `start`, so the last one before it is the text's last.
     if (last === undefined) {
@@ -44,10 +41,11 @@ const JOIN_EVERY = 4096;
  * `text` with the spans of `toLf(text)` at `found` (start indexes in increasing order, each `length`
  * UTF-16 units long) replaced by `replacement`, taken literally. The replacement's line breaks take the
  * style of the span they land in (its own, else the text's dominant one), so a CRLF file stays CRLF
- * and a mixed file changes only where edited. Time and extra memory are linear in the text.
+ * and a mixed file changes only where edited. Time and extra memory are linear in the text; paced by
+ * `pace` between matches.
  */
-export function replaceOccurrences(text: string, found: ArrayLike<number>, length: number, replacement: string): string {
-  const map = lfToOriginal(text);
+export async function replaceOccurrences(text: string, found: ArrayLike<number>, length: number, replacement: string, pace: Pace = NO_PACE): Promise<string> {
+  const map = await lfToOriginal(text, pace);
   const at = (i: number): number => (map === null ? i : (map[i] as number));
   const replacementLf = toLf(replacement);
   const hasBreak = replacementLf.includes('\n');
@@ -58,6 +56,7 @@ export function replaceOccurrences(text: string, found: ArrayLike<number>, lengt
   let parts: string[] = [];
   let last = 0;
   for (let k = 0; k < found.length; k += 1) {
+    if ((k & 0x3ff) === 0 && pace.due()) await pace.pause();
     const start = found[k] as number;
     const from = at(start);
     const style = hasBreak ? ending(from) : '\n';

@@ -1,0 +1,109 @@
+// web_fetch against a hostile page server (raw node:http on 127.0.0.1): pages built to make the HTML →
+// Markdown conversion slow (2 MB of table rows or paragraphs) or deep (200,000 nested divs). The
+// conversion runs on a worker thread, so the host's event loop keeps ticking the whole time; deep
+// pages answer `too_large` naming their nesting; the call's deadline ends a conversion still running.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { offThread } from '#lazy';
+import { ToolRunner, type ToolCallResult } from '../src/core/runner.js';
+import { toolProfiles } from '../src/tools/profiles/index.js';
+import { withTimerWatch } from '../test/support/timer-watch.js';
+import { createNodePlatform } from './platform.js';
+
+/**
+ * Longest pause of the host's event loop allowed while calls run: far under the seconds a conversion on
+ * it takes (7-20 s for these pages), and generous for a busy machine, where a thread doing nothing but
+ * its timer was seen paused up to 220 ms by the scheduler alone (load 9 on 2 cores).
+ */
+const MAX_STALL_MS = 500;
+
+function widePage(bytes: number): string {
+  const rows: string[] = [];
+  let size = 0;
+  for (let i = 0; size < bytes; i += 1) {
+    const row = `<tr><td>cell ${i}</td><td>v${i}</td><td>x</td></tr>`;
+    rows.push(row);
+    size += row.length;
+  }
+  return `<!doctype html><html><body><table>${rows.join('')}</table></body></html>`;
+}
+
+function paragraphPage(bytes: number): string {
+  const paragraphs: string[] = [];
+  let size = 0;
+  for (let i = 0; size < bytes; i += 1) {
+    const p = `<p>Paragraph ${i} with <a href="/x${i}">a link</a> and <b>bold</b> text.</p>`;
+    paragraphs.push(p);
+    size += p.length;
+  }
+  return `<!doctype html><html><body>${paragraphs.join('')}</body></html>`;
+}
+
+const PAGES: Record<string, string> = {
+  '/wide': widePage(2_000_000),
+  '/paragraphs': paragraphPage(2_000_000),
+  '/deep': `<!doctype html><html><body>${'<div>'.repeat(200_000)}x${'</div>'.repeat(200_000)}</body></html>`,
+  '/deep-unclosed': `<!doctype html><html><body>${'<div>'.repeat(200_000)}x</body></html>`,
+  '/small': '<!doctype html><html><body><h1>Small</h1><p>fine</p></body></html>',
+};
+
+let server: Server;
+let base: string;
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const page = PAGES[req.url ?? ''];
+    res.writeHead(page === undefined ? 404 : 200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(page ?? 'not here');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+});
+
+function runner(): ToolRunner {
+  return new ToolRunner({ platform: createNodePlatform({ network: { allowAddresses: ['127.0.0.1'] } }), tools: toolProfiles.toolhost() });
+}
+
+describe('web_fetch of hostile pages keeps the host responsive', () => {
+  it('answers three concurrent fetches (two 2 MB tables, 200,000 nested divs) with the event loop never held', async () => {
+    const r = runner();
+    const calls = ['/wide', '/deep', '/wide'].map((path) => ({ name: 'web_fetch', args: { url: `${base}${path}`, max_chars: 1_000_000 } }));
+    const { value, gap } = await withTimerWatch(() => r.processToolCalls(calls, { timeoutMs: 60_000 }));
+    const [wide, deep, wide2] = value as [ToolCallResult, ToolCallResult, ToolCallResult];
+    expect(deep).toEqual({
+      name: 'web_fetch',
+      code: 'too_large',
+      error: 'the page nests elements more than 1000 deep, deeper than web_fetch converts; fetch another version of the page (a printable or plain-text one) or another page',
+    });
+    for (const result of [wide, wide2]) {
+      // Converted within the fetch's own 20 s deadline, or honestly `timeout` on a very busy machine.
+      if ('code' in result) expect(result.code).toBe('timeout');
+      else expect((result as { result: { content: string } }).result.content.slice(0, 400)).toMatch(/\n\| cell 0 +\| v0 +\| x +\|\n\| cell 1 +\| v1 +\| x +\|\n/);
+    }
+    expect(gap).toBeLessThan(MAX_STALL_MS);
+  }, 120_000);
+
+  it('answers too_large for deep pages however they close, never a stack overflow', async () => {
+    const r = runner();
+    const { value, gap } = await withTimerWatch(() => r.processToolCalls([{ name: 'web_fetch', args: { url: `${base}/deep-unclosed` } }]));
+    expect(value[0]).toMatchObject({ code: 'too_large', error: expect.stringMatching(/^the page nests elements more than 1000 deep/) });
+    expect(gap).toBeLessThan(MAX_STALL_MS);
+  }, 60_000);
+
+  it("ends a conversion still running at the call's deadline with timeout, and the next fetch works", async () => {
+    const r = runner();
+    const started = performance.now();
+    const { value, gap } = await withTimerWatch(() => r.processToolCalls([{ name: 'web_fetch', args: { url: `${base}/paragraphs` } }], { timeoutMs: 400 }));
+    const elapsed = performance.now() - started;
+    expect(value[0]).toMatchObject({ code: 'timeout' });
+    // The deadline plus a generous margin for a busy machine; the conversion alone takes seconds.
+    expect(elapsed).toBeLessThan(400 + 1000);
+    expect(gap).toBeLessThan(MAX_STALL_MS);
+    // The thread the deadline stopped is gone; a new one serves the next page.
+    expect(await r.execute('web_fetch', { url: `${base}/small` })).toMatchObject({ content: '# Small\n\nfine\n' });
+    expect(offThread()?.threads).toBeLessThanOrEqual(2);
+  }, 60_000);
+});
