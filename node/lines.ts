@@ -96,21 +96,26 @@ export class LineSplitter {
 
 /**
  * Pulls chunks from a stream one at a time, in flowing mode paused between pulls (so the stream is
- * read no faster than chunks are asked for, and pausing it lets a process exit).
+ * read no faster than chunks are asked for, and pausing it lets a process exit). `stop` ends the pulls.
+ * (No `Promise.race` against a long-lived promise: each race would leave a reaction on it that keeps
+ * its chunk alive, so memory would grow with the input.)
  */
 class ChunkPuller {
   readonly #input: NodeJS.ReadableStream;
+  readonly #stop: AbortSignal | undefined;
   readonly #queue: (Uint8Array | string)[] = [];
   #ended = false;
   #failure: unknown;
   #wake: (() => void) | undefined;
 
-  constructor(input: NodeJS.ReadableStream) {
+  constructor(input: NodeJS.ReadableStream, stop: AbortSignal | undefined) {
     this.#input = input;
+    this.#stop = stop;
     input.on('data', this.#onData);
     input.on('end', this.#onEnd);
     input.on('close', this.#onEnd);
     input.on('error', this.#onError);
+    stop?.addEventListener('abort', this.#onEnd);
   }
 
   #onData = (chunk: Uint8Array | string): void => {
@@ -135,9 +140,10 @@ class ChunkPuller {
     wake?.();
   }
 
-  /** The next chunk, or undefined at the end of input; rejects with the stream's error. */
+  /** The next chunk, or undefined at the end of input or once `stop` aborted; rejects with the stream's error. */
   async next(): Promise<Uint8Array | string | undefined> {
     for (;;) {
+      if (this.#stop?.aborted) return undefined;
       if (this.#queue.length > 0) return this.#queue.shift();
       if (this.#failure !== undefined) throw this.#failure;
       if (this.#ended) return undefined;
@@ -153,6 +159,7 @@ class ChunkPuller {
     this.#input.off('end', this.#onEnd);
     this.#input.off('close', this.#onEnd);
     this.#input.off('error', this.#onError);
+    this.#stop?.removeEventListener('abort', this.#onEnd);
     // A pause that flips the stream out of flowing mode emits 'pause', on which Node's process.stdin
     // stops reading its pipe (so the process can exit); an already paused stream may still be reading
     // after a late resume, so it is flipped once. Nothing is emitted between the two calls.
@@ -168,15 +175,11 @@ class ChunkPuller {
  */
 export async function* readLineFrames(input: NodeJS.ReadableStream, maxLineBytes: number, stop?: AbortSignal): AsyncGenerator<LineFrame> {
   const splitter = new LineSplitter(maxLineBytes);
-  const puller = new ChunkPuller(input);
-  const stopped = new Promise<'stop'>((resolve) => {
-    if (stop?.aborted) resolve('stop');
-    else stop?.addEventListener('abort', () => resolve('stop'), { once: true });
-  });
+  const puller = new ChunkPuller(input, stop);
   try {
     for (;;) {
-      const next = await Promise.race([puller.next(), stopped]);
-      if (next === 'stop') return;
+      const next = await puller.next();
+      if (stop?.aborted) return;
       if (next === undefined) break;
       yield* splitter.push(next);
       if (stop?.aborted) return;

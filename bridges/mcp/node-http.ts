@@ -103,7 +103,7 @@ export interface McpHttpEndpoint {
 interface Session {
   transport: WebStandardStreamableHTTPServerTransport;
   server: McpServer;
-  /** Requests of this session still being answered (an open SSE stream counts). */
+  /** POST requests of this session still being answered. */
   busy: number;
   /** `performance.now()` when its last request ended (or it opened). */
   lastUsed: number;
@@ -273,13 +273,37 @@ async function writeResponse(response: Response, res: ServerResponse, onClientGo
   }
 }
 
+/** How long a connection may go on sending the body of a refused request, in ms, before it is closed. */
+const REFUSED_BODY_LINGER_MS = 5000;
+/** Bytes of a refused request's body read and dropped (so a small one leaves the connection reusable). */
+const REFUSED_BODY_DISCARD_BYTES = 64 * 1024;
+
 /**
- * Answers a request refused before (all of) its body was read, and closes the connection after the
- * answer, so the rest of the body is not waited for.
+ * Answers a request refused before (all of) its body was read. Up to `REFUSED_BODY_DISCARD_BYTES` more
+ * of the body are read and dropped, so a small body ends and the connection can serve the next request;
+ * past that the body is left unread (TCP holds the sender back) and the connection is closed
+ * `REFUSED_BODY_LINGER_MS` after the answer unless the body ended. (Closing at once, with unread
+ * bytes, resets the connection, and the client could lose the answer.)
  */
-async function writeRefusal(response: Response, res: ServerResponse): Promise<void> {
-  response.headers.set('connection', 'close');
+async function writeRefusal(req: IncomingMessage, res: ServerResponse, response: Response): Promise<void> {
+  if (!req.complete) dropRestOfBody(req);
   await writeResponse(response, res);
+}
+
+function dropRestOfBody(req: IncomingMessage): void {
+  const socket = req.socket;
+  const timer = setTimeout(() => socket.destroy(), REFUSED_BODY_LINGER_MS);
+  timer.unref();
+  let dropped = 0;
+  const onData = (chunk: Buffer): void => {
+    dropped += chunk.length;
+    if (dropped <= REFUSED_BODY_DISCARD_BYTES) return;
+    req.off('data', onData);
+    req.pause();
+  };
+  req.on('data', onData);
+  req.once('end', () => clearTimeout(timer));
+  socket.once('close', () => clearTimeout(timer));
 }
 
 /** JSON-RPC request ids in a POST body (one message or a batch). */
@@ -363,13 +387,19 @@ class SessionTable {
   }
 }
 
-/** Runs `answer` for a session with its request count held (so it is not idle while answering). */
-async function whileBusy(session: Session, answer: () => Promise<void>): Promise<void> {
-  session.busy += 1;
+/**
+ * Runs `answer` for a session, marking it used at the start and the end. A POST (calls being answered)
+ * also holds the session busy, so it is neither expired nor evicted meanwhile; a GET (the standalone
+ * event stream a client may keep open) does not, or an idle client holding one would never expire.
+ */
+async function whileUsed(session: Session, method: string, answer: () => Promise<void>): Promise<void> {
+  const holds = method === 'POST';
+  if (holds) session.busy += 1;
+  session.lastUsed = performance.now();
   try {
     await answer();
   } finally {
-    session.busy -= 1;
+    if (holds) session.busy -= 1;
     session.lastUsed = performance.now();
   }
 }
@@ -484,7 +514,7 @@ export async function serveMcpHttp(
     const current = session;
     const ids = requestIds(parsed);
     try {
-      await whileBusy(current, async () => {
+      await whileUsed(current, request.method, async () => {
         let response: Response;
         try {
           response = await current.transport.handleRequest(request, body === undefined ? {} : { parsedBody: parsed });
@@ -514,12 +544,12 @@ export async function serveMcpHttp(
   const answer = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = requestUrl(req);
     if (url.pathname !== path) {
-      await writeRefusal(jsonError(404, `no MCP endpoint at ${url.pathname}; use ${path}`), res);
+      await writeRefusal(req, res, jsonError(404, `no MCP endpoint at ${url.pathname}; use ${path}`));
       return;
     }
     const refused = refusalByHeaders(req, rules);
     if (refused) {
-      await writeRefusal(refused, res);
+      await writeRefusal(req, res, refused);
       return;
     }
     const method = req.method ?? 'GET';
@@ -527,7 +557,7 @@ export async function serveMcpHttp(
     if (method === 'POST') {
       const read = await readBody(req, maxBody, budget);
       if ('refused' in read) {
-        await writeRefusal(read.refused, res);
+        await writeRefusal(req, res, read.refused);
         return;
       }
       body = read.body;
