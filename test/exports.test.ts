@@ -84,7 +84,7 @@ const PINNED: Record<string, { source: string; names: string[] }> = {
   },
   'toolhost/mcp/node': {
     source: 'bridges/mcp/node',
-    names: ['MessagePortTransport', 'StdioServerTransport', 'createMcpPermissionPrompt', 'createMcpServer', 'mcpTools', 'serveMcpHttp', 'serveStdio', 'toCallToolResult'],
+    names: ['LineStdioServerTransport', 'MCP_HTTP_DEFAULTS', 'MessagePortTransport', 'StdioServerTransport', 'createMcpPermissionPrompt', 'createMcpServer', 'isLoopbackHost', 'mcpTools', 'serveMcpHttp', 'serveStdio', 'toCallToolResult'],
   },
   'toolhost/ai-sdk': {
     source: 'bridges/ai-sdk/index',

@@ -416,12 +416,149 @@ function checkServeOptions(options: ServeMcpHttpOptions): void {
   }
 }
 
+/** What one {@link serveMcpHttp} endpoint answers with. */
+interface Serving {
+  create: (request: Request) => McpServer | Promise<McpServer>;
+  path: string;
+  rules: HeaderRules;
+  maxBody: number;
+  budget: BodyBudget;
+  useSessions: boolean;
+  sessions: SessionTable;
+  /** Servers of stateless requests being answered. */
+  stateless: Set<Session>;
+  /** The SDK's handler of 2026-07-28 requests. */
+  modern: ReturnType<typeof createMcpHandler>;
+}
+
+/**
+ * Opens a session (or a stateless server) for a request without a session id; undefined when refused
+ * (answered). Only an `initialize` takes room among the sessions (its reservation ends with `release`).
+ */
+async function openSession(s: Serving, request: Request, res: ServerResponse, initializing: boolean): Promise<Session | undefined> {
+  if (initializing && !(await s.sessions.reserve())) {
+    await writeResponse(
+      jsonError(503, `this MCP server has its ${s.sessions.max} sessions open, each answering a request; retry shortly, or end sessions you no longer use (DELETE)`, { 'retry-after': '5' }),
+      res,
+    );
+    return undefined;
+  }
+  try {
+    const server = await s.create(request);
+    const transport = new WebStandardStreamableHTTPServerTransport(
+      s.useSessions
+        ? {
+            sessionIdGenerator: () => crypto.randomUUID(),
+            onsessioninitialized: (id) => void s.sessions.byId.set(id, created),
+            onsessionclosed: (id) => void s.sessions.byId.delete(id),
+          }
+        : {},
+    );
+    const created: Session = { transport, server, busy: 0, lastUsed: performance.now() };
+    transport.onclose = () => {
+      if (transport.sessionId !== undefined && s.sessions.byId.get(transport.sessionId) === created) s.sessions.byId.delete(transport.sessionId);
+    };
+    await server.connect(transport);
+    if (!s.useSessions) s.stateless.add(created);
+    return created;
+  } catch (error) {
+    if (initializing) s.sessions.release();
+    throw error;
+  }
+}
+
+/** Answers a 2025-era request in its session (a new one when it names none). */
+async function answerLegacy(s: Serving, req: IncomingMessage, res: ServerResponse, request: Request, parsed: unknown, body: string | undefined): Promise<void> {
+  const sessionId = req.headers['mcp-session-id'];
+  let session: Session | undefined;
+  const opened = !(s.useSessions && typeof sessionId === 'string');
+  const initializing = opened && s.useSessions && hasInitialize(parsed);
+  if (!opened) {
+    session = s.sessions.byId.get(sessionId);
+    if (!session) {
+      await writeResponse(jsonError(404, `unknown MCP session ${sessionId.slice(0, 80)} (closed, expired or never opened); initialize a new one`), res);
+      return;
+    }
+  } else {
+    session = await openSession(s, request, res, initializing);
+    if (!session) return;
+  }
+  const current = session;
+  const ids = requestIds(parsed);
+  try {
+    await whileUsed(current, request.method, async () => {
+      let response: Response;
+      try {
+        response = await current.transport.handleRequest(request, body === undefined ? {} : { parsedBody: parsed });
+      } finally {
+        // By now an initialize has put its session in the table (or failed).
+        if (initializing) s.sessions.release();
+      }
+      await writeResponse(response, res, () => {
+        for (const requestId of ids) {
+          current.transport.onmessage?.({
+            jsonrpc: '2.0',
+            method: 'notifications/cancelled',
+            params: { requestId, reason: 'the client closed the request stream' },
+          });
+        }
+      });
+    });
+  } finally {
+    // A request without a session id that did not initialize one leaves nothing open.
+    if (opened && (!s.useSessions || current.transport.sessionId === undefined)) {
+      s.stateless.delete(current);
+      await current.server.close();
+    }
+  }
+}
+
+/** Answers one HTTP request: path, headers, body, then the era's handler. */
+async function answer(s: Serving, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = requestUrl(req);
+  if (url.pathname !== s.path) {
+    await writeRefusal(req, res, jsonError(404, `no MCP endpoint at ${url.pathname}; use ${s.path}`));
+    return;
+  }
+  const refused = refusalByHeaders(req, s.rules);
+  if (refused) {
+    await writeRefusal(req, res, refused);
+    return;
+  }
+  const method = req.method ?? 'GET';
+  let body: string | undefined;
+  if (method === 'POST') {
+    const read = await readBody(req, s.maxBody, s.budget);
+    if ('refused' in read) {
+      await writeRefusal(req, res, read.refused);
+      return;
+    }
+    body = read.body;
+  }
+  const request = toWebRequest(req, url, body);
+  let parsed: unknown;
+  if (body !== undefined) {
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      await writeResponse(new Response(JSON.stringify({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body is not JSON' }, id: null }), { status: 400, headers: { 'content-type': 'application/json' } }), res);
+      return;
+    }
+  }
+  if (!(await isLegacyRequest(request, parsed))) {
+    await writeResponse(await s.modern.fetch(request, body === undefined ? {} : { parsedBody: parsed }), res);
+    return;
+  }
+  await answerLegacy(s, req, res, request, parsed, body);
+}
+
 /**
  * Serves MCP over Streamable HTTP on `node:http`, no web framework needed, with the transport's
  * security rules: binds 127.0.0.1 by default, refuses a foreign `Origin` (403) and, on loopback, a
  * foreign `Host` (DNS rebinding), a missing or empty `Host` (403), and with `bearerToken` refuses
- * requests without it (401). These checks use the headers alone: a refused request's body is never
- * read, and its connection is closed after the answer.
+ * requests without it (401). These checks use the headers alone, before the body: of a refused
+ * request's body at most 64 KiB is read (and dropped), and a connection still sending it is closed
+ * 5 s after the answer.
  * `createServer` is called once per session (or per request when `sessions: false`) with the request
  * that opens it (its headers can name a conversation); pass `() => createMcpServer(host, options)`.
  *
@@ -445,142 +582,28 @@ export async function serveMcpHttp(
 ): Promise<McpHttpEndpoint> {
   checkServeOptions(options);
   const bindHost = options.host ?? '127.0.0.1';
-  const path = options.path ?? '/mcp';
-  const rules: HeaderRules = {
-    origins: [...(options.allowedOrigins ?? localhostAllowedOrigins())],
-    hosts: options.allowedHosts ? [...options.allowedHosts] : isLoopbackHost(bindHost) ? localhostAllowedHostnames() : undefined,
-    token: options.bearerToken,
-  };
-  const maxBody = options.maxBodyBytes ?? MCP_HTTP_DEFAULTS.maxBodyBytes;
-  const budget = new BodyBudget(options.maxBodyBytesInFlight ?? MCP_HTTP_DEFAULTS.maxBodyBytesInFlight);
-  const useSessions = options.sessions ?? true;
   const sessions = new SessionTable(options.maxSessions ?? MCP_HTTP_DEFAULTS.maxSessions, options.sessionIdleMs ?? MCP_HTTP_DEFAULTS.sessionIdleMs);
   const stateless = new Set<Session>();
-  // Protocol 2026-07-28 is stateless: the SDK's own entry answers each such request with a fresh server.
-  const modern = createMcpHandler((ctx) => createServerForSession(ctx.requestInfo ?? new Request('http://localhost/')), { legacy: 'reject' });
-
-  /**
-   * Opens a session (or a stateless server) for a request without a session id; undefined when refused
-   * (answered). Only an `initialize` takes room among the sessions (its reservation ends with `release`).
-   */
-  const openSession = async (request: Request, res: ServerResponse, initializing: boolean): Promise<Session | undefined> => {
-    if (initializing && !(await sessions.reserve())) {
-      await writeResponse(
-        jsonError(503, `this MCP server has its ${sessions.max} sessions open, each answering a request; retry shortly, or end sessions you no longer use (DELETE)`, { 'retry-after': '5' }),
-        res,
-      );
-      return undefined;
-    }
-    try {
-      const server = await createServerForSession(request);
-      const transport = new WebStandardStreamableHTTPServerTransport(
-        useSessions
-          ? {
-              sessionIdGenerator: () => crypto.randomUUID(),
-              onsessioninitialized: (id) => void sessions.byId.set(id, created),
-              onsessionclosed: (id) => void sessions.byId.delete(id),
-            }
-          : {},
-      );
-      const created: Session = { transport, server, busy: 0, lastUsed: performance.now() };
-      transport.onclose = () => {
-        if (transport.sessionId !== undefined && sessions.byId.get(transport.sessionId) === created) sessions.byId.delete(transport.sessionId);
-      };
-      await server.connect(transport);
-      if (!useSessions) stateless.add(created);
-      return created;
-    } catch (error) {
-      if (initializing) sessions.release();
-      throw error;
-    }
+  const serving: Serving = {
+    create: createServerForSession,
+    path: options.path ?? '/mcp',
+    rules: {
+      origins: [...(options.allowedOrigins ?? localhostAllowedOrigins())],
+      hosts: options.allowedHosts ? [...options.allowedHosts] : isLoopbackHost(bindHost) ? localhostAllowedHostnames() : undefined,
+      token: options.bearerToken,
+    },
+    maxBody: options.maxBodyBytes ?? MCP_HTTP_DEFAULTS.maxBodyBytes,
+    budget: new BodyBudget(options.maxBodyBytesInFlight ?? MCP_HTTP_DEFAULTS.maxBodyBytesInFlight),
+    useSessions: options.sessions ?? true,
+    sessions,
+    stateless,
+    // Protocol 2026-07-28 is stateless: the SDK's own entry answers each such request with a fresh server.
+    modern: createMcpHandler((ctx) => createServerForSession(ctx.requestInfo ?? new Request('http://localhost/')), { legacy: 'reject' }),
   };
-
-  /** Answers a 2025-era request in its session (a new one when it names none). */
-  const answerLegacy = async (req: IncomingMessage, res: ServerResponse, request: Request, parsed: unknown, body: string | undefined): Promise<void> => {
-    const sessionId = req.headers['mcp-session-id'];
-    let session: Session | undefined;
-    const opened = !(useSessions && typeof sessionId === 'string');
-    const initializing = opened && useSessions && hasInitialize(parsed);
-    if (!opened) {
-      session = sessions.byId.get(sessionId);
-      if (!session) {
-        await writeResponse(jsonError(404, `unknown MCP session ${sessionId.slice(0, 80)} (closed, expired or never opened); initialize a new one`), res);
-        return;
-      }
-    } else {
-      session = await openSession(request, res, initializing);
-      if (!session) return;
-    }
-    const current = session;
-    const ids = requestIds(parsed);
-    try {
-      await whileUsed(current, request.method, async () => {
-        let response: Response;
-        try {
-          response = await current.transport.handleRequest(request, body === undefined ? {} : { parsedBody: parsed });
-        } finally {
-          // By now an initialize has put its session in the table (or failed).
-          if (initializing) sessions.release();
-        }
-        await writeResponse(response, res, () => {
-          for (const requestId of ids) {
-            current.transport.onmessage?.({
-              jsonrpc: '2.0',
-              method: 'notifications/cancelled',
-              params: { requestId, reason: 'the client closed the request stream' },
-            });
-          }
-        });
-      });
-    } finally {
-      // A request without a session id that did not initialize one leaves nothing open.
-      if (opened && (!useSessions || current.transport.sessionId === undefined)) {
-        stateless.delete(current);
-        await current.server.close();
-      }
-    }
-  };
-
-  const answer = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const url = requestUrl(req);
-    if (url.pathname !== path) {
-      await writeRefusal(req, res, jsonError(404, `no MCP endpoint at ${url.pathname}; use ${path}`));
-      return;
-    }
-    const refused = refusalByHeaders(req, rules);
-    if (refused) {
-      await writeRefusal(req, res, refused);
-      return;
-    }
-    const method = req.method ?? 'GET';
-    let body: string | undefined;
-    if (method === 'POST') {
-      const read = await readBody(req, maxBody, budget);
-      if ('refused' in read) {
-        await writeRefusal(req, res, read.refused);
-        return;
-      }
-      body = read.body;
-    }
-    const request = toWebRequest(req, url, body);
-    let parsed: unknown;
-    if (body !== undefined) {
-      try {
-        parsed = JSON.parse(body);
-      } catch {
-        await writeResponse(new Response(JSON.stringify({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body is not JSON' }, id: null }), { status: 400, headers: { 'content-type': 'application/json' } }), res);
-        return;
-      }
-    }
-    if (!(await isLegacyRequest(request, parsed))) {
-      await writeResponse(await modern.fetch(request, body === undefined ? {} : { parsedBody: parsed }), res);
-      return;
-    }
-    await answerLegacy(req, res, request, parsed, body);
-  };
+  const { modern, path } = serving;
 
   const http = createServer((req, res) => {
-    answer(req, res).catch((error: unknown) => {
+    answer(serving, req, res).catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: `internal error: ${(error as Error).message}` }, id: null }));
     });

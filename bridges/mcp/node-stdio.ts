@@ -1,3 +1,4 @@
+import process from 'node:process';
 import type { Readable, Writable } from 'node:stream';
 import { parseJSONRPCMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
 import { DEFAULT_MAX_LINE_BYTES, LineSplitter, type LineFrame } from '../../node/lines.js';
@@ -53,7 +54,8 @@ export class LineStdioServerTransport implements Transport {
   #isClosed = false;
   #resolveClosed!: () => void;
 
-  constructor(stdin: Readable, stdout: Writable, options: LineStdioServerTransportOptions = {}) {
+  /** `stdin` and `stdout` default to the process's. */
+  constructor(stdin: Readable = process.stdin, stdout: Writable = process.stdout, options: LineStdioServerTransportOptions = {}) {
     this.#stdin = stdin;
     this.#stdout = stdout;
     this.#maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
