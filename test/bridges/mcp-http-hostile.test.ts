@@ -223,6 +223,21 @@ describe('serveMcpHttp bounds', () => {
     return { client, id: transport.sessionId as string };
   }
 
+  /** A session opened with raw requests (no event stream kept open, so its use is only what the test does). */
+  async function rawSession(url: URL): Promise<string> {
+    const opened = await fetch(url, { method: 'POST', body: INITIALIZE, headers: JSON_HEADERS });
+    await opened.body?.cancel();
+    const id = opened.headers.get('mcp-session-id') as string;
+    const initialized = await fetch(url, {
+      method: 'POST',
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+      headers: { ...JSON_HEADERS, 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' },
+    });
+    await initialized.body?.cancel();
+    expect(initialized.status).toBe(202);
+    return id;
+  }
+
   /** The status of a ping in session `id`. */
   async function pingStatus(url: URL, id: string): Promise<number> {
     const response = await fetch(url, {
@@ -274,22 +289,19 @@ describe('serveMcpHttp bounds', () => {
 
   it('caps sessions: at maxSessions a new client closes the session idle longest, whose next request gets 404', async () => {
     const endpoint = await serve({ maxSessions: 3 });
-    const clients: Client[] = [];
     try {
-      const opened = [];
-      for (let i = 0; i < 3; i += 1) opened.push(await session(endpoint.url));
-      clients.push(...opened.map((s) => s.client));
-      await opened[0]?.client.ping();
+      const opened: string[] = [];
+      for (let i = 0; i < 3; i += 1) opened.push(await rawSession(endpoint.url));
+      expect(await pingStatus(endpoint.url, opened[0] as string)).toBe(200);
       // Session 1 is now the most recently used; session 2 is idle longest.
       const fourth = await session(endpoint.url);
-      clients.push(fourth.client);
       expect(endpoint.sessionCount()).toBe(3);
-      expect(await pingStatus(endpoint.url, opened[1]?.id as string)).toBe(404);
-      expect(await pingStatus(endpoint.url, opened[0]?.id as string)).toBe(200);
-      expect(await pingStatus(endpoint.url, opened[2]?.id as string)).toBe(200);
+      expect(await pingStatus(endpoint.url, opened[1] as string)).toBe(404);
+      expect(await pingStatus(endpoint.url, opened[0] as string)).toBe(200);
+      expect(await pingStatus(endpoint.url, opened[2] as string)).toBe(200);
       expect(await pingStatus(endpoint.url, fourth.id)).toBe(200);
+      await fourth.client.close();
     } finally {
-      await Promise.all(clients.map((client) => client.close().catch(() => undefined)));
       await endpoint.close();
     }
   });
