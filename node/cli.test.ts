@@ -420,6 +420,12 @@ describe('toolhost CLI (node bin/toolhost.mjs)', () => {
       [['mcp', '--http', 'nope'], /--http takes HOST:PORT, e.g. 127.0.0.1:8765/],
       [['call', 'view_file', '--http', '127.0.0.1:1'], /--http is an option of toolhost mcp only/],
       [['mcp', '--token', 'x'], /--token needs --http/],
+      [['mcp', '--token-file', 'token.txt'], /--token-file needs --http/],
+      [['mcp', '--allow-unauthenticated'], /--allow-unauthenticated needs --http/],
+      [['mcp', '--http', '127.0.0.1:0', '--token', 'a', '--token-file', 'b'], /give --token or --token-file, not both/],
+      [['mcp', '--http', '127.0.0.1:0', '--token-file', 'missing.txt'], /--token-file: cannot read .*missing\.txt \(ENOENT\); give a file that holds the token/],
+      [['run', '--max-line-bytes', '0'], /--max-line-bytes must be a positive whole number of bytes, e\.g\. 16777216, got "0"/],
+      [['tools', '--max-line-bytes', '10'], /--max-line-bytes is an option of toolhost run and toolhost mcp only/],
       [['tools', '--tools', './missing.mjs'], /--tools .\/missing.mjs: cannot load .*missing.mjs/],
       [['call', 'list_dir', '{"dir_path":"."}', '--root', 'does-not-exist'], /--root: workspace root ".*does-not-exist" does not exist/],
     ])('exits 2 for %j with a message on stderr saying what to do', async (args, message) => {

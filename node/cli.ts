@@ -5,9 +5,9 @@
  *
  * ```sh
  * toolhost call <tool> '<json args>' [--root DIR] [--state-dir DIR] [--timeout MS]
- * toolhost run [--root DIR] [--state-dir DIR] [--timeout MS] < calls.jsonl
+ * toolhost run [--root DIR] [--state-dir DIR] [--timeout MS] [--max-line-bytes N] < calls.jsonl
  * toolhost tools [--tools ./my-tools.js]
- * toolhost mcp --root DIR [--http HOST:PORT] [--tools ./my-tools.js] [--read-only] [--state-dir DIR | --state redis://…]
+ * toolhost mcp --root DIR [--http HOST:PORT [--token-file PATH]] [--tools ./my-tools.js] [--read-only] [--state-dir DIR | --state redis://…]
  * ```
  *
  * Exit codes (also in `toolhost --help`):
@@ -24,7 +24,6 @@
  */
 import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import { Readable, Writable } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -35,6 +34,7 @@ import { BuiltinTools } from '../src/tools/index.js';
 import type { Platform } from '../src/core/types.js';
 import { createNodePlatform } from './platform.js';
 import { createRedisStateStore, type RedisStateStore } from './redis-state-store.js';
+import { DEFAULT_MAX_LINE_BYTES, readLineFrames } from './lines.js';
 
 /** Exit codes of {@link main}, as documented in the usage text. */
 export const CLI_EXIT = { ok: 0, callFailed: 1, usage: 2, interrupted: 130 } as const;
@@ -53,6 +53,8 @@ export interface CliIo {
   signal?: AbortSignal;
   /** Install SIGINT/SIGTERM handlers that interrupt the command (default true). */
   handleSignals?: boolean;
+  /** Environment variables; `mcp --http` reads `TOOLHOST_MCP_TOKEN` from it (default `process.env`). */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** The `toolhost --help` text: commands, options, the `run` line format and the exit codes. */
@@ -68,12 +70,16 @@ Commands:
                                Write one JSON result line per call, in input order, one call at a
                                time, ids echoed. A line that is not a valid call gives
                                  {"line":N,"error":"...","code":"invalid_arguments"}
-                               and the rest go on. Blank lines are ignored.
+                               and the rest go on. Blank lines are ignored. A line longer than
+                               --max-line-bytes is skipped unread and answered the same way:
+                                 {"line":N,"error":"line N is longer than ...","code":"too_large"}
   tools                        Print the tool declarations (name, description, parameters) as JSON.
   mcp                          Serve the tools as an MCP server: on stdin/stdout (the default, for
                                MCP clients that start the command), or with --http on Streamable
                                HTTP. Ends when stdin closes or on SIGINT/SIGTERM. Needs the package
-                               @modelcontextprotocol/server installed beside toolhost.
+                               @modelcontextprotocol/server installed beside toolhost. On stdio a
+                               message line longer than --max-line-bytes is answered with a
+                               JSON-RPC error (-32600) and skipped; the next message is served.
   help                         Print this text.
 
 Options:
@@ -93,10 +99,24 @@ Options:
                     alone, in an array or in an object, as named or default exports, in
                     export-name order; repeatable. A tool with a built-in's name replaces it.
   --read-only       Only read-only tools may run; others end with the code permission_denied.
+  --max-line-bytes N
+                    run and mcp on stdio: the longest input line taken, in bytes (default
+                    16777216, 16 MiB); a longer line is answered with an error and skipped.
   --http HOST:PORT  mcp: serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio (PORT 0
                     picks a free one; the URL is printed on stderr). Browser origins other than
-                    localhost are refused.
-  --token TOKEN     mcp --http: require Authorization: Bearer TOKEN.
+                    localhost are refused. Headers are checked before any body is read; a body
+                    may have 4 MiB, all bodies being received at once 64 MiB together (else 413
+                    / 503). At most 100 sessions; one idle for 30 minutes is closed, and at the
+                    cap the longest-idle one makes room (a client of a closed session gets 404
+                    and initializes again). A HOST other than a loopback address (127.0.0.1,
+                    ::1, localhost) needs a token, or --allow-unauthenticated.
+  --token TOKEN     mcp --http: require Authorization: Bearer TOKEN (the scheme in any case).
+                    Other processes can see a command line: prefer --token-file or the
+                    environment variable TOOLHOST_MCP_TOKEN, used when neither flag is given.
+  --token-file PATH mcp --http: the token is the content of PATH (a trailing newline removed).
+  --allow-unauthenticated
+                    mcp --http: serve a non-loopback HOST without a token (something in front
+                    must authenticate); a warning goes to stderr.
   --conversation ID mcp: the conversation (tool state) of every call; default one per client session.
   -h, --help        Print this text.
   --version         Print the version.
@@ -106,8 +126,9 @@ Exit codes:
        result lines and do not change the exit code)
   1    call: the tool call failed (the printed object has "error" and "code")
   2    usage error (unknown command or option, missing tool name, arguments that are not a JSON
-       object, bad --timeout or --http, --root not an existing directory, a --tools module that
-       cannot be loaded or exports no tools); message on stderr
+       object, bad --timeout, --max-line-bytes or --http, --root not an existing directory, a
+       --tools module that cannot be loaded or exports no tools, an unreadable or empty
+       --token-file, --http on a non-loopback HOST without a token); message on stderr
   130  interrupted (SIGINT/SIGTERM); calls in flight end as cancelled
 
 Examples:
@@ -131,6 +152,9 @@ interface Parsed {
   readOnly: boolean;
   http: { host: string; port: number } | undefined;
   token: string | undefined;
+  tokenFile: string | undefined;
+  allowUnauthenticated: boolean;
+  maxLineBytes: number;
   conversation: string | undefined;
   help: boolean;
   version: boolean;
@@ -153,6 +177,9 @@ function parse(argv: readonly string[]): Parsed {
         'read-only': { type: 'boolean' },
         http: { type: 'string' },
         token: { type: 'string' },
+        'token-file': { type: 'string' },
+        'allow-unauthenticated': { type: 'boolean' },
+        'max-line-bytes': { type: 'string' },
         conversation: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean' },
@@ -169,6 +196,14 @@ function parse(argv: readonly string[]): Parsed {
       throw new UsageError(`--timeout must be a positive whole number of milliseconds, got "${text}"`);
     }
   }
+  let maxLineBytes = DEFAULT_MAX_LINE_BYTES;
+  if (values['max-line-bytes'] !== undefined) {
+    const text = String(values['max-line-bytes']);
+    maxLineBytes = /^\d+$/.test(text) ? Number(text) : NaN;
+    if (!Number.isSafeInteger(maxLineBytes) || maxLineBytes <= 0) {
+      throw new UsageError(`--max-line-bytes must be a positive whole number of bytes, e.g. 16777216, got "${text}"`);
+    }
+  }
   let http: Parsed['http'];
   if (values.http !== undefined) {
     const text = String(values.http);
@@ -180,10 +215,21 @@ function parse(argv: readonly string[]): Parsed {
     http = { host: (match[1] as string).replace(/^\[(.*)\]$/, '$1'), port };
   }
   const command = positionals[0];
-  for (const [flag, given] of [['--http', values.http], ['--token', values.token], ['--conversation', values.conversation]] as const) {
+  const mcpOnly = [
+    ['--http', values.http],
+    ['--token', values.token],
+    ['--token-file', values['token-file']],
+    ['--allow-unauthenticated', values['allow-unauthenticated']],
+    ['--conversation', values.conversation],
+  ] as const;
+  for (const [flag, given] of mcpOnly) {
     if (given !== undefined && command !== 'mcp') throw new UsageError(`${flag} is an option of toolhost mcp only`);
   }
-  if (values.token !== undefined && values.http === undefined) throw new UsageError('--token needs --http (stdio has no requests to authorise)');
+  if (values['max-line-bytes'] !== undefined && command !== 'run' && command !== 'mcp') throw new UsageError('--max-line-bytes is an option of toolhost run and toolhost mcp only');
+  for (const [flag, given] of mcpOnly.slice(1, 4)) {
+    if (given !== undefined && values.http === undefined) throw new UsageError(`${flag} needs --http (stdio has no requests to authorise)`);
+  }
+  if (values.token !== undefined && values['token-file'] !== undefined) throw new UsageError('give --token or --token-file, not both');
   if (values.state !== undefined && values['state-dir'] !== undefined) throw new UsageError('give --state (Redis) or --state-dir (files), not both');
   if (values.state !== undefined && !/^rediss?:\/\//.test(String(values.state))) {
     throw new UsageError(`--state takes a Redis URL such as redis://127.0.0.1:6379, got "${String(values.state).slice(0, 200)}"`);
@@ -199,10 +245,43 @@ function parse(argv: readonly string[]): Parsed {
     readOnly: values['read-only'] === true,
     http,
     token: values.token as string | undefined,
+    tokenFile: values['token-file'] as string | undefined,
+    allowUnauthenticated: values['allow-unauthenticated'] === true,
+    maxLineBytes,
     conversation: values.conversation as string | undefined,
     help: values.help === true,
     version: values.version === true,
   };
+}
+
+/** The environment variable `mcp --http` takes its token from when no flag gives one. */
+const TOKEN_ENV = 'TOOLHOST_MCP_TOKEN';
+
+/**
+ * The bearer token of `mcp --http`: `--token`, else the content of `--token-file` (one trailing line
+ * break removed), else `TOOLHOST_MCP_TOKEN` when set and not empty, else none. An unreadable or empty
+ * file is a usage error.
+ */
+function resolveToken(parsed: Parsed, env: Readonly<Record<string, string | undefined>>, cwd: string): string | undefined {
+  if (!parsed.http) return undefined;
+  if (parsed.token !== undefined) {
+    if (parsed.token === '') throw new UsageError('--token is empty; give the token, or use --token-file PATH');
+    return parsed.token;
+  }
+  if (parsed.tokenFile !== undefined) {
+    const path = resolve(cwd, parsed.tokenFile);
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (error) {
+      throw new UsageError(`--token-file: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); give a file that holds the token`);
+    }
+    const token = text.replace(/\r?\n$/, '');
+    if (token.trim() === '') throw new UsageError(`--token-file ${path} is empty; write the token into it`);
+    return token;
+  }
+  const fromEnv = env[TOKEN_ENV];
+  return fromEnv === undefined || fromEnv === '' ? undefined : fromEnv;
 }
 
 /** The package version, from the nearest package.json named toolhost above this module (src or dist). */
@@ -348,6 +427,8 @@ interface CommandContext {
   interrupt: AbortSignal;
   /** Aborted when stdout is a closed pipe. */
   outputClosed: AbortSignal;
+  /** The bearer token of `mcp --http` (see {@link resolveToken}). */
+  token: string | undefined;
 }
 
 /** `call`: one call, printed; exit 1 when it failed. */
@@ -358,30 +439,35 @@ async function commandCall(ctx: CommandContext, name: string, args: Record<strin
   return result && 'code' in result ? CLI_EXIT.callFailed : CLI_EXIT.ok;
 }
 
-/** `run`: one call at a time, in input order, so result lines match input lines. */
+/** The error line of a `run` input line longer than `--max-line-bytes` (skipped unread). */
+function overlongLine(line: number, max: number): Record<string, unknown> {
+  return {
+    line,
+    error: `line ${line} is longer than ${max} bytes (--max-line-bytes); it was skipped unread. Put large content in a file the call names, or raise --max-line-bytes`,
+    code: 'too_large',
+  };
+}
+
+/**
+ * `run`: one call at a time, in input order, so result lines match input lines. Input is framed by
+ * {@link readLineFrames}: linear, and a line over `--max-line-bytes` is answered and dropped unread.
+ */
 async function commandRun(ctx: CommandContext): Promise<number> {
-  const lines = createInterface({ input: ctx.io.stdin ?? process.stdin, crlfDelay: Infinity, terminal: false });
-  const stop = (): void => lines.close();
-  ctx.interrupt.addEventListener('abort', stop, { once: true });
-  ctx.outputClosed.addEventListener('abort', stop, { once: true });
-  let lineNumber = 0;
-  try {
-    for await (const text of lines) {
-      lineNumber += 1;
-      if (text.trim() === '') continue;
-      const parsedLine = parseLine(text, lineNumber);
-      if ('error' in parsedLine) {
-        await write(ctx.stdout, `${JSON.stringify(parsedLine.error)}\n`);
-        continue;
-      }
-      const [result] = await ctx.runner.processToolCalls([parsedLine.call], { signal: ctx.interrupt });
-      await write(ctx.stdout, `${JSON.stringify(echoId(result as ToolCallResult, parsedLine.id))}\n`);
-      if (ctx.interrupt.aborted || ctx.outputClosed.aborted) break;
+  const stop = AbortSignal.any([ctx.interrupt, ctx.outputClosed]);
+  for await (const frame of readLineFrames(ctx.io.stdin ?? process.stdin, ctx.parsed.maxLineBytes, stop)) {
+    if (frame.kind === 'overlong') {
+      await write(ctx.stdout, `${JSON.stringify(overlongLine(frame.line, ctx.parsed.maxLineBytes))}\n`);
+      continue;
     }
-  } finally {
-    ctx.interrupt.removeEventListener('abort', stop);
-    ctx.outputClosed.removeEventListener('abort', stop);
-    lines.close();
+    if (frame.text.trim() === '') continue;
+    const parsedLine = parseLine(frame.text, frame.line);
+    if ('error' in parsedLine) {
+      await write(ctx.stdout, `${JSON.stringify(parsedLine.error)}\n`);
+      continue;
+    }
+    const [result] = await ctx.runner.processToolCalls([parsedLine.call], { signal: ctx.interrupt });
+    await write(ctx.stdout, `${JSON.stringify(echoId(result as ToolCallResult, parsedLine.id))}\n`);
+    if (stop.aborted) break;
   }
   return ctx.interrupt.aborted ? CLI_EXIT.interrupted : CLI_EXIT.ok;
 }
@@ -400,35 +486,12 @@ async function commandMcp(ctx: CommandContext): Promise<number> {
   try {
     mcp = await import('../bridges/mcp/node.js');
   } catch (error) {
-    await write(ctx.stderr, `toolhost: mcp needs the MCP SDK: npm install @modelcontextprotocol/server (${(error as Error).message})\n`);
+    await write(ctx.stderr, `toolhost: mcp could not load the MCP server SDK (@modelcontextprotocol/server), a dependency of toolhost: reinstall toolhost (${(error as Error).message})\n`);
     return CLI_EXIT.usage;
   }
   const { parsed, runner } = ctx;
   const serverOptions = { name: 'toolhost', version: version(), ...(parsed.conversation === undefined ? {} : { conversation: parsed.conversation }) };
-  if (parsed.http) {
-    // With state in Redis the server keeps nothing between requests (no sessions), so any of several
-    // processes can answer any request; the request names its conversation.
-    const stateless = parsed.state !== undefined;
-    const endpoint = await mcp.serveMcpHttp(
-      (request) =>
-        mcp.createMcpServer(
-          runner,
-          stateless && parsed.conversation === undefined
-            ? { ...serverOptions, conversation: request.headers.get('toolhost-conversation') ?? 'default' }
-            : serverOptions,
-        ),
-      {
-        host: parsed.http.host,
-        port: parsed.http.port,
-        ...(parsed.token === undefined ? {} : { bearerToken: parsed.token }),
-        ...(stateless ? { sessions: false } : {}),
-      },
-    );
-    await write(ctx.stderr, `toolhost: MCP (Streamable HTTP) at ${endpoint.url.href}\n`);
-    await aborted(ctx.interrupt);
-    await endpoint.close();
-    return CLI_EXIT.ok;
-  }
+  if (parsed.http) return commandMcpHttp(ctx, mcp, serverOptions, parsed.http);
   const input = ctx.io.stdin ?? process.stdin;
   const output = ctx.stdout;
   if (!(input instanceof Readable) || !(output instanceof Writable)) {
@@ -440,10 +503,57 @@ async function commandMcp(ctx: CommandContext): Promise<number> {
     input.once('close', resolve);
   });
   // The SDK's stdio entry takes the protocol era from the client's first message (a 2025-11-25
-  // `initialize` or a 2026-07-28 `server/discover`) and pins one server for the connection.
-  const handle = mcp.serveStdio(() => mcp.createMcpServer(runner, serverOptions), { transport: new mcp.StdioServerTransport(input, output) });
-  await Promise.race([closed, aborted(ctx.interrupt), aborted(ctx.outputClosed)]);
+  // `initialize` or a 2026-07-28 `server/discover`) and pins one server for the connection. The
+  // transport is toolhost's: linear framing, and an over-long line is answered, not fatal.
+  const transport = new mcp.LineStdioServerTransport(input, output, { maxLineBytes: parsed.maxLineBytes });
+  const handle = mcp.serveStdio(() => mcp.createMcpServer(runner, serverOptions), { transport });
+  await Promise.race([closed, transport.closed, aborted(ctx.interrupt), aborted(ctx.outputClosed)]);
   await handle.close();
+  return CLI_EXIT.ok;
+}
+
+/** `mcp --http`: serves Streamable HTTP until interrupted; a non-loopback address needs a token or the explicit flag. */
+async function commandMcpHttp(
+  ctx: CommandContext,
+  mcp: typeof import('../bridges/mcp/node.js'),
+  serverOptions: { name: string; version: string; conversation?: string },
+  address: { host: string; port: number },
+): Promise<number> {
+  const { parsed, runner, token } = ctx;
+  const open = !mcp.isLoopbackHost(address.host) && token === undefined;
+  if (open && !parsed.allowUnauthenticated) {
+    await write(
+      ctx.stderr,
+      `toolhost: --http ${address.host} is reachable from other machines and no token is set, so anyone there could run the tools; ` +
+        `give --token-file PATH (or ${TOKEN_ENV} in the environment, or --token), bind 127.0.0.1, or pass --allow-unauthenticated when something in front authenticates\n`,
+    );
+    return CLI_EXIT.usage;
+  }
+  if (open) {
+    await write(ctx.stderr, `toolhost: warning: serving MCP on ${address.host} without a token (--allow-unauthenticated); every client that can reach it can run the tools\n`);
+  }
+  // With state in Redis the server keeps nothing between requests (no sessions), so any of several
+  // processes can answer any request; the request names its conversation.
+  const stateless = parsed.state !== undefined;
+  const endpoint = await mcp.serveMcpHttp(
+    (request) =>
+      mcp.createMcpServer(
+        runner,
+        stateless && parsed.conversation === undefined
+          ? { ...serverOptions, conversation: request.headers.get('toolhost-conversation') ?? 'default' }
+          : serverOptions,
+      ),
+    {
+      host: address.host,
+      port: address.port,
+      ...(token === undefined ? {} : { bearerToken: token }),
+      ...(open ? { allowUnauthenticated: true } : {}),
+      ...(stateless ? { sessions: false } : {}),
+    },
+  );
+  await write(ctx.stderr, `toolhost: MCP (Streamable HTTP) at ${endpoint.url.href}\n`);
+  await aborted(ctx.interrupt);
+  await endpoint.close();
   return CLI_EXIT.ok;
 }
 
@@ -504,8 +614,10 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
 
   let callArgs: Record<string, unknown> = {};
   let extraTools: AnyTool[];
+  let token: string | undefined;
   try {
     if (command === 'call') callArgs = parseCallArgs(positionals[0] as string, positionals[1]);
+    token = resolveToken(parsed, io.env ?? process.env, cwd);
     extraTools = await loadTools(parsed.tools, cwd);
   } catch (error) {
     return usage((error as Error).message);
@@ -553,7 +665,7 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
       ...(parsed.readOnly ? { permissions: 'read_only' as const } : {}),
       ...(parsed.timeoutMs === undefined ? {} : { defaultTimeoutMs: parsed.timeoutMs }),
     });
-    const ctx: CommandContext = { parsed, runner, io, stdout, stderr, interrupt: interrupt.signal, outputClosed: outputClosed.signal };
+    const ctx: CommandContext = { parsed, runner, io, stdout, stderr, interrupt: interrupt.signal, outputClosed: outputClosed.signal, token };
     if (command === 'tools') {
       await write(stdout, `${JSON.stringify(runner.declarations(), null, 2)}\n`);
       return CLI_EXIT.ok;

@@ -83,7 +83,7 @@ const PINNED: Record<string, { source: string; names: string[] }> = {
   },
   'toolhost/mcp/node': {
     source: 'bridges/mcp/node',
-    names: ['MessagePortTransport', 'StdioServerTransport', 'createMcpPermissionPrompt', 'createMcpServer', 'serveMcpHttp', 'serveStdio', 'toCallToolResult'],
+    names: ['LineStdioServerTransport', 'MCP_HTTP_DEFAULTS', 'MessagePortTransport', 'StdioServerTransport', 'createMcpPermissionPrompt', 'createMcpServer', 'isLoopbackHost', 'serveMcpHttp', 'serveStdio', 'toCallToolResult'],
   },
   'toolhost/mcp/client': { source: 'bridges/mcp/client-index', names: ['MessagePortTransport', 'mcpTools'] },
   'toolhost/ai-sdk': {

@@ -1,0 +1,170 @@
+import process from 'node:process';
+import type { Readable, Writable } from 'node:stream';
+import { parseJSONRPCMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
+import { DEFAULT_MAX_LINE_BYTES, LineSplitter, type LineFrame } from '../../node/lines.js';
+
+/** Options of {@link LineStdioServerTransport}; all optional. */
+export interface LineStdioServerTransportOptions {
+  /**
+   * Cap of one incoming message line in bytes, without its `\n` (default 16 MiB, `DEFAULT_MAX_LINE_BYTES`).
+   * A longer line is answered with a JSON-RPC error `-32600` (id `null`) naming the cap, and dropped up to
+   * its `\n`; the messages after it are served as usual.
+   */
+  maxLineBytes?: number;
+}
+
+const JSONRPC_PARSE_ERROR = -32700;
+const JSONRPC_INVALID_REQUEST = -32600;
+
+/** The request id of a parsed message that is not valid JSON-RPC, when it has a usable one. */
+function idOf(value: unknown): string | number | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const id = (value as { id?: unknown }).id;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
+
+/**
+ * An MCP server transport over newline-delimited JSON on a pair of Node streams (by default the
+ * process's stdin and stdout), like the SDK's `StdioServerTransport`, with framing that holds under
+ * hostile input:
+ *
+ * - Reading is linear in the input, and a line is held only up to `maxLineBytes` (see
+ *   {@link LineStdioServerTransportOptions.maxLineBytes}): a longer one is answered
+ *   `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"…"}}` and skipped to its `\n`.
+ * - A line that is not JSON is answered with `-32700` (id `null`); JSON that is not a JSON-RPC message
+ *   with `-32600` (its `id` when it has one). Blank lines are ignored.
+ * - The transport closes (and `onclose` runs, `closed` resolves) only when stdin ends or closes, stdout
+ *   fails (a closed pipe), or {@link close} is called; never because of what a line holds.
+ *
+ * Give it to `serveStdio(factory, { transport })` or `server.connect(transport)`. A bad
+ * `maxLineBytes` throws a TypeError.
+ */
+export class LineStdioServerTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  /** Resolves once the transport has closed, for any reason. */
+  readonly closed: Promise<void>;
+
+  readonly #stdin: Readable;
+  readonly #stdout: Writable;
+  readonly #maxLineBytes: number;
+  readonly #splitter: LineSplitter;
+  #started = false;
+  #isClosed = false;
+  #resolveClosed!: () => void;
+
+  /** `stdin` and `stdout` default to the process's. */
+  constructor(stdin: Readable = process.stdin, stdout: Writable = process.stdout, options: LineStdioServerTransportOptions = {}) {
+    this.#stdin = stdin;
+    this.#stdout = stdout;
+    this.#maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+    this.#splitter = new LineSplitter(this.#maxLineBytes);
+    this.closed = new Promise<void>((resolve) => (this.#resolveClosed = resolve));
+  }
+
+  /** Starts reading stdin; a second call throws. */
+  async start(): Promise<void> {
+    if (this.#started) throw new Error('LineStdioServerTransport already started; connect() starts it');
+    this.#started = true;
+    this.#stdin.on('data', this.#onData);
+    this.#stdin.on('error', this.#onStdinError);
+    this.#stdin.on('end', this.#onStdinEnd);
+    this.#stdin.on('close', this.#onStdinEnd);
+    this.#stdout.on('error', this.#onStdoutError);
+    if (this.#stdin.readableEnded || this.#stdin.destroyed) setImmediate(this.#onStdinEnd);
+  }
+
+  #onData = (chunk: Uint8Array | string): void => {
+    for (const frame of this.#splitter.push(chunk)) this.#deliver(frame);
+  };
+
+  #onStdinError = (error: Error): void => {
+    this.onerror?.(error);
+  };
+
+  #onStdinEnd = (): void => {
+    for (const frame of this.#splitter.end()) this.#deliver(frame);
+    void this.close();
+  };
+
+  #onStdoutError = (error: Error): void => {
+    if (this.#isClosed) return;
+    this.onerror?.(error);
+    void this.close();
+  };
+
+  /** Hands one framed line to `onmessage`, or answers why it cannot be served. */
+  #deliver(frame: LineFrame): void {
+    if (this.#isClosed) return;
+    if (frame.kind === 'overlong') {
+      this.#answerError(
+        null,
+        JSONRPC_INVALID_REQUEST,
+        `Invalid Request: message ${frame.line} is longer than the ${this.#maxLineBytes}-byte line cap; it was skipped up to its newline. ` +
+          'Send smaller messages (large content belongs in files the tools read).',
+      );
+      return;
+    }
+    if (frame.text.trim() === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(frame.text);
+    } catch (error) {
+      this.#answerError(null, JSONRPC_PARSE_ERROR, `Parse error: message ${frame.line} is not JSON (${(error as Error).message}); send one JSON-RPC message per line`);
+      return;
+    }
+    let message: JSONRPCMessage;
+    try {
+      message = parseJSONRPCMessage(value);
+    } catch {
+      this.#answerError(idOf(value), JSONRPC_INVALID_REQUEST, `Invalid Request: message ${frame.line} is not a JSON-RPC 2.0 request, notification or response`);
+      return;
+    }
+    this.onmessage?.(message);
+  }
+
+  #answerError(id: string | number | null, code: number, message: string): void {
+    this.onerror?.(new Error(message));
+    this.#write(`${JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } })}\n`).catch((error: unknown) => this.onerror?.(error as Error));
+  }
+
+  /** Writes one message line; resolves once stdout took it (waits for `drain` when it is full). */
+  send(message: JSONRPCMessage): Promise<void> {
+    if (this.#isClosed) return Promise.reject(new Error('LineStdioServerTransport is closed'));
+    return this.#write(`${JSON.stringify(message)}\n`);
+  }
+
+  #write(text: string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const onError = (error: Error): void => {
+        this.#stdout.off('drain', onDrain);
+        reject(error);
+      };
+      const onDrain = (): void => {
+        this.#stdout.off('error', onError);
+        resolve();
+      };
+      this.#stdout.once('error', onError);
+      if (this.#stdout.write(text)) {
+        this.#stdout.off('error', onError);
+        resolve();
+      } else {
+        this.#stdout.once('drain', onDrain);
+      }
+    });
+  }
+
+  /** Stops reading (stdin is paused, not destroyed), runs `onclose` once and resolves {@link closed}. */
+  async close(): Promise<void> {
+    if (this.#isClosed) return;
+    this.#isClosed = true;
+    this.#stdin.off('data', this.#onData);
+    this.#stdin.off('error', this.#onStdinError);
+    this.#stdin.off('end', this.#onStdinEnd);
+    this.#stdin.off('close', this.#onStdinEnd);
+    if (this.#stdin.listenerCount('data') === 0) this.#stdin.pause();
+    this.#resolveClosed();
+    this.onclose?.();
+  }
+}
