@@ -35,6 +35,7 @@ import type { Platform } from '../src/core/types.js';
 import { createNodePlatform } from './platform.js';
 import { createRedisStateStore, type RedisStateStore } from './redis-state-store.js';
 import { DEFAULT_MAX_LINE_BYTES, readLineFrames } from './lines.js';
+import { ClientRootsHost, type OpenedRunner } from './client-roots.js';
 
 /** Exit codes of {@link main}, as documented in the usage text. */
 export const CLI_EXIT = { ok: 0, callFailed: 1, usage: 2, interrupted: 130 } as const;
@@ -76,14 +77,14 @@ Commands:
   tools                        Print the tool declarations (name, description, parameters) as JSON.
   mcp                          Serve the tools as an MCP server: on stdin/stdout (the default, for
                                MCP clients that start the command), or with --http on Streamable
-                               HTTP. Ends when stdin closes or on SIGINT/SIGTERM. Needs the package
-                               @modelcontextprotocol/server installed beside toolhost. On stdio a
+                               HTTP. Ends when stdin closes or on SIGINT/SIGTERM. On stdio a
                                message line longer than --max-line-bytes is answered with a
                                JSON-RPC error (-32600) and skipped; the next message is served.
   help                         Print this text.
 
 Options:
-  --root DIR        Workspace directory (default: the current directory). Tools cannot read or
+  --root DIR        Workspace directory (default: the current directory; for mcp on stdio, the
+                    client's first MCP root when it offers roots). Tools cannot read or
                     write outside it: such a path gives the code outside_workspace.
   --state-dir DIR   Keep tool state as files in DIR across runs (default: in memory, this run only).
   --state URL       Keep tool state in Redis at URL (redis://host:port[/db]), shared by every
@@ -429,6 +430,8 @@ interface CommandContext {
   outputClosed: AbortSignal;
   /** The bearer token of `mcp --http` (see {@link resolveToken}). */
   token: string | undefined;
+  /** Opens a runner on another root (`mcp` on stdio without `--root` moves to the client's root); absent when `--root` or `--state` fixes the workspace. */
+  openAt?: (root: string) => OpenedRunner;
 }
 
 /** `call`: one call, printed; exit 1 when it failed. */
@@ -506,9 +509,15 @@ async function commandMcp(ctx: CommandContext): Promise<number> {
   // `initialize` or a 2026-07-28 `server/discover`) and pins one server for the connection. The
   // transport is toolhost's: linear framing, and an over-long line is answered, not fatal.
   const transport = new mcp.LineStdioServerTransport(input, output, { maxLineBytes: parsed.maxLineBytes });
-  const handle = mcp.serveStdio(() => mcp.createMcpServer(runner, serverOptions), { transport });
-  await Promise.race([closed, transport.closed, aborted(ctx.interrupt), aborted(ctx.outputClosed)]);
-  await handle.close();
+  // Without --root the workspace is the client's root when it offers one (the current directory else).
+  const rooted = ctx.openAt ? new ClientRootsHost(runner, ctx.openAt, (line) => void write(ctx.stderr, `toolhost: ${line}\n`)) : undefined;
+  const handle = mcp.serveStdio(async () => (rooted ? rooted.attach(await mcp.createMcpServer(rooted, serverOptions)) : mcp.createMcpServer(runner, serverOptions)), { transport });
+  try {
+    await Promise.race([closed, transport.closed, aborted(ctx.interrupt), aborted(ctx.outputClosed)]);
+    await handle.close();
+  } finally {
+    await rooted?.dispose();
+  }
   return CLI_EXIT.ok;
 }
 
@@ -659,13 +668,23 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
 
   try {
     const builtins = BuiltinTools.all().filter((tool) => !extraTools.some((extra) => extra.name === tool.name));
-    const runner = new ToolRunner({
-      platform,
-      tools: [...builtins, ...extraTools],
-      ...(parsed.readOnly ? { permissions: 'read_only' as const } : {}),
-      ...(parsed.timeoutMs === undefined ? {} : { defaultTimeoutMs: parsed.timeoutMs }),
-    });
-    const ctx: CommandContext = { parsed, runner, io, stdout, stderr, interrupt: interrupt.signal, outputClosed: outputClosed.signal, token };
+    const runnerOn = (on: Platform): ToolRunner =>
+      new ToolRunner({
+        platform: on,
+        tools: [...builtins, ...extraTools],
+        ...(parsed.readOnly ? { permissions: 'read_only' as const } : {}),
+        ...(parsed.timeoutMs === undefined ? {} : { defaultTimeoutMs: parsed.timeoutMs }),
+      });
+    const runner = runnerOn(platform);
+    // Without --root (and without Redis, whose keys name the workspace), `mcp` on stdio may move to the client's root.
+    const openAt =
+      parsed.root === undefined && parsed.state === undefined
+        ? (root: string): OpenedRunner => {
+            const opened = createNodePlatform({ root, ...(parsed.stateDir === undefined ? {} : { stateDir: resolve(cwd, parsed.stateDir) }) });
+            return { host: runnerOn(opened), dispose: () => opened.dispose() };
+          }
+        : undefined;
+    const ctx: CommandContext = { parsed, runner, io, stdout, stderr, interrupt: interrupt.signal, outputClosed: outputClosed.signal, token, ...(openAt ? { openAt } : {}) };
     if (command === 'tools') {
       await write(stdout, `${JSON.stringify(runner.declarations(), null, 2)}\n`);
       return CLI_EXIT.ok;

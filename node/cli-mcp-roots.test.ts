@@ -1,0 +1,106 @@
+// `toolhost mcp` on stdio without --root takes the MCP client's root as its workspace, as the reference
+// filesystem server does; --root, a client without roots, or roots that name no directory keep the
+// workspace where it was. Real CLI processes and the real MCP SDK client.
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { firstDirectoryRoot } from './client-roots.js';
+
+const BIN = join(import.meta.dirname, '..', 'bin', 'toolhost.mjs');
+
+interface Session {
+  client: Client;
+  stderr: () => string;
+  /** view_file's text for `path`, or the error text. */
+  view(path: string): Promise<string>;
+}
+
+/** Starts `toolhost mcp ...args` in `cwd` and connects a client that offers `roots` (or no roots capability at all). */
+async function connect(cwd: string, args: string[], roots: { uri: string; name?: string }[] | undefined): Promise<Session> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...args], cwd, stderr: 'pipe' });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const client = new Client({ name: 'roots-test', version: '1.0.0' }, { capabilities: roots === undefined ? {} : { roots: { listChanged: true } } });
+  if (roots !== undefined) client.setRequestHandler('roots/list', async () => ({ roots }));
+  await client.connect(transport);
+  return {
+    client,
+    stderr: () => stderr,
+    async view(path) {
+      const result = await client.callTool({ name: 'view_file', arguments: { file_path: path } });
+      return (result.content as { type: string; text?: string }[]).map((block) => block.text ?? '').join('\n');
+    },
+  };
+}
+
+describe('toolhost mcp on stdio: the workspace is the client root when --root is not given', () => {
+  let base = '';
+  let cwd = '';
+  let project = '';
+  const open: Client[] = [];
+
+  beforeAll(() => {
+    base = realpathSync(mkdtempSync(join(tmpdir(), 'toolhost-roots-')));
+    cwd = join(base, 'launched-here');
+    project = join(base, 'the project');
+    mkdirSync(cwd);
+    mkdirSync(project);
+    writeFileSync(join(cwd, 'where.txt'), 'the current directory\n');
+    writeFileSync(join(project, 'where.txt'), 'the client root\n');
+  });
+  afterAll(async () => {
+    await Promise.all(open.map((client) => client.close()));
+    if (base) rmSync(base, { recursive: true, force: true });
+  });
+
+  it("works in the client's first directory root (a file:// URL, spaces escaped) and says so on stderr", async () => {
+    const session = await connect(cwd, [], [{ uri: pathToFileURL(project).href, name: 'project' }]);
+    open.push(session.client);
+    expect(await session.view('where.txt')).toContain('the client root');
+    expect(session.stderr()).toContain(`the workspace is the client's root ${project}`);
+  }, 60_000);
+
+  it('passes over roots that are not directories here (a file, a missing path) to the first that is', async () => {
+    const roots = [{ uri: pathToFileURL(join(cwd, 'where.txt')).href }, { uri: pathToFileURL(join(base, 'missing')).href }, { uri: pathToFileURL(project).href }];
+    const session = await connect(cwd, [], roots);
+    open.push(session.client);
+    expect(await session.view('where.txt')).toContain('the client root');
+  }, 60_000);
+
+  it('stays in the current directory for a client without the roots capability', async () => {
+    const session = await connect(cwd, [], undefined);
+    open.push(session.client);
+    expect(await session.view('where.txt')).toContain('the current directory');
+  }, 60_000);
+
+  it('stays in the current directory, with a note, when no root names a directory', async () => {
+    const session = await connect(cwd, [], [{ uri: pathToFileURL(join(base, 'missing')).href }]);
+    open.push(session.client);
+    expect(await session.view('where.txt')).toContain('the current directory');
+    expect(session.stderr()).toContain('name no directory here; the workspace stays the current directory');
+  }, 60_000);
+
+  it('keeps --root over the client root', async () => {
+    const session = await connect(base, ['--root', cwd], [{ uri: pathToFileURL(project).href }]);
+    open.push(session.client);
+    expect(await session.view('where.txt')).toContain('the current directory');
+  }, 60_000);
+
+  it('confines the client-root workspace as any other: a path out of it is outside_workspace', async () => {
+    const session = await connect(cwd, [], [{ uri: pathToFileURL(project).href }]);
+    open.push(session.client);
+    expect(await session.view('../launched-here/where.txt')).toMatch(/outside_workspace/);
+  }, 60_000);
+});
+
+describe('firstDirectoryRoot', () => {
+  it('answers undefined for an empty list and for roots of other schemes only, and the first directory otherwise', () => {
+    expect(firstDirectoryRoot([])).toBeUndefined();
+    expect(firstDirectoryRoot([{ uri: 'https://example.invalid/' }, { uri: 'git://host/repo' }])).toBeUndefined();
+    expect(firstDirectoryRoot([{ uri: 'https://example.invalid/' }, { uri: pathToFileURL(tmpdir()).href }])).toBe(tmpdir());
+  });
+});

@@ -1,0 +1,113 @@
+import { statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { McpServer } from '@modelcontextprotocol/server';
+import type { ToolHost } from '../src/core/host.js';
+import type { CallOptions, ToolCall, ToolCallResult } from '../src/core/runner.js';
+
+/** A runner opened on a directory, and how to release it. */
+export interface OpenedRunner {
+  readonly host: ToolHost;
+  dispose(): Promise<void>;
+}
+
+/** How long a client that declared `roots` may take to answer `roots/list` before the fallback workspace is used (ms). */
+export const ROOTS_LIST_TIMEOUT_MS = 10_000;
+
+/**
+ * The first `file://` root of an MCP `roots/list` answer that is an existing directory, as a path;
+ * undefined when there is none. Roots of other schemes, and missing or non-directory paths, are passed over.
+ */
+export function firstDirectoryRoot(roots: readonly { uri: string }[]): string | undefined {
+  for (const root of roots) {
+    if (!root.uri.startsWith('file:')) continue;
+    try {
+      const path = fileURLToPath(root.uri);
+      if (statSync(path).isDirectory()) return path;
+    } catch {
+      // not a path of this machine, or gone: the next root
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The workspace of `toolhost mcp` on stdio when no `--root` was given: the MCP client's root, as the
+ * reference filesystem server does. When the client has initialized and declared the `roots`
+ * capability, `roots/list` is asked once; the first `file://` root that is an existing directory
+ * becomes the workspace (a runner opened there by `open`). A client without roots, an answer with no
+ * usable root, or no answer within {@link ROOTS_LIST_TIMEOUT_MS} keeps the fallback (the current
+ * directory). The choice is made once per connection: a later `notifications/roots/list_changed` does
+ * not move a workspace that calls have already used. Tool lists come from the fallback runner (the
+ * tools are the same in every workspace); calls wait for the choice.
+ */
+export class ClientRootsHost implements ToolHost {
+  readonly #fallback: ToolHost;
+  readonly #open: (root: string) => OpenedRunner;
+  readonly #note: (line: string) => void;
+  #choice: Promise<ToolHost> | undefined;
+  #opened: OpenedRunner | undefined;
+
+  constructor(fallback: ToolHost, open: (root: string) => OpenedRunner, note: (line: string) => void) {
+    this.#fallback = fallback;
+    this.#open = open;
+    this.#note = note;
+  }
+
+  /** Wires the choice to `server`'s initialization; returns `server`. One server (connection) per host. */
+  attach(server: McpServer): McpServer {
+    const previous = server.server.oninitialized;
+    server.server.oninitialized = () => {
+      previous?.();
+      this.#choice ??= this.#choose(server);
+    };
+    return server;
+  }
+
+  tools(): ReturnType<ToolHost['tools']> {
+    return this.#fallback.tools();
+  }
+
+  declarations(): ReturnType<ToolHost['declarations']> {
+    return this.#fallback.declarations();
+  }
+
+  async execute(name: string, args: unknown, options?: CallOptions): Promise<unknown> {
+    return (await this.#workspace()).execute(name, args, options);
+  }
+
+  async processToolCalls(calls: readonly ToolCall[], options?: CallOptions): Promise<ToolCallResult[]> {
+    return (await this.#workspace()).processToolCalls(calls, options);
+  }
+
+  /** Releases the runner opened on the client's root, if any (the fallback is its owner's). */
+  async dispose(): Promise<void> {
+    await this.#opened?.dispose();
+  }
+
+  /** The chosen workspace; a call before any initialization (a client of an era without `initialize`) settles on the fallback. */
+  #workspace(): Promise<ToolHost> {
+    this.#choice ??= Promise.resolve(this.#fallback);
+    return this.#choice;
+  }
+
+  async #choose(server: McpServer): Promise<ToolHost> {
+    if (!server.server.getClientCapabilities()?.roots) return this.#fallback;
+    let root: string | undefined;
+    try {
+      const { roots } = await server.server.listRoots(undefined, { timeout: ROOTS_LIST_TIMEOUT_MS });
+      root = firstDirectoryRoot(roots);
+      if (root === undefined) this.#note(`the client's roots (${roots.map((r) => r.uri).join(', ') || 'none'}) name no directory here; the workspace stays the current directory`);
+    } catch (error) {
+      this.#note(`the client did not list its roots (${(error as Error).message}); the workspace stays the current directory`);
+    }
+    if (root === undefined) return this.#fallback;
+    try {
+      this.#opened = this.#open(root);
+    } catch (error) {
+      this.#note(`cannot open the client's root ${root} (${(error as Error).message}); the workspace stays the current directory`);
+      return this.#fallback;
+    }
+    this.#note(`the workspace is the client's root ${root}`);
+    return this.#opened.host;
+  }
+}
