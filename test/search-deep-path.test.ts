@@ -74,7 +74,8 @@ const CALLS: Array<[string, Record<string, unknown>]> = [
 
 describe('a file under a path longer than PATH_MAX (Node platform, real disk)', () => {
   it('is found by every search, in every output mode, the same way every time', async () => {
-    const base = makeDeepTree('deep-path', { 'deep.txt': 'needle in the deep\n' });
+    // A .gitignore down there applies as anywhere (read through the confined fs, by descriptors).
+    const base = makeDeepTree('deep-path', { 'deep.txt': 'needle in the deep\n', '.gitignore': 'ignored.txt\n', 'ignored.txt': 'needle ignored\n' });
     bases.push(base);
     const platform = createNodePlatform({ root: base });
     const runner = new ToolRunner({ platform, tools: BuiltinTools.all() });
@@ -89,15 +90,21 @@ describe('a file under a path longer than PATH_MAX (Node platform, real disk)', 
           expect(result, `${key}, round ${round}`).not.toHaveProperty('code');
           expect(text, `${key}, round ${round}`).not.toContain('skipped_entries');
           expect(text, `${key}, round ${round}`).toContain(deep);
+          expect(text, `${key}, round ${round}`).not.toContain('ignored.txt');
           if (round === 0) first.set(key, result);
           else expect(result, `${key}, round ${round}`).toEqual(first.get(key));
         }
       }
       expect(first.get('grep_search {"pattern":"needle","output_mode":"count"}')).toEqual({
         name: 'grep_search',
-        result: { counts: [{ file_path: deep, count: 1 }, { file_path: `${base}/top.txt`, count: 1 }], total_files: 2, total_matches: 2, truncated: false, files_searched: 2, binary_files_skipped: 0 },
+        result: { counts: [{ file_path: deep, count: 1 }, { file_path: `${base}/top.txt`, count: 1 }], total_files: 2, total_matches: 2, truncated: false, files_searched: 3, binary_files_skipped: 0 },
       });
       expect(first.get('find_file {"pattern":"*.txt"}')).toEqual({ name: 'find_file', result: { files: [deep, `${base}/top.txt`], total: 2, truncated: false } });
+      // With include_ignored the file the deep .gitignore names is there: it was left out by that rule.
+      expect(shortened((await runner.processToolCalls([{ name: 'find_file', args: { pattern: 'ignored.txt', include_ignored: true } }]))[0] as ToolCallResult).result).toEqual({
+        name: 'find_file',
+        result: { files: [`${base}/${'D/'.repeat(LEVELS)}ignored.txt`], total: 1, truncated: false },
+      });
     } finally {
       await platform.dispose();
     }
