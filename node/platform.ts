@@ -247,7 +247,7 @@ export function createNodePlatform(options: NodePlatformOptions = {}): Platform 
   const root = realDirectory(options.root ?? process.cwd());
   const disposed = new AbortController();
   const fs = refusedOnceDisposed(createConfinedNodeFs(root, { mode: options.confinement }), disposed.signal);
-  const shells = createShellSessions(options.command ? { command: options.command } : {});
+  const shells = createShellSessions(options.command ? { command: options.command, root } : { root });
   const running = new Set<Promise<unknown>>();
   const searchSource = process.platform === 'linux' ? createNodeSearchSource(root) : undefined;
   const lockPath = options.fileLocks === false ? undefined : createFileLocks(options.fileLocks === true ? {} : options.fileLocks);

@@ -23,6 +23,10 @@ const MAX_LISTED_ENTRIES = 200_000;
 const RACY_MS = 1000;
 /** Directory descriptors kept open at once (the walk's ancestors and recent directories). */
 const HELD_DIRS = 64;
+/** Linux's longest path (bytes, with its NUL): a longer one is reached through a held directory only. */
+const PATH_MAX = 4096;
+/** Errors of a file's `lstat` that say why it cannot be read (see `SkipKind`), not that it is gone. */
+const REPORTED_STAT_ERRORS: ReadonlySet<unknown> = new Set(['ENAMETOOLONG', 'EACCES', 'EPERM', 'ELOOP']);
 
 /** Options of {@link createNodeSearchSource}. */
 export interface NodeSearchSourceOptions {
@@ -141,7 +145,7 @@ export class NodeSearchSource implements SearchSource {
       // (through held descriptors) is still current.
       let now: fs.Stats | undefined;
       try {
-        now = fs.lstatSync(unescapePath(normal), { throwIfNoEntry: false });
+        now = this.#lstat(normal);
       } catch {
         now = undefined;
       }
@@ -225,12 +229,16 @@ export class NodeSearchSource implements SearchSource {
     this.#live();
     let stats: fs.Stats | undefined;
     try {
-      // By its whole path (half the cost of going through a held directory): the cache only compares
-      // this stat with the one taken when the file was read through held directories, so a folder
-      // swapped for a link out can make it read the file again, never return bytes from outside.
-      stats = fs.lstatSync(unescapePath(this.#check(path)), { throwIfNoEntry: false });
+      // By its whole path where the system takes it (half the cost of going through a held
+      // directory): the cache only compares this stat with the one taken when the file was read
+      // through held directories, so a folder swapped for a link out can make it read the file
+      // again, never return bytes from outside.
+      stats = this.#lstat(this.#check(path));
     } catch (error) {
       if (isToolError(error)) throw error;
+      // Gone (ENOENT, ENOTDIR) is undefined; a path that cannot be read for another reason is thrown
+      // for the search to count under its own kind (unreadable, a link, too long), never as gone.
+      if (REPORTED_STAT_ERRORS.has((error as { code?: unknown }).code)) throw error;
       return undefined;
     }
     return stats?.isFile() ? statOf(stats) : undefined;
@@ -370,13 +378,15 @@ export class NodeSearchSource implements SearchSource {
     if (path === this.#root) return this.#rootFd;
     const known = this.#held.get(path);
     if (known !== undefined) {
+      // Out of the map while it is checked: the parents that check may open cannot close it.
+      this.#held.delete(path);
       if (known.checked === this.#call || this.#stillAt(path, known)) {
         known.checked = this.#call;
-        this.#held.delete(path);
         this.#held.set(path, known);
+        this.#opened = false;
         return known.fd;
       }
-      this.#drop(path);
+      fs.closeSync(known.fd);
     }
     const slash = path.lastIndexOf('/');
     const parent = this.#dirFd(slash === 0 ? '/' : path.slice(0, slash));
@@ -394,11 +404,29 @@ export class NodeSearchSource implements SearchSource {
     }
     let now: fs.Stats | undefined;
     try {
-      now = fs.lstatSync(unescapePath(path), { throwIfNoEntry: false });
+      now = this.#lstat(path);
     } catch {
       return false;
     }
     return now !== undefined && now.isDirectory() && now.ino === known.ino && now.dev === known.dev;
+  }
+
+  /**
+   * The `lstat` of `path` (normal, inside the root; undefined when nothing is there): by its whole
+   * path while the system takes it, else (a path of {@link PATH_MAX} bytes or more, `ENAMETOOLONG`)
+   * through its parent's descriptor, checked the same way: a file deep in the tree is then stated,
+   * never taken for gone.
+   */
+  #lstat(path: string): fs.Stats | undefined {
+    if (path.length < PATH_MAX) {
+      try {
+        return fs.lstatSync(unescapePath(path), { throwIfNoEntry: false });
+      } catch (error) {
+        if ((error as { code?: unknown }).code !== 'ENAMETOOLONG') throw error;
+      }
+    }
+    const [parent, name] = this.#parentAndName(path);
+    return fs.lstatSync(childOf(parent, name), { throwIfNoEntry: false });
   }
 
   #parentAndName(path: string): [number, string] {

@@ -191,7 +191,9 @@ export async function countPaths(
 
 /**
  * The `lstat` of each of `paths` (a `stat` batch), {@link STAT_NUMBERS} numbers a path: size, mtimeMs, ctimeMs, ino; size NaN
- * when it is gone or not a regular file, -1 for the paths after the deadline came.
+ * when it is gone or not a regular file, -1 for the paths after the deadline came and for those whose
+ * `lstat` failed for another reason (unreadable, too long: the calling thread takes it again and
+ * reports the file under its own kind, never as gone).
  */
 export function statPaths(source: SearchSource, paths: readonly string[], deadline: number): { stats: Float64Array; stopped: boolean } {
   const stats = new Float64Array(STAT_NUMBERS * paths.length).fill(-1);
@@ -201,7 +203,7 @@ export function statPaths(source: SearchSource, paths: readonly string[], deadli
     try {
       stat = source.stat(paths[i] as string);
     } catch {
-      stat = undefined;
+      continue;
     }
     const at = STAT_NUMBERS * i;
     stats[at] = stat ? stat.size : Number.NaN;

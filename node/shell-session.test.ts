@@ -1,7 +1,7 @@
-import { readFile, mkdtemp, realpath, rm, mkdir } from 'node:fs/promises';
+import { readFile, mkdtemp, realpath, rm, mkdir, symlink } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ToolRunner, type ToolCallResult } from '../src/core/runner.js';
 import type { Platform } from '../src/core/types.js';
@@ -79,6 +79,27 @@ describe('bash (Anthropic profile) on Node', () => {
     while (alive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     expect(alive(pid)).toBe(false);
     expect(await bash({ command: 'echo still here' }, 'c-timeout')).toBe('still here\n');
+  });
+
+  it('puts a working directory left outside the workspace back to the root, and says so', async () => {
+    const reset = (where: string): string =>
+      `[the command left the shell's working directory at ${where} (outside the workspace ${root}); it was reset to ${root}, where the next command starts]`;
+    expect(await bash({ command: 'cd / && pwd' }, 'c-out')).toBe(`/\n${reset('/')}`);
+    expect(await bash({ command: 'pwd' }, 'c-out')).toBe(`${root}\n`);
+    // Climbing out with .. from a folder, with a failing command and no output: the note still comes.
+    await bash({ command: 'cd sub' }, 'c-out');
+    expect(await bash({ command: 'cd ../.. && false' }, 'c-out')).toBe(`[exit code 1]\n${reset(dirname(root))}`);
+    expect(await bash({ command: 'pwd' }, 'c-out')).toBe(`${root}\n`);
+    // Through a link inside the workspace that leads out: judged by the real path.
+    await symlink(tmpdir(), join(root, 'out-link'));
+    const real = await realpath(tmpdir());
+    expect(await bash({ command: 'cd out-link; echo moved' }, 'c-out')).toBe(`moved\n${reset(`${root}/out-link (${real})`)}`);
+    expect(await bash({ command: 'pwd' }, 'c-out')).toBe(`${root}\n`);
+    // Moving about inside says nothing; exported variables set alongside are kept.
+    expect(await bash({ command: 'cd sub && export SEEN=1 && cd / && cd "$OLDPWD"; pwd' }, 'c-out')).toBe(`${root}/sub\n`);
+    const tmp = await realpath('/tmp');
+    expect(await bash({ command: 'echo $SEEN; cd /tmp; export SEEN=2' }, 'c-out')).toBe(`1\n${reset(tmp === '/tmp' ? '/tmp' : `/tmp (${tmp})`)}`);
+    expect(await bash({ command: 'echo $SEEN; pwd' }, 'c-out')).toBe(`2\n${root}\n`);
   });
 
   it('answers with a note where the platform has no shell', async () => {

@@ -1,14 +1,21 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { rm, writeFile } from 'node:fs/promises';
+import { readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import type { RunCommandResult, ShellSession } from '../src/core/types.js';
+import { clipForMessage } from '../src/fs/text.js';
 import { COMMAND_MARKER_VARIABLE, runShellCommand, type RunShellCommandOptions } from './run-command.js';
 
 /** Options of {@link createShellSessions}. */
 export interface ShellSessionsOptions {
   /** Process options of each command (shell, env, kill grace), as `run_command` takes them; the shell defaults to `/bin/bash`. */
   command?: RunShellCommandOptions;
+  /**
+   * The workspace root (a real, absolute path). With it, a command that leaves the shell's working
+   * directory outside the root (`cd /`, `cd ..` from the root, a link out) has it put back to the
+   * root for the next command, and its result's `note` says so.
+   */
+  root?: string;
 }
 
 /** The sessions of one platform: one per conversation, created on first use, removed on dispose. */
@@ -20,13 +27,36 @@ export interface ShellSessions {
 const quote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
 
 /**
+ * Puts the working directory saved in `cwdFile` back to `root` when its real path is outside it, and
+ * answers the note saying so (undefined when it is inside, or gone: the next command then starts in
+ * its `cwd` anyway).
+ */
+async function keepInside(cwdFile: string, root: string): Promise<string | undefined> {
+  let saved: string;
+  let real: string;
+  try {
+    saved = (await readFile(cwdFile, 'utf8')).replace(/\n$/, '');
+    real = await realpath(saved);
+  } catch {
+    return undefined;
+  }
+  if (real === root || root === sep || real.startsWith(root + sep)) return undefined;
+  await writeFile(cwdFile, `${root}\n`);
+  const where = saved === real ? clipForMessage(saved) : `${clipForMessage(saved)} (${clipForMessage(real)})`;
+  return `the command left the shell's working directory at ${where} (outside the workspace ${root}); it was reset to ${root}, where the next command starts`;
+}
+
+/**
  * Persistent shell sessions on Node, one per conversation. Each command runs through
  * `runShellCommand` (the same spawning as `run_command`: its own process group, killed whole on
  * timeout or abort, output capped), in bash, with the session's state put back first and saved
  * again when the shell exits: the working directory and every exported variable (a variable unset
  * in the session stays unset). State lives in a private temporary directory per session. Shell
  * functions, aliases, unexported variables and background jobs do not carry over. Commands of one
- * session run one at a time, in call order.
+ * session run one at a time, in call order. With `root`, the session stays in the workspace as
+ * `run_command` does: a working directory a command left outside it (by its real path) is reset to
+ * the root, and the result's `note` names both: `the command left the shell's working directory at /
+ * (outside the workspace /ws); it was reset to /ws, where the next command starts`.
  */
 export function createShellSessions(options: ShellSessionsOptions = {}): ShellSessions {
   const sessions = new Map<string, { session: ShellSession; dir: string }>();
@@ -54,7 +84,9 @@ export function createShellSessions(options: ShellSessionsOptions = {}): ShellSe
       run(request, signal): Promise<RunCommandResult> {
         const turn = queue.then(async () => {
           await writeFile(files.command, request.command);
-          return runShellCommand({ command: script(request.cwd), cwd: request.cwd, timeoutMs: request.timeoutMs }, signal, command);
+          const result = await runShellCommand({ command: script(request.cwd), cwd: request.cwd, timeoutMs: request.timeoutMs }, signal, command);
+          const note = options.root === undefined ? undefined : await keepInside(files.cwd, options.root);
+          return note === undefined ? result : { ...result, note: result.note === undefined ? note : `${result.note} ${note}` };
         });
         queue = turn.catch(() => undefined);
         return turn;

@@ -123,10 +123,10 @@ export const REFERENCE = {
       ['note', 'string?', 'What was left out and what to do: how many of `total` are shown and why (`max_results`, the character budget), the time limit, the entry cap, skipped entries; only when something was.'],
     ],
     errors: [
-      ['invalid_pattern', 'an empty or overlong glob, one holding a NUL byte, an unbalanced brace or bracket, an invalid class, a range over the limit'],
+      ['invalid_pattern', 'an empty or overlong glob, one holding a NUL byte, an unbalanced brace or bracket, an invalid class, a range over the limit, a `..` after a wildcard that stays inside (no path matches it)'],
       ['not_found', '`dir_path` does not exist'],
       ['not_a_directory', '`dir_path` is a file'],
-      ['outside_workspace', '`dir_path`, or an absolute or `../` pattern, is outside the workspace'],
+      ['outside_workspace', '`dir_path`, or an absolute or `../` pattern, is outside the workspace, or a `..` after a wildcard can climb above its root (`**/../../etc/passwd`)'],
     ],
     limits: [['MAX_FIND_RESULTS', 'paths', 'largest `max_results`']],
     example: { pattern: '*.ts' },
@@ -164,7 +164,7 @@ export const REFERENCE = {
       ['invalid_arguments', 'an empty query, or a `dir_path` ending in `/` that names a file'],
       ['invalid_pattern', 'a bad `include` glob'],
       ['not_found', '`dir_path` does not exist'],
-      ['outside_workspace', '`dir_path` is outside the workspace'],
+      ['outside_workspace', '`dir_path` is outside the workspace, or a glob (absolute, `../`, or a `..` after a wildcard) points outside it'],
     ],
     limits: [
       ['MAX_SEARCH_RESULTS', 'lines', 'largest `max_results`'],
@@ -191,7 +191,7 @@ export const REFERENCE = {
       ['invalid_arguments', 'a `dir_path` ending in `/` that names a file'],
       ['timeout', "the call's deadline passed outside the search itself (the search stops at 80 % of what is left of it and answers its partial results with truncated and a note)"],
       ['not_found', '`dir_path` does not exist'],
-      ['outside_workspace', '`dir_path` is outside the workspace'],
+      ['outside_workspace', '`dir_path` is outside the workspace, or a glob (absolute, `../`, or a `..` after a wildcard) points outside it'],
     ],
     limits: [
       ['MAX_SEARCH_RESULTS', 'lines', 'largest `max_results`'],

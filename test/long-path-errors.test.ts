@@ -44,9 +44,15 @@ describe.each(platforms)('a path longer than the filesystem allows (%s platform)
     ];
     const message = pathTooLongMessage(`${platform.root}/${DEEP}`);
     expect(message).toBe(`"${`${platform.root}/${DEEP}`.slice(0, 200)}…" (${platform.root.length + 1 + DEEP.length - 200} more characters) is longer than the filesystem allows (a name or the whole path); use shorter names`);
+    // The tools measure the path before anything else and name the argument as given.
     for (const [name, args] of calls) {
+      const argName = 'file_path' in args ? 'file_path' : 'dir_path';
       const [result] = await runner.processToolCalls([{ name, args }]);
-      expect(result as ToolCallResult, name).toEqual({ name, error: message, code: 'invalid_arguments' });
+      expect(result as ToolCallResult, name).toEqual({
+        name,
+        error: `${argName} "${DEEP.slice(0, 200)}…" (${DEEP.length - 200} more characters) is longer than the filesystem allows (a name or the whole path); use shorter names`,
+        code: 'invalid_arguments',
+      });
     }
     // Nothing was created, and the runner keeps working.
     expect(await runner.execute('view_file', { file_path: 'a.txt' })).toMatchObject({ content: 'alpha' });

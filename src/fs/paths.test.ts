@@ -74,8 +74,10 @@ describe('resolveWorkspacePath', () => {
     it('cuts the path in outside_workspace, not_a_directory and symlink-loop messages', async () => {
       const at = scope({ 'file.txt': 'f' });
       const long = 'n'.repeat(150);
-      expect((await failure(at, `/tmp/${'x'.repeat(10_000)}`)).message).toBe(
-        `file_path "/tmp/${'x'.repeat(195)}…" (9805 more characters) is outside the workspace; use a path inside /workspace`,
+      // Twenty names of 200 characters: within the filesystem's limits (a longer path is invalid_arguments first).
+      const outside = `/tmp/${Array.from({ length: 20 }, () => 'x'.repeat(200)).join('/')}`;
+      expect((await failure(at, outside)).message).toBe(
+        `file_path "/tmp/${'x'.repeat(195)}…" (${outside.length - 200} more characters) is outside the workspace; use a path inside /workspace`,
       );
       await at.fs.mkdir(`/workspace/${long}`);
       await at.fs.writeFile(`/workspace/${long}/${long}`, 'f');
@@ -84,10 +86,11 @@ describe('resolveWorkspacePath', () => {
         message: `/workspace/${long}/${'n'.repeat(38)}… (112 more characters) is a file, not a directory`,
       });
       await at.fs.symlink('loop', '/workspace/loop');
-      const loop = await failure(at, `loop/${'y'.repeat(1000)}`);
+      const looped = `loop/${Array.from({ length: 5 }, () => 'y'.repeat(200)).join('/')}`;
+      const loop = await failure(at, looped);
       expect(loop.code).toBe('execution_failed');
       expect(loop.message).toBe(
-        `file_path "loop/${'y'.repeat(195)}…" (805 more characters) has too many levels of symbolic links (a symlink loop?); fix or remove the link`,
+        `file_path "loop/${'y'.repeat(195)}…" (${looped.length - 200} more characters) has too many levels of symbolic links (a symlink loop?); fix or remove the link`,
       );
       expect((await failure(at, `https://example.com/${'u'.repeat(5000)}`)).message).toBe(
         `file_path is a URL (https://example.com/${'u'.repeat(20)}… (4980 more characters)); give a workspace path such as /workspace/src/index.ts`,

@@ -8,6 +8,47 @@ export const MAX_SYMLINK_HOPS = 40;
 /** Time between event-loop turns while one path resolves (ms). */
 const RESOLVE_YIELD_MS = 50;
 
+/** Linux's limits: bytes in a whole path with its NUL (`PATH_MAX`: 4,096 and more is too long) and in one name (`NAME_MAX`). */
+export const PATH_MAX_BYTES = 4096;
+export const NAME_MAX_BYTES = 255;
+
+/** Whether `text[i..]` starts with a `\xNN` escape (two hex digits), which names one byte. */
+function escapeAt(text: string, i: number): boolean {
+  return text.charCodeAt(i + 1) === 0x78 && /^[0-9a-fA-F]{2}$/.test(text.slice(i + 2, i + 4));
+}
+
+/**
+ * Whether `path`, as the filesystem would be given it, is longer than it takes: {@link PATH_MAX_BYTES}
+ * bytes or more in all, or a name of more than {@link NAME_MAX_BYTES} bytes. Bytes are UTF-8 (a lone
+ * surrogate as U+FFFD's three); with `escapes` (a port with `canonicalPath`, whose names are bytes) a
+ * `\xNN` escape is the one byte it names. One pass over the text, before anything else looks at it,
+ * so a path of megabytes answers at once.
+ */
+export function isPathTooLong(path: string, escapes: boolean): boolean {
+  let total = 0;
+  let name = 0;
+  for (let i = 0; i < path.length; i += 1) {
+    const code = path.charCodeAt(i);
+    let bytes: number;
+    if (code === 0x2f) {
+      name = 0;
+      bytes = 1;
+    } else if (code === 0x5c && escapes && escapeAt(path, i)) {
+      bytes = 1;
+      i += 3;
+    } else if (code < 0x80) bytes = 1;
+    else if (code < 0x800) bytes = 2;
+    else if (code >= 0xd800 && code <= 0xdbff && (path.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes = 4;
+      i += 1;
+    } else bytes = 3;
+    total += bytes;
+    if (code !== 0x2f) name += bytes;
+    if (total >= PATH_MAX_BYTES || name > NAME_MAX_BYTES) return true;
+  }
+  return false;
+}
+
 /** Where a path is resolved: the platform filesystem, the workspace root and the directory relative paths start from. */
 export interface WorkspaceScope {
   fs: FsPromises;
@@ -77,7 +118,9 @@ function errorCode(error: unknown): string | undefined {
  * filesystem's one spelling (`fs.canonicalPath`, where the port has it: on Node `\x61.txt` is `a.txt`),
  * so the result and every message name a file the same way however the argument wrote it.
  *
- * Errors: `invalid_arguments` for an empty path, a NUL byte or a URL (`file://...`), or a spelling
+ * Errors: `invalid_arguments` for an empty path, a NUL byte or a URL (`file://...`), a path longer
+ * than the filesystem takes (see {@link isPathTooLong}: 4,096 bytes or more from the root, or a name
+ * over 255 bytes; checked first, so it answers at once whatever the path holds), or a spelling
  * `canonicalPath` refuses (an escaped `/` or NUL);
  * `outside_workspace` when the path, a `..` or a symlink target leaves the root;
  * `execution_failed` for more than {@link MAX_SYMLINK_HOPS} symlinks (a loop);
@@ -101,6 +144,12 @@ export async function resolveWorkspacePath(
       'invalid_arguments',
       `${argName} is a URL (${clipForMessage(input, 40)}); give a workspace path such as ${scope.root}/src/index.ts`,
     );
+  }
+  // Measured before anything else is done with it (normalising, or one lookup per component, of a
+  // 100 KB `a/../a/../…` took most of a second), as the filesystem would count it: the whole path from
+  // the root, and each name.
+  if (isPathTooLong(input.startsWith('/') ? input : `${scope.cwd}/${input}`, scope.fs.canonicalPath !== undefined)) {
+    throw new ToolError('invalid_arguments', `${argName} ${quoteForMessage(input)} is longer than the filesystem allows (a name or the whole path); use shorter names`);
   }
   // One spelling per file from here on: the result, every message and what is keyed by the result.
   const path = scope.fs.canonicalPath ? scope.fs.canonicalPath(input) : input;

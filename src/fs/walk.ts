@@ -427,21 +427,38 @@ function errorCode(error: unknown): string | undefined {
  * {@link MAX_IGNORE_FILE_BYTES} are read (with the port's `readRange` where it has one, so a file of
  * any size costs a MiB), cut at their last line break so no rule or character is split.
  */
-async function readIgnoreFile(fs: FsPromises, dir: string, signal: AbortSignal | undefined): Promise<{ level?: IgnoreLevel; dropped?: DroppedIgnoreRules }> {
-  const path = dir === '/' ? '/.gitignore' : `${dir}/.gitignore`;
-  let bytes: Uint8Array;
-  let fileBytes: number | undefined;
+/**
+ * The first bytes of the `.gitignore` at `path` (up to {@link MAX_IGNORE_FILE_BYTES} + 1) and the
+ * file's size when over that; undefined when it cannot be read. A path longer than the filesystem
+ * takes (`ENAMETOOLONG`: a folder deep in the tree) is read through the search source, which reaches
+ * it through held folders, as the search helper thread reads it: its rules then apply down there too.
+ */
+async function readIgnoreBytes(fs: FsPromises, path: string, source: SearchSource | undefined): Promise<{ bytes: Uint8Array; fileBytes?: number } | undefined> {
   try {
     if (fs.readRange) {
-      bytes = await fs.readRange(path, 0, MAX_IGNORE_FILE_BYTES + 1);
-      if (bytes.length > MAX_IGNORE_FILE_BYTES) fileBytes = await fs.stat(path).then((stats) => stats.size, () => bytes.length);
-    } else {
-      bytes = await fs.readFile(path);
-      if (bytes.length > MAX_IGNORE_FILE_BYTES) fileBytes = bytes.length;
+      const bytes = await fs.readRange(path, 0, MAX_IGNORE_FILE_BYTES + 1);
+      if (bytes.length <= MAX_IGNORE_FILE_BYTES) return { bytes };
+      return { bytes, fileBytes: await fs.stat(path).then((stats) => stats.size, () => bytes.length) };
     }
-  } catch {
-    return {};
+    const bytes = await fs.readFile(path);
+    return bytes.length > MAX_IGNORE_FILE_BYTES ? { bytes, fileBytes: bytes.length } : { bytes };
+  } catch (error) {
+    if (source === undefined || errorCode(error) !== 'ENAMETOOLONG') return undefined;
   }
+  try {
+    const read = source.read(path, MAX_IGNORE_FILE_BYTES + 1);
+    if (read === undefined) return undefined;
+    return read.bytes.length > MAX_IGNORE_FILE_BYTES ? { bytes: read.bytes, fileBytes: read.stat.size } : { bytes: read.bytes };
+  } catch {
+    return undefined;
+  }
+}
+
+async function readIgnoreFile(fs: FsPromises, dir: string, signal: AbortSignal | undefined, source?: SearchSource): Promise<{ level?: IgnoreLevel; dropped?: DroppedIgnoreRules }> {
+  const path = dir === '/' ? '/.gitignore' : `${dir}/.gitignore`;
+  const read = await readIgnoreBytes(fs, path, source);
+  if (read === undefined) return {};
+  const { bytes, fileBytes } = read;
   const bounded = ignoreRulesOf(bytes);
   if (!bounded) return {};
   const dropped: DroppedIgnoreRules | undefined =
@@ -585,7 +602,7 @@ async function walkTree(options: WalkOptions): Promise<WalkResult> {
       ancestors.unshift(dir);
       if (dir === root || dir === '/') break;
     }
-    const found = await Promise.all(ancestors.map((dir) => readIgnoreFile(fs, dir, signal)));
+    const found = await Promise.all(ancestors.map((dir) => readIgnoreFile(fs, dir, signal, options.source)));
     for (const { level, dropped } of found) {
       if (level) baseLevels.push(level);
       if (dropped) ignoreDropped.push(dropped);
@@ -630,7 +647,7 @@ async function walkTree(options: WalkOptions): Promise<WalkResult> {
     directories += 1;
     let levels = current.levels;
     if (!includeIgnored && hasIgnoreFile(dirents)) {
-      const { level, dropped } = await readIgnoreFile(fs, current.path, signal);
+      const { level, dropped } = await readIgnoreFile(fs, current.path, signal, options.source);
       if (level) levels = [...levels, level];
       if (dropped) ignoreDropped.push(dropped);
     }

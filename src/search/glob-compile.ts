@@ -82,6 +82,47 @@ function rebase(source: string, base: { root: string; dir: string }, argName: st
   return relative;
 }
 
+/** A `..` alternative inside braces (`{..,src}`, `{a,../b}`): a segment that may climb. */
+const BRACED_PARENT = /(^|[{,])\.\.($|[},])/;
+
+/**
+ * Refuses a `..` segment after a wildcard in `source` (relative to `base.dir`; a literal start with
+ * `..` was already resolved by {@link rebase}). The walk's paths never hold `..`, so such a glob could
+ * only ever match nothing, while it reads as a way out: `**\/../../etc/passwd` from the root.
+ * ToolError `outside_workspace` when the segments could climb above the workspace root (`**` taken
+ * as no folder, every other segment as one), else `invalid_pattern`, each saying how to write it.
+ */
+function refuseClimbAfterWildcard(source: string, base: { root: string; dir: string }, argName: string, quoted: string): void {
+  if (!source.includes('..')) return;
+  const root = joinPath(base.root);
+  const dir = joinPath(base.dir);
+  let depth = isInside(root, dir) ? relativePath(root, dir).split('/').filter((part) => part.length > 0).length : 0;
+  let climbs = false;
+  for (const segment of source.split('/')) {
+    if (segment === '..' || BRACED_PARENT.test(segment)) {
+      climbs = true;
+      depth -= 1;
+      if (depth < 0) {
+        throw new ToolError(
+          'outside_workspace',
+          `${argName} ${quoted} points outside the workspace (${root}): a ".." after a wildcard climbs back out of the folders ` +
+            `the wildcard matched, up to above the root, and only files in the workspace are searched; give a glob relative to ` +
+            `the searched directory with no ".." after a wildcard (such as *.ts or src/**/*.ts), or an absolute one under ${root}`,
+        );
+      }
+    } else if (segment !== '' && segment !== '.' && !segment.includes('**')) {
+      depth += 1;
+    }
+  }
+  if (climbs && source.split('/').includes('..')) {
+    throw new ToolError(
+      'invalid_pattern',
+      `${argName} ${quoted} has ".." after a wildcard, which no path matches (the search matches paths relative to ${dir}, ` +
+        'which hold no ".."); write the glob without it, with any ".." at its start (../lib/**/*.ts), or set dir_path to the folder to search',
+    );
+  }
+}
+
 /**
  * Compiles a glob with picomatch's syntax and meaning (see {@link GlobParser}): `*`, `**`,
  * `?`, `[...]`, `{a,b}` (nested too), extglobs; dot-files matched like any other name; line breaks
@@ -96,8 +137,10 @@ function rebase(source: string, base: { root: string; dir: string }, argName: st
  * Errors: `invalid_pattern` for an empty pattern, one holding a NUL byte, one over {@link MAX_GLOB_LENGTH} characters, an
  * unbalanced brace or bracket, an invalid class such as `[z-a]`, a range over {@link MAX_BRACE_RANGE}
  * names, a `!(...)` inside a group or more than one, or (with `base`) an absolute pattern under the
- * workspace but not under the searched directory; `outside_workspace` for an absolute pattern (or a
- * `../` one) outside the workspace. Messages quote at most 200 characters of the pattern.
+ * workspace but not under the searched directory, or a `..` segment after a wildcard that stays inside
+ * the workspace (no path matches it); `outside_workspace` for an absolute pattern (or a `../` one)
+ * outside the workspace, and (with `base`) for one whose `..` segments after a wildcard can climb above
+ * the workspace root (`**\/../../etc/passwd`). Messages quote at most 200 characters of the pattern.
  */
 export function compileGlob(pattern: string, options: GlobOptions = {}): GlobMatcher {
   const argName = options.argName ?? 'pattern';
@@ -138,6 +181,7 @@ export function compileGlob(pattern: string, options: GlobOptions = {}): GlobMat
   if (source.length === 0) {
     throw new ToolError('invalid_pattern', `${argName} is empty; give a glob such as *.ts or src/**/*.test.ts`);
   }
+  if (options.base) refuseClimbAfterWildcard(source, options.base, argName, quoted);
   const problem = checkGlobBalance(source);
   if (problem) invalid(problem);
 

@@ -76,9 +76,11 @@ export interface FindFileResult {
  * 10000), or narrow the pattern or dir_path."
  * Returns {@link FindFileResult}.
  * Errors: `invalid_pattern` (empty, over 1000 characters, unbalanced brace or bracket, invalid class, a
- * range over 1000 names, an absolute pattern inside the workspace but not under `dir_path`),
- * `not_found`, `not_a_directory`, `outside_workspace` (`dir_path`, or an absolute or `../` pattern,
- * outside the workspace), `timeout`/`cancelled`.
+ * range over 1000 names, an absolute pattern inside the workspace but not under `dir_path`, a `..` after
+ * a wildcard that stays inside the workspace: no path matches it), `invalid_arguments` (a `dir_path` of
+ * 4,096 bytes or more, or with a name over 255), `not_found`, `not_a_directory`, `outside_workspace`
+ * (`dir_path`, or an absolute or `../` pattern, outside the workspace, or a `..` after a wildcard that
+ * can climb above its root: `**\/../../etc/passwd`), `timeout`/`cancelled`.
  */
 export const findFileTool: Tool<FindFileArgs, FindFileResult> = defineTool({
   name: 'find_file',

@@ -124,8 +124,9 @@ export interface GrepSearchArgs {
  * see the rest ({@link fitSearchResult}).
  *
  * Errors: `invalid_pattern` (bad regex or glob; lookaround and backreferences are named, with a way
- * around them), `invalid_arguments` (a `dir_path` ending in `/` that names a file), `timeout` (the call's own
- * deadline), `not_found`, `outside_workspace`, `cancelled`,
+ * around them), `invalid_arguments` (a `dir_path` ending in `/` that names a file, or one of 4,096 bytes or
+ * more), `timeout` (the call's own deadline), `not_found`, `outside_workspace` (`dir_path`, or an `include`
+ * / `exclude` glob that points outside: absolute, `../`, or a `..` after a wildcard), `cancelled`,
  * `unavailable` (re2js could not be loaded).
  */
 export const grepSearchTool: Tool<GrepSearchArgs, GrepSearchResult> = defineTool({

@@ -252,8 +252,10 @@ export function textEditorTool(options: AnthropicProfileOptions = {}): Tool<Text
  * (the platform's `shellSession`: on Node, the working directory and exported variables carry over
  * between calls), `{ restart: true }` starts the session afresh. Returns the output as text: stdout,
  * then stderr, then a line with the exit code when it is not 0 (or saying the command timed out, its
- * process group killed). The deadline is the call's (`timeoutMs`), else 120,000 ms. Where the platform
- * has no shell (browser, memory), an empty result with a note.
+ * process group killed), then the session's note on a line of its own in brackets when it has one
+ * (on Node: a working directory the command left outside the workspace was reset to the root). The
+ * deadline is the call's (`timeoutMs`), else 120,000 ms. Where the platform has no shell (browser,
+ * memory), an empty result with a note.
  */
 export const bashTool: Tool<{ command?: string; restart?: boolean }, string> = /* @__PURE__ */ defineTool({
   name: 'bash',
@@ -279,7 +281,9 @@ export const bashTool: Tool<{ command?: string; restart?: boolean }, string> = /
     const parts = [run.stdout, run.stderr].filter((part) => part !== '');
     if (run.timed_out) parts.push(`[the command timed out after ${RUN_COMMAND_DEFAULT_TIMEOUT_MS} ms; its process group was killed]`);
     else if (run.exit_code !== 0) parts.push(run.exit_code === null ? `[killed by ${run.signal}]` : `[exit code ${run.exit_code}]`);
-    return parts.join(parts.length > 1 && !parts[0]?.endsWith('\n') ? '\n' : '');
+    const text = parts.join(parts.length > 1 && !parts[0]?.endsWith('\n') ? '\n' : '');
+    if (run.note === undefined) return text;
+    return `${text}${text === '' || text.endsWith('\n') ? '' : '\n'}[${run.note}]`;
   },
 }) as Tool<{ command?: string; restart?: boolean }, string>;
 
