@@ -44,7 +44,7 @@ describe('Agent.builder', () => {
       { name: 'counter', args: {} },
     ]);
     expect(read).toMatchObject({ result: { city: 'Oslo' } });
-    expect(write).toEqual({ name: 'counter', code: 'permission_denied', error: 'counter needs permission and no one can grant it (no onPermissionRequest / ask handler)' });
+    expect(write).toEqual({ name: 'counter', code: 'permission_denied', error: 'counter needs permission and no one can grant it: the permission rules neither allow it nor give an ask handler' });
     expect(agent.runner.denialTracker.count('counter')).toBe(1);
   });
 

@@ -53,7 +53,7 @@ describe('permissions', () => {
     const noAsk = new ToolRunner({ tools: [write], permissions: {} });
     await expect(noAsk.execute('write_thing', {})).rejects.toMatchObject({
       code: 'permission_denied',
-      message: 'write_thing needs permission and no one can grant it (no onPermissionRequest / ask handler)',
+      message: 'write_thing needs permission and no one can grant it: the permission rules neither allow it nor give an ask handler',
     });
   });
 

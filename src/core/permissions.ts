@@ -127,7 +127,7 @@ export class PermissionChecker {
     const sessionKey = `${request.conversationId}\u0000${tool}`;
     if (this.#sessionAllowed.has(sessionKey)) return { allowed: true };
     if (!policy.ask) {
-      return { allowed: false, reason: `${tool} needs permission and no one can grant it (no onPermissionRequest / ask handler)` };
+      return { allowed: false, reason: `${tool} needs permission and no one can grant it: the permission rules neither allow it nor give an ask handler` };
     }
     let answer: PermissionAnswer;
     try {
