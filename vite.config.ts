@@ -1,6 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, globSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { playwright } from '@vitest/browser-playwright';
-import { globSync } from 'node:fs';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
 /** Debian's Chromium; the browser project fails (never skips) when it is missing. */
@@ -21,6 +22,8 @@ function chromiumPath(): string {
   }
   return CHROMIUM;
 }
+
+const ROOT = fileURLToPath(new URL('.', import.meta.url));
 
 /** The Node project's tests. */
 const NODE_TESTS = ['src/**/*.test.ts', 'web/**/*.test.ts', 'node/**/*.test.ts', 'test/**/*.test.ts'];
@@ -53,13 +56,13 @@ const SLOW_TESTS = [
 
 /** Whether the test file at `path` runs the built package (imports test/support/build.ts or built-search.ts). */
 function runsBuiltPackage(path: string): boolean {
-  return /from '[./]*(test\/)?support\/(build|built-search)(\.js)?'/.test(readFileSync(path, 'utf8'));
+  return /from '[./]*(test\/)?support\/(build|built-search)(\.js)?'/.test(readFileSync(join(ROOT, path), 'utf8'));
 }
 
 /** The Node tests of `npm run test:fast`: no browser, no build, no slow file. */
 function fastTests(): string[] {
-  const slow = new Set(globSync(SLOW_TESTS));
-  return globSync(NODE_TESTS).filter((path) => !slow.has(path) && !runsBuiltPackage(path));
+  const slow = new Set(globSync(SLOW_TESTS, { cwd: ROOT }));
+  return globSync(NODE_TESTS, { cwd: ROOT }).filter((path) => !slow.has(path) && !runsBuiltPackage(path));
 }
 
 /**
