@@ -1,6 +1,8 @@
-import { existsSync } from 'node:fs';
+import { existsSync, globSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { playwright } from '@vitest/browser-playwright';
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
 /** Debian's Chromium; the browser project fails (never skips) when it is missing. */
 const CHROMIUM = '/usr/bin/chromium';
@@ -21,40 +23,108 @@ function chromiumPath(): string {
   return CHROMIUM;
 }
 
-export default defineConfig({
+const ROOT = fileURLToPath(new URL('.', import.meta.url));
+
+/** The Node project's tests. */
+const NODE_TESTS = ['src/**/*.test.ts', 'web/**/*.test.ts', 'node/**/*.test.ts', 'test/**/*.test.ts'];
+
+/**
+ * Not in `npm run test:fast`: the tests that drive Chromium (test/browser/, test/demo/), and files that
+ * took 3 s or more on 2 busy cores (big inputs, fuzzing, deadlines, child processes). The tests that
+ * run the built package (they import test/support/build.ts, or built-search.ts on top of it) are left
+ * out too, found by {@link runsBuiltPackage}: a fast run never builds.
+ */
+const SLOW_TESTS = [
+  'test/browser/**',
+  'test/demo/**',
+  'test/package.test.ts', // npm pack and install, and a prepack build in a fresh checkout
+  'test/search-stream.test.ts',
+  'test/search-deadline.test.ts',
+  'test/truthful-answers.test.ts',
+  'test/long-path-errors.test.ts',
+  'test/deep-pattern.test.ts',
+  'node/run-command.test.ts',
+  'node/fs/confined.test.ts',
+  'src/tools/view-file-large.test.ts',
+  'test/deep-tree.test.ts',
+  'test/fuzz-builtins.test.ts',
+  'test/bridges/mcp-extra.test.ts',
+  'node/big-tree.test.ts',
+  'node/long-needle.test.ts',
+  'src/fs/walk-ignore-bounds.test.ts',
+];
+
+/** Whether the test file at `path` runs the built package (imports test/support/build.ts or built-search.ts). */
+function runsBuiltPackage(path: string): boolean {
+  return /from '[./]*(test\/)?support\/(build|built-search)(\.js)?'/.test(readFileSync(join(ROOT, path), 'utf8'));
+}
+
+/** The Node tests of `npm run test:fast`: no browser, no build, no slow file. */
+function fastTests(): string[] {
+  const slow = new Set(globSync(SLOW_TESTS, { cwd: ROOT }));
+  return globSync(NODE_TESTS, { cwd: ROOT }).filter((path) => !slow.has(path) && !runsBuiltPackage(path));
+}
+
+/**
+ * `vitest --mode fast` (`npm run test:fast`) runs the fast project alone; any other mode runs the node
+ * and chromium projects.
+ */
+export default defineConfig(({ mode }) => ({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    projects: [
-      {
-        extends: true,
-        test: {
-          name: 'node',
-          include: ['src/**/*.test.ts', 'web/**/*.test.ts', 'node/**/*.test.ts', 'test/**/*.test.ts'],
-          pool: 'forks',
-          // toolhost's own modules loaded on demand come from lazy/*.min.js on Node too: generated.
-          globalSetup: ['test/support/lazy-setup.ts'],
-        },
-      },
-      {
-        extends: true,
-        test: {
-          name: 'chromium',
-          include: BROWSER_TESTS,
-          // In browsers the libraries that only some calls need load by URL: lazy/*.min.js, generated.
-          globalSetup: ['test/support/lazy-setup.ts'],
-          // After the node project, not beside it: its Chromium tests and this one's would share the CPUs.
-          sequence: { groupOrder: 1 },
-          browser: {
-            enabled: true,
-            headless: true,
-            provider: playwright({ launchOptions: { executablePath: chromiumPath(), args: CHROMIUM_ARGS } }),
-            instances: [{ browser: 'chromium' }],
-            api: { host: '127.0.0.1', port: 63315, strictPort: false },
-            screenshotFailures: false,
-          },
-        },
-      },
-    ],
+    projects: mode === 'fast' ? [fastProject()] : [nodeProject(), chromiumProject()],
   },
-});
+}));
+
+function fastProject(): TestProjectInlineConfiguration {
+  return {
+    extends: true,
+    test: {
+      name: 'fast',
+      include: fastTests(),
+      pool: 'forks',
+      // Two files at a time: most of these wait on timers, files and child processes, not the CPU.
+      maxWorkers: 2,
+      globalSetup: ['test/support/lazy-setup.ts'],
+    },
+  };
+}
+
+function nodeProject(): TestProjectInlineConfiguration {
+  return {
+    extends: true,
+    test: {
+      name: 'node',
+      include: NODE_TESTS,
+      pool: 'forks',
+      // Two files at a time on 2 cores (vitest's default there is one): much of the suite waits on
+      // child processes, Redis, Chromium, timers and the disk rather than on the CPU.
+      maxWorkers: 2,
+      // toolhost's own modules loaded on demand come from lazy/*.min.js on Node too: generated.
+      globalSetup: ['test/support/lazy-setup.ts'],
+    },
+  };
+}
+
+function chromiumProject(): TestProjectInlineConfiguration {
+  return {
+    extends: true,
+    test: {
+      name: 'chromium',
+      include: BROWSER_TESTS,
+      // In browsers the libraries that only some calls need load by URL: lazy/*.min.js, generated.
+      globalSetup: ['test/support/lazy-setup.ts'],
+      // After the node project, not beside it: its Chromium tests and this one's would share the CPUs.
+      sequence: { groupOrder: 1 },
+      browser: {
+        enabled: true,
+        headless: true,
+        provider: playwright({ launchOptions: { executablePath: chromiumPath(), args: CHROMIUM_ARGS } }),
+        instances: [{ browser: 'chromium' }],
+        api: { host: '127.0.0.1', port: 63315, strictPort: false },
+        screenshotFailures: false,
+      },
+    },
+  };
+}

@@ -1,11 +1,12 @@
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ensureBuilt } from '../test/support/build.js';
 import { main, USAGE } from './cli.js';
 
 const REPO = join(import.meta.dirname, '..');
@@ -49,40 +50,13 @@ function cli(args: string[], options: { cwd: string; input?: string; onSpawn?: (
   });
 }
 
-/** Every compiled file of src/ and node/ exists in dist/ and is newer than its source. */
-function distIsFresh(): boolean {
-  for (const dir of ['src', 'node']) {
-    const walk = (path: string): boolean => {
-      for (const name of readdirSync(path)) {
-        const full = join(path, name);
-        if (statSync(full).isDirectory()) {
-          if (name !== '__snapshots__' && !walk(full)) return false;
-        } else if (name.endsWith('.ts') && !name.endsWith('.d.ts') && !name.endsWith('.test.ts') && !name.endsWith('.spec.ts')) {
-          const built = join(REPO, 'dist', relative(REPO, full)).replace(/\.ts$/, '.js');
-          if (!existsSync(built) || statSync(built).mtimeMs < statSync(full).mtimeMs) return false;
-        }
-      }
-      return true;
-    };
-    if (!walk(join(REPO, dir))) return false;
-  }
-  return true;
-}
-
 describe('toolhost CLI (node bin/toolhost.mjs)', () => {
   let base = '';
   let work = '';
 
   beforeAll(() => {
-    // `npm test` builds dist/ first; a stale or missing build (a run of this file alone) is rebuilt.
-    // tsc emits even while other files fail to type-check, so its exit code is not checked.
-    if (!distIsFresh()) {
-      try {
-        execFileSync(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: REPO, stdio: 'pipe' });
-      } catch {
-        // type errors elsewhere; the emitted files are used
-      }
-    }
+    // The shared build (dist/): `npm test` builds it first; a stale one (a run of this file alone) is rebuilt once.
+    ensureBuilt();
     expect(existsSync(join(REPO, 'dist', 'node', 'cli.js'))).toBe(true);
     base = realpathSync(mkdtempSync(join(tmpdir(), 'toolhost-cli-')));
   }, 180_000);

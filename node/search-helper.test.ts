@@ -1,23 +1,15 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt } from '../test/support/build.js';
 import type { SearchHelper, SearchHelperJob, SearchSource, SharedCount } from '../src/core/types.js';
 
-// Node 20 workers cannot load .ts, so the helper thread exists in the built package only: these tests
-// run the built modules (`npm test` builds dist/ first; a missing or stale build is rebuilt here).
+// The helper thread runs built modules (the sources' imports name .js files), so these tests run the
+// shared build in dist/ (`npm test` builds it first; a missing or stale build is rebuilt once).
 const REPO = join(import.meta.dirname, '..');
-const SOURCES = ['node/search-helper.ts', 'node/search-worker.ts', 'node/search-fs.ts', 'src/search/source-cache.ts', 'src/search/line-search.ts', 'node/search-shared.ts'];
-
-function buildIsFresh(): boolean {
-  return SOURCES.every((source) => {
-    const built = join(REPO, 'dist', source.replace(/\.ts$/, '.js'));
-    return existsSync(built) && statSync(built).mtimeMs >= statSync(join(REPO, source)).mtimeMs;
-  });
-}
 
 type Platforms = typeof import('./platform.js');
 type Core = typeof import('../src/index.js');
@@ -51,13 +43,7 @@ function tree(): Record<string, string | Uint8Array> {
 }
 
 beforeAll(async () => {
-  if (!buildIsFresh()) {
-    try {
-      execFileSync(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: REPO, stdio: 'pipe' });
-    } catch {
-      // type errors elsewhere; the emitted files are used
-    }
-  }
+  ensureBuilt(); // the shared build (dist/), rebuilt once when stale
   const load = async <T>(path: string): Promise<T> => (await import(pathToFileURL(join(REPO, 'dist', path)).href)) as T;
   core = await load<Core>('src/index.js');
   platforms = await load<Platforms>('node/platform.js');

@@ -4,36 +4,22 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildPackage } from '../test/support/build.js';
 import { FileStateStore, stateFileName } from './state-store.js';
 
 const run = promisify(execFile);
-const repo = resolve(import.meta.dirname, '..');
 
 let dir: string;
 let compiled: string;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'toolhost-state-'));
-  // Compile state-store.ts and what it imports (only) into a private directory, so the child process
-  // runs the same code as a built package, whatever state other files of the tree are in.
-  compiled = await mkdtemp(join(tmpdir(), 'toolhost-state-build-'));
-  await run(
-    process.execPath,
-    [
-      join(repo, 'node_modules/typescript/bin/tsc'),
-      join(repo, 'node/state-store.ts'),
-      '--outDir', compiled, '--rootDir', repo,
-      '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--target', 'ES2022',
-      '--types', 'node', '--strict', '--skipLibCheck',
-    ],
-    { cwd: repo },
-  );
-  await writeFile(join(compiled, 'package.json'), '{"type":"module"}');
+  // The child processes run the shared build (dist/, test/support/build.ts) of state-store.ts.
+  compiled = buildPackage('toolhost-state-test');
 }, 120_000);
 
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
-  await rm(compiled, { recursive: true, force: true });
 });
 
 /** Runs `body` in a fresh `node` process with `store` = a FileStateStore on `stateDir`; returns its stdout. */

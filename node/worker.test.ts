@@ -9,8 +9,8 @@ import type { ToolMessage } from '../src/index.js';
 import type { RemoteToolRunner } from './index.js';
 import { spawnToolWorker } from './worker.js';
 
-// Node 20 workers cannot load .ts: build the package into a private folder (buildPackage) and write a
-// plain .mjs worker module beside it that imports the built entries.
+// Workers run built modules (the sources' imports name .js files): buildPackage gives a folder linked
+// to the shared build, and a plain .mjs worker module written beside it imports the built entries.
 let WORKER_MODULE: string;
 
 const WORKER_SOURCE = `

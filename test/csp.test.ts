@@ -1,16 +1,17 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { buildPackage } from './support/build.js';
 import { BuiltinTools } from '../src/tools/index.js';
 import { defineTool } from '../src/core/tool.js';
 import { precompileValidators } from '../node/precompile.js';
 
 // Validators for schemas known at build time must work where eval is forbidden (a
 // strict CSP). V8's --disallow-code-generation-from-strings is that policy on Node: `new Function` and
-// `eval` throw EvalError, as under `script-src 'self'` in a browser. The core is built into its own
-// directory (not dist/, which other tests and hosts read) and run in a child process with the flag.
+// `eval` throw EvalError, as under `script-src 'self'` in a browser. The built core (the shared build)
+// runs in a child process with the flag.
 const ROOT = join(import.meta.dirname, '..');
 const OUT = join(ROOT, 'node_modules', '.cache', 'toolhost-csp');
 const CHILD = join(OUT, 'csp-child.mjs');
@@ -107,22 +108,13 @@ function runChild(flags: string[]): ChildOutput {
 }
 
 beforeAll(() => {
-  rmSync(OUT, { recursive: true, force: true });
-  mkdirSync(OUT, { recursive: true });
-  // Type errors elsewhere must not hide this test's result: tsc still emits, so only the output is checked.
-  const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', OUT], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    timeout: 110_000,
-  });
+  // The shared build (dist/, test/support/build.ts), linked into OUT with the package's `imports`: the
+  // `#lazy` import (what only some calls need, loaded on demand) resolves to the Node loaders, which
+  // import toolhost's own such modules from the files beside them.
+  expect(buildPackage('toolhost-csp')).toBe(OUT);
   if (!existsSync(join(OUT, 'src', 'index.js')) || !existsSync(join(OUT, 'src', 'tools', 'generated', 'validators.js'))) {
-    throw new Error(`tsc did not emit the core:\n${tsc.stdout}\n${tsc.stderr}`);
+    throw new Error('the shared build has no core: run npm run build');
   }
-  // Under node_modules/ the nearest package.json scope stops: say that these files are ES modules.
-  // The `#lazy` import (what only some calls need, loaded on demand) resolves through this package.json
-  // too, to the Node loaders, which import toolhost's own such modules from the files beside them.
-  cpSync(join(ROOT, 'lazy'), join(OUT, 'lazy'), { recursive: true });
-  writeFileSync(join(OUT, 'package.json'), '{ "type": "module", "imports": { "#lazy": "./lazy/node.js" } }\n');
   writeFileSync(CHILD, CHILD_SOURCE);
   const schema = { type: 'object', properties: { n: { type: 'integer' } }, additionalProperties: false };
   writeFileSync(

@@ -9,8 +9,8 @@ import type { ToolCallResult } from '../../src/core/runner.js';
 import type { RemoteToolRunner } from '../../src/remote/remote.js';
 import { spawnToolWorker } from '../worker.js';
 
-// Child processes and workers cannot load .ts under Node 20: build the package into a private folder
-// (buildPackage) and run plain .mjs modules beside it.
+// Child processes and workers run built modules (the sources' imports name .js files): buildPackage
+// gives a folder linked to the shared build, and plain .mjs modules run beside it.
 const REPO = join(import.meta.dirname, '..', '..');
 const BUILD = join(REPO, 'node_modules', '.cache', 'toolhost-safety-test');
 

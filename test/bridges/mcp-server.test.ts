@@ -10,6 +10,7 @@ import { BuiltinTools } from '../../src/tools/index.js';
 import { createNodePlatform } from '../../node/platform.js';
 import { createMcpServer, serveMcpHttp, type McpHttpEndpoint } from '../../bridges/mcp/node.js';
 import type { Tool } from '../../src/core/tool.js';
+import { ensureBuilt } from '../support/build.js';
 
 const REPO = join(import.meta.dirname, '..', '..');
 const BIN = join(REPO, 'bin', 'toolhost.mjs');
@@ -122,13 +123,9 @@ function sharedBehaviours(connect: () => Promise<Connection>, dir: () => string,
   });
 }
 
+/** The shared build (dist/), which the launcher bin/toolhost.mjs runs: checked, rebuilt once when stale. */
 function buildIfNeeded(): void {
-  if (existsSync(join(REPO, 'dist', 'bridges', 'mcp', 'node.js')) && existsSync(join(REPO, 'dist', 'node', 'cli.js'))) return;
-  try {
-    execFileSync(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: REPO, stdio: 'pipe' });
-  } catch {
-    // type errors elsewhere; the emitted files are used
-  }
+  ensureBuilt();
 }
 
 describe('toolhost mcp over stdio (the SDK Client spawning node bin/toolhost.mjs mcp)', () => {

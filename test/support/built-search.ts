@@ -1,43 +1,21 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, realpathSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, realpathSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
+import { ensureBuilt } from './build.js';
 
-// Node 20 workers cannot load .ts, so the search helper thread exists in the built package only: the
-// tests that need it run the built modules in dist/ (rebuilt here when older than their sources).
+// The search helper thread runs built modules (the sources' imports name .js files): the tests that
+// need it run the shared build in dist/ (test/support/build.ts: checked, rebuilt once when stale).
 const REPO = join(import.meta.dirname, '..', '..');
-const SOURCES = [
-  'node/search-helper.ts',
-  'node/search-worker.ts',
-  'node/search-fs.ts',
-  'node/search-shared.ts',
-  'node/platform.ts',
-  'src/search/source-cache.ts',
-  'src/search/line-search.ts',
-  'src/fs/walk.ts',
-];
-
-function buildIsFresh(): boolean {
-  return SOURCES.every((source) => {
-    const built = join(REPO, 'dist', source.replace(/\.ts$/, '.js'));
-    return existsSync(built) && statSync(built).mtimeMs >= statSync(join(REPO, source)).mtimeMs;
-  });
-}
 
 export type Core = typeof import('../../src/index.js');
 export type NodeAdapter = typeof import('../../node/index.js');
 
-/** The built package's core and Node adapter (dist/), built first when stale. */
+/** The built package's core and Node adapter (dist/, the shared build: rebuilt once when stale). */
 export async function loadBuilt(): Promise<{ core: Core; node: NodeAdapter }> {
-  if (!buildIsFresh()) {
-    try {
-      execFileSync(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: REPO, stdio: 'pipe' });
-    } catch {
-      // type errors elsewhere in the tree; the emitted files are used
-    }
-  }
+  ensureBuilt();
   const load = async <T>(path: string): Promise<T> => (await import(pathToFileURL(join(REPO, 'dist', path)).href)) as T;
   return { core: await load<Core>('src/index.js'), node: await load<NodeAdapter>('node/index.js') };
 }
