@@ -132,6 +132,10 @@ export function applyChunks(text: string, chunks: readonly PatchChunk[], path: s
     cursor = at + oldLines.length;
   });
 
+  // Hunks are found in order, except pure additions without a context header, which go at the end of
+  // the file wherever they stand in the patch (as Codex's applier places them): put every replacement
+  // in file order (a stable sort keeps the patch's order at one place).
+  replacements.sort((a, b) => a.at - b.at);
   const outLines: string[] = [];
   const outEndings: string[] = [];
   let next = 0;

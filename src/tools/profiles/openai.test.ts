@@ -60,6 +60,19 @@ describe('apply_patch (V4A)', () => {
     expect(await read(platform, 'src/a.txt')).toBe(expected.join('\n') + '\n');
   });
 
+  it('puts a pure addition without context at the end of the file wherever it stands, as Codex does (a later hunk still matches the earlier lines)', async () => {
+    const { platform, runner } = setup({ 'f.txt': 'a\nb\nc\n' });
+    const result = await patch(runner, '*** Begin Patch\n*** Update File: f.txt\n@@\n+x\n@@\n a\n-b\n+B\n*** End Patch');
+    expect(result.output).toBe('Success. Updated the following files:\nM /workspace/f.txt\n');
+    expect(await read(platform, 'f.txt')).toBe('a\nB\nc\nx\n');
+  });
+
+  it('keeps the patch order of two pure additions at the end of the file, around a hunk in the middle', async () => {
+    const { platform, runner } = setup({ 'f.txt': 'a\nb\nc\n' });
+    await patch(runner, '*** Begin Patch\n*** Update File: f.txt\n@@\n+x\n@@\n b\n-c\n+C\n@@\n+y\n*** End Patch');
+    expect(await read(platform, 'f.txt')).toBe('a\nb\nC\nx\ny\n');
+  });
+
   it('moves a file while updating it', async () => {
     const { platform, runner } = setup({ 'old/name.py': 'def f():\n    return 1\n' });
     const result = await patch(runner, '*** Begin Patch\n*** Update File: old/name.py\n*** Move to: new/name.py\n@@ def f():\n-    return 1\n+    return 2\n*** End Patch');
