@@ -313,6 +313,7 @@ export async function mcpTools(source: Client | Transport, options: McpToolsOpti
   let current: Tool[] = [];
   let following = true;
   let queue: Promise<unknown> = Promise.resolve();
+  let waiting: Promise<Tool[]> | undefined;
 
   const load = async (): Promise<Tool[]> => {
     const listed = await client.listTools(undefined, { cacheMode: 'refresh' });
@@ -322,9 +323,16 @@ export async function mcpTools(source: Client | Transport, options: McpToolsOpti
     current = next;
     return next;
   };
-  // One list at a time, in order: an older answer never replaces a newer one.
+  // One list at a time, in order, so an older answer never replaces a newer one; callers that come
+  // while a fetch waits to start share it (a flood of list_changed costs one fetch, not one each).
   const refresh = (): Promise<Tool[]> => {
-    const run = queue.then(load, load);
+    if (waiting) return waiting;
+    const start = (): Promise<Tool[]> => {
+      waiting = undefined;
+      return load();
+    };
+    const run = queue.then(start, start);
+    waiting = run;
     queue = run.catch(() => undefined);
     return run;
   };

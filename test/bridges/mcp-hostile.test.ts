@@ -187,6 +187,22 @@ describe('mcpTools against a hostile MCP server', () => {
     expect(server.calls.map((call) => call.name)).toEqual(['lookup']);
   });
 
+  it('answers a flood of list_changed notifications with a few fetches, not one each', async () => {
+    server = await startHostileServer('evil', [liar('one')]);
+    const runner = builtinRunner();
+    remote = await mcpTools(new StreamableHTTPClientTransport(server.url), { registry: runner });
+    await until(() => server?.streams === 1);
+    const lists = (): number => server?.methods.filter((method) => method === 'tools/list').length ?? 0;
+    expect(lists()).toBe(1);
+    server.setTools([liar('one'), liar('two')]);
+    for (let i = 0; i < 200; i += 1) server.notifyListChanged();
+    await until(() => runner.has('evil__two'));
+    await remote.refresh();
+    // Each notification that comes while a fetch waits to start shares it.
+    expect(lists()).toBeLessThan(100);
+    expect(remote.tools().map((t) => t.name)).toEqual(['evil__one', 'evil__two']);
+  });
+
   it('caps the tool count: 20,000 tools register nothing and close the client; maxTools can be raised', async () => {
     const many = Array.from({ length: 20_000 }, (_, i) => liar(`tool_${i}`));
     server = await startHostileServer('evil', many);
