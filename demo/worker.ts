@@ -16,6 +16,7 @@ import {
   type FunctionDeclaration,
   type PermissionAnswer,
   type PermissionRequest,
+  type RegisterOptions,
   type Tool,
   type ToolCall,
   type ToolCallResult,
@@ -164,8 +165,11 @@ class PlaygroundRunner extends ToolRunner {
   override declarations(): FunctionDeclaration[] {
     return current.declarations();
   }
-  override async register(tool: Tool): Promise<void> {
-    await current.register(tool);
+  override async register(tool: AnyTool, options?: RegisterOptions): Promise<void> {
+    await current.register(tool, options);
+  }
+  override async registerAll(tools: readonly AnyTool[], options?: RegisterOptions): Promise<void> {
+    await current.registerAll(tools, options);
   }
   override unregister(name: string): boolean {
     return current.unregister(name);

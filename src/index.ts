@@ -25,6 +25,7 @@ export {
   type ToolCallSuccess,
   type ToolCallFailure,
   type CallOptions,
+  type RegisterOptions,
   type FunctionDeclaration,
   type ToolMessage,
 } from './core/runner.js';

@@ -58,7 +58,7 @@ describe('runner.execute typed by the tool object', () => {
       new TypeError('ToolRunner.execute: the tool "get_forecast" given is not registered on this runner; register it first, or pass its name'),
     );
     // Replaced under the same name: the old object no longer runs.
-    await runner.register(impostor);
+    await runner.register(impostor, { replace: true });
     await expect(runner.execute(weather, { city: 'Oslo' })).rejects.toEqual(new TypeError(message));
     expect(await runner.execute(impostor, {})).toBe('not weather');
   });

@@ -34,7 +34,7 @@ describe('ToolRunner', () => {
     const runner = new ToolRunner();
     await runner.register(echo);
     await runner.register(defineTool({ name: 'b', description: 'B', parameters: '{"type":"object"}', call: async () => 1 }));
-    await runner.register(defineTool({ name: 'echo', description: 'Echo 2', parameters: { type: 'object' }, call: async () => 2 }));
+    await runner.register(defineTool({ name: 'echo', description: 'Echo 2', parameters: { type: 'object' }, call: async () => 2 }), { replace: true });
     expect(runner.declarations().map((d) => [d.name, d.description])).toEqual([
       ['echo', 'Echo 2'],
       ['b', 'B'],

@@ -47,6 +47,8 @@ export interface ToolEntry {
 }
 
 const NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/;
+/** Names that match the pattern but mean something to every JavaScript object a bridge keys by tool name. */
+const RESERVED_NAMES: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
@@ -100,6 +102,9 @@ function checkName(tool: { name?: unknown }): string {
     throw new TypeError(
       `tool name ${JSON.stringify(String(name)).slice(0, 80)} must match /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/ (letters, digits, _ . -; at most 64)`,
     );
+  }
+  if (RESERVED_NAMES.has(name)) {
+    throw new TypeError(`tool name ${JSON.stringify(name)} is reserved (__proto__, constructor and prototype are object keys in JavaScript); give the tool another name`);
   }
   return name;
 }
@@ -214,7 +219,7 @@ function executeEntry(name: string, tool: ExecuteTool): ToolEntry {
     ({ validator, parse } = jsonParser(name, parameters, 'inputSchema'));
   }
   checkObjectSchema(name, parameters, 'inputSchema');
-  const readOnly = tool.annotations?.readOnlyHint === true;
+  const readOnly = tool.annotations?.readOnlyHint === true && tool.annotationsTrusted !== false;
   const output = outputCheck(name, tool.outputSchema);
   return finish({
     name,
@@ -241,7 +246,7 @@ function classicEntry(name: string, tool: Tool): ToolEntry {
   const parameters = parseSchema(name, tool.parameters);
   checkObjectSchema(name, parameters, 'parameters');
   const { validator, parse } = jsonParser(name, parameters, 'parameters');
-  const readOnly = tool.readOnly === true || tool.annotations?.readOnlyHint === true;
+  const readOnly = tool.readOnly === true || (tool.annotations?.readOnlyHint === true && tool.annotationsTrusted !== false);
   const usesContext = tool.needsContext === true && typeof tool.callWithContext === 'function';
   const output = outputCheck(name, tool.outputSchema);
   return finish({

@@ -62,6 +62,21 @@ export interface CallOptions {
   onMessage?: (message: ToolMessage) => void | Promise<void>;
 }
 
+/**
+ * Options of {@link ToolRunner.register} and {@link ToolRunner.registerAll}. A bad one is the host's
+ * mistake: a TypeError naming it.
+ */
+export interface RegisterOptions {
+  /**
+   * What the new tools may take the place of. Default (and `false`): nothing — a taken name is a
+   * TypeError. `true`: whatever tool holds each name (the host replacing a tool on purpose). An array
+   * of tool objects: exactly those, compared by identity — they are removed, and their names may be
+   * taken again, but a name held by any other tool is still refused (a bridge replacing its own earlier
+   * registration, never someone else's).
+   */
+  replace?: boolean | readonly AnyTool[];
+}
+
 /** A model-facing function declaration: name, description and the parameters schema as an object. */
 export interface FunctionDeclaration {
   name: string;
@@ -236,15 +251,54 @@ export class ToolRunner implements ToolHost {
   }
 
   /**
-   * Adds a tool (either shape); a tool with the same name is replaced (keeping its place in
-   * `declarations()`). Rejects with a TypeError naming the tool for a bad name, a missing
-   * `execute`/`call`, or a schema that is not a compilable JSON Schema object (or cannot be compiled
-   * here: see registerPrecompiledValidators) — a host's mistake, never `invalid_arguments`.
+   * Adds a tool (either shape), after the ones registered. A name that is taken is refused: a tool from
+   * elsewhere (a remote MCP server, a page, a late registration) never takes the place of one the host
+   * registered by accident. To replace on purpose pass `{ replace: true }` (the new tool keeps the old
+   * one's place in `declarations()`), or `{ replace: [oldTool] }` to replace only that object.
+   *
+   * Rejects with a TypeError naming the tool — a host's mistake, never `invalid_arguments` — for a name
+   * that is taken (`ToolRunner.register: a tool named "view_file" is already registered; …`), a bad
+   * name, a missing `execute`/`call`, a schema that is not a compilable JSON Schema object (or cannot
+   * be compiled here: see registerPrecompiledValidators), or a bad `options`.
    */
-  async register(tool: AnyTool): Promise<void> {
-    const entry = createToolEntry(tool);
-    await entry.compile();
-    this.#tools.set(entry.name, entry);
+  async register(tool: AnyTool, options: RegisterOptions = {}): Promise<void> {
+    await this.registerAll([tool], options);
+  }
+
+  /**
+   * Registers several tools at once, all or none: every tool is checked and compiled first, then all
+   * are added in one step (no call sees half of them). Tools named in `options.replace` (by identity)
+   * are removed in the same step, and only their names may be taken again — how a bridge swaps the
+   * tools it registered earlier for a new list (`mcpTools` on `tools/list_changed`).
+   *
+   * Rejects with a TypeError, and changes nothing, for two tools of one name in `tools`, a name held
+   * by a tool `replace` does not allow (naming it and how to fix: another name or prefix, unregister it
+   * first, or `replace`), or any reason {@link register} gives.
+   */
+  async registerAll(tools: readonly AnyTool[], options: RegisterOptions = {}): Promise<void> {
+    checkOptions('ToolRunner.register', options, REGISTER_OPTION_RULES);
+    if (!Array.isArray(tools)) throw new TypeError(`ToolRunner.registerAll takes an array of tools, not ${describeValue(tools)}`);
+    const entries = tools.map((tool) => createToolEntry(tool));
+    const names = new Set<string>();
+    for (const entry of entries) {
+      if (names.has(entry.name)) throw new TypeError(`ToolRunner.register: two of the tools given are named ${quoteForMessage(entry.name)}; give each tool its own name`);
+      names.add(entry.name);
+    }
+    await Promise.all(entries.map((entry) => entry.compile()));
+    // No await from here on: the check and the change happen in one step.
+    const replace = options.replace ?? [];
+    const replaceable = (entry: ToolEntry): boolean => replace === true || (replace !== false && replace.includes(entry.tool));
+    for (const entry of entries) {
+      const held = this.#tools.get(entry.name);
+      if (held && !replaceable(held)) throw takenNameError(entry.name);
+    }
+    if (Array.isArray(replace)) {
+      for (const old of replace) {
+        const name = typeof old === 'object' && old !== null ? String(old.name) : '';
+        if (!names.has(name) && this.#tools.get(name)?.tool === old) this.#tools.delete(name);
+      }
+    }
+    for (const entry of entries) this.#tools.set(entry.name, entry);
   }
 
   /** Removes a tool by name; true when one was registered. */
@@ -788,6 +842,19 @@ const platformRule: OptionRule = (value, name) => {
     (typeof platform.fs === 'object' && platform.fs !== null ? undefined : `${name}.fs must be an FsPromises, not ${describeValue(platform.fs)}`) ??
     stateStoreRule(platform.state, `${name}.state`)
   );
+};
+
+/** The TypeError of a registration whose name is taken, saying the ways out. */
+function takenNameError(name: string): TypeError {
+  const quoted = quoteForMessage(name);
+  return new TypeError(
+    `ToolRunner.register: a tool named ${quoted} is already registered; give the new tool another name (or a prefix), unregister ${quoted} first, or pass { replace: true } to replace it on purpose`,
+  );
+}
+
+/** The checks of {@link RegisterOptions}. */
+const REGISTER_OPTION_RULES: OptionRules = {
+  replace: is.anyOf('true, false or an array of the tool objects to replace', is.boolean, is.arrayOf(rule('a tool object', (v) => typeof v === 'object' && v !== null), 'an array of tool objects')),
 };
 
 /** The checks of {@link ToolRunnerOptions}. */

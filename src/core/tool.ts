@@ -24,6 +24,8 @@ export interface Tool<Args = unknown, Out = unknown> {
   readonly needsContext?: boolean;
   /** MCP-style side-effect hints; `readOnlyHint` defaults to `readOnly`. */
   readonly annotations?: ToolAnnotations;
+  /** See {@link ExecuteTool.annotationsTrusted}: `false` makes `annotations.readOnlyHint` grant nothing (only `readOnly` does). */
+  readonly annotationsTrusted?: boolean;
   /**
    * For a tool whose calls differ in effect (a text editor's `view` beside its `create`): whether a
    * call with these validated arguments changes nothing. Permissions, plan mode and the deadline rules
@@ -163,6 +165,14 @@ export interface ExecuteTool<Input = unknown, Output = unknown> {
   readonly outputSchema?: ToolSchema;
   /** MCP's side-effect hints; `readOnlyHint` makes the tool read-only for permissions and plan mode. */
   readonly annotations?: ToolAnnotations;
+  /**
+   * Whether `annotations` are the host's own word (default true). `false` for hints another party
+   * claims, such as a remote MCP server's (the MCP spec calls them untrusted): they stay on the tool as
+   * given, but `readOnlyHint` grants nothing — permissions, plan mode, deadlines and batching treat the
+   * tool as mutating, and the runner's `tools()` reports `readOnlyHint: false`. `mcpTools` sets it
+   * unless the host trusts the server (`trustAnnotations`).
+   */
+  readonly annotationsTrusted?: boolean;
   /**
    * For a tool whose calls differ in effect (a text editor's `view` beside its `create`): whether a
    * call with these validated arguments changes nothing. Permissions, plan mode and the deadline rules

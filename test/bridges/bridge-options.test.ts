@@ -54,7 +54,7 @@ describe('bridge entry points', () => {
     const transport = { start: async () => undefined, send: async () => undefined, close: async () => undefined };
     expect((await rejectionOf(mcpTools(transport as never, { prefx: 'docs.' } as never))).message).toBe('mcpTools: prefx is not an option (did you mean prefix?)');
     expect((await rejectionOf(mcpTools(transport as never, { registry: {} } as never))).message).toBe(
-      'mcpTools: registry must be a ToolRegistry such as a ToolRunner; it has no register, unregister methods',
+      'mcpTools: registry must be a ToolRegistry such as a ToolRunner; it has no registerAll method',
     );
   });
 });

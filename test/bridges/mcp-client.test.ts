@@ -67,7 +67,8 @@ describe('mcpTools: a remote MCP server’s tools in a ToolRunner', () => {
     const channel = new MessageChannel();
     await server.connect(new MessagePortTransport(channel.port1));
     const runner = new ToolRunner({ permissions: { allow: ['remote.fail', 'remote.added'], deny: ['remote.write_note'] } });
-    remote = await mcpTools(new MessagePortTransport(channel.port2), { prefix: 'remote.', registry: runner });
+    // The host runs this server, so it believes its readOnlyHint.
+    remote = await mcpTools(new MessagePortTransport(channel.port2), { prefix: 'remote.', registry: runner, trustAnnotations: true });
 
     expect(runner.tools().map((t) => [t.name, t.annotations.readOnlyHint, t.concurrencySafe])).toEqual([
       ['remote.lookup', true, true],
@@ -106,15 +107,18 @@ describe('mcpTools: a remote MCP server’s tools in a ToolRunner', () => {
       const client = new Client({ name: 'test', version: '1' });
       await client.connect(new StreamableHTTPClientTransport(endpoint.url));
       const runner = new ToolRunner({ permissions: 'read_only' });
-      remote = await mcpTools(client, { registry: runner });
+      // The default prefix is the server's name (createMcpServer calls itself `toolhost`).
+      remote = await mcpTools(client, { registry: runner, trustAnnotations: true });
+      expect(runner.has('toolhost__view_file')).toBe(true);
+      expect(runner.has('view_file')).toBe(false);
       const [view, missing, create] = await runner.processToolCalls([
-        { name: 'view_file', args: { file_path: 'a.txt' } },
-        { name: 'view_file', args: { file_path: 'b.txt' } },
-        { name: 'create_file', args: { file_path: 'c.txt', content: 'x' } },
+        { name: 'toolhost__view_file', args: { file_path: 'a.txt' } },
+        { name: 'toolhost__view_file', args: { file_path: 'b.txt' } },
+        { name: 'toolhost__create_file', args: { file_path: 'c.txt', content: 'x' } },
       ]);
-      expect(view).toMatchObject({ name: 'view_file', result: { content: 'one', total_lines: 1 } });
-      expect(missing).toMatchObject({ name: 'view_file', code: 'not_found' });
-      expect(create).toMatchObject({ name: 'create_file', code: 'permission_denied' });
+      expect(view).toMatchObject({ name: 'toolhost__view_file', result: { content: 'one', total_lines: 1 } });
+      expect(missing).toMatchObject({ name: 'toolhost__view_file', code: 'not_found' });
+      expect(create).toMatchObject({ name: 'toolhost__create_file', code: 'permission_denied' });
       await client.close();
     } finally {
       await endpoint.close();

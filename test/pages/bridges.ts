@@ -42,7 +42,7 @@ async function remote(): Promise<Record<string, unknown>> {
   const channel = new MessageChannel();
   worker.postMessage({ port: channel.port2 }, [channel.port2]);
   const runner = new ToolRunner({ permissions: 'read_only' });
-  const tools = await mcpTools(new MessagePortTransport(channel.port1), { prefix: 'worker.', registry: runner });
+  const tools = await mcpTools(new MessagePortTransport(channel.port1), { prefix: 'worker.', registry: runner, trustAnnotations: true });
   const results = await runner.processToolCalls([
     { id: '1', name: 'worker.view_file', args: { file_path: 'notes.txt' } },
     { id: '2', name: 'worker.create_file', args: { file_path: 'x.txt', content: 'x' } },
