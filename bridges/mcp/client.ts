@@ -1,4 +1,5 @@
-import { Client, type CallToolResult, type Tool as McpTool, type Transport } from '@modelcontextprotocol/client';
+import type { CallToolResult, Client, Tool as McpTool, Transport } from '@modelcontextprotocol/client';
+import { peerLoader } from '../peer.js';
 import { ToolError, isToolErrorCode } from '../../src/core/errors.js';
 import type { Tool, ToolContext } from '../../src/core/tool.js';
 import type { JsonSchema, JsonValue } from '../../src/core/types.js';
@@ -85,8 +86,19 @@ export interface McpTools {
   close(): Promise<void>;
 }
 
-function isClient(value: Client | Transport): value is Client {
-  return value instanceof Client;
+/**
+ * The MCP SDK's client package, loaded on the first `mcpTools` call, so importing `toolhost/mcp/client`
+ * never fails; without the package the call rejects naming it and the install command.
+ */
+const loadClientSdk = peerLoader(
+  { entry: 'toolhost/mcp/client', name: '@modelcontextprotocol/client', what: "the MCP TypeScript SDK's client", version: '2' },
+  () => import('@modelcontextprotocol/client'),
+);
+
+type ClientClass = typeof import('@modelcontextprotocol/client').Client;
+
+function isClient(value: Client | Transport, ClientSdk: ClientClass): value is Client {
+  return value instanceof ClientSdk;
 }
 
 /** Reads `code: message` back from a toolhost-style error text; other servers' errors are `execution_failed`. */
@@ -255,9 +267,9 @@ async function registerList(registry: ToolRegistry, next: readonly Tool[], previ
 }
 
 /** The SDK client for `source`: the one given, or a new one connected to the transport (closed again when connecting fails). */
-async function clientFor(source: Client | Transport, options: McpToolsOptions): Promise<Client> {
-  if (isClient(source)) return source;
-  const client = new Client(options.clientInfo ?? { name: 'toolhost', version: '0.0.0' }, { capabilities: {} });
+async function clientFor(source: Client | Transport, options: McpToolsOptions, ClientSdk: ClientClass): Promise<Client> {
+  if (isClient(source, ClientSdk)) return source;
+  const client = new ClientSdk(options.clientInfo ?? { name: 'toolhost', version: '0.0.0' }, { capabilities: {} });
   try {
     await client.connect(source);
   } catch (error) {
@@ -296,13 +308,14 @@ async function clientFor(source: Client | Transport, options: McpToolsOptions): 
  *   big, a bad or repeated name), or the SDK's error when the server cannot be reached.
  */
 export async function mcpTools(source: Client | Transport, options: McpToolsOptions = {}): Promise<McpTools> {
-  if (!isClient(source)) {
+  checkOptions('mcpTools', options, MCP_TOOLS_RULES);
+  const { Client: ClientSdk } = await loadClientSdk();
+  if (!isClient(source, ClientSdk)) {
     const problem = TRANSPORT_RULE(source, 'source');
     if (problem) throw new TypeError(`mcpTools: ${problem}`);
   }
-  checkOptions('mcpTools', options, MCP_TOOLS_RULES);
-  const owned = !isClient(source);
-  const client = await clientFor(source, options);
+  const owned = !isClient(source, ClientSdk);
+  const client = await clientFor(source, options, ClientSdk);
   const rules: ListRules = {
     prefix: options.prefix ?? defaultPrefix(client.getServerVersion()?.name),
     maxTools: options.maxTools ?? MCP_TOOLS_DEFAULTS.maxTools,
