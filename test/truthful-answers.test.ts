@@ -79,20 +79,23 @@ describe('answers of stopped calls', () => {
   it('returns the result of a mutating call stopped after it began writing, and refuses a first write attempted after the stop', async () => {
     const root = await tempDir();
     const platform = await createNodePlatform({ root });
-    const writer = (name: string, firstWriteAfterMs: number) =>
+    // Ordered by the call's own signal, not by timers racing the deadline: `early` writes its first
+    // file before the stop and its second after it; `late` attempts its first write only after the stop.
+    const stopped = (signal: AbortSignal): Promise<void> => new Promise((r) => (signal.aborted ? r() : signal.addEventListener('abort', () => r(), { once: true })));
+    const writer = (name: string, firstWriteAfterStop: boolean) =>
       defineTool({
         name,
-        description: 'waits, then writes two files without looking at its signal',
+        description: 'writes two files, one of them after the call was stopped, without giving up',
         parameters: { type: 'object' },
         callWithContext: async (_args, ctx) => {
-          await new Promise((r) => setTimeout(r, firstWriteAfterMs));
+          if (firstWriteAfterStop) await stopped(ctx.signal);
           await ctx.fs.writeFile(join(ctx.platform.root, `${name}-1.txt`), 'one');
-          await new Promise((r) => setTimeout(r, 80));
+          await stopped(ctx.signal);
           await ctx.fs.writeFile(join(ctx.platform.root, `${name}-2.txt`), 'two');
           return 'both written';
         },
       });
-    const runner = new ToolRunner({ platform, tools: [writer('early', 0), writer('late', 80)] });
+    const runner = new ToolRunner({ platform, tools: [writer('early', false), writer('late', true)] });
     expect(await runner.processToolCalls([{ name: 'early', args: {} }], { timeoutMs: 40 })).toEqual([{ name: 'early', result: 'both written' }]);
     expect(await readFile(join(platform.root, 'early-2.txt'), 'utf8')).toBe('two');
     expect(await runner.processToolCalls([{ name: 'late', args: {} }], { timeoutMs: 40 })).toEqual([
