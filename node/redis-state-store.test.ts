@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -161,6 +162,30 @@ describe('createRedisStateStore', () => {
       expect(warnings.filter((warning) => warning.name === 'MaxListenersExceededWarning').map((warning) => warning.message)).toEqual([]);
     } finally {
       process.off('warning', onWarning);
+    }
+  });
+
+  it('a caller retrying at once on a connection that just failed does not spin: the store waits for the reconnect', async () => {
+    const given = new Redis(server.url, { enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => 50 });
+    given.on('error', () => undefined);
+    try {
+      const state = createRedisStateStore({ client: given, prefix: 'spin:' });
+      await state.set('c', 'k', 1);
+      let ticked = false;
+      setTimeout(() => (ticked = true), 0);
+      // This side's half of the connection ends: nothing can be written, and ioredis still says
+      // `ready` until the event loop turns and it sees the close.
+      (given as unknown as { stream: Socket }).stream.end();
+      let spins = 0;
+      let value: unknown;
+      while (value === undefined && spins < 10_000) {
+        spins += 1;
+        value = await state.get('c', 'k').catch(() => undefined);
+      }
+      expect({ ticked, value }).toEqual({ ticked: true, value: 1 });
+      expect(spins).toBeLessThan(10_000);
+    } finally {
+      given.disconnect();
     }
   });
 

@@ -222,6 +222,11 @@ async function evaluate(redis: RedisClient, target: Script, keys: string[], args
   }
 }
 
+/** Resolves after `ms` (a macrotask: the event loop runs in between). */
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
 /** An error reply of Redis: the command reached Redis, which answered it (ioredis's `ReplyError`). */
 function isReplyError(error: unknown): boolean {
   return (error as { name?: unknown } | null)?.name === 'ReplyError';
@@ -384,10 +389,27 @@ export function createRedisStateStore(options: RedisStateStoreOptions): RedisSta
     return redis;
   };
 
+  /**
+   * Runs `send` on the ready client. A command ioredis could not send (the connection had just failed,
+   * its `close` not yet seen) goes again on the next connection after a pause, until `until`: a caller
+   * retrying at once would otherwise spin without ever letting the event loop see the close.
+   */
+  const onConnection = async <T>(until: number, send: (redis: RedisClient) => Promise<T>): Promise<T> => {
+    for (;;) {
+      const redis = await ready(until);
+      try {
+        return await send(redis);
+      } catch (error) {
+        if (!wasNotSent(error) || closed || Date.now() + RESEND_PAUSE_MS >= until) throw error;
+        await pause(RESEND_PAUSE_MS);
+      }
+    }
+  };
+
   /** Runs a script that changes no tool state (a read, a lock request), bounded by the deadline. */
   const run = async (target: Script, keys: string[], args: (string | number)[], wait: StateWaitOptions | undefined, what: string): Promise<unknown> => {
     const deadline = deadlineOf(wait);
-    const work = (async () => evaluate(await ready(deadline), target, keys, [String(deadline), ...args]))();
+    const work = onConnection(deadline, (redis) => evaluate(redis, target, keys, [String(deadline), ...args]));
     try {
       return await bounded(work, deadline, wait?.signal, what);
     } catch (error) {
@@ -399,12 +421,7 @@ export function createRedisStateStore(options: RedisStateStoreOptions): RedisSta
   const read = async (command: string, args: string[], what: string): Promise<unknown> => {
     const deadline = deadlineOf(undefined);
     try {
-      return await bounded(
-        (async () => (await ready(deadline)).call(command, ...args))(),
-        deadline,
-        undefined,
-        what,
-      );
+      return await bounded(onConnection(deadline, (redis) => redis.call(command, ...args)), deadline, undefined, what);
     } catch (error) {
       if (isToolErrorCode((error as { code?: unknown }).code)) throw error;
       throw unavailable(`Redis failed ${what} (${(error as Error).message}); check that Redis is running, then retry`);
@@ -447,7 +464,7 @@ export function createRedisStateStore(options: RedisStateStoreOptions): RedisSta
         if (wasNotSent(error)) progress.sent = before;
         else progress.cause = (error as Error).message;
         if (closed || progress.over || Date.now() + RESEND_PAUSE_MS >= until) throw error;
-        await new Promise((resolve) => setTimeout(resolve, RESEND_PAUSE_MS));
+        await pause(RESEND_PAUSE_MS);
       }
     }
   };
