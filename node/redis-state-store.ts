@@ -289,7 +289,8 @@ const REDIS_OPTION_RULES: OptionRules = {
  * platform: `createNodePlatform({ root, state: createRedisStateStore({ url: 'redis://127.0.0.1:6379' }) })`.
  *
  * Layout: per conversation a hash `<prefix><workspace>:{<conversation>}:state` (key → JSON text), a
- * version string `…:version` (a random id, new on every commit) and a lock `…:lock`; workspace and
+ * version string `…:version` (a random id, new on every commit), a lock `…:lock`, and for a minute past
+ * each commit's deadline its mark `…:commit:<version>` (see Failures); workspace and
  * conversation are URI-encoded, and the braces keep one conversation's keys in one Redis Cluster slot.
  * `ttlSeconds` expires a conversation's state that long after its last change.
  *
@@ -303,13 +304,24 @@ const REDIS_OPTION_RULES: OptionRules = {
  *
  * Failures: a Redis that is down or does not answer makes an operation reject with `unavailable`
  * within its deadline (the call's, else `timeoutMs`) plus 100 ms; every script first compares the
- * deadline with Redis's clock and refuses to run late, so an operation reported `unavailable` changed
- * nothing (hosts on several machines keep their clocks in sync; a skew moves that cut-off by as much).
- * A lock still busy at the deadline rejects with `timeout`. The store's own connections reconnect by
- * themselves (every 50 ms, backing off to 1 s); operations wait for the connection up to their deadline.
- * Construction does no I/O; bad options (the host's mistake) throw a TypeError naming the option, the
- * value and what is accepted. Needs Redis 5 or later (scripts that
- * read the clock before writing).
+ * deadline with Redis's clock and refuses to run late (hosts on several machines keep their clocks in
+ * sync; a skew moves that cut-off by as much). Reads and lock requests so rejected changed nothing.
+ * A commit (`set`, `delete`, `setMany`, a lease's `commit`) also writes a mark
+ * `…:{<conversation>}:commit:<version>` in the same script (kept until a minute past its deadline).
+ * When its connection fails before the answer, the store sends the same commit again once the
+ * connection is back, within the deadline: Redis finds the mark and answers that the first copy had
+ * landed (the commit resolves), or applies it now, or refuses it as late or unfenced (then provably
+ * nothing was stored: `unavailable`, "nothing was changed"/"nothing was stored"). Never twice. When the
+ * commit may have reached Redis and no answer can be had by the deadline + 100 ms (Redis down, or not
+ * answering), it rejects with `unavailable`, `details: { outcome: 'unknown' }` and a message saying
+ * that the outcome is unknown and to read the state before retrying. A lock still busy at the deadline
+ * rejects with `timeout`. The store's own connections reconnect by themselves (every 50 ms, backing
+ * off to 1 s), and do not let ioredis send a lost command again; operations wait for the connection
+ * up to their deadline (all of them behind one listener per connection). Construction does no I/O;
+ * bad options (the host's mistake) throw a TypeError naming the option, the value and what is
+ * accepted; so do a non-string conversation id or key and a lease used twice. A `client` of your own
+ * should have `enableOfflineQueue: false`, or commands wait in its queue instead of failing at once.
+ * Needs Redis 5 or later (scripts that read the clock before writing).
  */
 export function createRedisStateStore(options: RedisStateStoreOptions): RedisStateStore {
   checkOptions('createRedisStateStore', options, REDIS_OPTION_RULES);
