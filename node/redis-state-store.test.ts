@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -10,7 +11,7 @@ import { createMemoryPlatform } from '../src/platform/memory.js';
 import type { JsonValue } from '../src/core/types.js';
 import { describePlatformContract } from '../test/contract/platform-contract.js';
 import { buildPackage } from '../test/support/build.js';
-import { startRedisServer, type TestRedisServer } from '../test/support/redis-server.js';
+import { startFaultyProxy, startRedisServer, type FaultyProxy, type TestRedisServer } from '../test/support/redis-server.js';
 import { createNodePlatform } from './platform.js';
 import { createRedisStateStore, type RedisStateStore } from './redis-state-store.js';
 
@@ -111,8 +112,10 @@ describe('createRedisStateStore', () => {
   it('refuses bad options with a TypeError naming the option, the value and what is accepted', () => {
     const cases: Array<[unknown, string]> = [
       [{}, 'give url (redis://host:port) or client (an ioredis client); neither was given'],
-      [{ url: server.url, client: {} }, 'client must be an ioredis client; it has no call, duplicate, on, quit methods'],
+      [{ url: server.url, client: {} }, 'client must be an ioredis client; it has no call, connect, duplicate, on, off, quit methods'],
+      [{ client: { call() {}, connect() {}, duplicate() {}, on() {}, quit() {} } }, 'client must be an ioredis client; it has no off method'],
       [{ url: 'http://x' }, 'url must be a redis:// or rediss:// URL, not "http://x"'],
+      [{ url: 'redis://[::1' }, 'url must be a redis:// or rediss:// URL, not "redis://[::1"'],
       [{ url: server.url, ttlSeconds: -5 }, 'ttlSeconds must be a positive integer, not -5'],
       [{ url: server.url, ttlSeconds: 1.5 }, 'ttlSeconds must be a positive integer, not 1.5'],
       [{ url: server.url, timeoutMs: 0 }, 'timeoutMs must be a finite positive number of milliseconds, not 0'],
@@ -124,6 +127,65 @@ describe('createRedisStateStore', () => {
     ];
     for (const [options, message] of cases) {
       expect(() => createRedisStateStore(options as never), JSON.stringify(options)).toThrow(new TypeError(`createRedisStateStore: ${message}`));
+    }
+  });
+
+  it("refuses a host's mistakes in its methods with a TypeError (never a tool error)", async () => {
+    const state = store();
+    await expect(state.get(5 as never, 'k')).rejects.toThrow(new TypeError('RedisStateStore: a conversation id must be a string, not 5'));
+    await expect(state.setMany('c', [[7 as never, 1]])).rejects.toThrow(new TypeError('RedisStateStore: a state key must be a string, not 7'));
+    const lease = await state.lock('reused', undefined);
+    await lease.commit([['k', 1]]);
+    await expect(lease.commit([['k', 2]])).rejects.toThrow(
+      new TypeError('RedisStateStore: this state lease has already been committed or released; take a new one with lock()'),
+    );
+    expect(await state.getAll('reused')).toEqual({ k: 1 });
+    expect(await state.getAll('c')).toEqual({});
+  });
+
+  it('waits for its connection with one listener however many calls arrive first: 20 calls before connect, no MaxListenersExceededWarning', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error): void => void warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      const state = store();
+      await raw.hset(state.keyOf('early'), 'k3', '"three"');
+      const values = await Promise.all(Array.from({ length: 20 }, (_, i) => state.get('early', `k${i}`)));
+      expect(values).toEqual(Array.from({ length: 20 }, (_, i) => (i === 3 ? 'three' : undefined)));
+      // 20 state-changing calls of a second store, also before it connects.
+      const second = store();
+      const runner = new ToolRunner({ platform: createMemoryPlatform({ state: second }), tools: [counter] });
+      const counts = await Promise.all(Array.from({ length: 20 }, (_, i) => runner.execute('increment', {}, { conversationId: `early ${i % 2}` })));
+      expect(counts.sort((a, b) => (a as number) - (b as number))).toEqual(Array.from({ length: 10 }, (_, i) => [i + 1, i + 1]).flat());
+      // Node emits warnings on the next tick.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(warnings.filter((warning) => warning.name === 'MaxListenersExceededWarning').map((warning) => warning.message)).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
+  it('a caller retrying at once on a connection that just failed does not spin: the store waits for the reconnect', async () => {
+    const given = new Redis(server.url, { enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => 50 });
+    given.on('error', () => undefined);
+    try {
+      const state = createRedisStateStore({ client: given, prefix: 'spin:' });
+      await state.set('c', 'k', 1);
+      let ticked = false;
+      setTimeout(() => (ticked = true), 0);
+      // This side's half of the connection ends: nothing can be written, and ioredis still says
+      // `ready` until the event loop turns and it sees the close.
+      (given as unknown as { stream: Socket }).stream.end();
+      let spins = 0;
+      let value: unknown;
+      while (value === undefined && spins < 10_000) {
+        spins += 1;
+        value = await state.get('c', 'k').catch(() => undefined);
+      }
+      expect({ ticked, value }).toEqual({ ticked: true, value: 1 });
+      expect(spins).toBeLessThan(10_000);
+    } finally {
+      given.disconnect();
     }
   });
 
@@ -235,7 +297,8 @@ describe('createRedisStateStore', () => {
       held.open();
       const [result] = await call;
       expect(Date.now() - started).toBeLessThan(600 + 250);
-      expect(result).toMatchObject({ code: 'unavailable' });
+      // The commit was sent and Redis never answered: it cannot tell whether it ran, and says so.
+      expect(result).toMatchObject({ code: 'unavailable', error: expect.stringContaining('Redis did not answer the state commit in time, and Redis could not be asked again before the deadline: the outcome is unknown') });
       const second = Date.now();
       const next = await runner.processToolCalls([{ name: 'increment', args: {} }], { conversationId: 'slow', timeoutMs: 400 });
       expect(next[0]).toMatchObject({ code: 'unavailable' });
@@ -281,6 +344,118 @@ describe('createRedisStateStore', () => {
     } finally {
       await durable.stop();
     }
+  });
+});
+
+describe('createRedisStateStore: a commit whose connection fails before its answer', () => {
+  let proxy: FaultyProxy;
+  beforeAll(async () => {
+    proxy = await startFaultyProxy(server);
+  });
+  afterAll(async () => {
+    proxy?.setDown(false);
+    await proxy?.close();
+  });
+
+  /** What `lose` does to the connection once the tool has run (the runner's next command is the commit). */
+  const faults = {
+    reply: () => proxy.loseNextReply(),
+    command: () => proxy.loseNextCommand(),
+    'reply, then down': () => {
+      proxy.setDown(true);
+      proxy.loseNextReply();
+    },
+    'command, then down': () => {
+      proxy.setDown(true);
+      proxy.loseNextCommand();
+    },
+  };
+  const putThenLose = defineTool({
+    name: 'put_then_lose',
+    description: 'sets keys, then makes the proxy lose the commit',
+    parameters: { type: 'object', properties: { set: { type: 'object' }, lose: { type: 'string' } }, required: ['lose'] },
+    callWithContext: async (args, ctx) => {
+      for (const [key, value] of Object.entries(args.set ?? {})) ctx.setState(key, value as JsonValue);
+      faults[args.lose as keyof typeof faults]();
+      return 'done';
+    },
+  });
+
+  /** A runner on a store reached through the proxy, its scripts loaded by a first call. */
+  async function proxied(): Promise<{ state: RedisStateStore; runner: ToolRunner }> {
+    const state = store({ url: proxy.url });
+    const runner = new ToolRunner({ platform: createMemoryPlatform({ state }), tools: [put, putThenLose] });
+    await runner.execute('put', { set: { warm: 1 } }, { conversationId: 'warm-up' });
+    return { state, runner };
+  }
+
+  it('a commit that landed but whose reply was lost answers success, found by its mark after the reconnect', async () => {
+    const { state, runner } = await proxied();
+    await runner.execute('put', { set: { n: 1 } }, { conversationId: 'landed' });
+    const accepted = proxy.accepted;
+    const [result] = await runner.processToolCalls([{ name: 'put_then_lose', args: { set: { n: 2 }, lose: 'reply' } }], { conversationId: 'landed', timeoutMs: 10_000 });
+    expect(result).toEqual({ name: 'put_then_lose', result: 'done' });
+    expect(proxy.accepted).toBeGreaterThan(accepted);
+    expect(await state.getAll('landed')).toEqual({ n: 2 });
+    // The runner's cache holds the committed version: the next call builds on it.
+    expect(await runner.execute('put', { set: { m: 3 } }, { conversationId: 'landed' })).toBe(null);
+    expect(await raw.hgetall(state.keyOf('landed'))).toEqual({ n: '2', m: '3' });
+  });
+
+  it('a commit lost on its way to Redis is sent again after the reconnect and lands once', async () => {
+    const { state, runner } = await proxied();
+    const accepted = proxy.accepted;
+    const [result] = await runner.processToolCalls([{ name: 'put_then_lose', args: { set: { n: 1 }, lose: 'command' } }], { conversationId: 'resent', timeoutMs: 10_000 });
+    expect(result).toEqual({ name: 'put_then_lose', result: 'done' });
+    expect(proxy.accepted).toBeGreaterThan(accepted);
+    expect(await state.getAll('resent')).toEqual({ n: 1 });
+  });
+
+  it('a store write (setMany, no lock) whose reply was lost resolves the same way', async () => {
+    const { state } = await proxied();
+    proxy.loseNextReply();
+    await state.setMany('plain', [['a', 1], ['b', [2]]]);
+    expect(await state.getAll('plain')).toEqual({ a: 1, b: [2] });
+  });
+
+  it('Redis lost during the commit and down past the deadline: the answer says the outcome is unknown, never that nothing changed', async () => {
+    const { state, runner } = await proxied();
+    const unknown = {
+      code: 'unavailable',
+      message: expect.stringContaining('the outcome is unknown, the write may or may not have been applied; read the state before retrying'),
+      details: { outcome: 'unknown' },
+    };
+    try {
+      // The commit ran in Redis; its reply was lost and Redis stayed out of reach until the deadline.
+      const started = Date.now();
+      await expect(runner.execute('put_then_lose', { set: { n: 1 }, lose: 'reply, then down' }, { conversationId: 'unknown', timeoutMs: 800 })).rejects.toMatchObject(unknown);
+      expect(Date.now() - started).toBeLessThan(800 + 1_000);
+      proxy.setDown(false);
+      expect(await state.getAll('unknown')).toEqual({ n: 1 });
+      // Lost on the way: it did not land, but the store cannot tell either, so it says the same.
+      const [lost] = await runner.processToolCalls([{ name: 'put_then_lose', args: { set: { n: 2 }, lose: 'command, then down' } }], { conversationId: 'unknown', timeoutMs: 800 });
+      expect(lost).toMatchObject({ code: 'unavailable', error: unknown.message });
+      proxy.setDown(false);
+      expect(await state.getAll('unknown')).toEqual({ n: 1 });
+      // The runner rereads the state after an unknown outcome: the next call sees what Redis holds.
+      expect(await runner.execute('put', { set: { m: 3 } }, { conversationId: 'unknown', timeoutMs: 10_000 })).toBe(null);
+      expect(await state.getAll('unknown')).toEqual({ n: 1, m: 3 });
+    } finally {
+      proxy.setDown(false);
+    }
+  });
+
+  it('a lease commit sent again after Redis answered it refuses nothing and applies nothing twice (its mark)', async () => {
+    const { state } = await proxied();
+    const lease = await state.lock('twice', undefined);
+    proxy.loseNextReply();
+    const version = await lease.commit([['k', 'once']], { deadline: Date.now() + 10_000 });
+    expect(await raw.get(`${state.keyOf('twice').slice(0, -'state'.length)}version`)).toBe(version);
+    const mark = `${state.keyOf('twice').slice(0, -'state'.length)}commit:${version}`;
+    expect(await raw.get(mark)).toBe('1');
+    // The mark outlives the deadline by a minute, then expires.
+    const ttl = await raw.pttl(mark);
+    expect(ttl > 60_000 && ttl <= 70_000).toBe(true);
   });
 });
 

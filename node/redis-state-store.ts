@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { ToolError, isToolErrorCode } from '../src/core/errors.js';
-import { checkOptions, is, rule, type OptionRules } from '../src/core/options.js';
+import { checkOptions, describeValue, is, rule, type OptionRules } from '../src/core/options.js';
 import type { JsonValue, StateLease, StateSnapshot, StateStore, StateWaitOptions } from '../src/core/types.js';
 
 /**
@@ -56,6 +56,14 @@ export interface RedisStateStore extends StateStore {
 const LATE_GRACE_MS = 100;
 /** Longest wait between two attempts to take a busy lock when no release notice arrives, in ms. */
 const LOCK_POLL_MS = 100;
+/**
+ * How long a commit's mark outlives the commit's deadline (by Redis's clock), in ms: longer than any
+ * resend of it can arrive (resends stop at the deadline plus {@link LATE_GRACE_MS}), with room for
+ * clocks that disagree by up to a minute.
+ */
+const MARK_KEEP_MS = 60_000;
+/** Pause before a commit is sent again after its connection failed at once, in ms (no busy loop). */
+const RESEND_PAUSE_MS = 20;
 /** Reconnect delays of the store's own connections: 50 ms per attempt, at most 1 s. */
 const retryStrategy = (times: number): number => Math.min(times * 50, 1_000);
 
@@ -64,16 +72,27 @@ const retryStrategy = (times: number): number => Math.min(times * 50, 1_000);
 const NOW = `local t = redis.call('TIME') local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
 const LATE = `if ARGV[1] ~= '' and now > tonumber(ARGV[1]) then return redis.error_reply('TOOLHOST_LATE') end`;
 
-/** KEYS: state, version, lock. ARGV: deadline, token ('' = no lock), version, ttl, release, channel, message, then op/field/value triples. */
-const COMMIT = `${NOW} ${LATE}
+/**
+ * KEYS: state, version, lock, mark. ARGV: deadline, token ('' = no lock), version, ttl, release, channel,
+ * message, mark ms, then op/field/value triples. → 1 applied now | 2 applied before (the mark exists).
+ * The mark (`…:commit:<version>`) is set with the change, atomically, and outlives the deadline by
+ * `mark ms`: a commit sent again after a lost connection finds it and applies nothing twice, and the
+ * sender learns from the answer whether the first one landed.
+ */
+const COMMIT = `${NOW}
+if redis.call('EXISTS', KEYS[4]) == 1 then return 2 end
+${LATE}
 if ARGV[2] ~= '' and redis.call('GET', KEYS[3]) ~= ARGV[2] then return redis.error_reply('TOOLHOST_LOST') end
 local kind = redis.call('TYPE', KEYS[1]).ok
 if kind ~= 'hash' and kind ~= 'none' then return redis.error_reply('TOOLHOST_TYPE ' .. kind) end
-for i = 8, #ARGV, 3 do
+for i = 9, #ARGV, 3 do
   if ARGV[i] == 's' then redis.call('HSET', KEYS[1], ARGV[i + 1], ARGV[i + 2]) else redis.call('HDEL', KEYS[1], ARGV[i + 1]) end
 end
 redis.call('SET', KEYS[2], ARGV[3])
 if ARGV[4] ~= '' then redis.call('EXPIRE', KEYS[1], ARGV[4]) redis.call('EXPIRE', KEYS[2], ARGV[4]) end
+local keep = tonumber(ARGV[8])
+if ARGV[1] ~= '' then keep = keep + math.max(0, tonumber(ARGV[1]) - now) end
+redis.call('SET', KEYS[4], '1', 'PX', math.floor(keep))
 if ARGV[5] == '1' then redis.call('DEL', KEYS[3]) redis.call('PUBLISH', ARGV[6], ARGV[7]) end
 return 1`;
 
@@ -120,23 +139,128 @@ function unavailable(message: string): ToolError {
   return new ToolError('unavailable', message);
 }
 
+/** The operations waiting for one client's next `ready`, and the one listener that wakes them. */
+interface ReadyWait {
+  readonly wakes: Set<() => void>;
+  readonly fire: () => void;
+}
+
+/**
+ * Operations waiting for each client's next `ready`, behind one listener per client however many wait
+ * (a listener each would pass Node's limit of 10 and print MaxListenersExceededWarning).
+ */
+const readyWaits = new WeakMap<RedisClient, ReadyWait>();
+
+/** Calls `wake` on `redis`'s next `ready`; the returned function cancels that. */
+function onNextReady(redis: RedisClient, wake: () => void): () => void {
+  let wait = readyWaits.get(redis);
+  if (!wait) {
+    const wakes = new Set<() => void>();
+    const fire = (): void => {
+      redis.off('ready', fire);
+      readyWaits.delete(redis);
+      for (const each of wakes) each();
+    };
+    wait = { wakes, fire };
+    readyWaits.set(redis, wait);
+    redis.on('ready', fire);
+  }
+  const { wakes, fire } = wait;
+  wakes.add(wake);
+  return () => {
+    wakes.delete(wake);
+    if (wakes.size > 0 || readyWaits.get(redis)?.wakes !== wakes) return;
+    redis.off('ready', fire);
+    readyWaits.delete(redis);
+  };
+}
+
 /** Resolves once `redis` is ready (connecting a lazy client), or rejects `unavailable` at `deadline`. */
 function whenReady(redis: RedisClient, deadline: number): Promise<void> {
   if (redis.status === 'ready') return Promise.resolve();
   if (redis.status === 'end') return Promise.reject(unavailable('the Redis client has been closed; give createRedisStateStore an open one'));
   return new Promise<void>((resolve, reject) => {
-    const done = (): void => {
+    const cancel = onNextReady(redis, () => {
       clearTimeout(timer);
-      redis.off('ready', done);
       resolve();
-    };
+    });
     const timer = setTimeout(() => {
-      redis.off('ready', done);
+      cancel();
       reject(unavailable('Redis is not reachable; check that it is running, then retry'));
     }, Math.max(0, deadline - Date.now()));
-    redis.on('ready', done);
     if (redis.status === 'wait') redis.connect().catch(() => undefined);
   });
+}
+
+/** The keys of one conversation, and the mark key of one of its commits. */
+interface ConversationKeys {
+  state: string;
+  version: string;
+  lock: string;
+  markOf(version: string): string;
+  /** The URI-encoded conversation id, as in the keys' braces and in release notices. */
+  tag: string;
+}
+
+/** What a commit in progress knows about itself. */
+interface CommitProgress {
+  /** A copy of the commit may have reached Redis (it was written to a connection that then failed). */
+  sent: boolean;
+  /** The caller has been answered: send nothing more. */
+  over: boolean;
+  /** How the connection failed, for the message. */
+  cause: string | undefined;
+}
+
+/** Runs `target` on `redis` with `args` (the deadline first): EVALSHA, or EVAL when Redis lacks the script. */
+async function evaluate(redis: RedisClient, target: Script, keys: string[], args: (string | number)[]): Promise<unknown> {
+  try {
+    return await redis.call('EVALSHA', target.sha, keys.length, ...keys, ...args);
+  } catch (error) {
+    if (!isReplyError(error) || !String((error as Error).message).startsWith('NOSCRIPT')) throw error;
+    return await redis.call('EVAL', target.source, keys.length, ...keys, ...args);
+  }
+}
+
+/** Resolves after `ms` (a macrotask: the event loop runs in between). */
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** An error reply of Redis: the command reached Redis, which answered it (ioredis's `ReplyError`). */
+function isReplyError(error: unknown): boolean {
+  return (error as { name?: unknown } | null)?.name === 'ReplyError';
+}
+
+/** ioredis refused to write the command (no writable connection, no offline queue): it never left. */
+function wasNotSent(error: unknown): boolean {
+  return /Stream isn't writeable/.test(String((error as Error | null)?.message));
+}
+
+/**
+ * The answer to a commit that may or may not have been applied: it was written to Redis, the connection
+ * failed (or Redis stopped answering) before the reply, and Redis could not be asked again by the
+ * deadline. `unavailable` with `details: { outcome: 'unknown' }`; the message tells the model to read
+ * the state before retrying, since a blind retry could apply the change twice.
+ */
+function unknownOutcome(cause: string | undefined): ToolError {
+  const how = cause === undefined ? 'Redis did not answer the state commit in time' : `the connection to Redis failed during the state commit (${cause})`;
+  return new ToolError(
+    'unavailable',
+    `${how}, and Redis could not be asked again before the deadline: the outcome is unknown, the write may or may not have been applied; read the state before retrying`,
+    { outcome: 'unknown' },
+  );
+}
+
+/** The ToolError of a script that Redis refused or that could not reach it; in every case nothing was changed. */
+function explain(error: unknown, what: string): ToolError {
+  const message = String((error as Error | null)?.message);
+  if (message.includes('TOOLHOST_LATE')) return new ToolError('unavailable', `Redis answered ${what} after its deadline; nothing was changed; retry`, { late: true });
+  if (message.includes('TOOLHOST_LOST')) return unavailable(`the conversation's lock expired before ${what}; nothing was stored; retry the call`);
+  if (message.includes('TOOLHOST_TYPE')) return new ToolError('execution_failed', `the Redis key of this conversation's state holds another type (${message}); remove it or use another prefix`);
+  if (error instanceof ToolError) return error;
+  if (isToolErrorCode((error as { code?: unknown } | null)?.code)) return error as ToolError;
+  return unavailable(`Redis failed ${what} (${message}); nothing was changed; check that Redis is running, then retry`);
 }
 
 function pairsToRecord(fields: unknown): Record<string, JsonValue> {
@@ -150,8 +274,8 @@ function pairsToRecord(fields: unknown): Record<string, JsonValue> {
 
 /** The checks of {@link RedisStateStoreOptions}. */
 const REDIS_OPTION_RULES: OptionRules = {
-  url: rule('a redis:// or rediss:// URL', (v) => typeof v === 'string' && /^rediss?:\/\//.test(v)),
-  client: is.withMethods(['call', 'duplicate', 'on', 'quit'], 'an ioredis client'),
+  url: rule('a redis:// or rediss:// URL', (v) => typeof v === 'string' && /^rediss?:\/\//.test(v) && URL.canParse(v)),
+  client: is.withMethods(['call', 'connect', 'duplicate', 'on', 'off', 'quit'], 'an ioredis client'),
   prefix: is.string,
   workspace: is.string,
   ttlSeconds: is.positiveInteger,
@@ -165,7 +289,8 @@ const REDIS_OPTION_RULES: OptionRules = {
  * platform: `createNodePlatform({ root, state: createRedisStateStore({ url: 'redis://127.0.0.1:6379' }) })`.
  *
  * Layout: per conversation a hash `<prefix><workspace>:{<conversation>}:state` (key → JSON text), a
- * version string `…:version` (a random id, new on every commit) and a lock `…:lock`; workspace and
+ * version string `…:version` (a random id, new on every commit), a lock `…:lock`, and for a minute past
+ * each commit's deadline its mark `…:commit:<version>` (see Failures); workspace and
  * conversation are URI-encoded, and the braces keep one conversation's keys in one Redis Cluster slot.
  * `ttlSeconds` expires a conversation's state that long after its last change.
  *
@@ -179,13 +304,24 @@ const REDIS_OPTION_RULES: OptionRules = {
  *
  * Failures: a Redis that is down or does not answer makes an operation reject with `unavailable`
  * within its deadline (the call's, else `timeoutMs`) plus 100 ms; every script first compares the
- * deadline with Redis's clock and refuses to run late, so an operation reported `unavailable` changed
- * nothing (hosts on several machines keep their clocks in sync; a skew moves that cut-off by as much).
- * A lock still busy at the deadline rejects with `timeout`. The store's own connections reconnect by
- * themselves (every 50 ms, backing off to 1 s); operations wait for the connection up to their deadline.
- * Construction does no I/O; bad options (the host's mistake) throw a TypeError naming the option, the
- * value and what is accepted. Needs Redis 5 or later (scripts that
- * read the clock before writing).
+ * deadline with Redis's clock and refuses to run late (hosts on several machines keep their clocks in
+ * sync; a skew moves that cut-off by as much). Reads and lock requests so rejected changed nothing.
+ * A commit (`set`, `delete`, `setMany`, a lease's `commit`) also writes a mark
+ * `…:{<conversation>}:commit:<version>` in the same script (kept until a minute past its deadline).
+ * When its connection fails before the answer, the store sends the same commit again once the
+ * connection is back, within the deadline: Redis finds the mark and answers that the first copy had
+ * landed (the commit resolves), or applies it now, or refuses it as late or unfenced (then provably
+ * nothing was stored: `unavailable`, "nothing was changed"/"nothing was stored"). Never twice. When the
+ * commit may have reached Redis and no answer can be had by the deadline + 100 ms (Redis down, or not
+ * answering), it rejects with `unavailable`, `details: { outcome: 'unknown' }` and a message saying
+ * that the outcome is unknown and to read the state before retrying. A lock still busy at the deadline
+ * rejects with `timeout`. The store's own connections reconnect by themselves (every 50 ms, backing
+ * off to 1 s), and do not let ioredis send a lost command again; operations wait for the connection
+ * up to their deadline (all of them behind one listener per connection). Construction does no I/O;
+ * bad options (the host's mistake) throw a TypeError naming the option, the value and what is
+ * accepted; so do a non-string conversation id or key and a lease used twice. A `client` of your own
+ * should have `enableOfflineQueue: false`, or commands wait in its queue instead of failing at once.
+ * Needs Redis 5 or later (scripts that read the clock before writing).
  */
 export function createRedisStateStore(options: RedisStateStoreOptions): RedisStateStore {
   checkOptions('createRedisStateStore', options, REDIS_OPTION_RULES);
@@ -225,24 +361,31 @@ export function createRedisStateStore(options: RedisStateStoreOptions): RedisSta
       }
       // No offline queue: a command is sent on a live connection or fails at once, so nothing queued
       // while Redis was away runs after its caller was told `unavailable`.
-      client = new Redis(options.url as string, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy });
+      // Nor is a command that was in flight on a lost connection sent again by ioredis: a commit is sent
+      // again by the store itself, which knows (by its mark) whether the first copy landed.
+      client = new Redis(options.url as string, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, autoResendUnfulfilledCommands: false, retryStrategy });
       client.on('error', () => undefined);
       return client;
     })();
     return opening;
   };
 
-  /** The call's deadline when it has one, else `timeoutMs` from now. */
-  const deadlineOf = (wait: StateWaitOptions | undefined): number => wait?.deadline ?? Date.now() + timeoutMs;
+  /** The call's deadline when it has a finite one, else `timeoutMs` from now. */
+  const deadlineOf = (wait: StateWaitOptions | undefined): number =>
+    wait?.deadline !== undefined && Number.isFinite(wait.deadline) ? wait.deadline : Date.now() + timeoutMs;
 
-  /** Settles with `work`, or rejects `unavailable` at `deadline` + grace, or with the signal's reason. */
-  const bounded = <T>(work: Promise<T>, deadline: number, signal: AbortSignal | undefined, what: string): Promise<T> =>
+  /**
+   * Settles with `work`, or rejects at `deadline` + grace (`unavailable`) or when `signal` fires (its
+   * reason). `unsettled` gives the error instead when the work may already have changed something.
+   */
+  const bounded = <T>(work: Promise<T>, deadline: number, signal: AbortSignal | undefined, what: string, unsettled?: () => ToolError | undefined): Promise<T> =>
     new Promise<T>((resolve, reject) => {
       const timer = setTimeout(
-        () => reject(unavailable(`Redis did not answer ${what} in time; nothing was changed by it; check that Redis is running, then retry`)),
+        () => reject(unsettled?.() ?? unavailable(`Redis did not answer ${what} in time; nothing was changed by it; check that Redis is running, then retry`)),
         Math.max(0, deadline - Date.now()) + LATE_GRACE_MS,
       );
-      const onAbort = (): void => reject(signal?.reason instanceof Error ? signal.reason : new ToolError('cancelled', `${what} was cancelled`));
+      const onAbort = (): void =>
+        reject(unsettled?.() ?? (signal?.reason instanceof Error ? signal.reason : new ToolError('cancelled', `${what} was cancelled`)));
       signal?.addEventListener('abort', onAbort, { once: true });
       work.then(resolve, reject).finally(() => {
         clearTimeout(timer);
@@ -257,26 +400,32 @@ export function createRedisStateStore(options: RedisStateStoreOptions): RedisSta
     await whenReady(redis, deadline);
     return redis;
   };
+
+  /**
+   * Runs `send` on the ready client. A command ioredis could not send (the connection had just failed,
+   * its `close` not yet seen) goes again on the next connection after a pause, until `until`: a caller
+   * retrying at once would otherwise spin without ever letting the event loop see the close.
+   */
+  const onConnection = async <T>(until: number, send: (redis: RedisClient) => Promise<T>): Promise<T> => {
+    for (;;) {
+      const redis = await ready(until);
+      try {
+        return await send(redis);
+      } catch (error) {
+        if (!wasNotSent(error) || closed || Date.now() + RESEND_PAUSE_MS >= until) throw error;
+        await pause(RESEND_PAUSE_MS);
+      }
+    }
+  };
+
+  /** Runs a script that changes no tool state (a read, a lock request), bounded by the deadline. */
   const run = async (target: Script, keys: string[], args: (string | number)[], wait: StateWaitOptions | undefined, what: string): Promise<unknown> => {
     const deadline = deadlineOf(wait);
-    const work = (async () => {
-      const redis = await ready(deadline);
-      try {
-        return await redis.call('EVALSHA', target.sha, keys.length, ...keys, String(deadline), ...args);
-      } catch (error) {
-        if (!String((error as Error).message).startsWith('NOSCRIPT')) throw error;
-        return await redis.call('EVAL', target.source, keys.length, ...keys, String(deadline), ...args);
-      }
-    })();
+    const work = onConnection(deadline, (redis) => evaluate(redis, target, keys, [String(deadline), ...args]));
     try {
       return await bounded(work, deadline, wait?.signal, what);
     } catch (error) {
-      const message = String((error as Error).message);
-      if (message.includes('TOOLHOST_LATE')) throw new ToolError('unavailable', `Redis answered ${what} after its deadline; nothing was changed; retry`, { late: true });
-      if (message.includes('TOOLHOST_LOST')) throw unavailable(`the conversation's lock expired before ${what}; nothing was stored; retry the call`);
-      if (message.includes('TOOLHOST_TYPE')) throw new ToolError('execution_failed', `the Redis key of this conversation's state holds another type (${message}); remove it or use another prefix`);
-      if (isToolErrorCode((error as { code?: unknown }).code)) throw error;
-      throw unavailable(`Redis failed ${what} (${message}); nothing was changed; check that Redis is running, then retry`);
+      throw explain(error, what);
     }
   };
 
@@ -284,35 +433,60 @@ export function createRedisStateStore(options: RedisStateStoreOptions): RedisSta
   const read = async (command: string, args: string[], what: string): Promise<unknown> => {
     const deadline = deadlineOf(undefined);
     try {
-      return await bounded(
-        (async () => (await ready(deadline)).call(command, ...args))(),
-        deadline,
-        undefined,
-        what,
-      );
+      return await bounded(onConnection(deadline, (redis) => redis.call(command, ...args)), deadline, undefined, what);
     } catch (error) {
       if (isToolErrorCode((error as { code?: unknown }).code)) throw error;
       throw unavailable(`Redis failed ${what} (${(error as Error).message}); check that Redis is running, then retry`);
     }
   };
 
-  const keysOf = (conversationId: string): { state: string; version: string; lock: string; tag: string } => {
-    if (typeof conversationId !== 'string') throw new ToolError('invalid_arguments', 'a conversation id must be a string');
+  const keysOf = (conversationId: string): ConversationKeys => {
+    if (typeof conversationId !== 'string') throw new TypeError(`RedisStateStore: a conversation id must be a string, not ${describeValue(conversationId)}`);
     const tag = encodeURIComponent(conversationId);
     const at = `${base}{${tag}}:`;
-    return { state: `${at}state`, version: `${at}version`, lock: `${at}lock`, tag };
+    return { state: `${at}state`, version: `${at}version`, lock: `${at}lock`, markOf: (version) => `${at}commit:${version}`, tag };
   };
 
   const encodeEntries = (entries: ReadonlyArray<readonly [string, JsonValue | undefined]>): string[] => {
     const args: string[] = [];
     for (const [key, value] of entries) {
-      if (typeof key !== 'string') throw new ToolError('invalid_arguments', 'a state key must be a string');
+      if (typeof key !== 'string') throw new TypeError(`RedisStateStore: a state key must be a string, not ${describeValue(key)}`);
       if (value === undefined) args.push('d', key, '');
       else args.push('s', key, JSON.stringify(value));
     }
     return args;
   };
 
+  /**
+   * Sends the commit script until Redis answers it. After a lost connection the same commit (same
+   * version, so the same mark) goes again once the connection is back, until the deadline + grace:
+   * Redis answers 2 when the first one had landed, 1 when this one did, and a refusal (late, lock lost)
+   * when neither did nor ever can. `progress.sent` records that a copy may have reached Redis.
+   */
+  const sendCommit = async (keys: string[], args: string[], until: number, progress: CommitProgress): Promise<unknown> => {
+    for (;;) {
+      const redis = await ready(until);
+      if (progress.over) throw unavailable('the state commit was given up');
+      const before = progress.sent;
+      progress.sent = true;
+      try {
+        return await evaluate(redis, SCRIPTS.commit, keys, args);
+      } catch (error) {
+        if (isReplyError(error)) throw error;
+        if (wasNotSent(error)) progress.sent = before;
+        else progress.cause = (error as Error).message;
+        if (closed || progress.over || Date.now() + RESEND_PAUSE_MS >= until) throw error;
+        await pause(RESEND_PAUSE_MS);
+      }
+    }
+  };
+
+  /**
+   * Commits `entries` (fenced by the lock `token` unless ''), resolving with the new version once Redis
+   * confirms it; rejects `unavailable` when provably nothing was stored, and `unavailable` with
+   * `details.outcome` `'unknown'` when the commit may have reached Redis but its answer could not be
+   * learned by the deadline (see {@link unknownOutcome}).
+   */
   const commit = async (
     conversationId: string,
     entries: ReadonlyArray<readonly [string, JsonValue | undefined]>,
@@ -322,7 +496,19 @@ export function createRedisStateStore(options: RedisStateStoreOptions): RedisSta
     const keys = keysOf(conversationId);
     const encoded = encodeEntries(entries);
     const version = randomBytes(8).toString('hex');
-    await run(SCRIPTS.commit, [keys.state, keys.version, keys.lock], [token, version, ttl, token === '' ? '0' : '1', channel, keys.tag, ...encoded], wait, 'the state commit');
+    const deadline = deadlineOf(wait);
+    const scriptKeys = [keys.state, keys.version, keys.lock, keys.markOf(version)];
+    const args = [String(deadline), token, version, ttl, token === '' ? '0' : '1', channel, keys.tag, String(MARK_KEEP_MS), ...encoded];
+    const progress: CommitProgress = { sent: false, over: false, cause: undefined };
+    const unsettled = (): ToolError | undefined => (progress.sent ? unknownOutcome(progress.cause) : undefined);
+    try {
+      await bounded(sendCommit(scriptKeys, args, deadline + LATE_GRACE_MS, progress), deadline, wait?.signal, 'the state commit', unsettled);
+    } catch (error) {
+      if (!isReplyError(error) && progress.sent) throw (error as ToolError).details?.outcome === 'unknown' ? error : unknownOutcome(progress.cause ?? (error as Error).message);
+      throw explain(error, 'the state commit');
+    } finally {
+      progress.over = true;
+    }
     return version;
   };
 
@@ -446,7 +632,7 @@ export function createRedisStateStore(options: RedisStateStoreOptions): RedisSta
       const lease: StateLease = {
         version,
         async commit(entries, commitWait) {
-          if (!held) throw new ToolError('invalid_arguments', 'this state lease has already been committed or released');
+          if (!held) throw new TypeError('RedisStateStore: this state lease has already been committed or released; take a new one with lock()');
           end();
           try {
             return await commit(conversationId, entries, token, commitWait);

@@ -135,7 +135,8 @@ export interface StateLease extends StateSnapshot {
   /**
    * Sets and deletes (`undefined`) keys in one commit, applied only while this lease still holds the
    * lock, then releases it; resolves with the new version. Rejects with `unavailable` when nothing was
-   * stored (the store unreachable, the lease lost).
+   * stored (the store unreachable, the lease lost), or, with `details: { outcome: 'unknown' }`, when the
+   * store cannot learn by the deadline whether the commit was applied.
    */
   commit(entries: ReadonlyArray<readonly [string, JsonValue | undefined]>, options?: StateWaitOptions): Promise<string>;
   /** Gives the lock back without a change; never rejects. */

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -110,5 +110,83 @@ export async function startRedisServer(options: StartRedisServerOptions = {}): P
       await end('SIGTERM');
       rmSync(dir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * A TCP proxy between a test's Redis clients and its redis-server, that loses what a test tells it
+ * to: the connection dies with a command or a reply in flight, as when Redis or the network fails
+ * at that moment, but chosen exactly.
+ */
+export interface FaultyProxy {
+  /** `redis://127.0.0.1:<proxy port>`. */
+  readonly url: string;
+  /** The next reply from Redis is dropped and every connection cut: the command ran, its sender never hears. */
+  loseNextReply(): void;
+  /** The next command from a client is dropped and every connection cut: it never reaches Redis. */
+  loseNextCommand(): void;
+  /** While down, every new connection is closed as soon as it opens (Redis looks down); open ones stay. */
+  setDown(down: boolean): void;
+  /** Connections accepted so far (the clients' reconnects show here). */
+  readonly accepted: number;
+  close(): Promise<void>;
+}
+
+/** Starts a {@link FaultyProxy} on a free 127.0.0.1 port in front of `target`. */
+export async function startFaultyProxy(target: { port: number }): Promise<FaultyProxy> {
+  const sockets = new Set<Socket>();
+  let loseReply = false;
+  let loseCommand = false;
+  let down = false;
+  let accepted = 0;
+  const cutAll = (): void => {
+    for (const socket of sockets) socket.destroy();
+    sockets.clear();
+  };
+  const server = createServer((client) => {
+    accepted += 1;
+    if (down) return void client.destroy();
+    const upstream = connect(target.port, '127.0.0.1');
+    sockets.add(client);
+    sockets.add(upstream);
+    const drop = (): void => {
+      client.destroy();
+      upstream.destroy();
+      sockets.delete(client);
+      sockets.delete(upstream);
+    };
+    client.on('error', drop).on('close', drop);
+    upstream.on('error', drop).on('close', drop);
+    client.on('data', (chunk: Buffer) => {
+      if (loseCommand) {
+        loseCommand = false;
+        return cutAll();
+      }
+      upstream.write(chunk);
+    });
+    upstream.on('data', (chunk: Buffer) => {
+      if (loseReply) {
+        loseReply = false;
+        return cutAll();
+      }
+      client.write(chunk);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    loseNextReply: () => void (loseReply = true),
+    loseNextCommand: () => void (loseCommand = true),
+    setDown: (value) => void (down = value),
+    get accepted() {
+      return accepted;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        cutAll();
+        server.close(() => resolve());
+      }),
   };
 }
