@@ -110,7 +110,7 @@ describe('ToolRunner on a platform with batch', () => {
     const writer = defineTool({ name: 'swap', description: '', parameters: { type: 'object' }, call: async () => 'wrote' });
     await runner.register(reader as Tool);
     const batch = runner.processToolCalls([{ id: 'a', name: 'swap', args: {} }]);
-    await runner.register(writer as Tool);
+    await runner.register(writer as Tool, { replace: true });
     expect(await batch).toEqual([{ id: 'a', name: 'swap', result: 'read' }]);
   });
 });
