@@ -288,17 +288,23 @@ async function create(args: TextEditorArgs, ctx: ToolContext): Promise<string> {
 
 /**
  * Anthropic's text editor (`str_replace_based_edit_tool`, the `text_editor_20250728` tool type) over the
- * workspace: `view` (a file as `N: line` lines, `view_range` `[start, end]` with `-1` for the end; a
- * directory as its entries two levels deep), `create` (writes `file_text`, creating folders; overwriting a
- * file changed since this conversation read it is `stale_file`, as `create_file`), `str_replace` (exact,
- * unique `old_str`, through `edit_file`, so CRLF and BOM files keep their style) and `insert` (`insert_text`,
- * or `new_str` as older docs name it, after `insert_line`, 0 = the top). `maxCharacters` cuts long views
- * with a note. Paths are confined as every built-in's. Results are text, as Anthropic's reference tool returns.
+ * workspace, behaving as Anthropic's reference editor: `view` (a file as `N: line` lines, `view_range`
+ * `[start, end]` with `-1` for the end; a directory as its entries two levels deep, hidden ones left out),
+ * `create` (a new file from `file_text`, creating folders; an existing file is refused, "File already
+ * exists at: ...", as the reference refuses it), `str_replace` (exact, unique `old_str`; a missing
+ * `new_str` deletes it; through `edit_file`, so CRLF and BOM files keep their style and tabs stay tabs)
+ * and `insert` (`insert_text`, or `new_str` as older versions name it, after `insert_line`, 0 = the top).
+ * `maxCharacters` cuts long views with a note. Paths are confined as every built-in's. Results are text.
+ * Every message names only this tool's commands and parameters (the built-ins' hints are put in its
+ * words, see `ANTHROPIC_VOCABULARY`).
  *
- * Errors: `no_match` ("No match found for replacement. Please check your text and try again." and the
- * closest line), `ambiguous_match` ("Found N matches for replacement text. Please provide more context to
- * make a unique match."), `not_found`, `invalid_arguments` (a bad view_range or insert_line, a missing
- * argument, text holding half of a surrogate pair, which UTF-8 cannot store), `is_a_directory`, `binary_file`, `stale_file`, `outside_workspace`, `too_large`.
+ * Errors: `no_match` ("No replacement was performed, old_str `...` did not appear verbatim in <path>."
+ * and the closest line), `ambiguous_match` ("No replacement was performed. Multiple occurrences of
+ * old_str `...` in lines [a, b]. ...", `details.lines`), `already_exists`, `not_found` ("The path <path>
+ * does not exist. ..."), `is_a_directory` (a command other than view on a directory), `invalid_arguments`
+ * (a bad view_range or insert_line, "Parameter `x` is required for command: y", an empty old_str, text
+ * holding half of a surrogate pair, which UTF-8 cannot store), `binary_file`, `stale_file`,
+ * `outside_workspace`, `too_large`.
  */
 export function textEditorTool(options: AnthropicProfileOptions = {}): Tool<TextEditorArgs, string> {
   const maxCharacters = options.maxCharacters;

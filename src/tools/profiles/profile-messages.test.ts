@@ -8,8 +8,10 @@ import { BuiltinTools } from '../index.js';
 import { webFetchTool } from '../web-fetch.js';
 import { webSearchFallbackTool } from '../web-search.js';
 import { toolProfiles } from './index.js';
+import { ANTHROPIC_VOCABULARY, GEMINI_VOCABULARY, OPENAI_VOCABULARY, speak } from './vocabulary.js';
 
 type Profile = 'anthropic' | 'gemini' | 'openai';
+const TOOL_A = 'str_replace_based_edit_tool';
 
 /** One way to drive a profile tool into one failure or note: what it shows, the files, the call, and what must come back. */
 interface Drive {
@@ -229,3 +231,54 @@ describe('messages speak the profile language', () => {
     }
   });
 });
+
+describe('messages in the profile language, exactly', () => {
+  const exact: Array<[Profile, string, string]> = [
+    ['gemini', 'read_file: missing file', 'file_path "missing.txt" does not exist (/workspace/missing.txt); check the name with list_directory or glob'],
+    ['gemini', 'read_file: paging note', 'Showing lines 1-2000 of 2100. To read more, call read_file with start_line 2001.'],
+    ['gemini', 'read_file: long-line note', '1 line was longer than 2000 characters and cut (marked "… [N characters cut]"); use grep_search to find text inside them.'],
+    ['gemini', 'replace: several matches', 'old_string occurs 2 times in /workspace/dup.txt; add surrounding context to make it unique, or set allow_multiple to replace every occurrence'],
+    ['gemini', 'write_file: a file changed since it was read', '/workspace/a.txt has changed since you last viewed it; read it again with read_file, then retry so you do not overwrite those changes'],
+    ['gemini', 'glob: more paths than it shows', 'Showing 500 of 520 paths (glob shows at most 500): narrow the pattern or dir_path.'],
+    [
+      'gemini',
+      'grep_search: a small total_max_matches',
+      'Showing 3 of 10 matching lines (total_max_matches is 3): raise total_max_matches (at most 2000), narrow the pattern, dir_path or include, or set names_only to list only the matching files.',
+    ],
+    ['gemini', 'grep_search: bad exclude_pattern', 'exclude_pattern "[" is not a valid glob: "[" at offset 0 has no closing "]"; close the bracket or escape it as \\['],
+    ['anthropic', 'str_replace: no match (no close line)', 'No replacement was performed, old_str `delta` did not appear verbatim in /workspace/a.txt. No line resembles the first line of old_str; view the file to see its current content.'],
+    ['anthropic', 'str_replace: the same text', 'old_str and new_str are the same, so the edit would change nothing; give the new text in new_str'],
+    ['anthropic', 'str_replace: absolute path outside the workspace', 'path "/etc/passwd" is outside the workspace; use a path inside /workspace'],
+  ];
+  it.each(exact)('%s %s', async (profile, what, message) => {
+    const d = DRIVES[profile].find((x) => x.what === what) as Drive;
+    expect(spokenText((await drive(profile, d)).outcome)).toBe(message);
+  });
+});
+
+describe('speak', () => {
+  it('rewrites tool and parameter names but never a name inside a path or a longer identifier', () => {
+    expect(speak(GEMINI_VOCABULARY, 'read_file', 'see /src/view_file.ts or my_view_file_x; use view_file')).toBe('see /src/view_file.ts or my_view_file_x; use read_file');
+    expect(speak(ANTHROPIC_VOCABULARY, TOOL_A, 'file_path "x" is empty; old_string, new_string')).toBe('path "x" is empty; old_str, new_str');
+  });
+
+  it("applies a tool's own parameter names only to that tool", () => {
+    expect(speak(GEMINI_VOCABULARY, 'replace', 'set replace_all to replace every occurrence')).toBe('set allow_multiple to replace every occurrence');
+    expect(speak(GEMINI_VOCABULARY, 'grep_search', 'raise max_results (at most 2000)')).toBe('raise total_max_matches (at most 2000)');
+    expect(speak(GEMINI_VOCABULARY, 'glob', 'Showing 5 of 9 paths (max_results is 5): narrow it.')).toBe('Showing 5 of 9 paths (glob shows at most 5): narrow it.');
+  });
+
+  it('turns advice about a tool the profile lacks into what the profile can do', () => {
+    expect(speak(OPENAI_VOCABULARY, 'apply_patch', 'check the path with list_dir or find_file')).toBe('check the path with shell (ls) or shell (rg --files)');
+    expect(speak(ANTHROPIC_VOCABULARY, TOOL_A, 'check the path with list_dir or find_file, or create the file with create_file (or edit_file with an empty old_string)')).toBe(
+      'view the parent directory to check the name, or create the file with create',
+    );
+  });
+
+  it('keeps the same wrapped tools across calls, so combining a profile with itself keeps one of each', () => {
+    const twice = toolProfiles.combine(toolProfiles.gemini(), toolProfiles.gemini());
+    expect(twice.map((t) => t.name)).toEqual(toolProfiles.gemini().map((t) => t.name));
+    expect(toolProfiles.openai()[0]).toBe(toolProfiles.openai()[0]);
+  });
+});
+
