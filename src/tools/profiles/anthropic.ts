@@ -105,7 +105,7 @@ async function readTextFile(ctx: ToolContext, path: string, shown: string): Prom
   const stats = await statOrNull(ctx.fs, path);
   if (stats === null) throw pathMissing(shown);
   if (stats.isDirectory()) throw directoryRefused(shown);
-  if (stats.size > MAX_FILE_BYTES) throw new ToolError('too_large', `${shown} is ${stats.size} bytes; the text editor handles files up to ${MAX_FILE_BYTES} bytes`);
+  if (stats.size > MAX_FILE_BYTES) throw new ToolError('too_large', `${shown} is ${stats.size} bytes; the text editor handles files up to ${MAX_FILE_BYTES} bytes; read parts of it with bash (sed -n, head, grep)`);
   const bytes = await ctx.fs.readFile(path);
   const decoded = decodeText(bytes);
   if (decoded === null) throw new ToolError('binary_file', `${shown} is a binary file (a NUL byte or invalid UTF-8); the text editor shows UTF-8 text only`);

@@ -33,6 +33,8 @@ const LONG_LINE = `${'y'.repeat(2500)}\n`;
 const BINARY = new Uint8Array([0x89, 0x50, 0x00, 0x01, 0xff]);
 const FILES = { 'a.txt': 'alpha\nbeta\ngamma\n', 'dup.txt': 'same\nsame\n', 'dir/inner.txt': 'inside\n', 'bin.dat': BINARY, 'long.txt': LONG_FILE, 'wide.txt': LONG_LINE };
 
+const HUGE = { 'huge.txt': 'z'.repeat(33 * 1024 * 1024) };
+
 const E = (tool: string, args: Record<string, unknown>, expect: string, what: string, extra: Partial<Drive> = {}): Drive => ({ what, tool, args, expect, ...extra });
 
 /** Every failure and note each profile tool can give, by profile. */
@@ -70,6 +72,8 @@ const DRIVES: Record<Profile, Drive[]> = {
     E('str_replace_based_edit_tool', { command: 'insert', path: 'a.txt', insert_line: 1 }, 'invalid_arguments', 'insert: without the text'),
     E('str_replace_based_edit_tool', { command: 'insert', path: 'a.txt', insert_line: 9, insert_text: 'x' }, 'invalid_arguments', 'insert: insert_line past the end'),
     E('str_replace_based_edit_tool', { command: 'insert', path: 'a.txt', insert_line: -1, insert_text: 'x' }, 'invalid_arguments', 'insert: negative insert_line'),
+    E('str_replace_based_edit_tool', { command: 'str_replace', path: 'huge.txt', old_str: 'a' }, 'too_large', 'str_replace: a file over the size limit', { files: HUGE }),
+    E('str_replace_based_edit_tool', { command: 'view', path: 'huge.txt' }, 'too_large', 'view: a file over the size limit', { files: HUGE }),
     E('bash', {}, 'note', 'bash: neither command nor restart, where there is no shell'),
     E('bash', { command: 'ls' }, 'note', 'bash: no shell on the platform'),
   ],
@@ -106,6 +110,7 @@ const DRIVES: Record<Profile, Drive[]> = {
     E('replace', { file_path: 'dup.txt', old_string: 'same', new_string: 'b' }, 'ambiguous_match', 'replace: several matches'),
     E('replace', { file_path: 'a.txt', old_string: 'alpha', new_string: 'alpha' }, 'no_change', 'replace: the same text'),
     E('replace', { file_path: 'a.txt', old_string: '', new_string: 'x' }, 'invalid_arguments', 'replace: empty old_string on an existing file'),
+    E('replace', { file_path: 'huge.txt', old_string: 'a', new_string: 'b' }, 'too_large', 'replace: a file over the size limit', { files: HUGE }),
     E('replace', { file_path: 'x/', old_string: 'a', new_string: 'b' }, 'invalid_arguments', 'replace: a path ending in a slash'),
     E('replace', { file_path: '/etc/passwd', old_string: 'a', new_string: 'b' }, 'outside_workspace', 'replace: outside the workspace'),
     E('replace', { file_path: 'a.txt', old_string: '\ud800', new_string: 'b' }, 'invalid_arguments', 'replace: half a surrogate pair'),
@@ -153,6 +158,7 @@ const DRIVES: Record<Profile, Drive[]> = {
     E('apply_patch', { operation: { type: 'update_file', path: 'a.txt' } }, 'invalid_arguments', 'apply_patch: an operation without diff'),
     E('apply_patch', { operation: { type: 'update_file', path: 'a.txt', diff: '' } }, 'invalid_arguments', 'apply_patch: a diff without hunks'),
     E('apply_patch', { input: '*** Begin Patch\n*** Update File: a.txt\n@@\n-alpha\n+\ud800\n*** End Patch' }, 'invalid_arguments', 'apply_patch: half a surrogate pair'),
+    E('apply_patch', { input: '*** Begin Patch\n*** Update File: huge.txt\n@@\n-a\n+b\n*** End Patch' }, 'too_large', 'apply_patch: a file over the size limit', { files: HUGE }),
     E('shell', { commands: ['ls'] }, 'note', 'shell: no shell on the platform'),
     E('shell', { commands: [] }, 'invalid_arguments', 'shell: no commands'),
   ],
@@ -260,6 +266,13 @@ describe('speak', () => {
   it('rewrites tool and parameter names but never a name inside a path or a longer identifier', () => {
     expect(speak(GEMINI_VOCABULARY, 'read_file', 'see /src/view_file.ts or my_view_file_x; use view_file')).toBe('see /src/view_file.ts or my_view_file_x; use read_file');
     expect(speak(ANTHROPIC_VOCABULARY, TOOL_A, 'file_path "x" is empty; old_string, new_string')).toBe('path "x" is empty; old_str, new_str');
+  });
+
+  it('drops advice about parameters the profile tools do not declare (a search time limit, another tool sharing a limit)', () => {
+    expect(speak(GEMINI_VOCABULARY, 'grep_search', 'the search stopped at its time limit (5000 ms): narrow dir_path or include, use a simpler pattern, or raise max_time_ms.')).toBe(
+      'the search stopped at its time limit (5000 ms): narrow dir_path or include, or use a simpler pattern.',
+    );
+    expect(speak(ANTHROPIC_VOCABULARY, TOOL_A, 'edit_file edits files up to 32 MiB (apply_patch too): change it with run_command (sed)')).toBe('str_replace edits files up to 32 MiB: change it with bash (sed)');
   });
 
   it("applies a tool's own parameter names only to that tool", () => {

@@ -130,6 +130,9 @@ const SHARED_PHRASES: readonly Phrase[] = [
   [/\bsearch_dir or grep_search\b/g, 'grep_search'],
   [/\bset overwrite to true to replace it, or /g, ''],
   [/ with overwrite\b/g, ''],
+  [/ \(apply_patch too\)/g, ''],
+  // The time limit of a search is the profile's own (its tools declare no max_time_ms).
+  [/, use a simpler pattern, or raise max_time_ms/g, ', or use a simpler pattern'],
 ];
 
 /**
