@@ -275,6 +275,13 @@ describe('speak', () => {
     expect(speak(ANTHROPIC_VOCABULARY, TOOL_A, 'edit_file edits files up to 32 MiB (apply_patch too): change it with run_command (sed)')).toBe('str_replace edits files up to 32 MiB: change it with bash (sed)');
   });
 
+  it('leaves quoted text alone: a line of the file or the old text the model sent stays as it was', () => {
+    expect(speak(GEMINI_VOCABULARY, 'replace', 'The closest line is 3: "view_file(file_path)"; view_file the lines around it')).toBe(
+      'The closest line is 3: "view_file(file_path)"; read the lines around it with read_file',
+    );
+    expect(speak(ANTHROPIC_VOCABULARY, TOOL_A, 'old_str `old_string = edit_file()` did not appear; file_path')).toBe('old_str `old_string = edit_file()` did not appear; path');
+  });
+
   it("applies a tool's own parameter names only to that tool", () => {
     expect(speak(GEMINI_VOCABULARY, 'replace', 'set replace_all to replace every occurrence')).toBe('set allow_multiple to replace every occurrence');
     expect(speak(GEMINI_VOCABULARY, 'grep_search', 'raise max_results (at most 2000)')).toBe('raise total_max_matches (at most 2000)');

@@ -38,9 +38,11 @@ function wordsFor(vocabulary: Vocabulary, toolName: string): { pattern: RegExp; 
   const names = Object.keys(words).filter((name) => words[name] !== name);
   if (names.length === 0) return null;
   // Longest first, so that `dir_path` is not read as `dir` + `_path`. A name inside a path
-  // (`/src/view_file.ts`) or a longer identifier is left alone.
+  // (`/src/view_file.ts`) or a longer identifier is left alone, and so is anything quoted ("..." or
+  // `...`): a line of the file, the model's own old text, a value. The quoted span is matched first
+  // and given back as it is.
   names.sort((a, b) => b.length - a.length);
-  const pattern = new RegExp(`(?<![\\w/.-])(?:${names.join('|')})(?![\\w/]|\\.\\w)`, 'g');
+  const pattern = new RegExp(`"(?:[^"\\\\\\n]|\\\\.)*"|\`[^\`]*\`|(?<![\\w/.-])(?:${names.join('|')})(?![\\w/]|\\.\\w)`, 'g');
   const entry = { pattern, words };
   byTool.set(toolName, entry);
   return entry;
@@ -52,7 +54,7 @@ export function speak(vocabulary: Vocabulary, toolName: string, text: string): s
   for (const [pattern, replacement, tools] of vocabulary.phrases) if (tools === undefined || tools.includes(toolName)) out = out.replace(pattern, replacement);
   const words = wordsFor(vocabulary, toolName);
   if (words === null) return out;
-  return out.replace(words.pattern, (name) => words.words[name] as string);
+  return out.replace(words.pattern, (found) => words.words[found] ?? found);
 }
 
 /** The result with its `note` (and the `note` / `error` of each entry of `results`, as a multi-fetch answers) in the profile's words. */
