@@ -164,6 +164,35 @@ const DRIVES: Record<Profile, Drive[]> = {
   ],
 };
 
+/**
+ * The error codes each profile tool answers for a bad call (its docstring's list), each of which the
+ * drives above must reach. Left out: codes the runner gives in the tool's own name (`permission_denied`,
+ * `cancelled`, `timeout`), and a text editor edit meeting a concurrent writer (`stale_file`, in
+ * test/stale-edits.test.ts, which asserts its words).
+ */
+const CODES: Record<Profile, Record<string, string[]>> = {
+  anthropic: {
+    str_replace_based_edit_tool: ['outside_workspace', 'invalid_arguments', 'is_a_directory', 'not_found', 'binary_file', 'already_exists', 'no_change', 'no_match', 'ambiguous_match', 'too_large'],
+    bash: [],
+  },
+  gemini: {
+    read_file: ['not_found', 'is_a_directory', 'outside_workspace', 'invalid_arguments'],
+    write_file: ['is_a_directory', 'invalid_arguments', 'outside_workspace', 'stale_file', 'not_a_directory'],
+    replace: ['not_found', 'is_a_directory', 'binary_file', 'no_match', 'ambiguous_match', 'no_change', 'invalid_arguments', 'outside_workspace', 'too_large'],
+    glob: ['not_found', 'not_a_directory', 'invalid_pattern', 'outside_workspace'],
+    list_directory: ['not_found', 'not_a_directory', 'outside_workspace', 'invalid_pattern'],
+    grep_search: ['invalid_pattern', 'not_found', 'outside_workspace', 'invalid_arguments'],
+    search_file_content: ['invalid_pattern', 'not_found', 'outside_workspace', 'invalid_arguments'],
+    run_shell_command: ['invalid_arguments'],
+    google_web_search: [],
+    web_fetch: ['invalid_arguments'],
+  },
+  openai: {
+    apply_patch: ['invalid_arguments', 'no_match', 'not_found', 'binary_file', 'is_a_directory', 'already_exists', 'too_large'],
+    shell: ['invalid_arguments'],
+  },
+};
+
 /** Names of every tool and parameter a profile or the built-ins declare: the words a message could borrow from another tool set. */
 function declaredNames(tools: Tool[]): { tools: Set<string>; params: Set<string> } {
   const params = new Set<string>();
@@ -229,6 +258,16 @@ describe('messages speak the profile language', () => {
       });
     });
   }
+
+  it('drives every tool of every profile into each error code it answers', () => {
+    for (const profile of Object.keys(DRIVES) as Profile[]) {
+      expect(Object.keys(CODES[profile]).sort()).toEqual(profileTools[profile].map((t) => t.name).sort());
+      for (const [tool, codes] of Object.entries(CODES[profile])) {
+        const driven = new Set(DRIVES[profile].filter((d) => d.tool === tool).map((d) => d.expect));
+        expect({ tool, missing: codes.filter((code) => !driven.has(code)) }).toEqual({ tool, missing: [] });
+      }
+    }
+  });
 
   it('covers every tool of every profile', () => {
     for (const profile of Object.keys(DRIVES) as Profile[]) {
