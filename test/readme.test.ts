@@ -161,7 +161,8 @@ const model = new MockLanguageModelV4({ doGenerate: [
   it('runs the tour and the tool-state example of docs/runner.md as written', async () => {
     const tour = block('docs/runner.md', 'A short tour');
     const state = block('docs/runner.md', 'Tool state and context');
-    const mod = await runCode(`${tour.code}\n${state.code}`, `
+    // The state example imports defineTool, which the tour's module has imported already.
+    const mod = await runCode(`${tour.code}\n${state.code.replace("import { defineTool } from 'toolhost';\n", '')}`, `
       export const decls = runner.declarations().map((d) => d.name);
       export const results = await runner.processToolCalls([
         { id: '1', name: 'grep_search', args: { pattern: 'answer' } },
