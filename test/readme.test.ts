@@ -1,12 +1,11 @@
 // The README and docs/ as a newcomer meets them: the front page's size and first lines, every relative
-// link, and the quick starts and examples run as written (toolhost pointed at this checkout's sources).
-// That every ```ts block compiles is test/docs-typecheck.test.ts; the MCP client configurations,
-// test/readme-mcp.test.ts.
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// link, and the docs' examples run as written (toolhost pointed at this checkout's sources). The
+// README's Node host and AI SDK quick starts run in test/readme-quickstarts.test.ts; that every ```ts
+// block compiles is test/docs-typecheck.test.ts; the MCP client configurations, test/readme-mcp.test.ts.
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO, codeBlocks, docFiles, entrySources, type CodeBlock } from './support/doc-blocks.js';
+import { REPO, docFiles, entrySources, runCode, tsBlock as block } from './support/doc-blocks.js';
 
 const README = readFileSync(join(REPO, 'README.md'), 'utf8');
 /** The front page's budget: what toolhost is, set-up, quick starts, entries and links; the rest is in docs/. */
@@ -16,30 +15,6 @@ const README_MAX_BYTES = 12 * 1024;
  * once the file exists and passes until then; every other link must point at a file that exists.
  */
 const EXPECTED_TO_COME = new Set(['docs/profiles/openai.md', 'docs/profiles/gemini.md', 'docs/profiles/anthropic.md', 'docs/mcp-conformance.md']);
-
-/** The ```ts block of `file` under the heading `heading` (the `index`-th there). */
-function block(file: string, heading: string, index = 0): CodeBlock {
-  const found = codeBlocks(file).filter((b) => b.lang === 'ts' && b.heading === heading)[index];
-  if (!found) throw new Error(`${file} has no ts block under "${heading}"`);
-  return found;
-}
-
-/**
- * Runs `code` as a module with `toolhost` entries pointing at the sources, `console.log` collected in
- * the module's `logs`, and `epilogue` appended (its exports are returned).
- */
-async function runCode(code: string, epilogue = ''): Promise<Record<string, unknown>> {
-  const dir = mkdtempSync(join(REPO, 'test', '.readme-'));
-  try {
-    const file = join(dir, 'block.ts');
-    let source = code.replace(/console\.log\(/g, '__log(');
-    for (const [entry, path] of Object.entries(entrySources())) source = source.replaceAll(`from '${entry}'`, `from ${JSON.stringify(path)}`);
-    writeFileSync(file, `export const logs: unknown[][] = [];\nconst __log = (...values: unknown[]) => { logs.push(values); };\n${source}\n${epilogue}\n`);
-    return (await import(file)) as Record<string, unknown>;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */
 function slug(heading: string): string {
@@ -115,49 +90,7 @@ describe('links of the README and docs/', () => {
   });
 });
 
-describe('quick starts and examples, run as written', () => {
-  it('runs the Node host quick start on a real folder', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'toolhost-readme-node-'));
-    try {
-      const { code } = block('README.md', 'Quick start: a Node host');
-      expect(code).toContain('process.cwd()');
-      const mod = await runCode(code.replaceAll('process.cwd()', JSON.stringify(dir)), 'export { declarations, results };');
-      expect((mod.declarations as { name: string }[]).map((d) => d.name)).toEqual(expect.arrayContaining(['greet', 'view_file', 'create_file']));
-      const [greet, create, view] = mod.results as Array<Record<string, unknown>>;
-      expect(greet).toEqual({ id: '1', name: 'greet', result: { hello: 'Ada' } });
-      expect(create).toMatchObject({ id: '2', name: 'create_file' });
-      expect(create?.result).toBeDefined();
-      expect(view).toMatchObject({ id: '3', name: 'view_file', code: 'not_found' });
-      expect(readFileSync(join(dir, 'hello.txt'), 'utf8')).toBe('hi\n');
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-
-  it("runs the AI SDK quick start with the AI SDK's mock model in place of the real one", async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'toolhost-readme-ai-'));
-    writeFileSync(join(dir, 'notes.txt'), 'alpha\n');
-    try {
-      const { code } = block('README.md', 'Quick start: the Vercel AI SDK');
-      const modelLine = /^const model = .*$/m;
-      expect(code).toMatch(modelLine);
-      const mock = `import { MockLanguageModelV4 } from 'ai/test';
-const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
-const model = new MockLanguageModelV4({ doGenerate: [
-  { content: [{ type: 'tool-call', toolCallId: 'l1', toolName: 'list_dir', input: JSON.stringify({ dir_path: '.' }) }], finishReason: { unified: 'tool-calls', raw: undefined }, usage, warnings: [] },
-  { content: [{ type: 'text', text: 'One file: notes.txt.' }], finishReason: { unified: 'stop', raw: undefined }, usage, warnings: [] },
-] });`;
-      const source = code.replace(modelLine, mock).replaceAll('process.cwd()', JSON.stringify(dir));
-      const mod = await runCode(source, 'export { result };');
-      const result = mod.result as { text: string; steps: { toolResults: { toolName: string; output: { entries: { name: string }[] } }[] }[] };
-      expect(mod.logs).toEqual([['One file: notes.txt.']]);
-      expect(result.steps[0]?.toolResults[0]?.toolName).toBe('list_dir');
-      expect(result.steps[0]?.toolResults[0]?.output.entries.map((e) => e.name)).toEqual(['notes.txt']);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-
+describe('examples of docs/, run as written', () => {
   it('runs the tour and the tool-state example of docs/runner.md as written', async () => {
     const tour = block('docs/runner.md', 'A short tour');
     const state = block('docs/runner.md', 'Tool state and context');
@@ -181,15 +114,6 @@ const model = new MockLanguageModelV4({ doGenerate: [
     expect(mod.forecastOut).toEqual({ city: 'Oslo', days: 3, conversation: 'default' });
     expect(mod.forecastBad).toEqual({ code: 'invalid_arguments', message: 'invalid arguments for get_forecast: /city: Too small: expected string to have >=2 characters' });
     expect(mod.annotations).toEqual({ readOnlyHint: true, openWorldHint: true });
-  });
-
-  it("runs docs/testing-your-agent.md's scripted agent and AI SDK mock examples, which log what their comments say", async () => {
-    const scripted = await runCode(block('docs/testing-your-agent.md', "toolhost's own agent loop: `scriptedModel`").code);
-    expect(scripted.logs).toEqual([['no_tool_calls'], ['alpha gamma\n']]);
-    const mocked = await runCode(block('docs/testing-your-agent.md', 'The Vercel AI SDK: `MockLanguageModelV4`').code);
-    const [[text, output]] = mocked.logs as [[string, { total_matches: number }]];
-    expect(text).toBe('Found it.');
-    expect(output.total_matches).toBe(1);
   });
 
   it("runs docs/memory.md's example", async () => {

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 // The README's and docs/'s code blocks, for the tests that compile and run them.
@@ -65,4 +65,28 @@ export function entrySources(): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [entry, types] of Object.entries(entryTypes())) out[entry] = types.replace(join(REPO, 'dist'), REPO).replace(/\.d\.ts$/, '.ts');
   return out;
+}
+
+/** The ```ts block of `file` under the heading `heading` (the `index`-th there). */
+export function tsBlock(file: string, heading: string, index = 0): CodeBlock {
+  const found = codeBlocks(file).filter((b) => b.lang === 'ts' && b.heading === heading)[index];
+  if (!found) throw new Error(`${file} has no ts block under "${heading}"`);
+  return found;
+}
+
+/**
+ * Runs `code` as a module with `toolhost` entries pointing at the sources, `console.log` collected in
+ * the module's `logs`, and `epilogue` appended (its exports are returned).
+ */
+export async function runCode(code: string, epilogue = ''): Promise<Record<string, unknown>> {
+  const dir = mkdtempSync(join(REPO, 'test', '.readme-'));
+  try {
+    const file = join(dir, 'block.ts');
+    let source = code.replace(/console\.log\(/g, '__log(');
+    for (const [entry, path] of Object.entries(entrySources())) source = source.replaceAll(`from '${entry}'`, `from ${JSON.stringify(path)}`);
+    writeFileSync(file, `export const logs: unknown[][] = [];\nconst __log = (...values: unknown[]) => { logs.push(values); };\n${source}\n${epilogue}\n`);
+    return (await import(file)) as Record<string, unknown>;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
