@@ -18,8 +18,8 @@ describe("the README's quick starts and docs/testing-your-agent.md, run as writt
       expect((mod.declarations as { name: string }[]).map((d) => d.name)).toEqual(expect.arrayContaining(['greet', 'view_file', 'create_file']));
       const [greet, create, view] = mod.results as Array<Record<string, unknown>>;
       expect(greet).toEqual({ id: '1', name: 'greet', result: { hello: 'Ada' } });
-      expect(create).toMatchObject({ id: '2', name: 'create_file' });
-      expect(create?.result).toBeDefined();
+      expect(create).toMatchObject({ id: '2', name: 'create_file', result: { bytes_written: 3, created: true } });
+      expect((create?.result as { file_path: string }).file_path.endsWith('/hello.txt')).toBe(true);
       expect(view).toMatchObject({ id: '3', name: 'view_file', code: 'not_found' });
       expect(readFileSync(join(dir, 'hello.txt'), 'utf8')).toBe('hi\n');
     } finally {
