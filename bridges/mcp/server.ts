@@ -1,4 +1,4 @@
-import { McpServer, type CallToolResult, type ContentBlock, type ServerContext, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import { McpServer, isCallToolResult, type CallToolResult, type ContentBlock, type ServerContext, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type { ToolHost, ToolInfo } from '../../src/core/host.js';
 import type { PermissionAnswer, PermissionRequest } from '../../src/core/permissions.js';
 import type { CallOptions, ToolCallResult, ToolMessage } from '../../src/core/runner.js';
@@ -13,6 +13,7 @@ const MCP_SERVER_RULES: OptionRules = {
   conversation: is.nonEmptyString,
   timeoutMs: is.deadlineMs,
   permissionPrompt: is.withMethods(['ask', 'track'], 'a prompt from createMcpPermissionPrompt()'),
+  requestState: is.withMethods(['verify'], 'an object with verify(state, ctx), such as createRequestStateCodec({ key }) from @modelcontextprotocol/server'),
 };
 
 /** Options of {@link createMcpServer}; all optional. */
@@ -36,6 +37,13 @@ export interface CreateMcpServerOptions {
    * {@link createMcpPermissionPrompt} and give its `ask` to the runner's permission rules.
    */
   permissionPrompt?: McpPermissionPrompt;
+  /**
+   * Integrity check of the `requestState` a 2026-07-28 client echoes back in a multi-round-trip
+   * retry, for tools the host registers itself on the returned server that answer with the SDK's
+   * `inputRequired(...)`: passed to the SDK as `requestState.verify` (throw to refuse; the client gets
+   * `-32602 Invalid or expired requestState`). `createRequestStateCodec({ key })` makes one.
+   */
+  requestState?: { verify(state: string, ctx: ServerContext): unknown };
 }
 
 /**
@@ -111,23 +119,47 @@ function listedSchema(schema: JsonSchema): StandardSchemaWithJSON<unknown, unkno
 }
 
 const IMAGE_MIME = /^image\/(png|jpeg|gif|webp)$/;
+const AUDIO_MIME = /^audio\/[a-z0-9.+-]+$/;
 
-/** A result without its inline image bytes, and the image content block for them. */
-function splitImage(value: unknown): { rest: unknown; image?: ContentBlock } {
+/** A result without its inline media bytes, and the image or audio content block for them. */
+function splitMedia(value: unknown): { rest: unknown; media?: ContentBlock } {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { rest: value };
   const record = value as Record<string, unknown>;
   const data = record['data_base64'];
   const mime = record['mime_type'];
-  if (typeof data !== 'string' || typeof mime !== 'string' || !IMAGE_MIME.test(mime)) return { rest: value };
+  if (typeof data !== 'string' || typeof mime !== 'string') return { rest: value };
+  const type = IMAGE_MIME.test(mime) ? 'image' : AUDIO_MIME.test(mime) ? 'audio' : undefined;
+  if (type === undefined) return { rest: value };
   const { data_base64: _data, ...rest } = record;
-  return { rest, image: { type: 'image', data, mimeType: mime } };
+  return { rest, media: { type, data, mimeType: mime } };
+}
+
+const CONTENT_TYPES = new Set(['text', 'image', 'audio', 'resource', 'resource_link']);
+
+/**
+ * Whether a tool's output is already an MCP tool answer: an object with only `content` (a non-empty
+ * array of content blocks: text, image, audio, resource, resource_link) and optionally
+ * `structuredContent` (an object), as the SDK's schema accepts it.
+ */
+function isMcpContent(value: unknown): value is Pick<CallToolResult, 'content' | 'structuredContent'> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const record = value as Record<string, unknown>;
+  if (!Object.keys(record).every((key) => key === 'content' || key === 'structuredContent')) return false;
+  const content = record['content'];
+  if (!Array.isArray(content) || content.length === 0) return false;
+  const blocks = content.every((block) => typeof block === 'object' && block !== null && CONTENT_TYPES.has((block as { type?: unknown }).type as string));
+  const structured = record['structuredContent'];
+  const structuredOk = structured === undefined || (typeof structured === 'object' && structured !== null && !Array.isArray(structured));
+  return blocks && structuredOk && isCallToolResult(value);
 }
 
 /**
  * The MCP `tools/call` answer for one toolhost result: success = `structuredContent` (the output, or
  * `{ result }` for an output that is not an object) plus a text block with the same JSON (a string
- * output is its own text), and an image block for `view_file`'s inline image; failure = `isError:
- * true` with the text `code: message` and `structuredContent: { error, code }`.
+ * output is its own text); an output with `data_base64` and an image or audio `mime_type` (as
+ * `view_file`'s inline image) gives an image or audio block for those bytes, and the rest as above;
+ * an output that is itself an MCP answer (`{ content: [blocks], structuredContent? }`) is sent as it
+ * is. Failure = `isError: true` with the text `code: message` and `structuredContent: { error, code }`.
  */
 export function toCallToolResult(result: ToolCallResult): CallToolResult {
   if ('code' in result) {
@@ -137,12 +169,16 @@ export function toCallToolResult(result: ToolCallResult): CallToolResult {
       structuredContent: { error: result.error, code: result.code },
     };
   }
-  const { rest, image } = splitImage(result.result);
+  if (isMcpContent(result.result)) {
+    const { content, structuredContent } = result.result;
+    return { content, ...(structuredContent === undefined ? {} : { structuredContent }) };
+  }
+  const { rest, media } = splitMedia(result.result);
   const isObject = typeof rest === 'object' && rest !== null && !Array.isArray(rest);
   const structured = isObject ? (rest as Record<string, unknown>) : { result: rest ?? null };
   const text = typeof rest === 'string' ? rest : JSON.stringify(rest ?? null);
   const content: ContentBlock[] = [];
-  if (image) content.push(image);
+  if (media) content.push(media);
   content.push({ type: 'text', text });
   return { content, structuredContent: structured };
 }
@@ -197,7 +233,11 @@ export async function createMcpServer(host: ToolHost, options: CreateMcpServerOp
   const ownConversation = `mcp-${instances}-${crypto.randomUUID()}`;
   const server = new McpServer(
     { name: options.name ?? 'toolhost', version: options.version ?? '0.0.0' },
-    { capabilities: { tools: { listChanged: false } }, ...(options.instructions === undefined ? {} : { instructions: options.instructions }) },
+    {
+      capabilities: { tools: { listChanged: false } },
+      ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+      ...(options.requestState === undefined ? {} : { requestState: { verify: (state: string, ctx: ServerContext) => options.requestState?.verify(state, ctx) } }),
+    },
   );
   let calls = 0;
   // Calls of one connection keep their arrival order as a model turn's calls do: a concurrency-safe
