@@ -96,6 +96,17 @@ const NOT_APPLICABLE: Record<string, string> = {
   'input-required-result-non-tool-request': 'asks for input from prompts/get; toolhost serves no prompts',
 };
 
+/** Scenarios of the set that call none of the suite's fixture tools, so the CLI's built-in tools face them as they are. */
+const CLI_APPLICABLE = ['tools-list', 'server-sse-multiple-streams', 'dns-rebinding-protection', 'sep-2164-resource-not-found', 'input-required-result-unsupported-methods'];
+
+/** Checks of `server-stateless` that call the suite's diagnostic tools (test_missing_capability, test_streaming_elicitation, test_logging_tool). */
+const STATELESS_DIAGNOSTIC_CHECKS = [
+  'sep-2575-server-rejects-undeclared-capability',
+  'sep-2575-missing-capability-http-400',
+  'sep-2575-http-server-no-independent-requests-on-stream',
+  'sep-2575-server-no-log-without-loglevel',
+];
+
 /** Checks of `caching` about lists toolhost does not serve (its tools/list check applies and passes). */
 const CACHING_NOT_APPLICABLE = ['sep-2549-prompts-list-caching-hints', 'sep-2549-resources-list-caching-hints', 'sep-2549-resources-templates-list-caching-hints'];
 
@@ -135,6 +146,60 @@ describe('MCP conformance suite, 2026-07-28 server requirements', () => {
         const messages = (results.get(name) ?? []).filter((check) => check.status === 'FAILURE').map((check) => check.errorMessage ?? '');
         expect(messages.every((message) => /Method not found/.test(message)), `${name}: ${messages.join('; ')}`).toBe(true);
       }
+    });
+  });
+
+  describe('toolhost mcp --http (the CLI with the built-in tools)', () => {
+    let child: ChildProcess | undefined;
+    let dir = '';
+    let results: Map<string, Check[]>;
+    beforeAll(async () => {
+      ensureBuilt();
+      dir = mkdtempSync(join(tmpdir(), 'toolhost-conformance-cli-'));
+      writeFileSync(join(dir, 'a.txt'), 'conformance\n');
+      const started = spawn(process.execPath, [BIN, 'mcp', '--root', dir, '--http', '127.0.0.1:0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+      child = started;
+      let stderr = '';
+      const url = await new Promise<URL>((resolve, reject) => {
+        started.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+          stderr += chunk;
+          const match = /at (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr);
+          if (match) resolve(new URL(match[1] as string));
+        });
+        started.once('exit', () => reject(new Error(`toolhost mcp --http exited early: ${stderr}`)));
+      });
+      results = await runSuite(url);
+    }, RUN_TIMEOUT_MS + 250_000);
+    afterAll(async () => {
+      if (child && child.exitCode === null) {
+        const exited = new Promise((resolve) => child?.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('passes the scenarios that need no fixture tool: tools/list, SSE streams, DNS rebinding, resource-not-found, input-required only where allowed', () => {
+      expect(failures(results, CLI_APPLICABLE)).toEqual({});
+    });
+
+    it('server-stateless: every check passes but the four that need the suite’s diagnostic tools, which the built-in tools are not', () => {
+      expect(failing(results.get('server-stateless')).sort()).toEqual([...STATELESS_DIAGNOSTIC_CHECKS].sort());
+      expect((results.get('server-stateless') ?? []).filter((check) => check.status === 'SUCCESS').length).toBeGreaterThan(20);
+    });
+
+    it('every other failure is a scenario calling a fixture tool (tools-call-*, input-required-result-*), or a resources/prompts/completions method', () => {
+      const unexplained: string[] = [];
+      for (const [name, checks] of results) {
+        if (CLI_APPLICABLE.includes(name) || name === 'server-stateless' || notScored.includes(name)) continue;
+        for (const check of checks.filter((c) => c.status === 'FAILURE')) {
+          const message = check.errorMessage ?? '';
+          const fixtureScenario = /^(tools-call-|input-required-result-)/.test(name);
+          const explained = fixtureScenario || /Method not found/.test(message) || CACHING_NOT_APPLICABLE.includes(check.id);
+          if (!explained) unexplained.push(`${name} ${check.id}: ${message}`);
+        }
+      }
+      expect(unexplained).toEqual([]);
     });
   });
 });
