@@ -139,6 +139,13 @@ describe('MCP conformance suite, 2026-07-28 server requirements', () => {
       expect(failing(caching).sort()).toEqual([...CACHING_NOT_APPLICABLE].sort());
     });
 
+    it('not scored by 2026-07-28: json-schema-2020-12 (keywords kept in tools/list) and http-header-validation pass; the tasks extension and custom headers, which toolhost does not offer, do not', () => {
+      const passed = notScored.filter((name) => failing(results.get(name)).length === 0);
+      expect(passed.filter((name) => name !== 'tasks-status-notifications').sort()).toEqual(['http-header-validation', 'json-schema-2020-12']);
+      const failed = notScored.filter((name) => failing(results.get(name)).length > 0);
+      expect(failed.every((name) => name.startsWith('tasks-') || name === 'http-custom-header-server-validation')).toBe(true);
+    });
+
     it('the scenarios that fail are exactly the resources, prompts and completions ones, each with Method not found', () => {
       const failed = required.filter((name) => name !== 'caching' && failing(results.get(name)).length > 0);
       expect(failed.sort()).toEqual(Object.keys(NOT_APPLICABLE).sort());

@@ -112,6 +112,23 @@ function fixtureTools() {
       },
     }),
     defineTool({
+      name: 'json_schema_2020_12_tool',
+      description: 'Takes a 2020-12 schema with definitions, composition and conditions; echoes its input.',
+      inputSchema: {
+        $schema: 'https://json-schema.org/draft/2020-12/schema',
+        type: 'object',
+        $defs: { address: { $anchor: 'postal', type: 'object', properties: { line: { type: 'string' }, town: { type: 'string' } } } },
+        properties: { recipient: { type: 'string' }, address: { $ref: '#/$defs/address' }, via: { type: 'string', enum: ['post', 'courier'] }, tracking: { type: 'string' }, pickup: { type: 'string' } },
+        allOf: [{ anyOf: [{ required: ['tracking'] }, { required: ['pickup'] }] }],
+        if: { properties: { via: { const: 'courier' } }, required: ['via'] },
+        then: { required: ['tracking'] },
+        else: { required: ['pickup'] },
+        additionalProperties: false,
+      },
+      annotations: { readOnlyHint: true },
+      execute: async (args) => ({ received: args }),
+    }),
+    defineTool({
       name: 'test_streaming_elicitation',
       description: 'A mutating tool the runner asks permission for: the permission prompt is its elicitation.',
       inputSchema: NO_ARGS,
