@@ -49,6 +49,7 @@ const SLOW_TESTS = [
   'test/deep-tree.test.ts',
   'test/fuzz-builtins.test.ts',
   'test/bridges/mcp-extra.test.ts',
+  'test/bridges/mcp-conformance.test.ts', // two runs of the official MCP conformance suite, ~35 s
   'node/big-tree.test.ts',
   'node/long-needle.test.ts',
   'src/fs/walk-ignore-bounds.test.ts',
