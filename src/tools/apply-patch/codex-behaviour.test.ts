@@ -336,3 +336,40 @@ describe('Codex file operations, with toolhost\'s stale_file underneath', () => 
     expect(await read(platform, 'gone.txt')).toBe('g\n');
   });
 });
+
+describe('toolhost leniencies beyond Codex', () => {
+  it('toolhost keeps: blank lines after an Add File\'s lines or a Delete File line, before the next operation, are skipped', async () => {
+    const { platform, runner } = setup({ 'old.txt': 'o\n', 'f.txt': 'old\n' });
+    await ok(runner, '*** Begin Patch\n*** Add File: n.txt\n+n\n\n\n*** Delete File: old.txt\n\n*** Update File: f.txt\n@@\n-old\n+new\n*** End Patch');
+    expect(await read(platform, 'n.txt')).toBe('n\n');
+    expect(await exists(platform, 'old.txt')).toBe(false);
+    expect(await read(platform, 'f.txt')).toBe('new\n');
+  });
+
+  it('a blank line inside an Add File\'s lines, followed by more lines, is refused (every line of a new file starts with "+")', async () => {
+    const { runner } = setup();
+    expect((await refused(runner, '*** Begin Patch\n*** Add File: n.txt\n+a\n\n+b\n*** End Patch')).error).toBe(
+      'line 4: "" in "*** Add File: n.txt" does not start with "+"; every line of a new file starts with "+"',
+    );
+  });
+
+  it('toolhost keeps: "*** Move to:" without hunks is a pure rename', async () => {
+    const { platform, runner } = setup({ 'a.txt': 'same\n' });
+    await ok(runner, '*** Begin Patch\n*** Update File: a.txt\n*** Move to: b.txt\n*** End Patch');
+    expect(await read(platform, 'b.txt')).toBe('same\n');
+    expect(await exists(platform, 'a.txt')).toBe(false);
+  });
+
+  it('toolhost keeps: two operations on one path are refused with a message to merge them', async () => {
+    const { runner } = setup({ 'a.txt': 'x\n' });
+    expect((await refused(runner, '*** Begin Patch\n*** Update File: a.txt\n@@\n-x\n+y\n*** Delete File: a.txt\n*** End Patch')).error).toBe(
+      'line 6: "a.txt" appears in two operations of one patch; put all changes to a file in one "*** Update File:" section',
+    );
+  });
+
+  it('toolhost keeps: CRLF line endings of the file stay CRLF when hunks are written with LF', async () => {
+    const { platform, runner } = setup({ 'w.txt': 'one\r\ntwo\r\n' });
+    await ok(runner, '*** Begin Patch\n*** Update File: w.txt\n@@\n one\n-two\n+2\n+3\n*** End Patch');
+    expect(await read(platform, 'w.txt')).toBe('one\r\n2\r\n3\r\n');
+  });
+});

@@ -216,6 +216,15 @@ export function parsePatch(patch: string): PatchOperation[] {
       i += 1;
       while (i < end && !isHeader((lines[i] as string).trim())) {
         const added = lines[i] as string;
+        if (added.trim() === '') {
+          // Blank lines between the new file's lines and the next header (or the end) separate operations.
+          let next = i;
+          while (next < end && (lines[next] as string).trim() === '') next += 1;
+          if (next === end || isHeader((lines[next] as string).trim())) {
+            i = next;
+            break;
+          }
+        }
         if (!added.startsWith('+')) {
           throw bad(`line ${i + 1}: ${quoteForMessage(added, { json: true })} in "*** Add File: ${path}" does not start with "+"; every line of a new file starts with "+"`);
         }
