@@ -13,6 +13,7 @@ const PUNCTUATION: Readonly<Record<string, string>> = (() => {
   return map;
 })();
 const PUNCTUATION_CHARS = /[\u2010-\u2015\u2212\u2018-\u201F\u00A0\u2002-\u200A\u202F\u205F\u3000]/g;
+const HAS_PUNCTUATION = /[\u2010-\u2015\u2212\u2018-\u201F\u00A0\u2002-\u200A\u202F\u205F\u3000]/;
 
 /**
  * A line as the last matching pass sees it: trimmed, with typographic dashes, quotes and Unicode
@@ -31,7 +32,14 @@ const PASSES: readonly Compare[] = [
   (a, b) => a === b,
   (a, b) => a.trimEnd() === b.trimEnd(),
   (a, b) => a.trim() === b.trim(),
-  (a, b) => normalisePunctuation(a) === normalisePunctuation(b),
+  (a, b) => {
+    const x = a.trim();
+    const y = b.trim();
+    if (x === y) return true;
+    // Lines without such punctuation that differ once trimmed differ here too: skip them cheaply.
+    if (!HAS_PUNCTUATION.test(x) && !HAS_PUNCTUATION.test(y)) return false;
+    return normalisePunctuation(x) === normalisePunctuation(y);
+  },
 ];
 
 function matchesAt(lines: readonly string[], pattern: readonly string[], at: number, same: Compare): boolean {
