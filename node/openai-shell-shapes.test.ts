@@ -63,6 +63,15 @@ describe('shell (OpenAI profile) takes each shape OpenAI models send, on real pr
     expect(await runner.execute('shell', { command: ['ls'], workdir: `${root}/sub` })).toEqual({ output: [{ stdout: '', stderr: '', outcome: { type: 'exit', exitCode: 0 } }] });
   });
 
+  it('Codex CLI heredoc apply_patch given to shell is applied as a patch in workdir (Codex intercepts it), not run as a program', async () => {
+    const { writeFile, readFile } = await import('node:fs/promises');
+    await writeFile(join(root, 'sub', 'p.txt'), 'before\n');
+    expect(await runner.execute('shell', { command: ['bash', '-lc', "apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: p.txt\n@@\n-before\n+after\n*** End Patch\nEOF"], workdir: 'sub' })).toEqual({
+      output: [{ stdout: `Success. Updated the following files:\nM ${root}/sub/p.txt\n`, stderr: '', outcome: { type: 'exit', exitCode: 0 } }],
+    });
+    expect(await readFile(join(root, 'sub', 'p.txt'), 'utf8')).toBe('after\n');
+  });
+
   it('Codex CLI argv that times out reports a timeout outcome', async () => {
     expect(await runner.execute('shell', { command: ['sleep', '20'], timeout_ms: 300 })).toEqual({ output: [{ stdout: '', stderr: '', outcome: { type: 'timeout' } }] });
   });

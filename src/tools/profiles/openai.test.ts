@@ -191,6 +191,35 @@ describe('apply_patch (V4A)', () => {
 });
 
 describe('shell (OpenAI)', () => {
+  it('applies an apply_patch invocation instead of running it, as Codex intercepts one: argv, bash -lc heredoc with cd, and a command line', async () => {
+    const { platform, runner } = setup({ 'f.txt': 'a\n', 'sub/g.txt': 'g\n' });
+    const patch = '*** Begin Patch\n*** Update File: f.txt\n@@\n-a\n+A\n*** End Patch';
+    expect(await runner.execute('shell', { command: ['apply_patch', patch] })).toEqual({
+      output: [{ stdout: 'Success. Updated the following files:\nM /workspace/f.txt\n', stderr: '', outcome: { type: 'exit', exitCode: 0 } }],
+    });
+    expect(await read(platform, 'f.txt')).toBe('A\n');
+    await runner.execute('shell', { command: ['bash', '-lc', "cd sub && apply_patch <<'PATCH'\n*** Begin Patch\n*** Update File: g.txt\n@@\n-g\n+G\n*** End Patch\nPATCH\n"] });
+    expect(await read(platform, 'sub/g.txt')).toBe('G\n');
+    await runner.execute('shell', { commands: ['applypatch <<"EOF"\n*** Begin Patch\n*** Add File: h.txt\n+h\n*** End Patch\nEOF'] });
+    expect(await read(platform, 'h.txt')).toBe('h\n');
+  });
+
+  it('reports an intercepted patch that does not apply as exit code 1 with the reason on stderr, and changes nothing', async () => {
+    const { platform, runner } = setup({ 'f.txt': 'a\n' });
+    expect(await runner.execute('shell', { command: ['apply_patch', '*** Begin Patch\n*** Update File: f.txt\n@@\n-zzz\n+y\n*** End Patch'] })).toEqual({
+      output: [
+        {
+          stdout: '',
+          stderr:
+            'Failed to find expected lines in "f.txt":\nzzz\n(hunk 1 of 1: the line "zzz" was not found anywhere, compared exactly, then ignoring trailing and surrounding whitespace, ' +
+            'then typographic punctuation). Nothing was changed. Read the file and copy the context lines exactly.\n',
+          outcome: { type: 'exit', exitCode: 1 },
+        },
+      ],
+    });
+    expect(await read(platform, 'f.txt')).toBe('a\n');
+  });
+
   it('answers with no output and a note where the platform has no shell', async () => {
     const { runner } = setup();
     expect(await runner.execute('shell', { commands: ['echo hi'] })).toEqual({ output: [], note: 'shell is not available on the memory platform' });

@@ -168,6 +168,8 @@ export interface ShellResult {
 /** What to run, whatever shape the arguments came in. */
 interface ShellPlan {
   commands: string[];
+  /** For each command, the apply_patch invocation it is (applied, not run), or null. */
+  patches: Array<{ patch: string; cd?: string } | null>;
   timeoutMs: number | undefined;
   maxOutputLength: number | undefined;
   workdir: string | undefined;
@@ -205,8 +207,10 @@ function planShell(args: ShellArgs): ShellPlan {
   if (args.maxOutputLength !== undefined && args.max_output_length !== undefined) throw new ToolError('invalid_arguments', 'give maxOutputLength or max_output_length, not both');
   const timeoutMs = args.timeoutMs ?? args.timeout_ms;
   const maxOutputLength = args.maxOutputLength ?? args.max_output_length;
-  if (args.commands !== undefined) return { commands: args.commands, timeoutMs, maxOutputLength, workdir: args.workdir };
-  if (args.command !== undefined) return { commands: [argvToLine(args.command, undefined, 'command')], timeoutMs, maxOutputLength, workdir: args.workdir };
+  if (args.commands !== undefined) return { commands: args.commands, patches: args.commands.map((line) => patchInvocation({ line })), timeoutMs, maxOutputLength, workdir: args.workdir };
+  if (args.command !== undefined) {
+    return { commands: [argvToLine(args.command, undefined, 'command')], patches: [patchInvocation({ argv: args.command })], timeoutMs, maxOutputLength, workdir: args.workdir };
+  }
   if (timeoutMs !== undefined || maxOutputLength !== undefined || args.workdir !== undefined) {
     throw new ToolError('invalid_arguments', 'with action, put timeout_ms, max_output_length and working_directory inside the action');
   }
@@ -221,25 +225,75 @@ function planShell(args: ShellArgs): ShellPlan {
     throw new ToolError('invalid_arguments', 'action.env goes with an argv command; with command lines, set variables in the line itself (FOO=1 make)');
   }
   const commands = action.commands ?? [argvToLine(action.command as string[], action.env, 'action.command')];
-  return { commands, timeoutMs: action.timeout_ms, maxOutputLength: action.max_output_length, workdir: action.working_directory };
+  const patches = action.commands?.map((line) => patchInvocation({ line })) ?? [patchInvocation({ argv: action.command as string[] })];
+  return { commands, patches, timeoutMs: action.timeout_ms, maxOutputLength: action.max_output_length, workdir: action.working_directory };
+}
+
+const PATCH_PROGRAMS = new Set(['apply_patch', 'applypatch']);
+/** `apply_patch <<'EOF'` ... `EOF` as a whole script, optionally after `cd <dir> &&` (any heredoc word, quoted or not). */
+const PATCH_SCRIPT = /^\s*(?:cd\s+(?:'([^']*)'|"([^"]*)"|([^\s;&|'"]+))\s*&&\s*)?(?:apply_patch|applypatch)\s*<<-?\s*(['"]?)([A-Za-z_][A-Za-z0-9_]*)\4[ \t]*\n([\s\S]*?)\n[ \t]*\5\s*$/;
+
+/** The patch (and `cd` folder) of a command that is an apply_patch invocation, as Codex recognises them; null otherwise. */
+export function patchInvocation(command: { line: string } | { argv: readonly string[] }): { patch: string; cd?: string } | null {
+  let script: string;
+  if ('argv' in command) {
+    const argv = command.argv;
+    if (argv.length === 2 && PATCH_PROGRAMS.has(argv[0] as string)) return { patch: argv[1] as string };
+    if (argv.length !== 3 || !/(^|\/)(ba|z)?sh$/.test(argv[0] as string) || !['-c', '-lc'].includes(argv[1] as string)) return null;
+    script = argv[2] as string;
+  } else script = command.line;
+  const match = PATCH_SCRIPT.exec(script);
+  if (match === null) return null;
+  const cd = match[1] ?? match[2] ?? match[3];
+  return cd === undefined ? { patch: match[6] as string } : { patch: match[6] as string, cd };
+}
+
+/**
+ * Runs an apply_patch invocation given to `shell` (Codex intercepts these rather than running a
+ * program): the patch is applied as `apply_patch` would, paths taken from `cwd` (and its `cd`). The
+ * summary is stdout with exit code 0; a patch that does not apply is stderr with exit code 1.
+ */
+async function interceptPatch(invocation: { patch: string; cd?: string }, cwd: string, ctx: ToolContext): Promise<ShellCommandOutput> {
+  try {
+    let dir = cwd;
+    if (invocation.cd !== undefined) dir = await resolveWorkspacePath({ fs: ctx.fs, root: ctx.platform.root, cwd }, invocation.cd, { argName: 'the cd folder' });
+    // The call's context with another working directory (its members read from the context itself).
+    const scoped = new Proxy(ctx, {
+      get(target, key) {
+        if (key === 'cwd') return dir;
+        const value: unknown = Reflect.get(target, key, target);
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const { output } = await applyPatchOperations(scoped, applyPatchArgsToOperations({ input: invocation.patch }));
+    return { stdout: output, stderr: '', outcome: { type: 'exit', exitCode: 0 } };
+  } catch (error) {
+    if (!(error instanceof ToolError)) throw error;
+    return { stdout: '', stderr: `${error.message}\n`, outcome: { type: 'exit', exitCode: 1 } };
+  }
 }
 
 async function runEach(args: ShellArgs, ctx: ToolContext): Promise<ShellResult> {
   const plan = planShell(args);
   const platform = ctx.platform;
+  if (plan.patches.every((p) => p !== null) && plan.commands.length > 0) {
+    // Only patches: no shell is needed, so they apply on every platform.
+    const output: ShellCommandOutput[] = [];
+    for (const invocation of plan.patches) output.push(await interceptPatch(invocation as { patch: string; cd?: string }, await workingDirectory(plan, ctx), ctx));
+    return { output };
+  }
   if (!platform.capabilities.runCommand || typeof platform.runCommand !== 'function') {
     return { output: [], note: platform.name === 'web' ? 'shell is not available in the browser' : `shell is not available on the ${platform.name} platform` };
   }
-  let cwd = ctx.cwd;
-  if (plan.workdir !== undefined) {
-    cwd = await resolveWorkspacePath({ fs: ctx.fs, root: platform.root, cwd: ctx.cwd }, plan.workdir, { argName: 'the working directory' });
-    const stats = await statOrNull(ctx.fs, cwd);
-    if (stats === null) throw new ToolError('not_found', `the working directory ${cwd} does not exist; give an existing folder inside the workspace`);
-    if (!stats.isDirectory()) throw new ToolError('not_a_directory', `the working directory ${cwd} is a file; give a folder`);
-  }
+  const cwd = await workingDirectory(plan, ctx);
   const output: ShellCommandOutput[] = [];
   const timeoutMs = Math.min(plan.timeoutMs ?? RUN_COMMAND_DEFAULT_TIMEOUT_MS, RUN_COMMAND_MAX_TIMEOUT_MS);
-  for (const command of plan.commands) {
+  for (const [index, command] of plan.commands.entries()) {
+    const invocation = plan.patches[index];
+    if (invocation) {
+      output.push(await interceptPatch(invocation, cwd, ctx));
+      continue;
+    }
     const run: RunCommandResult = await platform.runCommand({ command, cwd, timeoutMs }, ctx.signal);
     output.push({
       stdout: capOutput(run.stdout, plan.maxOutputLength),
@@ -251,6 +305,16 @@ async function runEach(args: ShellArgs, ctx: ToolContext): Promise<ShellResult> 
   const result: ShellResult = { output };
   if (plan.maxOutputLength !== undefined) result.maxOutputLength = plan.maxOutputLength;
   return result;
+}
+
+/** The folder commands run in: the working directory, or the one the arguments give (inside the workspace). */
+async function workingDirectory(plan: ShellPlan, ctx: ToolContext): Promise<string> {
+  if (plan.workdir === undefined) return ctx.cwd;
+  const cwd = await resolveWorkspacePath({ fs: ctx.fs, root: ctx.platform.root, cwd: ctx.cwd }, plan.workdir, { argName: 'the working directory' });
+  const stats = await statOrNull(ctx.fs, cwd);
+  if (stats === null) throw new ToolError('not_found', `the working directory ${cwd} does not exist; give an existing folder inside the workspace`);
+  if (!stats.isDirectory()) throw new ToolError('not_a_directory', `the working directory ${cwd} is a file; give a folder`);
+  return cwd;
 }
 
 const timeoutSchema = { type: 'integer', minimum: 1, maximum: RUN_COMMAND_MAX_TIMEOUT_MS, description: 'Deadline of each command in ms.' } as const;
@@ -266,8 +330,11 @@ const argvSchema = { type: 'array', items: { type: 'string' }, minItems: 1, desc
  * process group, killed whole at the timeout (`timeoutMs` / `timeout_ms`, default 120,000, at most
  * 600,000); the result lists `{ stdout, stderr, outcome }` per command, `outcome` `{ type: 'exit',
  * exitCode }` or `{ type: 'timeout' }` (a timeout stops the remaining commands).
- * `maxOutputLength` / `max_output_length` caps each stream, in characters. Where there is no shell
- * (browser, memory) it succeeds with no output and a note.
+ * `maxOutputLength` / `max_output_length` caps each stream, in characters. A command that is an
+ * apply_patch invocation (`["apply_patch", patch]`, or a script `apply_patch <<'EOF'` ... `EOF`,
+ * optionally after `cd dir &&`, alone or as `bash -lc` / `sh -c`) is applied as a patch rather than
+ * run, as Codex intercepts it: the summary on stdout with exit code 0, or the reason on stderr with
+ * exit code 1. Where there is no shell (browser, memory) other commands succeed with no output and a note.
  *
  * Errors: `invalid_arguments` for no shape or two, both spellings of one option, an action `user`
  * (commands run as the host's user), a bad `env` name; `outside_workspace`, `not_found`,
