@@ -52,6 +52,9 @@ const SLOW_TESTS = [
   'node/big-tree.test.ts',
   'node/long-needle.test.ts',
   'src/fs/walk-ignore-bounds.test.ts',
+  'test/docs-typecheck.test.ts', // one tsc over every ts block of the README and docs/
+  'test/readme-mcp.test.ts', // starts toolhost mcp once per documented client configuration
+  'test/readme-quickstarts.test.ts', // loads the Node platform and the AI SDK from source
 ];
 
 /** Whether the test file at `path` runs the built package (imports test/support/build.ts or built-search.ts). */

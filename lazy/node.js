@@ -36,7 +36,7 @@ export function loadHtmlConverter() {
 }
 let pool;
 /**
- * The process's worker threads for CPU-heavy work of a call (lazy/threads.js: at most 2, one core left to the caller, each with a
+ * The process's worker threads for CPU-heavy work of a call (lazy/threads.js: at most 2, so one long task cannot hold up the rest; each with a
  * 512 MiB heap, terminated when a task's signal aborts or after 10 s idle), started on first use;
  * undefined where `node:worker_threads` is missing (then the work runs on the calling thread).
  */

@@ -4,10 +4,12 @@
 // a task whose signal aborts (the call's deadline or cancel) has its thread terminated at once.
 
 /**
- * Most threads at once: 2, and one core left to the calling thread (so 1 on a 2-core machine); more
- * tasks wait their turn (their signal still ends the wait).
+ * Most threads at once: 2, whatever the core count, so one long task (a huge page converting until
+ * its deadline) cannot keep every other call waiting; more tasks wait their turn (their signal still
+ * ends the wait). The threads run at the OS's priority like the caller: the calling thread's event
+ * loop stays free because it only posts and waits.
  */
-const maxThreads = (os) => Math.max(1, Math.min(2, (os?.availableParallelism?.() ?? 2) - 1));
+const MAX_THREADS = 2;
 /** A thread idle this long (ms) is terminated, so a process that converted one big page does not keep its heap. */
 const IDLE_MS = 10_000;
 /** Heap of each thread (MiB): past it the task answers `too_large` (the thread is terminated by V8). */
@@ -16,7 +18,7 @@ const HEAP_MB = 512;
 const STACK_MB = 8;
 
 /**
- * A pool of up to 2 worker threads (1 on a 2-core machine) running lazy/thread-worker.js, or undefined where
+ * A pool of up to 2 worker threads running lazy/thread-worker.js, or undefined where
  * `node:worker_threads` is missing. `run(task, input, signal)` resolves with the task's value, or rejects
  * with `signal.reason` when the signal aborts (the thread is terminated), with a `{ name: 'ToolError',
  * code, message }` object for an error the task answered with, `too_large` when the thread ran out of
@@ -26,7 +28,6 @@ export function createThreadPool(workerUrl) {
   const get = globalThis.process?.getBuiltinModule;
   const threads = typeof get === 'function' ? get('node:worker_threads') : undefined;
   if (typeof threads?.Worker !== 'function') return undefined;
-  const MAX_THREADS = maxThreads(get('node:os'));
   const idle = [];
   const waiting = [];
   let live = 0;
