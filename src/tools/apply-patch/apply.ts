@@ -4,14 +4,42 @@ import type { PatchChunk } from './parse.js';
 
 type Compare = (fileLine: string, patchLine: string) => boolean;
 
+const PUNCTUATION: Readonly<Record<string, string>> = (() => {
+  const map: Record<string, string> = {};
+  for (const c of '\u2010\u2011\u2012\u2013\u2014\u2015\u2212') map[c] = '-';
+  for (const c of '\u2018\u2019\u201A\u201B') map[c] = "'";
+  for (const c of '\u201C\u201D\u201E\u201F') map[c] = '"';
+  for (const c of '\u00A0\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200A\u202F\u205F\u3000') map[c] = ' ';
+  return map;
+})();
+const PUNCTUATION_CHARS = /[\u2010-\u2015\u2212\u2018-\u201F\u00A0\u2002-\u200A\u202F\u205F\u3000]/g;
+const HAS_PUNCTUATION = /[\u2010-\u2015\u2212\u2018-\u201F\u00A0\u2002-\u200A\u202F\u205F\u3000]/;
+
 /**
- * The three ways a hunk's lines are compared with the file's, tried in this order as Codex's
- * apply_patch does: exactly, then ignoring trailing whitespace, then ignoring whitespace at both ends.
+ * A line as the last matching pass sees it: trimmed, with typographic dashes, quotes and Unicode
+ * spaces (en/em dash, minus sign, curly quotes, no-break and other fixed-width spaces) made ASCII.
+ */
+export function normalisePunctuation(line: string): string {
+  return line.trim().replace(PUNCTUATION_CHARS, (c) => PUNCTUATION[c] ?? c);
+}
+
+/**
+ * The four ways a hunk's lines are compared with the file's, tried in this order as Codex's
+ * apply_patch does: exactly, then ignoring trailing whitespace, then ignoring whitespace at both
+ * ends, then also treating typographic punctuation and Unicode spaces as their ASCII forms.
  */
 const PASSES: readonly Compare[] = [
   (a, b) => a === b,
   (a, b) => a.trimEnd() === b.trimEnd(),
   (a, b) => a.trim() === b.trim(),
+  (a, b) => {
+    const x = a.trim();
+    const y = b.trim();
+    if (x === y) return true;
+    // Lines without such punctuation that differ once trimmed differ here too: skip them cheaply.
+    if (!HAS_PUNCTUATION.test(x) && !HAS_PUNCTUATION.test(y)) return false;
+    return normalisePunctuation(x) === normalisePunctuation(y);
+  },
 ];
 
 function matchesAt(lines: readonly string[], pattern: readonly string[], at: number, same: Compare): boolean {
@@ -23,16 +51,17 @@ function matchesAt(lines: readonly string[], pattern: readonly string[], at: num
 
 /**
  * Where `pattern` occurs in `lines` at or after `start` (0-based), trying each pass of {@link PASSES}
- * over the whole range before the next; with `endOfFile` the position that ends the file is tried
- * first. -1 when it is nowhere.
+ * over the whole range before the next. With `endOfFile` only the position that ends the file is
+ * tried (as Codex's `seek_sequence` does), and only if it is not before `start`. An empty pattern is
+ * at `start`. -1 when it is nowhere.
  */
 export function seekLines(lines: readonly string[], pattern: readonly string[], start: number, endOfFile = false): number {
   if (pattern.length === 0) return start;
   const last = lines.length - pattern.length;
   if (last < 0) return -1;
+  const from = endOfFile ? Math.max(last, start) : start;
   for (const same of PASSES) {
-    if (endOfFile && last >= start && matchesAt(lines, pattern, last, same)) return last;
-    for (let i = start; i <= last; i += 1) if (matchesAt(lines, pattern, i, same)) return i;
+    for (let i = from; i <= last; i += 1) if (matchesAt(lines, pattern, i, same)) return i;
   }
   return -1;
 }
@@ -52,21 +81,55 @@ interface Replacement {
   insert: string[];
 }
 
+/** One line a chunk writes: its text, and for a context line the index of its old line (whose file text it keeps). */
+interface Written {
+  text: string;
+  old: number | null;
+}
+
+function writtenLines(chunk: PatchChunk): Written[] {
+  const out: Written[] = [];
+  let old = 0;
+  let added = 0;
+  for (const kind of chunk.kinds) {
+    if (kind === '-') old += 1;
+    else if (kind === '+') out.push({ text: chunk.newLines[added++] as string, old: null });
+    else {
+      out.push({ text: chunk.newLines[added++] as string, old });
+      old += 1;
+    }
+  }
+  return out;
+}
+
+function noMatch(lines: readonly string[], chunk: PatchChunk, cursor: number, where: string, hunk: string): ToolError {
+  const missing = chunk.endOfFile ? { line: chunk.oldLines[chunk.oldLines.length - 1] as string } : firstMissingLine(lines, chunk.oldLines, cursor);
+  const place = chunk.endOfFile
+    ? 'at the end of the file (the hunk is marked "*** End of File")'
+    : missing.after !== undefined
+      ? `after line ${missing.after}, where the hunk's earlier lines match`
+      : cursor > 0
+        ? `at or after line ${cursor + 1}`
+        : 'anywhere';
+  const quoted = chunk.endOfFile ? 'the hunk\'s lines were not found' : `the line ${quoteForMessage(missing.line, { json: true })} was not found`;
+  return new ToolError(
+    'no_match',
+    `Failed to find expected lines in ${where}:\n${chunk.oldLines.join('\n')}\n` +
+      `(${hunk}: ${quoted} ${place}, compared exactly, then ignoring trailing and surrounding whitespace, then typographic punctuation). ` +
+      'Nothing was changed. Read the file and copy the context lines exactly.',
+  );
+}
+
 /**
- * Applies the chunks of a V4A update to `text` (a file's content without its BOM) and returns the new
- * text. Chunks are located in order, each after the previous one: a chunk's `@@` context line is found
- * first (by the same passes), then its old lines, with {@link seekLines}; a chunk without old lines is
- * inserted after its context line, or at the end of the file. Lines keep their own endings; new lines
- * take the ending of the line they replace, else the file's dominant one (so CRLF files stay CRLF),
- * and a file without a final line break keeps having none.
- *
- * Errors: `no_match` quoting the context header or the first hunk line the file does not have
- * (with the line after which the hunk stopped matching), and the hunk's number.
+ * Where each chunk goes, located in order as Codex's applier does: a chunk's `@@` context line is
+ * found first (from the previous chunk's end, by the same passes), then its old lines with
+ * {@link seekLines} from there; if they are not found and end with an empty line (which often stands
+ * for the file's final line break), they are sought again without it (and the written lines lose a
+ * final empty line too). A chunk with no old lines is a pure addition: after its context line when it
+ * has one, else at the end of the file (before a final empty line). Context lines keep the file's own
+ * text where they were matched loosely.
  */
-export function applyChunks(text: string, chunks: readonly PatchChunk[], path: string): string {
-  const { lines, endings } = splitLines(text);
-  const dominant = detectLineEnding(text);
-  const fallback = dominant === 'crlf' ? '\r\n' : dominant === 'cr' ? '\r' : '\n';
+function locateChunks(lines: readonly string[], chunks: readonly PatchChunk[], path: string): Replacement[] {
   const where = quoteForMessage(path);
   const replacements: Replacement[] = [];
   let cursor = 0;
@@ -77,70 +140,60 @@ export function applyChunks(text: string, chunks: readonly PatchChunk[], path: s
       if (at === -1) {
         throw new ToolError(
           'no_match',
-          `${hunk} of ${where} does not apply: its context line ${quoteForMessage(chunk.context, { json: true })} (after "@@") ` +
-            `was not found${cursor > 0 ? ` after line ${cursor}` : ''}; nothing was changed. Read the file and copy the line exactly.`,
+          `Failed to find context ${quoteForMessage(chunk.context, { json: true })} in ${where} (${hunk}: the line after "@@" ` +
+            `was not found${cursor > 0 ? ` after line ${cursor}` : ''}). Nothing was changed. Read the file and copy the line exactly.`,
         );
       }
       cursor = at + 1;
     }
-    let oldLines = chunk.oldLines;
-    let newLines = chunk.newLines;
-    let kinds = chunk.kinds;
-    if (oldLines.length === 0) {
-      replacements.push({ at: chunk.context !== undefined ? cursor : lines.length, remove: 0, insert: newLines });
+    let written = writtenLines(chunk);
+    if (chunk.oldLines.length === 0) {
+      const end = lines.length > 0 && lines[lines.length - 1] === '' ? lines.length - 1 : lines.length;
+      replacements.push({ at: chunk.context !== undefined ? cursor : end, remove: 0, insert: written.map((w) => w.text) });
       return;
     }
-    let at = seekLines(lines, oldLines, cursor, chunk.endOfFile);
-    if (at === -1 && oldLines[oldLines.length - 1] === '') {
-      // A trailing empty context line often stands for the file's final line break.
-      oldLines = oldLines.slice(0, -1);
-      if (newLines[newLines.length - 1] === '') newLines = newLines.slice(0, -1);
-      const lastContext = kinds.lastIndexOf(' ');
-      if (lastContext !== -1) kinds = [...kinds.slice(0, lastContext), ...kinds.slice(lastContext + 1)];
-      at = oldLines.length === 0 ? lines.length : seekLines(lines, oldLines, cursor, chunk.endOfFile);
+    let pattern = chunk.oldLines;
+    let at = seekLines(lines, pattern, cursor, chunk.endOfFile);
+    if (at === -1 && pattern[pattern.length - 1] === '') {
+      pattern = pattern.slice(0, -1);
+      if (written.length > 0 && written[written.length - 1]?.text === '') written = written.slice(0, -1);
+      at = seekLines(lines, pattern, cursor, chunk.endOfFile);
     }
-    if (at === -1) {
-      const missing = firstMissingLine(lines, chunk.oldLines, cursor);
-      const place =
-        missing.after !== undefined
-          ? `after line ${missing.after}, where the hunk's earlier lines match`
-          : cursor > 0
-            ? `at or after line ${cursor + 1}`
-            : 'anywhere';
-      throw new ToolError(
-        'no_match',
-        `${hunk} of ${where} does not apply: the line ${quoteForMessage(missing.line, { json: true })} was not found ${place} ` +
-          '(compared exactly, then ignoring trailing and surrounding whitespace); nothing was changed. Read the file and copy the context lines exactly.',
-      );
-    }
-    // Context lines matched loosely keep the file's own text; only "+" lines come from the patch.
-    const insert: string[] = [];
-    let oldAt = at;
-    let added = 0;
-    for (const kind of kinds) {
-      if (kind === ' ') {
-        insert.push(lines[oldAt] as string);
-        oldAt += 1;
-        added += 1;
-      } else if (kind === '-') oldAt += 1;
-      else {
-        insert.push(newLines[added] as string);
-        added += 1;
-      }
-    }
-    replacements.push({ at, remove: oldLines.length, insert });
-    cursor = at + oldLines.length;
+    if (at === -1) throw noMatch(lines, chunk, cursor, where, hunk);
+    const insert = written.map((w) => (w.old !== null && w.old < pattern.length ? (lines[at + w.old] as string) : w.text));
+    replacements.push({ at, remove: pattern.length, insert });
+    cursor = at + pattern.length;
   });
+  return replacements;
+}
 
-  // Hunks are found in order, except pure additions without a context header, which go at the end of
-  // the file wherever they stand in the patch (as Codex's applier places them): put every replacement
-  // in file order (a stable sort keeps the patch's order at one place).
+/**
+ * Applies the chunks of a V4A update to `text` (a file's content without its BOM) and returns the new
+ * text; the chunks are located by {@link locateChunks}. Lines keep their own endings; new lines take
+ * the ending of the line they replace, else the file's dominant one (so CRLF files stay CRLF), and a
+ * file without a final line break keeps having none.
+ *
+ * Errors: `no_match` in Codex's words ("Failed to find expected lines in <path>:" and the hunk's old
+ * lines, or "Failed to find context ..."), then the hunk's number and the first line the file does
+ * not have.
+ */
+export function applyChunks(text: string, chunks: readonly PatchChunk[], path: string): string {
+  const { lines, endings } = splitLines(text);
+  const dominant = detectLineEnding(text);
+  const fallback = dominant === 'crlf' ? '\r\n' : dominant === 'cr' ? '\r' : '\n';
+  const replacements = locateChunks(lines, chunks, path);
+  // Pure additions at the end of the file may stand before chunks found earlier in the file: put every
+  // replacement in file order (a stable sort keeps the patch's order at one place).
   replacements.sort((a, b) => a.at - b.at);
   const outLines: string[] = [];
   const outEndings: string[] = [];
   let next = 0;
   const finalEnding = lines.length > 0 ? (endings[lines.length - 1] as string) : fallback;
-  for (const { at, remove, insert } of replacements) {
+  for (const replacement of replacements) {
+    const { remove, insert } = replacement;
+    // A pure addition at the end of the file that a hunk ending there has already passed goes after it.
+    const at = remove === 0 && replacement.at < next ? next : replacement.at;
+    if (at < next) throw new ToolError('no_match', `two hunks of ${quoteForMessage(path)} change the same lines (at line ${at + 1}); merge them into one hunk. Nothing was changed.`);
     for (; next < at; next += 1) {
       outLines.push(lines[next] as string);
       outEndings.push(endings[next] as string);

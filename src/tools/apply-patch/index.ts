@@ -50,8 +50,10 @@ interface Planned {
  * back. Writes are atomic per file and keep each file's BOM and line endings; the file cache records
  * the new hashes, and a file this conversation viewed that has changed since is `stale_file` for a delete.
  *
- * Errors: `not_found` (update or delete of a missing file), `already_exists` (add or move onto an
- * existing file), `no_match` (a hunk that does not apply, quoting the line), `binary_file`,
+ * An `*** Add File` or `*** Move to:` onto an existing file replaces it, as Codex does, unless this
+ * conversation read that file and it has changed since (`stale_file`).
+ *
+ * Errors: `not_found` (update or delete of a missing file), `no_match` (a hunk that does not apply, quoting the line), `binary_file`,
  * `is_a_directory`, `too_large`, `outside_workspace`, `stale_file`, `cancelled`.
  */
 export async function applyPatchOperations(ctx: ToolContext, operations: readonly PatchOperation[]): Promise<PatchResult> {
@@ -78,10 +80,21 @@ export async function applyPatchOperations(ctx: ToolContext, operations: readonl
     if (decoded === null) throw new ToolError('binary_file', `${where} is a binary file (a NUL byte or invalid UTF-8); patches apply to UTF-8 text only`);
     return { stats, bytes, ...decoded };
   };
-  const mustBeFree = async (path: string, what: string): Promise<void> => {
-    if ((await statOrNull(ctx.fs, path)) !== null) {
-      throw new ToolError('already_exists', `${clipForMessage(path)} already exists, so it cannot be ${what}; use "*** Update File:" to change it`);
+  /**
+   * What a file about to be written over (by `*** Add File` or `*** Move to:`) holds now: null when it
+   * does not exist. As Codex, an existing file is overwritten, unless this conversation read it and it
+   * has changed since (`stale_file`), so changes the model never saw are not lost.
+   */
+  const overwritable = async (path: string, what: string): Promise<{ stats: FsStats; bytes: Uint8Array } | null> => {
+    const stats = await statOrNull(ctx.fs, path);
+    if (stats === null) return null;
+    if (stats.isDirectory()) throw new ToolError('is_a_directory', `${clipForMessage(path)} is a directory, so it cannot be ${what}; choose a file path`);
+    const bytes = await ctx.fs.readFile(path);
+    const known = ctx.fileCache.get(path);
+    if (known !== undefined && known !== (await fingerprintBytes(bytes))) {
+      throw new ToolError('stale_file', `${clipForMessage(path)} has changed since you last read it, so it was not ${what}; read it again, then retry the patch`);
     }
+    return { stats, bytes };
   };
 
   async function plan(): Promise<PatchResult> {
@@ -89,8 +102,8 @@ export async function applyPatchOperations(ctx: ToolContext, operations: readonl
     const changes: PatchChange[] = [];
     for (const { op, path, moveTo } of resolved) {
       if (op.type === 'add') {
-        await mustBeFree(path, 'added');
-        planned.push({ path, read: null, before: null, after: encodeText(op.content) });
+        const existing = await overwritable(path, 'replaced by "*** Add File:"');
+        planned.push({ path, read: existing, before: existing?.bytes ?? null, after: encodeText(op.content) });
         changes.push({ action: 'A', path });
       } else if (op.type === 'delete') {
         const { stats, bytes } = await readText(path);
@@ -105,8 +118,8 @@ export async function applyPatchOperations(ctx: ToolContext, operations: readonl
         const text = op.chunks.length === 0 ? file.text : applyChunks(file.text, op.chunks, op.path);
         const after = encodeText(text, file.bom);
         if (moveTo !== undefined && moveTo !== path) {
-          await mustBeFree(moveTo, 'the target of "*** Move to:"');
-          planned.push({ path: moveTo, read: null, before: null, after }, { path, read: file, before: file.bytes, after: null });
+          const existing = await overwritable(moveTo, 'replaced by "*** Move to:"');
+          planned.push({ path: moveTo, read: existing, before: existing?.bytes ?? null, after }, { path, read: file, before: file.bytes, after: null });
           changes.push({ action: 'M', path: moveTo, moved_from: path });
         } else {
           planned.push({ path, read: file, before: file.bytes, after });

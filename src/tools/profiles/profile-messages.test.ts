@@ -153,8 +153,8 @@ const DRIVES: Record<Profile, Drive[]> = {
     E('apply_patch', { input: '*** Begin Patch\n*** Delete File: missing.txt\n*** End Patch' }, 'not_found', 'apply_patch: deleting a missing file'),
     E('apply_patch', { input: '*** Begin Patch\n*** Update File: bin.dat\n@@\n-a\n+b\n*** End Patch' }, 'binary_file', 'apply_patch: binary file'),
     E('apply_patch', { input: '*** Begin Patch\n*** Update File: dir\n@@\n-a\n+b\n*** End Patch' }, 'is_a_directory', 'apply_patch: a directory'),
-    E('apply_patch', { input: '*** Begin Patch\n*** Add File: ../x.txt\n+x\n*** End Patch' }, 'invalid_arguments', 'apply_patch: a path leaving the workspace'),
-    E('apply_patch', { input: '*** Begin Patch\n*** Add File: a.txt\n+x\n*** End Patch' }, 'already_exists', 'apply_patch: adding a file that exists'),
+    E('apply_patch', { input: '*** Begin Patch\n*** Add File: ../x.txt\n+x\n*** End Patch' }, 'outside_workspace', 'apply_patch: a path leaving the workspace'),
+    E('apply_patch', { input: '*** Begin Patch\n*** Update File: a.txt\n*** Move to: dir\n*** End Patch' }, 'is_a_directory', 'apply_patch: moving a file onto a directory'),
     E('apply_patch', { operation: { type: 'update_file', path: 'a.txt' } }, 'invalid_arguments', 'apply_patch: an operation without diff'),
     E('apply_patch', { operation: { type: 'update_file', path: 'a.txt', diff: '' } }, 'invalid_arguments', 'apply_patch: a diff without hunks'),
     E('apply_patch', { input: '*** Begin Patch\n*** Update File: a.txt\n@@\n-alpha\n+\ud800\n*** End Patch' }, 'invalid_arguments', 'apply_patch: half a surrogate pair'),
@@ -188,7 +188,7 @@ const CODES: Record<Profile, Record<string, string[]>> = {
     web_fetch: ['invalid_arguments'],
   },
   openai: {
-    apply_patch: ['invalid_arguments', 'no_match', 'not_found', 'binary_file', 'is_a_directory', 'already_exists', 'too_large'],
+    apply_patch: ['invalid_arguments', 'no_match', 'not_found', 'binary_file', 'is_a_directory', 'outside_workspace', 'too_large'],
     shell: ['invalid_arguments'],
   },
 };
