@@ -3,7 +3,6 @@ import { defineTool, type Tool, type ToolContext } from '../../core/tool.js';
 import type { WebSearchResult } from '../../core/types.js';
 import { compileGlob, loadGlobMatcher } from '../../search/glob.js';
 import { createFileTool, type CreateFileResult } from '../create-file.js';
-import { editFileTool, type EditFileResult } from '../edit-file.js';
 import { findFileTool } from '../find-file.js';
 import { grepSearchTool, type GrepSearchArgs, type GrepSearchResult, type SearchContentResult } from '../grep-search.js';
 import { listDirTool, type ListDirResult } from '../list-dir.js';
@@ -11,6 +10,7 @@ import { runCommandTool } from '../run-command.js';
 import { viewFileTool, type ViewFileResult } from '../view-file.js';
 import { webSearchFallbackTool } from '../web-search.js';
 import { fetchAsMarkdown, type WebFetchResult } from '../web-fetch.js';
+import { checkWritePlaceholders, geminiReplace, type GeminiReplaceArgs, type GeminiReplaceResult } from './gemini-replace.js';
 
 /** Calls a built-in's `callWithContext` (each profile tool is a thin layer over the built-in of the same job). */
 function delegate<A, R>(tool: Tool<A, R>, args: A, ctx: ToolContext): Promise<R> {
@@ -53,7 +53,10 @@ export const geminiWriteFileTool: Tool<{ file_path: string; content: string }, C
     required: ['file_path', 'content'],
     additionalProperties: false,
   } as const,
-  callWithContext: async (args, ctx) => delegate(createFileTool, { ...args, overwrite: true }, ctx),
+  callWithContext: async (args, ctx) => {
+    await checkWritePlaceholders(args.file_path, args.content, ctx);
+    return delegate(createFileTool, { ...args, overwrite: true }, ctx);
+  },
 });
 
 /**
@@ -61,7 +64,7 @@ export const geminiWriteFileTool: Tool<{ file_path: string; content: string }, C
  * `edit_file` (exact literal match; `allow_multiple` replaces every occurrence, else it must be unique).
  * `instruction` says what the change is for; it is not used to match.
  */
-export const geminiReplaceTool: Tool<{ file_path: string; instruction?: string; old_string: string; new_string: string; allow_multiple?: boolean }, EditFileResult> =
+export const geminiReplaceTool: Tool<GeminiReplaceArgs, GeminiReplaceResult> =
   /* @__PURE__ */ defineTool({
     name: 'replace',
     annotations: { title: 'Replace text in a file', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
@@ -80,8 +83,7 @@ export const geminiReplaceTool: Tool<{ file_path: string; instruction?: string; 
       required: ['file_path', 'old_string', 'new_string'],
       additionalProperties: false,
     } as const,
-    callWithContext: async (args, ctx) =>
-      delegate(editFileTool, { file_path: args.file_path, old_string: args.old_string, new_string: args.new_string, replace_all: args.allow_multiple === true }, ctx),
+    callWithContext: async (args, ctx) => geminiReplace(args, ctx),
   });
 
 /** Gemini CLI's `glob`: `{ pattern, dir_path?, case_sensitive?, respect_git_ignore? }` through `find_file`. */

@@ -1,0 +1,200 @@
+import { describe, expect, it } from 'vitest';
+import { createMemoryPlatform } from '../../platform/memory.js';
+import { ToolRunner, type ToolCallResult } from '../../core/runner.js';
+import type { Platform } from '../../core/types.js';
+import { toolProfiles } from './index.js';
+import { detectOmissionPlaceholders } from './gemini-placeholders.js';
+import { boundedDistance } from './gemini-fuzzy.js';
+import { matchLadder, applyLadder } from './gemini-ladder.js';
+import { minimalEdit } from './gemini-replace.js';
+
+const decode = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
+
+function setup(files: Record<string, string> = {}): { platform: Platform; runner: ToolRunner } {
+  const platform = createMemoryPlatform({ files });
+  return { platform, runner: new ToolRunner({ platform, tools: toolProfiles.gemini() }) };
+}
+
+/** The tool's result on success, else the failure ({ error, code }). */
+async function call(runner: ToolRunner, name: string, args: Record<string, unknown>): Promise<unknown> {
+  const [outcome] = (await runner.processToolCalls([{ name, args }])) as [ToolCallResult];
+  return 'result' in outcome ? outcome.result : outcome;
+}
+
+/** A varied source file of `count` lines (a fixed pseudo-random pick of words, so windows differ as real code does). */
+export function variedSource(count: number): string[] {
+  const words = ['user', 'order', 'total', 'price', 'cache', 'value', 'index', 'buffer', 'result', 'config', 'stream', 'token', 'parser', 'handler', 'queue', 'retry'];
+  const verbs = ['load', 'save', 'check', 'merge', 'split', 'parse', 'send', 'flush', 'reset', 'emit'];
+  let seed = 12345;
+  const next = (n: number): number => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed % n;
+  };
+  const lines: string[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const a = words[next(words.length)];
+    const b = words[next(words.length)];
+    const v = verbs[next(verbs.length)];
+    lines.push(`${'  '.repeat(1 + next(3))}const ${a}${i} = ${v}(${b}, ${next(100)});`);
+  }
+  return lines;
+}
+
+const read = async (platform: Platform, path: string): Promise<string> => decode(await platform.fs.readFile(`/workspace/${path}`));
+
+describe('Gemini CLI behaviour: omission placeholders', () => {
+  it('detects a standalone placeholder line, in parentheses or a // comment, whatever its case', () => {
+    expect(detectOmissionPlaceholders('(rest of methods ...)')).toEqual(['rest of methods ...']);
+    expect(detectOmissionPlaceholders('  // rest of code ...')).toEqual(['rest of code ...']);
+    expect(detectOmissionPlaceholders('(Unchanged Code ...)')).toEqual(['unchanged code ...']);
+    expect(detectOmissionPlaceholders('class A {\n  run() {}\n  (rest of methods ...)\n  (unchanged method ...)\n}')).toEqual(['rest of methods ...', 'unchanged method ...']);
+  });
+
+  it('detects the leading-ellipsis forms models write: // ... rest of methods ..., # ... existing code ...', () => {
+    expect(detectOmissionPlaceholders('    // ... rest of methods ...')).toEqual(['rest of methods ...']);
+    expect(detectOmissionPlaceholders('# ... existing code ...')).toEqual(['existing code ...']);
+    expect(detectOmissionPlaceholders('/* ... unchanged code ... */')).toEqual(['unchanged code ...']);
+  });
+
+  it('does not take the phrase inside a string, after code on the line, or an unrelated ellipsis for a placeholder', () => {
+    expect(detectOmissionPlaceholders('const note = "(rest of methods ...)";')).toEqual([]);
+    expect(detectOmissionPlaceholders('return value; // rest of methods ...')).toEqual([]);
+    expect(detectOmissionPlaceholders('log("loading...");\n// ...')).toEqual([]);
+    expect(detectOmissionPlaceholders('// rest of methods ... and more text')).toEqual([]);
+  });
+
+  it('replace refuses a placeholder in new_string that old_string does not hold, writing nothing', async () => {
+    const { platform, runner } = setup({ 'a.ts': 'class A {\n  one() {}\n  two() {}\n}\n' });
+    const refused = await call(runner, 'replace', { file_path: 'a.ts', instruction: 'add three', old_string: '  one() {}\n  two() {}', new_string: '  one() {}\n  // ... rest of methods ...\n  three() {}' });
+    expect(refused).toMatchObject({ code: 'invalid_arguments' });
+    expect(String((refused as { error: string }).error)).toContain('omission placeholder');
+    expect(String((refused as { error: string }).error)).toContain('read_file');
+    expect(await read(platform, 'a.ts')).toBe('class A {\n  one() {}\n  two() {}\n}\n');
+  });
+
+  it('replace accepts a placeholder line that old_string already held (the model kept it, it deletes nothing)', async () => {
+    const { platform, runner } = setup({ 'a.py': 'def f():\n    # ... existing code ...\n    return 1\n' });
+    expect(await call(runner, 'replace', { file_path: 'a.py', instruction: 'return 2', old_string: '    # ... existing code ...\n    return 1', new_string: '    # ... existing code ...\n    return 2' })).toMatchObject({ replacements: 1 });
+    expect(await read(platform, 'a.py')).toBe('def f():\n    # ... existing code ...\n    return 2\n');
+  });
+
+  it('write_file refuses content with a placeholder for a new file or one that lacks it, and accepts it when the file already holds it', async () => {
+    const { platform, runner } = setup({ 'old.js': 'a();\n', 'doc.md': 'Example:\n(rest of code ...)\n' });
+    expect(await call(runner, 'write_file', { file_path: 'new.js', content: 'start();\n// rest of code ...\n' })).toMatchObject({ code: 'invalid_arguments' });
+    expect(await call(runner, 'write_file', { file_path: 'old.js', content: 'b();\n(unchanged code ...)\n' })).toMatchObject({ code: 'invalid_arguments' });
+    expect(await read(platform, 'old.js')).toBe('a();\n');
+    await expect(platform.fs.stat('/workspace/new.js')).rejects.toThrow();
+    expect(await call(runner, 'write_file', { file_path: 'doc.md', content: 'Example, again:\n(rest of code ...)\n' })).toMatchObject({ file_path: '/workspace/doc.md' });
+    expect(await read(platform, 'doc.md')).toBe('Example, again:\n(rest of code ...)\n');
+  });
+});
+
+describe('Gemini CLI behaviour: the replace matching ladder', () => {
+  it('exact match first: a unique literal is replaced with no strategy reported', async () => {
+    const { platform, runner } = setup({ 'f.ts': 'let a = 1;\nlet b = 2;\n' });
+    const done = await call(runner, 'replace', { file_path: 'f.ts', instruction: 'b is 3', old_string: 'let b = 2;', new_string: 'let b = 3;' });
+    expect(done).toMatchObject({ replacements: 1 });
+    expect((done as { strategy?: string }).strategy).toBeUndefined();
+    expect(await read(platform, 'f.ts')).toBe('let a = 1;\nlet b = 3;\n');
+  });
+
+  it('flexible match: old_string with other indentation matches per trimmed line, and new_string takes the file\'s indentation', async () => {
+    const file = 'function f() {\n    if (x) {\n        go();\n    }\n}\n';
+    const { platform, runner } = setup({ 'f.js': file });
+    const done = await call(runner, 'replace', { file_path: 'f.js', instruction: 'stop', old_string: 'if (x) {\n    go();\n}', new_string: 'if (x) {\n    stop();\n    go();\n}' });
+    expect(done).toMatchObject({ replacements: 1, strategy: 'flexible' });
+    expect(await read(platform, 'f.js')).toBe('function f() {\n    if (x) {\n        stop();\n        go();\n    }\n}\n');
+  });
+
+  it('flexible match keeps a CRLF file CRLF', async () => {
+    const { platform, runner } = setup({ 'w.txt': 'a\r\n\t\tb = 1\r\n\t\tc = 2\r\nd\r\n' });
+    expect(await call(runner, 'replace', { file_path: 'w.txt', instruction: 'c', old_string: 'b = 1\nc = 2', new_string: 'b = 1\nc = 3' })).toMatchObject({ strategy: 'flexible' });
+    expect(await read(platform, 'w.txt')).toBe('a\r\n\t\tb = 1\r\n\t\tc = 3\r\nd\r\n');
+  });
+
+  it('whitespace-tolerant match: tokens in order with other spacing around delimiters match, re-indented', async () => {
+    const { platform, runner } = setup({ 'g.py': 'def g():\n    total=compute( a,b )\n    return total\n' });
+    const done = await call(runner, 'replace', { file_path: 'g.py', instruction: 'spacing', old_string: 'total = compute(a,b)', new_string: 'total = compute(a, b, c)' });
+    expect(done).toMatchObject({ replacements: 1, strategy: 'whitespace' });
+    expect(await read(platform, 'g.py')).toBe('def g():\n    total = compute(a, b, c)\n    return total\n');
+  });
+
+  it('fuzzy match: a block with a small typo (under 10 % weighted difference) is replaced and the lines are named', async () => {
+    const file = 'class Cart {\n  addItem(item) {\n    this.items.push(item);\n    this.total += item.price;\n  }\n}\n';
+    const { platform, runner } = setup({ 'c.js': file });
+    const done = await call(runner, 'replace', {
+      file_path: 'c.js',
+      instruction: 'count',
+      old_string: '  addItem(item) {\n    this.items.push(iten);\n    this.total += item.price;\n  }',
+      new_string: '  addItem(item) {\n    this.items.push(item);\n    this.count += 1;\n  }',
+    });
+    expect(done).toMatchObject({ replacements: 1, strategy: 'fuzzy' });
+    expect((done as { note: string }).note).toContain('lines 2-5');
+    expect(await read(platform, 'c.js')).toBe('class Cart {\n  addItem(item) {\n    this.items.push(item);\n    this.count += 1;\n  }\n}\n');
+  });
+
+  it('fuzzy match refuses a block that differs by more than the threshold: no_match, nothing written', async () => {
+    const file = 'alpha beta gamma\ndelta epsilon\n';
+    const { platform, runner } = setup({ 'x.txt': file });
+    expect(await call(runner, 'replace', { file_path: 'x.txt', instruction: 'x', old_string: 'omega sigma tau\nphi chi psi', new_string: 'z' })).toMatchObject({ code: 'no_match' });
+    expect(await read(platform, 'x.txt')).toBe(file);
+  });
+
+  it('short old_string (under 10 characters) never fuzzy-matches', async () => {
+    const { runner } = setup({ 's.txt': 'value\n' });
+    expect(await call(runner, 'replace', { file_path: 's.txt', instruction: 'x', old_string: 'valeu', new_string: 'v' })).toMatchObject({ code: 'no_match' });
+  });
+
+  it('allow_multiple: several flexible matches need it; with it every one is replaced', async () => {
+    const file = 'if a:\n  x = 1\nif b:\n      x = 1\n';
+    const { platform, runner } = setup({ 'm.py': file });
+    const refused = await call(runner, 'replace', { file_path: 'm.py', instruction: 'x', old_string: '\tx = 1', new_string: 'x = 2' });
+    expect(refused).toMatchObject({ code: 'ambiguous_match' });
+    expect(String((refused as { error: string }).error)).toContain('allow_multiple');
+    expect(await read(platform, 'm.py')).toBe(file);
+    expect(await call(runner, 'replace', { file_path: 'm.py', instruction: 'x', old_string: '\tx = 1', new_string: 'x = 2', allow_multiple: true })).toMatchObject({ replacements: 2, strategy: 'flexible' });
+    expect(await read(platform, 'm.py')).toBe('if a:\n  x = 2\nif b:\n      x = 2\n');
+  });
+
+  it('ambiguity with at most 3 matches shows each one\'s lines with the lines around them, and names allow_multiple', async () => {
+    const { runner } = setup({ 'r.ts': 'a();\nreset();\nb();\nreset();\nc();\n' });
+    const refused = await call(runner, 'replace', { file_path: 'r.ts', instruction: 'x', old_string: 'reset();', new_string: 'clear();' });
+    expect(refused).toMatchObject({ code: 'ambiguous_match' });
+    const message = (refused as { error: string }).error;
+    expect(message).toContain('Expected 1 occurrence but found 2');
+    expect(message).toContain('1: a();\n2: reset();\n3: b();');
+    expect(message).not.toContain('replace_all');
+  });
+
+  it('ambiguity with more than 3 matches gives the count without listing them', async () => {
+    const { runner } = setup({ 'r.ts': 'x;\nx;\nx;\nx;\n' });
+    const refused = await call(runner, 'replace', { file_path: 'r.ts', instruction: 'x', old_string: 'x;', new_string: 'y;' });
+    expect(refused).toMatchObject({ code: 'ambiguous_match' });
+    expect((refused as { error: string }).error).toContain('found 4');
+    expect((refused as { error: string }).error).not.toContain('The matches');
+  });
+
+  it('the ladder\'s change is written as one unique span (minimal whole-line edit), widened when the changed lines repeat', () => {
+    expect(minimalEdit('a\nb\nc\n', 'a\nB\nc\n')).toEqual({ old: 'b', replacement: 'B' });
+    const widened = minimalEdit('x\nsame\ny\nsame\n', 'x\nsame\ny\nSAME\n');
+    expect(widened.old).not.toBe('same');
+    expect('x\nsame\ny\nsame\n'.split(widened.old).length - 1).toBe(1);
+  });
+
+  it('the bounded edit distance equals Levenshtein within the band and says "over" past it', () => {
+    const work = { cells: 0 };
+    expect(boundedDistance('kitten', 'sitting', 5, work)).toBe(3);
+    expect(boundedDistance('kitten', 'sitting', 2, work)).toBe(3);
+    expect(boundedDistance('abc', 'abc', 0, work)).toBe(0);
+    expect(boundedDistance('', 'abc', 5, work)).toBe(3);
+  });
+
+  it('a 10,000-line file with the fuzzy fallback finds the one near block (the filter keeps the scan linear)', async () => {
+    const lines = variedSource(10_000);
+    const text = `${lines.join('\n')}\n`;
+    const needle = lines.slice(5000, 5004).join('\n').replace('const', 'cnst');
+    const match = await matchLadder(text, needle, 'X');
+    expect(match).toMatchObject({ strategy: 'fuzzy', spans: [{ line: 5001, endLine: 5004 }] });
+    expect(applyLadder(text, match!).split('\n')[5000]).toBe(`${/^ */.exec(lines[5000]!)![0]}X`);
+  });
+});
