@@ -7,6 +7,7 @@ import { detectOmissionPlaceholders } from './gemini-placeholders.js';
 import { boundedDistance } from './gemini-fuzzy.js';
 import { matchLadder, applyLadder } from './gemini-ladder.js';
 import { minimalEdit } from './gemini-replace.js';
+import { sortByRecency } from './gemini-listing.js';
 
 const decode = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
 
@@ -196,5 +197,59 @@ describe('Gemini CLI behaviour: the replace matching ladder', () => {
     const match = await matchLadder(text, needle, 'X');
     expect(match).toMatchObject({ strategy: 'fuzzy', spans: [{ line: 5001, endLine: 5004 }] });
     expect(applyLadder(text, match!).split('\n')[5000]).toBe(`${/^ */.exec(lines[5000]!)![0]}X`);
+  });
+});
+
+describe('Gemini CLI behaviour: glob order and list_directory order, with ignore files', () => {
+  const HOUR = 60 * 60 * 1000;
+
+  it('glob order: files changed in the last 24 hours first, newest first; then the older ones alphabetically', () => {
+    const now = 1_000 * HOUR;
+    const order = sortByRecency(
+      [
+        { path: '/w/b-old.ts', mtimeMs: now - 48 * HOUR },
+        { path: '/w/a-old.ts', mtimeMs: now - 30 * HOUR },
+        { path: '/w/z-new.ts', mtimeMs: now - 1 * HOUR },
+        { path: '/w/y-newer.ts', mtimeMs: now - 10 },
+        { path: '/w/c-edge.ts', mtimeMs: now - 24 * HOUR },
+      ],
+      now,
+    );
+    expect(order).toEqual(['/w/y-newer.ts', '/w/z-new.ts', '/w/a-old.ts', '/w/b-old.ts', '/w/c-edge.ts']);
+  });
+
+  it('glob answers in that order on a workspace (file times from the file system)', async () => {
+    const { platform, runner } = setup({ 'src/old.ts': '', 'src/alpha.ts': '', 'src/fresh.ts': '', 'src/fresher.ts': '' });
+    const now = Date.now();
+    const times: Record<string, number> = { '/workspace/src/old.ts': now - 72 * HOUR, '/workspace/src/alpha.ts': now - 90 * HOUR, '/workspace/src/fresh.ts': now - 2 * HOUR, '/workspace/src/fresher.ts': now - HOUR };
+    const lstat = platform.fs.lstat.bind(platform.fs);
+    (platform.fs as { lstat: typeof lstat }).lstat = async (path: string) => {
+      const stats = await lstat(path);
+      return times[path] === undefined ? stats : Object.assign(Object.create(Object.getPrototypeOf(stats) as object) as typeof stats, stats, { mtimeMs: times[path] });
+    };
+    expect(await call(runner, 'glob', { pattern: '*.ts' })).toMatchObject({ files: ['/workspace/src/fresher.ts', '/workspace/src/fresh.ts', '/workspace/src/alpha.ts', '/workspace/src/old.ts'] });
+  });
+
+  it('glob honours .geminiignore unless respect_gemini_ignore is false', async () => {
+    const { runner } = setup({ '.geminiignore': 'secret/\n*.gen.ts\n', 'a.ts': '', 'b.gen.ts': '', 'secret/k.ts': '' });
+    expect(await call(runner, 'glob', { pattern: '**/*.ts' })).toMatchObject({ files: ['/workspace/a.ts'], total: 1 });
+    const all = (await call(runner, 'glob', { pattern: '**/*.ts', respect_gemini_ignore: false })) as { files: string[] };
+    expect([...all.files].sort()).toEqual(['/workspace/a.ts', '/workspace/b.gen.ts', '/workspace/secret/k.ts']);
+  });
+
+  it('list_directory: directories first, then files, each alphabetically (letter case does not split the list)', async () => {
+    const { runner } = setup({ 'b.txt': '', 'A.md': '', 'zdir/x': '', 'Cdir/y': '', 'a.ts': '' });
+    const listed = (await call(runner, 'list_directory', { dir_path: '.' })) as { entries: Array<{ name: string; type: string }> };
+    expect(listed.entries.map((e) => e.name)).toEqual(['Cdir', 'zdir', 'A.md', 'a.ts', 'b.txt']);
+  });
+
+  it('list_directory leaves out .gitignore and .geminiignore entries unless file_filtering_options turns them off', async () => {
+    const files = { '.gitignore': 'build/\n*.log\n', '.geminiignore': 'notes.md\n', 'build/o.js': '', 'run.log': '', 'notes.md': '', 'src/a.ts': '', 'src/.gitignore': 'gen/\n', 'src/gen/g.ts': '', 'src/b.ts': '' };
+    const { runner } = setup(files);
+    const names = async (args: Record<string, unknown>): Promise<string[]> => ((await call(runner, 'list_directory', args)) as { entries: Array<{ name: string }> }).entries.map((e) => e.name);
+    expect(await names({ dir_path: '.' })).toEqual(['src', '.geminiignore', '.gitignore']);
+    expect(await names({ dir_path: '.', file_filtering_options: { respect_git_ignore: false } })).toEqual(['build', 'src', '.geminiignore', '.gitignore', 'run.log']);
+    expect(await names({ dir_path: '.', file_filtering_options: { respect_gemini_ignore: false } })).toEqual(['src', '.geminiignore', '.gitignore', 'notes.md']);
+    expect(await names({ dir_path: 'src' })).toEqual(['.gitignore', 'a.ts', 'b.ts']);
   });
 });

@@ -1,11 +1,11 @@
 import { ToolError, toToolError } from '../../core/errors.js';
 import { defineTool, type Tool, type ToolContext } from '../../core/tool.js';
 import type { WebSearchResult } from '../../core/types.js';
-import { compileGlob, loadGlobMatcher } from '../../search/glob.js';
 import { createFileTool, type CreateFileResult } from '../create-file.js';
-import { findFileTool } from '../find-file.js';
+import type { FindFileResult } from '../find-file.js';
 import { grepSearchTool, type GrepSearchArgs, type GrepSearchResult, type SearchContentResult } from '../grep-search.js';
-import { listDirTool, type ListDirResult } from '../list-dir.js';
+import type { ListDirResult } from '../list-dir.js';
+import { geminiGlob, geminiListDirectory, type GeminiGlobArgs, type GeminiListArgs } from './gemini-listing.js';
 import { runCommandTool } from '../run-command.js';
 import { viewFileTool, type ViewFileResult } from '../view-file.js';
 import { webSearchFallbackTool } from '../web-search.js';
@@ -86,11 +86,16 @@ export const geminiReplaceTool: Tool<GeminiReplaceArgs, GeminiReplaceResult> =
     callWithContext: async (args, ctx) => geminiReplace(args, ctx),
   });
 
-/** Gemini CLI's `glob`: `{ pattern, dir_path?, case_sensitive?, respect_git_ignore? }` through `find_file`. */
-export const geminiGlobTool = /* @__PURE__ */ defineTool({
+/**
+ * Gemini CLI's `glob`: `{ pattern, dir_path?, case_sensitive?, respect_git_ignore?, respect_gemini_ignore? }`
+ * through `find_file`; files modified in the last 24 hours first (newest first), then the rest by path.
+ */
+export const geminiGlobTool: Tool<GeminiGlobArgs, FindFileResult> = /* @__PURE__ */ defineTool({
   name: 'glob',
   annotations: { title: 'Find files', readOnlyHint: true, openWorldHint: false },
-  description: 'Finds files matching a glob pattern (e.g. "src/**/*.ts", "**/*.md"), returning their paths sorted.',
+  description:
+    'Finds files matching a glob pattern (e.g. "src/**/*.ts", "**/*.md"), returning absolute paths: files modified in the last 24 hours first ' +
+    '(newest first), then the others alphabetically.',
   parameters: {
     type: 'object',
     properties: {
@@ -98,41 +103,46 @@ export const geminiGlobTool = /* @__PURE__ */ defineTool({
       dir_path: str('Optional: the directory to search within; default: the working directory.'),
       case_sensitive: bool('Optional: whether the match is case-sensitive (default false).'),
       respect_git_ignore: bool('Optional: respect .gitignore patterns (default true).'),
+      respect_gemini_ignore: bool('Optional: respect .geminiignore patterns (default true).'),
     },
     required: ['pattern'],
     additionalProperties: false,
   } as const,
   readOnly: true,
-  callWithContext: async (args, ctx) => {
-    const forward: Record<string, unknown> = { pattern: args.pattern, include_ignored: args.respect_git_ignore === false };
-    if (args.dir_path !== undefined) forward.dir_path = args.dir_path;
-    if (args.case_sensitive !== undefined) forward.case_sensitive = args.case_sensitive;
-    return delegate(findFileTool as unknown as Tool<Record<string, unknown>, unknown>, forward, ctx);
-  },
+  callWithContext: async (args, ctx) => geminiGlob(args, ctx),
 });
 
-/** Gemini CLI's `list_directory`: `{ dir_path, ignore? }` through `list_dir`, leaving out names matching an `ignore` glob. */
-export const geminiListDirectoryTool: Tool<{ dir_path: string; ignore?: string[] }, ListDirResult> = /* @__PURE__ */ defineTool({
+/**
+ * Gemini CLI's `list_directory`: `{ dir_path, ignore?, file_filtering_options? }` through `list_dir`:
+ * directories first, then files, by name; names matching an `ignore` glob and entries ignored by
+ * `.gitignore` / `.geminiignore` (unless file_filtering_options turns them off) left out.
+ */
+export const geminiListDirectoryTool: Tool<GeminiListArgs, ListDirResult> = /* @__PURE__ */ defineTool({
   name: 'list_directory',
   annotations: { title: 'List directory', readOnlyHint: true, openWorldHint: false },
-  description: 'Lists the files and subdirectories directly inside a directory, optionally leaving out names that match glob patterns.',
+  description:
+    'Lists the files and subdirectories directly inside a directory (directories first, then files, alphabetically), leaving out names that match ' +
+    'the ignore globs and entries ignored by .gitignore or .geminiignore.',
   parameters: {
     type: 'object',
     properties: {
       dir_path: str('The path to the directory to list.'),
       ignore: { type: 'array', items: { type: 'string' }, description: 'Glob patterns of names to leave out.' },
+      file_filtering_options: {
+        type: 'object',
+        description: 'Optional: whether to respect ignore patterns from .gitignore or .geminiignore.',
+        properties: {
+          respect_git_ignore: bool('Optional: respect .gitignore patterns (default true).'),
+          respect_gemini_ignore: bool('Optional: respect .geminiignore patterns (default true).'),
+        },
+        additionalProperties: false,
+      },
     },
     required: ['dir_path'],
     additionalProperties: false,
   } as const,
   readOnly: true,
-  callWithContext: async (args, ctx) => {
-    const listed = await delegate(listDirTool, { dir_path: args.dir_path }, ctx);
-    if (!args.ignore || args.ignore.length === 0) return listed;
-    await loadGlobMatcher();
-    const matchers = args.ignore.map((pattern) => compileGlob(pattern, { argName: 'ignore', caseSensitive: true }));
-    return { ...listed, entries: listed.entries.filter((entry) => !matchers.some((m) => m.matches(entry.name))) };
-  },
+  callWithContext: async (args, ctx) => geminiListDirectory(args as GeminiListArgs, ctx),
 });
 
 /** Arguments of Gemini CLI's `grep_search` (its ripgrep-style parameters). */
