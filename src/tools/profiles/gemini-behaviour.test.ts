@@ -253,3 +253,56 @@ describe('Gemini CLI behaviour: glob order and list_directory order, with ignore
     expect(await names({ dir_path: 'src' })).toEqual(['.gitignore', 'a.ts', 'b.ts']);
   });
 });
+
+describe('Gemini CLI behaviour: grep_search parameters and ignore files', () => {
+  const SRC = {
+    'src/app.ts': 'import x from "y";\nconst debug = true; // TODO remove\nlog("TODO later");\nconst z = 1;\n',
+    'src/lib.ts': 'export const TODO_LIST = [];\n',
+    '.geminiignore': 'vendor/\n',
+    'vendor/dep.ts': '// TODO vendored\n',
+  };
+
+  it('exclude_pattern is a line regex: a matching line that also matches it is left out (case-insensitive)', async () => {
+    const { runner } = setup(SRC);
+    const found = (await call(runner, 'grep_search', { pattern: 'TODO', exclude_pattern: 'REMOVE|list', context: 0 })) as { matches: Array<{ file_path: string; line_number: number }> };
+    expect(found.matches.map((m) => `${m.file_path}:${m.line_number}`)).toEqual(['/workspace/src/app.ts:3']);
+  });
+
+  it('exclude_pattern that is not a valid regular expression is invalid_pattern, naming the parameter', async () => {
+    const { runner } = setup(SRC);
+    const refused = (await call(runner, 'grep_search', { pattern: 'TODO', exclude_pattern: '(' })) as { code: string; error: string };
+    expect(refused.code).toBe('invalid_pattern');
+    expect(refused.error).toContain('exclude_pattern');
+  });
+
+  it('.geminiignore is honoured by grep_search; no_ignore searches those files too', async () => {
+    const { runner } = setup(SRC);
+    expect(await call(runner, 'grep_search', { pattern: 'vendored', names_only: true })).toMatchObject({ files: [] });
+    expect(await call(runner, 'grep_search', { pattern: 'vendored', names_only: true, no_ignore: true })).toMatchObject({ files: ['/workspace/vendor/dep.ts'] });
+  });
+
+  it('automatic context: one match without context asked for comes back with the lines around it', async () => {
+    const { runner } = setup(SRC);
+    const found = (await call(runner, 'grep_search', { pattern: 'debug' })) as { matches: Array<{ line_number: number; before: string[]; after: string[] }> };
+    expect(found.matches).toHaveLength(1);
+    expect(found.matches[0]).toMatchObject({ line_number: 2, before: ['import x from "y";'], after: ['log("TODO later");', 'const z = 1;'] });
+  });
+
+  it('automatic context is not added when context was asked for, for names_only, or past 3 matches', async () => {
+    const { runner } = setup({ 'a.txt': 'k1\nk2\nk3\nk4\nother\n' });
+    const asked = (await call(runner, 'grep_search', { pattern: 'k1', context: 0 })) as { matches: Array<{ before?: string[] }> };
+    expect(asked.matches[0]?.before ?? []).toEqual([]);
+    const many = (await call(runner, 'grep_search', { pattern: 'k' })) as { matches: Array<{ before?: string[] }> };
+    expect(many.matches).toHaveLength(4);
+    expect(many.matches.every((m) => m.before === undefined)).toBe(true);
+  });
+
+  it('accepts Gemini CLI\'s declared grep parameters together without unknown-parameter errors', async () => {
+    const { runner } = setup(SRC);
+    const found = await call(runner, 'grep_search', {
+      pattern: 'todo', dir_path: '.', include_pattern: '*.ts', exclude_pattern: 'later', names_only: false, case_sensitive: false,
+      fixed_strings: true, context: 1, after: 1, before: 0, no_ignore: false, max_matches_per_file: 5, total_max_matches: 10,
+    });
+    expect((found as { matches: Array<{ file_path: string }> }).matches.map((m) => m.file_path)).toEqual(['/workspace/src/app.ts', '/workspace/src/lib.ts']);
+  });
+});

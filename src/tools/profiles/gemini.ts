@@ -3,7 +3,10 @@ import { defineTool, type Tool, type ToolContext } from '../../core/tool.js';
 import type { WebSearchResult } from '../../core/types.js';
 import { createFileTool, type CreateFileResult } from '../create-file.js';
 import type { FindFileResult } from '../find-file.js';
-import { grepSearchTool, type GrepSearchArgs, type GrepSearchResult, type SearchContentResult } from '../grep-search.js';
+import type { GrepSearchResult } from '../grep-search.js';
+import { geminiGrep as geminiGrepSearch, type GeminiGrepArgs } from './gemini-grep.js';
+
+export type { GeminiGrepArgs } from './gemini-grep.js';
 import type { ListDirResult } from '../list-dir.js';
 import { geminiGlob, geminiListDirectory, type GeminiGlobArgs, type GeminiListArgs } from './gemini-listing.js';
 import { runCommandTool } from '../run-command.js';
@@ -145,30 +148,14 @@ export const geminiListDirectoryTool: Tool<GeminiListArgs, ListDirResult> = /* @
   callWithContext: async (args, ctx) => geminiListDirectory(args as GeminiListArgs, ctx),
 });
 
-/** Arguments of Gemini CLI's `grep_search` (its ripgrep-style parameters). */
-export interface GeminiGrepArgs {
-  pattern: string;
-  dir_path?: string;
-  include?: string;
-  include_pattern?: string;
-  exclude_pattern?: string;
-  names_only?: boolean;
-  case_sensitive?: boolean;
-  fixed_strings?: boolean;
-  context?: number;
-  after?: number;
-  before?: number;
-  max_matches_per_file?: number;
-  total_max_matches?: number;
-}
-
 function geminiGrep(name: string): Tool<GeminiGrepArgs, GrepSearchResult> {
   return defineTool({
     name,
     annotations: { title: 'Search file contents', readOnlyHint: true, openWorldHint: false },
     description:
       'Searches file contents for a regular expression (ripgrep-style; case-insensitive unless case_sensitive). Filter files with include ' +
-      '(a glob such as "*.ts") and exclude_pattern; names_only lists just the matching files; context, before and after add lines around matches.',
+      '(a glob such as "*.ts"); exclude_pattern drops lines matching a second regular expression; names_only lists just the matching files; ' +
+      'context, before and after add lines around matches (with 1 to 3 matches and none asked for, lines around them are added). Max 100 matches unless total_max_matches.',
     parameters: {
       type: 'object',
       properties: {
@@ -176,13 +163,14 @@ function geminiGrep(name: string): Tool<GeminiGrepArgs, GrepSearchResult> {
         dir_path: str('Optional: the directory to search within; default: the working directory.'),
         include: str('Optional: a glob of the files to search (e.g. "*.js", "*.{ts,tsx}", "src/**").'),
         include_pattern: str('Optional: the same as include.'),
-        exclude_pattern: str('Optional: a glob of files to skip.'),
+        exclude_pattern: str('Optional: a regular expression; a matching line that also matches exclude_pattern is left out (case-insensitive).'),
         names_only: bool('Optional: return only the paths of matching files.'),
         case_sensitive: bool('Optional: match case exactly (default false).'),
         fixed_strings: bool('Optional: treat pattern as literal text.'),
         context: int('Optional: lines of context around each match.'),
         after: int('Optional: lines of context after each match.'),
         before: int('Optional: lines of context before each match.'),
+        no_ignore: bool('Optional: also search files ignored by .geminiignore (default false).'),
         max_matches_per_file: int('Optional: most matches listed per file.', 1),
         total_max_matches: int('Optional: most matches in all (default 100).', 1),
       },
@@ -190,41 +178,7 @@ function geminiGrep(name: string): Tool<GeminiGrepArgs, GrepSearchResult> {
       additionalProperties: false,
     } as const,
     readOnly: true,
-    callWithContext: async (input, ctx): Promise<GrepSearchResult> => {
-      const args = input as GeminiGrepArgs;
-      if (args.include !== undefined && args.include_pattern !== undefined && args.include !== args.include_pattern) {
-        throw new ToolError('invalid_arguments', 'include and include_pattern are the same parameter; give one of them');
-      }
-      const before = args.before ?? args.context ?? 0;
-      const after = args.after ?? args.context ?? 0;
-      const forward: GrepSearchArgs = { pattern: args.pattern, case_sensitive: args.case_sensitive === true };
-      const include = args.include ?? args.include_pattern;
-      if (args.dir_path !== undefined) forward.dir_path = args.dir_path;
-      if (include !== undefined) forward.include = include;
-      if (args.exclude_pattern !== undefined) forward.exclude = args.exclude_pattern;
-      if (args.fixed_strings !== undefined) forward.fixed_strings = args.fixed_strings;
-      if (before + after > 0) forward.context_lines = Math.min(Math.max(before, after), 20);
-      if (args.names_only === true) forward.output_mode = 'files_with_matches';
-      forward.max_results = args.total_max_matches ?? 100;
-      const found = await delegate(grepSearchTool, forward, ctx);
-      if (!('matches' in found)) return found;
-      const content = found as SearchContentResult;
-      const perFile = new Map<string, number>();
-      const matches = content.matches
-        .filter((m) => {
-          const seen = (perFile.get(m.file_path) ?? 0) + 1;
-          perFile.set(m.file_path, seen);
-          return args.max_matches_per_file === undefined || seen <= args.max_matches_per_file;
-        })
-        .map((m) => {
-          if (m.before === undefined && m.after === undefined) return m;
-          const trimmed = { ...m };
-          if (m.before !== undefined) trimmed.before = before === 0 ? [] : m.before.slice(-before);
-          if (m.after !== undefined) trimmed.after = m.after.slice(0, after);
-          return trimmed;
-        });
-      return { ...content, matches };
-    },
+    callWithContext: async (input, ctx): Promise<GrepSearchResult> => geminiGrepSearch(input as GeminiGrepArgs, ctx),
   }) as Tool<GeminiGrepArgs, GrepSearchResult>;
 }
 
