@@ -18,8 +18,11 @@ export interface FuzzyOptions {
 
 const isSpace = (c: number): boolean => c === 32 || c === 9 || c === 10 || c === 13 || c === 11 || c === 12;
 const stripSpaces = (s: string): string => s.replace(/\s/g, '');
-const BUCKETS = 1 << 16;
-const bigramKey = (a: number, b: number): number => (a * 31 + b) & (BUCKETS - 1);
+/** Hash buckets of the character and bigram counts: small tables stay in cache; a collision only makes the filter looser, never wrong. */
+const CHAR_BUCKETS = 1 << 10;
+const BIGRAM_BUCKETS = 1 << 12;
+const charKey = (c: number): number => c & (CHAR_BUCKETS - 1);
+const bigramKey = (a: number, b: number): number => (a * 31 + b) & (BIGRAM_BUCKETS - 1);
 
 /**
  * Levenshtein distance of `a` and `b` if it is at most `k`, else `k + 1`; counts its cells in `work`.
@@ -80,10 +83,10 @@ function strippedIndex(text: string, lines: readonly Line[]): { codes: Uint16Arr
 
 /** Counts of `needle`'s characters and (hashed) bigrams, for the sliding filter. */
 function needleCounts(stripped: string): { chars: Int32Array; bigrams: Int32Array } {
-  const chars = new Int32Array(BUCKETS);
-  const bigrams = new Int32Array(BUCKETS);
+  const chars = new Int32Array(CHAR_BUCKETS);
+  const bigrams = new Int32Array(BIGRAM_BUCKETS);
   for (let i = 0; i < stripped.length; i += 1) {
-    chars[stripped.charCodeAt(i)]! += 1;
+    chars[charKey(stripped.charCodeAt(i))]! += 1;
     if (i > 0) bigrams[bigramKey(stripped.charCodeAt(i - 1), stripped.charCodeAt(i))]! += 1;
   }
   return { chars, bigrams };
@@ -104,41 +107,34 @@ export async function fuzzy(text: string, lines: Line[], needle: string, replace
   const want = needleCounts(blockStripped);
   const { codes, starts } = strippedIndex(text, lines);
   // Sliding counts over the stripped text of lines [i, i + n): how many of the needle's characters and bigrams the window shares.
-  const have = { chars: new Int32Array(BUCKETS), bigrams: new Int32Array(BUCKETS) };
+  const haveChars = new Int32Array(CHAR_BUCKETS);
+  const haveBigrams = new Int32Array(BIGRAM_BUCKETS);
+  const wantChars = want.chars;
+  const wantBigrams = want.bigrams;
   let sharedChars = 0;
   let sharedBigrams = 0;
-  const add = (p: number, sign: 1 | -1): void => {
-    const c = codes[p] as number;
-    if (sign === 1) {
-      if (have.chars[c]! < want.chars[c]!) sharedChars += 1;
-      have.chars[c]! += 1;
-    } else {
-      have.chars[c]! -= 1;
-      if (have.chars[c]! < want.chars[c]!) sharedChars -= 1;
-    }
-  };
-  const addBigram = (p: number, sign: 1 | -1): void => {
-    const g = bigramKey(codes[p - 1] as number, codes[p] as number);
-    if (sign === 1) {
-      if (have.bigrams[g]! < want.bigrams[g]!) sharedBigrams += 1;
-      have.bigrams[g]! += 1;
-    } else {
-      have.bigrams[g]! -= 1;
-      if (have.bigrams[g]! < want.bigrams[g]!) sharedBigrams -= 1;
-    }
-  };
   let lo = starts[0] as number;
-  let hi = lo; // window covers codes[lo, hi)
+  let hi = lo; // the window covers codes[lo, hi)
   const moveTo = (from: number, to: number): void => {
-    while (hi < to) {
-      add(hi, 1);
-      if (hi > lo) addBigram(hi, 1);
-      hi += 1;
+    for (; hi < to; hi += 1) {
+      const c = charKey(codes[hi] as number);
+      if (haveChars[c]! < wantChars[c]!) sharedChars += 1;
+      haveChars[c]! += 1;
+      if (hi > lo) {
+        const g = bigramKey(codes[hi - 1] as number, codes[hi] as number);
+        if (haveBigrams[g]! < wantBigrams[g]!) sharedBigrams += 1;
+        haveBigrams[g]! += 1;
+      }
     }
-    while (lo < from) {
-      add(lo, -1);
-      if (lo + 1 < hi) addBigram(lo + 1, -1);
-      lo += 1;
+    for (; lo < from; lo += 1) {
+      const c = charKey(codes[lo] as number);
+      haveChars[c]! -= 1;
+      if (haveChars[c]! < wantChars[c]!) sharedChars -= 1;
+      if (lo + 1 < hi) {
+        const g = bigramKey(codes[lo] as number, codes[lo + 1] as number);
+        haveBigrams[g]! -= 1;
+        if (haveBigrams[g]! < wantBigrams[g]!) sharedBigrams -= 1;
+      }
     }
   };
   const sLen = blockStripped.length;

@@ -7,7 +7,7 @@ import { ToolError } from '../../core/errors.js';
 import type { ToolContext } from '../../core/tool.js';
 import { decodeText } from '../../fs/text.js';
 import { resolveWorkspacePath } from '../../fs/paths.js';
-import { editFileTool, type EditFileArgs, type EditFileResult } from '../edit-file.js';
+import { EDIT_MAX_FILE_BYTES, editFileTool, type EditFileArgs, type EditFileResult } from '../edit-file.js';
 import { toLf } from '../edit/match.js';
 import { createPace } from '../edit/pace.js';
 import { applyLadder, matchLadder, type LadderMatch, type LadderStrategy } from './gemini-ladder.js';
@@ -146,23 +146,41 @@ function ladderNote(match: LadderMatch): string {
 export async function geminiReplace(args: GeminiReplaceArgs, ctx: ToolContext): Promise<GeminiReplaceResult> {
   refusePlaceholder('new_string', args.new_string, args.old_string);
   const multiple = args.allow_multiple === true;
+  const exact = { file_path: args.file_path, old_string: args.old_string, new_string: args.new_string, replace_all: multiple };
+  const current = args.old_string === '' || args.old_string === args.new_string ? undefined : await readTextLf(ctx, args.file_path);
+  const needle = toLf(args.old_string);
+  // No exact occurrence: the ladder first (edit_file's no_match hint is worked out only when the ladder finds nothing either).
+  if (current !== undefined && !current.textLf.includes(needle)) {
+    const match = await matchLadder(current.textLf, needle, toLf(args.new_string), createPace(ctx.signal));
+    if (match !== null) {
+      if (match.spans.length > 1 && !multiple) throw ambiguous(current.path, current.textLf, match.spans);
+      const { old, replacement } = minimalEdit(current.textLf, applyLadder(current.textLf, match));
+      const written = await delegateEdit({ file_path: args.file_path, old_string: old, new_string: replacement }, ctx);
+      return { ...written, replacements: match.spans.length, strategy: match.strategy, note: ladderNote(match) };
+    }
+  }
   try {
-    return await delegateEdit({ file_path: args.file_path, old_string: args.old_string, new_string: args.new_string, replace_all: multiple }, ctx);
+    return await delegateEdit(exact, ctx);
   } catch (error) {
-    if (!(error instanceof ToolError) || (error.code !== 'no_match' && error.code !== 'ambiguous_match') || args.old_string === '') throw error;
-    const path = await resolveWorkspacePath({ fs: ctx.fs, root: ctx.platform.root, cwd: ctx.cwd }, args.file_path);
-    const decoded = decodeText(await ctx.fs.readFile(path));
-    if (decoded === null) throw error;
-    const textLf = toLf(decoded.text);
-    if (error.code === 'ambiguous_match') throw ambiguous(path, textLf, exactLocations(textLf, toLf(args.old_string)));
-    const match = await matchLadder(textLf, toLf(args.old_string), toLf(args.new_string), createPace(ctx.signal));
-    if (match === null) {
+    if (!(error instanceof ToolError) || current === undefined) throw error;
+    if (error.code === 'ambiguous_match') throw ambiguous(current.path, current.textLf, exactLocations(current.textLf, needle));
+    if (error.code === 'no_match') {
       throw new ToolError('no_match', `${error.message} No match ignoring indentation, whitespace or small differences either; read_file the lines and copy them exactly.`, error.details);
     }
-    if (match.spans.length > 1 && !multiple) throw ambiguous(path, textLf, match.spans);
-    const { old, replacement } = minimalEdit(textLf, applyLadder(textLf, match));
-    const written = await delegateEdit({ file_path: args.file_path, old_string: old, new_string: replacement }, ctx);
-    return { ...written, replacements: match.spans.length, strategy: match.strategy, note: ladderNote(match) };
+    throw error;
+  }
+}
+
+/** The file's path and LF text, or undefined when it cannot be read as text (edit_file then says why). */
+async function readTextLf(ctx: ToolContext, filePath: string): Promise<{ path: string; textLf: string } | undefined> {
+  try {
+    const path = await resolveWorkspacePath({ fs: ctx.fs, root: ctx.platform.root, cwd: ctx.cwd }, filePath);
+    const stats = await ctx.fs.stat(path);
+    if (!stats.isFile() || stats.size > EDIT_MAX_FILE_BYTES) return undefined;
+    const decoded = decodeText(await ctx.fs.readFile(path));
+    return decoded === null ? undefined : { path, textLf: toLf(decoded.text) };
+  } catch {
+    return undefined;
   }
 }
 
