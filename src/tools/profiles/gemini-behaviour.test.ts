@@ -306,3 +306,53 @@ describe('Gemini CLI behaviour: grep_search parameters and ignore files', () => 
     expect((found as { matches: Array<{ file_path: string }> }).matches.map((m) => m.file_path)).toEqual(['/workspace/src/app.ts', '/workspace/src/lib.ts']);
   });
 });
+
+describe('Gemini CLI behaviour: read_many_files and inline data', () => {
+  const PDF = '%PDF-1.4\n%\u00e2\u00e3\n1 0 obj\n<<>>\nendobj\n';
+  const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);
+
+  it('concatenates text files with --- <path> --- separators and ends with --- End of content ---', async () => {
+    const { runner } = setup({ 'docs/a.md': '# A', 'docs/b.md': 'bee\n', 'src/x.ts': 'x' });
+    const read = (await call(runner, 'read_many_files', { include: ['docs/*.md'] })) as { content: string; files: string[] };
+    expect(read.files).toEqual(['/workspace/docs/a.md', '/workspace/docs/b.md']);
+    expect(read.content).toBe('--- /workspace/docs/a.md ---\n\n# A\n\n--- /workspace/docs/b.md ---\n\nbee\n\n\n--- End of content ---');
+  });
+
+  it('a folder in include reads everything under it; exclude globs and default excludes leave files out', async () => {
+    const { runner } = setup({ 'app/main.ts': 'm', 'app/debug.log': 'l', 'app/node_modules/dep/i.js': 'd', 'app/lib.zip': 'PK' });
+    const read = (await call(runner, 'read_many_files', { include: ['app/'], exclude: ['*.log'] })) as { files: string[]; skipped?: Array<{ file_path: string }> };
+    expect(read.files).toEqual(['/workspace/app/main.ts']);
+    expect(read.skipped?.map((s) => s.file_path)).toEqual(['/workspace/app/lib.zip']);
+    const all = (await call(runner, 'read_many_files', { include: ['app/**'], useDefaultExcludes: false, file_filtering_options: { respect_git_ignore: false } })) as { files: string[] };
+    expect(all.files).toContain('/workspace/app/node_modules/dep/i.js');
+  });
+
+  it('.geminiignore leaves files out of read_many_files unless respect_gemini_ignore is false', async () => {
+    const { runner } = setup({ '.geminiignore': 'secret.txt\n', 'secret.txt': 's', 'open.txt': 'o' });
+    expect(await call(runner, 'read_many_files', { include: ['*.txt'] })).toMatchObject({ files: ['/workspace/open.txt'] });
+    expect(await call(runner, 'read_many_files', { include: ['*.txt'], file_filtering_options: { respect_gemini_ignore: false } })).toMatchObject({ files: ['/workspace/open.txt', '/workspace/secret.txt'] });
+  });
+
+  it('images and PDFs come back as inline data only when include names them by name or extension', async () => {
+    const platform = createMemoryPlatform({ files: { 'doc/spec.pdf': PDF, 'doc/notes.md': 'n' } });
+    await platform.fs.writeFile('/workspace/doc/logo.png', PNG);
+    const runner = new ToolRunner({ platform, tools: toolProfiles.gemini() });
+    const plain = (await call(runner, 'read_many_files', { include: ['doc/'] })) as { files: string[]; skipped: Array<{ reason: string }>; inline?: unknown };
+    expect(plain.files).toEqual(['/workspace/doc/notes.md']);
+    expect(plain.inline).toBeUndefined();
+    expect(plain.skipped.map((s) => s.reason)).toEqual([expect.stringContaining('not explicitly requested'), expect.stringContaining('not explicitly requested')]);
+    const asked = (await call(runner, 'read_many_files', { include: ['doc/*.pdf', 'doc/logo.png'] })) as { inline: Array<{ file_path: string; mime_type: string; data_base64: string }> };
+    expect(asked.inline.map((f) => [f.file_path, f.mime_type])).toEqual([['/workspace/doc/logo.png', 'image/png'], ['/workspace/doc/spec.pdf', 'application/pdf']]);
+    expect(asked.inline[1]!.data_base64).toBe(Buffer.from(PDF).toString('base64'));
+  });
+
+  it('read_file returns a PDF as inline data (base64 with its MIME type)', async () => {
+    const { runner } = setup({ 'r.pdf': PDF });
+    expect(await call(runner, 'read_file', { file_path: 'r.pdf' })).toMatchObject({ binary: true, mime_type: 'application/pdf', data_base64: Buffer.from(PDF).toString('base64') });
+  });
+
+  it('an empty include is invalid_arguments with an example', async () => {
+    const { runner } = setup();
+    expect(await call(runner, 'read_many_files', { include: [] })).toMatchObject({ code: 'invalid_arguments' });
+  });
+});

@@ -13,6 +13,7 @@ import { runCommandTool } from '../run-command.js';
 import { viewFileTool, type ViewFileResult } from '../view-file.js';
 import { webSearchFallbackTool } from '../web-search.js';
 import { fetchAsMarkdown, type WebFetchResult } from '../web-fetch.js';
+import { geminiReadMany, withPdfData, type GeminiReadManyArgs, type GeminiReadManyResult } from './gemini-read-many.js';
 import { checkWritePlaceholders, geminiReplace, type GeminiReplaceArgs, type GeminiReplaceResult } from './gemini-replace.js';
 
 /** Calls a built-in's `callWithContext` (each profile tool is a thin layer over the built-in of the same job). */
@@ -30,7 +31,7 @@ export const geminiReadFileTool: Tool<{ file_path: string; start_line?: number; 
   annotations: { title: 'Read file', readOnlyHint: true, openWorldHint: false },
   description:
     'Reads a file from the workspace. For text files, start_line and end_line (1-based, inclusive) read a part; at most 2000 lines per call. ' +
-    'Binary files return their size and type; images also their data.',
+    'Binary files return their size and type; images and PDFs also their data (base64).',
   parameters: {
     type: 'object',
     properties: {
@@ -42,7 +43,42 @@ export const geminiReadFileTool: Tool<{ file_path: string; start_line?: number; 
     additionalProperties: false,
   } as const,
   readOnly: true,
-  callWithContext: async (args, ctx) => delegate(viewFileTool, args, ctx),
+  callWithContext: async (args, ctx) => withPdfData(await delegate(viewFileTool, args, ctx), ctx),
+});
+
+/**
+ * Gemini CLI's `read_many_files`: `{ include, exclude?, recursive?, useDefaultExcludes?, file_filtering_options? }`;
+ * text files concatenated with `--- <path> ---` separators, images and PDFs named in include as inline data.
+ */
+export const geminiReadManyFilesTool: Tool<GeminiReadManyArgs, GeminiReadManyResult> = /* @__PURE__ */ defineTool({
+  name: 'read_many_files',
+  annotations: { title: 'Read many files', readOnlyHint: true, openWorldHint: false },
+  description:
+    "Reads the files that glob patterns or paths name and concatenates the text files, each after a '--- <path> ---' separator, ending with " +
+    "'--- End of content ---'. Images and PDFs are returned as inline data (base64) when include names them by name or extension. Dependency and " +
+    'build folders and binary files are excluded unless useDefaultExcludes is false; .gitignore and .geminiignore are respected.',
+  parameters: {
+    type: 'object',
+    properties: {
+      include: { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1, description: 'Glob patterns or paths, e.g. ["src/**/*.ts"], ["README.md", "docs/"].' },
+      exclude: { type: 'array', items: { type: 'string', minLength: 1 }, description: 'Optional: glob patterns of files or folders to leave out, e.g. "**/*.log", "temp/".' },
+      recursive: bool('Optional: search recursively (default true; a pattern with "/" or "**" says where itself).'),
+      useDefaultExcludes: bool('Optional: apply the default excludes (node_modules, .git, dist, build, binary files; default true).'),
+      file_filtering_options: {
+        type: 'object',
+        description: 'Optional: whether to respect ignore patterns from .gitignore or .geminiignore.',
+        properties: {
+          respect_git_ignore: bool('Optional: respect .gitignore patterns (default true).'),
+          respect_gemini_ignore: bool('Optional: respect .geminiignore patterns (default true).'),
+        },
+        additionalProperties: false,
+      },
+    },
+    required: ['include'],
+    additionalProperties: false,
+  } as const,
+  readOnly: true,
+  callWithContext: async (args, ctx) => geminiReadMany(args as GeminiReadManyArgs, ctx),
 });
 
 /** Gemini CLI's `write_file`: `{ file_path, content }`, creating or overwriting through `create_file` (so `stale_file` applies). */
@@ -265,13 +301,14 @@ export const geminiWebFetchTool: Tool<{ prompt: string }, { prompt: string; resu
 });
 
 /**
- * The Gemini profile's tools, Gemini CLI's names and parameters: read_file, write_file, replace, glob,
+ * The Gemini profile's tools, Gemini CLI's names and parameters: read_file, read_many_files, write_file, replace, glob,
  * list_directory, grep_search, run_shell_command, google_web_search, web_fetch, and search_file_content
  * (the old name of grep_search) unless `aliases` is false (a fresh array).
  */
 export function geminiTools(options: { aliases?: boolean } = {}): Tool[] {
   const tools = [
     geminiReadFileTool,
+    geminiReadManyFilesTool,
     geminiWriteFileTool,
     geminiReplaceTool,
     geminiGlobTool,
