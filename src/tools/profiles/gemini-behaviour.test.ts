@@ -356,3 +356,13 @@ describe('Gemini CLI behaviour: read_many_files and inline data', () => {
     expect(await call(runner, 'read_many_files', { include: [] })).toMatchObject({ code: 'invalid_arguments' });
   });
 });
+
+describe('Gemini CLI behaviour: flexible deletion', () => {
+  it('flexible match with an empty new_string removes the matched lines with their line breaks', async () => {
+    const { platform, runner } = setup({ 'd.py': 'def f():\n    a = 1\n    b = 2\n    return a\n' });
+    expect(await call(runner, 'replace', { file_path: 'd.py', instruction: 'drop b', old_string: 'b = 2 ', new_string: '' })).toMatchObject({ replacements: 1, strategy: 'flexible' });
+    expect(await read(platform, 'd.py')).toBe('def f():\n    a = 1\n    return a\n');
+    expect(await call(runner, 'replace', { file_path: 'd.py', instruction: 'drop a', old_string: '  a = 1\n  return a', new_string: '' })).toMatchObject({ strategy: 'flexible' });
+    expect(await read(platform, 'd.py')).toBe('def f():\n');
+  });
+});

@@ -96,7 +96,10 @@ async function flexible(text: string, lines: Line[], needle: string, replacement
     while (k < n && text.slice(lines[i + k]!.start, lines[i + k]!.end).trim() === wanted[k]) k += 1;
     if (k < n) continue;
     const indent = indentationOf(text, lines[i]!);
-    spans.push({ start: lines[i]!.start, end: lines[i + n - 1]!.end, replacement: reindent(newLines, indent).join('\n'), line: i + 1, endLine: i + n });
+    // An empty new_string removes the matched lines, their line break included (as Gemini CLI).
+    const last = lines[i + n - 1]!;
+    const end = replacement === '' && last.end < text.length ? last.end + 1 : last.end;
+    spans.push({ start: lines[i]!.start, end, replacement: replacement === '' ? '' : reindent(newLines, indent).join('\n'), line: i + 1, endLine: i + n });
     i += n - 1;
   }
   return spans.length > 0 ? { strategy: 'flexible', spans } : null;

@@ -85,7 +85,9 @@ export const geminiReadManyFilesTool: Tool<GeminiReadManyArgs, GeminiReadManyRes
 export const geminiWriteFileTool: Tool<{ file_path: string; content: string }, CreateFileResult> = /* @__PURE__ */ defineTool({
   name: 'write_file',
   annotations: { title: 'Write file', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  description: 'Writes content to a file, creating it (and its folders) or overwriting it. Overwriting a file that changed since you read it fails; read it again first.',
+  description:
+    'Writes content to a file, creating it (and its folders) or overwriting it. Overwriting a file that changed since you read it fails; read it again first. ' +
+    "Provide the complete content; placeholders like '// ... rest of code ...' are refused.",
   parameters: {
     type: 'object',
     properties: { file_path: str('The path to the file to write.'), content: str('The content to write to the file.') },
@@ -100,16 +102,19 @@ export const geminiWriteFileTool: Tool<{ file_path: string; content: string }, C
 
 /**
  * Gemini CLI's `replace`: `{ file_path, instruction?, old_string, new_string, allow_multiple? }` through
- * `edit_file` (exact literal match; `allow_multiple` replaces every occurrence, else it must be unique).
- * `instruction` says what the change is for; it is not used to match.
+ * `edit_file`: exact literal match first, then Gemini CLI's forgiving ladder (gemini-ladder.ts);
+ * `allow_multiple` replaces every occurrence, else it must be unique. Omission placeholders in
+ * new_string that old_string does not hold are refused. `instruction` is for the record, not matching.
  */
 export const geminiReplaceTool: Tool<GeminiReplaceArgs, GeminiReplaceResult> =
   /* @__PURE__ */ defineTool({
     name: 'replace',
     annotations: { title: 'Replace text in a file', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     description:
-      'Replaces text within a file. old_string must match the file exactly, including whitespace and indentation, with enough context to be unique; ' +
-      'set allow_multiple to replace every occurrence. An empty old_string creates a new file. instruction describes the change.',
+      'Replaces text within a file. By default old_string must occur exactly once (include enough context to make it unique); ' +
+      'set allow_multiple to replace every occurrence. old_string should be the exact literal text; when it is not found exactly, a match ' +
+      'ignoring indentation, then whitespace, then small differences is tried, and the result says which was applied. An empty old_string ' +
+      "creates a new file. Do not use omission placeholders like '(rest of methods ...)' in new_string; they are refused.",
     parameters: {
       type: 'object',
       properties: {
