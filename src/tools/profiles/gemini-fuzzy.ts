@@ -157,6 +157,8 @@ export async function fuzzy(text: string, lines: Line[], needle: string, replace
     const score = (dNorm + (dRaw - dNorm) * options.whitespaceWeight) / total;
     if (score <= options.threshold) candidates.push({ index: i, score });
     if (work.cells > options.cellBudget) return null;
+    // A distance can take a few ms: check the slice after each one, not only every 256 windows.
+    if (pace.due()) await pace.pause();
   }
   return pick(text, lines, candidates, n, replacement);
 }

@@ -33,8 +33,8 @@ export const FUZZY_THRESHOLD = 0.1;
 const WHITESPACE_WEIGHT = 0.1;
 /** Shortest old_string the fuzzy step considers (shorter ones would match too loosely). */
 const FUZZY_MIN_CHARS = 10;
-/** Longest old_string the fuzzy step considers, in characters (its distance is quadratic in this). */
-export const FUZZY_MAX_CHARS = 20_000;
+/** Longest old_string the fuzzy step considers, in characters (one window's distance is quadratic in this: at most about 3 million cells). */
+export const FUZZY_MAX_CHARS = 4_000;
 /** Most distance-matrix cells the fuzzy step computes in one call before it gives up (about 100 ms of work). */
 const FUZZY_CELL_BUDGET = 60_000_000;
 /** Steps between pace checks. */
