@@ -95,7 +95,7 @@ describe('agent.run uses each provider\'s native tool profile', () => {
     const server = await serve(geminiFormat, 'gemini-test', [
       (turn) => {
         expect(geminiFormat.toolNames(turn.body)).toEqual([
-          'read_file', 'write_file', 'replace', 'glob', 'list_directory', 'grep_search', 'run_shell_command', 'google_web_search', 'web_fetch', 'search_file_content', 'finish',
+          'read_file', 'read_many_files', 'write_file', 'replace', 'glob', 'list_directory', 'grep_search', 'run_shell_command', 'google_web_search', 'web_fetch', 'search_file_content', 'finish',
         ]);
         return { calls: [{ name: 'read_file', args: { file_path: 'src/greet.ts' } }] };
       },
@@ -126,6 +126,6 @@ describe('agent.run uses each provider\'s native tool profile', () => {
     expect(overridden.toolProfile).toBe('gemini');
     expect(overridden.runner.declarations().map((d) => d.name)).toContain('read_file');
     const readOnly = Agent.builder().toolProfile('gemini').readOnly().build();
-    expect(readOnly.runner.declarations().map((d) => d.name)).toEqual(['read_file', 'glob', 'list_directory', 'grep_search', 'google_web_search', 'web_fetch', 'search_file_content', 'finish']);
+    expect(readOnly.runner.declarations().map((d) => d.name)).toEqual(['read_file', 'read_many_files', 'glob', 'list_directory', 'grep_search', 'google_web_search', 'web_fetch', 'search_file_content', 'finish']);
   });
 });

@@ -73,6 +73,7 @@ describe('built-in tool annotations', () => {
       ['openai', 'apply_patch', 'Apply patch', false, false],
       ['openai', 'shell', 'Shell', false, true],
       ['gemini', 'read_file', 'Read file', true, false],
+      ['gemini', 'read_many_files', 'Read many files', true, false],
       ['gemini', 'write_file', 'Write file', false, false],
       ['gemini', 'replace', 'Replace text in a file', false, false],
       ['gemini', 'glob', 'Find files', true, false],

@@ -37,8 +37,10 @@ describe('Gemini profile', () => {
 
   it('globs with .gitignore respected unless respect_git_ignore is false, and lists a directory without ignored names', async () => {
     const { runner } = setup(FILES);
-    expect(await runner.execute('glob', { pattern: '**/*.ts' })).toMatchObject({ files: ['/workspace/src/a.ts', '/workspace/src/b.ts'] });
-    expect(await runner.execute('glob', { pattern: '**/*.ts', respect_git_ignore: false })).toMatchObject({ files: ['/workspace/dist/out.ts', '/workspace/src/a.ts', '/workspace/src/b.ts'] });
+    // All files here were written just now, so glob lists them newest first; the set is what this case checks.
+    const sorted = async (args: Record<string, unknown>): Promise<string[]> => [...((await runner.execute('glob', args)) as { files: string[] }).files].sort();
+    expect(await sorted({ pattern: '**/*.ts' })).toEqual(['/workspace/src/a.ts', '/workspace/src/b.ts']);
+    expect(await sorted({ pattern: '**/*.ts', respect_git_ignore: false })).toEqual(['/workspace/dist/out.ts', '/workspace/src/a.ts', '/workspace/src/b.ts']);
     const listed = (await runner.execute('list_directory', { dir_path: '.', ignore: ['dist', '*.md', '.*'] })) as { entries: Array<{ name: string }> };
     expect(listed.entries.map((e) => e.name)).toEqual(['docs', 'src']);
   });

@@ -1,16 +1,20 @@
 import { ToolError, toToolError } from '../../core/errors.js';
 import { defineTool, type Tool, type ToolContext } from '../../core/tool.js';
 import type { WebSearchResult } from '../../core/types.js';
-import { compileGlob, loadGlobMatcher } from '../../search/glob.js';
 import { createFileTool, type CreateFileResult } from '../create-file.js';
-import { editFileTool, type EditFileResult } from '../edit-file.js';
-import { findFileTool } from '../find-file.js';
-import { grepSearchTool, type GrepSearchArgs, type GrepSearchResult, type SearchContentResult } from '../grep-search.js';
-import { listDirTool, type ListDirResult } from '../list-dir.js';
+import type { FindFileResult } from '../find-file.js';
+import type { GrepSearchResult } from '../grep-search.js';
+import { geminiGrep as geminiGrepSearch, type GeminiGrepArgs } from './gemini-grep.js';
+
+export type { GeminiGrepArgs } from './gemini-grep.js';
+import type { ListDirResult } from '../list-dir.js';
+import { geminiGlob, geminiListDirectory, type GeminiGlobArgs, type GeminiListArgs } from './gemini-listing.js';
 import { runCommandTool } from '../run-command.js';
 import { viewFileTool, type ViewFileResult } from '../view-file.js';
 import { webSearchFallbackTool } from '../web-search.js';
 import { fetchAsMarkdown, type WebFetchResult } from '../web-fetch.js';
+import { geminiReadMany, withPdfData, type GeminiReadManyArgs, type GeminiReadManyResult } from './gemini-read-many.js';
+import { checkWritePlaceholders, geminiReplace, type GeminiReplaceArgs, type GeminiReplaceResult } from './gemini-replace.js';
 
 /** Calls a built-in's `callWithContext` (each profile tool is a thin layer over the built-in of the same job). */
 function delegate<A, R>(tool: Tool<A, R>, args: A, ctx: ToolContext): Promise<R> {
@@ -27,7 +31,7 @@ export const geminiReadFileTool: Tool<{ file_path: string; start_line?: number; 
   annotations: { title: 'Read file', readOnlyHint: true, openWorldHint: false },
   description:
     'Reads a file from the workspace. For text files, start_line and end_line (1-based, inclusive) read a part; at most 2000 lines per call. ' +
-    'Binary files return their size and type; images also their data.',
+    'Binary files return their size and type; images and PDFs also their data (base64).',
   parameters: {
     type: 'object',
     properties: {
@@ -39,35 +43,78 @@ export const geminiReadFileTool: Tool<{ file_path: string; start_line?: number; 
     additionalProperties: false,
   } as const,
   readOnly: true,
-  callWithContext: async (args, ctx) => delegate(viewFileTool, args, ctx),
+  callWithContext: async (args, ctx) => withPdfData(await delegate(viewFileTool, args, ctx), ctx),
+});
+
+/**
+ * Gemini CLI's `read_many_files`: `{ include, exclude?, recursive?, useDefaultExcludes?, file_filtering_options? }`;
+ * text files concatenated with `--- <path> ---` separators, images and PDFs named in include as inline data.
+ */
+export const geminiReadManyFilesTool: Tool<GeminiReadManyArgs, GeminiReadManyResult> = /* @__PURE__ */ defineTool({
+  name: 'read_many_files',
+  annotations: { title: 'Read many files', readOnlyHint: true, openWorldHint: false },
+  description:
+    "Reads the files that glob patterns or paths name and concatenates the text files, each after a '--- <path> ---' separator, ending with " +
+    "'--- End of content ---'. Images and PDFs are returned as inline data (base64) when include names them by name or extension. Dependency and " +
+    'build folders and binary files are excluded unless useDefaultExcludes is false; .gitignore and .geminiignore are respected.',
+  parameters: {
+    type: 'object',
+    properties: {
+      include: { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1, description: 'Glob patterns or paths, e.g. ["src/**/*.ts"], ["README.md", "docs/"].' },
+      exclude: { type: 'array', items: { type: 'string', minLength: 1 }, description: 'Optional: glob patterns of files or folders to leave out, e.g. "**/*.log", "temp/".' },
+      recursive: bool('Optional: search recursively (default true; a pattern with "/" or "**" says where itself).'),
+      useDefaultExcludes: bool('Optional: apply the default excludes (node_modules, .git, dist, build, binary files; default true).'),
+      file_filtering_options: {
+        type: 'object',
+        description: 'Optional: whether to respect ignore patterns from .gitignore or .geminiignore.',
+        properties: {
+          respect_git_ignore: bool('Optional: respect .gitignore patterns (default true).'),
+          respect_gemini_ignore: bool('Optional: respect .geminiignore patterns (default true).'),
+        },
+        additionalProperties: false,
+      },
+    },
+    required: ['include'],
+    additionalProperties: false,
+  } as const,
+  readOnly: true,
+  callWithContext: async (args, ctx) => geminiReadMany(args as GeminiReadManyArgs, ctx),
 });
 
 /** Gemini CLI's `write_file`: `{ file_path, content }`, creating or overwriting through `create_file` (so `stale_file` applies). */
 export const geminiWriteFileTool: Tool<{ file_path: string; content: string }, CreateFileResult> = /* @__PURE__ */ defineTool({
   name: 'write_file',
   annotations: { title: 'Write file', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  description: 'Writes content to a file, creating it (and its folders) or overwriting it. Overwriting a file that changed since you read it fails; read it again first.',
+  description:
+    'Writes content to a file, creating it (and its folders) or overwriting it. Overwriting a file that changed since you read it fails; read it again first. ' +
+    "Provide the complete content; placeholders like '// ... rest of code ...' are refused.",
   parameters: {
     type: 'object',
     properties: { file_path: str('The path to the file to write.'), content: str('The content to write to the file.') },
     required: ['file_path', 'content'],
     additionalProperties: false,
   } as const,
-  callWithContext: async (args, ctx) => delegate(createFileTool, { ...args, overwrite: true }, ctx),
+  callWithContext: async (args, ctx) => {
+    await checkWritePlaceholders(args.file_path, args.content, ctx);
+    return delegate(createFileTool, { ...args, overwrite: true }, ctx);
+  },
 });
 
 /**
  * Gemini CLI's `replace`: `{ file_path, instruction?, old_string, new_string, allow_multiple? }` through
- * `edit_file` (exact literal match; `allow_multiple` replaces every occurrence, else it must be unique).
- * `instruction` says what the change is for; it is not used to match.
+ * `edit_file`: exact literal match first, then Gemini CLI's forgiving ladder (gemini-ladder.ts);
+ * `allow_multiple` replaces every occurrence, else it must be unique. Omission placeholders in
+ * new_string that old_string does not hold are refused. `instruction` is for the record, not matching.
  */
-export const geminiReplaceTool: Tool<{ file_path: string; instruction?: string; old_string: string; new_string: string; allow_multiple?: boolean }, EditFileResult> =
+export const geminiReplaceTool: Tool<GeminiReplaceArgs, GeminiReplaceResult> =
   /* @__PURE__ */ defineTool({
     name: 'replace',
     annotations: { title: 'Replace text in a file', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     description:
-      'Replaces text within a file. old_string must match the file exactly, including whitespace and indentation, with enough context to be unique; ' +
-      'set allow_multiple to replace every occurrence. An empty old_string creates a new file. instruction describes the change.',
+      'Replaces text within a file. By default old_string must occur exactly once (include enough context to make it unique); ' +
+      'set allow_multiple to replace every occurrence. old_string should be the exact literal text; when it is not found exactly, a match ' +
+      'ignoring indentation, then whitespace, then small differences is tried, and the result says which was applied. An empty old_string ' +
+      "creates a new file. Do not use omission placeholders like '(rest of methods ...)' in new_string; they are refused.",
     parameters: {
       type: 'object',
       properties: {
@@ -80,15 +127,19 @@ export const geminiReplaceTool: Tool<{ file_path: string; instruction?: string; 
       required: ['file_path', 'old_string', 'new_string'],
       additionalProperties: false,
     } as const,
-    callWithContext: async (args, ctx) =>
-      delegate(editFileTool, { file_path: args.file_path, old_string: args.old_string, new_string: args.new_string, replace_all: args.allow_multiple === true }, ctx),
+    callWithContext: async (args, ctx) => geminiReplace(args, ctx),
   });
 
-/** Gemini CLI's `glob`: `{ pattern, dir_path?, case_sensitive?, respect_git_ignore? }` through `find_file`. */
-export const geminiGlobTool = /* @__PURE__ */ defineTool({
+/**
+ * Gemini CLI's `glob`: `{ pattern, dir_path?, case_sensitive?, respect_git_ignore?, respect_gemini_ignore? }`
+ * through `find_file`; files modified in the last 24 hours first (newest first), then the rest by path.
+ */
+export const geminiGlobTool: Tool<GeminiGlobArgs, FindFileResult> = /* @__PURE__ */ defineTool({
   name: 'glob',
   annotations: { title: 'Find files', readOnlyHint: true, openWorldHint: false },
-  description: 'Finds files matching a glob pattern (e.g. "src/**/*.ts", "**/*.md"), returning their paths sorted.',
+  description:
+    'Finds files matching a glob pattern (e.g. "src/**/*.ts", "**/*.md"), returning absolute paths: files modified in the last 24 hours first ' +
+    '(newest first), then the others alphabetically.',
   parameters: {
     type: 'object',
     properties: {
@@ -96,59 +147,47 @@ export const geminiGlobTool = /* @__PURE__ */ defineTool({
       dir_path: str('Optional: the directory to search within; default: the working directory.'),
       case_sensitive: bool('Optional: whether the match is case-sensitive (default false).'),
       respect_git_ignore: bool('Optional: respect .gitignore patterns (default true).'),
+      respect_gemini_ignore: bool('Optional: respect .geminiignore patterns (default true).'),
     },
     required: ['pattern'],
     additionalProperties: false,
   } as const,
   readOnly: true,
-  callWithContext: async (args, ctx) => {
-    const forward: Record<string, unknown> = { pattern: args.pattern, include_ignored: args.respect_git_ignore === false };
-    if (args.dir_path !== undefined) forward.dir_path = args.dir_path;
-    if (args.case_sensitive !== undefined) forward.case_sensitive = args.case_sensitive;
-    return delegate(findFileTool as unknown as Tool<Record<string, unknown>, unknown>, forward, ctx);
-  },
+  callWithContext: async (args, ctx) => geminiGlob(args, ctx),
 });
 
-/** Gemini CLI's `list_directory`: `{ dir_path, ignore? }` through `list_dir`, leaving out names matching an `ignore` glob. */
-export const geminiListDirectoryTool: Tool<{ dir_path: string; ignore?: string[] }, ListDirResult> = /* @__PURE__ */ defineTool({
+/**
+ * Gemini CLI's `list_directory`: `{ dir_path, ignore?, file_filtering_options? }` through `list_dir`:
+ * directories first, then files, by name; names matching an `ignore` glob and entries ignored by
+ * `.gitignore` / `.geminiignore` (unless file_filtering_options turns them off) left out.
+ */
+export const geminiListDirectoryTool: Tool<GeminiListArgs, ListDirResult> = /* @__PURE__ */ defineTool({
   name: 'list_directory',
   annotations: { title: 'List directory', readOnlyHint: true, openWorldHint: false },
-  description: 'Lists the files and subdirectories directly inside a directory, optionally leaving out names that match glob patterns.',
+  description:
+    'Lists the files and subdirectories directly inside a directory (directories first, then files, alphabetically), leaving out names that match ' +
+    'the ignore globs and entries ignored by .gitignore or .geminiignore.',
   parameters: {
     type: 'object',
     properties: {
       dir_path: str('The path to the directory to list.'),
       ignore: { type: 'array', items: { type: 'string' }, description: 'Glob patterns of names to leave out.' },
+      file_filtering_options: {
+        type: 'object',
+        description: 'Optional: whether to respect ignore patterns from .gitignore or .geminiignore.',
+        properties: {
+          respect_git_ignore: bool('Optional: respect .gitignore patterns (default true).'),
+          respect_gemini_ignore: bool('Optional: respect .geminiignore patterns (default true).'),
+        },
+        additionalProperties: false,
+      },
     },
     required: ['dir_path'],
     additionalProperties: false,
   } as const,
   readOnly: true,
-  callWithContext: async (args, ctx) => {
-    const listed = await delegate(listDirTool, { dir_path: args.dir_path }, ctx);
-    if (!args.ignore || args.ignore.length === 0) return listed;
-    await loadGlobMatcher();
-    const matchers = args.ignore.map((pattern) => compileGlob(pattern, { argName: 'ignore', caseSensitive: true }));
-    return { ...listed, entries: listed.entries.filter((entry) => !matchers.some((m) => m.matches(entry.name))) };
-  },
+  callWithContext: async (args, ctx) => geminiListDirectory(args as GeminiListArgs, ctx),
 });
-
-/** Arguments of Gemini CLI's `grep_search` (its ripgrep-style parameters). */
-export interface GeminiGrepArgs {
-  pattern: string;
-  dir_path?: string;
-  include?: string;
-  include_pattern?: string;
-  exclude_pattern?: string;
-  names_only?: boolean;
-  case_sensitive?: boolean;
-  fixed_strings?: boolean;
-  context?: number;
-  after?: number;
-  before?: number;
-  max_matches_per_file?: number;
-  total_max_matches?: number;
-}
 
 function geminiGrep(name: string): Tool<GeminiGrepArgs, GrepSearchResult> {
   return defineTool({
@@ -156,7 +195,8 @@ function geminiGrep(name: string): Tool<GeminiGrepArgs, GrepSearchResult> {
     annotations: { title: 'Search file contents', readOnlyHint: true, openWorldHint: false },
     description:
       'Searches file contents for a regular expression (ripgrep-style; case-insensitive unless case_sensitive). Filter files with include ' +
-      '(a glob such as "*.ts") and exclude_pattern; names_only lists just the matching files; context, before and after add lines around matches.',
+      '(a glob such as "*.ts"); exclude_pattern drops lines matching a second regular expression; names_only lists just the matching files; ' +
+      'context, before and after add lines around matches (with 1 to 3 matches and none asked for, lines around them are added). Max 100 matches unless total_max_matches.',
     parameters: {
       type: 'object',
       properties: {
@@ -164,13 +204,14 @@ function geminiGrep(name: string): Tool<GeminiGrepArgs, GrepSearchResult> {
         dir_path: str('Optional: the directory to search within; default: the working directory.'),
         include: str('Optional: a glob of the files to search (e.g. "*.js", "*.{ts,tsx}", "src/**").'),
         include_pattern: str('Optional: the same as include.'),
-        exclude_pattern: str('Optional: a glob of files to skip.'),
+        exclude_pattern: str('Optional: a regular expression; a matching line that also matches exclude_pattern is left out (case-insensitive).'),
         names_only: bool('Optional: return only the paths of matching files.'),
         case_sensitive: bool('Optional: match case exactly (default false).'),
         fixed_strings: bool('Optional: treat pattern as literal text.'),
         context: int('Optional: lines of context around each match.'),
         after: int('Optional: lines of context after each match.'),
         before: int('Optional: lines of context before each match.'),
+        no_ignore: bool('Optional: also search files ignored by .geminiignore (default false).'),
         max_matches_per_file: int('Optional: most matches listed per file.', 1),
         total_max_matches: int('Optional: most matches in all (default 100).', 1),
       },
@@ -178,41 +219,7 @@ function geminiGrep(name: string): Tool<GeminiGrepArgs, GrepSearchResult> {
       additionalProperties: false,
     } as const,
     readOnly: true,
-    callWithContext: async (input, ctx): Promise<GrepSearchResult> => {
-      const args = input as GeminiGrepArgs;
-      if (args.include !== undefined && args.include_pattern !== undefined && args.include !== args.include_pattern) {
-        throw new ToolError('invalid_arguments', 'include and include_pattern are the same parameter; give one of them');
-      }
-      const before = args.before ?? args.context ?? 0;
-      const after = args.after ?? args.context ?? 0;
-      const forward: GrepSearchArgs = { pattern: args.pattern, case_sensitive: args.case_sensitive === true };
-      const include = args.include ?? args.include_pattern;
-      if (args.dir_path !== undefined) forward.dir_path = args.dir_path;
-      if (include !== undefined) forward.include = include;
-      if (args.exclude_pattern !== undefined) forward.exclude = args.exclude_pattern;
-      if (args.fixed_strings !== undefined) forward.fixed_strings = args.fixed_strings;
-      if (before + after > 0) forward.context_lines = Math.min(Math.max(before, after), 20);
-      if (args.names_only === true) forward.output_mode = 'files_with_matches';
-      forward.max_results = args.total_max_matches ?? 100;
-      const found = await delegate(grepSearchTool, forward, ctx);
-      if (!('matches' in found)) return found;
-      const content = found as SearchContentResult;
-      const perFile = new Map<string, number>();
-      const matches = content.matches
-        .filter((m) => {
-          const seen = (perFile.get(m.file_path) ?? 0) + 1;
-          perFile.set(m.file_path, seen);
-          return args.max_matches_per_file === undefined || seen <= args.max_matches_per_file;
-        })
-        .map((m) => {
-          if (m.before === undefined && m.after === undefined) return m;
-          const trimmed = { ...m };
-          if (m.before !== undefined) trimmed.before = before === 0 ? [] : m.before.slice(-before);
-          if (m.after !== undefined) trimmed.after = m.after.slice(0, after);
-          return trimmed;
-        });
-      return { ...content, matches };
-    },
+    callWithContext: async (input, ctx): Promise<GrepSearchResult> => geminiGrepSearch(input as GeminiGrepArgs, ctx),
   }) as Tool<GeminiGrepArgs, GrepSearchResult>;
 }
 
@@ -299,13 +306,14 @@ export const geminiWebFetchTool: Tool<{ prompt: string }, { prompt: string; resu
 });
 
 /**
- * The Gemini profile's tools, Gemini CLI's names and parameters: read_file, write_file, replace, glob,
+ * The Gemini profile's tools, Gemini CLI's names and parameters: read_file, read_many_files, write_file, replace, glob,
  * list_directory, grep_search, run_shell_command, google_web_search, web_fetch, and search_file_content
  * (the old name of grep_search) unless `aliases` is false (a fresh array).
  */
 export function geminiTools(options: { aliases?: boolean } = {}): Tool[] {
   const tools = [
     geminiReadFileTool,
+    geminiReadManyFilesTool,
     geminiWriteFileTool,
     geminiReplaceTool,
     geminiGlobTool,
