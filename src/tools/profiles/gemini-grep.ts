@@ -43,7 +43,21 @@ function delegate(args: GrepSearchArgs, ctx: ToolContext): Promise<GrepSearchRes
 /** A test for `exclude_pattern` lines (case-insensitive, the search's own dialect and engine). */
 async function excludeTest(source: string): Promise<(line: string) => boolean> {
   await loadSearchPatternParser();
-  const compiled = await prepareSearchPattern(compileSearchPattern(source, { literal: false, caseSensitive: false, argName: 'exclude_pattern' }));
+  let compiled;
+  try {
+    compiled = await prepareSearchPattern(compileSearchPattern(source, { literal: false, caseSensitive: false, argName: 'exclude_pattern' }));
+  } catch (error) {
+    // The dialect's advice is about the search pattern (fixed_strings makes it literal); exclude_pattern
+    // is always a regular expression, so say how to make it match text literally.
+    // (The parser may come from the lazily loaded bundle, with a ToolError class of its own: go by code.)
+    const coded = error as { code?: unknown; message?: unknown; details?: Record<string, unknown> };
+    if (coded?.code !== 'invalid_pattern' || typeof coded.message !== 'string') throw error;
+    const advice = '; fix the pattern, or set fixed_strings to search for the text literally';
+    const message = coded.message.endsWith(advice)
+      ? `${coded.message.slice(0, -advice.length)}; fix exclude_pattern (put \\ before a special character to match it literally)`
+      : coded.message;
+    throw new ToolError('invalid_pattern', message, coded.details);
+  }
   // Lines are tested one by one with re2js (linear whatever the pattern), loaded here.
   await loadRe2Engine();
   const re2 = compiled.re2;

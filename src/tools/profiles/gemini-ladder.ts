@@ -164,10 +164,13 @@ import { fuzzy } from './gemini-fuzzy.js';
 
 /**
  * Runs the ladder's rungs after the exact match (flexible, whitespace-tolerant, fuzzy) over `textLf`
- * for `needleLf` → `replacementLf`; the first rung that matches decides. Null when none does.
+ * for `needleLf` → `replacementLf`; the first rung that matches decides. Null when none does, and
+ * for a blank `needleLf` (only the exact match places whitespace).
  */
 export async function matchLadder(textLf: string, needleLf: string, replacementLf: string, pace: Pace = NO_PACE): Promise<LadderMatch | null> {
-  if (needleLf === '') return null;
+  // Only the exact match locates whitespace: trimmed, a blank old_string equals every blank line
+  // (and the empty end after a final newline), which locates nothing the model meant.
+  if (needleLf.trim() === '') return null;
   const lines = splitLines(textLf);
   return (
     (await flexible(textLf, lines, needleLf, replacementLf, pace)) ??

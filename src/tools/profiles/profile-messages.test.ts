@@ -137,6 +137,9 @@ const DRIVES: Record<Profile, Drive[]> = {
       E(tool, { pattern: 'x', names_only: true, total_max_matches: 3 }, 'note', `${tool}: names_only over total_max_matches`, { files: many(10, 'm/f') }),
       E(tool, { pattern: 'y' }, 'result', `${tool}: a long matching line`),
     ]),
+    E('read_many_files', { include: [] }, 'invalid_arguments', 'read_many_files: no include'),
+    E('read_many_files', { include: ['*.txt'], exclude: ['['] }, 'invalid_pattern', 'read_many_files: bad exclude glob'),
+    E('read_many_files', { include: ['huge.txt', 'bin.dat', 'a.txt'] }, 'result', 'read_many_files: files it skips, with the reason', { files: HUGE }),
     E('run_shell_command', { command: 'ls', is_background: true }, 'invalid_arguments', 'run_shell_command: in the background'),
     E('run_shell_command', { command: 'ls' }, 'note', 'run_shell_command: no shell on the platform'),
     E('run_shell_command', { command: '' }, 'invalid_arguments', 'run_shell_command: empty command'),
@@ -184,6 +187,7 @@ const CODES: Record<Profile, Record<string, string[]>> = {
     grep_search: ['invalid_pattern', 'not_found', 'outside_workspace', 'invalid_arguments'],
     search_file_content: ['invalid_pattern', 'not_found', 'outside_workspace', 'invalid_arguments'],
     run_shell_command: ['invalid_arguments'],
+    read_many_files: ['invalid_arguments', 'invalid_pattern'],
     google_web_search: [],
     web_fetch: ['invalid_arguments'],
   },
@@ -239,8 +243,12 @@ function spokenText(outcome: ToolCallResult): string {
   if ('error' in outcome) return outcome.error;
   const result = outcome.result as unknown;
   if (typeof result === 'string') return result;
-  const record = result as { note?: unknown; results?: Array<{ error?: string; note?: string }> };
-  const parts = [typeof record.note === 'string' ? record.note : '', ...(record.results ?? []).flatMap((r) => [r.error ?? '', r.note ?? ''])];
+  const record = result as { note?: unknown; results?: Array<{ error?: string; note?: string }>; skipped?: Array<{ reason?: string }> };
+  const parts = [
+    typeof record.note === 'string' ? record.note : '',
+    ...(record.results ?? []).flatMap((r) => [r.error ?? '', r.note ?? '']),
+    ...(record.skipped ?? []).map((r) => r.reason ?? ''),
+  ];
   return parts.filter((p) => p !== '').join(' ');
 }
 
@@ -282,7 +290,11 @@ describe('messages in the profile language, exactly', () => {
     ['gemini', 'read_file: missing file', 'file_path "missing.txt" does not exist (/workspace/missing.txt); check the name with list_directory or glob'],
     ['gemini', 'read_file: paging note', 'Showing lines 1-2000 of 2100. To read more, call read_file with start_line 2001.'],
     ['gemini', 'read_file: long-line note', '1 line was longer than 2000 characters and cut (marked "… [N characters cut]"); use grep_search to find text inside them.'],
-    ['gemini', 'replace: several matches', 'old_string occurs 2 times in /workspace/dup.txt; add surrounding context to make it unique, or set allow_multiple to replace every occurrence'],
+    [
+      'gemini',
+      'replace: several matches',
+      'Expected 1 occurrence but found 2 for old_string in /workspace/dup.txt; nothing was changed. Add surrounding lines to old_string to make it unique, or set allow_multiple to true to replace every occurrence.\nThe matches:\nlines 1-1:\n1: same\n2: same\nlines 2-2:\n1: same\n2: same\n3: ',
+    ],
     ['gemini', 'write_file: a file changed since it was read', '/workspace/a.txt has changed since you last viewed it; read it again with read_file, then retry so you do not overwrite those changes'],
     ['gemini', 'glob: more paths than it shows', 'Showing 500 of 520 paths (glob shows at most 500): narrow the pattern or dir_path.'],
     [
@@ -290,7 +302,7 @@ describe('messages in the profile language, exactly', () => {
       'grep_search: a small total_max_matches',
       'Showing 3 of 10 matching lines (total_max_matches is 3): raise total_max_matches (at most 2000), narrow the pattern, dir_path or include, or set names_only to list only the matching files.',
     ],
-    ['gemini', 'grep_search: bad exclude_pattern', 'exclude_pattern "[" is not a valid glob: "[" at offset 0 has no closing "]"; close the bracket or escape it as \\['],
+    ['gemini', 'grep_search: bad exclude_pattern', 'exclude_pattern [ is not a valid regular expression (ripgrep/RE2 syntax): missing ] to close a character class; fix exclude_pattern (put \\ before a special character to match it literally)'],
     ['anthropic', 'str_replace: no match (no close line)', 'No replacement was performed, old_str `delta` did not appear verbatim in /workspace/a.txt. No line resembles the first line of old_str; view the file to see its current content.'],
     ['anthropic', 'str_replace: the same text', 'old_str and new_str are the same, so the edit would change nothing; give the new text in new_str'],
     ['anthropic', 'str_replace: absolute path outside the workspace', 'path "/etc/passwd" is outside the workspace; use a path inside /workspace'],
