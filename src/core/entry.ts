@@ -9,7 +9,7 @@ import { ToolError } from './errors.js';
 import type { ToolAnnotations } from './host.js';
 import { formatStandardIssues, isStandardSchema, jsonSchemaOfStandard, type StandardSchemaResult, type StandardSchemaV1 } from './standard-schema.js';
 import { isExecuteTool, type AnyTool, type ExecuteTool, type Tool, type ToolContext, type ToolSchema } from './tool.js';
-import type { JsonSchema } from './types.js';
+import type { JsonSchema } from './json.js';
 import { coerceArguments, compileValidator, formatValidationErrors, parseSchema, precompiledValidator, type ArgumentValidator } from './validation.js';
 
 /** A registered tool as the runner uses it. */

@@ -1,5 +1,5 @@
 import { ToolError } from './errors.js';
-import type { NetworkPolicy, NetworkRule, PlatformNetwork } from './types.js';
+import type { NetworkPolicy, NetworkRule, PlatformNetwork } from './platform.js';
 import { quoteForMessage } from '../fs/text.js';
 
 /** Methods a rule allows when it names none. */

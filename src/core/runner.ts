@@ -7,60 +7,17 @@ import { checkCallOptions, checkOptions, checkToolCalls, describeValue, is, rule
 import { createMemoryPlatform } from '../platform/memory.js';
 import type { AnyTool, ExecuteTool, HostHooks, Tool } from './tool.js';
 import type { ToolHost, ToolInfo } from './host.js';
-import type { JsonSchema, JsonValue, Platform, StateLease, StateStore } from './types.js';
+import type { JsonSchema, JsonValue } from './json.js';
+import type { Platform } from './platform.js';
+import type { StateLease, StateStore } from './state-store.js';
+import type { CallOptions, FunctionDeclaration, ToolCall, ToolCallResult, ToolMessage } from './wire.js';
 import { isInside, joinPath } from '../fs/paths.js';
 import { createToolEntry, entryForCall, type ToolEntry } from './entry.js';
-import { CallContext, cancelled, endedReason, type ContextHost, type ConversationState, type StateChanges, type ToolMessage } from './context.js';
+import { CallContext, cancelled, endedReason, type ContextHost, type ConversationState, type StateChanges } from './context.js';
 import { findNonJson } from './json.js';
 import { webSearchFallbackTool } from '../tools/web-search.js';
 
-export type { ToolMessage } from './context.js';
-
-/** One tool call as a model makes it. `args` is usually an object; `null`/`undefined` count as `{}`. */
-export interface ToolCall {
-  id?: string;
-  name: string;
-  args: unknown;
-}
-
-/** A successful call: the tool's output, with the call's id echoed. */
-export interface ToolCallSuccess {
-  id?: string;
-  name: string;
-  result: unknown;
-}
-
-/** A failed call: a message for the model and a {@link ToolErrorCode}, with the call's id echoed. */
-export interface ToolCallFailure {
-  id?: string;
-  name: string;
-  error: string;
-  code: ToolErrorCode;
-}
-
-/** The outcome of one call in {@link ToolRunner.processToolCalls}. */
-export type ToolCallResult = ToolCallSuccess | ToolCallFailure;
-
-/**
- * Per-call options of `execute` and `processToolCalls`. A bad one (a `timeoutMs` that is not a number
- * > 0, a `signal` that is not an AbortSignal, ...) is the host's mistake: the call rejects with a
- * TypeError naming the option, the value and what is accepted, and no tool runs.
- */
-export interface CallOptions {
-  /** The conversation whose state and file cache the call uses (default: the runner's). */
-  conversationId?: string;
-  /** Aborting it ends the call with `cancelled`. */
-  signal?: AbortSignal;
-  /**
-   * Deadline in ms; the call ends with `timeout` then, even if the tool ignores its signal. A tool
-   * that blocks the thread so the timer cannot fire is judged when it returns: a read-only tool's late
-   * answer becomes `timeout`; a mutating tool's result is returned, since its change was made.
-   * `Infinity` = no deadline; anything but a number > 0 makes the call reject with a TypeError.
-   */
-  timeoutMs?: number;
-  /** Receives this call's `ctx.send` messages, besides the runner's `onMessage` (MCP progress, say). */
-  onMessage?: (message: ToolMessage) => void | Promise<void>;
-}
+export type { CallOptions, FunctionDeclaration, ToolCall, ToolCallFailure, ToolCallResult, ToolCallSuccess, ToolMessage } from './wire.js';
 
 /**
  * Options of {@link ToolRunner.register} and {@link ToolRunner.registerAll}. A bad one is the host's
@@ -75,13 +32,6 @@ export interface RegisterOptions {
    * registration, never someone else's).
    */
   replace?: boolean | readonly AnyTool[];
-}
-
-/** A model-facing function declaration: name, description and the parameters schema as an object. */
-export interface FunctionDeclaration {
-  name: string;
-  description: string;
-  parameters: JsonSchema;
 }
 
 /**

@@ -3,7 +3,7 @@ import { loadAjv } from '#lazy';
 import { onDemand } from './on-demand.js';
 import { clipForMessage, quoteForMessage } from '../fs/text.js';
 import precompiledBuiltins, { checks as precompiledChecks } from '../tools/generated/validators.js';
-import type { JsonSchema } from './types.js';
+import type { JsonSchema } from './json.js';
 
 /** A compiled argument validator (ajv's shape: returns true, or false with `errors`). */
 export type ArgumentValidator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
