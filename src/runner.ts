@@ -13,9 +13,9 @@ export const BUILTIN_VALIDATORS: GeneratedValidators = { validators, checks };
  * What the package's runner uses where its options say nothing: a fresh memory platform per runner,
  * the web-search fallback under `web_search` and `google_search`, the built-ins' generated validators.
  */
-export const TOOLHOST_DEFAULTS: RunnerDefaults = Object.freeze({
+export const TOOLHOST_DEFAULTS: RunnerDefaults = /* @__PURE__ */ Object.freeze({
   platform: () => createMemoryPlatform(),
-  fallbackTools: Object.freeze({ web_search: webSearchFallbackTool, google_search: webSearchFallbackTool }),
+  fallbackTools: /* @__PURE__ */ Object.freeze({ web_search: webSearchFallbackTool, google_search: webSearchFallbackTool }),
   validators: BUILTIN_VALIDATORS,
 });
 
