@@ -49,9 +49,13 @@ const SLOW_TESTS = [
   'test/deep-tree.test.ts',
   'test/fuzz-builtins.test.ts',
   'test/bridges/mcp-extra.test.ts',
+  'test/bridges/mcp-conformance.test.ts', // two runs of the official MCP conformance suite, ~35 s
   'node/big-tree.test.ts',
   'node/long-needle.test.ts',
   'src/fs/walk-ignore-bounds.test.ts',
+  'test/docs-typecheck.test.ts', // one tsc over every ts block of the README and docs/
+  'test/readme-mcp.test.ts', // starts toolhost mcp once per documented client configuration
+  'test/readme-quickstarts.test.ts', // loads the Node platform and the AI SDK from source
 ];
 
 /** Whether the test file at `path` runs the built package (imports test/support/build.ts or built-search.ts). */

@@ -110,7 +110,7 @@ describe.each(workspaces)('edits that meet another writer between their read and
     expect(replace).toEqual({
       name: 'str_replace_based_edit_tool',
       code: 'stale_file',
-      error: `${platform.root}/a.txt changed while edit_file was editing it; nothing was written. View it again, then retry the edit`,
+      error: `${platform.root}/a.txt changed while str_replace was editing it; nothing was written. View it again, then retry the edit`,
     });
     expect(await text(platform, 'a.txt')).toBe('one\ntwo\nfour\n');
     await platform.dispose();

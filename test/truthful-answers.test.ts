@@ -129,7 +129,7 @@ describe('answers of stopped calls', () => {
         code: 'execution_failed',
         error:
           `write_then_hang did not finish within 200 ms, after it had begun changing these files: ${join(platform.root, 'made.txt')}, ${join(platform.root, 'dir')}. ` +
-          'They are as the call left them, possibly partway: check them (view_file, list_dir) before retrying.',
+          'They are as the call left them, possibly partway: look at them again before retrying.',
       });
       expect(new TextDecoder().decode(await platform.fs.readFile(join(platform.root, 'made.txt')))).toBe('made');
       expect(await runner.getState()).toEqual({});

@@ -1,4 +1,4 @@
-import { McpServer, type CallToolResult, type ContentBlock, type ServerContext, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import { McpServer, inputRequired, isCallToolResult, type CallToolResult, type InputRequiredResult, type ContentBlock, type ServerContext, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type { ToolHost, ToolInfo } from '../../src/core/host.js';
 import type { PermissionAnswer, PermissionRequest } from '../../src/core/permissions.js';
 import type { CallOptions, ToolCallResult, ToolMessage } from '../../src/core/runner.js';
@@ -13,6 +13,7 @@ const MCP_SERVER_RULES: OptionRules = {
   conversation: is.nonEmptyString,
   timeoutMs: is.deadlineMs,
   permissionPrompt: is.withMethods(['ask', 'track'], 'a prompt from createMcpPermissionPrompt()'),
+  requestState: is.withMethods(['verify'], 'an object with verify(state, ctx), such as createRequestStateCodec({ key }) from @modelcontextprotocol/server'),
 };
 
 /** Options of {@link createMcpServer}; all optional. */
@@ -36,60 +37,117 @@ export interface CreateMcpServerOptions {
    * {@link createMcpPermissionPrompt} and give its `ask` to the runner's permission rules.
    */
   permissionPrompt?: McpPermissionPrompt;
+  /**
+   * Integrity check of the `requestState` a 2026-07-28 client echoes back in a multi-round-trip
+   * retry, for tools the host registers itself on the returned server that answer with the SDK's
+   * `inputRequired(...)`: passed to the SDK as `requestState.verify` (throw to refuse; the client gets
+   * `-32602 Invalid or expired requestState`). `createRequestStateCodec({ key })` makes one.
+   */
+  requestState?: { verify(state: string, ctx: ServerContext): unknown };
 }
 
 /**
  * Sends a runner's permission `ask` to the MCP client that made the call, as an MCP elicitation
- * (`elicitation/create`, form mode: allow once, allow for the session, or deny). A client that did not
- * declare the elicitation capability (or a call this prompt does not know) is answered with a
- * denial, so the call ends `permission_denied` with a message saying why.
+ * (form mode: allow once, allow for the session, or deny). On protocol 2025-11-25 and earlier the
+ * server sends `elicitation/create` while the call waits. On 2026-07-28 (stateless: no request from
+ * the server) the call ends before the tool runs and answers `resultType: "input_required"` with that
+ * elicitation under the key `permission_<digest of tool and arguments>`; the client retries the same
+ * call with the answer in `inputResponses`, and the call runs or ends `permission_denied`. An answer
+ * counts only for the call it was asked for (same tool, same arguments); `allow_session` covers one
+ * call there, as each 2026-07-28 request has its own server. A client that did not declare the
+ * elicitation capability (or a call this prompt does not know) is answered with a denial, so the call
+ * ends `permission_denied` with a message saying why.
  */
 export interface McpPermissionPrompt {
   /** Give this to the runner: `permissions: { allow: [...], ask: prompt.ask }`. Never rejects. */
   ask(request: PermissionRequest): Promise<PermissionAnswer>;
-  /** @internal Registers the MCP request behind a call while it runs; returns the unregister function. */
-  track(callId: string, ctx: ServerContext, server: McpServer): () => void;
+  /** @internal Registers the MCP request behind a call while it runs; see {@link TrackedCall}. */
+  track(callId: string, ctx: ServerContext, server: McpServer): TrackedCall;
+}
+
+/** @internal A call registered with {@link McpPermissionPrompt.track}. */
+export interface TrackedCall {
+  /** Unregisters the call. */
+  untrack(): void;
+  /** On 2026-07-28: the `input_required` answer that asks the client, when the call's ask needs one. */
+  inputRequired(): InputRequiredResult | undefined;
+}
+
+const PERMISSION_SCHEMA = {
+  type: 'object' as const,
+  properties: {
+    answer: {
+      type: 'string' as const,
+      title: 'Permission',
+      enum: ['allow_once', 'allow_session', 'deny'],
+      description: 'allow_once: this call; allow_session: this tool for the rest of the session; deny: refuse',
+    },
+  },
+  required: ['answer'],
+};
+
+/** The runner's answer in an elicitation result: accepted allow_once / allow_session, else deny. */
+function permissionAnswer(result: { action?: unknown; content?: unknown } | undefined): PermissionAnswer {
+  if (result?.action !== 'accept' || typeof result.content !== 'object' || result.content === null) return 'deny';
+  const answer = (result.content as Record<string, unknown>)['answer'];
+  return answer === 'allow_once' || answer === 'allow_session' ? answer : 'deny';
+}
+
+/** A short digest (FNV-1a, 2 × 32 bits) naming one call's tool and arguments in an input request key. */
+function callDigest(tool: string, args: unknown): string {
+  const text = `${tool}\u0000${JSON.stringify(args) ?? ''}`;
+  let a = 0x811c9dc5;
+  let b = 0x01000193;
+  for (let i = 0; i < text.length; i += 1) {
+    const code = text.charCodeAt(i);
+    a = Math.imul(a ^ code, 0x01000193) >>> 0;
+    b = Math.imul(b ^ code, 0x811c9dc5) >>> 0;
+  }
+  return a.toString(16).padStart(8, '0') + b.toString(16).padStart(8, '0');
+}
+
+/** Why a call cannot ask this client, or undefined when it can. */
+function cannotAsk(server: McpServer, tool: string): string | undefined {
+  if (server.server.getClientCapabilities()?.elicitation) return undefined;
+  return `the MCP client cannot show a permission prompt (it did not declare the elicitation capability); allow ${tool} in the server's permission rules`;
 }
 
 /** Builds a {@link McpPermissionPrompt}; one can serve any number of servers (sessions). */
 export function createMcpPermissionPrompt(): McpPermissionPrompt {
-  const running = new Map<string, { ctx: ServerContext; server: McpServer }>();
+  const running = new Map<string, { ctx: ServerContext; server: McpServer; asking?: PermissionRequest }>();
   return {
     track(callId, ctx, server) {
-      running.set(callId, { ctx, server });
-      return () => running.delete(callId);
+      const entry: { ctx: ServerContext; server: McpServer; asking?: PermissionRequest } = { ctx, server };
+      running.set(callId, entry);
+      return {
+        untrack: () => void running.delete(callId),
+        inputRequired: () => {
+          const request = entry.asking;
+          if (!request) return undefined;
+          const message = `Allow ${request.tool} with ${JSON.stringify(request.args)}?`;
+          const key = `permission_${callDigest(request.tool, request.args)}`;
+          return inputRequired({ inputRequests: { [key]: inputRequired.elicit({ message, requestedSchema: PERMISSION_SCHEMA }) } });
+        },
+      };
     },
     async ask(request) {
       const entry = running.get(request.callId);
       if (!entry) throw new Error(`${request.tool} was not called through an MCP client that can be asked`);
-      const capabilities = entry.server.server.getClientCapabilities();
-      if (!capabilities?.elicitation) {
-        throw new Error(
-          `the MCP client cannot show a permission prompt (it did not declare the elicitation capability); allow ${request.tool} in the server's permission rules`,
-        );
+      const refusal = cannotAsk(entry.server, request.tool);
+      if (refusal) throw new Error(refusal);
+      if (entry.ctx.mcpReq.envelope !== undefined) {
+        // 2026-07-28: the answer comes with the retried call, or the call ends asking for it.
+        const responses = entry.ctx.mcpReq.inputResponses;
+        const key = `permission_${callDigest(request.tool, request.args)}`;
+        if (responses && key in responses) return permissionAnswer(responses[key] as { action?: unknown; content?: unknown });
+        entry.asking = request;
+        return 'deny';
       }
       const result = await entry.ctx.mcpReq.elicitInput(
-        {
-          mode: 'form',
-          message: `Allow ${request.tool} with ${JSON.stringify(request.args)}?`,
-          requestedSchema: {
-            type: 'object',
-            properties: {
-              answer: {
-                type: 'string',
-                title: 'Permission',
-                enum: ['allow_once', 'allow_session', 'deny'],
-                description: 'allow_once: this call; allow_session: this tool for the rest of the session; deny: refuse',
-              },
-            },
-            required: ['answer'],
-          },
-        },
+        { mode: 'form', message: `Allow ${request.tool} with ${JSON.stringify(request.args)}?`, requestedSchema: PERMISSION_SCHEMA },
         { signal: request.signal },
       );
-      if (result.action !== 'accept') return 'deny';
-      const answer = result.content?.['answer'];
-      return answer === 'allow_once' || answer === 'allow_session' ? answer : 'deny';
+      return permissionAnswer(result);
     },
   };
 }
@@ -111,23 +169,47 @@ function listedSchema(schema: JsonSchema): StandardSchemaWithJSON<unknown, unkno
 }
 
 const IMAGE_MIME = /^image\/(png|jpeg|gif|webp)$/;
+const AUDIO_MIME = /^audio\/[a-z0-9.+-]+$/;
 
-/** A result without its inline image bytes, and the image content block for them. */
-function splitImage(value: unknown): { rest: unknown; image?: ContentBlock } {
+/** A result without its inline media bytes, and the image or audio content block for them. */
+function splitMedia(value: unknown): { rest: unknown; media?: ContentBlock } {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { rest: value };
   const record = value as Record<string, unknown>;
   const data = record['data_base64'];
   const mime = record['mime_type'];
-  if (typeof data !== 'string' || typeof mime !== 'string' || !IMAGE_MIME.test(mime)) return { rest: value };
+  if (typeof data !== 'string' || typeof mime !== 'string') return { rest: value };
+  const type = IMAGE_MIME.test(mime) ? 'image' : AUDIO_MIME.test(mime) ? 'audio' : undefined;
+  if (type === undefined) return { rest: value };
   const { data_base64: _data, ...rest } = record;
-  return { rest, image: { type: 'image', data, mimeType: mime } };
+  return { rest, media: { type, data, mimeType: mime } };
+}
+
+const CONTENT_TYPES = new Set(['text', 'image', 'audio', 'resource', 'resource_link']);
+
+/**
+ * Whether a tool's output is already an MCP tool answer: an object with only `content` (a non-empty
+ * array of content blocks: text, image, audio, resource, resource_link) and optionally
+ * `structuredContent` (an object), as the SDK's schema accepts it.
+ */
+function isMcpContent(value: unknown): value is Pick<CallToolResult, 'content' | 'structuredContent'> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const record = value as Record<string, unknown>;
+  if (!Object.keys(record).every((key) => key === 'content' || key === 'structuredContent')) return false;
+  const content = record['content'];
+  if (!Array.isArray(content) || content.length === 0) return false;
+  const blocks = content.every((block) => typeof block === 'object' && block !== null && CONTENT_TYPES.has((block as { type?: unknown }).type as string));
+  const structured = record['structuredContent'];
+  const structuredOk = structured === undefined || (typeof structured === 'object' && structured !== null && !Array.isArray(structured));
+  return blocks && structuredOk && isCallToolResult(value);
 }
 
 /**
  * The MCP `tools/call` answer for one toolhost result: success = `structuredContent` (the output, or
  * `{ result }` for an output that is not an object) plus a text block with the same JSON (a string
- * output is its own text), and an image block for `view_file`'s inline image; failure = `isError:
- * true` with the text `code: message` and `structuredContent: { error, code }`.
+ * output is its own text); an output with `data_base64` and an image or audio `mime_type` (as
+ * `view_file`'s inline image) gives an image or audio block for those bytes, and the rest as above;
+ * an output that is itself an MCP answer (`{ content: [blocks], structuredContent? }`) is sent as it
+ * is. Failure = `isError: true` with the text `code: message` and `structuredContent: { error, code }`.
  */
 export function toCallToolResult(result: ToolCallResult): CallToolResult {
   if ('code' in result) {
@@ -137,12 +219,16 @@ export function toCallToolResult(result: ToolCallResult): CallToolResult {
       structuredContent: { error: result.error, code: result.code },
     };
   }
-  const { rest, image } = splitImage(result.result);
+  if (isMcpContent(result.result)) {
+    const { content, structuredContent } = result.result;
+    return { content, ...(structuredContent === undefined ? {} : { structuredContent }) };
+  }
+  const { rest, media } = splitMedia(result.result);
   const isObject = typeof rest === 'object' && rest !== null && !Array.isArray(rest);
   const structured = isObject ? (rest as Record<string, unknown>) : { result: rest ?? null };
   const text = typeof rest === 'string' ? rest : JSON.stringify(rest ?? null);
   const content: ContentBlock[] = [];
-  if (image) content.push(image);
+  if (media) content.push(media);
   content.push({ type: 'text', text });
   return { content, structuredContent: structured };
 }
@@ -197,7 +283,11 @@ export async function createMcpServer(host: ToolHost, options: CreateMcpServerOp
   const ownConversation = `mcp-${instances}-${crypto.randomUUID()}`;
   const server = new McpServer(
     { name: options.name ?? 'toolhost', version: options.version ?? '0.0.0' },
-    { capabilities: { tools: { listChanged: false } }, ...(options.instructions === undefined ? {} : { instructions: options.instructions }) },
+    {
+      capabilities: { tools: { listChanged: false } },
+      ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+      ...(options.requestState === undefined ? {} : { requestState: { verify: (state: string, ctx: ServerContext) => options.requestState?.verify(state, ctx) } }),
+    },
   );
   let calls = 0;
   // Calls of one connection keep their arrival order as a model turn's calls do: a concurrency-safe
@@ -240,12 +330,15 @@ export async function createMcpServer(host: ToolHost, options: CreateMcpServerOp
           };
         }
         return ordered(info.concurrencySafe, async () => {
-          const untrack = options.permissionPrompt?.track(id, ctx, server);
+          const tracked = options.permissionPrompt?.track(id, ctx, server);
           try {
             const [result] = await host.processToolCalls([{ id, name: info.name, args }], callOptions);
+            // 2026-07-28: a call stopped at its permission prompt answers input_required (it never ran).
+            const asking = tracked?.inputRequired();
+            if (asking) return asking as unknown as CallToolResult;
             return toCallToolResult(result ?? { name: info.name, error: 'the host returned no result', code: 'execution_failed' });
           } finally {
-            untrack?.();
+            tracked?.untrack();
           }
         });
       },

@@ -771,7 +771,7 @@ async function settleAfterChanges<T>(running: Promise<T>, ctx: CallContext, name
   const how = stop.code === 'timeout' ? stop.message.replace(/; narrow the request or raise timeoutMs$/, '') : `${name} was cancelled`;
   throw new ToolError(
     'execution_failed',
-    `${how}, after it had begun changing ${what}. They are as the call left them, possibly partway: check them (view_file, list_dir) before retrying.`,
+    `${how}, after it had begun changing ${what}. They are as the call left them, possibly partway: look at them again before retrying.`,
   );
 }
 

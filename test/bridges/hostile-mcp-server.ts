@@ -97,6 +97,9 @@ export async function startHostileServer(name: string, tools: RawTool[]): Promis
       res.end();
     });
   });
+  // Node closes an idle keep-alive socket after 5 s, which on a busy machine can cross the client
+  // reusing it from its pool ("fetch failed" for a request the server never saw); close() ends them.
+  server.keepAliveTimeout = 120_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

@@ -54,7 +54,7 @@ describe('str_replace_based_edit_tool (Anthropic text editor)', () => {
     expect(await edit(runner, { command: 'view', path: '/workspace/primes.py', view_range: [4, -1] })).toBe('4:         return False\n5:     return True');
     expect(await fails(runner, { command: 'view', path: 'primes.py', view_range: [9, -1] })).toMatchObject({
       code: 'invalid_arguments',
-      error: 'Invalid view_range [9, -1]: its first element must be between 1 and 5, the number of lines of the file',
+      error: 'Invalid `view_range`: [9, -1]. Its first element `9` should be within the range of lines of the file: [1, 5]',
     });
   });
 
@@ -73,16 +73,16 @@ describe('str_replace_based_edit_tool (Anthropic text editor)', () => {
     );
   });
 
-  it('creates a file, and refuses to overwrite one changed since it was viewed', async () => {
+  it('creates a file, and refuses to overwrite an existing one, viewed or not', async () => {
     const { platform, runner } = setup({ 'seen.txt': 'v1\n' });
     expect(await edit(runner, { command: 'create', path: 'new/file.txt', file_text: 'hello\n' })).toBe('File created successfully at: /workspace/new/file.txt');
     expect(await read(platform, 'new/file.txt')).toBe('hello\n');
     await edit(runner, { command: 'view', path: 'seen.txt' });
-    await platform.fs.writeFile('/workspace/seen.txt', 'changed elsewhere\n');
-    expect(await fails(runner, { command: 'create', path: 'seen.txt', file_text: 'mine\n' })).toMatchObject({ code: 'stale_file' });
+    expect(await fails(runner, { command: 'create', path: 'seen.txt', file_text: 'mine\n' })).toMatchObject({ code: 'already_exists' });
+    expect(await read(platform, 'seen.txt')).toBe('v1\n');
   });
 
-  it('replaces a unique match and answers with the documented texts for none and several', async () => {
+  it("replaces a unique match and answers with the reference editor's texts for none and several", async () => {
     const { platform, runner } = setup({ 'primes.py': PRIMES, 'dup.txt': 'x = 1\nx = 1\nx = 1\n' });
     expect(await edit(runner, { command: 'str_replace', path: 'primes.py', old_str: '    if n <= 1:', new_str: '    if n < 2:' })).toBe(
       'Successfully replaced text at exactly one location.',
@@ -90,10 +90,10 @@ describe('str_replace_based_edit_tool (Anthropic text editor)', () => {
     expect(await read(platform, 'primes.py')).toBe(PRIMES.replace('n <= 1', 'n < 2'));
     const none = await fails(runner, { command: 'str_replace', path: 'primes.py', old_str: 'return Maybe', new_str: 'x' });
     expect(none.code).toBe('no_match');
-    expect(none.error.startsWith('No match found for replacement. Please check your text and try again.')).toBe(true);
+    expect(none.error.startsWith('No replacement was performed, old_str `return Maybe` did not appear verbatim in /workspace/primes.py.')).toBe(true);
     expect(await fails(runner, { command: 'str_replace', path: 'dup.txt', old_str: 'x = 1', new_str: 'x = 2' })).toMatchObject({
       code: 'ambiguous_match',
-      error: 'Found 3 matches for replacement text. Please provide more context to make a unique match.',
+      error: 'No replacement was performed. Multiple occurrences of old_str `x = 1` in lines [1, 2, 3]. Please ensure it is unique: add lines around it.',
     });
     expect(await read(platform, 'dup.txt')).toBe('x = 1\nx = 1\nx = 1\n');
   });
@@ -108,7 +108,7 @@ describe('str_replace_based_edit_tool (Anthropic text editor)', () => {
     expect(await read(platform, 'crlf.txt')).toBe('a\r\nmid\r\nb');
     expect(await fails(runner, { command: 'insert', path: 'f.txt', insert_line: 9, insert_text: 'x' })).toMatchObject({
       code: 'invalid_arguments',
-      error: 'Invalid insert_line 9: it must be between 0 and 5, the number of lines of the file',
+      error: 'Invalid `insert_line` parameter: 9. It should be within the range of lines of the file: [0, 5]',
     });
   });
 

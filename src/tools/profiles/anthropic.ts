@@ -2,13 +2,14 @@ import { ToolError, toToolError } from '../../core/errors.js';
 import { fingerprintBytes } from '../../core/file-cache.js';
 import { defineTool, type Tool, type ToolContext } from '../../core/tool.js';
 import { joinPath, refuseSlashOnFile, relativePath, resolveWorkspacePath, statOrNull, writeFileAtomic } from '../../fs/paths.js';
-import { clipForMessage, decodeText, detectLineEnding, encodeText, refuseLoneSurrogate, splitLines, truncateText } from '../../fs/text.js';
+import { clipForMessage, decodeText, quoteForMessage, detectLineEnding, encodeText, refuseLoneSurrogate, splitLines, truncateText } from '../../fs/text.js';
 import { compareCodeUnits } from '../../fs/walk.js';
 import { createFileTool } from '../create-file.js';
 import { editFileTool } from '../edit-file.js';
 import { unchangedSince } from '../edit/unchanged.js';
 import type { FsStats } from '../../core/types.js';
 import { RUN_COMMAND_DEFAULT_TIMEOUT_MS } from '../run-command.js';
+import { ANTHROPIC_VOCABULARY, speakingTool } from './vocabulary.js';
 
 /** Anthropic's built-in tool type of the text editor this profile implements. */
 export const TEXT_EDITOR_TOOL_TYPE = 'text_editor_20250728';
@@ -76,14 +77,35 @@ export interface AnthropicProfileOptions {
 }
 
 function missing(name: string, command: string): ToolError {
-  return new ToolError('invalid_arguments', `${command} needs ${name}; add it to the call`);
+  return new ToolError('invalid_arguments', `Parameter \`${name}\` is required for command: ${command}`);
+}
+
+/** The reference editor's answer to a command other than `view` on a directory. */
+function directoryRefused(shown: string): ToolError {
+  return new ToolError('is_a_directory', `The path ${shown} is a directory and only the \`view\` command can be used on directories`);
+}
+
+/** The reference editor's answer to a path that does not exist. */
+function pathMissing(shown: string): ToolError {
+  return new ToolError('not_found', `The path ${shown} does not exist. Please provide a valid path.`);
+}
+
+/** `path` inside the workspace (confined as every built-in's paths), its absolute form. */
+function resolve(ctx: ToolContext, path: string): Promise<string> {
+  return resolveWorkspacePath({ fs: ctx.fs, root: ctx.platform.root, cwd: ctx.cwd }, path, { argName: 'path' });
+}
+
+/** `text` quoted in backticks as the reference editor quotes old_str, cut after 200 characters. */
+function tick(text: string): string {
+  const { text: kept, cut } = truncateText(text, 200);
+  return cut === 0 ? `\`${text}\`` : `\`${kept}\`… (${cut} more characters)`;
 }
 
 async function readTextFile(ctx: ToolContext, path: string, shown: string): Promise<{ stats: FsStats; bytes: Uint8Array; text: string; bom: boolean }> {
   const stats = await statOrNull(ctx.fs, path);
-  if (stats === null) throw new ToolError('not_found', `The path ${shown} does not exist. Please provide a valid path.`);
-  if (stats.isDirectory()) throw new ToolError('is_a_directory', `The path ${shown} is a directory; view it to list its files, or give a file path`);
-  if (stats.size > MAX_FILE_BYTES) throw new ToolError('too_large', `${shown} is ${stats.size} bytes; the text editor handles files up to ${MAX_FILE_BYTES} bytes`);
+  if (stats === null) throw pathMissing(shown);
+  if (stats.isDirectory()) throw directoryRefused(shown);
+  if (stats.size > MAX_FILE_BYTES) throw new ToolError('too_large', `${shown} is ${stats.size} bytes; the text editor handles files up to ${MAX_FILE_BYTES} bytes; read parts of it with bash (sed -n, head, grep)`);
   const bytes = await ctx.fs.readFile(path);
   const decoded = decodeText(bytes);
   if (decoded === null) throw new ToolError('binary_file', `${shown} is a binary file (a NUL byte or invalid UTF-8); the text editor shows UTF-8 text only`);
@@ -123,7 +145,7 @@ async function viewDirectory(ctx: ToolContext, dir: string): Promise<string> {
 async function view(args: TextEditorArgs, ctx: ToolContext, path: string, maxCharacters: number | undefined): Promise<string> {
   const stats = await statOrNull(ctx.fs, path);
   if (stats?.isDirectory()) {
-    if (args.view_range !== undefined) throw new ToolError('invalid_arguments', 'view_range applies to files, not to a directory; leave it out');
+    if (args.view_range !== undefined) throw new ToolError('invalid_arguments', 'The `view_range` parameter is not allowed when `path` points to a directory.');
     return cap(await viewDirectory(ctx, path), maxCharacters);
   }
   if (stats !== null) refuseSlashOnFile('path', args.path);
@@ -134,11 +156,16 @@ async function view(args: TextEditorArgs, ctx: ToolContext, path: string, maxCha
   let end = lines.length;
   if (args.view_range !== undefined) {
     const [from, to] = args.view_range as [number, number];
-    if (from < 1 || from > Math.max(lines.length, 1)) {
-      throw new ToolError('invalid_arguments', `Invalid view_range [${from}, ${to}]: its first element must be between 1 and ${Math.max(lines.length, 1)}, the number of lines of the file`);
+    const last = Math.max(lines.length, 1);
+    const range = `Invalid \`view_range\`: [${from}, ${to}].`;
+    if (from < 1 || from > last) {
+      throw new ToolError('invalid_arguments', `${range} Its first element \`${from}\` should be within the range of lines of the file: [1, ${last}]`);
     }
-    if (to !== -1 && (to < from || to > lines.length)) {
-      throw new ToolError('invalid_arguments', `Invalid view_range [${from}, ${to}]: its second element must be -1 or between ${from} and ${lines.length}, the number of lines of the file`);
+    if (to > lines.length) {
+      throw new ToolError('invalid_arguments', `${range} Its second element \`${to}\` should be at most the number of lines in the file: \`${lines.length}\` (or -1 for the end)`);
+    }
+    if (to !== -1 && to < from) {
+      throw new ToolError('invalid_arguments', `${range} Its second element \`${to}\` should be larger than or equal to its first \`${from}\` (or -1 for the end)`);
     }
     start = from;
     end = to === -1 ? lines.length : to;
@@ -148,18 +175,24 @@ async function view(args: TextEditorArgs, ctx: ToolContext, path: string, maxCha
   return cap(shown.join('\n'), maxCharacters);
 }
 
+function invalidInsertLine(line: number, total: number): ToolError {
+  return new ToolError('invalid_arguments', `Invalid \`insert_line\` parameter: ${line}. It should be within the range of lines of the file: [0, ${total}]`);
+}
+
 async function insert(args: TextEditorArgs, ctx: ToolContext, path: string): Promise<string> {
   const text = args.insert_text ?? args.new_str;
   if (args.insert_line === undefined) throw missing('insert_line', 'insert');
   if (text === undefined) throw missing('insert_text', 'insert');
   refuseLoneSurrogate(args.insert_text === undefined ? 'new_str' : 'insert_text', text);
+  const stats = await statOrNull(ctx.fs, path);
+  if (stats === null) throw pathMissing(clipForMessage(path));
+  if (stats.isDirectory()) throw directoryRefused(clipForMessage(path));
+  refuseSlashOnFile('path', args.path);
   const line = args.insert_line;
   return ctx.withPathLock(path, async () => {
     const file = await readTextFile(ctx, path, clipForMessage(path));
     const { lines, endings } = splitLines(file.text);
-    if (line > lines.length) {
-      throw new ToolError('invalid_arguments', `Invalid insert_line ${line}: it must be between 0 and ${lines.length}, the number of lines of the file`);
-    }
+    if (line > lines.length) throw invalidInsertLine(line, lines.length);
     const dominant = detectLineEnding(file.text);
     const eol = dominant === 'crlf' ? '\r\n' : dominant === 'cr' ? '\r' : '\n';
     const added = splitLines(text.replace(/\r\n?/g, '\n')).lines;
@@ -182,46 +215,100 @@ async function insert(args: TextEditorArgs, ctx: ToolContext, path: string): Pro
   });
 }
 
+/** 1-based numbers of the lines where each occurrence of `needle` in `text` starts (both with LF line breaks). */
+function occurrenceLines(text: string, needle: string): number[] {
+  const lines: number[] = [];
+  let line = 1;
+  let scanned = 0;
+  for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + needle.length)) {
+    for (let i = text.indexOf('\n', scanned); i !== -1 && i < at; i = text.indexOf('\n', i + 1)) line += 1;
+    scanned = at;
+    lines.push(line);
+  }
+  return lines;
+}
+
 async function strReplace(args: TextEditorArgs, ctx: ToolContext): Promise<string> {
   if (args.old_str === undefined) throw missing('old_str', 'str_replace');
-  if (args.old_str === '') throw new ToolError('invalid_arguments', 'old_str is empty; give the exact text to replace, or use create to write a whole file');
+  if (args.old_str === '') throw new ToolError('invalid_arguments', 'old_str is empty; give the exact text to replace (view the file to copy it), or use insert to add text at a line');
   // Checked here, not by edit_file, so the message names this tool's arguments.
   refuseLoneSurrogate('old_str', args.old_str, 'copy whole characters from the file');
   if (args.new_str !== undefined) refuseLoneSurrogate('new_str', args.new_str, 'copy whole characters from the file');
+  const path = await resolve(ctx, args.path);
+  const shown = clipForMessage(path);
+  const stats = await statOrNull(ctx.fs, path);
+  if (stats === null) throw pathMissing(shown);
+  if (stats.isDirectory()) throw directoryRefused(shown);
+  refuseSlashOnFile('path', args.path);
   try {
-    await editFileTool.callWithContext?.({ file_path: args.path, old_string: args.old_str, new_string: args.new_str ?? '' }, ctx);
+    await editFileTool.callWithContext?.({ file_path: path, old_string: args.old_str, new_string: args.new_str ?? '' }, ctx);
   } catch (error) {
     const failure = toToolError(error);
+    const lead = `old_string was not found in ${shown}. `;
     if (failure.code === 'no_match') {
-      const hint = failure.message.replace(/^old_string was not found in [^.]*\.\s*/, '');
-      throw new ToolError('no_match', `No match found for replacement. Please check your text and try again. ${hint}`.trim());
+      const hint = failure.message.startsWith(lead) ? ` ${failure.message.slice(lead.length)}` : '';
+      throw new ToolError('no_match', `No replacement was performed, old_str ${tick(args.old_str)} did not appear verbatim in ${shown}.${hint}`, failure.details);
     }
     if (failure.code === 'ambiguous_match') {
-      const count = (failure.details?.count as number | undefined) ?? 0;
-      throw new ToolError('ambiguous_match', `Found ${count} matches for replacement text. Please provide more context to make a unique match.`, { count });
+      const bytes = await ctx.fs.readFile(path);
+      const text = (decodeText(bytes)?.text ?? '').replace(/\r\n?/g, '\n');
+      const lines = occurrenceLines(text, args.old_str.replace(/\r\n?/g, '\n'));
+      const count = (failure.details?.count as number | undefined) ?? lines.length;
+      throw new ToolError(
+        'ambiguous_match',
+        `No replacement was performed. Multiple occurrences of old_str ${tick(args.old_str)} in lines [${lines.join(', ')}]. Please ensure it is unique: add lines around it.`,
+        { count, lines },
+      );
     }
     throw failure;
   }
   return 'Successfully replaced text at exactly one location.';
 }
 
+/** `create`: a new file only, as the reference editor (an existing file is changed with str_replace or insert). */
+async function create(args: TextEditorArgs, ctx: ToolContext): Promise<string> {
+  if (args.file_text === undefined) throw missing('file_text', 'create');
+  refuseLoneSurrogate('file_text', args.file_text);
+  if (/(^|\/)\.{0,2}$/.test(args.path) && args.path !== '') {
+    throw new ToolError('invalid_arguments', `The path ${quoteForMessage(args.path)} names a directory (it ends with "/" or "."); give the path of the file to create`);
+  }
+  const path = await resolve(ctx, args.path);
+  const stats = await statOrNull(ctx.fs, path);
+  if (stats?.isDirectory()) throw directoryRefused(clipForMessage(path));
+  if (stats !== null) {
+    throw new ToolError(
+      'already_exists',
+      `File already exists at: ${clipForMessage(path)}. Cannot overwrite files using command \`create\`; change it with str_replace or insert`,
+    );
+  }
+  // create_file checks again under the path's lock: a file made meanwhile is already_exists too.
+  const result = await createFileTool.callWithContext?.({ file_path: path, content: args.file_text }, ctx);
+  return `File created successfully at: ${(result as { file_path: string }).file_path}`;
+}
+
 /**
  * Anthropic's text editor (`str_replace_based_edit_tool`, the `text_editor_20250728` tool type) over the
- * workspace: `view` (a file as `N: line` lines, `view_range` `[start, end]` with `-1` for the end; a
- * directory as its entries two levels deep), `create` (writes `file_text`, creating folders; overwriting a
- * file changed since this conversation read it is `stale_file`, as `create_file`), `str_replace` (exact,
- * unique `old_str`, through `edit_file`, so CRLF and BOM files keep their style) and `insert` (`insert_text`,
- * or `new_str` as older docs name it, after `insert_line`, 0 = the top). `maxCharacters` cuts long views
- * with a note. Paths are confined as every built-in's. Results are text, as Anthropic's reference tool returns.
+ * workspace, behaving as Anthropic's reference editor: `view` (a file as `N: line` lines, `view_range`
+ * `[start, end]` with `-1` for the end; a directory as its entries two levels deep, hidden ones left out),
+ * `create` (a new file from `file_text`, creating folders; an existing file is refused, "File already
+ * exists at: ...", as the reference refuses it), `str_replace` (exact, unique `old_str`; a missing
+ * `new_str` deletes it; through `edit_file`, so CRLF and BOM files keep their style and tabs stay tabs)
+ * and `insert` (`insert_text`, or `new_str` as older versions name it, after `insert_line`, 0 = the top).
+ * `maxCharacters` cuts long views with a note. Paths are confined as every built-in's. Results are text.
+ * Every message names only this tool's commands and parameters (the built-ins' hints are put in its
+ * words, see `ANTHROPIC_VOCABULARY`).
  *
- * Errors: `no_match` ("No match found for replacement. Please check your text and try again." and the
- * closest line), `ambiguous_match` ("Found N matches for replacement text. Please provide more context to
- * make a unique match."), `not_found`, `invalid_arguments` (a bad view_range or insert_line, a missing
- * argument, text holding half of a surrogate pair, which UTF-8 cannot store), `is_a_directory`, `binary_file`, `stale_file`, `outside_workspace`, `too_large`.
+ * Errors: `no_match` ("No replacement was performed, old_str `...` did not appear verbatim in <path>."
+ * and the closest line), `ambiguous_match` ("No replacement was performed. Multiple occurrences of
+ * old_str `...` in lines [a, b]. ...", `details.lines`), `already_exists`, `not_found` ("The path <path>
+ * does not exist. ..."), `is_a_directory` (a command other than view on a directory), `invalid_arguments`
+ * (a bad view_range or insert_line, "Parameter `x` is required for command: y", an empty old_str, text
+ * holding half of a surrogate pair, which UTF-8 cannot store), `binary_file`, `stale_file`,
+ * `outside_workspace`, `too_large`.
  */
 export function textEditorTool(options: AnthropicProfileOptions = {}): Tool<TextEditorArgs, string> {
   const maxCharacters = options.maxCharacters;
-  return defineTool({
+  const tool = defineTool({
     name: 'str_replace_based_edit_tool',
     annotations: { title: 'View and edit files', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     description:
@@ -234,17 +321,13 @@ export function textEditorTool(options: AnthropicProfileOptions = {}): Tool<Text
     callWithContext: async (input, ctx): Promise<string> => {
       const args = input as TextEditorArgs;
       if (args.command === 'str_replace') return strReplace(args, ctx);
-      if (args.command === 'create') {
-        if (args.file_text === undefined) throw missing('file_text', 'create');
-        refuseLoneSurrogate('file_text', args.file_text);
-        const result = await createFileTool.callWithContext?.({ file_path: args.path, content: args.file_text, overwrite: true }, ctx);
-        return `File created successfully at: ${(result as { file_path: string }).file_path}`;
-      }
-      const path = await resolveWorkspacePath({ fs: ctx.fs, root: ctx.platform.root, cwd: ctx.cwd }, args.path, { argName: 'path' });
+      if (args.command === 'create') return create(args, ctx);
+      const path = await resolve(ctx, args.path);
       if (args.command === 'view') return view(args, ctx, path, maxCharacters);
       return insert(args, ctx, path);
     },
   }) as Tool<TextEditorArgs, string>;
+  return speakingTool(tool, ANTHROPIC_VOCABULARY);
 }
 
 /**

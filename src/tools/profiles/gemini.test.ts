@@ -57,7 +57,7 @@ describe('Gemini profile', () => {
 
   it('runs no shell on the memory platform and refuses background commands', async () => {
     const { runner } = setup();
-    expect(await runner.execute('run_shell_command', { command: 'ls', description: 'list' })).toMatchObject({ stdout: '', note: 'run_command is not available on the memory platform' });
+    expect(await runner.execute('run_shell_command', { command: 'ls', description: 'list' })).toMatchObject({ stdout: '', note: 'run_shell_command is not available on the memory platform' });
     const [background] = (await runner.processToolCalls([{ name: 'run_shell_command', args: { command: 'sleep 9', is_background: true } }])) as [ToolCallResult];
     expect(background).toMatchObject({ code: 'invalid_arguments' });
   });

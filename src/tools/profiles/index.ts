@@ -4,6 +4,7 @@ import { webFetchTool } from '../web-fetch.js';
 import { anthropicTools, type AnthropicProfileOptions } from './anthropic.js';
 import { geminiTools } from './gemini.js';
 import { openaiTools } from './openai.js';
+import { GEMINI_VOCABULARY, OPENAI_VOCABULARY, speakingTools } from './vocabulary.js';
 
 /** The names of the tool profiles. */
 export type ToolProfileName = 'anthropic' | 'openai' | 'gemini' | 'toolhost';
@@ -39,12 +40,13 @@ export interface ToolProfiles {
  * plan mode, file cache and error codes as the built-ins, which the profile tools are built on):
  * `anthropic()`, `openai()`, `gemini()`, `toolhost()`. Each returns a fresh list for
  * `new ToolRunner({ tools })` or `Agent.builder().toolProfile(...)`; `combine` joins lists whose names
- * do not collide.
+ * do not collide. Every message, hint and note a profile's tool returns names that profile's own tools
+ * and parameters (see `speakingTools`).
  */
 export const toolProfiles: ToolProfiles = {
   anthropic: (options) => tag('anthropic', anthropicTools(options)),
-  openai: () => tag('openai', openaiTools()),
-  gemini: (options) => tag('gemini', geminiTools(options)),
+  openai: () => tag('openai', speakingTools(openaiTools(), OPENAI_VOCABULARY)),
+  gemini: (options) => tag('gemini', speakingTools(geminiTools(options), GEMINI_VOCABULARY)),
   toolhost: () => tag('toolhost', [...BuiltinTools.all(), webFetchTool as Tool]),
   byName(name) {
     if (name === 'anthropic') return this.anthropic();
