@@ -39,7 +39,7 @@ export interface RegisterOptions {
  * function) throws a TypeError naming the option, the value and what is accepted.
  */
 export interface ToolRunnerOptions extends HostHooks {
-  /** Filesystem, state and capabilities (default: a fresh memory platform). */
+  /** Filesystem, state and capabilities (default: the package's `ToolRunner` makes a fresh memory platform). */
   platform?: Platform;
   /**
    * Tools registered at construction, in order (either shape). A tool the runner cannot take (bad
@@ -86,8 +86,9 @@ export interface RunnerDefaults {
   /** Makes the platform of a runner given none; without it `platform` is required. */
   readonly platform?: () => Platform;
   /**
-   * Tools answered under a name no registered tool holds (each built once per runner, at its first
-   * call), by that name; one tool may stand under several: `web_search` and `google_search` for the web-search fallback.
+   * Tools answered under a name no registered tool holds, by that name (each built once per runner,
+   * at its first call; one tool may stand under several, as the web-search fallback does under
+   * `web_search` and `google_search`).
    */
   readonly fallbackTools?: Readonly<Record<string, AnyTool>>;
   /** Validators generated ahead of time for known schemas, used instead of compiling them. */

@@ -233,10 +233,10 @@ export function precompiledValidator(schema: JsonSchema, generated?: GeneratedVa
 }
 
 /**
- * Returns the validator for `schema`: the {@link precompiledValidator} (of the registered ones and
- * `generated`) when there is one, else one
- * compiled with ajv (loaded on the first such compile, in a browser from toolhost's `lazy/ajv.min.js`,
- * with nothing for the app to set up) in the schema's {@link schemaDialect}.
+ * Returns the validator for `schema`: the {@link precompiledValidator} (a registered one, or one of
+ * `generated`) when there is one, else one compiled with ajv (loaded on the first such compile, in a
+ * browser from toolhost's `lazy/ajv.min.js`, with nothing for the app to set up) in the schema's
+ * {@link schemaDialect}.
  * Rejects with a TypeError naming the tool (a host's mistake, never the model's) when ajv rejects the
  * schema itself, when ajv cannot be loaded (the app does not serve that file), or when compiling is forbidden because the
  * environment blocks code generation from strings (a CSP without `'unsafe-eval'`); the message then
