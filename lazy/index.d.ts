@@ -6,16 +6,19 @@ export function loadIgnore(): Promise<{ default: typeof import('ignore') }>;
 export function loadDiff(): Promise<typeof import('diff/lib/patch/create.js')>;
 /** Loads @noble/hashes' SHA-2 module, which fingerprints files where WebCrypto is missing (a page over plain http). */
 export function loadSha256(): Promise<typeof import('@noble/hashes/sha2.js')>;
-/** Loads edit_file's no_match hint module (src/tools/edit/hint.ts, built into one file). */
-export function loadEditHint(): Promise<typeof import('../src/tools/edit/hint.js')>;
+// The loaders of toolhost's own modules (built from src/ into files beside this one) are generic:
+// this directory imports nothing of src/, types included, so the caller names the module's type
+// (`loadEditHint<typeof import('./edit/hint.js')>`), as the code that imports it knows it.
+/** Loads edit_file's no_match hint module (src/tools/edit/hint.ts, built into one file); `Module` is its type. */
+export function loadEditHint<Module>(): Promise<Module>;
 /** Loads ajv's validator classes (`Ajv` for draft-07, `Ajv2019`, `Ajv2020`), for runtime JSON Schema compiles. */
-export function loadAjv(): Promise<typeof import('../src/core/ajv.js')>;
-/** Loads web_fetch's HTML → Markdown converter (src/tools/web-fetch/html.ts, built into one file with its libraries). */
-export function loadHtmlConverter(): Promise<typeof import('../src/tools/web-fetch/html.js')>;
+export function loadAjv(): Promise<{ Ajv: typeof import('ajv').Ajv; Ajv2019: typeof import('ajv/dist/2019.js').Ajv2019; Ajv2020: typeof import('ajv/dist/2020.js').Ajv2020 }>;
+/** Loads web_fetch's HTML → Markdown converter (src/tools/web-fetch/html.ts, built into one file with its libraries); `Module` is its type. */
+export function loadHtmlConverter<Module>(): Promise<Module>;
 /** The tasks {@link OffThread} runs, with their input and value. */
 export interface OffThreadTasks {
   /** web_fetch's `htmlToMarkdown(html, options)` (src/tools/web-fetch/html.ts). */
-  html: { input: { html: string; options: import('../src/tools/web-fetch/html.js').HtmlToMarkdownOptions }; value: string };
+  html: { input: { html: string; options: { deadline?: number; maxDepth?: number; maxNodes?: number } }; value: string };
   /** The diff library's `structuredPatch(path, path, before, after, '', '', options)`; null where it gave up (its timeout). */
   diff: { input: { path: string; before: string; after: string; options: { context: number; timeout: number } }; value: import('diff').StructuredPatch | null };
   /** edit_file's `noMatchHint(fileLf, needleLf, fileHasBom)` (src/tools/edit/hint.ts). */
@@ -35,14 +38,14 @@ export interface OffThread {
 }
 /** The process's worker threads (on Node: at most 2, 512 MiB heap each, started on first use); undefined in browsers and where threads are missing. */
 export function offThread(): OffThread | undefined;
-/** Loads the search pattern parser (src/search/dialect-parse.ts, built into one file). */
-export function loadRegexParser(): Promise<typeof import('../src/search/dialect-parse.js')>;
+/** Loads the search pattern parser (src/search/dialect-parse.ts, built into one file); `Module` is its type. */
+export function loadRegexParser<Module>(): Promise<Module>;
 /** The search pattern parser when it is there without loading: on Node, never in browsers. */
-export function regexParserNow(): typeof import('../src/search/dialect-parse.js') | undefined;
-/** Loads the glob compiler (src/search/glob-compile.ts, built into one file). */
-export function loadGlobCompiler(): Promise<typeof import('../src/search/glob-compile.js')>;
+export function regexParserNow<Module>(): Module | undefined;
+/** Loads the glob compiler (src/search/glob-compile.ts, built into one file); `Module` is its type. */
+export function loadGlobCompiler<Module>(): Promise<Module>;
 /** The glob compiler when it is there without loading: on Node, never in browsers. */
-export function globCompilerNow(): typeof import('../src/search/glob-compile.js') | undefined;
+export function globCompilerNow<Module>(): Module | undefined;
 /** A runtime's native byte helpers (see {@link nativeBytes}). */
 export interface NativeBytes {
   /** `haystack.indexOf(needle, from)` on bytes (`needle` a byte string or one byte), -1 when absent; `from` at least 0. */

@@ -2,7 +2,7 @@ import { open, mkdtemp, realpath, rm, truncate, writeFile, readFile, stat } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ToolRunner } from '../src/core/runner.js';
+import { ToolRunner } from '../src/runner.js';
 import type { Platform } from '../src/core/types.js';
 import { createFileTool } from '../src/tools/create-file.js';
 import { viewFileTool } from '../src/tools/view-file.js';

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildPackage } from '../test/support/build.js';
 import { FileStateStore } from './state-store.js';
 import { createNodePlatform } from './platform.js';
-import { ToolRunner } from '../src/core/runner.js';
+import { ToolRunner } from '../src/runner.js';
 import { defineTool } from '../src/core/tool.js';
 import { BuiltinTools } from '../src/tools/index.js';
 

@@ -2,7 +2,7 @@ import { mkdtemp, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ToolRunner } from '../src/core/runner.js';
+import { ToolRunner } from '../src/runner.js';
 import { createFileTool } from '../src/tools/create-file.js';
 import { makeDirectories } from './fs/make-dirs.js';
 import { createNodePlatform } from './platform.js';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BuiltinTools, defineTool } from '../src/index.js';
-import { ToolRunner, type ToolCallFailure, type ToolCallResult } from '../src/core/runner.js';
+import { ToolRunner, type ToolCallFailure, type ToolCallResult } from '../src/runner.js';
 import type { Platform, RunCommandResult } from '../src/core/types.js';
 import { describePlatformContract } from '../test/contract/platform-contract.js';
 import { isProcessGroupAlive } from './run-command.js';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ToolRunner } from '../src/core/runner.js';
+import { ToolRunner } from '../src/runner.js';
 import { defineTool } from '../src/core/tool.js';
 import { createMemoryPlatform } from '../src/platform/memory.js';
 import type { JsonValue } from '../src/core/types.js';

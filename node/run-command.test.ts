@@ -245,7 +245,7 @@ describe('runShellCommand ends every process it started', () => {
 
   it('when the runner answers timeout at its deadline', async () => {
     const { createNodePlatform } = await import('./platform.js');
-    const { ToolRunner } = await import('../src/core/runner.js');
+    const { ToolRunner } = await import('../src/runner.js');
     const { BuiltinTools } = await import('../src/index.js');
     const platform = createNodePlatform({ root: dir });
     const runner = new ToolRunner({ platform, tools: BuiltinTools.all() });
@@ -274,7 +274,7 @@ describe('run_command environment', () => {
 describe('run_command run_in_background', () => {
   it('starts, lists, reads and stops a command, and ends its processes', async () => {
     const { createNodePlatform } = await import('./platform.js');
-    const { ToolRunner } = await import('../src/core/runner.js');
+    const { ToolRunner } = await import('../src/runner.js');
     const { BuiltinTools } = await import('../src/index.js');
     const platform = createNodePlatform({ root: dir });
     const runner = new ToolRunner({ platform, tools: BuiltinTools.all() });
@@ -307,7 +307,7 @@ describe('run_command run_in_background', () => {
   });
 
   it('answers the empty result with a note where commands cannot run; command_output is unavailable there', async () => {
-    const { ToolRunner } = await import('../src/core/runner.js');
+    const { ToolRunner } = await import('../src/runner.js');
     const { BuiltinTools } = await import('../src/index.js');
     const runner = new ToolRunner({ tools: BuiltinTools.all() });
     const [started] = await runner.processToolCalls([{ id: 'x', name: 'run_command', args: { command: 'sleep 1', run_in_background: true } }]);

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, realpath, rm, symlink, utimes, writeFile } from 'node:f
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ToolRunner } from '../src/core/runner.js';
+import { ToolRunner } from '../src/runner.js';
 import type { Platform } from '../src/core/types.js';
 import { createMemoryPlatform } from '../src/platform/memory.js';
 import { SLAB_BYTES, SourceCache, SPARE_SLAB_MS, spareSlabCount } from '../src/search/source-cache.js';

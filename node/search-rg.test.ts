@@ -3,7 +3,7 @@ import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ToolRunner } from '../src/core/runner.js';
+import { ToolRunner } from '../src/runner.js';
 import type { Platform } from '../src/core/types.js';
 import type { SearchContentResult } from '../src/search/line-search.js';
 import { grepSearchTool } from '../src/tools/grep-search.js';

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ToolRunner, type ToolCallResult } from '../src/core/runner.js';
+import { ToolRunner, type ToolCallResult } from '../src/runner.js';
 import type { Platform } from '../src/core/types.js';
 import { toolProfiles } from '../src/tools/profiles/index.js';
 import { createNodePlatform } from './platform.js';

@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { offThread } from '#lazy';
-import { ToolRunner, type ToolCallResult } from '../src/core/runner.js';
+import { ToolRunner, type ToolCallResult } from '../src/runner.js';
 import { toolProfiles } from '../src/tools/profiles/index.js';
 import { withTimerWatch } from '../test/support/timer-watch.js';
 import { createNodePlatform } from './platform.js';

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ToolRunner, type ToolCallResult } from '../src/core/runner.js';
+import { ToolRunner, type ToolCallResult } from '../src/runner.js';
 import type { NetworkPolicy } from '../src/core/types.js';
 import { toolProfiles } from '../src/tools/profiles/index.js';
 import { createNodePlatform } from './platform.js';

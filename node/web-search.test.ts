@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryPlatform } from '../src/platform/memory.js';
-import { ToolRunner } from '../src/core/runner.js';
+import { ToolRunner } from '../src/runner.js';
 import { ToolError } from '../src/core/errors.js';
 import { createNodePlatform } from './platform.js';
 import type { Platform } from '../src/core/types.js';

@@ -17,17 +17,17 @@ export {
   type InferArgs,
 } from './core/tool.js';
 export type { StandardSchemaV1, StandardSchemaProps, StandardSchemaResult, StandardSchemaIssue, StandardJsonSchemaConverter } from './core/standard-schema.js';
-export {
-  ToolRunner,
-  type ToolRunnerOptions,
-  type ToolCall,
-  type ToolCallResult,
-  type ToolCallSuccess,
-  type ToolCallFailure,
-  type CallOptions,
-  type RegisterOptions,
-  type FunctionDeclaration,
-  type ToolMessage,
+export { ToolRunner } from './runner.js';
+export type {
+  ToolRunnerOptions,
+  ToolCall,
+  ToolCallResult,
+  ToolCallSuccess,
+  ToolCallFailure,
+  CallOptions,
+  RegisterOptions,
+  FunctionDeclaration,
+  ToolMessage,
 } from './core/runner.js';
 export type { ToolHost, ToolInfo, ToolAnnotations } from './core/host.js';
 export { ToolError, isToolError, isToolErrorCode, toToolError, TOOL_ERROR_CODES, type ToolErrorCode } from './core/errors.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ToolRunner, type ToolCallFailure } from '../src/core/runner.js';
+import { ToolRunner, type ToolCallFailure } from '../src/runner.js';
 import type { Platform } from '../src/core/types.js';
 import { createMemoryPlatform } from '../src/platform/memory.js';
 import { findFileTool } from '../src/tools/find-file.js';

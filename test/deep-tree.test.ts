@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ToolRunner } from '../src/core/runner.js';
+import { ToolRunner } from '../src/runner.js';
 import type { Platform } from '../src/core/types.js';
 import { createMemoryPlatform } from '../src/platform/memory.js';
 import { createFileTool } from '../src/tools/create-file.js';

@@ -1,7 +1,7 @@
 // edit_file on inputs built to make naive algorithms quadratic or huge: each call ends within its
 // deadline with a bounded result, the thread keeps running timers, and memory stays bounded.
 import { describe, expect, it } from 'vitest';
-import { ToolRunner } from '../src/core/runner.js';
+import { ToolRunner } from '../src/runner.js';
 import { createMemoryPlatform } from '../src/platform/memory.js';
 import { BuiltinTools } from '../src/tools/index.js';
 import { withTimerWatch } from './support/timer-watch.js';

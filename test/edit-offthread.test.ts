@@ -3,7 +3,7 @@
 // and the no_match hint run on a worker thread, ended by the call's deadline. The results are the same
 // as the plain algorithms give.
 import { describe, expect, it } from 'vitest';
-import { ToolRunner, type ToolCallResult } from '../src/core/runner.js';
+import { ToolRunner, type ToolCallResult } from '../src/runner.js';
 import { createMemoryPlatform } from '../src/platform/memory.js';
 import { noMatchHint } from '../src/tools/edit/hint.js';
 import { BuiltinTools } from '../src/tools/index.js';

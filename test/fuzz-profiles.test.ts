@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ToolRunner } from '../src/core/runner.js';
+import { ToolRunner } from '../src/runner.js';
 import { createMemoryPlatform } from '../src/platform/memory.js';
 import { toolProfiles } from '../src/tools/profiles/index.js';
 import { seededRandom } from './support/random.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ToolRunner, type ToolRunnerOptions } from '../src/core/runner.js';
+import { ToolRunner, type ToolRunnerOptions } from '../src/runner.js';
 import { defineTool } from '../src/core/tool.js';
 import { checkOptions, closestName, describeValue, is } from '../src/core/options.js';
 import { createMemoryPlatform } from '../src/platform/memory.js';

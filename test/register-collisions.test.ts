@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { defineTool } from '../src/core/tool.js';
-import { ToolRunner } from '../src/core/runner.js';
+import { ToolRunner } from '../src/runner.js';
 import { createMemoryPlatform } from '../src/platform/memory.js';
 import { BuiltinTools } from '../src/tools/index.js';
 

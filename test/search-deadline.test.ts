@@ -2,7 +2,7 @@ import { mkdtemp, mkdir, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ToolRunner } from '../src/core/runner.js';
+import { ToolRunner } from '../src/runner.js';
 import type { Platform } from '../src/core/types.js';
 import { createMemoryPlatform } from '../src/platform/memory.js';
 import { grepSearchTool, type SearchContentResult } from '../src/tools/grep-search.js';

@@ -3,7 +3,7 @@ import { closeSync, constants, mkdirSync, mkdtempSync, openSync, realpathSync, u
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ToolRunner, type ToolCallResult } from '../src/core/runner.js';
+import { ToolRunner, type ToolCallResult } from '../src/runner.js';
 import type { SearchSource } from '../src/core/types.js';
 import { skipKindOf } from '../src/fs/walk.js';
 import { SourceCache } from '../src/search/source-cache.js';

@@ -3,7 +3,7 @@ import * as z from 'zod';
 import * as v from 'valibot';
 import { toJsonSchema, toStandardJsonSchema } from '@valibot/to-json-schema';
 import type { StandardSchemaV1 as SpecStandardSchemaV1 } from '@standard-schema/spec';
-import { ToolRunner } from '../src/core/runner.js';
+import { ToolRunner } from '../src/runner.js';
 import { defineTool, type Tool, type ToolContext } from '../src/core/tool.js';
 import { isStandardSchema, type StandardSchemaV1 } from '../src/core/standard-schema.js';
 

@@ -10,6 +10,7 @@ import {
   generateValidatorsModule,
 } from '../scripts/build-validators.mjs';
 import precompiledBuiltins from '../src/tools/generated/validators.js';
+import { BUILTIN_VALIDATORS } from '../src/runner.js';
 import { BuiltinTools } from '../src/tools/index.js';
 import { webSearchFallbackTool } from '../src/tools/web-search.js';
 import type { Tool } from '../src/core/tool.js';
@@ -47,8 +48,8 @@ describe('src/tools/generated/validators.js', () => {
   it('is what compileValidator returns for a built-in schema, without compiling', async () => {
     for (const tool of builtins()) {
       const schema = parseSchema(tool.name, tool.parameters);
-      expect(precompiledValidator(schema)).toBe(precompiledBuiltins[validatorKey(schema)]);
-      expect(await compileValidator(tool.name, schema)).toBe(precompiledBuiltins[validatorKey(schema)]);
+      expect(precompiledValidator(schema, BUILTIN_VALIDATORS)).toBe(precompiledBuiltins[validatorKey(schema)]);
+      expect(await compileValidator(tool.name, schema, 'parameters', BUILTIN_VALIDATORS)).toBe(precompiledBuiltins[validatorKey(schema)]);
     }
   });
 

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, symlinkSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ToolRunner } from '../src/core/runner.js';
+import { ToolRunner } from '../src/runner.js';
 import type { FsDirent, FsPromises, Platform, SearchSource } from '../src/core/types.js';
 import { createMemoryPlatform } from '../src/platform/memory.js';
 import { findFileTool } from '../src/tools/find-file.js';

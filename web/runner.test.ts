@@ -3,7 +3,7 @@ import { ToolError } from '../src/core/errors.js';
 import { createMemoryPlatform } from '../src/platform/memory.js';
 import { defineTool, type Tool } from '../src/core/tool.js';
 import { BuiltinTools } from '../src/tools/index.js';
-import { ToolRunner } from '../src/core/runner.js';
+import { ToolRunner } from '../src/runner.js';
 import type { WebPlatform } from './platform.js';
 import { WebToolRunner } from './runner.js';
 

@@ -1,4 +1,5 @@
-import { ToolRunner, type ToolRunnerOptions } from '../src/core/runner.js';
+import type { ToolRunnerOptions } from '../src/core/runner.js';
+import { ToolRunner } from '../src/runner.js';
 import type { WebPlatform } from './platform.js';
 
 /** Options of {@link WebToolRunner}: those of {@link ToolRunner}, with a web platform. */

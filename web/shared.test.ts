@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectToolRunner, type Endpoint, type RemoteToolRunner } from '../src/remote/remote.js';
-import { ToolRunner } from '../src/core/runner.js';
+import { ToolRunner } from '../src/runner.js';
 import { defineTool } from '../src/core/tool.js';
 import { exposeSharedToolRunner, type SharedWorkerScopeLike } from './shared.js';
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BuiltinTools } from '../../src/index.js';
-import { ToolRunner, type ToolCallFailure, type ToolCallResult } from '../../src/core/runner.js';
+import { ToolRunner, type ToolCallFailure, type ToolCallResult } from '../../src/runner.js';
 import { createNodePlatform } from '../platform.js';
 import { canonicalPath, escapeBytes, unescapePath } from './names.js';
 

@@ -2,7 +2,8 @@ import { EventChannel, runAgentLoop, type AgentDoneReason, type AgentEvent, type
 import { ToolError } from '../core/errors.js';
 import type { Model, ModelMessage } from './models/types.js';
 import type { PermissionAnswer, PermissionPolicy, PermissionRequest } from '../core/permissions.js';
-import { ToolRunner, type CallOptions, type ToolCall, type ToolCallResult, type ToolRunnerOptions } from '../core/runner.js';
+import type { CallOptions, ToolCall, ToolCallResult, ToolRunnerOptions } from '../core/runner.js';
+import { ToolRunner } from '../runner.js';
 import type { AnyTool, HostHooks, Tool } from '../core/tool.js';
 import { BuiltinTools } from '../tools/index.js';
 import { finishTool } from '../tools/finish.js';

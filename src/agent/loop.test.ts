@@ -4,7 +4,7 @@ import type { AgentEvent } from './loop.js';
 import { scriptedModel } from './models/scripted.js';
 import { createMemoryPlatform } from '../platform/memory.js';
 import { ToolError } from '../core/errors.js';
-import { ToolRunner, type CallOptions, type ToolCall } from '../core/runner.js';
+import { ToolRunner, type CallOptions, type ToolCall } from '../runner.js';
 import { defineTool } from '../core/tool.js';
 import { BuiltinTools } from '../tools/index.js';
 

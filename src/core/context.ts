@@ -9,15 +9,13 @@ import { findNonJson } from './json.js';
 import type { DenialTracker, PermissionChecker } from './permissions.js';
 import { withoutStackTrace } from './stack.js';
 import type { HostHooks, ToolContext } from './tool.js';
-import type { FsPromises, JsonValue, Platform } from './types.js';
+import type { FsPromises } from './fs-port.js';
+import type { JsonValue } from './json.js';
+import type { Platform } from './platform.js';
+import type { ToolMessage } from './wire.js';
 
-/** A message a tool sent with `ctx.send`, as the host's `onMessage` receives it. */
-export interface ToolMessage {
-  conversationId: string;
-  callId: string;
-  tool: string;
-  message: JsonValue;
-}
+export type { ToolMessage } from './wire.js';
+
 
 /** A handler of {@link ToolMessage}s. */
 export type MessageHandler = (message: ToolMessage) => void | Promise<void>;

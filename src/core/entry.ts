@@ -9,8 +9,8 @@ import { ToolError } from './errors.js';
 import type { ToolAnnotations } from './host.js';
 import { formatStandardIssues, isStandardSchema, jsonSchemaOfStandard, type StandardSchemaResult, type StandardSchemaV1 } from './standard-schema.js';
 import { isExecuteTool, type AnyTool, type ExecuteTool, type Tool, type ToolContext, type ToolSchema } from './tool.js';
-import type { JsonSchema } from './types.js';
-import { coerceArguments, compileValidator, formatValidationErrors, parseSchema, precompiledValidator, type ArgumentValidator } from './validation.js';
+import type { JsonSchema } from './json.js';
+import { coerceArguments, compileValidator, formatValidationErrors, parseSchema, precompiledValidator, type ArgumentValidator, type GeneratedValidators } from './validation.js';
 
 /** A registered tool as the runner uses it. */
 export interface ToolEntry {
@@ -63,11 +63,14 @@ class LazyValidator {
   readonly #schema: JsonSchema;
   readonly #what: string;
 
-  constructor(tool: string, schema: JsonSchema, what: string) {
+  readonly #generated: GeneratedValidators | undefined;
+
+  constructor(tool: string, schema: JsonSchema, what: string, generated: GeneratedValidators | undefined) {
     this.#tool = tool;
     this.#schema = schema;
     this.#what = what;
-    this.#validate = precompiledValidator(schema);
+    this.#generated = generated;
+    this.#validate = precompiledValidator(schema, generated);
   }
 
   get ready(): ArgumentValidator | undefined {
@@ -76,7 +79,7 @@ class LazyValidator {
 
   compile(): Promise<ArgumentValidator> {
     if (this.#validate) return Promise.resolve(this.#validate);
-    this.#compiling ??= compileValidator(this.#tool, this.#schema, this.#what).then(
+    this.#compiling ??= compileValidator(this.#tool, this.#schema, this.#what, this.#generated).then(
       (validate) => (this.#validate = validate),
       (error: unknown) => {
         this.#failure = error instanceof Error ? error : new Error(String(error));
@@ -118,8 +121,8 @@ function checkObjectSchema(name: string, schema: JsonSchema, what: string): void
 }
 
 /** The JSON Schema side of a schema slot: validation by ajv (coercing the model's string slips first). */
-function jsonParser(name: string, schema: JsonSchema, what: string): { validator: LazyValidator; parse: ToolEntry['parse'] } {
-  const validator = new LazyValidator(name, schema, what);
+function jsonParser(name: string, schema: JsonSchema, what: string, generated: GeneratedValidators | undefined): { validator: LazyValidator; parse: ToolEntry['parse'] } {
+  const validator = new LazyValidator(name, schema, what, generated);
   const check = (validate: ArgumentValidator, args: unknown, calledName: string): unknown => {
     const coerced = coerceArguments(args ?? {}, schema);
     if (!validate(coerced)) {
@@ -151,7 +154,7 @@ function standardParser(schema: StandardSchemaV1, modelSchema: JsonSchema): Tool
 }
 
 /** The output check of a tool with an output schema, and the schema's model-facing JSON form. */
-function outputCheck(name: string, schema: ToolSchema | undefined): { jsonSchema: JsonSchema | undefined; check: ToolEntry['checkOutput']; validator: LazyValidator | undefined } {
+function outputCheck(name: string, schema: ToolSchema | undefined, generated: GeneratedValidators | undefined): { jsonSchema: JsonSchema | undefined; check: ToolEntry['checkOutput']; validator: LazyValidator | undefined } {
   if (schema === undefined) return { jsonSchema: undefined, check: undefined, validator: undefined };
   const broke = (detail: string): ToolError =>
     new ToolError('execution_failed', `${name}'s output broke its outputSchema: ${detail}; the tool must return what its outputSchema describes`);
@@ -176,7 +179,7 @@ function outputCheck(name: string, schema: ToolSchema | undefined): { jsonSchema
     };
   }
   const jsonSchema = parseSchema(name, schema as JsonSchema, 'outputSchema');
-  const validator = new LazyValidator(name, jsonSchema, 'outputSchema');
+  const validator = new LazyValidator(name, jsonSchema, 'outputSchema', generated);
   const run = (validate: ArgumentValidator, value: unknown): void => {
     if (!validate(value)) throw broke(formatValidationErrors(validate.errors ?? [], jsonSchema).replace(/^arguments\b/, 'result'));
   };
@@ -195,18 +198,19 @@ function outputCheck(name: string, schema: ToolSchema | undefined): { jsonSchema
  * Builds the entry of a tool in either shape. Throws a TypeError naming the tool (a host's mistake,
  * never reported as the model's) for a bad name, a missing `execute` / `call`, or a schema that is not
  * a JSON Schema object describing an object, or a Standard Schema that cannot be shown as JSON Schema.
- * A JSON Schema that ajv must compile (no precompiled validator) is compiled by `compile()`.
+ * A JSON Schema that ajv must compile (no precompiled validator, none among `generated`) is compiled by
+ * `compile()`.
  */
-export function createToolEntry(candidate: AnyTool): ToolEntry {
+export function createToolEntry(candidate: AnyTool, generated?: GeneratedValidators): ToolEntry {
   if (typeof candidate !== 'object' || candidate === null) {
     throw new TypeError('register takes a tool: defineTool({ name, description, inputSchema, execute }) or an object with name, description, parameters and call');
   }
   const name = checkName(candidate);
   if (typeof candidate.description !== 'string') throw new TypeError(`tool ${name}: description must be a string`);
-  return isExecuteTool(candidate) ? executeEntry(name, candidate) : classicEntry(name, candidate as Tool);
+  return isExecuteTool(candidate) ? executeEntry(name, candidate, generated) : classicEntry(name, candidate as Tool, generated);
 }
 
-function executeEntry(name: string, tool: ExecuteTool): ToolEntry {
+function executeEntry(name: string, tool: ExecuteTool, generated: GeneratedValidators | undefined): ToolEntry {
   const input = tool.inputSchema;
   let parameters: JsonSchema;
   let parse: ToolEntry['parse'];
@@ -216,11 +220,11 @@ function executeEntry(name: string, tool: ExecuteTool): ToolEntry {
     parse = standardParser(input, parameters);
   } else {
     parameters = parseSchema(name, input as JsonSchema, 'inputSchema');
-    ({ validator, parse } = jsonParser(name, parameters, 'inputSchema'));
+    ({ validator, parse } = jsonParser(name, parameters, 'inputSchema', generated));
   }
   checkObjectSchema(name, parameters, 'inputSchema');
   const readOnly = tool.annotations?.readOnlyHint === true && tool.annotationsTrusted !== false;
-  const output = outputCheck(name, tool.outputSchema);
+  const output = outputCheck(name, tool.outputSchema, generated);
   return finish({
     name,
     description: tool.description,
@@ -239,16 +243,16 @@ function executeEntry(name: string, tool: ExecuteTool): ToolEntry {
   });
 }
 
-function classicEntry(name: string, tool: Tool): ToolEntry {
+function classicEntry(name: string, tool: Tool, generated: GeneratedValidators | undefined): ToolEntry {
   if (typeof tool.call !== 'function' && typeof tool.callWithContext !== 'function') {
     throw new TypeError(`tool ${name} has neither execute, call nor callWithContext`);
   }
   const parameters = parseSchema(name, tool.parameters);
   checkObjectSchema(name, parameters, 'parameters');
-  const { validator, parse } = jsonParser(name, parameters, 'parameters');
+  const { validator, parse } = jsonParser(name, parameters, 'parameters', generated);
   const readOnly = tool.readOnly === true || (tool.annotations?.readOnlyHint === true && tool.annotationsTrusted !== false);
   const usesContext = tool.needsContext === true && typeof tool.callWithContext === 'function';
-  const output = outputCheck(name, tool.outputSchema);
+  const output = outputCheck(name, tool.outputSchema, generated);
   return finish({
     name,
     description: tool.description,

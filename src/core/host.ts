@@ -1,5 +1,5 @@
-import type { CallOptions, FunctionDeclaration, ToolCall, ToolCallResult } from './runner.js';
-import type { JsonSchema } from './types.js';
+import type { JsonSchema } from './json.js';
+import type { CallOptions, FunctionDeclaration, ToolCall, ToolCallResult } from './wire.js';
 
 /**
  * Hints about a tool's side effects, with the names and meaning of MCP's tool annotations

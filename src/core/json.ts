@@ -1,3 +1,22 @@
+/**
+ * A JSON value: what tool state holds and what tool outputs must be. An object property may be
+ * `undefined`: it is an omitted optional field, and JSON drops it.
+ */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue | undefined };
+
+/** A JSON Schema object (draft-07 / 2019-09 keywords as ajv accepts them). */
+export interface JsonSchema {
+  type?: string | readonly string[];
+  properties?: { readonly [name: string]: JsonSchema };
+  required?: readonly string[];
+  additionalProperties?: boolean | JsonSchema;
+  items?: JsonSchema | readonly JsonSchema[];
+  enum?: readonly unknown[];
+  description?: string;
+  default?: unknown;
+  [keyword: string]: unknown;
+}
+
 /** Deepest nesting accepted in tool outputs, state and messages. */
 export const MAX_JSON_DEPTH = 1000;
 

@@ -1,6 +1,6 @@
 import { ToolError } from './errors.js';
-import type { NetworkPolicy, NetworkRule, PlatformNetwork } from './types.js';
-import { quoteForMessage } from '../fs/text.js';
+import type { NetworkPolicy, NetworkRule, PlatformNetwork } from './platform.js';
+import { quoteForMessage } from './message-text.js';
 
 /** Methods a rule allows when it names none. */
 const DEFAULT_METHODS: readonly string[] = ['GET', 'HEAD'];

@@ -1,66 +1,22 @@
 import { ToolError, toToolError, type ToolErrorCode } from './errors.js';
 import { createFileCache } from './file-cache.js';
-import { clipForMessage, quoteForMessage } from '../fs/text.js';
+import { clipForMessage, quoteForMessage } from './message-text.js';
 import { KeyedMutex } from './locks.js';
 import { DenialTracker, PermissionChecker, permissionPolicyRule, type PermissionPolicy, type PermissionRequest } from './permissions.js';
 import { checkCallOptions, checkOptions, checkToolCalls, describeValue, is, rule, stateStoreRule, type OptionRule, type OptionRules } from './options.js';
-import { createMemoryPlatform } from '../platform/memory.js';
 import type { AnyTool, ExecuteTool, HostHooks, Tool } from './tool.js';
 import type { ToolHost, ToolInfo } from './host.js';
-import type { JsonSchema, JsonValue, Platform, StateLease, StateStore } from './types.js';
-import { isInside, joinPath } from '../fs/paths.js';
+import type { JsonSchema, JsonValue } from './json.js';
+import type { Platform } from './platform.js';
+import type { StateLease, StateStore } from './state-store.js';
+import type { CallOptions, FunctionDeclaration, ToolCall, ToolCallResult, ToolMessage } from './wire.js';
+import { isInside, joinPath } from './posix-path.js';
 import { createToolEntry, entryForCall, type ToolEntry } from './entry.js';
-import { CallContext, cancelled, endedReason, type ContextHost, type ConversationState, type StateChanges, type ToolMessage } from './context.js';
+import { CallContext, cancelled, endedReason, type ContextHost, type ConversationState, type StateChanges } from './context.js';
 import { findNonJson } from './json.js';
-import { webSearchFallbackTool } from '../tools/web-search.js';
+import type { GeneratedValidators } from './validation.js';
 
-export type { ToolMessage } from './context.js';
-
-/** One tool call as a model makes it. `args` is usually an object; `null`/`undefined` count as `{}`. */
-export interface ToolCall {
-  id?: string;
-  name: string;
-  args: unknown;
-}
-
-/** A successful call: the tool's output, with the call's id echoed. */
-export interface ToolCallSuccess {
-  id?: string;
-  name: string;
-  result: unknown;
-}
-
-/** A failed call: a message for the model and a {@link ToolErrorCode}, with the call's id echoed. */
-export interface ToolCallFailure {
-  id?: string;
-  name: string;
-  error: string;
-  code: ToolErrorCode;
-}
-
-/** The outcome of one call in {@link ToolRunner.processToolCalls}. */
-export type ToolCallResult = ToolCallSuccess | ToolCallFailure;
-
-/**
- * Per-call options of `execute` and `processToolCalls`. A bad one (a `timeoutMs` that is not a number
- * > 0, a `signal` that is not an AbortSignal, ...) is the host's mistake: the call rejects with a
- * TypeError naming the option, the value and what is accepted, and no tool runs.
- */
-export interface CallOptions {
-  /** The conversation whose state and file cache the call uses (default: the runner's). */
-  conversationId?: string;
-  /** Aborting it ends the call with `cancelled`. */
-  signal?: AbortSignal;
-  /**
-   * Deadline in ms; the call ends with `timeout` then, even if the tool ignores its signal. A tool
-   * that blocks the thread so the timer cannot fire is judged when it returns: a read-only tool's late
-   * answer becomes `timeout`; a mutating tool's result is returned, since its change was made.
-   * `Infinity` = no deadline; anything but a number > 0 makes the call reject with a TypeError.
-   */
-  timeoutMs?: number;
-  /** Receives this call's `ctx.send` messages, besides the runner's `onMessage` (MCP progress, say). */
-  onMessage?: (message: ToolMessage) => void | Promise<void>;
-}
+export type { CallOptions, FunctionDeclaration, ToolCall, ToolCallFailure, ToolCallResult, ToolCallSuccess, ToolMessage } from './wire.js';
 
 /**
  * Options of {@link ToolRunner.register} and {@link ToolRunner.registerAll}. A bad one is the host's
@@ -77,20 +33,13 @@ export interface RegisterOptions {
   replace?: boolean | readonly AnyTool[];
 }
 
-/** A model-facing function declaration: name, description and the parameters schema as an object. */
-export interface FunctionDeclaration {
-  name: string;
-  description: string;
-  parameters: JsonSchema;
-}
-
 /**
  * Options of {@link ToolRunner}; all optional. Each is checked at construction: a bad one (a
  * `defaultTimeoutMs` of -1 or `'5000'`, `permissions: 'bogus'`, `allow: 5`, a hook that is not a
  * function) throws a TypeError naming the option, the value and what is accepted.
  */
 export interface ToolRunnerOptions extends HostHooks {
-  /** Filesystem, state and capabilities (default: a fresh memory platform). */
+  /** Filesystem, state and capabilities (default: the package's `ToolRunner` makes a fresh memory platform). */
   platform?: Platform;
   /**
    * Tools registered at construction, in order (either shape). A tool the runner cannot take (bad
@@ -128,7 +77,23 @@ function stateMap(state: Record<string, JsonValue>): Map<string, string> {
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: ToolError };
 
-const SEARCH_FALLBACK_NAMES = new Set(['web_search', 'google_search']);
+/**
+ * What a runner uses where its options say nothing. The core has none of its own: the package's
+ * `ToolRunner` (src/runner.ts) passes toolhost's — a fresh memory platform, the web-search fallback
+ * under `web_search` and `google_search`, the built-in tools' generated validators.
+ */
+export interface RunnerDefaults {
+  /** Makes the platform of a runner given none; without it `platform` is required. */
+  readonly platform?: () => Platform;
+  /**
+   * Tools answered under a name no registered tool holds, by that name (each built once per runner,
+   * at its first call; one tool may stand under several, as the web-search fallback does under
+   * `web_search` and `google_search`).
+   */
+  readonly fallbackTools?: Readonly<Record<string, AnyTool>>;
+  /** Validators generated ahead of time for known schemas, used instead of compiling them. */
+  readonly validators?: GeneratedValidators;
+}
 
 /**
  * Registers tools and runs tool calls. Validates arguments once (ajv for a JSON Schema, the library
@@ -156,12 +121,21 @@ export class ToolRunner implements ToolHost {
   readonly #compiling: Promise<void>;
   /** The platform's state store when several processes share it (it has `lock` and `snapshot`). */
   readonly #shared: SharedStore | undefined;
-  #fallback: ToolEntry | undefined;
+  readonly #defaults: RunnerDefaults;
+  /** The entries of the fallback tools called so far, by tool (one tool may answer under two names). */
+  readonly #fallbacks = new Map<AnyTool, ToolEntry>();
 
-  constructor(options: ToolRunnerOptions = {}) {
+  /**
+   * Checks `options` (see {@link ToolRunnerOptions}); `defaults` fill what they leave out (the
+   * package's `ToolRunner` passes toolhost's own, so `new ToolRunner()` runs on a memory platform).
+   */
+  constructor(options: ToolRunnerOptions = {}, defaults: RunnerDefaults = {}) {
     checkOptions('ToolRunner', options, RUNNER_OPTION_RULES);
     this.#options = options;
-    this.platform = options.platform ?? createMemoryPlatform();
+    this.#defaults = defaults;
+    const platform = options.platform ?? defaults.platform?.();
+    if (platform === undefined) throw new TypeError('ToolRunner: platform is required here (no default platform); pass one such as createMemoryPlatform()');
+    this.platform = platform;
     if (options.cwd !== undefined && !isInside(joinPath(this.platform.root), joinPath(options.cwd))) {
       throw new TypeError(`ToolRunner: cwd must be a directory inside the platform root (${this.platform.root}), not ${describeValue(options.cwd)}`);
     }
@@ -190,7 +164,7 @@ export class ToolRunner implements ToolHost {
     };
     const compiling: Promise<void>[] = [];
     for (const tool of options.tools ?? []) {
-      const entry = createToolEntry(tool);
+      const entry = createToolEntry(tool, defaults.validators);
       // Compiled now, not at the first call: a schema that does not compile is the host's error,
       // reported by ready() (and as `unavailable` by the tool's calls), never as the model's.
       if (!entry.compiled) compiling.push(entry.compile());
@@ -205,7 +179,7 @@ export class ToolRunner implements ToolHost {
    * the TypeError of the first tool whose schema does not compile (naming the tool).
    */
   static async create(options: ToolRunnerOptions = {}): Promise<ToolRunner> {
-    const runner = new ToolRunner(options);
+    const runner = new this(options);
     await runner.ready();
     return runner;
   }
@@ -278,7 +252,7 @@ export class ToolRunner implements ToolHost {
   async registerAll(tools: readonly AnyTool[], options: RegisterOptions = {}): Promise<void> {
     checkOptions('ToolRunner.register', options, REGISTER_OPTION_RULES);
     if (!Array.isArray(tools)) throw new TypeError(`ToolRunner.registerAll takes an array of tools, not ${describeValue(tools)}`);
-    const entries = tools.map((tool) => createToolEntry(tool));
+    const entries = tools.map((tool) => createToolEntry(tool, this.#defaults.validators));
     const names = new Set<string>();
     for (const entry of entries) {
       if (names.has(entry.name)) throw new TypeError(`ToolRunner.register: two of the tools given are named ${quoteForMessage(entry.name)}; give each tool its own name`);
@@ -438,9 +412,16 @@ export class ToolRunner implements ToolHost {
 
   #lookup(name: string): ToolEntry | undefined {
     const entry = this.#tools.get(name);
-    if (entry || !SEARCH_FALLBACK_NAMES.has(name)) return entry;
-    this.#fallback ??= createToolEntry(webSearchFallbackTool);
-    return this.#fallback;
+    if (entry) return entry;
+    const fallback = this.#defaults.fallbackTools;
+    if (fallback === undefined || !Object.hasOwn(fallback, name)) return undefined;
+    const tool = fallback[name]!;
+    let made = this.#fallbacks.get(tool);
+    if (made === undefined) {
+      made = createToolEntry(tool, this.#defaults.validators);
+      this.#fallbacks.set(tool, made);
+    }
+    return made;
   }
 
   #isConcurrencySafe(call: ToolCall | undefined): boolean {

@@ -4,7 +4,7 @@
  * Standard JSON Schema, `jsonSchema.input({ target })`. Written here from the public specification, so
  * toolhost needs no schema library at runtime: everything is reached through the schema value itself.
  */
-import type { JsonSchema } from './types.js';
+import type { JsonSchema } from './json.js';
 
 /** One problem a Standard Schema found: a message and, when it concerns a field, its path. */
 export interface StandardSchemaIssue {

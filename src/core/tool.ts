@@ -1,4 +1,6 @@
-import type { FsPromises, JsonSchema, JsonValue, Platform } from './types.js';
+import type { FsPromises } from './fs-port.js';
+import type { JsonSchema, JsonValue } from './json.js';
+import type { Platform } from './platform.js';
 import type { DenialTracker, PermissionChecker } from './permissions.js';
 import type { FileCache } from './file-cache.js';
 import type { ToolAnnotations } from './host.js';

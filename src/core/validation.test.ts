@@ -105,6 +105,7 @@ describe('precompiledValidator', () => {
   it("does not give a schema whose key collides with a built-in's that built-in's validator: it compiles its own", async () => {
     const builtins = precompiledBuiltins as Record<string, ArgumentValidator>;
     const checks = precompiledChecks as Record<string, string>;
+    const generated = { validators: builtins, checks };
     const [builtinKey] = Object.keys(builtins) as [string];
     const other = builtins[builtinKey]!;
     const schema = { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'], additionalProperties: false };
@@ -114,14 +115,14 @@ describe('precompiledValidator', () => {
     builtins[key] = other;
     checks[key] = checks[builtinKey]!;
     try {
-      expect(precompiledValidator(schema)).toBe(undefined);
-      const validate = await compileValidator('t', schema);
+      expect(precompiledValidator(schema, generated)).toBe(undefined);
+      const validate = await compileValidator('t', schema, 'parameters', generated);
       expect(validate).not.toBe(other);
       expect(validate({ n: 1 })).toBe(true);
       expect(validate({ n: 'x' })).toBe(false);
       // The same entry with this schema's own check is taken: the lookup reached it above.
       checks[key] = validatorCheck(schema);
-      expect(precompiledValidator(schema)).toBe(other);
+      expect(precompiledValidator(schema, generated)).toBe(other);
     } finally {
       delete builtins[key];
       delete checks[key];

@@ -1,14 +1,23 @@
 import type { ErrorObject } from 'ajv';
 import { loadAjv } from '#lazy';
 import { onDemand } from './on-demand.js';
-import { clipForMessage, quoteForMessage } from '../fs/text.js';
-import precompiledBuiltins, { checks as precompiledChecks } from '../tools/generated/validators.js';
-import type { JsonSchema } from './types.js';
+import { clipForMessage, quoteForMessage } from './message-text.js';
+import type { JsonSchema } from './json.js';
 
 /** A compiled argument validator (ajv's shape: returns true, or false with `errors`). */
 export type ArgumentValidator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
 
 const precompiled = new Map<string, ArgumentValidator>();
+
+/**
+ * Validators generated ahead of time for known schemas (the built-in tools', in
+ * src/tools/generated/validators.js), keyed by {@link validatorKey}, with the {@link validatorCheck}
+ * of each under the same key. The package's runner is given the built-ins' table.
+ */
+export interface GeneratedValidators {
+  readonly validators: Readonly<Record<string, ArgumentValidator>>;
+  readonly checks: Readonly<Record<string, string>>;
+}
 
 /**
  * Registers validators generated ahead of time by ajv's standalone mode, keyed by the schema's
@@ -208,30 +217,33 @@ export function validatorCheck(schema: JsonSchema): string {
 
 /**
  * The validator for `schema` that needs no compiling: one registered with
- * {@link registerPrecompiledValidators}, else the built-in tools' validator generated at build time
- * (src/tools/generated/validators.js, keyed by {@link validatorKey} and confirmed by
- * {@link validatorCheck}, so a schema whose key collides with a built-in's is compiled, never given
- * the built-in's validator; regenerate with `npm run gen:validators`); `undefined` when neither has it.
+ * {@link registerPrecompiledValidators}, else the one of `generated` (the built-in tools' validators
+ * generated at build time: keyed by {@link validatorKey} and confirmed by {@link validatorCheck}, so a
+ * schema whose key collides with a built-in's is compiled, never given the built-in's validator;
+ * regenerate with `npm run gen:validators`); `undefined` when neither has it.
  */
-export function precompiledValidator(schema: JsonSchema): ArgumentValidator | undefined {
+export function precompiledValidator(schema: JsonSchema, generated?: GeneratedValidators): ArgumentValidator | undefined {
   const ready = precompiled.get(JSON.stringify(schema));
   if (ready) return ready;
+  if (generated === undefined) return undefined;
   const key = validatorKey(schema);
-  if (!Object.hasOwn(precompiledBuiltins, key) || !Object.hasOwn(precompiledChecks, key)) return undefined;
-  return precompiledChecks[key] === validatorCheck(schema) ? (precompiledBuiltins[key] as ArgumentValidator) : undefined;
+  const { validators, checks } = generated;
+  if (!Object.hasOwn(validators, key) || !Object.hasOwn(checks, key)) return undefined;
+  return checks[key] === validatorCheck(schema) ? validators[key] : undefined;
 }
 
 /**
- * Returns the validator for `schema`: the {@link precompiledValidator} when there is one, else one
- * compiled with ajv (loaded on the first such compile, in a browser from toolhost's `lazy/ajv.min.js`,
- * with nothing for the app to set up) in the schema's {@link schemaDialect}.
+ * Returns the validator for `schema`: the {@link precompiledValidator} (a registered one, or one of
+ * `generated`) when there is one, else one compiled with ajv (loaded on the first such compile, in a
+ * browser from toolhost's `lazy/ajv.min.js`, with nothing for the app to set up) in the schema's
+ * {@link schemaDialect}.
  * Rejects with a TypeError naming the tool (a host's mistake, never the model's) when ajv rejects the
  * schema itself, when ajv cannot be loaded (the app does not serve that file), or when compiling is forbidden because the
  * environment blocks code generation from strings (a CSP without `'unsafe-eval'`); the message then
  * says how to precompile the schema.
  */
-export async function compileValidator(toolName: string, schema: JsonSchema, what = 'parameters'): Promise<ArgumentValidator> {
-  const ready = precompiledValidator(schema);
+export async function compileValidator(toolName: string, schema: JsonSchema, what = 'parameters', generated?: GeneratedValidators): Promise<ArgumentValidator> {
+  const ready = precompiledValidator(schema, generated);
   if (ready) return ready;
   let compiler: SchemaCompiler;
   try {

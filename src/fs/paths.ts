@@ -1,6 +1,9 @@
 import { ToolError } from '../core/errors.js';
 import { clipForMessage, MESSAGE_QUOTE_CHARS, quoteForMessage } from './text.js';
 import type { FsPromises, FsStats } from '../core/types.js';
+import { isInside, joinPath, splitPath } from '../core/posix-path.js';
+
+export { isInside, joinPath, splitPath } from '../core/posix-path.js';
 
 /** Most symlinks followed while resolving one path (Linux's MAXSYMLINKS). */
 export const MAX_SYMLINK_HOPS = 40;
@@ -64,22 +67,6 @@ export interface ResolveOptions {
   argName?: string;
 }
 
-/** Splits a POSIX path into its non-empty components. */
-export function splitPath(path: string): string[] {
-  return path.split('/').filter((part) => part.length > 0);
-}
-
-/** Joins POSIX path parts and normalises `.` and `..` lexically (`..` never climbs above `/`). */
-export function joinPath(...parts: string[]): string {
-  const out: string[] = [];
-  for (const part of splitPath(parts.join('/'))) {
-    if (part === '.') continue;
-    if (part === '..') out.pop();
-    else out.push(part);
-  }
-  return '/' + out.join('/');
-}
-
 /** The parent directory of an absolute POSIX path (`/` for `/`). */
 export function dirname(path: string): string {
   const parts = splitPath(path);
@@ -91,12 +78,6 @@ export function dirname(path: string): string {
 export function basename(path: string): string {
   const parts = splitPath(path);
   return parts[parts.length - 1] ?? '';
-}
-
-/** True when `path` is `root` or lies under it (both absolute and normalised). */
-export function isInside(root: string, path: string): boolean {
-  if (root === '/') return path.startsWith('/');
-  return path === root || path.startsWith(root + '/');
 }
 
 /** `path` relative to `base` (`''` when equal); `path` must be inside `base`. */

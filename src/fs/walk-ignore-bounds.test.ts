@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ToolRunner } from '../core/runner.js';
+import { ToolRunner } from '../runner.js';
 import { createMemoryPlatform } from '../platform/memory.js';
 import { findFileTool } from '../tools/find-file.js';
 import { grepSearchTool } from '../tools/grep-search.js';

@@ -5,6 +5,7 @@
  */
 import { ToolError, toToolError } from '../core/errors.js';
 import { createToolEntry, type ToolEntry } from '../core/entry.js';
+import { BUILTIN_VALIDATORS } from '../runner.js';
 import type { ToolMessage } from '../core/runner.js';
 import { isStandardSchema } from '../core/standard-schema.js';
 import { isExecuteTool, type AnyTool, type ToolContext } from '../core/tool.js';
@@ -22,7 +23,7 @@ export interface PageTool {
 
 /** Builds a {@link PageTool}; throws a TypeError naming the tool, as ToolRunner.register rejects. */
 export function pageTool(tool: AnyTool): PageTool {
-  const entry = createToolEntry(tool);
+  const entry = createToolEntry(tool, BUILTIN_VALIDATORS);
   const descriptor: PageToolDescriptor = {
     name: entry.name,
     description: entry.description,

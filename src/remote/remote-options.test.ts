@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectToolRunner, exposeToolRunner, type Endpoint, type RemoteToolRunner } from './remote.js';
-import { ToolRunner } from '../core/runner.js';
+import { ToolRunner } from '../runner.js';
 import { defineTool } from '../core/tool.js';
 import { rejectionOf } from '../../test/support/type-errors.js';
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ToolError, isToolError } from '../core/errors.js';
 import { createMemoryPlatform } from '../platform/memory.js';
 import { connectToolRunner, exposeToolRunner, type Endpoint, type RemoteToolRunner } from './remote.js';
-import { ToolRunner, type ToolMessage } from '../core/runner.js';
+import { ToolRunner, type ToolMessage } from '../runner.js';
 import { defineTool, type Tool } from '../core/tool.js';
 import * as z from 'zod';
 import type { Platform } from '../core/types.js';

@@ -10,10 +10,10 @@ import { loadRe2Engine, re2Engine } from './re2-engine.js';
  * The dialect's parser (dialect-parse.ts): in browsers a file of its own (lazy/regex-parser.min.js),
  * fetched by {@link loadSearchPatternParser} on the first search; on Node loaded with this module.
  */
-const parserModule = onDemand('the search pattern parser', 'regex-parser.min.js', loadRegexParser);
+const parserModule = onDemand('the search pattern parser', 'regex-parser.min.js', loadRegexParser<typeof import('./dialect-parse.js')>);
 
 function parser(): typeof import('./dialect-parse.js') {
-  const module = parserModule.loaded() ?? regexParserNow();
+  const module = parserModule.loaded() ?? regexParserNow<typeof import('./dialect-parse.js')>();
   if (!module) throw new Error('the search pattern parser is not loaded yet: await loadSearchPatternParser() before compileSearchPattern');
   return module;
 }

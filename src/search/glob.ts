@@ -9,7 +9,7 @@ export type { GlobMatcher, GlobOptions } from './glob-compile.js';
  * (lazy/glob.min.js), fetched by {@link loadGlobCompiler} on the first call that has a glob (find_file,
  * a search's include or exclude); on Node loaded with this module.
  */
-const compilerModule = onDemand('the glob matcher', 'glob.min.js', loadGlobCompiler);
+const compilerModule = onDemand('the glob matcher', 'glob.min.js', loadGlobCompiler<typeof import('./glob-compile.js')>);
 
 /**
  * Loads the compiler that {@link compileGlob} needs (once; on Node it is already there). Errors:
@@ -28,7 +28,7 @@ export async function loadGlobMatcher(): Promise<void> {
  * directory; `outside_workspace` for an absolute (or `../`) pattern outside the workspace.
  */
 export function compileGlob(pattern: string, options: GlobOptions = {}): GlobMatcher {
-  const module = compilerModule.loaded() ?? globCompilerNow();
+  const module = compilerModule.loaded() ?? globCompilerNow<typeof import('./glob-compile.js')>();
   if (!module) throw new Error('the glob matcher is not loaded yet: await loadGlobMatcher() before compileGlob');
   return module.compileGlob(pattern, options);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryPlatform } from '../platform/memory.js';
-import { ToolRunner } from '../core/runner.js';
+import { ToolRunner } from '../runner.js';
 import { grepSearchTool } from '../tools/grep-search.js';
 import { indexOfText, linearByteSearch, NATIVE_NEEDLE_LIMIT } from './linear-find.js';
 import { seededRandom } from '../../test/support/random.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ToolRunner } from '../core/runner.js';
+import { ToolRunner } from '../runner.js';
 import { MemoryFs } from '../fs/memfs.js';
 import { createMemoryPlatform } from '../platform/memory.js';
 import { grepSearchTool, type SearchContentResult, type SearchCountResult } from '../tools/grep-search.js';

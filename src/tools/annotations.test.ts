@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ToolRunner } from '../core/runner.js';
+import { ToolRunner } from '../runner.js';
 import type { Tool } from '../core/tool.js';
 import { createFileTool } from './create-file.js';
 import { editFileTool } from './edit-file.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ToolRunner } from '../core/runner.js';
+import { ToolRunner } from '../runner.js';
 import type { JsonSchema } from '../core/types.js';
 import { BuiltinTools } from './index.js';
 

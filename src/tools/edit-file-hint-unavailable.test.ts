@@ -2,7 +2,7 @@
 // lazy/edit-hint.min.js): the loader fails as a browser's import() of a missing file does.
 import { describe, expect, it, vi } from 'vitest';
 import { createMemoryPlatform } from '../platform/memory.js';
-import { ToolRunner, type ToolCallResult } from '../core/runner.js';
+import { ToolRunner, type ToolCallResult } from '../runner.js';
 import { editFileTool } from './edit-file.js';
 
 vi.mock('#lazy', async (original) => ({

@@ -13,7 +13,7 @@ import { replaceOccurrences } from './edit/replace.js';
 import { sameFileVersion } from './edit/unchanged.js';
 
 /** The no_match hint's module (in browsers a file of its own, fetched on the first failed edit). */
-const hintModule = onDemand("edit_file's no_match hint", 'edit-hint.min.js', loadEditHint);
+const hintModule = onDemand("edit_file's no_match hint", 'edit-hint.min.js', loadEditHint<typeof import('./edit/hint.js')>);
 
 /** Characters of file from which the `no_match` hint is worked out on a worker thread where there is one (Node). */
 const HINT_OFF_THREAD_CHARS = 256 * 1024;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryPlatform } from '../platform/memory.js';
-import { ToolRunner } from '../core/runner.js';
+import { ToolRunner } from '../runner.js';
 import type { HostHooks } from '../core/tool.js';
 import { generateImageTool } from './generate-image.js';
 

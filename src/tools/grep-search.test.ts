@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryPlatform } from '../platform/memory.js';
-import { ToolRunner, type ToolCallFailure } from '../core/runner.js';
+import { ToolRunner, type ToolCallFailure } from '../runner.js';
 import type { Platform } from '../core/types.js';
 import { grepSearchTool, type SearchContentResult, type SearchCountResult, type SearchFilesResult } from './grep-search.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryPlatform } from '../platform/memory.js';
-import { ToolRunner, type ToolCallFailure, type ToolCallResult } from '../core/runner.js';
+import { ToolRunner, type ToolCallFailure, type ToolCallResult } from '../runner.js';
 import type { Platform } from '../core/types.js';
 import { LIST_DIR_MAX_ENTRIES, listDirTool, type ListDirResult } from './list-dir.js';
 import { writeOutside } from '../../test/support/outside.js';

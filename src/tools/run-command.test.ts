@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createMemoryPlatform } from '../platform/memory.js';
-import { ToolRunner } from '../core/runner.js';
+import { ToolRunner } from '../runner.js';
 import type { Platform, RunCommandRequest, RunCommandResult } from '../core/types.js';
 import { RUN_COMMAND_DEFAULT_TIMEOUT_MS, runCommandTool } from './run-command.js';
 

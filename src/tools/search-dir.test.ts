@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryPlatform } from '../platform/memory.js';
-import { ToolRunner, type ToolCallFailure } from '../core/runner.js';
+import { ToolRunner, type ToolCallFailure } from '../runner.js';
 import type { Platform } from '../core/types.js';
 import type { SearchContentResult } from './grep-search.js';
 import { searchDirTool } from './search-dir.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ToolRunner } from '../core/runner.js';
+import { ToolRunner } from '../runner.js';
 import { startSubagentTool } from './start-subagent.js';
 
 describe('startSubagentTool', () => {

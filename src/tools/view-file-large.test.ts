@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ToolRunner } from '../core/runner.js';
+import { ToolRunner } from '../runner.js';
 import type { FsPromises, Platform } from '../core/types.js';
 import { createMemoryPlatform } from '../platform/memory.js';
 import { VIEW_MAX_FILE_BYTES, viewFileTool } from './view-file.js';

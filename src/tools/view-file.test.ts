@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fingerprintBytes } from '../core/file-cache.js';
 import { createMemoryPlatform } from '../platform/memory.js';
-import { ToolRunner, type ToolCallFailure, type ToolCallResult } from '../core/runner.js';
+import { ToolRunner, type ToolCallFailure, type ToolCallResult } from '../runner.js';
 import { defineTool } from '../core/tool.js';
 import type { Platform } from '../core/types.js';
 import { viewFileTool, type ViewFileBinaryResult, type ViewFileTextResult } from './view-file.js';

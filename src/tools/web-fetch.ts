@@ -72,7 +72,7 @@ async function readCapped(response: Response, maxBytes: number, signal: AbortSig
 }
 
 /** web_fetch's HTML converter module (in browsers a file of its own, fetched on the first HTML page). */
-const htmlConverter = onDemand("web_fetch's HTML converter", 'html-markdown.min.js', loadHtmlConverter);
+const htmlConverter = onDemand("web_fetch's HTML converter", 'html-markdown.min.js', loadHtmlConverter<typeof import('./web-fetch/html.js')>);
 
 /**
  * `html` as Markdown (src/tools/web-fetch/html.ts), ending by `deadline`: on Node in a worker thread,

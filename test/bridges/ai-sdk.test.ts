@@ -3,7 +3,7 @@ import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { aiSdkBatchSizes, aiSdkToolApproval, aiSdkTools, fromAiSdkTool } from '../../bridges/ai-sdk/index.js';
-import { ToolRunner } from '../../src/core/runner.js';
+import { ToolRunner } from '../../src/runner.js';
 import { createMemoryPlatform } from '../../src/platform/memory.js';
 import { BuiltinTools } from '../../src/tools/index.js';
 import { defineTool } from '../../src/core/tool.js';

@@ -3,7 +3,7 @@ import { aiSdkTools } from '../../bridges/ai-sdk/index.js';
 import { createMcpServer } from '../../bridges/mcp/node.js';
 import { mcpTools } from '../../bridges/mcp/client.js';
 import { openAIAgentsTools } from '../../bridges/openai-agents/index.js';
-import { ToolRunner } from '../../src/core/runner.js';
+import { ToolRunner } from '../../src/runner.js';
 import { BuiltinTools } from '../../src/tools/index.js';
 import { rejectionOf } from '../support/type-errors.js';
 

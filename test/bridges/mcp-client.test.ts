@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { MessagePortTransport, createMcpServer, serveMcpHttp } from '../../bridges/mcp/node.js';
 import { mcpTools, type McpTools } from '../../bridges/mcp/client-index.js';
-import { ToolRunner } from '../../src/core/runner.js';
+import { ToolRunner } from '../../src/runner.js';
 import { createMemoryPlatform } from '../../src/platform/memory.js';
 import { BuiltinTools } from '../../src/tools/index.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMcpServer, toCallToolResult } from '../../bridges/mcp/index.js';
-import { ToolRunner } from '../../src/core/runner.js';
+import { ToolRunner } from '../../src/runner.js';
 import { createMemoryPlatform } from '../../src/platform/memory.js';
 
 describe('toCallToolResult: tool outputs as MCP content blocks', () => {

@@ -5,7 +5,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMcpServer, serveMcpHttp, type McpHttpEndpoint } from '../../bridges/mcp/node.js';
 import { createNodePlatform } from '../../node/platform.js';
-import { ToolRunner } from '../../src/core/runner.js';
+import { ToolRunner } from '../../src/runner.js';
 import type { Tool } from '../../src/core/tool.js';
 import { BuiltinTools } from '../../src/tools/index.js';
 

@@ -6,7 +6,7 @@
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mcpTools, type McpTools } from '../../bridges/mcp/client-index.js';
-import { ToolRunner } from '../../src/core/runner.js';
+import { ToolRunner } from '../../src/runner.js';
 import { createMemoryPlatform } from '../../src/platform/memory.js';
 import { BuiltinTools } from '../../src/tools/index.js';
 import { startHostileServer, type HostileServer, type RawTool } from './hostile-mcp-server.js';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ToolRunner } from '../../src/core/runner.js';
+import { ToolRunner } from '../../src/runner.js';
 import { BuiltinTools } from '../../src/tools/index.js';
 import { createNodePlatform } from '../../node/platform.js';
 import { createMcpServer, serveMcpHttp, type ServeMcpHttpOptions } from '../../bridges/mcp/node.js';

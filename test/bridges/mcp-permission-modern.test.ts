@@ -1,7 +1,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMcpPermissionPrompt, createMcpServer, serveMcpHttp, type McpHttpEndpoint } from '../../bridges/mcp/node.js';
-import { ToolRunner } from '../../src/core/runner.js';
+import { ToolRunner } from '../../src/runner.js';
 import { createMemoryPlatform } from '../../src/platform/memory.js';
 import { BuiltinTools } from '../../src/tools/index.js';
 

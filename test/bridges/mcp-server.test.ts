@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ToolRunner } from '../../src/core/runner.js';
+import { ToolRunner } from '../../src/runner.js';
 import { BuiltinTools } from '../../src/tools/index.js';
 import { createNodePlatform } from '../../node/platform.js';
 import { createMcpServer, serveMcpHttp, type McpHttpEndpoint } from '../../bridges/mcp/node.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ToolRunner } from '../../src/core/runner.js';
+import { ToolRunner } from '../../src/runner.js';
 import { defineTool } from '../../src/core/tool.js';
 import type { Platform } from '../../src/core/types.js';
 import { grepSearchTool, type SearchContentResult, type SearchCountResult } from '../../src/tools/grep-search.js';

@@ -2,7 +2,7 @@
 // when named "toolhost", or a bare comlink object with a no-op method otherwise (the anchor).
 import { expose } from 'comlink';
 import { exposeToolRunner } from '../../src/remote/remote.js';
-import { ToolRunner } from '../../src/core/runner.js';
+import { ToolRunner } from '../../src/runner.js';
 import { createMemoryPlatform } from '../../src/platform/memory.js';
 import { defineTool } from '../../src/core/tool.js';
 

@@ -3,7 +3,7 @@
 import { exposeToolRunner } from '../../src/remote/remote.js';
 import { BuiltinTools } from '../../src/tools/index.js';
 import type { Tool } from '../../src/core/tool.js';
-import { ToolRunner } from '../../src/core/runner.js';
+import { ToolRunner } from '../../src/runner.js';
 import { createWebPlatform } from '../../web/index.js';
 
 exposeToolRunner(() => new ToolRunner({ platform: createWebPlatform({ workspace: self.name || 'default' }), tools: BuiltinTools.all() as Tool[] }));

@@ -3,7 +3,7 @@
 import { transfer, wrap } from 'comlink';
 import { createStore, entries, setMany } from 'idb-keyval';
 import { connectToolRunner } from '../../src/remote/remote.js';
-import { ToolRunner } from '../../src/core/runner.js';
+import { ToolRunner } from '../../src/runner.js';
 import { BuiltinTools } from '../../src/tools/index.js';
 import type { Tool } from '../../src/core/tool.js';
 import { folderWorkspace } from '../../web/folders.js';

@@ -4,7 +4,7 @@ import { tool } from 'ai';
 import { z } from 'zod';
 import { fromAiSdkTool } from '../../bridges/ai-sdk/index.js';
 import { MessagePortTransport, createMcpServer } from '../../bridges/mcp/index.js';
-import { ToolRunner } from '../../src/core/runner.js';
+import { ToolRunner } from '../../src/runner.js';
 import { createMemoryPlatform } from '../../src/platform/memory.js';
 import { BuiltinTools } from '../../src/tools/index.js';
 

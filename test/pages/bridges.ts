@@ -1,7 +1,7 @@
 // Bridges test page: talks MCP to the worker over a MessagePort with the SDK's Client.
 import { Client } from '@modelcontextprotocol/client';
 import { MessagePortTransport, mcpTools } from '../../bridges/mcp/client-index.js';
-import { ToolRunner } from '../../src/core/runner.js';
+import { ToolRunner } from '../../src/runner.js';
 
 // Remote tools bring their own JSON Schemas, compiled at run time (ajv loads on the first).
 const worker = new Worker(new URL('./bridges-worker.ts', import.meta.url), { type: 'module' });

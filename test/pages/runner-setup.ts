@@ -1,7 +1,7 @@
 // Test runner setup shared by worker.ts (dedicated) and shared-worker.ts: a web platform on the
 // workspace named in the worker's `name` (JSON config), a ToolRunner with every built-in tool (plus
 // test tools outside CSP mode).
-import { ToolRunner, type ToolMessage } from '../../src/core/runner.js';
+import { ToolRunner, type ToolMessage } from '../../src/runner.js';
 import { defineTool } from '../../src/core/tool.js';
 import * as z from 'zod';
 import { BuiltinTools } from '../../src/tools/index.js';

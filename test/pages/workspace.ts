@@ -5,7 +5,7 @@
 import { Zip } from '@zenfs/archives';
 import { Fetch } from '@zenfs/core/backends/fetch.js';
 import { zipSync, strToU8 } from 'fflate';
-import { ToolRunner, type ToolCall, type ToolCallResult } from '../../src/core/runner.js';
+import { ToolRunner, type ToolCall, type ToolCallResult } from '../../src/runner.js';
 import type { Tool } from '../../src/core/tool.js';
 import { BuiltinTools } from '../../src/tools/index.js';
 import { createWebPlatform, type WebMountSource, type WebPlatform } from '../../web/index.js';

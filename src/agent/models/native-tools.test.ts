@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ToolRunner } from '../../core/runner.js';
+import { ToolRunner } from '../../runner.js';
 import { toolProfiles } from '../../tools/profiles/index.js';
 import { toAnthropicTools } from './anthropic.js';
 import { toOpenAITools } from './openai.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { anthropicToolProblems, geminiDeclarationProblems, openAIToolProblems } from '../../../test/fixtures/model-servers/wire-schemas.js';
-import { ToolRunner } from '../../core/runner.js';
+import { ToolRunner } from '../../runner.js';
 import { BuiltinTools } from '../../tools/index.js';
 import type { JsonSchema } from '../../core/types.js';
 import { toAnthropicTools } from './anthropic.js';

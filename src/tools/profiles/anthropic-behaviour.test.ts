@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryPlatform } from '../../platform/memory.js';
-import { ToolRunner, type ToolCallResult } from '../../core/runner.js';
+import { ToolRunner, type ToolCallResult } from '../../runner.js';
 import type { Platform } from '../../core/types.js';
 import { toolProfiles } from './index.js';
 

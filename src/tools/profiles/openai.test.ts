@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryPlatform } from '../../platform/memory.js';
-import { ToolRunner, type ToolCallFailure, type ToolCallResult } from '../../core/runner.js';
+import { ToolRunner, type ToolCallFailure, type ToolCallResult } from '../../runner.js';
 import type { Platform } from '../../core/types.js';
 import { toolProfiles } from './index.js';
 import { applyPatchTool } from './openai.js';

@@ -1,7 +1,7 @@
 import { appendFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createMemoryPlatform } from '../../platform/memory.js';
-import { ToolRunner, type ToolCallResult } from '../../core/runner.js';
+import { ToolRunner, type ToolCallResult } from '../../runner.js';
 import type { Tool } from '../../core/tool.js';
 import type { Platform } from '../../core/types.js';
 import { BuiltinTools } from '../index.js';
