@@ -28,7 +28,6 @@ const KNOWN_LONG = new Set<string>([
   'src/search/line-stream.ts#scanStream',
   // Closure factories being split into named units.
   'node/fs/confined.ts#createConfinedNodeFs',
-  'node/redis-state-store.ts#createRedisStateStore',
   'src/remote/session.ts#startWorkerSessions',
   'web/overlay.ts#overlayFs',
   'web/platform.ts#createWebPlatform',
