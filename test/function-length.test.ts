@@ -27,7 +27,6 @@ const KNOWN_LONG = new Set<string>([
   // The streaming line scanner.
   'src/search/line-stream.ts#scanStream',
   // Closure factories being split into named units.
-  'node/fs/confined.ts#createConfinedNodeFs',
   'src/remote/session.ts#startWorkerSessions',
   'web/overlay.ts#overlayFs',
   'web/platform.ts#createWebPlatform',
