@@ -27,10 +27,8 @@ const KNOWN_LONG = new Set<string>([
   // The streaming line scanner.
   'src/search/line-stream.ts#scanStream',
   // Closure factories being split into named units.
-  'src/remote/session.ts#startWorkerSessions',
   'web/overlay.ts#overlayFs',
   'web/platform.ts#createWebPlatform',
-  'src/remote/connect.ts#connectToolRunner',
 ]);
 
 function productFiles(dir: string): string[] {
