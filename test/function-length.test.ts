@@ -28,7 +28,6 @@ const KNOWN_LONG = new Set<string>([
   'src/search/line-stream.ts#scanStream',
   // Closure factories being split into named units.
   'web/overlay.ts#overlayFs',
-  'web/platform.ts#createWebPlatform',
 ]);
 
 function productFiles(dir: string): string[] {

@@ -291,7 +291,63 @@ function seedRecords(files: Record<string, string | Uint8Array>): Array<[string,
  * `folderWorkspace(handle)` or `folderMount(handle)`, `{ fs }` → `fsMount(fs)`, ...).
  */
 export function createWebPlatform(options: WebPlatformOptions): WebPlatform {
-  const workspaceName = checkWorkspaceName(options?.workspace);
+  const settings = checkWebOptions(options);
+  const { backend, mounts, overlayBase, shell } = settings;
+  const files = new WebWorkspaceFiles(settings, options);
+  const fs = lazyFs(() => files.assemble());
+  const state: StateStore = backend === 'memory' ? new MemoryStateStore() : new WebStateStore(() => files.openIdb());
+  const platform: WebPlatform = {
+    name: 'web',
+    root: WORKSPACE_ROOT,
+    workspace: settings.workspace,
+    backend,
+    fs,
+    state,
+    capabilities: { runCommand: shell !== undefined, webSearch: false, persistent: backend !== 'memory' },
+    network: createFetchNetwork({ ...(options.network ? { policy: options.network } : {}), ...(options.fetch ? { fetch: options.fetch } : {}), redirects: 'follow' }),
+    // The journalled MemoryFs workspace writes a file in one synchronous step and commits whole files; a
+    // folder's writable stream replaces the file on close. A mount given as a filesystem may be neither.
+    atomicWrites: !mounts.some(({ source }) => !('directory' in source) && !('workspace' in source) && !source.readOnly),
+    flush: () => files.flush(),
+    ready: () => files.ready(),
+    batch: (fn) => files.batch(fn),
+    // Only a workspace whose files change through this platform alone can promise a change counter;
+    // the search tools then read its tree's bytes directly (the tree is loaded by the fs call every
+    // search makes first, resolving its folder).
+    ...(settings.journaled && !overlayBase && mounts.length === 0
+      ? { changeCount: () => files.changes(), searchSource: createMemorySearchSource(() => files.liveTree(), () => files.changes()) }
+      : {}),
+    ...(overlayBase
+      ? {
+          changes: async () => (await files.review()).changes(),
+          apply: async () => (await files.review()).apply(),
+          discard: async () => (await files.review()).discard(),
+        }
+      : {}),
+    ...(shell ? { runCommand: (request: RunCommandRequest, signal: AbortSignal) => shell.run({ ...request, fs, root: WORKSPACE_ROOT }, signal) } : {}),
+    dispose: () => files.dispose(),
+  };
+  return platform;
+}
+
+/** The checked options of {@link createWebPlatform}. */
+interface WebSettings {
+  workspace: string;
+  backend: WebBackend;
+  backendOption: 'indexeddb' | 'memory' | WebFolderBackend;
+  mounts: Array<{ path: string; source: WebMountSource }>;
+  overlayBase: WebMountSource | undefined;
+  /** The code of folder backends, mounts and overlays: carried by the values that need it. */
+  folders: FolderSupport | undefined;
+  seed: Array<[string, FsRecord]> | undefined;
+  shell: WebShell | undefined;
+  /** The files live in a journalled MemoryFs tree (indexeddb, memory). */
+  journaled: boolean;
+}
+
+/** Checks the options of {@link createWebPlatform}, throwing at creation on a bad one. */
+function checkWebOptions(options: WebPlatformOptions): WebSettings {
+  const workspace = checkWorkspaceName(options?.workspace);
   const backendOption = checkBackend(options.backend);
   const backend: WebBackend = typeof backendOption === 'string' ? backendOption : backendOption.kind;
   const mounts = Object.entries(options.mounts ?? {}).map(([path, source]) => ({ path: checkMountPath(path), source: checkMountSource(`mounts['${path}']`, source) }));
@@ -299,168 +355,163 @@ export function createWebPlatform(options: WebPlatformOptions): WebPlatform {
   if (overlayBase && backend !== 'indexeddb' && backend !== 'memory') {
     throw new ToolError('invalid_arguments', "createWebPlatform: an overlay keeps its changes in IndexedDB or memory: use backend 'indexeddb' (default) or 'memory' with overlay");
   }
-  // The code of folder backends, mounts and overlays: carried by the values that need it.
   const folders = typeof backendOption === 'object' ? backendOption[FOLDERS] : (overlayBase?.[FOLDERS] ?? mounts[0]?.source[FOLDERS]);
   const seed = options.files === undefined ? undefined : seedRecords(options.files);
   const shell = checkShell(options.shell);
-  const journaled = backend === 'indexeddb' || backend === 'memory';
-  const capabilities = { runCommand: shell !== undefined, webSearch: false, persistent: backend !== 'memory' };
-  let disposed = false;
+  return { workspace, backend, backendOption, mounts, overlayBase, folders, seed, shell, journaled: backend === 'indexeddb' || backend === 'memory' };
+}
 
-  // The workspace database: the journalled files (indexeddb) and tool state (every persistent backend).
-  let opened: Promise<{ db: WorkspaceDb; workspace: JournaledWorkspace }> | undefined;
-  const openIdb = (): Promise<{ db: WorkspaceDb; workspace: JournaledWorkspace }> => {
-    if (disposed) return Promise.reject(new ToolError('unavailable', `workspace "${workspaceName}" was disposed`));
-    opened ??= (async () => {
-      const factory = resolveIdbFactory(options.idbFactory);
-      const db = await WorkspaceDb.open(factory, workspaceName, options.durability ?? 'strict');
-      try {
-        const records = backend === 'indexeddb' ? await db.loadAll() : [];
-        const isNew = records.length === 0 && seed !== undefined;
-        // The seeding transaction is issued first and the tree built while the browser stores it.
-        const seeded = isNew ? db.commit({ deleteTrees: [], puts: seed, state: [] }) : undefined;
-        seeded?.catch(() => undefined);
-        const workspace = await JournaledWorkspace.mount(WORKSPACE_ROOT, isNew ? seed : records, db);
-        await seeded;
-        return { db, workspace };
-      } catch (error) {
-        db.close();
-        throw error;
-      }
-    })();
-    // A failed open is retried on the next use (e.g. after the other tab closed).
-    opened.catch(() => (opened = undefined));
+/**
+ * The files of one web workspace, opened on first use: the workspace database (journalled files and
+ * tool state), the in-memory tree, a folder backend, and the overlay and mounts laid over them.
+ */
+class WebWorkspaceFiles {
+  readonly #settings: WebSettings;
+  readonly #idbFactory: IDBFactory | undefined;
+  readonly #durability: IDBTransactionDurability;
+  #disposed = false;
+  #opened: Promise<{ db: WorkspaceDb; workspace: JournaledWorkspace }> | undefined;
+  #memoryLive: Promise<JournaledWorkspace> | undefined;
+  #assembled: Promise<FsPromises> | undefined;
+  #control: OverlayControl | undefined;
+  #journal: JournaledWorkspace | undefined;
+  /** Other workspaces mounted (or under the overlay): committed on every flush. */
+  readonly #others: OpenedWorkspace[] = [];
+
+  constructor(settings: WebSettings, options: WebPlatformOptions) {
+    this.#settings = settings;
+    this.#idbFactory = options.idbFactory;
+    this.#durability = options.durability ?? 'strict';
+  }
+
+  /** The workspace database, opened (and seeded when new) on first use; a failed open is retried on the next use (e.g. after the other tab closed). */
+  openIdb(): Promise<{ db: WorkspaceDb; workspace: JournaledWorkspace }> {
+    if (this.#disposed) return Promise.reject(new ToolError('unavailable', `workspace "${this.#settings.workspace}" was disposed`));
+    const opened = (this.#opened ??= this.#openDatabase());
+    opened.catch(() => (this.#opened = undefined));
     return opened;
-  };
-  let memoryLive: Promise<JournaledWorkspace> | undefined;
-  const openMemory = (): Promise<JournaledWorkspace> =>
-    (memoryLive ??= JournaledWorkspace.mount(WORKSPACE_ROOT, seed ?? [], { commit: async () => undefined, readSubtrees: async () => new Map() }));
+  }
+
+  async #openDatabase(): Promise<{ db: WorkspaceDb; workspace: JournaledWorkspace }> {
+    const { backend, seed, workspace: name } = this.#settings;
+    const db = await WorkspaceDb.open(resolveIdbFactory(this.#idbFactory), name, this.#durability);
+    try {
+      const records = backend === 'indexeddb' ? await db.loadAll() : [];
+      const isNew = records.length === 0 && seed !== undefined;
+      // The seeding transaction is issued first and the tree built while the browser stores it.
+      const seeded = isNew ? db.commit({ deleteTrees: [], puts: seed, state: [] }) : undefined;
+      seeded?.catch(() => undefined);
+      const workspace = await JournaledWorkspace.mount(WORKSPACE_ROOT, isNew ? seed : records, db);
+      await seeded;
+      return { db, workspace };
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  }
 
   /** The workspace's own files at `/workspace` (before the overlay and the mounts). */
-  const openOwn = async (): Promise<{ fs: FsPromises; journal?: JournaledWorkspace }> => {
+  async #openOwn(): Promise<{ fs: FsPromises; journal?: JournaledWorkspace }> {
+    const { backend, backendOption, seed, workspace: name } = this.#settings;
     if (backend === 'indexeddb') {
-      const { workspace } = await openIdb();
+      const { workspace } = await this.openIdb();
       return { fs: workspace.fs, journal: workspace };
     }
     if (backend === 'memory') {
-      const workspace = await openMemory();
+      const workspace = await (this.#memoryLive ??= JournaledWorkspace.mount(WORKSPACE_ROOT, seed ?? [], { commit: async () => undefined, readSubtrees: async () => new Map() }));
       return { fs: workspace.fs, journal: workspace };
     }
     const folder = backendOption as WebFolderBackend;
     const which = folder.kind === 'opfs' ? 'opfs' : folder.directory ? { directory: folder.directory } : 'directory';
-    return { fs: await folder[FOLDERS].openFolder(which, workspaceName, WORKSPACE_ROOT, options.idbFactory) };
-  };
+    return { fs: await folder[FOLDERS].openFolder(which, name, WORKSPACE_ROOT, this.#idbFactory) };
+  }
 
-  let control: OverlayControl | undefined;
-  let journal: JournaledWorkspace | undefined;
-  /** Other workspaces mounted (or under the overlay): committed on every flush. */
-  const others: OpenedWorkspace[] = [];
-  const sourceContext: SourceContext = { workspace: workspaceName, idbFactory: options.idbFactory, durability: options.durability ?? 'strict', opened: others };
-  const commitOthers = async (): Promise<void> => {
-    for (const other of others) await other.journal.commit();
-  };
-  let assembled: Promise<FsPromises> | undefined;
-  const assemble = (): Promise<FsPromises> => {
-    assembled ??= (async () => {
-      const own = await openOwn();
-      journal = own.journal;
-      let fs = own.fs;
-      if (overlayBase || mounts.length > 0) {
-        const layered = await (folders as FolderSupport).layer({
-          own: fs,
-          root: WORKSPACE_ROOT,
-          overlayBase,
-          mounts,
-          context: sourceContext,
-          flush: async () => {
-            await journal?.commit();
-            await commitOthers();
-          },
-        });
-        fs = layered.fs;
-        control = layered.control;
-      }
-      return fs;
-    })();
-    assembled.catch(() => (assembled = undefined));
+  /** The workspace's files with the overlay and mounts laid over them, assembled once (again after a failure). */
+  assemble(): Promise<FsPromises> {
+    const assembled = (this.#assembled ??= this.#layer());
+    assembled.catch(() => (this.#assembled = undefined));
     return assembled;
-  };
+  }
 
-  const fs = lazyFs(assemble);
+  async #layer(): Promise<FsPromises> {
+    const { overlayBase, mounts, folders, workspace } = this.#settings;
+    const own = await this.#openOwn();
+    this.#journal = own.journal;
+    if (!overlayBase && mounts.length === 0) return own.fs;
+    const context: SourceContext = { workspace, idbFactory: this.#idbFactory, durability: this.#durability, opened: this.#others };
+    const layered = await (folders as FolderSupport).layer({
+      own: own.fs,
+      root: WORKSPACE_ROOT,
+      overlayBase,
+      mounts,
+      context,
+      flush: async () => {
+        await this.#journal?.commit();
+        await this.#commitOthers();
+      },
+    });
+    this.#control = layered.control;
+    return layered.fs;
+  }
+
+  async #commitOthers(): Promise<void> {
+    for (const other of this.#others) await other.journal.commit();
+  }
+
   /** The journalled workspace's tree, once a call through `fs` loaded it. */
-  const liveTree = (): MemoryFs => {
-    if (!journal) throw new ToolError('unavailable', `workspace "${workspaceName}" is not loaded yet; call a file tool (or ready()) first`);
-    return journal.tree;
-  };
-  const state: StateStore = backend === 'memory' ? new MemoryStateStore() : new WebStateStore(openIdb);
-  const flush = async (): Promise<void> => {
-    if (backend === 'indexeddb' && opened) await (await openIdb()).workspace.commit();
-    await commitOthers();
-  };
-  const batch = async <T>(fn: () => Promise<T>): Promise<T> => {
-    if (backend !== 'indexeddb') return fn();
+  liveTree(): MemoryFs {
+    if (!this.#journal) throw new ToolError('unavailable', `workspace "${this.#settings.workspace}" is not loaded yet; call a file tool (or ready()) first`);
+    return this.#journal.tree;
+  }
+
+  /** The journalled workspace's change counter (0 before it is loaded). */
+  changes(): number {
+    return this.#journal?.changes ?? 0;
+  }
+
+  async flush(): Promise<void> {
+    if (this.#settings.backend === 'indexeddb' && this.#opened) await (await this.openIdb()).workspace.commit();
+    await this.#commitOthers();
+  }
+
+  async ready(): Promise<void> {
+    await this.assemble();
+    if (this.#settings.backend !== 'memory') await this.openIdb();
+  }
+
+  async batch<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.#settings.backend !== 'indexeddb') return fn();
     let workspace: JournaledWorkspace;
     try {
-      workspace = (await openIdb()).workspace;
+      workspace = (await this.openIdb()).workspace;
     } catch {
       return fn(); // storage unavailable: each call reports it itself
     }
     return workspace.batch(fn);
-  };
-  const review = async (): Promise<OverlayControl> => {
-    await assemble();
-    return control as OverlayControl;
-  };
-  const platform: WebPlatform = {
-    name: 'web',
-    root: WORKSPACE_ROOT,
-    workspace: workspaceName,
-    backend,
-    fs,
-    state,
-    capabilities,
-    network: createFetchNetwork({ ...(options.network ? { policy: options.network } : {}), ...(options.fetch ? { fetch: options.fetch } : {}), redirects: 'follow' }),
-    // The journalled MemoryFs workspace writes a file in one synchronous step and commits whole files; a
-    // folder's writable stream replaces the file on close. A mount given as a filesystem may be neither.
-    atomicWrites: !mounts.some(({ source }) => !('directory' in source) && !('workspace' in source) && !source.readOnly),
-    flush,
-    ready: async () => {
-      await assemble();
-      if (backend !== 'memory') await openIdb();
-    },
-    batch,
-    // Only a workspace whose files change through this platform alone can promise a change counter;
-    // the search tools then read its tree's bytes directly (the tree is loaded by the fs call every
-    // search makes first, resolving its folder).
-    ...(journaled && !overlayBase && mounts.length === 0
-      ? { changeCount: () => journal?.changes ?? 0, searchSource: createMemorySearchSource(liveTree, () => journal?.changes ?? 0) }
-      : {}),
-    ...(overlayBase
-      ? {
-          changes: async () => (await review()).changes(),
-          apply: async () => (await review()).apply(),
-          discard: async () => (await review()).discard(),
-        }
-      : {}),
-    ...(shell ? { runCommand: (request: RunCommandRequest, signal: AbortSignal) => shell.run({ ...request, fs, root: WORKSPACE_ROOT }, signal) } : {}),
-    async dispose() {
-      if (disposed) return;
-      for (const other of others.splice(0)) {
-        await other.journal.commit().catch(() => undefined);
-        other.db.close();
+  }
+
+  /** The overlay's control, once the files are assembled. */
+  async review(): Promise<OverlayControl> {
+    await this.assemble();
+    return this.#control as OverlayControl;
+  }
+
+  async dispose(): Promise<void> {
+    if (this.#disposed) return;
+    for (const other of this.#others.splice(0)) {
+      await other.journal.commit().catch(() => undefined);
+      other.db.close();
+    }
+    const current = this.#opened;
+    if (current) {
+      try {
+        const { db, workspace } = await current;
+        await workspace.commit().catch(() => undefined);
+        db.close();
+      } catch {
+        // never opened: nothing to close
       }
-      const current = opened;
-      if (current) {
-        try {
-          const { db, workspace } = await current;
-          await workspace.commit().catch(() => undefined);
-          db.close();
-        } catch {
-          // never opened: nothing to close
-        }
-      }
-      disposed = true;
-    },
-  };
-  return platform;
+    }
+    this.#disposed = true;
+  }
 }
