@@ -339,7 +339,8 @@ interface WebSettings {
   overlayBase: WebMountSource | undefined;
   /** The code of folder backends, mounts and overlays: carried by the values that need it. */
   folders: FolderSupport | undefined;
-  seed: Array<[string, FsRecord]> | undefined;
+  /** `files` as records, written to a new workspace. */
+  initialFiles: Array<[string, FsRecord]> | undefined;
   shell: WebShell | undefined;
   /** The files live in a journalled MemoryFs tree (indexeddb, memory). */
   journaled: boolean;
@@ -356,9 +357,9 @@ function checkWebOptions(options: WebPlatformOptions): WebSettings {
     throw new ToolError('invalid_arguments', "createWebPlatform: an overlay keeps its changes in IndexedDB or memory: use backend 'indexeddb' (default) or 'memory' with overlay");
   }
   const folders = typeof backendOption === 'object' ? backendOption[FOLDERS] : (overlayBase?.[FOLDERS] ?? mounts[0]?.source[FOLDERS]);
-  const seed = options.files === undefined ? undefined : seedRecords(options.files);
+  const initialFiles = options.files === undefined ? undefined : seedRecords(options.files);
   const shell = checkShell(options.shell);
-  return { workspace, backend, backendOption, mounts, overlayBase, folders, seed, shell, journaled: backend === 'indexeddb' || backend === 'memory' };
+  return { workspace, backend, backendOption, mounts, overlayBase, folders, initialFiles, shell, journaled: backend === 'indexeddb' || backend === 'memory' };
 }
 
 /**
@@ -393,7 +394,7 @@ class WebWorkspaceFiles {
   }
 
   async #openDatabase(): Promise<{ db: WorkspaceDb; workspace: JournaledWorkspace }> {
-    const { backend, seed, workspace: name } = this.#settings;
+    const { backend, initialFiles: seed, workspace: name } = this.#settings;
     const db = await WorkspaceDb.open(resolveIdbFactory(this.#idbFactory), name, this.#durability);
     try {
       const records = backend === 'indexeddb' ? await db.loadAll() : [];
@@ -412,7 +413,7 @@ class WebWorkspaceFiles {
 
   /** The workspace's own files at `/workspace` (before the overlay and the mounts). */
   async #openOwn(): Promise<{ fs: FsPromises; journal?: JournaledWorkspace }> {
-    const { backend, backendOption, seed, workspace: name } = this.#settings;
+    const { backend, backendOption, initialFiles: seed, workspace: name } = this.#settings;
     if (backend === 'indexeddb') {
       const { workspace } = await this.openIdb();
       return { fs: workspace.fs, journal: workspace };
