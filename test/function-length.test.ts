@@ -26,8 +26,6 @@ const KNOWN_LONG = new Set<string>([
   'src/search/line-search.ts#runLineSearch',
   // The streaming line scanner.
   'src/search/line-stream.ts#scanStream',
-  // Closure factories being split into named units.
-  'web/overlay.ts#overlayFs',
 ]);
 
 function productFiles(dir: string): string[] {
