@@ -147,7 +147,7 @@ const WORKSPACE_ROOT = '/workspace';
 
 function checkWorkspaceName(workspace: unknown): string {
   if (typeof workspace !== 'string' || workspace.length === 0 || workspace.length > 200) {
-    throw new ToolError('invalid_arguments', 'createWebPlatform: workspace must be a name of 1 to 200 characters');
+    throw new TypeError('createWebPlatform: workspace must be a name of 1 to 200 characters');
   }
   return workspace;
 }
@@ -172,7 +172,7 @@ function checkBackend(backend: unknown): 'indexeddb' | 'memory' | WebFolderBacke
   if (carriesFolders(b) && (b.kind === 'opfs' || (b.kind === 'directory' && (b.directory === undefined || isHandle(b.directory))))) return b as WebFolderBackend;
   const plain = backend === 'opfs' ? 'opfsWorkspace()' : backend === 'directory' ? 'folderWorkspace()' : isHandle(b?.directory) ? 'folderWorkspace(handle)' : undefined;
   if (plain) throw plainFolders(`backend ${typeof backend === 'string' ? `'${backend}'` : '{ directory }'}`, plain);
-  throw new ToolError('invalid_arguments', `createWebPlatform: backend must be 'indexeddb', 'memory', opfsWorkspace() or folderWorkspace(handle), not ${describeValue(backend)}`);
+  throw new TypeError(`createWebPlatform: backend must be 'indexeddb', 'memory', opfsWorkspace() or folderWorkspace(handle), not ${describeValue(backend)}`);
 }
 
 
@@ -187,8 +187,7 @@ function checkMountSource(where: string, source: unknown): WebMountSource {
     if (call) throw plainFolders(where, call);
   }
   const zenfs = typeof s === 'object' && s !== null && 'backend' in s;
-  throw new ToolError(
-    'invalid_arguments',
+  throw new TypeError(
     `createWebPlatform: ${where} must be folderMount(), workspaceMount() or fsMount() of toolhost/web/folders, or zenfsMount() of toolhost/web/zenfs` +
       (zenfs ? "; for a ZenFS mount configuration, wrap it: import { zenfsMount } from 'toolhost/web/zenfs' and pass zenfsMount(config)" : ''),
   );
@@ -197,7 +196,7 @@ function checkMountSource(where: string, source: unknown): WebMountSource {
 function checkMountPath(path: string): string {
   const parts = path.split('/').filter((p) => p !== '' && p !== '.');
   if (!path.startsWith(`${WORKSPACE_ROOT}/`) || parts.includes('..') || parts.length < 2) {
-    throw new ToolError('invalid_arguments', `createWebPlatform: mount path ${JSON.stringify(path)} must be an absolute path under ${WORKSPACE_ROOT}/, e.g. '${WORKSPACE_ROOT}/docs'`);
+    throw new TypeError(`createWebPlatform: mount path ${JSON.stringify(path)} must be an absolute path under ${WORKSPACE_ROOT}/, e.g. '${WORKSPACE_ROOT}/docs'`);
   }
   return `/${parts.join('/')}`;
 }
@@ -238,8 +237,7 @@ export interface FolderSupport {
 function checkShell(shell: unknown): WebShell | undefined {
   if (shell === undefined) return undefined;
   if (typeof shell === 'object' && shell !== null && typeof (shell as { run?: unknown }).run === 'function') return shell as WebShell;
-  throw new ToolError(
-    'invalid_arguments',
+  throw new TypeError(
     shell === 'just-bash'
       ? "createWebPlatform: shell 'just-bash' comes from its own entry, so that only its users bundle it: import { justBash } from 'toolhost/web/shell' and pass shell: justBash()"
       : `createWebPlatform: shell must be a shell such as justBash() from 'toolhost/web/shell', not ${JSON.stringify(shell) ?? String(shell)}`,
@@ -253,7 +251,7 @@ function seedRecords(files: Record<string, string | Uint8Array>): Array<[string,
   for (const [name, content] of Object.entries(files)) {
     const parts = name.split('/').filter((p) => p !== '' && p !== '.');
     if (parts.length === 0 || parts.includes('..') || (typeof content !== 'string' && !(content instanceof Uint8Array))) {
-      throw new ToolError('invalid_arguments', `createWebPlatform: files key ${JSON.stringify(name)} must be a relative path inside the workspace with text or bytes as its value`);
+      throw new TypeError(`createWebPlatform: files key ${JSON.stringify(name)} must be a relative path inside the workspace with text or bytes as its value`);
     }
     for (let i = 1; i < parts.length; i += 1) out.set(`${WORKSPACE_ROOT}/${parts.slice(0, i).join('/')}`, { kind: 'dir', mtimeMs: now });
     out.set(`${WORKSPACE_ROOT}/${parts.join('/')}`, { kind: 'file', data: typeof content === 'string' ? encoder.encode(content) : content, mtimeMs: now });
@@ -284,9 +282,10 @@ function seedRecords(files: Record<string, string | Uint8Array>): Array<[string,
  * - `mounts` and `overlay` as documented on {@link WebPlatformOptions}.
  * - One writer per workspace: run the platform in one (shared) worker per workspace; two workers on one
  *   workspace do not see each other's changes.
- * Errors at first use: `unavailable` (no IndexedDB, open refused, upgrade blocked), `permission_denied`;
- * `invalid_arguments` (bad workspace name, backend, mount or file, at creation); a TypeError at creation
- * for a folder backend or mount source given as a plain name or object instead of the value of
+ * Errors at first use: `unavailable` (no IndexedDB, open refused, upgrade blocked), `permission_denied`.
+ * Bad options are the host's mistake: a TypeError at creation naming the option (workspace name,
+ * backend, mount path or source, overlay, files key, shell), also for a folder backend or mount
+ * source given as a plain name or object instead of the value of
  * `toolhost/web/folders` that carries its code (`'opfs'` → `opfsWorkspace()`, `{ directory }` →
  * `folderWorkspace(handle)` or `folderMount(handle)`, `{ fs }` → `fsMount(fs)`, ...).
  */
@@ -354,7 +353,7 @@ function checkWebOptions(options: WebPlatformOptions): WebSettings {
   const mounts = Object.entries(options.mounts ?? {}).map(([path, source]) => ({ path: checkMountPath(path), source: checkMountSource(`mounts['${path}']`, source) }));
   const overlayBase = options.overlay === undefined ? undefined : checkMountSource('overlay.base', options.overlay?.base);
   if (overlayBase && backend !== 'indexeddb' && backend !== 'memory') {
-    throw new ToolError('invalid_arguments', "createWebPlatform: an overlay keeps its changes in IndexedDB or memory: use backend 'indexeddb' (default) or 'memory' with overlay");
+    throw new TypeError("createWebPlatform: an overlay keeps its changes in IndexedDB or memory: use backend 'indexeddb' (default) or 'memory' with overlay");
   }
   const folders = typeof backendOption === 'object' ? backendOption[FOLDERS] : (overlayBase?.[FOLDERS] ?? mounts[0]?.source[FOLDERS]);
   const initialFiles = options.files === undefined ? undefined : seedRecords(options.files);
