@@ -20,6 +20,7 @@ const GENERATED = new Set(['src/tools/generated']);
  * is removed in the same change that fixes it.
  */
 const KNOWN_LONG = new Set<string>([
+  // src/search/ is being split in its own change; each entry goes when its function does.
   // The regex dialect parser: one recursive-descent function over the pattern.
   'src/search/dialect-parse.ts#parseRegex',
   // The in-memory line search loop.
