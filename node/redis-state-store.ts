@@ -332,130 +332,242 @@ export function createRedisStateStore(options: RedisStateStoreOptions): RedisSta
         : 'createRedisStateStore: give either url (redis://host:port) or client (an ioredis client), not both',
     );
   }
-  const prefix = options.prefix ?? 'toolhost:';
-  const workspace = options.workspace ?? 'default';
-  const timeoutMs = options.timeoutMs ?? 5_000;
-  const lockTtlMs = Math.ceil(options.lockTtlMs ?? 10_000);
-  const ttl = options.ttlSeconds === undefined ? '' : String(options.ttlSeconds);
-  const base = `${prefix}${encodeURIComponent(workspace)}:`;
-  const channel = `${base}released`;
-  const owned = options.client === undefined;
+  return new RedisStore(options);
+}
 
-  let closed = false;
-  let client: RedisClient | undefined = options.client;
-  let opening: Promise<RedisClient> | undefined;
-  let subscriber: RedisClient | undefined;
-  let subscribing: Promise<void> | undefined;
-  /** Waiters for a lock, by encoded conversation id, woken by a release notice. */
-  const waiters = new Map<string, Set<() => void>>();
+/** Settings of one store, fixed at construction. */
+interface StoreSettings {
+  readonly url: string | undefined;
+  readonly timeoutMs: number;
+  readonly lockTtlMs: number;
+  /** `ttlSeconds` as a script argument ('' = never expires). */
+  readonly ttl: string;
+  /** `<prefix><encoded workspace>:`, the start of every key. */
+  readonly base: string;
+  /** The pub/sub channel of release notices. */
+  readonly channel: string;
+  /** The store opened its client itself (from `url`) and so closes it. */
+  readonly owned: boolean;
+}
 
-  const open = (): Promise<RedisClient> => {
-    if (client) return Promise.resolve(client);
-    opening ??= (async () => {
-      let Redis: new (url: string, options: Record<string, unknown>) => RedisClient;
-      try {
-        Redis = (await import('ioredis')).Redis as unknown as typeof Redis;
-      } catch (error) {
-        opening = undefined;
-        throw unavailable(`createRedisStateStore needs the ioredis package (${(error as Error).message}); install it with npm install ioredis`);
-      }
-      // No offline queue: a command is sent on a live connection or fails at once, so nothing queued
-      // while Redis was away runs after its caller was told `unavailable`.
-      // Nor is a command that was in flight on a lost connection sent again by ioredis: a commit is sent
-      // again by the store itself, which knows (by its mark) whether the first copy landed.
-      client = new Redis(options.url as string, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, autoResendUnfulfilledCommands: false, retryStrategy });
-      client.on('error', () => undefined);
-      return client;
-    })();
-    return opening;
+function settingsOf(options: RedisStateStoreOptions): StoreSettings {
+  const base = `${options.prefix ?? 'toolhost:'}${encodeURIComponent(options.workspace ?? 'default')}:`;
+  return {
+    url: options.url,
+    timeoutMs: options.timeoutMs ?? 5_000,
+    lockTtlMs: Math.ceil(options.lockTtlMs ?? 10_000),
+    ttl: options.ttlSeconds === undefined ? '' : String(options.ttlSeconds),
+    base,
+    channel: `${base}released`,
+    owned: options.client === undefined,
   };
+}
 
-  /** The call's deadline when it has a finite one, else `timeoutMs` from now. */
-  const deadlineOf = (wait: StateWaitOptions | undefined): number =>
-    wait?.deadline !== undefined && Number.isFinite(wait.deadline) ? wait.deadline : Date.now() + timeoutMs;
+/** Loads ioredis (an optional peer dependency) and opens a lazy client on `url` that the store owns. */
+async function openOwnClient(url: string): Promise<RedisClient> {
+  let Redis: new (url: string, options: Record<string, unknown>) => RedisClient;
+  try {
+    Redis = (await import('ioredis')).Redis as unknown as typeof Redis;
+  } catch (error) {
+    throw unavailable(`createRedisStateStore needs the ioredis package (${(error as Error).message}); install it with npm install ioredis`);
+  }
+  // No offline queue: a command is sent on a live connection or fails at once, so nothing queued
+  // while Redis was away runs after its caller was told `unavailable`.
+  // Nor is a command that was in flight on a lost connection sent again by ioredis: a commit is sent
+  // again by the store itself, which knows (by its mark) whether the first copy landed.
+  const client = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, autoResendUnfulfilledCommands: false, retryStrategy });
+  client.on('error', () => undefined);
+  return client;
+}
 
-  /**
-   * Settles with `work`, or rejects at `deadline` + grace (`unavailable`) or when `signal` fires (its
-   * reason). `unsettled` gives the error instead when the work may already have changed something.
-   */
-  const bounded = <T>(work: Promise<T>, deadline: number, signal: AbortSignal | undefined, what: string, unsettled?: () => ToolError | undefined): Promise<T> =>
-    new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(unsettled?.() ?? unavailable(`Redis did not answer ${what} in time; nothing was changed by it; check that Redis is running, then retry`)),
-        Math.max(0, deadline - Date.now()) + LATE_GRACE_MS,
-      );
-      const onAbort = (): void =>
-        reject(unsettled?.() ?? (signal?.reason instanceof Error ? signal.reason : new ToolError('cancelled', `${what} was cancelled`)));
-      signal?.addEventListener('abort', onAbort, { once: true });
-      work.then(resolve, reject).finally(() => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-      });
+/**
+ * Settles with `work`, or rejects at `deadline` + grace (`unavailable`) or when `signal` fires (its
+ * reason). `unsettled` gives the error instead when the work may already have changed something.
+ */
+function bounded<T>(work: Promise<T>, deadline: number, signal: AbortSignal | undefined, what: string, unsettled?: () => ToolError | undefined): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(unsettled?.() ?? unavailable(`Redis did not answer ${what} in time; nothing was changed by it; check that Redis is running, then retry`)),
+      Math.max(0, deadline - Date.now()) + LATE_GRACE_MS,
+    );
+    const onAbort = (): void => reject(unsettled?.() ?? (signal?.reason instanceof Error ? signal.reason : new ToolError('cancelled', `${what} was cancelled`)));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
     });
+  });
+}
+
+/** The keys of `conversationId` under `base`; a non-string id is the host's mistake (TypeError). */
+function conversationKeys(base: string, conversationId: string): ConversationKeys {
+  if (typeof conversationId !== 'string') throw new TypeError(`RedisStateStore: a conversation id must be a string, not ${describeValue(conversationId)}`);
+  const tag = encodeURIComponent(conversationId);
+  const at = `${base}{${tag}}:`;
+  return { state: `${at}state`, version: `${at}version`, lock: `${at}lock`, markOf: (version) => `${at}commit:${version}`, tag };
+}
+
+/** The commit script's op/field/value triples of `entries` (`s` sets, `d` deletes an `undefined` value). */
+function encodeEntries(entries: ReadonlyArray<readonly [string, JsonValue | undefined]>): string[] {
+  const args: string[] = [];
+  for (const [key, value] of entries) {
+    if (typeof key !== 'string') throw new TypeError(`RedisStateStore: a state key must be a string, not ${describeValue(key)}`);
+    if (value === undefined) args.push('d', key, '');
+    else args.push('s', key, JSON.stringify(value));
+  }
+  return args;
+}
+
+/** The `timeout` of a lock still held by another call at this call's deadline. */
+function lockBusy(conversationId: string): ToolError {
+  return new ToolError('timeout', `another call of conversation ${JSON.stringify(conversationId).slice(0, 200)} held its state lock past this call's deadline; retry, or raise timeoutMs`);
+}
+
+/** The deadline of a call: its own when finite, else `timeoutMs` from now. */
+function deadlineOf(wait: StateWaitOptions | undefined, timeoutMs: number): number {
+  return wait?.deadline !== undefined && Number.isFinite(wait.deadline) ? wait.deadline : Date.now() + timeoutMs;
+}
+
+/** A {@link RedisStateStore}: its connections, the lock waiters, and one method per operation. */
+class RedisStore implements RedisStateStore {
+  readonly #settings: StoreSettings;
+  #closed = false;
+  #client: RedisClient | undefined;
+  #opening: Promise<RedisClient> | undefined;
+  #subscriber: RedisClient | undefined;
+  #subscribing: Promise<void> | undefined;
+  /** Waiters for a lock, by encoded conversation id, woken by a release notice. */
+  readonly #waiters = new Map<string, Set<() => void>>();
+
+  constructor(options: RedisStateStoreOptions) {
+    this.#settings = settingsOf(options);
+    this.#client = options.client;
+  }
+
+  keyOf(conversationId: string): string {
+    return this.#keys(conversationId).state;
+  }
+
+  async get(conversationId: string, key: string): Promise<JsonValue | undefined> {
+    const text = await this.#read('HGET', [this.#keys(conversationId).state, key], 'the state read');
+    return typeof text === 'string' ? (JSON.parse(text) as JsonValue) : undefined;
+  }
+
+  async keys(conversationId: string): Promise<string[]> {
+    return (await this.#read('HKEYS', [this.#keys(conversationId).state], 'the state read')) as string[];
+  }
+
+  async getAll(conversationId: string): Promise<Record<string, JsonValue>> {
+    return pairsToRecord(await this.#read('HGETALL', [this.#keys(conversationId).state], 'the state read'));
+  }
+
+  async set(conversationId: string, key: string, value: JsonValue): Promise<void> {
+    await this.commitEntries(conversationId, [[key, value]], '', undefined);
+  }
+
+  async delete(conversationId: string, key: string): Promise<void> {
+    await this.commitEntries(conversationId, [[key, undefined]], '', undefined);
+  }
+
+  async setMany(conversationId: string, entries: ReadonlyArray<readonly [string, JsonValue | undefined]>): Promise<void> {
+    await this.commitEntries(conversationId, entries, '', undefined);
+  }
+
+  async snapshot(conversationId: string, knownVersion: string | undefined, wait?: StateWaitOptions): Promise<StateSnapshot> {
+    const keys = this.#keys(conversationId);
+    const reply = (await this.runScript(SCRIPTS.snapshot, [keys.state, keys.version], [knownVersion ?? NO_VERSION], wait, 'the state read')) as unknown[];
+    const version = reply[0] as string;
+    return reply.length > 1 ? { version, state: pairsToRecord(reply[1]) } : { version };
+  }
+
+  async lock(conversationId: string, knownVersion: string | undefined, wait?: StateWaitOptions): Promise<StateLease> {
+    const keys = this.#keys(conversationId);
+    const token = randomBytes(12).toString('hex');
+    const reply = await this.#acquire(conversationId, keys, token, knownVersion, wait);
+    const lease = new RedisLease(this, conversationId, keys, token, reply[1] as string);
+    if (reply.length > 2) lease.state = pairsToRecord(reply[2]);
+    return lease;
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    const subscriber = this.#subscriber;
+    const client = this.#client;
+    const ending: Promise<unknown>[] = [];
+    if (subscriber) ending.push(subscriber.quit().catch(() => subscriber.disconnect()));
+    if (this.#settings.owned && client) ending.push(client.quit().catch(() => client.disconnect()));
+    await Promise.all(ending);
+  }
+
+  /** The store's settings (for its leases). */
+  get settings(): StoreSettings {
+    return this.#settings;
+  }
+
+  #keys(conversationId: string): ConversationKeys {
+    return conversationKeys(this.#settings.base, conversationId);
+  }
+
+  /** The client: the one given, or the store's own, opened on first use (a failed open is tried again next time). */
+  #open(): Promise<RedisClient> {
+    if (this.#client) return Promise.resolve(this.#client);
+    this.#opening ??= openOwnClient(this.#settings.url as string).then(
+      (client) => (this.#client = client),
+      (error: unknown) => {
+        this.#opening = undefined;
+        throw error;
+      },
+    );
+    return this.#opening;
+  }
 
   /** The client once its connection is ready (waiting for a reconnect), or `unavailable` at the deadline. */
-  const ready = async (deadline: number): Promise<RedisClient> => {
-    if (closed) throw unavailable('the Redis state store has been closed');
-    const redis = await open();
+  async #ready(deadline: number): Promise<RedisClient> {
+    if (this.#closed) throw unavailable('the Redis state store has been closed');
+    const redis = await this.#open();
     await whenReady(redis, deadline);
     return redis;
-  };
+  }
 
   /**
    * Runs `send` on the ready client. A command ioredis could not send (the connection had just failed,
    * its `close` not yet seen) goes again on the next connection after a pause, until `until`: a caller
    * retrying at once would otherwise spin without ever letting the event loop see the close.
    */
-  const onConnection = async <T>(until: number, send: (redis: RedisClient) => Promise<T>): Promise<T> => {
+  async #onConnection<T>(until: number, send: (redis: RedisClient) => Promise<T>): Promise<T> {
     for (;;) {
-      const redis = await ready(until);
+      const redis = await this.#ready(until);
       try {
         return await send(redis);
       } catch (error) {
-        if (!wasNotSent(error) || closed || Date.now() + RESEND_PAUSE_MS >= until) throw error;
+        if (!wasNotSent(error) || this.#closed || Date.now() + RESEND_PAUSE_MS >= until) throw error;
         await pause(RESEND_PAUSE_MS);
       }
     }
-  };
+  }
 
-  /** Runs a script that changes no tool state (a read, a lock request), bounded by the deadline. */
-  const run = async (target: Script, keys: string[], args: (string | number)[], wait: StateWaitOptions | undefined, what: string): Promise<unknown> => {
-    const deadline = deadlineOf(wait);
-    const work = onConnection(deadline, (redis) => evaluate(redis, target, keys, [String(deadline), ...args]));
+  /** Runs a script that changes no tool state (a read, a lock request, a renewal, a release), bounded by the deadline. */
+  async runScript(target: Script, keys: string[], args: (string | number)[], wait: StateWaitOptions | undefined, what: string): Promise<unknown> {
+    const deadline = deadlineOf(wait, this.#settings.timeoutMs);
+    const work = this.#onConnection(deadline, (redis) => evaluate(redis, target, keys, [String(deadline), ...args]));
     try {
       return await bounded(work, deadline, wait?.signal, what);
     } catch (error) {
       throw explain(error, what);
     }
-  };
+  }
 
   /** A plain read (HGET, HKEYS, HGETALL), bounded like the scripts. */
-  const read = async (command: string, args: string[], what: string): Promise<unknown> => {
-    const deadline = deadlineOf(undefined);
+  async #read(command: string, args: string[], what: string): Promise<unknown> {
+    const deadline = deadlineOf(undefined, this.#settings.timeoutMs);
     try {
-      return await bounded(onConnection(deadline, (redis) => redis.call(command, ...args)), deadline, undefined, what);
+      return await bounded(this.#onConnection(deadline, (redis) => redis.call(command, ...args)), deadline, undefined, what);
     } catch (error) {
       if (isToolErrorCode((error as { code?: unknown }).code)) throw error;
       throw unavailable(`Redis failed ${what} (${(error as Error).message}); check that Redis is running, then retry`);
     }
-  };
-
-  const keysOf = (conversationId: string): ConversationKeys => {
-    if (typeof conversationId !== 'string') throw new TypeError(`RedisStateStore: a conversation id must be a string, not ${describeValue(conversationId)}`);
-    const tag = encodeURIComponent(conversationId);
-    const at = `${base}{${tag}}:`;
-    return { state: `${at}state`, version: `${at}version`, lock: `${at}lock`, markOf: (version) => `${at}commit:${version}`, tag };
-  };
-
-  const encodeEntries = (entries: ReadonlyArray<readonly [string, JsonValue | undefined]>): string[] => {
-    const args: string[] = [];
-    for (const [key, value] of entries) {
-      if (typeof key !== 'string') throw new TypeError(`RedisStateStore: a state key must be a string, not ${describeValue(key)}`);
-      if (value === undefined) args.push('d', key, '');
-      else args.push('s', key, JSON.stringify(value));
-    }
-    return args;
-  };
+  }
 
   /**
    * Sends the commit script until Redis answers it. After a lost connection the same commit (same
@@ -463,9 +575,9 @@ export function createRedisStateStore(options: RedisStateStoreOptions): RedisSta
    * Redis answers 2 when the first one had landed, 1 when this one did, and a refusal (late, lock lost)
    * when neither did nor ever can. `progress.sent` records that a copy may have reached Redis.
    */
-  const sendCommit = async (keys: string[], args: string[], until: number, progress: CommitProgress): Promise<unknown> => {
+  async #sendCommit(keys: string[], args: string[], until: number, progress: CommitProgress): Promise<unknown> {
     for (;;) {
-      const redis = await ready(until);
+      const redis = await this.#ready(until);
       if (progress.over) throw unavailable('the state commit was given up');
       const before = progress.sent;
       progress.sent = true;
@@ -475,11 +587,11 @@ export function createRedisStateStore(options: RedisStateStoreOptions): RedisSta
         if (isReplyError(error)) throw error;
         if (wasNotSent(error)) progress.sent = before;
         else progress.cause = (error as Error).message;
-        if (closed || progress.over || Date.now() + RESEND_PAUSE_MS >= until) throw error;
+        if (this.#closed || progress.over || Date.now() + RESEND_PAUSE_MS >= until) throw error;
         await pause(RESEND_PAUSE_MS);
       }
     }
-  };
+  }
 
   /**
    * Commits `entries` (fenced by the lock `token` unless ''), resolving with the new version once Redis
@@ -487,22 +599,23 @@ export function createRedisStateStore(options: RedisStateStoreOptions): RedisSta
    * `details.outcome` `'unknown'` when the commit may have reached Redis but its answer could not be
    * learned by the deadline (see {@link unknownOutcome}).
    */
-  const commit = async (
+  async commitEntries(
     conversationId: string,
     entries: ReadonlyArray<readonly [string, JsonValue | undefined]>,
     token: string,
     wait: StateWaitOptions | undefined,
-  ): Promise<string> => {
-    const keys = keysOf(conversationId);
+  ): Promise<string> {
+    const { ttl, channel, timeoutMs } = this.#settings;
+    const keys = this.#keys(conversationId);
     const encoded = encodeEntries(entries);
     const version = randomBytes(8).toString('hex');
-    const deadline = deadlineOf(wait);
+    const deadline = deadlineOf(wait, timeoutMs);
     const scriptKeys = [keys.state, keys.version, keys.lock, keys.markOf(version)];
     const args = [String(deadline), token, version, ttl, token === '' ? '0' : '1', channel, keys.tag, String(MARK_KEEP_MS), ...encoded];
     const progress: CommitProgress = { sent: false, over: false, cause: undefined };
     const unsettled = (): ToolError | undefined => (progress.sent ? unknownOutcome(progress.cause) : undefined);
     try {
-      await bounded(sendCommit(scriptKeys, args, deadline + LATE_GRACE_MS, progress), deadline, wait?.signal, 'the state commit', unsettled);
+      await bounded(this.#sendCommit(scriptKeys, args, deadline + LATE_GRACE_MS, progress), deadline, wait?.signal, 'the state commit', unsettled);
     } catch (error) {
       if (!isReplyError(error) && progress.sent) throw (error as ToolError).details?.outcome === 'unknown' ? error : unknownOutcome(progress.cause ?? (error as Error).message);
       throw explain(error, 'the state commit');
@@ -510,156 +623,138 @@ export function createRedisStateStore(options: RedisStateStoreOptions): RedisSta
       progress.over = true;
     }
     return version;
-  };
+  }
+
+  /**
+   * Takes the conversation's lock with `token`, waiting while another call holds it (woken by a release
+   * notice, polling as a fallback) until the deadline: the acquire script's reply `{1, version[, fields]}`.
+   */
+  async #acquire(conversationId: string, keys: ConversationKeys, token: string, knownVersion: string | undefined, wait: StateWaitOptions | undefined): Promise<unknown[]> {
+    const deadline = deadlineOf(wait, this.#settings.timeoutMs);
+    const signal = wait?.signal;
+    let seenBusy = false;
+    for (;;) {
+      if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new ToolError('cancelled', 'the lock wait was cancelled');
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) throw lockBusy(conversationId);
+      // Listen before asking, so a release between a busy answer and the wait is not missed.
+      const notice = this.#released(keys.tag, Math.min(LOCK_POLL_MS, remaining), signal);
+      let reply: unknown[];
+      try {
+        const args = [token, this.#settings.lockTtlMs, knownVersion ?? NO_VERSION];
+        reply = (await this.runScript(SCRIPTS.acquire, [keys.state, keys.version, keys.lock], args, { deadline, ...(signal ? { signal } : {}) }, 'the lock request')) as unknown[];
+      } catch (error) {
+        notice.cancel();
+        // Redis answered the earlier attempts: the deadline ran out while the lock was busy.
+        if (seenBusy && (error as ToolError).details?.late === true) throw lockBusy(conversationId);
+        throw error;
+      }
+      if (reply[0] === 1) {
+        notice.cancel();
+        return reply;
+      }
+      seenBusy = true;
+      this.#subscribe();
+      await notice.promise;
+    }
+  }
 
   /** Starts listening for release notices (once; retried after a failure). Until it is live, waiters poll. */
-  const subscribe = (): void => {
-    if (closed) return;
-    subscribing ??= (async () => {
-      if (!subscriber) {
-        const sub = (await open()).duplicate();
-        subscriber = sub;
-        sub.on('error', () => undefined);
-        sub.on('message', ((from: string, message: string) => {
-          if (from !== channel) return;
-          const set = waiters.get(message);
-          if (!set) return;
-          waiters.delete(message);
-          for (const wake of set) wake();
-        }) as (...args: unknown[]) => void);
-      }
-      await whenReady(subscriber, Date.now() + timeoutMs);
-      await subscriber.subscribe(channel);
-    })();
-    subscribing.catch(() => (subscribing = undefined));
-  };
+  #subscribe(): void {
+    if (this.#closed) return;
+    const subscribing = (this.#subscribing ??= this.#listenForReleases());
+    subscribing.catch(() => (this.#subscribing = undefined));
+  }
+
+  async #listenForReleases(): Promise<void> {
+    const { channel, timeoutMs } = this.#settings;
+    if (!this.#subscriber) {
+      const sub = (await this.#open()).duplicate();
+      this.#subscriber = sub;
+      sub.on('error', () => undefined);
+      sub.on('message', ((from: string, message: string) => {
+        if (from === channel) this.#wakeWaiters(message);
+      }) as (...args: unknown[]) => void);
+    }
+    await whenReady(this.#subscriber, Date.now() + timeoutMs);
+    await this.#subscriber.subscribe(channel);
+  }
+
+  #wakeWaiters(tag: string): void {
+    const set = this.#waiters.get(tag);
+    if (!set) return;
+    this.#waiters.delete(tag);
+    for (const wake of set) wake();
+  }
 
   /** Resolves on the next release notice for `tag`, after `ms`, or when `signal` fires. */
-  const released = (tag: string, ms: number, signal: AbortSignal | undefined): { promise: Promise<void>; cancel(): void } => {
+  #released(tag: string, ms: number, signal: AbortSignal | undefined): { promise: Promise<void>; cancel(): void } {
     let wake!: () => void;
     const promise = new Promise<void>((resolve) => (wake = resolve));
-    let set = waiters.get(tag);
-    if (!set) waiters.set(tag, (set = new Set()));
+    let set = this.#waiters.get(tag);
+    if (!set) this.#waiters.set(tag, (set = new Set()));
     set.add(wake);
     const timer = setTimeout(wake, ms);
     signal?.addEventListener('abort', wake, { once: true });
     const cancel = (): void => {
       clearTimeout(timer);
       signal?.removeEventListener('abort', wake);
-      const current = waiters.get(tag);
+      const current = this.#waiters.get(tag);
       current?.delete(wake);
-      if (current?.size === 0) waiters.delete(tag);
+      if (current?.size === 0) this.#waiters.delete(tag);
     };
     return { promise: promise.then(cancel), cancel };
-  };
+  }
+}
 
-  const store: RedisStateStore = {
-    keyOf: (conversationId) => keysOf(conversationId).state,
+/** A held conversation lock: renewed every third of its lease until it is committed through or released. */
+class RedisLease implements StateLease {
+  readonly version: string;
+  declare state?: Record<string, JsonValue>;
+  readonly #store: RedisStore;
+  readonly #conversationId: string;
+  readonly #keys: ConversationKeys;
+  readonly #token: string;
+  #held = true;
+  readonly #renewal: ReturnType<typeof setInterval>;
 
-    async get(conversationId, key) {
-      const text = await read('HGET', [keysOf(conversationId).state, key], 'the state read');
-      return typeof text === 'string' ? (JSON.parse(text) as JsonValue) : undefined;
-    },
+  constructor(store: RedisStore, conversationId: string, keys: ConversationKeys, token: string, version: string) {
+    this.version = version;
+    this.#store = store;
+    this.#conversationId = conversationId;
+    this.#keys = keys;
+    this.#token = token;
+    const { lockTtlMs } = store.settings;
+    this.#renewal = setInterval(() => {
+      store.runScript(SCRIPTS.renew, [keys.lock], [token, lockTtlMs], undefined, 'the lock renewal').catch(() => undefined);
+    }, Math.max(1, Math.floor(lockTtlMs / 3)));
+    this.#renewal.unref?.();
+  }
 
-    async keys(conversationId) {
-      return (await read('HKEYS', [keysOf(conversationId).state], 'the state read')) as string[];
-    },
+  async commit(entries: ReadonlyArray<readonly [string, JsonValue | undefined]>, wait?: StateWaitOptions): Promise<string> {
+    if (!this.#held) throw new TypeError('RedisStateStore: this state lease has already been committed or released; take a new one with lock()');
+    this.#end();
+    try {
+      return await this.#store.commitEntries(this.#conversationId, entries, this.#token, wait);
+    } catch (error) {
+      // Whether or not Redis saw the commit, the lock is no longer wanted: give it back if it can be.
+      this.#giveBack().catch(() => undefined);
+      throw error;
+    }
+  }
 
-    async getAll(conversationId) {
-      return pairsToRecord(await read('HGETALL', [keysOf(conversationId).state], 'the state read'));
-    },
+  async release(): Promise<void> {
+    if (!this.#held) return;
+    this.#end();
+    await this.#giveBack().catch(() => undefined);
+  }
 
-    async set(conversationId, key, value) {
-      await commit(conversationId, [[key, value]], '', undefined);
-    },
+  #giveBack(): Promise<unknown> {
+    return this.#store.runScript(SCRIPTS.release, [this.#keys.lock], [this.#token, this.#store.settings.channel, this.#keys.tag], undefined, 'the lock release');
+  }
 
-    async delete(conversationId, key) {
-      await commit(conversationId, [[key, undefined]], '', undefined);
-    },
-
-    async setMany(conversationId, entries) {
-      await commit(conversationId, entries, '', undefined);
-    },
-
-    async snapshot(conversationId, knownVersion, wait) {
-      const keys = keysOf(conversationId);
-      const reply = (await run(SCRIPTS.snapshot, [keys.state, keys.version], [knownVersion ?? NO_VERSION], wait, 'the state read')) as unknown[];
-      const version = reply[0] as string;
-      return reply.length > 1 ? { version, state: pairsToRecord(reply[1]) } : { version };
-    },
-
-    async lock(conversationId, knownVersion, wait) {
-      const keys = keysOf(conversationId);
-      const deadline = deadlineOf(wait);
-      const signal = wait?.signal;
-      const token = randomBytes(12).toString('hex');
-      const busy = (): ToolError =>
-        new ToolError('timeout', `another call of conversation ${JSON.stringify(conversationId).slice(0, 200)} held its state lock past this call's deadline; retry, or raise timeoutMs`);
-      let reply: unknown[];
-      let seenBusy = false;
-      for (;;) {
-        if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new ToolError('cancelled', 'the lock wait was cancelled');
-        const remaining = deadline - Date.now();
-        if (remaining <= 0) throw busy();
-        // Listen before asking, so a release between a busy answer and the wait is not missed.
-        const notice = released(keys.tag, Math.min(LOCK_POLL_MS, remaining), signal);
-        try {
-          reply = (await run(SCRIPTS.acquire, [keys.state, keys.version, keys.lock], [token, lockTtlMs, knownVersion ?? NO_VERSION], { deadline, ...(signal ? { signal } : {}) }, 'the lock request')) as unknown[];
-        } catch (error) {
-          notice.cancel();
-          // Redis answered the earlier attempts: the deadline ran out while the lock was busy.
-          if (seenBusy && (error as ToolError).details?.late === true) throw busy();
-          throw error;
-        }
-        if (reply[0] === 1) {
-          notice.cancel();
-          break;
-        }
-        seenBusy = true;
-        subscribe();
-        await notice.promise;
-      }
-      const version = reply[1] as string;
-      let held = true;
-      const renewal = setInterval(() => {
-        run(SCRIPTS.renew, [keys.lock], [token, lockTtlMs], undefined, 'the lock renewal').catch(() => undefined);
-      }, Math.max(1, Math.floor(lockTtlMs / 3)));
-      renewal.unref?.();
-      const end = (): void => {
-        held = false;
-        clearInterval(renewal);
-      };
-      const lease: StateLease = {
-        version,
-        async commit(entries, commitWait) {
-          if (!held) throw new TypeError('RedisStateStore: this state lease has already been committed or released; take a new one with lock()');
-          end();
-          try {
-            return await commit(conversationId, entries, token, commitWait);
-          } catch (error) {
-            // Whether or not Redis saw the commit, the lock is no longer wanted: give it back if it can be.
-            run(SCRIPTS.release, [keys.lock], [token, channel, keys.tag], undefined, 'the lock release').catch(() => undefined);
-            throw error;
-          }
-        },
-        async release() {
-          if (!held) return;
-          end();
-          await run(SCRIPTS.release, [keys.lock], [token, channel, keys.tag], undefined, 'the lock release').catch(() => undefined);
-        },
-      };
-      if (reply.length > 2) lease.state = pairsToRecord(reply[2]);
-      return lease;
-    },
-
-    async close() {
-      if (closed) return;
-      closed = true;
-      const ending: Promise<unknown>[] = [];
-      if (subscriber) ending.push(subscriber.quit().catch(() => subscriber?.disconnect()));
-      if (owned && client) ending.push(client.quit().catch(() => client?.disconnect()));
-      await Promise.all(ending);
-    },
-  };
-  return store;
+  #end(): void {
+    this.#held = false;
+    clearInterval(this.#renewal);
+  }
 }

@@ -147,7 +147,7 @@ const WORKSPACE_ROOT = '/workspace';
 
 function checkWorkspaceName(workspace: unknown): string {
   if (typeof workspace !== 'string' || workspace.length === 0 || workspace.length > 200) {
-    throw new ToolError('invalid_arguments', 'createWebPlatform: workspace must be a name of 1 to 200 characters');
+    throw new TypeError('createWebPlatform: workspace must be a name of 1 to 200 characters');
   }
   return workspace;
 }
@@ -172,7 +172,7 @@ function checkBackend(backend: unknown): 'indexeddb' | 'memory' | WebFolderBacke
   if (carriesFolders(b) && (b.kind === 'opfs' || (b.kind === 'directory' && (b.directory === undefined || isHandle(b.directory))))) return b as WebFolderBackend;
   const plain = backend === 'opfs' ? 'opfsWorkspace()' : backend === 'directory' ? 'folderWorkspace()' : isHandle(b?.directory) ? 'folderWorkspace(handle)' : undefined;
   if (plain) throw plainFolders(`backend ${typeof backend === 'string' ? `'${backend}'` : '{ directory }'}`, plain);
-  throw new ToolError('invalid_arguments', `createWebPlatform: backend must be 'indexeddb', 'memory', opfsWorkspace() or folderWorkspace(handle), not ${describeValue(backend)}`);
+  throw new TypeError(`createWebPlatform: backend must be 'indexeddb', 'memory', opfsWorkspace() or folderWorkspace(handle), not ${describeValue(backend)}`);
 }
 
 
@@ -187,8 +187,7 @@ function checkMountSource(where: string, source: unknown): WebMountSource {
     if (call) throw plainFolders(where, call);
   }
   const zenfs = typeof s === 'object' && s !== null && 'backend' in s;
-  throw new ToolError(
-    'invalid_arguments',
+  throw new TypeError(
     `createWebPlatform: ${where} must be folderMount(), workspaceMount() or fsMount() of toolhost/web/folders, or zenfsMount() of toolhost/web/zenfs` +
       (zenfs ? "; for a ZenFS mount configuration, wrap it: import { zenfsMount } from 'toolhost/web/zenfs' and pass zenfsMount(config)" : ''),
   );
@@ -197,7 +196,7 @@ function checkMountSource(where: string, source: unknown): WebMountSource {
 function checkMountPath(path: string): string {
   const parts = path.split('/').filter((p) => p !== '' && p !== '.');
   if (!path.startsWith(`${WORKSPACE_ROOT}/`) || parts.includes('..') || parts.length < 2) {
-    throw new ToolError('invalid_arguments', `createWebPlatform: mount path ${JSON.stringify(path)} must be an absolute path under ${WORKSPACE_ROOT}/, e.g. '${WORKSPACE_ROOT}/docs'`);
+    throw new TypeError(`createWebPlatform: mount path ${JSON.stringify(path)} must be an absolute path under ${WORKSPACE_ROOT}/, e.g. '${WORKSPACE_ROOT}/docs'`);
   }
   return `/${parts.join('/')}`;
 }
@@ -238,8 +237,7 @@ export interface FolderSupport {
 function checkShell(shell: unknown): WebShell | undefined {
   if (shell === undefined) return undefined;
   if (typeof shell === 'object' && shell !== null && typeof (shell as { run?: unknown }).run === 'function') return shell as WebShell;
-  throw new ToolError(
-    'invalid_arguments',
+  throw new TypeError(
     shell === 'just-bash'
       ? "createWebPlatform: shell 'just-bash' comes from its own entry, so that only its users bundle it: import { justBash } from 'toolhost/web/shell' and pass shell: justBash()"
       : `createWebPlatform: shell must be a shell such as justBash() from 'toolhost/web/shell', not ${JSON.stringify(shell) ?? String(shell)}`,
@@ -253,7 +251,7 @@ function seedRecords(files: Record<string, string | Uint8Array>): Array<[string,
   for (const [name, content] of Object.entries(files)) {
     const parts = name.split('/').filter((p) => p !== '' && p !== '.');
     if (parts.length === 0 || parts.includes('..') || (typeof content !== 'string' && !(content instanceof Uint8Array))) {
-      throw new ToolError('invalid_arguments', `createWebPlatform: files key ${JSON.stringify(name)} must be a relative path inside the workspace with text or bytes as its value`);
+      throw new TypeError(`createWebPlatform: files key ${JSON.stringify(name)} must be a relative path inside the workspace with text or bytes as its value`);
     }
     for (let i = 1; i < parts.length; i += 1) out.set(`${WORKSPACE_ROOT}/${parts.slice(0, i).join('/')}`, { kind: 'dir', mtimeMs: now });
     out.set(`${WORKSPACE_ROOT}/${parts.join('/')}`, { kind: 'file', data: typeof content === 'string' ? encoder.encode(content) : content, mtimeMs: now });
@@ -284,183 +282,236 @@ function seedRecords(files: Record<string, string | Uint8Array>): Array<[string,
  * - `mounts` and `overlay` as documented on {@link WebPlatformOptions}.
  * - One writer per workspace: run the platform in one (shared) worker per workspace; two workers on one
  *   workspace do not see each other's changes.
- * Errors at first use: `unavailable` (no IndexedDB, open refused, upgrade blocked), `permission_denied`;
- * `invalid_arguments` (bad workspace name, backend, mount or file, at creation); a TypeError at creation
- * for a folder backend or mount source given as a plain name or object instead of the value of
+ * Errors at first use: `unavailable` (no IndexedDB, open refused, upgrade blocked), `permission_denied`.
+ * Bad options are the host's mistake: a TypeError at creation naming the option (workspace name,
+ * backend, mount path or source, overlay, files key, shell), also for a folder backend or mount
+ * source given as a plain name or object instead of the value of
  * `toolhost/web/folders` that carries its code (`'opfs'` → `opfsWorkspace()`, `{ directory }` →
  * `folderWorkspace(handle)` or `folderMount(handle)`, `{ fs }` → `fsMount(fs)`, ...).
  */
 export function createWebPlatform(options: WebPlatformOptions): WebPlatform {
-  const workspaceName = checkWorkspaceName(options?.workspace);
+  const settings = checkWebOptions(options);
+  const { backend, mounts, overlayBase, shell } = settings;
+  const files = new WebWorkspaceFiles(settings, options);
+  const fs = lazyFs(() => files.assemble());
+  const state: StateStore = backend === 'memory' ? new MemoryStateStore() : new WebStateStore(() => files.openIdb());
+  const platform: WebPlatform = {
+    name: 'web',
+    root: WORKSPACE_ROOT,
+    workspace: settings.workspace,
+    backend,
+    fs,
+    state,
+    capabilities: { runCommand: shell !== undefined, webSearch: false, persistent: backend !== 'memory' },
+    network: createFetchNetwork({ ...(options.network ? { policy: options.network } : {}), ...(options.fetch ? { fetch: options.fetch } : {}), redirects: 'follow' }),
+    // The journalled MemoryFs workspace writes a file in one synchronous step and commits whole files; a
+    // folder's writable stream replaces the file on close. A mount given as a filesystem may be neither.
+    atomicWrites: !mounts.some(({ source }) => !('directory' in source) && !('workspace' in source) && !source.readOnly),
+    flush: () => files.flush(),
+    ready: () => files.ready(),
+    batch: (fn) => files.batch(fn),
+    // Only a workspace whose files change through this platform alone can promise a change counter;
+    // the search tools then read its tree's bytes directly (the tree is loaded by the fs call every
+    // search makes first, resolving its folder).
+    ...(settings.journaled && !overlayBase && mounts.length === 0
+      ? { changeCount: () => files.changes(), searchSource: createMemorySearchSource(() => files.liveTree(), () => files.changes()) }
+      : {}),
+    ...(overlayBase
+      ? {
+          changes: async () => (await files.review()).changes(),
+          apply: async () => (await files.review()).apply(),
+          discard: async () => (await files.review()).discard(),
+        }
+      : {}),
+    ...(shell ? { runCommand: (request: RunCommandRequest, signal: AbortSignal) => shell.run({ ...request, fs, root: WORKSPACE_ROOT }, signal) } : {}),
+    dispose: () => files.dispose(),
+  };
+  return platform;
+}
+
+/** The checked options of {@link createWebPlatform}. */
+interface WebSettings {
+  workspace: string;
+  backend: WebBackend;
+  backendOption: 'indexeddb' | 'memory' | WebFolderBackend;
+  mounts: Array<{ path: string; source: WebMountSource }>;
+  overlayBase: WebMountSource | undefined;
+  /** The code of folder backends, mounts and overlays: carried by the values that need it. */
+  folders: FolderSupport | undefined;
+  /** `files` as records, written to a new workspace. */
+  initialFiles: Array<[string, FsRecord]> | undefined;
+  shell: WebShell | undefined;
+  /** The files live in a journalled MemoryFs tree (indexeddb, memory). */
+  journaled: boolean;
+}
+
+/** Checks the options of {@link createWebPlatform}, throwing at creation on a bad one. */
+function checkWebOptions(options: WebPlatformOptions): WebSettings {
+  const workspace = checkWorkspaceName(options?.workspace);
   const backendOption = checkBackend(options.backend);
   const backend: WebBackend = typeof backendOption === 'string' ? backendOption : backendOption.kind;
   const mounts = Object.entries(options.mounts ?? {}).map(([path, source]) => ({ path: checkMountPath(path), source: checkMountSource(`mounts['${path}']`, source) }));
   const overlayBase = options.overlay === undefined ? undefined : checkMountSource('overlay.base', options.overlay?.base);
   if (overlayBase && backend !== 'indexeddb' && backend !== 'memory') {
-    throw new ToolError('invalid_arguments', "createWebPlatform: an overlay keeps its changes in IndexedDB or memory: use backend 'indexeddb' (default) or 'memory' with overlay");
+    throw new TypeError("createWebPlatform: an overlay keeps its changes in IndexedDB or memory: use backend 'indexeddb' (default) or 'memory' with overlay");
   }
-  // The code of folder backends, mounts and overlays: carried by the values that need it.
   const folders = typeof backendOption === 'object' ? backendOption[FOLDERS] : (overlayBase?.[FOLDERS] ?? mounts[0]?.source[FOLDERS]);
-  const seed = options.files === undefined ? undefined : seedRecords(options.files);
+  const initialFiles = options.files === undefined ? undefined : seedRecords(options.files);
   const shell = checkShell(options.shell);
-  const journaled = backend === 'indexeddb' || backend === 'memory';
-  const capabilities = { runCommand: shell !== undefined, webSearch: false, persistent: backend !== 'memory' };
-  let disposed = false;
+  return { workspace, backend, backendOption, mounts, overlayBase, folders, initialFiles, shell, journaled: backend === 'indexeddb' || backend === 'memory' };
+}
 
-  // The workspace database: the journalled files (indexeddb) and tool state (every persistent backend).
-  let opened: Promise<{ db: WorkspaceDb; workspace: JournaledWorkspace }> | undefined;
-  const openIdb = (): Promise<{ db: WorkspaceDb; workspace: JournaledWorkspace }> => {
-    if (disposed) return Promise.reject(new ToolError('unavailable', `workspace "${workspaceName}" was disposed`));
-    opened ??= (async () => {
-      const factory = resolveIdbFactory(options.idbFactory);
-      const db = await WorkspaceDb.open(factory, workspaceName, options.durability ?? 'strict');
-      try {
-        const records = backend === 'indexeddb' ? await db.loadAll() : [];
-        const isNew = records.length === 0 && seed !== undefined;
-        // The seeding transaction is issued first and the tree built while the browser stores it.
-        const seeded = isNew ? db.commit({ deleteTrees: [], puts: seed, state: [] }) : undefined;
-        seeded?.catch(() => undefined);
-        const workspace = await JournaledWorkspace.mount(WORKSPACE_ROOT, isNew ? seed : records, db);
-        await seeded;
-        return { db, workspace };
-      } catch (error) {
-        db.close();
-        throw error;
-      }
-    })();
-    // A failed open is retried on the next use (e.g. after the other tab closed).
-    opened.catch(() => (opened = undefined));
+/**
+ * The files of one web workspace, opened on first use: the workspace database (journalled files and
+ * tool state), the in-memory tree, a folder backend, and the overlay and mounts laid over them.
+ */
+class WebWorkspaceFiles {
+  readonly #settings: WebSettings;
+  readonly #idbFactory: IDBFactory | undefined;
+  readonly #durability: IDBTransactionDurability;
+  #disposed = false;
+  #opened: Promise<{ db: WorkspaceDb; workspace: JournaledWorkspace }> | undefined;
+  #memoryLive: Promise<JournaledWorkspace> | undefined;
+  #assembled: Promise<FsPromises> | undefined;
+  #control: OverlayControl | undefined;
+  #journal: JournaledWorkspace | undefined;
+  /** Other workspaces mounted (or under the overlay): committed on every flush. */
+  readonly #others: OpenedWorkspace[] = [];
+
+  constructor(settings: WebSettings, options: WebPlatformOptions) {
+    this.#settings = settings;
+    this.#idbFactory = options.idbFactory;
+    this.#durability = options.durability ?? 'strict';
+  }
+
+  /** The workspace database, opened (and seeded when new) on first use; a failed open is retried on the next use (e.g. after the other tab closed). */
+  openIdb(): Promise<{ db: WorkspaceDb; workspace: JournaledWorkspace }> {
+    if (this.#disposed) return Promise.reject(new ToolError('unavailable', `workspace "${this.#settings.workspace}" was disposed`));
+    const opened = (this.#opened ??= this.#openDatabase());
+    opened.catch(() => (this.#opened = undefined));
     return opened;
-  };
-  let memoryLive: Promise<JournaledWorkspace> | undefined;
-  const openMemory = (): Promise<JournaledWorkspace> =>
-    (memoryLive ??= JournaledWorkspace.mount(WORKSPACE_ROOT, seed ?? [], { commit: async () => undefined, readSubtrees: async () => new Map() }));
+  }
+
+  async #openDatabase(): Promise<{ db: WorkspaceDb; workspace: JournaledWorkspace }> {
+    const { backend, initialFiles: seed, workspace: name } = this.#settings;
+    const db = await WorkspaceDb.open(resolveIdbFactory(this.#idbFactory), name, this.#durability);
+    try {
+      const records = backend === 'indexeddb' ? await db.loadAll() : [];
+      const isNew = records.length === 0 && seed !== undefined;
+      // The seeding transaction is issued first and the tree built while the browser stores it.
+      const seeded = isNew ? db.commit({ deleteTrees: [], puts: seed, state: [] }) : undefined;
+      seeded?.catch(() => undefined);
+      const workspace = await JournaledWorkspace.mount(WORKSPACE_ROOT, isNew ? seed : records, db);
+      await seeded;
+      return { db, workspace };
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  }
 
   /** The workspace's own files at `/workspace` (before the overlay and the mounts). */
-  const openOwn = async (): Promise<{ fs: FsPromises; journal?: JournaledWorkspace }> => {
+  async #openOwn(): Promise<{ fs: FsPromises; journal?: JournaledWorkspace }> {
+    const { backend, backendOption, initialFiles: seed, workspace: name } = this.#settings;
     if (backend === 'indexeddb') {
-      const { workspace } = await openIdb();
+      const { workspace } = await this.openIdb();
       return { fs: workspace.fs, journal: workspace };
     }
     if (backend === 'memory') {
-      const workspace = await openMemory();
+      const workspace = await (this.#memoryLive ??= JournaledWorkspace.mount(WORKSPACE_ROOT, seed ?? [], { commit: async () => undefined, readSubtrees: async () => new Map() }));
       return { fs: workspace.fs, journal: workspace };
     }
     const folder = backendOption as WebFolderBackend;
     const which = folder.kind === 'opfs' ? 'opfs' : folder.directory ? { directory: folder.directory } : 'directory';
-    return { fs: await folder[FOLDERS].openFolder(which, workspaceName, WORKSPACE_ROOT, options.idbFactory) };
-  };
+    return { fs: await folder[FOLDERS].openFolder(which, name, WORKSPACE_ROOT, this.#idbFactory) };
+  }
 
-  let control: OverlayControl | undefined;
-  let journal: JournaledWorkspace | undefined;
-  /** Other workspaces mounted (or under the overlay): committed on every flush. */
-  const others: OpenedWorkspace[] = [];
-  const sourceContext: SourceContext = { workspace: workspaceName, idbFactory: options.idbFactory, durability: options.durability ?? 'strict', opened: others };
-  const commitOthers = async (): Promise<void> => {
-    for (const other of others) await other.journal.commit();
-  };
-  let assembled: Promise<FsPromises> | undefined;
-  const assemble = (): Promise<FsPromises> => {
-    assembled ??= (async () => {
-      const own = await openOwn();
-      journal = own.journal;
-      let fs = own.fs;
-      if (overlayBase || mounts.length > 0) {
-        const layered = await (folders as FolderSupport).layer({
-          own: fs,
-          root: WORKSPACE_ROOT,
-          overlayBase,
-          mounts,
-          context: sourceContext,
-          flush: async () => {
-            await journal?.commit();
-            await commitOthers();
-          },
-        });
-        fs = layered.fs;
-        control = layered.control;
-      }
-      return fs;
-    })();
-    assembled.catch(() => (assembled = undefined));
+  /** The workspace's files with the overlay and mounts laid over them, assembled once (again after a failure). */
+  assemble(): Promise<FsPromises> {
+    const assembled = (this.#assembled ??= this.#layer());
+    assembled.catch(() => (this.#assembled = undefined));
     return assembled;
-  };
+  }
 
-  const fs = lazyFs(assemble);
+  async #layer(): Promise<FsPromises> {
+    const { overlayBase, mounts, folders, workspace } = this.#settings;
+    const own = await this.#openOwn();
+    this.#journal = own.journal;
+    if (!overlayBase && mounts.length === 0) return own.fs;
+    const context: SourceContext = { workspace, idbFactory: this.#idbFactory, durability: this.#durability, opened: this.#others };
+    const layered = await (folders as FolderSupport).layer({
+      own: own.fs,
+      root: WORKSPACE_ROOT,
+      overlayBase,
+      mounts,
+      context,
+      flush: async () => {
+        await this.#journal?.commit();
+        await this.#commitOthers();
+      },
+    });
+    this.#control = layered.control;
+    return layered.fs;
+  }
+
+  async #commitOthers(): Promise<void> {
+    for (const other of this.#others) await other.journal.commit();
+  }
+
   /** The journalled workspace's tree, once a call through `fs` loaded it. */
-  const liveTree = (): MemoryFs => {
-    if (!journal) throw new ToolError('unavailable', `workspace "${workspaceName}" is not loaded yet; call a file tool (or ready()) first`);
-    return journal.tree;
-  };
-  const state: StateStore = backend === 'memory' ? new MemoryStateStore() : new WebStateStore(openIdb);
-  const flush = async (): Promise<void> => {
-    if (backend === 'indexeddb' && opened) await (await openIdb()).workspace.commit();
-    await commitOthers();
-  };
-  const batch = async <T>(fn: () => Promise<T>): Promise<T> => {
-    if (backend !== 'indexeddb') return fn();
+  liveTree(): MemoryFs {
+    if (!this.#journal) throw new ToolError('unavailable', `workspace "${this.#settings.workspace}" is not loaded yet; call a file tool (or ready()) first`);
+    return this.#journal.tree;
+  }
+
+  /** The journalled workspace's change counter (0 before it is loaded). */
+  changes(): number {
+    return this.#journal?.changes ?? 0;
+  }
+
+  async flush(): Promise<void> {
+    if (this.#settings.backend === 'indexeddb' && this.#opened) await (await this.openIdb()).workspace.commit();
+    await this.#commitOthers();
+  }
+
+  async ready(): Promise<void> {
+    await this.assemble();
+    if (this.#settings.backend !== 'memory') await this.openIdb();
+  }
+
+  async batch<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.#settings.backend !== 'indexeddb') return fn();
     let workspace: JournaledWorkspace;
     try {
-      workspace = (await openIdb()).workspace;
+      workspace = (await this.openIdb()).workspace;
     } catch {
       return fn(); // storage unavailable: each call reports it itself
     }
     return workspace.batch(fn);
-  };
-  const review = async (): Promise<OverlayControl> => {
-    await assemble();
-    return control as OverlayControl;
-  };
-  const platform: WebPlatform = {
-    name: 'web',
-    root: WORKSPACE_ROOT,
-    workspace: workspaceName,
-    backend,
-    fs,
-    state,
-    capabilities,
-    network: createFetchNetwork({ ...(options.network ? { policy: options.network } : {}), ...(options.fetch ? { fetch: options.fetch } : {}), redirects: 'follow' }),
-    // The journalled MemoryFs workspace writes a file in one synchronous step and commits whole files; a
-    // folder's writable stream replaces the file on close. A mount given as a filesystem may be neither.
-    atomicWrites: !mounts.some(({ source }) => !('directory' in source) && !('workspace' in source) && !source.readOnly),
-    flush,
-    ready: async () => {
-      await assemble();
-      if (backend !== 'memory') await openIdb();
-    },
-    batch,
-    // Only a workspace whose files change through this platform alone can promise a change counter;
-    // the search tools then read its tree's bytes directly (the tree is loaded by the fs call every
-    // search makes first, resolving its folder).
-    ...(journaled && !overlayBase && mounts.length === 0
-      ? { changeCount: () => journal?.changes ?? 0, searchSource: createMemorySearchSource(liveTree, () => journal?.changes ?? 0) }
-      : {}),
-    ...(overlayBase
-      ? {
-          changes: async () => (await review()).changes(),
-          apply: async () => (await review()).apply(),
-          discard: async () => (await review()).discard(),
-        }
-      : {}),
-    ...(shell ? { runCommand: (request: RunCommandRequest, signal: AbortSignal) => shell.run({ ...request, fs, root: WORKSPACE_ROOT }, signal) } : {}),
-    async dispose() {
-      if (disposed) return;
-      for (const other of others.splice(0)) {
-        await other.journal.commit().catch(() => undefined);
-        other.db.close();
+  }
+
+  /** The overlay's control, once the files are assembled. */
+  async review(): Promise<OverlayControl> {
+    await this.assemble();
+    return this.#control as OverlayControl;
+  }
+
+  async dispose(): Promise<void> {
+    if (this.#disposed) return;
+    for (const other of this.#others.splice(0)) {
+      await other.journal.commit().catch(() => undefined);
+      other.db.close();
+    }
+    const current = this.#opened;
+    if (current) {
+      try {
+        const { db, workspace } = await current;
+        await workspace.commit().catch(() => undefined);
+        db.close();
+      } catch {
+        // never opened: nothing to close
       }
-      const current = opened;
-      if (current) {
-        try {
-          const { db, workspace } = await current;
-          await workspace.commit().catch(() => undefined);
-          db.close();
-        } catch {
-          // never opened: nothing to close
-        }
-      }
-      disposed = true;
-    },
-  };
-  return platform;
+    }
+    this.#disposed = true;
+  }
 }

@@ -1,10 +1,47 @@
 import { loadIgnore } from '#lazy';
 import type { Ignore } from 'ignore';
-import { ToolError, toToolError } from '../core/errors.js';
 import { onDemand } from '../core/on-demand.js';
-import { clipForMessage, decodeText, joinNotes } from './text.js';
-import type { FsDirent, FsPromises, Platform, SearchSource, WalkIgnoreRules } from '../core/types.js';
+import { decodeText } from './text.js';
+import type { FsDirent, FsPromises, SearchSource, WalkIgnoreRules } from '../core/types.js';
 import { dirname, isTemporaryFileName, joinPath, relativePath } from './paths.js';
+import { throwIfAborted, YIELD_INTERVAL_MS, yieldToEventLoop } from './abort.js';
+import {
+  countSkipped,
+  countSkippedUnder,
+  errorCode,
+  MAX_IGNORE_FILE_BYTES,
+  MAX_IGNORE_RULE_CHARS,
+  MAX_IGNORE_RULE_GLOBSTARS,
+  MAX_IGNORE_RULES,
+  noSkippedEntries,
+  noteDroppedFor,
+  skipKindOf,
+  type DroppedIgnoreRules,
+  type SkippedEntries,
+} from './walk-report.js';
+
+// The abort helpers, the walk report and the text cache live in modules of their own; their names
+// are re-exported here for the modules that import them from the walk.
+export { throwIfAborted, YIELD_INTERVAL_MS, yieldToEventLoop } from './abort.js';
+export {
+  countSkipped,
+  countSkippedUnder,
+  ignoreDroppedNote,
+  MAX_IGNORE_FILE_BYTES,
+  MAX_IGNORE_RULE_CHARS,
+  MAX_IGNORE_RULE_GLOBSTARS,
+  MAX_IGNORE_RULES,
+  noSkippedEntries,
+  reportWalk,
+  skipKindOf,
+  skippedNote,
+  walkReportUnder,
+  type DroppedIgnoreRules,
+  type SkipKind,
+  type SkippedEntries,
+  type WalkReport,
+} from './walk-report.js';
+export { loadTexts, MAX_SEARCH_FILE_BYTES, type LoadedFile, type TextEntry } from './text-cache.js';
 
 /** Directory names never entered unless `includeIgnored`. */
 export const ALWAYS_SKIPPED_DIRS: ReadonlySet<string> = new Set(['.git', 'node_modules']);
@@ -88,173 +125,6 @@ export interface WalkResult {
   ignoreDropped: DroppedIgnoreRules[];
 }
 
-/** What one walk (or one call's walks) could not take into account, for the result's note. */
-export interface WalkReport {
-  skipped: SkippedEntries;
-  ignoreDropped: readonly DroppedIgnoreRules[];
-}
-
-/** The rules of one `.gitignore` that a walk left out, and why (each count only when there were some). */
-export interface DroppedIgnoreRules {
-  /** Absolute workspace path of the `.gitignore`. */
-  file: string;
-  /** The file's size in bytes, when over {@link MAX_IGNORE_FILE_BYTES}: only its first MiB (to its last line break) was read. */
-  fileBytes?: number;
-  /** Rules past the first {@link MAX_IGNORE_RULES}. */
-  pastCap: number;
-  /** Rules with more than {@link MAX_IGNORE_RULE_GLOBSTARS} `**`. */
-  globstars: number;
-  /** Rules over {@link MAX_IGNORE_RULE_CHARS} characters. */
-  tooLong: number;
-}
-
-/**
- * Why an entry was skipped: `too_long` (`ENAMETOOLONG`: its name or whole path is longer than the
- * system takes), `unreadable` (`EACCES` / `EPERM`), `vanished` (`ENOENT` / `ENOTDIR`: removed or
- * replaced by a file between being listed and being read), `loop` (`ELOOP`: replaced by a symbolic
- * link while the walk ran), `outside` (`outside_workspace`: replaced by a link out of the workspace).
- */
-export type SkipKind = 'too_long' | 'unreadable' | 'vanished' | 'loop' | 'outside';
-
-/** Entries one walk (or one call's walks and reads) left out because they could not be read. */
-export interface SkippedEntries {
-  /** How many entries were skipped. */
-  count: number;
-  /** How many per {@link SkipKind}. */
-  kinds: Partial<Record<SkipKind, number>>;
-  /** The first skipped entry's absolute workspace path. */
-  first?: string;
-}
-
-const SKIP_KINDS: Readonly<Record<string, SkipKind>> = {
-  ENAMETOOLONG: 'too_long',
-  EACCES: 'unreadable',
-  EPERM: 'unreadable',
-  ENOENT: 'vanished',
-  ENOTDIR: 'vanished',
-  ELOOP: 'loop',
-  outside_workspace: 'outside',
-};
-
-/** The {@link SkipKind} of a filesystem error, or undefined for an error that is not about one entry. */
-export function skipKindOf(error: unknown): SkipKind | undefined {
-  const code = errorCode(error);
-  return code === undefined ? undefined : SKIP_KINDS[code];
-}
-
-/** No entries skipped yet. */
-export function noSkippedEntries(): SkippedEntries {
-  return { count: 0, kinds: {} };
-}
-
-/** Counts one skipped entry at `path` in `into`. */
-export function countSkipped(into: SkippedEntries, kind: SkipKind, path: string): void {
-  into.count += 1;
-  into.kinds[kind] = (into.kinds[kind] ?? 0) + 1;
-  into.first ??= path;
-}
-
-/** What the walks and reads under each call's signal left out, so a tool can report it. */
-const reportsBySignal = new WeakMap<AbortSignal, { skipped: SkippedEntries; ignoreDropped: DroppedIgnoreRules[] }>();
-
-function reportFor(signal: AbortSignal) {
-  let report = reportsBySignal.get(signal);
-  if (!report) {
-    report = { skipped: noSkippedEntries(), ignoreDropped: [] };
-    reportsBySignal.set(signal, report);
-  }
-  return report;
-}
-
-/** Counts one skipped entry at `path` in what the call under `signal` reports (see {@link walkReportUnder}). */
-export function countSkippedUnder(signal: AbortSignal | undefined, kind: SkipKind, path: string): void {
-  if (signal) countSkipped(reportFor(signal).skipped, kind, path);
-}
-
-function noteDroppedFor(signal: AbortSignal | undefined, dropped: DroppedIgnoreRules): void {
-  if (!signal) return;
-  const list = reportFor(signal).ignoreDropped;
-  if (!list.some((known) => known.file === dropped.file)) list.push(dropped);
-}
-
-/**
- * What every {@link walkWorkspace} and {@link loadTexts} run with `signal` (one call's `ctx.signal`)
- * has left out so far: directories that could not be listed, files that could not be read, and
- * `.gitignore` rules not applied.
- */
-export function walkReportUnder(signal: AbortSignal | undefined): WalkReport {
-  return (signal && reportsBySignal.get(signal)) ?? { skipped: noSkippedEntries(), ignoreDropped: [] };
-}
-
-const SKIP_REASONS: Readonly<Record<SkipKind, string>> = {
-  too_long: 'name or path too long (ENAMETOOLONG)',
-  unreadable: 'permission denied (EACCES)',
-  vanished: 'removed or replaced while the call ran (ENOENT, ENOTDIR)',
-  loop: 'replaced by a symbolic link (ELOOP)',
-  outside: 'replaced by a link out of the workspace',
-};
-
-const SKIP_ORDER: readonly SkipKind[] = ['too_long', 'unreadable', 'vanished', 'loop', 'outside'];
-
-/**
- * The note of a result that left entries out: how many, of which kinds, the first one's path, and what
- * to do: `2 entries could not be read and were skipped (1 name or path too long (ENAMETOOLONG), 1
- * removed or replaced while the call ran (ENOENT, ENOTDIR)), the first /workspace/a/…; their contents are not in this
- * result: shorten (rename or move) a path that is too long, make an unreadable one readable, and call
- * again for one that was removed.`
- */
-export function skippedNote(skipped: SkippedEntries): string {
-  const parts = SKIP_ORDER.filter((kind) => (skipped.kinds[kind] ?? 0) > 0).map((kind) => `${skipped.kinds[kind]} ${SKIP_REASONS[kind]}`);
-  const noun = skipped.count === 1 ? 'entry' : 'entries';
-  const first = skipped.first === undefined ? '' : `, the first ${clipForMessage(skipped.first, 200)}`;
-  return (
-    `${skipped.count} ${noun} could not be read and ${skipped.count === 1 ? 'was' : 'were'} skipped (${parts.join(', ')})${first}; ` +
-    'their contents are not in this result: shorten (rename or move) a path that is too long, make an unreadable one readable, and call again for one that was removed.'
-  );
-}
-
-/** `.gitignore` files named in one note; the others are counted. */
-const NOTED_IGNORE_FILES = 5;
-
-/**
- * The note of a result whose walk left `.gitignore` rules out: each file (up to five) with how many
- * rules were left out and why, and what to do: `Some .gitignore rules were not applied, so files they
- * would ignore may be included: /workspace/.gitignore (20888896 bytes, only the first 1048576 read;
- * 25000 rules past the first 10000 left out; 1 rule with more than two ** left out). Keep a .gitignore
- * under 1048576 bytes and 10000 rules, each rule under 4096 characters with at most two **.`
- */
-export function ignoreDroppedNote(dropped: readonly DroppedIgnoreRules[]): string {
-  const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
-  const files = dropped.slice(0, NOTED_IGNORE_FILES).map((file) => {
-    const parts: string[] = [];
-    if (file.fileBytes !== undefined) parts.push(`${file.fileBytes} bytes, only the first ${MAX_IGNORE_FILE_BYTES} read`);
-    if (file.pastCap > 0) parts.push(`${plural(file.pastCap, 'rule', 'rules')} past the first ${MAX_IGNORE_RULES} left out`);
-    if (file.globstars > 0) parts.push(`${plural(file.globstars, 'rule', 'rules')} with more than two ** left out`);
-    if (file.tooLong > 0) parts.push(`${plural(file.tooLong, 'rule', 'rules')} over ${MAX_IGNORE_RULE_CHARS} characters left out`);
-    return `${clipForMessage(file.file, 200)} (${parts.join('; ')})`;
-  });
-  const more = dropped.length > NOTED_IGNORE_FILES ? ` and ${plural(dropped.length - NOTED_IGNORE_FILES, 'other file', 'other files')}` : '';
-  return (
-    `Some .gitignore rules were not applied, so files they would ignore may be included: ${files.join(', ')}${more}. ` +
-    `Keep a .gitignore under ${MAX_IGNORE_FILE_BYTES} bytes and ${MAX_IGNORE_RULES} rules, each rule under ${MAX_IGNORE_RULE_CHARS} characters with at most two **.`
-  );
-}
-
-/**
- * Adds to a tool result what its walks left out: `skipped_entries` with the {@link skippedNote} when
- * entries were skipped, and the {@link ignoreDroppedNote} when `.gitignore` rules were left out, each
- * after any note the result has. Returns `result`, changed in place.
- */
-export function reportWalk<R extends { note?: string; skipped_entries?: number }>(result: R, report: WalkReport): R {
-  const notes: string[] = result.note === undefined ? [] : [result.note];
-  if (report.skipped.count > 0) {
-    result.skipped_entries = report.skipped.count;
-    notes.push(skippedNote(report.skipped));
-  }
-  if (report.ignoreDropped.length > 0) notes.push(ignoreDroppedNote(report.ignoreDropped));
-  if (notes.length > 0) result.note = notes.reduce<string | undefined>((joined, note) => joinNotes(joined, note), undefined);
-  return result;
-}
 
 /** One `.gitignore`'s rules as the walk applies them to the paths below its directory. */
 export interface IgnoreLevel extends WalkIgnoreRules {
@@ -393,34 +263,6 @@ function pathsFrom(stack: readonly PendingDir[], from: number): string[] {
   return paths;
 }
 
-/** Time between forced event-loop turns during long walks and scans, so a deadline timer can fire (ms). */
-export const YIELD_INTERVAL_MS = 50;
-
-/** Node's `setImmediate` where there is one (not part of the web platform). */
-const immediate = (globalThis as { setImmediate?: (callback: () => void) => unknown }).setImmediate;
-
-/**
- * Waits one macrotask: lets timers (the runner's deadline) and other calls run. On Node with
- * `setImmediate` (the event loop passes its timers phase before the next check phase, so due timers
- * fire), not `setTimeout(0)`, which Node holds for at least 1 ms; elsewhere `setTimeout(0)`.
- */
-export function yieldToEventLoop(): Promise<void> {
-  return new Promise((resolve) => (immediate ? immediate(resolve) : setTimeout(resolve, 0)));
-}
-
-/** Throws the signal's reason as a ToolError (`timeout` or `cancelled`) when it has fired. */
-export function throwIfAborted(signal: AbortSignal | undefined): void {
-  if (!signal?.aborted) return;
-  const reason: unknown = signal.reason;
-  const error = toToolError(reason);
-  if (error.code === 'execution_failed') throw new ToolError('cancelled', error.message);
-  throw error;
-}
-
-function errorCode(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
-}
 
 /**
  * The `.gitignore` of `dir` as rules, and what of it was left out: only its first
@@ -480,19 +322,6 @@ async function readIgnoreFile(fs: FsPromises, dir: string, signal: AbortSignal |
   return { level: { dir, lines: bounded.rules, rules: chunks }, ...(dropped ? { dropped } : {}) };
 }
 
-/** Bytes of one `.gitignore` that are read as rules (1 MiB); the rest of the file is ignored. */
-export const MAX_IGNORE_FILE_BYTES = 1024 * 1024;
-/** Rules kept from one `.gitignore` (10,000); later ones are ignored. */
-export const MAX_IGNORE_RULES = 10_000;
-/**
- * Most `**` in one `.gitignore` rule (2, as in `**\/build/**`). The ignore library compiles each `**`
- * to a backtracking `.*`, so a rule with more takes time polynomial in the path's length to the power
- * of their count (`a/**\/a/**\/a/**\/b` blocks the thread for seconds on one deep path): such a rule is
- * left out, as are rules past {@link MAX_IGNORE_RULES}.
- */
-export const MAX_IGNORE_RULE_GLOBSTARS = 2;
-/** Longest `.gitignore` rule kept, in characters (4096, the longest path Linux takes). */
-export const MAX_IGNORE_RULE_CHARS = 4096;
 
 /**
  * The rules of a `.gitignore` text that the walk applies: at most {@link MAX_IGNORE_RULES} rules, each
@@ -668,163 +497,4 @@ async function walkTree(options: WalkOptions): Promise<WalkResult> {
 /** Compares strings by UTF-16 code units (the order of `list_dir` and of every sorted path list). */
 export function compareCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Decoded-text cache
-
-/** A text file's decoded content, as search tools read it. `lineStarts` is filled on first use. */
-export interface TextEntry {
-  text: string;
-  lineStarts?: number[];
-}
-
-interface CachedFile {
-  size: number;
-  mtimeMs: number;
-  /** Date.now() when the read started. */
-  readAt: number;
-  /** null: binary. */
-  entry: TextEntry | null;
-  /** The platform's change count when read, where it has one. */
-  generation?: number;
-}
-
-/**
- * Files changed this close to (or after) the moment they were read are not trusted from the cache:
- * a write within the same clock tick can keep size and mtime (git's "racily clean" rule).
- */
-const RACY_MS = 1000;
-/** Largest file kept in the cache, in bytes. */
-const MAX_CACHED_FILE_BYTES = 4 * 1024 * 1024;
-/** Total UTF-16 code units kept per platform; once full, new files are read but not kept (scan-resistant). */
-const MAX_CACHED_CHARS = 256 * 1024 * 1024;
-/** Largest file a search reads and decodes whole, in bytes; bigger ones are searched window by window (`loadTexts` marks them `tooLarge`). */
-export const MAX_SEARCH_FILE_BYTES = 64 * 1024 * 1024;
-/** Files stat'ed / read concurrently. */
-const READ_CONCURRENCY = 64;
-
-class TextCache {
-  readonly files = new Map<string, CachedFile>();
-  chars = 0;
-
-  get(path: string): CachedFile | undefined {
-    return this.files.get(path);
-  }
-
-  set(path: string, value: CachedFile): void {
-    this.delete(path);
-    const size = value.entry?.text.length ?? 0;
-    if (size > MAX_CACHED_FILE_BYTES) return;
-    // A tree larger than the budget keeps its first part: evicting the oldest would keep nothing a
-    // repeated sequential search reuses.
-    if (this.chars + size > MAX_CACHED_CHARS) return;
-    this.files.set(path, value);
-    this.chars += size;
-  }
-
-  delete(path: string): void {
-    const old = this.files.get(path);
-    if (!old) return;
-    this.files.delete(path);
-    this.chars -= old.entry?.text.length ?? 0;
-  }
-}
-
-// Held per platform so two workspaces never share entries, and dropped with the platform.
-const caches = new WeakMap<Platform, TextCache>();
-
-/** One file as {@link loadTexts} returns it: its text, or null for a binary or too large file. */
-export interface LoadedFile {
-  path: string;
-  rel: string;
-  entry: TextEntry | null;
-  tooLarge: boolean;
-}
-
-/**
- * Reads and decodes files for searching, through a per-platform cache of decoded text validated by
- * each file's current `stat` (size and mtimeMs; entries modified within a second of being read are
- * re-read, git's racy-clean rule). Measured on npm's 1,943 files in an in-memory workspace (ZenFS InMemory then): reading
- * and decoding every file costs ≈ 150–400 ms, a `stat` per file ≈ 40 ms, searching decoded strings ≈ 10 ms.
- * Binary files (NUL in the first 8 KiB or invalid UTF-8) come back with `entry: null`
- * and are never decoded into text. Files that vanish between the walk and the read, or cannot be read,
- * are left out and counted under `signal` (see {@link skippedUnder}).
- */
-export async function loadTexts(
-  platform: Platform,
-  files: readonly WalkFile[],
-  signal?: AbortSignal,
-  maxBytes = MAX_SEARCH_FILE_BYTES,
-): Promise<LoadedFile[]> {
-  let cache = caches.get(platform);
-  if (!cache) {
-    cache = new TextCache();
-    caches.set(platform, cache);
-  }
-  const { fs } = platform;
-  const out: Array<LoadedFile | undefined> = new Array(files.length);
-  let lastYield = Date.now();
-  const changeCount = platform.changeCount;
-  const generation = changeCount?.();
-  const loadOne = async (file: WalkFile, index: number): Promise<void> => {
-    const known = (cache as TextCache).get(file.path);
-    if (generation !== undefined && known?.generation === generation && known.size <= maxBytes) {
-      // Nothing changed in the workspace since this file was read: no stat needed.
-      out[index] = { path: file.path, rel: file.rel, entry: known.entry, tooLarge: false };
-      return;
-    }
-    let stats;
-    try {
-      stats = await fs.stat(file.path);
-    } catch (error) {
-      (cache as TextCache).delete(file.path);
-      countSkippedUnder(signal, skipKindOf(error) ?? 'unreadable', file.path);
-      return;
-    }
-    if (!stats.isFile()) return;
-    const cached = (cache as TextCache).get(file.path);
-    if (
-      cached &&
-      cached.size === stats.size &&
-      stats.size <= maxBytes &&
-      cached.mtimeMs === stats.mtimeMs &&
-      stats.mtimeMs < cached.readAt - RACY_MS
-    ) {
-      out[index] = { path: file.path, rel: file.rel, entry: cached.entry, tooLarge: false };
-      return;
-    }
-    if (stats.size > maxBytes) {
-      out[index] = { path: file.path, rel: file.rel, entry: null, tooLarge: true };
-      return;
-    }
-    const readAt = Date.now();
-    let bytes: Uint8Array;
-    try {
-      bytes = await fs.readFile(file.path);
-    } catch (error) {
-      (cache as TextCache).delete(file.path);
-      countSkippedUnder(signal, skipKindOf(error) ?? 'unreadable', file.path);
-      return;
-    }
-    const decoded = decodeText(bytes);
-    const entry: TextEntry | null = decoded ? { text: decoded.text } : null;
-    const unchanged = generation !== undefined && changeCount?.() === generation;
-    (cache as TextCache).set(file.path, { size: stats.size, mtimeMs: stats.mtimeMs, readAt, entry, ...(unchanged ? { generation } : {}) });
-    out[index] = { path: file.path, rel: file.rel, entry, tooLarge: false };
-  };
-  for (let i = 0; i < files.length; i += READ_CONCURRENCY) {
-    throwIfAborted(signal);
-    if (Date.now() - lastYield > YIELD_INTERVAL_MS) {
-      await yieldToEventLoop();
-      lastYield = Date.now();
-      throwIfAborted(signal);
-    }
-    const batch: Promise<void>[] = [];
-    for (let j = i; j < Math.min(files.length, i + READ_CONCURRENCY); j += 1) {
-      batch.push(loadOne(files[j] as WalkFile, j));
-    }
-    await Promise.all(batch);
-  }
-  return out.filter((file): file is LoadedFile => file !== undefined);
 }

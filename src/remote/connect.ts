@@ -10,8 +10,8 @@ import type { AnyTool } from '../core/tool.js';
 import { checkCallOptions, checkOptions, checkToolCalls, is, type OptionRules } from '../core/options.js';
 import { permissionPolicyRule } from '../core/permissions.js';
 import { pageTool, runPageTool, type PageTool } from './page-tools.js';
-import { toError, type WireCallOptions, type WirePermissionPolicy } from './protocol.js';
-import { startWorkerSessions, type RemoteToolRunnerStatus } from './session.js';
+import { toError, type RemoteEnvelope, type WireCallOptions, type WirePermissionPolicy } from './protocol.js';
+import { startWorkerSessions, type RemoteToolRunnerStatus, type RequestSpec, type SessionSettings, type WorkerMethods } from './session.js';
 
 export type { RemoteToolRunnerStatus } from './session.js';
 
@@ -123,6 +123,35 @@ export const CONNECT_OPTION_RULES: OptionRules = {
   onRestart: is.function,
 };
 
+/** Ends a worker the default way: `terminate()` (a Worker), else `close()` (a MessagePort). */
+function endWorker(endpoint: Endpoint): void {
+  const ending = endpoint as Endpoint & { terminate?: () => void; close?: () => void };
+  if (typeof ending.terminate === 'function') ending.terminate();
+  else if (typeof ending.close === 'function') ending.close();
+}
+
+/** The session settings of `options`, with their defaults. */
+function sessionSettings(options: ConnectToolRunnerOptions): SessionSettings {
+  return {
+    graceMs: options.graceMs ?? REMOTE_GRACE_MS,
+    startupTimeoutMs: options.startupTimeoutMs ?? 30_000,
+    controlTimeoutMs: options.controlTimeoutMs ?? 10_000,
+    terminate: options.terminate ?? endWorker,
+    watch: options.watch,
+    onRestart: options.onRestart,
+  };
+}
+
+/** Every call of a batch whose request failed as a whole answers the batch's error (with its own id and name). */
+function batchFailure(calls: readonly ToolCall[], envelope: Extract<RemoteEnvelope<unknown>, { ok: false }>): ToolCallResult[] {
+  return calls.map((call): ToolCallResult => {
+    const id = typeof call === 'object' && call !== null && typeof call.id === 'string' ? call.id : undefined;
+    const name = typeof call === 'object' && call !== null && typeof call.name === 'string' ? call.name : '';
+    const result = { name, error: envelope.message, code: envelope.code };
+    return id === undefined ? result : { id, ...result };
+  });
+}
+
 /**
  * Connects to a worker that called {@link exposeToolRunner} and returns a {@link RemoteToolRunner}
  * `workerOrFactory` is a comlink endpoint (a Worker, a MessagePort) or a factory that
@@ -176,20 +205,7 @@ export function connectToolRunner(
 
   const sessions = startWorkerSessions(
     workerOrFactory,
-    {
-      graceMs: options.graceMs ?? REMOTE_GRACE_MS,
-      startupTimeoutMs: options.startupTimeoutMs ?? 30_000,
-      controlTimeoutMs: options.controlTimeoutMs ?? 10_000,
-      terminate:
-        options.terminate ??
-        ((endpoint: Endpoint): void => {
-          const ending = endpoint as Endpoint & { terminate?: () => void; close?: () => void };
-          if (typeof ending.terminate === 'function') ending.terminate();
-          else if (typeof ending.close === 'function') ending.close();
-        }),
-      watch: options.watch,
-      onRestart: options.onRestart,
-    },
+    sessionSettings(options),
     {
       deliver,
       runPageTool: (session, notice) => runPageTool(session, notice, pageTools, deliver),
@@ -201,7 +217,8 @@ export function connectToolRunner(
       },
     },
   );
-  const { request, control } = sessions;
+  const request = <T>(spec: RequestSpec<T>): Promise<RemoteEnvelope<T>> => sessions.request(spec);
+  const control = <T>(label: string, invoke: (api: WorkerMethods) => Promise<RemoteEnvelope<T>>): Promise<RemoteEnvelope<T>> => sessions.control(label, invoke);
 
   const deadlineOf = (callOptions: CallOptions | undefined): number | undefined => {
     const ms = callOptions?.timeoutMs ?? options.defaultTimeoutMs;
@@ -260,13 +277,7 @@ export function connectToolRunner(
         signal: callOptions?.signal,
         invoke: (api, requestId) => api.processToolCalls(wire({ calls }, callOptions, deadlineMs, requestId)),
       });
-      if (envelope.ok) return envelope.value;
-      return calls.map((call): ToolCallResult => {
-        const id = typeof call === 'object' && call !== null && typeof call.id === 'string' ? call.id : undefined;
-        const name = typeof call === 'object' && call !== null && typeof call.name === 'string' ? call.name : '';
-        const result = { name, error: envelope.message, code: envelope.code };
-        return id === undefined ? result : { id, ...result };
-      });
+      return envelope.ok ? envelope.value : batchFailure(calls, envelope);
     },
 
     async register(tool) {

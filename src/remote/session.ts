@@ -93,110 +93,233 @@ export interface WorkerSessions {
  * sets up while the host does other work). See connectToolRunner for the timeout and restart rules.
  */
 export function startWorkerSessions(workerOrFactory: Endpoint | (() => Endpoint), settings: SessionSettings, hooks: SessionHooks): WorkerSessions {
-  const factory = typeof workerOrFactory === 'function' ? workerOrFactory : undefined;
-  const { graceMs, startupTimeoutMs, controlTimeoutMs } = settings;
-  const terminateHook = settings.terminate;
-  const nextId = newIdSource();
-  let current: Session | undefined;
-  let unavailableReason: string | undefined;
-  let terminated = false;
-  let restarts = 0;
-  let firstEndpoint: Endpoint | undefined = factory ? undefined : (workerOrFactory as Endpoint);
+  return new SessionPool(workerOrFactory, settings, hooks);
+}
+
+/** The worker's methods of `endpoint`, wrapped by comlink. */
+function workerMethods(endpoint: Endpoint): WorkerMethods {
+  const proxy = wrap<ToolRunnerWorkerApi>(endpoint);
+  // Every property read of a comlink proxy makes a new proxy and registers it for finalization: read
+  // each method once here, not once per call.
+  return {
+    ping: proxy.ping,
+    hello: proxy.hello,
+    declarations: proxy.declarations,
+    tools: proxy.tools,
+    setPermissions: proxy.setPermissions,
+    setPlanMode: proxy.setPlanMode,
+    execute: proxy.execute,
+    processToolCalls: proxy.processToolCalls,
+    register: proxy.register,
+    unregister: proxy.unregister,
+  };
+}
+
+/** A session of `endpoint` not yet listening: not ready, not dead, no requests. */
+function newSession(endpoint: Endpoint): Session {
+  let markDead!: () => void;
+  const died = new Promise<void>((resolve) => (markDead = resolve));
+  const session: Session = {
+    endpoint,
+    api: workerMethods(endpoint),
+    ready: Promise.resolve(),
+    isReady: false,
+    dead: false,
+    died,
+    markDead: () => {
+      session.dead = true;
+      markDead();
+    },
+    requests: new Set(),
+    pageRuns: new Map(),
+    probe: undefined,
+    dispose: () => undefined,
+  };
+  return session;
+}
+
+/** Rejects once `session` has died (a race partner of each start-up step). */
+function diedBeforeReady(session: Session): Promise<never> {
+  return session.died.then(() => {
+    throw new ToolError('unavailable', 'the tool worker ended before it was ready; retry the call');
+  });
+}
+
+/** Settles every request of a dead session: `timeout` for one past its own deadline when the worker hung, else `unavailable`. */
+function settleRequests(session: Session, kind: KillKind, message: string): void {
+  const now = Date.now();
+  for (const request of [...session.requests]) {
+    const overdue = kind === 'hung' && request.started && request.deadlineMs !== undefined && now - request.startedAt >= request.deadlineMs;
+    request.settle(overdue ? fail('timeout', message) : fail('unavailable', message));
+  }
+  session.requests.clear();
+}
+
+/** The sessions of one remote runner: the current worker, its replacement rules and the requests sent to it. */
+class SessionPool implements WorkerSessions {
+  readonly factory: (() => Endpoint) | undefined;
+  readonly settings: SessionSettings;
+  readonly nextId = newIdSource();
+  readonly #hooks: SessionHooks;
+  #current: Session | undefined;
+  #unavailableReason: string | undefined;
+  #terminated = false;
+  #restarts = 0;
+  #firstEndpoint: Endpoint | undefined;
+
+  constructor(workerOrFactory: Endpoint | (() => Endpoint), settings: SessionSettings, hooks: SessionHooks) {
+    this.factory = typeof workerOrFactory === 'function' ? workerOrFactory : undefined;
+    this.settings = settings;
+    this.#hooks = hooks;
+    this.#firstEndpoint = this.factory ? undefined : (workerOrFactory as Endpoint);
+    // Start the worker now, so that it sets up while the host does other work.
+    if (this.factory) {
+      try {
+        this.#current = this.#start(this.factory());
+      } catch {
+        this.#current = undefined; // the first call retries and reports the factory's error
+      }
+    } else {
+      this.#acquire();
+    }
+  }
+
+  get status(): RemoteToolRunnerStatus {
+    if (this.#terminated) return 'terminated';
+    if (this.#unavailableReason !== undefined) return 'unavailable';
+    return this.#current?.isReady ? 'ready' : 'starting';
+  }
+
+  get restarts(): number {
+    return this.#restarts;
+  }
+
+  /** Sends one request; resolves with its envelope, never rejects. */
+  request<T>(spec: RequestSpec<T>): Promise<RemoteEnvelope<T>> {
+    if (spec.signal?.aborted) return Promise.resolve(fail('cancelled', `${spec.label} was cancelled before it started`));
+    let session: Session;
+    try {
+      session = this.#acquire();
+    } catch (error) {
+      return Promise.resolve(failure(error));
+    }
+    return new Promise<RemoteEnvelope<T>>((resolve) => new InFlightRequest(this, session, spec, resolve).begin());
+  }
+
+  control<T>(label: string, invoke: (api: WorkerMethods) => Promise<RemoteEnvelope<T>>): Promise<RemoteEnvelope<T>> {
+    return this.request({ label, deadlineMs: this.settings.controlTimeoutMs, signal: undefined, invoke: (api) => invoke(api) });
+  }
+
+  async terminate(): Promise<void> {
+    if (this.#terminated) return;
+    this.#terminated = true;
+    const session = this.#current;
+    this.#current = undefined;
+    const endpoint = this.#firstEndpoint;
+    this.#firstEndpoint = undefined;
+    if (session) {
+      // Tell the worker this page is leaving (a SharedWorker then forgets the connection).
+      try {
+        session.endpoint.postMessage({ toolhost: 'bye' } satisfies HostNotice);
+      } catch {
+        // already closed
+      }
+      await this.kill(session, 'terminated', 'the remote tool runner was terminated');
+    }
+    if (endpoint) await Promise.resolve(this.settings.terminate(endpoint)).catch(() => undefined);
+  }
 
   /** Ends a session: settles its calls, terminates its worker (the returned promise), maybe starts the next. */
-  const kill = (session: Session, kind: KillKind, message: string): Promise<void> => {
+  kill(session: Session, kind: KillKind, message: string): Promise<void> {
     if (session.dead) return Promise.resolve();
     const wasReady = session.isReady;
     session.markDead();
     session.dispose();
     for (const controller of session.pageRuns.values()) controller.abort(new ToolError('cancelled', message));
     session.pageRuns.clear();
-    const now = Date.now();
-    for (const request of [...session.requests]) {
-      const overdue =
-        kind === 'hung' && request.started && request.deadlineMs !== undefined && now - request.startedAt >= request.deadlineMs;
-      request.settle(overdue ? fail('timeout', message) : fail('unavailable', message));
-    }
-    session.requests.clear();
+    settleRequests(session, kind, message);
     const ended = Promise.resolve()
-      .then(() => terminateHook(session.endpoint))
+      .then(() => this.settings.terminate(session.endpoint))
       .catch(() => undefined);
-    if (current === session) current = undefined;
-    if (terminated || kind === 'terminated') return ended;
-    if (!factory) {
-      unavailableReason = message;
+    if (this.#current === session) this.#current = undefined;
+    if (this.#terminated || kind === 'terminated') return ended;
+    if (!this.factory) {
+      this.#unavailableReason = message;
       return ended;
     }
     // Replace at once a worker that had been serving; one that never got ready is retried lazily (by
     // the next call), so a module that cannot start does not spin.
-    if (wasReady && (kind === 'hung' || kind === 'exit')) {
-      restarts += 1;
-      try {
-        current = start(factory());
-      } catch {
-        current = undefined;
-      }
-      try {
-        settings.onRestart?.({ reason: message, restarts });
-      } catch {
-        // observer errors are not ours to handle
-      }
-    }
+    if (wasReady && (kind === 'hung' || kind === 'exit')) this.#replace(this.factory, message);
     return ended;
-  };
+  }
 
-  const start = (endpoint: Endpoint): Session => {
-    const proxy = wrap<ToolRunnerWorkerApi>(endpoint);
-    // Every property read of a comlink proxy makes a new proxy and registers it for finalization: read
-    // each method once here, not once per call.
-    const api: WorkerMethods = {
-      ping: proxy.ping,
-      hello: proxy.hello,
-      declarations: proxy.declarations,
-      tools: proxy.tools,
-      setPermissions: proxy.setPermissions,
-      setPlanMode: proxy.setPlanMode,
-      execute: proxy.execute,
-      processToolCalls: proxy.processToolCalls,
-      register: proxy.register,
-      unregister: proxy.unregister,
-    };
-    let markDead!: () => void;
-    const died = new Promise<void>((resolve) => (markDead = resolve));
+  /** Whether the session's worker answers a ping within the grace period (one probe at a time per session). */
+  probe(session: Session): Promise<boolean> {
+    if (!session.probe) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      session.probe = Promise.race([
+        session.api.ping().then(
+          () => true,
+          () => false,
+        ),
+        new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), this.settings.graceMs))),
+        session.died.then(() => false),
+      ]).finally(() => {
+        clearTimeout(timer);
+        session.probe = undefined;
+      });
+    }
+    return session.probe;
+  }
+
+  /** Starts a new worker in place of one that hung or exited, and tells the `onRestart` observer. */
+  #replace(factory: () => Endpoint, reason: string): void {
+    this.#restarts += 1;
+    try {
+      this.#current = this.#start(factory());
+    } catch {
+      this.#current = undefined;
+    }
+    try {
+      this.settings.onRestart?.({ reason, restarts: this.#restarts });
+    } catch {
+      // observer errors are not ours to handle
+    }
+  }
+
+  /** The session to send a request to: the current one, else a new one (or `unavailable`). */
+  #acquire(): Session {
+    if (this.#terminated) throw new ToolError('unavailable', 'the remote tool runner was terminated');
+    if (this.#unavailableReason !== undefined) {
+      throw new ToolError(
+        'unavailable',
+        `the tool worker is unavailable: ${this.#unavailableReason}. It was given as a plain endpoint and cannot be replaced; pass a factory (() => new Worker(...)) to connectToolRunner so a hung worker is restarted`,
+      );
+    }
+    if (this.#current && !this.#current.dead) return this.#current;
+    if (this.#firstEndpoint) {
+      const endpoint = this.#firstEndpoint;
+      this.#firstEndpoint = undefined;
+      this.#current = this.#start(endpoint);
+      return this.#current;
+    }
+    if (!this.factory) throw new ToolError('unavailable', 'the tool worker has ended');
+    this.#current = this.#start(this.factory());
+    return this.#current;
+  }
+
+  /** A session on `endpoint`: listening for its notices, watched for its exit, and setting up (`ready`). */
+  #start(endpoint: Endpoint): Session {
+    const session = newSession(endpoint);
     let readyNotice!: () => void;
     const noticed = new Promise<void>((resolve) => (readyNotice = resolve));
-    const session: Session = {
-      endpoint,
-      api,
-      ready: Promise.resolve(),
-      isReady: false,
-      dead: false,
-      died,
-      markDead: () => {
-        session.dead = true;
-        markDead();
-      },
-      requests: new Set(),
-      pageRuns: new Map(),
-      probe: undefined,
-      dispose: () => undefined,
-    };
-    const listener = (event: Event): void => {
-      const data: unknown = (event as MessageEvent).data;
-      if (!isNotice(data) || session.dead) return;
-      if (data.toolhost === 'ready') readyNotice();
-      else if (data.toolhost === 'message') hooks.deliver(data.message);
-      else if (data.toolhost === 'page_call') hooks.runPageTool(session, data);
-      else if (data.toolhost === 'page_cancel') {
-        session.pageRuns.get(data.pageCallId)?.abort(new ToolError(isToolErrorCode(data.code) ? data.code : 'cancelled', data.message));
-      }
-    };
+    const listener = (event: Event): void => this.#onNotice(session, (event as MessageEvent).data, readyNotice);
     endpoint.addEventListener('message', listener as EventListener);
     // A MessagePort (a SharedWorker's port) delivers nothing to addEventListener until started.
     endpoint.start?.();
     let unwatch: (() => void) | void = undefined;
     try {
-      unwatch = settings.watch?.(endpoint, (reason) => kill(session, 'exit', `the tool worker exited (${reason}); retry the call`));
+      unwatch = this.settings.watch?.(endpoint, (reason) => this.kill(session, 'exit', `the tool worker exited (${reason}); retry the call`));
     } catch {
       unwatch = undefined;
     }
@@ -208,223 +331,148 @@ export function startWorkerSessions(workerOrFactory: Endpoint | (() => Endpoint)
         // ignore
       }
     };
-    const startupTimer = setTimeout(
-      () => kill(session, 'startup', `the tool worker did not start within ${startupTimeoutMs} ms`),
-      startupTimeoutMs,
-    );
-    const deadError = (): ToolError => new ToolError('unavailable', 'the tool worker ended before it was ready; retry the call');
-    session.ready = (async () => {
-      try {
-        // Either the worker's hello answers (messages were queued until it listened), or its ready
-        // notice arrives first (a browser worker may drop messages sent before its module ran): then ask again.
-        const hello = (): Promise<RemoteEnvelope<{ tools: number }>> => api.hello();
-        const answer = await Promise.race([
-          hello(),
-          noticed.then(hello),
-          died.then(() => {
-            throw deadError();
-          }),
-        ]);
-        if (!answer.ok) {
-          kill(session, 'startup', answer.message);
-          throw toError(answer);
-        }
-        // A new worker gets what the page set on the last one: its page-side tools, permissions, plan mode.
-        await Promise.race([
-          hooks.restore(api),
-          died.then(() => {
-            throw deadError();
-          }),
-        ]);
-        if (session.dead) throw deadError();
-        session.isReady = true;
-      } finally {
-        clearTimeout(startupTimer);
-      }
-    })();
+    session.ready = this.#setUp(session, noticed);
     session.ready.catch(() => undefined);
     return session;
-  };
-
-  const acquire = (): Session => {
-    if (terminated) throw new ToolError('unavailable', 'the remote tool runner was terminated');
-    if (unavailableReason !== undefined) {
-      throw new ToolError(
-        'unavailable',
-        `the tool worker is unavailable: ${unavailableReason}. It was given as a plain endpoint and cannot be replaced; pass a factory (() => new Worker(...)) to connectToolRunner so a hung worker is restarted`,
-      );
-    }
-    if (current && !current.dead) return current;
-    if (firstEndpoint) {
-      const endpoint = firstEndpoint;
-      firstEndpoint = undefined;
-      current = start(endpoint);
-      return current;
-    }
-    if (!factory) throw new ToolError('unavailable', 'the tool worker has ended');
-    current = start(factory());
-    return current;
-  };
-
-  const probe = (session: Session): Promise<boolean> => {
-    if (!session.probe) {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      session.probe = Promise.race([
-        session.api.ping().then(
-          () => true,
-          () => false,
-        ),
-        new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), graceMs))),
-        session.died.then(() => false),
-      ]).finally(() => {
-        clearTimeout(timer);
-        session.probe = undefined;
-      });
-    }
-    return session.probe;
-  };
-
-  /** Sends one request; resolves with its envelope, never rejects. */
-  const request = <T>(spec: {
-    label: string;
-    deadlineMs: number | undefined;
-    signal: AbortSignal | undefined;
-    /** Sends the request; `requestId` is set only when `signal` is (the call can be cancelled). */
-    invoke: (api: WorkerMethods, requestId: string | undefined) => Promise<RemoteEnvelope<T>>;
-  }): Promise<RemoteEnvelope<T>> => {
-    const { label, deadlineMs, signal } = spec;
-    if (signal?.aborted) return Promise.resolve(fail('cancelled', `${label} was cancelled before it started`));
-    let session: Session;
-    try {
-      session = acquire();
-    } catch (error) {
-      return Promise.resolve(failure(error));
-    }
-    return new Promise<RemoteEnvelope<T>>((resolve) => {
-      let done = false;
-      let watchdog: ReturnType<typeof setTimeout> | undefined;
-      let abortTimer: ReturnType<typeof setTimeout> | undefined;
-      let requestId: string | undefined;
-      const pending: PendingRequest = {
-        started: false,
-        startedAt: 0,
-        deadlineMs,
-        settle: (envelope) => finish(envelope),
-      };
-      const onAbort = (): void => {
-        if (done) return;
-        if (!pending.started || requestId === undefined || session.dead) {
-          finish(fail('cancelled', `${label} was cancelled`));
-          return;
-        }
-        try {
-          session.endpoint.postMessage({ toolhost: 'cancel', requestId } satisfies HostNotice);
-        } catch {
-          // the worker is gone; the timer below answers
-        }
-        abortTimer = setTimeout(() => finish(fail('cancelled', `${label} was cancelled`)), graceMs);
-      };
-      function finish(envelope: RemoteEnvelope<T> | RemoteEnvelope<never>): void {
-        if (done) return;
-        done = true;
-        clearTimeout(watchdog);
-        clearTimeout(abortTimer);
-        signal?.removeEventListener('abort', onAbort);
-        session.requests.delete(pending);
-        resolve(envelope as RemoteEnvelope<T>);
-      }
-      session.requests.add(pending);
-      signal?.addEventListener('abort', onAbort, { once: true });
-      const send = (): void => {
-        if (done) return;
-        if (session.dead) {
-          finish(fail('unavailable', 'the tool worker ended; retry the call'));
-          return;
-        }
-        if (signal) requestId = nextId();
-        pending.started = true;
-        pending.startedAt = Date.now();
-        let sent: Promise<RemoteEnvelope<T>>;
-        try {
-          sent = spec.invoke(session.api, requestId);
-        } catch (error) {
-          sent = Promise.reject(error);
-        }
-        sent.then(
-          (envelope) => finish(isEnvelope(envelope) ? envelope : fail('execution_failed', 'the tool worker answered with something that is not a toolhost envelope')),
-          (error: unknown) => finish(sendFailure(error, label)),
-        );
-        if (deadlineMs !== undefined) {
-          const check = (): void => {
-            if (done || session.dead) return;
-            void probe(session).then((alive) => {
-              if (done || session.dead) return;
-              if (alive) {
-                watchdog = setTimeout(check, deadlineMs + graceMs);
-                return;
-              }
-              kill(
-                session,
-                'hung',
-                factory
-                  ? `${label} did not finish within ${deadlineMs} ms and the tool worker stopped responding; it was terminated and restarted (acknowledged files and state are kept). Narrow the request or raise timeoutMs`
-                  : `${label} did not finish within ${deadlineMs} ms and the tool worker stopped responding; it was terminated`,
-              );
-            });
-          };
-          watchdog = setTimeout(check, deadlineMs + graceMs);
-        }
-      };
-      // A ready worker gets the request now; a starting one once its runner is set up.
-      if (session.isReady) send();
-      else session.ready.then(send, (error: unknown) => finish(failure(error)));
-    });
-  };
-
-  const control = <T>(label: string, invoke: (api: WorkerMethods) => Promise<RemoteEnvelope<T>>): Promise<RemoteEnvelope<T>> =>
-    request({ label, deadlineMs: controlTimeoutMs, signal: undefined, invoke: (api) => invoke(api) });
-
-  // Start the worker now, so that it sets up while the host does other work.
-  if (factory) {
-    try {
-      current = start(factory());
-    } catch {
-      current = undefined; // the first call retries and reports the factory's error
-    }
-  } else {
-    acquire();
   }
 
-  const terminate = async (): Promise<void> => {
-    if (terminated) return;
-    terminated = true;
-    const session = current;
-    current = undefined;
-    const endpoint = firstEndpoint;
-    firstEndpoint = undefined;
-    if (session) {
-      // Tell the worker this page is leaving (a SharedWorker then forgets the connection).
-      try {
-        session.endpoint.postMessage({ toolhost: 'bye' } satisfies HostNotice);
-      } catch {
-        // already closed
-      }
-      await kill(session, 'terminated', 'the remote tool runner was terminated');
+  /** Handles a notice from the session's worker: ready, a message for the page, a page-tool call or its cancel. */
+  #onNotice(session: Session, data: unknown, readyNotice: () => void): void {
+    if (!isNotice(data) || session.dead) return;
+    if (data.toolhost === 'ready') readyNotice();
+    else if (data.toolhost === 'message') this.#hooks.deliver(data.message);
+    else if (data.toolhost === 'page_call') this.#hooks.runPageTool(session, data);
+    else if (data.toolhost === 'page_cancel') {
+      session.pageRuns.get(data.pageCallId)?.abort(new ToolError(isToolErrorCode(data.code) ? data.code : 'cancelled', data.message));
     }
-    if (endpoint) await Promise.resolve(terminateHook(endpoint)).catch(() => undefined);
-  };
+  }
 
-  return {
-    request,
-    control,
-    get status(): RemoteToolRunnerStatus {
-      if (terminated) return 'terminated';
-      if (unavailableReason !== undefined) return 'unavailable';
-      return current?.isReady ? 'ready' : 'starting';
-    },
-    get restarts(): number {
-      return restarts;
-    },
-    terminate,
-  };
+  /**
+   * Waits for the worker's runner (its hello), restores the page's state on it and marks the session
+   * ready; kills it when it does not start within `startupTimeoutMs` or answers hello with an error.
+   */
+  async #setUp(session: Session, noticed: Promise<void>): Promise<void> {
+    const { startupTimeoutMs } = this.settings;
+    const startupTimer = setTimeout(() => this.kill(session, 'startup', `the tool worker did not start within ${startupTimeoutMs} ms`), startupTimeoutMs);
+    try {
+      // Either the worker's hello answers (messages were queued until it listened), or its ready
+      // notice arrives first (a browser worker may drop messages sent before its module ran): then ask again.
+      const hello = (): Promise<RemoteEnvelope<{ tools: number }>> => session.api.hello();
+      const answer = await Promise.race([hello(), noticed.then(hello), diedBeforeReady(session)]);
+      if (!answer.ok) {
+        this.kill(session, 'startup', answer.message);
+        throw toError(answer);
+      }
+      // A new worker gets what the page set on the last one: its page-side tools, permissions, plan mode.
+      await Promise.race([this.#hooks.restore(session.api), diedBeforeReady(session)]);
+      if (session.dead) throw new ToolError('unavailable', 'the tool worker ended before it was ready; retry the call');
+      session.isReady = true;
+    } finally {
+      clearTimeout(startupTimer);
+    }
+  }
+}
+
+/**
+ * One request on one session, from sending to its answer: settles exactly once, with the worker's
+ * envelope, `cancelled` (its signal, after a grace period for the worker's own answer), or the
+ * session's end; a request past its deadline has its worker probed, and a worker that does not answer
+ * the probe is killed as hung.
+ */
+class InFlightRequest<T> {
+  readonly #pool: SessionPool;
+  readonly #session: Session;
+  readonly #spec: RequestSpec<T>;
+  readonly #resolve: (envelope: RemoteEnvelope<T>) => void;
+  readonly #pending: PendingRequest;
+  #done = false;
+  #watchdog: ReturnType<typeof setTimeout> | undefined;
+  #abortTimer: ReturnType<typeof setTimeout> | undefined;
+  #requestId: string | undefined;
+  readonly #onAbort = (): void => this.#abort();
+
+  constructor(pool: SessionPool, session: Session, spec: RequestSpec<T>, resolve: (envelope: RemoteEnvelope<T>) => void) {
+    this.#pool = pool;
+    this.#session = session;
+    this.#spec = spec;
+    this.#resolve = resolve;
+    this.#pending = { started: false, startedAt: 0, deadlineMs: spec.deadlineMs, settle: (envelope) => this.#finish(envelope) };
+  }
+
+  /** Registers the request on its session and sends it: now to a ready worker, a starting one once its runner is set up. */
+  begin(): void {
+    this.#session.requests.add(this.#pending);
+    this.#spec.signal?.addEventListener('abort', this.#onAbort, { once: true });
+    if (this.#session.isReady) this.#send();
+    else this.#session.ready.then(() => this.#send(), (error: unknown) => this.#finish(failure(error)));
+  }
+
+  #abort(): void {
+    if (this.#done) return;
+    const { label } = this.#spec;
+    if (!this.#pending.started || this.#requestId === undefined || this.#session.dead) {
+      this.#finish(fail('cancelled', `${label} was cancelled`));
+      return;
+    }
+    try {
+      this.#session.endpoint.postMessage({ toolhost: 'cancel', requestId: this.#requestId } satisfies HostNotice);
+    } catch {
+      // the worker is gone; the timer below answers
+    }
+    this.#abortTimer = setTimeout(() => this.#finish(fail('cancelled', `${label} was cancelled`)), this.#pool.settings.graceMs);
+  }
+
+  #finish(envelope: RemoteEnvelope<T> | RemoteEnvelope<never>): void {
+    if (this.#done) return;
+    this.#done = true;
+    clearTimeout(this.#watchdog);
+    clearTimeout(this.#abortTimer);
+    this.#spec.signal?.removeEventListener('abort', this.#onAbort);
+    this.#session.requests.delete(this.#pending);
+    this.#resolve(envelope as RemoteEnvelope<T>);
+  }
+
+  #send(): void {
+    if (this.#done) return;
+    const spec = this.#spec;
+    if (this.#session.dead) {
+      this.#finish(fail('unavailable', 'the tool worker ended; retry the call'));
+      return;
+    }
+    if (spec.signal) this.#requestId = this.#pool.nextId();
+    this.#pending.started = true;
+    this.#pending.startedAt = Date.now();
+    let sent: Promise<RemoteEnvelope<T>>;
+    try {
+      sent = spec.invoke(this.#session.api, this.#requestId);
+    } catch (error) {
+      sent = Promise.reject(error);
+    }
+    sent.then(
+      (envelope) => this.#finish(isEnvelope(envelope) ? envelope : fail('execution_failed', 'the tool worker answered with something that is not a toolhost envelope')),
+      (error: unknown) => this.#finish(sendFailure(error, spec.label)),
+    );
+    if (spec.deadlineMs !== undefined) this.#watchdog = setTimeout(() => this.#check(), spec.deadlineMs + this.#pool.settings.graceMs);
+  }
+
+  /** Past the deadline (plus grace): probes the worker; one that answers gets another period, one that does not is killed as hung. */
+  #check(): void {
+    const session = this.#session;
+    if (this.#done || session.dead) return;
+    const { label, deadlineMs } = this.#spec;
+    void this.#pool.probe(session).then((alive) => {
+      if (this.#done || session.dead) return;
+      if (alive) {
+        this.#watchdog = setTimeout(() => this.#check(), (deadlineMs as number) + this.#pool.settings.graceMs);
+        return;
+      }
+      this.#pool.kill(
+        session,
+        'hung',
+        this.#pool.factory
+          ? `${label} did not finish within ${deadlineMs} ms and the tool worker stopped responding; it was terminated and restarted (acknowledged files and state are kept). Narrow the request or raise timeoutMs`
+          : `${label} did not finish within ${deadlineMs} ms and the tool worker stopped responding; it was terminated`,
+      );
+    });
+  }
 }

@@ -167,7 +167,7 @@ describe('web platform mounts of folders and workspaces', () => {
     const opened = await open({ workspace: 'shell-3', shell: 'by-name' });
     expect(opened).toEqual({
       ok: false,
-      code: 'invalid_arguments',
+      code: 'TypeError',
       message: "createWebPlatform: shell 'just-bash' comes from its own entry, so that only its users bundle it: import { justBash } from 'toolhost/web/shell' and pass shell: justBash()",
     });
   });

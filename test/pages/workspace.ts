@@ -69,8 +69,8 @@ async function settle(fn: () => Promise<unknown>): Promise<Envelope> {
   try {
     return { ok: true, value: await fn() };
   } catch (error) {
-    const e = error as { code?: string; message?: string };
-    return { ok: false, code: String(e.code ?? 'none'), message: String(e.message ?? error) };
+    const e = error as { code?: string; message?: string; name?: string };
+    return { ok: false, code: String(e.code ?? (e.name === 'TypeError' ? 'TypeError' : 'none')), message: String(e.message ?? error) };
   }
 }
 
