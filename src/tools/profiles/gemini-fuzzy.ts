@@ -7,7 +7,7 @@
  * within a total budget of matrix cells (past it the rung gives up and reports no match).
  */
 import type { Pace } from '../edit/pace.js';
-import { indentationOf, reindent, type LadderMatch, type Line } from './gemini-ladder.js';
+import { indentationOf, reindent, type LadderMatch, type Line } from './gemini-lines.js';
 
 /** Options of {@link fuzzy}. */
 export interface FuzzyOptions {

@@ -16,16 +16,10 @@
  * yielding to the event loop between slices (see {@link Pace}).
  */
 import { NO_PACE, type Pace } from '../edit/pace.js';
+import { fuzzy } from './gemini-fuzzy.js';
+import { indentationOf, reindent, splitLines, type LadderMatch, type Line } from './gemini-lines.js';
 
-/** Which rung of the ladder matched. */
-export type LadderStrategy = 'flexible' | 'whitespace' | 'fuzzy';
-
-/** A match of the ladder: the replaced spans of the LF text (start, end offsets) and their replacements. */
-export interface LadderMatch {
-  strategy: LadderStrategy;
-  /** Replaced spans in file order, non-overlapping. */
-  spans: Array<{ start: number; end: number; replacement: string; line: number; endLine: number }>;
-}
+export { indentationOf, reindent, splitLines, type LadderMatch, type LadderStrategy, type Line } from './gemini-lines.js';
 
 /** Fuzzy threshold: weighted distance at most this share of old_string's length (Gemini CLI's 10 %). */
 export const FUZZY_THRESHOLD = 0.1;
@@ -40,47 +34,7 @@ const FUZZY_CELL_BUDGET = 60_000_000;
 /** Steps between pace checks. */
 const PACE_EVERY = 256;
 
-/** A line of the LF text: its offsets (end excludes the `\n`). */
-interface Line {
-  start: number;
-  end: number;
-}
-
-function splitLines(text: string): Line[] {
-  const lines: Line[] = [];
-  let start = 0;
-  for (;;) {
-    const nl = text.indexOf('\n', start);
-    if (nl < 0) {
-      lines.push({ start, end: text.length });
-      return lines;
-    }
-    lines.push({ start, end: nl });
-    start = nl + 1;
-  }
-}
-
 const isBlank = (c: number): boolean => c === 32 || c === 9 || c === 10 || c === 13 || c === 11 || c === 12;
-
-function indentationOf(text: string, line: Line): string {
-  let i = line.start;
-  while (i < line.end && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i += 1;
-  return text.slice(line.start, i);
-}
-
-/**
- * `lines` re-indented to `target`: the first line's indentation is replaced by `target` on every line
- * that starts with it (so relative indentation stays), other lines get `target` before their trimmed
- * text, and blank lines become empty.
- */
-export function reindent(lines: readonly string[], target: string): string[] {
-  const reference = /^[ \t]*/.exec(lines[0] ?? '')?.[0] ?? '';
-  return lines.map((line) => {
-    if (line.trim() === '') return '';
-    if (line.startsWith(reference)) return target + line.slice(reference.length);
-    return target + line.trimStart();
-  });
-}
 
 /** Rung 1: per-line trimmed equality. */
 async function flexible(text: string, lines: Line[], needle: string, replacement: string, pace: Pace): Promise<LadderMatch | null> {
@@ -160,7 +114,6 @@ async function whitespaceTolerant(text: string, lines: Line[], needle: string, r
 }
 
 export { fuzzy } from './gemini-fuzzy.js';
-import { fuzzy } from './gemini-fuzzy.js';
 
 /**
  * Runs the ladder's rungs after the exact match (flexible, whitespace-tolerant, fuzzy) over `textLf`
@@ -192,4 +145,3 @@ export function applyLadder(textLf: string, match: LadderMatch): string {
   return out + textLf.slice(at);
 }
 
-export { splitLines, indentationOf, type Line };
