@@ -1,11 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ToolRunner } from '../src/core/runner.js';
 import type { Platform } from '../src/core/types.js';
 import type { SearchContentResult } from '../src/search/line-search.js';
+import { findFileTool } from '../src/tools/find-file.js';
 import { grepSearchTool } from '../src/tools/grep-search.js';
 import { createNodePlatform } from './platform.js';
 import { seededRandom } from '../test/support/random.js';
@@ -206,5 +207,52 @@ describe.skipIf(!hasRg)('grep_search next to rg on non-ASCII text (ripgrep is Un
       const [result] = await runner.processToolCalls([{ name: 'grep_search', args: { pattern } }]);
       expect(result, pattern).toMatchObject({ code: 'invalid_pattern' });
     }
+  });
+});
+
+describe.skipIf(!hasRg)('grep_search and find_file next to rg on ignore files (.gitignore, .ignore, .rgignore)', () => {
+  const TREE: Record<string, string> = {
+    '.gitignore': '*.log\n',
+    '.ignore': '!keep.log\n*.tmp\nvendor/\n*.dat\n',
+    '.rgignore': '!wanted.tmp\n',
+    'a.log': 'needle\n',
+    'keep.log': 'needle\n',
+    'x.tmp': 'needle\n',
+    'wanted.tmp': 'needle\n',
+    'vendor/v.js': 'needle\n',
+    'sub/.ignore': 'local.txt\n',
+    'sub/local.txt': 'needle\n',
+    'sub/b.log': 'needle\n',
+    'sub/keep.log': 'needle\n',
+    'other/local.txt': 'needle\n',
+    'deep/.gitignore': '!x.dat\n',
+    'deep/x.dat': 'needle\n',
+    'deep2/.ignore': '!x.dat\n',
+    'deep2/x.dat': 'needle\n',
+  };
+  let ibase: string;
+  let iplatform: Platform;
+  beforeAll(async () => {
+    ibase = await realpath(await mkdtemp(join(tmpdir(), 'toolhost-rg-ignore-')));
+    for (const [name, text] of Object.entries(TREE)) {
+      await mkdir(dirname(join(ibase, name)), { recursive: true });
+      await writeFile(join(ibase, name), text);
+    }
+    iplatform = createNodePlatform({ root: ibase });
+  });
+  afterAll(async () => {
+    await iplatform?.dispose();
+    await rm(ibase, { recursive: true, force: true });
+  });
+
+  it('skips the files rg skips (its .gitignore rules applied outside git as --no-require-git does): .ignore over .gitignore, .rgignore over both, kind over depth', async () => {
+    const out = spawnSync('rg', ['-j1', '--hidden', '--no-require-git', '-l', '--sort', 'path', 'needle', '.'], { cwd: ibase, encoding: 'utf8' });
+    const theirs = out.stdout.split('\n').filter(Boolean).map((line) => line.replace(/^\.\//, '')).sort();
+    expect(theirs).toEqual(['deep2/x.dat', 'keep.log', 'other/local.txt', 'sub/keep.log', 'wanted.tmp']);
+    const runner = new ToolRunner({ platform: iplatform, tools: [grepSearchTool, findFileTool] });
+    const found = (await runner.execute('grep_search', { pattern: 'needle', output_mode: 'files_with_matches' })) as { files: string[] };
+    expect(found.files.map((file) => file.slice(ibase.length + 1)).sort()).toEqual(theirs);
+    const listed = (await runner.execute('find_file', { pattern: '**/*.{log,tmp,dat,txt,js}' })) as { files: string[] };
+    expect(listed.files.map((file) => file.slice(ibase.length + 1)).sort()).toEqual(theirs);
   });
 });
