@@ -13,7 +13,7 @@ import { DIGIT_TABLE, WORD_TABLE } from './unicode-tables.js';
  */
 export type RegexNode =
   | { type: 'char'; cp: number; fold: boolean }
-  | { type: 'set'; negated: boolean; ranges: Array<[number, number]>; props: PropertyRef[]; fold: boolean }
+  | { type: 'set'; negated: boolean; ranges: Array<[number, number]>; props: PropertyRef[]; fold: boolean; closed?: boolean }
   | { type: 'assert'; kind: 'start' | 'end' | 'word' | 'notword'; ascii?: boolean }
   | { type: 'seq'; items: RegexNode[] }
   | { type: 'alt'; branches: RegexNode[] }
@@ -172,6 +172,10 @@ export function complementRanges(ranges: ReadonlyArray<[number, number]>): Array
 
 /** Sorts and merges ranges. */
 export function normalizeRanges(ranges: ReadonlyArray<[number, number]>): Array<[number, number]> {
+  // Already sorted and apart (Unicode classes, complements): copied as they are.
+  let apart = true;
+  for (let i = 1; i < ranges.length && apart; i += 1) apart = (ranges[i] as [number, number])[0] > (ranges[i - 1] as [number, number])[1] + 1;
+  if (apart) return ranges.map(([lo, hi]) => [lo, hi]);
   const sorted = [...ranges].sort((a, b) => a[0] - b[0]);
   const out: Array<[number, number]> = [];
   for (const [lo, hi] of sorted) {
@@ -287,14 +291,15 @@ export function parseRegex(pattern: string, options: { caseInsensitive: boolean;
     return value;
   };
 
-  type Escape = { kind: 'char'; cp: number } | { kind: 'set'; ranges: Array<[number, number]>; props: PropertyRef[]; negated: boolean } | { kind: 'assert'; assert: 'start' | 'end' | 'word' | 'notword' } | { kind: 'quote'; text: number[] };
+  type Escape = { kind: 'char'; cp: number } | { kind: 'set'; ranges: Array<[number, number]>; props: PropertyRef[]; negated: boolean; closed?: boolean } | { kind: 'assert'; assert: 'start' | 'end' | 'word' | 'notword' } | { kind: 'quote'; text: number[] };
 
   /** `\d`, `\w` or `\s` (upper case: the complement), Unicode's or ASCII's as `unicode` says. */
   const perlClass = (letter: string, unicode: boolean): Escape => {
     const lower = letter.toLowerCase();
     const base =
       lower === 'd' ? (unicode ? unicodeDigit() : DIGIT) : lower === 'w' ? (unicode ? unicodeWord() : WORD) : unicode ? UNICODE_SPACE : SPACE;
-    return { kind: 'set', ranges: letter === lower ? [...base] : complementRanges(base), props: [], negated: false };
+    // Unicode's classes hold every case partner of what they hold: case folding leaves them as they are.
+    return { kind: 'set', ranges: letter === lower ? [...base] : complementRanges(base), props: [], negated: false, ...(unicode ? { closed: true } : {}) };
   };
 
   /** After the backslash. `inClass`: `\b` is backspace there, assertions are errors. */
@@ -421,6 +426,8 @@ export function parseRegex(pattern: string, options: { caseInsensitive: boolean;
     const ranges: Array<[number, number]> = [];
     const props: PropertyRef[] = [];
     let first = true;
+    /** Whether every item so far is a Unicode \\w \\d \\s class or their complement (so the class is closed under case folding). */
+    let closed = true;
     for (;;) {
       const c = cps[pos];
       if (c === undefined) throw err('missing ] to close a character class');
@@ -434,6 +441,7 @@ export function parseRegex(pattern: string, options: { caseInsensitive: boolean;
         const text = close === -1 ? '' : String.fromCodePoint(...cps.slice(pos, close + 1));
         const posix = /^\[:(\^?)([a-z]+):\]$/.exec(text);
         if (posix) {
+          closed = false;
           const set = POSIX[posix[2] as string];
           if (!set) throw err(`unknown POSIX class ${text}`);
           ranges.push(...(posix[1] ? complementRanges(set as Array<[number, number]>) : (set as Array<[number, number]>)));
@@ -448,13 +456,16 @@ export function parseRegex(pattern: string, options: { caseInsensitive: boolean;
         if (escape.kind === 'set') {
           ranges.push(...escape.ranges);
           props.push(...escape.props);
+          if (!escape.closed) closed = false;
           continue;
         }
+        closed = false;
         if (escape.kind !== 'char') throw err('this escape is not allowed in a character class');
         lo = textChar((escape as { cp: number }).cp, flags);
       } else {
         lo = textChar(c, flags);
         pos += 1;
+        closed = false;
       }
       if (cps[pos] === 0x2d && cps[pos + 1] !== undefined && cps[pos + 1] !== 0x5d) {
         pos += 1;
@@ -474,6 +485,7 @@ export function parseRegex(pattern: string, options: { caseInsensitive: boolean;
       }
     }
     if (flags.i && !flags.u) return { type: 'set', negated, ranges: asciiCaseClosed(ranges), props, fold: false };
+    if (closed && ranges.length > 0) return { type: 'set', negated, ranges: normalizeRanges(ranges), props, fold: false, closed: true };
     return { type: 'set', negated, ranges: normalizeRanges(ranges), props, fold: flags.i };
   };
 
@@ -599,7 +611,9 @@ export function parseRegex(pattern: string, options: { caseInsensitive: boolean;
           escape.kind === 'char'
             ? charAtom(escape.cp, flags)
             : escape.kind === 'set'
-              ? { type: 'set', negated: escape.negated, ranges: asciiFold ? asciiCaseClosed(escape.ranges) : escape.ranges, props: escape.props, fold: flags.i && flags.u }
+              ? escape.closed
+                ? { type: 'set', negated: escape.negated, ranges: escape.ranges, props: escape.props, fold: false, closed: true }
+                : { type: 'set', negated: escape.negated, ranges: asciiFold ? asciiCaseClosed(escape.ranges) : escape.ranges, props: escape.props, fold: flags.i && flags.u }
               : escape.assert === 'word' || escape.assert === 'notword'
                 ? { type: 'assert', kind: escape.assert, ...(flags.u ? {} : { ascii: true }) }
                 : { type: 'assert', kind: escape.assert };

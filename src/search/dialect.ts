@@ -419,6 +419,15 @@ function classBody(ranges: ReadonlyArray<[number, number]>, char: (cp: number) =
   return rangesSource(ranges, char);
 }
 
+/** About how many ranges {@link classBody} spells `ranges` with (the Unicode classes by name count none). */
+function rawRanges(ranges: ReadonlyArray<[number, number]>): number {
+  const word = parser().unicodeWord();
+  if (ranges.length >= word.length && covers(ranges, word)) return ranges.length - word.length;
+  const digit = parser().unicodeDigit();
+  if (ranges.length >= digit.length && covers(ranges, digit)) return ranges.length - digit.length;
+  return ranges.length;
+}
+
 /**
  * How to spell a set of `ranges` (`negated`: all but them) with no properties: as written or flipped
  * (`\W` is shortest as `[^\w]`), whichever is shorter. `breaks`: the set must never match `\n` or `\r`.
@@ -426,10 +435,9 @@ function classBody(ranges: ReadonlyArray<[number, number]>, char: (cp: number) =
 function spellSet(ranges: ReadonlyArray<[number, number]>, negated: boolean, char: (cp: number) => string, breaks: boolean): { negated: boolean; body: string } {
   const spell = (rs: ReadonlyArray<[number, number]>, neg: boolean): { negated: boolean; body: string } =>
     neg ? { negated: true, body: classBody(rs, char) + (breaks ? '\\n\\r' : '') } : { negated: false, body: classBody(breaks ? without(rs, [10, 13]) : rs, char) };
-  const plain = spell(ranges, negated);
-  if (ranges.length <= 16) return plain;
-  const flipped = spell(parser().complementRanges(ranges), !negated);
-  return flipped.body.length < plain.body.length ? flipped : plain;
+  if (ranges.length <= 16) return spell(ranges, negated);
+  const flipped = parser().complementRanges(ranges);
+  return rawRanges(flipped) < rawRanges(ranges) ? spell(flipped, !negated) : spell(ranges, negated);
 }
 
 function jsProp(prop: PropertyRef): string {
@@ -549,6 +557,19 @@ function emitRe2(tree: RegexNode): string {
     }
   };
   return `(?s)${emit(tree)}`;
+}
+
+/** re2js programs by source, the most recent {@link RE2_CACHE} (a pattern searched again, or compiled for two engines, is compiled once). */
+const re2Programs = new Map<string, RE2JS>();
+const RE2_CACHE = 32;
+
+function compiledRe2(engine: typeof RE2JS, source: string): RE2JS {
+  let program = re2Programs.get(source);
+  if (program) re2Programs.delete(source);
+  else program = engine.compile(source);
+  re2Programs.set(source, program);
+  if (re2Programs.size > RE2_CACHE) re2Programs.delete(re2Programs.keys().next().value as string);
+  return program;
 }
 
 /** Whether `tree` has a Unicode `\b` or `\B` (re2js's know ASCII word characters only). */
@@ -673,8 +694,8 @@ function foldState(tree: RegexNode): boolean | 'mixed' | 'none' {
   let state: boolean | 'mixed' | 'none' = 'none';
   const visit = (node: RegexNode): void => {
     if (node.type === 'char' || node.type === 'set') {
-      // `.` and sets without letters mean the same either way.
-      if (node.type === 'set' && node.ranges.length === 0 && node.props.length === 0) return;
+      // `.`, sets without letters and Unicode's \w \d \s classes (closed under case folding) mean the same either way.
+      if (node.type === 'set' && ((node.ranges.length === 0 && node.props.length === 0) || node.closed)) return;
       state = state === 'none' ? node.fold : state === node.fold ? state : 'mixed';
     } else if (node.type === 'seq') node.items.forEach(visit);
     else if (node.type === 'alt') node.branches.forEach(visit);
@@ -758,7 +779,7 @@ export function compileSearchPattern(
     const engine = re2Engine();
     if (!engine) throw new Error('re2js is not loaded yet: await prepareSearchPattern(pattern) (or loadRe2Engine()) before matching');
     try {
-      const re2 = engine.RE2JS.compile(re2Source);
+      const re2 = compiledRe2(engine.RE2JS, re2Source);
       program = hasUnicodeWordAssert(tree) ? withUnicodeWords(re2, unicodeWordVm(tree) ?? asciiOnly(pattern)) : re2;
       return program;
     } catch (error) {
