@@ -151,6 +151,29 @@ describe('the search helper thread (built package)', () => {
     }
   });
 
+  it('counts with ripgrep\'s Unicode defaults on its own thread: case folding of a fixed string, Unicode \\b and \\w, ASCII under (?-u)', async () => {
+    const file = join(base, 'text/unicode-helper.txt');
+    await writeFile(file, 'Привет мир\nПРИВЕТ\nпока\nélan x\nxélan\ncafé\n');
+    const platform = platforms.createNodePlatform({ root: base });
+    try {
+      const helper = platform.searchSource?.helper as SearchHelper;
+      const count = async (pattern: string, literal: boolean, caseSensitive: boolean): Promise<number | undefined> => {
+        const shared = helper.share({ pattern, literal, caseSensitive, deadline: Date.now() + 10_000, limit: 16 * 1024 * 1024 }, undefined);
+        shared.post([file], 'open');
+        shared.end();
+        await started(shared);
+        return (await shared.finish()).codes.get(0)?.[0];
+      };
+      expect(await count('привет', true, false)).toBe(2);
+      expect(await count('\\bélan\\b', false, true)).toBe(1);
+      expect(await count('^\\w+$', false, true)).toBe(4);
+      expect(await count('(?-u)^\\w+$', false, true)).toBe(0);
+    } finally {
+      await platform.dispose();
+      await rm(file, { force: true });
+    }
+  });
+
   it('counts the open batches it claims first, never one the caller claimed, and answers codes per file', async () => {
     const platform = platforms.createNodePlatform({ root: base });
     try {

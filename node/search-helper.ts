@@ -121,7 +121,7 @@ export function decodeEntries(encoded: string): FsDirent[] {
 export type WorkerMessage =
   | { type: 'open'; platform: number; root: string; cacheBytes: number }
   | { type: 'listings'; port: MessagePort }
-  | { type: 'rules'; platform: number; session: number; id: number; dir: string; lines: readonly string[] }
+  | { type: 'rules'; platform: number; session: number; id: number; dir: string; lines: readonly string[]; rank: number }
   | { type: 'list'; platform: number; session: number; claims: Int32Array; first: number; paths: string[]; deeper: 'all' | number[] | undefined }
   | { type: 'unlist'; platform: number; session: number }
   | { type: 'close'; platform: number }
@@ -369,7 +369,7 @@ export class ListingSession {
       if (id === undefined) {
         id = this.#nextRules++;
         this.#rules.set(level, id);
-        this.#thread.worker.postMessage({ type: 'rules', platform: this.#platform, session: this.id, id, dir: level.dir, lines: level.lines } satisfies WorkerMessage);
+        this.#thread.worker.postMessage({ type: 'rules', platform: this.#platform, session: this.id, id, dir: level.dir, lines: level.lines, rank: level.rank ?? 0 } satisfies WorkerMessage);
       }
       ids.push(id);
     }

@@ -8,7 +8,7 @@ import { type MessagePort, parentPort } from 'node:worker_threads';
 import { isToolError } from '../src/core/errors.js';
 import type { FsDirent, SharedBatchKind } from '../src/core/types.js';
 import ignore from 'ignore';
-import { ALWAYS_SKIPPED_DIRS, compileIgnoreLevel, hasIgnoreFile, type IgnoreFactory, type IgnoreLevel, ignoreRulesOf, isIgnored, MAX_IGNORE_FILE_BYTES } from '../src/fs/walk.js';
+import { ALWAYS_SKIPPED_DIRS, compileIgnoreLevel, IGNORE_FILE_NAMES, type IgnoreFactory, type IgnoreLevel, ignoreFilesIn, ignoreRulesOf, isIgnored, MAX_IGNORE_FILE_BYTES } from '../src/fs/walk.js';
 import { cacheOf, type SourceCache } from '../src/search/source-cache.js';
 import {
   BATCH_HELPER,
@@ -74,7 +74,7 @@ interface ToList {
 interface AheadSession {
   id: number;
   claims: Int32Array | undefined;
-  rules: Map<number, { dir: string; lines: readonly string[]; level?: IgnoreLevel }>;
+  rules: Map<number, { dir: string; lines: readonly string[]; rank: number; level?: IgnoreLevel }>;
   handed: ToList[];
   handedAt: number;
   own: ToList[];
@@ -100,7 +100,7 @@ function levelsOf(session: AheadSession, ids: readonly number[]): IgnoreLevel[] 
   for (const id of ids) {
     const rules = session.rules.get(id);
     if (rules === undefined) return undefined;
-    rules.level ??= compileIgnoreLevel(ignoreFactory, rules.dir, rules.lines);
+    rules.level ??= compileIgnoreLevel(ignoreFactory, rules.dir, rules.lines, rules.rank);
     levels.push(rules.level);
   }
   return levels;
@@ -115,16 +115,18 @@ function levelsOf(session: AheadSession, ids: readonly number[]): IgnoreLevel[] 
 function dirsBelow(source: NodeSearchSource, path: string, entries: readonly FsDirent[], deeper: Deeper): { names: string[]; deeper: Deeper } | undefined {
   if (deeper === undefined) return undefined;
   let levels = deeper;
-  if (levels !== 'all' && hasIgnoreFile(entries)) {
+  // Each ignore file a level, in ripgrep's precedence (.gitignore, .ignore, .rgignore), as the walk reads them.
+  for (const name of levels === 'all' ? [] : ignoreFilesIn(entries)) {
+    const rank = IGNORE_FILE_NAMES.indexOf(name);
     let read;
     try {
-      read = source.read(path === '/' ? '/.gitignore' : `${path}/.gitignore`, MAX_IGNORE_FILE_BYTES + 1);
+      read = source.read(path === '/' ? `/${name}` : `${path}/${name}`, MAX_IGNORE_FILE_BYTES + 1);
     } catch {
       return undefined;
     }
     if (read === undefined) return undefined;
     const bounded = ignoreRulesOf(read.bytes);
-    if (bounded !== undefined && bounded.rules.length > 0) levels = [...levels, compileIgnoreLevel(ignoreFactory, path, bounded.rules)];
+    if (bounded !== undefined && bounded.rules.length > 0) levels = [...(levels as IgnoreLevel[]), compileIgnoreLevel(ignoreFactory, path, bounded.rules, rank)];
   }
   const names: string[] = [];
   const prefix = path === '/' ? '/' : `${path}/`;
@@ -138,7 +140,7 @@ function dirsBelow(source: NodeSearchSource, path: string, entries: readonly FsD
 
 /** Takes the walk's ignore rules for a session. */
 function takeRules(message: Extract<WorkerMessage, { type: 'rules' }>): void {
-  sessionOf(message.platform, message.session).rules.set(message.id, { dir: message.dir, lines: message.lines });
+  sessionOf(message.platform, message.session).rules.set(message.id, { dir: message.dir, lines: message.lines, rank: message.rank });
 }
 
 /**

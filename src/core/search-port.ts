@@ -123,10 +123,12 @@ export interface SharedFilesSorter {
   cancel(): void;
 }
 
-/** The rules of one `.gitignore` as a walk applies them: its directory (absolute) and its rule lines, in order. */
+/** The rules of one ignore file as a walk applies them: its directory (absolute) and its rule lines, in order. */
 export interface WalkIgnoreRules {
   readonly dir: string;
   readonly lines: readonly string[];
+  /** Its file's precedence, as ripgrep ranks them: 0 `.gitignore` (the default), 1 `.ignore`, 2 `.rgignore`. */
+  readonly rank?: number;
 }
 
 /**

@@ -151,11 +151,11 @@ function compileChunk(ignore: IgnoreFactory, rules: readonly string[]): Ignore {
   return chunk;
 }
 
-/** The level of `lines` (bounded rules, see {@link boundIgnoreRules}) of the `.gitignore` in `dir`, compiled in one go. */
-export function compileIgnoreLevel(ignore: IgnoreFactory, dir: string, lines: readonly string[]): IgnoreLevel {
+/** The level of `lines` (bounded rules, see {@link boundIgnoreRules}) of the ignore file of `rank` ({@link IGNORE_FILE_NAMES} index) in `dir`, compiled in one go. */
+export function compileIgnoreLevel(ignore: IgnoreFactory, dir: string, lines: readonly string[], rank = 0): IgnoreLevel {
   const rules: Ignore[] = [];
   for (let i = 0; i < lines.length; i += IGNORE_CHUNK_RULES) rules.push(compileChunk(ignore, lines.slice(i, i + IGNORE_CHUNK_RULES)));
-  return { dir, lines, rules };
+  return { dir, lines, rules, ...(rank > 0 ? { rank } : {}) };
 }
 
 interface PendingDir {
@@ -296,8 +296,30 @@ async function readIgnoreBytes(fs: FsPromises, path: string, source: SearchSourc
   }
 }
 
-async function readIgnoreFile(fs: FsPromises, dir: string, signal: AbortSignal | undefined, source?: SearchSource): Promise<{ level?: IgnoreLevel; dropped?: DroppedIgnoreRules }> {
-  const path = dir === '/' ? '/.gitignore' : `${dir}/.gitignore`;
+/**
+ * The ignore files of `dir` that are there (`names`, in {@link IGNORE_FILE_NAMES} order), each a level of
+ * rules: a later file's level is checked first, so `.ignore` overrides `.gitignore` and `.rgignore`
+ * overrides both, as in ripgrep.
+ */
+async function readIgnoreFiles(
+  fs: FsPromises,
+  dir: string,
+  names: readonly string[],
+  signal: AbortSignal | undefined,
+  source?: SearchSource,
+): Promise<{ levels: IgnoreLevel[]; dropped: DroppedIgnoreRules[] }> {
+  const levels: IgnoreLevel[] = [];
+  const dropped: DroppedIgnoreRules[] = [];
+  for (const name of names) {
+    const read = await readIgnoreFile(fs, dir, name, signal, source);
+    if (read.level) levels.push(read.level);
+    if (read.dropped) dropped.push(read.dropped);
+  }
+  return { levels, dropped };
+}
+
+async function readIgnoreFile(fs: FsPromises, dir: string, name: string, signal: AbortSignal | undefined, source?: SearchSource): Promise<{ level?: IgnoreLevel; dropped?: DroppedIgnoreRules }> {
+  const path = dir === '/' ? `/${name}` : `${dir}/${name}`;
   const read = await readIgnoreBytes(fs, path, source);
   if (read === undefined) return {};
   const { bytes, fileBytes } = read;
@@ -319,7 +341,8 @@ async function readIgnoreFile(fs: FsPromises, dir: string, signal: AbortSignal |
     }
     chunks.push(compileChunk(ignore as IgnoreFactory, bounded.rules.slice(i, i + IGNORE_CHUNK_RULES)));
   }
-  return { level: { dir, lines: bounded.rules, rules: chunks }, ...(dropped ? { dropped } : {}) };
+  const rank = IGNORE_FILE_NAMES.indexOf(name);
+  return { level: { dir, lines: bounded.rules, rules: chunks, ...(rank > 0 ? { rank } : {}) }, ...(dropped ? { dropped } : {}) };
 }
 
 
@@ -372,20 +395,41 @@ export function ignoreRulesOf(bytes: Uint8Array): ReturnType<typeof boundIgnoreR
   return decoded ? boundIgnoreRules(decoded.text) : undefined;
 }
 
-/** Whether a directory's `entries` hold a `.gitignore` (anything but a directory of that name), whose rules then apply below it. */
-export function hasIgnoreFile(entries: readonly FsDirent[]): boolean {
-  return entries.some((entry) => entry.name === '.gitignore' && !entry.isDirectory());
+/**
+ * The ignore files ripgrep reads in every directory, lowest precedence first: `.gitignore`, `.ignore`
+ * (ripgrep's own, same syntax, applied outside git repositories too) and `.rgignore`.
+ */
+export const IGNORE_FILE_NAMES: readonly string[] = ['.gitignore', '.ignore', '.rgignore'];
+
+/** The ignore files among a directory's `entries` (anything but a directory of that name), in {@link IGNORE_FILE_NAMES} order. */
+export function ignoreFilesIn(entries: readonly FsDirent[]): string[] {
+  return IGNORE_FILE_NAMES.filter((name) => entries.some((entry) => entry.name === name && !entry.isDirectory()));
 }
 
-/** Whether `path` (a directory when `isDir`) is ignored by `levels` (outermost first): the innermost rule that speaks of it decides. */
+/** Whether a directory's `entries` hold an ignore file ({@link IGNORE_FILE_NAMES}), whose rules then apply below it. */
+export function hasIgnoreFile(entries: readonly FsDirent[]): boolean {
+  return ignoreFilesIn(entries).length > 0;
+}
+
+/**
+ * Whether `path` (a directory when `isDir`) is ignored by `levels` (outermost first), as ripgrep decides:
+ * `.rgignore` rules first, then `.ignore`, then `.gitignore` (a file's kind outranks its depth: a root
+ * `.ignore` rule wins over a nested `.gitignore`'s), and among files of one kind the innermost rule that
+ * speaks of the path decides, as in git.
+ */
 export function isIgnored(levels: readonly IgnoreLevel[], path: string, isDir: boolean): boolean {
-  for (let i = levels.length - 1; i >= 0; i -= 1) {
-    const level = levels[i] as IgnoreLevel;
-    const rel = relativePath(level.dir, path) + (isDir ? '/' : '');
-    for (let j = level.rules.length - 1; j >= 0; j -= 1) {
-      const result = (level.rules[j] as Ignore).test(rel);
-      if (result.ignored) return true;
-      if (result.unignored) return false;
+  let top = 0;
+  for (const level of levels) top = Math.max(top, level.rank ?? 0);
+  for (let rank = top; rank >= 0; rank -= 1) {
+    for (let i = levels.length - 1; i >= 0; i -= 1) {
+      const level = levels[i] as IgnoreLevel;
+      if ((level.rank ?? 0) !== rank) continue;
+      const rel = relativePath(level.dir, path) + (isDir ? '/' : '');
+      for (let j = level.rules.length - 1; j >= 0; j -= 1) {
+        const result = (level.rules[j] as Ignore).test(rel);
+        if (result.ignored) return true;
+        if (result.unignored) return false;
+      }
     }
   }
   return false;
@@ -422,7 +466,7 @@ async function walkTree(options: WalkOptions): Promise<WalkResult> {
   const includeSymlinks = options.includeSymlinks === true;
   const maxEntries = options.maxEntries ?? DEFAULT_MAX_WALK_ENTRIES;
 
-  // .gitignore files of the directories above the start apply to it (git reads them all).
+  // Ignore files of the directories above the start apply to it (git and ripgrep read them all).
   const baseLevels: IgnoreLevel[] = [];
   const ignoreDropped: DroppedIgnoreRules[] = [];
   if (!includeIgnored && start !== root && start.startsWith(root === '/' ? '/' : root + '/')) {
@@ -431,10 +475,10 @@ async function walkTree(options: WalkOptions): Promise<WalkResult> {
       ancestors.unshift(dir);
       if (dir === root || dir === '/') break;
     }
-    const found = await Promise.all(ancestors.map((dir) => readIgnoreFile(fs, dir, signal, options.source)));
-    for (const { level, dropped } of found) {
-      if (level) baseLevels.push(level);
-      if (dropped) ignoreDropped.push(dropped);
+    const found = await Promise.all(ancestors.map((dir) => readIgnoreFiles(fs, dir, IGNORE_FILE_NAMES, signal, options.source)));
+    for (const { levels, dropped } of found) {
+      baseLevels.push(...levels);
+      ignoreDropped.push(...dropped);
     }
   }
 
@@ -475,10 +519,11 @@ async function walkTree(options: WalkOptions): Promise<WalkResult> {
     }
     directories += 1;
     let levels = current.levels;
-    if (!includeIgnored && hasIgnoreFile(dirents)) {
-      const { level, dropped } = await readIgnoreFile(fs, current.path, signal, options.source);
-      if (level) levels = [...levels, level];
-      if (dropped) ignoreDropped.push(dropped);
+    const ignoreFiles = includeIgnored ? [] : ignoreFilesIn(dirents);
+    if (ignoreFiles.length > 0) {
+      const read = await readIgnoreFiles(fs, current.path, ignoreFiles, signal, options.source);
+      if (read.levels.length > 0) levels = [...levels, ...read.levels];
+      ignoreDropped.push(...read.dropped);
     }
     const before = files.length;
     const dirsBefore = stack.length;

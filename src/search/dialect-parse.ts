@@ -1,17 +1,20 @@
 import { ToolError } from '../core/errors.js';
 import { clipForMessage } from '../fs/text.js';
+import { DIGIT_TABLE, WORD_TABLE } from './unicode-tables.js';
 
 /**
- * The syntax tree of a pattern in grep_search's dialect: RE2 syntax as ripgrep's default has it
- * (but with ASCII `\d \w \s \b`, as RE2 and JavaScript, where ripgrep's are Unicode) plus the
- * JavaScript escapes that mean the same thing (`\uFFFF`, `\u{1F600}`, `\cX`, `\/`). Character sets are
- * code-point ranges plus Unicode property references; case-insensitivity is recorded per atom (`fold`),
- * so inline flags such as `(?i)` or `(?i:…)` apply exactly where they are written.
+ * The syntax tree of a pattern in grep_search's dialect: RE2 syntax as ripgrep's default has it,
+ * Unicode-aware as ripgrep is (`\d \w \s \b` and case-insensitive matching follow Unicode; `(?-u)`
+ * turns that off where it is written), plus the JavaScript escapes that mean the same thing
+ * (`\uFFFF`, `\u{1F600}`, `\cX`, `\/`). Character sets are code-point ranges plus Unicode property
+ * references; Unicode simple case folding is recorded per atom (`fold`), so inline flags such as
+ * `(?i)` or `(?i:…)` apply exactly where they are written (ASCII-only folding, `(?i-u)`, is spelled out
+ * as the ASCII case pairs with `fold` false). A word assertion is Unicode's unless `ascii`.
  */
 export type RegexNode =
   | { type: 'char'; cp: number; fold: boolean }
-  | { type: 'set'; negated: boolean; ranges: Array<[number, number]>; props: PropertyRef[]; fold: boolean }
-  | { type: 'assert'; kind: 'start' | 'end' | 'word' | 'notword' }
+  | { type: 'set'; negated: boolean; ranges: Array<[number, number]>; props: PropertyRef[]; fold: boolean; closed?: boolean }
+  | { type: 'assert'; kind: 'start' | 'end' | 'word' | 'notword'; ascii?: boolean }
   | { type: 'seq'; items: RegexNode[] }
   | { type: 'alt'; branches: RegexNode[] }
   | { type: 'group'; body: RegexNode }
@@ -77,12 +80,66 @@ const WORD: Array<[number, number]> = [
   [0x5f, 0x5f],
   [0x61, 0x7a],
 ];
-/** RE2's `\s`: `[\t\n\f\r ]` (no `\v`). */
+/** ripgrep's ASCII `\s` (under `(?-u)`): `[\t\n\v\f\r ]`. */
 const SPACE: Array<[number, number]> = [
-  [0x09, 0x0a],
-  [0x0c, 0x0d],
+  [0x09, 0x0d],
   [0x20, 0x20],
 ];
+/** ripgrep's Unicode `\s`: the White_Space property. */
+const UNICODE_SPACE: Array<[number, number]> = [
+  [0x09, 0x0d],
+  [0x20, 0x20],
+  [0x85, 0x85],
+  [0xa0, 0xa0],
+  [0x1680, 0x1680],
+  [0x2000, 0x200a],
+  [0x2028, 0x2029],
+  [0x202f, 0x202f],
+  [0x205f, 0x205f],
+  [0x3000, 0x3000],
+];
+
+function decodeTable(table: string): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  let next = 0;
+  for (const pair of table.split(' ')) {
+    const dot = pair.indexOf('.');
+    const lo = next + parseInt(pair.slice(0, dot), 36);
+    const hi = lo + parseInt(pair.slice(dot + 1), 36);
+    out.push([lo, hi]);
+    next = hi + 1;
+  }
+  return out;
+}
+
+let unicodeWordRanges: Array<[number, number]> | undefined;
+let unicodeDigitRanges: Array<[number, number]> | undefined;
+
+/** ripgrep's Unicode `\w` as sorted code-point ranges (decoded once). */
+export function unicodeWord(): ReadonlyArray<[number, number]> {
+  unicodeWordRanges ??= decodeTable(WORD_TABLE);
+  return unicodeWordRanges;
+}
+
+/** ripgrep's Unicode `\d` (decimal digits, Nd) as sorted code-point ranges (decoded once). */
+export function unicodeDigit(): ReadonlyArray<[number, number]> {
+  unicodeDigitRanges ??= decodeTable(DIGIT_TABLE);
+  return unicodeDigitRanges;
+}
+
+/** The ASCII case partners of the ASCII letters in `ranges` added (what `(?i-u)` matches). */
+function asciiCaseClosed(ranges: ReadonlyArray<[number, number]>): Array<[number, number]> {
+  const out: Array<[number, number]> = [...ranges];
+  for (const [lo, hi] of ranges) {
+    const a = Math.max(lo, 0x41);
+    const b = Math.min(hi, 0x5a);
+    if (a <= b) out.push([a + 32, b + 32]);
+    const c = Math.max(lo, 0x61);
+    const d = Math.min(hi, 0x7a);
+    if (c <= d) out.push([c - 32, d - 32]);
+  }
+  return normalizeRanges(out);
+}
 const POSIX: Record<string, Array<[number, number]>> = {
   alnum: [[0x30, 0x39], [0x41, 0x5a], [0x61, 0x7a]],
   alpha: [[0x41, 0x5a], [0x61, 0x7a]],
@@ -115,6 +172,10 @@ export function complementRanges(ranges: ReadonlyArray<[number, number]>): Array
 
 /** Sorts and merges ranges. */
 export function normalizeRanges(ranges: ReadonlyArray<[number, number]>): Array<[number, number]> {
+  // Already sorted and apart (Unicode classes, complements): copied as they are.
+  let apart = true;
+  for (let i = 1; i < ranges.length && apart; i += 1) apart = (ranges[i] as [number, number])[0] > (ranges[i - 1] as [number, number])[1] + 1;
+  if (apart) return ranges.map(([lo, hi]) => [lo, hi]);
   const sorted = [...ranges].sort((a, b) => a[0] - b[0]);
   const out: Array<[number, number]> = [];
   for (const [lo, hi] of sorted) {
@@ -129,6 +190,8 @@ interface Flags {
   i: boolean;
   s: boolean;
   U: boolean;
+  /** Unicode mode (ripgrep's default; `(?-u)` turns it off). */
+  u: boolean;
 }
 
 function fail(argName: string, pattern: string, what: string, hint: string): never {
@@ -161,6 +224,25 @@ export function parseRegex(pattern: string, options: { caseInsensitive: boolean;
   };
   const names = new Set<string>();
   const err = (what: string): ToolError => syntaxError(argName, pattern, what);
+  /** Non-ASCII text or a Unicode class where `(?-u)` is on: refused, as ripgrep refuses it. */
+  const unicodeNotAllowed = (what: string): ToolError =>
+    new ToolError(
+      'invalid_pattern',
+      `${argName} ${clipForMessage(pattern)} uses ${what} where (?-u) turned Unicode off (ripgrep refuses this: "Unicode not allowed here"); ` +
+        'end the (?-u) scope before it, e.g. (?-u:\\w+)é, or drop (?-u)',
+    );
+  /** A code point `flags` allows as text: any in Unicode mode, ASCII only under `(?-u)`. */
+  const textChar = (cp: number, flags: Flags): number => {
+    if (!flags.u && cp > 0x7f) throw unicodeNotAllowed(`the non-ASCII character ${JSON.stringify(String.fromCodePoint(cp))}`);
+    return cp;
+  };
+  /** One character as an atom: Unicode simple case folding under `(?i)`, the ASCII pair under `(?i-u)`. */
+  const charAtom = (cp: number, flags: Flags): RegexNode => {
+    textChar(cp, flags);
+    if (!flags.i || flags.u) return { type: 'char', cp, fold: flags.i };
+    const ranges = asciiCaseClosed([[cp, cp]]);
+    return ranges.length === 1 && ranges[0]?.[0] === ranges[0]?.[1] ? { type: 'char', cp, fold: false } : { type: 'set', negated: false, ranges, props: [], fold: false };
+  };
   const tooDeep = (): ToolError =>
     new ToolError(
       'invalid_pattern',
@@ -209,29 +291,34 @@ export function parseRegex(pattern: string, options: { caseInsensitive: boolean;
     return value;
   };
 
-  type Escape = { kind: 'char'; cp: number } | { kind: 'set'; ranges: Array<[number, number]>; props: PropertyRef[]; negated: boolean } | { kind: 'assert'; assert: 'start' | 'end' | 'word' | 'notword' } | { kind: 'quote'; text: number[] };
+  type Escape = { kind: 'char'; cp: number } | { kind: 'set'; ranges: Array<[number, number]>; props: PropertyRef[]; negated: boolean; closed?: boolean } | { kind: 'assert'; assert: 'start' | 'end' | 'word' | 'notword' } | { kind: 'quote'; text: number[] };
+
+  /** `\d`, `\w` or `\s` (upper case: the complement), Unicode's or ASCII's as `unicode` says. */
+  const perlClass = (letter: string, unicode: boolean): Escape => {
+    const lower = letter.toLowerCase();
+    const base =
+      lower === 'd' ? (unicode ? unicodeDigit() : DIGIT) : lower === 'w' ? (unicode ? unicodeWord() : WORD) : unicode ? UNICODE_SPACE : SPACE;
+    // Unicode's classes hold every case partner of what they hold: case folding leaves them as they are.
+    return { kind: 'set', ranges: letter === lower ? [...base] : complementRanges(base), props: [], negated: false, ...(unicode ? { closed: true } : {}) };
+  };
 
   /** After the backslash. `inClass`: `\b` is backspace there, assertions are errors. */
-  const parseEscape = (inClass: boolean): Escape => {
+  const parseEscape = (inClass: boolean, flags: Flags): Escape => {
     const c = cps[pos];
     if (c === undefined) throw err('trailing backslash');
     pos += 1;
     const ch = String.fromCodePoint(c as number);
     switch (ch) {
       case 'd':
-        return { kind: 'set', ranges: DIGIT, props: [], negated: false };
       case 'D':
-        return { kind: 'set', ranges: complementRanges(DIGIT), props: [], negated: false };
       case 'w':
-        return { kind: 'set', ranges: WORD, props: [], negated: false };
       case 'W':
-        return { kind: 'set', ranges: complementRanges(WORD), props: [], negated: false };
       case 's':
-        return { kind: 'set', ranges: SPACE, props: [], negated: false };
       case 'S':
-        return { kind: 'set', ranges: complementRanges(SPACE), props: [], negated: false };
+        return perlClass(ch, flags.u);
       case 'p':
       case 'P': {
+        if (!flags.u) throw unicodeNotAllowed(`\\${ch}`);
         let name: string;
         if (cps[pos] === 0x7b) {
           const close = cps.indexOf(0x7d, pos);
@@ -339,6 +426,8 @@ export function parseRegex(pattern: string, options: { caseInsensitive: boolean;
     const ranges: Array<[number, number]> = [];
     const props: PropertyRef[] = [];
     let first = true;
+    /** Whether every item so far is a Unicode \\w \\d \\s class or their complement (so the class is closed under case folding). */
+    let closed = true;
     for (;;) {
       const c = cps[pos];
       if (c === undefined) throw err('missing ] to close a character class');
@@ -352,6 +441,7 @@ export function parseRegex(pattern: string, options: { caseInsensitive: boolean;
         const text = close === -1 ? '' : String.fromCodePoint(...cps.slice(pos, close + 1));
         const posix = /^\[:(\^?)([a-z]+):\]$/.exec(text);
         if (posix) {
+          closed = false;
           const set = POSIX[posix[2] as string];
           if (!set) throw err(`unknown POSIX class ${text}`);
           ranges.push(...(posix[1] ? complementRanges(set as Array<[number, number]>) : (set as Array<[number, number]>)));
@@ -362,28 +452,31 @@ export function parseRegex(pattern: string, options: { caseInsensitive: boolean;
       let lo: number;
       if (c === 0x5c) {
         pos += 1;
-        const escape = parseEscape(true);
+        const escape = parseEscape(true, flags);
         if (escape.kind === 'set') {
           ranges.push(...escape.ranges);
           props.push(...escape.props);
+          if (!escape.closed) closed = false;
           continue;
         }
+        closed = false;
         if (escape.kind !== 'char') throw err('this escape is not allowed in a character class');
-        lo = (escape as { cp: number }).cp;
+        lo = textChar((escape as { cp: number }).cp, flags);
       } else {
-        lo = c;
+        lo = textChar(c, flags);
         pos += 1;
+        closed = false;
       }
       if (cps[pos] === 0x2d && cps[pos + 1] !== undefined && cps[pos + 1] !== 0x5d) {
         pos += 1;
         let hi: number;
         if (cps[pos] === 0x5c) {
           pos += 1;
-          const escape = parseEscape(true);
+          const escape = parseEscape(true, flags);
           if (escape.kind !== 'char') throw err('a range must end with a single character');
-          hi = (escape as { cp: number }).cp;
+          hi = textChar((escape as { cp: number }).cp, flags);
         } else {
-          hi = cps[pos++] as number;
+          hi = textChar(cps[pos++] as number, flags);
         }
         if (hi < lo) throw err(`invalid character class range ${String.fromCodePoint(lo)}-${String.fromCodePoint(hi)}`);
         ranges.push([lo, hi]);
@@ -391,6 +484,8 @@ export function parseRegex(pattern: string, options: { caseInsensitive: boolean;
         ranges.push([lo, lo]);
       }
     }
+    if (flags.i && !flags.u) return { type: 'set', negated, ranges: asciiCaseClosed(ranges), props, fold: false };
+    if (closed && ranges.length > 0) return { type: 'set', negated, ranges: normalizeRanges(ranges), props, fold: false, closed: true };
     return { type: 'set', negated, ranges: normalizeRanges(ranges), props, fold: flags.i };
   };
 
@@ -417,9 +512,10 @@ export function parseRegex(pattern: string, options: { caseInsensitive: boolean;
       if (ch === 'i') next.i = on;
       else if (ch === 's') next.s = on;
       else if (ch === 'U') next.U = on;
+      else if (ch === 'u') next.u = on;
       else if (ch === 'm') {
         /* ^ and $ are the ends of each line already: lines are matched one by one. */
-      } else throw err(`unknown inline flag "${ch}" (RE2 has i, m, s and U)`);
+      } else throw err(`unknown inline flag "${ch}" (ripgrep has i, m, s, U and u)`);
       any = true;
     }
   };
@@ -505,24 +601,29 @@ export function parseRegex(pattern: string, options: { caseInsensitive: boolean;
         atom = { type: 'assert', kind: 'end' };
       } else if (c === 0x5c) {
         pos += 1;
-        const escape = parseEscape(false);
+        const escape = parseEscape(false, flags);
         if (escape.kind === 'quote') {
-          for (const cp of escape.text) items.push({ type: 'char', cp, fold: flags.i });
+          for (const cp of escape.text) items.push(charAtom(cp, flags));
           continue;
         }
+        const asciiFold = flags.i && !flags.u;
         atom =
           escape.kind === 'char'
-            ? { type: 'char', cp: escape.cp, fold: flags.i }
+            ? charAtom(escape.cp, flags)
             : escape.kind === 'set'
-              ? { type: 'set', negated: escape.negated, ranges: escape.ranges, props: escape.props, fold: flags.i }
-              : { type: 'assert', kind: escape.assert };
+              ? escape.closed
+                ? { type: 'set', negated: escape.negated, ranges: escape.ranges, props: escape.props, fold: false, closed: true }
+                : { type: 'set', negated: escape.negated, ranges: asciiFold ? asciiCaseClosed(escape.ranges) : escape.ranges, props: escape.props, fold: flags.i && flags.u }
+              : escape.assert === 'word' || escape.assert === 'notword'
+                ? { type: 'assert', kind: escape.assert, ...(flags.u ? {} : { ascii: true }) }
+                : { type: 'assert', kind: escape.assert };
       } else if (c === 0x2a || c === 0x2b || c === 0x3f) {
         throw err(`missing argument to repetition operator ${String.fromCodePoint(c)}`);
       } else if (c === 0x7b && /^\{\d+(,\d*)?\}/.test(String.fromCodePoint(...cps.slice(pos, pos + 12)))) {
         throw err('missing argument to repetition operator {…}');
       } else {
         pos += 1;
-        atom = { type: 'char', cp: c, fold: flags.i };
+        atom = charAtom(c, flags);
       }
       // Quantifiers.
       for (;;) {
@@ -561,7 +662,7 @@ export function parseRegex(pattern: string, options: { caseInsensitive: boolean;
     return branches.length === 1 ? (branches[0] as RegexNode) : measured({ type: 'alt', branches });
   };
 
-  const tree = parseAlternation({ i: options.caseInsensitive, s: false, U: false }, 0);
+  const tree = parseAlternation({ i: options.caseInsensitive, s: false, U: false, u: true }, 0);
   if (pos < cps.length) throw err('unmatched )');
   return tree;
 }

@@ -41,7 +41,8 @@ describe('compileSearchPattern', () => {
       'a*a*a*a*b': 're2',
       '(.*a){20}': 're2',
       '\\d+\\d+x': 're2',
-      '(?i)\\bword\\b': 're2',
+      // Unicode \b is a lookaround on the Unicode \w class in V8, so /iu's own \b never runs.
+      '(?i)\\bword\\b': 'linear',
       'x(?i:y)z': 'linear',
       '(?i:é)x': 're2',
     };
@@ -105,17 +106,23 @@ describe('Unicode property names', () => {
       expect(re2Knows(name), name).toBe(false);
       expect(() => compile(`\\p{${name}}`), name).toThrow(/unknown Unicode class|invalid|property/);
     }
-    // A name V8 has no script of runs on re2js, with the same lines as ever.
+    // A binary property runs on V8 under its own name, with the same lines as re2js gives.
     const emoji = await prepareSearchPattern(compile('\\p{Emoji}x'));
-    expect(emoji.mode).toBe('re2');
+    expect(emoji.mode).toBe('linear');
     expect(await lines(emoji, 'a\n😀x\n')).toEqual([[2, 2, 5]]);
+    const viaRe2 = await prepareSearchPattern(compileSearchPattern('\\p{Emoji}x', { literal: false, caseSensitive: true, engine: 're2' }));
+    expect(await lines(viaRe2, 'a\n😀x\n')).toEqual([[2, 2, 5]]);
   });
 });
 
 // ------------------------------------------------------------------------------------------------
 // Differential fuzz: random patterns of the dialect over random texts, every engine path.
 
-const ATOMS = ['a', 'b', 'A', '.', '\\w', '\\W', '\\d', '\\s', '\\S', '[ab]', '[^a]', '[a-c]', '[^\\s]', 'é', '\\pL', '[\\PL]', '\\x{1F600}', '_', '1', ' '];
+const ATOMS = [
+  'a', 'b', 'A', '.', '\\w', '\\W', '\\d', '\\s', '\\S', '[ab]', '[^a]', '[a-c]', '[^\\s]', 'é', '\\pL', '[\\PL]', '\\x{1F600}', '_', '1', ' ',
+  // Unicode defaults and their ASCII opt-out.
+  'к', 'ß', 'k', 's', '[\\w\\d]', '[^\\W]', '(?-u:\\w)', '(?-u:\\b)', '(?-u:\\s)', '(?i-u:k)',
+];
 const QUANTS = ['', '', '', '*', '+', '?', '{2}', '{1,3}', '*?', '+?', '{0,2}'];
 
 function randomPattern(r: () => number, depth = 0): string {
@@ -133,7 +140,10 @@ function randomPattern(r: () => number, depth = 0): string {
 }
 
 function randomText(r: () => number): string {
-  const pieces = ['a', 'b', 'A', 'B', 'c', '1', '_', ' ', '\t', 'é', 'É', '😀', '\n', '\r\n', '\r', 'ſ', 'K', '\u2028', 'ab', 'aaaa'];
+  const pieces = [
+    'a', 'b', 'A', 'B', 'c', '1', '_', ' ', '\t', 'é', 'É', '😀', '\n', '\r\n', '\r', 'ſ', 'K', '\u2028', 'ab', 'aaaa',
+    'К', 'к', 'ß', 'ẞ', 'ı', 'İ', 'e\u0301', '٣', '\u00a0', '\u3000', '中', 'ω', '\u200d',
+  ];
   let text = '';
   const n = Math.floor(r() * 40);
   for (let i = 0; i < n; i += 1) text += pieces[Math.floor(r() * pieces.length)];
@@ -170,7 +180,8 @@ describe('the engine paths', () => {
       }
     }
     expect(compared).toBeGreaterThan(2000);
-  });
+    // Seconds alone; the limit leaves room for a machine busy with other suites.
+  }, 120_000);
 
   it('agree on literals, required literals and long lines', async () => {
     const text = `${'x'.repeat(3000)}needle${'y'.repeat(10)}\nneedle\r\nno\rneedle`;
@@ -179,5 +190,99 @@ describe('the engine paths', () => {
       expect(await lines(compile(source), text), source).toEqual(expected);
     }
     expect(await lines(compile('needle'), text)).toEqual([[0, 3000, 3006], [3017, 3017, 3023], [3028, 3028, 3034]]);
+  });
+});
+
+// ------------------------------------------------------------------------------------------------
+// Unicode defaults, as ripgrep's: each case on every engine that can run it.
+
+/** The lines (line start offsets) `source` matches in `text`, the same on every engine that runs it. */
+async function everyEngine(source: string, text: string, options: { literal?: boolean; caseSensitive?: boolean } = {}): Promise<number[]> {
+  const base = { literal: options.literal ?? false, caseSensitive: options.caseSensitive ?? true };
+  const expected = await lines(await prepareSearchPattern(compileSearchPattern(source, base)), text);
+  let ran = 0;
+  for (const engine of ['literal', 'linear', 'bounded', 're2'] as const) {
+    let pattern: SearchPattern;
+    try {
+      pattern = await prepareSearchPattern(compileSearchPattern(source, { ...base, engine }));
+    } catch {
+      continue;
+    }
+    expect(await lines(pattern, text), `${source} [${engine}]`).toEqual(expected);
+    ran += 1;
+  }
+  expect(ran, source).toBeGreaterThan(0);
+  return expected.map(([lineStart]) => lineStart);
+}
+
+/** Which of `rows` (one per line) `source` matches, by row index. */
+async function rowsMatched(source: string, rows: string[], options: { literal?: boolean; caseSensitive?: boolean } = {}): Promise<number[]> {
+  const text = rows.join('\n');
+  const starts: number[] = [];
+  let at = 0;
+  for (const row of rows) {
+    starts.push(at);
+    at += row.length + 1;
+  }
+  return (await everyEngine(source, text, options)).map((start) => starts.indexOf(start));
+}
+
+describe('Unicode defaults, as ripgrep has them', () => {
+  it('case-insensitive search folds Unicode letters (simple case folding): привет finds Привет, k finds the Kelvin sign, s finds long s', async () => {
+    expect(await rowsMatched('привет', ['Привет мир', 'ПРИВЕТ', 'пока'], { caseSensitive: false })).toEqual([0, 1]);
+    expect(await rowsMatched('привет', ['Привет мир', 'ПРИВЕТ', 'пока'], { literal: true, caseSensitive: false })).toEqual([0, 1]);
+    expect(await rowsMatched('(?i)k', ['\u212a', 'K', 'x'])).toEqual([0, 1]);
+    expect(await rowsMatched('(?i)s', ['\u017f', 'S', 'x'])).toEqual([0, 1]);
+    expect(await rowsMatched('(?i)ΣΟΦΟΣ', ['σοφος', 'σοφος', 'sofos'])).toEqual([0, 1]);
+    expect(await rowsMatched('(?i)ß', ['ẞ', 'ss', 'ß'])).toEqual([0, 2]);
+  });
+
+  it('case folding is simple folding only, as ripgrep: dotted İ and dotless ı have no partner, ß never matches ss', async () => {
+    expect(await rowsMatched('(?i)i', ['İ', 'ı', 'I'])).toEqual([2]);
+    expect(await rowsMatched('(?i)straße', ['STRASSE', 'STRAẞE', 'Straße'])).toEqual([1, 2]);
+  });
+
+  it('a case-insensitive literal with letters that fold is not searched as bytes, and no folded letter becomes a prefilter', () => {
+    const fixed = compileSearchPattern('привет', { literal: true, caseSensitive: false });
+    expect(fixed.mode).not.toBe('literal');
+    expect(fixed.required).toBeUndefined();
+    // Characters without case partners stay a prefilter.
+    expect(compileSearchPattern('(?i)x=123', { literal: false, caseSensitive: true }).required).toBe('=123');
+    expect(compileSearchPattern('日本語', { literal: true, caseSensitive: false })).toMatchObject({ mode: 'literal', literal: '日本語' });
+  });
+
+  it('\\w, \\d and \\s are Unicode classes: ^\\w+$ finds café, \\d finds Arabic-Indic digits, \\s finds NBSP and the ideographic space', async () => {
+    expect(await rowsMatched('^\\w+$', ['café', 'naïve', 'e\u0301', '中文', 'a b', 'x😀'])).toEqual([0, 1, 2, 3]);
+    expect(await rowsMatched('^\\d+$', ['١٢٣', '123', '½'])).toEqual([0, 1]);
+    expect(await rowsMatched('a\\sb', ['a\u00a0b', 'a\u3000b', 'a\u200bb'])).toEqual([0, 1]);
+    expect(await rowsMatched('^\\W+$', ['😀 !', 'é'])).toEqual([0]);
+    expect(await rowsMatched('^[\\w-]+$', ['élan-vital', 'a b'])).toEqual([0]);
+  });
+
+  it('\\b and \\B use Unicode word characters: \\bélan\\b finds élan alone, not inside xélan or élanx', async () => {
+    expect(await rowsMatched('\\bélan\\b', ['élan x', 'xélan', 'élanx', '(élan)'])).toEqual([0, 3]);
+    expect(await rowsMatched('\\Bélan', ['élan x', 'xélan', 'éélan'])).toEqual([1, 2]);
+    expect(await rowsMatched('\\bcaf\\b', ['café', 'caf é'])).toEqual([1]);
+    // A pattern only the automaton runs (a repeated group) keeps the Unicode boundary.
+    expect(await rowsMatched('\\b(?:ab|é)+\\b', ['éab', 'xéab', 'éab_', 'é ab'])).toEqual([0, 3]);
+  });
+
+  it('(?-u) turns Unicode off where it is written: ASCII \\w \\d \\s \\b and ASCII-only case folding', async () => {
+    expect(await rowsMatched('(?-u)^\\w+$', ['café', 'cafe'])).toEqual([1]);
+    expect(await rowsMatched('^(?-u:\\w)+é$', ['café', 'caféé'])).toEqual([0]);
+    expect(await rowsMatched('(?-u)\\d', ['١٢٣', '1'])).toEqual([1]);
+    expect(await rowsMatched('(?-u)a\\sb', ['a\u00a0b', 'a\u000bb'])).toEqual([1]);
+    expect(await rowsMatched('(?-u)\\bcaf\\b', ['café', 'cafe'])).toEqual([0]);
+    expect(await rowsMatched('(?i-u)k', ['\u212a', 'K', 'k'])).toEqual([1, 2]);
+    expect(await rowsMatched('(?i)(?-u:k)', ['\u212a', 'K', 'k'])).toEqual([1, 2]);
+  });
+
+  it('(?-u) refuses non-ASCII text and Unicode classes inside its scope, as ripgrep ("Unicode not allowed here")', () => {
+    for (const pattern of ['(?-u)é', '(?-u)\\pL', '(?-u:[а-я])', '(?i-u)привет']) {
+      const error = failure(pattern);
+      expect(error.code, pattern).toBe('invalid_pattern');
+      expect(error.message, pattern).toMatch(/\(\?-u\) turned Unicode off/);
+    }
+    expect(compile('(?-u:\\w+)é').mode).not.toBe('literal');
   });
 });

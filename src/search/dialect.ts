@@ -5,6 +5,7 @@ import { loadRegexParser, regexParserNow } from '#lazy';
 import { onDemand } from '../core/on-demand.js';
 import type { PropertyRef, RegexNode } from './dialect-parse.js';
 import { loadRe2Engine, re2Engine } from './re2-engine.js';
+import { compilePike, type PikeProgram } from './pike.js';
 
 /**
  * The dialect's parser (dialect-parse.ts): in browsers a file of its own (lazy/regex-parser.min.js),
@@ -46,6 +47,22 @@ const MAX_PATHS = 64;
 /** Most atoms (after expanding fixed counts) a pattern V8 runs may have. */
 const MAX_ATOMS = 256;
 
+/** Where a {@link LineProgram} found its match (the subset of re2js's Matcher the scans use). */
+export interface LineMatcher {
+  /** Finds the leftmost-first match at or after `from` (the text before it is context for `^` and `\b`). */
+  find(from?: number): boolean;
+  start(): number;
+  end(): number;
+  resetMatcherInput(input: string): LineMatcher;
+}
+
+/** A pattern's linear-time program, matched against one line at a time (re2js's RE2JS, or one wrapping it). */
+export interface LineProgram {
+  test(input: string): boolean;
+  programSize(): number;
+  matcher(input: string): LineMatcher;
+}
+
 /** A pattern compiled for line-by-line search (see {@link compileSearchPattern}). */
 export interface SearchPattern {
   /** The pattern as the model gave it. */
@@ -61,7 +78,7 @@ export interface SearchPattern {
    * re2js program of the pattern, matched against one line at a time (compiled on first use; re2js must
    * be loaded first: {@link prepareSearchPattern} or {@link loadRe2Engine}).
    */
-  readonly re2: RE2JS;
+  readonly re2: LineProgram;
   /** True when the whole pattern is under `(?i)` and V8 runs with its `i` flag. */
   ignoreCase: boolean;
   /** How it was compiled (absent when an engine was forced): another thread compiles the same pattern from these. */
@@ -93,6 +110,36 @@ function foldRanges(ranges: ReadonlyArray<[number, number]>): CharSet {
     if (lo <= 0x53 && hi >= 0x53) out.push([0x17f, 0x17f]);
   }
   return { ranges: parser().normalizeRanges(out), wide };
+}
+
+/**
+ * Whether `cp` has partners under Unicode simple case folding (so a case-insensitive atom of it is not
+ * one fixed character). An over-approximation is safe: it only keeps a character out of the literal
+ * fast path and the prefilter.
+ */
+function hasCaseVariants(cp: number): boolean {
+  if (cp < 0x80) return (cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a);
+  const ch = String.fromCodePoint(cp);
+  return ch.toLowerCase() !== ch || ch.toUpperCase() !== ch;
+}
+
+/** A case-insensitive or case-sensitive character that stands for itself only. */
+function fixedChar(node: RegexNode): node is Extract<RegexNode, { type: 'char' }> {
+  return node.type === 'char' && !(node.fold && hasCaseVariants(node.cp));
+}
+
+let wordClassSource: string | undefined;
+
+/** V8 class body of ripgrep's Unicode `\w` (built once). */
+function unicodeWordClass(): string {
+  wordClassSource ??= classBody(parser().unicodeWord(), jsChar);
+  return wordClassSource;
+}
+
+/** V8 source of a Unicode word-boundary assertion (`\b`, or `\B` when `negated`), which V8 has only for ASCII. */
+function unicodeBoundary(negated: boolean): string {
+  const w = `[${unicodeWordClass()}]`;
+  return negated ? `(?:(?<=${w})(?=${w})|(?<!${w})(?!${w}))` : `(?:(?<=${w})(?!${w})|(?<!${w})(?=${w}))`;
 }
 
 /** The characters an atom can match (an over-approximation where properties are involved). */
@@ -323,8 +370,78 @@ function rangesSource(ranges: ReadonlyArray<[number, number]>, char: (cp: number
   return ranges.map(([lo, hi]) => (lo === hi ? char(lo) : `${char(lo)}-${char(hi)}`)).join('');
 }
 
+/** RE2's binary properties and extra categories, by their names in V8's property escapes. */
+const V8_PROPERTY_NAMES: Record<string, string> = { Ascii: 'ASCII', Assigned: 'Assigned', Lc: 'LC', LC: 'LC', Cn: 'Cn' };
+const V8_BINARY = new Set(
+  'ASCII_Hex_Digit Alphabetic Dash Emoji Emoji_Component Emoji_Modifier Emoji_Modifier_Base Emoji_Presentation Extended_Pictographic Hex_Digit Lowercase Math Quotation_Mark Terminal_Punctuation Uppercase White_Space'.split(' '),
+);
+
+/** Whether sorted `outer` holds every code point of sorted `inner`. */
+function covers(outer: ReadonlyArray<[number, number]>, inner: ReadonlyArray<[number, number]>): boolean {
+  let i = 0;
+  for (const [lo, hi] of inner) {
+    while (i < outer.length && (outer[i] as [number, number])[1] < lo) i += 1;
+    const range = outer[i];
+    if (!range || range[0] > lo || range[1] < hi) return false;
+  }
+  return true;
+}
+
+/** Sorted `ranges` less the code points of sorted `cut`. */
+function subtract(ranges: ReadonlyArray<[number, number]>, cut: ReadonlyArray<[number, number]>): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  let j = 0;
+  for (const [lo0, hi] of ranges) {
+    let lo = lo0;
+    while (j < cut.length && (cut[j] as [number, number])[1] < lo) j += 1;
+    for (let k = j; k < cut.length && lo <= hi; k += 1) {
+      const [clo, chi] = cut[k] as [number, number];
+      if (clo > hi) break;
+      if (clo > lo) out.push([lo, clo - 1]);
+      lo = Math.max(lo, chi + 1);
+    }
+    if (lo <= hi) out.push([lo, hi]);
+  }
+  return out;
+}
+
+/**
+ * A class body for the code points `ranges`: Unicode `\w` and `\d` by their property names (which V8
+ * and re2js compile from their own tables far quicker than hundreds of ranges), the rest as ranges.
+ */
+function classBody(ranges: ReadonlyArray<[number, number]>, char: (cp: number) => string): string {
+  const word = parser().unicodeWord();
+  if (ranges.length >= word.length && covers(ranges, word)) {
+    return `\\p{Alphabetic}\\p{M}\\p{Nd}\\p{Pc}${char(0x200c)}${char(0x200d)}${rangesSource(subtract(ranges, word), char)}`;
+  }
+  const digit = parser().unicodeDigit();
+  if (ranges.length >= digit.length && covers(ranges, digit)) return `\\p{Nd}${rangesSource(subtract(ranges, digit), char)}`;
+  return rangesSource(ranges, char);
+}
+
+/** About how many ranges {@link classBody} spells `ranges` with (the Unicode classes by name count none). */
+function rawRanges(ranges: ReadonlyArray<[number, number]>): number {
+  const word = parser().unicodeWord();
+  if (ranges.length >= word.length && covers(ranges, word)) return ranges.length - word.length;
+  const digit = parser().unicodeDigit();
+  if (ranges.length >= digit.length && covers(ranges, digit)) return ranges.length - digit.length;
+  return ranges.length;
+}
+
+/**
+ * How to spell a set of `ranges` (`negated`: all but them) with no properties: as written or flipped
+ * (`\W` is shortest as `[^\w]`), whichever is shorter. `breaks`: the set must never match `\n` or `\r`.
+ */
+function spellSet(ranges: ReadonlyArray<[number, number]>, negated: boolean, char: (cp: number) => string, breaks: boolean): { negated: boolean; body: string } {
+  const spell = (rs: ReadonlyArray<[number, number]>, neg: boolean): { negated: boolean; body: string } =>
+    neg ? { negated: true, body: classBody(rs, char) + (breaks ? '\\n\\r' : '') } : { negated: false, body: classBody(breaks ? without(rs, [10, 13]) : rs, char) };
+  if (ranges.length <= 16) return spell(ranges, negated);
+  const flipped = parser().complementRanges(ranges);
+  return rawRanges(flipped) < rawRanges(ranges) ? spell(flipped, !negated) : spell(ranges, negated);
+}
+
 function jsProp(prop: PropertyRef): string {
-  const name = prop.script ? `Script=${prop.name}` : prop.name;
+  const name = V8_PROPERTY_NAMES[prop.name] ?? (V8_BINARY.has(prop.name) ? prop.name : prop.script ? `Script=${prop.name}` : prop.name);
   return `\\${prop.negated ? 'P' : 'p'}{${name}}`;
 }
 
@@ -346,8 +463,13 @@ function emitV8(tree: RegexNode, ignoreCase: boolean): string | undefined {
       if (folded.wide || node.props.length > 0) failed = true;
       ranges = folded.ranges;
     }
-    if (node.negated) return `[^${rangesSource(ranges, jsChar)}${node.props.map(jsProp).join('')}\\n\\r]`;
-    const body = rangesSource(without(ranges, [10, 13]), jsChar) + node.props.map(jsProp).join('');
+    if (node.props.length === 0) {
+      const spelled = spellSet(ranges, node.negated, jsChar, true);
+      if (spelled.negated) return `[^${spelled.body}]`;
+      return spelled.body === '' ? '[]' : `[${spelled.body}]`;
+    }
+    if (node.negated) return `[^${classBody(ranges, jsChar)}${node.props.map(jsProp).join('')}\\n\\r]`;
+    const body = classBody(without(ranges, [10, 13]), jsChar) + node.props.map(jsProp).join('');
     const guard = node.props.some((p) => p.negated || BREAK_PROPS.has(p.name));
     if (body === '') return '[]';
     return guard ? `(?:(?![\\n\\r])[${body}])` : `[${body}]`;
@@ -370,7 +492,10 @@ function emitV8(tree: RegexNode, ignoreCase: boolean): string | undefined {
       case 'assert':
         if (node.kind === 'start') return '(?<![^\\n\\r])';
         if (node.kind === 'end') return '(?![^\\n\\r])';
-        if (ignoreCase) failed = true; // V8's \b under /iu counts U+017F and U+212A as word characters; RE2's does not.
+        // Unicode word boundaries (ripgrep's default) by lookaround on the Unicode \w class: one
+        // character either side, so constant work per position.
+        if (!node.ascii) return unicodeBoundary(node.kind === 'notword');
+        if (ignoreCase) failed = true; // V8's \b under /iu counts U+017F and U+212A as word characters; (?-u)\b does not.
         return node.kind === 'word' ? '\\b' : '\\B';
       case 'seq':
         return node.items.map(emit).join('');
@@ -408,10 +533,11 @@ function emitRe2(tree: RegexNode): string {
         return node.fold ? `(?i:${re2Char(node.cp)})` : re2Char(node.cp);
       case 'set': {
         const props = node.props.map((p) => `\\${p.negated ? 'P' : 'p'}{${p.name}}`).join('');
-        const body = rangesSource(node.ranges, re2Char) + props;
+        const spelled = node.props.length === 0 ? spellSet(node.ranges, node.negated, re2Char, false) : { negated: node.negated, body: classBody(node.ranges, re2Char) };
+        const body = spelled.body + props;
         let set: string;
-        if (body === '') set = node.negated ? '(?s:.)' : '[^\\x{0}-\\x{10ffff}]';
-        else set = `[${node.negated ? '^' : ''}${body}]`;
+        if (body === '') set = spelled.negated ? '(?s:.)' : '[^\\x{0}-\\x{10ffff}]';
+        else set = `[${spelled.negated ? '^' : ''}${body}]`;
         return node.fold ? `(?i:${set})` : set;
       }
       case 'assert':
@@ -433,13 +559,143 @@ function emitRe2(tree: RegexNode): string {
   return `(?s)${emit(tree)}`;
 }
 
+/** re2js programs by source, the most recent {@link RE2_CACHE} (a pattern searched again, or compiled for two engines, is compiled once). */
+const re2Programs = new Map<string, RE2JS>();
+const RE2_CACHE = 32;
+
+function compiledRe2(engine: typeof RE2JS, source: string): RE2JS {
+  let program = re2Programs.get(source);
+  if (program) re2Programs.delete(source);
+  else program = engine.compile(source);
+  re2Programs.set(source, program);
+  if (re2Programs.size > RE2_CACHE) re2Programs.delete(re2Programs.keys().next().value as string);
+  return program;
+}
+
+/** Whether `tree` has a Unicode `\b` or `\B` (re2js's know ASCII word characters only). */
+function hasUnicodeWordAssert(tree: RegexNode): boolean {
+  switch (tree.type) {
+    case 'assert':
+      return (tree.kind === 'word' || tree.kind === 'notword') && !tree.ascii;
+    case 'seq':
+      return tree.items.some(hasUnicodeWordAssert);
+    case 'alt':
+      return tree.branches.some(hasUnicodeWordAssert);
+    case 'group':
+    case 'repeat':
+      return hasUnicodeWordAssert(tree.body);
+    default:
+      return false;
+  }
+}
+
+/** One atom's test on a code point, by V8 (which folds case as RE2 and ripgrep do: Unicode simple folding). */
+function atomTest(node: Extract<RegexNode, { type: 'char' | 'set' }>): (cp: number) => boolean {
+  let source: string;
+  if (node.type === 'char') source = jsChar(node.cp);
+  else {
+    const spelled = node.props.length === 0 ? spellSet(node.ranges, node.negated, jsChar, false) : { negated: node.negated, body: classBody(node.ranges, jsChar) };
+    const body = spelled.body + node.props.map(jsProp).join('');
+    source = spelled.negated ? `[^${body}]` : body === '' ? '[]' : `[${body}]`;
+  }
+  const re = new RegExp(`^${source}$`, node.fold ? 'iu' : 'u');
+  const ascii = new Int8Array(128);
+  const known = new Map<number, boolean>();
+  return (cp) => {
+    if (cp < 128) {
+      if (ascii[cp] === 0) ascii[cp] = re.test(String.fromCharCode(cp)) ? 1 : 2;
+      return ascii[cp] === 1;
+    }
+    let hit = known.get(cp);
+    if (hit === undefined) {
+      hit = re.test(String.fromCodePoint(cp));
+      if (known.size >= 4096) known.clear();
+      known.set(cp, hit);
+    }
+    return hit;
+  };
+}
+
+/** Whether `cp` is in ripgrep's Unicode `\w` (binary search of the table). */
+function isUnicodeWord(cp: number): boolean {
+  if (cp < 128) return (cp >= 0x30 && cp <= 0x39) || (cp >= 0x41 && cp <= 0x5a) || cp === 0x5f || (cp >= 0x61 && cp <= 0x7a);
+  const ranges = parser().unicodeWord();
+  let lo = 0;
+  let hi = ranges.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const [a, b] = ranges[mid] as [number, number];
+    if (cp < a) hi = mid - 1;
+    else if (cp > b) lo = mid + 1;
+    else return true;
+  }
+  return false;
+}
+
+/** The Unicode-`\\b` program of `tree`, or undefined when V8 cannot spell one of its atoms (a property name it does not know). */
+function unicodeWordVm(tree: RegexNode): PikeProgram | undefined {
+  try {
+    return compilePike(tree, { atom: atomTest, isWord: isUnicodeWord });
+  } catch {
+    return undefined;
+  }
+}
+
+/** A program that refuses non-ASCII lines, for a pattern no Unicode-`\\b` program can be built for. */
+function asciiOnly(pattern: string): PikeProgram {
+  return {
+    size: 1,
+    find: () => {
+      throw new ToolError(
+        'invalid_pattern',
+        `pattern ${clipForMessage(pattern)} combines \\b with a Unicode property this engine cannot test on non-ASCII text; write (?-u:\\b) for an ASCII word boundary, or drop the property`,
+      );
+    },
+  };
+}
+
+const NON_ASCII = /[^\0-\x7f]/;
+
+/**
+ * `re2` (whose `\b` is ASCII's) on ASCII-only inputs, where ASCII and Unicode word characters are the
+ * same, and `vm` (Unicode `\b`, linear too) on the others: one program with ripgrep's Unicode `\b`.
+ */
+function withUnicodeWords(re2: RE2JS, vm: PikeProgram): LineProgram {
+  return {
+    test: (input) => (NON_ASCII.test(input) ? vm.find(input, 0) !== undefined : re2.test(input)),
+    programSize: () => Math.max(re2.programSize(), vm.size),
+    matcher: (first) => {
+      let input = first;
+      let hit: [number, number] | undefined;
+      const matcher: LineMatcher = {
+        find(from = 0) {
+          if (NON_ASCII.test(input)) hit = vm.find(input, from);
+          else {
+            const m = re2.matcher(input);
+            hit = m.find(from) ? [m.start(), m.end()] : undefined;
+          }
+          return hit !== undefined;
+        },
+        start: () => (hit as [number, number])[0],
+        end: () => (hit as [number, number])[1],
+        resetMatcherInput(next) {
+          input = next;
+          hit = undefined;
+          return matcher;
+        },
+      };
+      return matcher;
+    },
+  };
+}
+
 /** Every atom's case-insensitivity, or 'mixed'. */
 function foldState(tree: RegexNode): boolean | 'mixed' | 'none' {
   let state: boolean | 'mixed' | 'none' = 'none';
   const visit = (node: RegexNode): void => {
     if (node.type === 'char' || node.type === 'set') {
-      // `.` and sets without letters mean the same either way.
-      if (node.type === 'set' && node.ranges.length === 0 && node.props.length === 0) return;
+      // `.`, sets without letters and Unicode's \w \d \s classes (closed under case folding) mean the same either way.
+      if (node.type === 'set' && ((node.ranges.length === 0 && node.props.length === 0) || node.closed)) return;
       state = state === 'none' ? node.fold : state === node.fold ? state : 'mixed';
     } else if (node.type === 'seq') node.items.forEach(visit);
     else if (node.type === 'alt') node.branches.forEach(visit);
@@ -454,8 +710,7 @@ function literalOf(tree: RegexNode): string | undefined {
   const items = tree.type === 'seq' ? tree.items : [tree];
   let text = '';
   for (const item of items) {
-    if (item.type !== 'char') return undefined;
-    if (item.fold && foldRanges([[item.cp, item.cp]]).ranges.length > 1) return undefined;
+    if (!fixedChar(item)) return undefined;
     text += String.fromCodePoint(item.cp);
   }
   return text;
@@ -471,7 +726,7 @@ function requiredLiteral(tree: RegexNode): string | undefined {
       run = '';
     };
     for (const item of items) {
-      if (item.type === 'char' && !(item.fold && foldRanges([[item.cp, item.cp]]).ranges.length > 1) && item.cp !== 10 && item.cp !== 13) {
+      if (fixedChar(item) && item.cp !== 10 && item.cp !== 13) {
         run += String.fromCodePoint(item.cp);
       } else if (item.type === 'assert') {
         continue;
@@ -494,9 +749,11 @@ function requiredLiteral(tree: RegexNode): string | undefined {
 }
 
 /**
- * Compiles a search pattern in grep_search's one dialect (RE2 syntax as ripgrep's default, with ASCII
- * `\d \w \s \b` where ripgrep's are Unicode, plus the
- * JavaScript escapes with the same meaning; see dialect-parse.ts), or a literal (`literal`). Picks the
+ * Compiles a search pattern in grep_search's one dialect (RE2 syntax as ripgrep's default, Unicode-aware
+ * as ripgrep is: `\d \w \s \b` and case-insensitive matching follow Unicode, `(?-u)` turns that off;
+ * plus the JavaScript escapes with the same meaning; see dialect-parse.ts), or a literal (`literal`).
+ * Case-insensitive search (`caseSensitive: false`, `(?i)`) uses Unicode simple case folding, on every
+ * engine: `привет` finds `Привет`, `k` finds the Kelvin sign K. Picks the
  * fastest engine whose running time stays linear in the input ({@link MatchMode}); every mode gives the
  * same lines and offsets; `engine` forces one (the differential tests compare them; V8 then runs
  * whatever its syntax allows, safe or not). Errors: ToolError `invalid_pattern` (lookaround and backreferences named, with
@@ -516,13 +773,14 @@ export function compileSearchPattern(
     tree = parser().parseRegex(pattern, { caseInsensitive: !options.caseSensitive, argName });
   }
   const re2Source = emitRe2(tree);
-  let program: RE2JS | undefined;
-  const compileRe2 = (): RE2JS => {
+  let program: LineProgram | undefined;
+  const compileRe2 = (): LineProgram => {
     if (program) return program;
     const engine = re2Engine();
     if (!engine) throw new Error('re2js is not loaded yet: await prepareSearchPattern(pattern) (or loadRe2Engine()) before matching');
     try {
-      program = engine.RE2JS.compile(re2Source);
+      const re2 = compiledRe2(engine.RE2JS, re2Source);
+      program = hasUnicodeWordAssert(tree) ? withUnicodeWords(re2, unicodeWordVm(tree) ?? asciiOnly(pattern)) : re2;
       return program;
     } catch (error) {
       const message = (error as { message?: unknown }).message;
@@ -579,7 +837,7 @@ function compiledWith(options: { literal: boolean; caseSensitive: boolean; engin
   return options.engine === undefined ? { compiledWith: { literal: options.literal, caseSensitive: options.caseSensitive } } : {};
 }
 
-function withRe2(base: Omit<SearchPattern, 're2'>, compile: () => RE2JS): SearchPattern {
+function withRe2(base: Omit<SearchPattern, 're2'>, compile: () => LineProgram): SearchPattern {
   return Object.defineProperty(base, 're2', { get: compile, enumerable: false }) as SearchPattern;
 }
 

@@ -1,5 +1,5 @@
 import { indexOfText } from './linear-find.js';
-import type { Matcher } from 're2js';
+import type { LineMatcher as Matcher } from './dialect.js';
 import { V8_LINE_LIMIT, type SearchPattern } from './dialect.js';
 import { loadRe2Engine, re2Engine } from './re2-engine.js';
 

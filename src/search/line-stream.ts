@@ -137,7 +137,8 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
 function endSensitive(pattern: SearchPattern): boolean {
   if (pattern.mode === 'literal') return false;
   const v8 = pattern.v8?.source ?? '';
-  return v8.includes('(?![^\\n\\r])') || /\\[bB]/.test(v8) || (pattern.mode !== 'linear' && /\$|\\[bB]/.test(pattern.pattern));
+  // Unicode \b and \B are lookarounds in V8's source (any \b of the pattern counts, conservatively).
+  return v8.includes('(?![^\\n\\r])') || /\\[bB]/.test(v8) || /\\[bB]/.test(pattern.pattern) || (pattern.mode !== 'linear' && /\$/.test(pattern.pattern));
 }
 
 /**

@@ -50,9 +50,9 @@ describe('grep_search', () => {
     expect(grepSearchTool.name).toBe('grep_search');
     expect(grepSearchTool.readOnly).toBe(true);
     expect(grepSearchTool.description).toContain(
-      "The pattern is RE2 regex syntax, as ripgrep's default, with two differences: \\d \\w \\s \\b are ASCII only (ripgrep makes them " +
-        'Unicode; for Unicode write \\pL, \\p{Greek} or [\\p{L}\\p{N}_]), and a lone \\r ends a line as \\n and \\r\\n do ' +
-        '(ripgrep ends lines at \\n only).',
+      "The pattern is RE2 regex syntax, as ripgrep's default: Unicode-aware, so \\d \\w \\s \\b and case-insensitive matching follow " +
+        'Unicode (^\\w+$ matches café, case-insensitive привет matches Привет); (?-u) or (?-u:...) makes them ASCII. One ' +
+        'difference: a lone \\r ends a line as \\n and \\r\\n do (ripgrep ends lines at \\n only).',
     );
     expect(grepSearchTool.description).toContain('No lookahead/lookbehind and no backreferences');
     expect(grepSearchTool.parameters).toMatchInlineSnapshot(`
@@ -107,7 +107,7 @@ describe('grep_search', () => {
             "type": "string",
           },
           "pattern": {
-            "description": "Regular expression in RE2 regex syntax, as ripgrep's default, with two differences: \\d \\w \\s \\b are ASCII only (ripgrep makes them Unicode; for Unicode write \\pL, \\p{Greek} or [\\p{L}\\p{N}_]), and a lone \\r ends a line as \\n and \\r\\n do (ripgrep ends lines at \\n only). Syntax: . (any character but a line ending), [a-z] [^...] [[:alpha:]], \\pL \\p{Greek} Unicode classes, groups (...) (?:...) (?P<name>...) (?<name>...), alternation a|b, * + ? {n} {n,m} and lazy *? +?, inline flags (?i) (?s) (?U) and (?i:...), ^ $ \\A \\z, escapes \\x{263A} \\u263A \\t \\Q...\\E. No lookahead/lookbehind and no backreferences (they are refused), and at most 1000 levels of nesting. Matched against each line separately (^ and $ are the ends of the line; a line ending never matches). Matching takes time linear in the text for every pattern.",
+            "description": "Regular expression in RE2 regex syntax, as ripgrep's default: Unicode-aware, so \\d \\w \\s \\b and case-insensitive matching follow Unicode (^\\w+$ matches café, case-insensitive привет matches Привет); (?-u) or (?-u:...) makes them ASCII. One difference: a lone \\r ends a line as \\n and \\r\\n do (ripgrep ends lines at \\n only). Syntax: . (any character but a line ending), [a-z] [^...] [[:alpha:]], \\pL \\p{Greek} Unicode classes, groups (...) (?:...) (?P<name>...) (?<name>...), alternation a|b, * + ? {n} {n,m} and lazy *? +?, inline flags (?i) (?s) (?U) (?-u) and (?i:...), ^ $ \\A \\z, escapes \\x{263A} \\u263A \\t \\Q...\\E. No lookahead/lookbehind and no backreferences (they are refused), and at most 1000 levels of nesting. Matched against each line separately (^ and $ are the ends of the line; a line ending never matches). Matching takes time linear in the text for every pattern.",
             "type": "string",
           },
         },
@@ -441,13 +441,19 @@ describe('grep_search', () => {
     );
   });
 
-  it('keeps \\w \\d \\s \\b ASCII and ends lines at a lone CR, where ripgrep differs, as the description says', async () => {
+  it("follows ripgrep's Unicode \\w \\d \\s \\b and case folding, ASCII under (?-u), and ends lines at a lone CR where ripgrep differs, as the description says", async () => {
     const { runner } = setup({ 'u.txt': 'λ\n٣\na\u00a0b\nλx\nA\rb\n', 'p.TXT': 'λ\n' });
     const lines = async (pattern: string, extra: Record<string, unknown> = {}): Promise<string[]> => where(await grep(runner, { pattern, ...extra }));
-    expect(await lines('^\\w$')).toEqual(['u.txt:5:1', 'u.txt:6:1']);
-    expect(await lines('^\\d$')).toEqual([]);
-    expect(await lines('a\\sb')).toEqual([]);
-    expect(await lines('\\bx')).toEqual(['u.txt:4:2']);
+    expect(await lines('^\\w$')).toEqual(['p.TXT:1:1', 'u.txt:1:1', 'u.txt:2:1', 'u.txt:5:1', 'u.txt:6:1']);
+    expect(await lines('^\\d$')).toEqual(['u.txt:2:1']);
+    expect(await lines('a\\sb')).toEqual(['u.txt:3:1']);
+    expect(await lines('\\bx')).toEqual([]);
+    expect(await lines('(?-u)^\\w$')).toEqual(['u.txt:5:1', 'u.txt:6:1']);
+    expect(await lines('(?-u)^\\d$')).toEqual([]);
+    expect(await lines('(?-u)a\\sb')).toEqual([]);
+    expect(await lines('(?-u)\\bx')).toEqual(['u.txt:4:2']);
+    expect(await lines('Λ', { case_sensitive: false })).toEqual(['p.TXT:1:1', 'u.txt:1:1', 'u.txt:4:1']);
+    expect(await lines('Λ', { case_sensitive: false, fixed_strings: true })).toEqual(['p.TXT:1:1', 'u.txt:1:1', 'u.txt:4:1']);
     expect(await lines('^[\\p{L}\\p{N}_]$')).toEqual(['p.TXT:1:1', 'u.txt:1:1', 'u.txt:2:1', 'u.txt:5:1', 'u.txt:6:1']);
     expect(await lines('^\\p{Greek}$')).toEqual(['p.TXT:1:1', 'u.txt:1:1']);
     expect(await lines('^b$')).toEqual(['u.txt:6:1']);

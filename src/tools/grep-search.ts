@@ -30,11 +30,11 @@ export {
 
 /** The dialect as the model reads it, in the tool description and the pattern parameter. */
 const DIALECT =
-  'RE2 regex syntax, as ripgrep\'s default, with two differences: \\d \\w \\s \\b are ASCII only (ripgrep makes them ' +
-  'Unicode; for Unicode write \\pL, \\p{Greek} or [\\p{L}\\p{N}_]), and a lone \\r ends a line as \\n and \\r\\n do ' +
-  '(ripgrep ends lines at \\n only). Syntax: . (any character but a line ending), [a-z] [^...] [[:alpha:]], \\pL \\p{Greek} ' +
+  'RE2 regex syntax, as ripgrep\'s default: Unicode-aware, so \\d \\w \\s \\b and case-insensitive matching follow ' +
+  'Unicode (^\\w+$ matches café, case-insensitive привет matches Привет); (?-u) or (?-u:...) makes them ASCII. One ' +
+  'difference: a lone \\r ends a line as \\n and \\r\\n do (ripgrep ends lines at \\n only). Syntax: . (any character but a line ending), [a-z] [^...] [[:alpha:]], \\pL \\p{Greek} ' +
   'Unicode classes, groups (...) (?:...) (?P<name>...) (?<name>...), alternation a|b, * + ? {n} {n,m} and lazy *? +?, ' +
-  'inline flags (?i) (?s) (?U) and (?i:...), ^ $ \\A \\z, escapes \\x{263A} \\u263A \\t \\Q...\\E. No lookahead/lookbehind ' +
+  'inline flags (?i) (?s) (?U) (?-u) and (?i:...), ^ $ \\A \\z, escapes \\x{263A} \\u263A \\t \\Q...\\E. No lookahead/lookbehind ' +
   'and no backreferences (they are refused), and at most 1000 levels of nesting. Matched against each line separately ' +
   '(^ and $ are the ends of the line; a line ending never matches). Matching takes time linear in the text for every pattern.';
 
@@ -106,9 +106,9 @@ export interface GrepSearchArgs {
 
 /**
  * `grep_search` (as gemini-cli's `grep`): regular-expression search over
- * the workspace. One dialect everywhere: RE2 syntax as ripgrep's default, except that `\w \d \s \b` are
- * ASCII (as in RE2 and JavaScript; ripgrep's are Unicode) and a lone `\r` ends a line (ripgrep's lines end at
- * `\n` only), plus the JavaScript escapes with the same meaning, matched per line (`\n`, `\r\n`, `\r` end
+ * the workspace. One dialect everywhere: RE2 syntax as ripgrep's default, Unicode-aware as ripgrep is
+ * (`\w \d \s \b` and case-insensitive matching follow Unicode; `(?-u)` makes them ASCII), except that a
+ * lone `\r` ends a line (ripgrep's lines end at `\n` only), plus the JavaScript escapes with the same meaning, matched per line (`\n`, `\r\n`, `\r` end
  * lines); `include` / `exclude` globs ignore letter case whatever `case_sensitive` says; see
  * `compileSearchPattern`. Matching is linear in the text for every pattern on every platform: V8's
  * RegExp runs only patterns whose shape bounds its backtracking, re2js the others (loaded on first
