@@ -291,7 +291,7 @@ describe('playground (demo/)', () => {
     await page.fill('#timeout', '');
     expect(timed.code).toBeUndefined();
     expect(timed.result).toMatchObject({ truncated: true, note: expect.stringMatching(/^the search stopped at its time limit \(/) });
-  });
+  }, 120_000); // Writing the 18 MB file through the console (its JSON in the arguments box) alone takes about 22 s
 
   it('applies read-only, plan mode and ask mode, with an accessible confirmation dialog', async () => {
     await page.selectOption('#mode', 'read_only');
@@ -349,7 +349,7 @@ describe('playground (demo/)', () => {
     } finally {
       await second.close();
     }
-  });
+  }, 90_000); // two pages on one worker: 20 s on a quiet machine
 
   it('exports the workspace as a .zip and imports it back; a big folder import shows progress and cancels', async () => {
     const download = page.waitForEvent('download');
