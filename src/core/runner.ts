@@ -542,6 +542,9 @@ export class ToolRunner implements ToolHost {
     if (call.signal) {
       onAbort = () => controller.abort(cancelled(name, call.signal as AbortSignal));
       call.signal.addEventListener('abort', onAbort, { once: true });
+      // A signal that aborted while the call waited for its state (or for a call before it) fires no
+      // event any more: the call is cancelled now rather than left to run unstoppable.
+      if (call.signal.aborted) onAbort();
     }
     if (call.timeoutMs !== undefined) {
       const ms = call.timeoutMs;
@@ -796,7 +799,8 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined, name
   if (!signal) return promise;
   return new Promise<T>((resolve, reject) => {
     const onAbort = (): void => reject(cancelled(name, signal));
-    signal.addEventListener('abort', onAbort, { once: true });
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
     promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
 }

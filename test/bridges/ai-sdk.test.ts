@@ -219,8 +219,9 @@ describe('aiSdkTools with generateText and MockLanguageModelV4', () => {
     expect(aiSdkBatchSizes(tools)).toEqual([1, 2]);
   });
 
-  it('aborts the calls of a step when the run is aborted mid-step', async () => {
+  it('aborts the calls of a step when the run is aborted mid-step, a call that starts after the abort included', async () => {
     let sawAbort = '';
+    const controller = new AbortController();
     const slow = defineTool({
       name: 'slow',
       description: 'waits until cancelled',
@@ -232,13 +233,14 @@ describe('aiSdkTools with generateText and MockLanguageModelV4', () => {
             sawAbort = (ctx.signal.reason as { code?: string }).code ?? 'no code';
             resolve('stopped');
           });
+          // The user stops the run as soon as the step's first call is under way (not after a guessed
+          // delay): the step's second call starts after the abort and must be cancelled, not left to wait.
+          controller.abort(new Error('user stopped'));
         }),
     });
     const runner = new ToolRunner({ tools: [slow] });
     const tools = await aiSdkTools(runner);
-    const controller = new AbortController();
     const model = new MockLanguageModelV4({ doGenerate: [calls({ id: 's1', name: 'slow', input: {} }, { id: 's2', name: 'slow', input: {} }), text('never')] });
-    setTimeout(() => controller.abort(new Error('user stopped')), 50);
     await expect(generateText({ model, tools, prompt: 'go', abortSignal: controller.signal, stopWhen: isStepCount(3) })).rejects.toThrow();
     expect(sawAbort).toBe('cancelled');
     expect(model.doGenerateCalls.length).toBe(1);
