@@ -1,5 +1,7 @@
 // Runs every bench/*.bench.mjs module, prints each figure beside its anchor measured in the same run
-// (with the ratio), and writes docs/benchmarks.md with the machine, versions and date.
+// (with the ratio), and writes docs/benchmarks.md with the machine, versions and date. Names given
+// (`npm run bench -- gemini unicode`) run only the modules whose file names hold them and replace
+// their sections of docs/benchmarks.md, keeping the others.
 // Each module runs in a process of its own (this file with `--child <module> <rows file>`), so one
 // module's heap, threads and JIT state never weigh on another's figures (peak RSS among them).
 import { spawnSync } from 'node:child_process';
@@ -68,15 +70,38 @@ const lines = [
   `- node ${process.version}; @zenfs/core ${version('@zenfs/core')}, ajv ${version('ajv')}, tinybench ${version('tinybench')}, fast-glob ${version('fast-glob')}`,
   '',
 ];
-for (const { name, rows } of sections) {
-  lines.push(`## ${name.replace(/\.bench\.mjs$/, '')}`, '', '| figure | value | anchor | anchor value | ratio | target | note |', '| --- | --- | --- | --- | --- | --- | --- |');
+const when = new Date().toISOString();
+/** One module's section of docs/benchmarks.md, with the date and Node it was measured on. */
+function sectionText({ name, rows }) {
+  const out = [`## ${name.replace(/\.bench\.mjs$/, '')}`, '', `Measured ${when} on node ${process.version}.`, '', '| figure | value | anchor | anchor value | ratio | target | note |', '| --- | --- | --- | --- | --- | --- | --- |'];
   for (const r of rows) {
-    lines.push(`| ${r.figure} | ${fmt(r.value)} ${r.unit} | ${r.anchor} | ${fmt(r.anchorValue)} ${r.unit} | ${fmt(r.ratio)}x | ${r.target ?? ''} | ${r.note ?? ''} |`);
+    out.push(`| ${r.figure} | ${fmt(r.value)} ${r.unit} | ${r.anchor} | ${fmt(r.anchorValue)} ${r.unit} | ${fmt(r.ratio)}x | ${r.target ?? ''} | ${r.note ?? ''} |`);
   }
-  lines.push('');
+  out.push('');
+  return out.join('\n');
 }
-if (only.length === 0) {
-  mkdirSync(join(rootDir, 'docs'), { recursive: true });
-  writeFileSync(join(rootDir, 'docs', 'benchmarks.md'), lines.join('\n'));
-  console.log('\nwrote docs/benchmarks.md');
+
+// A run of some modules (`npm run bench -- gemini`) replaces their sections and keeps the others'.
+const file = join(rootDir, 'docs', 'benchmarks.md');
+const kept = new Map();
+if (only.length > 0) {
+  let previous = '';
+  try {
+    previous = readFileSync(file, 'utf8');
+  } catch {
+    // No earlier file: this run's sections alone.
+  }
+  // Sections of a full run carry no date of their own: they take the file's.
+  const fileDate = /on (\S+)\. Every figure/.exec(previous)?.[1];
+  for (const part of previous.split(/^(?=## )/m).slice(1)) {
+    const heading = part.slice(0, part.indexOf('\n'));
+    const body = /^Measured /m.test(part) || !fileDate ? part : part.replace(heading + '\n', `${heading}\n\nMeasured ${fileDate}.\n`);
+    kept.set(heading.slice(3).trim(), body.trimEnd() + '\n');
+  }
 }
+for (const section of sections) kept.set(section.name.replace(/\.bench\.mjs$/, ''), sectionText(section));
+if (only.length > 0) lines[2] = `Written by \`npm run bench\` (the sections below give when each was measured; this run: ${only.join(', ')}, ${when}). Every figure is measured next to its anchor in the same run;`;
+lines.push(...[...kept.keys()].sort().map((key) => kept.get(key)));
+mkdirSync(join(rootDir, 'docs'), { recursive: true });
+writeFileSync(file, lines.join('\n'));
+console.log('\nwrote docs/benchmarks.md');

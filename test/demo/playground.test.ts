@@ -42,7 +42,7 @@ async function showTab(page: Page, tab: 'console' | 'session' | 'history' | 'sta
 }
 
 /** Runs one call from the tool console with JSON arguments; returns what the result panel shows. */
-async function consoleCall(page: Page, tool: string, args: unknown, options: { wait?: boolean } = {}): Promise<{ code?: string; message?: string; result?: unknown; time: string }> {
+async function consoleCall(page: Page, tool: string, args: unknown, options: { wait?: boolean; timeout?: number } = {}): Promise<{ code?: string; message?: string; result?: unknown; time: string }> {
   await showTab(page, 'console');
   await page.click(`#tool-list button[data-tool="${tool}"]`);
   if ((await page.getAttribute('#as-json', 'aria-pressed')) !== 'true') await page.click('#as-json');
@@ -50,11 +50,11 @@ async function consoleCall(page: Page, tool: string, args: unknown, options: { w
   await page.evaluate(() => document.getElementById('result')?.replaceChildren());
   await page.click('#run');
   if (options.wait === false) return { time: '' };
-  return readResult(page);
+  return readResult(page, options.timeout);
 }
 
-async function readResult(page: Page): Promise<{ code?: string; message?: string; result?: unknown; time: string }> {
-  await page.waitForSelector('#result .outcome', { timeout: 20_000 });
+async function readResult(page: Page, timeout = 20_000): Promise<{ code?: string; message?: string; result?: unknown; time: string }> {
+  await page.waitForSelector('#result .outcome', { timeout });
   const time = (await page.textContent('#result .time')) ?? '';
   const badge = await page.$('#result .code-badge');
   if (badge) return { code: (await badge.textContent()) ?? '', message: (await page.textContent('#result .error-message')) ?? '', time };
@@ -249,7 +249,8 @@ describe('playground (demo/)', () => {
 
   it('keeps the page responsive during a long grep, and Cancel stops it', async () => {
     // Slow but linear: re2js locates the match of (.*a){100} in each of 600 lines of 30,000 characters (seconds in all).
-    await consoleCall(page, 'create_file', { file_path: 'slow.txt', content: `${'ab'.repeat(15_000)}\n`.repeat(600), overwrite: true });
+    // (18 MB through the arguments box: about 22 s on a quiet machine, so its answer gets 90 s.)
+    await consoleCall(page, 'create_file', { file_path: 'slow.txt', content: `${'ab'.repeat(15_000)}\n`.repeat(600), overwrite: true }, { timeout: 90_000 });
     await consoleCall(page, 'grep_search', { pattern: '(.*a){100}', include: 'slow.txt', max_results: 2000 }, { wait: false });
     await page.waitForFunction(() => document.body.classList.contains('is-busy'));
     expect(await page.textContent('#busy')).toContain('Running grep_search');
@@ -291,7 +292,7 @@ describe('playground (demo/)', () => {
     await page.fill('#timeout', '');
     expect(timed.code).toBeUndefined();
     expect(timed.result).toMatchObject({ truncated: true, note: expect.stringMatching(/^the search stopped at its time limit \(/) });
-  }, 120_000); // Writing the 18 MB file through the console (its JSON in the arguments box) alone takes about 22 s
+  }, 180_000); // Writing the 18 MB file through the console (its JSON in the arguments box) alone takes about 22 s
 
   it('applies read-only, plan mode and ask mode, with an accessible confirmation dialog', async () => {
     await page.selectOption('#mode', 'read_only');
