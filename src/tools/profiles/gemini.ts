@@ -50,6 +50,17 @@ export const geminiReadFileTool: Tool<{ file_path: string; start_line?: number; 
  * Gemini CLI's `read_many_files`: `{ include, exclude?, recursive?, useDefaultExcludes?, file_filtering_options? }`;
  * text files concatenated with `--- <path> ---` separators, images and PDFs named in include as inline data.
  */
+
+/** Gemini CLI's `file_filtering_options` (list_directory and read_many_files share it). */
+const FILE_FILTERING_OPTIONS = {
+  type: 'object',
+  description: 'Optional: whether to respect ignore patterns from .gitignore or .geminiignore.',
+  properties: {
+    respect_git_ignore: bool('Optional: respect .gitignore patterns (default true).'),
+    respect_gemini_ignore: bool('Optional: respect .geminiignore patterns (default true).'),
+  },
+  additionalProperties: false,
+} as const;
 export const geminiReadManyFilesTool: Tool<GeminiReadManyArgs, GeminiReadManyResult> = /* @__PURE__ */ defineTool({
   name: 'read_many_files',
   annotations: { title: 'Read many files', readOnlyHint: true, openWorldHint: false },
@@ -64,15 +75,7 @@ export const geminiReadManyFilesTool: Tool<GeminiReadManyArgs, GeminiReadManyRes
       exclude: { type: 'array', items: { type: 'string', minLength: 1 }, description: 'Optional: glob patterns of files or folders to leave out, e.g. "**/*.log", "temp/".' },
       recursive: bool('Optional: search recursively (default true; a pattern with "/" or "**" says where itself).'),
       useDefaultExcludes: bool('Optional: apply the default excludes (node_modules, .git, dist, build, binary files; default true).'),
-      file_filtering_options: {
-        type: 'object',
-        description: 'Optional: whether to respect ignore patterns from .gitignore or .geminiignore.',
-        properties: {
-          respect_git_ignore: bool('Optional: respect .gitignore patterns (default true).'),
-          respect_gemini_ignore: bool('Optional: respect .geminiignore patterns (default true).'),
-        },
-        additionalProperties: false,
-      },
+      file_filtering_options: FILE_FILTERING_OPTIONS,
     },
     required: ['include'],
     additionalProperties: false,
@@ -172,15 +175,7 @@ export const geminiListDirectoryTool: Tool<GeminiListArgs, ListDirResult> = /* @
     properties: {
       dir_path: str('The path to the directory to list.'),
       ignore: { type: 'array', items: { type: 'string' }, description: 'Glob patterns of names to leave out.' },
-      file_filtering_options: {
-        type: 'object',
-        description: 'Optional: whether to respect ignore patterns from .gitignore or .geminiignore.',
-        properties: {
-          respect_git_ignore: bool('Optional: respect .gitignore patterns (default true).'),
-          respect_gemini_ignore: bool('Optional: respect .geminiignore patterns (default true).'),
-        },
-        additionalProperties: false,
-      },
+      file_filtering_options: FILE_FILTERING_OPTIONS,
     },
     required: ['dir_path'],
     additionalProperties: false,
