@@ -65,19 +65,24 @@ describe('createConfinedNodeFs under a directory ↔ symlink swap race', () => {
       if (secret) fs.writeFileSync(join(where, 'outside-only.txt'), 'OUTSIDE-SECRET\n');
     }
     const before = snapshot(outside);
-    // The swapper: dir → dir.real, a link dir → outside, then back, as fast as it can.
+    // The swapper: dir → dir.real, a link dir → outside, then back, as fast as it can; while the
+    // file `slow` exists it holds each state 50 ms instead of 1 ms (still swapping), so that a tool
+    // starved on a busy machine gets windows to land in.
+    const slow = `${root}.slow`;
     const swapper: ChildProcess = spawn(process.execPath, ['-e', `
       const fs = require('node:fs');
       const dir = ${JSON.stringify(join(root, 'dir'))}, real = dir + '.real', out = ${JSON.stringify(outside)};
+      const slow = ${JSON.stringify(slow)};
       let swaps = 0;
       const stop = Date.now() + 60000;
       while (Date.now() < stop) {
         const hold = new Int32Array(new SharedArrayBuffer(4));
+        const ms = fs.existsSync(slow) ? 50 : 1;
         try {
           fs.renameSync(dir, real); fs.symlinkSync(out, dir);
-          Atomics.wait(hold, 0, 0, 1);
+          Atomics.wait(hold, 0, 0, ms);
           fs.unlinkSync(dir); fs.renameSync(real, dir);
-          Atomics.wait(hold, 0, 0, 1);
+          Atomics.wait(hold, 0, 0, ms);
           swaps += 1;
         } catch {}
         if (swaps % 200 === 0 && swaps > 0) process.stdout.write('s');
@@ -99,6 +104,9 @@ describe('createConfinedNodeFs under a directory ↔ symlink swap race', () => {
       let n = 0;
       while (Date.now() - started < 4000 || (!everyToolAnswered() && Date.now() - started < 40_000)) {
         n += 1;
+        // Past the first 4 s a tool that has not yet landed once is starved, not refused on purpose:
+        // slow the swapper down (it keeps swapping) until every tool has.
+        if (Date.now() - started >= 4000 && !fs.existsSync(slow)) fs.writeFileSync(slow, '');
         const results = await Promise.all([
           call(runner, 'view_file', { file_path: `${root}/dir/file.txt` }),
           call(runner, 'list_dir', { dir_path: `${root}/dir` }),
