@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { fromClassicTool } from '../src/core/classic-tool.js';
 import { createToolEntry } from '../src/core/entry.js';
 import { ToolRunner, defineTool, type Tool, type ToolContext } from '../src/index.js';
+import { Agent } from '../src/agent/index.js';
 import { BuiltinTools } from '../src/tools/index.js';
 import { toolProfiles } from '../src/tools/profiles/index.js';
 import { textEditorTool } from '../src/tools/profiles/anthropic.js';
@@ -127,6 +128,29 @@ describe('the classic form goes through one adapter at registration', () => {
       { name: 'per_call', args: { n: 1 } },
     ]);
     expect(results.map((r) => ('code' in r ? r.code : 'ok'))).toEqual(['permission_denied', 'ok', 'ok', 'permission_denied']);
+  });
+});
+
+describe('read-only is read from the one shape everywhere', () => {
+  it("the agent's readOnly() keeps the read-only tools of a profile and of a custom list, in either form, and drops the rest", () => {
+    const schema = { type: 'object' } as const;
+    const hinted = defineTool({ name: 'hinted', description: '', inputSchema: schema, annotations: { readOnlyHint: true }, execute: () => 1 });
+    const classic = defineTool({ name: 'classic', description: '', parameters: schema, readOnly: true, call: () => 2 });
+    const writer = defineTool({ name: 'writer', description: '', inputSchema: schema, execute: () => 3 });
+    const custom = Agent.builder().toolProfile([hinted, classic, writer]).readOnly().allowAll().build();
+    expect(custom.runner.declarations().map((d) => d.name)).toEqual(['hinted', 'classic', 'finish']);
+    const gemini = Agent.builder().toolProfile('gemini').readOnly().allowAll().build();
+    expect(gemini.runner.declarations().map((d) => d.name)).toEqual([
+      'read_file',
+      'read_many_files',
+      'glob',
+      'list_directory',
+      'grep_search',
+      'google_web_search',
+      'web_fetch',
+      'search_file_content',
+      'finish',
+    ]);
   });
 });
 
