@@ -60,13 +60,13 @@ const HISTORY_LIMIT = 200;
 const saveMemory = defineTool({
   name: 'save_memory',
   description: 'Remember a fact for the rest of this conversation (kept in tool state, survives a reload).',
-  parameters: {
+  inputSchema: {
     type: 'object',
     properties: { fact: { type: 'string', description: 'The fact to remember, one sentence.' } },
     required: ['fact'],
     additionalProperties: false,
   } as const,
-  callWithContext: async ({ fact }, ctx) => {
+  execute: async ({ fact }, ctx) => {
     const memories = [...(ctx.getState<string[]>('memories') ?? []), fact];
     ctx.setState('memories', memories);
     return { saved: fact, count: memories.length };
@@ -76,7 +76,7 @@ const saveMemory = defineTool({
 // toolhost's own tools plus the Anthropic and OpenAI profiles (their names do not collide); the chat panel
 // declares the set of the model it talks to. Gemini CLI's set shares names with toolhost's (grep_search,
 // web_fetch), so it would need a runner of its own.
-const tools: Tool[] = toolProfiles.combine(toolProfiles.toolhost(), toolProfiles.anthropic(), toolProfiles.openai(), [saveMemory as Tool]);
+const tools: ExecuteTool[] = toolProfiles.combine(toolProfiles.toolhost(), toolProfiles.anthropic(), toolProfiles.openai(), [saveMemory as ExecuteTool]);
 const adminPorts = new Set<MessagePort>();
 const broadcast = (notice: AdminNotice): void => {
   for (const port of adminPorts) port.postMessage(notice);

@@ -46,11 +46,11 @@ export const VALIDATORS_DTS = 'src/tools/generated/validators.d.ts';
  */
 
 /**
- * The distinct parameter schemas of `tools`, in order, as `[key, schema]` pairs: `key` is
- * `core.validatorKey(schema)`, `schema` the schema without its annotations (what is compiled). A string
- * `parameters` is parsed, as the runner's parseSchema does. Schemas that differ only in annotations
+ * The distinct input schemas (`inputSchema`, JSON Schema) of `tools`, in order, as `[key, schema]`
+ * pairs: `key` is `core.validatorKey(schema)`, `schema` the schema without its annotations (what is
+ * compiled). Schemas that differ only in annotations
  * share one entry; two that differ in anything else but share a key throw (a hash collision).
- * @param {ReadonlyArray<{ name: string; parameters: unknown }>} tools
+ * @param {ReadonlyArray<{ name: string; inputSchema: unknown }>} tools
  * @param {ValidationCore} core
  * @returns {Array<[string, object]>}
  */
@@ -58,9 +58,9 @@ export function collectSchemas(tools, core) {
   /** @type {Map<string, { schema: object; text: string; tool: string }>} */
   const seen = new Map();
   for (const tool of tools) {
-    const schema = typeof tool.parameters === 'string' ? JSON.parse(tool.parameters) : tool.parameters;
+    const schema = tool.inputSchema;
     if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
-      throw new Error(`tool ${tool.name}: parameters is not a JSON Schema object`);
+      throw new Error(`tool ${tool.name}: inputSchema is not a JSON Schema object`);
     }
     const key = core.validatorKey(schema);
     const stripped = core.stripAnnotations(schema);
@@ -82,7 +82,7 @@ const RUNTIME_REQUIRE = /const (\w+) = require\("(ajv\/dist\/runtime\/[\w/-]+)"\
  * a default export `{ [validatorKey(schema)]: validate }` and an export `checks`
  * `{ [validatorKey(schema)]: validatorCheck(schema) }`. Deterministic: the same tools give the
  * same text.
- * @param {ReadonlyArray<{ name: string; parameters: unknown }>} tools
+ * @param {ReadonlyArray<{ name: string; inputSchema: unknown }>} tools
  * @param {ValidationCore} core
  * @returns {string}
  */
@@ -169,7 +169,7 @@ export async function loadValidationCore(options = {}) {
 /**
  * Loads the built-in tools (BuiltinTools.all() plus the web_search fallback).
  * @param {{ fromDist?: boolean }} [options]
- * @returns {Promise<Array<{ name: string; parameters: unknown }>>}
+ * @returns {Promise<Array<{ name: string; inputSchema: unknown }>>}
  */
 export async function loadBuiltinTools(options = {}) {
   if (options.fromDist) {

@@ -156,7 +156,7 @@ describe('built-in tools under a policy that forbids eval (node --disallow-code-
   });
 
   it('turns bad arguments into invalid_arguments with the usual messages', () => {
-    const allowed = Object.keys((BuiltinTools.ViewFile.parameters as { properties: object }).properties).join(', ');
+    const allowed = Object.keys((BuiltinTools.ViewFile.inputSchema as { properties: object }).properties).join(', ');
     expect(strict.bad).toEqual([
       { name: 'view_file', code: 'invalid_arguments', error: 'invalid arguments for view_file: /start_line must be integer' },
       { name: 'view_file', code: 'invalid_arguments', error: 'invalid arguments for view_file: missing required argument "file_path"' },

@@ -13,14 +13,14 @@ import precompiledBuiltins from '../src/tools/generated/validators.js';
 import { BUILTIN_VALIDATORS } from '../src/runner.js';
 import { BuiltinTools } from '../src/tools/index.js';
 import { webSearchFallbackTool } from '../src/tools/web-search.js';
-import type { Tool } from '../src/core/tool.js';
+import type { ExecuteTool } from '../src/core/tool.js';
 import * as core from '../src/core/validation.js';
 import type { JsonSchema } from '../src/core/types.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const STALE = 'is stale: run npm run gen:validators';
 const { AJV_OPTIONS, compileValidator, formatValidationErrors, parseSchema, precompiledValidator, stripAnnotations, validatorKey } = core;
-const builtins = (): Tool[] => [...BuiltinTools.all(), webSearchFallbackTool as Tool];
+const builtins = (): ExecuteTool[] => [...BuiltinTools.all(), webSearchFallbackTool as ExecuteTool];
 
 describe('src/tools/generated/validators.js', () => {
   it('equals what scripts/build-validators.mjs generates from the current schemas', () => {
@@ -39,7 +39,7 @@ describe('src/tools/generated/validators.js', () => {
   it('has a validator for every built-in schema, including the web_search fallback', () => {
     const keys = Object.keys(precompiledBuiltins);
     for (const tool of builtins()) {
-      const key = validatorKey(parseSchema(tool.name, tool.parameters));
+      const key = validatorKey(parseSchema(tool.name, tool.inputSchema as JsonSchema));
       expect(keys, `no precompiled validator for ${tool.name}: run npm run gen:validators`).toContain(key);
     }
     expect(keys).toHaveLength(collectSchemas(builtins(), core).length);
@@ -47,7 +47,7 @@ describe('src/tools/generated/validators.js', () => {
 
   it('is what compileValidator returns for a built-in schema, without compiling', async () => {
     for (const tool of builtins()) {
-      const schema = parseSchema(tool.name, tool.parameters);
+      const schema = parseSchema(tool.name, tool.inputSchema as JsonSchema);
       expect(precompiledValidator(schema, BUILTIN_VALIDATORS)).toBe(precompiledBuiltins[validatorKey(schema)]);
       expect(await compileValidator(tool.name, schema, 'parameters', BUILTIN_VALIDATORS)).toBe(precompiledBuiltins[validatorKey(schema)]);
     }
@@ -75,7 +75,7 @@ describe('src/tools/generated/validators.js', () => {
       { query: '' },
     ];
     for (const tool of builtins()) {
-      const schema = parseSchema(tool.name, tool.parameters) as JsonSchema;
+      const schema = parseSchema(tool.name, tool.inputSchema as JsonSchema) as JsonSchema;
       const runtime = ajv.compile(schema);
       const standalone = precompiledBuiltins[validatorKey(schema)];
       expect(standalone).toBeTypeOf('function');

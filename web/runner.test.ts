@@ -39,7 +39,7 @@ function fakeWebPlatform(failWith?: ToolError): WebPlatform & { batches: number;
 describe('ToolRunner on a platform with batch', () => {
   it('runs a batch inside one platform batch, with no per-call flush', async () => {
     const platform = fakeWebPlatform();
-    const runner = new ToolRunner({ platform, tools: BuiltinTools.all() as Tool[] });
+    const runner = new ToolRunner({ platform, tools: BuiltinTools.all() });
     const results = await runner.processToolCalls([
       { id: 'a', name: 'create_file', args: { file_path: 'a.txt', content: 'a' } },
       { id: 'b', name: 'create_file', args: { file_path: 'b.txt', content: 'b' } },
@@ -53,7 +53,7 @@ describe('ToolRunner on a platform with batch', () => {
   it('turns the successes of mutating calls into the commit error and keeps read-only results and earlier failures', async () => {
     const platform = fakeWebPlatform(new ToolError('quota_exceeded', 'browser storage is full'));
     const late = defineTool({ name: 'late_tool', description: '', parameters: { type: 'object' }, readOnly: true, call: async () => 'read' });
-    const runner = new ToolRunner({ platform, tools: BuiltinTools.all() as Tool[] });
+    const runner = new ToolRunner({ platform, tools: BuiltinTools.all() });
     await runner.register(late as Tool);
     const results = await runner.processToolCalls([
       { id: 'w', name: 'create_file', args: { file_path: 'a.txt', content: 'a' } },
@@ -118,7 +118,7 @@ describe('ToolRunner on a platform with batch', () => {
 describe('WebToolRunner', () => {
   it('is ToolRunner under its old name, batching through the platform', async () => {
     const platform = fakeWebPlatform();
-    const runner = new WebToolRunner({ platform, tools: BuiltinTools.all() as Tool[] });
+    const runner = new WebToolRunner({ platform, tools: BuiltinTools.all() });
     expect(runner).toBeInstanceOf(ToolRunner);
     await runner.processToolCalls([{ name: 'create_file', args: { file_path: 'a.txt', content: 'a' } }]);
     expect([platform.batches, platform.flushes]).toEqual([1, 0]);

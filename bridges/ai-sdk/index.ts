@@ -8,7 +8,7 @@ import { ToolError } from '../../src/core/errors.js';
 import type { ToolHost, ToolInfo } from '../../src/core/host.js';
 import { matchesToolPattern } from '../../src/core/permissions.js';
 import type { CallOptions, ToolCallResult } from '../../src/core/runner.js';
-import type { Tool, ToolContext } from '../../src/core/tool.js';
+import type { ExecuteTool, ToolContext } from '../../src/core/tool.js';
 import type { JsonSchema, JsonValue } from '../../src/core/types.js';
 import { heldBackReason, TurnBatcher } from '../batch.js';
 import { checkOptions, checkToolHost, describeValue, is, toolPatternsRule, type OptionRules } from '../../src/core/options.js';
@@ -228,14 +228,14 @@ export interface FromAiSdkToolOptions {
 
 /**
  * An AI SDK tool (`tool({ description, inputSchema, execute })`, zod or `jsonSchema` input) as a
- * toolhost {@link Tool}, so it runs inside a `ToolRunner` — in a browser worker too — with toolhost's
- * permissions, timeouts and batching. Its input schema's JSON Schema becomes `parameters`; the
+ * toolhost {@link ExecuteTool}, so it runs inside a `ToolRunner` — in a browser worker too — with toolhost's
+ * permissions, timeouts and batching. Its input schema's JSON Schema becomes `inputSchema`; the
  * schema's own validation (zod) runs before `execute` and its failure is `invalid_arguments`.
  * `execute` receives `{ toolCallId, messages: [], abortSignal, context: {} }`; a throw is
  * `execution_failed` with its message. Rejects with a TypeError (the host's mistake) for a tool without
  * `execute` or a bad option.
  */
-export async function fromAiSdkTool(tool: AiTool, options: FromAiSdkToolOptions): Promise<Tool> {
+export async function fromAiSdkTool(tool: AiTool, options: FromAiSdkToolOptions): Promise<ExecuteTool> {
   checkOptions('fromAiSdkTool', options, FROM_AI_SDK_RULES);
   if (options === undefined) throw new TypeError('fromAiSdkTool: options must be an object with name (the toolhost name of the tool), not undefined');
   if (typeof tool !== 'object' || tool === null) {
@@ -247,18 +247,14 @@ export async function fromAiSdkTool(tool: AiTool, options: FromAiSdkToolOptions)
   }
   const { asSchema } = await loadAi();
   const schema = asSchema(tool.inputSchema);
-  const parameters = (await schema.jsonSchema) as JsonSchema;
+  const inputSchema = (await schema.jsonSchema) as JsonSchema;
   const description = typeof tool.description === 'string' ? tool.description : (options.description ?? options.name);
   return {
     name: options.name,
     description,
-    parameters,
-    readOnly: options.readOnly ?? false,
-    needsContext: true,
-    async call() {
-      throw new ToolError('execution_failed', `${options.name} runs through callWithContext`);
-    },
-    async callWithContext(args: unknown, ctx: ToolContext): Promise<unknown> {
+    inputSchema,
+    annotations: { readOnlyHint: options.readOnly ?? false },
+    async execute(args: unknown, ctx: ToolContext): Promise<unknown> {
       let input: unknown = args;
       if (schema.validate) {
         const checked = await schema.validate(args);

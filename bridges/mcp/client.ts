@@ -1,7 +1,7 @@
 import type { CallToolResult, Client, Tool as McpTool, Transport } from '@modelcontextprotocol/client';
 import { peerLoader } from '../peer.js';
 import { ToolError, isToolErrorCode } from '../../src/core/errors.js';
-import type { Tool, ToolContext } from '../../src/core/tool.js';
+import type { ExecuteTool, ToolContext } from '../../src/core/tool.js';
 import type { JsonSchema, JsonValue } from '../../src/core/types.js';
 import { quoteForMessage } from '../../src/fs/text.js';
 import { checkOptions, is, rule, type OptionRules } from '../../src/core/options.js';
@@ -13,7 +13,7 @@ import { checkOptions, is, rule, type OptionRules } from '../../src/core/options
  * are removed in the same step. A name held by any other tool must be refused with a TypeError.
  */
 export interface ToolRegistry {
-  registerAll(tools: readonly Tool[], options: { replace: readonly Tool[] }): Promise<void> | void;
+  registerAll(tools: readonly ExecuteTool[], options: { replace: readonly ExecuteTool[] }): Promise<void> | void;
 }
 
 /** An MCP Transport: what `Client.connect` takes. */
@@ -79,9 +79,9 @@ export interface McpTools {
   /** The connected client (the one given, or the one made for the transport). */
   readonly client: Client;
   /** The remote tools as toolhost tools, in the server's order. */
-  tools(): Tool[];
+  tools(): ExecuteTool[];
   /** Fetches the list again (and updates the registry, if any); resolves with the new tools. */
-  refresh(): Promise<Tool[]>;
+  refresh(): Promise<ExecuteTool[]>;
   /** Closes the client when `mcpTools` made it; stops following list changes either way. */
   close(): Promise<void>;
 }
@@ -135,21 +135,15 @@ function withoutDialect(schema: Record<string, unknown>): JsonSchema {
   return rest as JsonSchema;
 }
 
-function toToolhostTool(client: Client, remote: McpTool, name: string, trusted: boolean): Tool {
-  const readOnly = trusted && remote.annotations?.readOnlyHint === true;
-  const tool: Tool = {
+function toToolhostTool(client: Client, remote: McpTool, name: string, trusted: boolean): ExecuteTool {
+  const tool: ExecuteTool = {
     name,
     description: remote.description ?? remote.title ?? remote.name,
-    parameters: withoutDialect(remote.inputSchema),
-    readOnly,
-    concurrencySafe: readOnly,
-    needsContext: true,
+    inputSchema: withoutDialect(remote.inputSchema),
+    // Kept as the server gave them; untrusted, `readOnlyHint` grants nothing (the tool is treated as mutating).
     annotations: { ...remote.annotations },
     annotationsTrusted: trusted,
-    async call() {
-      throw new ToolError('execution_failed', `${remote.name} runs through callWithContext`);
-    },
-    async callWithContext(args: unknown, ctx: ToolContext): Promise<unknown> {
+    async execute(args: unknown, ctx: ToolContext): Promise<unknown> {
       const params = { name: remote.name, arguments: (args ?? {}) as Record<string, unknown> };
       let result: CallToolResult;
       try {
@@ -251,7 +245,7 @@ function checkedList(remotes: readonly McpTool[], rules: ListRules): Array<{ rem
  * Swaps `previous` for `next` in the registry, all or nothing. A TypeError (a name taken by a tool
  * this bridge did not register) is given again naming the server and the way out.
  */
-async function registerList(registry: ToolRegistry, next: readonly Tool[], previous: readonly Tool[], rules: ListRules): Promise<void> {
+async function registerList(registry: ToolRegistry, next: readonly ExecuteTool[], previous: readonly ExecuteTool[], rules: ListRules): Promise<void> {
   try {
     await registry.registerAll(next, { replace: previous });
   } catch (error) {
@@ -323,12 +317,12 @@ export async function mcpTools(source: Client | Transport, options: McpToolsOpti
     server: serverLabel(client),
   };
   const trusted = options.trustAnnotations ?? false;
-  let current: Tool[] = [];
+  let current: ExecuteTool[] = [];
   let following = true;
   let queue: Promise<unknown> = Promise.resolve();
-  let waiting: Promise<Tool[]> | undefined;
+  let waiting: Promise<ExecuteTool[]> | undefined;
 
-  const load = async (): Promise<Tool[]> => {
+  const load = async (): Promise<ExecuteTool[]> => {
     const listed = await client.listTools(undefined, { cacheMode: 'refresh' });
     const next = checkedList(listed.tools, rules).map(({ remote, name }) => toToolhostTool(client, remote, name, trusted));
     // All or nothing, and only the names this bridge registered before may be taken again.
@@ -338,9 +332,9 @@ export async function mcpTools(source: Client | Transport, options: McpToolsOpti
   };
   // One list at a time, in order, so an older answer never replaces a newer one; callers that come
   // while a fetch waits to start share it (a flood of list_changed costs one fetch, not one each).
-  const refresh = (): Promise<Tool[]> => {
+  const refresh = (): Promise<ExecuteTool[]> => {
     if (waiting) return waiting;
-    const start = (): Promise<Tool[]> => {
+    const start = (): Promise<ExecuteTool[]> => {
       waiting = undefined;
       return load();
     };

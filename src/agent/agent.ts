@@ -4,7 +4,8 @@ import type { Model, ModelMessage } from './models/types.js';
 import type { PermissionAnswer, PermissionPolicy, PermissionRequest } from '../core/permissions.js';
 import type { CallOptions, ToolCall, ToolCallResult, ToolRunnerOptions } from '../core/runner.js';
 import { ToolRunner } from '../runner.js';
-import type { AnyTool, HostHooks, Tool } from '../core/tool.js';
+import type { AnyTool, HostHooks } from '../core/tool.js';
+import { createToolEntry } from '../core/entry.js';
 import { BuiltinTools } from '../tools/index.js';
 import { finishTool } from '../tools/finish.js';
 import { toolProfiles, type ToolProfileName } from '../tools/profiles/index.js';
@@ -69,7 +70,7 @@ interface BuilderConfig {
   /** False for subagents, whose `tools` already holds the chosen built-ins. */
   builtins: boolean;
   /** The profile asked for; undefined: the model's. */
-  profile: ToolProfileName | Tool[] | undefined;
+  profile: ToolProfileName | AnyTool[] | undefined;
 }
 
 // Runs in progress per agent and conversation: permission prompts and subagents find their run here.
@@ -272,7 +273,7 @@ export class AgentBuilder {
    * `toolProfiles.combine(...)`). Without it the agent takes the model's `toolProfile`, else
    * `toolhost`. Profiles other than `toolhost` get `finish` added, so a run can end with it.
    */
-  toolProfile(profile: ToolProfileName | Tool[]): this {
+  toolProfile(profile: ToolProfileName | AnyTool[]): this {
     this.#config.profile = profile;
     return this;
   }
@@ -378,11 +379,20 @@ export class AgentBuilder {
 }
 
 /** The tools of the chosen profile (read-only ones only with `readOnly`), with `finish` for the non-toolhost ones. */
-function profileTools(asked: ToolProfileName | Tool[] | undefined, profile: ToolProfileName | 'custom', readOnly: boolean): Tool[] {
+function profileTools(asked: ToolProfileName | AnyTool[] | undefined, profile: ToolProfileName | 'custom', readOnly: boolean): AnyTool[] {
   if (profile === 'toolhost' && !Array.isArray(asked)) return readOnly ? BuiltinTools.readOnly() : toolProfiles.toolhost();
-  const list = Array.isArray(asked) ? asked.slice() : toolProfiles.byName(profile as ToolProfileName);
-  const chosen = readOnly ? list.filter((tool) => tool.readOnly === true) : list;
-  return chosen.some((tool) => tool.name === 'finish') ? chosen : [...chosen, finishTool as Tool];
+  const list: AnyTool[] = Array.isArray(asked) ? asked.slice() : toolProfiles.byName(profile as ToolProfileName);
+  const chosen = readOnly ? list.filter(isReadOnlyTool) : list;
+  return chosen.some((tool) => tool.name === 'finish') ? chosen : [...chosen, finishTool];
+}
+
+/** Whether a tool is read-only as the runner will see it (either form; a tool the runner will refuse is kept, so registration reports it). */
+function isReadOnlyTool(tool: AnyTool): boolean {
+  try {
+    return createToolEntry(tool).readOnly;
+  } catch {
+    return true;
+  }
 }
 
 function buildAgent(config: BuilderConfig): Agent {

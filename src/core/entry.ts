@@ -1,13 +1,13 @@
 /**
- * The one internal form of a registered tool. Both public shapes — the `execute` form
- * ({@link ExecuteTool}, JSON Schema or Standard Schema input) and the classic form ({@link Tool}:
- * `parameters`, `call` / `callWithContext`, `needsContext`, `readOnly`) — are turned into a
- * {@link ToolEntry} once, at registration, so the runner and the worker bridge have no branches on the
- * shape a tool was written in.
+ * The one internal form of a registered tool, built from the one tool shape, {@link ExecuteTool}
+ * (JSON Schema or Standard Schema input, `annotations.readOnlyHint`, `execute(input, ctx)`). A tool in
+ * the classic form is turned into that shape first, by the adapter in `classic-tool.ts`; the runner and
+ * the worker bridge read only the entry.
  */
 import { ToolError } from './errors.js';
 import type { ToolAnnotations } from './host.js';
 import { formatStandardIssues, isStandardSchema, jsonSchemaOfStandard, type StandardSchemaResult, type StandardSchemaV1 } from './standard-schema.js';
+import { fromClassicTool } from './classic-tool.js';
 import { isExecuteTool, type AnyTool, type ExecuteTool, type Tool, type ToolContext, type ToolSchema } from './tool.js';
 import type { JsonSchema } from './json.js';
 import { coerceArguments, compileValidator, formatValidationErrors, parseSchema, precompiledValidator, type ArgumentValidator, type GeneratedValidators } from './validation.js';
@@ -26,7 +26,7 @@ export interface ToolEntry {
   readonly concurrencySafe: boolean;
   /** The model-facing JSON Schema of the result, when the tool declares one. */
   readonly outputSchema: JsonSchema | undefined;
-  /** Whether `run` reads its context (an `execute` tool, a classic `needsContext` tool). */
+  /** Whether `run` reads its context (false only for an adapted classic tool without one). */
   readonly usesContext: boolean;
   /** The tool as it was given. */
   readonly tool: AnyTool;
@@ -195,11 +195,12 @@ function outputCheck(name: string, schema: ToolSchema | undefined, generated: Ge
 }
 
 /**
- * Builds the entry of a tool in either shape. Throws a TypeError naming the tool (a host's mistake,
- * never reported as the model's) for a bad name, a missing `execute` / `call`, or a schema that is not
- * a JSON Schema object describing an object, or a Standard Schema that cannot be shown as JSON Schema.
- * A JSON Schema that ajv must compile (no precompiled validator, none among `generated`) is compiled by
- * `compile()`.
+ * Builds the entry of a tool. A classic tool is first turned into the `execute` shape by
+ * {@link fromClassicTool} (the one place that form is read); every tool then goes through the same
+ * builder. Throws a TypeError naming the tool (a host's mistake, never reported as the model's) for a
+ * bad name, a missing `execute` / `call`, or a schema that is not a JSON Schema object describing an
+ * object, or a Standard Schema that cannot be shown as JSON Schema. A JSON Schema that ajv must compile
+ * (no precompiled validator, none among `generated`) is compiled by `compile()`.
  */
 export function createToolEntry(candidate: AnyTool, generated?: GeneratedValidators): ToolEntry {
   if (typeof candidate !== 'object' || candidate === null) {
@@ -207,10 +208,23 @@ export function createToolEntry(candidate: AnyTool, generated?: GeneratedValidat
   }
   const name = checkName(candidate);
   if (typeof candidate.description !== 'string') throw new TypeError(`tool ${name}: description must be a string`);
-  return isExecuteTool(candidate) ? executeEntry(name, candidate, generated) : classicEntry(name, candidate as Tool, generated);
+  if (isExecuteTool(candidate)) return buildEntry(name, candidate, candidate, generated, true, 'inputSchema');
+  const adapted = fromClassicTool(name, candidate as Tool);
+  return buildEntry(name, adapted.tool, candidate, generated, adapted.usesContext, 'parameters');
 }
 
-function executeEntry(name: string, tool: ExecuteTool, generated: GeneratedValidators | undefined): ToolEntry {
+/**
+ * The one entry builder. `given` is the tool as registered (kept for identity); `usesContext` is false
+ * only for a tool that takes no context (a classic `call`), and `schemaLabel` names its schema in errors.
+ */
+function buildEntry(
+  name: string,
+  tool: ExecuteTool,
+  given: AnyTool,
+  generated: GeneratedValidators | undefined,
+  usesContext: boolean,
+  schemaLabel: 'inputSchema' | 'parameters',
+): ToolEntry {
   const input = tool.inputSchema;
   let parameters: JsonSchema;
   let parse: ToolEntry['parse'];
@@ -219,64 +233,30 @@ function executeEntry(name: string, tool: ExecuteTool, generated: GeneratedValid
     parameters = jsonSchemaOfStandard(name, input, tool.jsonSchema);
     parse = standardParser(input, parameters);
   } else {
-    parameters = parseSchema(name, input as JsonSchema, 'inputSchema');
-    ({ validator, parse } = jsonParser(name, parameters, 'inputSchema', generated));
+    parameters = parseSchema(name, input as JsonSchema, schemaLabel);
+    ({ validator, parse } = jsonParser(name, parameters, schemaLabel, generated));
   }
-  checkObjectSchema(name, parameters, 'inputSchema');
+  checkObjectSchema(name, parameters, schemaLabel);
   const readOnly = tool.annotations?.readOnlyHint === true && tool.annotationsTrusted !== false;
   const output = outputCheck(name, tool.outputSchema, generated);
+  const decide = tool.isReadOnlyCall;
   return finish({
     name,
     description: tool.description,
     parameters,
     annotations: { ...tool.annotations, readOnlyHint: readOnly },
     readOnly,
-    readOnlyCall: readOnlyCall(tool),
+    // Called as a method: a class-based tool keeps its `this`.
+    readOnlyCall: typeof decide === 'function' ? (value) => decide.call(tool, value) === true : undefined,
     concurrencySafe: tool.concurrencySafe ?? readOnly,
     outputSchema: output.jsonSchema,
-    usesContext: true,
-    tool,
+    usesContext,
+    tool: given,
     parse,
     run: (value, ctx) => tool.execute(value, ctx as ToolContext),
     checkOutput: output.check,
     validators: [validator, output.validator],
   });
-}
-
-function classicEntry(name: string, tool: Tool, generated: GeneratedValidators | undefined): ToolEntry {
-  if (typeof tool.call !== 'function' && typeof tool.callWithContext !== 'function') {
-    throw new TypeError(`tool ${name} has neither execute, call nor callWithContext`);
-  }
-  const parameters = parseSchema(name, tool.parameters);
-  checkObjectSchema(name, parameters, 'parameters');
-  const { validator, parse } = jsonParser(name, parameters, 'parameters', generated);
-  const readOnly = tool.readOnly === true || (tool.annotations?.readOnlyHint === true && tool.annotationsTrusted !== false);
-  const usesContext = tool.needsContext === true && typeof tool.callWithContext === 'function';
-  const output = outputCheck(name, tool.outputSchema, generated);
-  return finish({
-    name,
-    description: tool.description,
-    parameters,
-    annotations: { ...tool.annotations, readOnlyHint: readOnly },
-    readOnly,
-    readOnlyCall: readOnlyCall(tool),
-    concurrencySafe: tool.concurrencySafe ?? readOnly,
-    outputSchema: output.jsonSchema,
-    usesContext,
-    tool,
-    parse,
-    // Called as methods: a class-based tool keeps its `this`.
-    run: usesContext ? (value, ctx) => tool.callWithContext?.(value, ctx as ToolContext) : (value) => tool.call(value),
-    checkOutput: output.check,
-    validators: [validator, output.validator],
-  });
-}
-
-/** A tool's `isReadOnlyCall`, called as a method (a class-based tool keeps its `this`). */
-function readOnlyCall(tool: AnyTool): ToolEntry['readOnlyCall'] {
-  const decide = (tool as { isReadOnlyCall?: unknown }).isReadOnlyCall;
-  if (typeof decide !== 'function') return undefined;
-  return (input) => (decide as (input: unknown) => unknown).call(tool, input) === true;
 }
 
 /**

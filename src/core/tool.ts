@@ -8,9 +8,11 @@ import { isStandardSchema, legacyZodProblem, type StandardSchemaV1 } from './sta
 import { checkOptions, describeValue, type OptionRules } from './options.js';
 
 /**
- * The classic tool shape, kept working beside {@link ExecuteTool}: `parameters` (JSON Schema object or
+ * The classic tool form, still accepted for a host's own tools: `parameters` (JSON Schema object or
  * JSON string), `call`, and `callWithContext` when `needsContext` is set. Implement it as a class or
- * build it with {@link defineTool}. Outputs must be JSON-serialisable (structured-clone safe).
+ * build it with {@link defineTool}. At registration it is turned into the one tool shape,
+ * {@link ExecuteTool} (every built-in and profile tool is written in that shape), and nothing past
+ * registration reads this form. Outputs must be JSON-serialisable (structured-clone safe).
  */
 export interface Tool<Args = unknown, Out = unknown> {
   /** Model-facing name, `/^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/`. */
@@ -148,9 +150,12 @@ export type ToolSchema = JsonSchema | StandardSchemaV1;
 export type InferInput<S> = S extends StandardSchemaV1 ? NonNullable<S['~standard']['types']>['output'] : InferArgs<S>;
 
 /**
- * A tool in the shape of the AI SDK's `tool()`, MCP's `registerTool` and OpenAI Agents' `tool()`:
- * `execute(input, ctx)` gets the validated (and, for a Standard Schema, parsed) input and a
- * {@link ToolContext}. Build one with {@link defineTool}. Outputs must be JSON-serialisable.
+ * The one tool shape, as the AI SDK's `tool()`, MCP's `registerTool` and OpenAI Agents' `tool()` have
+ * it: `execute(input, ctx)` gets the validated (and, for a Standard Schema, parsed) input and a
+ * {@link ToolContext}; `annotations.readOnlyHint` says the tool changes nothing (refined per call by
+ * `isReadOnlyCall`), and concurrency-safety follows it unless `concurrencySafe` says otherwise. Every
+ * built-in and profile tool has this shape. Build one with {@link defineTool}. Outputs must be
+ * JSON-serialisable.
  */
 export interface ExecuteTool<Input = unknown, Output = unknown> {
   /** Model-facing name, `/^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/`. */
@@ -186,8 +191,8 @@ export interface ExecuteTool<Input = unknown, Output = unknown> {
   execute(input: Input, ctx: ToolContext): Promise<Output> | Output;
 }
 
-/** Any tool a runner takes: an {@link ExecuteTool} or a classic {@link Tool}. */
-export type AnyTool = ExecuteTool<never, unknown> | ExecuteTool | Tool<never, unknown> | Tool;
+/** Any tool a runner takes: an {@link ExecuteTool}, or a classic {@link Tool} (adapted at registration). */
+export type AnyTool = ExecuteTool<never, unknown> | Tool<never, unknown>;
 
 /** The object literal {@link defineTool} takes for an {@link ExecuteTool}. */
 export interface ExecuteToolDefinition<S, Out> {

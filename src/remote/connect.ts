@@ -82,8 +82,8 @@ export interface RemoteToolRunner extends ToolHost {
   processToolCalls(calls: readonly ToolCall[], options?: CallOptions): Promise<ToolCallResult[]>;
   /**
    * Registers a tool that runs here, on the page: the worker validates its arguments and applies
-   * permissions, then forwards the call. Kept across worker restarts. A `needsContext` tool gets a
-   * page-side context: `conversationId`, `callId`, `signal`, `cwd`, `planMode`, `verbose`, `isIdle()`
+   * permissions, then forwards the call. Kept across worker restarts. A tool that reads its context gets a
+   * page-side one: `conversationId`, `callId`, `signal`, `cwd`, `planMode`, `verbose`, `isIdle()`
    * and `send`; `fs`, `platform`, state and the caches live in the worker and throw `unavailable`.
    * Either tool shape; a Standard Schema tool is validated by its library on the page as well, so
    * transforms and refinements apply. Throws a TypeError naming the tool for a bad name or schema,

@@ -5,7 +5,8 @@
 import { expose, type Endpoint } from 'comlink';
 import { ToolError, toToolError } from '../core/errors.js';
 import type { CallOptions, ToolMessage, ToolRunner } from '../core/runner.js';
-import type { Tool, ToolContext } from '../core/tool.js';
+import type { ExecuteTool, ToolContext } from '../core/tool.js';
+import { parseSchema } from '../core/validation.js';
 import {
   fail,
   failure,
@@ -111,7 +112,7 @@ export function exposeToolRunner(target: ToolRunner | ToolRunnerSetup, endpoint?
     return withRunner((r) => fn(r, callOptions).then(succeed)).finally(() => controllers.delete(requestId));
   };
 
-  const pageTool = (descriptor: PageToolDescriptor): Tool => pageSideTool(descriptor, { post, pageCalls, nextId });
+  const pageTool = (descriptor: PageToolDescriptor): ExecuteTool => pageSideTool(descriptor, { post, pageCalls, nextId });
 
   let markClosed!: () => void;
   const closed = new Promise<void>((resolve) => (markClosed = resolve));
@@ -188,22 +189,18 @@ export function exposeToolRunner(target: ToolRunner | ToolRunnerSetup, endpoint?
 function pageSideTool(
   descriptor: PageToolDescriptor,
   wiring: { post(notice: WorkerNotice): void; pageCalls: Map<string, (envelope: RemoteEnvelope<unknown>) => void>; nextId(): string },
-): Tool {
+): ExecuteTool {
   const { post, pageCalls, nextId } = wiring;
+  const readOnly = descriptor.readOnly === true || descriptor.annotations?.readOnlyHint === true;
   return {
     name: descriptor.name,
     description: descriptor.description,
-    parameters: descriptor.parameters,
-    readOnly: descriptor.readOnly ?? false,
-    concurrencySafe: descriptor.concurrencySafe ?? descriptor.readOnly ?? false,
-    ...(descriptor.annotations ? { annotations: descriptor.annotations } : {}),
+    inputSchema: parseSchema(descriptor.name, descriptor.parameters),
+    annotations: { ...descriptor.annotations, readOnlyHint: readOnly },
+    concurrencySafe: descriptor.concurrencySafe ?? readOnly,
     ...(descriptor.outputSchema ? { outputSchema: descriptor.outputSchema } : {}),
-    // Always with a context: the call needs its id and signal to reach and cancel the page side.
-    needsContext: true,
-    call: async () => {
-      throw new ToolError('execution_failed', `${descriptor.name} runs on the page; call it through the runner`);
-    },
-    callWithContext: (args: unknown, ctx: ToolContext) =>
+    // The call's id and signal (from its context) reach and cancel the page side.
+    execute: (args: unknown, ctx: ToolContext) =>
       new Promise<unknown>((resolve, reject) => {
         const pageCallId = nextId();
         const onAbort = (): void => {

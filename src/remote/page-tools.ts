@@ -79,7 +79,7 @@ export function runPageTool(
     .then(reply);
 }
 
-/** The context a page-side `needsContext` tool receives: the call's plain fields, plus `send`. */
+/** The context a page-side tool that reads one receives: the call's plain fields, plus `send`. */
 export function pageContext(
   info: PageCallInfo,
   signal: AbortSignal,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ToolRunner } from '../runner.js';
-import type { Tool } from '../core/tool.js';
+import type { ExecuteTool } from '../core/tool.js';
 import { createFileTool } from './create-file.js';
 import { editFileTool } from './edit-file.js';
 import { findFileTool } from './find-file.js';
@@ -17,7 +17,7 @@ import { webSearchFallbackTool } from './web-search.js';
 import { toolProfiles } from './profiles/index.js';
 
 /** Every built-in of src/tools/*.ts. */
-const ALL: Tool[] = [
+const ALL: ExecuteTool[] = [
   viewFileTool,
   findFileTool,
   listDirTool,
@@ -33,7 +33,7 @@ const ALL: Tool[] = [
   finishTool,
   webFetchTool,
   webSearchFallbackTool,
-] as Tool[];
+] as ExecuteTool[];
 
 describe('built-in tool annotations', () => {
   it('declares MCP annotations on every built-in, readOnlyHint agreeing with readOnly (a change here is a reviewed change)', () => {
@@ -59,7 +59,7 @@ describe('built-in tool annotations', () => {
       ['web_fetch', { title: 'Fetch web page', readOnlyHint: true, openWorldHint: true }],
       ['web_search', { title: 'Web search', readOnlyHint: true, openWorldHint: true }],
     ]);
-    for (const tool of ALL) expect([tool.name, tool.annotations?.readOnlyHint]).toEqual([tool.name, tool.readOnly === true]);
+    for (const tool of ALL) expect([tool.name, typeof tool.annotations?.readOnlyHint, 'readOnly' in tool]).toEqual([tool.name, 'boolean', false]);
   });
 
   it('declares them on every tool of every profile too', () => {
@@ -84,6 +84,6 @@ describe('built-in tool annotations', () => {
       ['gemini', 'web_fetch', 'Fetch web pages', true, true],
       ['gemini', 'search_file_content', 'Search file contents', true, false],
     ]);
-    for (const tool of Object.values(profiles).flat()) expect([tool.name, tool.annotations?.readOnlyHint]).toEqual([tool.name, tool.readOnly === true]);
+    for (const tool of Object.values(profiles).flat()) expect([tool.name, typeof tool.annotations?.readOnlyHint, 'readOnly' in tool]).toEqual([tool.name, 'boolean', false]);
   });
 });

@@ -63,12 +63,12 @@ describe('BuiltinTools', () => {
     const tools = BuiltinTools.readOnly();
     expect(tools.map((tool) => tool.name)).toEqual(['find_file', 'list_dir', 'search_dir', 'view_file', 'grep_search']);
     expect(tools).toEqual([BuiltinTools.FindFile, BuiltinTools.ListDir, BuiltinTools.SearchDir, BuiltinTools.ViewFile, BuiltinTools.GrepSearch]);
-    for (const tool of tools) expect(tool.readOnly, tool.name).toBe(true);
+    for (const tool of tools) expect(tool.annotations?.readOnlyHint, tool.name).toBe(true);
   });
 
   it('flags the tools that change things as not read-only', () => {
     for (const tool of [BuiltinTools.CreateFile, BuiltinTools.EditFile, BuiltinTools.RunCommand, BuiltinTools.StartSubagent, BuiltinTools.GenerateImage, BuiltinTools.StopCommand]) {
-      expect(tool.readOnly ?? false, tool.name).toBe(false);
+      expect(tool.annotations?.readOnlyHint, tool.name).toBe(false);
     }
   });
 

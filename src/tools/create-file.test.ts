@@ -38,9 +38,9 @@ async function exists(platform: Platform, path: string): Promise<boolean> {
 describe('create_file', () => {
   it('pins its model-facing schema', () => {
     expect(createFileTool.name).toBe('create_file');
-    expect(createFileTool.readOnly).toBe(false);
-    expect(createFileTool.needsContext).toBe(true);
-    expect(createFileTool.parameters).toMatchInlineSnapshot(`
+    expect(createFileTool.annotations?.readOnlyHint).toBe(false);
+    expect(typeof createFileTool.execute).toBe('function');
+    expect(createFileTool.inputSchema).toMatchInlineSnapshot(`
       {
         "additionalProperties": false,
         "properties": {

@@ -1,10 +1,10 @@
 import { ToolError } from '../core/errors.js';
 import { fingerprintBytes, fingerprintSize } from '../core/file-cache.js';
 import { decodeText, detectLineEnding, encodeText, MESSAGE_QUOTE_CHARS, quoteForMessage, refuseLoneSurrogate } from '../fs/text.js';
-import { defineTool, type Tool } from '../core/tool.js';
+import { defineTool, type ExecuteTool } from '../core/tool.js';
 import { dirname, resolveWorkspacePath, statOrNull, writeFileAtomic } from '../fs/paths.js';
 
-const parameters = {
+const inputSchema = {
   type: 'object',
   properties: {
     file_path: {
@@ -78,7 +78,7 @@ function example(path: string, suffix: string): string {
  * content holding half of a surrogate pair, which UTF-8 cannot store),
  * `execution_failed` (a symlink loop), `quota_exceeded` (storage full).
  */
-export const createFileTool: Tool<{ file_path: string; content: string; overwrite?: boolean }, CreateFileResult> =
+export const createFileTool: ExecuteTool<{ file_path: string; content: string; overwrite?: boolean }, CreateFileResult> =
   defineTool({
     name: 'create_file',
     annotations: { title: 'Create file', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
@@ -86,9 +86,8 @@ export const createFileTool: Tool<{ file_path: string; content: string; overwrit
       'Create a file with the given content, creating missing parent directories. Fails if the file exists ' +
       'unless overwrite is true; overwriting also fails if the file changed since you last viewed it (view it ' +
       'again first). To change part of a file, use edit_file.',
-    parameters,
-    needsContext: true,
-    callWithContext: async (args, ctx): Promise<CreateFileResult> => {
+    inputSchema,
+    execute: async (args, ctx): Promise<CreateFileResult> => {
       if (args.file_path.endsWith('/')) {
         throw new ToolError('invalid_arguments', `file_path ${quoteForMessage(args.file_path)} ends with "/"; give a file name${example(args.file_path, 'index.ts')}`);
       }

@@ -34,9 +34,9 @@ async function read(platform: Platform, path: string): Promise<string> {
 describe('edit_file', () => {
   it('pins its model-facing schema', () => {
     expect(editFileTool.name).toBe('edit_file');
-    expect(editFileTool.readOnly).toBe(false);
-    expect(editFileTool.needsContext).toBe(true);
-    expect(editFileTool.parameters).toMatchInlineSnapshot(`
+    expect(editFileTool.annotations?.readOnlyHint).toBe(false);
+    expect(typeof editFileTool.execute).toBe('function');
+    expect(editFileTool.inputSchema).toMatchInlineSnapshot(`
       {
         "additionalProperties": false,
         "properties": {

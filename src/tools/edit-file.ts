@@ -1,7 +1,7 @@
 import { ToolError } from '../core/errors.js';
 import { fingerprintBytes } from '../core/file-cache.js';
 import { clipForMessage, decodeText, encodeText, quoteForMessage, refuseLoneSurrogate, type DecodedText } from '../fs/text.js';
-import { defineTool, type Tool, type ToolContext } from '../core/tool.js';
+import { defineTool, type ExecuteTool, type ToolContext } from '../core/tool.js';
 import { dirname, resolveWorkspacePath, statOrNull, writeFileAtomic } from '../fs/paths.js';
 import type { FsStats } from '../core/types.js';
 import { unifiedDiff } from './edit/diff.js';
@@ -40,7 +40,7 @@ export { EDIT_MAX_DIFF_CHARS, EDIT_MAX_DIFF_LINE_CHARS } from './edit/diff.js';
 /** Largest file `edit_file` edits, in bytes (32 MiB, as `view_file` reads). */
 export const EDIT_MAX_FILE_BYTES = 32 * 1024 * 1024;
 
-const parameters = {
+const inputSchema = {
   type: 'object',
   properties: {
     file_path: {
@@ -116,16 +116,15 @@ export interface EditFileResult {
  * file yields to the event loop every few ms, and on Node a large diff or no_match hint runs on a worker
  * thread, ended by the call's deadline or cancel.
  */
-export const editFileTool: Tool<EditFileArgs, EditFileResult> = defineTool({
+export const editFileTool: ExecuteTool<EditFileArgs, EditFileResult> = defineTool({
   name: 'edit_file',
   annotations: { title: 'Edit file', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   description:
     'Replace exact text in a file. old_string must match the file exactly (including indentation) and occur once, ' +
     'unless replace_all is true or expected_replacements gives the number of occurrences. Returns a unified diff. ' +
     'View the file first and copy the text from it. With an empty old_string, creates a file that does not exist yet.',
-  parameters,
-  needsContext: true,
-  callWithContext: async (args, ctx): Promise<EditFileResult> => {
+  inputSchema,
+  execute: async (args, ctx): Promise<EditFileResult> => {
     checkArguments(args);
     const path = await resolveWorkspacePath({ fs: ctx.fs, root: ctx.platform.root, cwd: ctx.cwd }, args.file_path);
     // The path as messages show it (capped: a long path need not come back whole).

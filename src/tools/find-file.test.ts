@@ -55,8 +55,8 @@ async function findError(runner: ToolRunner, args: Record<string, unknown>): Pro
 describe('find_file', () => {
   it('pins its model-facing schema', () => {
     expect(findFileTool.name).toBe('find_file');
-    expect(findFileTool.readOnly).toBe(true);
-    expect(findFileTool.parameters).toMatchInlineSnapshot(`
+    expect(findFileTool.annotations?.readOnlyHint).toBe(true);
+    expect(findFileTool.inputSchema).toMatchInlineSnapshot(`
       {
         "additionalProperties": false,
         "properties": {

@@ -1,6 +1,6 @@
 import { ToolError } from '../core/errors.js';
 import { compileGlob, loadGlobMatcher } from '../search/glob.js';
-import { defineTool, type Tool } from '../core/tool.js';
+import { defineTool, type ExecuteTool } from '../core/tool.js';
 import { DEFAULT_MAX_WALK_ENTRIES, reportWalk, walkWorkspace } from '../fs/walk.js';
 import { resolveWorkspacePath } from '../fs/paths.js';
 import { DEADLINE_SHARE, searchBudget } from '../search/line-search.js';
@@ -9,7 +9,7 @@ import { fitResult, joinNotes, RESULT_MAX_CHARS } from './result-budget.js';
 /** Largest `max_results` of find_file. */
 export const MAX_FIND_RESULTS = 10_000;
 
-const parameters = {
+const inputSchema = {
   type: 'object',
   properties: {
     pattern: {
@@ -82,16 +82,15 @@ export interface FindFileResult {
  * (`dir_path`, or an absolute or `../` pattern, outside the workspace, or a `..` after a wildcard that
  * can climb above its root: `**\/../../etc/passwd`), `timeout`/`cancelled`.
  */
-export const findFileTool: Tool<FindFileArgs, FindFileResult> = defineTool({
+export const findFileTool: ExecuteTool<FindFileArgs, FindFileResult> = defineTool({
   name: 'find_file',
   annotations: { title: 'Find files', readOnlyHint: true, openWorldHint: false },
   description:
     'Find files by name or path glob, e.g. "*.ts" (any depth), "src/**/*.test.ts", "*.{js,jsx}". Returns ' +
     'absolute paths sorted by path. Case-insensitive unless case_sensitive. Skips .git/, node_modules/ and ' +
     '.gitignore\'d paths unless include_ignored.',
-  parameters,
-  readOnly: true,
-  callWithContext: async (args, ctx): Promise<FindFileResult> => {
+  inputSchema,
+  execute: async (args, ctx): Promise<FindFileResult> => {
     const scope = { fs: ctx.fs, root: ctx.platform.root, cwd: ctx.cwd };
     const dir = await resolveWorkspacePath(scope, args.dir_path ?? ctx.cwd, { argName: 'dir_path' });
     // The glob compiler (in browsers fetched on the first find_file).
@@ -152,4 +151,4 @@ export const findFileTool: Tool<FindFileArgs, FindFileResult> = defineTool({
     }
     return result;
   },
-}) as Tool<FindFileArgs, FindFileResult>;
+}) as ExecuteTool<FindFileArgs, FindFileResult>;

@@ -5,7 +5,7 @@ import { finishTool } from './finish.js';
 describe('finishTool', () => {
   it('is named finish and has a closed schema with an optional result', () => {
     expect(finishTool.name).toBe('finish');
-    const schema = finishTool.parameters as { additionalProperties?: unknown; required?: unknown };
+    const schema = finishTool.inputSchema as { additionalProperties?: unknown; required?: unknown };
     expect(schema.additionalProperties).toBe(false);
     expect(schema.required).toBeUndefined();
   });

@@ -1,6 +1,6 @@
-import { defineTool, type Tool } from '../core/tool.js';
+import { defineTool, type ExecuteTool } from '../core/tool.js';
 
-const parameters = {
+const inputSchema = {
   type: 'object',
   properties: {
     result: {
@@ -24,15 +24,14 @@ export interface FinishResult {
  * only returns. A throwing hook becomes `execution_failed`. It changes no file, so it is read-only (plan
  * mode allows it), but not concurrency-safe: it runs after every earlier call of the batch has ended.
  */
-export const finishTool: Tool<{ result?: string }, FinishResult> = defineTool({
+export const finishTool: ExecuteTool<{ result?: string }, FinishResult> = defineTool({
   name: 'finish',
   annotations: { title: 'Finish', readOnlyHint: true, openWorldHint: false },
   description:
     'Signal that the task is complete. Call it once, last, with an optional short summary or final answer as result.',
-  parameters,
-  readOnly: true,
+  inputSchema,
   concurrencySafe: false,
-  callWithContext: async ({ result }, ctx): Promise<FinishResult> => {
+  execute: async ({ result }, ctx): Promise<FinishResult> => {
     const onFinish = ctx.hooks.onFinish;
     if (onFinish) {
       const event: { conversationId: string; result?: string } = { conversationId: ctx.conversationId };

@@ -26,8 +26,8 @@ function setup(files: Record<string, string | Uint8Array> = {}, bytes: unknown =
 describe('generateImageTool', () => {
   it('is named generate_image, is not read-only and has a closed schema', () => {
     expect(generateImageTool.name).toBe('generate_image');
-    expect(generateImageTool.readOnly).toBe(false);
-    expect((generateImageTool.parameters as { additionalProperties?: unknown }).additionalProperties).toBe(false);
+    expect(generateImageTool.annotations?.readOnlyHint).toBe(false);
+    expect((generateImageTool.inputSchema as { additionalProperties?: unknown }).additionalProperties).toBe(false);
   });
 
   it('writes the bytes the hook returns to image_name and reports the path and size', async () => {

@@ -1,9 +1,9 @@
 import { ToolError } from '../core/errors.js';
 import { clipForMessage, quoteForMessage } from '../fs/text.js';
-import { defineTool, type Tool } from '../core/tool.js';
+import { defineTool, type ExecuteTool } from '../core/tool.js';
 import { dirname, resolveWorkspacePath, writeFileAtomic } from '../fs/paths.js';
 
-const parameters = {
+const inputSchema = {
   type: 'object',
   properties: {
     prompt: {
@@ -47,7 +47,7 @@ export type GenerateImageResult =
  * directory), `outside_workspace` / `invalid_arguments` (bad paths), `execution_failed` (the hook throws or
  * returns something other than non-empty bytes), `cancelled` / `timeout` from the runner.
  */
-export const generateImageTool: Tool<
+export const generateImageTool: ExecuteTool<
   { prompt: string; image_name?: string; image_paths?: string[] },
   GenerateImageResult
 > = defineTool({
@@ -57,10 +57,8 @@ export const generateImageTool: Tool<
     'Generate an image from a text prompt, optionally from existing workspace images (image_paths), and save it in ' +
     'the workspace at image_name (default generated-<timestamp>.png). Returns { file_path, bytes_written }. Where the ' +
     'host has no image generator, file_path is null and a note says so.',
-  parameters,
-  readOnly: false,
-  concurrencySafe: false,
-  callWithContext: async ({ prompt, image_name, image_paths }, ctx): Promise<GenerateImageResult> => {
+  inputSchema,
+  execute: async ({ prompt, image_name, image_paths }, ctx): Promise<GenerateImageResult> => {
     const generate = ctx.hooks.generateImage;
     if (!generate) {
       return {

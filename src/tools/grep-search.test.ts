@@ -48,14 +48,14 @@ const where = (result: SearchContentResult): string[] => result.matches.map((m) 
 describe('grep_search', () => {
   it('pins its model-facing schema and names its regex dialect', () => {
     expect(grepSearchTool.name).toBe('grep_search');
-    expect(grepSearchTool.readOnly).toBe(true);
+    expect(grepSearchTool.annotations?.readOnlyHint).toBe(true);
     expect(grepSearchTool.description).toContain(
       "The pattern is RE2 regex syntax, as ripgrep's default: Unicode-aware, so \\d \\w \\s \\b and case-insensitive matching follow " +
         'Unicode (^\\w+$ matches café, case-insensitive привет matches Привет); (?-u) or (?-u:...) makes them ASCII. One ' +
         'difference: a lone \\r ends a line as \\n and \\r\\n do (ripgrep ends lines at \\n only).',
     );
     expect(grepSearchTool.description).toContain('No lookahead/lookbehind and no backreferences');
-    expect(grepSearchTool.parameters).toMatchInlineSnapshot(`
+    expect(grepSearchTool.inputSchema).toMatchInlineSnapshot(`
       {
         "additionalProperties": false,
         "properties": {

@@ -8,7 +8,7 @@ import {
   runLineSearch,
   type GrepSearchResult,
 } from '../search/line-search.js';
-import { defineTool, type Tool } from '../core/tool.js';
+import { defineTool, type ExecuteTool } from '../core/tool.js';
 import { reportWalk, walkReportUnder } from '../fs/walk.js';
 import { fitSearchResult } from './search-note.js';
 import { refuseSlashOnSearchedFile } from '../fs/paths.js';
@@ -38,7 +38,7 @@ const DIALECT =
   'and no backreferences (they are refused), and at most 1000 levels of nesting. Matched against each line separately ' +
   '(^ and $ are the ends of the line; a line ending never matches). Matching takes time linear in the text for every pattern.';
 
-const parameters = {
+const inputSchema = {
   type: 'object',
   properties: {
     pattern: {
@@ -129,7 +129,7 @@ export interface GrepSearchArgs {
  * / `exclude` glob that points outside: absolute, `../`, or a `..` after a wildcard), `cancelled`,
  * `unavailable` (re2js could not be loaded).
  */
-export const grepSearchTool: Tool<GrepSearchArgs, GrepSearchResult> = defineTool({
+export const grepSearchTool: ExecuteTool<GrepSearchArgs, GrepSearchResult> = defineTool({
   name: 'grep_search',
   annotations: { title: 'Search file contents', readOnlyHint: true, openWorldHint: false },
   description:
@@ -138,9 +138,8 @@ export const grepSearchTool: Tool<GrepSearchArgs, GrepSearchResult> = defineTool
     'Examples: "function\\s+\\w+", "TODO|FIXME", "^import .* from", "(?i)error". Set fixed_strings for literal text. ' +
     'Case-sensitive by default. Skips .git/, node_modules/, .gitignore\'d paths and binary files. output_mode ' +
     '"files_with_matches" lists matching files, "count" counts matching lines per file.',
-  parameters,
-  readOnly: true,
-  callWithContext: async (args, ctx): Promise<GrepSearchResult> => {
+  inputSchema,
+  execute: async (args, ctx): Promise<GrepSearchResult> => {
     // The parser (in browsers fetched on the first search), and for a pattern V8 cannot run safely
     // re2js, are loaded (once) before any file is read.
     await loadSearchPatternParser();
@@ -171,4 +170,4 @@ export const grepSearchTool: Tool<GrepSearchArgs, GrepSearchResult> = defineTool
       ...(mode === 'count' ? {} : { summary: 'use output_mode "count" for the number of matching lines per file' }),
     });
   },
-}) as Tool<GrepSearchArgs, GrepSearchResult>;
+}) as ExecuteTool<GrepSearchArgs, GrepSearchResult>;

@@ -1,4 +1,4 @@
-import type { Tool } from '../core/tool.js';
+import type { ExecuteTool } from '../core/tool.js';
 import { createFileTool } from './create-file.js';
 import { editFileTool } from './edit-file.js';
 import { findFileTool } from './find-file.js';
@@ -14,35 +14,35 @@ import { viewFileTool } from './view-file.js';
 /** The shape of {@link BuiltinTools}: every built-in by its PascalCase name, plus the two list helpers. */
 export interface BuiltinToolSet {
   /** `create_file`. */
-  readonly CreateFile: Tool;
+  readonly CreateFile: ExecuteTool;
   /** `edit_file`. */
-  readonly EditFile: Tool;
+  readonly EditFile: ExecuteTool;
   /** `find_file`, read-only. */
-  readonly FindFile: Tool;
+  readonly FindFile: ExecuteTool;
   /** `list_dir`, read-only. */
-  readonly ListDir: Tool;
+  readonly ListDir: ExecuteTool;
   /** `run_command`. */
-  readonly RunCommand: Tool;
+  readonly RunCommand: ExecuteTool;
   /** `search_dir`, read-only. */
-  readonly SearchDir: Tool;
+  readonly SearchDir: ExecuteTool;
   /** `view_file`, read-only. */
-  readonly ViewFile: Tool;
+  readonly ViewFile: ExecuteTool;
   /** `start_subagent`. */
-  readonly StartSubagent: Tool;
+  readonly StartSubagent: ExecuteTool;
   /** `generate_image`. */
-  readonly GenerateImage: Tool;
+  readonly GenerateImage: ExecuteTool;
   /** `finish`. */
-  readonly Finish: Tool;
+  readonly Finish: ExecuteTool;
   /** `grep_search`, read-only. */
-  readonly GrepSearch: Tool;
+  readonly GrepSearch: ExecuteTool;
   /** `command_output`: the output of a `run_command` started with `run_in_background`. */
-  readonly CommandOutput: Tool;
+  readonly CommandOutput: ExecuteTool;
   /** `stop_command`: ends a background command. */
-  readonly StopCommand: Tool;
+  readonly StopCommand: ExecuteTool;
   /** FindFile, ListDir, SearchDir, ViewFile, GrepSearch, in that order; a fresh array. */
-  readOnly(): Tool[];
+  readOnly(): ExecuteTool[];
   /** All thirteen built-ins: the original eleven in their fixed order, then CommandOutput and StopCommand; a fresh array. */
-  all(): Tool[];
+  all(): ExecuteTool[];
 }
 
 /**
@@ -52,23 +52,23 @@ export interface BuiltinToolSet {
  * `new ToolRunner({ tools: BuiltinTools.all() })`. Importing this module does no work.
  */
 export const BuiltinTools: BuiltinToolSet = {
-  CreateFile: createFileTool as Tool,
-  EditFile: editFileTool as Tool,
-  FindFile: findFileTool as Tool,
-  ListDir: listDirTool as Tool,
-  RunCommand: runCommandTool as Tool,
-  SearchDir: searchDirTool as Tool,
-  ViewFile: viewFileTool as Tool,
-  StartSubagent: startSubagentTool as Tool,
-  GenerateImage: generateImageTool as Tool,
-  Finish: finishTool as Tool,
-  GrepSearch: grepSearchTool as Tool,
-  CommandOutput: commandOutputTool as Tool,
-  StopCommand: stopCommandTool as Tool,
-  readOnly(): Tool[] {
-    return [findFileTool, listDirTool, searchDirTool, viewFileTool, grepSearchTool] as Tool[];
+  CreateFile: createFileTool,
+  EditFile: editFileTool,
+  FindFile: findFileTool,
+  ListDir: listDirTool,
+  RunCommand: runCommandTool,
+  SearchDir: searchDirTool,
+  ViewFile: viewFileTool,
+  StartSubagent: startSubagentTool,
+  GenerateImage: generateImageTool,
+  Finish: finishTool,
+  GrepSearch: grepSearchTool,
+  CommandOutput: commandOutputTool,
+  StopCommand: stopCommandTool,
+  readOnly(): ExecuteTool[] {
+    return [findFileTool, listDirTool, searchDirTool, viewFileTool, grepSearchTool];
   },
-  all(): Tool[] {
+  all(): ExecuteTool[] {
     return [
       createFileTool,
       editFileTool,
@@ -83,7 +83,7 @@ export const BuiltinTools: BuiltinToolSet = {
       grepSearchTool,
       commandOutputTool,
       stopCommandTool,
-    ] as Tool[];
+    ];
   },
 };
 

@@ -23,8 +23,8 @@ async function failure(runner: ToolRunner, args: Record<string, unknown>): Promi
 describe('list_dir', () => {
   it('pins its model-facing schema', () => {
     expect(listDirTool.name).toBe('list_dir');
-    expect(listDirTool.readOnly).toBe(true);
-    expect(listDirTool.parameters).toMatchInlineSnapshot(`
+    expect(listDirTool.annotations?.readOnlyHint).toBe(true);
+    expect(listDirTool.inputSchema).toMatchInlineSnapshot(`
       {
         "additionalProperties": false,
         "properties": {

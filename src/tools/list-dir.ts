@@ -1,6 +1,6 @@
 import { ToolError } from '../core/errors.js';
 import { clipForMessage, quoteForMessage } from '../fs/text.js';
-import { defineTool, type Tool } from '../core/tool.js';
+import { defineTool, type ExecuteTool } from '../core/tool.js';
 import type { FsStats } from '../core/types.js';
 import { resolveWorkspacePath } from '../fs/paths.js';
 import { countSkipped, noSkippedEntries, reportWalk, skipKindOf } from '../fs/walk.js';
@@ -9,7 +9,7 @@ import { fitResult } from './result-budget.js';
 /** Most entries one `list_dir` call returns; the rest are counted in `total_entries`. */
 export const LIST_DIR_MAX_ENTRIES = 1000;
 
-const parameters = {
+const inputSchema = {
   type: 'object',
   properties: {
     dir_path: {
@@ -71,17 +71,15 @@ const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 
  *
  * Errors: `not_found`, `not_a_directory` (a file), `outside_workspace`, `execution_failed` (a symlink loop).
  */
-export const listDirTool: Tool<{ dir_path: string }, ListDirResult> = defineTool({
+export const listDirTool: ExecuteTool<{ dir_path: string }, ListDirResult> = defineTool({
   name: 'list_dir',
   annotations: { title: 'List directory', readOnlyHint: true, openWorldHint: false },
   description:
     'List the files, directories and symlinks directly inside a directory, with sizes in bytes, sorted by name ' +
     `(dot-files included, at most ${LIST_DIR_MAX_ENTRIES} entries). Use find_file to search deeper. ` +
     'Types fifo, socket and device are special files that cannot be read. A byte of a name that is not UTF-8 is shown as \\xNN; give the name back the same way.',
-  parameters,
-  readOnly: true,
-  needsContext: true,
-  callWithContext: async (args, ctx): Promise<ListDirResult> => {
+  inputSchema,
+  execute: async (args, ctx): Promise<ListDirResult> => {
     const path = await resolveWorkspacePath({ fs: ctx.fs, root: ctx.platform.root, cwd: ctx.cwd }, args.dir_path, {
       argName: 'dir_path',
     });

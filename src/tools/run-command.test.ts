@@ -33,9 +33,9 @@ function fakePlatform(files: Record<string, string> = {}): {
 describe('runCommandTool', () => {
   it('is named run_command, is not read-only and has a closed schema', () => {
     expect(runCommandTool.name).toBe('run_command');
-    expect(runCommandTool.readOnly).toBe(false);
-    expect(runCommandTool.concurrencySafe).toBe(false);
-    expect((runCommandTool.parameters as { additionalProperties?: unknown }).additionalProperties).toBe(false);
+    expect(runCommandTool.annotations?.readOnlyHint).toBe(false);
+    expect(runCommandTool.concurrencySafe ?? runCommandTool.annotations?.readOnlyHint).toBe(false);
+    expect((runCommandTool.inputSchema as { additionalProperties?: unknown }).additionalProperties).toBe(false);
   });
 
   it('hands command, the workspace cwd and the default timeout to platform.runCommand and returns its result', async () => {

@@ -1,6 +1,6 @@
 import { ToolError } from '../core/errors.js';
 import { quoteForMessage } from '../fs/text.js';
-import { defineTool, type Tool } from '../core/tool.js';
+import { defineTool, type ExecuteTool } from '../core/tool.js';
 import type { BackgroundCommandOutput, BackgroundCommandSummary, Platform, RunCommandResult } from '../core/types.js';
 import { resolveWorkspacePath } from '../fs/paths.js';
 
@@ -23,7 +23,7 @@ export const RUN_COMMAND_DEFAULT_TIMEOUT_MS = 120_000;
 /** Largest `timeout_ms` a model may ask for, in ms. */
 export const RUN_COMMAND_MAX_TIMEOUT_MS = 600_000;
 
-const parameters = {
+const inputSchema = {
   type: 'object',
   properties: {
     command: {
@@ -70,7 +70,7 @@ const parameters = {
  * `not_a_directory` when it is a file; `cancelled` / `timeout` from the runner; anything the platform throws.
  * Not read-only and not concurrency-safe: commands run alone, in call order.
  */
-export const runCommandTool: Tool<
+export const runCommandTool: ExecuteTool<
   { command: string; cwd?: string; timeout_ms?: number; run_in_background?: boolean },
   RunCommandResult | RunCommandBackgroundResult
 > = defineTool({
@@ -84,10 +84,8 @@ export const runCommandTool: Tool<
     'give flags that avoid prompts and pagers. Every process the command starts (background ones included) is ended ' +
     'when the call ends; for a server or watcher that must keep running, set run_in_background and use ' +
     'command_output / stop_command. Where commands cannot run (the browser), the result is empty with a note saying so.',
-  parameters,
-  readOnly: false,
-  concurrencySafe: false,
-  callWithContext: async ({ command, cwd, timeout_ms, run_in_background }, ctx): Promise<RunCommandResult | RunCommandBackgroundResult> => {
+  inputSchema,
+  execute: async ({ command, cwd, timeout_ms, run_in_background }, ctx): Promise<RunCommandResult | RunCommandBackgroundResult> => {
     const platform = ctx.platform;
     if (!platform.capabilities.runCommand || typeof platform.runCommand !== 'function') {
       return {
@@ -145,21 +143,20 @@ export interface CommandListResult {
  *
  * Errors: `not_found` for an unknown id; `unavailable` where commands cannot run in the background.
  */
-export const commandOutputTool: Tool<{ background_id?: string }, BackgroundCommandOutput | CommandListResult> = defineTool({
+export const commandOutputTool: ExecuteTool<{ background_id?: string }, BackgroundCommandOutput | CommandListResult> = defineTool({
   name: 'command_output',
   annotations: { title: 'Background command output', readOnlyHint: true, openWorldHint: false },
   description:
     'Read the output so far of a command started with run_command run_in_background: { stdout, stderr, running, exit_code, signal }. ' +
     'Without background_id, list every background command with its id and whether it still runs.',
-  parameters: {
+  inputSchema: {
     type: 'object',
     properties: {
       background_id: { type: 'string', minLength: 1, description: 'The background_id run_command returned. Leave out to list all.' },
     },
     additionalProperties: false,
   },
-  readOnly: true,
-  callWithContext: async ({ background_id }, ctx) => {
+  execute: async ({ background_id }, ctx) => {
     const host = backgroundHost(ctx.platform, 'command_output');
     if (background_id === undefined) return { commands: await host.list() };
     return host.output(background_id);
@@ -173,11 +170,11 @@ export const commandOutputTool: Tool<{ background_id?: string }, BackgroundComma
  *
  * Errors: `not_found` for an unknown id; `unavailable` where commands cannot run in the background.
  */
-export const stopCommandTool: Tool<{ background_id: string }, BackgroundCommandOutput> = defineTool({
+export const stopCommandTool: ExecuteTool<{ background_id: string }, BackgroundCommandOutput> = defineTool({
   name: 'stop_command',
   annotations: { title: 'Stop background command', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   description: 'Stop a command started with run_command run_in_background (and every process it started); returns its final output.',
-  parameters: {
+  inputSchema: {
     type: 'object',
     properties: {
       background_id: { type: 'string', minLength: 1, description: 'The background_id run_command returned.' },
@@ -185,7 +182,5 @@ export const stopCommandTool: Tool<{ background_id: string }, BackgroundCommandO
     required: ['background_id'],
     additionalProperties: false,
   },
-  readOnly: false,
-  concurrencySafe: false,
-  callWithContext: async ({ background_id }, ctx) => backgroundHost(ctx.platform, 'stop_command').stop(background_id),
+  execute: async ({ background_id }, ctx) => backgroundHost(ctx.platform, 'stop_command').stop(background_id),
 });

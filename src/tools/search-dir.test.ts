@@ -40,8 +40,8 @@ async function searchError(runner: ToolRunner, args: Record<string, unknown>): P
 describe('search_dir', () => {
   it('pins its model-facing schema', () => {
     expect(searchDirTool.name).toBe('search_dir');
-    expect(searchDirTool.readOnly).toBe(true);
-    expect(searchDirTool.parameters).toMatchInlineSnapshot(`
+    expect(searchDirTool.annotations?.readOnlyHint).toBe(true);
+    expect(searchDirTool.inputSchema).toMatchInlineSnapshot(`
       {
         "additionalProperties": false,
         "properties": {

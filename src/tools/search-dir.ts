@@ -1,13 +1,13 @@
 import { ToolError } from '../core/errors.js';
 import { compileSearchPattern, loadSearchPatternParser } from '../search/dialect.js';
 import { loadGlobMatcher } from '../search/glob.js';
-import { defineTool, type Tool } from '../core/tool.js';
+import { defineTool, type ExecuteTool } from '../core/tool.js';
 import { reportWalk, walkReportUnder } from '../fs/walk.js';
 import { fitSearchResult } from './search-note.js';
 import { refuseSlashOnSearchedFile } from '../fs/paths.js';
 import { MAX_SEARCH_RESULTS, runLineSearch, type SearchContentResult } from '../search/line-search.js';
 
-const parameters = {
+const inputSchema = {
   type: 'object',
   properties: {
     query: { type: 'string', description: 'The text to find, literally (no wildcards or regex; "a.b" finds only "a.b").' },
@@ -57,16 +57,15 @@ export type SearchDirResult = SearchContentResult;
  * bytes or more), `invalid_pattern` (bad include glob), `not_found`, `outside_workspace` (`dir_path`, or an
  * `include` glob that points outside: absolute, `../`, or a `..` after a wildcard).
  */
-export const searchDirTool: Tool<SearchDirArgs, SearchDirResult> = defineTool({
+export const searchDirTool: ExecuteTool<SearchDirArgs, SearchDirResult> = defineTool({
   name: 'search_dir',
   annotations: { title: 'Search directory', readOnlyHint: true, openWorldHint: false },
   description:
     'Find literal text in the files of a directory tree (case-insensitive unless case_sensitive). Returns each ' +
     'matching line with file path, 1-based line number and column. Skips .git/, node_modules/, .gitignore\'d ' +
     'paths and binary files. Use grep_search for regular expressions.',
-  parameters,
-  readOnly: true,
-  callWithContext: async (args, ctx): Promise<SearchContentResult> => {
+  inputSchema,
+  execute: async (args, ctx): Promise<SearchContentResult> => {
     if (args.query.length === 0) {
       throw new ToolError('invalid_arguments', 'query is empty; give the text to search for');
     }
@@ -90,4 +89,4 @@ export const searchDirTool: Tool<SearchDirArgs, SearchDirResult> = defineTool({
     reportWalk(result as SearchContentResult & { skipped_entries?: number }, walkReportUnder(ctx.signal));
     return fitSearchResult(result, { maxResults: args.max_results ?? 100, narrow: 'narrow the query, dir_path or include' });
   },
-}) as Tool<SearchDirArgs, SearchContentResult>;
+}) as ExecuteTool<SearchDirArgs, SearchContentResult>;

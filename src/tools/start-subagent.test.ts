@@ -5,8 +5,8 @@ import { startSubagentTool } from './start-subagent.js';
 describe('startSubagentTool', () => {
   it('is named start_subagent, is not read-only and has a closed schema', () => {
     expect(startSubagentTool.name).toBe('start_subagent');
-    expect(startSubagentTool.readOnly).toBe(false);
-    expect((startSubagentTool.parameters as { additionalProperties?: unknown }).additionalProperties).toBe(false);
+    expect(startSubagentTool.annotations?.readOnlyHint).toBe(false);
+    expect((startSubagentTool.inputSchema as { additionalProperties?: unknown }).additionalProperties).toBe(false);
   });
 
   it('hands task, tools and the conversation id to the startSubagent hook and returns its answer', async () => {

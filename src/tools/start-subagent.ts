@@ -1,7 +1,7 @@
-import { defineTool, type Tool } from '../core/tool.js';
+import { defineTool, type ExecuteTool } from '../core/tool.js';
 import type { JsonValue } from '../core/types.js';
 
-const parameters = {
+const inputSchema = {
   type: 'object',
   properties: {
     task: {
@@ -34,17 +34,15 @@ export interface StartSubagentResult {
  * Errors: `invalid_arguments` for an empty task; a throwing hook becomes `execution_failed` with its
  * message; `cancelled` / `timeout` from the runner. Not read-only (a subagent may change the workspace).
  */
-export const startSubagentTool: Tool<{ task: string; tools?: string[] }, StartSubagentResult> = defineTool({
+export const startSubagentTool: ExecuteTool<{ task: string; tools?: string[] }, StartSubagentResult> = defineTool({
   name: 'start_subagent',
   annotations: { title: 'Start subagent', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   description:
     'Start a subagent on a self-contained task and wait for its answer, returned as { result }. Describe the task ' +
     'completely: the subagent does not see this conversation. Optionally limit the tools it may use. Where the ' +
     'host runs no subagents, result is null and a note says so.',
-  parameters,
-  readOnly: false,
-  concurrencySafe: false,
-  callWithContext: async ({ task, tools }, ctx): Promise<StartSubagentResult> => {
+  inputSchema,
+  execute: async ({ task, tools }, ctx): Promise<StartSubagentResult> => {
     const start = ctx.hooks.startSubagent;
     if (!start) {
       return {

@@ -36,9 +36,9 @@ const numbered = (n: number): string => Array.from({ length: n }, (_, i) => `lin
 describe('view_file', () => {
   it('pins its model-facing schema', () => {
     expect(viewFileTool.name).toBe('view_file');
-    expect(viewFileTool.readOnly).toBe(true);
-    expect(viewFileTool.needsContext).toBe(true);
-    expect(viewFileTool.parameters).toMatchInlineSnapshot(`
+    expect(viewFileTool.annotations?.readOnlyHint).toBe(true);
+    expect(typeof viewFileTool.execute).toBe('function');
+    expect(viewFileTool.inputSchema).toMatchInlineSnapshot(`
       {
         "additionalProperties": false,
         "properties": {

@@ -2,7 +2,7 @@ import { ToolError } from '../core/errors.js';
 import { fingerprintBytes } from '../core/file-cache.js';
 import { encodeBase64, isInlineImageType, MAX_INLINE_IMAGE_BYTES, sniffMimeType } from '../fs/mime.js';
 import { clipForMessage, decodeText, detectLineEnding, quoteForMessage, splitLines, truncateText, type LineEnding } from '../fs/text.js';
-import { defineTool, type Tool, type ToolContext } from '../core/tool.js';
+import { defineTool, type ExecuteTool, type ToolContext } from '../core/tool.js';
 import type { FsStats } from '../core/types.js';
 import { refuseSlashOnFile, resolveWorkspacePath } from '../fs/paths.js';
 import { readLineWindow } from './view-stream.js';
@@ -22,7 +22,7 @@ export const VIEW_MAX_CONTENT_CHARS = 500_000;
  */
 export const VIEW_MAX_FILE_BYTES = 32 * 1024 * 1024;
 
-const parameters = {
+const inputSchema = {
   type: 'object',
   properties: {
     file_path: {
@@ -119,7 +119,7 @@ function cutLine(line: string): { text: string; cut: number } {
  * end, end_line before start_line, a path ending in `/` that names a file, as `create_file` refuses it), `too_large` (over 32 MiB where the fs has no `readRange`),
  * `execution_failed` (a symlink loop).
  */
-export const viewFileTool: Tool<{ file_path: string; start_line?: number; end_line?: number }, ViewFileResult> =
+export const viewFileTool: ExecuteTool<{ file_path: string; start_line?: number; end_line?: number }, ViewFileResult> =
   defineTool({
     name: 'view_file',
     annotations: { title: 'View file', readOnlyHint: true, openWorldHint: false },
@@ -129,10 +129,8 @@ export const viewFileTool: Tool<{ file_path: string; start_line?: number; end_li
       `${VIEW_MAX_LINE_CHARS} characters are cut with a marker. When the result is truncated, call again with ` +
       'start_line = next_start_line. Binary files return only their size and MIME type; png, jpeg, gif and ' +
       'webp images up to 5 MiB also return data_base64.',
-    parameters,
-    readOnly: true,
-    needsContext: true,
-    callWithContext: async (args, ctx): Promise<ViewFileResult> => {
+    inputSchema,
+    execute: async (args, ctx): Promise<ViewFileResult> => {
       const path = await resolveWorkspacePath({ fs: ctx.fs, root: ctx.platform.root, cwd: ctx.cwd }, args.file_path);
       const stats = await statOrThrow(ctx, path, args.file_path);
       const where = clipForMessage(path);

@@ -2,7 +2,7 @@ import { isToolError, ToolError, toToolError } from '../core/errors.js';
 import { loadHtmlConverter, offThread } from '#lazy';
 import { onDemand } from '../core/on-demand.js';
 import { checkUrlPolicy } from '../core/network.js';
-import { defineTool, type Tool, type ToolContext } from '../core/tool.js';
+import { defineTool, type ExecuteTool, type ToolContext } from '../core/tool.js';
 import { quoteForMessage, truncateText } from '../fs/text.js';
 
 /** Most bytes of a response body read (2 MiB); the rest is left out and `truncated` set. */
@@ -197,14 +197,14 @@ export async function fetchAsMarkdown(ctx: ToolContext, rawUrl: string, limits: 
  * Markdown (see {@link fetchAsMarkdown} for the policy, caps and redirects). Read-only; reaches the
  * open web. Where the platform has no network, an empty result with a note.
  */
-export const webFetchTool: Tool<{ url: string; max_chars?: number }, WebFetchResult> = /* @__PURE__ */ defineTool({
+export const webFetchTool: ExecuteTool<{ url: string; max_chars?: number }, WebFetchResult> = /* @__PURE__ */ defineTool({
   name: 'web_fetch',
   annotations: { title: 'Fetch web page', readOnlyHint: true, openWorldHint: true },
   description:
     'Fetch a web page (http or https) and return its content as Markdown (other text as is). Redirects are followed ' +
     `(at most ${WEB_FETCH_MAX_REDIRECTS}); at most ${WEB_FETCH_MAX_BYTES} bytes are read and max_chars characters returned ` +
     `(default ${WEB_FETCH_MAX_CHARS}). The platform's network policy decides which URLs may be fetched.`,
-  parameters: {
+  inputSchema: {
     type: 'object',
     properties: {
       url: { type: 'string', description: 'The absolute http(s) URL to fetch.' },
@@ -213,6 +213,5 @@ export const webFetchTool: Tool<{ url: string; max_chars?: number }, WebFetchRes
     required: ['url'],
     additionalProperties: false,
   } as const,
-  readOnly: true,
-  callWithContext: async ({ url, max_chars }, ctx) => fetchAsMarkdown(ctx, url, max_chars === undefined ? {} : { maxChars: max_chars }),
+  execute: async ({ url, max_chars }, ctx) => fetchAsMarkdown(ctx, url, max_chars === undefined ? {} : { maxChars: max_chars }),
 });

@@ -1,8 +1,8 @@
 import { isToolError, ToolError } from '../core/errors.js';
-import { defineTool, type Tool } from '../core/tool.js';
+import { defineTool, type ExecuteTool } from '../core/tool.js';
 import type { WebSearchResult } from '../core/types.js';
 
-const parameters = {
+const inputSchema = {
   type: 'object',
   properties: {
     query: { type: 'string', description: 'What to search the web for.' },
@@ -20,15 +20,14 @@ const parameters = {
  * ToolError keeps its code; one that resolved `{ error }` becomes `unavailable` with that text), so a
  * failure never reads as "no results".
  */
-export const webSearchFallbackTool: Tool<{ query: string }, WebSearchResult> = defineTool({
+export const webSearchFallbackTool: ExecuteTool<{ query: string }, WebSearchResult> = defineTool({
   name: 'web_search',
   annotations: { title: 'Web search', readOnlyHint: true, openWorldHint: true },
   description:
     'Search the web. Returns up to 10 results as { title, url, snippet }. Where the platform cannot search ' +
     '(the browser), returns no results and a note saying so.',
-  parameters,
-  readOnly: true,
-  callWithContext: async ({ query }, ctx): Promise<WebSearchResult> => {
+  inputSchema,
+  execute: async ({ query }, ctx): Promise<WebSearchResult> => {
     if (query.trim() === '') return { results: [], note: 'Empty query' };
     const platform = ctx.platform;
     if (!platform.capabilities.webSearch || !platform.webSearch) {

@@ -2,8 +2,7 @@
 // the runner and the bridge.
 import { exposeToolRunner } from '../../src/remote/remote.js';
 import { BuiltinTools } from '../../src/tools/index.js';
-import type { Tool } from '../../src/core/tool.js';
 import { ToolRunner } from '../../src/runner.js';
 import { createWebPlatform } from '../../web/index.js';
 
-exposeToolRunner(() => new ToolRunner({ platform: createWebPlatform({ workspace: self.name || 'default' }), tools: BuiltinTools.all() as Tool[] }));
+exposeToolRunner(() => new ToolRunner({ platform: createWebPlatform({ workspace: self.name || 'default' }), tools: BuiltinTools.all() }));

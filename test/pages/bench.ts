@@ -5,7 +5,6 @@ import { createStore, entries, setMany } from 'idb-keyval';
 import { connectToolRunner } from '../../src/remote/remote.js';
 import { ToolRunner } from '../../src/runner.js';
 import { BuiltinTools } from '../../src/tools/index.js';
-import type { Tool } from '../../src/core/tool.js';
 import { folderWorkspace } from '../../web/folders.js';
 import { createWebPlatform, deleteWorkspace, exportWorkspace } from '../../web/index.js';
 import { withoutBatch } from './without-batch.js';
@@ -36,7 +35,7 @@ const bench = {
     const workspace = `bench-calls-${Math.random()}`;
     const platform = createWebPlatform({ workspace, durability });
     await platform.ready();
-    const tools = BuiltinTools.all() as Tool[];
+    const tools = BuiltinTools.all();
     const runner = new ToolRunner({ platform: perBatch ? platform : withoutBatch(platform), tools });
     const calls = Array.from({ length: COUNT }, (_, i) => ({ name: 'create_file', args: { file_path: `d${i % 10}/f${i}.txt`, content: content(i) } }));
     let failed = 0;
@@ -51,7 +50,7 @@ const bench = {
   /** The same COUNT create_file calls on the memory platform (no storage): the in-memory share. */
   async memoryCalls(): Promise<number> {
     const { createMemoryPlatform } = await import('../../src/platform/memory.js');
-    const runner = new ToolRunner({ platform: createMemoryPlatform(), tools: BuiltinTools.all() as Tool[] });
+    const runner = new ToolRunner({ platform: createMemoryPlatform(), tools: BuiltinTools.all() });
     const calls = Array.from({ length: COUNT }, (_, i) => ({ name: 'create_file', args: { file_path: `d${i % 10}/f${i}.txt`, content: content(i) } }));
     return time(async () => {
       await runner.processToolCalls(calls);
@@ -89,7 +88,7 @@ const bench = {
     });
     const ms = await time(async () => {
       const platform = createWebPlatform({ workspace });
-      const runner = new ToolRunner({ platform, tools: BuiltinTools.all() as Tool[] });
+      const runner = new ToolRunner({ platform, tools: BuiltinTools.all() });
       const [first] = await runner.processToolCalls([{ name: 'list_dir', args: { dir_path: '/workspace/d0' } }]);
       if (!first || 'code' in first) throw new Error(`list_dir failed: ${JSON.stringify(first)}`);
       await platform.dispose();
@@ -162,7 +161,7 @@ const bench = {
     const ours = await top.getDirectoryHandle(ourName, { create: true });
     const platform = createWebPlatform({ workspace: ourName, backend: folderWorkspace(ours) });
     await platform.ready();
-    const runner = new ToolRunner({ platform, tools: BuiltinTools.all() as Tool[] });
+    const runner = new ToolRunner({ platform, tools: BuiltinTools.all() });
     const calls = Array.from({ length: COUNT }, (_, i) => ({ name: 'create_file', args: { file_path: `d${i % 10}/f${i}.txt`, content: content(i) } }));
     let failed = 0;
     const ms = await time(async () => {

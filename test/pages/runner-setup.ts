@@ -5,7 +5,7 @@ import { ToolRunner, type ToolMessage } from '../../src/runner.js';
 import { defineTool } from '../../src/core/tool.js';
 import * as z from 'zod';
 import { BuiltinTools } from '../../src/tools/index.js';
-import type { Tool } from '../../src/core/tool.js';
+import type { AnyTool, Tool } from '../../src/core/tool.js';
 import { opfsWorkspace } from '../../web/folders.js';
 import { createWebPlatform, type WebBackend } from '../../web/index.js';
 import { withoutBatch } from './without-batch.js';
@@ -57,7 +57,7 @@ export function buildRunner(onMessage: (message: ToolMessage) => void): ToolRunn
     backend: config.backend === 'opfs' ? opfsWorkspace() : config.backend === 'memory' ? 'memory' : 'indexeddb',
     ...(config.blocked ? { idbFactory: blockedFactory() } : {}),
   });
-  const tools: Tool[] = [...(BuiltinTools.all() as Tool[])];
+  const tools: AnyTool[] = [...BuiltinTools.all()];
   if (!config.csp) {
     tools.push(
       defineTool({

@@ -6,7 +6,6 @@ import { Zip } from '@zenfs/archives';
 import { Fetch } from '@zenfs/core/backends/fetch.js';
 import { zipSync, strToU8 } from 'fflate';
 import { ToolRunner, type ToolCall, type ToolCallResult } from '../../src/runner.js';
-import type { Tool } from '../../src/core/tool.js';
 import { BuiltinTools } from '../../src/tools/index.js';
 import { createWebPlatform, type WebMountSource, type WebPlatform } from '../../web/index.js';
 import { folderMount, folderWorkspace, opfsWorkspace, workspaceMount } from '../../web/folders.js';
@@ -102,7 +101,7 @@ const tw = {
         ...(config.files ? { files: config.files } : {}),
         ...(config.shell === 'by-name' ? { shell: 'just-bash' as const } : config.shell ? { shell: justBash() } : {}),
       });
-      runner = new ToolRunner({ platform, tools: BuiltinTools.all() as Tool[] });
+      runner = new ToolRunner({ platform, tools: BuiltinTools.all() });
       await platform.ready();
       return { backend: platform.backend, capabilities: platform.capabilities };
     });

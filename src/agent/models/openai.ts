@@ -35,7 +35,7 @@ export type OpenAIMessage =
 export function toOpenAITools(declarations: readonly FunctionDeclaration[]): { tools: OpenAITool[]; notes: SchemaConversionNote[] } {
   const notes: SchemaConversionNote[] = [];
   const tools = declarations.map((declaration): OpenAITool => {
-    if (declaration.name === 'apply_patch' && JSON.stringify(declaration.parameters) === JSON.stringify(applyPatchTool.parameters)) {
+    if (declaration.name === 'apply_patch' && JSON.stringify(declaration.parameters) === JSON.stringify(applyPatchTool.inputSchema)) {
       // Chat completions has no apply_patch tool type: declared as Codex declares its function tool, one `input` string.
       return { type: 'function', function: { name: 'apply_patch', description: declaration.description, parameters: { ...APPLY_PATCH_FUNCTION_PARAMETERS }, strict: true } };
     }

@@ -1,6 +1,6 @@
 import { ToolError, toToolError } from '../../core/errors.js';
 import { fingerprintBytes } from '../../core/file-cache.js';
-import { defineTool, type Tool, type ToolContext } from '../../core/tool.js';
+import { defineTool, type ExecuteTool, type ToolContext } from '../../core/tool.js';
 import { joinPath, refuseSlashOnFile, relativePath, resolveWorkspacePath, statOrNull, writeFileAtomic } from '../../fs/paths.js';
 import { clipForMessage, decodeText, quoteForMessage, detectLineEnding, encodeText, refuseLoneSurrogate, splitLines, truncateText } from '../../fs/text.js';
 import { compareCodeUnits } from '../../fs/walk.js';
@@ -241,7 +241,7 @@ async function strReplace(args: TextEditorArgs, ctx: ToolContext): Promise<strin
   if (stats.isDirectory()) throw directoryRefused(shown);
   refuseSlashOnFile('path', args.path);
   try {
-    await editFileTool.callWithContext?.({ file_path: path, old_string: args.old_str, new_string: args.new_str ?? '' }, ctx);
+    await editFileTool.execute({ file_path: path, old_string: args.old_str, new_string: args.new_str ?? '' }, ctx);
   } catch (error) {
     const failure = toToolError(error);
     const lead = `old_string was not found in ${shown}. `;
@@ -282,7 +282,7 @@ async function create(args: TextEditorArgs, ctx: ToolContext): Promise<string> {
     );
   }
   // create_file checks again under the path's lock: a file made meanwhile is already_exists too.
-  const result = await createFileTool.callWithContext?.({ file_path: path, content: args.file_text }, ctx);
+  const result = await createFileTool.execute({ file_path: path, content: args.file_text }, ctx);
   return `File created successfully at: ${(result as { file_path: string }).file_path}`;
 }
 
@@ -306,7 +306,7 @@ async function create(args: TextEditorArgs, ctx: ToolContext): Promise<string> {
  * holding half of a surrogate pair, which UTF-8 cannot store), `binary_file`, `stale_file`,
  * `outside_workspace`, `too_large`.
  */
-export function textEditorTool(options: AnthropicProfileOptions = {}): Tool<TextEditorArgs, string> {
+export function textEditorTool(options: AnthropicProfileOptions = {}): ExecuteTool<TextEditorArgs, string> {
   const maxCharacters = options.maxCharacters;
   const tool = defineTool({
     name: 'str_replace_based_edit_tool',
@@ -315,10 +315,10 @@ export function textEditorTool(options: AnthropicProfileOptions = {}): Tool<Text
       'View, create and edit files. Commands: view (a file with line numbers, or a directory; view_range [start, end], -1 = to the end), ' +
       'create (path, file_text), str_replace (path, old_str occurring exactly once, new_str), insert (path, insert_line: 0 = top, insert_text).' +
       (maxCharacters === undefined ? '' : `${MAX_CHARACTERS_NOTE}${maxCharacters} characters.`),
-    parameters: TEXT_EDITOR_PARAMETERS,
+    inputSchema: TEXT_EDITOR_PARAMETERS,
     // `view` changes nothing: plan mode and read-only permissions let it through.
     isReadOnlyCall: (input) => (input as TextEditorArgs).command === 'view',
-    callWithContext: async (input, ctx): Promise<string> => {
+    execute: async (input, ctx): Promise<string> => {
       const args = input as TextEditorArgs;
       if (args.command === 'str_replace') return strReplace(args, ctx);
       if (args.command === 'create') return create(args, ctx);
@@ -326,7 +326,7 @@ export function textEditorTool(options: AnthropicProfileOptions = {}): Tool<Text
       if (args.command === 'view') return view(args, ctx, path, maxCharacters);
       return insert(args, ctx, path);
     },
-  }) as Tool<TextEditorArgs, string>;
+  }) as ExecuteTool<TextEditorArgs, string>;
   return speakingTool(tool, ANTHROPIC_VOCABULARY);
 }
 
@@ -340,14 +340,14 @@ export function textEditorTool(options: AnthropicProfileOptions = {}): Tool<Text
  * deadline is the call's (`timeoutMs`), else 120,000 ms. Where the platform has no shell (browser,
  * memory), an empty result with a note.
  */
-export const bashTool: Tool<{ command?: string; restart?: boolean }, string> = /* @__PURE__ */ defineTool({
+export const bashTool: ExecuteTool<{ command?: string; restart?: boolean }, string> = /* @__PURE__ */ defineTool({
   name: 'bash',
   annotations: { title: 'Bash shell', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   description:
     'Run a bash command in a persistent shell session: the working directory and exported environment variables carry over ' +
     'between calls. restart: true starts a fresh session. Commands are not interactive.',
-  parameters: BASH_PARAMETERS,
-  callWithContext: async (args, ctx): Promise<string> => {
+  inputSchema: BASH_PARAMETERS,
+  execute: async (args, ctx): Promise<string> => {
     const platform = ctx.platform;
     if (typeof platform.shellSession !== 'function') {
       return platform.name === 'web' ? '(no output: bash is not available in the browser)' : `(no output: bash is not available on the ${platform.name} platform)`;
@@ -368,9 +368,9 @@ export const bashTool: Tool<{ command?: string; restart?: boolean }, string> = /
     if (run.note === undefined) return text;
     return `${text}${text === '' || text.endsWith('\n') ? '' : '\n'}[${run.note}]`;
   },
-}) as Tool<{ command?: string; restart?: boolean }, string>;
+}) as ExecuteTool<{ command?: string; restart?: boolean }, string>;
 
 /** The Anthropic profile's tools: `str_replace_based_edit_tool` and `bash` (a fresh array). */
-export function anthropicTools(options: AnthropicProfileOptions = {}): Tool[] {
-  return [textEditorTool(options), bashTool] as Tool[];
+export function anthropicTools(options: AnthropicProfileOptions = {}): ExecuteTool[] {
+  return [textEditorTool(options), bashTool] as ExecuteTool[];
 }

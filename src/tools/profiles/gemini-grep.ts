@@ -36,8 +36,8 @@ export interface GeminiGrepArgs {
 export const AUTO_CONTEXT_ONE = 50;
 export const AUTO_CONTEXT_FEW = 15;
 
-function delegate(args: GrepSearchArgs, ctx: ToolContext): Promise<GrepSearchResult> {
-  return (grepSearchTool.callWithContext as (a: GrepSearchArgs, c: ToolContext) => Promise<GrepSearchResult>)(args, ctx);
+async function delegate(args: GrepSearchArgs, ctx: ToolContext): Promise<GrepSearchResult> {
+  return grepSearchTool.execute(args, ctx);
 }
 
 /** A test for `exclude_pattern` lines (case-insensitive, the search's own dialect and engine). */

@@ -4,7 +4,7 @@
  * - list_directory: directories first, then files, each by name; `.gitignore`d and `.geminiignore`d
  *   entries left out unless `file_filtering_options` says otherwise.
  */
-import type { Tool, ToolContext } from '../../core/tool.js';
+import type { ExecuteTool, ToolContext } from '../../core/tool.js';
 import { compileGlob, loadGlobMatcher } from '../../search/glob.js';
 import { findFileTool, type FindFileResult } from '../find-file.js';
 import { listDirTool, type ListDirResult } from '../list-dir.js';
@@ -19,8 +19,8 @@ const byName = new Intl.Collator('en').compare;
 /** Stats looked up at once when ordering glob's files. */
 const STAT_BATCH = 64;
 
-function delegate<A, R>(tool: Tool<A, R>, args: A, ctx: ToolContext): Promise<R> {
-  return (tool.callWithContext as (a: A, c: ToolContext) => Promise<R>)(args, ctx);
+async function delegate<A, R>(tool: ExecuteTool<A, R>, args: A, ctx: ToolContext): Promise<R> {
+  return tool.execute(args, ctx);
 }
 
 /** Orders paths as Gemini CLI's glob: recent (within `recencyMs` of `now`) newest first, then the rest by path. */
@@ -51,7 +51,7 @@ export async function geminiGlob(args: GeminiGlobArgs, ctx: ToolContext): Promis
   const forward: Record<string, unknown> = { pattern: args.pattern, include_ignored: args.respect_git_ignore === false };
   if (args.dir_path !== undefined) forward.dir_path = args.dir_path;
   if (args.case_sensitive !== undefined) forward.case_sensitive = args.case_sensitive;
-  const found = await delegate(findFileTool as unknown as Tool<Record<string, unknown>, FindFileResult>, forward, ctx);
+  const found = await delegate(findFileTool as unknown as ExecuteTool<Record<string, unknown>, FindFileResult>, forward, ctx);
   const ignored = await geminiIgnoreTest(ctx, args.respect_gemini_ignore !== false);
   let files = found.files;
   if (ignored) {

@@ -6,7 +6,7 @@
  * `.geminiignore` honoured per `file_filtering_options`.
  */
 import { ToolError } from '../../core/errors.js';
-import type { Tool, ToolContext } from '../../core/tool.js';
+import type { ExecuteTool, ToolContext } from '../../core/tool.js';
 import { encodeBase64, sniffMimeType } from '../../fs/mime.js';
 import { resolveWorkspacePath, relativePath } from '../../fs/paths.js';
 import { compileGlob, loadGlobMatcher } from '../../search/glob.js';
@@ -66,8 +66,8 @@ const extOf = (name: string): string => {
 };
 const baseOf = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
 
-function call<A, R>(tool: Tool<A, R>, args: A, ctx: ToolContext): Promise<R> {
-  return (tool.callWithContext as (a: A, c: ToolContext) => Promise<R>)(args, ctx);
+async function call<A, R>(tool: ExecuteTool<A, R>, args: A, ctx: ToolContext): Promise<R> {
+  return tool.execute(args, ctx);
 }
 
 /** Why a default exclude leaves `rel` out, or undefined. */

@@ -46,8 +46,8 @@ export function refusePlaceholder(param: 'new_string' | 'content', text: string,
   );
 }
 
-function delegateEdit(args: EditFileArgs, ctx: ToolContext): Promise<EditFileResult> {
-  return (editFileTool.callWithContext as (a: EditFileArgs, c: ToolContext) => Promise<EditFileResult>)(args, ctx);
+async function delegateEdit(args: EditFileArgs, ctx: ToolContext): Promise<EditFileResult> {
+  return editFileTool.execute(args, ctx);
 }
 
 /** Line numbers (1-based) where each of `starts` falls in `textLf`. */

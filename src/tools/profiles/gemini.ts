@@ -1,5 +1,5 @@
 import { ToolError, toToolError } from '../../core/errors.js';
-import { defineTool, type Tool, type ToolContext } from '../../core/tool.js';
+import { defineTool, type ExecuteTool, type ToolContext } from '../../core/tool.js';
 import type { WebSearchResult } from '../../core/types.js';
 import { createFileTool, type CreateFileResult } from '../create-file.js';
 import type { FindFileResult } from '../find-file.js';
@@ -16,9 +16,9 @@ import { fetchAsMarkdown, type WebFetchResult } from '../web-fetch.js';
 import { geminiReadMany, withPdfData, type GeminiReadManyArgs, type GeminiReadManyResult } from './gemini-read-many.js';
 import { checkWritePlaceholders, geminiReplace, type GeminiReplaceArgs, type GeminiReplaceResult } from './gemini-replace.js';
 
-/** Calls a built-in's `callWithContext` (each profile tool is a thin layer over the built-in of the same job). */
-function delegate<A, R>(tool: Tool<A, R>, args: A, ctx: ToolContext): Promise<R> {
-  return (tool.callWithContext as (a: A, c: ToolContext) => Promise<R>)(args, ctx);
+/** Runs a built-in's `execute` (each profile tool is a thin layer over the built-in of the same job). */
+async function delegate<A, R>(tool: ExecuteTool<A, R>, args: A, ctx: ToolContext): Promise<R> {
+  return tool.execute(args, ctx);
 }
 
 const str = (description: string): { type: 'string'; description: string } => ({ type: 'string', description });
@@ -26,13 +26,13 @@ const bool = (description: string): { type: 'boolean'; description: string } => 
 const int = (description: string, minimum = 0): { type: 'integer'; minimum: number; description: string } => ({ type: 'integer', minimum, description });
 
 /** Gemini CLI's `read_file`: `{ file_path, start_line?, end_line? }` (1-based, inclusive), through `view_file`. */
-export const geminiReadFileTool: Tool<{ file_path: string; start_line?: number; end_line?: number }, ViewFileResult> = /* @__PURE__ */ defineTool({
+export const geminiReadFileTool: ExecuteTool<{ file_path: string; start_line?: number; end_line?: number }, ViewFileResult> = /* @__PURE__ */ defineTool({
   name: 'read_file',
   annotations: { title: 'Read file', readOnlyHint: true, openWorldHint: false },
   description:
     'Reads a file from the workspace. For text files, start_line and end_line (1-based, inclusive) read a part; at most 2000 lines per call. ' +
     'Binary files return their size and type; images and PDFs also their data (base64).',
-  parameters: {
+  inputSchema: {
     type: 'object',
     properties: {
       file_path: str('The path to the file to read (absolute, or relative to the workspace).'),
@@ -42,8 +42,7 @@ export const geminiReadFileTool: Tool<{ file_path: string; start_line?: number; 
     required: ['file_path'],
     additionalProperties: false,
   } as const,
-  readOnly: true,
-  callWithContext: async (args, ctx) => withPdfData(await delegate(viewFileTool, args, ctx), ctx),
+  execute: async (args, ctx) => withPdfData(await delegate(viewFileTool, args, ctx), ctx),
 });
 
 /**
@@ -61,14 +60,14 @@ const FILE_FILTERING_OPTIONS = {
   },
   additionalProperties: false,
 } as const;
-export const geminiReadManyFilesTool: Tool<GeminiReadManyArgs, GeminiReadManyResult> = /* @__PURE__ */ defineTool({
+export const geminiReadManyFilesTool: ExecuteTool<GeminiReadManyArgs, GeminiReadManyResult> = /* @__PURE__ */ defineTool({
   name: 'read_many_files',
   annotations: { title: 'Read many files', readOnlyHint: true, openWorldHint: false },
   description:
     "Reads the files that glob patterns or paths name and concatenates the text files, each after a '--- <path> ---' separator, ending with " +
     "'--- End of content ---'. Images and PDFs are returned as inline data (base64) when include names them by name or extension. Dependency and " +
     'build folders and binary files are excluded unless useDefaultExcludes is false; .gitignore and .geminiignore are respected.',
-  parameters: {
+  inputSchema: {
     type: 'object',
     properties: {
       include: { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1, description: 'Glob patterns or paths, e.g. ["src/**/*.ts"], ["README.md", "docs/"].' },
@@ -80,24 +79,23 @@ export const geminiReadManyFilesTool: Tool<GeminiReadManyArgs, GeminiReadManyRes
     required: ['include'],
     additionalProperties: false,
   } as const,
-  readOnly: true,
-  callWithContext: async (args, ctx) => geminiReadMany(args as GeminiReadManyArgs, ctx),
+  execute: async (args, ctx) => geminiReadMany(args as GeminiReadManyArgs, ctx),
 });
 
 /** Gemini CLI's `write_file`: `{ file_path, content }`, creating or overwriting through `create_file` (so `stale_file` applies). */
-export const geminiWriteFileTool: Tool<{ file_path: string; content: string }, CreateFileResult> = /* @__PURE__ */ defineTool({
+export const geminiWriteFileTool: ExecuteTool<{ file_path: string; content: string }, CreateFileResult> = /* @__PURE__ */ defineTool({
   name: 'write_file',
   annotations: { title: 'Write file', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   description:
     'Writes content to a file, creating it (and its folders) or overwriting it. Overwriting a file that changed since you read it fails; read it again first. ' +
     "Provide the complete content; placeholders like '// ... rest of code ...' are refused.",
-  parameters: {
+  inputSchema: {
     type: 'object',
     properties: { file_path: str('The path to the file to write.'), content: str('The content to write to the file.') },
     required: ['file_path', 'content'],
     additionalProperties: false,
   } as const,
-  callWithContext: async (args, ctx) => {
+  execute: async (args, ctx) => {
     await checkWritePlaceholders(args.file_path, args.content, ctx);
     return delegate(createFileTool, { ...args, overwrite: true }, ctx);
   },
@@ -109,7 +107,7 @@ export const geminiWriteFileTool: Tool<{ file_path: string; content: string }, C
  * `allow_multiple` replaces every occurrence, else it must be unique. Omission placeholders in
  * new_string that old_string does not hold are refused. `instruction` is for the record, not matching.
  */
-export const geminiReplaceTool: Tool<GeminiReplaceArgs, GeminiReplaceResult> =
+export const geminiReplaceTool: ExecuteTool<GeminiReplaceArgs, GeminiReplaceResult> =
   /* @__PURE__ */ defineTool({
     name: 'replace',
     annotations: { title: 'Replace text in a file', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
@@ -118,7 +116,7 @@ export const geminiReplaceTool: Tool<GeminiReplaceArgs, GeminiReplaceResult> =
       'set allow_multiple to replace every occurrence. old_string should be the exact literal text; when it is not found exactly, a match ' +
       'ignoring indentation, then whitespace, then small differences is tried, and the result says which was applied. An empty old_string ' +
       "creates a new file. Do not use omission placeholders like '(rest of methods ...)' in new_string; they are refused.",
-    parameters: {
+    inputSchema: {
       type: 'object',
       properties: {
         file_path: str('The path to the file to modify.'),
@@ -130,20 +128,20 @@ export const geminiReplaceTool: Tool<GeminiReplaceArgs, GeminiReplaceResult> =
       required: ['file_path', 'old_string', 'new_string'],
       additionalProperties: false,
     } as const,
-    callWithContext: async (args, ctx) => geminiReplace(args, ctx),
+    execute: async (args, ctx) => geminiReplace(args, ctx),
   });
 
 /**
  * Gemini CLI's `glob`: `{ pattern, dir_path?, case_sensitive?, respect_git_ignore?, respect_gemini_ignore? }`
  * through `find_file`; files modified in the last 24 hours first (newest first), then the rest by path.
  */
-export const geminiGlobTool: Tool<GeminiGlobArgs, FindFileResult> = /* @__PURE__ */ defineTool({
+export const geminiGlobTool: ExecuteTool<GeminiGlobArgs, FindFileResult> = /* @__PURE__ */ defineTool({
   name: 'glob',
   annotations: { title: 'Find files', readOnlyHint: true, openWorldHint: false },
   description:
     'Finds files matching a glob pattern (e.g. "src/**/*.ts", "**/*.md"), returning absolute paths: files modified in the last 24 hours first ' +
     '(newest first), then the others alphabetically.',
-  parameters: {
+  inputSchema: {
     type: 'object',
     properties: {
       pattern: str('The glob pattern to match against (e.g. "**/*.py", "docs/*.md").'),
@@ -155,8 +153,7 @@ export const geminiGlobTool: Tool<GeminiGlobArgs, FindFileResult> = /* @__PURE__
     required: ['pattern'],
     additionalProperties: false,
   } as const,
-  readOnly: true,
-  callWithContext: async (args, ctx) => geminiGlob(args, ctx),
+  execute: async (args, ctx) => geminiGlob(args, ctx),
 });
 
 /**
@@ -164,13 +161,13 @@ export const geminiGlobTool: Tool<GeminiGlobArgs, FindFileResult> = /* @__PURE__
  * directories first, then files, by name; names matching an `ignore` glob and entries ignored by
  * `.gitignore` / `.geminiignore` (unless file_filtering_options turns them off) left out.
  */
-export const geminiListDirectoryTool: Tool<GeminiListArgs, ListDirResult> = /* @__PURE__ */ defineTool({
+export const geminiListDirectoryTool: ExecuteTool<GeminiListArgs, ListDirResult> = /* @__PURE__ */ defineTool({
   name: 'list_directory',
   annotations: { title: 'List directory', readOnlyHint: true, openWorldHint: false },
   description:
     'Lists the files and subdirectories directly inside a directory (directories first, then files, alphabetically), leaving out names that match ' +
     'the ignore globs and entries ignored by .gitignore or .geminiignore.',
-  parameters: {
+  inputSchema: {
     type: 'object',
     properties: {
       dir_path: str('The path to the directory to list.'),
@@ -180,11 +177,10 @@ export const geminiListDirectoryTool: Tool<GeminiListArgs, ListDirResult> = /* @
     required: ['dir_path'],
     additionalProperties: false,
   } as const,
-  readOnly: true,
-  callWithContext: async (args, ctx) => geminiListDirectory(args as GeminiListArgs, ctx),
+  execute: async (args, ctx) => geminiListDirectory(args as GeminiListArgs, ctx),
 });
 
-function geminiGrep(name: string): Tool<GeminiGrepArgs, GrepSearchResult> {
+function geminiGrep(name: string): ExecuteTool<GeminiGrepArgs, GrepSearchResult> {
   return defineTool({
     name,
     annotations: { title: 'Search file contents', readOnlyHint: true, openWorldHint: false },
@@ -192,7 +188,7 @@ function geminiGrep(name: string): Tool<GeminiGrepArgs, GrepSearchResult> {
       'Searches file contents for a regular expression (ripgrep-style; case-insensitive unless case_sensitive). Filter files with include ' +
       '(a glob such as "*.ts"); exclude_pattern drops lines matching a second regular expression; names_only lists just the matching files; ' +
       'context, before and after add lines around matches (with 1 to 3 matches and none asked for, lines around them are added). Max 100 matches unless total_max_matches.',
-    parameters: {
+    inputSchema: {
       type: 'object',
       properties: {
         pattern: str('The regular expression to search for.'),
@@ -213,15 +209,14 @@ function geminiGrep(name: string): Tool<GeminiGrepArgs, GrepSearchResult> {
       required: ['pattern'],
       additionalProperties: false,
     } as const,
-    readOnly: true,
-    callWithContext: async (input, ctx): Promise<GrepSearchResult> => geminiGrepSearch(input as GeminiGrepArgs, ctx),
-  }) as Tool<GeminiGrepArgs, GrepSearchResult>;
+    execute: async (input, ctx): Promise<GrepSearchResult> => geminiGrepSearch(input as GeminiGrepArgs, ctx),
+  }) as ExecuteTool<GeminiGrepArgs, GrepSearchResult>;
 }
 
 /** Gemini CLI's `grep_search` with its ripgrep-style parameters, through the built-in `grep_search` (same dialect, ignore rules and caps). */
-export const geminiGrepSearchTool: Tool<GeminiGrepArgs, GrepSearchResult> = /* @__PURE__ */ geminiGrep('grep_search');
+export const geminiGrepSearchTool: ExecuteTool<GeminiGrepArgs, GrepSearchResult> = /* @__PURE__ */ geminiGrep('grep_search');
 /** `search_file_content`, the name Gemini CLI's grep tool had before `grep_search`: the same tool. */
-export const geminiSearchFileContentTool: Tool<GeminiGrepArgs, GrepSearchResult> = /* @__PURE__ */ geminiGrep('search_file_content');
+export const geminiSearchFileContentTool: ExecuteTool<GeminiGrepArgs, GrepSearchResult> = /* @__PURE__ */ geminiGrep('search_file_content');
 
 /** Gemini CLI's `run_shell_command`: `{ command, description?, dir_path? }` through `run_command`; background runs are refused. */
 export const geminiRunShellCommandTool = /* @__PURE__ */ defineTool({
@@ -230,7 +225,7 @@ export const geminiRunShellCommandTool = /* @__PURE__ */ defineTool({
   description:
     'Runs a shell command in the workspace (bash -c on Node; not interactive) and returns stdout, stderr and the exit code. ' +
     'Where there is no shell (the browser), returns an empty result with a note.',
-  parameters: {
+  inputSchema: {
     type: 'object',
     properties: {
       command: { type: 'string', minLength: 1, description: 'The exact command to execute.' },
@@ -241,7 +236,7 @@ export const geminiRunShellCommandTool = /* @__PURE__ */ defineTool({
     required: ['command'],
     additionalProperties: false,
   } as const,
-  callWithContext: async (args, ctx) => {
+  execute: async (args, ctx) => {
     if (args.is_background === true) {
       throw new ToolError('invalid_arguments', 'is_background is not supported: commands run until they finish (or time out); run it in the foreground');
     }
@@ -252,13 +247,12 @@ export const geminiRunShellCommandTool = /* @__PURE__ */ defineTool({
 });
 
 /** Gemini CLI's `google_web_search`: `{ query }` through the platform's web search (the same as the `web_search` fallback). */
-export const geminiGoogleWebSearchTool: Tool<{ query: string }, WebSearchResult> = /* @__PURE__ */ defineTool({
+export const geminiGoogleWebSearchTool: ExecuteTool<{ query: string }, WebSearchResult> = /* @__PURE__ */ defineTool({
   name: 'google_web_search',
   annotations: { title: 'Web search', readOnlyHint: true, openWorldHint: true },
   description: 'Searches the web for the query and returns the top results (title, url, snippet).',
-  parameters: { type: 'object', properties: { query: str('The search query.') }, required: ['query'], additionalProperties: false } as const,
-  readOnly: true,
-  callWithContext: async (args, ctx) => delegate(webSearchFallbackTool, args, ctx),
+  inputSchema: { type: 'object', properties: { query: str('The search query.') }, required: ['query'], additionalProperties: false } as const,
+  execute: async (args, ctx) => delegate(webSearchFallbackTool, args, ctx),
 });
 
 /** Most URLs one Gemini `web_fetch` prompt may name, as Gemini CLI allows. */
@@ -269,18 +263,17 @@ export const GEMINI_WEB_FETCH_MAX_URLS = 20;
  * as toolhost's `web_fetch` does (policy, caps, Markdown) and returned with the prompt, for the model to
  * answer from. A URL that fails is listed with its error; a prompt without a URL is `invalid_arguments`.
  */
-export const geminiWebFetchTool: Tool<{ prompt: string }, { prompt: string; results: Array<WebFetchResult | { url: string; error: string; code: string }> }> = /* @__PURE__ */ defineTool({
+export const geminiWebFetchTool: ExecuteTool<{ prompt: string }, { prompt: string; results: Array<WebFetchResult | { url: string; error: string; code: string }> }> = /* @__PURE__ */ defineTool({
   name: 'web_fetch',
   annotations: { title: 'Fetch web pages', readOnlyHint: true, openWorldHint: true },
   description: 'Fetches the content of up to 20 URLs named in the prompt (http or https) as Markdown, for answering the prompt.',
-  parameters: {
+  inputSchema: {
     type: 'object',
     properties: { prompt: str('A request naming the URL(s) to fetch (up to 20) and what to do with their content.') },
     required: ['prompt'],
     additionalProperties: false,
   } as const,
-  readOnly: true,
-  callWithContext: async ({ prompt }, ctx) => {
+  execute: async ({ prompt }, ctx) => {
     const urls = [...new Set(prompt.match(/https?:\/\/[^\s<>"'`)\]]+/g) ?? [])].map((u) => u.replace(/[.,;:!?]+$/, ''));
     if (urls.length === 0) throw new ToolError('invalid_arguments', 'the prompt names no http(s) URL; include the full URL(s) to fetch');
     if (urls.length > GEMINI_WEB_FETCH_MAX_URLS) {
@@ -305,7 +298,7 @@ export const geminiWebFetchTool: Tool<{ prompt: string }, { prompt: string; resu
  * list_directory, grep_search, run_shell_command, google_web_search, web_fetch, and search_file_content
  * (the old name of grep_search) unless `aliases` is false (a fresh array).
  */
-export function geminiTools(options: { aliases?: boolean } = {}): Tool[] {
+export function geminiTools(options: { aliases?: boolean } = {}): ExecuteTool[] {
   const tools = [
     geminiReadFileTool,
     geminiReadManyFilesTool,
@@ -317,7 +310,7 @@ export function geminiTools(options: { aliases?: boolean } = {}): Tool[] {
     geminiRunShellCommandTool,
     geminiGoogleWebSearchTool,
     geminiWebFetchTool,
-  ] as Tool[];
-  if (options.aliases !== false) tools.push(geminiSearchFileContentTool as Tool);
+  ] as ExecuteTool[];
+  if (options.aliases !== false) tools.push(geminiSearchFileContentTool as ExecuteTool);
   return tools;
 }

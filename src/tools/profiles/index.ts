@@ -1,4 +1,4 @@
-import type { Tool } from '../../core/tool.js';
+import type { ExecuteTool } from '../../core/tool.js';
 import { BuiltinTools } from '../index.js';
 import { webFetchTool } from '../web-fetch.js';
 import { anthropicTools, type AnthropicProfileOptions } from './anthropic.js';
@@ -11,7 +11,7 @@ export type ToolProfileName = 'anthropic' | 'openai' | 'gemini' | 'toolhost';
 
 const profileOf = new WeakMap<object, ToolProfileName>();
 
-function tag(name: ToolProfileName, tools: Tool[]): Tool[] {
+function tag(name: ToolProfileName, tools: ExecuteTool[]): ExecuteTool[] {
   for (const tool of tools) if (!profileOf.has(tool)) profileOf.set(tool, name);
   return tools;
 }
@@ -19,20 +19,20 @@ function tag(name: ToolProfileName, tools: Tool[]): Tool[] {
 /** The shape of {@link toolProfiles}. */
 export interface ToolProfiles {
   /** Anthropic's text editor (`str_replace_based_edit_tool`) and `bash`. */
-  anthropic(options?: AnthropicProfileOptions): Tool[];
+  anthropic(options?: AnthropicProfileOptions): ExecuteTool[];
   /** OpenAI's `apply_patch` (V4A) and `shell`. */
-  openai(): Tool[];
+  openai(): ExecuteTool[];
   /** Gemini CLI's tool set (`read_file`, `write_file`, `replace`, `glob`, `list_directory`, `grep_search`, `run_shell_command`, `google_web_search`, `web_fetch`, and `search_file_content` unless `aliases: false`). */
-  gemini(options?: { aliases?: boolean }): Tool[];
+  gemini(options?: { aliases?: boolean }): ExecuteTool[];
   /** toolhost's own built-ins (`BuiltinTools.all()`) plus `web_fetch`. */
-  toolhost(): Tool[];
+  toolhost(): ExecuteTool[];
   /** The profile for a name. */
-  byName(name: ToolProfileName): Tool[];
+  byName(name: ToolProfileName): ExecuteTool[];
   /**
    * Several profiles in one list, for one runner. Throws a TypeError naming the tool and both profiles
    * when two different tools share a name (the same tool in two lists is kept once).
    */
-  combine(...lists: Tool[][]): Tool[];
+  combine(...lists: ExecuteTool[][]): ExecuteTool[];
 }
 
 /**
@@ -47,7 +47,7 @@ export const toolProfiles: ToolProfiles = {
   anthropic: (options) => tag('anthropic', anthropicTools(options)),
   openai: () => tag('openai', speakingTools(openaiTools(), OPENAI_VOCABULARY)),
   gemini: (options) => tag('gemini', speakingTools(geminiTools(options), GEMINI_VOCABULARY)),
-  toolhost: () => tag('toolhost', [...BuiltinTools.all(), webFetchTool as Tool]),
+  toolhost: () => tag('toolhost', [...BuiltinTools.all(), webFetchTool as ExecuteTool]),
   byName(name) {
     if (name === 'anthropic') return this.anthropic();
     if (name === 'openai') return this.openai();
@@ -56,7 +56,7 @@ export const toolProfiles: ToolProfiles = {
     throw new TypeError(`unknown tool profile ${JSON.stringify(name)}; use anthropic, openai, gemini or toolhost`);
   },
   combine(...lists) {
-    const byName = new Map<string, Tool>();
+    const byName = new Map<string, ExecuteTool>();
     for (const tool of lists.flat()) {
       const known = byName.get(tool.name);
       if (known === undefined) byName.set(tool.name, tool);

@@ -1,5 +1,5 @@
 import { ToolError } from '../../core/errors.js';
-import { defineTool, type Tool, type ToolContext } from '../../core/tool.js';
+import { defineTool, type ExecuteTool, type ToolContext } from '../../core/tool.js';
 import type { RunCommandResult } from '../../core/types.js';
 import { resolveWorkspacePath, statOrNull } from '../../fs/paths.js';
 import { refuseLoneSurrogate, truncateText } from '../../fs/text.js';
@@ -110,12 +110,12 @@ export function applyPatchArgsToOperations(args: ApplyPatchArgs): PatchOperation
  * `not_found`, `binary_file`, `stale_file` (an Add or Move onto a file that changed since this conversation
  * read it), `outside_workspace`.
  */
-export const applyPatchTool: Tool<ApplyPatchArgs, PatchResult> = /* @__PURE__ */ defineTool({
+export const applyPatchTool: ExecuteTool<ApplyPatchArgs, PatchResult> = /* @__PURE__ */ defineTool({
   name: 'apply_patch',
   annotations: { title: 'Apply patch', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   description: APPLY_PATCH_DESCRIPTION,
-  parameters: applyPatchParameters,
-  callWithContext: async (args, ctx) => applyPatchOperations(ctx, applyPatchArgsToOperations(args as ApplyPatchArgs)),
+  inputSchema: applyPatchParameters,
+  execute: async (args, ctx) => applyPatchOperations(ctx, applyPatchArgsToOperations(args as ApplyPatchArgs)),
 });
 
 /**
@@ -340,7 +340,7 @@ const argvSchema = { type: 'array', items: { type: 'string' }, minItems: 1, desc
  * (commands run as the host's user), a bad `env` name; `outside_workspace`, `not_found`,
  * `not_a_directory` for the working directory.
  */
-export const shellTool: Tool<ShellArgs, ShellResult> = /* @__PURE__ */ defineTool({
+export const shellTool: ExecuteTool<ShellArgs, ShellResult> = /* @__PURE__ */ defineTool({
   name: 'shell',
   annotations: { title: 'Shell', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   description:
@@ -348,7 +348,7 @@ export const shellTool: Tool<ShellArgs, ShellResult> = /* @__PURE__ */ defineToo
     'program and its arguments as an array, optionally with workdir), optionally ' +
     `timeout_ms (per command, default ${RUN_COMMAND_DEFAULT_TIMEOUT_MS}) and max_output_length (characters kept per stream). ` +
     'Returns each command\'s stdout, stderr and outcome (exit code, or timeout). Commands are not interactive.',
-  parameters: {
+  inputSchema: {
     type: 'object',
     properties: {
       commands: commandLinesSchema,
@@ -376,10 +376,10 @@ export const shellTool: Tool<ShellArgs, ShellResult> = /* @__PURE__ */ defineToo
     },
     additionalProperties: false,
   } as const,
-  callWithContext: async (args, ctx) => runEach(args as ShellArgs, ctx),
+  execute: async (args, ctx) => runEach(args as ShellArgs, ctx),
 });
 
 /** The OpenAI profile's tools: `apply_patch` and `shell` (a fresh array). */
-export function openaiTools(): Tool[] {
-  return [applyPatchTool, shellTool] as Tool[];
+export function openaiTools(): ExecuteTool[] {
+  return [applyPatchTool, shellTool] as ExecuteTool[];
 }

@@ -2,7 +2,7 @@ import { appendFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createMemoryPlatform } from '../../platform/memory.js';
 import { ToolRunner, type ToolCallResult } from '../../runner.js';
-import type { Tool } from '../../core/tool.js';
+import type { ExecuteTool } from '../../core/tool.js';
 import type { Platform } from '../../core/types.js';
 import { BuiltinTools } from '../index.js';
 import { webFetchTool } from '../web-fetch.js';
@@ -198,17 +198,17 @@ const CODES: Record<Profile, Record<string, string[]>> = {
 };
 
 /** Names of every tool and parameter a profile or the built-ins declare: the words a message could borrow from another tool set. */
-function declaredNames(tools: Tool[]): { tools: Set<string>; params: Set<string> } {
+function declaredNames(tools: ExecuteTool[]): { tools: Set<string>; params: Set<string> } {
   const params = new Set<string>();
   for (const tool of tools) {
-    const schema = (typeof tool.parameters === 'string' ? JSON.parse(tool.parameters) : tool.parameters) as { properties?: Record<string, unknown> };
+    const schema = tool.inputSchema as { properties?: Record<string, unknown> };
     for (const key of Object.keys(schema.properties ?? {})) params.add(key);
   }
   return { tools: new Set(tools.map((t) => t.name)), params };
 }
 
-const profileTools: Record<Profile, Tool[]> = { anthropic: toolProfiles.anthropic(), gemini: toolProfiles.gemini(), openai: toolProfiles.openai() };
-const builtins = declaredNames([...BuiltinTools.all(), webFetchTool as Tool, webSearchFallbackTool as Tool]);
+const profileTools: Record<Profile, ExecuteTool[]> = { anthropic: toolProfiles.anthropic(), gemini: toolProfiles.gemini(), openai: toolProfiles.openai() };
+const builtins = declaredNames([...BuiltinTools.all(), webFetchTool as ExecuteTool, webSearchFallbackTool as ExecuteTool]);
 const everyName = new Set<string>([...builtins.tools, ...builtins.params]);
 for (const tools of Object.values(profileTools)) {
   const names = declaredNames(tools);

@@ -1,5 +1,5 @@
 import { isToolError, ToolError, toToolError } from '../../core/errors.js';
-import type { Tool, ToolContext } from '../../core/tool.js';
+import type { ExecuteTool, ToolContext } from '../../core/tool.js';
 
 /** A phrase rewrite: the pattern (global), its replacement, and the profile tools it is for (all when absent). */
 export type Phrase = readonly [pattern: RegExp, replacement: string, tools?: readonly string[]];
@@ -85,12 +85,11 @@ function speakResult(vocabulary: Vocabulary, toolName: string, result: unknown):
  * `note` is too. Anything thrown that is not a tool failure (a cancellation's reason, a host's
  * TypeError) passes unchanged. Text results (the content a tool returns) are never rewritten.
  */
-export function speakingTool<A, R>(tool: Tool<A, R>, vocabulary: Vocabulary): Tool<A, R> {
-  const inner = tool.callWithContext;
-  if (inner === undefined) return tool;
+export function speakingTool<A, R>(tool: ExecuteTool<A, R>, vocabulary: Vocabulary): ExecuteTool<A, R> {
+  const inner = tool.execute;
   return {
     ...tool,
-    callWithContext: async (args: A, ctx: ToolContext): Promise<R> => {
+    execute: async (args: A, ctx: ToolContext): Promise<R> => {
       let result: R;
       try {
         result = await inner.call(tool, args, ctx);
@@ -105,14 +104,14 @@ export function speakingTool<A, R>(tool: Tool<A, R>, vocabulary: Vocabulary): To
   };
 }
 
-const spoken = new WeakMap<Vocabulary, WeakMap<object, Tool>>();
+const spoken = new WeakMap<Vocabulary, WeakMap<object, ExecuteTool>>();
 
 /**
  * Each of `tools` speaking `vocabulary` (see {@link speakingTool}). The same tool gives the same
  * wrapped tool every time, so lists built twice still share their tools (`toolProfiles.combine` keeps
  * one of a tool that is in two lists).
  */
-export function speakingTools(tools: Tool[], vocabulary: Vocabulary): Tool[] {
+export function speakingTools(tools: ExecuteTool[], vocabulary: Vocabulary): ExecuteTool[] {
   let cache = spoken.get(vocabulary);
   if (cache === undefined) {
     cache = new WeakMap();
