@@ -199,7 +199,7 @@ const bench = {
  * them: the machine's load changes within seconds, and both sides of a round see the same load, so
  * the median of the rounds' own ratios (`ratio`) is reported beside the two medians.
  */
-async function roundTrips(n = 100, rounds = 61, warmupMs = 2000): Promise<{ executeUs: number; comlinkUs: number; ratio: number; rounds: number; calls: number }> {
+async function roundTrips(n = 100, rounds = 201, warmupMs = 2000): Promise<{ executeUs: number; comlinkUs: number; ratio: number; rounds: number; calls: number }> {
   // Written out in full twice: vite bundles a worker only for this literal `new Worker(new URL(...))` form.
   const remote = connectToolRunner(() => new Worker(new URL('./bench-rpc-worker.ts', import.meta.url), { type: 'module', name: 'toolhost' }) as never);
   const bareWorker = new Worker(new URL('./bench-rpc-worker.ts', import.meta.url), { type: 'module', name: 'comlink' });
