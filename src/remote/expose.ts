@@ -104,12 +104,20 @@ export function exposeToolRunner(target: ToolRunner | ToolRunnerSetup, endpoint?
    */
   const call = <T>(options: WireCallOptions | undefined, fn: (runner: ToolRunner, callOptions: CallOptions) => Promise<T>): Promise<RemoteEnvelope<T>> => {
     const callOptions = wireToCall(options);
+    // One `then` from the runner's promise to the envelope comlink sends (a call is the bridge's hot path).
+    const run = (ready: ToolRunner): Promise<RemoteEnvelope<T>> => {
+      try {
+        return fn(ready, callOptions).then(succeed, failure);
+      } catch (error) {
+        return Promise.resolve(failure(error));
+      }
+    };
     const requestId = options?.requestId;
-    if (typeof requestId !== 'string') return withRunner((r) => fn(r, callOptions).then(succeed));
+    if (typeof requestId !== 'string') return served ? run(served) : withRunner(run);
     const controller = new AbortController();
     controllers.set(requestId, controller);
     callOptions.signal = controller.signal;
-    return withRunner((r) => fn(r, callOptions).then(succeed)).finally(() => controllers.delete(requestId));
+    return withRunner(run).finally(() => controllers.delete(requestId));
   };
 
   const pageTool = (descriptor: PageToolDescriptor): ExecuteTool => pageSideTool(descriptor, { post, pageCalls, nextId });

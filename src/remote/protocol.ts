@@ -1,8 +1,9 @@
 /**
  * The worker protocol shared by the worker side ({@link exposeToolRunner}) and the page side
- * ({@link connectToolRunner}). Requests go through comlink (`wrap` on the host, `expose` in the worker)
- * and always resolve to an envelope `{ ok: true, value } | { ok: false, code, message, details? }`:
- * comlink carries only name, message and stack of a thrown error, so the bridge never throws across
+ * ({@link connectToolRunner}). Requests are comlink requests, served by comlink's `expose` in the worker;
+ * the page posts them itself (caller.ts: the same messages as comlink's `wrap` proxy, so any comlink
+ * client can call the worker too). They always resolve to an envelope
+ * `{ ok: true, value } | { ok: false, code, message, details? }`: comlink carries only name, message and stack of a thrown error, so the bridge never throws across
  * the boundary and rebuilds a {@link ToolError} with its `code` on the other side. One-way notices
  * (worker ready, `ctx.send` messages, calls of page-side tools, cancellation, a page leaving) travel as
  * plain `postMessage`s tagged `toolhost` on the same endpoint; comlink ignores them (they carry no

@@ -4,9 +4,10 @@
  * is late, and terminates and replaces one that is hung or has exited. Every request resolves with an
  * envelope; nothing here rejects.
  */
-import { wrap, type Endpoint, type Remote } from 'comlink';
+import type { Endpoint } from 'comlink';
 import { ToolError, isToolErrorCode } from '../core/errors.js';
 import type { ToolMessage } from '../core/runner.js';
+import { workerCaller, type WorkerCaller, type WorkerMethods } from './caller.js';
 import {
   fail,
   failure,
@@ -17,9 +18,10 @@ import {
   toError,
   type HostNotice,
   type RemoteEnvelope,
-  type ToolRunnerWorkerApi,
   type WorkerNotice,
 } from './protocol.js';
+
+export type { WorkerMethods } from './caller.js';
 
 /** Lifecycle of a remote runner. */
 export type RemoteToolRunnerStatus = 'starting' | 'ready' | 'unavailable' | 'terminated';
@@ -31,12 +33,11 @@ interface PendingRequest {
   settle(envelope: RemoteEnvelope<never>): void;
 }
 
-/** The worker's methods as comlink proxies, each read once per worker (see `start`). */
-export type WorkerMethods = Pick<Remote<ToolRunnerWorkerApi>, keyof ToolRunnerWorkerApi>;
-
 /** One worker: its endpoint, methods, readiness and the requests in flight on it. */
 export interface Session {
   endpoint: Endpoint;
+  /** Sends the worker's requests; answers come through the session's listener. */
+  caller: WorkerCaller;
   api: WorkerMethods;
   ready: Promise<void>;
   isReady: boolean;
@@ -96,32 +97,15 @@ export function startWorkerSessions(workerOrFactory: Endpoint | (() => Endpoint)
   return new SessionPool(workerOrFactory, settings, hooks);
 }
 
-/** The worker's methods of `endpoint`, wrapped by comlink. */
-function workerMethods(endpoint: Endpoint): WorkerMethods {
-  const proxy = wrap<ToolRunnerWorkerApi>(endpoint);
-  // Every property read of a comlink proxy makes a new proxy and registers it for finalization: read
-  // each method once here, not once per call.
-  return {
-    ping: proxy.ping,
-    hello: proxy.hello,
-    declarations: proxy.declarations,
-    tools: proxy.tools,
-    setPermissions: proxy.setPermissions,
-    setPlanMode: proxy.setPlanMode,
-    execute: proxy.execute,
-    processToolCalls: proxy.processToolCalls,
-    register: proxy.register,
-    unregister: proxy.unregister,
-  };
-}
-
 /** A session of `endpoint` not yet listening: not ready, not dead, no requests. */
 function newSession(endpoint: Endpoint): Session {
   let markDead!: () => void;
   const died = new Promise<void>((resolve) => (markDead = resolve));
+  const caller = workerCaller(endpoint);
   const session: Session = {
     endpoint,
-    api: workerMethods(endpoint),
+    caller,
+    api: caller.methods,
     ready: Promise.resolve(),
     isReady: false,
     dead: false,
@@ -313,7 +297,11 @@ class SessionPool implements WorkerSessions {
     const session = newSession(endpoint);
     let readyNotice!: () => void;
     const noticed = new Promise<void>((resolve) => (readyNotice = resolve));
-    const listener = (event: Event): void => this.#onNotice(session, (event as MessageEvent).data, readyNotice);
+    // One listener for the worker's answers (to the session's caller) and its notices, in arrival order.
+    const listener = (event: Event): void => {
+      const data: unknown = (event as MessageEvent).data;
+      if (!session.caller.receive(data)) this.#onNotice(session, data, readyNotice);
+    };
     endpoint.addEventListener('message', listener as EventListener);
     // A MessagePort (a SharedWorker's port) delivers nothing to addEventListener until started.
     endpoint.start?.();
@@ -325,6 +313,7 @@ class SessionPool implements WorkerSessions {
     }
     session.dispose = () => {
       endpoint.removeEventListener('message', listener as EventListener);
+      session.caller.clear();
       try {
         unwatch?.();
       } catch {
@@ -379,30 +368,41 @@ class SessionPool implements WorkerSessions {
  * session's end; a request past its deadline has its worker probed, and a worker that does not answer
  * the probe is killed as hung.
  */
-class InFlightRequest<T> {
+class InFlightRequest<T> implements PendingRequest {
+  started = false;
+  startedAt = 0;
+  readonly deadlineMs: number | undefined;
   readonly #pool: SessionPool;
   readonly #session: Session;
   readonly #spec: RequestSpec<T>;
   readonly #resolve: (envelope: RemoteEnvelope<T>) => void;
-  readonly #pending: PendingRequest;
   #done = false;
   #watchdog: ReturnType<typeof setTimeout> | undefined;
   #abortTimer: ReturnType<typeof setTimeout> | undefined;
   #requestId: string | undefined;
-  readonly #onAbort = (): void => this.#abort();
+  /** The signal's listener, made only for a call that has a signal. */
+  #onAbort: (() => void) | undefined;
 
   constructor(pool: SessionPool, session: Session, spec: RequestSpec<T>, resolve: (envelope: RemoteEnvelope<T>) => void) {
     this.#pool = pool;
     this.#session = session;
     this.#spec = spec;
     this.#resolve = resolve;
-    this.#pending = { started: false, startedAt: 0, deadlineMs: spec.deadlineMs, settle: (envelope) => this.#finish(envelope) };
+    this.deadlineMs = spec.deadlineMs;
+  }
+
+  /** Settles the request as its session ends (see settleRequests). */
+  settle(envelope: RemoteEnvelope<never>): void {
+    this.#finish(envelope);
   }
 
   /** Registers the request on its session and sends it: now to a ready worker, a starting one once its runner is set up. */
   begin(): void {
-    this.#session.requests.add(this.#pending);
-    this.#spec.signal?.addEventListener('abort', this.#onAbort, { once: true });
+    this.#session.requests.add(this);
+    if (this.#spec.signal) {
+      this.#onAbort = () => this.#abort();
+      this.#spec.signal.addEventListener('abort', this.#onAbort, { once: true });
+    }
     if (this.#session.isReady) this.#send();
     else this.#session.ready.then(() => this.#send(), (error: unknown) => this.#finish(failure(error)));
   }
@@ -410,7 +410,7 @@ class InFlightRequest<T> {
   #abort(): void {
     if (this.#done) return;
     const { label } = this.#spec;
-    if (!this.#pending.started || this.#requestId === undefined || this.#session.dead) {
+    if (!this.started || this.#requestId === undefined || this.#session.dead) {
       this.#finish(fail('cancelled', `${label} was cancelled`));
       return;
     }
@@ -425,10 +425,10 @@ class InFlightRequest<T> {
   #finish(envelope: RemoteEnvelope<T> | RemoteEnvelope<never>): void {
     if (this.#done) return;
     this.#done = true;
-    clearTimeout(this.#watchdog);
-    clearTimeout(this.#abortTimer);
-    this.#spec.signal?.removeEventListener('abort', this.#onAbort);
-    this.#session.requests.delete(this.#pending);
+    if (this.#watchdog !== undefined) clearTimeout(this.#watchdog);
+    if (this.#abortTimer !== undefined) clearTimeout(this.#abortTimer);
+    if (this.#onAbort) this.#spec.signal?.removeEventListener('abort', this.#onAbort);
+    this.#session.requests.delete(this);
     this.#resolve(envelope as RemoteEnvelope<T>);
   }
 
@@ -440,8 +440,8 @@ class InFlightRequest<T> {
       return;
     }
     if (spec.signal) this.#requestId = this.#pool.nextId();
-    this.#pending.started = true;
-    this.#pending.startedAt = Date.now();
+    this.started = true;
+    this.startedAt = Date.now();
     let sent: Promise<RemoteEnvelope<T>>;
     try {
       sent = spec.invoke(this.#session.api, this.#requestId);
