@@ -5,8 +5,8 @@ import { pathToFileURL } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildPackage } from '../test/support/build.js';
-import type { ToolMessage } from '../src/index.js';
-import type { RemoteToolRunner } from './index.js';
+import type { ToolMessage } from '../src/core/runner.js';
+import type { RemoteToolRunner } from '../src/remote/remote.js';
 import { spawnToolWorker } from './worker.js';
 
 // Workers run built modules (the sources' imports name .js files): buildPackage gives a folder linked

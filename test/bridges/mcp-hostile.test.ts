@@ -5,7 +5,7 @@
  */
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { mcpTools, type McpTools } from '../../bridges/mcp/client-index.js';
+import { mcpTools, type McpTools } from '../../bridges/mcp/client.js';
 import { ToolRunner } from '../../src/runner.js';
 import { createMemoryPlatform } from '../../src/platform/memory.js';
 import { BuiltinTools } from '../../src/tools/index.js';
