@@ -692,7 +692,7 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
       new ToolRunner({
         platform: on,
         tools: [...builtins, ...extraTools],
-        ...(parsed.readOnly ? { permissions: 'read_only' as const } : {}),
+        ...(parsed.readOnly ? { planMode: true } : {}),
         ...(parsed.timeoutMs === undefined ? {} : { defaultTimeoutMs: parsed.timeoutMs }),
       });
     const runner = runnerOn(platform);

@@ -107,7 +107,7 @@ describe('mcpTools: a remote MCP server’s tools in a ToolRunner', () => {
     try {
       const client = new Client({ name: 'test', version: '1' });
       await client.connect(new StreamableHTTPClientTransport(endpoint.url));
-      const runner = new ToolRunner({ permissions: 'read_only' });
+      const runner = new ToolRunner({ planMode: true });
       // The default prefix is the server's name (createMcpServer calls itself `toolhost`).
       remote = await mcpTools(client, { registry: runner, trustAnnotations: true });
       expect(runner.has('toolhost__view_file')).toBe(true);
