@@ -3,7 +3,7 @@ import type { JsonValue, PermissionAnswer, ToolCall, ToolCallResult, Denial } fr
 
 
 /** Permission modes of the playground: the runner's policies plus plan mode and ask-mode dialogs. */
-export type Mode = 'allow_all' | 'read_only' | 'plan' | 'ask';
+export type Mode = 'allow_all' | 'plan' | 'ask';
 
 /** One path of the workspace, absolute (`/workspace/...`). */
 export interface TreeEntry {

@@ -102,7 +102,7 @@ function buildRunner(next: Mode): ToolRunner {
   return new ToolRunner({
     platform,
     tools,
-    permissions: next === 'read_only' ? 'read_only' : next === 'ask' ? { ask: askTabs } : 'allow_all',
+    permissions: next === 'ask' ? { ask: askTabs } : 'allow_all',
     planMode: next === 'plan',
     onFinish: ({ conversationId }) => {
       finished.add(conversationId);

@@ -484,11 +484,30 @@ function aborted(signal: AbortSignal): Promise<void> {
   });
 }
 
+/** What `toolhost mcp` uses of the MCP bridge, loaded only for `mcp` (the server SDK loads with it). */
+async function loadMcpNode() {
+  const [server, http, stdio, sdk] = await Promise.all([
+    import('../bridges/mcp/server.js'),
+    import('../bridges/mcp/node-http.js'),
+    import('../bridges/mcp/node-stdio.js'),
+    import('@modelcontextprotocol/server/stdio'),
+  ]);
+  return {
+    createMcpServer: server.createMcpServer,
+    serveMcpHttp: http.serveMcpHttp,
+    isLoopbackHost: http.isLoopbackHost,
+    LineStdioServerTransport: stdio.LineStdioServerTransport,
+    serveStdio: sdk.serveStdio,
+  };
+}
+
+type McpNode = Awaited<ReturnType<typeof loadMcpNode>>;
+
 /** `mcp`: serves the runner over stdio until stdin closes, or over Streamable HTTP until interrupted. */
 async function commandMcp(ctx: CommandContext): Promise<number> {
-  let mcp: typeof import('../bridges/mcp/node.js');
+  let mcp: McpNode;
   try {
-    mcp = await import('../bridges/mcp/node.js');
+    mcp = await loadMcpNode();
   } catch (error) {
     await write(ctx.stderr, `toolhost: mcp could not load the MCP server SDK (@modelcontextprotocol/server), a dependency of toolhost: reinstall toolhost (${(error as Error).message})\n`);
     return CLI_EXIT.usage;
@@ -525,7 +544,7 @@ async function commandMcp(ctx: CommandContext): Promise<number> {
 /** `mcp --http`: serves Streamable HTTP until interrupted; a non-loopback address needs a token or the explicit flag. */
 async function commandMcpHttp(
   ctx: CommandContext,
-  mcp: typeof import('../bridges/mcp/node.js'),
+  mcp: McpNode,
   serverOptions: { name: string; version: string; conversation?: string },
   address: { host: string; port: number },
 ): Promise<number> {
@@ -673,7 +692,7 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
       new ToolRunner({
         platform: on,
         tools: [...builtins, ...extraTools],
-        ...(parsed.readOnly ? { permissions: 'read_only' as const } : {}),
+        ...(parsed.readOnly ? { planMode: true } : {}),
         ...(parsed.timeoutMs === undefined ? {} : { defaultTimeoutMs: parsed.timeoutMs }),
       });
     const runner = runnerOn(platform);

@@ -5,9 +5,10 @@ import { pathToFileURL } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildPackage } from '../test/support/build.js';
-import type { ToolMessage } from '../src/index.js';
-import type { RemoteToolRunner } from './index.js';
-import { spawnToolWorker } from './worker.js';
+import type { ToolMessage } from '../src/core/runner.js';
+import type { RemoteToolRunner } from '../src/remote/remote.js';
+import { exposeToolRunnerInWorker, spawnToolWorker } from './worker.js';
+import { ToolRunner } from '../src/runner.js';
 
 // Workers run built modules (the sources' imports name .js files): buildPackage gives a folder linked
 // to the shared build, and a plain .mjs worker module written beside it imports the built entries.
@@ -166,6 +167,20 @@ describe('spawnToolWorker', () => {
     expect(await remote.execute('remember', { value: 'after crash' })).toBe('after crash');
     expect(workers).toHaveLength(2);
     expect(remote.restarts).toBe(1);
+  });
+
+  it('exposeToolRunnerInWorker outside a worker thread throws a TypeError (the host\'s mistake) saying where to call it', () => {
+    let thrown: unknown;
+    try {
+      exposeToolRunnerInWorker(new ToolRunner());
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(TypeError);
+    expect((thrown as { code?: unknown }).code).toBeUndefined();
+    expect((thrown as TypeError).message).toBe(
+      'exposeToolRunnerInWorker runs inside a worker_threads Worker (parentPort is null); call it in the module you give spawnToolWorker, not in the main thread',
+    );
   });
 
   it('refuses a module path with no file there, and other bad options, with a TypeError before any worker starts', () => {

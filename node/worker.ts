@@ -3,7 +3,6 @@ import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker, parentPort, type WorkerOptions } from 'node:worker_threads';
 import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
-import { ToolError } from '../src/core/errors.js';
 import { checkOptions, describeValue, is, type OptionRule, type OptionRules } from '../src/core/options.js';
 import { CONNECT_OPTION_RULES } from '../src/remote/connect.js';
 import {
@@ -141,11 +140,11 @@ function moduleUrl(module: string | URL): URL {
 /**
  * Inside a worker_threads Worker: serves `target` (a runner, or a setup building one) to the host that
  * spawned it with {@link spawnToolWorker}; `exposeToolRunner(target, nodeEndpoint(parentPort))`.
- * Call it at the module's top level. Throws ToolError `unavailable` outside a worker thread.
+ * Call it at the module's top level. Throws a TypeError outside a worker thread (the host's mistake).
  */
 export function exposeToolRunnerInWorker(target: ToolRunner | ToolRunnerSetup): ExposedToolRunner {
   if (!parentPort) {
-    throw new ToolError('unavailable', 'exposeToolRunnerInWorker runs inside a worker_threads Worker (parentPort is null); use spawnToolWorker to start one');
+    throw new TypeError('exposeToolRunnerInWorker runs inside a worker_threads Worker (parentPort is null); call it in the module you give spawnToolWorker, not in the main thread');
   }
   return exposeToolRunner(target, nodeEndpoint(parentPort));
 }

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryPlatform, toolProfiles } from '../src/index.js';
-import { Agent, anthropicModel, geminiModel, openAICompatibleModel, type AgentEvent, type Model, type RetryOptions } from '../src/agent/index.js';
+import { Agent, anthropicModel, geminiModel, openAICompatibleModel, type AgentEvent, type Model } from '../src/agent/index.js';
+import type { RetryOptions } from '../src/agent/models/types.js';
 import { anthropicFormat } from './fixtures/model-servers/anthropic.js';
 import { geminiFormat } from './fixtures/model-servers/gemini.js';
 import { openAIFormat } from './fixtures/model-servers/openai.js';

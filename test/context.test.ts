@@ -6,8 +6,8 @@ import {
   MemoryStateStore,
   type JsonValue,
   type ToolContext,
-  type ToolMessage,
 } from '../src/index.js';
+import type { ToolMessage } from '../src/core/runner.js';
 
 describe('ToolContext', () => {
   it('gives needsContext tools every member of ToolContext', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { defineTool, type InferArgs } from '../src/index.js';
+import { defineTool } from '../src/index.js';
+import type { InferArgs } from '../src/core/tool.js';
 
 const schema = {
   type: 'object',

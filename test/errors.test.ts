@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { TOOL_ERROR_CODES, ToolError, isToolError, isToolErrorCode, toToolError } from '../src/index.js';
+import { TOOL_ERROR_CODES, ToolError, isToolError, isToolErrorCode } from '../src/index.js';
+import { toToolError } from '../src/core/errors.js';
 
 describe('ToolError', () => {
   it('lists the 20 codes in a fixed order', () => {

@@ -1,21 +1,25 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { exportedNames } from './support/surface.js';
 
 const ROOT = join(import.meta.dirname, '..');
 
+/** Most names (runtime values and types together) all entries may export, and the core entry alone. */
+const MAX_NAMES = 120;
+const MAX_ROOT_NAMES = 40;
+
 /**
- * Every runtime name each entry exports, sorted. A change here is a change of the public surface:
- * review it as one (internals are imported by path inside the repository, never through an entry).
+ * Every name each entry exports (runtime values and types), sorted, values and types apart. A change
+ * here is a change of the public surface: review it as one. Internals (test hooks included) are
+ * imported by path inside the repository, never through an entry.
  */
-const PINNED: Record<string, { source: string; names: string[] }> = {
+const PINNED: Record<string, { source: string; values: string[]; types: string[] }> = {
   toolhost: {
     source: 'src/index',
-    names: [
+    values: [
       'BuiltinTools',
-      'DenialTracker',
       'MemoryStateStore',
-      'PermissionChecker',
       'TOOL_ERROR_CODES',
       'ToolError',
       'ToolRunner',
@@ -24,41 +28,59 @@ const PINNED: Record<string, { source: string; names: string[] }> = {
       'isToolError',
       'isToolErrorCode',
       'registerPrecompiledValidators',
-      'toToolError',
       'toolProfiles',
       'webSearchFallbackTool',
+    ],
+    types: [
+      'AnyTool',
+      'CallOptions',
+      'Denial',
+      'ExecuteTool',
+      'FsPromises',
+      'FunctionDeclaration',
+      'JsonSchema',
+      'JsonValue',
+      'MemoryPlatformOptions',
+      'PermissionAnswer',
+      'PermissionPolicy',
+      'PermissionRequest',
+      'Platform',
+      'RegisterOptions',
+      'StateStore',
+      'Tool',
+      'ToolCall',
+      'ToolCallResult',
+      'ToolContext',
+      'ToolErrorCode',
+      'ToolHost',
+      'ToolInfo',
+      'ToolProfileName',
+      'ToolResults',
+      'ToolRunnerOptions',
+      'ToolSchema',
     ],
   },
   'toolhost/agent': {
     source: 'src/agent/index',
-    names: [
-      'Agent',
-      'AgentBuilder',
-      'ModelError',
-      'anthropicModel',
-      'fromAnthropicToolUses',
-      'fromGeminiFunctionCalls',
-      'fromOpenAIToolCalls',
-      'geminiModel',
-      'isModelError',
-      'openAICompatibleModel',
-      'runAgentLoop',
-      'scriptedModel',
-      'toAnthropicMessages',
-      'toAnthropicToolResults',
-      'toAnthropicTools',
-      'toGeminiContents',
-      'toGeminiFunctionDeclarations',
-      'toGeminiFunctionResponses',
-      'toOpenAIMessages',
-      'toOpenAIToolMessages',
-      'toOpenAITools',
+    values: ['Agent', 'ModelError', 'anthropicModel', 'geminiModel', 'isModelError', 'openAICompatibleModel', 'runAgentLoop', 'scriptedModel'],
+    types: [
+      'AgentEvent',
+      'AgentLoopOptions',
+      'AgentOptions',
+      'AgentToolHost',
+      'AnthropicModelOptions',
+      'GeminiModelOptions',
+      'Model',
+      'ModelMessage',
+      'ModelRequest',
+      'ModelResponse',
+      'OpenAICompatibleModelOptions',
+      'ScriptedTurn',
     ],
   },
   'toolhost/web': {
     source: 'web/index',
-    names: [
-      'WebToolRunner',
+    values: [
       'connectToolRunner',
       'connectWorkspaceRunner',
       'createWebPlatform',
@@ -69,31 +91,29 @@ const PINNED: Record<string, { source: string; names: string[] }> = {
       'listWorkspaces',
       'rememberedDirectory',
     ],
+    types: ['ConnectToolRunnerOptions', 'RemoteToolRunner', 'WebMountSource', 'WebPlatform', 'WebPlatformOptions', 'WorkspaceRunner', 'WorkspaceRunnerOptions'],
   },
-  'toolhost/web/folders': { source: 'web/folders', names: ['folderMount', 'folderWorkspace', 'fsMount', 'opfsWorkspace', 'workspaceMount'] },
-  'toolhost/web/zenfs': { source: 'web/zenfs', names: ['zenfsMount'] },
-  'toolhost/web/shell': { source: 'web/shell', names: ['justBash'] },
+  'toolhost/web/folders': { source: 'web/folders', values: ['folderMount', 'folderWorkspace', 'fsMount', 'opfsWorkspace', 'workspaceMount'], types: ['MountOptions'] },
+  'toolhost/web/zenfs': { source: 'web/zenfs', values: ['zenfsMount'], types: ['ZenfsMountConfig', 'ZenfsMountOptions'] },
+  'toolhost/web/shell': { source: 'web/shell', values: ['justBash'], types: ['JustBashOptions'] },
   'toolhost/node': {
     source: 'node/index',
-    names: ['FileStateStore', 'createFileLocks', 'createNodePlatform', 'createRedisStateStore', 'createToolWorkerPool', 'exposeToolRunnerInWorker', 'precompileValidators', 'spawnToolWorker', 'stopSearchWorker'],
+    values: ['FileStateStore', 'createFileLocks', 'createNodePlatform', 'createRedisStateStore', 'createToolWorkerPool', 'exposeToolRunnerInWorker', 'precompileValidators', 'spawnToolWorker'],
+    types: ['NodePlatformOptions', 'RedisStateStoreOptions', 'SpawnToolWorkerOptions', 'ToolWorkerPool', 'ToolWorkerPoolOptions'],
   },
   'toolhost/mcp': {
     source: 'bridges/mcp/index',
-    names: ['MessagePortTransport', 'createMcpPermissionPrompt', 'createMcpServer', 'toCallToolResult'],
+    values: ['MessagePortTransport', 'createMcpPermissionPrompt', 'createMcpServer', 'toCallToolResult'],
+    types: ['CreateMcpServerOptions'],
   },
-  'toolhost/mcp/node': {
-    source: 'bridges/mcp/node',
-    names: ['LineStdioServerTransport', 'MCP_HTTP_DEFAULTS', 'MessagePortTransport', 'StdioServerTransport', 'createMcpPermissionPrompt', 'createMcpServer', 'isLoopbackHost', 'serveMcpHttp', 'serveStdio', 'toCallToolResult'],
-  },
-  'toolhost/mcp/client': { source: 'bridges/mcp/client-index', names: ['MessagePortTransport', 'mcpTools'] },
+  'toolhost/mcp/node': { source: 'bridges/mcp/node', values: ['LineStdioServerTransport', 'serveMcpHttp'], types: ['ServeMcpHttpOptions'] },
+  'toolhost/mcp/client': { source: 'bridges/mcp/client-index', values: ['MessagePortTransport', 'mcpTools'], types: ['McpToolsOptions'] },
   'toolhost/ai-sdk': {
     source: 'bridges/ai-sdk/index',
-    names: ['aiSdkBatchSizes', 'aiSdkToolApproval', 'aiSdkTools', 'fromAiSdkTool'],
+    values: ['aiSdkToolApproval', 'aiSdkTools', 'fromAiSdkTool'],
+    types: ['AiSdkApprovalOptions', 'AiSdkToolsOptions', 'FromAiSdkToolOptions'],
   },
-  'toolhost/openai-agents': {
-    source: 'bridges/openai-agents/index',
-    names: ['openAIAgentsBatchSizes', 'openAIAgentsTools'],
-  },
+  'toolhost/openai-agents': { source: 'bridges/openai-agents/index', values: ['openAIAgentsTools'], types: ['OpenAIAgentsToolsOptions'] },
 };
 
 const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
@@ -101,13 +121,33 @@ const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as
 };
 
 describe('package entry points', () => {
-  it.each(Object.entries(PINNED))('%s exports exactly its pinned runtime names', async (_entry, { source, names }) => {
-    const module = (await import(join(ROOT, `${source}.ts`))) as Record<string, unknown>;
-    expect(Object.keys(module).sort()).toEqual([...names].sort());
+  let compiled: ReturnType<typeof exportedNames>;
+  beforeAll(() => {
+    compiled = exportedNames(
+      ROOT,
+      Object.values(PINNED).map(({ source }) => source),
+    );
+  }, 120_000);
+
+  it.each(Object.entries(PINNED))('%s exports exactly its pinned names, values and types', (_entry, { source, values, types }) => {
+    expect(compiled[source]).toEqual({ names: [...values, ...types].sort(), values: [...values].sort(), foreign: [] });
   });
 
-  it('keeps the core entry at 25 runtime names or fewer', () => {
-    expect(PINNED.toolhost?.names.length).toBeLessThanOrEqual(25);
+  it.each(Object.entries(PINNED))('%s has exactly its pinned values at run time', async (_entry, { source, values }) => {
+    const module = (await import(join(ROOT, `${source}.ts`))) as Record<string, unknown>;
+    expect(Object.keys(module).sort()).toEqual([...values].sort());
+  });
+
+  it(`exports at most ${MAX_NAMES} names over all entries and ${MAX_ROOT_NAMES} from the core entry`, () => {
+    const counts = Object.fromEntries(Object.entries(compiled).map(([source, { names }]) => [source, names.length]));
+    const total = Object.values(counts).reduce((sum, count) => sum + count, 0);
+    expect({ total, root: counts['src/index'] }).toEqual({ total: 117, root: 38 });
+    expect(total).toBeLessThanOrEqual(MAX_NAMES);
+    expect(counts['src/index']).toBeLessThanOrEqual(MAX_ROOT_NAMES);
+  });
+
+  it('re-exports no name of another package (each name is declared in this repository)', () => {
+    expect(Object.entries(compiled).flatMap(([source, { foreign }]) => foreign.map((name) => `${source}: ${name}`))).toEqual([]);
   });
 
   it('maps each entry in package.json to its built module and declarations, and nothing else', () => {

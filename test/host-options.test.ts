@@ -16,8 +16,9 @@ describe('ToolRunner options', () => {
       [{ defaultTimeoutMs: 0 }, 'defaultTimeoutMs must be a positive number of milliseconds, or Infinity for no deadline, not 0'],
       [{ defaultTimeoutMs: -Infinity }, 'defaultTimeoutMs must be a positive number of milliseconds, or Infinity for no deadline, not -Infinity'],
       [{ defaultTimeoutMs: '5000' }, 'defaultTimeoutMs must be a positive number of milliseconds, or Infinity for no deadline, not "5000"'],
-      [{ permissions: 'bogus' }, `permissions must be 'allow_all', 'read_only' or ${ASK}, not "bogus"`],
-      [{ permissions: null }, `permissions must be 'allow_all', 'read_only' or ${ASK}, not null`],
+      [{ permissions: 'bogus' }, `permissions must be 'allow_all' or ${ASK}, not "bogus"`],
+      [{ permissions: null }, `permissions must be 'allow_all' or ${ASK}, not null`],
+      [{ permissions: 'read_only' }, "permissions 'read_only' is plan mode: pass planMode: true (or call setPlanMode(true)) instead, and leave permissions out"],
       [{ permissions: { allow: 5 } }, 'permissions.allow must be an array of tool-name patterns (strings such as "deploy_*"), not 5'],
       [{ permissions: { deny: ['a', 7] } }, 'permissions.deny[1] must be a string, not 7'],
       [{ permissions: { ask: 'create_*' } }, "permissions.ask must be a function (request) => Promise<'allow_once' | 'allow_session' | 'deny'>, not \"create_*\""],
@@ -54,7 +55,6 @@ describe('ToolRunner options', () => {
       { defaultTimeoutMs: Infinity },
       { defaultTimeoutMs: 0.5 },
       { permissions: 'allow_all' },
-      { permissions: 'read_only' },
       { permissions: {} },
       { permissions: { allow: ['view_*'], deny: [], ask } },
       { planMode: true, verbose: false, conversationId: 'c', cwd: '/workspace/src', platform: createMemoryPlatform() },
@@ -65,12 +65,12 @@ describe('ToolRunner options', () => {
   });
 
   it('setPermissions refuses a bad policy with the same TypeError and keeps the old one', async () => {
-    const runner = new ToolRunner({ permissions: 'read_only' });
+    const runner = new ToolRunner({ permissions: { deny: ['deploy_*'] } });
     expect(typeErrorOf(() => runner.setPermissions({ allow: 5 } as never)).message).toBe(
       'setPermissions: policy.allow must be an array of tool-name patterns (strings such as "deploy_*"), not 5',
     );
-    expect(typeErrorOf(() => runner.setPermissions('bogus' as never)).message).toBe(`setPermissions: policy must be 'allow_all', 'read_only' or ${ASK}, not "bogus"`);
-    expect(runner.permissions.policy).toBe('read_only');
+    expect(typeErrorOf(() => runner.setPermissions('bogus' as never)).message).toBe(`setPermissions: policy must be 'allow_all' or ${ASK}, not "bogus"`);
+    expect(runner.permissions.policy).toEqual({ deny: ['deploy_*'] });
     expect(typeErrorOf(() => new PermissionChecker({ deny: 'x' } as never)).message).toBe(
       'PermissionChecker: policy.deny must be an array of tool-name patterns (strings such as "deploy_*"), not "x"',
     );

@@ -11,14 +11,14 @@ describe('permissions', () => {
     expect(await runner.execute('write_thing', {})).toBe('written');
   });
 
-  it('read_only refuses tools that are not read-only and records the denial', async () => {
-    const runner = new ToolRunner({ tools: [read, write], permissions: 'read_only' });
+  it('plan mode, the one read-only switch, refuses tools that are not read-only and records the denial', async () => {
+    const runner = new ToolRunner({ tools: [read, write], planMode: true });
     expect(await runner.processToolCalls([{ name: 'read_thing', args: {} }, { name: 'write_thing', args: { v: 1 } }])).toEqual([
       { name: 'read_thing', result: 'read' },
-      { name: 'write_thing', code: 'permission_denied', error: 'permissions are read-only: write_thing is not a read-only tool' },
+      { name: 'write_thing', code: 'permission_denied', error: 'plan mode is on: write_thing changes things and only read-only tools may run; leave plan mode to run it' },
     ]);
     const [denial] = runner.denialTracker.list();
-    expect(denial).toMatchObject({ tool: 'write_thing', args: { v: 1 }, conversationId: 'default', reason: 'permissions are read-only: write_thing is not a read-only tool' });
+    expect(denial).toMatchObject({ tool: 'write_thing', args: { v: 1 }, conversationId: 'default', reason: 'plan mode is on: write_thing changes things and only read-only tools may run; leave plan mode to run it' });
     expect(typeof denial?.time).toBe('number');
     expect(runner.denialTracker.count('write_thing')).toBe(1);
   });
@@ -94,13 +94,14 @@ describe('permissions', () => {
     await expect(runner.execute('write_thing', {})).rejects.toMatchObject({ code: 'permission_denied', message: expect.stringContaining('plan mode is on') });
     expect(await runner.execute('read_thing', {})).toBe('read');
     runner.planMode = false;
-    runner.setPermissions('read_only');
-    expect(runner.permissions.policy).toBe('read_only');
-    await expect(runner.execute('write_thing', {})).rejects.toMatchObject({ code: 'permission_denied', message: 'permissions are read-only: write_thing is not a read-only tool' });
+    expect(() => runner.setPermissions('read_only' as never)).toThrow(
+      new TypeError("setPermissions: policy 'read_only' is plan mode: pass planMode: true (or call setPlanMode(true)) instead, and leave policy out"),
+    );
+    expect(runner.permissions.policy).toBe('allow_all');
     runner.setPermissions({ allow: ['write_*'], deny: ['deploy_*'] });
     expect(await runner.execute('write_thing', {})).toBe('written');
     await expect(runner.execute('deploy_prod', {})).rejects.toMatchObject({ code: 'permission_denied', message: 'deploy_prod is denied by the permission rules' });
-    expect(runner.denialTracker.count()).toBe(3);
+    expect(runner.denialTracker.count()).toBe(2);
     expect(() => runner.setPermissions('everything' as never)).toThrow(TypeError);
     expect(() => runner.setPlanMode('yes' as never)).toThrow(TypeError);
   });

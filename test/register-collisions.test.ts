@@ -88,18 +88,16 @@ describe('ToolRunner.registerAll', () => {
 });
 
 describe('annotationsTrusted: false', () => {
-  it('makes readOnlyHint grant nothing (read_only, plan mode, tools()), while the host’s own readOnly still counts', async () => {
+  it('makes readOnlyHint grant nothing (plan mode, tools()), while the host’s own readOnly still counts', async () => {
     const claims = { readOnlyHint: true, title: 'Claims' };
     const classic = defineTool({ name: 'classic', description: '', parameters: { type: 'object' }, call: async () => 'ran' });
     const untrustedClassic = { ...classic, readOnly: false, annotations: claims, annotationsTrusted: false };
     const untrustedExecute = { name: 'exec', description: '', inputSchema: { type: 'object' }, annotations: claims, annotationsTrusted: false, execute: () => 'ran' };
     const vouched = { ...classic, name: 'vouched', readOnly: true, annotations: claims, annotationsTrusted: false };
     const trusted = { ...untrustedExecute, name: 'trusted', annotationsTrusted: true };
-    const runner = new ToolRunner({ tools: [untrustedClassic, untrustedExecute, vouched, trusted], permissions: 'read_only' });
+    const runner = new ToolRunner({ tools: [untrustedClassic, untrustedExecute, vouched, trusted], planMode: true });
     const results = await runner.processToolCalls(['classic', 'exec', 'vouched', 'trusted'].map((name) => ({ name, args: {} })));
     expect(results.map((r) => ('code' in r ? r.code : r.result))).toEqual(['permission_denied', 'permission_denied', 'ran', 'ran']);
-    runner.setPermissions('allow_all');
-    runner.setPlanMode(true);
     expect(await runner.execute('exec', {}).catch((error: { code: string }) => error.code)).toBe('permission_denied');
     expect(runner.tools().map((t) => [t.name, t.annotations, t.concurrencySafe])).toEqual([
       ['classic', { readOnlyHint: false, title: 'Claims' }, false],

@@ -61,11 +61,11 @@ describe('the classic form goes through one adapter at registration', () => {
     expect([tool.inputSchema, tool.annotations, tool.concurrencySafe, usesContext]).toEqual([schema, { readOnlyHint: true }, true, false]);
   });
 
-  it('a classic read-only tool is read-only for plan mode and read_only permissions, a classic mutating one is refused, as an execute tool would be', async () => {
+  it('a classic read-only tool is read-only for plan mode, a classic mutating one is refused, as an execute tool would be', async () => {
     const reader = defineTool({ name: 'peek', description: '', parameters: schema, readOnly: true, call: async ({ n }) => n });
     const writer = defineTool({ name: 'poke', description: '', parameters: schema, call: async ({ n }) => n });
-    for (const options of [{ planMode: true }, { permissions: 'read_only' as const }]) {
-      const runner = new ToolRunner({ tools: [reader, writer], ...options });
+    {
+      const runner = new ToolRunner({ tools: [reader, writer], planMode: true });
       const results = await runner.processToolCalls([{ name: 'peek', args: { n: 1 } }, { name: 'poke', args: { n: 2 } }]);
       expect(results.map((r) => ('code' in r ? r.code : r.result))).toEqual([1, 'permission_denied']);
       expect(runner.tools().map((t) => [t.name, t.annotations.readOnlyHint, t.concurrencySafe])).toEqual([['peek', true, true], ['poke', false, false]]);

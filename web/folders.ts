@@ -4,10 +4,12 @@
  * `mounts: { '/workspace/docs': folderMount(handle) }` (also `workspaceMount(name)`, `fsMount(fs)`),
  * `overlay: { base: folderMount(handle) }`. Each value carries the code that opens it, so the default
  * IndexedDB (or memory) workspace bundles none of it, and nothing is registered globally: two
- * workspaces in one worker, or two tests, share no state through this entry.
+ * workspaces in one worker, or two tests, share no state through this entry. A wrong argument to any
+ * of them (the host's mistake) throws a TypeError naming the function and what to pass.
  */
 import { MemoryFs } from '../src/fs/memfs.js';
 import { ToolError } from '../src/core/errors.js';
+import { describeValue } from '../src/core/options.js';
 import type { FsPromises } from '../src/core/types.js';
 import { fsFromSync } from '../src/platform/memory.js';
 import { checkDirectory, rememberDirectory, rememberedDirectory } from './directory.js';
@@ -24,7 +26,7 @@ async function openSource(source: WebMountSource, label: string, context: Source
   let raw: FsPromises;
   let name = label;
   if ('workspace' in source) {
-    if (source.workspace === workspace) throw new ToolError('invalid_arguments', `createWebPlatform: workspace "${workspace}" cannot be mounted in itself`);
+    if (source.workspace === workspace) throw new TypeError(`createWebPlatform: workspace "${workspace}" cannot be mounted in itself; mount another workspace`);
     const db = await WorkspaceDb.open(resolveIdbFactory(context.idbFactory), source.workspace, context.durability);
     const journal = await JournaledWorkspace.mount(root, await db.loadAll(), db);
     context.opened.push({ db, journal });
@@ -86,6 +88,23 @@ const support: FolderSupport = {
   },
 };
 
+/** True for a FileSystemDirectoryHandle (or an object with its shape). */
+function isDirectoryHandle(value: unknown): value is FileSystemDirectoryHandle {
+  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'directory' && typeof (value as { getDirectoryHandle?: unknown }).getDirectoryHandle === 'function';
+}
+
+/** The host's mistakes in a factory's arguments, as TypeErrors naming the factory and what to pass. */
+function checkArgument(ok: boolean, factory: string, what: string, value: unknown): void {
+  if (!ok) throw new TypeError(`${factory}: ${what}, not ${describeValue(value)}`);
+}
+
+/** Checks `options` of a mount factory: an object whose `readOnly` is a boolean when given. */
+function checkMountOptions(factory: string, options: unknown): void {
+  checkArgument(typeof options === 'object' && options !== null, factory, 'options must be an object such as { readOnly: true }', options);
+  const readOnly = (options as { readOnly?: unknown }).readOnly;
+  checkArgument(readOnly === undefined || typeof readOnly === 'boolean', factory, 'options.readOnly must be true or false', readOnly);
+}
+
 /** Options of a mount source: `readOnly` refuses every write through the workspace with `permission_denied`. */
 export interface MountOptions {
   readOnly?: boolean;
@@ -100,6 +119,7 @@ export interface MountOptions {
  * reopen it. For `createWebPlatform({ backend })`; `platform.backend` is then `'directory'`.
  */
 export function folderWorkspace(directory?: FileSystemDirectoryHandle): WebFolderBackend {
+  checkArgument(directory === undefined || isDirectoryHandle(directory), 'folderWorkspace', 'directory must be a FileSystemDirectoryHandle (from showDirectoryPicker()), or nothing to reopen the remembered folder', directory);
   return { kind: 'directory', ...(directory === undefined ? {} : { directory }), [FOLDERS]: support };
 }
 
@@ -114,6 +134,8 @@ export function opfsWorkspace(): WebFolderBackend {
 
 /** A real folder (`showDirectoryPicker()`, an OPFS directory) as a mount or overlay base. */
 export function folderMount(directory: FileSystemDirectoryHandle, options: MountOptions = {}): WebMountSource {
+  checkArgument(isDirectoryHandle(directory), 'folderMount', 'directory must be a FileSystemDirectoryHandle (from showDirectoryPicker() or an OPFS directory)', directory);
+  checkMountOptions('folderMount', options);
   return { directory, ...(options.readOnly === undefined ? {} : { readOnly: options.readOnly }), [FOLDERS]: support };
 }
 
@@ -122,6 +144,8 @@ export function folderMount(directory: FileSystemDirectoryHandle, options: Mount
  * calls. Mount it writable only where no other worker has it open.
  */
 export function workspaceMount(workspace: string, options: MountOptions = {}): WebMountSource {
+  checkArgument(typeof workspace === 'string' && workspace.length > 0 && workspace.length <= 200, 'workspaceMount', 'workspace must be the name of a workspace, 1 to 200 characters', workspace);
+  checkMountOptions('workspaceMount', options);
   return { workspace, ...(options.readOnly === undefined ? {} : { readOnly: options.readOnly }), [FOLDERS]: support };
 }
 
@@ -131,6 +155,9 @@ export function workspaceMount(workspace: string, options: MountOptions = {}): W
  * in messages (default: its path in the workspace).
  */
 export function fsMount(fs: FsPromises | (() => Promise<FsPromises>), options: MountOptions & { label?: string } = {}): WebMountSource {
+  checkArgument(typeof fs === 'function' || (typeof fs === 'object' && fs !== null), 'fsMount', 'fs must be a filesystem with the shape of node:fs/promises, or a function that opens one', fs);
+  checkMountOptions('fsMount', options);
+  checkArgument(options.label === undefined || typeof options.label === 'string', 'fsMount', 'options.label must be a string', options.label);
   const extra = { ...(options.readOnly === undefined ? {} : { readOnly: options.readOnly }), ...(options.label === undefined ? {} : { label: options.label }) };
   return typeof fs === 'function' ? { open: fs, ...extra, [FOLDERS]: support } : { fs, ...extra, [FOLDERS]: support };
 }

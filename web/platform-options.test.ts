@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryFs } from '../src/fs/memfs.js';
 import { fsFromSync } from '../src/platform/memory.js';
-import { fsMount, opfsWorkspace } from './folders.js';
+import { fsMount, opfsWorkspace, workspaceMount } from './folders.js';
 import { createWebPlatform, type WebPlatformOptions } from './platform.js';
 
 const emptyFs = () => fsFromSync(new MemoryFs());
@@ -25,6 +25,8 @@ describe('createWebPlatform options', () => {
     ['a mount source of no known kind', { workspace: 'w', backend: 'memory', mounts: { '/workspace/m': 42 } }, "mounts['/workspace/m'] must be folderMount(), workspaceMount() or fsMount() of toolhost/web/folders, or zenfsMount() of toolhost/web/zenfs"],
     ['a files key that leaves the workspace', { workspace: 'w', backend: 'memory', files: { '../x.txt': 'x' } }, 'files key "../x.txt" must be a relative path inside the workspace with text or bytes as its value'],
     ['a shell that is not one', { workspace: 'w', backend: 'memory', shell: 'bash' }, `shell must be a shell such as justBash() from 'toolhost/web/shell', not "bash"`],
+    ['a mount of the workspace itself', { workspace: 'w', backend: 'memory', mounts: { '/workspace/m': workspaceMount('w') } }, `mounts['/workspace/m'] is workspaceMount("w"), the workspace itself; mount another workspace, or drop it`],
+    ['an overlay on the workspace itself', { workspace: 'w', overlay: { base: workspaceMount('w', { readOnly: true }) } }, `overlay.base is workspaceMount("w"), the workspace itself; mount another workspace, or drop it`],
     ['an overlay on a folder backend', { workspace: 'w', backend: opfsWorkspace(), overlay: { base: fsMount(emptyFs()) } }, "an overlay keeps its changes in IndexedDB or memory: use backend 'indexeddb' (default) or 'memory' with overlay"],
   ])('refuses %s with a TypeError (the host\'s mistake, never a tool error) naming the option', (_name, options, message) => {
     const thrown = thrownBy(options);

@@ -352,6 +352,11 @@ function checkWebOptions(options: WebPlatformOptions): WebSettings {
   const backend: WebBackend = typeof backendOption === 'string' ? backendOption : backendOption.kind;
   const mounts = Object.entries(options.mounts ?? {}).map(([path, source]) => ({ path: checkMountPath(path), source: checkMountSource(`mounts['${path}']`, source) }));
   const overlayBase = options.overlay === undefined ? undefined : checkMountSource('overlay.base', options.overlay?.base);
+  for (const [where, source] of [...mounts.map(({ path, source }) => [`mounts['${path}']`, source] as const), ['overlay.base', overlayBase] as const]) {
+    if (source !== undefined && 'workspace' in source && source.workspace === workspace) {
+      throw new TypeError(`createWebPlatform: ${where} is workspaceMount("${workspace}"), the workspace itself; mount another workspace, or drop it`);
+    }
+  }
   if (overlayBase && backend !== 'indexeddb' && backend !== 'memory') {
     throw new TypeError("createWebPlatform: an overlay keeps its changes in IndexedDB or memory: use backend 'indexeddb' (default) or 'memory' with overlay");
   }

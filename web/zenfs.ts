@@ -9,6 +9,7 @@
 import { resolveMountConfig } from '@zenfs/core/config.js';
 import { bindContext } from '@zenfs/core/context.js';
 import type { FsDirent, FsPromises } from '../src/core/types.js';
+import { describeValue } from '../src/core/options.js';
 import { fsMount } from './folders.js';
 import type { WebMountSource } from './platform.js';
 
@@ -34,6 +35,9 @@ function fsError(code: string, syscall: string, path: string, detail: string): E
  * `permission_denied` saying the mount is read-only.
  */
 export function zenfsMount(config: ZenfsMountConfig | (() => Promise<ZenfsMountConfig>), options: ZenfsMountOptions = {}): WebMountSource {
+  if (typeof config !== 'function' && (typeof config !== 'object' || config === null || !('backend' in config))) {
+    throw new TypeError(`zenfsMount: config must be a ZenFS mount configuration such as { backend: Zip, data }, or a function resolving to one, not ${describeValue(config)}`);
+  }
   const name = typeof config === 'function' ? 'ZenFS' : String((config.backend as { name?: unknown } | null)?.name ?? 'ZenFS');
   const label = options.label ?? `the ${name} mount`;
   // Archives (zip, ISO) are read-only by design.

@@ -5,13 +5,15 @@
 import type { JSONSchema7, ModelMessage, Tool as AiTool, ToolApprovalStatus, ToolSet } from 'ai';
 import { peerLoader } from '../peer.js';
 import { ToolError } from '../../src/core/errors.js';
-import type { ToolHost, ToolInfo } from '../../src/core/host.js';
+import type { ToolHost } from '../../src/core/host.js';
 import { matchesToolPattern } from '../../src/core/permissions.js';
 import type { CallOptions, ToolCallResult } from '../../src/core/runner.js';
-import type { ExecuteTool, ToolContext } from '../../src/core/tool.js';
+import type { ExecuteTool, Tool, ToolContext } from '../../src/core/tool.js';
 import type { JsonSchema, JsonValue } from '../../src/core/types.js';
-import { heldBackReason, TurnBatcher } from '../batch.js';
-import { checkOptions, checkToolHost, describeValue, is, toolPatternsRule, type OptionRules } from '../../src/core/options.js';
+import { heldBackReason } from '../batch.js';
+import { checkOptions, describeValue, is, type OptionRules } from '../../src/core/options.js';
+import { openBridge, rememberBatcher, type BridgeOptions } from '../shared.js';
+import type { AiSdkApprovalEvent, ToolhostToolMetadata } from './types.js';
 
 /**
  * The AI SDK, loaded on the first call that needs it, so importing this entry never fails: without the
@@ -22,24 +24,8 @@ const loadAi = peerLoader({ entry: 'toolhost/ai-sdk', name: 'ai', what: 'the Ver
 /** The checks of {@link FromAiSdkToolOptions}. */
 const FROM_AI_SDK_RULES: OptionRules = { name: is.required(is.nonEmptyString), readOnly: is.boolean, description: is.string };
 
-/** The checks of {@link AiSdkToolsOptions}. */
-const BRIDGE_OPTION_RULES: OptionRules = { conversationId: is.nonEmptyString, timeoutMs: is.deadlineMs, include: toolPatternsRule };
-
 /** Options of {@link aiSdkTools}; all optional. */
-export interface AiSdkToolsOptions {
-  /** The conversation (tool state, file cache) of every call (default: the host's). */
-  conversationId?: string;
-  /** Deadline of each call in ms, as the host's `timeoutMs` (default: the host's). */
-  timeoutMs?: number;
-  /** Only these tools (names or `prefix*` patterns; default all). */
-  include?: readonly string[];
-}
-
-/** The `toolhost` entry of each tool's AI SDK `metadata` (copied onto its calls' `toolMetadata`). */
-export interface ToolhostToolMetadata {
-  readOnly: boolean;
-  concurrencySafe: boolean;
-}
+export type AiSdkToolsOptions = BridgeOptions;
 
 /**
  * Thrown into the AI SDK for a failed call: the model sees `code: message` as the tool's error. The
@@ -76,14 +62,6 @@ function toModelOutput(output: unknown): ModelOutput {
   return { type: 'json', value: (output ?? null) as JsonValue };
 }
 
-/** The batcher behind a ToolSet from {@link aiSdkTools}, for diagnostics (batch sizes). */
-const batchers = new WeakMap<ToolSet, TurnBatcher>();
-
-/** Sizes of the `processToolCalls` batches a ToolSet from {@link aiSdkTools} ran (newest last), or undefined for another ToolSet. */
-export function aiSdkBatchSizes(tools: ToolSet): readonly number[] | undefined {
-  return batchers.get(tools)?.batchSizes.slice();
-}
-
 /**
  * A host's tools as an AI SDK `ToolSet` for `generateText`, `streamText` and the AI SDK's agents.
  *
@@ -102,20 +80,10 @@ export function aiSdkBatchSizes(tools: ToolSet): readonly number[] | undefined {
  * it: `aiSdkTools: host must be a ToolHost such as new ToolRunner({ tools }), not null`.
  */
 export async function aiSdkTools(host: ToolHost, options: AiSdkToolsOptions = {}): Promise<ToolSet> {
-  checkToolHost('aiSdkTools', host);
-  checkOptions('aiSdkTools', options, BRIDGE_OPTION_RULES);
+  const { infos, batcher } = await openBridge('aiSdkTools', host, options);
   const { tool: aiTool, jsonSchema } = await loadAi();
-  const infos: ToolInfo[] = await host.tools();
-  const callOptions = (): CallOptions => {
-    const out: CallOptions = {};
-    if (options.conversationId !== undefined) out.conversationId = options.conversationId;
-    if (options.timeoutMs !== undefined) out.timeoutMs = options.timeoutMs;
-    return out;
-  };
-  const batcher = new TurnBatcher(host, callOptions);
   const tools: ToolSet = {};
   for (const info of infos) {
-    if (options.include && !options.include.some((pattern) => matchesToolPattern(pattern, info.name))) continue;
     const metadata: ToolhostToolMetadata = { readOnly: info.annotations.readOnlyHint === true, concurrencySafe: info.concurrencySafe };
     tools[info.name] = aiTool({
       description: info.description,
@@ -129,7 +97,7 @@ export async function aiSdkTools(host: ToolHost, options: AiSdkToolsOptions = {}
       toModelOutput: ({ output }) => toModelOutput(output),
     });
   }
-  batchers.set(tools, batcher);
+  rememberBatcher(tools, batcher);
   return tools;
 }
 
@@ -147,13 +115,6 @@ export interface AiSdkApprovalOptions {
 function toolhostMetadata(tool: ToolSet[string] | undefined): ToolhostToolMetadata | undefined {
   const entry = (tool?.metadata as { toolhost?: ToolhostToolMetadata } | undefined)?.toolhost;
   return entry;
-}
-
-/** What {@link aiSdkToolApproval}'s function reads of the AI SDK's approval event. */
-export interface AiSdkApprovalEvent {
-  toolCall: { toolName: string; toolCallId: string };
-  /** The messages the step's model call was given (one array per step, shared by its calls). */
-  messages: readonly ModelMessage[];
 }
 
 /** The call of a step that waits for the user's approval, and the calls of that step seen so far. */

@@ -4,5 +4,5 @@
  * `npm install @modelcontextprotocol/client`). Web-standard: runs in browsers, workers and Node.
  * {@link MessagePortTransport} connects to a server in another worker or frame.
  */
-export { mcpTools, type McpTools, type McpToolsOptions, type ToolRegistry } from './client.js';
+export { mcpTools, type McpToolsOptions } from './client.js';
 export { MessagePortTransport } from './message-port.js';

@@ -64,7 +64,7 @@ export interface McpToolsOptions {
   /**
    * Believe the server's `readOnlyHint` (default false). Remote annotations are claims (the MCP spec
    * says clients must treat them as untrusted unless the server is), so by default a remote tool counts
-   * as mutating for permissions (`read_only`, rules) and plan mode whatever it claims; its annotations
+   * as mutating for permission rules and plan mode whatever it claims; its annotations
    * stay visible on the tools `tools()` returns. Set it only for a server you run or vouch for.
    */
   trustAnnotations?: boolean;

@@ -4,5 +4,5 @@
  * and Node. Streamable HTTP on node:http and stdio are in `toolhost/mcp/node`; a remote MCP server's
  * tools as toolhost tools are in `toolhost/mcp/client` (which needs `@modelcontextprotocol/client`).
  */
-export { createMcpServer, createMcpPermissionPrompt, toCallToolResult, type CreateMcpServerOptions, type McpPermissionPrompt } from './server.js';
+export { createMcpServer, createMcpPermissionPrompt, toCallToolResult, type CreateMcpServerOptions } from './server.js';
 export { MessagePortTransport } from './message-port.js';

@@ -4,12 +4,13 @@
  */
 import type { FunctionTool, RunContext } from '@openai/agents';
 import { peerLoader } from '../peer.js';
-import type { ToolHost, ToolInfo } from '../../src/core/host.js';
+import type { ToolHost } from '../../src/core/host.js';
 import { matchesToolPattern } from '../../src/core/permissions.js';
-import type { CallOptions } from '../../src/core/runner.js';
 import type { JsonSchema } from '../../src/core/types.js';
-import { afterThisTask, heldBackReason, TurnBatcher } from '../batch.js';
-import { checkOptions, checkToolHost, is, toolPatternsRule, type OptionRules } from '../../src/core/options.js';
+import { afterThisTask, heldBackReason } from '../batch.js';
+import { is, toolPatternsRule, type OptionRules } from '../../src/core/options.js';
+import { BRIDGE_OPTION_RULES, openBridge, rememberBatcher, type BridgeOptions } from '../shared.js';
+import type { AgentsObjectSchema } from './types.js';
 
 /**
  * OpenAI Agents JS, loaded on the first call that needs it, so importing this entry never fails:
@@ -19,20 +20,12 @@ const loadAgents = peerLoader({ entry: 'toolhost/openai-agents', name: '@openai/
 
 /** The checks of {@link OpenAIAgentsToolsOptions}. */
 const AGENTS_OPTION_RULES: OptionRules = {
-  conversationId: is.nonEmptyString,
-  timeoutMs: is.deadlineMs,
-  include: toolPatternsRule,
+  ...BRIDGE_OPTION_RULES,
   ask: is.anyOf("'mutating' or an array of tool-name patterns", is.oneOf('mutating'), toolPatternsRule),
 };
 
 /** Options of {@link openAIAgentsTools}; all optional. */
-export interface OpenAIAgentsToolsOptions {
-  /** The conversation (tool state, file cache) of every call (default: the host's). */
-  conversationId?: string;
-  /** Deadline of each call in ms, as the host's `timeoutMs` (default: the host's). */
-  timeoutMs?: number;
-  /** Only these tools (names or `prefix*` patterns; default all). */
-  include?: readonly string[];
+export interface OpenAIAgentsToolsOptions extends BridgeOptions {
   /**
    * Which calls need human approval (`needsApproval`, an interruption of the run): `'mutating'`
    * (every tool that is not read-only, as toolhost's permission rules ask), tool names / `prefix*`
@@ -45,15 +38,6 @@ export interface OpenAIAgentsToolsOptions {
  * The host's JSON Schema as the Agents SDK's non-strict object schema (the host validates, so the
  * schema stays as written; `additionalProperties` is as declared, else allowed, as in JSON Schema).
  */
-/** The shape of the Agents SDK's non-strict JSON object schema (its `JsonObjectSchemaNonStrict`, not exported by name). */
-export interface AgentsObjectSchema {
-  type: 'object';
-  properties: Record<string, Record<string, unknown>>;
-  required: string[];
-  additionalProperties: true;
-  description?: string;
-}
-
 function agentsSchema(schema: JsonSchema): AgentsObjectSchema {
   const properties: Record<string, Record<string, unknown>> = {};
   for (const [name, value] of Object.entries(schema.properties ?? {})) properties[name] = { ...value };
@@ -61,15 +45,7 @@ function agentsSchema(schema: JsonSchema): AgentsObjectSchema {
 }
 
 /** A function tool from {@link openAIAgentsTools}: parameters are the host's JSON Schema. */
-export type ToolhostFunctionTool = FunctionTool<unknown, AgentsObjectSchema, unknown>;
-
-/** Batch sizes of a tool list from {@link openAIAgentsTools} (newest last), for diagnostics. */
-const batchers = new WeakMap<readonly ToolhostFunctionTool[], TurnBatcher>();
-
-/** Sizes of the `processToolCalls` batches the tools from {@link openAIAgentsTools} ran, or undefined for another list. */
-export function openAIAgentsBatchSizes(tools: readonly ToolhostFunctionTool[]): readonly number[] | undefined {
-  return batchers.get(tools)?.batchSizes.slice();
-}
+type ToolhostFunctionTool = FunctionTool<unknown, AgentsObjectSchema, unknown>;
 
 /** The calls of one turn the Agents runner asked `needsApproval` about (in the model's order), and the first that waits for the user. */
 interface TurnApprovals {
@@ -137,22 +113,12 @@ class TurnApprovalLog {
  * it: `openAIAgentsTools: host must be a ToolHost such as new ToolRunner({ tools }), not null`.
  */
 export async function openAIAgentsTools(host: ToolHost, options: OpenAIAgentsToolsOptions = {}): Promise<ToolhostFunctionTool[]> {
-  checkToolHost('openAIAgentsTools', host);
-  checkOptions('openAIAgentsTools', options, AGENTS_OPTION_RULES);
+  const { infos, batcher } = await openBridge('openAIAgentsTools', host, options, AGENTS_OPTION_RULES);
   const { tool } = await loadAgents();
-  const infos: ToolInfo[] = await host.tools();
-  const callOptions = (): CallOptions => {
-    const out: CallOptions = {};
-    if (options.conversationId !== undefined) out.conversationId = options.conversationId;
-    if (options.timeoutMs !== undefined) out.timeoutMs = options.timeoutMs;
-    return out;
-  };
-  const batcher = new TurnBatcher(host, callOptions);
   const approvals = new TurnApprovalLog();
   const ask = options.ask;
   const tools: ToolhostFunctionTool[] = [];
   for (const info of infos) {
-    if (options.include && !options.include.some((pattern) => matchesToolPattern(pattern, info.name))) continue;
     const readOnly = info.annotations.readOnlyHint === true;
     const needsApproval = ask === undefined ? false : ask === 'mutating' ? !readOnly : ask.some((pattern) => matchesToolPattern(pattern, info.name));
     tools.push(
@@ -186,6 +152,6 @@ export async function openAIAgentsTools(host: ToolHost, options: OpenAIAgentsToo
       }),
     );
   }
-  batchers.set(tools, batcher);
+  rememberBatcher(tools, batcher);
   return tools;
 }

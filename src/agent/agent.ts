@@ -14,7 +14,7 @@ import type { Platform } from '../core/types.js';
 /** Default of `maxTurns` in {@link Agent.run}. */
 export const DEFAULT_MAX_TURNS = 20;
 
-/** How subagents run when enabled with {@link AgentBuilder.subagents}. */
+/** How subagents run when enabled with {@link AgentOptions.subagents}. */
 export interface SubagentOptions {
   /** Most model requests of one subagent run (default 20). */
   maxTurns?: number;
@@ -35,18 +35,78 @@ export interface SubagentResult {
   [key: string]: string | number | null;
 }
 
-/** Options of the {@link Agent} constructor; the builder fills them in. */
-export interface AgentOptions {
+/** Parts of the {@link Agent} constructor besides its runner; {@link Agent.create} fills them in. */
+export interface AgentParts {
   /** The model `run` talks to. */
   model?: Model;
   /** Default system instruction of runs. */
   system?: string;
   /** Default `maxTurns` of runs (default 20). */
   maxTurns?: number;
-  /** Where `run` sends tool calls instead of the agent's own runner (see {@link AgentBuilder.toolHost}). */
+  /** Where `run` sends tool calls instead of the agent's own runner (see {@link AgentOptions.toolHost}). */
   toolHost?: AgentToolHost;
-  /** The tool profile registered (see {@link AgentBuilder.toolProfile}); `custom` for a list of tools. */
+  /** The tool profile registered (see {@link AgentOptions.toolProfile}); `custom` for a list of tools. */
   toolProfile?: ToolProfileName | 'custom';
+}
+
+/**
+ * Everything an {@link Agent} is made of, all optional: `Agent.create(options)`, or the same fields one
+ * by one through `Agent.builder()`. Every built-in of the tool profile is registered, then `tools`.
+ * Permissions: `allowAll` runs everything; otherwise read-only tools run and the rest go to
+ * `onPermissionRequest`, denied when there is none.
+ */
+export interface AgentOptions {
+  /** The model `agent.run()` talks to ({@link geminiModel}, {@link openAICompatibleModel}, {@link anthropicModel}, {@link scriptedModel}, or your own). */
+  model?: Model;
+  /** Default system instruction of `agent.run()`. */
+  system?: string;
+  /** Default `maxTurns` of `agent.run()` (default 20). */
+  maxTurns?: number;
+  /** Tools added after the built-ins (one with a built-in's name replaces it). */
+  tools?: readonly AnyTool[];
+  /**
+   * The model-facing tools to register instead of the model's own profile: a profile name
+   * (`'anthropic'`, `'openai'`, `'gemini'`, `'toolhost'`) or a list (such as
+   * `toolProfiles.combine(...)`). Without it the agent takes the model's `toolProfile`, else
+   * `toolhost`. Profiles other than `toolhost` get `finish` added, so a run can end with it.
+   */
+  toolProfile?: ToolProfileName | AnyTool[];
+  /** Registers only the read-only tools of the profile (for `toolhost`: find_file, list_dir, search_dir, view_file, grep_search). */
+  readOnly?: boolean;
+  /** Every tool may run without asking. */
+  allowAll?: boolean;
+  /** Plan mode: every tool that is not read-only is refused (`permission_denied`). */
+  planMode?: boolean;
+  /**
+   * Asked for each call of a tool that is not read-only (unless `allowAll`). During `agent.run()`, each
+   * question is also yielded as a `permission_request` event of the run, before it is asked.
+   */
+  onPermissionRequest?: (request: PermissionRequest) => Promise<PermissionAnswer>;
+  /** The platform to run on (default: a fresh memory platform). */
+  platform?: Platform;
+  /** Conversation of calls that name none. */
+  conversationId?: string;
+  /** Deadline, in ms, of calls that give none. */
+  defaultTimeoutMs?: number;
+  /** Host hooks for `start_subagent`, `generate_image` and `finish` (a `startSubagent` here wins over `subagents`). */
+  hooks?: HostHooks & Pick<ToolRunnerOptions, 'onMessage' | 'isIdle'>;
+  /**
+   * Runs the model's tool calls somewhere else: `agent.run()` declares `host.declarations()` (awaited
+   * before each model request) to the model and sends each turn's calls to `host.processToolCalls` in one
+   * batch, with the run's `conversationId` and `signal`. The seam for a loop on the page with its tools
+   * in a worker: pass a `RemoteToolRunner` (`connectToolRunner`), so the model client runs on the page
+   * and the tools in the worker, against the worker's files, permissions, plan mode and tool state.
+   * `agent.runner` is still built from these options (and `agent.processToolCalls` / `execute` use it),
+   * but `run()` does not touch it, so `tools`, `allowAll`, `planMode` and `onPermissionRequest` (and its
+   * `permission_request` events) have no effect on a run, and `start_subagent` is whatever the host's
+   * runner does with it.
+   */
+  toolHost?: AgentToolHost;
+  /**
+   * Lets `start_subagent` run a child agent ({@link Agent.runSubagent}): same model and platform, its own
+   * conversation id (`true` or options; default off, when `start_subagent` answers with a note).
+   */
+  subagents?: boolean | SubagentOptions;
 }
 
 interface ActiveRun {
@@ -86,10 +146,10 @@ export class Agent {
   readonly runner: ToolRunner;
   /** The model `run` uses, if any. */
   readonly model: Model | undefined;
-  /** The tools `run` uses instead of {@link Agent.runner}, when the builder was given {@link AgentBuilder.toolHost}. */
+  /** The tools `run` uses instead of {@link Agent.runner}, when {@link AgentOptions.toolHost} was given. */
   readonly toolHost: AgentToolHost | undefined;
   /**
-   * The tool profile the agent registered: the builder's {@link AgentBuilder.toolProfile}, else the
+   * The tool profile the agent registered: {@link AgentOptions.toolProfile}, else the
    * model's (`anthropicModel` → `anthropic`, `geminiModel` → `gemini`, `openAICompatibleModel` on
    * api.openai.com → `openai`, on another server → `toolhost`), else `toolhost`; `custom` for a list.
    */
@@ -98,7 +158,7 @@ export class Agent {
   readonly #maxTurns: number;
   readonly #histories = new Map<string, ModelMessage[]>();
 
-  constructor(runner: ToolRunner, options: AgentOptions = {}) {
+  constructor(runner: ToolRunner, options: AgentParts = {}) {
     this.runner = runner;
     this.model = options.model;
     this.toolHost = options.toolHost;
@@ -108,9 +168,33 @@ export class Agent {
     activeRuns.set(this, new Map());
   }
 
-  /** Starts an {@link AgentBuilder}. */
+  /** Starts an {@link AgentBuilder}: the fields of {@link AgentOptions} one by one, then `build()`. */
   static builder(): AgentBuilder {
     return new AgentBuilder();
+  }
+
+  /** The agent of `options` (see {@link AgentOptions}); throws `invalid_arguments` for a tool with a bad name or schema. */
+  static create(options: AgentOptions = {}): Agent {
+    const runnerOptions: BuilderConfig['options'] = { ...options.hooks };
+    if (options.conversationId !== undefined) runnerOptions.conversationId = options.conversationId;
+    if (options.defaultTimeoutMs !== undefined) runnerOptions.defaultTimeoutMs = options.defaultTimeoutMs;
+    const subagents = options.subagents;
+    return buildAgent({
+      tools: [...(options.tools ?? [])],
+      allowAll: options.allowAll ?? false,
+      readOnly: options.readOnly ?? false,
+      planMode: options.planMode ?? false,
+      ask: options.onPermissionRequest,
+      platform: options.platform,
+      options: runnerOptions,
+      model: options.model,
+      system: options.system,
+      maxTurns: options.maxTurns,
+      toolHost: options.toolHost,
+      subagents: subagents === undefined || subagents === false ? undefined : subagents === true ? {} : { ...subagents },
+      builtins: true,
+      profile: options.toolProfile,
+    });
   }
 
   /** Same as `runner.processToolCalls`: one result per call, in order; never rejects. */
@@ -230,151 +314,111 @@ export class Agent {
 }
 
 /**
- * Fluent configuration of an {@link Agent}.
- * Registers every built-in plus the given tools (`readOnly()`: only the read-only built-ins).
- * Permissions: `allowAll()` runs everything; otherwise read-only tools run and the rest go to
- * `onPermissionRequest` (`allow_once` / `allow_session` / `deny`), denied when there is none.
- * `model(m)` lets `agent.run()` drive the tools with a model; `subagents()` makes `start_subagent` run
- * child agents.
+ * Fluent configuration of an {@link Agent}: each method sets one field of {@link AgentOptions} (see
+ * there for what each does), and `build()` is `Agent.create(options)`.
  */
 export class AgentBuilder {
-  readonly #config: BuilderConfig = {
-    tools: [],
-    allowAll: false,
-    readOnly: false,
-    planMode: false,
-    ask: undefined,
-    platform: undefined,
-    options: {},
-    model: undefined,
-    system: undefined,
-    maxTurns: undefined,
-    toolHost: undefined,
-    subagents: undefined,
-    builtins: true,
-    profile: undefined,
-  };
+  readonly #options: AgentOptions & { tools: AnyTool[] } = { tools: [] };
 
   /** Adds one tool (after the built-ins; a tool with a built-in's name replaces it). */
   tool(tool: AnyTool): this {
-    this.#config.tools.push(tool);
+    this.#options.tools.push(tool);
     return this;
   }
 
   /** Adds several tools, in order. */
   tools(tools: ReadonlyArray<AnyTool>): this {
-    for (const tool of tools) this.#config.tools.push(tool);
+    this.#options.tools.push(...tools);
     return this;
   }
 
-  /**
-   * The model-facing tools to register instead of the model's own profile: a profile name
-   * (`'anthropic'`, `'openai'`, `'gemini'`, `'toolhost'`) or a list (such as
-   * `toolProfiles.combine(...)`). Without it the agent takes the model's `toolProfile`, else
-   * `toolhost`. Profiles other than `toolhost` get `finish` added, so a run can end with it.
-   */
+  /** {@link AgentOptions.toolProfile}: a profile name or a list of tools instead of the model's profile. */
   toolProfile(profile: ToolProfileName | AnyTool[]): this {
-    this.#config.profile = profile;
+    this.#options.toolProfile = profile;
     return this;
   }
 
-  /** Every tool may run without asking. */
+  /** {@link AgentOptions.allowAll}: every tool may run without asking. */
   allowAll(): this {
-    this.#config.allowAll = true;
+    this.#options.allowAll = true;
     return this;
   }
 
-  /** Registers only the read-only tools of the profile (for `toolhost`: find_file, list_dir, search_dir, view_file, grep_search). */
+  /** {@link AgentOptions.readOnly}: registers only the read-only tools of the profile. */
   readOnly(): this {
-    this.#config.readOnly = true;
+    this.#options.readOnly = true;
     return this;
   }
 
-  /** Plan mode: every tool that is not read-only is refused (`permission_denied`). */
+  /** {@link AgentOptions.planMode}: every tool that is not read-only is refused (`permission_denied`). */
   planMode(on = true): this {
-    this.#config.planMode = on;
+    this.#options.planMode = on;
     return this;
   }
 
-  /**
-   * Asked for each call of a tool that is not read-only (unless `allowAll()`). During `agent.run()`, each
-   * question is also yielded as a `permission_request` event of the run, before `ask` is called.
-   */
+  /** {@link AgentOptions.onPermissionRequest}: asked for each call of a tool that is not read-only. */
   onPermissionRequest(ask: (request: PermissionRequest) => Promise<PermissionAnswer>): this {
-    this.#config.ask = ask;
+    this.#options.onPermissionRequest = ask;
     return this;
   }
 
-  /** The platform to run on (default: a fresh memory platform). */
+  /** {@link AgentOptions.platform}: the platform to run on (default: a fresh memory platform). */
   platform(platform: Platform): this {
-    this.#config.platform = platform;
+    this.#options.platform = platform;
     return this;
   }
 
-  /** Conversation of calls that name none. */
+  /** {@link AgentOptions.conversationId}: conversation of calls that name none. */
   conversationId(id: string): this {
-    this.#config.options.conversationId = id;
+    this.#options.conversationId = id;
     return this;
   }
 
-  /** Deadline, in ms, of calls that give none. */
+  /** {@link AgentOptions.defaultTimeoutMs}: deadline, in ms, of calls that give none. */
   defaultTimeoutMs(ms: number): this {
-    this.#config.options.defaultTimeoutMs = ms;
+    this.#options.defaultTimeoutMs = ms;
     return this;
   }
 
-  /** Host hooks for `start_subagent`, `generate_image` and `finish` (a `startSubagent` here wins over `subagents()`). */
+  /** {@link AgentOptions.hooks}, merged with those given before. */
   hooks(hooks: HostHooks & Pick<ToolRunnerOptions, 'onMessage' | 'isIdle'>): this {
-    Object.assign(this.#config.options, hooks);
+    this.#options.hooks = { ...this.#options.hooks, ...hooks };
     return this;
   }
 
-  /** The model `agent.run()` talks to ({@link geminiModel}, {@link openAICompatibleModel}, {@link anthropicModel}, {@link scriptedModel}, or your own). */
+  /** {@link AgentOptions.model}: the model `agent.run()` talks to. */
   model(model: Model): this {
-    this.#config.model = model;
+    this.#options.model = model;
     return this;
   }
 
-  /** Default system instruction of `agent.run()`. */
+  /** {@link AgentOptions.system}: default system instruction of `agent.run()`. */
   system(text: string): this {
-    this.#config.system = text;
+    this.#options.system = text;
     return this;
   }
 
-  /** Default `maxTurns` of `agent.run()` (default 20). */
+  /** {@link AgentOptions.maxTurns}: default `maxTurns` of `agent.run()` (default 20). */
   maxTurns(turns: number): this {
-    this.#config.maxTurns = turns;
+    this.#options.maxTurns = turns;
     return this;
   }
 
-  /**
-   * Runs the model's tool calls somewhere else: `agent.run()` declares `host.declarations()` (awaited
-   * before each model request) to the model and sends each turn's calls to `host.processToolCalls` in one
-   * batch, with the run's `conversationId` and `signal`. The seam for a loop on the page with its tools
-   * in a worker: pass a `RemoteToolRunner` (`connectToolRunner`), so the model client runs on the page
-   * and the tools in the worker, against the worker's files, permissions, plan mode and tool state.
-   * `agent.runner` is still built from this builder (and `agent.processToolCalls` / `execute` use it),
-   * but `run()` does not touch it, so `tool()`, `allowAll()`, `planMode()` and `onPermissionRequest()`
-   * (and its `permission_request` events) have no effect on a run, and `start_subagent` is whatever the
-   * host's runner does with it.
-   */
+  /** {@link AgentOptions.toolHost}: runs the model's tool calls on `host` instead of the agent's runner. */
   toolHost(host: AgentToolHost): this {
-    this.#config.toolHost = host;
+    this.#options.toolHost = host;
     return this;
   }
 
-  /**
-   * Lets `start_subagent` run a child agent ({@link Agent.runSubagent}): same model and platform, its own
-   * conversation id. `false` turns it off again (then `start_subagent` answers with a note).
-   */
+  /** {@link AgentOptions.subagents}: lets `start_subagent` run a child agent; `false` turns it off again. */
   subagents(enabled: boolean | SubagentOptions = true): this {
-    this.#config.subagents = enabled === false ? undefined : enabled === true ? {} : { ...enabled };
+    this.#options.subagents = enabled === true || enabled === false ? enabled : { ...enabled };
     return this;
   }
 
-  /** Builds the agent; throws `invalid_arguments` for a tool with a bad name or schema. */
+  /** Builds the agent: `Agent.create` with the options set so far; throws `invalid_arguments` for a tool with a bad name or schema. */
   build(): Agent {
-    return buildAgent({ ...this.#config, tools: [...this.#config.tools], options: { ...this.#config.options } });
+    return Agent.create({ ...this.#options, tools: [...this.#options.tools] });
   }
 }
 
@@ -416,7 +460,7 @@ function buildAgent(config: BuilderConfig): Agent {
   const subagents = config.subagents;
   if (subagents && !options.startSubagent) options.startSubagent = (request) => (agent as Agent).runSubagent(request);
   const runner = new ToolRunner(options);
-  const agentOptions: AgentOptions = {};
+  const agentOptions: AgentParts = {};
   if (config.model) agentOptions.model = config.model;
   if (config.system !== undefined) agentOptions.system = config.system;
   if (config.maxTurns !== undefined) agentOptions.maxTurns = config.maxTurns;

@@ -50,7 +50,7 @@ export interface AgentRunOptions {
  * Where the agent loop's tools live: what it declares to the model and what runs a turn's calls. A
  * {@link ToolRunner} is one; so is a `RemoteToolRunner` (toolhost/web, toolhost/node), whose tools run
  * in a worker while the loop and the model client stay on the page: pass it to
- * {@link AgentBuilder.toolHost}. `declarations()` is read (and awaited) before every model request;
+ * {@link AgentOptions.toolHost}. `declarations()` is read (and awaited) before every model request;
  * `processToolCalls` gets one turn's calls as one batch with the run's `conversationId` and `signal`,
  * and must resolve with one result per call, in order (never reject).
  */

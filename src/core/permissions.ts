@@ -18,14 +18,13 @@ export interface PermissionRequest {
 export type PermissionAnswer = 'allow_once' | 'allow_session' | 'deny';
 
 /**
- * Who may run what: `'allow_all'`, `'read_only'` (only tools marked `readOnly`), or rules.
- * In rules, patterns are tool names and a trailing `*` is a prefix match; `deny` wins over `allow`;
- * a read-only tool not matched by either is allowed; anything else goes to `ask`, and is denied
- * when there is no `ask`.
+ * Who may run what: `'allow_all'`, or rules. In rules, patterns are tool names and a trailing `*` is
+ * a prefix match; `deny` wins over `allow`; a read-only tool not matched by either is allowed; anything
+ * else goes to `ask`, and is denied when there is no `ask`. Only read-only tools at all is plan mode
+ * (the runner's `planMode`), which holds over any policy.
  */
 export type PermissionPolicy =
   | 'allow_all'
-  | 'read_only'
   | {
       allow?: string[];
       deny?: string[];
@@ -34,19 +33,23 @@ export type PermissionPolicy =
 
 const toolPatterns = is.arrayOf(is.string, 'an array of tool-name patterns (strings such as "deploy_*")');
 
-/**
- * The check of a {@link PermissionPolicy} option: `'allow_all'`, `'read_only'`, or an object whose
- * `allow` / `deny` are arrays of strings and whose `ask` is a function.
- */
-export const permissionPolicyRule: OptionRule = is.anyOf(
-  "'allow_all', 'read_only' or { allow?: string[], deny?: string[], ask?: (request) => Promise<'allow_once' | 'allow_session' | 'deny'> }",
-  is.oneOf('allow_all', 'read_only'),
+const policyForms = is.anyOf(
+  "'allow_all' or { allow?: string[], deny?: string[], ask?: (request) => Promise<'allow_once' | 'allow_session' | 'deny'> }",
+  is.oneOf('allow_all'),
   is.options({
     allow: toolPatterns,
     deny: toolPatterns,
     ask: rule("a function (request) => Promise<'allow_once' | 'allow_session' | 'deny'>", (v) => typeof v === 'function'),
   }),
 );
+
+/**
+ * The check of a {@link PermissionPolicy} option: `'allow_all'`, or an object whose `allow` / `deny`
+ * are arrays of strings and whose `ask` is a function. `'read_only'` is answered with the one
+ * read-only switch to use instead, plan mode.
+ */
+export const permissionPolicyRule: OptionRule = (value, name) =>
+  value === 'read_only' ? `${name} 'read_only' is plan mode: pass planMode: true (or call setPlanMode(true)) instead, and leave ${name} out` : policyForms(value, name);
 
 /** One refusal, as the denial tracker keeps it. `time` is ms since the epoch. */
 export interface Denial {
@@ -114,11 +117,6 @@ export class PermissionChecker {
     }
     const policy = this.policy;
     if (policy === 'allow_all') return { allowed: true };
-    if (policy === 'read_only') {
-      return readOnly
-        ? { allowed: true }
-        : { allowed: false, reason: `permissions are read-only: ${tool} is not a read-only tool` };
-    }
     if (policy.deny?.some((p) => matchesToolPattern(p, tool))) {
       return { allowed: false, reason: `${tool} is denied by the permission rules` };
     }

@@ -93,7 +93,7 @@ export interface RemoteToolRunner extends ToolHost {
   /** Removes a tool (worker-side or page-side) by name; true when one was registered. */
   unregister(name: string): Promise<boolean>;
   /**
-   * Replaces the worker runner's permission policy (`'allow_all'`, `'read_only'` or `{ allow?, deny? }`:
+   * Replaces the worker runner's permission policy (`'allow_all'` or `{ allow?, deny? }`:
    * an `ask` function cannot cross to the worker, so give it in the worker's setup). Kept across worker
    * restarts. Throws a TypeError for a policy with `ask`.
    */

@@ -63,7 +63,7 @@ export interface PageToolDescriptor {
 }
 
 /** A permission policy as it crosses the boundary: no `ask` function (a function cannot be cloned). */
-export type WirePermissionPolicy = 'allow_all' | 'read_only' | { allow?: string[]; deny?: string[] };
+export type WirePermissionPolicy = 'allow_all' | { allow?: string[]; deny?: string[] };
 
 /**
  * The comlink surface that {@link exposeToolRunner} serves. Internal protocol, exported for hosts that

@@ -2,7 +2,8 @@ import { generateText, isStepCount, simulateReadableStream, streamText, tool, ty
 import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { aiSdkBatchSizes, aiSdkToolApproval, aiSdkTools, fromAiSdkTool } from '../../bridges/ai-sdk/index.js';
+import { aiSdkToolApproval, aiSdkTools, fromAiSdkTool } from '../../bridges/ai-sdk/index.js';
+import { bridgeBatchSizes as aiSdkBatchSizes } from '../../bridges/shared.js';
 import { ToolRunner } from '../../src/runner.js';
 import { createMemoryPlatform } from '../../src/platform/memory.js';
 import { BuiltinTools } from '../../src/tools/index.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { aiSdkTools } from '../../bridges/ai-sdk/index.js';
-import { createMcpServer } from '../../bridges/mcp/node.js';
+import { createMcpServer } from '../../bridges/mcp/index.js';
 import { mcpTools } from '../../bridges/mcp/client.js';
 import { openAIAgentsTools } from '../../bridges/openai-agents/index.js';
 import { ToolRunner } from '../../src/runner.js';

@@ -2,8 +2,9 @@ import { McpServer } from '@modelcontextprotocol/server';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { MessagePortTransport, createMcpServer, serveMcpHttp } from '../../bridges/mcp/node.js';
-import { mcpTools, type McpTools } from '../../bridges/mcp/client-index.js';
+import { MessagePortTransport, createMcpServer } from '../../bridges/mcp/index.js';
+import { serveMcpHttp } from '../../bridges/mcp/node.js';
+import { mcpTools, type McpTools } from '../../bridges/mcp/client.js';
 import { ToolRunner } from '../../src/runner.js';
 import { createMemoryPlatform } from '../../src/platform/memory.js';
 import { BuiltinTools } from '../../src/tools/index.js';
@@ -106,7 +107,7 @@ describe('mcpTools: a remote MCP server’s tools in a ToolRunner', () => {
     try {
       const client = new Client({ name: 'test', version: '1' });
       await client.connect(new StreamableHTTPClientTransport(endpoint.url));
-      const runner = new ToolRunner({ permissions: 'read_only' });
+      const runner = new ToolRunner({ planMode: true });
       // The default prefix is the server's name (createMcpServer calls itself `toolhost`).
       remote = await mcpTools(client, { registry: runner, trustAnnotations: true });
       expect(runner.has('toolhost__view_file')).toBe(true);

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { McpHttpEndpoint } from '../../bridges/mcp/node.js';
+import type { McpHttpEndpoint } from '../../bridges/mcp/node-http.js';
 import { startConformanceFixture } from '../support/mcp-conformance-fixture.js';
 import { ensureBuilt } from '../support/build.js';
 

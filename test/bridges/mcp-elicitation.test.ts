@@ -1,6 +1,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMcpPermissionPrompt, createMcpServer, serveMcpHttp, type McpHttpEndpoint } from '../../bridges/mcp/node.js';
+import { createMcpPermissionPrompt, createMcpServer } from '../../bridges/mcp/index.js';
+import { serveMcpHttp, type McpHttpEndpoint } from '../../bridges/mcp/node-http.js';
 import { ToolRunner } from '../../src/runner.js';
 import { createMemoryPlatform } from '../../src/platform/memory.js';
 import { BuiltinTools } from '../../src/tools/index.js';

@@ -5,7 +5,7 @@
  */
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { mcpTools, type McpTools } from '../../bridges/mcp/client-index.js';
+import { mcpTools, type McpTools } from '../../bridges/mcp/client.js';
 import { ToolRunner } from '../../src/runner.js';
 import { createMemoryPlatform } from '../../src/platform/memory.js';
 import { BuiltinTools } from '../../src/tools/index.js';
@@ -31,8 +31,8 @@ function liar(name: string): RawTool {
 }
 
 /** A runner with the built-ins on a memory workspace holding a.txt. */
-function builtinRunner(permissions: 'read_only' | 'allow_all' = 'read_only'): ToolRunner {
-  return new ToolRunner({ platform: createMemoryPlatform({ files: { 'a.txt': 'the real file\n' } }), tools: BuiltinTools.all(), permissions });
+function builtinRunner(planMode = true): ToolRunner {
+  return new ToolRunner({ platform: createMemoryPlatform({ files: { 'a.txt': 'the real file\n' } }), tools: BuiltinTools.all(), planMode });
 }
 
 /** A real SDK transport whose `close` calls are counted (so a test sees mcpTools close the client it made). */
@@ -100,21 +100,17 @@ describe('mcpTools against a hostile MCP server', () => {
     expect(server.calls).toEqual([]);
   });
 
-  it('does not believe a remote readOnlyHint: read_only and plan mode refuse the call and the server hears nothing', async () => {
+  it('does not believe a remote readOnlyHint: plan mode refuses the call and the server hears nothing', async () => {
     server = await startHostileServer('evil', [liar('create_file'), liar('view_file')]);
-    const runner = builtinRunner('read_only');
+    const runner = builtinRunner();
     remote = await mcpTools(new StreamableHTTPClientTransport(server.url), { registry: runner });
 
     const [create, view] = await runner.processToolCalls([
       { name: 'evil__create_file', args: { file_path: 'a.txt', content: 'exfiltrated' } },
       { name: 'evil__view_file', args: { file_path: 'a.txt' } },
     ]);
-    expect(create).toMatchObject({ code: 'permission_denied', error: 'permissions are read-only: evil__create_file is not a read-only tool' });
-    expect(view).toMatchObject({ code: 'permission_denied' });
-    runner.setPermissions('allow_all');
-    runner.setPlanMode(true);
-    const [planned] = await runner.processToolCalls([{ name: 'evil__view_file', args: { file_path: 'a.txt' } }]);
-    expect(planned).toMatchObject({ code: 'permission_denied', error: expect.stringMatching(/^plan mode is on: evil__view_file changes things/) });
+    expect(create).toMatchObject({ code: 'permission_denied', error: 'plan mode is on: evil__create_file changes things and only read-only tools may run; leave plan mode to run it' });
+    expect(view).toMatchObject({ code: 'permission_denied', error: expect.stringMatching(/^plan mode is on: evil__view_file changes things/) });
     expect(server.calls).toEqual([]);
 
     // The claim stays visible on the tools mcpTools returns; the runner reports what it enforces.
@@ -131,7 +127,7 @@ describe('mcpTools against a hostile MCP server', () => {
 
   it('believes readOnlyHint only for a server the host trusts (trustAnnotations: true)', async () => {
     server = await startHostileServer('mine', [liar('lookup')]);
-    const runner = builtinRunner('read_only');
+    const runner = builtinRunner();
     remote = await mcpTools(new StreamableHTTPClientTransport(server.url), { registry: runner, trustAnnotations: true });
     expect(await runner.execute('mine__lookup', { file_path: 'a.txt' })).toBe('the hostile server got lookup');
     expect(server.calls).toEqual([{ name: 'lookup', arguments: { file_path: 'a.txt' } }]);
@@ -161,7 +157,7 @@ describe('mcpTools against a hostile MCP server', () => {
 
   it('keeps the built-ins when a later list change reaches for their names, and takes the next good list', async () => {
     server = await startHostileServer('evil', [liar('lookup')]);
-    const runner = builtinRunner('allow_all');
+    const runner = builtinRunner(false);
     remote = await mcpTools(new StreamableHTTPClientTransport(server.url), { registry: runner, prefix: '' });
     const errors: string[] = [];
     remote.client.onerror = (error) => errors.push(error.message);

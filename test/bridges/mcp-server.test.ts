@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ToolRunner } from '../../src/runner.js';
 import { BuiltinTools } from '../../src/tools/index.js';
 import { createNodePlatform } from '../../node/platform.js';
-import { createMcpServer, serveMcpHttp, type McpHttpEndpoint } from '../../bridges/mcp/node.js';
+import { createMcpServer } from '../../bridges/mcp/index.js';
+import { serveMcpHttp, type McpHttpEndpoint } from '../../bridges/mcp/node-http.js';
 import type { Tool } from '../../src/core/tool.js';
 import { ensureBuilt } from '../support/build.js';
 

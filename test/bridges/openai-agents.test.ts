@@ -1,6 +1,7 @@
 import { Agent, Runner, Usage, setTracingDisabled, type Model, type ModelRequest, type ModelResponse } from '@openai/agents';
 import { describe, expect, it } from 'vitest';
-import { openAIAgentsBatchSizes, openAIAgentsTools } from '../../bridges/openai-agents/index.js';
+import { openAIAgentsTools } from '../../bridges/openai-agents/index.js';
+import { bridgeBatchSizes as openAIAgentsBatchSizes } from '../../bridges/shared.js';
 import { ToolRunner } from '../../src/runner.js';
 import { createMemoryPlatform } from '../../src/platform/memory.js';
 import { BuiltinTools } from '../../src/tools/index.js';

@@ -293,15 +293,11 @@ describe('playground (demo/)', () => {
     expect(timed.result).toMatchObject({ truncated: true, note: expect.stringMatching(/^the search stopped at its time limit \(/) });
   }, 180_000); // Writing the 18 MB file through the console (its JSON in the arguments box) alone takes about 22 s
 
-  it('applies read-only, plan mode and ask mode, with an accessible confirmation dialog', async () => {
-    await page.selectOption('#mode', 'read_only');
-    let out = await consoleCall(page, 'create_file', { file_path: 'denied.txt', content: 'x' });
-    expect(out).toMatchObject({ code: 'permission_denied', message: expect.stringContaining('permissions are read-only') });
-    expect((await consoleCall(page, 'list_dir', { dir_path: '.' })).result).toBeDefined();
-
+  it('applies plan mode (the read-only switch) and ask mode, with an accessible confirmation dialog', async () => {
     await page.selectOption('#mode', 'plan');
-    out = await consoleCall(page, 'create_file', { file_path: 'denied.txt', content: 'x' });
+    let out = await consoleCall(page, 'create_file', { file_path: 'denied.txt', content: 'x' });
     expect(out).toMatchObject({ code: 'permission_denied', message: expect.stringContaining('plan mode is on') });
+    expect((await consoleCall(page, 'list_dir', { dir_path: '.' })).result).toBeDefined();
 
     await page.selectOption('#mode', 'ask');
     await consoleCall(page, 'create_file', { file_path: 'asked.txt', content: 'x' }, { wait: false });
@@ -340,8 +336,8 @@ describe('playground (demo/)', () => {
       const view = await consoleCall(second, 'view_file', { file_path: 'from-tab-1.txt' });
       expect((view.result as { content: string }).content).toBe('one and two and three');
       // The permission mode is the workspace's, in both tabs.
-      await page.selectOption('#mode', 'read_only');
-      await expect.poll(() => second.$eval('#mode', (el) => (el as HTMLSelectElement).value)).toBe('read_only');
+      await page.selectOption('#mode', 'plan');
+      await expect.poll(() => second.$eval('#mode', (el) => (el as HTMLSelectElement).value)).toBe('plan');
       await page.selectOption('#mode', 'allow_all');
       // One history: tab 2's call is in tab 1's list.
       await showTab(page, 'history');

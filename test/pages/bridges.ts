@@ -37,11 +37,11 @@ async function session(): Promise<Record<string, unknown>> {
   };
 }
 
-/** The worker's tools as remote tools of a page-side runner (mcpTools), read-only permissions. */
+/** The worker's tools as remote tools of a page-side runner (mcpTools), in plan mode. */
 async function remote(): Promise<Record<string, unknown>> {
   const channel = new MessageChannel();
   worker.postMessage({ port: channel.port2 }, [channel.port2]);
-  const runner = new ToolRunner({ permissions: 'read_only' });
+  const runner = new ToolRunner({ planMode: true });
   const tools = await mcpTools(new MessagePortTransport(channel.port1), { prefix: 'worker.', registry: runner, trustAnnotations: true });
   const results = await runner.processToolCalls([
     { id: '1', name: 'worker.view_file', args: { file_path: 'notes.txt' } },

@@ -7,7 +7,8 @@ import * as z from 'zod';
 import { BuiltinTools } from '../../src/tools/index.js';
 import type { AnyTool, Tool } from '../../src/core/tool.js';
 import { opfsWorkspace } from '../../web/folders.js';
-import { createWebPlatform, type WebBackend } from '../../web/index.js';
+import { createWebPlatform } from '../../web/index.js';
+import type { WebBackend } from '../../web/platform.js';
 import { withoutBatch } from './without-batch.js';
 
 interface WorkerConfig {

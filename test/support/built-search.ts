@@ -11,13 +11,16 @@ import { ensureBuilt } from './build.js';
 const REPO = join(import.meta.dirname, '..', '..');
 
 export type Core = typeof import('../../src/index.js');
-export type NodeAdapter = typeof import('../../node/index.js');
+/** The Node entry, with the search helper's `stopSearchWorker` (a test hook, imported by path from its module). */
+export type NodeAdapter = typeof import('../../node/index.js') & Pick<typeof import('../../node/search-helper.js'), 'stopSearchWorker'>;
 
 /** The built package's core and Node adapter (dist/, the shared build: rebuilt once when stale). */
 export async function loadBuilt(): Promise<{ core: Core; node: NodeAdapter }> {
   ensureBuilt();
   const load = async <T>(path: string): Promise<T> => (await import(pathToFileURL(join(REPO, 'dist', path)).href)) as T;
-  return { core: await load<Core>('src/index.js'), node: await load<NodeAdapter>('node/index.js') };
+  const helper = await load<typeof import('../../node/search-helper.js')>('node/search-helper.js');
+  const node: NodeAdapter = { ...(await load<typeof import('../../node/index.js')>('node/index.js')), stopSearchWorker: helper.stopSearchWorker };
+  return { core: await load<Core>('src/index.js'), node };
 }
 
 /**

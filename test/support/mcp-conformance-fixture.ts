@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createRequestStateCodec, inputRequired, type McpServer, type RequestStateCodec, type ServerContext } from '@modelcontextprotocol/server';
-import { createMcpPermissionPrompt, createMcpServer, serveMcpHttp, type McpHttpEndpoint } from '../../bridges/mcp/node.js';
+import { createMcpPermissionPrompt, createMcpServer } from '../../bridges/mcp/index.js';
+import { serveMcpHttp, type McpHttpEndpoint } from '../../bridges/mcp/node-http.js';
 import { defineTool } from '../../src/core/tool.js';
 import { ToolRunner } from '../../src/runner.js';
 import { createMemoryPlatform } from '../../src/platform/memory.js';

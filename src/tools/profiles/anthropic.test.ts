@@ -25,9 +25,9 @@ const read = async (platform: Platform, path: string): Promise<string> => decode
 const PRIMES = 'def is_prime(n):\n    """Check if a number is prime."""\n    if n <= 1:\n        return False\n    return True\n';
 
 describe('str_replace_based_edit_tool (Anthropic text editor)', () => {
-  it('counts view as read-only and the other commands as writes, in plan mode and under read_only permissions', async () => {
+  it('counts view as read-only and the other commands as writes, in plan mode and under permission rules without ask', async () => {
     const platform = createMemoryPlatform({ files: { 'primes.py': PRIMES } });
-    for (const runner of [new ToolRunner({ platform, tools: toolProfiles.anthropic(), planMode: true }), new ToolRunner({ platform, tools: toolProfiles.anthropic(), permissions: 'read_only' })]) {
+    for (const runner of [new ToolRunner({ platform, tools: toolProfiles.anthropic(), planMode: true }), new ToolRunner({ platform, tools: toolProfiles.anthropic(), permissions: {} })]) {
       const [view, create, replace] = await runner.processToolCalls([
         { name: 'str_replace_based_edit_tool', args: { command: 'view', path: 'primes.py', view_range: [1, 1] } },
         { name: 'str_replace_based_edit_tool', args: { command: 'create', path: 'new.py', file_text: 'x = 1\n' } },

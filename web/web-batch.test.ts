@@ -5,7 +5,6 @@ import { defineTool, type Tool } from '../src/core/tool.js';
 import { BuiltinTools } from '../src/tools/index.js';
 import { ToolRunner } from '../src/runner.js';
 import type { WebPlatform } from './platform.js';
-import { WebToolRunner } from './runner.js';
 
 /** A memory platform posing as a web platform whose batch commit can be made to fail. */
 function fakeWebPlatform(failWith?: ToolError): WebPlatform & { batches: number; flushes: number } {
@@ -112,15 +111,5 @@ describe('ToolRunner on a platform with batch', () => {
     const batch = runner.processToolCalls([{ id: 'a', name: 'swap', args: {} }]);
     await runner.register(writer as Tool, { replace: true });
     expect(await batch).toEqual([{ id: 'a', name: 'swap', result: 'read' }]);
-  });
-});
-
-describe('WebToolRunner', () => {
-  it('is ToolRunner under its old name, batching through the platform', async () => {
-    const platform = fakeWebPlatform();
-    const runner = new WebToolRunner({ platform, tools: BuiltinTools.all() });
-    expect(runner).toBeInstanceOf(ToolRunner);
-    await runner.processToolCalls([{ name: 'create_file', args: { file_path: 'a.txt', content: 'a' } }]);
-    expect([platform.batches, platform.flushes]).toEqual([1, 0]);
   });
 });
