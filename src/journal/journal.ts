@@ -1,0 +1,240 @@
+// The change journal: per conversation, the turns, their mutating calls and the files each changed.
+import type { FsPromises } from '../core/fs-port.js';
+import type {
+  CallChanges,
+  ChangeJournalPort,
+  ConversationChanges,
+  JournalSetup,
+  JournalTurn,
+  RewindOptions,
+  RewindResult,
+} from '../core/journal-port.js';
+import type { Platform } from '../core/platform.js';
+import { CallCapture, imageAt, journalingFs } from './recorder.js';
+import { rewindConversation } from './rewind.js';
+import { diffImages } from './diff.js';
+import { hashBytes, isContent, type ConversationJournal, type JournalInternals } from './model.js';
+import { MemoryJournalStore, type JournalStore, type StoredCall, type StoredTurn } from './store.js';
+
+/** Options of {@link createChangeJournal} beyond the runner's {@link JournalSetup}. */
+export interface ChangeJournalOptions {
+  /** Where blobs and turns are kept (default: a fresh {@link MemoryJournalStore}). */
+  store?: JournalStore;
+  /** Milliseconds since the epoch for a turn's `at` (default `Date.now`). */
+  now?: () => number;
+}
+
+/**
+ * A change journal over `platform`'s files (see docs/journal.md): each mutating call's `ctx.fs` is a
+ * journaling view that keeps a path's content before the call first changes it; a turn's end reads
+ * what the turn left; file contents are blobs by SHA-256, shared between turns and conversations, and
+ * the oldest turns are dropped once the blobs pass `setup.maxBytes`.
+ */
+export function createChangeJournal(platform: Platform, setup: JournalSetup, options: ChangeJournalOptions = {}): ChangeJournal {
+  return new ChangeJournal(platform, setup, options);
+}
+
+/** A turn open while its calls run: each mutating call adds a {@link CallCapture}. */
+class OpenTurn implements JournalTurn {
+  readonly turn: number;
+  readonly conversationId: string;
+  readonly calls: CallCapture[] = [];
+  /** Every image whose blob this turn holds a reference to until it ends. */
+  readonly held: string[] = [];
+  readonly #journal: ChangeJournal;
+  #ended = false;
+
+  constructor(journal: ChangeJournal, conversationId: string, turn: number) {
+    this.#journal = journal;
+    this.conversationId = conversationId;
+    this.turn = turn;
+  }
+
+  /** Keeps `bytes` as a blob held by this turn; answers its image. */
+  readonly keep = async (bytes: Uint8Array): Promise<string> => {
+    const image = await this.#journal.retain(bytes);
+    this.held.push(image);
+    return image;
+  };
+
+  fsFor(call: { callId: string; tool: string }, fs: FsPromises): FsPromises {
+    const capture = new CallCapture(call.callId, call.tool);
+    this.calls.push(capture);
+    return journalingFs(fs, capture, this.keep);
+  }
+
+  async end(): Promise<void> {
+    if (this.#ended) return;
+    this.#ended = true;
+    if (this.calls.length === 0) return;
+    await this.#journal.finish(this);
+  }
+}
+
+/** The change journal of one runner: see {@link createChangeJournal}. */
+export class ChangeJournal implements ChangeJournalPort, JournalInternals {
+  readonly platform: Platform;
+  readonly maxBytes: number;
+  readonly store: JournalStore;
+  readonly #setup: JournalSetup;
+  readonly #now: () => number;
+  readonly #conversations = new Map<string, ConversationJournal>();
+  /** Every held turn, oldest first (all conversations): the budget drops from the front. */
+  readonly #order: StoredTurn[] = [];
+  readonly #refs = new Map<string, number>();
+  readonly #sizes = new Map<string, number>();
+  #bytes = 0;
+  #seq = 0;
+
+  constructor(platform: Platform, setup: JournalSetup, options: ChangeJournalOptions = {}) {
+    this.platform = platform;
+    this.#setup = setup;
+    this.maxBytes = setup.maxBytes;
+    this.store = options.store ?? new MemoryJournalStore();
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** Bytes of the blobs held now (each content counted once). */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  /** The journal of `conversationId`, made empty on first use. */
+  conversation(conversationId: string): ConversationJournal {
+    let found = this.#conversations.get(conversationId);
+    if (!found) {
+      found = { last: 0, turns: [] };
+      this.#conversations.set(conversationId, found);
+    }
+    return found;
+  }
+
+  beginTurn(conversationId: string): OpenTurn {
+    const conversation = this.conversation(conversationId);
+    conversation.last += 1;
+    return new OpenTurn(this, conversationId, conversation.last);
+  }
+
+  /** Keeps `bytes` as a blob and takes one reference to it; answers its image. */
+  async retain(bytes: Uint8Array): Promise<string> {
+    const image = await hashBytes(bytes);
+    this.addRef(image, bytes.byteLength);
+    if (this.#refs.get(image) === 1) await this.store.putBlob(image, bytes);
+    return image;
+  }
+
+  /** Takes one more reference to a kept image (`size` counts when it is new). */
+  addRef(image: string, size = 0): void {
+    if (!isContent(image)) return;
+    const refs = this.#refs.get(image) ?? 0;
+    if (refs === 0) {
+      this.#sizes.set(image, size);
+      this.#bytes += size;
+    }
+    this.#refs.set(image, refs + 1);
+  }
+
+  /** Lets go of one reference; the blob goes when none is left. */
+  release(image: string): void {
+    if (!isContent(image)) return;
+    const refs = (this.#refs.get(image) ?? 0) - 1;
+    if (refs > 0) {
+      this.#refs.set(image, refs);
+      return;
+    }
+    this.#refs.delete(image);
+    this.#bytes -= this.#sizes.get(image) ?? 0;
+    this.#sizes.delete(image);
+    void this.store.deleteBlob(image).catch(() => undefined);
+  }
+
+  /** The bytes of a kept image, or undefined when they are not held. */
+  async blob(image: string): Promise<Uint8Array | undefined> {
+    return isContent(image) && this.#refs.has(image) ? this.store.getBlob(image) : undefined;
+  }
+
+  /**
+   * Records what `turn`'s calls changed: each call's pre-images, and as its post-image the file as the
+   * next call of the turn to change it found it, or as the turn left it. Unchanged files are left out.
+   * Never rejects: a turn that cannot be recorded counts as dropped (a rewind before it is refused).
+   */
+  async finish(turn: OpenTurn): Promise<void> {
+    try {
+      await Promise.all(turn.calls.map((call) => call.settled()));
+      const ending = new Map<string, Promise<string>>();
+      const imageNow = (path: string): Promise<string> => {
+        let image = ending.get(path);
+        if (!image) {
+          image = imageAt(this.platform.fs, path, turn.keep);
+          ending.set(path, image);
+        }
+        return image;
+      };
+      const calls: StoredCall[] = [];
+      for (let i = 0; i < turn.calls.length; i += 1) {
+        const call = turn.calls[i] as CallCapture;
+        const files = [];
+        for (const [path, before] of call.before) {
+          const next = turn.calls.slice(i + 1).find((later) => later.before.has(path));
+          let after = next ? (next.before.get(path) as string) : await imageNow(path);
+          // A directory where there was nothing: its files are journaled one by one, under their own paths.
+          if (after === 'dir' && before === 'absent') continue;
+          if (after === 'dir') after = 'unknown';
+          if (after !== before) files.push({ path, before, after });
+        }
+        if (files.length > 0) calls.push({ callId: call.callId, tool: call.tool, files });
+      }
+      this.record(turn.conversationId, turn.turn, calls);
+    } catch {
+      const conversation = this.conversation(turn.conversationId);
+      conversation.droppedThrough = Math.max(conversation.droppedThrough ?? 0, turn.turn);
+    } finally {
+      for (const image of turn.held) this.release(image);
+    }
+  }
+
+  /** Adds a turn of `calls` (when any) to the conversation, takes references to its images, applies the budget. */
+  record(conversationId: string, turn: number, calls: StoredCall[]): StoredTurn | undefined {
+    if (calls.length === 0) return undefined;
+    const stored: StoredTurn = { conversationId, turn, seq: (this.#seq += 1), at: this.#now(), calls };
+    for (const call of calls) for (const file of call.files) (this.addRef(file.before), this.addRef(file.after));
+    this.conversation(conversationId).turns.push(stored);
+    this.#order.push(stored);
+    void this.store.putTurn(stored).catch(() => undefined);
+    this.#applyBudget();
+    return stored;
+  }
+
+  /** Drops the oldest turns (any conversation) while the blobs held pass the budget. */
+  #applyBudget(): void {
+    while (this.#bytes > this.maxBytes && this.#order.length > 0) {
+      const oldest = this.#order.shift() as StoredTurn;
+      const conversation = this.conversation(oldest.conversationId);
+      conversation.turns = conversation.turns.filter((turn) => turn !== oldest);
+      conversation.droppedThrough = Math.max(conversation.droppedThrough ?? 0, oldest.turn);
+      for (const call of oldest.calls) for (const file of call.files) (this.release(file.before), this.release(file.after));
+      void this.store.deleteTurn(oldest.conversationId, oldest.turn).catch(() => undefined);
+    }
+  }
+
+  async changes(conversationId: string): Promise<ConversationChanges> {
+    const conversation = this.#conversations.get(conversationId);
+    const out: ConversationChanges = { conversationId, turns: [] };
+    if (!conversation) return out;
+    if (conversation.droppedThrough !== undefined) out.droppedThrough = conversation.droppedThrough;
+    for (const turn of conversation.turns) {
+      const calls: CallChanges[] = [];
+      for (const call of turn.calls) {
+        const files = [];
+        for (const file of call.files) files.push({ ...file, diff: await diffImages(this, file.path, file.before, file.after) });
+        calls.push({ callId: call.callId, tool: call.tool, files });
+      }
+      out.turns.push({ turn: turn.turn, at: turn.at, calls });
+    }
+    return out;
+  }
+
+  rewind(conversationId: string, options: RewindOptions): Promise<RewindResult> {
+    return rewindConversation(this, this.#setup, conversationId, options);
+  }
+}
