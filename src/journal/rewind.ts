@@ -145,8 +145,9 @@ async function writeAll(journal: ChangeJournal, restore: readonly string[], targ
     const failed = written[written.length - 1] ?? 'a file';
     const unrestored: string[] = [];
     for (const path of written.reverse()) {
-      if (!restorable(path)) unrestored.push(path);
-      else await put(path, current.get(path)?.bytes).catch(() => unrestored.push(path));
+      const putBack = restorable(path) ? put(path, current.get(path)?.bytes).then(() => true, () => false) : Promise.resolve(false);
+      // A file the failed write never touched (an atomic write fails whole) is as it was: nothing to put back.
+      if (!(await putBack) && (await readNow(fs, path)).image !== current.get(path)?.image) unrestored.push(path);
     }
     const left = unrestored.length > 0 ? `; these could not be put back and are as the failed write left them: ${unrestored.join(', ')}` : '; every file written was put back';
     throw new ToolError('execution_failed', `rewind could not write ${failed} (${(error as Error).message})${left}`);
