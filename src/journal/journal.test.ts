@@ -203,20 +203,36 @@ describe('change journal: rewind', () => {
 
 describe('change journal: budget and switch', () => {
   it('drops the oldest turns past its byte budget and says a rewind before them cannot be done, changing nothing', async () => {
-    const { platform, runner } = setup({}, { maxBytes: 3000 });
-    for (let i = 1; i <= 6; i += 1) await runner.execute('create_file', { file_path: `f${i}.txt`, content: `${String(i).repeat(999)}\n` });
+    const { platform, runner } = setup({}, { maxBytes: 8000 });
+    for (let i = 1; i <= 10; i += 1) await runner.execute('create_file', { file_path: `f${i}.txt`, content: `${String(i % 10).repeat(999)}\n` });
     const changes = await runner.changes();
-    expect(changes.droppedThrough).toBe(3);
-    expect(changes.turns.map((turn) => turn.turn)).toEqual([4, 5, 6]);
-    const refused = await runner.rewind('default', { toTurn: 2 });
+    expect(changes.droppedThrough).toBe(2);
+    expect(changes.turns.map((turn) => turn.turn)).toEqual([3, 4, 5, 6, 7, 8, 9, 10]);
+    const refused = await runner.rewind('default', { toTurn: 1 });
     expect(refused).toEqual({
       restored: [],
       conflicts: [],
-      unreachable: { droppedThrough: 3, note: 'turns up to 3 of this conversation were dropped to keep the journal within its byte budget; rewind to turn 3 or later' },
+      unreachable: { droppedThrough: 2, note: 'turns up to 2 of this conversation were dropped to keep the journal within its byte budget; rewind to turn 2 or later' },
     });
-    expect(await read(platform, 'f6.txt')).not.toBeNull();
-    expect((await runner.rewind('default', { toTurn: 3 })).restored).toEqual(['/workspace/f4.txt', '/workspace/f5.txt', '/workspace/f6.txt']);
-    expect([await read(platform, 'f3.txt'), await read(platform, 'f4.txt')]).toEqual([`${'3'.repeat(999)}\n`, null]);
+    expect(await read(platform, 'f10.txt')).not.toBeNull();
+    expect((await runner.rewind('default', { toTurn: 8 })).restored).toEqual(['/workspace/f9.txt', '/workspace/f10.txt']);
+    expect([await read(platform, 'f8.txt'), await read(platform, 'f9.txt')]).toEqual([`${'8'.repeat(999)}\n`, null]);
+  });
+
+  it('keeps no content of a file over a quarter of its budget, so one huge file does not push the other turns out', async () => {
+    const { platform, runner } = setup({ 'big.txt': `${'b'.repeat(3000)}\n` }, { maxBytes: 8000 });
+    await runner.execute('create_file', { file_path: 'small.txt', content: 'small\n' });
+    await runner.execute('edit_file', { file_path: 'big.txt', old_string: 'bbbb\n', new_string: 'cccc\n' });
+    const changes = await runner.changes();
+    expect(changes.droppedThrough).toBeUndefined();
+    expect(changes.turns[1]!.calls[0]!.files[0]).toMatchObject({ before: 'unknown', after: 'unknown' });
+    expect(await runner.rewind('default', { toTurn: 1 })).toEqual({
+      restored: [],
+      conflicts: [],
+      unreachable: { note: expect.stringContaining('over a quarter of the journal budget'), paths: ['/workspace/big.txt'] },
+    });
+    expect((await read(platform, 'big.txt'))?.endsWith('cccc\n')).toBe(true);
+    expect((await runner.rewind('default', { toTurn: 2 })).restored).toEqual([]);
   });
 
   it('keeps one copy of content shared between turns and conversations', async () => {

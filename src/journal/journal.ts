@@ -10,7 +10,7 @@ import type {
   RewindResult,
 } from '../core/journal-port.js';
 import type { Platform } from '../core/platform.js';
-import { CallCapture, imageAt, journalingFs } from './recorder.js';
+import { CallCapture, imageAt, journalingFs, type KeepBytes } from './recorder.js';
 import { rewindConversation } from './rewind.js';
 import { diffImages } from './diff.js';
 import { hashBytes, isContent, type ConversationJournal, type JournalInternals } from './model.js';
@@ -41,6 +41,8 @@ class OpenTurn implements JournalTurn {
   readonly calls: CallCapture[] = [];
   /** Every image whose blob this turn holds a reference to until it ends. */
   readonly held: string[] = [];
+  /** Keeps `bytes` as a blob held by this turn; answers its image. */
+  readonly keep: KeepBytes;
   readonly #journal: ChangeJournal;
   #ended = false;
 
@@ -48,14 +50,13 @@ class OpenTurn implements JournalTurn {
     this.#journal = journal;
     this.conversationId = conversationId;
     this.turn = turn;
+    const keep = async (bytes: Uint8Array): Promise<string> => {
+      const image = await journal.retain(bytes);
+      this.held.push(image);
+      return image;
+    };
+    this.keep = Object.assign(keep, { maxFileBytes: journal.maxFileBytes });
   }
-
-  /** Keeps `bytes` as a blob held by this turn; answers its image. */
-  readonly keep = async (bytes: Uint8Array): Promise<string> => {
-    const image = await this.#journal.retain(bytes);
-    this.held.push(image);
-    return image;
-  };
 
   fsFor(call: { callId: string; tool: string }, fs: FsPromises): FsPromises {
     const capture = new CallCapture(call.callId, call.tool);
@@ -75,6 +76,11 @@ class OpenTurn implements JournalTurn {
 export class ChangeJournal implements ChangeJournalPort, JournalInternals {
   readonly platform: Platform;
   readonly maxBytes: number;
+  /**
+   * Largest file whose content is kept: a quarter of the budget, so one huge file cannot push every
+   * other turn out. A larger file's image is `'unknown'` (a rewind cannot restore it).
+   */
+  readonly maxFileBytes: number;
   readonly store: JournalStore;
   readonly #setup: JournalSetup;
   readonly #now: () => number;
@@ -90,6 +96,7 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
     this.platform = platform;
     this.#setup = setup;
     this.maxBytes = setup.maxBytes;
+    this.maxFileBytes = Math.floor(setup.maxBytes / 4);
     this.store = options.store ?? new MemoryJournalStore();
     this.#now = options.now ?? Date.now;
   }
@@ -180,7 +187,8 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
           // A directory where there was nothing: its files are journaled one by one, under their own paths.
           if (after === 'dir' && before === 'absent') continue;
           if (after === 'dir') after = 'unknown';
-          if (after !== before) files.push({ path, before, after });
+          // Two unknown images may differ: the change is kept, so a rewind across it is refused, never silently skipped.
+          if (after !== before || before === 'unknown') files.push({ path, before, after });
         }
         if (files.length > 0) calls.push({ callId: call.callId, tool: call.tool, files });
       }

@@ -2,8 +2,11 @@
 import type { FsPromises } from '../core/fs-port.js';
 import { joinPath } from '../core/posix-path.js';
 
-/** Stores file bytes as a blob (held for the open turn) and answers their image, `'sha256:<hex>'`. */
-export type KeepBytes = (bytes: Uint8Array) => Promise<string>;
+/**
+ * Stores file bytes as a blob (held for the open turn) and answers their image, `'sha256:<hex>'`. A
+ * file over `maxFileBytes` is not read: its image is `'unknown'`.
+ */
+export type KeepBytes = ((bytes: Uint8Array) => Promise<string>) & { readonly maxFileBytes?: number };
 
 /** Most files kept for one directory a call removes or moves; past it the directory's files are `'unknown'`. */
 export const MAX_TREE_FILES = 10_000;
@@ -46,7 +49,7 @@ export async function imageAt(fs: FsPromises, path: string, keep: KeepBytes): Pr
   try {
     const stats = await fs.lstat(path);
     if (stats.isDirectory()) return 'dir';
-    if (!stats.isFile()) return 'unknown';
+    if (!stats.isFile() || stats.size > (keep.maxFileBytes ?? Infinity)) return 'unknown';
     return await keep(await fs.readFile(path));
   } catch (error) {
     const code = (error as { code?: unknown } | null)?.code;

@@ -88,7 +88,7 @@ export async function rewindConversation(journal: ChangeJournal, setup: JournalS
   const plan = planOf(journal, conversationId, toTurn);
   const lost = [...plan].filter(([, item]) => item.target === 'unknown').map(([path]) => path);
   if (lost.length > 0) {
-    return { restored: [], conflicts: [], unreachable: { note: 'the journal did not keep what these files held (not a regular file, unreadable, or too many files in one directory)', paths: lost } };
+    return { restored: [], conflicts: [], unreachable: { note: 'the journal did not keep what these files held (not a regular file, unreadable, over a quarter of the journal budget, or too many files in one directory)', paths: lost } };
   }
   if (plan.size === 0) return { restored: [], conflicts: [] };
   return withLocks(setup, [...plan.keys()], () => applyPlan(journal, conversationId, plan, options));
@@ -104,7 +104,8 @@ async function applyPlan(journal: ChangeJournal, conversationId: string, plan: M
   for (const [path, { target, expected }] of plan) {
     const now = current.get(path) as Current;
     if (now.image === target) continue;
-    if (now.image === expected || options.force === true) restore.push(path);
+    // An unknown image matches nothing: what is there may differ from what the conversation left.
+    if ((now.image === expected && expected !== 'unknown') || options.force === true) restore.push(path);
     else conflicts.push({ path, diff: await diffImages(journal, path, expected, now.image, now.bytes) });
   }
   if (options.dryRun === true || restore.length === 0) return { restored: restore, conflicts };
