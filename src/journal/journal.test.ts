@@ -121,6 +121,25 @@ describe('change journal: rewind', () => {
     expect(await read(platform, 'a.txt')).toBe('two\n');
   });
 
+  it('counts a change another conversation makes while this one’s turn is still open as theirs: a conflict, not restored', async () => {
+    const platform = createMemoryPlatform();
+    let release = (): void => undefined;
+    let started = (): void => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const wait = defineTool({ name: 'wait', description: 'waits for the test', parameters: { type: 'object' }, readOnly: true, call: async () => (started(), await gate, 'ok') });
+    const runner = new ToolRunner({ platform, tools: [...BuiltinTools.all(), wait] });
+    const batch = runner.processToolCalls([{ name: 'create_file', args: { file_path: 'f.txt', content: 'A\n' } }, { name: 'wait', args: {} }], { conversationId: 'A' });
+    await running;
+    await runner.execute('create_file', { file_path: 'f.txt', content: 'B\n', overwrite: true }, { conversationId: 'B' });
+    release();
+    expect((await batch).map((result) => 'result' in result)).toEqual([true, true]);
+    const result = await runner.rewind('A', { toTurn: 0 });
+    expect(result.restored).toEqual([]);
+    expect(result.conflicts).toEqual([{ path: '/workspace/f.txt', diff: '--- /workspace/f.txt\n+++ /workspace/f.txt\n@@ -1,1 +1,1 @@\n-A\n+B\n' }]);
+    expect(await read(platform, 'f.txt')).toBe('B\n');
+  });
+
   it('changes nothing on dryRun and reports what it would restore and where it would meet conflicts', async () => {
     const { platform, runner } = setup({ 'a.txt': 'one\n', 'b.txt': 'bee\n' });
     await runner.execute('edit_file', { file_path: 'a.txt', old_string: 'one', new_string: 'two' });

@@ -161,8 +161,8 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
   }
 
   /**
-   * Records what `turn`'s calls changed: each call's pre-images, and as its post-image the file as the
-   * next call of the turn to change it found it, or as the turn left it. Unchanged files are left out.
+   * Records what `turn`'s calls changed: each call's pre- and post-images (a path whose post-image
+   * could not be taken as its change settled is read now). Unchanged files are left out.
    * Never rejects: a turn that cannot be recorded counts as dropped (a rewind before it is refused).
    */
   async finish(turn: OpenTurn): Promise<void> {
@@ -178,12 +178,10 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
         return image;
       };
       const calls: StoredCall[] = [];
-      for (let i = 0; i < turn.calls.length; i += 1) {
-        const call = turn.calls[i] as CallCapture;
+      for (const call of turn.calls) {
         const files = [];
         for (const [path, before] of call.before) {
-          const next = turn.calls.slice(i + 1).find((later) => later.before.has(path));
-          let after = next ? (next.before.get(path) as string) : await imageNow(path);
+          let after = call.after.get(path) ?? (await imageNow(path));
           // A directory where there was nothing: its files are journaled one by one, under their own paths.
           if (after === 'dir' && before === 'absent') continue;
           if (after === 'dir') after = 'unknown';

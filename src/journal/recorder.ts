@@ -11,14 +11,22 @@ export type KeepBytes = ((bytes: Uint8Array) => Promise<string>) & { readonly ma
 /** Most files kept for one directory a call removes or moves; past it the directory's files are `'unknown'`. */
 export const MAX_TREE_FILES = 10_000;
 
-/** One mutating call's captured pre-images, by path (each path captured once, the first time the call changes it). */
+/**
+ * One mutating call's images by path: before the call first changed each path (captured once), and
+ * after its last change to it (taken as each change settles, still inside the tool's write, so a
+ * later writer's change is never counted as this call's).
+ */
 export class CallCapture {
   readonly callId: string;
   readonly tool: string;
   /** Path → image before the call first changed it. */
   readonly before = new Map<string, string>();
+  /** Path → image after the call's last change to it. */
+  readonly after = new Map<string, string>();
   /** Captures under way (the call awaits each before its change goes through). */
   readonly #pending = new Map<string, Promise<void>>();
+  /** Post-images under way. */
+  readonly #posting = new Set<Promise<void>>();
 
   constructor(callId: string, tool: string) {
     this.callId = callId;
@@ -27,7 +35,28 @@ export class CallCapture {
 
   /** Resolves once every capture started so far has finished. */
   async settled(): Promise<void> {
-    await Promise.allSettled([...this.#pending.values()]);
+    await Promise.allSettled([...this.#pending.values(), ...this.#posting]);
+  }
+
+  /**
+   * Takes the post-image of `path` and of every captured path beneath it once a change settles: the
+   * bytes written when the change was a whole write that succeeded (no read), else what is there now.
+   */
+  async post(fs: FsPromises, path: string, keep: KeepBytes, written?: Uint8Array | string): Promise<void> {
+    const work = (async (): Promise<void> => {
+      if (written !== undefined) {
+        const bytes = typeof written === 'string' ? new TextEncoder().encode(written) : written;
+        this.after.set(path, bytes.byteLength > (keep.maxFileBytes ?? Infinity) ? 'unknown' : await keep(bytes));
+        return;
+      }
+      const prefix = `${path}/`;
+      for (const captured of [...this.before.keys()]) {
+        if (captured === path || captured.startsWith(prefix)) this.after.set(captured, await imageAt(fs, captured, keep));
+      }
+    })().catch(() => undefined);
+    this.#posting.add(work);
+    await work;
+    this.#posting.delete(work);
   }
 
   /**
@@ -93,9 +122,10 @@ const SECOND_PATH = new Set(['copyFile', 'symlink', 'link']);
 
 /**
  * `fs` as one mutating call sees it: before each change, the paths it changes are captured into
- * `call` (the first time the call changes each). A rename captures both its ends, and for a directory
- * the new place of each file beneath it. Reads go straight through. A capture that fails records the
- * path as `'unknown'`: the journal never changes the call's outcome.
+ * `call` (the first time the call changes each), and once the change settles their post-images. A
+ * rename captures both its ends, and for a directory the new place of each file beneath it. Reads go
+ * straight through. A capture that fails records the path as `'unknown'`: the journal never changes
+ * the call's outcome.
  */
 export function journalingFs(fs: FsPromises, call: CallCapture, keep: KeepBytes): FsPromises {
   const cache = new Map<PropertyKey, unknown>();
@@ -108,16 +138,32 @@ export function journalingFs(fs: FsPromises, call: CallCapture, keep: KeepBytes)
       let wrapped: unknown;
       if (typeof property === 'string' && (FIRST_PATH.has(property) || SECOND_PATH.has(property))) {
         const at = FIRST_PATH.has(property) ? 0 : 1;
+        const whole = property === 'writeFile' || property === 'writeFileAtomic';
         wrapped = async (...args: unknown[]): Promise<unknown> => {
           const path = args[at];
-          if (typeof path === 'string') await call.capture(target, path, keep);
-          return method.apply(target, args);
+          if (typeof path !== 'string') return method.apply(target, args);
+          await call.capture(target, path, keep);
+          try {
+            const result = await method.apply(target, args);
+            const data = args[1];
+            await call.post(target, path, keep, whole && (typeof data === 'string' || data instanceof Uint8Array) ? data : undefined);
+            return result;
+          } catch (error) {
+            await call.post(target, path, keep);
+            throw error;
+          }
         };
       } else if (property === 'rename') {
         wrapped = async (...args: unknown[]): Promise<unknown> => {
           const [from, to] = args;
-          if (typeof from === 'string' && typeof to === 'string') await captureRename(target, call, from, to, keep);
-          return method.apply(target, args);
+          if (typeof from !== 'string' || typeof to !== 'string') return method.apply(target, args);
+          await captureRename(target, call, from, to, keep);
+          try {
+            return await method.apply(target, args);
+          } finally {
+            await call.post(target, from, keep);
+            await call.post(target, to, keep);
+          }
         };
       } else wrapped = method.bind(target);
       cache.set(property, wrapped);
