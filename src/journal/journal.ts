@@ -91,6 +91,8 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
   readonly #sizes = new Map<string, number>();
   #bytes = 0;
   #seq = 0;
+  /** The store's writes and removals, applied one after another in the order they were made. */
+  #writes: Promise<void> = Promise.resolve();
 
   constructor(platform: Platform, setup: JournalSetup, options: ChangeJournalOptions = {}) {
     this.platform = platform;
@@ -126,7 +128,7 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
   async retain(bytes: Uint8Array): Promise<string> {
     const image = await hashBytes(bytes);
     this.addRef(image, bytes.byteLength);
-    if (this.#refs.get(image) === 1) await this.store.putBlob(image, bytes);
+    if (this.#refs.get(image) === 1) await this.#inOrder(() => this.store.putBlob(image, bytes));
     return image;
   }
 
@@ -152,7 +154,7 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
     this.#refs.delete(image);
     this.#bytes -= this.#sizes.get(image) ?? 0;
     this.#sizes.delete(image);
-    void this.store.deleteBlob(image).catch(() => undefined);
+    void this.#inOrder(() => this.store.deleteBlob(image)).catch(() => undefined);
   }
 
   /** The bytes of a kept image, or undefined when they are not held. */
@@ -206,9 +208,57 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
     for (const call of calls) for (const file of call.files) (this.addRef(file.before), this.addRef(file.after));
     this.conversation(conversationId).turns.push(stored);
     this.#order.push(stored);
-    void this.store.putTurn(stored).catch(() => undefined);
+    void this.#inOrder(() => this.store.putTurn(stored)).catch(() => undefined);
     this.#applyBudget();
     return stored;
+  }
+
+  /**
+   * Runs `write` after every store write made before it (so a blob removed and kept again is not lost
+   * to a removal that finishes late); resolves or rejects with it.
+   */
+  #inOrder(write: () => Promise<void>): Promise<void> {
+    const done = this.#writes.then(write);
+    this.#writes = done.catch(() => undefined);
+    return done;
+  }
+
+  /** Resolves once every store write made so far has settled. */
+  async flushed(): Promise<void> {
+    await this.#writes;
+  }
+
+  /**
+   * Takes up the turns a durable store holds, before the first turn of this journal: reference counts
+   * and sizes are rebuilt from the blobs; a turn whose blob is missing is dropped. Turn numbers go on
+   * from each conversation's last stored turn; turns before its first stored one count as dropped
+   * (they may have been dropped by the budget, and the store does not say).
+   */
+  async load(): Promise<void> {
+    for (const turn of await this.store.listTurns()) {
+      const conversation = this.conversation(turn.conversationId);
+      conversation.last = Math.max(conversation.last, turn.turn);
+      this.#seq = Math.max(this.#seq, turn.seq);
+      const sizes = new Map<string, number>();
+      let whole = true;
+      for (const call of turn.calls) {
+        for (const image of call.files.flatMap((file) => [file.before, file.after])) {
+          if (!isContent(image) || this.#refs.has(image) || sizes.has(image)) continue;
+          const bytes = await this.store.getBlob(image);
+          if (bytes === undefined) whole = false;
+          else sizes.set(image, bytes.byteLength);
+        }
+      }
+      if (!whole) {
+        conversation.droppedThrough = Math.max(conversation.droppedThrough ?? 0, turn.turn);
+        continue;
+      }
+      if (conversation.turns.length === 0 && turn.turn > 1) conversation.droppedThrough = Math.max(conversation.droppedThrough ?? 0, turn.turn - 1);
+      for (const call of turn.calls) for (const file of call.files) (this.addRef(file.before, sizes.get(file.before)), this.addRef(file.after, sizes.get(file.after)));
+      conversation.turns.push(turn);
+      this.#order.push(turn);
+    }
+    this.#applyBudget();
   }
 
   /** Drops the oldest turns (any conversation) while the blobs held pass the budget. */
@@ -219,7 +269,7 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
       conversation.turns = conversation.turns.filter((turn) => turn !== oldest);
       conversation.droppedThrough = Math.max(conversation.droppedThrough ?? 0, oldest.turn);
       for (const call of oldest.calls) for (const file of call.files) (this.release(file.before), this.release(file.after));
-      void this.store.deleteTurn(oldest.conversationId, oldest.turn).catch(() => undefined);
+      void this.#inOrder(() => this.store.deleteTurn(oldest.conversationId, oldest.turn)).catch(() => undefined);
     }
   }
 
