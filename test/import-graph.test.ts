@@ -15,11 +15,12 @@ const SKIPPED_DIRS = new Set(['node_modules', 'dist']);
 /**
  * The layers, and what each may import besides itself (the allowed layer map). Every arrow runs down:
  *
- *   lazy ← core ← fs ← search ← platform, tools ← runner ← remote, agent ← entry ← web, node, bridges
+ *   lazy ← core ← fs ← search ← platform, tools ← journal ← runner ← remote, agent ← entry ← web, node, bridges
  *
  * `lazy/` (the package's `#lazy` loaders of optional libraries) is the floor: it imports no toolhost
  * source at all. `src/core/` stands on it alone. `platform` and `tools` are siblings (neither imports the
- * other), as are `remote` and `agent`; `runner` (src/runner.ts) gives the core's runner toolhost's
+ * other), as are `remote` and `agent`; `journal` (the change journal, which the core's runner takes as
+ * a factory, as it takes a platform) diffs with the tools' diff code; `runner` (src/runner.ts) gives the core's runner toolhost's
  * defaults from both. The entries of the top row may use anything in src/; web/ never imports node/
  * or bridges/, while node/ (its CLI serves MCP) and bridges/ (the `toolhost/mcp/node` entry) use each
  * other. The first prefix that matches a file's path names its layer.
@@ -31,6 +32,7 @@ const LAYERS: readonly (readonly [layer: string, prefix: string])[] = [
   ['search', 'src/search/'],
   ['platform', 'src/platform/'],
   ['tools', 'src/tools/'],
+  ['journal', 'src/journal/'],
   ['runner', 'src/runner.ts'],
   ['remote', 'src/remote/'],
   ['agent', 'src/agent/'],
@@ -39,7 +41,7 @@ const LAYERS: readonly (readonly [layer: string, prefix: string])[] = [
   ['node', 'node/'],
   ['bridges', 'bridges/'],
 ];
-const SRC_LAYERS = ['lazy', 'core', 'fs', 'search', 'platform', 'tools', 'runner', 'remote', 'agent', 'entry'];
+const SRC_LAYERS = ['lazy', 'core', 'fs', 'search', 'platform', 'tools', 'journal', 'runner', 'remote', 'agent', 'entry'];
 const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   lazy: [],
   core: ['lazy'],
@@ -47,9 +49,10 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   search: ['fs', 'core', 'lazy'],
   platform: ['search', 'fs', 'core', 'lazy'],
   tools: ['search', 'fs', 'core', 'lazy'],
-  runner: ['platform', 'tools', 'search', 'fs', 'core', 'lazy'],
-  remote: ['runner', 'platform', 'tools', 'search', 'fs', 'core', 'lazy'],
-  agent: ['runner', 'platform', 'tools', 'search', 'fs', 'core', 'lazy'],
+  journal: ['tools', 'search', 'fs', 'core', 'lazy'],
+  runner: ['journal', 'platform', 'tools', 'search', 'fs', 'core', 'lazy'],
+  remote: ['runner', 'journal', 'platform', 'tools', 'search', 'fs', 'core', 'lazy'],
+  agent: ['runner', 'journal', 'platform', 'tools', 'search', 'fs', 'core', 'lazy'],
   entry: SRC_LAYERS,
   web: SRC_LAYERS,
   node: [...SRC_LAYERS, 'bridges'],

@@ -56,6 +56,8 @@ export interface CallInfo {
   /** When the call's deadline fires (`Date.now()` ms); undefined without one. */
   deadline?: number | undefined;
   onMessage: MessageHandler | undefined;
+  /** The call's view of the platform's fs (a change journal's), when it is not the platform's own. */
+  fs?: FsPromises | undefined;
 }
 
 /** The call's state changes, to persist before its result is returned. */
@@ -141,8 +143,9 @@ export class CallContext implements ToolContext {
   get fs(): FsPromises {
     // Only a call the runner can interrupt (it owns a controller) needs to know whether it changed a
     // file: the others see the platform's own object.
-    if (!this.#info.controller) return this.#host.platform.fs;
-    return (this.#fs ??= guardedFs(this.#host.platform.fs, this.#info.controller.signal, {
+    const fs = this.#info.fs ?? this.#host.platform.fs;
+    if (!this.#info.controller) return fs;
+    return (this.#fs ??= guardedFs(fs, this.#info.controller.signal, {
       started: () => this.#changedFiles,
       begin: (paths) => {
         this.#changedFiles = true;

@@ -8,6 +8,7 @@ import type { AnyTool, ExecuteTool, HostHooks, Tool } from './tool.js';
 import type { ToolHost, ToolInfo } from './host.js';
 import type { JsonSchema, JsonValue } from './json.js';
 import type { Platform } from './platform.js';
+import type { FsPromises } from './fs-port.js';
 import type { StateLease, StateStore } from './state-store.js';
 import type { CallOptions, FunctionDeclaration, ToolCall, ToolCallResult, ToolMessage } from './wire.js';
 import { isInside, joinPath } from './posix-path.js';
@@ -15,6 +16,7 @@ import { createToolEntry, entryForCall, type ToolEntry } from './entry.js';
 import { CallContext, cancelled, endedReason, type ContextHost, type ConversationState, type StateChanges } from './context.js';
 import { findNonJson } from './json.js';
 import type { GeneratedValidators } from './validation.js';
+import { DEFAULT_JOURNAL_BYTES, type ChangeJournalPort, type ConversationChanges, type JournalSetup, type JournalTurn, type RewindOptions, type RewindResult } from './journal-port.js';
 
 export type { CallOptions, FunctionDeclaration, ToolCall, ToolCallFailure, ToolCallResult, ToolCallSuccess, ToolMessage } from './wire.js';
 
@@ -62,7 +64,17 @@ export interface ToolRunnerOptions extends HostHooks {
   /** Directory relative paths resolve against: an absolute path inside the platform root (default: the root). */
   cwd?: string;
   verbose?: boolean;
+  /**
+   * The change journal behind {@link ToolRunner.changes} and {@link ToolRunner.rewind}: on by default
+   * where the runner has a journal (the package's does), `{ maxBytes }` sets its budget of kept file
+   * contents in bytes (default 64 MiB; the oldest turns are dropped past it), `false` turns it off
+   * (mutating calls then cost nothing extra).
+   */
+  journal?: boolean | { maxBytes?: number };
 }
+
+/** A call's options inside the runner: the caller's, and the journal turn the call belongs to. */
+type RunOptions = CallOptions & { turn?: JournalTurn | undefined };
 
 /** A store that several processes share: the runner revalidates its cache and locks per call. */
 type SharedStore = StateStore & Required<Pick<StateStore, 'lock' | 'snapshot'>>;
@@ -93,6 +105,8 @@ export interface RunnerDefaults {
   readonly fallbackTools?: Readonly<Record<string, AnyTool>>;
   /** Validators generated ahead of time for known schemas, used instead of compiling them. */
   readonly validators?: GeneratedValidators;
+  /** Makes the change journal of a runner whose `journal` option is not `false`; without it there is none. */
+  readonly journal?: (platform: Platform, setup: JournalSetup) => ChangeJournalPort;
 }
 
 /**
@@ -124,6 +138,8 @@ export class ToolRunner implements ToolHost {
   readonly #defaults: RunnerDefaults;
   /** The entries of the fallback tools called so far, by tool (one tool may answer under two names). */
   readonly #fallbacks = new Map<AnyTool, ToolEntry>();
+  /** The change journal, unless the runner has none or it was turned off. */
+  readonly #journal: ChangeJournalPort | undefined;
 
   /**
    * Checks `options` (see {@link ToolRunnerOptions}); `defaults` fill what they leave out (the
@@ -162,6 +178,11 @@ export class ToolRunner implements ToolHost {
       onMessage: options.onMessage,
       withPathLock: (path, fn, signal) => this.#pathLocks.run(path, () => this.#withPlatformLock(path, fn, signal)),
     };
+    const journal = options.journal ?? true;
+    this.#journal =
+      journal === false || !defaults.journal
+        ? undefined
+        : defaults.journal(this.platform, { maxBytes: (journal === true ? undefined : journal.maxBytes) ?? DEFAULT_JOURNAL_BYTES, withPathLock: (path, fn) => this.#contextHost.withPathLock(path, fn) });
     const compiling: Promise<void>[] = [];
     for (const tool of options.tools ?? []) {
       const entry = createToolEntry(tool, defaults.validators);
@@ -333,7 +354,8 @@ export class ToolRunner implements ToolHost {
       if (tool !== undefined && this.#tools.get(name)?.tool !== tool) {
         throw new TypeError(`ToolRunner.execute: the tool ${quoteForMessage(name)} given is not registered on this runner; register it first, or pass its name`);
       }
-      const outcome = await this.#run(name, args, options, undefined);
+      const turn = this.#journal?.beginTurn(options.conversationId ?? this.conversationId);
+      const outcome = await this.#run(name, args, turn ? { ...options, turn } : options, undefined).finally(() => turn?.end());
       if (outcome.ok) return outcome.value;
       throw outcome.error;
     };
@@ -353,6 +375,13 @@ export class ToolRunner implements ToolHost {
   async processToolCalls(calls: readonly ToolCall[], options: CallOptions = {}): Promise<ToolCallResult[]> {
     checkCallOptions('ToolRunner.processToolCalls', options);
     checkToolCalls('ToolRunner.processToolCalls', calls);
+    const turn = this.#journal?.beginTurn(options.conversationId ?? this.conversationId);
+    if (turn) return this.#processBatch(calls, { ...options, turn }).finally(() => turn.end());
+    return this.#processBatch(calls, options);
+  }
+
+  /** {@link processToolCalls} once its arguments are checked: the calls, on a platform with `batch` in one commit. */
+  async #processBatch(calls: readonly ToolCall[], options: RunOptions): Promise<ToolCallResult[]> {
     const { batch } = this.platform;
     if (!batch) return this.#processCalls(calls, options, undefined);
     return this.#calls.run('calls', async () => {
@@ -374,6 +403,33 @@ export class ToolRunner implements ToolHost {
     });
   }
 
+  /**
+   * What a conversation changed, turn by turn (a turn: one `processToolCalls` batch or one `execute`,
+   * numbered from 1 per conversation; turns that changed no file are counted, not listed): each
+   * mutating call, the files it changed with their content hashes before and after, and unified diffs.
+   * Throws a TypeError on a runner without a journal (`journal: false`). See docs/journal.md.
+   */
+  changes(conversationId: string = this.conversationId): Promise<ConversationChanges> {
+    return this.#journalOrThrow('changes').changes(conversationId);
+  }
+
+  /**
+   * Puts every file the conversation changed after turn `toTurn` back as it was after that turn (`0`:
+   * before its first change), all or nothing; a file someone else changed since is left alone and
+   * reported as a conflict with a diff, unless `force`. `dryRun` changes nothing and reports what
+   * would be done. The rewind is a turn of its own: rewinding to the turn before it undoes it. Throws a
+   * TypeError for bad options or without a journal; rejects with `execution_failed` when a write fails
+   * (after putting back what it had written). See docs/journal.md.
+   */
+  rewind(conversationId: string, options: RewindOptions): Promise<RewindResult> {
+    return this.#journalOrThrow('rewind').rewind(conversationId, options);
+  }
+
+  #journalOrThrow(method: string): ChangeJournalPort {
+    if (!this.#journal) throw new TypeError(`ToolRunner.${method}: this runner keeps no change journal (its journal option is false, or it has no journal factory); create it without journal: false`);
+    return this.#journal;
+  }
+
   /** Reads a conversation's tool state from the platform store (for hosts and inspectors). */
   async getState(conversationId: string = this.conversationId): Promise<Record<string, JsonValue>> {
     if (this.#shared) return (await this.#shared.snapshot(conversationId, undefined)).state ?? {};
@@ -384,7 +440,7 @@ export class ToolRunner implements ToolHost {
   }
 
   /** Runs the calls in order (concurrency-safe neighbours together); notes in `readOnly[i]` whether call i's tool was read-only. */
-  async #processCalls(calls: readonly ToolCall[], options: CallOptions, readOnly: boolean[] | undefined): Promise<ToolCallResult[]> {
+  async #processCalls(calls: readonly ToolCall[], options: RunOptions, readOnly: boolean[] | undefined): Promise<ToolCallResult[]> {
     const results: ToolCallResult[] = new Array(calls.length);
     const runOne = (index: number): Promise<ToolCallResult> => {
       const call = calls[index];
@@ -430,7 +486,7 @@ export class ToolRunner implements ToolHost {
     return entry ? entry.concurrencySafe : true;
   }
 
-  async #runCall(call: ToolCall | undefined, options: CallOptions): Promise<ToolCallResult> {
+  async #runCall(call: ToolCall | undefined, options: RunOptions): Promise<ToolCallResult> {
     const id = typeof call === 'object' && call !== null && typeof call.id === 'string' ? call.id : undefined;
     const withId = <T extends object>(value: T): T & { id?: string } => (id === undefined ? value : { id, ...value });
     if (typeof call !== 'object' || call === null || typeof call.name !== 'string') {
@@ -446,7 +502,7 @@ export class ToolRunner implements ToolHost {
       : withId({ name: call.name, error: outcome.error.message, code: outcome.error.code });
   }
 
-  async #run(name: string, rawArgs: unknown, options: CallOptions, id: string | undefined): Promise<Outcome> {
+  async #run(name: string, rawArgs: unknown, options: RunOptions, id: string | undefined): Promise<Outcome> {
     try {
       return { ok: true, value: await this.#invoke(name, rawArgs, options, id) };
     } catch (error) {
@@ -454,7 +510,7 @@ export class ToolRunner implements ToolHost {
     }
   }
 
-  async #invoke(name: string, rawArgs: unknown, options: CallOptions, id: string | undefined): Promise<unknown> {
+  async #invoke(name: string, rawArgs: unknown, options: RunOptions, id: string | undefined): Promise<unknown> {
     const registered = this.#lookup(name);
     if (!registered) {
       const names = [...this.#tools.keys()];
@@ -483,6 +539,9 @@ export class ToolRunner implements ToolHost {
       }
       if (signal?.aborted) throw cancelled(name, signal);
     }
+    // A mutating call's ctx.fs is the journal's view, which keeps each file's content before it changes.
+    let fs: FsPromises | undefined;
+    if (options.turn && !entry.readOnly && entry.usesContext) fs = options.turn.fsFor({ callId: (callId ??= crypto.randomUUID()), tool: name }, this.platform.fs);
     const timeoutMs = normaliseTimeout(options.timeoutMs ?? this.defaultTimeoutMs);
     if (timeoutMs === undefined && (entry.readOnly || !this.platform.flush)) {
       // Fast path: no deadline and nothing to flush; only the caller's signal (a worker bridge passes
@@ -498,7 +557,7 @@ export class ToolRunner implements ToolHost {
       const state = this.#conversations.get(conversationId) ?? (await this.#conversation(conversationId));
       const ctx = new CallContext(
         this.#contextHost,
-        { tool: name, conversationId, callId, callerSignal: signal, controller: undefined, onMessage: options.onMessage },
+        { tool: name, conversationId, callId, callerSignal: signal, controller: undefined, onMessage: options.onMessage, fs },
         state,
       );
       let value: unknown;
@@ -515,14 +574,14 @@ export class ToolRunner implements ToolHost {
       if (changes) await this.#persist(conversationId, state, changes);
       return this.#output(entry, name, value);
     }
-    return this.#invokeWithDeadline(entry, name, args, { conversationId, callId, signal, timeoutMs, onMessage: options.onMessage });
+    return this.#invokeWithDeadline(entry, name, args, { conversationId, callId, signal, timeoutMs, onMessage: options.onMessage, fs });
   }
 
   async #invokeWithDeadline(
     entry: ToolEntry,
     name: string,
     args: unknown,
-    call: { conversationId: string; callId: string | undefined; signal: AbortSignal | undefined; timeoutMs: number | undefined; onMessage: CallOptions['onMessage'] },
+    call: { conversationId: string; callId: string | undefined; signal: AbortSignal | undefined; timeoutMs: number | undefined; onMessage: CallOptions['onMessage']; fs: FsPromises | undefined },
   ): Promise<unknown> {
     const shared = entry.usesContext ? this.#shared : undefined;
     let state = entry.usesContext && !shared ? (this.#conversations.get(call.conversationId) ?? (await this.#conversation(call.conversationId))) : undefined;
@@ -564,6 +623,7 @@ export class ToolRunner implements ToolHost {
             controller,
             onMessage: call.onMessage,
             deadline: call.timeoutMs === undefined ? undefined : started + call.timeoutMs,
+            fs: call.fs,
           },
           state,
         )
@@ -857,6 +917,7 @@ const RUNNER_OPTION_RULES: OptionRules = {
   isIdle: is.function,
   cwd: rule('an absolute path (a directory inside the platform root)', (v) => typeof v === 'string' && v.startsWith('/')),
   verbose: is.boolean,
+  journal: is.anyOf('true, false or { maxBytes } (a positive integer of bytes)', is.boolean, is.options({ maxBytes: is.positiveInteger })),
   startSubagent: is.function,
   generateImage: is.function,
   onFinish: is.function,

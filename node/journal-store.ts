@@ -1,0 +1,100 @@
+// A change journal's store in a directory: it outlives the process, as the Node platform's files do.
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { JournalStore, StoredTurn } from '../src/journal/store.js';
+
+function isMissing(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === 'ENOENT';
+}
+
+/**
+ * A {@link JournalStore} in a directory: `blobs/<sha256 hex>` (one file per content) and
+ * `turns/<conversation hash>.<turn>.json`. Every file is written to a temporary name and renamed, so
+ * after a crash each is whole or absent. Give it to `createChangeJournal(platform, setup, { store })`
+ * and call the journal's `load()` to take up what an earlier process left.
+ */
+export class FileJournalStore implements JournalStore {
+  /** The directory (made on the first write). */
+  readonly dir: string;
+
+  constructor(dir: string) {
+    if (typeof dir !== 'string' || dir.length === 0) throw new TypeError(`FileJournalStore: dir must be a directory path, not ${JSON.stringify(dir)}`);
+    this.dir = dir;
+  }
+
+  #blobPath(hash: string): string {
+    if (!/^sha256:[0-9a-f]{64}$/.test(hash)) throw new TypeError(`FileJournalStore: ${JSON.stringify(hash)} is not a sha256:<hex> image`);
+    return join(this.dir, 'blobs', hash.slice('sha256:'.length));
+  }
+
+  #turnPath(conversationId: string, turn: number): string {
+    const name = createHash('sha256').update(conversationId).digest('hex').slice(0, 32);
+    return join(this.dir, 'turns', `${name}.${turn}.json`);
+  }
+
+  async #write(path: string, data: Uint8Array | string): Promise<void> {
+    await mkdir(dirname(path), { recursive: true });
+    const temporary = `${path}.${randomUUID()}.tmp`;
+    try {
+      await writeFile(temporary, data);
+      await rename(temporary, path);
+    } catch (error) {
+      await rm(temporary, { force: true });
+      throw error;
+    }
+  }
+
+  async putBlob(hash: string, bytes: Uint8Array): Promise<void> {
+    const path = this.#blobPath(hash);
+    try {
+      await stat(path);
+      return;
+    } catch (error) {
+      if (!isMissing(error)) throw error;
+    }
+    await this.#write(path, bytes);
+  }
+
+  async getBlob(hash: string): Promise<Uint8Array | undefined> {
+    try {
+      const buffer = await readFile(this.#blobPath(hash));
+      return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw error;
+    }
+  }
+
+  async deleteBlob(hash: string): Promise<void> {
+    await rm(this.#blobPath(hash), { force: true });
+  }
+
+  async putTurn(turn: StoredTurn): Promise<void> {
+    await this.#write(this.#turnPath(turn.conversationId, turn.turn), JSON.stringify(turn));
+  }
+
+  async deleteTurn(conversationId: string, turn: number): Promise<void> {
+    await rm(this.#turnPath(conversationId, turn), { force: true });
+  }
+
+  async listTurns(): Promise<StoredTurn[]> {
+    let names: string[];
+    try {
+      names = await readdir(join(this.dir, 'turns'));
+    } catch (error) {
+      if (isMissing(error)) return [];
+      throw error;
+    }
+    const turns: StoredTurn[] = [];
+    for (const name of names) {
+      if (!name.endsWith('.json')) continue;
+      try {
+        turns.push(JSON.parse(await readFile(join(this.dir, 'turns', name), 'utf8')) as StoredTurn);
+      } catch {
+        // A record that cannot be read is left out: its turn counts as dropped when the journal loads.
+      }
+    }
+    return turns.sort((a, b) => a.seq - b.seq);
+  }
+}

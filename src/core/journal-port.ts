@@ -1,0 +1,116 @@
+// The change-journal port: what the runner asks of a change journal (the implementation lives above
+// the core and is passed in, as the platform is), and the shapes `changes()` and `rewind()` answer.
+import type { FsPromises } from './fs-port.js';
+
+/**
+ * A file's content as the journal names it: `'absent'` (no file there), `'unknown'` (something the
+ * journal could not keep: a directory or symlink where a file was expected, an unreadable file, a
+ * file over the journal's budget) or `'sha256:<hex>'` of its bytes.
+ */
+export type FileImage = string;
+
+/** One file one call changed. */
+export interface FileChange {
+  /** Absolute path on the platform. */
+  path: string;
+  /** Before the call: see {@link FileImage}. */
+  before: FileImage;
+  /** After the call (the file as the next call of the turn found it, or as the turn left it). */
+  after: FileImage;
+  /**
+   * Unified diff from `before` to `after` (an absent file diffs as empty text); a note in parentheses
+   * for a binary file or content the journal no longer holds.
+   */
+  diff: string;
+}
+
+/** One mutating call of a turn and the files it changed. */
+export interface CallChanges {
+  /** The call's id (the model's, or the one the runner generated for it). */
+  callId: string;
+  /** The tool's name as called (`edit_file`, `apply_patch`, `replace`; `rewind` for a rewind). */
+  tool: string;
+  files: FileChange[];
+}
+
+/** One turn (a `processToolCalls` batch, an `execute`, or a rewind) that changed files. */
+export interface TurnChanges {
+  /** Numbered from 1 per conversation; turns that changed nothing are counted but not listed. */
+  turn: number;
+  /** When the turn ended, ms since the epoch. */
+  at: number;
+  calls: CallChanges[];
+}
+
+/** What {@link ChangeJournalPort.changes} answers. */
+export interface ConversationChanges {
+  conversationId: string;
+  /** The turns still held, oldest first. */
+  turns: TurnChanges[];
+  /**
+   * Set when turns of this conversation were dropped to keep the journal within its byte budget: the
+   * last dropped turn. A rewind to a turn before it cannot be done.
+   */
+  droppedThrough?: number;
+}
+
+/** Options of {@link ChangeJournalPort.rewind}. */
+export interface RewindOptions {
+  /** Restore the workspace as it was after this turn; `0`: before the conversation's first change. */
+  toTurn: number;
+  /** Change nothing; report what a rewind would restore and where it would meet conflicts. */
+  dryRun?: boolean;
+  /** Overwrite files changed since by someone else too (they are reported as restored). */
+  force?: boolean;
+}
+
+/** A file a rewind left alone because someone else changed it after the conversation last did. */
+export interface RewindConflict {
+  path: string;
+  /** Unified diff from what the conversation left to what is there now (the other party's change). */
+  diff: string;
+}
+
+/** What {@link ChangeJournalPort.rewind} answers. */
+export interface RewindResult {
+  /** Files written or removed (on `dryRun`: that would be). */
+  restored: string[];
+  /** Files left as they are (unless `force`). */
+  conflicts: RewindConflict[];
+  /** The rewind's own turn: rewinding to the turn before it undoes it. Absent on `dryRun` and when nothing was restored. */
+  turn?: number;
+  /**
+   * Set when the rewind could not be done and nothing was changed: the turns it needs were dropped to
+   * keep the journal within its budget (`droppedThrough`), or content it needs was never kept (`paths`).
+   */
+  unreachable?: { note: string; droppedThrough?: number; paths?: string[] };
+}
+
+/** One `processToolCalls` batch or one `execute` of a conversation, open while its calls run. */
+export interface JournalTurn {
+  /** The turn's number in its conversation. */
+  readonly turn: number;
+  /** The journaling view of `fs` that one mutating call gets as `ctx.fs`. */
+  fsFor(call: { callId: string; tool: string }, fs: FsPromises): FsPromises;
+  /** Closes the turn: records what its calls changed. Never rejects. */
+  end(): Promise<void>;
+}
+
+/** A change journal as the runner uses it (see docs/journal.md). */
+export interface ChangeJournalPort {
+  /** Opens the next turn of `conversationId`. */
+  beginTurn(conversationId: string): JournalTurn;
+  changes(conversationId: string): Promise<ConversationChanges>;
+  rewind(conversationId: string, options: RewindOptions): Promise<RewindResult>;
+}
+
+/** Default budget of a runner's change journal: 64 MiB of kept file contents. */
+export const DEFAULT_JOURNAL_BYTES = 64 * 1024 * 1024;
+
+/** What a runner's journal factory gets. */
+export interface JournalSetup {
+  /** Most bytes of file content the journal keeps (blobs shared between turns counted once). */
+  maxBytes: number;
+  /** Runs `fn` holding `path`'s write lock (the runner's, so a rewind never interleaves with a tool's write). */
+  withPathLock<T>(path: string, fn: () => Promise<T>): Promise<T>;
+}

@@ -1,0 +1,296 @@
+// The change journal: per conversation, the turns, their mutating calls and the files each changed.
+import type { FsPromises } from '../core/fs-port.js';
+import type {
+  CallChanges,
+  ChangeJournalPort,
+  ConversationChanges,
+  JournalSetup,
+  JournalTurn,
+  RewindOptions,
+  RewindResult,
+} from '../core/journal-port.js';
+import type { Platform } from '../core/platform.js';
+import { CallCapture, imageAt, journalingFs, type KeepBytes } from './recorder.js';
+import { rewindConversation } from './rewind.js';
+import { diffImages } from './diff.js';
+import { hashBytes, isContent, type ConversationJournal, type JournalInternals } from './model.js';
+import { MemoryJournalStore, type JournalStore, type StoredCall, type StoredTurn } from './store.js';
+
+/** Options of {@link createChangeJournal} beyond the runner's {@link JournalSetup}. */
+export interface ChangeJournalOptions {
+  /** Where blobs and turns are kept (default: a fresh {@link MemoryJournalStore}). */
+  store?: JournalStore;
+  /** Milliseconds since the epoch for a turn's `at` (default `Date.now`). */
+  now?: () => number;
+}
+
+/**
+ * A change journal over `platform`'s files (see docs/journal.md): each mutating call's `ctx.fs` is a
+ * journaling view that keeps a path's content before the call first changes it; a turn's end reads
+ * what the turn left; file contents are blobs by SHA-256, shared between turns and conversations, and
+ * the oldest turns are dropped once the blobs pass `setup.maxBytes`.
+ */
+export function createChangeJournal(platform: Platform, setup: JournalSetup, options: ChangeJournalOptions = {}): ChangeJournal {
+  return new ChangeJournal(platform, setup, options);
+}
+
+/** A turn open while its calls run: each mutating call adds a {@link CallCapture}. */
+class OpenTurn implements JournalTurn {
+  readonly turn: number;
+  readonly conversationId: string;
+  readonly calls: CallCapture[] = [];
+  /** Every image whose blob this turn holds a reference to until it ends. */
+  readonly held: string[] = [];
+  /** Keeps `bytes` as a blob held by this turn; answers its image. */
+  readonly keep: KeepBytes;
+  readonly #journal: ChangeJournal;
+  #ended = false;
+
+  constructor(journal: ChangeJournal, conversationId: string, turn: number) {
+    this.#journal = journal;
+    this.conversationId = conversationId;
+    this.turn = turn;
+    const keep = async (bytes: Uint8Array): Promise<string> => {
+      const image = await journal.retain(bytes);
+      this.held.push(image);
+      return image;
+    };
+    this.keep = Object.assign(keep, { maxFileBytes: journal.maxFileBytes });
+  }
+
+  fsFor(call: { callId: string; tool: string }, fs: FsPromises): FsPromises {
+    const capture = new CallCapture(call.callId, call.tool);
+    this.calls.push(capture);
+    return journalingFs(fs, capture, this.keep);
+  }
+
+  async end(): Promise<void> {
+    if (this.#ended) return;
+    this.#ended = true;
+    if (this.calls.length === 0) return;
+    await this.#journal.finish(this);
+  }
+}
+
+/** The change journal of one runner: see {@link createChangeJournal}. */
+export class ChangeJournal implements ChangeJournalPort, JournalInternals {
+  readonly platform: Platform;
+  readonly maxBytes: number;
+  /**
+   * Largest file whose content is kept: a quarter of the budget, so one huge file cannot push every
+   * other turn out. A larger file's image is `'unknown'` (a rewind cannot restore it).
+   */
+  readonly maxFileBytes: number;
+  readonly store: JournalStore;
+  readonly #setup: JournalSetup;
+  readonly #now: () => number;
+  readonly #conversations = new Map<string, ConversationJournal>();
+  /** Every held turn, oldest first (all conversations): the budget drops from the front. */
+  readonly #order: StoredTurn[] = [];
+  readonly #refs = new Map<string, number>();
+  readonly #sizes = new Map<string, number>();
+  #bytes = 0;
+  #seq = 0;
+  /** The store's writes and removals, applied one after another in the order they were made. */
+  #writes: Promise<void> = Promise.resolve();
+
+  constructor(platform: Platform, setup: JournalSetup, options: ChangeJournalOptions = {}) {
+    this.platform = platform;
+    this.#setup = setup;
+    this.maxBytes = setup.maxBytes;
+    this.maxFileBytes = Math.floor(setup.maxBytes / 4);
+    this.store = options.store ?? new MemoryJournalStore();
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** Bytes of the blobs held now (each content counted once). */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  /** The journal of `conversationId`, made empty on first use. */
+  conversation(conversationId: string): ConversationJournal {
+    let found = this.#conversations.get(conversationId);
+    if (!found) {
+      found = { last: 0, turns: [] };
+      this.#conversations.set(conversationId, found);
+    }
+    return found;
+  }
+
+  beginTurn(conversationId: string): OpenTurn {
+    const conversation = this.conversation(conversationId);
+    conversation.last += 1;
+    return new OpenTurn(this, conversationId, conversation.last);
+  }
+
+  /** Keeps `bytes` as a blob and takes one reference to it; answers its image. */
+  async retain(bytes: Uint8Array): Promise<string> {
+    const image = await hashBytes(bytes);
+    this.addRef(image, bytes.byteLength);
+    if (this.#refs.get(image) === 1) await this.#inOrder(() => this.store.putBlob(image, bytes));
+    return image;
+  }
+
+  /** Takes one more reference to a kept image (`size` counts when it is new). */
+  addRef(image: string, size = 0): void {
+    if (!isContent(image)) return;
+    const refs = this.#refs.get(image) ?? 0;
+    if (refs === 0) {
+      this.#sizes.set(image, size);
+      this.#bytes += size;
+    }
+    this.#refs.set(image, refs + 1);
+  }
+
+  /** Lets go of one reference; the blob goes when none is left. */
+  release(image: string): void {
+    if (!isContent(image)) return;
+    const refs = (this.#refs.get(image) ?? 0) - 1;
+    if (refs > 0) {
+      this.#refs.set(image, refs);
+      return;
+    }
+    this.#refs.delete(image);
+    this.#bytes -= this.#sizes.get(image) ?? 0;
+    this.#sizes.delete(image);
+    void this.#inOrder(() => this.store.deleteBlob(image)).catch(() => undefined);
+  }
+
+  /** The bytes of a kept image, or undefined when they are not held. */
+  async blob(image: string): Promise<Uint8Array | undefined> {
+    return isContent(image) && this.#refs.has(image) ? this.store.getBlob(image) : undefined;
+  }
+
+  /**
+   * Records what `turn`'s calls changed: each call's pre- and post-images (a path whose post-image
+   * could not be taken as its change settled is read now). Unchanged files are left out.
+   * Never rejects: a turn that cannot be recorded counts as dropped (a rewind before it is refused).
+   */
+  async finish(turn: OpenTurn): Promise<void> {
+    try {
+      await Promise.all(turn.calls.map((call) => call.settled()));
+      const ending = new Map<string, Promise<string>>();
+      const imageNow = (path: string): Promise<string> => {
+        let image = ending.get(path);
+        if (!image) {
+          image = imageAt(this.platform.fs, path, turn.keep);
+          ending.set(path, image);
+        }
+        return image;
+      };
+      const calls: StoredCall[] = [];
+      for (const call of turn.calls) {
+        const files = [];
+        for (const [path, before] of call.before) {
+          let after = call.after.get(path) ?? (await imageNow(path));
+          // A directory where there was nothing: its files are journaled one by one, under their own paths.
+          if (after === 'dir' && before === 'absent') continue;
+          if (after === 'dir') after = 'unknown';
+          // Two unknown images may differ: the change is kept, so a rewind across it is refused, never silently skipped.
+          if (after !== before || before === 'unknown') files.push({ path, before, after });
+        }
+        if (files.length > 0) calls.push({ callId: call.callId, tool: call.tool, files });
+      }
+      this.record(turn.conversationId, turn.turn, calls);
+    } catch {
+      const conversation = this.conversation(turn.conversationId);
+      conversation.droppedThrough = Math.max(conversation.droppedThrough ?? 0, turn.turn);
+    } finally {
+      for (const image of turn.held) this.release(image);
+    }
+  }
+
+  /** Adds a turn of `calls` (when any) to the conversation, takes references to its images, applies the budget. */
+  record(conversationId: string, turn: number, calls: StoredCall[]): StoredTurn | undefined {
+    if (calls.length === 0) return undefined;
+    const stored: StoredTurn = { conversationId, turn, seq: (this.#seq += 1), at: this.#now(), calls };
+    for (const call of calls) for (const file of call.files) (this.addRef(file.before), this.addRef(file.after));
+    this.conversation(conversationId).turns.push(stored);
+    this.#order.push(stored);
+    void this.#inOrder(() => this.store.putTurn(stored)).catch(() => undefined);
+    this.#applyBudget();
+    return stored;
+  }
+
+  /**
+   * Runs `write` after every store write made before it (so a blob removed and kept again is not lost
+   * to a removal that finishes late); resolves or rejects with it.
+   */
+  #inOrder(write: () => Promise<void>): Promise<void> {
+    const done = this.#writes.then(write);
+    this.#writes = done.catch(() => undefined);
+    return done;
+  }
+
+  /** Resolves once every store write made so far has settled. */
+  async flushed(): Promise<void> {
+    await this.#writes;
+  }
+
+  /**
+   * Takes up the turns a durable store holds, before the first turn of this journal: reference counts
+   * and sizes are rebuilt from the blobs; a turn whose blob is missing is dropped. Turn numbers go on
+   * from each conversation's last stored turn; turns before its first stored one count as dropped
+   * (they may have been dropped by the budget, and the store does not say).
+   */
+  async load(): Promise<void> {
+    for (const turn of await this.store.listTurns()) {
+      const conversation = this.conversation(turn.conversationId);
+      conversation.last = Math.max(conversation.last, turn.turn);
+      this.#seq = Math.max(this.#seq, turn.seq);
+      const sizes = new Map<string, number>();
+      let whole = true;
+      for (const call of turn.calls) {
+        for (const image of call.files.flatMap((file) => [file.before, file.after])) {
+          if (!isContent(image) || this.#refs.has(image) || sizes.has(image)) continue;
+          const bytes = await this.store.getBlob(image);
+          if (bytes === undefined) whole = false;
+          else sizes.set(image, bytes.byteLength);
+        }
+      }
+      if (!whole) {
+        conversation.droppedThrough = Math.max(conversation.droppedThrough ?? 0, turn.turn);
+        continue;
+      }
+      if (conversation.turns.length === 0 && turn.turn > 1) conversation.droppedThrough = Math.max(conversation.droppedThrough ?? 0, turn.turn - 1);
+      for (const call of turn.calls) for (const file of call.files) (this.addRef(file.before, sizes.get(file.before)), this.addRef(file.after, sizes.get(file.after)));
+      conversation.turns.push(turn);
+      this.#order.push(turn);
+    }
+    this.#applyBudget();
+  }
+
+  /** Drops the oldest turns (any conversation) while the blobs held pass the budget. */
+  #applyBudget(): void {
+    while (this.#bytes > this.maxBytes && this.#order.length > 0) {
+      const oldest = this.#order.shift() as StoredTurn;
+      const conversation = this.conversation(oldest.conversationId);
+      conversation.turns = conversation.turns.filter((turn) => turn !== oldest);
+      conversation.droppedThrough = Math.max(conversation.droppedThrough ?? 0, oldest.turn);
+      for (const call of oldest.calls) for (const file of call.files) (this.release(file.before), this.release(file.after));
+      void this.#inOrder(() => this.store.deleteTurn(oldest.conversationId, oldest.turn)).catch(() => undefined);
+    }
+  }
+
+  async changes(conversationId: string): Promise<ConversationChanges> {
+    const conversation = this.#conversations.get(conversationId);
+    const out: ConversationChanges = { conversationId, turns: [] };
+    if (!conversation) return out;
+    if (conversation.droppedThrough !== undefined) out.droppedThrough = conversation.droppedThrough;
+    for (const turn of conversation.turns) {
+      const calls: CallChanges[] = [];
+      for (const call of turn.calls) {
+        const files = [];
+        for (const file of call.files) files.push({ ...file, diff: await diffImages(this, file.path, file.before, file.after) });
+        calls.push({ callId: call.callId, tool: call.tool, files });
+      }
+      out.turns.push({ turn: turn.turn, at: turn.at, calls });
+    }
+    return out;
+  }
+
+  rewind(conversationId: string, options: RewindOptions): Promise<RewindResult> {
+    return rewindConversation(this, this.#setup, conversationId, options);
+  }
+}

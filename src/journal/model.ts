@@ -1,0 +1,41 @@
+// The journal's data model, shared by the journal and its rewind (so neither imports the other).
+import type { Platform } from '../core/platform.js';
+import type { StoredCall, StoredTurn } from './store.js';
+
+/** The image of `bytes`: `'sha256:<hex>'`. */
+export async function hashBytes(bytes: Uint8Array): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
+  let hex = '';
+  for (const byte of digest) hex += byte.toString(16).padStart(2, '0');
+  return `sha256:${hex}`;
+}
+
+/** Whether an image names kept content (not `'absent'` or `'unknown'`). */
+export function isContent(image: string): boolean {
+  return image.startsWith('sha256:');
+}
+
+/** One conversation's journal: its turn counter, the turns held, and the last one dropped. */
+export interface ConversationJournal {
+  /** The last turn number given (turns that changed nothing count too). */
+  last: number;
+  /** The turns held that changed files, oldest first. */
+  turns: StoredTurn[];
+  /** The last turn dropped to keep within the budget (or that could not be recorded). */
+  droppedThrough?: number;
+}
+
+/** What a rewind uses of the journal. */
+export interface JournalInternals {
+  readonly platform: Platform;
+  /** The journal of `conversationId`, made empty on first use. */
+  conversation(conversationId: string): ConversationJournal;
+  /** The bytes of a kept image, or undefined when they are not held. */
+  blob(image: string): Promise<Uint8Array | undefined>;
+  /** Keeps `bytes` as a blob and takes one reference to it; answers its image. */
+  retain(bytes: Uint8Array): Promise<string>;
+  /** Lets go of one reference; the blob goes when none is left. */
+  release(image: string): void;
+  /** Adds a turn of `calls` (when any) to the conversation, referencing its images, then applies the budget. */
+  record(conversationId: string, turn: number, calls: StoredCall[]): StoredTurn | undefined;
+}

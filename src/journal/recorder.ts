@@ -1,0 +1,183 @@
+// The journaling view of `ctx.fs`: before a call first changes a path, what is there is kept.
+import type { FsPromises } from '../core/fs-port.js';
+import { joinPath } from '../core/posix-path.js';
+
+/**
+ * Stores file bytes as a blob (held for the open turn) and answers their image, `'sha256:<hex>'`. A
+ * file over `maxFileBytes` is not read: its image is `'unknown'`.
+ */
+export type KeepBytes = ((bytes: Uint8Array) => Promise<string>) & { readonly maxFileBytes?: number };
+
+/** Most files kept for one directory a call removes or moves; past it the directory's files are `'unknown'`. */
+export const MAX_TREE_FILES = 10_000;
+
+/**
+ * One mutating call's images by path: before the call first changed each path (captured once), and
+ * after its last change to it (taken as each change settles, still inside the tool's write, so a
+ * later writer's change is never counted as this call's).
+ */
+export class CallCapture {
+  readonly callId: string;
+  readonly tool: string;
+  /** Path → image before the call first changed it. */
+  readonly before = new Map<string, string>();
+  /** Path → image after the call's last change to it. */
+  readonly after = new Map<string, string>();
+  /** Captures under way (the call awaits each before its change goes through). */
+  readonly #pending = new Map<string, Promise<void>>();
+  /** Post-images under way. */
+  readonly #posting = new Set<Promise<void>>();
+
+  constructor(callId: string, tool: string) {
+    this.callId = callId;
+    this.tool = tool;
+  }
+
+  /** Resolves once every capture started so far has finished. */
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.#pending.values(), ...this.#posting]);
+  }
+
+  /**
+   * Takes the post-image of `path` and of every captured path beneath it once a change settles: the
+   * bytes written when the change was a whole write that succeeded (no read), else what is there now.
+   */
+  async post(fs: FsPromises, path: string, keep: KeepBytes, written?: Uint8Array | string): Promise<void> {
+    const work = (async (): Promise<void> => {
+      if (written !== undefined) {
+        const bytes = typeof written === 'string' ? new TextEncoder().encode(written) : written;
+        this.after.set(path, bytes.byteLength > (keep.maxFileBytes ?? Infinity) ? 'unknown' : await keep(bytes));
+        return;
+      }
+      const prefix = `${path}/`;
+      for (const captured of [...this.before.keys()]) {
+        if (captured === path || captured.startsWith(prefix)) this.after.set(captured, await imageAt(fs, captured, keep));
+      }
+    })().catch(() => undefined);
+    this.#posting.add(work);
+    await work;
+    this.#posting.delete(work);
+  }
+
+  /**
+   * Keeps what is at `path` unless this call already did: a file's bytes, `'absent'`, or for a
+   * directory every file beneath it (each under its own path).
+   */
+  capture(fs: FsPromises, path: string, keep: KeepBytes): Promise<void> {
+    let pending = this.#pending.get(path);
+    if (!pending) {
+      pending = captureTree(fs, path, keep, this.before).then(() => undefined);
+      this.#pending.set(path, pending);
+    }
+    return pending;
+  }
+}
+
+/** The image of what is at `path`, or `'dir'` / `'absent'` / `'unknown'`, its bytes kept when it is a file. */
+export async function imageAt(fs: FsPromises, path: string, keep: KeepBytes): Promise<string> {
+  try {
+    const stats = await fs.lstat(path);
+    if (stats.isDirectory()) return 'dir';
+    if (!stats.isFile() || stats.size > (keep.maxFileBytes ?? Infinity)) return 'unknown';
+    return await keep(await fs.readFile(path));
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? 'absent' : 'unknown';
+  }
+}
+
+/** Captures `root` (a file, nothing, or a directory's files) into `into`, first capture of a path wins. */
+async function captureTree(fs: FsPromises, root: string, keep: KeepBytes, into: Map<string, string>): Promise<void> {
+  const image = await imageAt(fs, root, keep);
+  if (image !== 'dir') {
+    if (!into.has(root)) into.set(root, image);
+    return;
+  }
+  const queue = [root];
+  let files = 0;
+  while (queue.length > 0) {
+    const dir = queue.shift() as string;
+    let names: string[];
+    try {
+      names = await fs.readdir(dir);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const path = joinPath(dir, name);
+      const inner = into.has(path) ? into.get(path) : await imageAt(fs, path, keep);
+      if (inner === 'dir') queue.push(path);
+      else if (!into.has(path)) {
+        files += 1;
+        into.set(path, files > MAX_TREE_FILES ? 'unknown' : (inner as string));
+      }
+    }
+  }
+}
+
+/** Methods of the fs port that change the path in their first argument. */
+const FIRST_PATH = new Set(['writeFile', 'writeFileAtomic', 'appendFile', 'truncate', 'unlink', 'rm', 'rmdir']);
+/** Methods that change the path in their second argument. */
+const SECOND_PATH = new Set(['copyFile', 'symlink', 'link']);
+
+/**
+ * `fs` as one mutating call sees it: before each change, the paths it changes are captured into
+ * `call` (the first time the call changes each), and once the change settles their post-images. A
+ * rename captures both its ends, and for a directory the new place of each file beneath it. Reads go
+ * straight through. A capture that fails records the path as `'unknown'`: the journal never changes
+ * the call's outcome.
+ */
+export function journalingFs(fs: FsPromises, call: CallCapture, keep: KeepBytes): FsPromises {
+  const cache = new Map<PropertyKey, unknown>();
+  return new Proxy(fs, {
+    get(target, property) {
+      if (cache.has(property)) return cache.get(property);
+      const value: unknown = Reflect.get(target, property, target);
+      if (typeof value !== 'function') return value;
+      const method = value as (...args: unknown[]) => unknown;
+      let wrapped: unknown;
+      if (typeof property === 'string' && (FIRST_PATH.has(property) || SECOND_PATH.has(property))) {
+        const at = FIRST_PATH.has(property) ? 0 : 1;
+        const whole = property === 'writeFile' || property === 'writeFileAtomic';
+        wrapped = async (...args: unknown[]): Promise<unknown> => {
+          const path = args[at];
+          if (typeof path !== 'string') return method.apply(target, args);
+          await call.capture(target, path, keep);
+          try {
+            const result = await method.apply(target, args);
+            const data = args[1];
+            await call.post(target, path, keep, whole && (typeof data === 'string' || data instanceof Uint8Array) ? data : undefined);
+            return result;
+          } catch (error) {
+            await call.post(target, path, keep);
+            throw error;
+          }
+        };
+      } else if (property === 'rename') {
+        wrapped = async (...args: unknown[]): Promise<unknown> => {
+          const [from, to] = args;
+          if (typeof from !== 'string' || typeof to !== 'string') return method.apply(target, args);
+          await captureRename(target, call, from, to, keep);
+          try {
+            return await method.apply(target, args);
+          } finally {
+            await call.post(target, from, keep);
+            await call.post(target, to, keep);
+          }
+        };
+      } else wrapped = method.bind(target);
+      cache.set(property, wrapped);
+      return wrapped;
+    },
+  });
+}
+
+/** Captures both ends of `rename(from, to)`; for a directory, also the place each file beneath it moves to. */
+async function captureRename(fs: FsPromises, call: CallCapture, from: string, to: string, keep: KeepBytes): Promise<void> {
+  await call.capture(fs, from, keep);
+  await call.capture(fs, to, keep);
+  const prefix = `${from}/`;
+  for (const path of [...call.before.keys()]) {
+    if (path.startsWith(prefix)) await call.capture(fs, to + path.slice(from.length), keep);
+  }
+}

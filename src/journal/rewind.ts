@@ -1,0 +1,174 @@
+// Rewinding a conversation: every file it changed after a turn goes back to its state after that turn.
+import { ToolError } from '../core/errors.js';
+import type { FsPromises } from '../core/fs-port.js';
+import type { JournalSetup, RewindConflict, RewindOptions, RewindResult } from '../core/journal-port.js';
+import { checkOptions, describeValue, is, type OptionRules } from '../core/options.js';
+import { dirname, writeFileAtomic } from '../fs/paths.js';
+import { diffImages } from './diff.js';
+import { hashBytes, isContent, type JournalInternals as ChangeJournal } from './model.js';
+import type { StoredCall } from './store.js';
+
+/** What the journal's rewind needs of a file: the image to restore and the image the conversation left. */
+interface PlanItem {
+  /** The file's image after `toTurn`: the pre-image of its first change after it. */
+  target: string;
+  /** The post-image of the conversation's last change to it. */
+  expected: string;
+}
+
+/** A file as it is now: its image and, for a file, its bytes (to put back if the rewind fails). */
+interface Current {
+  image: string;
+  bytes?: Uint8Array;
+}
+
+const REWIND_OPTION_RULES: OptionRules = {
+  toTurn: is.required((value, name) =>
+    Number.isSafeInteger(value) && (value as number) >= 0 ? undefined : `${name} must be a turn number (an integer, 0 or more), not ${describeValue(value)}`,
+  ),
+  dryRun: is.boolean,
+  force: is.boolean,
+};
+
+/** What is at `path` now, read without keeping it: `'absent'`, `'unknown'` (not a file) or its hash and bytes. */
+async function readNow(fs: FsPromises, path: string): Promise<Current> {
+  try {
+    const stats = await fs.lstat(path);
+    if (!stats.isFile()) return { image: 'unknown' };
+    const bytes = await fs.readFile(path);
+    return { image: await hashBytes(bytes), bytes };
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    return { image: code === 'ENOENT' || code === 'ENOTDIR' ? 'absent' : 'unknown' };
+  }
+}
+
+/** Runs `fn` holding the write lock of every path, taken in sorted order (so two rewinds never deadlock). */
+function withLocks<T>(setup: JournalSetup, paths: readonly string[], fn: () => Promise<T>): Promise<T> {
+  const sorted = [...paths].sort();
+  const take = (i: number): Promise<T> => (i === sorted.length ? fn() : setup.withPathLock(sorted[i] as string, () => take(i + 1)));
+  return take(0);
+}
+
+/** Per path the conversation changed after `toTurn`: the image to restore and the one it left. */
+function planOf(journal: ChangeJournal, conversationId: string, toTurn: number): Map<string, PlanItem> {
+  const plan = new Map<string, PlanItem>();
+  for (const turn of journal.conversation(conversationId).turns) {
+    if (turn.turn <= toTurn) continue;
+    for (const call of turn.calls) {
+      for (const file of call.files) {
+        const item = plan.get(file.path);
+        if (item) item.expected = file.after;
+        else plan.set(file.path, { target: file.before, expected: file.after });
+      }
+    }
+  }
+  return plan;
+}
+
+/**
+ * Restores every file `conversationId` changed after turn `options.toTurn` to its state after that
+ * turn, all or nothing (see docs/journal.md). A file whose content is not what the conversation left
+ * is a conflict, left alone unless `force`. Throws a TypeError for bad options; rejects with ToolError
+ * `execution_failed` when a write fails (every file written by then is put back first).
+ */
+export async function rewindConversation(journal: ChangeJournal, setup: JournalSetup, conversationId: string, options: RewindOptions): Promise<RewindResult> {
+  if (typeof options !== 'object' || options === null) throw new TypeError(`rewind: options must be { toTurn, dryRun?, force? }, not ${describeValue(options)}`);
+  checkOptions('rewind', options, REWIND_OPTION_RULES);
+  const conversation = journal.conversation(conversationId);
+  const { toTurn } = options;
+  if (toTurn > conversation.last) {
+    throw new TypeError(`rewind: conversation ${JSON.stringify(conversationId)} has had ${conversation.last} turns; toTurn ${toTurn} is beyond its last`);
+  }
+  const dropped = conversation.droppedThrough;
+  if (dropped !== undefined && toTurn < dropped) {
+    const note = `turns up to ${dropped} of this conversation were dropped to keep the journal within its byte budget; rewind to turn ${dropped} or later`;
+    return { restored: [], conflicts: [], unreachable: { note, droppedThrough: dropped } };
+  }
+  const plan = planOf(journal, conversationId, toTurn);
+  const lost = [...plan].filter(([, item]) => item.target === 'unknown').map(([path]) => path);
+  if (lost.length > 0) {
+    return { restored: [], conflicts: [], unreachable: { note: 'the journal did not keep what these files held (not a regular file, unreadable, over a quarter of the journal budget, or too many files in one directory)', paths: lost } };
+  }
+  if (plan.size === 0) return { restored: [], conflicts: [] };
+  return withLocks(setup, [...plan.keys()], () => applyPlan(journal, conversationId, plan, options));
+}
+
+/** The rewind itself, under the paths' locks: check every file, then write, then record the rewind as a turn. */
+async function applyPlan(journal: ChangeJournal, conversationId: string, plan: Map<string, PlanItem>, options: RewindOptions): Promise<RewindResult> {
+  const fs = journal.platform.fs;
+  const current = new Map<string, Current>();
+  await Promise.all([...plan.keys()].map(async (path) => current.set(path, await readNow(fs, path))));
+  const restore: string[] = [];
+  const conflicts: RewindConflict[] = [];
+  for (const [path, { target, expected }] of plan) {
+    const now = current.get(path) as Current;
+    if (now.image === target) continue;
+    // An unknown image matches nothing: what is there may differ from what the conversation left.
+    if ((now.image === expected && expected !== 'unknown') || options.force === true) restore.push(path);
+    else conflicts.push({ path, diff: await diffImages(journal, path, expected, now.image, now.bytes) });
+  }
+  if (options.dryRun === true || restore.length === 0) return { restored: restore, conflicts };
+  const targets = new Map<string, Uint8Array | undefined>();
+  const missing: string[] = [];
+  for (const path of restore) {
+    const { target } = plan.get(path) as PlanItem;
+    const bytes = isContent(target) ? await journal.blob(target) : undefined;
+    if (isContent(target) && bytes === undefined) missing.push(path);
+    targets.set(path, bytes);
+  }
+  if (missing.length > 0) return { restored: [], conflicts, unreachable: { note: 'the journal no longer holds what these files held', paths: missing } };
+  await writeAll(journal, restore, targets, current);
+  return { restored: restore, conflicts, turn: await recordRewind(journal, conversationId, restore, plan, current) };
+}
+
+/** Writes (or removes) each file of `restore`; on a failure puts back every file written so far and rejects. */
+async function writeAll(journal: ChangeJournal, restore: readonly string[], targets: Map<string, Uint8Array | undefined>, current: Map<string, Current>): Promise<void> {
+  const { fs } = journal.platform;
+  const inPlace = journal.platform.atomicWrites === true;
+  const put = async (path: string, bytes: Uint8Array | undefined): Promise<void> => {
+    if (bytes === undefined) await fs.rm(path, { force: true });
+    else {
+      await fs.mkdir(dirname(path), { recursive: true });
+      await writeFileAtomic(fs, path, bytes, inPlace);
+    }
+  };
+  const written: string[] = [];
+  // Only what the rewind read can be put back: nothing, or a file's bytes (never a directory or link).
+  const restorable = (path: string): boolean => current.get(path)?.image === 'absent' || current.get(path)?.bytes !== undefined;
+  try {
+    for (const path of restore) {
+      written.push(path);
+      await put(path, targets.get(path));
+    }
+    await journal.platform.flush?.();
+  } catch (error) {
+    const failed = written[written.length - 1] ?? 'a file';
+    const unrestored: string[] = [];
+    for (const path of written.reverse()) {
+      const putBack = restorable(path) ? put(path, current.get(path)?.bytes).then(() => true, () => false) : Promise.resolve(false);
+      // A file the failed write never touched (an atomic write fails whole) is as it was: nothing to put back.
+      if (!(await putBack) && (await readNow(fs, path)).image !== current.get(path)?.image) unrestored.push(path);
+    }
+    const left = unrestored.length > 0 ? `; these could not be put back and are as the failed write left them: ${unrestored.join(', ')}` : '; every file written was put back';
+    throw new ToolError('execution_failed', `rewind could not write ${failed} (${(error as Error).message})${left}`);
+  }
+}
+
+/** Records a rewind as a turn of its own (`tool: 'rewind'`), so rewinding to the turn before it undoes it. */
+async function recordRewind(journal: ChangeJournal, conversationId: string, restored: readonly string[], plan: Map<string, PlanItem>, current: Map<string, Current>): Promise<number> {
+  const conversation = journal.conversation(conversationId);
+  conversation.last += 1;
+  const turn = conversation.last;
+  const held: string[] = [];
+  const files = [];
+  for (const path of restored) {
+    const now = current.get(path) as Current;
+    if (now.bytes !== undefined) held.push(await journal.retain(now.bytes));
+    files.push({ path, before: now.image, after: (plan.get(path) as PlanItem).target });
+  }
+  const calls: StoredCall[] = [{ callId: `rewind-${turn}`, tool: 'rewind', files }];
+  journal.record(conversationId, turn, calls);
+  for (const image of held) journal.release(image);
+  return turn;
+}

@@ -1,0 +1,81 @@
+// Where a change journal keeps file contents (blobs, by hash) and its turn records.
+
+/** One file a call changed, as stored: images are `'absent'`, `'unknown'` or `'sha256:<hex>'`. */
+export interface StoredFileChange {
+  path: string;
+  before: string;
+  after: string;
+}
+
+/** One call of a stored turn. */
+export interface StoredCall {
+  callId: string;
+  tool: string;
+  files: StoredFileChange[];
+}
+
+/** One turn as stored: a conversation's turn number, its order among all turns of the journal, its calls. */
+export interface StoredTurn {
+  conversationId: string;
+  turn: number;
+  /** Order of the turn among every turn of the journal (all conversations): oldest are dropped first. */
+  seq: number;
+  /** When the turn ended, ms since the epoch. */
+  at: number;
+  calls: StoredCall[];
+}
+
+/**
+ * The journal's storage: content-addressed blobs (one copy per content, shared between turns and
+ * conversations) and turn records. The journal keeps its index (which turn holds which blob, the
+ * byte total) in memory and tells the store what to add and remove. A durable store lets the journal
+ * outlive the process: on Node a directory of `blobs/<hash>` files plus one JSON file per turn
+ * (written to a temporary name, then renamed); in a browser an IndexedDB database with a `blobs`
+ * object store keyed by hash and a `turns` store keyed by [conversationId, turn].
+ */
+export interface JournalStore {
+  /** Keeps `bytes` under `hash` (a second put of one hash is a no-op). */
+  putBlob(hash: string, bytes: Uint8Array): Promise<void>;
+  /** The bytes under `hash`, or undefined when none are kept. */
+  getBlob(hash: string): Promise<Uint8Array | undefined>;
+  deleteBlob(hash: string): Promise<void>;
+  putTurn(turn: StoredTurn): Promise<void>;
+  deleteTurn(conversationId: string, turn: number): Promise<void>;
+  /** Every stored turn, in `seq` order (for a journal that loads what a durable store holds). */
+  listTurns(): Promise<StoredTurn[]>;
+}
+
+/** A {@link JournalStore} in memory: gone with the process, as the memory platform's files are. */
+export class MemoryJournalStore implements JournalStore {
+  readonly #blobs = new Map<string, Uint8Array>();
+  readonly #turns = new Map<string, StoredTurn>();
+
+  async putBlob(hash: string, bytes: Uint8Array): Promise<void> {
+    if (!this.#blobs.has(hash)) this.#blobs.set(hash, bytes);
+  }
+
+  async getBlob(hash: string): Promise<Uint8Array | undefined> {
+    return this.#blobs.get(hash);
+  }
+
+  async deleteBlob(hash: string): Promise<void> {
+    this.#blobs.delete(hash);
+  }
+
+  async putTurn(turn: StoredTurn): Promise<void> {
+    this.#turns.set(`${turn.turn}\u0000${turn.conversationId}`, turn);
+  }
+
+  async deleteTurn(conversationId: string, turn: number): Promise<void> {
+    this.#turns.delete(`${turn}\u0000${conversationId}`);
+  }
+
+  async listTurns(): Promise<StoredTurn[]> {
+    return [...this.#turns.values()].sort((a, b) => a.seq - b.seq);
+  }
+
+  /** How many blobs are held (for tests of the budget). */
+  get blobCount(): number {
+    return this.#blobs.size;
+  }
+}
