@@ -12,7 +12,7 @@ module.enableCompileCache?.();
 
 /**
  * `npm run build` bundles the CLI and what it imports into dist/node/cli.bundle.mjs (scripts/build-cli.mjs):
- * one module to load instead of about 130, most of a new process's start-up. The bundle is taken
+ * one module to load instead of about 125, most of a new process's start-up. The bundle is taken
  * while it is at least as new as dist/node/cli.js (a later tsc run alone leaves it stale).
  */
 function entry() {

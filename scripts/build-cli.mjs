@@ -4,7 +4,7 @@
  * package's dependencies among them) into dist/node/cli.bundle.mjs, the MCP server it loads for `mcp`
  * into a chunk beside it, and the search helper thread's module (dist/node/search-worker.js) into
  * dist/node/search-worker.bundle.mjs, which the bundled CLI starts instead. Node's ES module loader
- * spends most of a new process's start-up resolving and linking modules (about 130 for a search, 600
+ * spends most of a new process's start-up resolving and linking modules (about 125 for a search, 240
  * for the MCP server); one file of each takes a fraction of that. Run by `npm run build` after tsc; the
  * files are generated, never committed. bin/toolhost.mjs loads the bundle only when it is at least as
  * new as dist/node/cli.js (a tsc run alone leaves it stale) and else dist/node/cli.js itself.
@@ -19,8 +19,6 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = join(ROOT, 'dist', 'node');
-/** The bundled CLI, which bin/toolhost.mjs loads. */
-export const CLI_BUNDLE = join(OUT, 'cli.bundle.mjs');
 /** The search helper thread's module that the bundled CLI starts. */
 const WORKER_BUNDLE = 'search-worker.bundle.mjs';
 /** The files the bundles are made of. */

@@ -62,7 +62,7 @@ function launch(args: string[], input = ''): { status: number | null; stdout: st
 const COUNT = JSON.stringify({ pattern: 'alpha', fixed_strings: true, output_mode: 'count' });
 
 describe('the bundled toolhost command', () => {
-  it('loads dist/node/cli.bundle.mjs, not the ~130 modules of dist/, and answers call grep_search without starting a helper thread', () => {
+  it('loads dist/node/cli.bundle.mjs, not the ~125 modules of dist/, and answers call grep_search without starting a helper thread', () => {
     const { status, stdout, loaded } = launch(['call', 'grep_search', COUNT, '--root', '.']);
     expect(status).toBe(0);
     expect((JSON.parse(stdout) as { result: { total_matches: number } }).result.total_matches).toBe(300);
