@@ -10,6 +10,7 @@
 // Same tree as search.bench.mjs (bench/search-tree.mjs, 5,700 files).
 import { spawn, spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { buildSearchTree } from './search-tree.mjs';
 
@@ -102,7 +103,9 @@ export default async function run() {
         theirs.push(rg.ms);
         if (i === 0) check = c.check(mine.result, rg.stdout);
       }
-      rows.push({ figure: c.figure, value: median(ours), unit: 'ms', anchor: c.anchor, anchorValue: median(theirs), ...(c.target ? { target: c.target } : {}), note: note(check) });
+      // The machine's load: on a shared machine other processes take the cores too (both sides pay it).
+      const load = `; load average ${loadavg()[0].toFixed(1)} on ${availableParallelism()} cores`;
+      rows.push({ figure: c.figure, value: median(ours), unit: 'ms', anchor: c.anchor, anchorValue: median(theirs), ...(c.target ? { target: c.target } : {}), note: note(check) + load });
     }
     return rows;
   } finally {
