@@ -34,6 +34,7 @@ import type { AnyTool } from '../src/core/tool.js';
 import { BuiltinTools } from '../src/tools/index.js';
 import type { Platform } from '../src/core/types.js';
 import { createNodePlatform } from './platform.js';
+import { withSearchSourceDefaults } from './search-fs.js';
 import { createRedisStateStore, type RedisStateStore } from './redis-state-store.js';
 import { DEFAULT_MAX_LINE_BYTES, readLineFrames } from './lines.js';
 import { ClientRootsHost, type OpenedRunner } from './client-roots.js';
@@ -658,11 +659,14 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
     const root = resolve(cwd, parsed.root ?? '.');
     // The workspace names the Redis keys: processes serving the same directory share its conversations.
     if (parsed.state !== undefined) shared = createRedisStateStore({ url: parsed.state, workspace: realRoot(root) });
-    platform = createNodePlatform({
-      root,
-      ...(parsed.stateDir === undefined ? {} : { stateDir: resolve(cwd, parsed.stateDir) }),
-      ...(shared === undefined ? {} : { state: shared }),
-    });
+    const open = (): Platform =>
+      createNodePlatform({
+        root,
+        ...(parsed.stateDir === undefined ? {} : { stateDir: resolve(cwd, parsed.stateDir) }),
+        ...(shared === undefined ? {} : { state: shared }),
+      });
+    // `call` runs one call and exits: its search keeps no file contents and starts no helper thread.
+    platform = command === 'call' ? withSearchSourceDefaults({ cacheBytes: 0, helper: false }, open) : open();
   } catch (error) {
     await shared?.close();
     return usage(`--root: ${(error as Error).message}`);

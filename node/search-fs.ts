@@ -46,6 +46,28 @@ export interface NodeSearchSourceOptions {
   keepListings?: boolean;
 }
 
+/** What Node search sources take where their options say nothing (see {@link withSearchSourceDefaults}). */
+let sourceDefaults: Pick<NodeSearchSourceOptions, 'cacheBytes' | 'helper'> = {};
+
+/**
+ * Runs `create` (which makes a platform, say) with `defaults` for the Node search sources it creates
+ * where their options say nothing (`cacheBytes`, `helper`), and returns what it returns. The
+ * `toolhost call` command, which runs one call and exits, passes `{ cacheBytes: 0, helper: false }`:
+ * no later search could reuse a cached file, and filling a cache costs a new process a page fault for
+ * each page of every file it reads (about as much again as the search); a helper thread, which starts
+ * and compiles toolhost's code for itself, costs more than it takes over in one search. Not part of
+ * the package's entries.
+ */
+export function withSearchSourceDefaults<T>(defaults: Pick<NodeSearchSourceOptions, 'cacheBytes' | 'helper'>, create: () => T): T {
+  const before = sourceDefaults;
+  sourceDefaults = { ...defaults };
+  try {
+    return create();
+  } finally {
+    sourceDefaults = before;
+  }
+}
+
 function inside(root: string, path: string): boolean {
   return root === '/' ? path.startsWith('/') : path === root || path.startsWith(root + '/');
 }
@@ -117,7 +139,8 @@ export class NodeSearchSource implements SearchSource {
   #closed = false;
   readonly #keepListings: boolean;
 
-  constructor(root: string, options: NodeSearchSourceOptions) {
+  constructor(root: string, given: NodeSearchSourceOptions) {
+    const options = { ...sourceDefaults, ...given };
     this.#root = root;
     this.#keepListings = options.keepListings !== false;
     this.#rootSlash = root === '/' ? '/' : root + '/';

@@ -1,0 +1,101 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt } from './support/build.js';
+
+// `npm run build` bundles the CLI (scripts/build-cli.mjs): bin/toolhost.mjs loads
+// dist/node/cli.bundle.mjs while it is not older than dist/node/cli.js, and the bundled search helper
+// starts the bundled worker. Which modules a process loaded is read from a module hook that logs
+// every file it loads, in each thread.
+
+const REPO = join(import.meta.dirname, '..');
+const BIN = join(REPO, 'bin', 'toolhost.mjs');
+const BUNDLE = join(REPO, 'dist', 'node', 'cli.bundle.mjs');
+let temp = '';
+let tree = '';
+let hook = '';
+
+beforeAll(() => {
+  ensureBuilt();
+  const build = spawnSync(process.execPath, [join(REPO, 'scripts', 'build-cli.mjs')], { cwd: REPO, encoding: 'utf8' });
+  expect(build.status, build.stderr).toBe(0);
+  temp = mkdtempSync(join(tmpdir(), 'toolhost-cli-bundle-'));
+  tree = join(temp, 'tree');
+  // Over the 256 files from which a count is shared with the helper thread.
+  mkdirSync(tree);
+  for (let i = 0; i < 300; i += 1) writeFileSync(join(tree, `f${i}.txt`), i % 2 === 0 ? `alpha ${i}\nalpha again\n` : `beta ${i}\n`);
+  hook = join(temp, 'hook.mjs');
+  // Logs each file module loaded, and the module each worker thread is started with (Worker
+  // wrapped before the CLI imports it: the thread may not have loaded its module when the process ends).
+  writeFileSync(
+    hook,
+    [
+      "import { registerHooks, syncBuiltinESMExports } from 'node:module';",
+      "import { appendFileSync } from 'node:fs';",
+      "import threads from 'node:worker_threads';",
+      'const log = (url) => appendFileSync(process.env.LOADED_LOG, `${url}\\n`);',
+      "registerHooks({ load(url, context, next) { if (url.startsWith('file:')) log(url); return next(url, context); } });",
+      'const Worker = threads.Worker;',
+      'threads.Worker = class extends Worker { constructor(url, options) { log(`worker ${url}`); super(url, options); } };',
+      'syncBuiltinESMExports();',
+      '',
+    ].join('\n'),
+  );
+}, 240_000);
+afterAll(() => rmSync(temp, { recursive: true, force: true }));
+
+/** Runs the launcher with `args` (and `input` on stdin): exit code, stdout, and the files of this repository it loaded and started workers on (relative). */
+function launch(args: string[], input = ''): { status: number | null; stdout: string; loaded: string[] } {
+  const log = join(temp, `loaded-${Math.random().toString(36).slice(2)}.log`);
+  writeFileSync(log, '');
+  const run = spawnSync(process.execPath, ['--import', hook, BIN, ...args], { cwd: tree, input, encoding: 'utf8', env: { ...process.env, LOADED_LOG: log } });
+  const prefix = `file://${REPO}/`;
+  const loaded = readFileSync(log, 'utf8')
+    .split('\n')
+    .map((url) => url.replace(prefix, ''))
+    .filter((url) => !url.startsWith('file:') && url !== '');
+  return { status: run.status, stdout: run.stdout, loaded };
+}
+
+const COUNT = JSON.stringify({ pattern: 'alpha', fixed_strings: true, output_mode: 'count' });
+
+describe('the bundled toolhost command', () => {
+  it('loads dist/node/cli.bundle.mjs, not the ~125 modules of dist/, and answers call grep_search without starting a helper thread', () => {
+    const { status, stdout, loaded } = launch(['call', 'grep_search', COUNT, '--root', '.']);
+    expect(status).toBe(0);
+    expect((JSON.parse(stdout) as { result: { total_matches: number } }).result.total_matches).toBe(300);
+    expect(loaded).toContain('dist/node/cli.bundle.mjs');
+    expect(loaded.filter((path) => path.startsWith('dist/') && path.endsWith('.js'))).toEqual([]);
+    // One call, then the process exits: no helper thread (nor search cache) for it.
+    expect(loaded.filter((entry) => entry.startsWith('worker '))).toEqual([]);
+  });
+
+  it('starts its search helper thread on the bundled worker module, dist/node/search-worker.bundle.mjs', () => {
+    const line = (id: string): string => JSON.stringify({ id, name: 'grep_search', args: JSON.parse(COUNT) });
+    const { status, stdout, loaded } = launch(['run', '--root', '.'], `${line('1')}\n${line('2')}\n`);
+    expect(status).toBe(0);
+    const totals = stdout
+      .trim()
+      .split('\n')
+      .map((text) => (JSON.parse(text) as { result: { total_matches: number } }).result.total_matches);
+    expect(totals).toEqual([300, 300]);
+    expect(loaded.filter((entry) => entry.startsWith('worker '))).toEqual(['worker dist/node/search-worker.bundle.mjs']);
+  });
+
+  it('falls back to dist/node/cli.js when the bundle is older than it (a tsc run after the last npm run build)', () => {
+    const { atime, mtime } = statSync(BUNDLE);
+    const plain = statSync(join(REPO, 'dist', 'node', 'cli.js')).mtimeMs;
+    utimesSync(BUNDLE, atime, new Date(plain - 60_000));
+    try {
+      const { status, stdout, loaded } = launch(['call', 'grep_search', COUNT, '--root', '.']);
+      expect(status).toBe(0);
+      expect((JSON.parse(stdout) as { result: { total_matches: number } }).result.total_matches).toBe(300);
+      expect(loaded).toContain('dist/node/cli.js');
+      expect(loaded).not.toContain('dist/node/cli.bundle.mjs');
+    } finally {
+      utimesSync(BUNDLE, atime, mtime);
+    }
+  });
+});
