@@ -127,8 +127,8 @@ export function unicodeDigit(): ReadonlyArray<[number, number]> {
   return unicodeDigitRanges;
 }
 
-/** The ASCII case partners of the ASCII letters in `ranges` added (what `(?i-u)` matches). */
-function asciiCaseClosed(ranges: ReadonlyArray<[number, number]>): Array<[number, number]> {
+/** The ASCII case partners of the ASCII letters in `ranges` added (what `(?i-u)` matches), normalised. */
+export function asciiCaseClosed(ranges: ReadonlyArray<[number, number]>): Array<[number, number]> {
   const out: Array<[number, number]> = [...ranges];
   for (const [lo, hi] of ranges) {
     const a = Math.max(lo, 0x41);

@@ -93,23 +93,18 @@ interface CharSet {
 
 const EMPTY: CharSet = { ranges: [], wide: false };
 
+/** `ranges` with their ASCII case partners, and the two non-ASCII letters that fold into `k` and `s` (KELVIN SIGN, LONG S). */
 function foldRanges(ranges: ReadonlyArray<[number, number]>): CharSet {
   const out: Array<[number, number]> = [...ranges];
   let wide = false;
   for (const [lo, hi] of ranges) {
     if (hi > 0x7f) wide = true;
-    const a = Math.max(lo, 0x41);
-    const b = Math.min(hi, 0x5a);
-    if (a <= b) out.push([a + 32, b + 32]);
-    const c = Math.max(lo, 0x61);
-    const d = Math.min(hi, 0x7a);
-    if (c <= d) out.push([c - 32, d - 32]);
     if (lo <= 0x6b && hi >= 0x6b) out.push([0x212a, 0x212a]);
     if (lo <= 0x4b && hi >= 0x4b) out.push([0x212a, 0x212a]);
     if (lo <= 0x73 && hi >= 0x73) out.push([0x17f, 0x17f]);
     if (lo <= 0x53 && hi >= 0x53) out.push([0x17f, 0x17f]);
   }
-  return { ranges: parser().normalizeRanges(out), wide };
+  return { ranges: parser().asciiCaseClosed(out), wide };
 }
 
 /**
@@ -188,41 +183,36 @@ function memoized<T>(memo: WeakMap<RegexNode, T>, compute: (node: RegexNode) => 
   };
 }
 
-const nullable = memoized(nullableMemo, (node: RegexNode): boolean => {
-  switch (node.type) {
-    case 'char':
-    case 'set':
-      return false;
-    case 'assert':
-      return true;
-    case 'seq':
-      return node.items.every(nullable);
-    case 'alt':
-      return node.branches.some(nullable);
-    case 'group':
-      return nullable(node.body);
-    case 'repeat':
-      return node.min === 0 || nullable(node.body);
-  }
-});
+/**
+ * Whether a node can match the empty string, memoised in `memo`: an assertion counts as empty when
+ * `assertionsEmpty` (it consumes nothing) and as failing otherwise (it may not hold).
+ */
+function matchesEmpty(memo: WeakMap<RegexNode, boolean>, assertionsEmpty: boolean): (node: RegexNode) => boolean {
+  const test = memoized(memo, (node: RegexNode): boolean => {
+    switch (node.type) {
+      case 'char':
+      case 'set':
+        return false;
+      case 'assert':
+        return assertionsEmpty;
+      case 'seq':
+        return node.items.every(test);
+      case 'alt':
+        return node.branches.some(test);
+      case 'group':
+        return test(node.body);
+      case 'repeat':
+        return node.min === 0 || test(node.body);
+    }
+  });
+  return test;
+}
+
+/** Whether `node` can match the empty string (an assertion consumes nothing, so it counts as empty). */
+const nullable = matchesEmpty(nullableMemo, true);
 
 /** Whether `node` can match the empty string without any assertion (so it never fails). */
-const trivial = memoized(trivialMemo, (node: RegexNode): boolean => {
-  switch (node.type) {
-    case 'char':
-    case 'set':
-    case 'assert':
-      return false;
-    case 'seq':
-      return node.items.every(trivial);
-    case 'alt':
-      return node.branches.some(trivial);
-    case 'group':
-      return trivial(node.body);
-    case 'repeat':
-      return node.min === 0 || trivial(node.body);
-  }
-});
+const trivial = matchesEmpty(trivialMemo, false);
 
 const first = memoized(firstMemo, (node: RegexNode): CharSet => {
   switch (node.type) {

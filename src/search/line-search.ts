@@ -1,4 +1,4 @@
-import { ToolError } from '../core/errors.js';
+import { errorCode, ToolError } from '../core/errors.js';
 import type { ToolContext } from '../core/tool.js';
 import { basename, resolveWorkspacePath } from '../fs/paths.js';
 import { clipForMessage } from '../fs/text.js';
@@ -110,11 +110,6 @@ export function searchBudget(maxTimeMs: number, callDeadline: number | undefined
   return share < maxTimeMs ? { ms: share, byDeadline: true } : { ms: maxTimeMs, byDeadline: false };
 }
 
-function codeOf(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
-}
-
 /**
  * Resolves `dir_path` (default: the working directory) and lists the files to search, filtered by the
  * `include` / `exclude` globs (compiled relative to it, so absolute globs work).
@@ -129,7 +124,7 @@ export async function filesToSearch(
   try {
     stats = await ctx.fs.stat(start);
   } catch (error) {
-    if (codeOf(error) === 'ENOENT') {
+    if (errorCode(error) === 'ENOENT') {
       throw new ToolError('not_found', `dir_path ${clipForMessage(start)} does not exist; check the path with list_dir or find_file`);
     }
     throw error;
