@@ -493,26 +493,23 @@ function emitV8(tree: RegexNode, ignoreCase: boolean): string | undefined {
         return node.branches.map(emit).join('|');
       case 'group':
         return `(?:${emit(node.body)})`;
-      case 'repeat': {
-        const body = emit(node.body);
-        const count =
-          node.min === 0 && node.max === Infinity
-            ? '*'
-            : node.min === 1 && node.max === Infinity
-              ? '+'
-              : node.min === 0 && node.max === 1
-                ? '?'
-                : node.max === Infinity
-                  ? `{${node.min},}`
-                  : node.min === node.max
-                    ? `{${node.min}}`
-                    : `{${node.min},${node.max}}`;
-        return body + count + (node.lazy ? '?' : '');
-      }
+      case 'repeat':
+        return emit(node.body) + quantifier(node, true);
     }
   };
   const source = emit(tree);
   return failed ? undefined : source;
+}
+
+/**
+ * The quantifier of a repetition (`*`, `+`, `{n}`, `{n,}`, `{n,m}`, then `?` when lazy). `{0,1}` is
+ * spelled `?` where `optionalMark` (the V8 source) and `{0,1}` otherwise (the RE2 source, as it always was).
+ */
+function quantifier(node: Extract<RegexNode, { type: 'repeat' }>, optionalMark: boolean): string {
+  const { min, max } = node;
+  const count =
+    max === Infinity ? (min === 0 ? '*' : min === 1 ? '+' : `{${min},}`) : optionalMark && min === 0 && max === 1 ? '?' : min === max ? `{${min}}` : `{${min},${max}}`;
+  return count + (node.lazy ? '?' : '');
 }
 
 /** RE2 source for `tree`, matched against one line at a time. */
@@ -538,12 +535,8 @@ function emitRe2(tree: RegexNode): string {
         return node.branches.map(emit).join('|');
       case 'group':
         return `(?:${emit(node.body)})`;
-      case 'repeat': {
-        const body = emit(node.body);
-        const count =
-          node.max === Infinity ? (node.min === 0 ? '*' : node.min === 1 ? '+' : `{${node.min},}`) : node.min === node.max ? `{${node.min}}` : `{${node.min},${node.max}}`;
-        return body + count + (node.lazy ? '?' : '');
-      }
+      case 'repeat':
+        return emit(node.body) + quantifier(node, false);
     }
   };
   return `(?s)${emit(tree)}`;
