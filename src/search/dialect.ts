@@ -464,7 +464,7 @@ function emitV8(tree: RegexNode, ignoreCase: boolean): string | undefined {
     if (body === '') return '[]';
     return guard ? `(?:(?![\\n\\r])[${body}])` : `[${body}]`;
   };
-  const emit = (node: RegexNode): string => {
+  const atom = (node: AtomNode): string => {
     switch (node.type) {
       case 'char': {
         if (node.cp === 10 || node.cp === 13) return '[]';
@@ -487,6 +487,22 @@ function emitV8(tree: RegexNode, ignoreCase: boolean): string | undefined {
         if (!node.ascii) return unicodeBoundary(node.kind === 'notword');
         if (ignoreCase) failed = true; // V8's \b under /iu counts U+017F and U+212A as word characters; (?-u)\b does not.
         return node.kind === 'word' ? '\\b' : '\\B';
+    }
+  };
+  const source = emitTree(tree, atom, true);
+  return failed ? undefined : source;
+}
+
+/** A leaf of a syntax tree: what each emitter spells in its own dialect. */
+type AtomNode = Extract<RegexNode, { type: 'char' | 'set' | 'assert' }>;
+
+/**
+ * Source for `tree` with its leaves spelled by `atom`: sequences, alternations, non-capturing groups
+ * and repetitions are written alike in V8 and RE2 (`optionalMark`: see {@link quantifier}).
+ */
+function emitTree(tree: RegexNode, atom: (node: AtomNode) => string, optionalMark: boolean): string {
+  const emit = (node: RegexNode): string => {
+    switch (node.type) {
       case 'seq':
         return node.items.map(emit).join('');
       case 'alt':
@@ -494,11 +510,12 @@ function emitV8(tree: RegexNode, ignoreCase: boolean): string | undefined {
       case 'group':
         return `(?:${emit(node.body)})`;
       case 'repeat':
-        return emit(node.body) + quantifier(node, true);
+        return emit(node.body) + quantifier(node, optionalMark);
+      default:
+        return atom(node);
     }
   };
-  const source = emit(tree);
-  return failed ? undefined : source;
+  return emit(tree);
 }
 
 /**
@@ -514,7 +531,7 @@ function quantifier(node: Extract<RegexNode, { type: 'repeat' }>, optionalMark: 
 
 /** RE2 source for `tree`, matched against one line at a time. */
 function emitRe2(tree: RegexNode): string {
-  const emit = (node: RegexNode): string => {
+  const atom = (node: AtomNode): string => {
     switch (node.type) {
       case 'char':
         return node.fold ? `(?i:${re2Char(node.cp)})` : re2Char(node.cp);
@@ -529,17 +546,9 @@ function emitRe2(tree: RegexNode): string {
       }
       case 'assert':
         return node.kind === 'start' ? '^' : node.kind === 'end' ? '$' : node.kind === 'word' ? '\\b' : '\\B';
-      case 'seq':
-        return node.items.map(emit).join('');
-      case 'alt':
-        return node.branches.map(emit).join('|');
-      case 'group':
-        return `(?:${emit(node.body)})`;
-      case 'repeat':
-        return emit(node.body) + quantifier(node, false);
     }
   };
-  return `(?s)${emit(tree)}`;
+  return `(?s)${emitTree(tree, atom, false)}`;
 }
 
 /** re2js programs by source, the most recent {@link RE2_CACHE} (a pattern searched again, or compiled for two engines, is compiled once). */
