@@ -14,21 +14,6 @@ const PRODUCT_DIRS = ['src', 'web', 'node', 'bridges', 'lazy', 'bin'];
 /** Directories that hold generated code (validators compiled from the schemas), not written by hand. */
 const GENERATED = new Set(['src/tools/generated']);
 
-/**
- * Functions over {@link MAX_LINES} that are waiting to be split, as `path#name`. The list may only
- * shrink: the test fails when a listed function is gone or has come down to the limit, so an entry
- * is removed in the same change that fixes it.
- */
-const KNOWN_LONG = new Set<string>([
-  // src/search/ is being split in its own change; each entry goes when its function does.
-  // The regex dialect parser: one recursive-descent function over the pattern.
-  'src/search/dialect-parse.ts#parseRegex',
-  // The in-memory line search loop.
-  'src/search/line-search.ts#runLineSearch',
-  // The streaming line scanner.
-  'src/search/line-stream.ts#scanStream',
-]);
-
 function productFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
@@ -93,16 +78,8 @@ describe('function length', () => {
     ]);
   });
 
-  it(`has no product function over ${MAX_LINES} lines outside the known list`, () => {
-    const offenders = scanProduct()
-      .filter(({ key }) => !KNOWN_LONG.has(key))
-      .map(({ at, key, lines }) => `${at} ${key.split('#')[1]}: ${lines} lines`);
+  it(`has no product function over ${MAX_LINES} lines`, () => {
+    const offenders = scanProduct().map(({ at, key, lines }) => `${at} ${key.split('#')[1]}: ${lines} lines`);
     expect(offenders).toEqual([]);
-  });
-
-  it('keeps the known list honest: every listed function still exists and is still over the limit', () => {
-    const stillLong = new Set(scanProduct().map(({ key }) => key));
-    const fixedOrGone = [...KNOWN_LONG].filter((key) => !stillLong.has(key));
-    expect(fixedOrGone, 'remove these from KNOWN_LONG: they are gone or within the limit').toEqual([]);
   });
 });

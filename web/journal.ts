@@ -1,5 +1,6 @@
 import { MemoryFs } from '../src/fs/memfs.js';
 import { fsFromSync } from '../src/platform/memory.js';
+import { normalizePath } from '../src/core/posix-path.js';
 import type { FsPromises, FsStats, JsonValue, Platform } from '../src/core/types.js';
 import type { CommitBatch, FsRecord, StoredSubtree } from './idb.js';
 
@@ -11,16 +12,6 @@ export interface JournalStore {
 
 /** `node` = just this path changed; `tree` = this path and everything under it (rm -r, rename). */
 type Mark = 'node' | 'tree';
-
-function normalize(path: string): string {
-  const out: string[] = [];
-  for (const part of String(path).split('/')) {
-    if (part === '' || part === '.') continue;
-    if (part === '..') out.pop();
-    else out.push(part);
-  }
-  return `/${out.join('/')}`;
-}
 
 function parentOf(path: string): string {
   const i = path.lastIndexOf('/');
@@ -97,7 +88,7 @@ export class JournaledWorkspace {
   }
 
   #mark(path: string, mark: Mark): void {
-    const p = normalize(path);
+    const p = normalizePath(path);
     if (!this.#inside(p) || p === this.root) return;
     if (mark === 'tree' || !this.#dirty.has(p)) this.#dirty.set(p, mark);
   }
@@ -126,7 +117,7 @@ export class JournaledWorkspace {
         after(
           () => inner.mkdir(path, options),
           () => {
-            for (let p = normalize(path); this.#inside(p) && p !== this.root; p = parentOf(p)) {
+            for (let p = normalizePath(path); this.#inside(p) && p !== this.root; p = parentOf(p)) {
               this.#mark(p, 'node');
               if (!options?.recursive) break;
             }

@@ -1,20 +1,11 @@
 import type { FsDirent, FsPromises, FsStats } from '../src/core/types.js';
+import { normalizePath } from '../src/core/posix-path.js';
 
 /** One filesystem mounted at an absolute path; it addresses its own content from `/`. */
 export interface Mount {
   /** Absolute canonical path, e.g. `/workspace/docs`. */
   path: string;
   fs: FsPromises;
-}
-
-function normalize(path: string): string {
-  const out: string[] = [];
-  for (const part of String(path).split('/')) {
-    if (part === '' || part === '.') continue;
-    if (part === '..') out.pop();
-    else out.push(part);
-  }
-  return `/${out.join('/')}`;
 }
 
 function fsError(code: string, syscall: string, path: string, detail: string): Error {
@@ -34,9 +25,9 @@ function folderDirent(name: string): FsDirent {
  * cross mounts. A rename between two mounts fails with `EXDEV`; a symlink's target is stored as given.
  */
 export function mountTable(base: FsPromises, mounts: readonly Mount[]): FsPromises {
-  const table = [...mounts].map((m) => ({ path: normalize(m.path), fs: m.fs })).sort((a, b) => b.path.length - a.path.length);
+  const table = [...mounts].map((m) => ({ path: normalizePath(m.path), fs: m.fs })).sort((a, b) => b.path.length - a.path.length);
   const route = (path: string): { fs: FsPromises; path: string; mount: string | undefined } => {
-    const p = normalize(path);
+    const p = normalizePath(path);
     for (const m of table) {
       if (p === m.path) return { fs: m.fs, path: '/', mount: m.path };
       if (p.startsWith(`${m.path}/`)) return { fs: m.fs, path: p.slice(m.path.length), mount: m.path };
@@ -45,7 +36,7 @@ export function mountTable(base: FsPromises, mounts: readonly Mount[]): FsPromis
   };
   /** Names of mount points (or folders leading to them) directly inside `dir`, not served by a mount itself. */
   const childMounts = (dir: string): string[] => {
-    const d = normalize(dir);
+    const d = normalizePath(dir);
     const prefix = d === '/' ? '/' : `${d}/`;
     const names = new Set<string>();
     for (const m of table) if (m.path.startsWith(prefix)) names.add(m.path.slice(prefix.length).split('/')[0] as string);
@@ -128,9 +119,9 @@ export function mountTable(base: FsPromises, mounts: readonly Mount[]): FsPromis
 
 /** The part of `fs` under `prefix`, addressed from `/` (so it can be mounted elsewhere). */
 export function subtreeFs(fs: FsPromises, prefix: string): FsPromises {
-  const root = normalize(prefix);
+  const root = normalizePath(prefix);
   const at = (path: string): string => {
-    const p = normalize(path);
+    const p = normalizePath(path);
     return p === '/' ? root : `${root}${p}`;
   };
   function readdir(path: string): Promise<string[]>;
@@ -160,7 +151,7 @@ export function readOnlyFs(fs: FsPromises, label: string, prefix = ''): FsPromis
   const out = { ...bind(fs) };
   for (const name of WRITES) {
     (out as Record<string, unknown>)[name] = async (...args: unknown[]) => {
-      const inner = normalize(String(args[name === 'symlink' || name === 'rename' ? 1 : 0]));
+      const inner = normalizePath(String(args[name === 'symlink' || name === 'rename' ? 1 : 0]));
       const path = prefix === '' ? inner : inner === '/' ? prefix : `${prefix}${inner}`;
       throw fsError('EACCES', name, path, `${label} is mounted read-only; nothing was changed`);
     };

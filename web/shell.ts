@@ -12,6 +12,7 @@
 import { Bash, type BashOptions, type IFileSystem } from 'just-bash/browser';
 import type { FsPromises, FsStats, RunCommandResult } from '../src/core/types.js';
 import type { WebShell } from './platform.js';
+import { normalizePath } from '../src/core/posix-path.js';
 
 /** Characters kept at each end of stdout and stderr, as on Node. */
 const KEEP = 15_000;
@@ -34,35 +35,25 @@ function fsError(code: string, syscall: string, path: string, detail: string): E
   return Object.assign(new Error(`${code}: ${detail}, ${syscall} '${path}'`), { code, syscall, path });
 }
 
-function normalize(path: string): string {
-  const out: string[] = [];
-  for (const part of String(path).split('/')) {
-    if (part === '' || part === '.') continue;
-    if (part === '..') out.pop();
-    else out.push(part);
-  }
-  return `/${out.join('/')}`;
-}
-
 const decoder = new TextDecoder();
 
 /** just-bash's filesystem interface over the workspace's, confined to `root` (writes elsewhere: EACCES). */
 function bashFs(fs: FsPromises, root: string): IFileSystem {
   const inside = (path: string): boolean => {
-    const p = normalize(path);
+    const p = normalizePath(path);
     return p === root || p.startsWith(`${root}/`);
   };
   const above = (path: string): boolean => {
-    const p = normalize(path);
+    const p = normalizePath(path);
     return p === '/' || root.startsWith(`${p}/`);
   };
   const read = (path: string): string => {
-    const p = normalize(path);
+    const p = normalizePath(path);
     if (!inside(p) && !above(p)) throw fsError('ENOENT', 'open', p, 'no such file or directory (outside the workspace)');
     return p;
   };
   const write = (path: string): string => {
-    const p = normalize(path);
+    const p = normalizePath(path);
     if (!inside(p) || p === root) throw fsError('EACCES', 'open', p, 'permission denied (outside the workspace)');
     return p;
   };
@@ -85,7 +76,7 @@ function bashFs(fs: FsPromises, root: string): IFileSystem {
     if (s.isDirectory()) {
       if (!recursive) throw fsError('EISDIR', 'cp', src, 'is a directory (pass -r)');
       await fs.mkdir(write(dest), { recursive: true });
-      for (const name of await fs.readdir(src)) await copy(`${normalize(src)}/${name}`, `${normalize(dest)}/${name}`, true);
+      for (const name of await fs.readdir(src)) await copy(`${normalizePath(src)}/${name}`, `${normalizePath(dest)}/${name}`, true);
     } else {
       await fs.writeFile(write(dest), await fs.readFile(src));
     }
@@ -134,7 +125,7 @@ function bashFs(fs: FsPromises, root: string): IFileSystem {
     rm: async (path, options) => fs.rm(write(path), options),
     cp: async (src, dest, options) => copy(src, dest, options?.recursive === true),
     mv: async (src, dest) => fs.rename(write(src), write(dest)),
-    resolvePath: (base, path) => (path.startsWith('/') ? normalize(path) : normalize(`${base}/${path}`)),
+    resolvePath: (base, path) => (path.startsWith('/') ? normalizePath(path) : normalizePath(`${base}/${path}`)),
     // Globs are expanded by walking the folders (readdir), not from a list of every path.
     getAllPaths: () => [],
     chmod: async (path) => {

@@ -1,7 +1,7 @@
 import { Buffer } from 'node:buffer';
 import * as fs from 'node:fs';
 import { posix } from 'node:path';
-import { ToolError } from '../../src/core/errors.js';
+import { errorCode, ToolError } from '../../src/core/errors.js';
 import { quoteForMessage } from '../../src/fs/text.js';
 import { temporaryFileName } from '../../src/fs/paths.js';
 import { withTidyFsErrors } from '../../src/fs/fs-errors.js';
@@ -38,11 +38,6 @@ const fdPath = (fd: number): string => `/proc/self/fd/${fd}`;
 /** `/proc/self/fd/<dirfd>/<name>`: `name` inside the directory the descriptor holds, whatever happens to its path. */
 function childPath(dirfd: number, name: HostPath): HostPath {
   return typeof name === 'string' ? `/proc/self/fd/${dirfd}/${name}` : Buffer.concat([Buffer.from(`/proc/self/fd/${dirfd}/`), name]);
-}
-
-function errorCode(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
 }
 
 /** Whether this process can use the descriptor port: Linux with `/proc/self/fd` and `O_PATH`. */

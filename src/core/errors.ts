@@ -95,6 +95,12 @@ const FS_CODES: Record<string, ToolErrorCode> = {
   ENAMETOOLONG: 'invalid_arguments',
 };
 
+/** The string `code` of an error (a Node errno code or a ToolError code), if it has one. */
+export function errorCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
 /**
  * Converts anything thrown into a {@link ToolError}: ToolErrors pass through, an object with a valid
  * `code` and `message` (a ToolError rebuilt after a worker hop) keeps its code and `details`, Node/ZenFS errors are

@@ -1,12 +1,7 @@
 // The filesystem port: the subset of `node:fs/promises` the tools use, which every platform implements.
 
-/** File metadata as returned by `stat`/`lstat` (sizes in bytes, times in ms since the epoch). */
-export interface FsStats {
-  size: number;
-  mtimeMs: number;
-  mode?: number;
-  /** Hard links to the file, where the platform has them. */
-  nlink?: number;
+/** What kind of file an entry is, as both {@link FsStats} and {@link FsDirent} tell it. */
+export interface FsFileKind {
   isFile(): boolean;
   isDirectory(): boolean;
   isSymbolicLink(): boolean;
@@ -17,16 +12,18 @@ export interface FsStats {
   isBlockDevice?(): boolean;
 }
 
+/** File metadata as returned by `stat`/`lstat` (sizes in bytes, times in ms since the epoch). */
+export interface FsStats extends FsFileKind {
+  size: number;
+  mtimeMs: number;
+  mode?: number;
+  /** Hard links to the file, where the platform has them. */
+  nlink?: number;
+}
+
 /** A directory entry with its type, as `readdir(path, { withFileTypes: true })` gives it. */
-export interface FsDirent {
+export interface FsDirent extends FsFileKind {
   name: string;
-  isFile(): boolean;
-  isDirectory(): boolean;
-  isSymbolicLink(): boolean;
-  isFIFO?(): boolean;
-  isSocket?(): boolean;
-  isCharacterDevice?(): boolean;
-  isBlockDevice?(): boolean;
 }
 
 /**

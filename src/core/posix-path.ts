@@ -16,6 +16,14 @@ export function joinPath(...parts: string[]): string {
   return '/' + out.join('/');
 }
 
+/**
+ * `path` as an absolute normal path: empty parts and `.` dropped, `..` applied lexically (never above
+ * `/`), a relative path read from `/`. A value that is not a string is read as its string form.
+ */
+export function normalizePath(path: string): string {
+  return joinPath(String(path));
+}
+
 /** True when `path` is `root` or lies under it (both absolute and normalised). */
 export function isInside(root: string, path: string): boolean {
   if (root === '/') return path.startsWith('/');

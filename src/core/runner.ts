@@ -15,6 +15,7 @@ import { isInside, joinPath } from './posix-path.js';
 import { createToolEntry, entryForCall, type ToolEntry } from './entry.js';
 import { CallContext, cancelled, endedReason, type ContextHost, type ConversationState, type StateChanges } from './context.js';
 import { findNonJson } from './json.js';
+import { isThenable } from './thenable.js';
 import type { GeneratedValidators } from './validation.js';
 import { DEFAULT_JOURNAL_BYTES, type ChangeJournalPort, type ConversationChanges, type JournalSetup, type JournalTurn, type RewindOptions, type RewindResult } from './journal-port.js';
 
@@ -848,10 +849,6 @@ function rollBack(state: ConversationState, changes: StateChanges): void {
     else state.values.set(key, before);
   }
   changes.dirty.clear();
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
 /** `promise`, or a `cancelled` rejection as soon as `signal` aborts (for waits the runner does not own, such as a permission prompt). */

@@ -1,4 +1,4 @@
-import { ToolError } from '../core/errors.js';
+import { errorCode, ToolError } from '../core/errors.js';
 import { clipForMessage, MESSAGE_QUOTE_CHARS, quoteForMessage } from './text.js';
 import type { FsPromises, FsStats } from '../core/types.js';
 import { isInside, joinPath, splitPath } from '../core/posix-path.js';
@@ -84,11 +84,6 @@ export function basename(path: string): string {
 export function relativePath(base: string, path: string): string {
   if (path === base) return '';
   return base === '/' ? path.slice(1) : path.slice(base.length + 1);
-}
-
-function errorCode(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
 }
 
 /**

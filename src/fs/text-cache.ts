@@ -107,6 +107,11 @@ export async function loadTexts(
   let lastYield = Date.now();
   const changeCount = platform.changeCount;
   const generation = changeCount?.();
+  /** A file that could not be read any more (gone, replaced, unreadable): forgotten and counted as skipped. */
+  const skip = (path: string, error: unknown): void => {
+    (cache as TextCache).delete(path);
+    countSkippedUnder(signal, skipKindOf(error) ?? 'unreadable', path);
+  };
   const loadOne = async (file: TextFile, index: number): Promise<void> => {
     const known = (cache as TextCache).get(file.path);
     if (generation !== undefined && known?.generation === generation && known.size <= maxBytes) {
@@ -118,8 +123,7 @@ export async function loadTexts(
     try {
       stats = await fs.stat(file.path);
     } catch (error) {
-      (cache as TextCache).delete(file.path);
-      countSkippedUnder(signal, skipKindOf(error) ?? 'unreadable', file.path);
+      skip(file.path, error);
       return;
     }
     if (!stats.isFile()) return;
@@ -143,8 +147,7 @@ export async function loadTexts(
     try {
       bytes = await fs.readFile(file.path);
     } catch (error) {
-      (cache as TextCache).delete(file.path);
-      countSkippedUnder(signal, skipKindOf(error) ?? 'unreadable', file.path);
+      skip(file.path, error);
       return;
     }
     const decoded = decodeText(bytes);

@@ -2,6 +2,7 @@
  * What walks and reads could not take into account (entries skipped, `.gitignore` rules dropped),
  * gathered per call under its abort signal, and the notes that tell the model about them.
  */
+import { errorCode } from '../core/errors.js';
 import { clipForMessage, joinNotes } from './text.js';
 
 /** Bytes of one `.gitignore` that are read as rules (1 MiB); the rest of the file is ignored. */
@@ -17,12 +18,6 @@ export const MAX_IGNORE_RULES = 10_000;
 export const MAX_IGNORE_RULE_GLOBSTARS = 2;
 /** Longest `.gitignore` rule kept, in characters (4096, the longest path Linux takes). */
 export const MAX_IGNORE_RULE_CHARS = 4096;
-
-/** The string `code` of an error (a Node errno code or a ToolError code), if it has one. */
-export function errorCode(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
-}
 
 /** What one walk (or one call's walks) could not take into account, for the result's note. */
 export interface WalkReport {

@@ -1,6 +1,7 @@
 import { loadIgnore } from '#lazy';
 import type { Ignore } from 'ignore';
 import { onDemand } from '../core/on-demand.js';
+import { errorCode } from '../core/errors.js';
 import { decodeText } from './text.js';
 import type { FsDirent, FsPromises, SearchSource, WalkIgnoreRules } from '../core/types.js';
 import { dirname, isTemporaryFileName, joinPath, relativePath } from './paths.js';
@@ -8,7 +9,6 @@ import { throwIfAborted, YIELD_INTERVAL_MS, yieldToEventLoop } from './abort.js'
 import {
   countSkipped,
   countSkippedUnder,
-  errorCode,
   MAX_IGNORE_FILE_BYTES,
   MAX_IGNORE_RULE_CHARS,
   MAX_IGNORE_RULE_GLOBSTARS,

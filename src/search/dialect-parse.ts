@@ -127,8 +127,8 @@ export function unicodeDigit(): ReadonlyArray<[number, number]> {
   return unicodeDigitRanges;
 }
 
-/** The ASCII case partners of the ASCII letters in `ranges` added (what `(?i-u)` matches). */
-function asciiCaseClosed(ranges: ReadonlyArray<[number, number]>): Array<[number, number]> {
+/** The ASCII case partners of the ASCII letters in `ranges` added (what `(?i-u)` matches), normalised. */
+export function asciiCaseClosed(ranges: ReadonlyArray<[number, number]>): Array<[number, number]> {
   const out: Array<[number, number]> = [...ranges];
   for (const [lo, hi] of ranges) {
     const a = Math.max(lo, 0x41);
@@ -214,100 +214,147 @@ function syntaxError(argName: string, pattern: string, what: string): ToolError 
  * a count over {@link MAX_REPEAT}; a pattern nested more than {@link MAX_NESTING} levels deep.
  */
 export function parseRegex(pattern: string, options: { caseInsensitive: boolean; argName?: string }): RegexNode {
-  const argName = options.argName ?? 'pattern';
-  const cps = Array.from(pattern, (c) => c.codePointAt(0) as number);
-  let pos = 0;
-  const peek = (k = 0): number | undefined => cps[pos + k];
-  const at = (s: string): boolean => {
-    for (let k = 0; k < s.length; k += 1) if (cps[pos + k] !== s.charCodeAt(k)) return false;
+  const parser = new RegexParser(pattern, options.argName ?? 'pattern');
+  const tree = parser.parseAlternation({ i: options.caseInsensitive, s: false, U: false, u: true }, 0);
+  if (parser.pos < parser.cps.length) throw parser.err('unmatched )');
+  return tree;
+}
+
+/** What an escape (after its backslash) stands for. */
+type Escape =
+  | { kind: 'char'; cp: number }
+  | { kind: 'set'; ranges: Array<[number, number]>; props: PropertyRef[]; negated: boolean; closed?: boolean }
+  | { kind: 'assert'; assert: 'start' | 'end' | 'word' | 'notword' }
+  | { kind: 'quote'; text: number[] };
+
+/** The escapes that stand for one control character (`\a`, `\f`, `\t`, `\n`, `\r`, `\v`). */
+const CONTROL_ESCAPES: Readonly<Record<string, number>> = { a: 7, f: 12, t: 9, n: 10, r: 13, v: 11 };
+
+/** The assertion escapes other than `\b`, refused in a character class. */
+const ASSERT_ESCAPES: Readonly<Record<string, 'start' | 'end' | 'notword'>> = { B: 'notword', A: 'start', z: 'end' };
+
+/** The node with groups looked through, as RE2 sees it. */
+function bare(node: RegexNode): RegexNode {
+  let at = node;
+  while (at.type === 'group') at = at.body;
+  return at;
+}
+
+/** A recursive-descent parser over one pattern's code points; `pos` is where it reads. */
+class RegexParser {
+  readonly cps: number[];
+  pos = 0;
+  /** Group names seen so far (a name may be used once). */
+  readonly names = new Set<string>();
+  // Each node's height as RE2 counts it (see MAX_NESTING), computed as nodes are built: no recursion.
+  readonly heights = new WeakMap<RegexNode, number>();
+
+  constructor(
+    readonly pattern: string,
+    readonly argName: string,
+  ) {
+    this.cps = Array.from(pattern, (c) => c.codePointAt(0) as number);
+  }
+
+  /** Whether the text at `pos` starts with `s`. */
+  at(s: string): boolean {
+    for (let k = 0; k < s.length; k += 1) if (this.cps[this.pos + k] !== s.charCodeAt(k)) return false;
     return true;
-  };
-  const names = new Set<string>();
-  const err = (what: string): ToolError => syntaxError(argName, pattern, what);
+  }
+
+  err(what: string): ToolError {
+    return syntaxError(this.argName, this.pattern, what);
+  }
+
+  /** A construct the dialect leaves out on purpose (lookaround, backreferences), with a way around it. */
+  unsupported(what: string, hint: string): never {
+    return fail(this.argName, this.pattern, what, hint);
+  }
+
   /** Non-ASCII text or a Unicode class where `(?-u)` is on: refused, as ripgrep refuses it. */
-  const unicodeNotAllowed = (what: string): ToolError =>
-    new ToolError(
+  unicodeNotAllowed(what: string): ToolError {
+    return new ToolError(
       'invalid_pattern',
-      `${argName} ${clipForMessage(pattern)} uses ${what} where (?-u) turned Unicode off (ripgrep refuses this: "Unicode not allowed here"); ` +
+      `${this.argName} ${clipForMessage(this.pattern)} uses ${what} where (?-u) turned Unicode off (ripgrep refuses this: "Unicode not allowed here"); ` +
         'end the (?-u) scope before it, e.g. (?-u:\\w+)é, or drop (?-u)',
     );
+  }
+
   /** A code point `flags` allows as text: any in Unicode mode, ASCII only under `(?-u)`. */
-  const textChar = (cp: number, flags: Flags): number => {
-    if (!flags.u && cp > 0x7f) throw unicodeNotAllowed(`the non-ASCII character ${JSON.stringify(String.fromCodePoint(cp))}`);
+  textChar(cp: number, flags: Flags): number {
+    if (!flags.u && cp > 0x7f) throw this.unicodeNotAllowed(`the non-ASCII character ${JSON.stringify(String.fromCodePoint(cp))}`);
     return cp;
-  };
+  }
+
   /** One character as an atom: Unicode simple case folding under `(?i)`, the ASCII pair under `(?i-u)`. */
-  const charAtom = (cp: number, flags: Flags): RegexNode => {
-    textChar(cp, flags);
+  charAtom(cp: number, flags: Flags): RegexNode {
+    this.textChar(cp, flags);
     if (!flags.i || flags.u) return { type: 'char', cp, fold: flags.i };
     const ranges = asciiCaseClosed([[cp, cp]]);
     return ranges.length === 1 && ranges[0]?.[0] === ranges[0]?.[1] ? { type: 'char', cp, fold: false } : { type: 'set', negated: false, ranges, props: [], fold: false };
-  };
-  const tooDeep = (): ToolError =>
-    new ToolError(
+  }
+
+  tooDeep(): ToolError {
+    return new ToolError(
       'invalid_pattern',
-      `${argName} ${clipForMessage(pattern)} nests more than ${MAX_NESTING} levels deep (groups, alternations and repetitions ` +
+      `${this.argName} ${clipForMessage(this.pattern)} nests more than ${MAX_NESTING} levels deep (groups, alternations and repetitions ` +
         'inside one another), the most RE2 allows; write a flatter pattern (drop groups that only wrap one item, ' +
         'or list alternatives side by side as a|b|c instead of nesting them)',
     );
-  // Each node's height as RE2 counts it (see MAX_NESTING), computed as nodes are built: no recursion.
-  const heights = new WeakMap<RegexNode, number>();
-  const heightOf = (node: RegexNode): number => heights.get(node) ?? 1;
-  /** The node with groups looked through, as RE2 sees it. */
-  const bare = (node: RegexNode): RegexNode => {
-    let at = node;
-    while (at.type === 'group') at = at.body;
-    return at;
-  };
-  const measured = <T extends RegexNode>(node: T): T => {
+  }
+
+  heightOf(node: RegexNode): number {
+    return this.heights.get(node) ?? 1;
+  }
+
+  /** `node` with its height recorded; refused when it is over {@link MAX_NESTING}. */
+  measured<T extends RegexNode>(node: T): T {
     let height = 1;
-    if (node.type === 'group') height = heightOf(node.body);
-    else if (node.type === 'repeat') height = 1 + heightOf(node.body);
+    if (node.type === 'group') height = this.heightOf(node.body);
+    else if (node.type === 'repeat') height = 1 + this.heightOf(node.body);
     else if (node.type === 'seq' || node.type === 'alt') {
       const children = node.type === 'seq' ? node.items : node.branches;
       for (const child of children) {
         const merges = bare(child).type === node.type;
-        height = Math.max(height, merges ? heightOf(child) : 1 + heightOf(child));
+        height = Math.max(height, merges ? this.heightOf(child) : 1 + this.heightOf(child));
       }
     }
-    if (height > MAX_NESTING) throw tooDeep();
-    heights.set(node, height);
+    if (height > MAX_NESTING) throw this.tooDeep();
+    this.heights.set(node, height);
     return node;
-  };
+  }
 
-  const parseHex = (digits: number | 'braced'): number => {
+  parseHex(digits: number | 'braced'): number {
+    const { cps } = this;
     let text = '';
     if (digits === 'braced') {
-      pos += 1; // {
-      while (pos < cps.length && cps[pos] !== 0x7d) text += String.fromCodePoint(cps[pos++] as number);
-      if (cps[pos] !== 0x7d) throw err('unterminated \\x{…} or \\u{…} escape');
-      pos += 1;
+      this.pos += 1; // {
+      while (this.pos < cps.length && cps[this.pos] !== 0x7d) text += String.fromCodePoint(cps[this.pos++] as number);
+      if (cps[this.pos] !== 0x7d) throw this.err('unterminated \\x{…} or \\u{…} escape');
+      this.pos += 1;
     } else {
-      for (let k = 0; k < digits; k += 1) text += String.fromCodePoint((cps[pos++] ?? 0x20) as number);
+      for (let k = 0; k < digits; k += 1) text += String.fromCodePoint((cps[this.pos++] ?? 0x20) as number);
     }
-    if (!/^[0-9A-Fa-f]{1,8}$/.test(text)) throw err(`invalid hexadecimal escape "${text}"`);
+    if (!/^[0-9A-Fa-f]{1,8}$/.test(text)) throw this.err(`invalid hexadecimal escape "${text}"`);
     const value = parseInt(text, 16);
-    if (value > 0x10ffff) throw err(`code point ${text} is past U+10FFFF`);
+    if (value > 0x10ffff) throw this.err(`code point ${text} is past U+10FFFF`);
     return value;
-  };
-
-  type Escape = { kind: 'char'; cp: number } | { kind: 'set'; ranges: Array<[number, number]>; props: PropertyRef[]; negated: boolean; closed?: boolean } | { kind: 'assert'; assert: 'start' | 'end' | 'word' | 'notword' } | { kind: 'quote'; text: number[] };
-
-  /** `\d`, `\w` or `\s` (upper case: the complement), Unicode's or ASCII's as `unicode` says. */
-  const perlClass = (letter: string, unicode: boolean): Escape => {
-    const lower = letter.toLowerCase();
-    const base =
-      lower === 'd' ? (unicode ? unicodeDigit() : DIGIT) : lower === 'w' ? (unicode ? unicodeWord() : WORD) : unicode ? UNICODE_SPACE : SPACE;
-    // Unicode's classes hold every case partner of what they hold: case folding leaves them as they are.
-    return { kind: 'set', ranges: letter === lower ? [...base] : complementRanges(base), props: [], negated: false, ...(unicode ? { closed: true } : {}) };
-  };
+  }
 
   /** After the backslash. `inClass`: `\b` is backspace there, assertions are errors. */
-  const parseEscape = (inClass: boolean, flags: Flags): Escape => {
-    const c = cps[pos];
-    if (c === undefined) throw err('trailing backslash');
-    pos += 1;
+  parseEscape(inClass: boolean, flags: Flags): Escape {
+    const { cps } = this;
+    const c = cps[this.pos];
+    if (c === undefined) throw this.err('trailing backslash');
+    this.pos += 1;
     const ch = String.fromCodePoint(c as number);
+    const control = Object.hasOwn(CONTROL_ESCAPES, ch) ? CONTROL_ESCAPES[ch] : undefined;
+    if (control !== undefined) return { kind: 'char', cp: control };
+    const assert = Object.hasOwn(ASSERT_ESCAPES, ch) ? ASSERT_ESCAPES[ch] : undefined;
+    if (assert !== undefined) {
+      if (inClass) throw this.err(`\\${ch} is not allowed in a character class`);
+      return { kind: 'assert', assert };
+    }
     switch (ch) {
       case 'd':
       case 'D':
@@ -317,85 +364,35 @@ export function parseRegex(pattern: string, options: { caseInsensitive: boolean;
       case 'S':
         return perlClass(ch, flags.u);
       case 'p':
-      case 'P': {
-        if (!flags.u) throw unicodeNotAllowed(`\\${ch}`);
-        let name: string;
-        if (cps[pos] === 0x7b) {
-          const close = cps.indexOf(0x7d, pos);
-          if (close === -1) throw err('unterminated \\p{…}');
-          name = String.fromCodePoint(...cps.slice(pos + 1, close));
-          pos = close + 1;
-        } else {
-          if (cps[pos] === undefined) throw err('\\p needs a property name');
-          name = String.fromCodePoint(cps[pos++] as number);
-        }
-        let negated = ch === 'P';
-        if (name.startsWith('^')) {
-          negated = !negated;
-          name = name.slice(1);
-        }
-        if (name === 'Any') return { kind: 'set', ranges: negated ? [] : [[0, 0x10ffff]], props: [], negated: false };
-        const script = !GENERAL_CATEGORIES.has(name);
-        if (script && !RE2_PROPERTY_NAMES.has(name)) throw err(`unknown Unicode class \\p{${name}}`);
-        return { kind: 'set', ranges: [], props: [{ name, negated, script }], negated: false };
-      }
+      case 'P':
+        return this.parseProperty(ch, flags);
       case 'b':
         if (inClass) return { kind: 'char', cp: 8 };
         return { kind: 'assert', assert: 'word' };
-      case 'B':
-        if (inClass) throw err('\\B is not allowed in a character class');
-        return { kind: 'assert', assert: 'notword' };
-      case 'A':
-        if (inClass) throw err('\\A is not allowed in a character class');
-        return { kind: 'assert', assert: 'start' };
-      case 'z':
-        if (inClass) throw err('\\z is not allowed in a character class');
-        return { kind: 'assert', assert: 'end' };
       case 'Z':
-        throw err('\\Z is not supported; use \\z or $');
-      case 'a':
-        return { kind: 'char', cp: 7 };
-      case 'f':
-        return { kind: 'char', cp: 12 };
-      case 't':
-        return { kind: 'char', cp: 9 };
-      case 'n':
-        return { kind: 'char', cp: 10 };
-      case 'r':
-        return { kind: 'char', cp: 13 };
-      case 'v':
-        return { kind: 'char', cp: 11 };
+        throw this.err('\\Z is not supported; use \\z or $');
       case 'x':
-        return { kind: 'char', cp: cps[pos] === 0x7b ? parseHex('braced') : parseHex(2) };
+        return { kind: 'char', cp: cps[this.pos] === 0x7b ? this.parseHex('braced') : this.parseHex(2) };
       case 'u':
-        return { kind: 'char', cp: cps[pos] === 0x7b ? parseHex('braced') : parseHex(4) };
+        return { kind: 'char', cp: cps[this.pos] === 0x7b ? this.parseHex('braced') : this.parseHex(4) };
       case 'c': {
-        const letter = cps[pos];
-        if (letter === undefined || !/[A-Za-z]/.test(String.fromCodePoint(letter))) throw err('\\c needs a letter (\\cA … \\cZ)');
-        pos += 1;
+        const letter = cps[this.pos];
+        if (letter === undefined || !/[A-Za-z]/.test(String.fromCodePoint(letter))) throw this.err('\\c needs a letter (\\cA … \\cZ)');
+        this.pos += 1;
         return { kind: 'char', cp: (letter as number) % 32 };
       }
-      case '0': {
-        // Octal, up to three digits in all (RE2): \0, \01, \012.
-        let value = 0;
-        for (let k = 0; k < 2 && cps[pos] !== undefined && (cps[pos] as number) >= 0x30 && (cps[pos] as number) <= 0x37; k += 1) {
-          value = value * 8 + ((cps[pos] as number) - 0x30);
-          pos += 1;
-        }
-        return { kind: 'char', cp: value };
-      }
+      case '0':
+        return { kind: 'char', cp: this.parseOctal() };
       case 'k':
-        return fail(
-          argName,
-          pattern,
+        return this.unsupported(
           'backreferences such as \\k<name> (a regular expression without them runs in linear time)',
           'match the repeated text explicitly, or search for one part and read the lines with view_file',
         );
       case 'Q': {
-        if (inClass) throw err('\\Q is not allowed in a character class');
+        if (inClass) throw this.err('\\Q is not allowed in a character class');
         const text: number[] = [];
-        while (pos < cps.length && !(cps[pos] === 0x5c && cps[pos + 1] === 0x45)) text.push(cps[pos++] as number);
-        if (pos < cps.length) pos += 2;
+        while (this.pos < cps.length && !(cps[this.pos] === 0x5c && cps[this.pos + 1] === 0x45)) text.push(cps[this.pos++] as number);
+        if (this.pos < cps.length) this.pos += 2;
         return { kind: 'quote', text };
       }
       case 'E':
@@ -404,24 +401,68 @@ export function parseRegex(pattern: string, options: { caseInsensitive: boolean;
         break;
     }
     if (/[1-9]/.test(ch)) {
-      return fail(
-        argName,
-        pattern,
+      return this.unsupported(
         `backreferences such as \\${ch} (a regular expression without them runs in linear time)`,
         'match the repeated text explicitly (e.g. (a|b)x(a|b) and check the lines), or search for one part and read the lines with view_file',
       );
     }
-    if (/[A-Za-z0-9]/.test(ch)) throw err(`unknown escape \\${ch}`);
+    if (/[A-Za-z0-9]/.test(ch)) throw this.err(`unknown escape \\${ch}`);
     // Any other escaped character stands for itself: \. \* \/ \- \\ and so on.
     return { kind: 'char', cp: c as number };
-  };
+  }
 
-  const parseClass = (flags: Flags): RegexNode => {
-    pos += 1; // [
+  /** After `\0`: octal, up to three digits in all (RE2): \0, \01, \012. */
+  parseOctal(): number {
+    const { cps } = this;
+    let value = 0;
+    for (let k = 0; k < 2 && cps[this.pos] !== undefined && (cps[this.pos] as number) >= 0x30 && (cps[this.pos] as number) <= 0x37; k += 1) {
+      value = value * 8 + ((cps[this.pos] as number) - 0x30);
+      this.pos += 1;
+    }
+    return value;
+  }
+
+  /** After `\p` or `\P` (`ch`): a Unicode class by name, `\pL` or `\p{Greek}` (`^` negates). */
+  parseProperty(ch: 'p' | 'P', flags: Flags): Escape {
+    const { cps } = this;
+    if (!flags.u) throw this.unicodeNotAllowed(`\\${ch}`);
+    let name: string;
+    if (cps[this.pos] === 0x7b) {
+      const close = cps.indexOf(0x7d, this.pos);
+      if (close === -1) throw this.err('unterminated \\p{…}');
+      name = String.fromCodePoint(...cps.slice(this.pos + 1, close));
+      this.pos = close + 1;
+    } else {
+      if (cps[this.pos] === undefined) throw this.err('\\p needs a property name');
+      name = String.fromCodePoint(cps[this.pos++] as number);
+    }
+    let negated = ch === 'P';
+    if (name.startsWith('^')) {
+      negated = !negated;
+      name = name.slice(1);
+    }
+    if (name === 'Any') return { kind: 'set', ranges: negated ? [] : [[0, 0x10ffff]], props: [], negated: false };
+    const script = !GENERAL_CATEGORIES.has(name);
+    if (script && !RE2_PROPERTY_NAMES.has(name)) throw this.err(`unknown Unicode class \\p{${name}}`);
+    return { kind: 'set', ranges: [], props: [{ name, negated, script }], negated: false };
+  }
+
+  /** One character of a class, after an escape's backslash when `escaped` (a set escape is refused here). */
+  classChar(escaped: boolean, flags: Flags, what: string): number {
+    if (!escaped) return this.textChar(this.cps[this.pos++] as number, flags);
+    const escape = this.parseEscape(true, flags);
+    if (escape.kind !== 'char') throw this.err(what);
+    return this.textChar(escape.cp, flags);
+  }
+
+  /** `[...]`, from its `[`. */
+  parseClass(flags: Flags): RegexNode {
+    const { cps } = this;
+    this.pos += 1; // [
     let negated = false;
-    if (cps[pos] === 0x5e) {
+    if (cps[this.pos] === 0x5e) {
       negated = true;
-      pos += 1;
+      this.pos += 1;
     }
     const ranges: Array<[number, number]> = [];
     const props: PropertyRef[] = [];
@@ -429,30 +470,21 @@ export function parseRegex(pattern: string, options: { caseInsensitive: boolean;
     /** Whether every item so far is a Unicode \\w \\d \\s class or their complement (so the class is closed under case folding). */
     let closed = true;
     for (;;) {
-      const c = cps[pos];
-      if (c === undefined) throw err('missing ] to close a character class');
+      const c = cps[this.pos];
+      if (c === undefined) throw this.err('missing ] to close a character class');
       if (c === 0x5d && !first) {
-        pos += 1;
+        this.pos += 1;
         break;
       }
       first = false;
-      if (c === 0x5b && cps[pos + 1] === 0x3a) {
-        const close = cps.indexOf(0x5d, pos);
-        const text = close === -1 ? '' : String.fromCodePoint(...cps.slice(pos, close + 1));
-        const posix = /^\[:(\^?)([a-z]+):\]$/.exec(text);
-        if (posix) {
-          closed = false;
-          const set = POSIX[posix[2] as string];
-          if (!set) throw err(`unknown POSIX class ${text}`);
-          ranges.push(...(posix[1] ? complementRanges(set as Array<[number, number]>) : (set as Array<[number, number]>)));
-          pos = close + 1;
-          continue;
-        }
+      if (c === 0x5b && cps[this.pos + 1] === 0x3a && this.parsePosix(ranges)) {
+        closed = false;
+        continue;
       }
       let lo: number;
       if (c === 0x5c) {
-        pos += 1;
-        const escape = parseEscape(true, flags);
+        this.pos += 1;
+        const escape = this.parseEscape(true, flags);
         if (escape.kind === 'set') {
           ranges.push(...escape.ranges);
           props.push(...escape.props);
@@ -460,25 +492,19 @@ export function parseRegex(pattern: string, options: { caseInsensitive: boolean;
           continue;
         }
         closed = false;
-        if (escape.kind !== 'char') throw err('this escape is not allowed in a character class');
-        lo = textChar((escape as { cp: number }).cp, flags);
+        if (escape.kind !== 'char') throw this.err('this escape is not allowed in a character class');
+        lo = this.textChar(escape.cp, flags);
       } else {
-        lo = textChar(c, flags);
-        pos += 1;
+        lo = this.textChar(c, flags);
+        this.pos += 1;
         closed = false;
       }
-      if (cps[pos] === 0x2d && cps[pos + 1] !== undefined && cps[pos + 1] !== 0x5d) {
-        pos += 1;
-        let hi: number;
-        if (cps[pos] === 0x5c) {
-          pos += 1;
-          const escape = parseEscape(true, flags);
-          if (escape.kind !== 'char') throw err('a range must end with a single character');
-          hi = textChar((escape as { cp: number }).cp, flags);
-        } else {
-          hi = textChar(cps[pos++] as number, flags);
-        }
-        if (hi < lo) throw err(`invalid character class range ${String.fromCodePoint(lo)}-${String.fromCodePoint(hi)}`);
+      if (cps[this.pos] === 0x2d && cps[this.pos + 1] !== undefined && cps[this.pos + 1] !== 0x5d) {
+        this.pos += 1;
+        const escaped = cps[this.pos] === 0x5c;
+        if (escaped) this.pos += 1;
+        const hi = this.classChar(escaped, flags, 'a range must end with a single character');
+        if (hi < lo) throw this.err(`invalid character class range ${String.fromCodePoint(lo)}-${String.fromCodePoint(hi)}`);
         ranges.push([lo, hi]);
       } else {
         ranges.push([lo, lo]);
@@ -487,25 +513,39 @@ export function parseRegex(pattern: string, options: { caseInsensitive: boolean;
     if (flags.i && !flags.u) return { type: 'set', negated, ranges: asciiCaseClosed(ranges), props, fold: false };
     if (closed && ranges.length > 0) return { type: 'set', negated, ranges: normalizeRanges(ranges), props, fold: false, closed: true };
     return { type: 'set', negated, ranges: normalizeRanges(ranges), props, fold: flags.i };
-  };
+  }
 
-  const parseFlags = (flags: Flags): { flags: Flags; scoped: boolean } => {
-    // at: after "(?"
+  /** At `[:` in a class: a POSIX class `[:alpha:]` (`[:^alpha:]` its complement) added to `ranges`; false when it is not one. */
+  parsePosix(ranges: Array<[number, number]>): boolean {
+    const { cps } = this;
+    const close = cps.indexOf(0x5d, this.pos);
+    const text = close === -1 ? '' : String.fromCodePoint(...cps.slice(this.pos, close + 1));
+    const posix = /^\[:(\^?)([a-z]+):\]$/.exec(text);
+    if (!posix) return false;
+    const set = POSIX[posix[2] as string];
+    if (!set) throw this.err(`unknown POSIX class ${text}`);
+    ranges.push(...(posix[1] ? complementRanges(set) : set));
+    this.pos = close + 1;
+    return true;
+  }
+
+  /** After `(?`: inline flags, `(?i)` (`scoped` false: they hold to the group's end) or `(?i:…)` (`scoped`). */
+  parseFlags(flags: Flags): { flags: Flags; scoped: boolean } {
     const next = { ...flags };
     let on = true;
     let any = false;
     for (;;) {
-      const c = cps[pos];
-      if (c === undefined) throw err('missing ) after inline flags');
+      const c = this.cps[this.pos];
+      if (c === undefined) throw this.err('missing ) after inline flags');
       const ch = String.fromCodePoint(c as number);
-      pos += 1;
+      this.pos += 1;
       if (ch === ')') {
-        if (!any) throw err('empty inline flags (?)');
+        if (!any) throw this.err('empty inline flags (?)');
         return { flags: next, scoped: false };
       }
       if (ch === ':') return { flags: next, scoped: true };
       if (ch === '-') {
-        if (!on) throw err('two - in inline flags');
+        if (!on) throw this.err('two - in inline flags');
         on = false;
         continue;
       }
@@ -515,154 +555,168 @@ export function parseRegex(pattern: string, options: { caseInsensitive: boolean;
       else if (ch === 'u') next.u = on;
       else if (ch === 'm') {
         /* ^ and $ are the ends of each line already: lines are matched one by one. */
-      } else throw err(`unknown inline flag "${ch}" (ripgrep has i, m, s, U and u)`);
+      } else throw this.err(`unknown inline flag "${ch}" (ripgrep has i, m, s, U and u)`);
       any = true;
     }
-  };
+  }
 
   /** Parses an alternation until `)` or the end; `flags` may change mid-way through `(?i)`. */
-  const parseAlternation = (outer: Flags, depth: number): RegexNode => {
-    if (depth > MAX_NESTING) throw tooDeep();
+  parseAlternation(outer: Flags, depth: number): RegexNode {
+    if (depth > MAX_NESTING) throw this.tooDeep();
+    const { cps } = this;
     let flags = { ...outer };
     const branches: RegexNode[] = [];
     let items: RegexNode[] = [];
     const endBranch = (): void => {
-      branches.push(items.length === 1 ? (items[0] as RegexNode) : measured({ type: 'seq', items }));
+      branches.push(items.length === 1 ? (items[0] as RegexNode) : this.measured({ type: 'seq', items }));
       items = [];
     };
-    while (pos < cps.length) {
-      const c = cps[pos] as number;
+    while (this.pos < cps.length) {
+      const c = cps[this.pos] as number;
       if (c === 0x7c) {
-        pos += 1;
+        this.pos += 1;
         endBranch();
         continue;
       }
       if (c === 0x29) {
-        if (depth === 0) throw err('unmatched )');
+        if (depth === 0) throw this.err('unmatched )');
         break;
       }
-      let atom: RegexNode | undefined;
-      if (c === 0x28) {
-        pos += 1;
-        if (cps[pos] === 0x3f) {
-          pos += 1;
-          if (at('=') || at('!')) {
-            fail(
-              argName,
-              pattern,
-              `lookahead ${at('=') ? '(?=…)' : '(?!…)'} (a regular expression without lookaround runs in linear time)`,
-              'match the following text as part of the pattern instead, or search for the main part and filter the lines with a second search',
-            );
-          }
-          if (at('<=') || at('<!')) {
-            fail(
-              argName,
-              pattern,
-              `lookbehind ${at('<=') ? '(?<=…)' : '(?<!…)'} (a regular expression without lookaround runs in linear time)`,
-              'match the preceding text as part of the pattern instead, or search for the main part and filter the lines with a second search',
-            );
-          }
-          if (at('>')) throw err('atomic groups (?>…) are not supported; write the group without ?>');
-          if (at('#')) throw err('comments (?#…) are not supported');
-          if (at('P<') || at('<')) {
-            pos += at('P<') ? 2 : 1;
-            const close = cps.indexOf(0x3e, pos);
-            const name = close === -1 ? '' : String.fromCodePoint(...cps.slice(pos, close));
-            if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw err(`invalid group name "${name}"`);
-            if (names.has(name)) throw err(`duplicate group name "${name}"`);
-            names.add(name);
-            pos = close + 1;
-            atom = measured({ type: 'group', body: parseAlternation(flags, depth + 1) });
-          } else if (at('P=')) {
-            fail(argName, pattern, 'backreferences such as (?P=name) (a regular expression without them runs in linear time)', 'match the repeated text explicitly');
-          } else {
-            const parsed = parseFlags(flags);
-            if (!parsed.scoped) {
-              flags = parsed.flags;
-              continue;
-            }
-            atom = measured({ type: 'group', body: parseAlternation(parsed.flags, depth + 1) });
-          }
-        } else {
-          atom = measured({ type: 'group', body: parseAlternation(flags, depth + 1) });
-        }
-        if (cps[pos] !== 0x29) throw err('missing ) to close a group');
-        pos += 1;
-      } else if (c === 0x5b) {
-        atom = parseClass(flags);
-      } else if (c === 0x2e) {
-        pos += 1;
-        atom = { type: 'set', negated: true, ranges: flags.s ? [] : [[10, 10]], props: [], fold: false };
-      } else if (c === 0x5e) {
-        pos += 1;
-        atom = { type: 'assert', kind: 'start' };
-      } else if (c === 0x24) {
-        pos += 1;
-        atom = { type: 'assert', kind: 'end' };
-      } else if (c === 0x5c) {
-        pos += 1;
-        const escape = parseEscape(false, flags);
-        if (escape.kind === 'quote') {
-          for (const cp of escape.text) items.push(charAtom(cp, flags));
-          continue;
-        }
-        const asciiFold = flags.i && !flags.u;
-        atom =
-          escape.kind === 'char'
-            ? charAtom(escape.cp, flags)
-            : escape.kind === 'set'
-              ? escape.closed
-                ? { type: 'set', negated: escape.negated, ranges: escape.ranges, props: escape.props, fold: false, closed: true }
-                : { type: 'set', negated: escape.negated, ranges: asciiFold ? asciiCaseClosed(escape.ranges) : escape.ranges, props: escape.props, fold: flags.i && flags.u }
-              : escape.assert === 'word' || escape.assert === 'notword'
-                ? { type: 'assert', kind: escape.assert, ...(flags.u ? {} : { ascii: true }) }
-                : { type: 'assert', kind: escape.assert };
-      } else if (c === 0x2a || c === 0x2b || c === 0x3f) {
-        throw err(`missing argument to repetition operator ${String.fromCodePoint(c)}`);
-      } else if (c === 0x7b && /^\{\d+(,\d*)?\}/.test(String.fromCodePoint(...cps.slice(pos, pos + 12)))) {
-        throw err('missing argument to repetition operator {…}');
-      } else {
-        pos += 1;
-        atom = charAtom(c, flags);
+      let atom: RegexNode | Flags | number[];
+      if (c === 0x28) atom = this.parseGroup(flags, depth);
+      else if (c === 0x5c) atom = this.parseEscapeAtom(flags);
+      else atom = this.parseAtom(c, flags);
+      if (Array.isArray(atom)) {
+        // \Q…\E: its characters, each an atom of its own.
+        for (const cp of atom) items.push(this.charAtom(cp, flags));
+        continue;
       }
-      // Quantifiers.
-      for (;;) {
-        const q = cps[pos];
-        let min: number;
-        let max: number;
-        if (q === 0x2a) [min, max] = [0, Infinity];
-        else if (q === 0x2b) [min, max] = [1, Infinity];
-        else if (q === 0x3f) [min, max] = [0, 1];
-        else if (q === 0x7b) {
-          const text = String.fromCodePoint(...cps.slice(pos, pos + 24));
-          const m = /^\{(\d+)(,(\d*))?\}/.exec(text);
-          if (!m) break; // a literal {
-          min = Number(m[1]);
-          max = m[2] === undefined ? min : m[3] === '' ? Infinity : Number(m[3]);
-          if (min > MAX_REPEAT || (max !== Infinity && max > MAX_REPEAT)) throw err(`repeat count over ${MAX_REPEAT} in ${m[0]}`);
-          if (max < min) throw err(`invalid repeat count ${m[0]}`);
-          pos += m[0].length - 1;
-        } else break;
-        pos += 1;
-        if (atom.type === 'assert') throw err('a repetition operator cannot follow an anchor or \\b');
-        if (atom.type === 'repeat') throw err('bad repetition operator (a quantifier right after another)');
-        let lazy = false;
-        if (cps[pos] === 0x3f) {
-          lazy = true;
-          pos += 1;
-        } else if (cps[pos] === 0x2b) {
-          throw err('possessive quantifiers (*+, ++, ?+) are not supported; drop the +');
-        }
-        if (flags.U) lazy = !lazy;
-        atom = measured({ type: 'repeat', body: atom, min, max, lazy });
+      if (!('type' in atom)) {
+        flags = atom;
+        continue;
       }
-      items.push(atom);
+      items.push(this.parseQuantifiers(atom, flags));
     }
     endBranch();
-    return branches.length === 1 ? (branches[0] as RegexNode) : measured({ type: 'alt', branches });
-  };
+    return branches.length === 1 ? (branches[0] as RegexNode) : this.measured({ type: 'alt', branches });
+  }
 
-  const tree = parseAlternation({ i: options.caseInsensitive, s: false, U: false, u: true }, 0);
-  if (pos < cps.length) throw err('unmatched )');
-  return tree;
+  /** A group from its `(` to its `)`; or, for `(?flags)`, the flags that hold from there on. */
+  parseGroup(flags: Flags, depth: number): RegexNode | Flags {
+    const { cps } = this;
+    this.pos += 1;
+    let atom: RegexNode;
+    if (cps[this.pos] === 0x3f) {
+      this.pos += 1;
+      this.refuseGroupSyntax();
+      if (this.at('P<') || this.at('<')) {
+        this.pos += this.at('P<') ? 2 : 1;
+        const close = cps.indexOf(0x3e, this.pos);
+        const name = close === -1 ? '' : String.fromCodePoint(...cps.slice(this.pos, close));
+        if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw this.err(`invalid group name "${name}"`);
+        if (this.names.has(name)) throw this.err(`duplicate group name "${name}"`);
+        this.names.add(name);
+        this.pos = close + 1;
+        atom = this.measured({ type: 'group', body: this.parseAlternation(flags, depth + 1) });
+      } else {
+        const parsed = this.parseFlags(flags);
+        if (!parsed.scoped) return parsed.flags;
+        atom = this.measured({ type: 'group', body: this.parseAlternation(parsed.flags, depth + 1) });
+      }
+    } else {
+      atom = this.measured({ type: 'group', body: this.parseAlternation(flags, depth + 1) });
+    }
+    if (cps[this.pos] !== 0x29) throw this.err('missing ) to close a group');
+    this.pos += 1;
+    return atom;
+  }
+
+  /** After `(?`: refuses lookaround, atomic groups, comments and `(?P=name)`, each with a way around it. */
+  refuseGroupSyntax(): void {
+    if (this.at('=') || this.at('!')) {
+      this.unsupported(
+        `lookahead ${this.at('=') ? '(?=…)' : '(?!…)'} (a regular expression without lookaround runs in linear time)`,
+        'match the following text as part of the pattern instead, or search for the main part and filter the lines with a second search',
+      );
+    }
+    if (this.at('<=') || this.at('<!')) {
+      this.unsupported(
+        `lookbehind ${this.at('<=') ? '(?<=…)' : '(?<!…)'} (a regular expression without lookaround runs in linear time)`,
+        'match the preceding text as part of the pattern instead, or search for the main part and filter the lines with a second search',
+      );
+    }
+    if (this.at('>')) throw this.err('atomic groups (?>…) are not supported; write the group without ?>');
+    if (this.at('#')) throw this.err('comments (?#…) are not supported');
+    if (this.at('P=')) this.unsupported('backreferences such as (?P=name) (a regular expression without them runs in linear time)', 'match the repeated text explicitly');
+  }
+
+  /** An escape outside a class, from its backslash: its atom, or a `\Q…\E` quote's characters. */
+  parseEscapeAtom(flags: Flags): RegexNode | number[] {
+    this.pos += 1;
+    const escape = this.parseEscape(false, flags);
+    if (escape.kind === 'quote') return escape.text;
+    if (escape.kind === 'char') return this.charAtom(escape.cp, flags);
+    if (escape.kind === 'set') {
+      if (escape.closed) return { type: 'set', negated: escape.negated, ranges: escape.ranges, props: escape.props, fold: false, closed: true };
+      const asciiFold = flags.i && !flags.u;
+      return { type: 'set', negated: escape.negated, ranges: asciiFold ? asciiCaseClosed(escape.ranges) : escape.ranges, props: escape.props, fold: flags.i && flags.u };
+    }
+    return escape.assert === 'word' || escape.assert === 'notword' ? { type: 'assert', kind: escape.assert, ...(flags.u ? {} : { ascii: true }) } : { type: 'assert', kind: escape.assert };
+  }
+
+  /** Any other atom, at code point `c`: a class, `.`, `^`, `$`, or a character (a quantifier here has nothing to repeat). */
+  parseAtom(c: number, flags: Flags): RegexNode {
+    if (c === 0x5b) return this.parseClass(flags);
+    if (c === 0x2a || c === 0x2b || c === 0x3f) throw this.err(`missing argument to repetition operator ${String.fromCodePoint(c)}`);
+    if (c === 0x7b && /^\{\d+(,\d*)?\}/.test(String.fromCodePoint(...this.cps.slice(this.pos, this.pos + 12)))) throw this.err('missing argument to repetition operator {…}');
+    this.pos += 1;
+    if (c === 0x2e) return { type: 'set', negated: true, ranges: flags.s ? [] : [[10, 10]], props: [], fold: false };
+    if (c === 0x5e) return { type: 'assert', kind: 'start' };
+    if (c === 0x24) return { type: 'assert', kind: 'end' };
+    return this.charAtom(c, flags);
+  }
+
+  /** `atom` with the quantifiers after it (`*`, `+`, `?`, `{n,m}`, each maybe lazy) applied. */
+  parseQuantifiers(atom: RegexNode, flags: Flags): RegexNode {
+    const { cps } = this;
+    for (;;) {
+      const q = cps[this.pos];
+      let min: number;
+      let max: number;
+      if (q === 0x2a) [min, max] = [0, Infinity];
+      else if (q === 0x2b) [min, max] = [1, Infinity];
+      else if (q === 0x3f) [min, max] = [0, 1];
+      else if (q === 0x7b) {
+        const text = String.fromCodePoint(...cps.slice(this.pos, this.pos + 24));
+        const m = /^\{(\d+)(,(\d*))?\}/.exec(text);
+        if (!m) break; // a literal {
+        min = Number(m[1]);
+        max = m[2] === undefined ? min : m[3] === '' ? Infinity : Number(m[3]);
+        if (min > MAX_REPEAT || (max !== Infinity && max > MAX_REPEAT)) throw this.err(`repeat count over ${MAX_REPEAT} in ${m[0]}`);
+        if (max < min) throw this.err(`invalid repeat count ${m[0]}`);
+        this.pos += m[0].length - 1;
+      } else break;
+      this.pos += 1;
+      if (atom.type === 'assert') throw this.err('a repetition operator cannot follow an anchor or \\b');
+      if (atom.type === 'repeat') throw this.err('bad repetition operator (a quantifier right after another)');
+      let lazy = false;
+      if (cps[this.pos] === 0x3f) {
+        lazy = true;
+        this.pos += 1;
+      } else if (cps[this.pos] === 0x2b) {
+        throw this.err('possessive quantifiers (*+, ++, ?+) are not supported; drop the +');
+      }
+      if (flags.U) lazy = !lazy;
+      atom = this.measured({ type: 'repeat', body: atom, min, max, lazy });
+    }
+    return atom;
+  }
+}
+
+/** `\d`, `\w` or `\s` (upper case: the complement), Unicode's or ASCII's as `unicode` says. */
+function perlClass(letter: string, unicode: boolean): Escape {
+  const lower = letter.toLowerCase();
+  const base = lower === 'd' ? (unicode ? unicodeDigit() : DIGIT) : lower === 'w' ? (unicode ? unicodeWord() : WORD) : unicode ? UNICODE_SPACE : SPACE;
+  // Unicode's classes hold every case partner of what they hold: case folding leaves them as they are.
+  return { kind: 'set', ranges: letter === lower ? [...base] : complementRanges(base), props: [], negated: false, ...(unicode ? { closed: true } : {}) };
 }

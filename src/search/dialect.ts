@@ -93,23 +93,18 @@ interface CharSet {
 
 const EMPTY: CharSet = { ranges: [], wide: false };
 
+/** `ranges` with their ASCII case partners, and the two non-ASCII letters that fold into `k` and `s` (KELVIN SIGN, LONG S). */
 function foldRanges(ranges: ReadonlyArray<[number, number]>): CharSet {
   const out: Array<[number, number]> = [...ranges];
   let wide = false;
   for (const [lo, hi] of ranges) {
     if (hi > 0x7f) wide = true;
-    const a = Math.max(lo, 0x41);
-    const b = Math.min(hi, 0x5a);
-    if (a <= b) out.push([a + 32, b + 32]);
-    const c = Math.max(lo, 0x61);
-    const d = Math.min(hi, 0x7a);
-    if (c <= d) out.push([c - 32, d - 32]);
     if (lo <= 0x6b && hi >= 0x6b) out.push([0x212a, 0x212a]);
     if (lo <= 0x4b && hi >= 0x4b) out.push([0x212a, 0x212a]);
     if (lo <= 0x73 && hi >= 0x73) out.push([0x17f, 0x17f]);
     if (lo <= 0x53 && hi >= 0x53) out.push([0x17f, 0x17f]);
   }
-  return { ranges: parser().normalizeRanges(out), wide };
+  return { ranges: parser().asciiCaseClosed(out), wide };
 }
 
 /**
@@ -188,41 +183,36 @@ function memoized<T>(memo: WeakMap<RegexNode, T>, compute: (node: RegexNode) => 
   };
 }
 
-const nullable = memoized(nullableMemo, (node: RegexNode): boolean => {
-  switch (node.type) {
-    case 'char':
-    case 'set':
-      return false;
-    case 'assert':
-      return true;
-    case 'seq':
-      return node.items.every(nullable);
-    case 'alt':
-      return node.branches.some(nullable);
-    case 'group':
-      return nullable(node.body);
-    case 'repeat':
-      return node.min === 0 || nullable(node.body);
-  }
-});
+/**
+ * Whether a node can match the empty string, memoised in `memo`: an assertion counts as empty when
+ * `assertionsEmpty` (it consumes nothing) and as failing otherwise (it may not hold).
+ */
+function matchesEmpty(memo: WeakMap<RegexNode, boolean>, assertionsEmpty: boolean): (node: RegexNode) => boolean {
+  const test = memoized(memo, (node: RegexNode): boolean => {
+    switch (node.type) {
+      case 'char':
+      case 'set':
+        return false;
+      case 'assert':
+        return assertionsEmpty;
+      case 'seq':
+        return node.items.every(test);
+      case 'alt':
+        return node.branches.some(test);
+      case 'group':
+        return test(node.body);
+      case 'repeat':
+        return node.min === 0 || test(node.body);
+    }
+  });
+  return test;
+}
+
+/** Whether `node` can match the empty string (an assertion consumes nothing, so it counts as empty). */
+const nullable = matchesEmpty(nullableMemo, true);
 
 /** Whether `node` can match the empty string without any assertion (so it never fails). */
-const trivial = memoized(trivialMemo, (node: RegexNode): boolean => {
-  switch (node.type) {
-    case 'char':
-    case 'set':
-    case 'assert':
-      return false;
-    case 'seq':
-      return node.items.every(trivial);
-    case 'alt':
-      return node.branches.some(trivial);
-    case 'group':
-      return trivial(node.body);
-    case 'repeat':
-      return node.min === 0 || trivial(node.body);
-  }
-});
+const trivial = matchesEmpty(trivialMemo, false);
 
 const first = memoized(firstMemo, (node: RegexNode): CharSet => {
   switch (node.type) {
@@ -474,7 +464,7 @@ function emitV8(tree: RegexNode, ignoreCase: boolean): string | undefined {
     if (body === '') return '[]';
     return guard ? `(?:(?![\\n\\r])[${body}])` : `[${body}]`;
   };
-  const emit = (node: RegexNode): string => {
+  const atom = (node: AtomNode): string => {
     switch (node.type) {
       case 'char': {
         if (node.cp === 10 || node.cp === 13) return '[]';
@@ -497,37 +487,51 @@ function emitV8(tree: RegexNode, ignoreCase: boolean): string | undefined {
         if (!node.ascii) return unicodeBoundary(node.kind === 'notword');
         if (ignoreCase) failed = true; // V8's \b under /iu counts U+017F and U+212A as word characters; (?-u)\b does not.
         return node.kind === 'word' ? '\\b' : '\\B';
+    }
+  };
+  const source = emitTree(tree, atom, true);
+  return failed ? undefined : source;
+}
+
+/** A leaf of a syntax tree: what each emitter spells in its own dialect. */
+type AtomNode = Extract<RegexNode, { type: 'char' | 'set' | 'assert' }>;
+
+/**
+ * Source for `tree` with its leaves spelled by `atom`: sequences, alternations, non-capturing groups
+ * and repetitions are written alike in V8 and RE2 (`optionalMark`: see {@link quantifier}).
+ */
+function emitTree(tree: RegexNode, atom: (node: AtomNode) => string, optionalMark: boolean): string {
+  const emit = (node: RegexNode): string => {
+    switch (node.type) {
       case 'seq':
         return node.items.map(emit).join('');
       case 'alt':
         return node.branches.map(emit).join('|');
       case 'group':
         return `(?:${emit(node.body)})`;
-      case 'repeat': {
-        const body = emit(node.body);
-        const count =
-          node.min === 0 && node.max === Infinity
-            ? '*'
-            : node.min === 1 && node.max === Infinity
-              ? '+'
-              : node.min === 0 && node.max === 1
-                ? '?'
-                : node.max === Infinity
-                  ? `{${node.min},}`
-                  : node.min === node.max
-                    ? `{${node.min}}`
-                    : `{${node.min},${node.max}}`;
-        return body + count + (node.lazy ? '?' : '');
-      }
+      case 'repeat':
+        return emit(node.body) + quantifier(node, optionalMark);
+      default:
+        return atom(node);
     }
   };
-  const source = emit(tree);
-  return failed ? undefined : source;
+  return emit(tree);
+}
+
+/**
+ * The quantifier of a repetition (`*`, `+`, `{n}`, `{n,}`, `{n,m}`, then `?` when lazy). `{0,1}` is
+ * spelled `?` where `optionalMark` (the V8 source) and `{0,1}` otherwise (the RE2 source, as it always was).
+ */
+function quantifier(node: Extract<RegexNode, { type: 'repeat' }>, optionalMark: boolean): string {
+  const { min, max } = node;
+  const count =
+    max === Infinity ? (min === 0 ? '*' : min === 1 ? '+' : `{${min},}`) : optionalMark && min === 0 && max === 1 ? '?' : min === max ? `{${min}}` : `{${min},${max}}`;
+  return count + (node.lazy ? '?' : '');
 }
 
 /** RE2 source for `tree`, matched against one line at a time. */
 function emitRe2(tree: RegexNode): string {
-  const emit = (node: RegexNode): string => {
+  const atom = (node: AtomNode): string => {
     switch (node.type) {
       case 'char':
         return node.fold ? `(?i:${re2Char(node.cp)})` : re2Char(node.cp);
@@ -542,21 +546,9 @@ function emitRe2(tree: RegexNode): string {
       }
       case 'assert':
         return node.kind === 'start' ? '^' : node.kind === 'end' ? '$' : node.kind === 'word' ? '\\b' : '\\B';
-      case 'seq':
-        return node.items.map(emit).join('');
-      case 'alt':
-        return node.branches.map(emit).join('|');
-      case 'group':
-        return `(?:${emit(node.body)})`;
-      case 'repeat': {
-        const body = emit(node.body);
-        const count =
-          node.max === Infinity ? (node.min === 0 ? '*' : node.min === 1 ? '+' : `{${node.min},}`) : node.min === node.max ? `{${node.min}}` : `{${node.min},${node.max}}`;
-        return body + count + (node.lazy ? '?' : '');
-      }
     }
   };
-  return `(?s)${emit(tree)}`;
+  return `(?s)${emitTree(tree, atom, false)}`;
 }
 
 /** re2js programs by source, the most recent {@link RE2_CACHE} (a pattern searched again, or compiled for two engines, is compiled once). */

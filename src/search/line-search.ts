@@ -1,4 +1,4 @@
-import { ToolError } from '../core/errors.js';
+import { errorCode, ToolError } from '../core/errors.js';
 import type { ToolContext } from '../core/tool.js';
 import { basename, resolveWorkspacePath } from '../fs/paths.js';
 import { clipForMessage } from '../fs/text.js';
@@ -9,7 +9,7 @@ import { MatchFormatter, type SearchMatch } from './line-output.js';
 import { scanText, YIELD_EVERY_MS } from './line-scan.js';
 import { scanStream } from './line-stream.js';
 import { cacheOf, countText, countTextNow, FILE_BINARY, knownCount, needleOf, rememberCount, skipKindOfCode, type SourceCache, type SourceFile, type TextCount } from './source-cache.js';
-import type { SearchFileStat, SearchHelper } from '../core/types.js';
+import type { SearchFileStat, SearchHelper, SearchSource, SharedWork } from '../core/types.js';
 
 export { MAX_LINE_CHARS, type SearchMatch } from './line-output.js';
 
@@ -110,11 +110,6 @@ export function searchBudget(maxTimeMs: number, callDeadline: number | undefined
   return share < maxTimeMs ? { ms: share, byDeadline: true } : { ms: maxTimeMs, byDeadline: false };
 }
 
-function codeOf(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
-}
-
 /**
  * Resolves `dir_path` (default: the working directory) and lists the files to search, filtered by the
  * `include` / `exclude` globs (compiled relative to it, so absolute globs work).
@@ -129,7 +124,7 @@ export async function filesToSearch(
   try {
     stats = await ctx.fs.stat(start);
   } catch (error) {
-    if (codeOf(error) === 'ENOENT') {
+    if (errorCode(error) === 'ENOENT') {
       throw new ToolError('not_found', `dir_path ${clipForMessage(start)} does not exist; check the path with list_dir or find_file`);
     }
     throw error;
@@ -180,65 +175,204 @@ interface Tally {
 export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions): Promise<GrepSearchResult> {
   const started = Date.now();
   const budget = searchBudget(options.maxTimeMs ?? DEFAULT_SEARCH_TIME_MS, ctx.deadline, started);
-  const maxTimeMs = budget.ms;
-  const deadline = started + maxTimeMs;
-  const { pattern, maxResults } = options;
-  const contextLines = options.contextLines ?? 0;
-  const outputMode = options.outputMode ?? 'content';
-  const source = ctx.platform.searchSource;
-  source?.begin?.();
-  const cache = source ? cacheOf(source) : undefined;
-  const streamOver = options.streamOver ?? MAX_SEARCH_FILE_BYTES;
-  // Counting a large tree with a helper thread: the walk hands the files over in batches as it lists them.
-  const helper = source?.helper;
-  const sharing = helper !== undefined && cache !== undefined && outputMode !== 'content' && pattern.compiledWith !== undefined ? helper.sharedFiles((path) => cache.holds(path)) : undefined;
-  const onFiles = sharing
-    ? (files: readonly WalkFile[], added: number): void =>
-        sharing.add(files, added, () => ({ pattern: pattern.pattern, ...(pattern.compiledWith as { literal: boolean; caseSensitive: boolean }), deadline, limit: Math.min(streamOver, HELPED_MAX_FILE_BYTES) }), ctx.signal)
-    : undefined;
-  let listed: Awaited<ReturnType<typeof filesToSearch>>;
-  try {
-    listed = await filesToSearch(ctx, { dirPath: options.dirPath, include: options.include, exclude: options.exclude, deadline, ...(onFiles ? { onFiles } : {}) });
-  } catch (error) {
-    sharing?.cancel();
-    throw error;
-  }
-  const shared = sharing?.end();
-  // A shared count sorts only the files that matched, once merged.
-  if (!shared) listed.files.sort((a, b) => compareCodeUnits(a.path, b.path));
+  const search = new LineSearch(ctx, options, started + budget.ms);
+  const listed = await search.list();
+  if (search.shared) await search.countShared(search.shared, listed.files.length);
+  else await search.searchFiles(listed.files);
+  return search.result(listed, budget);
+}
 
-  const tally: Tally = { matches: [], files: [], totalMatches: 0, outputChars: 0, contentFull: false };
-  let searched = 0;
-  let binary = 0;
-  let large = 0;
-  let stopped = listed.stopped === true;
-  let done = 0;
-  let lastPause = Date.now();
-  const pause = async (): Promise<void> => {
+/** A file ready to search on this thread: read through the source's cache, with its bytes. */
+type LoadedSource = SourceFile & { bytes: Uint8Array };
+
+/** What one {@link runLineSearch} call knows as it goes: its options, its tally and its counters. */
+class LineSearch {
+  readonly pattern: SearchPattern;
+  readonly maxResults: number;
+  readonly contextLines: number;
+  readonly outputMode: 'content' | 'files_with_matches' | 'count';
+  readonly source: SearchSource | undefined;
+  readonly cache: SourceCache | undefined;
+  readonly helper: SearchHelper | undefined;
+  readonly streamOver: number;
+  readonly literal: string | undefined;
+  readonly needle: ReturnType<typeof needleOf> | undefined;
+  readonly decode: (bytes: Uint8Array) => string | null;
+  /** The helper thread's share of a count, once the walk has handed it every file. */
+  shared: SharedWork | undefined;
+  readonly tally: Tally = { matches: [], files: [], totalMatches: 0, outputChars: 0, contentFull: false };
+  searched = 0;
+  binary = 0;
+  large = 0;
+  stopped = false;
+  /** Listed files reached (searched, skipped, or left out as gone). */
+  done = 0;
+  lastPause = Date.now();
+
+  constructor(
+    readonly ctx: ToolContext,
+    readonly options: LineSearchOptions,
+    readonly deadline: number,
+  ) {
+    this.pattern = options.pattern;
+    this.maxResults = options.maxResults;
+    this.contextLines = options.contextLines ?? 0;
+    this.outputMode = options.outputMode ?? 'content';
+    this.source = ctx.platform.searchSource;
+    this.source?.begin?.();
+    this.cache = this.source ? cacheOf(this.source) : undefined;
+    this.helper = this.source?.helper;
+    this.streamOver = options.streamOver ?? MAX_SEARCH_FILE_BYTES;
+    this.literal = this.pattern.mode === 'literal' ? this.pattern.literal : this.pattern.required;
+    this.needle = this.source ? needleOf(this.pattern) : undefined;
+    this.decode = decoderFor(this.source);
+  }
+
+  /**
+   * Lists the files to search, sorted by path; a count of a large tree with a helper thread hands them
+   * to the helper in batches as the walk lists them (then {@link shared} is its share).
+   */
+  async list(): Promise<Awaited<ReturnType<typeof filesToSearch>>> {
+    const { ctx, options, pattern, cache, helper, deadline } = this;
+    const sharing = helper !== undefined && cache !== undefined && this.outputMode !== 'content' && pattern.compiledWith !== undefined ? helper.sharedFiles((path) => cache.holds(path)) : undefined;
+    const limit = Math.min(this.streamOver, HELPED_MAX_FILE_BYTES);
+    const onFiles = sharing
+      ? (files: readonly WalkFile[], added: number): void =>
+          sharing.add(files, added, () => ({ pattern: pattern.pattern, ...(pattern.compiledWith as { literal: boolean; caseSensitive: boolean }), deadline, limit }), ctx.signal)
+      : undefined;
+    let listed: Awaited<ReturnType<typeof filesToSearch>>;
+    try {
+      listed = await filesToSearch(ctx, { dirPath: options.dirPath, include: options.include, exclude: options.exclude, deadline, ...(onFiles ? { onFiles } : {}) });
+    } catch (error) {
+      sharing?.cancel();
+      throw error;
+    }
+    this.shared = sharing?.end();
+    // A shared count sorts only the files that matched, once merged.
+    if (!this.shared) listed.files.sort((a, b) => compareCodeUnits(a.path, b.path));
+    this.stopped = listed.stopped === true;
+    return listed;
+  }
+
+  /** Turns the event loop, then throws when the call's signal fired. */
+  readonly pause = async (): Promise<void> => {
     await yieldToEventLoop();
-    lastPause = Date.now();
-    throwIfAborted(ctx.signal);
+    this.lastPause = Date.now();
+    throwIfAborted(this.ctx.signal);
   };
-  const literal = pattern.mode === 'literal' ? pattern.literal : pattern.required;
-  const needle = source ? needleOf(pattern) : undefined;
-  const fatal = new TextDecoder('utf-8', { fatal: true });
-  const decode = source
-    ? (bytes: Uint8Array): string | null => (source.isUtf8(bytes) ? source.decode(bytes) : null)
-    : (bytes: Uint8Array): string | null => {
-        try {
-          return fatal.decode(bytes);
-        } catch {
-          return null;
+
+  /** How many more matches with line, column and excerpt are wanted now (0: only count). */
+  wantOffsets(): number {
+    return this.outputMode === 'content' && !this.tally.contentFull ? this.maxResults - this.tally.matches.length : 0;
+  }
+
+  /** Adds a file's count to the tally. */
+  addCount(path: string, count: number): void {
+    if (count > 0) {
+      this.tally.totalMatches += count;
+      this.tally.files.push({ path, count });
+    }
+  }
+
+  /** The helper thread's counts merged with the files it handed back to this thread ({@link countHere}). */
+  async countShared(shared: SharedWork, listedCount: number): Promise<void> {
+    await (this.helper as SearchHelper).countShared(shared, this.countHere, () => this.stopped || Date.now() >= this.deadline, (path, code) => {
+      this.done += 1;
+      const skipped = skipKindOfCode(code);
+      if (skipped) countSkippedUnder(this.ctx.signal, skipped, path);
+      else if (code === FILE_BINARY) this.binary += 1;
+      else if (code >= 0) {
+        this.searched += 1;
+        this.addCount(path, code);
+      }
+    });
+    // Past the deadline with every file counted left nothing out: not a stop.
+    if (shared.stopped || (Date.now() >= this.deadline && this.done < listedCount)) this.stopped = true;
+    this.tally.files.sort((a, b) => compareCodeUnits(a.path, b.path));
+  }
+
+  /** Searches `files` in order, a batch at a time, until the time limit. */
+  async searchFiles(files: readonly WalkFile[]): Promise<void> {
+    for (let i = 0; i < files.length && !this.stopped; i += BATCH_FILES) {
+      throwIfAborted(this.ctx.signal);
+      if (Date.now() >= this.deadline) {
+        this.stopped = true;
+        break;
+      }
+      const batch = files.slice(i, i + BATCH_FILES);
+      if (this.source) await this.searchCached(batch, this.source);
+      else await this.searchLoaded(batch);
+    }
+  }
+
+  /** One batch through the source's cache: bytes first, so a file that cannot hold the literal is never decoded (a literal count never decodes). */
+  async searchCached(batch: readonly WalkFile[], source: SearchSource): Promise<void> {
+    const { helper, needle, literal } = this;
+    for (const walked of batch) {
+      const wantOffsets = this.wantOffsets();
+      if (wantOffsets === 0) {
+        // A file the helper thread caches is read here without being cached twice.
+        const counted = this.countHere(walked.path, !helper?.owns(walked.path));
+        if (typeof counted === 'boolean' ? counted : await counted) break;
+        continue;
+      }
+      const file = await this.readyHere(walked.path, !helper?.owns(walked.path));
+      if (file === true) break;
+      if (file === false) continue;
+      if (needle && literal) {
+        // A file remembered or found without the literal cannot match.
+        if (knownCount(file, literal) === 0) continue;
+        if (source.indexOf(file.bytes, needle, file.skip) === -1) {
+          rememberCount(file, literal, 0);
+          continue;
         }
-      };
+      }
+      if (await this.scanOne(walked.path, (this.cache as SourceCache).text(file), wantOffsets)) break;
+    }
+  }
+
+  /** One batch read through the platform's text cache (no search source). */
+  async searchLoaded(batch: readonly WalkFile[]): Promise<void> {
+    const loaded = await loadTexts(this.ctx.platform, batch, this.ctx.signal, this.streamOver);
+    for (const file of loaded) {
+      if (!file.entry) {
+        this.done += 1;
+        if (!file.tooLarge) this.binary += 1;
+        else if (await this.streamed(file.path)) break;
+        continue;
+      }
+      this.searched += 1;
+      const wantOffsets = this.wantOffsets();
+      this.done += 1;
+      if (await this.scanOne(file.path, file.entry.text, wantOffsets)) break;
+    }
+  }
+
+  /** Scans one decoded text and tallies it; true when the time limit stopped the search. */
+  async scanOne(path: string, text: string, wantOffsets: number): Promise<boolean> {
+    const result = await scanText(text, this.pattern, { deadline: this.deadline, wantOffsets, maxHits: Infinity, pause: this.pause });
+    if (result.count > 0) {
+      this.addCount(path, result.count);
+      if (wantOffsets > 0) addMatches(this.tally, path, text, result.hits, this.contextLines, this.maxResults);
+    }
+    if (result.stopped) this.stopped = true;
+    return result.stopped;
+  }
+
   /**
    * Searches a file too large to hold whole, window by window (ranged reads where `fs` has them);
    * 'binary', 'large' (no ranged reads and over {@link MAX_WHOLE_READ_BYTES}), 'gone', or whether the
    * time limit stopped the search.
    */
-  const streamOne = async (path: string): Promise<'binary' | 'large' | 'gone' | boolean> => {
-    const fs = ctx.fs;
+  async streamOne(path: string): Promise<'binary' | 'large' | 'gone' | boolean> {
+    const { fs } = this.ctx;
+    const { tally, options } = this;
     const mark = { matches: tally.matches.length, outputChars: tally.outputChars, contentFull: tally.contentFull };
+    const rollBack = (): void => {
+      tally.matches.length = mark.matches;
+      tally.outputChars = mark.outputChars;
+      tally.contentFull = mark.contentFull;
+    };
     try {
       let size = (await fs.stat(path)).size;
       let read: (position: number, length: number) => Promise<Uint8Array> | Uint8Array;
@@ -251,224 +385,161 @@ export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions
         size = all.length;
         read = (position, length) => all.subarray(position, position + length);
       }
-      const result = await scanStream(path, { size, read, decode }, pattern, {
-        deadline,
-        pause,
-        contextLines,
-        wanted: () => (outputMode === 'content' && !tally.contentFull ? maxResults - tally.matches.length : 0),
-        emit: (match) => addMatch(tally, match, maxResults),
+      const result = await scanStream(path, { size, read, decode: this.decode }, this.pattern, {
+        deadline: this.deadline,
+        pause: this.pause,
+        contextLines: this.contextLines,
+        wanted: () => this.wantOffsets(),
+        emit: (match) => addMatch(tally, match, this.maxResults),
         ...(options.streamWindow === undefined ? {} : { window: options.streamWindow }),
         ...(options.streamOverlap === undefined ? {} : { overlap: options.streamOverlap }),
       });
       if (result.binary) {
-        tally.matches.length = mark.matches;
-        tally.outputChars = mark.outputChars;
-        tally.contentFull = mark.contentFull;
+        rollBack();
         return 'binary';
       }
-      if (result.count > 0) {
-        tally.totalMatches += result.count;
-        tally.files.push({ path, count: result.count });
-      }
+      this.addCount(path, result.count);
       return result.stopped;
     } catch (error) {
       // Removed, replaced or made unreadable while the search ran: left out and counted, as the walk does.
       const kind = skipKindOf(error);
       if (kind === undefined) throw error;
-      countSkippedUnder(ctx.signal, kind, path);
-      tally.matches.length = mark.matches;
-      tally.outputChars = mark.outputChars;
-      tally.contentFull = mark.contentFull;
+      countSkippedUnder(this.ctx.signal, kind, path);
+      rollBack();
       return 'gone';
     }
-  };
+  }
+
   /** Tallies a streamed file's answer; true when the time limit stopped the search. */
-  const streamed = async (path: string): Promise<boolean> => {
-    const outcome = await streamOne(path);
+  async streamed(path: string): Promise<boolean> {
+    const outcome = await this.streamOne(path);
     if (outcome === 'gone') return false;
-    if (outcome === 'large') large += 1;
-    else if (outcome === 'binary') binary += 1;
+    if (outcome === 'large') this.large += 1;
+    else if (outcome === 'binary') this.binary += 1;
     else {
-      searched += 1;
-      if (outcome) stopped = true;
+      this.searched += 1;
+      if (outcome) this.stopped = true;
       return outcome;
     }
     return false;
-  };
-  /** Scans one decoded text and tallies it; true when the time limit stopped the search. */
-  const scanOne = async (path: string, text: string, wantOffsets: number): Promise<boolean> => {
-    const result = await scanText(text, pattern, { deadline, wantOffsets, maxHits: Infinity, pause });
-    if (result.count > 0) {
-      tally.totalMatches += result.count;
-      tally.files.push({ path, count: result.count });
-      if (wantOffsets > 0) addMatches(tally, path, text, result.hits, contextLines, maxResults);
-    }
-    if (result.stopped) stopped = true;
-    return result.stopped;
-  };
+  }
 
   /**
    * A listed file through this thread's cache (see `SourceCache.load`); one that is gone or cannot be
    * read any more is left out and counted in `skipped_entries`, as the walk counts the entries it could
    * not list.
    */
-  const loadHere = (path: string, keep: boolean, stat?: SearchFileStat | null): ReturnType<SourceCache['load']> => {
+  loadHere(path: string, keep: boolean, stat?: SearchFileStat | null): ReturnType<SourceCache['load']> {
     let file;
     try {
-      file = (cache as SourceCache).load(path, streamOver, keep, stat);
+      file = (this.cache as SourceCache).load(path, this.streamOver, keep, stat);
     } catch (error) {
       const kind = skipKindOf(error);
       if (kind === undefined) throw error;
-      countSkippedUnder(ctx.signal, kind, path);
+      countSkippedUnder(this.ctx.signal, kind, path);
       return undefined;
     }
-    if (file === undefined) countSkippedUnder(ctx.signal, 'vanished', path);
+    if (file === undefined) countSkippedUnder(this.ctx.signal, 'vanished', path);
     return file;
-  };
+  }
+
   /**
    * A listed file ready to search on this thread (through {@link loadHere}), counted as reached and
    * searched; or, when there is nothing more to do with it here: a file gone, skipped or binary is
    * tallied (false), one over the whole-read limit is streamed (whether the time limit stopped that).
    */
-  const loadedHere = (path: string, keep: boolean, stat: SearchFileStat | null | undefined): (SourceFile & { bytes: Uint8Array }) | boolean | Promise<boolean> => {
-    const file = loadHere(path, keep, stat);
-    done += 1;
+  loadedHere(path: string, keep: boolean, stat: SearchFileStat | null | undefined): LoadedSource | boolean | Promise<boolean> {
+    const file = this.loadHere(path, keep, stat);
+    this.done += 1;
     if (file === undefined) return false;
-    if (file === 'large') return streamed(path);
+    if (file === 'large') return this.streamed(path);
     if (!file.bytes) {
-      binary += 1;
+      this.binary += 1;
       return false;
     }
-    searched += 1;
-    return file as SourceFile & { bytes: Uint8Array };
-  };
+    this.searched += 1;
+    return file as LoadedSource;
+  }
+
   /** {@link loadedHere}, after turning the event loop when it is due (bytes-only work takes no pause). */
-  const readyHere = async (path: string, keep: boolean, stat?: SearchFileStat | null): Promise<(SourceFile & { bytes: Uint8Array }) | boolean> => {
-    if (Date.now() - lastPause >= YIELD_EVERY_MS) await pause();
-    return loadedHere(path, keep, stat);
-  };
+  async readyHere(path: string, keep: boolean, stat?: SearchFileStat | null): Promise<LoadedSource | boolean> {
+    if (Date.now() - this.lastPause >= YIELD_EVERY_MS) await this.pause();
+    return this.loadedHere(path, keep, stat);
+  }
+
   /**
    * Counts one file on this thread (read through its cache, kept there when `keep`; `stat`: its
    * `lstat` as the helper took it) and tallies it; whether the time limit stopped the search. A file
    * counted on its bytes alone, when no pause is due, is answered synchronously: no promise per file.
    */
-  const countHere = (path: string, keep: boolean, stat?: SearchFileStat | null): boolean | Promise<boolean> => {
-    if (Date.now() - lastPause >= YIELD_EVERY_MS) return pause().then(() => countLoaded(path, keep, stat));
-    return countLoaded(path, keep, stat);
+  readonly countHere = (path: string, keep: boolean, stat?: SearchFileStat | null): boolean | Promise<boolean> => {
+    if (Date.now() - this.lastPause >= YIELD_EVERY_MS) return this.pause().then(() => this.countLoaded(path, keep, stat));
+    return this.countLoaded(path, keep, stat);
   };
-  const countLoaded = (path: string, keep: boolean, stat: SearchFileStat | null | undefined): boolean | Promise<boolean> => {
-    const file = loadedHere(path, keep, stat);
+
+  countLoaded(path: string, keep: boolean, stat: SearchFileStat | null | undefined): boolean | Promise<boolean> {
+    const file = this.loadedHere(path, keep, stat);
     if (typeof file === 'boolean' || file instanceof Promise) return file;
-    const now = countTextNow(cache as SourceCache, file, pattern, needle, deadline);
+    const cache = this.cache as SourceCache;
+    const now = countTextNow(cache, file, this.pattern, this.needle, this.deadline);
     // countText pauses (setting lastPause) only when it decodes and scans a text; bytes-only counts
     // take no pause, so countHere turns the event loop for them.
-    return typeof now === 'number' ? countText(cache as SourceCache, file, pattern, needle, deadline, pause, now).then((counted) => tallied(path, counted)) : tallied(path, now);
-  };
+    return typeof now === 'number' ? countText(cache, file, this.pattern, this.needle, this.deadline, this.pause, now).then((counted) => this.tallied(path, counted)) : this.tallied(path, now);
+  }
+
   /** Tallies a file's count; whether the time limit stopped the search. */
-  const tallied = (path: string, counted: TextCount): boolean => {
-    if (counted.count > 0) {
-      tally.totalMatches += counted.count;
-      tally.files.push({ path, count: counted.count });
-    }
-    if (counted.stopped) stopped = true;
+  tallied(path: string, counted: TextCount): boolean {
+    this.addCount(path, counted.count);
+    if (counted.stopped) this.stopped = true;
     return counted.stopped;
+  }
+
+  /** The tool's answer in the call's output mode, with the counters and, when it stopped, the note. */
+  result(listed: Awaited<ReturnType<typeof filesToSearch>>, budget: { ms: number; byDeadline: boolean }): GrepSearchResult {
+    const { tally, maxResults, stopped } = this;
+    const counters: SearchCounters = {
+      total_matches: tally.totalMatches,
+      truncated: listed.capped || stopped,
+      files_searched: this.searched,
+      binary_files_skipped: this.binary,
+    };
+    if (this.large > 0) counters.large_files_skipped = this.large;
+    if (stopped) counters.note = stopNote(budget, listed, this.done);
+    if (this.outputMode === 'files_with_matches') {
+      const files = tally.files.slice(0, maxResults).map((file) => file.path);
+      return { files, total_files: tally.files.length, ...counters, truncated: counters.truncated || files.length < tally.files.length };
+    }
+    if (this.outputMode === 'count') {
+      const counts = tally.files.slice(0, maxResults).map((file) => ({ file_path: file.path, count: file.count }));
+      return { counts, total_files: tally.files.length, ...counters, truncated: counters.truncated || counts.length < tally.files.length };
+    }
+    return { matches: tally.matches, ...counters, truncated: counters.truncated || tally.matches.length < tally.totalMatches };
+  }
+}
+
+/** UTF-8 text of bytes, or null when they are not UTF-8: the source's own decoder where there is one. */
+function decoderFor(source: SearchSource | undefined): (bytes: Uint8Array) => string | null {
+  if (source) return (bytes) => (source.isUtf8(bytes) ? source.decode(bytes) : null);
+  const fatal = new TextDecoder('utf-8', { fatal: true });
+  return (bytes) => {
+    try {
+      return fatal.decode(bytes);
+    } catch {
+      return null;
+    }
   };
+}
 
-  let files = listed.files;
-  if (shared) {
-    files = [];
-    await (helper as SearchHelper).countShared(shared, countHere, () => stopped || Date.now() >= deadline, (path, code) => {
-      done += 1;
-      const skipped = skipKindOfCode(code);
-      if (skipped) countSkippedUnder(ctx.signal, skipped, path);
-      else if (code === FILE_BINARY) binary += 1;
-      else if (code >= 0) {
-        searched += 1;
-        if (code > 0) {
-          tally.totalMatches += code;
-          tally.files.push({ path, count: code });
-        }
-      }
-    });
-    // Past the deadline with every file counted left nothing out: not a stop.
-    if (shared.stopped || (Date.now() >= deadline && done < listed.files.length)) stopped = true;
-    tally.files.sort((a, b) => compareCodeUnits(a.path, b.path));
-  }
-
-  for (let i = 0; i < files.length && !stopped; i += BATCH_FILES) {
-    throwIfAborted(ctx.signal);
-    if (Date.now() >= deadline) {
-      stopped = true;
-      break;
-    }
-    const batch = files.slice(i, i + BATCH_FILES);
-    if (source) {
-      // Bytes first: a file that cannot hold the literal is never decoded; a literal count never decodes.
-      for (const walked of batch) {
-        const wantOffsets = outputMode === 'content' && !tally.contentFull ? maxResults - tally.matches.length : 0;
-        if (wantOffsets === 0) {
-          // A file the helper thread caches is read here without being cached twice.
-          const counted = countHere(walked.path, !helper?.owns(walked.path));
-          if (typeof counted === 'boolean' ? counted : await counted) break;
-          continue;
-        }
-        const file = await readyHere(walked.path, !helper?.owns(walked.path));
-        if (file === true) break;
-        if (file === false) continue;
-        if (needle && literal) {
-          // A file remembered or found without the literal cannot match.
-          if (knownCount(file, literal) === 0) continue;
-          if (source.indexOf(file.bytes, needle, file.skip) === -1) {
-            rememberCount(file, literal, 0);
-            continue;
-          }
-        }
-        if (await scanOne(walked.path, (cache as SourceCache).text(file), wantOffsets)) break;
-      }
-      continue;
-    }
-    const loaded = await loadTexts(ctx.platform, batch, ctx.signal, streamOver);
-    for (const file of loaded) {
-      if (!file.entry) {
-        done += 1;
-        if (!file.tooLarge) binary += 1;
-        else if (await streamed(file.path)) break;
-        continue;
-      }
-      searched += 1;
-      const wantOffsets = outputMode === 'content' && !tally.contentFull ? maxResults - tally.matches.length : 0;
-      done += 1;
-      if (await scanOne(file.path, file.entry.text, wantOffsets)) break;
-    }
-  }
-
-  const counters: SearchCounters = {
-    total_matches: tally.totalMatches,
-    truncated: listed.capped || stopped,
-    files_searched: searched,
-    binary_files_skipped: binary,
-  };
-  if (large > 0) counters.large_files_skipped = large;
-  if (stopped) {
-    const limit = budget.byDeadline ? `${maxTimeMs} ms, ${DEADLINE_SHARE * 100} % of what was left of the call's deadline` : `${maxTimeMs} ms`;
-    const covered = !listed.stopped
-      ? `after ${done} of ${listed.files.length} files; the results cover those files only`
-      : listed.files.length === 0
-        ? 'while listing files, before it had listed any; no file was searched'
-        : `while listing files, after ${done} of the ${listed.files.length} files listed so far; the results cover those files only`;
-    const next = budget.byDeadline ? 'narrow dir_path or include, or use a simpler pattern' : 'narrow dir_path or include, use a simpler pattern, or raise max_time_ms';
-    counters.note = `the search stopped at its time limit (${limit}) ${covered}: ${next}.`;
-  }
-
-  if (outputMode === 'files_with_matches') {
-    const files = tally.files.slice(0, maxResults).map((file) => file.path);
-    return { files, total_files: tally.files.length, ...counters, truncated: counters.truncated || files.length < tally.files.length };
-  }
-  if (outputMode === 'count') {
-    const counts = tally.files.slice(0, maxResults).map((file) => ({ file_path: file.path, count: file.count }));
-    return { counts, total_files: tally.files.length, ...counters, truncated: counters.truncated || counts.length < tally.files.length };
-  }
-  return { matches: tally.matches, ...counters, truncated: counters.truncated || tally.matches.length < tally.totalMatches };
+/** The note of a search the time limit stopped: the limit, how far it got, and what to do next. */
+function stopNote(budget: { ms: number; byDeadline: boolean }, listed: { files: readonly WalkFile[]; stopped?: boolean }, done: number): string {
+  const limit = budget.byDeadline ? `${budget.ms} ms, ${DEADLINE_SHARE * 100} % of what was left of the call's deadline` : `${budget.ms} ms`;
+  const covered = !listed.stopped
+    ? `after ${done} of ${listed.files.length} files; the results cover those files only`
+    : listed.files.length === 0
+      ? 'while listing files, before it had listed any; no file was searched'
+      : `while listing files, after ${done} of the ${listed.files.length} files listed so far; the results cover those files only`;
+  const next = budget.byDeadline ? 'narrow dir_path or include, or use a simpler pattern' : 'narrow dir_path or include, use a simpler pattern, or raise max_time_ms';
+  return `the search stopped at its time limit (${limit}) ${covered}: ${next}.`;
 }
 
 function addMatches(

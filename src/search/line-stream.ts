@@ -154,120 +154,178 @@ function endSensitive(pattern: SearchPattern): boolean {
  * Checks the deadline between windows and inside each scan.
  */
 export async function scanStream(path: string, input: StreamInput, pattern: SearchPattern, options: StreamOptions): Promise<StreamResult> {
-  // A window decodes to at least a quarter of its bytes in characters: at least the overlap, which
-  // holds a match's excerpt on either side.
-  const overlap = Math.max(options.overlap ?? STREAM_OVERLAP_CHARS, 2 * MAX_LINE_CHARS + 2);
-  const windowBytes = Math.max(options.window ?? STREAM_WINDOW_BYTES, 4 * overlap);
-  const K = options.contextLines;
-  const { deadline } = options;
-  let count = 0;
-  let lineBase = 0;
-  const ring: string[] = [];
-  const pending: Pending[] = [];
-  const wanted = (): number => Math.max(0, options.wanted() - pending.length);
-  const tracking = (): boolean => pending.length > 0 || options.wanted() > pending.length;
+  return new StreamScan(path, input, pattern, options).run();
+}
 
-  const flush = (): void => {
-    while (pending.length > 0 && (pending[0] as Pending).need === 0) options.emit((pending.shift() as Pending).match);
-  };
+/** Where a long line's first match was found: enough to cut its excerpt once the line's length is known. */
+interface LongLineHit {
+  /** UTF-16 offset of the match in the line, and its length. */
+  at: number;
+  length: number;
+  /** 1-based code-point column of the match. */
+  column: number;
+  /** The text around the match (up to {@link MAX_LINE_CHARS} each side), from line offset `candUnits`, code point `candCp`. */
+  cand: string;
+  candUnits: number;
+  candCp: number;
+}
+
+/** One window's text of a long line: its UTF-16 offset and code-point offset in the line. */
+interface LinePart {
+  text: string;
+  units: number;
+  cps: number;
+}
+
+/** The state of one {@link scanStream}: line numbers, context lines and matches waiting for their after-context. */
+class StreamScan {
+  readonly overlap: number;
+  readonly windowBytes: number;
+  /** `context_lines`. */
+  readonly K: number;
+  readonly deadline: number;
+  /** Whether the pattern looks past a match's end (see {@link endSensitive}). */
+  readonly sensitive: boolean;
+  count = 0;
+  /** Lines before the current run. */
+  lineBase = 0;
+  /** The last `K` lines seen (clipped), for the before-context of a match early in a run. */
+  readonly ring: string[] = [];
+  /** Matches waiting for `need` more lines of after-context, in file order. */
+  readonly pending: Pending[] = [];
+
+  constructor(
+    readonly path: string,
+    readonly input: StreamInput,
+    readonly pattern: SearchPattern,
+    readonly options: StreamOptions,
+  ) {
+    // A window decodes to at least a quarter of its bytes in characters: at least the overlap, which
+    // holds a match's excerpt on either side.
+    this.overlap = Math.max(options.overlap ?? STREAM_OVERLAP_CHARS, 2 * MAX_LINE_CHARS + 2);
+    this.windowBytes = Math.max(options.window ?? STREAM_WINDOW_BYTES, 4 * this.overlap);
+    this.K = options.contextLines;
+    this.deadline = options.deadline;
+    this.sensitive = endSensitive(pattern);
+  }
+
+  /** More matches with line, column and excerpt wanted, besides those pending. */
+  wanted(): number {
+    return Math.max(0, this.options.wanted() - this.pending.length);
+  }
+
+  /** Whether lines are still counted and kept: matches are pending or more are wanted. */
+  tracking(): boolean {
+    return this.pending.length > 0 || this.options.wanted() > this.pending.length;
+  }
+
+  flush(): void {
+    const { pending } = this;
+    while (pending.length > 0 && (pending[0] as Pending).need === 0) this.options.emit((pending.shift() as Pending).match);
+  }
+
   /** Hands `match` on, or keeps it until `need` more lines are known. */
-  const queue = (match: SearchMatch, need: number): void => {
-    pending.push({ match, need });
-    flush();
-  };
+  queue(match: SearchMatch, need: number): void {
+    this.pending.push({ match, need });
+    this.flush();
+  }
+
   /** A line after every pending match (its clipped form). */
-  const feed = (clipped: string): void => {
-    for (const item of pending) {
+  feed(clipped: string): void {
+    for (const item of this.pending) {
       if (item.need > 0) {
         item.match.after?.push(clipped);
         item.need -= 1;
       }
     }
-    flush();
-  };
-  const remember = (clipped: string[]): void => {
+    this.flush();
+  }
+
+  remember(clipped: string[]): void {
+    const { K, ring } = this;
     if (K === 0) return;
     ring.push(...clipped);
     if (ring.length > K) ring.splice(0, ring.length - K);
-  };
+  }
 
-  /** One run of whole lines (the last run may end without a break). */
-  const runOf = async (text: string, last: boolean): Promise<boolean> => {
-    const track = tracking();
-    if (track && K > 0 && pending.length > 0) for (const line of firstLines(text, K)) feed(clipLine(line));
-    const want = wanted();
-    const result = await scanText(text, pattern, { deadline, wantOffsets: want, maxHits: Infinity, pause: options.pause });
-    count += result.count;
+  /** Reads the file window by window: runs of whole lines to {@link runOf}, a line longer than a window to {@link longLine}. */
+  async run(): Promise<StreamResult> {
+    const { input, options, deadline, windowBytes } = this;
+    // Binary from the first 8 KiB, as for a whole file; a UTF-8 BOM is skipped.
+    const sniff = await input.read(0, Math.min(SNIFF, input.size));
+    if (sniff.indexOf(0) !== -1) return { count: 0, stopped: false, binary: true };
+    let pos = sniff.length >= 3 && sniff[0] === 0xef && sniff[1] === 0xbb && sniff[2] === 0xbf ? 3 : 0;
+    /** Bytes of an unfinished line, read already: they start at `pos - carry.length`. */
+    let carry: Uint8Array = new Uint8Array(0);
+    let lastPause = Date.now();
+    while (pos < input.size || carry.length > 0) {
+      if (Date.now() >= deadline) return { count: this.count, stopped: true, binary: false };
+      if (Date.now() - lastPause >= 40) {
+        await options.pause();
+        lastPause = Date.now();
+      }
+      const fresh = pos < input.size ? await input.read(pos, windowBytes - carry.length) : new Uint8Array(0);
+      // Shorter than its size said (cut while it was searched): done.
+      if (fresh.length === 0 && carry.length === 0) break;
+      const start = pos - carry.length;
+      const buffer = concat(carry, fresh);
+      pos += fresh.length;
+      const atEof = pos >= input.size || fresh.length === 0;
+      const cut = atEof ? buffer.length : lineCut(buffer);
+      carry = new Uint8Array(0);
+      if (cut === 0) {
+        // No line break in a whole window: a long line, read on in windows of its own.
+        const next = await this.longLine(start, buffer);
+        if (next === 'binary') return { count: 0, stopped: false, binary: true };
+        if (next === 'stopped') return { count: this.count, stopped: true, binary: false };
+        pos = next;
+        continue;
+      }
+      if (cut < buffer.length) carry = buffer.slice(cut);
+      const text = input.decode(cut === buffer.length ? buffer : buffer.subarray(0, cut));
+      if (text === null) return { count: 0, stopped: false, binary: true };
+      if (await this.runOf(text, atEof && carry.length === 0)) return { count: this.count, stopped: true, binary: false };
+    }
+    for (const item of this.pending) item.need = 0;
+    this.flush();
+    return { count: this.count, stopped: false, binary: false };
+  }
+
+  /** One run of whole lines (the last run may end without a break); whether the deadline stopped it. */
+  async runOf(text: string, last: boolean): Promise<boolean> {
+    const { K, ring, pattern, options } = this;
+    const track = this.tracking();
+    if (track && K > 0 && this.pending.length > 0) for (const line of firstLines(text, K)) this.feed(clipLine(line));
+    const want = this.wanted();
+    const result = await scanText(text, pattern, { deadline: this.deadline, wantOffsets: want, maxHits: Infinity, pause: options.pause });
+    this.count += result.count;
     if (want > 0 && result.hits.length > 0) {
       const formatter = new MatchFormatter(text);
       for (const hit of result.hits) {
-        if (hit.start < 0 || wanted() === 0) break;
-        const match = formatter.format(path, hit, K);
+        if (hit.start < 0 || this.wanted() === 0) break;
+        const match = formatter.format(this.path, hit, K);
         const k = formatter.lineIndex(hit.lineStart);
-        match.line_number += lineBase;
+        match.line_number += this.lineBase;
         if (K > 0) {
           if (k < K && ring.length > 0) match.before = [...ring.slice(Math.max(0, ring.length - (K - k))), ...(match.before ?? [])];
-          queue(match, last ? 0 : K - (match.after?.length ?? 0));
-        } else queue(match, 0);
+          this.queue(match, last ? 0 : K - (match.after?.length ?? 0));
+        } else this.queue(match, 0);
       }
     }
     if (track) {
-      remember(lastLines(text, K).map(clipLine));
-      lineBase += countLines(text);
+      this.remember(lastLines(text, K).map(clipLine));
+      this.lineBase += countLines(text);
     }
     return result.stopped;
-  };
+  }
 
-  /** Finds a match starting in `[c0, c1)` of `x`; `atEnd`: `x` ends where the line does. undefined: none; null: the deadline came. */
-  const sensitive = endSensitive(pattern);
-  const findIn = (x: string, c0: number, c1: number, atEnd: boolean): [number, number] | undefined | null => {
-    if (pattern.mode === 'literal') {
-      const literal = pattern.literal as string;
-      const at = indexOfText(x, literal, c0);
-      return at !== -1 && at < c1 ? [at, at + literal.length] : undefined;
-    }
-    if (pattern.required !== undefined && indexOfText(x, pattern.required) === -1) return undefined;
-    const v8 = pattern.mode === 'linear' ? pattern.v8 : undefined;
-    if (v8) {
-      let from = c0;
-      for (let tries = 0; tries < 16; tries += 1) {
-        v8.lastIndex = from;
-        const m = v8.exec(x);
-        if (m === null || m.index >= c1) return undefined;
-        const end = m.index + (m[1] as string).length;
-        const before = x.charCodeAt(m.index - 1);
-        const here = x.charCodeAt(m.index);
-        // V8 reports empty matches inside a surrogate pair; a match reaching the window's end may lean
-        // on `$` or `\b` there: look again just after its start.
-        if ((before >= 0xd800 && before <= 0xdbff && here >= 0xdc00 && here <= 0xdfff) || (end === x.length && !atEnd && sensitive)) {
-          from = m.index + 1;
-          continue;
-        }
-        return [m.index, end];
-      }
-      return undefined;
-    }
-    const re2 = pattern.re2;
-    if (!re2.test(x)) return undefined;
-    const win = Math.max(256, Math.floor(FIND_WORK / Math.max(1, re2.programSize())));
-    for (let p = c0; p < c1; p += win >> 1) {
-      const lo = p > 0 ? p - 1 : 0;
-      const hi = Math.min(x.length, p + win);
-      const m = re2.matcher(x.slice(lo, hi));
-      if (m.find(p - lo)) {
-        const s = lo + m.start();
-        const e = lo + m.end();
-        if (s >= c1) return undefined;
-        if (!(e === hi && (hi < x.length || !atEnd) && sensitive)) return [s, e];
-      }
-      if (hi >= x.length) return undefined;
-      if (Date.now() >= deadline) return null;
-    }
-    return undefined;
-  };
-
-  /** A line longer than a window, from byte `start` (`first`: its first bytes, read already); returns where the next line starts, or -1 when stopped. */
-  const longLine = async (start: number, first: Uint8Array): Promise<number | 'binary' | 'stopped'> => {
+  /**
+   * A line longer than a window, from byte `start` (`first`: its first bytes, read already): searched
+   * part by part, each part with {@link overlap} characters of its neighbours; returns where the next
+   * line starts, 'binary', or 'stopped' (the deadline).
+   */
+  async longLine(start: number, first: Uint8Array): Promise<number | 'binary' | 'stopped'> {
+    const { pattern, input, overlap, K } = this;
     if (pattern.mode !== 'literal' && !(pattern.mode === 'linear' && pattern.v8) && !re2Engine()) await loadRe2Engine();
     let pos = start;
     let bytes = first;
@@ -277,27 +335,18 @@ export async function scanStream(path: string, input: StreamInput, pattern: Sear
     let cps = 0;
     let matched = false;
     let lastPause = Date.now();
-    let found: { at: number; length: number; column: number; cand: string; candUnits: number; candCp: number } | undefined;
-    let held: { text: string; units: number; cps: number } | undefined;
+    let found: LongLineHit | undefined;
+    let held: LinePart | undefined;
     let next = -1;
-    const want = wanted() > 0;
-    const search = (body: { text: string; units: number; cps: number }, after: string, atEnd: boolean): boolean => {
+    const want = this.wanted() > 0;
+    /** Searches `body` (with `tail` before it and `after` after it); true when the deadline came. */
+    const search = (body: LinePart, after: string, atEnd: boolean): boolean => {
       const x = tail + body.text + after;
-      const c0 = tail.length;
-      const hit = findIn(x, c0, c0 + body.text.length, atEnd);
+      const hit = findIn(pattern, this.sensitive, this.deadline, x, tail.length, tail.length + body.text.length, atEnd);
       if (hit === null) return true;
       if (hit !== undefined) {
         matched = true;
-        if (want) {
-          const [s, e] = hit;
-          const xUnits = body.units - tail.length;
-          const xCp = body.cps - countCodePoints(tail);
-          let cs = Math.max(0, s - MAX_LINE_CHARS);
-          const c = x.charCodeAt(cs);
-          if (cs > 0 && c >= 0xdc00 && c <= 0xdfff) cs -= 1;
-          const cand = x.slice(cs, Math.min(x.length, s + MAX_LINE_CHARS + 1));
-          found = { at: xUnits + s, length: e - s, column: xCp + countCodePoints(x, 0, s) + 1, cand, candUnits: xUnits + cs, candCp: xCp + countCodePoints(x, 0, cs) };
-        }
+        if (want) found = longLineHit(x, hit, body.units - tail.length, body.cps - countCodePoints(tail));
       }
       return false;
     };
@@ -337,89 +386,118 @@ export async function scanStream(path: string, input: StreamInput, pattern: Sear
         next = input.size;
         break;
       }
-      if (Date.now() >= deadline) return 'stopped';
+      if (Date.now() >= this.deadline) return 'stopped';
       if (Date.now() - lastPause >= 40) {
-        await options.pause();
+        await this.options.pause();
         lastPause = Date.now();
       }
-      bytes = await input.read(pos, windowBytes);
+      bytes = await input.read(pos, this.windowBytes);
       if (bytes.length === 0) {
         next = input.size;
         break;
       }
     }
     if (held && !matched && search(held, '', true)) return 'stopped';
-    let headEnd = MAX_LINE_CHARS;
-    const c = head.charCodeAt(headEnd - 1);
-    if (c >= 0xd800 && c <= 0xdbff) headEnd -= 1;
-    const clipped = units <= MAX_LINE_CHARS ? head : `${head.slice(0, headEnd)} [... ${cps - countCodePoints(head, 0, headEnd)} more characters]`;
-    if (K > 0) feed(clipped);
+    const clipped = clippedHead(head, units, cps);
+    if (K > 0) this.feed(clipped);
     if (matched) {
-      count += 1;
-      if (found && wanted() > 0) {
-        const size = units;
-        const span = Math.min(found.length, MAX_LINE_CHARS);
-        let s = Math.max(0, Math.min(size - MAX_LINE_CHARS, found.at - Math.floor((MAX_LINE_CHARS - span) / 2)));
-        let e = s + MAX_LINE_CHARS;
-        const cand = found.cand;
-        const first = cand.charCodeAt(s - found.candUnits);
-        if (s > 0 && first >= 0xdc00 && first <= 0xdfff) s += 1;
-        const lastChar = cand.charCodeAt(e - 1 - found.candUnits);
-        if (e < size && lastChar >= 0xd800 && lastChar <= 0xdbff) e -= 1;
-        const rs = s - found.candUnits;
-        const re = e - found.candUnits;
-        const beforeCp = found.candCp + countCodePoints(cand, 0, rs);
-        const afterCp = cps - (found.candCp + countCodePoints(cand, 0, re));
-        const line = (s > 0 ? `[... ${beforeCp} characters before] ` : '') + cand.slice(rs, re) + (e < size ? ` [... ${afterCp} characters after]` : '');
-        const match: SearchMatch = { file_path: path, line_number: lineBase + 1, column: found.column, line };
+      this.count += 1;
+      if (found && this.wanted() > 0) {
+        const match: SearchMatch = { file_path: this.path, line_number: this.lineBase + 1, column: found.column, line: longLineExcerpt(found, units, cps) };
         if (K > 0) {
-          match.before = ring.slice(Math.max(0, ring.length - K));
+          match.before = this.ring.slice(Math.max(0, this.ring.length - K));
           match.after = [];
-          queue(match, next >= input.size ? 0 : K);
-        } else queue(match, 0);
+          this.queue(match, next >= input.size ? 0 : K);
+        } else this.queue(match, 0);
       }
     }
-    remember([clipped]);
-    lineBase += 1;
+    this.remember([clipped]);
+    this.lineBase += 1;
     return next;
-  };
-
-  // Binary from the first 8 KiB, as for a whole file; a UTF-8 BOM is skipped.
-  const sniff = await input.read(0, Math.min(SNIFF, input.size));
-  if (sniff.indexOf(0) !== -1) return { count: 0, stopped: false, binary: true };
-  let pos = sniff.length >= 3 && sniff[0] === 0xef && sniff[1] === 0xbb && sniff[2] === 0xbf ? 3 : 0;
-  /** Bytes of an unfinished line, read already: they start at `pos - carry.length`. */
-  let carry: Uint8Array = new Uint8Array(0);
-  let lastPause = Date.now();
-  while (pos < input.size || carry.length > 0) {
-    if (Date.now() >= deadline) return { count, stopped: true, binary: false };
-    if (Date.now() - lastPause >= 40) {
-      await options.pause();
-      lastPause = Date.now();
-    }
-    const fresh = pos < input.size ? await input.read(pos, windowBytes - carry.length) : new Uint8Array(0);
-    // Shorter than its size said (cut while it was searched): done.
-    if (fresh.length === 0 && carry.length === 0) break;
-    const start = pos - carry.length;
-    const buffer = concat(carry, fresh);
-    pos += fresh.length;
-    const atEof = pos >= input.size || fresh.length === 0;
-    const cut = atEof ? buffer.length : lineCut(buffer);
-    carry = new Uint8Array(0);
-    if (cut === 0) {
-      // No line break in a whole window: a long line, read on in windows of its own.
-      const next = await longLine(start, buffer);
-      if (next === 'binary') return { count: 0, stopped: false, binary: true };
-      if (next === 'stopped') return { count, stopped: true, binary: false };
-      pos = next;
-      continue;
-    }
-    if (cut < buffer.length) carry = buffer.slice(cut);
-    const text = input.decode(cut === buffer.length ? buffer : buffer.subarray(0, cut));
-    if (text === null) return { count: 0, stopped: false, binary: true };
-    if (await runOf(text, atEof && carry.length === 0)) return { count, stopped: true, binary: false };
   }
-  for (const item of pending) item.need = 0;
-  flush();
-  return { count, stopped: false, binary: false };
+}
+
+/** A long line's first {@link MAX_LINE_CHARS} characters, with how many more there are when it is longer. */
+function clippedHead(head: string, units: number, cps: number): string {
+  let headEnd = MAX_LINE_CHARS;
+  const c = head.charCodeAt(headEnd - 1);
+  if (c >= 0xd800 && c <= 0xdbff) headEnd -= 1;
+  return units <= MAX_LINE_CHARS ? head : `${head.slice(0, headEnd)} [... ${cps - countCodePoints(head, 0, headEnd)} more characters]`;
+}
+
+/** Where the match `[s, e)` of `x` lies in its line (`x` starts at line offset `xUnits`, code point `xCp`), with the text around it. */
+function longLineHit(x: string, [s, e]: [number, number], xUnits: number, xCp: number): LongLineHit {
+  let cs = Math.max(0, s - MAX_LINE_CHARS);
+  const c = x.charCodeAt(cs);
+  if (cs > 0 && c >= 0xdc00 && c <= 0xdfff) cs -= 1;
+  const cand = x.slice(cs, Math.min(x.length, s + MAX_LINE_CHARS + 1));
+  return { at: xUnits + s, length: e - s, column: xCp + countCodePoints(x, 0, s) + 1, cand, candUnits: xUnits + cs, candCp: xCp + countCodePoints(x, 0, cs) };
+}
+
+/** The excerpt of a long line around its match: {@link MAX_LINE_CHARS} characters centred on it, with the counts of those cut off. */
+function longLineExcerpt(found: LongLineHit, size: number, cps: number): string {
+  const span = Math.min(found.length, MAX_LINE_CHARS);
+  let s = Math.max(0, Math.min(size - MAX_LINE_CHARS, found.at - Math.floor((MAX_LINE_CHARS - span) / 2)));
+  let e = s + MAX_LINE_CHARS;
+  const cand = found.cand;
+  const first = cand.charCodeAt(s - found.candUnits);
+  if (s > 0 && first >= 0xdc00 && first <= 0xdfff) s += 1;
+  const lastChar = cand.charCodeAt(e - 1 - found.candUnits);
+  if (e < size && lastChar >= 0xd800 && lastChar <= 0xdbff) e -= 1;
+  const rs = s - found.candUnits;
+  const re = e - found.candUnits;
+  const beforeCp = found.candCp + countCodePoints(cand, 0, rs);
+  const afterCp = cps - (found.candCp + countCodePoints(cand, 0, re));
+  return (s > 0 ? `[... ${beforeCp} characters before] ` : '') + cand.slice(rs, re) + (e < size ? ` [... ${afterCp} characters after]` : '');
+}
+
+/**
+ * Finds a match starting in `[c0, c1)` of `x`; `atEnd`: `x` ends where the line does (`sensitive`:
+ * the pattern looks past a match's end, so a match reaching `x`'s end elsewhere is looked at again).
+ * undefined: none; null: the deadline came.
+ */
+function findIn(pattern: SearchPattern, sensitive: boolean, deadline: number, x: string, c0: number, c1: number, atEnd: boolean): [number, number] | undefined | null {
+  if (pattern.mode === 'literal') {
+    const literal = pattern.literal as string;
+    const at = indexOfText(x, literal, c0);
+    return at !== -1 && at < c1 ? [at, at + literal.length] : undefined;
+  }
+  if (pattern.required !== undefined && indexOfText(x, pattern.required) === -1) return undefined;
+  const v8 = pattern.mode === 'linear' ? pattern.v8 : undefined;
+  if (v8) {
+    let from = c0;
+    for (let tries = 0; tries < 16; tries += 1) {
+      v8.lastIndex = from;
+      const m = v8.exec(x);
+      if (m === null || m.index >= c1) return undefined;
+      const end = m.index + (m[1] as string).length;
+      const before = x.charCodeAt(m.index - 1);
+      const here = x.charCodeAt(m.index);
+      // V8 reports empty matches inside a surrogate pair; a match reaching the window's end may lean
+      // on `$` or `\b` there: look again just after its start.
+      if ((before >= 0xd800 && before <= 0xdbff && here >= 0xdc00 && here <= 0xdfff) || (end === x.length && !atEnd && sensitive)) {
+        from = m.index + 1;
+        continue;
+      }
+      return [m.index, end];
+    }
+    return undefined;
+  }
+  const re2 = pattern.re2;
+  if (!re2.test(x)) return undefined;
+  const win = Math.max(256, Math.floor(FIND_WORK / Math.max(1, re2.programSize())));
+  for (let p = c0; p < c1; p += win >> 1) {
+    const lo = p > 0 ? p - 1 : 0;
+    const hi = Math.min(x.length, p + win);
+    const m = re2.matcher(x.slice(lo, hi));
+    if (m.find(p - lo)) {
+      const s = lo + m.start();
+      const e = lo + m.end();
+      if (s >= c1) return undefined;
+      if (!(e === hi && (hi < x.length || !atEnd) && sensitive)) return [s, e];
+    }
+    if (hi >= x.length) return undefined;
+    if (Date.now() >= deadline) return null;
+  }
+  return undefined;
 }
