@@ -11,6 +11,7 @@ import { fromClassicTool } from './classic-tool.js';
 import { isExecuteTool, type AnyTool, type ExecuteTool, type Tool, type ToolContext, type ToolSchema } from './tool.js';
 import type { JsonSchema } from './json.js';
 import { coerceArguments, compileValidator, formatValidationErrors, parseSchema, precompiledValidator, type ArgumentValidator, type GeneratedValidators } from './validation.js';
+import { isThenable } from './thenable.js';
 
 /** A registered tool as the runner uses it. */
 export interface ToolEntry {
@@ -50,9 +51,6 @@ const NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/;
 /** Names that match the pattern but mean something to every JavaScript object a bridge keys by tool name. */
 const RESERVED_NAMES: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof (value as { then?: unknown } | null)?.then === 'function';
-}
 
 /** A JSON Schema validator that may still be compiling: `get()` once ready, `compile()` to get it ready. */
 class LazyValidator {
