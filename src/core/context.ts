@@ -13,6 +13,7 @@ import type { FsPromises } from './fs-port.js';
 import type { JsonValue } from './json.js';
 import type { Platform } from './platform.js';
 import type { ToolMessage } from './wire.js';
+import { wrapFsMethods } from './fs-proxy.js';
 
 export type { ToolMessage } from './wire.js';
 
@@ -299,37 +300,27 @@ interface ChangeWatch {
  * file is still renamed or removed.
  */
 function guardedFs(fs: FsPromises, signal: AbortSignal, watch: ChangeWatch): FsPromises {
-  const cache = new Map<PropertyKey, unknown>();
-  return new Proxy(fs, {
-    get(target, property) {
-      if (cache.has(property)) return cache.get(property);
-      const value: unknown = Reflect.get(target, property, target);
-      if (typeof value !== 'function') return value;
-      const method = value as (...args: unknown[]) => unknown;
-      const wrapped =
-        typeof property === 'string' && MUTATING.has(property)
-          ? (...args: unknown[]): unknown => {
-              if (signal.aborted && !watch.started()) {
-                const reason = signal.reason as { code?: unknown } | undefined;
-                return Promise.reject(reason && typeof reason.code === 'string' ? reason : new ToolError('cancelled', 'the call was cancelled before it changed anything'));
-              }
-              // rename changes both its paths; symlink, link and copyFile their second one; the others their first.
-              const paths = (property === 'rename' ? args.slice(0, 2) : property === 'symlink' || property === 'copyFile' || property === 'link' ? args.slice(1, 2) : args.slice(0, 1)).filter(
-                (arg): arg is string => typeof arg === 'string',
-              );
-              watch.begin(paths);
-              let settled: unknown;
-              try {
-                settled = method.apply(target, args);
-              } catch (error) {
-                watch.end();
-                throw error;
-              }
-              return Promise.resolve(settled).finally(() => watch.end());
-            }
-          : method.bind(target);
-      cache.set(property, wrapped);
-      return wrapped;
-    },
-  });
+  return wrapFsMethods(fs, (property, method, target) =>
+    MUTATING.has(property)
+      ? (...args: unknown[]): unknown => {
+          if (signal.aborted && !watch.started()) {
+            const reason = signal.reason as { code?: unknown } | undefined;
+            return Promise.reject(reason && typeof reason.code === 'string' ? reason : new ToolError('cancelled', 'the call was cancelled before it changed anything'));
+          }
+          // rename changes both its paths; symlink, link and copyFile their second one; the others their first.
+          const paths = (property === 'rename' ? args.slice(0, 2) : property === 'symlink' || property === 'copyFile' || property === 'link' ? args.slice(1, 2) : args.slice(0, 1)).filter(
+            (arg): arg is string => typeof arg === 'string',
+          );
+          watch.begin(paths);
+          let settled: unknown;
+          try {
+            settled = method.apply(target, args);
+          } catch (error) {
+            watch.end();
+            throw error;
+          }
+          return Promise.resolve(settled).finally(() => watch.end());
+        }
+      : undefined,
+  );
 }

@@ -1,6 +1,7 @@
 // The journaling view of `ctx.fs`: before a call first changes a path, what is there is kept.
 import type { FsPromises } from '../core/fs-port.js';
 import { joinPath } from '../core/posix-path.js';
+import { wrapFsMethods } from '../core/fs-proxy.js';
 
 /**
  * Stores file bytes as a blob (held for the open turn) and answers their image, `'sha256:<hex>'`. A
@@ -128,47 +129,39 @@ const SECOND_PATH = new Set(['copyFile', 'symlink', 'link']);
  * the call's outcome.
  */
 export function journalingFs(fs: FsPromises, call: CallCapture, keep: KeepBytes): FsPromises {
-  const cache = new Map<PropertyKey, unknown>();
-  return new Proxy(fs, {
-    get(target, property) {
-      if (cache.has(property)) return cache.get(property);
-      const value: unknown = Reflect.get(target, property, target);
-      if (typeof value !== 'function') return value;
-      const method = value as (...args: unknown[]) => unknown;
-      let wrapped: unknown;
-      if (typeof property === 'string' && (FIRST_PATH.has(property) || SECOND_PATH.has(property))) {
-        const at = FIRST_PATH.has(property) ? 0 : 1;
-        const whole = property === 'writeFile' || property === 'writeFileAtomic';
-        wrapped = async (...args: unknown[]): Promise<unknown> => {
-          const path = args[at];
-          if (typeof path !== 'string') return method.apply(target, args);
-          await call.capture(target, path, keep);
-          try {
-            const result = await method.apply(target, args);
-            const data = args[1];
-            await call.post(target, path, keep, whole && (typeof data === 'string' || data instanceof Uint8Array) ? data : undefined);
-            return result;
-          } catch (error) {
-            await call.post(target, path, keep);
-            throw error;
-          }
-        };
-      } else if (property === 'rename') {
-        wrapped = async (...args: unknown[]): Promise<unknown> => {
-          const [from, to] = args;
-          if (typeof from !== 'string' || typeof to !== 'string') return method.apply(target, args);
-          await captureRename(target, call, from, to, keep);
-          try {
-            return await method.apply(target, args);
-          } finally {
-            await call.post(target, from, keep);
-            await call.post(target, to, keep);
-          }
-        };
-      } else wrapped = method.bind(target);
-      cache.set(property, wrapped);
-      return wrapped;
-    },
+  return wrapFsMethods(fs, (property, method, target) => {
+    if (FIRST_PATH.has(property) || SECOND_PATH.has(property)) {
+      const at = FIRST_PATH.has(property) ? 0 : 1;
+      const whole = property === 'writeFile' || property === 'writeFileAtomic';
+      return async (...args: unknown[]): Promise<unknown> => {
+        const path = args[at];
+        if (typeof path !== 'string') return method.apply(target, args);
+        await call.capture(target, path, keep);
+        try {
+          const result = await method.apply(target, args);
+          const data = args[1];
+          await call.post(target, path, keep, whole && (typeof data === 'string' || data instanceof Uint8Array) ? data : undefined);
+          return result;
+        } catch (error) {
+          await call.post(target, path, keep);
+          throw error;
+        }
+      };
+    }
+    if (property === 'rename') {
+      return async (...args: unknown[]): Promise<unknown> => {
+        const [from, to] = args;
+        if (typeof from !== 'string' || typeof to !== 'string') return method.apply(target, args);
+        await captureRename(target, call, from, to, keep);
+        try {
+          return await method.apply(target, args);
+        } finally {
+          await call.post(target, from, keep);
+          await call.post(target, to, keep);
+        }
+      };
+    }
+    return undefined;
   });
 }
 
