@@ -125,6 +125,8 @@ function chromiumProject(): TestProjectInlineConfiguration {
       globalSetup: ['test/support/lazy-setup.ts'],
       // Beside the node project, not after it: one page runs these files one at a time, which leaves
       // the CPUs room, and the node project's tests wait on child processes and timers much of the time.
+      // (Projects run side by side must name the same maxWorkers; browser.fileParallelism keeps one page.)
+      maxWorkers: 2,
       browser: {
         enabled: true,
         headless: true,
@@ -132,6 +134,7 @@ function chromiumProject(): TestProjectInlineConfiguration {
         instances: [{ browser: 'chromium' }],
         api: { host: '127.0.0.1', port: 63315, strictPort: false },
         screenshotFailures: false,
+        fileParallelism: false,
       },
     },
   };
