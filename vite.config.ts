@@ -2,7 +2,7 @@ import { existsSync, globSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { playwright } from '@vitest/browser-playwright';
-import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+import { configDefaults, defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
 /** Debian's Chromium; the browser project fails (never skips) when it is missing. */
 const CHROMIUM = '/usr/bin/chromium';
@@ -58,6 +58,15 @@ const SLOW_TESTS = [
   'test/readme-quickstarts.test.ts', // loads the Node platform and the AI SDK from source
 ];
 
+/**
+ * The test files that need a module graph of their own: they replace a module for the whole file
+ * (`vi.mock('#lazy')`), which only works when the file imports the modules afresh. Every other Node test
+ * file shares its worker's module graph with the files that ran before it (`isolate: false`): loading
+ * the sources once per worker instead of once per file is most of what a run of the quick files costs
+ * (import time). Those files restore what they stub (spies, timers, globals) before they end.
+ */
+const ISOLATED_TESTS = ['src/core/file-cache.test.ts', 'src/tools/edit-file-hint-unavailable.test.ts'];
+
 /** Whether the test file at `path` runs the built package (imports test/support/build.ts or built-search.ts). */
 function runsBuiltPackage(path: string): boolean {
   return /from '[./]*(test\/)?support\/(build|built-search)(\.js)?'/.test(readFileSync(join(ROOT, path), 'utf8'));
@@ -77,38 +86,33 @@ export default defineConfig(({ mode }) => ({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    projects: mode === 'fast' ? [fastProject()] : [nodeProject(), chromiumProject()],
+    projects: mode === 'fast' ? nodeProjects('fast', fastTests()) : [...nodeProjects('node', NODE_TESTS), chromiumProject()],
   },
 }));
 
-function fastProject(): TestProjectInlineConfiguration {
-  return {
+/**
+ * The Node tests of `include` as two projects: `name` (every file but {@link ISOLATED_TESTS}, sharing
+ * a module graph per worker) and `name-isolated` (those, each with its own).
+ */
+function nodeProjects(name: string, include: string[]): TestProjectInlineConfiguration[] {
+  const project = (suffix: string, files: string[], isolate: boolean): TestProjectInlineConfiguration => ({
     extends: true,
     test: {
-      name: 'fast',
-      include: fastTests(),
+      name: name + suffix,
+      include: files,
+      exclude: isolate ? configDefaults.exclude : [...configDefaults.exclude, ...ISOLATED_TESTS],
       pool: 'forks',
-      // Two files at a time: most of these wait on timers, files and child processes, not the CPU.
-      maxWorkers: 2,
-      globalSetup: ['test/support/lazy-setup.ts'],
-    },
-  };
-}
-
-function nodeProject(): TestProjectInlineConfiguration {
-  return {
-    extends: true,
-    test: {
-      name: 'node',
-      include: NODE_TESTS,
-      pool: 'forks',
+      isolate,
       // Two files at a time on 2 cores (vitest's default there is one): much of the suite waits on
       // child processes, Redis, Chromium, timers and the disk rather than on the CPU.
       maxWorkers: 2,
       // toolhost's own modules loaded on demand come from lazy/*.min.js on Node too: generated.
       globalSetup: ['test/support/lazy-setup.ts'],
     },
-  };
+  });
+  const matched = new Set(globSync(include, { cwd: ROOT }));
+  const isolated = ISOLATED_TESTS.filter((path) => matched.has(path));
+  return isolated.length > 0 ? [project('', include, false), project('-isolated', isolated, true)] : [project('', include, false)];
 }
 
 function chromiumProject(): TestProjectInlineConfiguration {
@@ -119,8 +123,10 @@ function chromiumProject(): TestProjectInlineConfiguration {
       include: BROWSER_TESTS,
       // In browsers the libraries that only some calls need load by URL: lazy/*.min.js, generated.
       globalSetup: ['test/support/lazy-setup.ts'],
-      // After the node project, not beside it: its Chromium tests and this one's would share the CPUs.
-      sequence: { groupOrder: 1 },
+      // Beside the node project, not after it: one page runs these files one at a time, which leaves
+      // the CPUs room, and the node project's tests wait on child processes and timers much of the time.
+      // (Projects run side by side must name the same maxWorkers; browser.fileParallelism keeps one page.)
+      maxWorkers: 2,
       browser: {
         enabled: true,
         headless: true,
@@ -128,6 +134,7 @@ function chromiumProject(): TestProjectInlineConfiguration {
         instances: [{ browser: 'chromium' }],
         api: { host: '127.0.0.1', port: 63315, strictPort: false },
         screenshotFailures: false,
+        fileParallelism: false,
       },
     },
   };

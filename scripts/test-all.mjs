@@ -1,0 +1,77 @@
+#!/usr/bin/env node
+// `npm test`: the type checks beside the build and the tests, not before them. tsc runs on one core,
+// so the three checks (tsconfig.json, tsconfig.core.json, demo/tsconfig.json) run at a lower priority
+// while `npm run build` and then `npm run test:unit` use the machine; their output is printed when they
+// end, after the tests' own. Exits 1 when any part failed (a check, the build or a test), 0 otherwise.
+//
+//   node scripts/test-all.mjs
+import { spawn } from 'node:child_process';
+import { setPriority } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = join(fileURLToPath(new URL('.', import.meta.url)), '..');
+const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+/** The type checks of `npm run typecheck`, as tsc arguments. */
+const CHECKS = [
+  ['-p', 'tsconfig.json', '--noEmit'],
+  ['-p', 'tsconfig.core.json'],
+  ['-p', 'demo/tsconfig.json', '--noEmit'],
+];
+/** Nice value of the type checks: the tests' deadlines come first. */
+const CHECK_PRIORITY = 10;
+
+/**
+ * Runs `command` with `args` in the repository; resolves with its exit code (1 when it could not
+ * start or died of a signal) and, when `capture`, what it printed.
+ * @param {string} command
+ * @param {string[]} args
+ * @param {{ capture?: boolean, priority?: number }} [options]
+ * @returns {Promise<{ code: number, output: string }>}
+ */
+function run(command, args, options = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: ROOT, stdio: options.capture ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+    let output = '';
+    if (options.capture) {
+      child.stdout.on('data', (chunk) => (output += chunk));
+      child.stderr.on('data', (chunk) => (output += chunk));
+    }
+    if (options.priority !== undefined && child.pid !== undefined) {
+      try {
+        setPriority(child.pid, options.priority);
+      } catch {
+        // not permitted here: the check runs at normal priority
+      }
+    }
+    child.once('error', (error) => resolve({ code: 1, output: `${output}${error.message}\n` }));
+    child.once('close', (code) => resolve({ code: code ?? 1, output }));
+  });
+}
+
+/** The type checks one after another (one core), each with its output; resolves with the failed ones' names and output. */
+async function typecheck() {
+  const failures = [];
+  for (const args of CHECKS) {
+    const { code, output } = await run(process.execPath, [TSC, ...args], { capture: true, priority: CHECK_PRIORITY });
+    if (code !== 0) failures.push(`tsc ${args.join(' ')} (exit ${code}):\n${output}`);
+  }
+  return failures;
+}
+
+async function main() {
+  const started = Date.now();
+  const checking = typecheck();
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const build = await run(npm, ['run', 'build']);
+  const tests = build.code === 0 ? await run(npm, ['run', 'test:unit']) : { code: 1 };
+  const failures = await checking;
+  const seconds = Math.round((Date.now() - started) / 1000);
+  for (const failure of failures) process.stderr.write(`\n${failure}`);
+  const parts = [`build ${build.code === 0 ? 'ok' : 'failed'}`, `type checks ${failures.length === 0 ? 'ok' : `${failures.length} failed`}`];
+  if (build.code === 0) parts.push(`tests ${tests.code === 0 ? 'ok' : 'failed'}`);
+  console.log(`npm test: ${parts.join(', ')} (${seconds} s)`);
+  return build.code === 0 && tests.code === 0 && failures.length === 0 ? 0 : 1;
+}
+
+process.exitCode = await main();
