@@ -67,9 +67,11 @@ const SLOW_TESTS = [
  */
 const ISOLATED_TESTS = ['src/core/file-cache.test.ts', 'src/tools/edit-file-hint-unavailable.test.ts'];
 
-/** Whether the test file at `path` runs the built package (imports test/support/build.ts or built-search.ts). */
+/** Whether the test file at `path` runs the built package (imports test/support/build.ts or built-search.ts, or runs bin/toolhost.mjs). */
 function runsBuiltPackage(path: string): boolean {
-  return /from '[./]*(test\/)?support\/(build|built-search)(\.js)?'/.test(readFileSync(join(ROOT, path), 'utf8'));
+  const text = readFileSync(join(ROOT, path), 'utf8');
+  // The support modules that build, or the `toolhost` command itself (bin/toolhost.mjs runs dist/).
+  return /from '[./]*(test\/)?support\/(build|built-search)(\.js)?'/.test(text) || /'bin', 'toolhost\.mjs'|bin\/toolhost\.mjs/.test(text);
 }
 
 /** The Node tests of `npm run test:fast`: no browser, no build, no slow file. */
