@@ -102,9 +102,9 @@ describe('createNodePlatform', () => {
     expect(createNodePlatform({ root: join(base, 'root-alias') }).root).toBe(root);
   });
 
-  it('throws not_found for a missing root and not_a_directory for a file', () => {
-    expect(() => createNodePlatform({ root: join(base, 'missing') })).toThrow(expect.objectContaining({ code: 'not_found', message: expect.stringContaining('does not exist') }));
-    expect(() => createNodePlatform({ root: join(root, 'a.txt') })).toThrow(expect.objectContaining({ code: 'not_a_directory' }));
+  it('throws a TypeError (a mistake of the host) for a missing root and for a file as root', () => {
+    expect(() => createNodePlatform({ root: join(base, 'missing') })).toThrow(new TypeError(`workspace root "${join(base, 'missing')}" does not exist (ENOENT); create it first, or give inMemory: true for a workspace in memory`));
+    expect(() => createNodePlatform({ root: join(root, 'a.txt') })).toThrow(new TypeError(`workspace root "${join(root, 'a.txt')}" is a file, not a directory; give its folder as root`));
   });
 
   it('refuses an empty or non-string root with a TypeError naming it, never the current directory', () => {

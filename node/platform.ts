@@ -160,19 +160,18 @@ function refusedOnceDisposed(fs: FsPromises, disposed: AbortSignal): FsPromises 
 /** The asynchronous members of {@link FsPromises}. */
 const FILE_OPERATIONS = new Set(['readFile', 'writeFile', 'writeFileAtomic', 'readRange', 'mkdir', 'readdir', 'stat', 'lstat', 'readlink', 'symlink', 'rename', 'rm', 'unlink']);
 
-/** The realpath of an existing directory, or a ToolError `not_found` / `not_a_directory`. */
+/** The realpath of an existing directory, or a TypeError (a root that is missing or a file is the host's mistake). */
 function realDirectory(root: string): string {
   let real: string;
   try {
     real = realpathSync(root);
   } catch (error) {
-    throw new ToolError(
-      'not_found',
+    throw new TypeError(
       `workspace root "${root}" does not exist (${(error as { code?: string }).code ?? 'error'}); create it first, or give inMemory: true for a workspace in memory`,
     );
   }
   if (!statSync(real).isDirectory()) {
-    throw new ToolError('not_a_directory', `workspace root "${root}" is a file, not a directory`);
+    throw new TypeError(`workspace root "${root}" is a file, not a directory; give its folder as root`);
   }
   return real;
 }
@@ -180,8 +179,8 @@ function realDirectory(root: string): string {
 /**
  * The Node platform.
  *
- * - `root` given, or neither `root` nor `inMemory` (then `root` is `process.cwd()`): the workspace is that real directory (must exist: else a ToolError `not_found`, or
- *   `not_a_directory` for a file); `platform.root` is its realpath and workspace paths equal host paths.
+ * - `root` given, or neither `root` nor `inMemory` (then `root` is `process.cwd()`): the workspace is that real directory (must exist: else a TypeError saying it is missing, or a
+ *   file); `platform.root` is its realpath and workspace paths equal host paths.
  *   `fs` is {@link createConfinedNodeFs}: confined to the root on its own, race-free on Linux (`..`, absolute paths elsewhere
  *   and symlinks leading out → `outside_workspace`). `run_command` runs there ({@link runShellCommand}:
  *   `/bin/sh -c` in its own process group; every process it started, `setsid` ones included, ended when
