@@ -59,13 +59,23 @@ const SLOW_TESTS = [
 ];
 
 /**
- * The test files that need a module graph of their own: they replace a module for the whole file
- * (`vi.mock('#lazy')`), which only works when the file imports the modules afresh. Every other Node test
+ * The test files that need a process and a module graph of their own: two replace a module for the
+ * whole file (`vi.mock('#lazy')`), which only works when the file imports the modules afresh; four
+ * measure a peak RSS (`process.resourceUsage().maxRSS`, their own or that of a child they spawn, which
+ * on Linux starts from the high-water mark of the process it was forked from), which only means
+ * something in a process that ran nothing before. Every other Node test
  * file shares its worker's module graph with the files that ran before it (`isolate: false`): loading
  * the sources once per worker instead of once per file is most of what a run of the quick files costs
  * (import time). Those files restore what they stub (spies, timers, globals) before they end.
  */
-const ISOLATED_TESTS = ['src/core/file-cache.test.ts', 'src/tools/edit-file-hint-unavailable.test.ts'];
+const ISOLATED_TESTS = [
+  'src/core/file-cache.test.ts',
+  'src/tools/edit-file-hint-unavailable.test.ts',
+  'node/big-inputs.test.ts',
+  'node/big-tree.test.ts',
+  'node/big-search.test.ts',
+  'node/view-large.test.ts',
+];
 
 /** Whether the test file at `path` runs the built package (imports test/support/build.ts or built-search.ts, or runs bin/toolhost.mjs). */
 function runsBuiltPackage(path: string): boolean {
