@@ -22,11 +22,13 @@ describe('createMemoryPlatform', () => {
     const p = createMemoryPlatform({ files: { 'a.txt': 'a' } });
     const missing = p.fs.stat('/workspace/missing.txt');
     const removed = p.fs.rm('/workspace/nope', { recursive: false });
-    expect([inspect(missing), inspect(removed)]).toEqual(['Promise { <pending> }', 'Promise { <pending> }']);
+    // (Once a file before this one in the same worker has enabled async hooks, Node 22 prints a promise's async ids after its state.)
+    const pending = /^Promise \{\s+<pending>[\s,}]/;
+    expect([inspect(missing), inspect(removed)]).toEqual([expect.stringMatching(pending), expect.stringMatching(pending)]);
     await expect(missing).rejects.toMatchObject({ code: 'ENOENT', syscall: 'stat', path: '/workspace/missing.txt' });
     await expect(removed).rejects.toMatchObject({ code: 'ENOENT' });
     const written = p.fs.writeFile('/workspace/no-dir/b.txt', 'b');
-    expect(inspect(written)).toBe('Promise { <pending> }');
+    expect(inspect(written)).toMatch(pending);
     await expect(written).rejects.toMatchObject({ code: 'ENOENT' });
     expect(inspect(p.fs.stat('/workspace/a.txt'))).toMatch(/^Promise \{\s+MemoryStats \{/);
     expect((await p.fs.stat('/workspace/a.txt')).size).toBe(1);
