@@ -56,6 +56,9 @@ const SLOW_TESTS = [
   'test/docs-typecheck.test.ts', // one tsc over every ts block of the README and docs/
   'test/readme-mcp.test.ts', // starts toolhost mcp once per documented client configuration
   'test/readme-quickstarts.test.ts', // loads the Node platform and the AI SDK from source
+  'node/redis-state-store-kill.test.ts', // kills redis-server -9 in 12 rounds of a commit stream, ~20 s
+  'test/edit-offthread.test.ts', // watches the event loop through edits of multi-MB files, ~11 s
+  'node/web-fetch-hostile.test.ts', // hostile pages converted on worker threads up to their deadlines, ~10 s
 ];
 
 /**
