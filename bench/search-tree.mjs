@@ -6,7 +6,7 @@
 // name order, leaving out any package that would take the total past FILE_BUDGET files. That keeps
 // the tree the size the targets were set on, built the same way on every machine.
 import { execSync } from 'node:child_process';
-import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, statSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,10 +39,25 @@ function countFiles(path) {
   return n;
 }
 
+/**
+ * The folder of npm's own package: under `npm root -g`, else where the `npm` command on PATH really
+ * lives (a Node from the npm registry's `node` package put first on PATH has no npm under its prefix).
+ */
+function npmPackage() {
+  const global = join(execSync('npm root -g', { encoding: 'utf8' }).trim(), 'npm');
+  if (existsSync(join(global, 'package.json'))) return global;
+  let at = realpathSync(execSync('command -v npm', { encoding: 'utf8', shell: '/bin/sh' }).trim());
+  while (dirname(at) !== at) {
+    at = dirname(at);
+    const manifest = join(at, 'package.json');
+    if (existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).name === 'npm') return at;
+  }
+  throw new Error(`npm's package not found at ${global} nor beside the npm command on PATH`);
+}
+
 /** Copies the tree; returns `{ base, dir, files, bytes }` (`dir` = base/tree). */
 export function buildSearchTree() {
-  const npmRoot = join(execSync('npm root -g', { encoding: 'utf8' }).trim(), 'npm');
-  if (!existsSync(npmRoot)) throw new Error(`npm's package not found at ${npmRoot}`);
+  const npmRoot = npmPackage();
   const base = mkdtempSync(join(tmpdir(), 'toolhost-search-bench-'));
   const dir = join(base, 'tree');
   mkdirSync(dir);
