@@ -12,7 +12,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { buildSearchTree } from './search-tree.mjs';
+import { buildSearchTree, rgCount } from './search-tree.mjs';
 
 const RUNS = 7;
 const LITERAL = 'function';
@@ -71,7 +71,6 @@ function mcpCall(tool, args, dir) {
   });
 }
 
-const rgCount = (stdout) => stdout.split('\n').filter(Boolean).reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(':') + 1)), 0);
 const rgLines = (stdout) => stdout.split('\n').filter(Boolean).length;
 
 export default async function run() {

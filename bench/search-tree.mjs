@@ -112,3 +112,8 @@ export function readTree(dir) {
   collect(dir);
   return out;
 }
+
+/** The total of `rg --count` output (`path:N` lines, or `N` alone for one file). */
+export function rgCount(stdout) {
+  return stdout.split('\n').filter(Boolean).reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(':') + 1)), 0);
+}

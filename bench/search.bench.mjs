@@ -19,7 +19,7 @@ import { ToolRunner, createMemoryPlatform } from '../dist/src/index.js';
 import { createNodePlatform } from '../dist/node/platform.js';
 import { findFileTool } from '../dist/src/tools/find-file.js';
 import { grepSearchTool } from '../dist/src/tools/grep-search.js';
-import { buildSearchTree, readTree } from './search-tree.mjs';
+import { buildSearchTree, readTree, rgCount } from './search-tree.mjs';
 
 const RUNS = 5;
 /** Warm-up rounds before the targeted Node rows (see the comment where they run). */
@@ -61,10 +61,6 @@ async function rgTime(args, cwd) {
   const answer = await anchors.run({ cmd: 'rg', args, cwd, outPath });
   if (answer.error) throw new Error(`rg ${args.join(' ')}: ${answer.error}`);
   return { ms: answer.ms, stdout: () => readFileSync(outPath, 'utf8') };
-}
-
-function rgCount(stdout) {
-  return stdout.split('\n').filter(Boolean).reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(':') + 1)), 0);
 }
 
 export default async function run() {
