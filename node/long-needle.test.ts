@@ -6,6 +6,7 @@ import { ToolRunner } from '../src/runner.js';
 import type { Platform } from '../src/core/types.js';
 import { grepSearchTool } from '../src/tools/grep-search.js';
 import { createNodePlatform } from './platform.js';
+import { withTimerWatch } from '../test/support/timer-watch.js';
 
 let base: string;
 let platform: Platform;
@@ -28,13 +29,16 @@ describe('grep_search with a pattern longer than the lines on a real folder (Nod
   it.each([
     ['lines.txt', 5001],
     ['long.txt', 60_000],
-  ])('%s, a %i-character literal and regex: no match, within the deadline', async (file, length) => {
+  ])('%s, a %i-character literal and regex: no match, for under 2 s of CPU time', async (file, length) => {
     const runner = new ToolRunner({ platform, tools: [grepSearchTool] });
     for (const fixed_strings of [true, false]) {
-      const started = Date.now();
-      const [call] = await runner.processToolCalls([{ name: 'grep_search', args: { pattern: 'a'.repeat(length), dir_path: file, fixed_strings } }], { timeoutMs: 2000 });
-      expect(Date.now() - started).toBeLessThan(2250);
-      expect(call).toMatchObject({ result: { matches: [], total_matches: 0 } });
+      // What the search costs is its CPU time (all threads): a busy machine stretches the wall clock,
+      // not that, so the call gets a deadline such a machine still meets, and the answer is whole.
+      const { value, cpu } = await withTimerWatch(() =>
+        runner.processToolCalls([{ name: 'grep_search', args: { pattern: 'a'.repeat(length), dir_path: file, fixed_strings } }], { timeoutMs: 60_000 }),
+      );
+      expect(cpu).toBeLessThan(2000);
+      expect(value[0]).toMatchObject({ result: { matches: [], total_matches: 0, truncated: false } });
     }
   });
 

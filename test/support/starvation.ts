@@ -1,0 +1,64 @@
+import { readdirSync, readFileSync } from 'node:fs';
+
+// How long this process waited for a CPU, so a deadline test can tell "the code was late" from "the
+// machine was busy". Linux counts, per thread, the time it was ready to run but left waiting in the
+// run queue (the second field of /proc/<pid>/task/<tid>/schedstat, in ns). A test that runs beside a
+// second full suite on two cores waits there for hundreds of milliseconds at a time; a tool that
+// ignores its deadline does not: it runs. So an answer's lateness is measured without that wait:
+//
+//   const before = runQueueWait();
+//   ... the call with its deadline ...
+//   expect(Date.now() - started - waitedSince(before)).toBeLessThan(deadline + 250);
+//
+// Where there is no schedstat (another OS, a kernel without it) every wait reads 0 and the test
+// measures the wall clock as before.
+
+/** Per thread of this process, the nanoseconds it has waited in the run queue so far. */
+export type RunQueueWait = ReadonlyMap<string, number>;
+
+const TASKS = '/proc/self/task';
+
+/** This process's threads' run-queue waits now (an empty map where Linux's schedstat is not there). */
+export function runQueueWait(): RunQueueWait {
+  const waits = new Map<string, number>();
+  let tids: string[];
+  try {
+    tids = readdirSync(TASKS);
+  } catch {
+    return waits;
+  }
+  for (const tid of tids) {
+    try {
+      const fields = readFileSync(`${TASKS}/${tid}/schedstat`, 'utf8').trim().split(/\s+/);
+      const wait = Number(fields[1]);
+      if (Number.isFinite(wait)) waits.set(tid, wait);
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return waits;
+}
+
+/**
+ * Milliseconds of waiting for a CPU since `before`: the longest wait any one thread of the process
+ * (the event loop, a helper thread) added since then, a thread started since counting in full. The
+ * longest rather than the sum, since threads wait side by side: a call is late by at most the wait
+ * of the thread it waited for.
+ */
+export function waitedSince(before: RunQueueWait): number {
+  let longest = 0;
+  for (const [tid, wait] of runQueueWait()) longest = Math.max(longest, wait - (before.get(tid) ?? 0));
+  return longest / 1e6;
+}
+
+/**
+ * Runs `fn`; answers its value, the wall-clock milliseconds it took, and how many of them the
+ * process spent waiting for a CPU ({@link waitedSince}): `ms - waited` is how late the code itself was.
+ */
+export async function timedWithWait<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number; waited: number }> {
+  const before = runQueueWait();
+  const started = performance.now();
+  const value = await fn();
+  const ms = performance.now() - started;
+  return { value, ms, waited: waitedSince(before) };
+}
