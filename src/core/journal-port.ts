@@ -210,7 +210,10 @@ export interface ReplayDrift {
   index: number;
   id?: string;
   tool: string;
-  /** JSON path of the first difference, from the call's outcome: `$.result.content`, `$.error.code`. */
+  /**
+   * JSON path of the first difference in the call's outcome, `{ result }` or `{ error: { code, message } }`:
+   * `$.result.content`, `$.error.code`; `$` when one side failed and the other did not.
+   */
   path: string;
   /** What the recording had there (`undefined`: nothing), after normalisation. */
   expected: JsonValue | undefined;

@@ -151,15 +151,15 @@ describe('cassettes: replay', () => {
     expect(changed.report).toContain('drifted at turn 1, call 1 of the cassette (id s1, tool stamp), at $.result.label');
   });
 
-  it('compares failures too: a call that now succeeds drifts at $.error', async () => {
+  it('compares failures too: a call that now succeeds where it failed drifts at $, showing both answers', async () => {
     const runner = new ToolRunner({ tools: BuiltinTools.all() });
     await runner.processToolCalls([{ id: 'v', name: 'view_file', args: { file_path: 'missing.txt' } }]);
     const cassette = await runner.cassette();
     expect(cassette.calls[0]?.error?.code).toBe('not_found');
     const platform = createMemoryPlatform({ files: { 'missing.txt': 'here\n' } });
     const result = await new ToolRunner({ platform, tools: BuiltinTools.all() }).replay(cassette);
-    expect(result.drift).toMatchObject({ turn: 1, id: 'v', tool: 'view_file', path: '$.error', actual: undefined });
-    expect(result.drift?.diff).toMatch(/^- \{"code":"not_found","message":".*\n\+ \(nothing\)$/);
+    expect(result.drift).toMatchObject({ turn: 1, id: 'v', tool: 'view_file', path: '$', expected: { error: { code: 'not_found' } }, actual: { result: { content: 'here' } } });
+    expect(result.drift?.diff).toMatch(/^- \{"error":\{"code":"not_found","message":".*\n\+ \{"result":\{"file_path":"\/workspace\/missing.txt","content":"here"/);
   });
 
   it('a file the cassette does not know of, left in the workspace, makes the first search that counts it drift', async () => {

@@ -94,7 +94,10 @@ async function compare(
   const side = (outcome: Outcome | undefined): JsonValue =>
     outcome === undefined ? null : 'error' in outcome ? { error: normalize(outcome.error, call, true) } : { result: normalize(outcome.result, call, false) };
   const recorded: Outcome = call.error !== undefined ? { error: call.error } : { result: call.result ?? null };
-  const found = firstDifference(side(recorded), side(actual), '$');
+  const [expected, got] = [side(recorded), side(actual)];
+  // A success where there was a failure (or the reverse) is shown whole: what each side answered.
+  const flipped = actual === undefined || 'error' in recorded !== 'error' in actual;
+  const found = flipped ? { path: '$', expected, actual: got } : firstDifference(expected, got, '$');
   if (!found) return undefined;
   const drift: ReplayDrift = { turn: call.turn, index, tool: call.tool, path: found.path, expected: found.expected, actual: found.actual, diff: await shortDiff(found) };
   if (call.id !== undefined) drift.id = call.id;
