@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { Cassette } from '../core/journal-port.js';
 import { defineTool } from '../core/tool.js';
 import { createMemoryPlatform } from '../platform/memory.js';
-import { ToolRunner } from '../runner.js';
+import { ToolRunner as CoreToolRunner } from '../core/runner.js';
+import { ToolRunner, TOOLHOST_DEFAULTS } from '../runner.js';
+import { createChangeJournal, type ChangeJournal } from './journal.js';
+import { MemoryJournalStore } from './store.js';
 import { BuiltinTools } from '../tools/index.js';
 import type { Platform } from '../core/platform.js';
 
@@ -201,6 +204,45 @@ describe('cassettes: replay', () => {
 });
 
 describe('cassettes: limits and mistakes', () => {
+  it('orders calls by turn even when overlapping executes of one conversation end out of order', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const slow = defineTool({ name: 'slow', description: 'waits', inputSchema: { type: 'object' }, execute: async () => (await gate, 'slow done') });
+    const fast = defineTool({ name: 'fast', description: 'answers', inputSchema: { type: 'object' }, execute: () => 'fast done' });
+    const runner = new ToolRunner({ tools: [slow, fast] });
+    const first = runner.execute('slow', {});
+    await runner.execute('fast', {});
+    release();
+    await first;
+    expect((await runner.cassette()).calls.map((call) => [call.turn, call.tool, call.result])).toEqual([
+      [1, 'slow', 'slow done'],
+      [2, 'fast', 'fast done'],
+    ]);
+  });
+
+  it('a journal taken up from a durable store has no calls of the turns before: its cassettes say so', async () => {
+    const store = new MemoryJournalStore();
+    const open = (): { runner: CoreToolRunner; journal: () => ChangeJournal } => {
+      let made: ChangeJournal | undefined;
+      const runner = new CoreToolRunner(
+        { platform: createMemoryPlatform({ files: FILES }), tools: BuiltinTools.all() },
+        { ...TOOLHOST_DEFAULTS, journal: (platform, setup) => (made = createChangeJournal(platform, setup, { store })) },
+      );
+      return { runner, journal: () => made as ChangeJournal };
+    };
+    const first = open();
+    await first.runner.execute('edit_file', { file_path: 'notes.txt', old_string: 'beta', new_string: 'delta' });
+    await first.runner.execute('create_file', { file_path: 'new.txt', content: 'n\n' });
+    await first.journal().flushed();
+    const second = open();
+    await second.journal().load();
+    await second.runner.processToolCalls([{ id: 'v', name: 'view_file', args: { file_path: 'new.txt' } }]);
+    const cassette = await second.runner.cassette();
+    expect(cassette.calls.map((call) => call.turn)).toEqual([3]);
+    expect(cassette.incomplete).toMatchObject({ droppedThrough: 2 });
+  });
+
+
   it('drops the oldest turns past a quarter of the journal budget and says so; a replay refuses such a cassette', async () => {
     const runner = new ToolRunner({ platform: createMemoryPlatform({ files: { 'big.txt': 'x'.repeat(3000) } }), journal: { maxBytes: 16_000 }, tools: BuiltinTools.all() });
     for (let i = 0; i < 4; i += 1) await runner.processToolCalls([{ id: `v${i}`, name: 'view_file', args: { file_path: 'big.txt' } }]);

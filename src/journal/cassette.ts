@@ -60,8 +60,17 @@ export class CallTape {
   calls(conversationId: string): { calls: CassetteCall[]; droppedThrough?: number } {
     const conversation = this.#conversations.get(conversationId);
     if (!conversation) return { calls: [] };
-    const calls = conversation.turns.flatMap((turn) => turn.calls.map((text) => JSON.parse(text) as CassetteCall));
+    // By turn number: overlapping `execute`s of one conversation may end out of order.
+    const turns = [...conversation.turns].sort((a, b) => a.turn - b.turn);
+    const calls = turns.flatMap((turn) => turn.calls.map((text) => JSON.parse(text) as CassetteCall));
     return conversation.droppedThrough === undefined ? { calls } : { calls, droppedThrough: conversation.droppedThrough };
+  }
+
+  /** Notes that turns up to `turn` of `conversationId` were not recorded here (a journal taken up from a durable store). */
+  unrecorded(conversationId: string, turn: number): void {
+    if (turn <= 0) return;
+    const conversation = this.#conversation(conversationId);
+    conversation.droppedThrough = Math.max(conversation.droppedThrough ?? 0, turn);
   }
 
   #conversation(conversationId: string): TapeConversation {

@@ -268,6 +268,8 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
       conversation.turns.push(turn);
       this.#order.push(turn);
     }
+    // Calls are recorded in memory only: a cassette of a conversation begun before cannot hold its early turns.
+    for (const [conversationId, conversation] of this.#conversations) this.tape.unrecorded(conversationId, conversation.last);
     this.#applyBudget();
   }
 
