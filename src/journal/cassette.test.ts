@@ -259,6 +259,9 @@ describe('cassettes: limits and mistakes', () => {
     const runner = new ToolRunner({ tools: BuiltinTools.all() });
     await expect(runner.replay({ ...cassette, version: 2 } as unknown as Cassette)).rejects.toThrow('ToolRunner.replay: cassette version 2 is not one this toolhost reads (1)');
     await expect(runner.replay({ ...cassette, calls: [{ turn: 1, via: 'batch', tool: 'x' }] } as unknown as Cassette)).rejects.toThrow('calls[0] must be');
+    const twoExecutes = [{ turn: 1, via: 'execute', tool: 'x', result: 1 }, { turn: 1, via: 'execute', tool: 'x', result: 1 }];
+    await expect(runner.replay({ ...cassette, calls: twoExecutes } as unknown as Cassette)).rejects.toThrow("calls[1] shares turn 1 with the call before it, but only a batch's calls may");
+    expect(() => runner.replay(cassette, { normalize: 'off' } as never)).toThrow('ToolRunner.replay: normalize must be a function, not "off"');
     await runner.processToolCalls([]);
     await expect(runner.replay(cassette)).rejects.toThrow('conversation "default" has had turns on this runner; replay on a fresh runner or pass another conversationId');
     expect(() => new ToolRunner({ journal: false }).cassette()).toThrow('ToolRunner.cassette: this runner keeps no change journal');

@@ -306,14 +306,17 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
     return rewindConversation(this, this.#setup, conversationId, options);
   }
 
+  /** Keeps turn `turn`'s calls on the {@link tape} (a JSON copy), dropping the oldest turns past its bound. */
   recordCalls(conversationId: string, turn: number, calls: readonly RecordedCall[]): void {
     this.tape.record(conversationId, turn, calls);
   }
 
+  /** The conversation's cassette (see {@link exportCassette}): its recorded calls, and files from the blobs and `include` (absolute paths). */
   cassette(conversationId: string, options: { include: readonly string[] }): Promise<Cassette> {
     return exportCassette(this, conversationId, options.include);
   }
 
+  /** Replays `cassette` through `runner` on this journal's platform (see {@link replayCassette}). */
   replay(cassette: Cassette, runner: ReplayRunner, options: ReplayOptions & { conversationId: string }): Promise<ReplayResult> {
     const target = { platform: this.platform, lastTurn: (conversationId: string) => this.#conversations.get(conversationId)?.last ?? 0 };
     return replayCassette(target, cassette, runner, options);

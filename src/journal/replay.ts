@@ -199,12 +199,14 @@ function checkCassette(cassette: Cassette): void {
     const ok = typeof file?.path === 'string' && (typeof file.text === 'string' || typeof file.base64 === 'string' || file.absent === true);
     if (!ok) fail(`files[${i}] must be { path, text }, { path, base64 } or { path, absent: true }`);
   }
-  let last = 0;
+  let previous: CassetteCall | undefined;
   for (const [i, call] of cassette.calls.entries()) {
     const ok =
-      typeof call === 'object' && call !== null && Number.isSafeInteger(call.turn) && call.turn >= Math.max(1, last) &&
+      typeof call === 'object' && call !== null && Number.isSafeInteger(call.turn) && call.turn >= Math.max(1, previous?.turn ?? 0) &&
       ['batch', 'execute', 'rewind'].includes(call.via) && typeof call.tool === 'string' && (call.error === undefined) !== (call.result === undefined);
     if (!ok) fail(`calls[${i}] must be { turn, via, tool, input?, result | error } with turns in order`);
-    last = call.turn;
+    // Only a batch has several calls in one turn.
+    if (previous?.turn === call.turn && (call.via !== 'batch' || previous.via !== 'batch')) fail(`calls[${i}] shares turn ${call.turn} with the call before it, but only a batch's calls may`);
+    previous = call;
   }
 }
