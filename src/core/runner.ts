@@ -446,8 +446,9 @@ export class ToolRunner implements ToolHost {
    * to the runner's cwd), read now: name there the files the conversation only read. `incomplete`
    * (`{ note, droppedThrough?, paths? }`) says the cassette lacks turns dropped to keep within the
    * journal's budget (call records get a quarter of `maxBytes`, in UTF-16 code units of their JSON) or a
-   * file's first content; {@link replay} refuses it. Throws a TypeError without a journal, for bad
-   * `options`, or an `include` path outside the platform root. See docs/journal.md.
+   * file's first content; {@link replay} refuses it. Throws a TypeError without a journal or for bad
+   * `options`; rejects with a TypeError for an `include` path outside the platform root or a folder of
+   * more than 10,000 files. See docs/journal.md.
    */
   cassette(conversationId: string = this.conversationId, options: { include?: readonly string[] } = {}): Promise<Cassette> {
     const journal = this.#journalOrThrow('cassette');
@@ -465,9 +466,11 @@ export class ToolRunner implements ToolHost {
    * `options.normalize(value, { turn, id?, tool, failed })`. Stops at the first turn with a call that
    * answered otherwise and resolves `{ ok: false, turns, calls, drift: { turn, index, id?, tool, path,
    * expected, actual, diff }, report }` (`path` a JSON path such as `$.result.content`, `diff` a
-   * unified diff of two texts or `-`/`+` lines); else `{ ok: true, turns, calls, report }`. Throws a
-   * TypeError without a journal, for a value that is not a cassette (naming the field), an incomplete
-   * cassette, a file outside the platform root, or a conversation that already has turns here.
+   * unified diff of two texts or `-`/`+` lines); else `{ ok: true, turns, calls, report }`. A call's
+   * failure is compared like a result, never thrown. Throws a TypeError without a journal or for bad
+   * `options`; rejects with a TypeError for a value that is not a cassette (naming the field), an
+   * incomplete cassette, a file outside the platform root, or a conversation that already has turns
+   * here, and with the platform's error when a file cannot be written. See docs/journal.md.
    */
   replay(cassette: Cassette, options: ReplayOptions = {}): Promise<ReplayResult> {
     const journal = this.#journalOrThrow('replay');
