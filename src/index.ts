@@ -7,6 +7,7 @@ export { defineTool, type AnyTool, type ExecuteTool, type Tool, type ToolContext
 export { ToolRunner } from './runner.js';
 export type { ToolRunnerOptions, ToolCall, ToolCallResult, CallOptions, RegisterOptions, FunctionDeclaration } from './core/runner.js';
 export type { ToolHost, ToolInfo } from './core/host.js';
+export type { Cassette } from './core/journal-port.js';
 export { ToolError, isToolError, isToolErrorCode, TOOL_ERROR_CODES, type ToolErrorCode } from './core/errors.js';
 export type { PermissionPolicy, PermissionRequest, PermissionAnswer, Denial } from './core/permissions.js';
 export { registerPrecompiledValidators } from './core/validation.js';

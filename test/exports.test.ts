@@ -34,6 +34,7 @@ const PINNED: Record<string, { source: string; values: string[]; types: string[]
     types: [
       'AnyTool',
       'CallOptions',
+      'Cassette',
       'Denial',
       'ExecuteTool',
       'FsPromises',
@@ -141,7 +142,7 @@ describe('package entry points', () => {
   it(`exports at most ${MAX_NAMES} names over all entries and ${MAX_ROOT_NAMES} from the core entry`, () => {
     const counts = Object.fromEntries(Object.entries(compiled).map(([source, { names }]) => [source, names.length]));
     const total = Object.values(counts).reduce((sum, count) => sum + count, 0);
-    expect({ total, root: counts['src/index'] }).toEqual({ total: 117, root: 38 });
+    expect({ total, root: counts['src/index'] }).toEqual({ total: 118, root: 39 });
     expect(total).toBeLessThanOrEqual(MAX_NAMES);
     expect(counts['src/index']).toBeLessThanOrEqual(MAX_ROOT_NAMES);
   });

@@ -1,6 +1,8 @@
 // The change-journal port: what the runner asks of a change journal (the implementation lives above
 // the core and is passed in, as the platform is), and the shapes `changes()` and `rewind()` answer.
 import type { FsPromises } from './fs-port.js';
+import type { JsonValue } from './json.js';
+import type { CallOptions, ToolCall, ToolCallResult } from './wire.js';
 
 /**
  * A file's content as the journal names it: `'absent'` (no file there), `'unknown'` (something the
@@ -102,6 +104,137 @@ export interface ChangeJournalPort {
   beginTurn(conversationId: string): JournalTurn;
   changes(conversationId: string): Promise<ConversationChanges>;
   rewind(conversationId: string, options: RewindOptions): Promise<RewindResult>;
+  /** Keeps the calls of turn `turn` as their caller received them, for {@link cassette}. Never throws. */
+  recordCalls?(conversationId: string, turn: number, calls: readonly RecordedCall[]): void;
+  /** The conversation's calls and starting files as a {@link Cassette}. */
+  cassette?(conversationId: string, options: { include: readonly string[] }): Promise<Cassette>;
+  /** Seeds the platform with `cassette`'s files and runs its calls through `runner`, turn by turn. */
+  replay?(cassette: Cassette, runner: ReplayRunner, options: ReplayOptions & { conversationId: string }): Promise<ReplayResult>;
+}
+
+/** One call as the runner hands it to {@link ChangeJournalPort.recordCalls}: not yet copied. */
+export interface RecordedCall {
+  via: CassetteCall['via'];
+  id?: string | undefined;
+  tool: string;
+  input: unknown;
+  /** The value the caller got (on success). */
+  result?: unknown;
+  /** The failure the caller got: a result's `code` and `error`, or the rejection's. */
+  error?: { code: string; message: string } | undefined;
+}
+
+/**
+ * One recorded call of a {@link Cassette}: what was called and what the caller received, as JSON.
+ * Exactly one of `result` and `error` is set.
+ */
+export interface CassetteCall {
+  /** The conversation's turn it belonged to (1-based, as in `changes()`). */
+  turn: number;
+  /** How it was made: in a `processToolCalls` batch, by `execute`, or a `rewind` (its `input` the rewind's options). */
+  via: 'batch' | 'execute' | 'rewind';
+  /** The call's id as given in the batch (none for `execute` and `rewind`). */
+  id?: string;
+  /** The tool's name as called (`rewind` for a rewind). */
+  tool: string;
+  /** The call's arguments as given (absent when they were `undefined`). */
+  input?: JsonValue;
+  /** A success: the tool's result as the caller received it (a rewind's `RewindResult`). */
+  result?: JsonValue;
+  /** A failure: its code (`not_found`, `invalid_arguments`, ...) and message. */
+  error?: { code: string; message: string };
+}
+
+/**
+ * A file as a replay starts from: `text` (UTF-8 content), `base64` (bytes that are not UTF-8), or
+ * `absent: true` (no file there: the conversation created it).
+ */
+export interface CassetteFile {
+  /** Absolute path on the platform. */
+  path: string;
+  text?: string;
+  base64?: string;
+  absent?: true;
+}
+
+/**
+ * A conversation's tool calls and the files it started from, as JSON (see docs/journal.md, Replay):
+ * `JSON.parse(JSON.stringify(cassette))` is an equal cassette. Made by `ToolRunner.cassette`, played
+ * by `ToolRunner.replay`.
+ */
+export interface Cassette {
+  /** Format version: 1. */
+  version: 1;
+  conversationId: string;
+  /** The recording platform's root: a replay's platform must hold the same paths. */
+  root: string;
+  /**
+   * What the files the conversation changed held before its first change to each (from the journal),
+   * plus the files `include` named, as they were when the cassette was made. Sorted by path.
+   */
+  files: CassetteFile[];
+  /** Every call of the conversation, in the order they were made. */
+  calls: CassetteCall[];
+  /**
+   * Set when the cassette does not hold the whole conversation (a replay refuses it): turns up to
+   * `droppedThrough` were dropped to keep the journal or its call records within budget, or what the
+   * files at `paths` held first was not kept.
+   */
+  incomplete?: { note: string; droppedThrough?: number; paths?: string[] };
+}
+
+/** What a replay needs of a runner: the package's `ToolRunner` is one. */
+export interface ReplayRunner {
+  processToolCalls(calls: readonly ToolCall[], options?: CallOptions): Promise<ToolCallResult[]>;
+  execute(name: string, args: unknown, options?: CallOptions): Promise<unknown>;
+  rewind(conversationId: string, options: RewindOptions): Promise<RewindResult>;
+}
+
+/** Options of `ToolRunner.replay`. */
+export interface ReplayOptions {
+  /** Conversation the calls run in (default: the cassette's); it must have had no turn on this runner. */
+  conversationId?: string;
+  /**
+   * Maps what a call answered before it is compared, on both sides (recorded and replayed): `value` is
+   * the result, or `{ code, message }` for a failure. For results that legitimately vary (timestamps,
+   * generated ids, durations). Runs after the default, which replaces the timestamp in the name of a
+   * generated image (`generated-1733500000000.png` → `generated-<timestamp>.png`).
+   */
+  normalize?: (value: JsonValue, call: { turn: number; id?: string; tool: string; failed: boolean }) => JsonValue;
+}
+
+/** Where a replay first answered other than the recording. */
+export interface ReplayDrift {
+  turn: number;
+  /** Position of the call in the cassette's `calls` (0-based). */
+  index: number;
+  id?: string;
+  tool: string;
+  /**
+   * JSON path of the first difference in the call's outcome, `{ result }` or `{ error: { code, message } }`:
+   * `$.result.content`, `$.error.code`; `$` when one side failed and the other did not.
+   */
+  path: string;
+  /** What the recording had there (`undefined`: nothing), after normalisation. */
+  expected: JsonValue | undefined;
+  /** What the replay got there. */
+  actual: JsonValue | undefined;
+  /** Short diff: a unified diff for two texts, else `- expected` / `+ actual` lines of JSON. */
+  diff: string;
+}
+
+/** What `ToolRunner.replay` answers. */
+export interface ReplayResult {
+  /** True when every call answered as recorded. */
+  ok: boolean;
+  /** Turns run (up to and including the one that drifted). */
+  turns: number;
+  /** Calls compared (up to and including the one that drifted). */
+  calls: number;
+  /** The first call that answered otherwise; the replay stopped after its turn. */
+  drift?: ReplayDrift;
+  /** One line on success; on drift the turn, call, path and diff, for a test's failure message. */
+  report: string;
 }
 
 /** Default budget of a runner's change journal: 64 MiB of kept file contents. */

@@ -18,6 +18,7 @@ import { findNonJson } from './json.js';
 import { isThenable } from './thenable.js';
 import type { GeneratedValidators } from './validation.js';
 import { DEFAULT_JOURNAL_BYTES, type ChangeJournalPort, type ConversationChanges, type JournalSetup, type JournalTurn, type RewindOptions, type RewindResult } from './journal-port.js';
+import type { Cassette, RecordedCall, ReplayOptions, ReplayResult } from './journal-port.js';
 
 export type { CallOptions, FunctionDeclaration, ToolCall, ToolCallFailure, ToolCallResult, ToolCallSuccess, ToolMessage } from './wire.js';
 
@@ -357,6 +358,7 @@ export class ToolRunner implements ToolHost {
       }
       const turn = this.#journal?.beginTurn(options.conversationId ?? this.conversationId);
       const outcome = await this.#run(name, args, turn ? { ...options, turn } : options, undefined).finally(() => turn?.end());
+      if (turn) this.#journal?.recordCalls?.(options.conversationId ?? this.conversationId, turn.turn, [recordOf(name, args, outcome)]);
       if (outcome.ok) return outcome.value;
       throw outcome.error;
     };
@@ -376,9 +378,12 @@ export class ToolRunner implements ToolHost {
   async processToolCalls(calls: readonly ToolCall[], options: CallOptions = {}): Promise<ToolCallResult[]> {
     checkCallOptions('ToolRunner.processToolCalls', options);
     checkToolCalls('ToolRunner.processToolCalls', calls);
-    const turn = this.#journal?.beginTurn(options.conversationId ?? this.conversationId);
-    if (turn) return this.#processBatch(calls, { ...options, turn }).finally(() => turn.end());
-    return this.#processBatch(calls, options);
+    const conversationId = options.conversationId ?? this.conversationId;
+    const turn = this.#journal?.beginTurn(conversationId);
+    if (!turn) return this.#processBatch(calls, options);
+    const results = await this.#processBatch(calls, { ...options, turn }).finally(() => turn.end());
+    this.#journal?.recordCalls?.(conversationId, turn.turn, results.map((result, i) => batchRecordOf(calls[i], result)));
+    return results;
   }
 
   /** {@link processToolCalls} once its arguments are checked: the calls, on a platform with `batch` in one commit. */
@@ -423,7 +428,56 @@ export class ToolRunner implements ToolHost {
    * (after putting back what it had written). See docs/journal.md.
    */
   rewind(conversationId: string, options: RewindOptions): Promise<RewindResult> {
-    return this.#journalOrThrow('rewind').rewind(conversationId, options);
+    const journal = this.#journalOrThrow('rewind');
+    return journal.rewind(conversationId, options).then((result) => {
+      // Recorded for cassettes as a call of its own turn (a dry run, or one that restored nothing, has none).
+      if (result.turn !== undefined) journal.recordCalls?.(conversationId, result.turn, [{ via: 'rewind', tool: 'rewind', input: { ...options }, result }]);
+      return result;
+    });
+  }
+
+  /**
+   * The conversation as a {@link Cassette}, a JSON value to replay in tests with {@link replay}:
+   * `{ version: 1, conversationId, root, files, calls, incomplete? }`. `calls` are every call of the
+   * conversation in order (`{ turn, via: 'batch' | 'execute' | 'rewind', id?, tool, input?, result |
+   * error: { code, message } }`, each as its caller received it); `files` are what each file the
+   * conversation changed held before its first change (`{ path, text }`, `{ path, base64 }` or
+   * `{ path, absent: true }`), plus the files and folders `options.include` names (absolute, or relative
+   * to the runner's cwd), read now: name there the files the conversation only read. `incomplete`
+   * (`{ note, droppedThrough?, paths? }`) says the cassette lacks turns dropped to keep within the
+   * journal's budget (call records get a quarter of `maxBytes`, in UTF-16 code units of their JSON) or a
+   * file's first content; {@link replay} refuses it. Throws a TypeError without a journal or for bad
+   * `options`; rejects with a TypeError for an `include` path outside the platform root or a folder of
+   * more than 10,000 files. See docs/journal.md.
+   */
+  cassette(conversationId: string = this.conversationId, options: { include?: readonly string[] } = {}): Promise<Cassette> {
+    const journal = this.#journalOrThrow('cassette');
+    checkOptions('ToolRunner.cassette', options, { include: is.arrayOf(is.nonEmptyString, 'an array of paths') });
+    if (!journal.cassette) throw new TypeError('ToolRunner.cassette: this runner\'s journal records no calls; use the package\'s ToolRunner or a journal from createChangeJournal');
+    const include = (options.include ?? []).map((path) => (path.startsWith('/') ? joinPath(path) : joinPath(this.cwd, path)));
+    return journal.cassette(conversationId, { include });
+  }
+
+  /**
+   * Replays a {@link Cassette} on this runner (a fresh one, with the recording's tools, permissions and
+   * platform root): writes the cassette's files (removing those it says were absent), then runs its
+   * calls turn by turn in the conversation `options.conversationId` (default the cassette's), each
+   * batch as one `processToolCalls`, and compares each call's answer with the recorded one after
+   * `options.normalize(value, { turn, id?, tool, failed })`. Stops at the first turn with a call that
+   * answered otherwise and resolves `{ ok: false, turns, calls, drift: { turn, index, id?, tool, path,
+   * expected, actual, diff }, report }` (`path` a JSON path such as `$.result.content`, `diff` a
+   * unified diff of two texts or `-`/`+` lines); else `{ ok: true, turns, calls, report }`. A call's
+   * failure is compared like a result, never thrown. Throws a TypeError without a journal or for bad
+   * `options`; rejects with a TypeError for a value that is not a cassette (naming the field), an
+   * incomplete cassette, a file outside the platform root, or a conversation that already has turns
+   * here, and with the platform's error when a file cannot be written. See docs/journal.md.
+   */
+  replay(cassette: Cassette, options: ReplayOptions = {}): Promise<ReplayResult> {
+    const journal = this.#journalOrThrow('replay');
+    checkOptions('ToolRunner.replay', options, { conversationId: is.nonEmptyString, normalize: is.function });
+    if (!journal.replay) throw new TypeError('ToolRunner.replay: this runner\'s journal cannot replay; use the package\'s ToolRunner or a journal from createChangeJournal');
+    const conversationId = options.conversationId ?? (cassette as { conversationId?: unknown } | null)?.conversationId;
+    return journal.replay(cassette, this, { ...options, conversationId: typeof conversationId === 'string' ? conversationId : this.conversationId });
   }
 
   #journalOrThrow(method: string): ChangeJournalPort {
@@ -838,6 +892,18 @@ async function settleAfterChanges<T>(running: Promise<T>, ctx: CallContext, name
     'execution_failed',
     `${how}, after it had begun changing ${what}. They are as the call left them, possibly partway: look at them again before retrying.`,
   );
+}
+
+/** An `execute` as the journal's call records keep it: a success's value, or a failure's code and message. */
+function recordOf(tool: string, input: unknown, outcome: Outcome): RecordedCall {
+  return { via: 'execute', tool, input, ...(outcome.ok ? { result: outcome.value } : { error: { code: outcome.error.code, message: outcome.error.message } }) };
+}
+
+/** A batch's call and its result as the journal's call records keep them. */
+function batchRecordOf(call: ToolCall | undefined, result: ToolCallResult): RecordedCall {
+  const input = typeof call === 'object' && call !== null ? call.args : call;
+  const answer = 'code' in result ? { error: { code: result.code, message: result.error } } : { result: result.result };
+  return { via: 'batch', id: result.id, tool: result.name, input, ...answer };
 }
 
 /** Puts back what the cache held before a failed call set `changes` (unless a later call has set the key since). */

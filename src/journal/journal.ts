@@ -1,11 +1,16 @@
 // The change journal: per conversation, the turns, their mutating calls and the files each changed.
 import type { FsPromises } from '../core/fs-port.js';
 import type {
+  Cassette,
   CallChanges,
   ChangeJournalPort,
   ConversationChanges,
   JournalSetup,
   JournalTurn,
+  RecordedCall,
+  ReplayOptions,
+  ReplayResult,
+  ReplayRunner,
   RewindOptions,
   RewindResult,
 } from '../core/journal-port.js';
@@ -13,6 +18,8 @@ import type { Platform } from '../core/platform.js';
 import { CallCapture, imageAt, journalingFs, type KeepBytes } from './recorder.js';
 import { rewindConversation } from './rewind.js';
 import { diffImages } from './diff.js';
+import { CallTape, exportCassette } from './cassette.js';
+import { replayCassette } from './replay.js';
 import { hashBytes, isContent, type ConversationJournal, type JournalInternals } from './model.js';
 import { MemoryJournalStore, type JournalStore, type StoredCall, type StoredTurn } from './store.js';
 
@@ -82,6 +89,8 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
    */
   readonly maxFileBytes: number;
   readonly store: JournalStore;
+  /** Every conversation's calls as their callers received them, within a quarter of the budget (in UTF-16 code units of JSON). */
+  readonly tape: CallTape;
   readonly #setup: JournalSetup;
   readonly #now: () => number;
   readonly #conversations = new Map<string, ConversationJournal>();
@@ -101,6 +110,7 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
     this.maxFileBytes = Math.floor(setup.maxBytes / 4);
     this.store = options.store ?? new MemoryJournalStore();
     this.#now = options.now ?? Date.now;
+    this.tape = new CallTape(Math.floor(setup.maxBytes / 4));
   }
 
   /** Bytes of the blobs held now (each content counted once). */
@@ -258,6 +268,8 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
       conversation.turns.push(turn);
       this.#order.push(turn);
     }
+    // Calls are recorded in memory only: a cassette of a conversation begun before cannot hold its early turns.
+    for (const [conversationId, conversation] of this.#conversations) this.tape.unrecorded(conversationId, conversation.last);
     this.#applyBudget();
   }
 
@@ -292,5 +304,21 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
 
   rewind(conversationId: string, options: RewindOptions): Promise<RewindResult> {
     return rewindConversation(this, this.#setup, conversationId, options);
+  }
+
+  /** Keeps turn `turn`'s calls on the {@link tape} (a JSON copy), dropping the oldest turns past its bound. */
+  recordCalls(conversationId: string, turn: number, calls: readonly RecordedCall[]): void {
+    this.tape.record(conversationId, turn, calls);
+  }
+
+  /** The conversation's cassette (see {@link exportCassette}): its recorded calls, and files from the blobs and `include` (absolute paths). */
+  cassette(conversationId: string, options: { include: readonly string[] }): Promise<Cassette> {
+    return exportCassette(this, conversationId, options.include);
+  }
+
+  /** Replays `cassette` through `runner` on this journal's platform (see {@link replayCassette}). */
+  replay(cassette: Cassette, runner: ReplayRunner, options: ReplayOptions & { conversationId: string }): Promise<ReplayResult> {
+    const target = { platform: this.platform, lastTurn: (conversationId: string) => this.#conversations.get(conversationId)?.last ?? 0 };
+    return replayCassette(target, cassette, runner, options);
   }
 }
