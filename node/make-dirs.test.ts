@@ -6,6 +6,7 @@ import { ToolRunner } from '../src/runner.js';
 import { createFileTool } from '../src/tools/create-file.js';
 import { makeDirectories } from './fs/make-dirs.js';
 import { createNodePlatform } from './platform.js';
+import { stopwatch } from '../test/support/starvation.js';
 
 let base: string;
 
@@ -38,9 +39,9 @@ describe('directories the Node platform creates', () => {
   it('a lock directory under /proc answers unavailable on the first write, within its deadline, writing nothing', async () => {
     const platform = createNodePlatform({ root: base, fileLocks: { dir: '/proc/toolhost-nope' } });
     const runner = new ToolRunner({ platform, tools: [createFileTool] });
-    const started = Date.now();
+    const started = stopwatch();
     const [call] = await runner.processToolCalls([{ name: 'create_file', args: { file_path: 'x.txt', content: 'x' } }], { timeoutMs: 3000 });
-    expect(Date.now() - started).toBeLessThan(3250);
+    expect(started.net()).toBeLessThan(3250);
     expect(call).toMatchObject({ code: 'unavailable', error: expect.stringContaining('the lock directory /proc/toolhost-nope cannot be used (ENOENT)') });
     await expect(stat(join(base, 'x.txt'))).rejects.toMatchObject({ code: 'ENOENT' });
     await platform.dispose();

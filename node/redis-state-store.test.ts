@@ -14,6 +14,7 @@ import { buildPackage } from '../test/support/build.js';
 import { startFaultyProxy, startRedisServer, type FaultyProxy, type TestRedisServer } from '../test/support/redis-server.js';
 import { createNodePlatform } from './platform.js';
 import { createRedisStateStore, type RedisStateStore } from './redis-state-store.js';
+import { stopwatch } from '../test/support/starvation.js';
 
 let server: TestRedisServer;
 let raw: Redis;
@@ -264,10 +265,10 @@ describe('createRedisStateStore', () => {
     const held = gate('busy');
     const holding = holder.execute('wait_then_put', { gate: 'busy', set: { count: 5 } }, { conversationId: 'busy' });
     await held.reached;
-    const started = Date.now();
+    const started = stopwatch();
     const result = await other.processToolCalls([{ name: 'increment', args: {} }], { conversationId: 'busy', timeoutMs: 400 });
     expect(result[0]).toMatchObject({ code: 'timeout' });
-    expect(Date.now() - started).toBeLessThan(400 + 250);
+    expect(started.net()).toBeLessThan(400 + 250);
     held.open();
     await holding;
     expect(await state.getAll('busy')).toEqual({ count: 5 });
@@ -290,13 +291,13 @@ describe('createRedisStateStore', () => {
       const runner = new ToolRunner({ platform: createMemoryPlatform({ state }), tools: [put, counter, waiting] });
       await runner.execute('put', { set: { kept: 'before' } }, { conversationId: 'slow' });
       const held = gate('slow');
-      const started = Date.now();
+      const started = stopwatch();
       const call = runner.processToolCalls([{ name: 'wait_then_put', args: { gate: 'slow', set: { kept: 'after' } } }], { conversationId: 'slow', timeoutMs: 600 });
       await held.reached;
       paused.pause();
       held.open();
       const [result] = await call;
-      expect(Date.now() - started).toBeLessThan(600 + 250);
+      expect(started.net()).toBeLessThan(600 + 250);
       // The commit was sent and Redis never answered: it cannot tell whether it ran, and says so.
       expect(result).toMatchObject({ code: 'unavailable', error: expect.stringContaining('Redis did not answer the state commit in time, and Redis could not be asked again before the deadline: the outcome is unknown') });
       const second = Date.now();
@@ -427,9 +428,9 @@ describe('createRedisStateStore: a commit whose connection fails before its answ
     };
     try {
       // The commit ran in Redis; its reply was lost and Redis stayed out of reach until the deadline.
-      const started = Date.now();
+      const started = stopwatch();
       await expect(runner.execute('put_then_lose', { set: { n: 1 }, lose: 'reply, then down' }, { conversationId: 'unknown', timeoutMs: 800 })).rejects.toMatchObject(unknown);
-      expect(Date.now() - started).toBeLessThan(800 + 1_000);
+      expect(started.net()).toBeLessThan(800 + 1_000);
       proxy.setDown(false);
       expect(await state.getAll('unknown')).toEqual({ n: 1 });
       // Lost on the way: it did not land, but the store cannot tell either, so it says the same.

@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../test/support/build.js';
 import type { SearchHelper, SearchHelperJob, SearchSource, SharedCount } from '../src/core/types.js';
+import { stopwatch } from '../test/support/starvation.js';
 
 // The helper thread runs built modules (the sources' imports name .js files), so these tests run the
 // shared build in dist/ (`npm test` builds it first; a missing or stale build is rebuilt once).
@@ -274,10 +275,11 @@ describe('the search helper thread (built package)', () => {
       const longAnswer = long.finish();
       longAnswer.catch(() => undefined);
       const runner = new core.ToolRunner({ platform: quick, tools: [grep.grepSearchTool] });
-      const args = { pattern: 'function', fixed_strings: true, output_mode: 'count', max_results: 2000 };
-      const begun = Date.now();
+      // (The longest time limit: on a busy machine the default 10 s could cut this count short.)
+      const args = { pattern: 'function', fixed_strings: true, output_mode: 'count', max_results: 2000, max_time_ms: 120_000 };
+      const begun = stopwatch();
       const answer = await runner.execute('grep_search', args);
-      const took = Date.now() - begun;
+      const took = begun.net();
       const expected = await memory.execute('grep_search', args);
       expect(JSON.parse(JSON.stringify(answer).split(base).join('/workspace'))).toEqual(expected);
       // The long count still runs (it would take seconds more): this one did not wait for it.

@@ -59,8 +59,9 @@ describe('createDuckDuckGoSearch on a hostile page', () => {
 
   async function timed(path: string) {
     const search = createDuckDuckGoSearch({ baseUrl: `${base}${path}`, timeoutMs: TIMEOUT_MS });
-    const { value, ms, gap } = await withTimerWatch(() => search('anything'));
-    return { result: value, elapsed: ms, longestGap: gap };
+    const { value, ms, waited, gap } = await withTimerWatch(() => search('anything'));
+    // How long the code took: the wall clock less the time a busy machine kept the process waiting.
+    return { result: value, elapsed: ms - waited, longestGap: gap };
   }
 
   it('gives up links wrapped in redirects over and over and keeps the plain one', async () => {

@@ -9,6 +9,7 @@ import type { ToolMessage } from '../src/core/runner.js';
 import type { RemoteToolRunner } from '../src/remote/remote.js';
 import { exposeToolRunnerInWorker, spawnToolWorker } from './worker.js';
 import { ToolRunner } from '../src/runner.js';
+import { stopwatch } from '../test/support/starvation.js';
 
 // Workers run built modules (the sources' imports name .js files): buildPackage gives a folder linked
 // to the shared build, and a plain .mjs worker module written beside it imports the built entries.
@@ -103,9 +104,9 @@ describe('spawnToolWorker', () => {
     expect(await remote.execute('create_file', { file_path: file, content: 'line 1\nline 2\n' })).toMatchObject({ created: true });
     expect(await remote.execute('remember', { value: 'acknowledged' })).toBe('acknowledged');
 
-    const started = Date.now();
+    const started = stopwatch();
     const [result] = await remote.processToolCalls([{ id: 'b', name: 'block', args: {} }], { timeoutMs: 300 });
-    const elapsed = Date.now() - started;
+    const elapsed = started.net();
     expect(result).toMatchObject({ id: 'b', name: 'block', code: 'timeout' });
     expect((result as { error: string }).error).toMatch(/within 300 ms.*restarted/);
     expect(elapsed).toBeLessThan(1300);

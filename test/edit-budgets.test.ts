@@ -16,8 +16,9 @@ const BIG_DEADLINE_MS = 60_000;
 
 async function timedEdit(files: Record<string, string>, args: Record<string, unknown>, deadlineMs = DEADLINE_MS) {
   const runner = new ToolRunner({ platform: createMemoryPlatform({ files }), tools: BuiltinTools.all() });
-  const { value, ms, gap } = await withTimerWatch(() => runner.processToolCalls([{ name: 'edit_file', args }], { timeoutMs: deadlineMs }));
-  return { result: value[0], elapsed: ms, longestGap: gap, runner };
+  const { value, ms, waited, gap } = await withTimerWatch(() => runner.processToolCalls([{ name: 'edit_file', args }], { timeoutMs: deadlineMs }));
+  // How long the code took: the wall clock less the time a busy machine kept the process waiting.
+  return { result: value[0], elapsed: ms - waited, longestGap: gap, runner };
 }
 
 describe('edit_file on hostile inputs', () => {

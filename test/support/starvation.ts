@@ -1,5 +1,3 @@
-import { readdirSync, readFileSync } from 'node:fs';
-
 // How long this process waited for a CPU, so a deadline test can tell "the code was late" from "the
 // machine was busy". Linux counts, per thread, the time it was ready to run but left waiting in the
 // run queue (the second field of /proc/<pid>/task/<tid>/schedstat, in ns). A test that runs beside a
@@ -10,26 +8,32 @@ import { readdirSync, readFileSync } from 'node:fs';
 //   ... the call with its deadline ...
 //   expect(Date.now() - started - waitedSince(before)).toBeLessThan(deadline + 250);
 //
-// Where there is no schedstat (another OS, a kernel without it) every wait reads 0 and the test
-// measures the wall clock as before.
+// Where there is no schedstat (another OS, a kernel without it, a browser) every wait reads 0 and
+// the test measures the wall clock as before.
 
 /** Per thread of this process, the nanoseconds it has waited in the run queue so far. */
 export type RunQueueWait = ReadonlyMap<string, number>;
 
 const TASKS = '/proc/self/task';
 
+/** Node's fs where there is one (this module also loads in browsers, where there is not). */
+const fs = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:fs') as
+  | typeof import('node:fs')
+  | undefined;
+
 /** This process's threads' run-queue waits now (an empty map where Linux's schedstat is not there). */
 export function runQueueWait(): RunQueueWait {
   const waits = new Map<string, number>();
+  if (!fs) return waits;
   let tids: string[];
   try {
-    tids = readdirSync(TASKS);
+    tids = fs.readdirSync(TASKS);
   } catch {
     return waits;
   }
   for (const tid of tids) {
     try {
-      const fields = readFileSync(`${TASKS}/${tid}/schedstat`, 'utf8').trim().split(/\s+/);
+      const fields = fs.readFileSync(`${TASKS}/${tid}/schedstat`, 'utf8').trim().split(/\s+/);
       const wait = Number(fields[1]);
       if (Number.isFinite(wait)) waits.set(tid, wait);
     } catch {
@@ -61,4 +65,23 @@ export async function timedWithWait<T>(fn: () => Promise<T>): Promise<{ value: T
   const value = await fn();
   const ms = performance.now() - started;
   return { value, ms, waited: waitedSince(before) };
+}
+
+/**
+ * A stopwatch for deadline tests: `elapsed()` is the wall-clock ms since it started, `waited()` the
+ * ms of that the process spent waiting for a CPU, and `net()` the difference: how long the code
+ * itself took, which is what a deadline test bounds.
+ */
+export function stopwatch(): { elapsed(): number; waited(): number; net(): number } {
+  const before = runQueueWait();
+  const started = performance.now();
+  const elapsed = (): number => performance.now() - started;
+  return {
+    elapsed,
+    waited: () => waitedSince(before),
+    net() {
+      const ms = elapsed();
+      return ms - waitedSince(before);
+    },
+  };
 }
