@@ -223,7 +223,7 @@ class Review implements ReviewPort {
     });
   }
 
-  accept(conversationId: string, selection: ReviewSelection): Promise<AcceptResult> {
+  async accept(conversationId: string, selection: ReviewSelection): Promise<AcceptResult> {
     checkSelection('accept', selection, false);
     return this.#select('accept', conversationId, selection, async (layer, described, chosen) => {
       const result: AcceptResult = { written: [], hunks: [], conflicts: [] };
@@ -283,7 +283,7 @@ class Review implements ReviewPort {
     return undefined;
   }
 
-  reject(conversationId: string, options: RejectOptions): Promise<RejectResult> {
+  async reject(conversationId: string, options: RejectOptions): Promise<RejectResult> {
     checkSelection('reject', options, true);
     return this.#select('reject', conversationId, options, async (layer, described, chosen) => {
       const result: RejectResult = { reverted: [], hunks: [] };
