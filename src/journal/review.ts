@@ -331,7 +331,7 @@ function noteFor(d: Described, rejected: 'all' | PendingHunk[]): string {
   if (rejected === 'all') {
     if (d.kind === 'create') return `- ${d.path}: your new file was rejected; it does not exist.`;
     if (d.kind === 'delete') return `- ${d.path}: your removal was rejected; the file is there as it was.`;
-    return `- ${d.path}: all your changes were rejected; the file is as it was before you changed it.`;
+    return `- ${d.path}: all your pending changes to it were rejected; it now holds what the workspace holds.`;
   }
   const clip = (text: string): string => (text.length > NOTE_HUNK_CHARS ? `${text.slice(0, NOTE_HUNK_CHARS)}\n[... ${text.length - NOTE_HUNK_CHARS} more characters]\n` : text);
   const which = rejected.map((hunk) => `lines ${hunk.newStart}-${hunk.newStart + Math.max(hunk.newLines, 1) - 1} of your version`).join(', ');
