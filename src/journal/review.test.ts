@@ -262,6 +262,31 @@ describe('review mode: conflicts and the journal', () => {
     expect(await onDisk(platform, 'a.txt')).toBe('one\n');
   });
 
+  it('a binary file is one whole-file hunk with a note for a diff; accepting it writes its exact bytes', async () => {
+    const bytes = new Uint8Array([0, 1, 2, 255, 10, 0]);
+    const writeBytes = fsTool('write_bytes', (fs) => fs.writeFile('/workspace/blob.bin', bytes));
+    const { platform, runner } = setup({}, [writeBytes]);
+    await runner.execute('write_bytes', {});
+    const [file] = (await runner.pendingChanges()).files;
+    expect([file!.kind, file!.diff, file!.hunks.length]).toEqual(['create', '(binary file /workspace/blob.bin: absent before, 6 bytes staged)', 1]);
+    await runner.accept('default', { hunks: [file!.hunks[0]!.id] });
+    expect([...(await platform.fs.readFile('/workspace/blob.bin'))]).toEqual([...bytes]);
+  });
+
+  it('without a journal, accept still writes (no turn); a conversation whose review was switched off keeps its staged view while changes are pending', async () => {
+    let reviewing = true;
+    const platform = createMemoryPlatform({ files: { 'a.txt': 'one\n' } });
+    const runner = new ToolRunner({ platform, tools: BuiltinTools.all(), review: () => reviewing, journal: false });
+    await runner.execute('edit_file', { file_path: 'a.txt', old_string: 'one', new_string: 'uno' });
+    reviewing = false;
+    await runner.execute('create_file', { file_path: 'b.txt', content: 'b\n' });
+    expect(await modelSees(runner, 'a.txt')).toBe('uno');
+    expect((await runner.pendingChanges()).files.map((f) => f.path)).toEqual(['/workspace/a.txt', '/workspace/b.txt']);
+    expect(await runner.accept('default', {})).toEqual({ written: ['/workspace/a.txt', '/workspace/b.txt'], hunks: expect.any(Array), conflicts: [] });
+    await runner.execute('create_file', { file_path: 'c.txt', content: 'c\n' });
+    expect([await onDisk(platform, 'a.txt'), await onDisk(platform, 'b.txt'), await onDisk(platform, 'c.txt')]).toEqual(['uno\n', 'b\n', 'c\n']);
+  });
+
   it('host mistakes are TypeErrors: a bad selection, a path with nothing pending, a runner not in review mode', async () => {
     const { runner } = setup({ 'a.txt': 'one\n' });
     await expect(runner.accept('default', { paths: '/workspace/a.txt' } as never)).rejects.toThrow(TypeError);
