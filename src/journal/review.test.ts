@@ -6,6 +6,7 @@ import { createMemoryPlatform } from '../platform/memory.js';
 import { ToolRunner } from '../runner.js';
 import { BuiltinTools } from '../tools/index.js';
 import { toolProfiles } from '../tools/profiles/index.js';
+import { ANTHROPIC_VOCABULARY, GEMINI_VOCABULARY, OPENAI_VOCABULARY, speak } from '../tools/profiles/vocabulary.js';
 
 const text = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
 
@@ -231,6 +232,28 @@ describe('review mode: rejection notes', () => {
     expect((viewed as { result: string }).result).toMatch(/one\n\[Review: the user rejected changes you made\..*\/workspace\/y\.txt: your new file was rejected; it does not exist\.\]$/s);
     const [again] = await runner.processToolCalls([{ name: 'str_replace_based_edit_tool', args: { command: 'view', path: '/workspace/a.txt' } }]);
     expect((again as { result: string }).result).not.toContain('Review');
+  });
+});
+
+describe('review mode: profiles', () => {
+  it("a Gemini profile's model gets the note on its next call; the note names no tool, so no profile has a word of it to rewrite", async () => {
+    const platform = createMemoryPlatform({ files: { 'a.txt': 'one\n' } });
+    const runner = new ToolRunner({ platform, tools: toolProfiles.gemini(), review: true });
+    await runner.execute('replace', { file_path: '/workspace/a.txt', old_string: 'one', new_string: 'uno' });
+    await runner.execute('write_file', { file_path: '/workspace/b.txt', content: 'b\n' });
+    const grep = (await runner.execute('grep_search', { pattern: 'uno' })) as unknown;
+    expect(JSON.stringify(grep)).toContain('a.txt');
+    await runner.reject('default', { paths: ['/workspace/b.txt'] });
+    const [read] = await runner.processToolCalls([{ name: 'read_file', args: { file_path: '/workspace/a.txt' } }]);
+    const shown = JSON.stringify(read);
+    expect(shown).toContain('uno');
+    const note = 'Review: the user rejected changes you made. The files below are as described now; read them again before changing them further.\n- /workspace/b.txt: your new file was rejected; it does not exist.';
+    expect(shown).toContain(JSON.stringify(note).slice(1, -1));
+    for (const vocabulary of [ANTHROPIC_VOCABULARY, GEMINI_VOCABULARY, OPENAI_VOCABULARY]) {
+      for (const tool of Object.values(vocabulary.tools)) expect(speak(vocabulary, tool, note)).toBe(note);
+    }
+    const [again] = await runner.processToolCalls([{ name: 'read_file', args: { file_path: '/workspace/a.txt' } }]);
+    expect(JSON.stringify(again)).not.toContain('Review:');
   });
 });
 
