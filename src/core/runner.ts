@@ -592,7 +592,7 @@ export class ToolRunner implements ToolHost {
     }
     // A review's rejections reach the model on its next call in the conversation, once.
     this.#review?.deliverNote(options.conversationId ?? this.conversationId, (note) => {
-      const noted = withNote(outcome, note);
+      const noted = withNote(outcome, note, this.#lookup(name)?.outputSchema !== undefined);
       if (noted) outcome = noted;
       return noted !== undefined;
     });
@@ -943,16 +943,17 @@ async function settleAfterChanges<T>(running: Promise<T>, ctx: CallContext, name
 /**
  * `outcome` carrying a review's `note`: a result object's `note` (after its own), a text result's last
  * line in brackets, a failure's message; undefined when the result cannot carry one (an array, a
- * number, null), so the note waits for the next call.
+ * number, null, or an object of a tool with an output schema, which a key more could break), so the
+ * note waits for the next call.
  */
-function withNote(outcome: Outcome, note: string): Outcome | undefined {
+function withNote(outcome: Outcome, note: string, declared: boolean): Outcome | undefined {
   if (!outcome.ok) {
     const { error } = outcome;
     return { ok: false, error: new ToolError(error.code, `${error.message}\n\n${note}`, error.details) };
   }
   const { value } = outcome;
   if (typeof value === 'string') return { ok: true, value: `${value}${value === '' || value.endsWith('\n') ? '' : '\n'}[${note}]` };
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || declared) return undefined;
   const own = (value as { note?: unknown }).note;
   return { ok: true, value: { ...value, note: typeof own === 'string' && own !== '' ? `${own}\n\n${note}` : note } };
 }

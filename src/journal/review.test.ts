@@ -235,6 +235,27 @@ describe('review mode: rejection notes', () => {
   });
 });
 
+describe('review mode: notes wait for a result that can carry them', () => {
+  it('a result of a tool with an output schema, or an array, is left as it is: the note goes to the next call that can carry it', async () => {
+    const sized = defineTool({
+      name: 'sized',
+      description: 'sized',
+      parameters: { type: 'object' },
+      outputSchema: { type: 'object', properties: { size: { type: 'integer' } }, required: ['size'], additionalProperties: false },
+      call: async () => ({ size: 1 }),
+    });
+    const listed = defineTool({ name: 'listed', description: 'listed', parameters: { type: 'object' }, call: async () => [1, 2] });
+    const platform = createMemoryPlatform();
+    const runner = new ToolRunner({ platform, tools: [...BuiltinTools.all(), sized, listed], review: true });
+    await runner.execute('create_file', { file_path: 'x.txt', content: 'x\n' });
+    await runner.reject('default', {});
+    expect(await runner.execute('sized', {})).toEqual({ size: 1 });
+    expect(await runner.execute('listed', {})).toEqual([1, 2]);
+    const listing = (await runner.execute('list_dir', { dir_path: '.' })) as { note?: string };
+    expect(listing.note).toMatch(/^Review: the user rejected changes you made\..*x\.txt: your new file was rejected/s);
+  });
+});
+
 describe('review mode: profiles', () => {
   it("a Gemini profile's model gets the note on its next call; the note names no tool, so no profile has a word of it to rewrite", async () => {
     const platform = createMemoryPlatform({ files: { 'a.txt': 'one\n' } });
