@@ -217,8 +217,10 @@ export interface ReviewPort {
   pending(conversationId: string): Promise<PendingChanges>;
   accept(conversationId: string, selection: ReviewSelection): Promise<AcceptResult>;
   reject(conversationId: string, options: RejectOptions): Promise<RejectResult>;
-  /** Offers the conversation's undelivered note to `attach`; once it answers true the note is gone. */
-  deliverNote(conversationId: string, attach: (note: string) => boolean): void;
+  /** Takes the conversation's note of rejections not yet told to the model (undefined: none). */
+  takeNote(conversationId: string): string | undefined;
+  /** Puts back a note a call's result could not carry, ahead of any newer one, for the next call. */
+  keepNote(conversationId: string, note: string): void;
 }
 
 /** What a runner's review factory gets. */

@@ -584,19 +584,19 @@ export class ToolRunner implements ToolHost {
   }
 
   async #run(name: string, rawArgs: unknown, options: RunOptions, id: string | undefined): Promise<Outcome> {
+    // A review's rejections reach the model with its next call in the conversation (the first to start), once.
+    const conversationId = options.conversationId ?? this.conversationId;
+    const note = this.#review?.takeNote(conversationId);
     let outcome: Outcome;
     try {
       outcome = { ok: true, value: await this.#invoke(name, rawArgs, options, id) };
     } catch (error) {
       outcome = { ok: false, error: toToolError(error) };
     }
-    // A review's rejections reach the model on its next call in the conversation, once.
-    this.#review?.deliverNote(options.conversationId ?? this.conversationId, (note) => {
-      const noted = withNote(outcome, note, this.#lookup(name)?.outputSchema !== undefined);
-      if (noted) outcome = noted;
-      return noted !== undefined;
-    });
-    return outcome;
+    if (note === undefined) return outcome;
+    const noted = withNote(outcome, note, this.#lookup(name)?.outputSchema !== undefined);
+    if (!noted) this.#review?.keepNote(conversationId, note);
+    return noted ?? outcome;
   }
 
   async #invoke(name: string, rawArgs: unknown, options: RunOptions, id: string | undefined): Promise<unknown> {

@@ -218,6 +218,18 @@ describe('review mode: rejection notes', () => {
     expect(await modelSees(runner, 'a.txt')).toBe(replaced(BASE, 2, 'two'));
   });
 
+  it('in a batch of concurrent reads the note goes with the first call of the batch, and only that one', async () => {
+    const { runner } = setup({ 'a.txt': 'one\n', 'b.txt': 'two\n' });
+    await runner.execute('create_file', { file_path: 'c.txt', content: 'c\n' });
+    await runner.reject('default', {});
+    const results = await runner.processToolCalls([
+      { id: 'r1', name: 'view_file', args: { file_path: 'a.txt' } },
+      { id: 'r2', name: 'view_file', args: { file_path: 'b.txt' } },
+      { id: 'r3', name: 'list_dir', args: { dir_path: '.' } },
+    ]);
+    expect(results.map((r) => typeof (r as { result: { note?: string } }).result.note)).toEqual(['string', 'undefined', 'undefined']);
+  });
+
   it('a note rides on a failed call as part of its error, and on a text result as a last line in brackets', async () => {
     const platform = createMemoryPlatform({ files: { 'a.txt': 'one\n' } });
     const runner = new ToolRunner({ platform, tools: [...BuiltinTools.all(), ...toolProfiles.anthropic()], review: true });

@@ -25,8 +25,10 @@ import { sameBytes, StagedFs, StagedLayer, stagedPlatform, type StagedFile } fro
 
 /** Characters of one rejected hunk's diff put in the model's note; the rest is cut with a marker. */
 const NOTE_HUNK_CHARS = 2_000;
-/** Characters of a whole note; past it the files left are only named. */
+/** Characters of a whole note's body; past it the rest is cut with a marker. */
 const NOTE_CHARS = 12_000;
+/** The first line of every note. */
+const NOTE_HEAD = 'Review: the user rejected changes you made. The files below are as described now; read them again before changing them further.';
 
 /** A staged file worked out: its hunks, with the line regions each covers (none: the whole file). */
 interface Described {
@@ -316,13 +318,18 @@ class Review implements ReviewPort {
     this.#notes.set(conversationId, list);
   }
 
-  deliverNote(conversationId: string, attach: (note: string) => boolean): void {
+  takeNote(conversationId: string): string | undefined {
     const list = this.#notes.get(conversationId);
-    if (!list || list.length === 0) return;
+    if (!list || list.length === 0) return undefined;
+    this.#notes.delete(conversationId);
     let body = list.join('\n');
     if (body.length > NOTE_CHARS) body = `${body.slice(0, NOTE_CHARS)}\n[... ${body.length - NOTE_CHARS} more characters of rejected changes not shown]`;
-    const note = `Review: the user rejected changes you made. The files below are as described now; read them again before changing them further.\n${body}`;
-    if (attach(note)) this.#notes.delete(conversationId);
+    return `${NOTE_HEAD}\n${body}`;
+  }
+
+  keepNote(conversationId: string, note: string): void {
+    const body = note.startsWith(`${NOTE_HEAD}\n`) ? note.slice(NOTE_HEAD.length + 1) : note;
+    this.#notes.set(conversationId, [body, ...(this.#notes.get(conversationId) ?? [])]);
   }
 }
 
