@@ -3,7 +3,7 @@ import { defineTool, type ToolContext } from '../core/tool.js';
 import { createMemoryPlatform } from '../platform/memory.js';
 import { ToolRunner } from '../runner.js';
 import { seededRandom } from '../../test/support/random.js';
-import { applyRegions, diffLines, splitLines } from './review-hunks.js';
+import { applyRegions, diffLines, groupHunks, splitLines } from './review-hunks.js';
 
 // Differential test of review mode's hunks: a base of unique lines (mixed \n and \r\n, the last line
 // sometimes without one) and edit sites far enough apart to be one hunk each. The reference result of
@@ -74,6 +74,34 @@ describe('review mode hunks (differential)', () => {
       expect(applyRegions(base, after, regions, () => true)).toBe(target);
       expect(applyRegions(base, after, regions, () => false)).toBe(base.join(''));
     }
+  });
+
+  it('on lines that repeat, the regions are a fewest-lines change (checked against a longest common subsequence table) and apply to the target exactly', () => {
+    const random = seededRandom(0x1c5);
+    const pick = (): string => ['x\n', 'y\n', 'z\n', 'x'][Math.floor(random() * 4)] as string;
+    for (let n = 0; n < 300; n += 1) {
+      const a = Array.from({ length: Math.floor(random() * 30) }, pick);
+      const b = Array.from({ length: Math.floor(random() * 30) }, pick);
+      const lcs: number[][] = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
+      for (let i = a.length - 1; i >= 0; i -= 1) for (let j = b.length - 1; j >= 0; j -= 1) lcs[i]![j] = a[i] === b[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
+      const regions = diffLines(a, b);
+      const changed = regions.reduce((sum, r) => sum + (r.oldEnd - r.oldStart) + (r.newEnd - r.newStart), 0);
+      expect(changed).toBe(a.length + b.length - 2 * lcs[0]![0]!);
+      expect(applyRegions(a, b, regions, () => true)).toBe(b.join(''));
+      expect(applyRegions(a, b, regions, () => false)).toBe(a.join(''));
+    }
+  });
+
+  it('two edits 5,000 lines apart in a 10,000-line file are two hunks', () => {
+    const a = Array.from({ length: 10_000 }, (_, i) => `line ${i}\n`);
+    const b = [...a];
+    b[100] = 'changed near the top\n';
+    b.splice(5200, 0, 'added lower down\n');
+    const hunks = groupHunks(diffLines(a, b), a.length, b.length);
+    expect(hunks.map((h) => [h.oldFrom, h.oldTo, h.newFrom, h.newTo])).toEqual([
+      [97, 104, 97, 104],
+      [5197, 5203, 5197, 5204],
+    ]);
   });
 
   it('accepting a random subset of hunks writes exactly those sites; rejecting the rest leaves the model seeing the workspace', async () => {

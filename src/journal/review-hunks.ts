@@ -4,8 +4,8 @@
 
 /** Unchanged lines shown around each change, and the gap under which two changes share a hunk (twice it). */
 export const CONTEXT_LINES = 3;
-/** Largest product of changed-region line counts diffed line by line; past it the region is one change. */
-const MAX_DIFF_CELLS = 4_000_000;
+/** Most lines removed plus added that the line diff looks for; past it the changed middle is one change. */
+const MAX_EDITS = 2_000;
 /** Bytes looked at for a NUL that makes a file binary (as the tools' own sniff). */
 const BINARY_SNIFF_BYTES = 8192;
 
@@ -46,50 +46,69 @@ export function splitLines(text: string): string[] {
   return text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
 }
 
-/** The regions where `a` and `b` differ, in order: common ends trimmed, the middle diffed by longest common subsequence. */
+/** The regions where `a` and `b` differ, in order: common ends trimmed, the middle diffed by Myers' algorithm (fewest lines removed and added). */
 export function diffLines(a: readonly string[], b: readonly string[]): Region[] {
   let start = 0;
   while (start < a.length && start < b.length && a[start] === b[start]) start += 1;
   let endA = a.length;
   let endB = b.length;
   while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) (endA -= 1, endB -= 1);
-  const n = endA - start;
-  const m = endB - start;
-  if (n === 0 && m === 0) return [];
-  if (n === 0 || m === 0 || n * m > MAX_DIFF_CELLS) return [{ oldStart: start, oldEnd: endA, newStart: start, newEnd: endB }];
-  // lcs[i * (m + 1) + j]: length of the longest common subsequence of a[start + i..endA) and b[start + j..endB).
-  const width = m + 1;
-  const lcs = new Uint32Array((n + 1) * width);
-  for (let i = n - 1; i >= 0; i -= 1) {
-    for (let j = m - 1; j >= 0; j -= 1) {
-      lcs[i * width + j] = a[start + i] === b[start + j] ? (lcs[(i + 1) * width + j + 1] as number) + 1 : Math.max(lcs[(i + 1) * width + j] as number, lcs[i * width + j + 1] as number);
-    }
-  }
+  if (endA === start && endB === start) return [];
+  const whole: Region[] = [{ oldStart: start, oldEnd: endA, newStart: start, newEnd: endB }];
+  if (endA === start || endB === start) return whole;
+  const edits = myersEdits(a.slice(start, endA), b.slice(start, endB));
+  if (edits === undefined) return whole;
   const regions: Region[] = [];
-  let open: Region | undefined;
-  let i = 0;
-  let j = 0;
-  const close = (): void => {
-    if (open) regions.push(open);
-    open = undefined;
-  };
-  while (i < n || j < m) {
-    if (i < n && j < m && a[start + i] === b[start + j]) {
-      close();
-      (i += 1, j += 1);
-      continue;
-    }
-    open ??= { oldStart: start + i, oldEnd: start + i, newStart: start + j, newEnd: start + j };
-    if (j < m && (i === n || (lcs[i * width + j + 1] as number) >= (lcs[(i + 1) * width + j] as number))) {
-      j += 1;
-      open.newEnd = start + j;
-    } else {
-      i += 1;
-      open.oldEnd = start + i;
-    }
+  for (const [x, y, removed] of edits) {
+    const last = regions[regions.length - 1];
+    const open = last !== undefined && last.oldEnd === start + x && last.newEnd === start + y ? last : undefined;
+    const region = open ?? { oldStart: start + x, oldEnd: start + x, newStart: start + y, newEnd: start + y };
+    if (removed) region.oldEnd += 1;
+    else region.newEnd += 1;
+    if (!open) regions.push(region);
   }
-  close();
   return regions;
+}
+
+/**
+ * The edits turning `a` into `b`, in order, each `[x, y, removed]`: at line `x` of `a` and `y` of `b`,
+ * `a[x]` removed or `b[y]` added. Keeps each step's frontier (O(D²) numbers for D edits); undefined
+ * past {@link MAX_EDITS} edits, where the caller takes the whole range as one change.
+ */
+function myersEdits(a: readonly string[], b: readonly string[]): Array<[number, number, boolean]> | undefined {
+  const n = a.length;
+  const m = b.length;
+  const offset = n + m + 1;
+  const v = new Int32Array(2 * offset + 1);
+  const trace: Int32Array[] = [];
+  let found = -1;
+  for (let d = 0; d <= Math.min(n + m, MAX_EDITS) && found < 0; d += 1) {
+    for (let k = -d; k <= d; k += 2) {
+      let x = k === -d || (k !== d && (v[offset + k - 1] as number) < (v[offset + k + 1] as number)) ? (v[offset + k + 1] as number) : (v[offset + k - 1] as number) + 1;
+      let y = x - k;
+      while (x < n && y < m && a[x] === b[y]) (x += 1, y += 1);
+      v[offset + k] = x;
+      if (x >= n && y >= m) found = d;
+    }
+    trace.push(v.slice(offset - d, offset + d + 1));
+  }
+  if (found < 0) return undefined;
+  const edits: Array<[number, number, boolean]> = [];
+  let x = n;
+  let y = m;
+  for (let d = found; d > 0; d -= 1) {
+    const before = trace[d - 1] as Int32Array;
+    const k = x - y;
+    // `before` holds step d-1's frontier, diagonal k' at index k' + d - 1.
+    const down = k === -d || (k !== d && (before[k - 1 + d - 1] as number) < (before[k + 1 + d - 1] as number));
+    const fromK = down ? k + 1 : k - 1;
+    const fromX = before[fromK + d - 1] as number;
+    const fromY = fromX - fromK;
+    edits.push(down ? [fromX, fromY, false] : [fromX, fromY, true]);
+    x = fromX;
+    y = fromY;
+  }
+  return edits.reverse();
 }
 
 /** `regions` grouped into hunks with {@link CONTEXT_LINES} of context (within the `oldCount` / `newCount` lines). */
