@@ -481,7 +481,9 @@ export class ToolRunner implements ToolHost {
    * `review`; rejects with `execution_failed` when a write fails (files written before it stay written).
    */
   accept(conversationId: string, selection: ReviewSelection = {}): Promise<AcceptResult> {
-    return this.#reviewOrThrow('accept').accept(conversationId, selection);
+    const review = this.#reviewOrThrow('accept');
+    // On a platform with `batch`, not inside another caller's batch (whose failed commit would undo these writes).
+    return this.platform.batch ? this.#calls.run('calls', () => review.accept(conversationId, selection)) : review.accept(conversationId, selection);
   }
 
   /**
