@@ -3,6 +3,7 @@
 import { ToolRunner as CoreToolRunner, type RunnerDefaults, type ToolRunnerOptions } from './core/runner.js';
 import type { GeneratedValidators } from './core/validation.js';
 import { createChangeJournal } from './journal/journal.js';
+import { createReview } from './journal/review.js';
 import { createMemoryPlatform } from './platform/memory.js';
 import validators, { checks } from './tools/generated/validators.js';
 import { webSearchFallbackTool } from './tools/web-search.js';
@@ -13,13 +14,14 @@ export const BUILTIN_VALIDATORS: GeneratedValidators = { validators, checks };
 /**
  * What the package's runner uses where its options say nothing: a fresh memory platform per runner,
  * the web-search fallback under `web_search` and `google_search`, the built-ins' generated validators,
- * and a change journal in memory (see docs/journal.md).
+ * a change journal in memory and review mode (see docs/journal.md).
  */
 export const TOOLHOST_DEFAULTS: RunnerDefaults = /* @__PURE__ */ Object.freeze({
   platform: () => createMemoryPlatform(),
   fallbackTools: /* @__PURE__ */ Object.freeze({ web_search: webSearchFallbackTool, google_search: webSearchFallbackTool }),
   validators: BUILTIN_VALIDATORS,
   journal: createChangeJournal,
+  review: createReview,
 });
 
 /**

@@ -29,7 +29,7 @@ describe('ToolRunner options', () => {
       [{ tools: [null] }, 'tools[0] must be a tool (defineTool({ name, description, inputSchema, execute }) or { name, description, parameters, call }), not null'],
       [{ defaultTimeoutMS: 5 }, 'defaultTimeoutMS is not an option (did you mean defaultTimeoutMs?)'],
       [{ permisions: 'read_only' }, 'permisions is not an option (did you mean permissions?)'],
-      [{ colour: 'red' }, 'colour is not an option (the options are platform, tools, permissions, planMode, conversationId, defaultTimeoutMs, onMessage, isIdle, cwd, verbose, journal, startSubagent, generateImage, onFinish)'],
+      [{ colour: 'red' }, 'colour is not an option (the options are platform, tools, permissions, planMode, conversationId, defaultTimeoutMs, onMessage, isIdle, cwd, verbose, journal, review, startSubagent, generateImage, onFinish)'],
       [{ journal: 'off' }, 'journal must be true, false or { maxBytes } (a positive integer of bytes), not "off"'],
       [{ journal: { maxBytes: 0 } }, 'journal.maxBytes must be a positive integer, not 0'],
       [{ journal: { maxByte: 5 } }, 'journal.maxByte is not an option (did you mean journal.maxBytes?)'],

@@ -59,6 +59,8 @@ export interface CallInfo {
   onMessage: MessageHandler | undefined;
   /** The call's view of the platform's fs (a change journal's), when it is not the platform's own. */
   fs?: FsPromises | undefined;
+  /** The platform the call's tool sees (review mode's staged one), when it is not the runner's. */
+  platform?: Platform | undefined;
 }
 
 /** The call's state changes, to persist before its result is returned. */
@@ -185,7 +187,7 @@ export class CallContext implements ToolContext {
   }
 
   get platform(): Platform {
-    return this.#host.platform;
+    return this.#info.platform ?? this.#host.platform;
   }
 
   get planMode(): boolean {

@@ -2,6 +2,7 @@
 // the core and is passed in, as the platform is), and the shapes `changes()` and `rewind()` answer.
 import type { FsPromises } from './fs-port.js';
 import type { JsonValue } from './json.js';
+import type { Platform } from './platform.js';
 import type { CallOptions, ToolCall, ToolCallResult } from './wire.js';
 
 /**
@@ -246,4 +247,119 @@ export interface JournalSetup {
   maxBytes: number;
   /** Runs `fn` holding `path`'s write lock (the runner's, so a rewind never interleaves with a tool's write). */
   withPathLock<T>(path: string, fn: () => Promise<T>): Promise<T>;
+}
+
+/** One hunk of a staged file's pending change (see {@link PendingFile}). */
+export interface PendingHunk {
+  /** Names the hunk in `accept` / `reject` (`hunks`); it changes whenever the file's staged change does. */
+  id: string;
+  /** First line (1-based) and line count of the hunk in the workspace's file (context lines included). */
+  oldStart: number;
+  oldLines: number;
+  /** First line (1-based) and line count of the hunk in the staged file. */
+  newStart: number;
+  newLines: number;
+  /** The hunk as unified diff text: its `@@` header, then ` `, `-` and `+` lines. */
+  diff: string;
+}
+
+/** One file a reviewed conversation changed that is not in the workspace yet. */
+export interface PendingFile {
+  /** Absolute path on the platform. */
+  path: string;
+  /** `create`: no file was there; `delete`: the conversation removed the file; `modify`: anything else. */
+  kind: 'create' | 'modify' | 'delete';
+  /**
+   * Unified diff of the whole file from what the workspace held when the conversation first changed it
+   * to the staged content; a note in parentheses for a binary file.
+   */
+  diff: string;
+  /** The hunks, in file order: a created, deleted or binary file has one hunk, the whole file. */
+  hunks: PendingHunk[];
+  /**
+   * Set when the workspace's file changed since the conversation first changed it (someone else wrote
+   * it): a unified diff from what the conversation started from to what is there now. Accepting this
+   * file is refused as a conflict; rejecting it is allowed.
+   */
+  conflict?: string;
+}
+
+/** What the runner's `pendingChanges` answers. */
+export interface PendingChanges {
+  conversationId: string;
+  /** Files with a staged change, sorted by path. */
+  files: PendingFile[];
+}
+
+/**
+ * Which staged changes `accept` / `reject` take: every hunk of each file in `paths`, plus each hunk
+ * named in `hunks`; neither given (`{}`): every pending change of the conversation.
+ */
+export interface ReviewSelection {
+  /** Absolute paths as {@link PendingFile.path} gives them. */
+  paths?: readonly string[];
+  /** Hunk ids as {@link PendingHunk.id} gives them. */
+  hunks?: readonly string[];
+}
+
+/** Options of `reject`: the selection, and what to tell the model. */
+export interface RejectOptions extends ReviewSelection {
+  /** Why, in the user's words: passed to the model in the note on its next call. */
+  reason?: string;
+}
+
+/** A file `accept` left alone because the workspace's file changed under the staged change. */
+export interface ReviewConflict {
+  path: string;
+  /** Unified diff from what the conversation started from to what the workspace holds now. */
+  diff: string;
+}
+
+/** What `accept` answers. */
+export interface AcceptResult {
+  /** Files written to (or removed from) the workspace, sorted. */
+  written: string[];
+  /** Ids of the hunks applied. */
+  hunks: string[];
+  /** Files left alone (their hunks stay pending): the workspace changed under them. */
+  conflicts: ReviewConflict[];
+  /** The journal turn that recorded the writes (a rewind to the turn before it undoes them); absent without a journal or when nothing was written. */
+  turn?: number;
+}
+
+/** What `reject` answers. */
+export interface RejectResult {
+  /** Files whose staged content changed (each now shows the model the workspace's text where a hunk was rejected), sorted. */
+  reverted: string[];
+  /** Ids of the hunks rejected. */
+  hunks: string[];
+}
+
+/** The views a reviewed conversation's calls get: its staged `fs` and a platform whose `fs` it is. */
+export interface StagedView {
+  readonly fs: FsPromises;
+  readonly platform: Platform;
+}
+
+/** Review mode as the runner uses it (see docs/journal.md, Review). */
+export interface ReviewPort {
+  /** Whether `conversationId` has staged changes not yet accepted or rejected. */
+  hasPending(conversationId: string): boolean;
+  /** The staged view of `conversationId` (made on first use, the same object after). */
+  view(conversationId: string): StagedView;
+  pending(conversationId: string): Promise<PendingChanges>;
+  accept(conversationId: string, selection: ReviewSelection): Promise<AcceptResult>;
+  reject(conversationId: string, options: RejectOptions): Promise<RejectResult>;
+  /** Takes the conversation's note of rejections not yet told to the model (undefined: none). */
+  takeNote(conversationId: string): string | undefined;
+  /** Puts back a note a call's result could not carry, ahead of any newer one, for the next call. */
+  keepNote(conversationId: string, note: string): void;
+}
+
+/** What a runner's review factory gets. */
+export interface ReviewSetup {
+  /** Runs `fn` holding `path`'s write lock (the runner's). */
+  withPathLock<T>(path: string, fn: () => Promise<T>): Promise<T>;
+  /** The runner's change journal: accepted writes are recorded as its turns. Absent: not recorded. */
+  journal: ChangeJournalPort | undefined;
 }

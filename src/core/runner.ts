@@ -17,7 +17,22 @@ import { CallContext, cancelled, endedReason, type ContextHost, type Conversatio
 import { findNonJson } from './json.js';
 import { isThenable } from './thenable.js';
 import type { GeneratedValidators } from './validation.js';
-import { DEFAULT_JOURNAL_BYTES, type ChangeJournalPort, type ConversationChanges, type JournalSetup, type JournalTurn, type RewindOptions, type RewindResult } from './journal-port.js';
+import {
+  DEFAULT_JOURNAL_BYTES,
+  type AcceptResult,
+  type ChangeJournalPort,
+  type ConversationChanges,
+  type JournalSetup,
+  type JournalTurn,
+  type PendingChanges,
+  type RejectOptions,
+  type RejectResult,
+  type ReviewPort,
+  type ReviewSelection,
+  type ReviewSetup,
+  type RewindOptions,
+  type RewindResult,
+} from './journal-port.js';
 import type { Cassette, RecordedCall, ReplayOptions, ReplayResult } from './journal-port.js';
 
 export type { CallOptions, FunctionDeclaration, ToolCall, ToolCallFailure, ToolCallResult, ToolCallSuccess, ToolMessage } from './wire.js';
@@ -73,6 +88,15 @@ export interface ToolRunnerOptions extends HostHooks {
    * (mutating calls then cost nothing extra).
    */
   journal?: boolean | { maxBytes?: number };
+  /**
+   * Review mode (see docs/journal.md, Review): `true` for every conversation, or a function saying per
+   * conversation id. A reviewed conversation's writes are staged: its own calls see them (reads,
+   * listings, searches), the workspace does not change until the host accepts them with
+   * {@link ToolRunner.accept}; {@link ToolRunner.reject} discards them and tells the model on its next
+   * call. Commands are refused there (`unavailable`). A conversation with staged changes keeps its
+   * staged view until all are accepted or rejected. Default `false`.
+   */
+  review?: boolean | ((conversationId: string) => boolean);
 }
 
 /** A call's options inside the runner: the caller's, and the journal turn the call belongs to. */
@@ -109,6 +133,8 @@ export interface RunnerDefaults {
   readonly validators?: GeneratedValidators;
   /** Makes the change journal of a runner whose `journal` option is not `false`; without it there is none. */
   readonly journal?: (platform: Platform, setup: JournalSetup) => ChangeJournalPort;
+  /** Makes the review mode of a runner whose `review` option is on; without it `review` is refused. */
+  readonly review?: (platform: Platform, setup: ReviewSetup) => ReviewPort;
 }
 
 /**
@@ -142,6 +168,9 @@ export class ToolRunner implements ToolHost {
   readonly #fallbacks = new Map<AnyTool, ToolEntry>();
   /** The change journal, unless the runner has none or it was turned off. */
   readonly #journal: ChangeJournalPort | undefined;
+  /** Review mode, when the `review` option is on; and whether it is for a conversation. */
+  readonly #review: ReviewPort | undefined;
+  readonly #reviewOn: (conversationId: string) => boolean;
 
   /**
    * Checks `options` (see {@link ToolRunnerOptions}); `defaults` fill what they leave out (the
@@ -185,6 +214,10 @@ export class ToolRunner implements ToolHost {
       journal === false || !defaults.journal
         ? undefined
         : defaults.journal(this.platform, { maxBytes: (journal === true ? undefined : journal.maxBytes) ?? DEFAULT_JOURNAL_BYTES, withPathLock: (path, fn) => this.#contextHost.withPathLock(path, fn) });
+    const review = options.review ?? false;
+    this.#reviewOn = typeof review === 'function' ? review : () => review;
+    if (review !== false && !defaults.review) throw new TypeError('ToolRunner: review needs a runner with review mode (the package\'s ToolRunner has it); leave review out here');
+    this.#review = review === false ? undefined : defaults.review?.(this.platform, { withPathLock: (path, fn) => this.#contextHost.withPathLock(path, fn), journal: this.#journal });
     const compiling: Promise<void>[] = [];
     for (const tool of options.tools ?? []) {
       const entry = createToolEntry(tool, defaults.validators);
@@ -480,6 +513,55 @@ export class ToolRunner implements ToolHost {
     return journal.replay(cassette, this, { ...options, conversationId: typeof conversationId === 'string' ? conversationId : this.conversationId });
   }
 
+  /**
+   * The staged changes of a conversation in review mode, per file, sorted by path: `{ path, kind
+   * ('create' | 'modify' | 'delete'), diff, hunks, conflict? }`, each hunk `{ id, oldStart, oldLines,
+   * newStart, newLines, diff }` (unified diff hunks with 3 lines of context; a created, deleted or
+   * binary file is one hunk). `conflict` (a diff) is set when the workspace's file changed since the
+   * conversation first changed it. Throws a TypeError on a runner without `review`. See docs/journal.md.
+   */
+  pendingChanges(conversationId: string = this.conversationId): Promise<PendingChanges> {
+    return this.#reviewOrThrow('pendingChanges').pending(conversationId);
+  }
+
+  /**
+   * Writes staged changes to the workspace: every hunk of each file in `paths`, each hunk in `hunks`
+   * (ids from {@link pendingChanges}), or, with neither, every pending change. A file gets exactly
+   * the text of its accepted hunks (the others stay pending); a file the workspace changed under its
+   * staged change is not written but reported in `conflicts` with a diff. The writes are one journal
+   * turn (`turn`; tool name `accept`), so a rewind to the turn before undoes them. Answers `{ written,
+   * hunks, conflicts, turn? }`. Throws a TypeError for a bad selection, a path with nothing pending or
+   * a hunk id that is not pending (its file changed since it was listed: list again), or without
+   * `review`; rejects with `execution_failed` when a write fails (files written before it stay written).
+   */
+  accept(conversationId: string, selection: ReviewSelection = {}): Promise<AcceptResult> {
+    const review = this.#reviewOrThrow('accept');
+    // On a platform with `batch`, not inside another caller's batch (whose failed commit would undo these writes).
+    return this.platform.batch ? this.#calls.run('calls', () => review.accept(conversationId, selection)) : review.accept(conversationId, selection);
+  }
+
+  /**
+   * Discards staged changes, chosen as for {@link accept}: a whole file goes back to what the workspace
+   * holds, a hunk's lines back to the workspace's in the staged file. The model's next call in the
+   * conversation carries a note naming what was rejected (with the hunks' diffs and `reason`), once.
+   * Answers `{ reverted, hunks }`. Throws a TypeError as {@link accept} does.
+   */
+  reject(conversationId: string, options: RejectOptions = {}): Promise<RejectResult> {
+    return this.#reviewOrThrow('reject').reject(conversationId, options);
+  }
+
+  #reviewOrThrow(method: string): ReviewPort {
+    if (!this.#review) throw new TypeError(`ToolRunner.${method}: this runner is not in review mode; create it with review: true (or a function choosing the conversations)`);
+    return this.#review;
+  }
+
+  /** The staged view a call of `conversationId` works in, when its conversation is reviewed or has staged changes. */
+  #stagedView(conversationId: string): { fs: FsPromises; platform: Platform } | undefined {
+    const review = this.#review;
+    if (!review) return undefined;
+    return this.#reviewOn(conversationId) || review.hasPending(conversationId) ? review.view(conversationId) : undefined;
+  }
+
   #journalOrThrow(method: string): ChangeJournalPort {
     if (!this.#journal) throw new TypeError(`ToolRunner.${method}: this runner keeps no change journal (its journal option is false, or it has no journal factory); create it without journal: false`);
     return this.#journal;
@@ -558,11 +640,19 @@ export class ToolRunner implements ToolHost {
   }
 
   async #run(name: string, rawArgs: unknown, options: RunOptions, id: string | undefined): Promise<Outcome> {
+    // A review's rejections reach the model with its next call in the conversation (the first to start), once.
+    const conversationId = options.conversationId ?? this.conversationId;
+    const note = this.#review?.takeNote(conversationId);
+    let outcome: Outcome;
     try {
-      return { ok: true, value: await this.#invoke(name, rawArgs, options, id) };
+      outcome = { ok: true, value: await this.#invoke(name, rawArgs, options, id) };
     } catch (error) {
-      return { ok: false, error: toToolError(error) };
+      outcome = { ok: false, error: toToolError(error) };
     }
+    if (note === undefined) return outcome;
+    const noted = withNote(outcome, note, this.#lookup(name)?.outputSchema !== undefined);
+    if (!noted) this.#review?.keepNote(conversationId, note);
+    return noted ?? outcome;
   }
 
   async #invoke(name: string, rawArgs: unknown, options: RunOptions, id: string | undefined): Promise<unknown> {
@@ -596,7 +686,10 @@ export class ToolRunner implements ToolHost {
     }
     // A mutating call's ctx.fs is the journal's view, which keeps each file's content before it changes.
     let fs: FsPromises | undefined;
-    if (options.turn && !entry.readOnly && entry.usesContext) fs = options.turn.fsFor({ callId: (callId ??= crypto.randomUUID()), tool: name }, this.platform.fs);
+    // In review mode every call of the conversation (reads too) works in its staged view; nothing is journaled until accepted.
+    const staged = entry.usesContext ? this.#stagedView(conversationId) : undefined;
+    if (staged) fs = staged.fs;
+    else if (options.turn && !entry.readOnly && entry.usesContext) fs = options.turn.fsFor({ callId: (callId ??= crypto.randomUUID()), tool: name }, this.platform.fs);
     const timeoutMs = normaliseTimeout(options.timeoutMs ?? this.defaultTimeoutMs);
     if (timeoutMs === undefined && (entry.readOnly || !this.platform.flush)) {
       // Fast path: no deadline and nothing to flush; only the caller's signal (a worker bridge passes
@@ -612,7 +705,7 @@ export class ToolRunner implements ToolHost {
       const state = this.#conversations.get(conversationId) ?? (await this.#conversation(conversationId));
       const ctx = new CallContext(
         this.#contextHost,
-        { tool: name, conversationId, callId, callerSignal: signal, controller: undefined, onMessage: options.onMessage, fs },
+        { tool: name, conversationId, callId, callerSignal: signal, controller: undefined, onMessage: options.onMessage, fs, platform: staged?.platform },
         state,
       );
       let value: unknown;
@@ -629,14 +722,22 @@ export class ToolRunner implements ToolHost {
       if (changes) await this.#persist(conversationId, state, changes);
       return this.#output(entry, name, value);
     }
-    return this.#invokeWithDeadline(entry, name, args, { conversationId, callId, signal, timeoutMs, onMessage: options.onMessage, fs });
+    return this.#invokeWithDeadline(entry, name, args, { conversationId, callId, signal, timeoutMs, onMessage: options.onMessage, fs, platform: staged?.platform });
   }
 
   async #invokeWithDeadline(
     entry: ToolEntry,
     name: string,
     args: unknown,
-    call: { conversationId: string; callId: string | undefined; signal: AbortSignal | undefined; timeoutMs: number | undefined; onMessage: CallOptions['onMessage']; fs: FsPromises | undefined },
+    call: {
+      conversationId: string;
+      callId: string | undefined;
+      signal: AbortSignal | undefined;
+      timeoutMs: number | undefined;
+      onMessage: CallOptions['onMessage'];
+      fs: FsPromises | undefined;
+      platform: Platform | undefined;
+    },
   ): Promise<unknown> {
     const shared = entry.usesContext ? this.#shared : undefined;
     let state = entry.usesContext && !shared ? (this.#conversations.get(call.conversationId) ?? (await this.#conversation(call.conversationId))) : undefined;
@@ -679,6 +780,7 @@ export class ToolRunner implements ToolHost {
             onMessage: call.onMessage,
             deadline: call.timeoutMs === undefined ? undefined : started + call.timeoutMs,
             fs: call.fs,
+            platform: call.platform,
           },
           state,
         )
@@ -906,6 +1008,24 @@ function batchRecordOf(call: ToolCall | undefined, result: ToolCallResult): Reco
   return { via: 'batch', id: result.id, tool: result.name, input, ...answer };
 }
 
+/**
+ * `outcome` carrying a review's `note`: a result object's `note` (after its own), a text result's last
+ * line in brackets, a failure's message; undefined when the result cannot carry one (an array, a
+ * number, null, or an object of a tool with an output schema, which a key more could break), so the
+ * note waits for the next call.
+ */
+function withNote(outcome: Outcome, note: string, declared: boolean): Outcome | undefined {
+  if (!outcome.ok) {
+    const { error } = outcome;
+    return { ok: false, error: new ToolError(error.code, `${error.message}\n\n${note}`, error.details) };
+  }
+  const { value } = outcome;
+  if (typeof value === 'string') return { ok: true, value: `${value}${value === '' || value.endsWith('\n') ? '' : '\n'}[${note}]` };
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || declared) return undefined;
+  const own = (value as { note?: unknown }).note;
+  return { ok: true, value: { ...value, note: typeof own === 'string' && own !== '' ? `${own}\n\n${note}` : note } };
+}
+
 /** Puts back what the cache held before a failed call set `changes` (unless a later call has set the key since). */
 function rollBack(state: ConversationState, changes: StateChanges): void {
   for (const [key, text] of changes.dirty) {
@@ -981,6 +1101,7 @@ const RUNNER_OPTION_RULES: OptionRules = {
   cwd: rule('an absolute path (a directory inside the platform root)', (v) => typeof v === 'string' && v.startsWith('/')),
   verbose: is.boolean,
   journal: is.anyOf('true, false or { maxBytes } (a positive integer of bytes)', is.boolean, is.options({ maxBytes: is.positiveInteger })),
+  review: is.anyOf('true, false or a function (conversationId) => boolean', is.boolean, is.function),
   startSubagent: is.function,
   generateImage: is.function,
   onFinish: is.function,
