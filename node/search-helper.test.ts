@@ -150,7 +150,7 @@ describe('the search helper thread (built package)', () => {
     } finally {
       await platform.dispose();
     }
-  });
+  }, 120_000); // a bound for a hang: on a busy machine the first counts take tens of seconds
 
   it('counts with ripgrep\'s Unicode defaults on its own thread: case folding of a fixed string, Unicode \\b and \\w, ASCII under (?-u)', async () => {
     const file = join(base, 'text/unicode-helper.txt');

@@ -2,10 +2,12 @@ import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Platform } from '../src/core/types.js';
 import { loadBuilt, makeTree, type Core, type NodeAdapter } from './support/built-search.js';
+import { MAX_SEARCH_TIME_MS } from '../src/search/line-search.js';
 
 // A count of one large file whose every line holds the pattern's required literal decodes and matches
 // those lines one at a time: about a second of work here. It must let the event loop turn meanwhile
-// (timers, a cancel, other calls), as every other part of a search does.
+// (timers, a cancel, other calls), as every other part of a search does. The counts checked whole get
+// the longest time limit: a busy machine can take longer than the default 10 s.
 
 let core: Core;
 let adapter: NodeAdapter;
@@ -34,7 +36,7 @@ describe.each([
     try {
       const order: string[] = [];
       const timer = setTimeout(() => order.push('timer'), 5);
-      const result = await runner.execute('grep_search', { pattern: String.raw`needle\d+x`, output_mode: 'count' });
+      const result = await runner.execute('grep_search', { pattern: String.raw`needle\d+x`, output_mode: 'count', max_time_ms: MAX_SEARCH_TIME_MS });
       order.push('answer');
       clearTimeout(timer);
       expect(order).toEqual(['timer', 'answer']);
@@ -51,7 +53,7 @@ describe.each([
       for (let round = 0; round < 2; round += 1) {
         const order: string[] = [];
         const timer = setTimeout(() => order.push('timer'), 5);
-        const result = await runner.execute('grep_search', { pattern: 'needle', fixed_strings: true, output_mode: 'count' });
+        const result = await runner.execute('grep_search', { pattern: 'needle', fixed_strings: true, output_mode: 'count', max_time_ms: MAX_SEARCH_TIME_MS });
         order.push('answer');
         clearTimeout(timer);
         // The second round may answer from the count remembered with the cached file, at once.
@@ -100,7 +102,7 @@ describe('a grep_search count whose Node platform is disposed while it counts a 
       for (let round = 0; round < 3; round += 1) {
         const platform = adapter.createNodePlatform({ root: first });
         const runner = new core.ToolRunner({ platform, tools: core.BuiltinTools.all() });
-        const answer: Promise<{ total?: number; code?: string }> = runner.execute('grep_search', { pattern: String.raw`needle\d+x`, output_mode: 'count' }).then(
+        const answer: Promise<{ total?: number; code?: string }> = runner.execute('grep_search', { pattern: String.raw`needle\d+x`, output_mode: 'count', max_time_ms: MAX_SEARCH_TIME_MS }).then(
           (result) => ({ total: (result as { total_matches: number }).total_matches }),
           (error: { code?: string }) => ({ code: error.code }),
         );

@@ -10,7 +10,7 @@ import { MAX_SEARCH_TIME_MS } from '../src/search/line-search.js';
 import { findFileTool } from '../src/tools/find-file.js';
 import { searchDirTool } from '../src/tools/search-dir.js';
 import { createNodePlatform } from '../node/platform.js';
-import { stopwatch } from './support/starvation.js';
+import { outsideStarvation } from './support/starvation.js';
 
 /** 4,000 files of 120 lines of 120 characters (about 58 MB), every line matching the slow pattern at its end. */
 const FILES = 4000;
@@ -57,15 +57,24 @@ describe('a search under a call deadline', () => {
   ] as const) {
     it(`answers with partial results and a note at a 300 ms deadline, not timeout, on ${name}`, async () => {
       const runner = new ToolRunner({ platform: platform(), tools: [grepSearchTool, searchDirTool] });
-      const started = stopwatch();
-      const [result] = await runner.processToolCalls([{ name: 'grep_search', args: { pattern: SLOW, output_mode: 'count' } }], { timeoutMs: 300 });
-      expect(started.net()).toBeLessThan(300 + 250);
+      // The search answers at 80 % of the deadline: a run in which a busy machine kept the process waiting
+      // for more than the other 20 % (60 ms) may meet the deadline first, so such runs are repeated.
+      const { value: [result], ms, waited, starved } = await outsideStarvation(60, () =>
+        runner.processToolCalls([{ name: 'grep_search', args: { pattern: SLOW, output_mode: 'count' } }], { timeoutMs: 300 }),
+      );
+      expect(ms - waited).toBeLessThan(300 + 250);
       const value = (result as { result?: { truncated: boolean; note?: string; total_files: number; counts: unknown[] } }).result;
-      expect(value?.truncated).toBe(true);
-      const cut = cutNote(value?.counts.length ?? 0, value?.total_files ?? 0, 'files');
-      expect(value?.note?.endsWith(cut)).toBe(true);
-      expect(value?.note?.slice(0, (value?.note?.length ?? 0) - cut.length)).toMatch(NOTE);
-      expect(value?.total_files).toBeLessThan(FILES);
+      if (value === undefined) {
+        // Only when five runs in a row lost the margin to the machine may the deadline come first.
+        expect(starved).toBe(true);
+        expect(result).toMatchObject({ code: 'timeout' });
+      } else {
+        expect(value.truncated).toBe(true);
+        const cut = cutNote(value.counts.length, value.total_files, 'files');
+        expect(value.note?.endsWith(cut)).toBe(true);
+        expect(value.note?.slice(0, (value.note?.length ?? 0) - cut.length)).toMatch(NOTE);
+        expect(value.total_files).toBeLessThan(FILES);
+      }
       // Without a deadline the same search covers every file (given the longest time limit, which even a
       // busy machine does not reach).
       const full = (await runner.execute('grep_search', { pattern: SLOW, output_mode: 'files_with_matches', max_results: 2000, max_time_ms: MAX_SEARCH_TIME_MS })) as { total_files: number; note?: string };
@@ -82,7 +91,10 @@ describe('a search under a call deadline', () => {
     expect(value?.truncated).toBe(true);
     const cut = cutNote(value?.matches.length ?? 0, value?.total_matches ?? 0, 'matching lines');
     expect(value?.note?.endsWith(cut)).toBe(true);
-    expect(value?.note?.slice(0, (value?.note?.length ?? 0) - cut.length)).toMatch(/^the search stopped at its time limit \(50 ms\) after \d+ of 4000 files; .*or raise max_time_ms\.$/);
+    expect(value?.note?.slice(0, (value?.note?.length ?? 0) - cut.length)).toMatch(
+      // (On a busy machine 50 ms can pass while the files are still being listed.)
+      /^the search stopped at its time limit \(50 ms\) (after \d+ of 4000 files|while listing files, after \d+ of the \d+ files listed so far); .*or raise max_time_ms\.$/,
+    );
   });
 
   it('stops a slow walk at the share of the deadline: find_file, grep_search and search_dir answer with what they listed', async () => {
@@ -99,17 +111,22 @@ describe('a search under a call deadline', () => {
       { name: 'grep_search', args: { pattern: 'x', fixed_strings: true, output_mode: 'files_with_matches' } },
       { name: 'search_dir', args: { query: 'x' } },
     ]) {
-      const started = stopwatch();
-      const [result] = await runner.processToolCalls([call], { timeoutMs: 300 });
-      expect(started.net(), call.name).toBeLessThan(300 + 250);
+      // As above: runs in which the machine took the last 20 % of the deadline are repeated.
+      const { value: [result], ms, waited, starved } = await outsideStarvation(60, () => runner.processToolCalls([call], { timeoutMs: 300 }));
+      expect(ms - waited, call.name).toBeLessThan(300 + 250);
       const value = (result as { result?: { truncated: boolean; note?: string; total?: number; total_files?: number; files_searched?: number } }).result;
-      expect(value?.truncated, call.name).toBe(true);
-      expect(value?.total ?? value?.files_searched, call.name).toBeLessThan(FILES);
+      if (value === undefined) {
+        expect(starved, call.name).toBe(true);
+        expect(result, call.name).toMatchObject({ code: 'timeout' });
+        continue;
+      }
+      expect(value.truncated, call.name).toBe(true);
+      expect(value.total ?? value.files_searched, call.name).toBeLessThan(FILES);
       // More than max_results (500) found before the stop: max_results' note follows the time limit's.
-      const total = value?.total ?? 0;
+      const total = value.total ?? 0;
       const cut = call.name === 'find_file' && total > 500 ? `. Showing 500 of ${total} paths (max_results is 500): raise max_results (at most 10000), or narrow the pattern or dir_path.` : '';
-      expect(value?.note?.endsWith(cut), call.name).toBe(true);
-      expect(value?.note?.slice(0, (value?.note?.length ?? 0) - cut.length), call.name).toMatch(
+      expect(value.note?.endsWith(cut), call.name).toBe(true);
+      expect(value.note?.slice(0, (value.note?.length ?? 0) - cut.length), call.name).toMatch(
         call.name === 'find_file'
           ? /^the search stopped at its time limit \(\d+ ms, 80 % of what was left of the call's deadline\) after \d+ directories; the results cover those only: narrow dir_path or the pattern$/
           : /^the search stopped at its time limit \(\d+ ms, 80 % of what was left of the call's deadline\) while listing files, (after \d+ of the \d+ files listed so far; the results cover those files only|before it had listed any; no file was searched): narrow dir_path or include, or use a simpler pattern\.$/,

@@ -180,6 +180,12 @@ export async function scanText(text: string, pattern: SearchPattern, budget: Sca
       return true;
     }
     if (now - sliceStart >= YIELD_EVERY_MS) {
+      // Within a slice of the end: stop now rather than yield, since a busy machine can hand the thread
+      // back only after the call's own deadline, which would then answer timeout instead of what was found.
+      if (budget.deadline - now < YIELD_EVERY_MS) {
+        stopped = true;
+        return true;
+      }
       await budget.pause();
       sliceStart = Date.now();
       if (Date.now() >= budget.deadline) {
