@@ -122,6 +122,7 @@ export function openIndex(bytes: Uint8Array, root: string): SearchIndex {
   const header = new DataView(bytes.buffer, bytes.byteOffset, HEADER_BYTES);
   const version = header.getUint32(8, true);
   if (version !== INDEX_FORMAT_VERSION) throw new IndexRejected(`search index format ${version}, expected ${INDEX_FORMAT_VERSION}`);
+  if (header.getUint32(20, true) !== 0) throw new IndexRejected('search index header is corrupt (reserved bytes set)');
   const length = header.getUint32(12, true);
   if (bytes.length !== HEADER_BYTES + length) throw new IndexRejected(`search index is ${bytes.length - HEADER_BYTES} body bytes, its header says ${length} (truncated or extended)`);
   const body = bytes.subarray(HEADER_BYTES);
