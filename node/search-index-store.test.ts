@@ -33,6 +33,8 @@ beforeAll(async () => {
     await writeFile(join(root, rel), text);
     await utimes(join(root, rel), OLD, OLD);
   }
+  // Their status-change times are now: let the one-second racy window pass, so the index trusts them.
+  await new Promise((resolve) => setTimeout(resolve, 1100));
 });
 afterAll(async () => {
   await rm(base, { recursive: true, force: true });

@@ -10,8 +10,8 @@ import { scanText, YIELD_EVERY_MS } from './line-scan.js';
 import { scanStream } from './line-stream.js';
 import { cacheOf, countText, countTextNow, FILE_BINARY, knownCount, needleOf, rememberCount, skipKindOfCode, type SourceCache, type SourceFile, type TextCount } from './source-cache.js';
 import type { SearchFileStat, SearchHelper, SearchSource, SharedWork } from '../core/types.js';
-import { siftWithIndex } from './index/sift.js';
-import { searchIndexOf } from './index/workspace.js';
+import { indexForSearch, siftWithIndex } from './index/sift.js';
+import type { SearchIndex } from './index/search-index.js';
 
 export { MAX_LINE_CHARS, type SearchMatch } from './line-output.js';
 
@@ -200,6 +200,8 @@ class LineSearch {
   readonly literal: string | undefined;
   readonly needle: ReturnType<typeof needleOf> | undefined;
   readonly decode: (bytes: Uint8Array) => string | null;
+  /** The workspace's search index, when it leaves few enough of the files to scan (see `worthSifting`). */
+  index: SearchIndex | undefined;
   /** The helper thread's share of a count, once the walk has handed it every file. */
   shared: SharedWork | undefined;
   readonly tally: Tally = { matches: [], files: [], totalMatches: 0, outputChars: 0, contentFull: false };
@@ -236,10 +238,10 @@ class LineSearch {
    */
   async list(): Promise<Awaited<ReturnType<typeof filesToSearch>>> {
     const { ctx, options, pattern, cache, helper, deadline } = this;
-    // With a search index the count stays on this thread: the index leaves few files to read.
-    const indexed = searchIndexOf(ctx.platform) !== undefined;
+    // A search index that leaves few files to read keeps the count on this thread.
+    this.index = indexForSearch(ctx.platform, pattern);
     const sharing =
-      helper !== undefined && cache !== undefined && this.outputMode !== 'content' && pattern.compiledWith !== undefined && !indexed ? helper.sharedFiles((path) => cache.holds(path)) : undefined;
+      helper !== undefined && cache !== undefined && this.outputMode !== 'content' && pattern.compiledWith !== undefined && !this.index ? helper.sharedFiles((path) => cache.holds(path)) : undefined;
     const limit = Math.min(this.streamOver, HELPED_MAX_FILE_BYTES);
     const onFiles = sharing
       ? (files: readonly WalkFile[], added: number): void =>
@@ -261,10 +263,10 @@ class LineSearch {
 
   /**
    * The listed files less those the workspace's search index shows cannot match, which are tallied
-   * unread (searched with no match, or binary); all of them when the platform has no index.
+   * unread (searched with no match, or binary); all of them without an index worth using.
    */
   async sifted(files: WalkFile[]): Promise<WalkFile[]> {
-    const index = searchIndexOf(this.ctx.platform);
+    const index = this.index;
     if (!index) return files;
     const sifted = await siftWithIndex(this.ctx.platform, index, this.pattern, files, this.streamOver);
     this.searched += sifted.text;

@@ -8,7 +8,7 @@ import { createMemoryPlatform } from '../../platform/memory.js';
 import type { Platform } from '../../core/types.js';
 import { compileSearchPattern } from '../dialect.js';
 import { openIndex, serializeIndex } from './format.js';
-import { siftWithIndex } from './sift.js';
+import { siftWithIndex, worthSifting } from './sift.js';
 import { buildWorkspaceIndex, searchIndexIdle, searchIndexOf, setSearchIndex } from './workspace.js';
 import { walkWorkspace } from '../../fs/walk.js';
 
@@ -116,7 +116,7 @@ function searchArgs(rand: () => number): Args {
 
 const CLOCK_STEPS = [0, 0, 0, 0, 0, 1, 3, 700, 1500, 5000];
 
-async function run(seed: number, rounds: number): Promise<{ skipped: number; scanned: number }> {
+async function run(seed: number, rounds: number): Promise<{ skipped: number; scanned: number; used: number }> {
   const rand = prng(seed);
   const files: Record<string, string | Uint8Array> = {};
   const count = 10 + Math.floor(rand() * 30);
@@ -129,7 +129,7 @@ async function run(seed: number, rounds: number): Promise<{ skipped: number; sca
   const scanned = new ToolRunner({ platform: plain, tools });
   vi.setSystemTime(Date.now() + 5000);
   setSearchIndex(platform, await buildWorkspaceIndex(platform));
-  const totals = { skipped: 0, scanned: 0 };
+  const totals = { skipped: 0, scanned: 0, used: 0 };
   for (let round = 0; round < rounds; round += 1) {
     for (let n = Math.floor(rand() * 3); n > 0; n -= 1) await mutate(rand, platform, rand() < 0.5 ? indexed : scanned);
     vi.setSystemTime(Date.now() + pick(rand, CLOCK_STEPS));
@@ -145,6 +145,7 @@ async function run(seed: number, rounds: number): Promise<{ skipped: number; sca
       try {
         const pattern = compileSearchPattern(args.pattern, { literal: args.fixed_strings === true, caseSensitive: args.case_sensitive as boolean });
         const listed = (await walkWorkspace({ fs: platform.fs, root: '/ws', dir: '/ws', source: platform.searchSource, changeCount: platform.changeCount })).files;
+        if (worthSifting(index, pattern)) totals.used += 1;
         const sifted = await siftWithIndex(platform, index, pattern, listed, 64 * 1024 * 1024);
         totals.skipped += sifted.text + sifted.binary;
         totals.scanned += sifted.scan.length;
@@ -169,10 +170,29 @@ describe('grep_search with the search index equals a plain scan', () => {
     vi.useRealTimers();
   });
 
+  it('an index built while its files were fresh (all racy, all scanned) comes into use once their racy window has passed', async () => {
+    const platform = createMemoryPlatform({ root: '/ws', files: { 'a.txt': 'alpha\n', 'b.txt': 'beta\n', 'c.txt': 'gamma\n' } });
+    const index = await buildWorkspaceIndex(platform);
+    setSearchIndex(platform, index);
+    const runner = new ToolRunner({ platform, tools: BuiltinTools.all() });
+    const pattern = compileSearchPattern('alpha', { literal: true, caseSensitive: true });
+    expect(index.file('/ws/a.txt')?.racy).toBe(true);
+    expect(worthSifting(index, pattern)).toBe(false);
+    vi.setSystemTime(Date.now() + 1500);
+    expect(await runner.execute('grep_search', { pattern: 'alpha', output_mode: 'files_with_matches' })).toMatchObject({ files: ['/ws/a.txt'], files_searched: 3 });
+    await searchIndexIdle(platform);
+    const settled = searchIndexOf(platform) as NonNullable<ReturnType<typeof searchIndexOf>>;
+    expect(['/ws/a.txt', '/ws/b.txt', '/ws/c.txt'].map((path) => settled.file(path)?.racy)).toEqual([false, false, false]);
+    expect(worthSifting(settled, pattern)).toBe(true);
+    const listed = (await walkWorkspace({ fs: platform.fs, root: '/ws', dir: '/ws', source: platform.searchSource })).files;
+    expect(await siftWithIndex(platform, settled, pattern, listed, 1 << 20)).toEqual({ scan: [listed[0]], text: 2, binary: 0 });
+  });
+
   it.each([1, 2, 3, 4, 5, 6, 7, 8])('random trees and changes, seed %i, 250 rounds', async (seed) => {
     const totals = await run(seed, 250);
     // The index did its part: files were left unread, and files were still scanned.
     expect(totals.skipped).toBeGreaterThan(0);
     expect(totals.scanned).toBeGreaterThan(0);
+    expect(totals.used).toBeGreaterThan(20);
   }, 120_000);
 });

@@ -204,7 +204,11 @@ export class PostingBuilder {
 
   /** The lists frozen: keys ascending, their bytes laid end to end. The builder is spent. */
   freeze(): FrozenPostings {
-    const order = Array.from({ length: this.#slots }, (_, i) => i).sort((a, b) => (this.#key[a] as number) - (this.#key[b] as number));
+    // Keys (24 bits) and slots packed into one number each, sorted natively.
+    const packed = new Float64Array(this.#slots);
+    for (let slot = 0; slot < this.#slots; slot += 1) packed[slot] = (this.#key[slot] as number) * 2 ** 26 + slot;
+    packed.sort();
+    const order = Array.from(packed, (value) => value % 2 ** 26);
     const keys = new Uint32Array(order.length);
     const offsets = new Uint32Array(order.length + 1);
     let total = 0;

@@ -95,6 +95,7 @@ export class SearchIndex {
   /** Ids below this are in the postings; the rest are in the overlay. */
   #frozen: number;
   #overlay = new Map<number, Uint32Array>();
+  #version = 0;
   readonly racyMs: number;
 
   constructor(parts: IndexParts) {
@@ -118,6 +119,11 @@ export class SearchIndex {
     return builder.finish();
   }
 
+  /** Moves with every {@link update} and {@link remove}: answers of {@link candidates} taken at one version hold while it stays. */
+  get version(): number {
+    return this.#version;
+  }
+
   /** Live files indexed. */
   get size(): number {
     return this.#ids.size;
@@ -132,6 +138,19 @@ export class SearchIndex {
     return { path, stat: { size: s[id * 4] as number, mtimeMs: s[id * 4 + 1] as number, ctimeMs: s[id * 4 + 2] as number, ino: s[id * 4 + 3] as number }, kind: (flags & KIND_MASK) as FileKind, racy: (flags & RACY) !== 0 };
   }
 
+  /**
+   * The racy files whose last change is now past the racy window (`now`: `Date.now()`): read again,
+   * unchanged, they would be trusted.
+   */
+  settledRacy(now: number): string[] {
+    const out: string[] = [];
+    for (const id of this.#ids.values()) {
+      if (!((this.#flags[id] as number) & RACY)) continue;
+      if (Math.max(this.#stats[id * 4 + 1] as number, this.#stats[id * 4 + 2] as number) < now - this.racyMs) out.push(this.#paths[id] as string);
+    }
+    return out;
+  }
+
   /** Every live path indexed, in id order. */
   paths(): string[] {
     return [...this.#ids.keys()];
@@ -140,6 +159,7 @@ export class SearchIndex {
   /** Replaces (or adds) one file from a fresh read: its old entry is dropped, its new trigrams go to the overlay. */
   update(file: ReadFile): void {
     this.remove(file.path);
+    this.#version += 1;
     const id = this.#count++;
     if (id * 4 + 4 > this.#stats.length) {
       const grown = new Float64Array(Math.max(16, this.#stats.length * 2));
@@ -164,6 +184,7 @@ export class SearchIndex {
   remove(path: string): void {
     const id = this.#ids.get(path);
     if (id === undefined) return;
+    this.#version += 1;
     this.#flags[id] = (this.#flags[id] as number) | DEAD;
     this.#overlay.delete(id);
     this.#ids.delete(path);

@@ -6,7 +6,7 @@ import type { WalkFile } from '../../fs/walk.js';
 import { patternTree, type SearchPattern } from '../dialect.js';
 import { planOf, type TrigramPlan } from './plan.js';
 import { FileKind, sameStat, type IndexedFile, type SearchIndex } from './search-index.js';
-import { identityOf, refreshIndexed } from './workspace.js';
+import { identityOf, refreshIndexed, searchIndexOf } from './workspace.js';
 
 /** Plans of the patterns searched lately, by pattern and flags. */
 const plans = new Map<string, TrigramPlan>();
@@ -23,6 +23,54 @@ export function planOfPattern(pattern: SearchPattern): TrigramPlan | undefined {
   plans.set(key, plan);
   if (plans.size > PLAN_CACHE) plans.delete(plans.keys().next().value as string);
   return plan;
+}
+
+/** A pattern's candidates in one index at one of its versions. */
+interface Answer {
+  version: number;
+  candidates: Set<string> | undefined;
+}
+
+/** The last answers per index, by pattern and flags (a repeated search computes none again). */
+const answers = new WeakMap<SearchIndex, Map<string, Answer>>();
+const ANSWER_CACHE = 8;
+
+/** `index`'s candidates for `pattern` at its current version (undefined inside: every file), from the cache when still current. */
+function candidatesOf(index: SearchIndex, pattern: SearchPattern, plan: TrigramPlan): Set<string> | undefined {
+  let cache = answers.get(index);
+  if (!cache) answers.set(index, (cache = new Map()));
+  const how = pattern.compiledWith as { literal: boolean; caseSensitive: boolean };
+  const key = `${how.literal ? 'F' : 'R'}${how.caseSensitive ? 's' : 'i'}${pattern.pattern}`;
+  let answer = cache.get(key);
+  if (answer) cache.delete(key);
+  if (!answer || answer.version !== index.version) answer = { version: index.version, candidates: index.candidates(plan) };
+  cache.set(key, answer);
+  if (cache.size > ANSWER_CACHE) cache.delete(cache.keys().next().value as string);
+  return answer.candidates;
+}
+
+/**
+ * The index a search of `platform` for `pattern` sifts with, or undefined when there is none or it is
+ * not worth it ({@link worthSifting}). Either way, racy files whose racy window has passed are read
+ * again (in the background), so an index built while files were being written comes into use.
+ */
+export function indexForSearch(platform: Platform, pattern: SearchPattern): SearchIndex | undefined {
+  const index = searchIndexOf(platform);
+  if (!index) return undefined;
+  refreshIndexed(platform, index.settledRacy(Date.now()));
+  return worthSifting(index, pattern) ? index : undefined;
+}
+
+/**
+ * Whether sifting with `index` is worth it for `pattern`: the pattern has a plan (it was not compiled
+ * for a forced engine), and the plan leaves at most half of the indexed files as candidates (else a
+ * plain scan, with whatever help the platform gives it, costs about the same).
+ */
+export function worthSifting(index: SearchIndex, pattern: SearchPattern): boolean {
+  const plan = planOfPattern(pattern);
+  if (!plan || plan.op === 'all') return false;
+  const candidates = candidatesOf(index, pattern, plan);
+  return candidates !== undefined && candidates.size * 2 <= index.size;
 }
 
 /** What {@link siftWithIndex} left to scan and what it tallied unread. */
@@ -47,7 +95,7 @@ export async function siftWithIndex(platform: Platform, index: SearchIndex, patt
   if (!plan) return { scan: [...files], text: 0, binary: 0 };
   // The entries and the candidates are taken together, before anything awaits: a refresh running
   // meanwhile cannot pair one file's new identity with its old trigrams.
-  const candidates = index.candidates(plan);
+  const candidates = candidatesOf(index, pattern, plan);
   const entries: Array<IndexedFile | undefined> = files.map((file) => index.file(file.path));
   const out: Sifted = { scan: [], text: 0, binary: 0 };
   const stale: string[] = [];
