@@ -68,7 +68,7 @@ async function mutate(rand: () => number, platform: Platform, runner: ToolRunner
   const somePath = files.length > 0 ? pick(rand, files) : newPath;
   const text = (c: string | Uint8Array): string => (typeof c === 'string' ? c : 'plain text');
   try {
-    if (roll < 0.25) await runner.execute('create_file', { file_path: newPath, content: text(content(rand)) });
+    if (roll < 0.25) await runner.execute('create_file', { file_path: rand() < 0.5 ? somePath : newPath, content: text(content(rand)), overwrite: true });
     else if (roll < 0.35) {
       const old = new TextDecoder().decode(await platform.fs.readFile(somePath));
       const token = TOKENS.find((t) => t.trim() !== '' && old.includes(t));
