@@ -8,7 +8,7 @@ import { rmSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { BuiltinTools, ToolRunner, createMemoryPlatform } from '../dist/src/index.js';
 import { createNodePlatform } from '../dist/node/platform.js';
-import { serializeIndex } from '../dist/src/search/index/format.js';
+import { openIndex, serializeIndex } from '../dist/src/search/index/format.js';
 import { buildWorkspaceIndex, searchIndexIdle, setSearchIndex } from '../dist/src/search/index/workspace.js';
 import { buildSearchTree, readTree } from './search-tree.mjs';
 
@@ -77,6 +77,38 @@ async function measure(where, platform, dir, textBytes) {
   return rows;
 }
 
+/**
+ * The first search of a new Node platform (its file cache empty, as in a new process; the OS page
+ * cache warm for both sides), with the index opened from its saved bytes and without one.
+ */
+async function firstSearches(saved, dir) {
+  const rows = [];
+  const opens = [];
+  for (let i = 0; i < RUNS; i += 1) opens.push((await timed(() => openIndex(saved, dir))).ms);
+  rows.push({ figure: 'Node folder: opening the saved index (checksum and tables checked)', value: median(opens), unit: 'ms', note: `${(saved.length / 2 ** 20).toFixed(1)} MiB; median of ${RUNS}` });
+  for (const c of CASES) {
+    const withTimes = [];
+    const withoutTimes = [];
+    let same = true;
+    for (let i = 0; i < RUNS; i += 1) {
+      const a = createNodePlatform({ root: dir });
+      setSearchIndex(a, openIndex(saved, dir));
+      const withIndex = await timed(() => new ToolRunner({ platform: a, tools: BuiltinTools.all() }).execute('grep_search', c.args));
+      const b = createNodePlatform({ root: dir });
+      const without = await timed(() => new ToolRunner({ platform: b, tools: BuiltinTools.all() }).execute('grep_search', c.args));
+      same &&= isDeepStrictEqual(withIndex.value, without.value);
+      withTimes.push(withIndex.ms);
+      withoutTimes.push(without.ms);
+      await a.dispose();
+      await b.dispose();
+    }
+    const rg = median(Array.from({ length: RUNS }, () => rgMs(c.rg, dir)));
+    rows.push({ figure: `Node folder: first search of a new platform, index opened from disk: ${c.name}`, value: median(withTimes), unit: 'ms', anchor: 'rg -j1 -uu', anchorValue: rg, note: `without the index ${median(withoutTimes).toFixed(1)} ms; answers ${same ? 'identical' : 'DIFFER'}` });
+    if (!same) throw new Error(`first search: ${c.name}: the answers with and without the index differ`);
+  }
+  return rows;
+}
+
 export default async function run() {
   if (spawnSync('rg', ['--version'], { stdio: 'ignore' }).status !== 0) {
     console.warn('note: the search index bench compares with ripgrep, which is missing: apt-get install ripgrep');
@@ -90,6 +122,7 @@ export default async function run() {
     const textBytes = Object.values(files).reduce((sum, data) => sum + data.length, 0);
     const node = createNodePlatform({ root: tree.dir });
     const rows = await measure('Node folder', node, tree.dir, textBytes);
+    rows.push(...(await firstSearches(serializeIndex((await import('../dist/src/search/index/workspace.js')).searchIndexOf(node), tree.dir), tree.dir)));
     await node.dispose();
     const memory = createMemoryPlatform({ root: '/ws', files });
     await sleep(1100);

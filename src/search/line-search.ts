@@ -268,7 +268,7 @@ class LineSearch {
   async sifted(files: WalkFile[]): Promise<WalkFile[]> {
     const index = this.index;
     if (!index) return files;
-    const sifted = await siftWithIndex(this.ctx.platform, index, this.pattern, files, this.streamOver);
+    const sifted = await siftWithIndex(this.ctx.platform, index, this.pattern, files, this.streamOver, this.ctx.signal);
     this.searched += sifted.text;
     this.binary += sifted.binary;
     this.done += sifted.text + sifted.binary;

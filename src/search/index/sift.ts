@@ -3,6 +3,7 @@
 // read; every other file is scanned as before, so the results are the scan's own.
 import type { Platform } from '../../core/types.js';
 import type { WalkFile } from '../../fs/walk.js';
+import { throwIfAborted, yieldToEventLoop, YIELD_INTERVAL_MS } from '../../fs/abort.js';
 import { patternTree, type SearchPattern } from '../dialect.js';
 import { planOf, type TrigramPlan } from './plan.js';
 import { FileKind, sameStat, type IndexedFile, type SearchIndex } from './search-index.js';
@@ -90,7 +91,14 @@ export interface Sifted {
  * pattern's plan. Files found new, changed, racy or gone are re-read into the index after the search
  * (in the background, see `refreshIndexed`).
  */
-export async function siftWithIndex(platform: Platform, index: SearchIndex, pattern: SearchPattern, files: readonly WalkFile[], maxBytes: number): Promise<Sifted> {
+export async function siftWithIndex(
+  platform: Platform,
+  index: SearchIndex,
+  pattern: SearchPattern,
+  files: readonly WalkFile[],
+  maxBytes: number,
+  signal?: AbortSignal,
+): Promise<Sifted> {
   const plan = planOfPattern(pattern);
   if (!plan) return { scan: [...files], text: 0, binary: 0 };
   // The entries and the candidates are taken together, before anything awaits: a refresh running
@@ -100,7 +108,14 @@ export async function siftWithIndex(platform: Platform, index: SearchIndex, patt
   const out: Sifted = { scan: [], text: 0, binary: 0 };
   const stale: string[] = [];
   const source = platform.searchSource;
+  let lastYield = Date.now();
   for (let i = 0; i < files.length; i += 1) {
+    if ((i & 255) === 255 && Date.now() - lastYield >= YIELD_INTERVAL_MS) {
+      // A long list keeps the event loop turning (and the call cancellable), as the walk does.
+      await yieldToEventLoop();
+      throwIfAborted(signal);
+      lastYield = Date.now();
+    }
     const file = files[i] as WalkFile;
     const entry = entries[i];
     const now = source ? source.stat(file.path) : await identityOf(platform, file.path);
