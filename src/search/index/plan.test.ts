@@ -123,3 +123,22 @@ describe('case-insensitive plans', () => {
     expect(casePartners(0x2e)).toEqual([0x2e]);
   });
 });
+
+describe('plan sizes', () => {
+  it('an alternation of a thousand words keeps one branch per word', () => {
+    const words = Array.from({ length: 1000 }, (_, i) => `word${i}x`);
+    const text = plan(words.join('|'));
+    expect(text.split(' | ')).toHaveLength(1000);
+    expect(text).toContain('("999" & "99x" & "d99" & "ord" & "rd9" & "wor")');
+  });
+
+  it('a plan past its size cap scans everything instead', () => {
+    const words = Array.from({ length: 5000 }, (_, i) => `word${i}x`);
+    expect(plan(words.join('|'))).toBe('ALL');
+  });
+
+  it('deeply nested groups and large counts still plan their literal', () => {
+    expect(plan(`${'('.repeat(900)}abc${')'.repeat(900)}`)).toBe('"abc"');
+    expect(plan('a{1000}')).toBe('"aaa"');
+  });
+});

@@ -27,7 +27,7 @@ const MAX_SET = 24;
 /** Most characters a class may stand for to be spelled out (more: any character). */
 const MAX_CLASS_CHARS = 24;
 /** Most nodes a plan may have; a bigger one is weakened to `all` (scan every file). */
-const MAX_PLAN_NODES = 4096;
+const MAX_PLAN_NODES = 16_384;
 
 /** The trigram key of three bytes. */
 export function trigramKey(a: number, b: number, c: number): number {
