@@ -116,12 +116,14 @@ function searchArgs(rand: () => number): Args {
 
 const CLOCK_STEPS = [0, 0, 0, 0, 0, 1, 3, 700, 1500, 5000];
 
-async function run(seed: number, rounds: number): Promise<{ skipped: number; scanned: number; used: number }> {
+async function run(seed: number, rounds: number, options: { noSource?: boolean } = {}): Promise<{ skipped: number; scanned: number; used: number }> {
   const rand = prng(seed);
   const files: Record<string, string | Uint8Array> = {};
   const count = 10 + Math.floor(rand() * 30);
   for (let i = 0; i < count; i += 1) files[`${pick(rand, DIRS)}f${i}.${pick(rand, ['txt', 'ts', 'md'])}`] = content(rand);
-  const platform = createMemoryPlatform({ root: '/ws', files });
+  const memory = createMemoryPlatform({ root: '/ws', files });
+  // Without a search source, files are read through fs and the index checks them with fs.lstat.
+  const platform: Platform = options.noSource ? { ...memory, searchSource: undefined } : memory;
   // The same workspace under another platform object: no index, a plain scan.
   const plain: Platform = { ...platform };
   const tools = BuiltinTools.all();
@@ -188,8 +190,17 @@ describe('grep_search with the search index equals a plain scan', () => {
     expect(await siftWithIndex(platform, settled, pattern, listed, 1 << 20)).toEqual({ scan: [listed[0]], text: 2, binary: 0 });
   });
 
-  it.each([1, 2, 3, 4, 5, 6, 7, 8])('random trees and changes, seed %i, 250 rounds', async (seed) => {
-    const totals = await run(seed, 250);
+  it.each([
+    [1, false],
+    [2, false],
+    [3, false],
+    [4, false],
+    [5, false],
+    [6, false],
+    [7, true],
+    [8, true],
+  ])('random trees and changes, seed %i, 250 rounds (no search source: %s)', async (seed, noSource) => {
+    const totals = await run(seed, 250, { noSource });
     // The index did its part: files were left unread, and files were still scanned.
     expect(totals.skipped).toBeGreaterThan(0);
     expect(totals.scanned).toBeGreaterThan(0);
