@@ -741,6 +741,19 @@ function requiredLiteral(tree: RegexNode): string | undefined {
 }
 
 /**
+ * The syntax tree {@link compileSearchPattern} compiles `pattern` from: a literal's characters in a
+ * sequence (each case-folded unless `caseSensitive`), else the dialect's parse. Errors: as
+ * {@link compileSearchPattern}'s parse (ToolError `invalid_pattern`).
+ */
+export function patternTree(pattern: string, options: { literal: boolean; caseSensitive: boolean; argName?: string }): RegexNode {
+  if (options.literal) {
+    const items: RegexNode[] = Array.from(pattern, (c) => ({ type: 'char', cp: c.codePointAt(0) as number, fold: !options.caseSensitive }));
+    return items.length === 1 ? (items[0] as RegexNode) : { type: 'seq', items };
+  }
+  return parser().parseRegex(pattern, { caseInsensitive: !options.caseSensitive, argName: options.argName ?? 'pattern' });
+}
+
+/**
  * Compiles a search pattern in grep_search's one dialect (RE2 syntax as ripgrep's default, Unicode-aware
  * as ripgrep is: `\d \w \s \b` and case-insensitive matching follow Unicode, `(?-u)` turns that off;
  * plus the JavaScript escapes with the same meaning; see dialect-parse.ts), or a literal (`literal`).
@@ -757,13 +770,7 @@ export function compileSearchPattern(
   options: { literal: boolean; caseSensitive: boolean; argName?: string; engine?: MatchMode },
 ): SearchPattern {
   const argName = options.argName ?? 'pattern';
-  let tree: RegexNode;
-  if (options.literal) {
-    const items: RegexNode[] = Array.from(pattern, (c) => ({ type: 'char', cp: c.codePointAt(0) as number, fold: !options.caseSensitive }));
-    tree = items.length === 1 ? (items[0] as RegexNode) : { type: 'seq', items };
-  } else {
-    tree = parser().parseRegex(pattern, { caseInsensitive: !options.caseSensitive, argName });
-  }
+  const tree = patternTree(pattern, { ...options, argName });
   const re2Source = emitRe2(tree);
   let program: LineProgram | undefined;
   const compileRe2 = (): LineProgram => {

@@ -10,6 +10,8 @@ import { scanText, YIELD_EVERY_MS } from './line-scan.js';
 import { scanStream } from './line-stream.js';
 import { cacheOf, countText, countTextNow, FILE_BINARY, knownCount, needleOf, rememberCount, skipKindOfCode, type SourceCache, type SourceFile, type TextCount } from './source-cache.js';
 import type { SearchFileStat, SearchHelper, SearchSource, SharedWork } from '../core/types.js';
+import { indexForSearch, siftWithIndex } from './index/sift.js';
+import type { SearchIndex } from './index/search-index.js';
 
 export { MAX_LINE_CHARS, type SearchMatch } from './line-output.js';
 
@@ -178,7 +180,7 @@ export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions
   const search = new LineSearch(ctx, options, started + budget.ms);
   const listed = await search.list();
   if (search.shared) await search.countShared(search.shared, listed.files.length);
-  else await search.searchFiles(listed.files);
+  else await search.searchFiles(await search.sifted(listed.files));
   return search.result(listed, budget);
 }
 
@@ -198,6 +200,8 @@ class LineSearch {
   readonly literal: string | undefined;
   readonly needle: ReturnType<typeof needleOf> | undefined;
   readonly decode: (bytes: Uint8Array) => string | null;
+  /** The workspace's search index, when it leaves few enough of the files to scan (see `worthSifting`). */
+  index: SearchIndex | undefined;
   /** The helper thread's share of a count, once the walk has handed it every file. */
   shared: SharedWork | undefined;
   readonly tally: Tally = { matches: [], files: [], totalMatches: 0, outputChars: 0, contentFull: false };
@@ -234,7 +238,10 @@ class LineSearch {
    */
   async list(): Promise<Awaited<ReturnType<typeof filesToSearch>>> {
     const { ctx, options, pattern, cache, helper, deadline } = this;
-    const sharing = helper !== undefined && cache !== undefined && this.outputMode !== 'content' && pattern.compiledWith !== undefined ? helper.sharedFiles((path) => cache.holds(path)) : undefined;
+    // A search index that leaves few files to read keeps the count on this thread.
+    this.index = indexForSearch(ctx.platform, pattern);
+    const sharing =
+      helper !== undefined && cache !== undefined && this.outputMode !== 'content' && pattern.compiledWith !== undefined && !this.index ? helper.sharedFiles((path) => cache.holds(path)) : undefined;
     const limit = Math.min(this.streamOver, HELPED_MAX_FILE_BYTES);
     const onFiles = sharing
       ? (files: readonly WalkFile[], added: number): void =>
@@ -252,6 +259,20 @@ class LineSearch {
     if (!this.shared) listed.files.sort((a, b) => compareCodeUnits(a.path, b.path));
     this.stopped = listed.stopped === true;
     return listed;
+  }
+
+  /**
+   * The listed files less those the workspace's search index shows cannot match, which are tallied
+   * unread (searched with no match, or binary); all of them without an index worth using.
+   */
+  async sifted(files: WalkFile[]): Promise<WalkFile[]> {
+    const index = this.index;
+    if (!index) return files;
+    const sifted = await siftWithIndex(this.ctx.platform, index, this.pattern, files, this.streamOver, this.ctx.signal);
+    this.searched += sifted.text;
+    this.binary += sifted.binary;
+    this.done += sifted.text + sifted.binary;
+    return sifted.scan;
   }
 
   /** Turns the event loop, then throws when the call's signal fired. */

@@ -1,0 +1,138 @@
+// The search index (src/search/index/) over the search bench's tree (bench/search-tree.mjs): how long
+// a build takes next to one `rg -j1 -uu` pass over the same files, how big the index is next to the
+// text it covers, and repeated grep_search calls with and without it (the same answers, checked), on
+// the Node folder and on the memory platform. Run alone with `node bench/search-index.bench.mjs`
+// after `npm run build`, or through bench/run.mjs.
+import { spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { isDeepStrictEqual } from 'node:util';
+import { BuiltinTools, ToolRunner, createMemoryPlatform } from '../dist/src/index.js';
+import { createNodePlatform } from '../dist/node/platform.js';
+import { openIndex, serializeIndex } from '../dist/src/search/index/format.js';
+import { buildWorkspaceIndex, searchIndexIdle, setSearchIndex } from '../dist/src/search/index/workspace.js';
+import { buildSearchTree, readTree } from './search-tree.mjs';
+
+const RUNS = 5;
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The searches timed: a common literal, a rare one, a case-insensitive one, regexes with and without a literal. */
+const CASES = [
+  { name: 'literal "function" (common)', args: { pattern: 'function', fixed_strings: true, output_mode: 'count' }, rg: ['-F', 'function'] },
+  { name: 'literal "createHash" (rare)', args: { pattern: 'createHash', fixed_strings: true, output_mode: 'count' }, rg: ['-F', 'createHash'] },
+  { name: 'case-insensitive "readfilesync"', args: { pattern: 'readfilesync', case_sensitive: false, output_mode: 'count' }, rg: ['-i', 'readfilesync'] },
+  { name: String.raw`regex require\(['"][^'"]+['"]\)`, args: { pattern: String.raw`require\(['"][^'"]+['"]\)`, output_mode: 'count' }, rg: [String.raw`require\(['"][^'"]+['"]\)`] },
+  { name: String.raw`regex [A-Z][a-z]+[A-Z]\w* (no literal)`, args: { pattern: String.raw`[A-Z][a-z]+[A-Z]\w*`, output_mode: 'count' }, rg: [String.raw`[A-Z][a-z]+[A-Z]\w*`] },
+];
+
+function rgMs(args, cwd) {
+  const t = performance.now();
+  const run = spawnSync('rg', ['-j1', '-uu', '--count', '--no-config', ...args, '.'], { cwd, stdio: ['ignore', 'ignore', 'ignore'] });
+  if (run.status !== 0 && run.status !== 1) throw new Error(`rg ${args.join(' ')} exited ${run.status}`);
+  return performance.now() - t;
+}
+
+async function timed(fn) {
+  const t = performance.now();
+  const value = await fn();
+  return { ms: performance.now() - t, value };
+}
+
+/** Median time of a repeated search on `runner` (one untimed run first), and its answer. */
+async function repeated(runner, args) {
+  const first = await runner.execute('grep_search', args);
+  const times = [];
+  for (let i = 0; i < RUNS; i += 1) times.push((await timed(() => runner.execute('grep_search', args))).ms);
+  return { ms: median(times), answer: first };
+}
+
+/** Build, size and repeated searches on one platform; rows named by `where`. */
+async function measure(where, platform, dir, textBytes) {
+  const rows = [];
+  const builds = [];
+  let index;
+  for (let i = 0; i < 3; i += 1) {
+    const built = await timed(() => buildWorkspaceIndex(platform));
+    builds.push(built.ms);
+    index = built.value;
+  }
+  const rgPasses = [];
+  for (let i = 0; i < 3; i += 1) rgPasses.push(rgMs(['-F', 'function'], dir));
+  const bytes = serializeIndex(index, platform.root).length;
+  rows.push({ figure: `${where}: index build (${index.size} files)`, value: median(builds), unit: 'ms', anchor: 'rg -j1 -uu one pass', anchorValue: median(rgPasses), note: 'median of 3' });
+  rows.push({ figure: `${where}: index size (serialized) / text bytes`, value: Number(((bytes / textBytes) * 100).toFixed(1)), unit: '%', note: `${(bytes / 2 ** 20).toFixed(1)} MiB for ${(textBytes / 2 ** 20).toFixed(1)} MiB of files` });
+  const plainPlatform = { ...platform };
+  const plain = new ToolRunner({ platform: plainPlatform, tools: BuiltinTools.all() });
+  const indexed = new ToolRunner({ platform, tools: BuiltinTools.all() });
+  setSearchIndex(platform, index);
+  for (const c of CASES) {
+    const without = await repeated(plain, c.args);
+    const withIndex = await repeated(indexed, c.args);
+    await searchIndexIdle(platform);
+    const same = isDeepStrictEqual(without.answer, withIndex.answer);
+    const rg = median(Array.from({ length: RUNS }, () => rgMs(c.rg, dir)));
+    rows.push({ figure: `${where}: repeated search with the index: ${c.name}`, value: withIndex.ms, unit: 'ms', anchor: 'rg -j1 -uu', anchorValue: rg, note: `without the index ${without.ms.toFixed(1)} ms; answers ${same ? 'identical' : 'DIFFER'}` });
+    if (!same) throw new Error(`${where}: ${c.name}: the answers with and without the index differ`);
+  }
+  return rows;
+}
+
+/**
+ * The first search of a new Node platform (its file cache empty, as in a new process; the OS page
+ * cache warm for both sides), with the index opened from its saved bytes and without one.
+ */
+async function firstSearches(saved, dir) {
+  const rows = [];
+  const opens = [];
+  for (let i = 0; i < RUNS; i += 1) opens.push((await timed(() => openIndex(saved, dir))).ms);
+  rows.push({ figure: 'Node folder: opening the saved index (checksum and tables checked)', value: median(opens), unit: 'ms', note: `${(saved.length / 2 ** 20).toFixed(1)} MiB; median of ${RUNS}` });
+  for (const c of CASES) {
+    const withTimes = [];
+    const withoutTimes = [];
+    let same = true;
+    for (let i = 0; i < RUNS; i += 1) {
+      const a = createNodePlatform({ root: dir });
+      setSearchIndex(a, openIndex(saved, dir));
+      const withIndex = await timed(() => new ToolRunner({ platform: a, tools: BuiltinTools.all() }).execute('grep_search', c.args));
+      const b = createNodePlatform({ root: dir });
+      const without = await timed(() => new ToolRunner({ platform: b, tools: BuiltinTools.all() }).execute('grep_search', c.args));
+      same &&= isDeepStrictEqual(withIndex.value, without.value);
+      withTimes.push(withIndex.ms);
+      withoutTimes.push(without.ms);
+      await a.dispose();
+      await b.dispose();
+    }
+    const rg = median(Array.from({ length: RUNS }, () => rgMs(c.rg, dir)));
+    rows.push({ figure: `Node folder: first search of a new platform, index opened from disk: ${c.name}`, value: median(withTimes), unit: 'ms', anchor: 'rg -j1 -uu', anchorValue: rg, note: `without the index ${median(withoutTimes).toFixed(1)} ms; answers ${same ? 'identical' : 'DIFFER'}` });
+    if (!same) throw new Error(`first search: ${c.name}: the answers with and without the index differ`);
+  }
+  return rows;
+}
+
+export default async function run() {
+  if (spawnSync('rg', ['--version'], { stdio: 'ignore' }).status !== 0) {
+    console.warn('note: the search index bench compares with ripgrep, which is missing: apt-get install ripgrep');
+    return [];
+  }
+  const tree = buildSearchTree();
+  try {
+    // Files written in the last second are racy (always scanned): let the window pass.
+    await sleep(1100);
+    const files = readTree(tree.dir);
+    const textBytes = Object.values(files).reduce((sum, data) => sum + data.length, 0);
+    const node = createNodePlatform({ root: tree.dir });
+    const rows = await measure('Node folder', node, tree.dir, textBytes);
+    rows.push(...(await firstSearches(serializeIndex((await import('../dist/src/search/index/workspace.js')).searchIndexOf(node), tree.dir), tree.dir)));
+    await node.dispose();
+    const memory = createMemoryPlatform({ root: '/ws', files });
+    await sleep(1100);
+    rows.push(...(await measure('memory platform', memory, tree.dir, textBytes)));
+    return rows;
+  } finally {
+    rmSync(tree.base, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  for (const row of await run()) console.log(JSON.stringify(row));
+}

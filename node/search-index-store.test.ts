@@ -1,0 +1,115 @@
+import { mkdir, mkdtemp, readFile, realpath, rm, truncate, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Platform } from '../src/core/types.js';
+import { ToolRunner } from '../src/runner.js';
+import { searchIndexIdle, setSearchIndex } from '../src/search/index/workspace.js';
+import { BuiltinTools } from '../src/tools/index.js';
+import { createNodePlatform } from './platform.js';
+import { openOrBuildSearchIndex, searchIndexFile } from './search-index-store.js';
+
+const FILES: Record<string, string> = {
+  'src/a.ts': 'export function alpha() {\n  return "Straße";\n}\n',
+  'src/b.ts': 'import { alpha } from "./a";\nconst ПРИВЕТ = alpha();\n',
+  'docs/readme.md': '# Alpha\r\nThe Kelvin sign \u212a.\r\n',
+  'data.bin': '\u0000binary alpha\u0000',
+  '.gitignore': 'ignored/\n',
+  'ignored/x.txt': 'alpha ignored\n',
+};
+/** A minute ago, past the one-second racy window. */
+const OLD = Math.floor(Date.now() / 1000) - 60;
+
+let base: string;
+let root: string;
+let cacheDir: string;
+
+beforeAll(async () => {
+  base = await realpath(await mkdtemp(join(tmpdir(), 'toolhost-index-store-')));
+  root = join(base, 'ws');
+  cacheDir = join(base, 'cache');
+  for (const [rel, text] of Object.entries(FILES)) {
+    await mkdir(dirname(join(root, rel)), { recursive: true });
+    await writeFile(join(root, rel), text);
+    await utimes(join(root, rel), OLD, OLD);
+  }
+  // Their status-change times are now: let the one-second racy window pass, so the index trusts them.
+  await new Promise((resolve) => setTimeout(resolve, 1100));
+});
+afterAll(async () => {
+  await rm(base, { recursive: true, force: true });
+});
+
+const SEARCHES: Array<Record<string, unknown>> = [
+  { pattern: 'alpha', output_mode: 'files_with_matches' },
+  { pattern: 'alpha', case_sensitive: false, output_mode: 'count' },
+  { pattern: 'привет', case_sensitive: false },
+  { pattern: 'kelvin sign k', case_sensitive: false },
+  { pattern: 'Stra(ß|ss)e', context_lines: 1 },
+  { pattern: '\\w+', output_mode: 'count' },
+];
+
+async function answers(platform: Platform): Promise<unknown[]> {
+  const runner = new ToolRunner({ platform, tools: BuiltinTools.all() });
+  const out: unknown[] = [];
+  for (const args of SEARCHES) out.push(await runner.execute('grep_search', args));
+  return out;
+}
+
+describe('the search index kept on disk for a Node workspace', () => {
+  it('is built and saved once, then read back (no rebuild) and answers as a plain scan does', async () => {
+    const platform = createNodePlatform({ root });
+    try {
+      const first = await openOrBuildSearchIndex(platform, { cacheDir });
+      expect(first.from).toBe('built');
+      expect(first.index.paths().map((p) => p.slice(root.length)).sort()).toEqual(['/.gitignore', '/data.bin', '/docs/readme.md', '/src/a.ts', '/src/b.ts']);
+      const again = await openOrBuildSearchIndex(platform, { cacheDir });
+      expect(again).toMatchObject({ from: 'disk' });
+      expect(again.index.paths().sort()).toEqual(first.index.paths().sort());
+      const plain = await answers({ ...platform });
+      setSearchIndex(platform, again.index);
+      expect(await answers(platform)).toEqual(plain);
+    } finally {
+      await platform.dispose();
+    }
+  });
+
+  it('scans a file changed while no process ran (its identity differs from the stored one) and finds the new text', async () => {
+    const platform = createNodePlatform({ root });
+    try {
+      await openOrBuildSearchIndex(platform, { cacheDir });
+      await writeFile(join(root, 'src/b.ts'), 'const omega = 1;\n');
+      const { index, from } = await openOrBuildSearchIndex(platform, { cacheDir });
+      expect(from).toBe('disk');
+      setSearchIndex(platform, index);
+      const runner = new ToolRunner({ platform, tools: BuiltinTools.all() });
+      expect(await runner.execute('grep_search', { pattern: 'omega', output_mode: 'files_with_matches' })).toMatchObject({ files: [join(root, 'src/b.ts')], files_searched: 4, binary_files_skipped: 1 });
+      await searchIndexIdle(platform);
+      expect(index.file(join(root, 'src/b.ts'))?.stat.size).toBe(17);
+    } finally {
+      await platform.dispose();
+    }
+  });
+
+  it('rejects a truncated or corrupt file, says why, and rebuilds it', async () => {
+    const platform = createNodePlatform({ root });
+    try {
+      await openOrBuildSearchIndex(platform, { cacheDir });
+      const file = searchIndexFile(root, cacheDir);
+      const size = (await readFile(file)).length;
+      await truncate(file, size - 3);
+      const truncated = await openOrBuildSearchIndex(platform, { cacheDir });
+      expect(truncated.from).toBe('built');
+      expect(truncated.rejected).toMatch(/truncated or extended/);
+      const bytes = await readFile(file);
+      bytes[bytes.length - 1] = (bytes[bytes.length - 1] as number) ^ 0x40;
+      await writeFile(file, bytes);
+      const corrupt = await openOrBuildSearchIndex(platform, { cacheDir });
+      expect(corrupt.from).toBe('built');
+      expect(corrupt.rejected).toMatch(/checksum mismatch/);
+      expect((await openOrBuildSearchIndex(platform, { cacheDir })).from).toBe('disk');
+    } finally {
+      await platform.dispose();
+    }
+  });
+});

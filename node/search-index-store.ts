@@ -1,0 +1,75 @@
+// The search index of a Node workspace kept on disk between processes: one file per workspace root
+// under the user's cache directory, written whole and renamed into place, and read back only when
+// its header, checksum, version and root say it is intact (anything else is rebuilt).
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Platform } from '../src/core/types.js';
+import { IndexRejected, openIndex, serializeIndex } from '../src/search/index/format.js';
+import type { SearchIndex } from '../src/search/index/search-index.js';
+import { buildWorkspaceIndex } from '../src/search/index/workspace.js';
+
+/**
+ * Where search indexes are kept: `$XDG_CACHE_HOME/toolhost/search-index`, else
+ * `~/.cache/toolhost/search-index`, else (no home) under the system's temporary directory.
+ */
+export function searchIndexCacheDir(): string {
+  const xdg = process.env.XDG_CACHE_HOME;
+  if (xdg && xdg.startsWith('/')) return join(xdg, 'toolhost', 'search-index');
+  let home = '';
+  try {
+    home = homedir();
+  } catch {
+    home = '';
+  }
+  return home ? join(home, '.cache', 'toolhost', 'search-index') : join(tmpdir(), 'toolhost-search-index');
+}
+
+/** The index file of the workspace at `root` in `dir`: named by a hash of the root, so each workspace has its own. */
+export function searchIndexFile(root: string, dir = searchIndexCacheDir()): string {
+  return join(dir, `${createHash('sha256').update(root).digest('hex').slice(0, 32)}.thsi`);
+}
+
+/** What {@link openOrBuildSearchIndex} did: read the index from disk, or built it (and why the stored one was not used). */
+export interface StoredIndex {
+  index: SearchIndex;
+  from: 'disk' | 'built';
+  /** Why the stored file was rejected (absent when there was none, or it was used). */
+  rejected?: string;
+}
+
+/**
+ * The search index of `platform`'s workspace from its file under `cacheDir` when that is intact, else
+ * built afresh through the platform (and saved). A file that is corrupt, truncated, of another version
+ * or for another root is never trusted: it is rebuilt and overwritten. The files it lists are still
+ * checked by their identity on every search, so a file changed while no process ran is scanned.
+ */
+export async function openOrBuildSearchIndex(platform: Platform, options: { cacheDir?: string; signal?: AbortSignal } = {}): Promise<StoredIndex> {
+  const file = searchIndexFile(platform.root, options.cacheDir);
+  let rejected: string | undefined;
+  try {
+    const bytes = await readFile(file);
+    return { index: openIndex(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), platform.root), from: 'disk' };
+  } catch (error) {
+    if (error instanceof IndexRejected) rejected = error.message;
+    else if ((error as { code?: string }).code !== 'ENOENT') rejected = `unreadable (${(error as Error).message})`;
+  }
+  const index = await buildWorkspaceIndex(platform, options.signal ? { signal: options.signal } : {});
+  await saveSearchIndex(platform, index, options.cacheDir);
+  return { index, from: 'built', ...(rejected === undefined ? {} : { rejected }) };
+}
+
+/** Writes `index` (compacted) for `platform`'s workspace under `cacheDir`: to a temporary file, then renamed over the old one. */
+export async function saveSearchIndex(platform: Platform, index: SearchIndex, cacheDir?: string): Promise<void> {
+  const file = searchIndexFile(platform.root, cacheDir);
+  await mkdir(join(file, '..'), { recursive: true });
+  const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
+  try {
+    await writeFile(temporary, serializeIndex(index, platform.root));
+    await rename(temporary, file);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+}

@@ -1,0 +1,160 @@
+import { describe, expect, it } from 'vitest';
+import { patternTree } from '../dialect.js';
+import { crc32, IndexRejected, openIndex, serializeIndex } from './format.js';
+import { planOf } from './plan.js';
+import { FileKind, SearchIndex, type ReadFile } from './search-index.js';
+
+const encoder = new TextEncoder();
+/** A file read long after its last change (not racy). */
+function read(path: string, content: string | Uint8Array, ino = 1, at = 100_000): ReadFile {
+  const bytes = typeof content === 'string' ? encoder.encode(content) : content;
+  return { path, stat: { size: bytes.length, mtimeMs: 1000, ctimeMs: 1000, ino }, readAt: at, bytes, steady: true };
+}
+
+const FILES: Record<string, string> = {
+  '/w/a.ts': 'export function alpha() {}\nconst Beta = 1;\n',
+  '/w/b.ts': 'import { alpha } from "./a";\n',
+  '/w/c.md': 'Straße und STRASSE\nпривет мир\n',
+  '/w/d.txt': 'the Kelvin sign \u212a and the long s \u017ftop\n',
+  '/w/e.txt': '',
+  '/w/f.txt': 'foo\r\nbar\rbaz\n',
+};
+
+function indexOf(files: Record<string, string> = FILES): SearchIndex {
+  return SearchIndex.build(Object.entries(files).map(([path, content], i) => read(path, content, i + 1)));
+}
+
+const candidates = (index: SearchIndex, pattern: string, options: { literal?: boolean; caseSensitive?: boolean } = {}): string[] | 'all' => {
+  const found = index.candidates(planOf(patternTree(pattern, { literal: options.literal ?? false, caseSensitive: options.caseSensitive ?? true })));
+  return found ? [...found].sort() : 'all';
+};
+
+describe('SearchIndex candidates', () => {
+  it('a literal finds the files holding all its trigrams', () => {
+    const index = indexOf();
+    expect(candidates(index, 'alpha', { literal: true })).toEqual(['/w/a.ts', '/w/b.ts']);
+    expect(candidates(index, 'function', { literal: true })).toEqual(['/w/a.ts']);
+    expect(candidates(index, 'nowhere', { literal: true })).toEqual([]);
+  });
+
+  it('letter case: the index keeps letters lower-cased, so a case-sensitive search may get extra candidates, never fewer', () => {
+    const index = indexOf();
+    expect(candidates(index, 'beta', { literal: true })).toEqual(['/w/a.ts']);
+    expect(candidates(index, 'BETA', { literal: true, caseSensitive: false })).toEqual(['/w/a.ts']);
+  });
+
+  it('Unicode case folding: the Kelvin sign and the long s are found by k and s, Cyrillic by either case', () => {
+    const index = indexOf();
+    expect(candidates(index, 'KELVIN SIGN ka', { literal: true, caseSensitive: false })).toEqual([]);
+    expect(candidates(index, 'sign k', { literal: true, caseSensitive: false })).toEqual(['/w/d.txt']);
+    expect(candidates(index, 'stop', { literal: true, caseSensitive: false })).toEqual(['/w/d.txt']);
+    expect(candidates(index, 'stop', { literal: true })).toEqual([]);
+    expect(candidates(index, 'ПРИВЕТ', { literal: true, caseSensitive: false })).toEqual(['/w/c.md']);
+    expect(candidates(index, 'ПРИВЕТ', { literal: true })).toEqual([]);
+  });
+
+  it('no trigram spans a line break, whatever the line ending', () => {
+    const index = indexOf();
+    expect(candidates(index, 'obar', { literal: true })).toEqual([]);
+    expect(candidates(index, 'bar', { literal: true })).toEqual(['/w/f.txt']);
+    expect(candidates(index, 'baz', { literal: true })).toEqual(['/w/f.txt']);
+  });
+
+  it('a pattern with no usable literal answers all (scan every file)', () => {
+    expect(candidates(indexOf(), '\\w+')).toBe('all');
+  });
+
+  it('alternations and classes', () => {
+    const index = indexOf();
+    expect(candidates(index, 'alpha|Straße')).toEqual(['/w/a.ts', '/w/b.ts', '/w/c.md']);
+    expect(candidates(index, 'const [A-Z]eta')).toEqual(['/w/a.ts']);
+  });
+
+  it('binary files are never candidates; unreadable and racy files always are', () => {
+    const index = SearchIndex.build([
+      read('/w/bin', new Uint8Array([0x61, 0x6c, 0x70, 0x68, 0x61, 0, 1])),
+      read('/w/latin1', new Uint8Array([0x61, 0x6c, 0x70, 0x68, 0x61, 0xe9])),
+      { ...read('/w/gone', 'x'), bytes: undefined },
+      read('/w/racy', 'nothing here', 9, 1500),
+      read('/w/plain', 'nothing here'),
+    ]);
+    expect(index.file('/w/bin')?.kind).toBe(FileKind.Binary);
+    expect(index.file('/w/latin1')?.kind).toBe(FileKind.Binary);
+    expect(index.file('/w/gone')?.kind).toBe(FileKind.Unindexed);
+    expect(index.file('/w/racy')?.racy).toBe(true);
+    expect(index.file('/w/plain')?.racy).toBe(false);
+    expect(candidates(index, 'alpha', { literal: true })).toEqual(['/w/gone', '/w/racy']);
+  });
+});
+
+describe('SearchIndex updates', () => {
+  it('a changed file is found by its new text only; a removed one is gone; compact keeps the answers', () => {
+    const index = indexOf();
+    index.update(read('/w/b.ts', 'nothing of the kind\n', 2));
+    index.update(read('/w/new.ts', 'const alpha = 2;\n', 40));
+    index.remove('/w/a.ts');
+    expect(index.dirty).toBe(true);
+    expect(candidates(index, 'alpha', { literal: true })).toEqual(['/w/new.ts']);
+    expect(candidates(index, 'kind', { literal: true })).toEqual(['/w/b.ts']);
+    expect(index.file('/w/a.ts')).toBeUndefined();
+    const compacted = index.compact();
+    expect(compacted.dirty).toBe(false);
+    expect(compacted.size).toBe(index.size);
+    expect(candidates(compacted, 'alpha', { literal: true })).toEqual(['/w/new.ts']);
+    expect(candidates(compacted, 'kind', { literal: true })).toEqual(['/w/b.ts']);
+    expect(candidates(compacted, 'Straße', { literal: true })).toEqual(['/w/c.md']);
+    expect(compacted.file('/w/new.ts')?.stat).toEqual({ size: 17, mtimeMs: 1000, ctimeMs: 1000, ino: 40 });
+  });
+
+  it('adding the same path twice to a build is a mistake of the caller', () => {
+    expect(() => SearchIndex.build([read('/w/a', 'x'), read('/w/a', 'y')])).toThrow(TypeError);
+  });
+});
+
+describe('the serialized index', () => {
+  const words = ['alpha', 'beta', 'gamma', 'delta', 'Straße', 'привет', 'K', 'ſ'];
+  const big: Record<string, string> = {};
+  for (let i = 0; i < 300; i += 1) big[`/w/d${i % 7}/f${i}.txt`] = `${words[i % words.length]} ${i}\n${words[(i * 3) % words.length]}-${i * 7}\n`;
+
+  it('reopens to the same answers, without reading a file', () => {
+    const index = indexOf(big);
+    index.update(read('/w/d0/f0.txt', 'changed\n', 999));
+    const bytes = serializeIndex(index, '/w');
+    const reopened = openIndex(bytes, '/w');
+    expect(reopened.size).toBe(300);
+    for (const pattern of ['alpha', 'Straße', 'привет', 'changed', '7-', 'a 1']) {
+      expect(candidates(reopened, pattern, { literal: true }), pattern).toEqual(candidates(index, pattern, { literal: true }));
+      expect(candidates(reopened, pattern, { literal: true, caseSensitive: false }), pattern).toEqual(candidates(index, pattern, { literal: true, caseSensitive: false }));
+    }
+    expect(reopened.file('/w/d0/f0.txt')).toEqual(index.file('/w/d0/f0.txt'));
+    expect(serializeIndex(reopened, '/w')).toEqual(bytes);
+  });
+
+  it('rejects every truncation', () => {
+    const bytes = serializeIndex(indexOf(), '/w');
+    for (let length = 0; length < bytes.length; length += 1) expect(() => openIndex(bytes.subarray(0, length), '/w'), String(length)).toThrow(IndexRejected);
+  });
+
+  it('rejects a flipped bit anywhere (header or body)', () => {
+    const bytes = serializeIndex(indexOf(), '/w');
+    for (let at = 0; at < bytes.length; at += 1) {
+      const corrupt = bytes.slice();
+      corrupt[at] = (corrupt[at] as number) ^ (1 << (at % 8));
+      expect(() => openIndex(corrupt, '/w'), String(at)).toThrow(IndexRejected);
+    }
+  });
+
+  it('rejects another version, another workspace, and a body whose checksum was forged', () => {
+    const bytes = serializeIndex(indexOf(), '/w');
+    const version = bytes.slice();
+    version[8] = 2;
+    expect(() => openIndex(version, '/w')).toThrow(/format 2, expected 1/);
+    expect(() => openIndex(bytes, '/other')).toThrow(/is for \/w, not \/other/);
+    // A body changed and its checksum recomputed: the tables must still fit together.
+    const forged = bytes.slice();
+    const body = forged.subarray(24);
+    body[4] = (body[4] as number) + 1; // one more key than the tables hold
+    new DataView(forged.buffer).setUint32(16, crc32(body), true);
+    expect(() => openIndex(forged, '/w')).toThrow(IndexRejected);
+  });
+});

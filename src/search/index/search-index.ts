@@ -1,0 +1,428 @@
+// The search index of one workspace: which trigrams each indexed file holds (posting lists), each
+// file's identity when it was read (size, times, inode) and kind, so a search can skip the files that
+// cannot match and are unchanged, and scan the rest exactly as it would without an index.
+import type { SearchFileStat } from '../../core/search-port.js';
+import type { TrigramPlan } from './plan.js';
+import { fileTrigrams, forEachId, PostingBuilder, putVarint, trigramBitmap, type FrozenPostings } from './postings.js';
+
+/**
+ * What a file was when it was indexed: `Text` (UTF-8: its trigrams are indexed), `Binary` (a NUL in
+ * the first 8 KiB, or not UTF-8: a search counts it as binary, unread), `Unindexed` (too large or
+ * unreadable: always scanned).
+ */
+export const FileKind = { Text: 0, Binary: 1, Unindexed: 2 } as const;
+/** One of {@link FileKind}'s values. */
+export type FileKind = (typeof FileKind)[keyof typeof FileKind];
+
+/** Flag bits per file id. */
+const KIND_MASK = 3;
+/** Changed within the racy window of its read: its stat cannot vouch for its content, so it is always scanned. */
+const RACY = 4;
+/** Replaced or removed: its postings are ignored. */
+const DEAD = 8;
+
+/** Bytes of a file the index reads; bigger ones are left unindexed (always scanned). */
+export const MAX_INDEXED_FILE_BYTES = 16 * 1024 * 1024;
+/** How many leading bytes are checked for a NUL byte, as the search's binary test does. */
+const SNIFF_BYTES = 8192;
+/**
+ * A file whose modification or status-change time is this close to (or after) the moment it was read
+ * is marked racy: a write within the same clock tick could keep its size and times (git's rule).
+ */
+export const DEFAULT_RACY_MS = 1000;
+
+/** One file as the index saw it: its identity and what it was. */
+export interface IndexedFile {
+  path: string;
+  stat: SearchFileStat;
+  kind: FileKind;
+  racy: boolean;
+}
+
+/** A file read for the index: its identity, taken before the read and checked after, and its bytes. */
+export interface ReadFile {
+  path: string;
+  stat: SearchFileStat;
+  /** `Date.now()` when the read started. */
+  readAt: number;
+  /** The bytes, or undefined when the file could not be read or is over the size limit. */
+  bytes: Uint8Array | undefined;
+  /** Whether its identity was the same after the read (false: it changed while read). */
+  steady: boolean;
+}
+
+const fatalUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The kind a search would find: binary when a NUL is in the first 8 KiB or the bytes are not UTF-8. */
+function kindOf(bytes: Uint8Array): FileKind {
+  const sniff = Math.min(bytes.length, SNIFF_BYTES);
+  for (let i = 0; i < sniff; i += 1) if (bytes[i] === 0) return FileKind.Binary;
+  try {
+    fatalUtf8.decode(bytes);
+    return FileKind.Text;
+  } catch {
+    return FileKind.Binary;
+  }
+}
+
+/** Whether two identities are the same (size, modification and status-change times, inode). */
+export function sameStat(a: SearchFileStat, b: SearchFileStat): boolean {
+  return a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs && a.ino === b.ino;
+}
+
+/** The parts of an index that its serialized form holds. */
+export interface IndexParts {
+  paths: string[];
+  /** Four numbers per file: size, mtimeMs, ctimeMs, ino. */
+  stats: Float64Array;
+  flags: Uint8Array;
+  postings: FrozenPostings;
+  racyMs: number;
+}
+
+/**
+ * An in-memory trigram index over a list of files. Ids are dense; a file changed or added after the
+ * build gets a new id past the frozen ones with its trigrams kept beside the postings (an overlay),
+ * and its old id is marked dead; {@link compact} folds the overlay back into the postings.
+ */
+export class SearchIndex {
+  #paths: string[];
+  #ids = new Map<string, number>();
+  #stats: Float64Array;
+  #flags: Uint8Array;
+  #count: number;
+  #postings: FrozenPostings;
+  /** Ids below this are in the postings; the rest are in the overlay. */
+  #frozen: number;
+  #overlay = new Map<number, Uint32Array>();
+  #version = 0;
+  readonly racyMs: number;
+
+  constructor(parts: IndexParts) {
+    this.#paths = parts.paths;
+    this.#stats = parts.stats;
+    this.#flags = parts.flags;
+    this.#count = parts.paths.length;
+    this.#frozen = this.#count;
+    this.#postings = parts.postings;
+    this.racyMs = parts.racyMs;
+    for (let id = 0; id < this.#count; id += 1) if (!((this.#flags[id] as number) & DEAD)) this.#ids.set(this.#paths[id] as string, id);
+  }
+
+  /**
+   * Builds an index from files read for it (see {@link ReadFile}), in the order given. Each file's
+   * trigrams are taken from its bytes with ASCII letters lower-cased; a binary file has none.
+   */
+  static build(files: Iterable<ReadFile>, options: { racyMs?: number } = {}): SearchIndex {
+    const builder = new SearchIndexBuilder(options);
+    for (const file of files) builder.add(file);
+    return builder.finish();
+  }
+
+  /** Moves with every {@link update} and {@link remove}: answers of {@link candidates} taken at one version hold while it stays. */
+  get version(): number {
+    return this.#version;
+  }
+
+  /** Live files indexed. */
+  get size(): number {
+    return this.#ids.size;
+  }
+
+  /** The file at `path` as indexed, or undefined when it is not. */
+  file(path: string): IndexedFile | undefined {
+    const id = this.#ids.get(path);
+    if (id === undefined) return undefined;
+    const s = this.#stats;
+    const flags = this.#flags[id] as number;
+    return { path, stat: { size: s[id * 4] as number, mtimeMs: s[id * 4 + 1] as number, ctimeMs: s[id * 4 + 2] as number, ino: s[id * 4 + 3] as number }, kind: (flags & KIND_MASK) as FileKind, racy: (flags & RACY) !== 0 };
+  }
+
+  /**
+   * The racy files whose last change is now past the racy window (`now`: `Date.now()`): read again,
+   * unchanged, they would be trusted.
+   */
+  settledRacy(now: number): string[] {
+    const out: string[] = [];
+    for (const id of this.#ids.values()) {
+      if (!((this.#flags[id] as number) & RACY)) continue;
+      if (Math.max(this.#stats[id * 4 + 1] as number, this.#stats[id * 4 + 2] as number) < now - this.racyMs) out.push(this.#paths[id] as string);
+    }
+    return out;
+  }
+
+  /** Every live path indexed, in id order. */
+  paths(): string[] {
+    return [...this.#ids.keys()];
+  }
+
+  /** Replaces (or adds) one file from a fresh read: its old entry is dropped, its new trigrams go to the overlay. */
+  update(file: ReadFile): void {
+    this.remove(file.path);
+    this.#version += 1;
+    const id = this.#count++;
+    if (id * 4 + 4 > this.#stats.length) {
+      const grown = new Float64Array(Math.max(16, this.#stats.length * 2));
+      grown.set(this.#stats);
+      this.#stats = grown;
+    }
+    if (id + 1 > this.#flags.length) {
+      const grown = new Uint8Array(Math.max(4, this.#flags.length * 2));
+      grown.set(this.#flags);
+      this.#flags = grown;
+    }
+    this.#paths[id] = file.path;
+    this.#stats.set([file.stat.size, file.stat.mtimeMs, file.stat.ctimeMs, file.stat.ino], id * 4);
+    const entry = describe(file, this.racyMs);
+    this.#flags[id] = entry.flags;
+    const keys = entry.kind === FileKind.Text ? fileTrigrams(file.bytes as Uint8Array, trigramBitmapShared()).sort() : new Uint32Array(0);
+    this.#overlay.set(id, keys);
+    this.#ids.set(file.path, id);
+  }
+
+  /** Forgets the file at `path` (removed, or no longer to be trusted). */
+  remove(path: string): void {
+    const id = this.#ids.get(path);
+    if (id === undefined) return;
+    this.#version += 1;
+    this.#flags[id] = (this.#flags[id] as number) | DEAD;
+    this.#overlay.delete(id);
+    this.#ids.delete(path);
+  }
+
+  /** Whether files were changed or removed since the postings were frozen ({@link compact} would change it). */
+  get dirty(): boolean {
+    return this.#overlay.size > 0 || this.#ids.size !== this.#count;
+  }
+
+  /** Files changed since the postings were frozen (the overlay's size). */
+  get pending(): number {
+    return this.#overlay.size;
+  }
+
+  /**
+   * The live paths whose trigrams meet `plan` (a superset of the files holding a match), or undefined
+   * for `all`. Racy and unindexed files are always included; binary ones never are.
+   */
+  candidates(plan: TrigramPlan): Set<string> | undefined {
+    if (plan.op === 'all') return undefined;
+    const bits = this.#evaluate(plan);
+    const out = new Set<string>();
+    for (const id of this.#ids.values()) {
+      const flags = this.#flags[id] as number;
+      const kind = flags & KIND_MASK;
+      if (kind === FileKind.Binary && !(flags & RACY)) continue;
+      let hit = kind === FileKind.Unindexed || (flags & RACY) !== 0;
+      if (!hit) hit = id < this.#frozen ? ((bits[id >>> 5] as number) & (1 << (id & 31))) !== 0 : meets(plan, this.#overlay.get(id) as Uint32Array);
+      if (hit) out.add(this.#paths[id] as string);
+    }
+    return out;
+  }
+
+  /** The frozen ids meeting `plan`, as a bitmap. */
+  #evaluate(plan: TrigramPlan): Uint32Array {
+    const words = (this.#frozen + 31) >>> 5;
+    if (plan.op === 'all') return new Uint32Array(words).fill(0xffffffff);
+    if (plan.op === 'none') return new Uint32Array(words);
+    const lists = plan.trigrams.map((key) => this.#list(key));
+    if (plan.op === 'and') {
+      // Shortest lists first: an empty one ends it.
+      lists.sort((a, b) => a[1] - a[0] - (b[1] - b[0]));
+      let bits: Uint32Array | undefined;
+      for (const list of lists) {
+        const next = this.#bitsOf(list, words);
+        bits = bits ? andInto(bits, next) : next;
+      }
+      for (const sub of plan.subs) bits = bits ? andInto(bits, this.#evaluate(sub)) : this.#evaluate(sub);
+      return bits ?? new Uint32Array(words).fill(0xffffffff);
+    }
+    const bits = new Uint32Array(words);
+    for (const list of lists) this.#orList(bits, list);
+    for (const sub of plan.subs) orInto(bits, this.#evaluate(sub));
+    return bits;
+  }
+
+  /** The byte range of `key`'s posting list ([0, 0] when absent). */
+  #list(key: number): [number, number] {
+    const { keys, offsets } = this.#postings;
+    let lo = 0;
+    let hi = keys.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const k = keys[mid] as number;
+      if (k < key) lo = mid + 1;
+      else if (k > key) hi = mid - 1;
+      else return [offsets[mid] as number, offsets[mid + 1] as number];
+    }
+    return [0, 0];
+  }
+
+  #bitsOf(list: [number, number], words: number): Uint32Array {
+    const bits = new Uint32Array(words);
+    this.#orList(bits, list);
+    return bits;
+  }
+
+  #orList(bits: Uint32Array, [start, end]: [number, number]): void {
+    const limit = this.#frozen;
+    forEachId(this.#postings.bytes, start, end, (id) => {
+      if (id < limit) bits[id >>> 5] = (bits[id >>> 5] as number) | (1 << (id & 31));
+    });
+  }
+
+  /** The index with its overlay folded into the postings and dead ids dropped (ids renumbered). */
+  compact(): SearchIndex {
+    const live = [...this.#ids.values()].sort((a, b) => a - b);
+    const newId = new Int32Array(this.#count).fill(-1);
+    live.forEach((id, i) => (newId[id] = i));
+    const paths = live.map((id) => this.#paths[id] as string);
+    const stats = new Float64Array(live.length * 4);
+    const flags = new Uint8Array(live.length);
+    live.forEach((id, i) => {
+      stats.set(this.#stats.subarray(id * 4, id * 4 + 4), i * 4);
+      flags[i] = (this.#flags[id] as number) & ~DEAD;
+    });
+    return new SearchIndex({ paths, stats, flags, postings: this.#mergedPostings(newId), racyMs: this.racyMs });
+  }
+
+  /** The frozen postings (live ids renumbered by `newId`) merged with the overlay's files. */
+  #mergedPostings(newId: Int32Array): FrozenPostings {
+    const extra = new Map<number, number[]>();
+    const overlayIds = [...this.#overlay.keys()].filter((id) => newId[id] !== -1).sort((a, b) => (newId[a] as number) - (newId[b] as number));
+    for (const id of overlayIds) {
+      for (const key of this.#overlay.get(id) as Uint32Array) {
+        let list = extra.get(key);
+        if (!list) extra.set(key, (list = []));
+        list.push(newId[id] as number);
+      }
+    }
+    const { keys, offsets, bytes } = this.#postings;
+    const allKeys = [...new Set([...keys, ...extra.keys()])].sort((a, b) => a - b);
+    const outKeys: number[] = [];
+    const outOffsets: number[] = [];
+    let out = new Uint8Array(bytes.length + 16);
+    let at = 0;
+    let k = 0;
+    for (const key of allKeys) {
+      const ids: number[] = [];
+      while (k < keys.length && (keys[k] as number) < key) k += 1;
+      if (k < keys.length && keys[k] === key) {
+        forEachId(bytes, offsets[k] as number, offsets[k + 1] as number, (id) => {
+          if (id < this.#frozen && newId[id] !== -1) ids.push(newId[id] as number);
+        });
+      }
+      for (const id of extra.get(key) ?? []) ids.push(id);
+      if (ids.length === 0) continue;
+      if (at + ids.length * 5 > out.length) {
+        const grown = new Uint8Array(Math.max(out.length * 2, at + ids.length * 5));
+        grown.set(out.subarray(0, at));
+        out = grown;
+      }
+      outKeys.push(key);
+      outOffsets.push(at);
+      let last = -1;
+      for (const id of ids) {
+        at = putVarint(out, at, id - last - 1);
+        last = id;
+      }
+    }
+    outOffsets.push(at);
+    return { keys: Uint32Array.from(outKeys), offsets: Uint32Array.from(outOffsets), bytes: out.slice(0, at) };
+  }
+
+  /** The parts to serialize (compact first: the overlay is not kept). Throws a TypeError when the overlay is not empty. */
+  parts(): IndexParts {
+    if (this.dirty) throw new TypeError('SearchIndex.parts: compact() the index first');
+    return { paths: this.#paths.slice(0, this.#count), stats: this.#stats.slice(0, this.#count * 4), flags: this.#flags.slice(0, this.#count), postings: this.#postings, racyMs: this.racyMs };
+  }
+
+  /** Bytes the postings take (the index's bulk), overlay not counted. */
+  get postingBytes(): number {
+    return this.#postings.bytes.length + this.#postings.keys.length * 8;
+  }
+}
+
+/** Builds a {@link SearchIndex} one file at a time, so a build holds one file's bytes at once, not all. */
+export class SearchIndexBuilder {
+  readonly #racyMs: number;
+  readonly #postings = new PostingBuilder();
+  readonly #seen = trigramBitmap();
+  readonly #paths: string[] = [];
+  readonly #known = new Set<string>();
+  #stats = new Float64Array(1024);
+  #flags = new Uint8Array(256);
+
+  constructor(options: { racyMs?: number } = {}) {
+    this.#racyMs = options.racyMs ?? DEFAULT_RACY_MS;
+  }
+
+  /** Adds one file (paths must be distinct: a TypeError otherwise). */
+  add(file: ReadFile): void {
+    if (this.#known.has(file.path)) throw new TypeError(`SearchIndexBuilder.add: ${file.path} was added already`);
+    this.#known.add(file.path);
+    const id = this.#paths.length;
+    if (id * 4 + 4 > this.#stats.length) {
+      const grown = new Float64Array(this.#stats.length * 2);
+      grown.set(this.#stats);
+      this.#stats = grown;
+      const grownFlags = new Uint8Array(this.#flags.length * 2);
+      grownFlags.set(this.#flags);
+      this.#flags = grownFlags;
+    }
+    this.#paths.push(file.path);
+    this.#stats.set([file.stat.size, file.stat.mtimeMs, file.stat.ctimeMs, file.stat.ino], id * 4);
+    const entry = describe(file, this.#racyMs);
+    this.#flags[id] = entry.flags;
+    if (entry.kind === FileKind.Text) this.#postings.add(id, fileTrigrams(file.bytes as Uint8Array, this.#seen));
+  }
+
+  /** The index of the files added (the builder is spent). */
+  finish(): SearchIndex {
+    const count = this.#paths.length;
+    return new SearchIndex({ paths: this.#paths, stats: this.#stats.slice(0, count * 4), flags: this.#flags.slice(0, count), postings: this.#postings.freeze(), racyMs: this.#racyMs });
+  }
+}
+
+/** A file's flags and kind from its read: unreadable or over the limit is unindexed; changed while read, or close to its read, is racy. */
+function describe(file: ReadFile, racyMs: number): { kind: FileKind; flags: number } {
+  const kind = file.bytes === undefined || file.bytes.length > MAX_INDEXED_FILE_BYTES ? FileKind.Unindexed : kindOf(file.bytes);
+  const racy = !file.steady || Math.max(file.stat.mtimeMs, file.stat.ctimeMs) >= file.readAt - racyMs || !Number.isFinite(file.stat.ctimeMs);
+  return { kind, flags: kind | (racy ? RACY : 0) };
+}
+
+let sharedBitmap: Uint32Array | undefined;
+
+/** One bitmap for incremental updates (2 MiB, kept once made). */
+function trigramBitmapShared(): Uint32Array {
+  sharedBitmap ??= trigramBitmap();
+  return sharedBitmap;
+}
+
+function andInto(a: Uint32Array, b: Uint32Array): Uint32Array {
+  for (let i = 0; i < a.length; i += 1) a[i] = (a[i] as number) & (b[i] as number);
+  return a;
+}
+
+function orInto(a: Uint32Array, b: Uint32Array): void {
+  for (let i = 0; i < a.length; i += 1) a[i] = (a[i] as number) | (b[i] as number);
+}
+
+/** Whether a file with the sorted trigram `keys` meets `plan`. */
+function meets(plan: TrigramPlan, keys: Uint32Array): boolean {
+  if (plan.op === 'all') return true;
+  if (plan.op === 'none') return false;
+  const has = (key: number): boolean => {
+    let lo = 0;
+    let hi = keys.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const k = keys[mid] as number;
+      if (k < key) lo = mid + 1;
+      else if (k > key) hi = mid - 1;
+      else return true;
+    }
+    return false;
+  };
+  if (plan.op === 'and') return plan.trigrams.every(has) && plan.subs.every((sub) => meets(sub, keys));
+  return plan.trigrams.some(has) || plan.subs.some((sub) => meets(sub, keys));
+}

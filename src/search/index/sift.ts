@@ -1,0 +1,135 @@
+// The search index in front of a search's scan: of the files a walk listed, those the index vouches
+// for (unchanged since indexed, by their identity) and shows cannot match are tallied without being
+// read; every other file is scanned as before, so the results are the scan's own.
+import type { Platform } from '../../core/types.js';
+import type { WalkFile } from '../../fs/walk.js';
+import { throwIfAborted, yieldToEventLoop, YIELD_INTERVAL_MS } from '../../fs/abort.js';
+import { patternTree, type SearchPattern } from '../dialect.js';
+import { planOf, type TrigramPlan } from './plan.js';
+import { FileKind, sameStat, type IndexedFile, type SearchIndex } from './search-index.js';
+import { identityOf, refreshIndexed, searchIndexOf } from './workspace.js';
+
+/** Plans of the patterns searched lately, by pattern and flags. */
+const plans = new Map<string, TrigramPlan>();
+const PLAN_CACHE = 32;
+
+/** The trigram plan of a compiled pattern (undefined when it was compiled for a forced engine, with no record of how). */
+export function planOfPattern(pattern: SearchPattern): TrigramPlan | undefined {
+  const how = pattern.compiledWith;
+  if (!how) return undefined;
+  const key = `${how.literal ? 'F' : 'R'}${how.caseSensitive ? 's' : 'i'}${pattern.pattern}`;
+  let plan = plans.get(key);
+  if (plan) plans.delete(key);
+  else plan = planOf(patternTree(pattern.pattern, how));
+  plans.set(key, plan);
+  if (plans.size > PLAN_CACHE) plans.delete(plans.keys().next().value as string);
+  return plan;
+}
+
+/** A pattern's candidates in one index at one of its versions. */
+interface Answer {
+  version: number;
+  candidates: Set<string> | undefined;
+}
+
+/** The last answers per index, by pattern and flags (a repeated search computes none again). */
+const answers = new WeakMap<SearchIndex, Map<string, Answer>>();
+const ANSWER_CACHE = 8;
+
+/** `index`'s candidates for `pattern` at its current version (undefined inside: every file), from the cache when still current. */
+function candidatesOf(index: SearchIndex, pattern: SearchPattern, plan: TrigramPlan): Set<string> | undefined {
+  let cache = answers.get(index);
+  if (!cache) answers.set(index, (cache = new Map()));
+  const how = pattern.compiledWith as { literal: boolean; caseSensitive: boolean };
+  const key = `${how.literal ? 'F' : 'R'}${how.caseSensitive ? 's' : 'i'}${pattern.pattern}`;
+  let answer = cache.get(key);
+  if (answer) cache.delete(key);
+  if (!answer || answer.version !== index.version) answer = { version: index.version, candidates: index.candidates(plan) };
+  cache.set(key, answer);
+  if (cache.size > ANSWER_CACHE) cache.delete(cache.keys().next().value as string);
+  return answer.candidates;
+}
+
+/**
+ * The index a search of `platform` for `pattern` sifts with, or undefined when there is none or it is
+ * not worth it ({@link worthSifting}). Either way, racy files whose racy window has passed are read
+ * again (in the background), so an index built while files were being written comes into use.
+ */
+export function indexForSearch(platform: Platform, pattern: SearchPattern): SearchIndex | undefined {
+  const index = searchIndexOf(platform);
+  if (!index) return undefined;
+  refreshIndexed(platform, index.settledRacy(Date.now()));
+  return worthSifting(index, pattern) ? index : undefined;
+}
+
+/**
+ * Whether sifting with `index` is worth it for `pattern`: the pattern has a plan (it was not compiled
+ * for a forced engine), and the plan leaves at most half of the indexed files as candidates (else a
+ * plain scan, with whatever help the platform gives it, costs about the same).
+ */
+export function worthSifting(index: SearchIndex, pattern: SearchPattern): boolean {
+  const plan = planOfPattern(pattern);
+  if (!plan || plan.op === 'all') return false;
+  const candidates = candidatesOf(index, pattern, plan);
+  return candidates !== undefined && candidates.size * 2 <= index.size;
+}
+
+/** What {@link siftWithIndex} left to scan and what it tallied unread. */
+export interface Sifted {
+  /** Files to scan, in the order listed. */
+  scan: WalkFile[];
+  /** Text files the index shows cannot match: searched, with no match. */
+  text: number;
+  /** Binary files, as the index saw them: counted as binary. */
+  binary: number;
+}
+
+/**
+ * Splits the listed `files` with `index`: a file is left out of the scan only when the index has it,
+ * its identity now is the one indexed (size, times, inode), it was not racy when read, it is no larger
+ * than `maxBytes` (the largest file the search reads whole), and it is binary or its trigrams fail the
+ * pattern's plan. Files found new, changed, racy or gone are re-read into the index after the search
+ * (in the background, see `refreshIndexed`).
+ */
+export async function siftWithIndex(
+  platform: Platform,
+  index: SearchIndex,
+  pattern: SearchPattern,
+  files: readonly WalkFile[],
+  maxBytes: number,
+  signal?: AbortSignal,
+): Promise<Sifted> {
+  const plan = planOfPattern(pattern);
+  if (!plan) return { scan: [...files], text: 0, binary: 0 };
+  // The entries and the candidates are taken together, before anything awaits: a refresh running
+  // meanwhile cannot pair one file's new identity with its old trigrams.
+  const candidates = candidatesOf(index, pattern, plan);
+  const entries: Array<IndexedFile | undefined> = files.map((file) => index.file(file.path));
+  const out: Sifted = { scan: [], text: 0, binary: 0 };
+  const stale: string[] = [];
+  const source = platform.searchSource;
+  let lastYield = Date.now();
+  for (let i = 0; i < files.length; i += 1) {
+    if ((i & 255) === 255 && Date.now() - lastYield >= YIELD_INTERVAL_MS) {
+      // A long list keeps the event loop turning (and the call cancellable), as the walk does.
+      await yieldToEventLoop();
+      throwIfAborted(signal);
+      lastYield = Date.now();
+    }
+    const file = files[i] as WalkFile;
+    const entry = entries[i];
+    const now = source ? source.stat(file.path) : await identityOf(platform, file.path);
+    const trusted = entry !== undefined && now !== undefined && !entry.racy && sameStat(entry.stat, now);
+    if (!trusted) {
+      stale.push(file.path);
+      out.scan.push(file);
+      continue;
+    }
+    if (entry.kind === FileKind.Unindexed || entry.stat.size > maxBytes) out.scan.push(file);
+    else if (entry.kind === FileKind.Binary) out.binary += 1;
+    else if (candidates === undefined || candidates.has(file.path)) out.scan.push(file);
+    else out.text += 1;
+  }
+  refreshIndexed(platform, stale);
+  return out;
+}

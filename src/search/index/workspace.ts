@@ -1,0 +1,131 @@
+// The search index of a platform's workspace: building it through the platform's own reads, keeping
+// it per platform, and bringing files a search found changed up to date after that search.
+import type { Platform, SearchFileStat } from '../../core/types.js';
+import { walkWorkspace } from '../../fs/walk.js';
+import { throwIfAborted, yieldToEventLoop, YIELD_INTERVAL_MS } from '../../fs/abort.js';
+import { MAX_INDEXED_FILE_BYTES, SearchIndex, SearchIndexBuilder, sameStat, type ReadFile } from './search-index.js';
+
+/** Files read at once while building. */
+const READ_CONCURRENCY = 16;
+/** Changed files kept beside the postings before they are folded in (at least; or an eighth of the index). */
+const MIN_PENDING = 256;
+
+/**
+ * A file's identity as the index records and checks it: the platform's search source's `stat` (size,
+ * times, inode; a final symlink not followed) where it has one, else `fs.lstat`'s size and mtime (-1
+ * for the status-change time and inode it lacks). Undefined when it is not a regular file any more.
+ */
+export async function identityOf(platform: Platform, path: string): Promise<SearchFileStat | undefined> {
+  const source = platform.searchSource;
+  if (source) return source.stat(path);
+  try {
+    const stats = await platform.fs.lstat(path);
+    if (!stats.isFile()) return undefined;
+    const withMore = stats as typeof stats & { ctimeMs?: number; ino?: number };
+    return { size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: withMore.ctimeMs ?? -1, ino: withMore.ino ?? -1 };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Reads one file for the index through `platform.fs`: its identity before and after the read (a file
+ * that changed in between is marked unsteady, so it is always scanned). Undefined when it is gone or
+ * not a regular file.
+ */
+export async function readForIndex(platform: Platform, path: string): Promise<ReadFile | undefined> {
+  const readAt = Date.now();
+  const stat = await identityOf(platform, path);
+  if (!stat) return undefined;
+  let bytes: Uint8Array | undefined;
+  if (stat.size <= MAX_INDEXED_FILE_BYTES) {
+    try {
+      bytes = await platform.fs.readFile(path);
+    } catch {
+      bytes = undefined;
+    }
+  }
+  const after = await identityOf(platform, path);
+  return { path, stat, readAt, bytes, steady: after !== undefined && sameStat(stat, after) && (bytes === undefined || bytes.length === stat.size) };
+}
+
+/** Reads `paths` a few at a time, in order, handing each read to `each`; turns the event loop between rounds. */
+async function readAll(platform: Platform, paths: readonly string[], each: (file: ReadFile) => void, signal?: AbortSignal): Promise<void> {
+  let lastYield = Date.now();
+  for (let i = 0; i < paths.length; i += READ_CONCURRENCY) {
+    throwIfAborted(signal);
+    if (Date.now() - lastYield >= YIELD_INTERVAL_MS) {
+      await yieldToEventLoop();
+      lastYield = Date.now();
+    }
+    const reads = await Promise.all(paths.slice(i, i + READ_CONCURRENCY).map((path) => readForIndex(platform, path)));
+    for (const file of reads) if (file) each(file);
+  }
+}
+
+/**
+ * Builds the index of `paths` (absolute workspace paths; default: every file a search of the whole
+ * workspace lists, ignore rules applied) through the platform's async `fs`. `racyMs`: see
+ * `DEFAULT_RACY_MS`. Rejects with the signal's reason when it aborts.
+ */
+export async function buildWorkspaceIndex(platform: Platform, options: { paths?: readonly string[]; racyMs?: number; signal?: AbortSignal } = {}): Promise<SearchIndex> {
+  let paths = options.paths;
+  if (!paths) {
+    const walked = await walkWorkspace({ fs: platform.fs, root: platform.root, dir: platform.root, source: platform.searchSource, changeCount: platform.changeCount, signal: options.signal });
+    paths = walked.files.map((file) => file.path);
+  }
+  const builder = new SearchIndexBuilder(options.racyMs === undefined ? {} : { racyMs: options.racyMs });
+  await readAll(platform, paths, (file) => builder.add(file), options.signal);
+  return builder.finish();
+}
+
+/** A platform's index, and the refresh of changed files running after a search (one at a time). */
+interface Holder {
+  index: SearchIndex;
+  refresh: Promise<void>;
+}
+
+// Per platform, so two workspaces never share an index, and dropped with the platform.
+const holders = new WeakMap<Platform, Holder>();
+
+/** The search index searches of `platform` use (undefined: none; they scan every listed file). */
+export function searchIndexOf(platform: Platform): SearchIndex | undefined {
+  return holders.get(platform)?.index;
+}
+
+/** Gives `platform`'s searches `index` (undefined: none from now on). */
+export function setSearchIndex(platform: Platform, index: SearchIndex | undefined): void {
+  if (index) holders.set(platform, { index, refresh: holders.get(platform)?.refresh ?? Promise.resolve() });
+  else holders.delete(platform);
+}
+
+/** Resolves once the refreshes started so far are done (tests; a host saving the index). */
+export async function searchIndexIdle(platform: Platform): Promise<void> {
+  for (let holder = holders.get(platform); holder; ) {
+    const pending = holder.refresh;
+    await pending;
+    holder = holders.get(platform);
+    if (!holder || holder.refresh === pending) return;
+  }
+}
+
+/**
+ * Re-reads `paths` into `platform`'s index after a search found them new, changed, racy or gone
+ * (updated, or removed when gone), one refresh after another; a failed read leaves the file out, so
+ * it is scanned. Once the changes pending outgrow an eighth of the index, it is compacted.
+ */
+export function refreshIndexed(platform: Platform, paths: readonly string[]): void {
+  const holder = holders.get(platform);
+  if (!holder || paths.length === 0) return;
+  const work = async (): Promise<void> => {
+    const index = holder.index;
+    for (const path of paths) {
+      const file = await readForIndex(platform, path).catch(() => undefined);
+      if (holders.get(platform)?.index !== index) return;
+      if (file) index.update(file);
+      else index.remove(path);
+    }
+    if (index.pending > Math.max(MIN_PENDING, index.size / 8) && holders.get(platform)?.index === index) holder.index = index.compact();
+  };
+  holder.refresh = holder.refresh.then(work, work).catch(() => undefined);
+}
