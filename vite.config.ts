@@ -59,6 +59,8 @@ const SLOW_TESTS = [
   'node/redis-state-store-kill.test.ts', // kills redis-server -9 in 12 rounds of a commit stream, ~20 s
   'test/edit-offthread.test.ts', // watches the event loop through edits of multi-MB files, ~11 s
   'node/web-fetch-hostile.test.ts', // hostile pages converted on worker threads up to their deadlines, ~10 s
+  'src/search/index/differential.test.ts', // 2,000 rounds of changes and searches with and without the index, 3-15 s
+  'node/search-index-differential.test.ts', // the same on a real folder
 ];
 
 /**
