@@ -18,6 +18,7 @@ import type {
   WebSearchResult,
 } from '../src/core/types.js';
 import { createNodeSearchSource } from './search-fs.js';
+import { attachSearchIndex } from './search-index-store.js';
 import { createConfinedNodeFs, type ConfinedNodeFsOptions } from './fs/confined.js';
 import { isInside } from './fs/path-checked.js';
 import { NodeBackgroundCommands, runShellCommand, type RunShellCommandOptions } from './run-command.js';
@@ -86,6 +87,15 @@ export interface NodePlatformOptions {
    * within this process only.
    */
   fileLocks?: boolean | FileLocksOptions;
+  /**
+   * A search index of the workspace (`true`, or `{ cacheDir }`; default off): opened from its file
+   * under the cache directory (default `$XDG_CACHE_HOME/toolhost/search-index`, else
+   * `~/.cache/toolhost/search-index`) when intact, else built in the background and saved; saved again
+   * by `dispose()`. `grep_search` and `search_dir` then skip the files the index shows cannot match,
+   * with the answers a full scan gives (see docs/architecture.md, "Search index"). Until it is ready,
+   * searches scan. Needs a root on disk: with `inMemory` it is a TypeError.
+   */
+  searchIndex?: boolean | { cacheDir?: string };
 }
 
 /** A URL prefix of the network policy: the start of an absolute http(s) URL, such as `https://api.example.com/v1/`. */
@@ -136,6 +146,7 @@ const NODE_PLATFORM_RULES: OptionRules = {
   }),
   fetch: is.function,
   fileLocks: is.anyOf('true, false or { dir?, staleMs? }', is.boolean, is.options({ dir: is.path, staleMs: is.positiveMs })),
+  searchIndex: is.anyOf('true, false or { cacheDir? }', is.boolean, is.options({ cacheDir: is.path })),
 };
 
 /** What a call on a disposed platform answers (`unavailable`). */
@@ -208,6 +219,9 @@ export function createNodePlatform(options: NodePlatformOptions = {}): Platform 
   }
   if (options.state !== undefined && options.stateDir !== undefined) {
     throw new TypeError('createNodePlatform: give either state (a StateStore) or stateDir (a directory for state files), not both');
+  }
+  if (options.inMemory === true && options.searchIndex !== undefined && options.searchIndex !== false) {
+    throw new TypeError('createNodePlatform: searchIndex indexes a root on disk; leave it out with inMemory: true');
   }
   let state: StateStore;
   if (options.state !== undefined) state = options.state;
@@ -285,7 +299,7 @@ export function createNodePlatform(options: NodePlatformOptions = {}): Platform 
     stop: (id) => background.stop(id),
   };
 
-  return {
+  const platform: Platform = {
     name: 'node',
     root,
     fs,
@@ -314,10 +328,13 @@ export function createNodePlatform(options: NodePlatformOptions = {}): Platform 
       };
     },
     async dispose() {
+      await index?.close();
       disposed.abort();
       await Promise.allSettled([...running, background.dispose()]);
       await shells.dispose();
       searchSource?.close?.();
     },
   };
+  const index = options.searchIndex ? attachSearchIndex(platform, options.searchIndex === true ? {} : options.searchIndex) : undefined;
+  return platform;
 }

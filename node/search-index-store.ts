@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Platform } from '../src/core/types.js';
 import { IndexRejected, openIndex, serializeIndex } from '../src/search/index/format.js';
 import type { SearchIndex } from '../src/search/index/search-index.js';
-import { buildWorkspaceIndex } from '../src/search/index/workspace.js';
+import { buildWorkspaceIndex, searchIndexIdle, searchIndexOf, setSearchIndex } from '../src/search/index/workspace.js';
 
 /**
  * Where search indexes are kept: `$XDG_CACHE_HOME/toolhost/search-index`, else
@@ -72,4 +72,42 @@ export async function saveSearchIndex(platform: Platform, index: SearchIndex, ca
     await rm(temporary, { force: true });
     throw error;
   }
+}
+
+/** The index kept for a Node platform created with `searchIndex` (see {@link attachSearchIndex}). */
+export interface AttachedSearchIndex {
+  /** Settles once the index is opened or built and in use, or its build failed or was stopped (never rejects). */
+  readonly ready: Promise<{ from: 'disk' | 'built' } | { error: string }>;
+  /** Stops a build under way, waits for the refreshes started, and saves the index (compacted) when there is one. */
+  close(): Promise<void>;
+}
+
+/**
+ * Gives `platform`'s searches a search index: opened from its file under `cacheDir` when intact, else
+ * built through the platform in the background (the event loop turns between reads; searches until
+ * then scan every listed file, as without an index) and saved. `close()` saves it again with what
+ * searches refreshed since, so the next process opens it without a rebuild. A build that fails leaves
+ * the platform scanning, as without the option.
+ */
+export function attachSearchIndex(platform: Platform, options: { cacheDir?: string } = {}): AttachedSearchIndex {
+  const stop = new AbortController();
+  const ready = (async () => {
+    // After the platform's creation has returned: the first call is not kept waiting for the read of the file.
+    await new Promise((resolve) => setImmediate(resolve));
+    const stored = await openOrBuildSearchIndex(platform, { ...options, signal: stop.signal });
+    if (stop.signal.aborted) throw stop.signal.reason;
+    setSearchIndex(platform, stored.index);
+    return { from: stored.from };
+  })().catch((error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }));
+  return {
+    ready,
+    async close() {
+      stop.abort(new Error('the platform was disposed'));
+      await ready;
+      const index = searchIndexOf(platform);
+      if (!index) return;
+      await searchIndexIdle(platform);
+      await saveSearchIndex(platform, searchIndexOf(platform) ?? index, options.cacheDir).catch(() => undefined);
+    },
+  };
 }
