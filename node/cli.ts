@@ -102,6 +102,10 @@ Options:
                     alone, in an array or in an object, as named or default exports, in
                     export-name order; repeatable. A tool with a built-in's name replaces it.
   --read-only       Only read-only tools may run; others end with the code permission_denied.
+  --search-index    Keep a search index of the root (under ~/.cache/toolhost/search-index): read
+                    when saved (searches wait for it), else built in the background and saved on
+                    exit; grep_search and search_dir then skip files it rules out, with the same
+                    answers.
   --max-line-bytes N
                     run and mcp on stdio: the longest input line taken, in bytes (default
                     16777216, 16 MiB); a longer line is answered with an error and skipped.
@@ -153,6 +157,8 @@ interface Parsed {
   timeoutMs: number | undefined;
   tools: string[];
   readOnly: boolean;
+  /** --search-index: the platform keeps a search index of the root. */
+  searchIndex: boolean;
   http: { host: string; port: number } | undefined;
   token: string | undefined;
   tokenFile: string | undefined;
@@ -178,6 +184,7 @@ function parse(argv: readonly string[]): Parsed {
         timeout: { type: 'string' },
         tools: { type: 'string', multiple: true },
         'read-only': { type: 'boolean' },
+        'search-index': { type: 'boolean' },
         http: { type: 'string' },
         token: { type: 'string' },
         'token-file': { type: 'string' },
@@ -246,6 +253,7 @@ function parse(argv: readonly string[]): Parsed {
     timeoutMs,
     tools: (values.tools as string[] | undefined) ?? [],
     readOnly: values['read-only'] === true,
+    searchIndex: values['search-index'] === true,
     http,
     token: values.token as string | undefined,
     tokenFile: values['token-file'] as string | undefined,
@@ -664,6 +672,7 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
         root,
         ...(parsed.stateDir === undefined ? {} : { stateDir: resolve(cwd, parsed.stateDir) }),
         ...(shared === undefined ? {} : { state: shared }),
+        ...(parsed.searchIndex ? { searchIndex: true } : {}),
       });
     // `call` runs one call and exits: its search keeps no file contents and starts no helper thread.
     platform = command === 'call' ? withSearchSourceDefaults({ cacheBytes: 0, helper: false }, open) : open();
@@ -704,7 +713,7 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
     const openAt =
       parsed.root === undefined && parsed.state === undefined
         ? (root: string): OpenedRunner => {
-            const opened = createNodePlatform({ root, ...(parsed.stateDir === undefined ? {} : { stateDir: resolve(cwd, parsed.stateDir) }) });
+            const opened = createNodePlatform({ root, ...(parsed.stateDir === undefined ? {} : { stateDir: resolve(cwd, parsed.stateDir) }), ...(parsed.searchIndex ? { searchIndex: true } : {}) });
             return { host: runnerOn(opened), dispose: () => opened.dispose() };
           }
         : undefined;

@@ -78,17 +78,18 @@ describe('createNodePlatform({ searchIndex })', () => {
     expect((await stat(searchIndexFile(root, cacheDir))).size).toBeGreaterThan(0);
   }, 120_000);
 
-  it('opens the saved index in a new platform without building it again, and rebuilds a corrupt one', async () => {
+  it('opens the saved index in a new platform before its first search, without building it again, and rebuilds a corrupt one', async () => {
     const file = searchIndexFile(root, cacheDir);
     const saved = await stat(file);
-    const platform = createNodePlatform({ root, searchIndex: { cacheDir } });
-    await indexed(platform);
-    // Read, not rebuilt: a build would have written the file anew.
-    expect((await stat(file)).mtimeMs).toBe(saved.mtimeMs);
     const plain = createNodePlatform({ root });
     const expected = await answers(plain);
     await plain.dispose();
+    const platform = createNodePlatform({ root, searchIndex: { cacheDir } });
+    // The first search waits for the saved index to be read, and has it.
     expect(await answers(platform)).toEqual(expected);
+    expect(searchIndexOf(platform)?.size).toBe(600);
+    // Read, not rebuilt: a build would have written the file anew.
+    expect((await stat(file)).mtimeMs).toBe(saved.mtimeMs);
     await platform.dispose();
 
     await writeFile(file, 'not an index');

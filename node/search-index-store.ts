@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Platform } from '../src/core/types.js';
 import { IndexRejected, openIndex, serializeIndex } from '../src/search/index/format.js';
 import type { SearchIndex } from '../src/search/index/search-index.js';
-import { buildWorkspaceIndex, searchIndexIdle, searchIndexOf, setSearchIndex } from '../src/search/index/workspace.js';
+import { buildWorkspaceIndex, searchIndexIdle, searchIndexOf, setSearchIndex, whileSearchIndexOpens } from '../src/search/index/workspace.js';
 
 /**
  * Where search indexes are kept: `$XDG_CACHE_HOME/toolhost/search-index`, else
@@ -46,18 +46,23 @@ export interface StoredIndex {
  * checked by their identity on every search, so a file changed while no process ran is scanned.
  */
 export async function openOrBuildSearchIndex(platform: Platform, options: { cacheDir?: string; signal?: AbortSignal } = {}): Promise<StoredIndex> {
-  const file = searchIndexFile(platform.root, options.cacheDir);
-  let rejected: string | undefined;
-  try {
-    const bytes = await readFile(file);
-    return { index: openIndex(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), platform.root), from: 'disk' };
-  } catch (error) {
-    if (error instanceof IndexRejected) rejected = error.message;
-    else if ((error as { code?: string }).code !== 'ENOENT') rejected = `unreadable (${(error as Error).message})`;
-  }
+  const stored = await readStoredIndex(platform, options.cacheDir);
+  if (stored.index) return { index: stored.index, from: 'disk' };
   const index = await buildWorkspaceIndex(platform, options.signal ? { signal: options.signal } : {});
   await saveSearchIndex(platform, index, options.cacheDir);
-  return { index, from: 'built', ...(rejected === undefined ? {} : { rejected }) };
+  return { index, from: 'built', ...(stored.rejected === undefined ? {} : { rejected: stored.rejected }) };
+}
+
+/** The index kept for `platform`'s root under `cacheDir` when its file is there and intact; else why not (`rejected`; absent when there was no file). */
+async function readStoredIndex(platform: Platform, cacheDir: string | undefined): Promise<{ index?: SearchIndex; rejected?: string }> {
+  try {
+    const bytes = await readFile(searchIndexFile(platform.root, cacheDir));
+    return { index: openIndex(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), platform.root) };
+  } catch (error) {
+    if (error instanceof IndexRejected) return { rejected: error.message };
+    if ((error as { code?: string }).code !== 'ENOENT') return { rejected: `unreadable (${(error as Error).message})` };
+    return {};
+  }
 }
 
 /** Writes `index` (compacted) for `platform`'s workspace under `cacheDir`: to a temporary file, then renamed over the old one. */
@@ -78,31 +83,39 @@ export async function saveSearchIndex(platform: Platform, index: SearchIndex, ca
 export interface AttachedSearchIndex {
   /** Settles once the index is opened or built and in use, or its build failed or was stopped (never rejects). */
   readonly ready: Promise<{ from: 'disk' | 'built' } | { error: string }>;
-  /** Stops a build under way, waits for the refreshes started, and saves the index (compacted) when there is one. */
+  /** Waits for a build under way and the refreshes started, and saves the index (compacted) when there is one. */
   close(): Promise<void>;
 }
 
 /**
- * Gives `platform`'s searches a search index: opened from its file under `cacheDir` when intact, else
- * built through the platform in the background (the event loop turns between reads; searches until
- * then scan every listed file, as without an index) and saved. `close()` saves it again with what
+ * Gives `platform`'s searches a search index: opened from its file under `cacheDir` when intact (the
+ * searches that start meanwhile wait for it), else built through the platform in the background (the
+ * event loop turns between reads; searches until then scan every listed file, as without an index)
+ * and saved. `close()` waits for a build under way and saves the index again with what
  * searches refreshed since, so the next process opens it without a rebuild. A build that fails leaves
  * the platform scanning, as without the option.
  */
 export function attachSearchIndex(platform: Platform, options: { cacheDir?: string } = {}): AttachedSearchIndex {
-  const stop = new AbortController();
-  const ready = (async () => {
-    // After the platform's creation has returned: the first call is not kept waiting for the read of the file.
-    await new Promise((resolve) => setImmediate(resolve));
-    const stored = await openOrBuildSearchIndex(platform, { ...options, signal: stop.signal });
-    if (stop.signal.aborted) throw stop.signal.reason;
-    setSearchIndex(platform, stored.index);
-    return { from: stored.from };
+  // Reading a saved index takes tens of milliseconds: searches wait for it (a scan without it takes
+  // longer) but not for a build, which runs in the background while they scan.
+  const opened = readStoredIndex(platform, options.cacheDir).then((stored) => {
+    if (stored.index) setSearchIndex(platform, stored.index);
+    return stored;
+  });
+  whileSearchIndexOpens(platform, opened);
+  const ready = (async (): Promise<{ from: 'disk' | 'built' }> => {
+    const stored = await opened;
+    if (stored.index) return { from: 'disk' };
+    const index = await buildWorkspaceIndex(platform);
+    setSearchIndex(platform, index);
+    await saveSearchIndex(platform, index, options.cacheDir);
+    return { from: 'built' };
   })().catch((error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }));
   return {
     ready,
     async close() {
-      stop.abort(new Error('the platform was disposed'));
+      // A build under way is finished and saved, so a process that ran one search (`toolhost call`)
+      // leaves the index for the next.
       await ready;
       const index = searchIndexOf(platform);
       if (!index) return;

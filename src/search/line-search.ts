@@ -11,6 +11,7 @@ import { scanStream } from './line-stream.js';
 import { cacheOf, countText, countTextNow, FILE_BINARY, knownCount, needleOf, rememberCount, skipKindOfCode, type SourceCache, type SourceFile, type TextCount } from './source-cache.js';
 import type { SearchFileStat, SearchHelper, SearchSource, SharedWork } from '../core/types.js';
 import { indexForSearch, siftWithIndex } from './index/sift.js';
+import { searchIndexOpening } from './index/workspace.js';
 import type { SearchIndex } from './index/search-index.js';
 
 export { MAX_LINE_CHARS, type SearchMatch } from './line-output.js';
@@ -238,7 +239,10 @@ class LineSearch {
    */
   async list(): Promise<Awaited<ReturnType<typeof filesToSearch>>> {
     const { ctx, options, pattern, cache, helper, deadline } = this;
-    // A search index that leaves few files to read keeps the count on this thread.
+    // A search index that leaves few files to read keeps the count on this thread (one being read from
+    // storage is waited for: milliseconds).
+    const opening = searchIndexOpening(ctx.platform);
+    if (opening) await opening;
     this.index = indexForSearch(ctx.platform, pattern);
     const sharing =
       helper !== undefined && cache !== undefined && this.outputMode !== 'content' && pattern.compiledWith !== undefined && !this.index ? helper.sharedFiles((path) => cache.holds(path)) : undefined;

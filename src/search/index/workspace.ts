@@ -88,6 +88,29 @@ interface Holder {
 // Per platform, so two workspaces never share an index, and dropped with the platform.
 const holders = new WeakMap<Platform, Holder>();
 
+// Per platform, the reading of a saved index under way (see whileSearchIndexOpens).
+const opening = new WeakMap<Platform, Promise<unknown>>();
+
+/**
+ * Tells `platform`'s searches that its index is being read from storage: a search
+ * waits for `read` (which should take milliseconds, as reading a file does; a build is not waited for).
+ */
+export function whileSearchIndexOpens(platform: Platform, read: Promise<unknown>): void {
+  const settled = read.then(
+    () => undefined,
+    () => undefined,
+  );
+  opening.set(platform, settled);
+  void settled.then(() => {
+    if (opening.get(platform) === settled) opening.delete(platform);
+  });
+}
+
+/** The reading of `platform`'s saved index under way (a promise that never rejects), or undefined when none is. */
+export function searchIndexOpening(platform: Platform): Promise<unknown> | undefined {
+  return opening.get(platform);
+}
+
 /** The search index searches of `platform` use (undefined: none; they scan every listed file). */
 export function searchIndexOf(platform: Platform): SearchIndex | undefined {
   return holders.get(platform)?.index;
