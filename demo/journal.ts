@@ -34,14 +34,14 @@ export function setupJournal(options: JournalPanelOptions): JournalPanel {
   const { connection, conversation, say, renderDiff } = options;
   let asked = 0;
   /** The last rewind's outcome, shown until the conversation or the workspace changes hands. */
-  let lastRewind: { conversationId: string; node: HTMLElement } | undefined;
+  let lastRewind: { conn: Connection; conversationId: string; node: HTMLElement } | undefined;
 
   /** Runs an action of the panel: its errors go to the status line, then the panel is read again. */
-  const act = async (action: (runner: Runner, conversationId: string) => Promise<void>): Promise<void> => {
+  const act = async (action: (runner: Runner, conversationId: string, conn: Connection) => Promise<void>): Promise<void> => {
     const conn = connection();
     if (!conn) return;
     try {
-      await action(conn.runner, conversation());
+      await action(conn.runner, conversation(), conn);
     } catch (error) {
       say(`Error: ${(error as Error).message}`);
     }
@@ -49,9 +49,9 @@ export function setupJournal(options: JournalPanelOptions): JournalPanel {
   };
 
   const rewind = (toTurn: number): Promise<void> =>
-    act(async (runner, conversationId) => {
+    act(async (runner, conversationId, conn) => {
       const result = await runner.rewind(conversationId, { toTurn });
-      lastRewind = { conversationId, node: renderRewind(toTurn, result, renderDiff) };
+      lastRewind = { conn, conversationId, node: renderRewind(toTurn, result, renderDiff) };
       say(rewindSummary(toTurn, result));
     });
 
@@ -70,8 +70,8 @@ export function setupJournal(options: JournalPanelOptions): JournalPanel {
 
   byId('review-switch').addEventListener('change', (event) => {
     const on = (event.target as HTMLInputElement).checked;
-    void act(async (_runner, conversationId) => {
-      await connection()?.admin.review(conversationId, on);
+    void act(async (_runner, conversationId, conn) => {
+      await conn.admin.review(conversationId, on);
       say(on ? `Reviewing ${conversationId}: its writes wait in the Changes tab until you accept them.` : `${conversationId} writes to the workspace again (changes still pending stay for review).`);
     });
   });
@@ -93,7 +93,7 @@ export function setupJournal(options: JournalPanelOptions): JournalPanel {
     byId('journal-info').textContent = journalSummary(changes);
     byId<HTMLButtonElement>('rewind-start').hidden = changes.turns.length === 0;
     byId('timeline').replaceChildren(...changes.turns.map((turn) => renderTurn(turn, rewind, renderDiff)));
-    if (lastRewind && lastRewind.conversationId !== conversationId) lastRewind = undefined;
+    if (lastRewind && (lastRewind.conn !== conn || lastRewind.conversationId !== conversationId)) lastRewind = undefined;
     byId('rewind-result').replaceChildren(...(lastRewind ? [lastRewind.node] : []));
     renderPending(pending, reviewOn, decide, renderDiff);
   }

@@ -178,6 +178,36 @@ function sessionSettings(options: ConnectToolRunnerOptions): SessionSettings {
   };
 }
 
+/** The journal, review and replay methods of a remote runner: each one control request to the worker's runner. */
+function journalMethods(control: <T>(label: string, invoke: (api: WorkerMethods) => Promise<RemoteEnvelope<T>>) => Promise<RemoteEnvelope<T>>): Pick<RemoteToolRunner, JournalMethod> {
+  /** Runs one method in the worker: its value, its TypeError (the host's mistake), or its ToolError. */
+  const journal = async <T>(method: JournalMethod, args: unknown[]): Promise<T> => {
+    const envelope = await control(`RemoteToolRunner.${method}`, (api) =>
+      api.journal({ method, args }).catch((error: unknown) => {
+        // Arguments that cannot be cloned (a function, a class instance) are the host's mistake.
+        if ((error as { name?: unknown } | null)?.name !== 'DataCloneError') throw error;
+        return { ok: false as const, code: 'invalid_arguments' as const, typeError: true as const, message: `RemoteToolRunner.${method}: its arguments cannot be sent to the tool worker; pass JSON values` };
+      }),
+    );
+    if (envelope.ok) return envelope.value as T;
+    throw envelope.typeError ? new TypeError(envelope.message) : toError(envelope);
+  };
+  return {
+    changes: (conversationId) => journal('changes', definedArgs(conversationId)),
+    rewind: (conversationId, rewindOptions) => journal('rewind', [conversationId, rewindOptions]),
+    cassette: (conversationId, cassetteOptions) => journal('cassette', definedArgs(conversationId, cassetteOptions)),
+    async replay(cassette, replayOptions) {
+      if (typeof replayOptions === 'object' && replayOptions !== null && 'normalize' in replayOptions) {
+        throw new TypeError('RemoteToolRunner.replay: a normalize function cannot cross to the tool worker; replay on a runner of your own to normalise answers');
+      }
+      return journal('replay', definedArgs(cassette, replayOptions));
+    },
+    pendingChanges: (conversationId) => journal('pendingChanges', definedArgs(conversationId)),
+    accept: (conversationId, selection) => journal('accept', definedArgs(conversationId, selection)),
+    reject: (conversationId, rejectOptions) => journal('reject', definedArgs(conversationId, rejectOptions)),
+  };
+}
+
 /** The arguments up to the last one given (a trailing `undefined` is left out, so the runner's default applies). */
 function definedArgs(...args: unknown[]): unknown[] {
   let end = args.length;
@@ -262,19 +292,6 @@ export function connectToolRunner(
   );
   const request = <T>(spec: RequestSpec<T>): Promise<RemoteEnvelope<T>> => sessions.request(spec);
   const control = <T>(label: string, invoke: (api: WorkerMethods) => Promise<RemoteEnvelope<T>>): Promise<RemoteEnvelope<T>> => sessions.control(label, invoke);
-
-  /** Runs a journal, review or replay method of the worker's runner: its value, its TypeError, or its ToolError. */
-  const journal = async <T>(method: JournalMethod, args: unknown[]): Promise<T> => {
-    const envelope = await control(`RemoteToolRunner.${method}`, (api) =>
-      api.journal({ method, args }).catch((error: unknown) => {
-        // Arguments that cannot be cloned (a function, a class instance) are the host's mistake.
-        if ((error as { name?: unknown } | null)?.name !== 'DataCloneError') throw error;
-        return { ok: false as const, code: 'invalid_arguments' as const, typeError: true as const, message: `RemoteToolRunner.${method}: its arguments cannot be sent to the tool worker; pass JSON values` };
-      }),
-    );
-    if (envelope.ok) return envelope.value as T;
-    throw envelope.typeError ? new TypeError(envelope.message) : toError(envelope);
-  };
 
   const deadlineOf = (callOptions: CallOptions | undefined): number | undefined => {
     const ms = callOptions?.timeoutMs ?? options.defaultTimeoutMs;
@@ -368,18 +385,7 @@ export function connectToolRunner(
       throw toError(envelope);
     },
 
-    changes: (conversationId) => journal('changes', conversationId === undefined ? [] : [conversationId]),
-    rewind: (conversationId, rewindOptions) => journal('rewind', [conversationId, rewindOptions]),
-    cassette: (conversationId, cassetteOptions) => journal('cassette', definedArgs(conversationId, cassetteOptions)),
-    async replay(cassette, replayOptions) {
-      if (typeof replayOptions === 'object' && replayOptions !== null && 'normalize' in replayOptions) {
-        throw new TypeError('RemoteToolRunner.replay: a normalize function cannot cross to the tool worker; replay on a runner of your own to normalise answers');
-      }
-      return journal('replay', replayOptions === undefined ? [cassette] : [cassette, replayOptions]);
-    },
-    pendingChanges: (conversationId) => journal('pendingChanges', conversationId === undefined ? [] : [conversationId]),
-    accept: (conversationId, selection) => journal('accept', selection === undefined ? [conversationId] : [conversationId, selection]),
-    reject: (conversationId, rejectOptions) => journal('reject', rejectOptions === undefined ? [conversationId] : [conversationId, rejectOptions]),
+    ...journalMethods(control),
 
     onMessage(handler) {
       handlers.add(handler);
