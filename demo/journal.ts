@@ -3,6 +3,7 @@
 // changes" on, the conversation's staged changes with Accept / Reject per file and per hunk. Everything
 // goes through the RemoteToolRunner (`changes`, `rewind`, `pendingChanges`, `accept`, `reject`), so
 // it runs in the workspace's tool worker; only the review switch is the playground's own admin call.
+// "Download as a cassette" saves the conversation (`cassette`) as JSON for `runner.replay` in tests.
 import type { Connection } from './connection.js';
 import { byId, h } from './dom.js';
 
@@ -78,6 +79,13 @@ export function setupJournal(options: JournalPanelOptions): JournalPanel {
   byId('pending-accept-all').addEventListener('click', () => void decide('accept', {}));
   byId('pending-reject-all').addEventListener('click', () => void decide('reject', {}));
   byId('rewind-start').addEventListener('click', () => void rewind(0));
+  byId('cassette-download').addEventListener('click', () =>
+    void act(async (runner, conversationId) => {
+      const cassette = await runner.cassette(conversationId);
+      download(`${conversationId}.cassette.json`, `${JSON.stringify(cassette, null, 2)}\n`);
+      say(`Downloaded ${conversationId} as a cassette: ${plural(cassette.calls.length, 'call')}${cassette.incomplete ? ` (incomplete: ${cassette.incomplete.note})` : ''}.`);
+    }),
+  );
 
   async function refresh(): Promise<void> {
     const conn = connection();
@@ -99,6 +107,16 @@ export function setupJournal(options: JournalPanelOptions): JournalPanel {
   }
 
   return { refresh };
+}
+
+/** Saves `text` as a file through a temporary link. */
+function download(name: string, text: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+  const link = h('a', { href: url, download: name });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
 function journalSummary(changes: Changes): string {

@@ -2,7 +2,7 @@
 // diff, "Rewind to here", and review mode's Accept / Reject per hunk, all through the runner in the
 // workspace's tool worker. Set-up as test/demo/playground.test.ts, on the example workspace a fresh
 // profile starts with.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
@@ -79,6 +79,18 @@ describe('playground Changes tab: timeline, rewind and review', () => {
     // The rewind is a turn of its own, listed last.
     await expect.poll(() => page.$$eval('#timeline .turn', (els) => els.map((el) => (el as HTMLElement).dataset.turn))).toEqual(['1', '2', '3', '4']);
     await page.locator('#changes-panel').screenshot({ path: join(SHOTS, 'changes-timeline.png') });
+    // The conversation as a cassette: every call with its turn, the rewind included.
+    await showChanges(page);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#cassette-download')]);
+    expect(download.suggestedFilename()).toBe('chat-1.cassette.json');
+    const cassette = JSON.parse(readFileSync(await download.path(), 'utf8')) as { conversationId: string; calls: Array<{ turn: number; via: string; tool: string }> };
+    expect(cassette.conversationId).toBe('chat-1');
+    expect(cassette.calls.map((c) => [c.turn, c.via, c.tool])).toEqual([
+      [1, 'batch', 'create_file'],
+      [2, 'batch', 'edit_file'],
+      [3, 'batch', 'create_file'],
+      [4, 'rewind', 'rewind'],
+    ]);
     expect((await call(page, 'view_file', { file_path: 'plan.txt' })).result).toMatchObject({ content: 'alpha\nbeta' });
     expect((await call(page, 'view_file', { file_path: 'twelve.txt' })).code).toBe('not_found');
   }, 60_000);
