@@ -7,6 +7,7 @@ import type { FunctionDeclaration, PermissionAnswer, ToolCall, ToolCallResult } 
 import { listWorkspaces } from 'toolhost/web';
 import { connect, type Connection } from './connection.js';
 import { setupChat } from './chat.js';
+import { setupJournal, type JournalPanel } from './journal.js';
 import { byId, formatBytes, h, pretty } from './dom.js';
 import { buildForm, validateArgs, type SchemaForm } from './forms.js';
 import { fromDirectoryPicker, fromDrop, fromFileList, hasDirectoryPicker, importItems, isSkipped, stripCommonRoot, type ImportItem } from './importer.js';
@@ -33,6 +34,7 @@ const playground = {
 };
 (globalThis as unknown as { playground: typeof playground }).playground = playground;
 let chat: ReturnType<typeof setupChat> | undefined;
+let journal: JournalPanel | undefined;
 
 let conn: Connection | undefined;
 let info: WorkerInfo | undefined;
@@ -257,6 +259,7 @@ function renderDiff(diff: string): HTMLElement {
 let changesAsked = 0;
 async function refreshChanges(): Promise<void> {
   if (!conn || byId('changes-panel').hidden) return;
+  void journal?.refresh().catch((error: unknown) => say(`Error: ${(error as Error).message}`));
   // Only the latest answer is shown: an older one (asked before a call finished) may arrive after it.
   const asked = (changesAsked += 1);
   const view: ChangeView = await conn.admin.changes();
@@ -865,6 +868,7 @@ function on(id: string, event: string, handler: (event: Event) => unknown): void
 
 async function main(): Promise<void> {
   setupTabs();
+  journal = setupJournal({ connection: () => conn, conversation: () => conversation, say, renderDiff });
   chat = setupChat({ connection: () => conn, conversation: () => conversation });
   (playground as typeof playground & { chat?: unknown }).chat = chat.state;
   on('workspace', 'change', (e) => openWorkspace((e.target as HTMLSelectElement).value));

@@ -72,6 +72,8 @@ export interface StateView {
 export interface AdminApi {
   info(): Promise<WorkerInfo>;
   setMode(mode: Mode): Promise<Mode>;
+  /** Turns review of a conversation's writes on or off (with `on`); answers whether it is reviewed. */
+  review(conversationId: string, on?: boolean): Promise<boolean>;
   answer(askId: string, answer: PermissionAnswer): Promise<boolean>;
   tree(): Promise<TreeEntry[]>;
   view(path: string): Promise<FileView>;

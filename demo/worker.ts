@@ -15,6 +15,7 @@ import {
   type ExecuteTool,
   type FunctionDeclaration,
   type PermissionAnswer,
+  type PermissionPolicy,
   type PermissionRequest,
   type RegisterOptions,
   type Tool,
@@ -97,20 +98,32 @@ function askTabs(request: PermissionRequest): Promise<PermissionAnswer> {
 let mode: Mode = 'allow_all';
 const finished = new Set<string>();
 
-/** Permissions and plan mode are fixed per ToolRunner: a mode change builds a new one on the same platform. */
+/** The runner's permission policy for a mode (plan mode is the runner's own switch). */
+function policyOf(next: Mode): PermissionPolicy {
+  return next === 'ask' ? { ask: askTabs } : 'allow_all';
+}
+
+/** Conversations whose writes are staged for review (the Changes tab's "Review changes" switch), in memory. */
+const reviewed = new Set<string>();
+
+/**
+ * One runner per platform: its change journal and the staged changes of reviewed conversations live in
+ * it, so a mode change switches its permissions and plan mode instead of building a new one.
+ */
 function buildRunner(next: Mode): ToolRunner {
   return new ToolRunner({
     platform,
     tools,
-    permissions: next === 'ask' ? { ask: askTabs } : 'allow_all',
+    permissions: policyOf(next),
     planMode: next === 'plan',
+    review: (conversationId) => reviewed.has(conversationId),
     onFinish: ({ conversationId }) => {
       finished.add(conversationId);
     },
   });
 }
 let current: ToolRunner;
-/** Refusals recorded by the runners of earlier modes (each runner has its own denialTracker). */
+/** Refusals recorded by the runners of earlier platforms (a reload builds a new runner, with its own denialTracker). */
 const earlierDenials: Denial[] = [];
 
 async function record(conversationId: string, calls: readonly ToolCall[], results: ToolCallResult[], ms: number): Promise<void> {
@@ -191,6 +204,34 @@ class PlaygroundRunner extends ToolRunner {
     broadcast({ kind: 'changed', conversationId });
     return results;
   }
+  // The journal, review and replay of the current runner (the page reaches them through the bridge).
+  override changes(...args: Parameters<ToolRunner['changes']>): ReturnType<ToolRunner['changes']> {
+    return current.changes(...args);
+  }
+  override async rewind(...args: Parameters<ToolRunner['rewind']>): ReturnType<ToolRunner['rewind']> {
+    const result = await current.rewind(...args);
+    if (args[1]?.dryRun !== true) broadcast({ kind: 'changed', conversationId: args[0] });
+    return result;
+  }
+  override cassette(...args: Parameters<ToolRunner['cassette']>): ReturnType<ToolRunner['cassette']> {
+    return current.cassette(...args);
+  }
+  override replay(...args: Parameters<ToolRunner['replay']>): ReturnType<ToolRunner['replay']> {
+    return current.replay(...args);
+  }
+  override pendingChanges(...args: Parameters<ToolRunner['pendingChanges']>): ReturnType<ToolRunner['pendingChanges']> {
+    return current.pendingChanges(...args);
+  }
+  override async accept(...args: Parameters<ToolRunner['accept']>): ReturnType<ToolRunner['accept']> {
+    const result = await current.accept(...args);
+    broadcast({ kind: 'changed', conversationId: args[0] });
+    return result;
+  }
+  override async reject(...args: Parameters<ToolRunner['reject']>): ReturnType<ToolRunner['reject']> {
+    const result = await current.reject(...args);
+    broadcast({ kind: 'changed', conversationId: args[0] });
+    return result;
+  }
 }
 let served: PlaygroundRunner;
 
@@ -199,8 +240,9 @@ async function build(): Promise<void> {
   const previous = platform as WebPlatform | undefined;
   config = (await get<WorkspaceConfig>(workspace, configStore).catch(() => undefined)) ?? {};
   platform = buildPlatform(config);
+  if ((current as ToolRunner | undefined) !== undefined) earlierDenials.push(...current.denialTracker.list());
   current = buildRunner(mode);
-  served ??= new PlaygroundRunner({ platform });
+  served ??= new PlaygroundRunner({ platform, journal: false });
   knownDirs.clear();
   knownDirs.add(ROOT);
   before.clear();
@@ -253,11 +295,19 @@ const admin: AdminApi = {
   async setMode(next) {
     if (next !== mode) {
       mode = next;
-      earlierDenials.push(...current.denialTracker.list());
-      current = buildRunner(next);
+      current.setPermissions(policyOf(next));
+      current.setPlanMode(next === 'plan');
       broadcast({ kind: 'mode', mode });
     }
     return mode;
+  },
+  async review(conversationId, on) {
+    if (typeof on === 'boolean' && on !== reviewed.has(conversationId)) {
+      if (on) reviewed.add(conversationId);
+      else reviewed.delete(conversationId);
+      broadcast({ kind: 'changed', conversationId });
+    }
+    return reviewed.has(conversationId);
   },
   async answer(askId, answer) {
     const resolve = asks.get(askId);

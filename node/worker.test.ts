@@ -18,7 +18,7 @@ let WORKER_MODULE: string;
 const WORKER_SOURCE = `
 import { threadId, workerData } from 'node:worker_threads';
 import { ToolRunner, defineTool, BuiltinTools } from './src/index.js';
-const { CreateFile: createFileTool, ViewFile: viewFileTool } = BuiltinTools;
+const { CreateFile: createFileTool, EditFile: editFileTool, ViewFile: viewFileTool } = BuiltinTools;
 import { createNodePlatform, exposeToolRunnerInWorker } from './node/index.js';
 
 exposeToolRunnerInWorker(({ onMessage }) => {
@@ -28,8 +28,10 @@ exposeToolRunnerInWorker(({ onMessage }) => {
   return new ToolRunner({
     platform,
     onMessage,
+    review: (conversationId) => conversationId.startsWith('review-'),
     tools: [
       createFileTool,
+      editFileTool,
       viewFileTool,
       defineTool({ name: 'thread', description: 'the worker thread id', parameters: { type: 'object' }, readOnly: true,
         call: async () => threadId }),
@@ -158,6 +160,32 @@ describe('spawnToolWorker', () => {
     // The worker tool saw its signal abort, reason code `cancelled`.
     expect(await remote.execute('last_abort', {})).toBe('cancelled');
     expect(remote.restarts).toBe(0);
+  });
+
+  it('carries the journal and review across the thread: changes, rewind, pendingChanges, accept, reject, and their TypeErrors', async () => {
+    const { remote } = spawn();
+    const file = join(dirs.root, 'plan.txt');
+    await remote.execute('create_file', { file_path: file, content: 'a\nb\nc\nd\ne\nf\ng\nh\ni\nj\n' }, { conversationId: 'chat' });
+    await remote.execute('edit_file', { file_path: file, old_string: 'a', new_string: 'A' }, { conversationId: 'chat' });
+    const changes = await remote.changes('chat');
+    expect(changes.turns.map((t) => [t.turn, t.calls[0]?.tool])).toEqual([[1, 'create_file'], [2, 'edit_file']]);
+    expect(changes.turns[1]?.calls[0]?.files[0]?.diff).toContain('-a\n+A\n');
+    expect(await remote.rewind('chat', { toTurn: 1 })).toEqual({ restored: [file], conflicts: [], turn: 3 });
+    expect(readFileSync(file, 'utf8')).toBe('a\nb\nc\nd\ne\nf\ng\nh\ni\nj\n');
+    await expect(remote.rewind('chat', { toTurn: 7 })).rejects.toBeInstanceOf(TypeError);
+
+    await remote.processToolCalls([
+      { id: 'x', name: 'edit_file', args: { file_path: file, old_string: 'a', new_string: 'first' } },
+      { id: 'y', name: 'edit_file', args: { file_path: file, old_string: 'j', new_string: 'last' } },
+    ], { conversationId: 'review-1' });
+    expect(readFileSync(file, 'utf8')).toBe('a\nb\nc\nd\ne\nf\ng\nh\ni\nj\n');
+    const [staged] = (await remote.pendingChanges('review-1')).files;
+    expect(staged?.hunks.map((h) => [h.oldStart, h.newLines])).toEqual([[1, 4], [7, 4]]);
+    expect((await remote.reject('review-1', { hunks: [staged?.hunks[1]?.id as string] })).hunks).toEqual([staged?.hunks[1]?.id]);
+    expect((await remote.accept('review-1', { paths: [file] })).written).toEqual([file]);
+    expect(readFileSync(file, 'utf8')).toBe('first\nb\nc\nd\ne\nf\ng\nh\ni\nj\n');
+    await expect(remote.accept('review-1', { hunks: ['gone'] })).rejects.toBeInstanceOf(TypeError);
+    await expect(remote.pendingChanges('chat')).resolves.toEqual({ conversationId: 'chat', files: [] });
   });
 
   it('fails in-flight calls with unavailable when the worker crashes, then starts a new one', async () => {

@@ -75,6 +75,7 @@ export function workerCaller(endpoint: Endpoint): WorkerCaller {
     processToolCalls: one('processToolCalls'),
     register: one('register'),
     unregister: one('unregister'),
+    journal: one('journal'),
   };
 
   return {

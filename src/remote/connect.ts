@@ -10,7 +10,19 @@ import type { AnyTool } from '../core/tool.js';
 import { checkCallOptions, checkOptions, checkToolCalls, is, type OptionRules } from '../core/options.js';
 import { permissionPolicyRule } from '../core/permissions.js';
 import { pageTool, runPageTool, type PageTool } from './page-tools.js';
-import { toError, type RemoteEnvelope, type WireCallOptions, type WirePermissionPolicy } from './protocol.js';
+import type {
+  AcceptResult,
+  Cassette,
+  ConversationChanges,
+  PendingChanges,
+  RejectOptions,
+  RejectResult,
+  ReplayResult,
+  ReviewSelection,
+  RewindOptions,
+  RewindResult,
+} from '../core/journal-port.js';
+import { toError, type JournalMethod, type RemoteEnvelope, type WireCallOptions, type WirePermissionPolicy } from './protocol.js';
 import { startWorkerSessions, type RemoteToolRunnerStatus, type RequestSpec, type SessionSettings, type WorkerMethods } from './session.js';
 
 export type { RemoteToolRunnerStatus } from './session.js';
@@ -100,6 +112,30 @@ export interface RemoteToolRunner extends ToolHost {
   setPermissions(policy: WirePermissionPolicy): Promise<void>;
   /** Turns the worker runner's plan mode on or off; kept across worker restarts. */
   setPlanMode(on: boolean): Promise<void>;
+  /**
+   * The worker runner's change journal of a conversation (default: the worker runner's), as
+   * {@link ToolRunner.changes}: turns, calls, files with their diffs. The journal lives in the worker:
+   * a replaced worker starts with the journal its setup gives it (in memory: empty). Rejects with a
+   * TypeError where the runner throws one (no journal), with a ToolError (`unavailable`, `timeout`) when
+   * the worker cannot answer.
+   */
+  changes(conversationId?: string): Promise<ConversationChanges>;
+  /** {@link ToolRunner.rewind} in the worker: `{ restored, conflicts, turn?, unreachable? }`; a bad `toTurn` is a TypeError, a failed write `execution_failed`. */
+  rewind(conversationId: string, options: RewindOptions): Promise<RewindResult>;
+  /** {@link ToolRunner.cassette} in the worker: the conversation as a JSON {@link Cassette}. */
+  cassette(conversationId?: string, options?: { include?: readonly string[] }): Promise<Cassette>;
+  /**
+   * {@link ToolRunner.replay} in the worker (its runner must be fresh, set up as the recording one).
+   * `normalize` cannot cross to the worker: a TypeError; normalise in a runner of your own, or compare
+   * the answers yourself.
+   */
+  replay(cassette: Cassette, options?: { conversationId?: string }): Promise<ReplayResult>;
+  /** {@link ToolRunner.pendingChanges} of a worker runner created with `review`; a TypeError without it. */
+  pendingChanges(conversationId?: string): Promise<PendingChanges>;
+  /** {@link ToolRunner.accept} in the worker: writes the chosen staged hunks; a bad or stale selection is a TypeError. */
+  accept(conversationId: string, selection?: ReviewSelection): Promise<AcceptResult>;
+  /** {@link ToolRunner.reject} in the worker: discards the chosen staged hunks; the model is told on its next call. */
+  reject(conversationId: string, options?: RejectOptions): Promise<RejectResult>;
   /** Adds a receiver of `ctx.send` messages; returns its unsubscribe. */
   onMessage(handler: (message: ToolMessage) => void | Promise<void>): () => void;
   /** Ends the worker (telling it the page leaves); later calls resolve with `unavailable`. */
@@ -140,6 +176,43 @@ function sessionSettings(options: ConnectToolRunnerOptions): SessionSettings {
     watch: options.watch,
     onRestart: options.onRestart,
   };
+}
+
+/** The journal, review and replay methods of a remote runner: each one control request to the worker's runner. */
+function journalMethods(control: <T>(label: string, invoke: (api: WorkerMethods) => Promise<RemoteEnvelope<T>>) => Promise<RemoteEnvelope<T>>): Pick<RemoteToolRunner, JournalMethod> {
+  /** Runs one method in the worker: its value, its TypeError (the host's mistake), or its ToolError. */
+  const journal = async <T>(method: JournalMethod, args: unknown[]): Promise<T> => {
+    const envelope = await control(`RemoteToolRunner.${method}`, (api) =>
+      api.journal({ method, args }).catch((error: unknown) => {
+        // Arguments that cannot be cloned (a function, a class instance) are the host's mistake.
+        if ((error as { name?: unknown } | null)?.name !== 'DataCloneError') throw error;
+        return { ok: false as const, code: 'invalid_arguments' as const, typeError: true as const, message: `RemoteToolRunner.${method}: its arguments cannot be sent to the tool worker; pass JSON values` };
+      }),
+    );
+    if (envelope.ok) return envelope.value as T;
+    throw envelope.typeError ? new TypeError(envelope.message) : toError(envelope);
+  };
+  return {
+    changes: (conversationId) => journal('changes', definedArgs(conversationId)),
+    rewind: (conversationId, rewindOptions) => journal('rewind', [conversationId, rewindOptions]),
+    cassette: (conversationId, cassetteOptions) => journal('cassette', definedArgs(conversationId, cassetteOptions)),
+    async replay(cassette, replayOptions) {
+      if (typeof replayOptions === 'object' && replayOptions !== null && 'normalize' in replayOptions) {
+        throw new TypeError('RemoteToolRunner.replay: a normalize function cannot cross to the tool worker; replay on a runner of your own to normalise answers');
+      }
+      return journal('replay', definedArgs(cassette, replayOptions));
+    },
+    pendingChanges: (conversationId) => journal('pendingChanges', definedArgs(conversationId)),
+    accept: (conversationId, selection) => journal('accept', definedArgs(conversationId, selection)),
+    reject: (conversationId, rejectOptions) => journal('reject', definedArgs(conversationId, rejectOptions)),
+  };
+}
+
+/** The arguments up to the last one given (a trailing `undefined` is left out, so the runner's default applies). */
+function definedArgs(...args: unknown[]): unknown[] {
+  let end = args.length;
+  while (end > 0 && args[end - 1] === undefined) end -= 1;
+  return args.slice(0, end);
 }
 
 /** Every call of a batch whose request failed as a whole answers the batch's error (with its own id and name). */
@@ -311,6 +384,8 @@ export function connectToolRunner(
       if (envelope.ok) return envelope.value;
       throw toError(envelope);
     },
+
+    ...journalMethods(control),
 
     onMessage(handler) {
       handlers.add(handler);

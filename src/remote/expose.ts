@@ -8,12 +8,14 @@ import type { CallOptions, ToolMessage, ToolRunner } from '../core/runner.js';
 import type { ExecuteTool, ToolContext } from '../core/tool.js';
 import { parseSchema } from '../core/validation.js';
 import {
+  JOURNAL_METHODS,
   fail,
   failure,
   isNotice,
   newIdSource,
   toError,
   wireToCall,
+  type JournalMethod,
   type PageToolDescriptor,
   type RemoteEnvelope,
   type ToolRunnerWorkerApi,
@@ -51,7 +53,8 @@ export interface ExposedToolRunner {
 /**
  * Serves a {@link ToolRunner} over a comlink endpoint: tools, declarations, execute,
  * processToolCalls, register (page-side tools: the worker registers a Tool whose calls are forwarded to
- * the page), unregister, setPermissions, setPlanMode, cancellation, and `ctx.send` messages to the host's `onMessage`.
+ * the page), unregister, setPermissions, setPlanMode, the journal (changes, rewind, cassette, replay)
+ * and review (pendingChanges, accept, reject), cancellation, and `ctx.send` messages to the host's `onMessage`.
  *
  * `target` is a ready runner or a {@link ToolRunnerSetup}. With a setup, `ctx.send` messages reach the
  * host automatically; with a ready runner, build it with `onMessage: (m) => exposed.relay(m)`.
@@ -175,6 +178,7 @@ export function exposeToolRunner(target: ToolRunner | ToolRunnerSetup, endpoint?
         return { ok: true, value: null };
       }),
     unregister: (name) => withRunner(async (r) => ({ ok: true, value: r.unregister(name) })),
+    journal: (request) => withRunner((r) => journalCall(r, request)),
   };
   expose(api, ep);
   // Also after a failed setup: the host's hello then reports the failure.
@@ -187,6 +191,26 @@ export function exposeToolRunner(target: ToolRunner | ToolRunnerSetup, endpoint?
   };
   void runner.then(announce, announce);
   return { runner, relay, closed };
+}
+
+/**
+ * Runs one of the runner's journal, review or replay methods for the host. The runner's TypeErrors
+ * (thrown or rejected: a bad selection, no journal, no review) answer with `typeError: true`, so the
+ * host throws a TypeError again; other errors keep their ToolError code.
+ */
+async function journalCall(runner: ToolRunner, request: { method: JournalMethod; args: unknown[] } | undefined): Promise<RemoteEnvelope<unknown>> {
+  const method = request?.method;
+  const args = request?.args;
+  if (typeof method !== 'string' || !JOURNAL_METHODS.has(method) || !Array.isArray(args)) {
+    return fail('invalid_arguments', `journal takes { method, args } with method one of ${[...JOURNAL_METHODS].join(', ')}`);
+  }
+  try {
+    const fn = runner[method as JournalMethod] as (...values: unknown[]) => Promise<unknown>;
+    return { ok: true, value: await fn.apply(runner, args) };
+  } catch (error) {
+    if (error instanceof TypeError) return { ok: false, code: 'invalid_arguments', message: error.message, typeError: true };
+    return failure(error);
+  }
 }
 
 /**

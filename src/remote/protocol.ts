@@ -85,7 +85,19 @@ export interface ToolRunnerWorkerApi {
   processToolCalls(request: WireCallOptions & { calls: readonly ToolCall[] }): Promise<RemoteEnvelope<ToolCallResult[]>>;
   register(tool: PageToolDescriptor): Promise<RemoteEnvelope<null>>;
   unregister(name: string): Promise<RemoteEnvelope<boolean>>;
+  /**
+   * One of the runner's journal, review and replay methods (`changes`, `rewind`, `cassette`, `replay`,
+   * `pendingChanges`, `accept`, `reject`) with its arguments; a TypeError of the runner (the host's
+   * mistake) answers an envelope with `typeError: true`.
+   */
+  journal(request: { method: JournalMethod; args: unknown[] }): Promise<RemoteEnvelope<unknown>>;
 }
+
+/** The runner methods {@link ToolRunnerWorkerApi.journal} forwards. */
+export type JournalMethod = 'changes' | 'rewind' | 'cassette' | 'replay' | 'pendingChanges' | 'accept' | 'reject';
+
+/** The methods {@link ToolRunnerWorkerApi.journal} accepts (anything else is refused). */
+export const JOURNAL_METHODS: ReadonlySet<string> = new Set<JournalMethod>(['changes', 'rewind', 'cassette', 'replay', 'pendingChanges', 'accept', 'reject']);
 
 /** What a page-side tool learns about the call it serves (the worker-side context's plain fields). */
 export interface PageCallInfo {
