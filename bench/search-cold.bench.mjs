@@ -11,6 +11,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSearchTree, rgCount } from './search-tree.mjs';
 
@@ -21,6 +22,10 @@ const GREP_ARGS = { pattern: LITERAL, fixed_strings: true, output_mode: 'count' 
 const GREP_RG = ['-j1', '-uu', '-c', '-F', LITERAL, '.'];
 const FIND_ARGS = { pattern: '*.js', max_results: 10_000 };
 const FIND_RG = ['--files', '-uu', '-g', '*.js', '.'];
+/** A literal in few of the tree's files, where a search index leaves most files unread. */
+const RARE = 'createHash';
+const RARE_ARGS = { pattern: RARE, fixed_strings: true, output_mode: 'count' };
+const RARE_RG = ['-j1', '-uu', '-c', '-F', RARE, '.'];
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
@@ -33,9 +38,9 @@ function timed(cmd, args, cwd) {
   return { ms, stdout: run.stdout };
 }
 
-/** `toolhost call <tool> <args> --root <dir>` in a new process: its time and the tool's result. */
-function cliCall(tool, args, dir) {
-  const { ms, stdout } = timed(process.execPath, [BIN, 'call', tool, JSON.stringify(args), '--root', dir], dir);
+/** `toolhost call <tool> <args> --root <dir>` (and `flags`) in a new process: its time and the tool's result. */
+function cliCall(tool, args, dir, flags = []) {
+  const { ms, stdout } = timed(process.execPath, [BIN, 'call', tool, JSON.stringify(args), '--root', dir, ...flags], dir);
   return { ms, result: JSON.parse(stdout).result };
 }
 
@@ -81,13 +86,21 @@ export default async function run() {
   const tree = buildSearchTree();
   const { base, dir } = tree;
   const rows = [];
+  let savedCacheHome;
   const note = (extra) => `${tree.files} files, ${(tree.bytes / 2 ** 20).toFixed(0)} MiB; median of ${RUNS} new processes, each paired with an rg process; ${extra}`;
   try {
-    // Warms the page cache (both sides read the tree from memory) and Node's compile cache.
+    // Warms the page cache (both sides read the tree from memory) and Node's compile cache; the last
+    // call builds the search index the --search-index rows read (XDG_CACHE_HOME below `base`).
     timed('rg', GREP_RG, dir);
     cliCall('grep_search', GREP_ARGS, dir);
+    savedCacheHome = process.env.XDG_CACHE_HOME;
+    process.env.XDG_CACHE_HOME = join(base, 'cache');
+    cliCall('grep_search', RARE_ARGS, dir, ['--search-index']);
     const cases = [
       { figure: `new process, toolhost call grep_search literal "${LITERAL}" (count)`, run: () => cliCall('grep_search', GREP_ARGS, dir), rg: GREP_RG, anchor: 'rg -j1 -uu (a new process)', target: '≤ 2x', check: (r, out) => `matching lines: toolhost ${r.total_matches}, rg ${rgCount(out)}` },
+      { figure: `new process, toolhost call grep_search literal "${RARE}" (count)`, run: () => cliCall('grep_search', RARE_ARGS, dir), rg: RARE_RG, anchor: 'rg -j1 -uu (a new process)', target: '≤ 2x', check: (r, out) => `matching lines: toolhost ${r.total_matches}, rg ${rgCount(out)}` },
+      { figure: `new process, toolhost call --search-index (index on disk) grep_search literal "${RARE}" (count)`, run: () => cliCall('grep_search', RARE_ARGS, dir, ['--search-index']), rg: RARE_RG, anchor: 'rg -j1 -uu (a new process)', target: '≤ 2x', check: (r, out) => `matching lines: toolhost ${r.total_matches}, rg ${rgCount(out)}` },
+      { figure: `new process, toolhost call --search-index (index on disk) grep_search literal "${LITERAL}" (count)`, run: () => cliCall('grep_search', GREP_ARGS, dir, ['--search-index']), rg: GREP_RG, anchor: 'rg -j1 -uu (a new process)', target: '≤ 2x', check: (r, out) => `the literal is in most files, so the index leaves them all to read; matching lines: toolhost ${r.total_matches}, rg ${rgCount(out)}` },
       { figure: 'new process, toolhost call find_file "*.js"', run: () => cliCall('find_file', FIND_ARGS, dir), rg: FIND_RG, anchor: "rg --files -uu -g '*.js' (a new process)", check: (r, out) => `files found: toolhost ${r.total} (the answer lists ${r.files.length}, capped by size), rg ${rgLines(out)}` },
       { figure: `new MCP server (toolhost mcp, stdio), its first grep_search literal "${LITERAL}" (count)`, run: () => mcpCall('grep_search', GREP_ARGS, dir), rg: GREP_RG, anchor: 'rg -j1 -uu (a new process)', target: '≤ 2x', check: (r, out) => `spawn to the tools/call answer, handshake included; matching lines: toolhost ${r?.total_matches}, rg ${rgCount(out)}` },
     ];
@@ -108,6 +121,8 @@ export default async function run() {
     }
     return rows;
   } finally {
+    if (savedCacheHome === undefined) delete process.env.XDG_CACHE_HOME;
+    else process.env.XDG_CACHE_HOME = savedCacheHome;
     rmSync(base, { recursive: true, force: true });
   }
 }

@@ -91,15 +91,20 @@ export interface AttachedSearchIndex {
  * Gives `platform`'s searches a search index: opened from its file under `cacheDir` when intact (the
  * searches that start meanwhile wait for it), else built through the platform in the background (the
  * event loop turns between reads; searches until then scan every listed file, as without an index)
- * and saved. `close()` waits for a build under way and saves the index again with what
- * searches refreshed since, so the next process opens it without a rebuild. A build that fails leaves
+ * and saved. `close()` waits for a build under way and, when searches refreshed the index since it
+ * was read or saved, saves it again, so the next process opens it without a rebuild. A build that fails leaves
  * the platform scanning, as without the option.
  */
 export function attachSearchIndex(platform: Platform, options: { cacheDir?: string } = {}): AttachedSearchIndex {
   // Reading a saved index takes tens of milliseconds: searches wait for it (a scan without it takes
   // longer) but not for a build, which runs in the background while they scan.
+  // What was last saved (or read): close() writes the index only when it changed since.
+  let saved: { index: SearchIndex; version: number } | undefined;
   const opened = readStoredIndex(platform, options.cacheDir).then((stored) => {
-    if (stored.index) setSearchIndex(platform, stored.index);
+    if (stored.index) {
+      setSearchIndex(platform, stored.index);
+      saved = { index: stored.index, version: stored.index.version };
+    }
     return stored;
   });
   whileSearchIndexOpens(platform, opened);
@@ -109,6 +114,7 @@ export function attachSearchIndex(platform: Platform, options: { cacheDir?: stri
     const index = await buildWorkspaceIndex(platform);
     setSearchIndex(platform, index);
     await saveSearchIndex(platform, index, options.cacheDir);
+    saved = { index, version: index.version };
     return { from: 'built' };
   })().catch((error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }));
   return {
@@ -117,10 +123,11 @@ export function attachSearchIndex(platform: Platform, options: { cacheDir?: stri
       // A build under way is finished and saved, so a process that ran one search (`toolhost call`)
       // leaves the index for the next.
       await ready;
-      const index = searchIndexOf(platform);
-      if (!index) return;
+      if (!searchIndexOf(platform)) return;
       await searchIndexIdle(platform);
-      await saveSearchIndex(platform, searchIndexOf(platform) ?? index, options.cacheDir).catch(() => undefined);
+      const index = searchIndexOf(platform);
+      if (!index || (saved?.index === index && saved.version === index.version)) return;
+      await saveSearchIndex(platform, index, options.cacheDir).catch(() => undefined);
     },
   };
 }

@@ -158,3 +158,15 @@ describe('the serialized index', () => {
     expect(() => openIndex(forged, '/w')).toThrow(IndexRejected);
   });
 });
+
+describe('the saved form\'s checksum', () => {
+  it('is the same CRC-32 natively and from the table, on a known value and on random bytes', async () => {
+    const { crc32, tableCrc32 } = await import('./format.js');
+    const check = new TextEncoder().encode('123456789');
+    expect(tableCrc32(check)).toBe(0xcbf43926);
+    expect(crc32(check)).toBe(0xcbf43926);
+    const random = new Uint8Array(100_003);
+    for (let i = 0; i < random.length; i += 1) random[i] = (i * 2654435761) >>> 24;
+    expect(crc32(random)).toBe(tableCrc32(random));
+  });
+});
