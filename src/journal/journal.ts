@@ -11,10 +11,10 @@ import type {
 } from '../core/journal-port.js';
 import type { Platform } from '../core/platform.js';
 import { CallCapture, imageAt, journalingFs, type KeepBytes } from './recorder.js';
-import { rewindConversation } from './rewind.js';
+import { finishRewind, rewindConversation } from './rewind.js';
 import { diffImages } from './diff.js';
 import { hashBytes, isContent, type ConversationJournal, type JournalInternals } from './model.js';
-import { MemoryJournalStore, type JournalStore, type StoredCall, type StoredTurn } from './store.js';
+import { MemoryJournalStore, type JournalStore, type StoredCall, type StoredFileChange, type StoredTurn } from './store.js';
 
 /** Options of {@link createChangeJournal} beyond the runner's {@link JournalSetup}. */
 export interface ChangeJournalOptions {
@@ -205,12 +205,51 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
   record(conversationId: string, turn: number, calls: StoredCall[]): StoredTurn | undefined {
     if (calls.length === 0) return undefined;
     const stored: StoredTurn = { conversationId, turn, seq: (this.#seq += 1), at: this.#now(), calls };
-    for (const call of calls) for (const file of call.files) (this.addRef(file.before), this.addRef(file.after));
-    this.conversation(conversationId).turns.push(stored);
+    this.#hold(stored);
+    return stored;
+  }
+
+  /** Holds `stored` (references to its images, its place in the order), stores it, applies the budget. */
+  #hold(stored: StoredTurn): void {
+    for (const call of stored.calls) for (const file of call.files) (this.addRef(file.before), this.addRef(file.after));
+    this.conversation(stored.conversationId).turns.push(stored);
     this.#order.push(stored);
     void this.#inOrder(() => this.store.putTurn(stored)).catch(() => undefined);
     this.#applyBudget();
+  }
+
+  /**
+   * Takes the next turn of `conversationId` for a rewind of `files` (one call, `rewind-<turn>`) and, when the store outlives the
+   * process, stores the rewind as under way (after every blob it needs) before any file is written.
+   * Rejects when that store write fails (nothing is written then).
+   */
+  async beginRewind(conversationId: string, files: StoredFileChange[]): Promise<StoredTurn> {
+    const conversation = this.conversation(conversationId);
+    const turn = (conversation.last += 1);
+    const stored: StoredTurn = { conversationId, turn, seq: (this.#seq += 1), at: this.#now(), calls: [{ callId: `rewind-${turn}`, tool: 'rewind', files }] };
+    const putRewind = this.store.putRewind?.bind(this.store);
+    if (putRewind) {
+      try {
+        await this.#inOrder(() => putRewind(stored));
+      } catch (error) {
+        this.#giveBack(stored);
+        throw error;
+      }
+    }
     return stored;
+  }
+
+  /** Ends a rewind begun with {@link beginRewind}: `done` records its turn, else its turn number is given back when still the last. */
+  endRewind(stored: StoredTurn, done: boolean): void {
+    if (done) this.#hold(stored);
+    else this.#giveBack(stored);
+    const deleteRewind = this.store.deleteRewind?.bind(this.store);
+    if (deleteRewind) void this.#inOrder(() => deleteRewind(stored.conversationId, stored.turn)).catch(() => undefined);
+  }
+
+  #giveBack(stored: StoredTurn): void {
+    const conversation = this.conversation(stored.conversationId);
+    if (conversation.last === stored.turn) conversation.last -= 1;
   }
 
   /**
@@ -232,9 +271,17 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
    * Takes up the turns a durable store holds, before the first turn of this journal: reference counts
    * and sizes are rebuilt from the blobs; a turn whose blob is missing is dropped. Turn numbers go on
    * from each conversation's last stored turn; turns before its first stored one count as dropped
-   * (they may have been dropped by the budget, and the store does not say).
+   * (they may have been dropped by the budget, and the store does not say). A rewind the store holds as
+   * under way (the process stopped while it wrote) is finished first: each of its files still as the
+   * rewind found it is written to its target, so the workspace is as after the whole rewind.
    */
   async load(): Promise<void> {
+    // A rewind a stopped process left under way is finished first: its turn is then among the stored ones.
+    for (const rewind of (await this.store.listRewinds?.()) ?? []) {
+      const done = await finishRewind(this.platform, this.store, rewind);
+      if (done.calls[0]?.files.length) await this.store.putTurn(done);
+      await this.store.deleteRewind?.(rewind.conversationId, rewind.turn);
+    }
     for (const turn of await this.store.listTurns()) {
       const conversation = this.conversation(turn.conversationId);
       conversation.last = Math.max(conversation.last, turn.turn);

@@ -1,6 +1,6 @@
 // The journal's data model, shared by the journal and its rewind (so neither imports the other).
 import type { Platform } from '../core/platform.js';
-import type { StoredCall, StoredTurn } from './store.js';
+import type { StoredCall, StoredFileChange, StoredTurn } from './store.js';
 
 /** The image of `bytes`: `'sha256:<hex>'`. */
 export async function hashBytes(bytes: Uint8Array): Promise<string> {
@@ -38,4 +38,8 @@ export interface JournalInternals {
   release(image: string): void;
   /** Adds a turn of `calls` (when any) to the conversation, referencing its images, then applies the budget. */
   record(conversationId: string, turn: number, calls: StoredCall[]): StoredTurn | undefined;
+  /** Takes the next turn for a rewind of `files`; a durable store keeps it as under way before any write. */
+  beginRewind(conversationId: string, files: StoredFileChange[]): Promise<StoredTurn>;
+  /** Records the rewind's turn (`done`) or gives its number back, and forgets it as under way. */
+  endRewind(turn: StoredTurn, done: boolean): void;
 }
