@@ -1,13 +1,15 @@
 // The journal's data model, shared by the journal and its rewind (so neither imports the other).
+import { hashBytes as sha256Hex } from '../core/file-cache.js';
 import type { Platform } from '../core/platform.js';
 import type { StoredCall, StoredFileChange, StoredTurn } from './store.js';
 
-/** The image of `bytes`: `'sha256:<hex>'`. */
+/**
+ * The image of `bytes`: `'sha256:<hex>'`. Hashed as the file cache hashes: with the platform's
+ * synchronous SHA-256 where one is provided (toolhost/node gives node:crypto's, several times faster
+ * than WebCrypto there, which goes through Node's thread pool), else WebCrypto.
+ */
 export async function hashBytes(bytes: Uint8Array): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
-  let hex = '';
-  for (const byte of digest) hex += byte.toString(16).padStart(2, '0');
-  return `sha256:${hex}`;
+  return `sha256:${await sha256Hex(bytes)}`;
 }
 
 /** Whether an image names kept content (not `'absent'` or `'unknown'`). */
