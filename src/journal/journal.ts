@@ -36,7 +36,8 @@ export function createChangeJournal(platform: Platform, setup: JournalSetup, opt
 
 /** A turn open while its calls run: each mutating call adds a {@link CallCapture}. */
 class OpenTurn implements JournalTurn {
-  readonly turn: number;
+  /** The turn's number: 0 until the journal has loaded its store (then given in the order turns began). */
+  turn: number;
   readonly conversationId: string;
   readonly calls: CallCapture[] = [];
   /** Every image whose blob this turn holds a reference to until it ends. */
@@ -93,14 +94,32 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
   #seq = 0;
   /** The store's writes and removals, applied one after another in the order they were made. */
   #writes: Promise<void> = Promise.resolve();
+  /** The store is the platform's (it outlives the page or process): it is loaded before the journal is first used. */
+  readonly #loadsItself: boolean;
+  #loading: Promise<void> | undefined;
+  /** Whether turn numbers can be given now (the store is loaded, or the journal does not load it itself). */
+  #numbering: boolean;
+  /** Turns begun before the store was loaded, numbered once it is. */
+  #unnumbered: OpenTurn[] = [];
+  #loadError: unknown;
 
   constructor(platform: Platform, setup: JournalSetup, options: ChangeJournalOptions = {}) {
     this.platform = platform;
     this.#setup = setup;
     this.maxBytes = setup.maxBytes;
     this.maxFileBytes = Math.floor(setup.maxBytes / 4);
-    this.store = options.store ?? new MemoryJournalStore();
+    const platformStore = options.store ? undefined : (platform as { journalStore?: () => JournalStore }).journalStore?.();
+    this.store = options.store ?? platformStore ?? new MemoryJournalStore();
+    this.#loadsItself = platformStore !== undefined;
+    this.#numbering = !this.#loadsItself;
     this.#now = options.now ?? Date.now;
+  }
+
+  /** Once the platform's store is loaded (or a load under way ended): rejects with the error of a load that failed. */
+  async #ready(): Promise<void> {
+    if (this.#loadsItself) await this.load();
+    else if (this.#loading) await this.#loading;
+    if (this.#loadError !== undefined) throw this.#loadError;
   }
 
   /** Bytes of the blobs held now (each content counted once). */
@@ -119,6 +138,12 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
   }
 
   beginTurn(conversationId: string): OpenTurn {
+    if (!this.#numbering) {
+      const early = new OpenTurn(this, conversationId, 0);
+      this.#unnumbered.push(early);
+      void this.load();
+      return early;
+    }
     const conversation = this.conversation(conversationId);
     conversation.last += 1;
     return new OpenTurn(this, conversationId, conversation.last);
@@ -164,11 +189,13 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
 
   /**
    * Records what `turn`'s calls changed: each call's pre- and post-images (a path whose post-image
-   * could not be taken as its change settled is read now). Unchanged files are left out.
+   * could not be taken as its change settled is read now). Unchanged files are left out. With a store
+   * that outlives the process (one with `putRewind`), resolves once the turn is stored.
    * Never rejects: a turn that cannot be recorded counts as dropped (a rewind before it is refused).
    */
   async finish(turn: OpenTurn): Promise<void> {
     try {
+      if (this.#loadsItself) await this.load();
       await Promise.all(turn.calls.map((call) => call.settled()));
       const ending = new Map<string, Promise<string>>();
       const imageNow = (path: string): Promise<string> => {
@@ -193,6 +220,8 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
         if (files.length > 0) calls.push({ callId: call.callId, tool: call.tool, files });
       }
       this.record(turn.conversationId, turn.turn, calls);
+      // A store that outlives the process has the turn before the call's answer is given.
+      if (this.store.putRewind) await this.#writes;
     } catch {
       const conversation = this.conversation(turn.conversationId);
       conversation.droppedThrough = Math.max(conversation.droppedThrough ?? 0, turn.turn);
@@ -273,9 +302,30 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
    * from each conversation's last stored turn; turns before its first stored one count as dropped
    * (they may have been dropped by the budget, and the store does not say). A rewind the store holds as
    * under way (the process stopped while it wrote) is finished first: each of its files still as the
-   * rewind found it is written to its target, so the workspace is as after the whole rewind.
+   * rewind found it is written to its target, so the workspace is as after the whole rewind. Loads
+   * once (a second call answers the first's promise); a journal on the platform's store (the web
+   * platform's IndexedDB one) loads itself on first use. Never rejects: a store that cannot be read
+   * makes `changes()` and `rewind()` reject with its error.
    */
-  async load(): Promise<void> {
+  load(): Promise<void> {
+    this.#loading ??= this.#load().then(
+      () => this.#numberEarlyTurns(),
+      (error: unknown) => {
+        this.#loadError = error;
+        this.#numberEarlyTurns();
+      },
+    );
+    return this.#loading;
+  }
+
+  /** Numbers the turns begun while the store loaded, in the order they began; later turns are numbered at once. */
+  #numberEarlyTurns(): void {
+    this.#numbering = true;
+    for (const turn of this.#unnumbered) turn.turn = this.conversation(turn.conversationId).last += 1;
+    this.#unnumbered = [];
+  }
+
+  async #load(): Promise<void> {
     // A rewind a stopped process left under way is finished first: its turn is then among the stored ones.
     for (const rewind of (await this.store.listRewinds?.()) ?? []) {
       const done = await finishRewind(this.platform, this.store, rewind);
@@ -321,6 +371,7 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
   }
 
   async changes(conversationId: string): Promise<ConversationChanges> {
+    await this.#ready();
     const conversation = this.#conversations.get(conversationId);
     const out: ConversationChanges = { conversationId, turns: [] };
     if (!conversation) return out;
@@ -337,7 +388,8 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
     return out;
   }
 
-  rewind(conversationId: string, options: RewindOptions): Promise<RewindResult> {
+  async rewind(conversationId: string, options: RewindOptions): Promise<RewindResult> {
+    await this.#ready();
     return rewindConversation(this, this.#setup, conversationId, options);
   }
 }
