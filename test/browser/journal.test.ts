@@ -13,6 +13,7 @@ declare const tj: {
   changes(conversationId?: string): Promise<Changes>;
   rewind(conversationId: string, options: unknown): Promise<{ restored: string[]; conflicts: unknown[]; turn?: number }>;
   read(path: string): Promise<string | null>;
+  remove(workspace: string): Promise<string[]>;
 };
 
 let server: TestServer;
@@ -36,7 +37,7 @@ const calls = (page: BrowserSession['page'], list: unknown[]): Promise<Result[]>
 const read = (page: BrowserSession['page'], path: string): Promise<string | null> => page.evaluate((p) => tj.read(p), path);
 
 describe('change journal in IndexedDB (web platform)', () => {
-  it('keeps the turns across a page reload: the reloaded page lists the same changes, rewinds from them, and a later reload sees the rewind and can undo it', async () => {
+  it('keeps the turns across a page reload: the reloaded page lists the same changes, rewinds from them, a later reload sees the rewind and can undo it; deleteWorkspace removes it', async () => {
     const profile = newProfile();
     const session = await launch(profile);
     try {
@@ -79,6 +80,9 @@ describe('change journal in IndexedDB (web platform)', () => {
       // Turn numbers go on after the stored ones.
       await calls(page, [{ id: 'c3', name: 'create_file', args: { file_path: 'd.txt', content: 'dee\n' } }]);
       expect((await page.evaluate(() => tj.changes())).turns.map((turn) => turn.turn)).toEqual([1, 2, 3, 4, 5, 6]);
+      // deleteWorkspace removes the journal's database with the workspace's.
+      expect(await page.evaluate(async () => (await indexedDB.databases()).map((db) => db.name).sort())).toEqual(['toolhost-journal:journal', 'toolhost-ws:journal']);
+      expect(await page.evaluate(() => tj.remove('journal'))).toEqual([]);
     } finally {
       await session.close();
       removeProfile(profile);

@@ -4,7 +4,7 @@
 import { ToolRunner, type CallOptions, type ToolCall, type ToolCallResult } from '../../src/runner.js';
 import type { ConversationChanges, RewindOptions, RewindResult } from '../../src/core/journal-port.js';
 import { BuiltinTools } from '../../src/tools/index.js';
-import { createWebPlatform, type WebPlatform } from '../../web/index.js';
+import { createWebPlatform, deleteWorkspace, type WebPlatform } from '../../web/index.js';
 
 let platform: WebPlatform | undefined;
 let runner: ToolRunner | undefined;
@@ -25,6 +25,11 @@ const tj = {
   },
   rewind(conversationId: string, options: RewindOptions): Promise<RewindResult> {
     return (runner as ToolRunner).rewind(conversationId, options);
+  },
+  /** Deletes `workspace` (deleteWorkspace); answers the names of the databases left. */
+  async remove(workspace: string): Promise<string[]> {
+    await deleteWorkspace(workspace);
+    return (await indexedDB.databases()).map((db) => db.name ?? '').sort();
   },
   /** A workspace file's text, or null when there is none. */
   async read(path: string): Promise<string | null> {
