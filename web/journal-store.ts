@@ -12,6 +12,8 @@ const BLOBS = 'blobs';
 const TURNS = 'turns';
 const REWINDS = 'rewinds';
 const STORES = [BLOBS, TURNS, REWINDS];
+/** Bytes of blobs held in memory before they are committed without waiting for a turn record. */
+const PENDING_BLOB_BYTES = 8 * 1024 * 1024;
 
 /** One write waiting for the next commit. */
 type Op = (tx: IDBTransaction) => void;
@@ -25,11 +27,12 @@ interface Waiter {
 /**
  * A {@link JournalStore} in the IndexedDB database `toolhost-journal:<workspace>`: object stores
  * `blobs` (hash → bytes), `turns` and `rewinds` (`[conversationId, turn]` → the stored turn). Writes
- * made in one task are committed together in ONE readwrite transaction (its `complete` awaited),
- * transactions one after another in the order of the writes. A blob is held in memory from its put
- * until its transaction completes, and its put resolves at once (the turn that refers to it is
- * committed after it, in order, so a turn stored never lacks its blob); the other writes resolve once
- * committed. The database is opened on first use.
+ * are committed in ONE readwrite transaction per task (its `complete` awaited), transactions one
+ * after another in the order of the writes. A blob is held in memory from its put until its
+ * transaction completes, and its put resolves at once: it is committed with the next write of
+ * another kind (the turn that refers to it: so a turn stored never lacks its blob), or once 8 MiB of
+ * blobs wait. The other writes resolve once committed. A commit of blobs alone is `relaxed`; one holding a turn or rewind record has the
+ * workspace's durability (default `strict`). The database is opened on first use.
  */
 export class IdbJournalStore implements JournalStore {
   readonly #open: () => Promise<IDBDatabase>;
@@ -38,6 +41,10 @@ export class IdbJournalStore implements JournalStore {
   /** Blobs put (bytes) or deleted (null) whose commit has not completed. */
   readonly #pendingBlobs = new Map<string, Uint8Array | null>();
   #ops: Op[] = [];
+  /** Bytes of the blobs put since the last commit began. */
+  #blobBytes = 0;
+  /** Whether the next commit holds a turn or rewind record (else only blobs: committed relaxed). */
+  #records = false;
   #next: Waiter | undefined;
   /** The last commit started (each waits for the one before it). */
   #committed: Promise<void> = Promise.resolve();
@@ -52,9 +59,10 @@ export class IdbJournalStore implements JournalStore {
     return this.#db;
   }
 
-  /** Queues `op` for the next commit; resolves when that commit completes. */
-  #queue(op: Op): Promise<void> {
+  /** Queues `op` for the next commit (`record`: a turn or rewind record); resolves when that commit completes. */
+  #queue(op: Op, record = true): Promise<void> {
     this.#ops.push(op);
+    this.#records ||= record;
     if (!this.#next) {
       let resolve!: () => void;
       let reject!: (error: unknown) => void;
@@ -70,12 +78,17 @@ export class IdbJournalStore implements JournalStore {
   async #commit(waiter: Waiter): Promise<void> {
     const ops = this.#ops;
     const blobs = [...this.#pendingBlobs];
+    // Blobs alone need no flush to the disk: they matter once a turn refers to them, and that turn's
+    // commit (with the workspace's durability) comes after theirs and flushes what precedes it.
+    const durability = this.#records ? this.#durability : 'relaxed';
     this.#ops = [];
+    this.#records = false;
+    this.#blobBytes = 0;
     this.#next = undefined;
     try {
       const db = await this.#database();
       await new Promise<void>((resolve, reject) => {
-        const tx = transaction(db, 'readwrite', this.#durability);
+        const tx = transaction(db, 'readwrite', durability);
         tx.oncomplete = () => resolve();
         tx.onabort = tx.onerror = () => reject(tx.error ?? new Error('the journal transaction was aborted'));
         for (const op of ops) op(tx);
@@ -88,9 +101,13 @@ export class IdbJournalStore implements JournalStore {
     }
   }
 
+  /** Held in memory, committed with the next turn record (or once 8 MiB of blobs wait): resolves at once. */
   async putBlob(hash: string, bytes: Uint8Array): Promise<void> {
     this.#pendingBlobs.set(hash, bytes);
-    void this.#queue((tx) => tx.objectStore(BLOBS).put(bytes, hash)).catch(() => undefined);
+    const op: Op = (tx) => tx.objectStore(BLOBS).put(bytes, hash);
+    this.#blobBytes += bytes.byteLength;
+    if (this.#blobBytes >= PENDING_BLOB_BYTES || this.#next) void this.#queue(op, false).catch(() => undefined);
+    else this.#ops.push(op);
   }
 
   async getBlob(hash: string): Promise<Uint8Array | undefined> {
@@ -103,7 +120,7 @@ export class IdbJournalStore implements JournalStore {
 
   deleteBlob(hash: string): Promise<void> {
     this.#pendingBlobs.set(hash, null);
-    return this.#queue((tx) => tx.objectStore(BLOBS).delete(hash));
+    return this.#queue((tx) => tx.objectStore(BLOBS).delete(hash), false);
   }
 
   putTurn(turn: StoredTurn): Promise<void> {
