@@ -34,6 +34,17 @@ export function createChangeJournal(platform: Platform, setup: JournalSetup, opt
   return new ChangeJournal(platform, setup, options);
 }
 
+/** How many paths' last content the journal remembers, to take their image without hashing them again. */
+const RECENT_FILES = 1024;
+
+/** Whether two byte arrays hold the same bytes. */
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a === b) return true;
+  if (a.byteLength !== b.byteLength) return false;
+  for (let i = 0; i < a.byteLength; i += 1) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /** A turn open while its calls run: each mutating call adds a {@link CallCapture}. */
 class OpenTurn implements JournalTurn {
   /** The turn's number: 0 until the journal has loaded its store (then given in the order turns began). */
@@ -51,8 +62,8 @@ class OpenTurn implements JournalTurn {
     this.#journal = journal;
     this.conversationId = conversationId;
     this.turn = turn;
-    const keep = async (bytes: Uint8Array): Promise<string> => {
-      const image = await journal.retain(bytes);
+    const keep = async (bytes: Uint8Array, path?: string): Promise<string> => {
+      const image = await journal.retainAt(bytes, path);
       this.held.push(image);
       return image;
     };
@@ -102,6 +113,9 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
   /** Turns begun before the store was loaded, numbered once it is. */
   #unnumbered: OpenTurn[] = [];
   #loadError: unknown;
+  /** Per path, the content the journal last kept there and its image (newest last). */
+  readonly #recent = new Map<string, { image: string; bytes: Uint8Array }>();
+  #recentBytes = 0;
 
   constructor(platform: Platform, setup: JournalSetup, options: ChangeJournalOptions = {}) {
     this.platform = platform;
@@ -152,9 +166,45 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
   /** Keeps `bytes` as a blob and takes one reference to it; answers its image. */
   async retain(bytes: Uint8Array): Promise<string> {
     const image = await hashBytes(bytes);
+    await this.#retainHashed(image, bytes);
+    return image;
+  }
+
+  async #retainHashed(image: string, bytes: Uint8Array): Promise<void> {
     this.addRef(image, bytes.byteLength);
     if (this.#refs.get(image) === 1) await this.#inOrder(() => this.store.putBlob(image, bytes));
+  }
+
+  /**
+   * {@link retain} of bytes read from or written to `path`: when they equal the content the journal
+   * last saw there (compared byte by byte), its image is taken without hashing them again.
+   */
+  async retainAt(bytes: Uint8Array, path?: string): Promise<string> {
+    if (path === undefined) return this.retain(bytes);
+    const seen = this.#recent.get(path);
+    let image: string;
+    if (seen !== undefined && sameBytes(seen.bytes, bytes)) {
+      image = seen.image;
+      await this.#retainHashed(image, bytes);
+    } else image = await this.retain(bytes);
+    this.#remember(path, image, bytes);
     return image;
+  }
+
+  /** Remembers `path`'s last content seen, the newest {@link RECENT_FILES} paths (and at most an eighth of the budget in bytes). */
+  #remember(path: string, image: string, bytes: Uint8Array): void {
+    const old = this.#recent.get(path);
+    if (old !== undefined) {
+      this.#recentBytes -= old.bytes.byteLength;
+      this.#recent.delete(path);
+    }
+    this.#recent.set(path, { image, bytes });
+    this.#recentBytes += bytes.byteLength;
+    for (const [oldest, entry] of this.#recent) {
+      if (this.#recent.size <= RECENT_FILES && this.#recentBytes <= this.maxBytes / 8) break;
+      this.#recent.delete(oldest);
+      this.#recentBytes -= entry.bytes.byteLength;
+    }
   }
 
   /** Takes one more reference to a kept image (`size` counts when it is new). */

@@ -4,10 +4,11 @@ import { joinPath } from '../core/posix-path.js';
 import { wrapFsMethods } from '../core/fs-proxy.js';
 
 /**
- * Stores file bytes as a blob (held for the open turn) and answers their image, `'sha256:<hex>'`. A
- * file over `maxFileBytes` is not read: its image is `'unknown'`.
+ * Stores file bytes as a blob (held for the open turn) and answers their image, `'sha256:<hex>'`;
+ * `path`, where the bytes were read or written, lets the journal skip hashing content it saw there
+ * last. A file over `maxFileBytes` is not read: its image is `'unknown'`.
  */
-export type KeepBytes = ((bytes: Uint8Array) => Promise<string>) & { readonly maxFileBytes?: number };
+export type KeepBytes = ((bytes: Uint8Array, path?: string) => Promise<string>) & { readonly maxFileBytes?: number };
 
 /** Most files kept for one directory a call removes or moves; past it the directory's files are `'unknown'`. */
 export const MAX_TREE_FILES = 10_000;
@@ -47,7 +48,7 @@ export class CallCapture {
     const work = (async (): Promise<void> => {
       if (written !== undefined) {
         const bytes = typeof written === 'string' ? new TextEncoder().encode(written) : written;
-        this.after.set(path, bytes.byteLength > (keep.maxFileBytes ?? Infinity) ? 'unknown' : await keep(bytes));
+        this.after.set(path, bytes.byteLength > (keep.maxFileBytes ?? Infinity) ? 'unknown' : await keep(bytes, path));
         return;
       }
       const prefix = `${path}/`;
@@ -80,7 +81,7 @@ export async function imageAt(fs: FsPromises, path: string, keep: KeepBytes): Pr
     const stats = await fs.lstat(path);
     if (stats.isDirectory()) return 'dir';
     if (!stats.isFile() || stats.size > (keep.maxFileBytes ?? Infinity)) return 'unknown';
-    return await keep(await fs.readFile(path));
+    return await keep(await fs.readFile(path), path);
   } catch (error) {
     const code = (error as { code?: unknown } | null)?.code;
     return code === 'ENOENT' || code === 'ENOTDIR' ? 'absent' : 'unknown';
