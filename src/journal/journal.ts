@@ -166,11 +166,12 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
   /** Keeps `bytes` as a blob and takes one reference to it; answers its image. */
   async retain(bytes: Uint8Array): Promise<string> {
     const image = await hashBytes(bytes);
-    await this.#retainHashed(image, bytes);
+    await this.retainHashed(image, bytes);
     return image;
   }
 
-  async #retainHashed(image: string, bytes: Uint8Array): Promise<void> {
+  /** {@link retain} of bytes whose image is known already (not hashed again). */
+  async retainHashed(image: string, bytes: Uint8Array): Promise<void> {
     this.addRef(image, bytes.byteLength);
     if (this.#refs.get(image) === 1) await this.#inOrder(() => this.store.putBlob(image, bytes));
   }
@@ -185,7 +186,7 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
     let image: string;
     if (seen !== undefined && sameBytes(seen.bytes, bytes)) {
       image = seen.image;
-      await this.#retainHashed(image, bytes);
+      await this.retainHashed(image, bytes);
     } else image = await this.retain(bytes);
     this.#remember(path, image, bytes);
     return image;

@@ -36,6 +36,8 @@ export interface JournalInternals {
   blob(image: string): Promise<Uint8Array | undefined>;
   /** Keeps `bytes` as a blob and takes one reference to it; answers its image. */
   retain(bytes: Uint8Array): Promise<string>;
+  /** {@link retain} of bytes whose image (`'sha256:<hex>'`) is known already. */
+  retainHashed(image: string, bytes: Uint8Array): Promise<void>;
   /** Lets go of one reference; the blob goes when none is left. */
   release(image: string): void;
   /** Adds a turn of `calls` (when any) to the conversation, referencing its images, then applies the budget. */

@@ -126,7 +126,10 @@ async function applyPlan(journal: ChangeJournal, conversationId: string, plan: M
     const files: StoredFileChange[] = [];
     for (const path of restore) {
       const now = current.get(path) as Current;
-      if (now.bytes !== undefined) held.push(await journal.retain(now.bytes));
+      if (now.bytes !== undefined) {
+        await journal.retainHashed(now.image, now.bytes);
+        held.push(now.image);
+      }
       files.push({ path, before: now.image, after: (plan.get(path) as PlanItem).target });
     }
     const turn = await journal.beginRewind(conversationId, files).catch((error: unknown) => {
