@@ -4,6 +4,9 @@ import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'nod
 import { dirname, join } from 'node:path';
 import type { JournalStore, StoredTurn } from '../src/journal/store.js';
 
+/** Bytes of blobs a {@link FileJournalStore} keeps in memory as well. */
+const CACHE_BYTES = 16 * 1024 * 1024;
+
 function isMissing(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === 'ENOENT';
 }
@@ -18,6 +21,9 @@ function isMissing(error: unknown): boolean {
 export class FileJournalStore implements JournalStore {
   /** The directory (made on the first write). */
   readonly dir: string;
+  /** Blobs put or read lately (newest last), at most {@link CACHE_BYTES}: a rewind in the same process reads them from memory. */
+  readonly #cache = new Map<string, Uint8Array>();
+  #cacheBytes = 0;
 
   constructor(dir: string) {
     if (typeof dir !== 'string' || dir.length === 0) throw new TypeError(`FileJournalStore: dir must be a directory path, not ${JSON.stringify(dir)}`);
@@ -55,8 +61,25 @@ export class FileJournalStore implements JournalStore {
     }
   }
 
+  #remember(hash: string, bytes: Uint8Array): void {
+    const old = this.#cache.get(hash);
+    if (old !== undefined) {
+      this.#cache.delete(hash);
+      this.#cacheBytes -= old.byteLength;
+    }
+    if (bytes.byteLength > CACHE_BYTES / 4) return;
+    this.#cache.set(hash, bytes);
+    this.#cacheBytes += bytes.byteLength;
+    for (const [oldest, entry] of this.#cache) {
+      if (this.#cacheBytes <= CACHE_BYTES) break;
+      this.#cache.delete(oldest);
+      this.#cacheBytes -= entry.byteLength;
+    }
+  }
+
   async putBlob(hash: string, bytes: Uint8Array): Promise<void> {
     const path = this.#blobPath(hash);
+    if (this.#cache.has(hash)) return;
     try {
       await stat(path);
       return;
@@ -64,12 +87,18 @@ export class FileJournalStore implements JournalStore {
       if (!isMissing(error)) throw error;
     }
     await this.#write(path, bytes);
+    this.#remember(hash, bytes);
   }
 
   async getBlob(hash: string): Promise<Uint8Array | undefined> {
+    const path = this.#blobPath(hash);
+    const cached = this.#cache.get(hash);
+    if (cached !== undefined) return cached;
     try {
-      const buffer = await readFile(this.#blobPath(hash));
-      return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+      const buffer = await readFile(path);
+      const bytes = new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+      this.#remember(hash, bytes);
+      return bytes;
     } catch (error) {
       if (isMissing(error)) return undefined;
       throw error;
@@ -77,6 +106,11 @@ export class FileJournalStore implements JournalStore {
   }
 
   async deleteBlob(hash: string): Promise<void> {
+    const old = this.#cache.get(hash);
+    if (old !== undefined) {
+      this.#cache.delete(hash);
+      this.#cacheBytes -= old.byteLength;
+    }
     await rm(this.#blobPath(hash), { force: true });
   }
 
