@@ -47,7 +47,7 @@ export class CallCapture {
   async post(fs: FsPromises, path: string, keep: KeepBytes, written?: Uint8Array | string): Promise<void> {
     const work = (async (): Promise<void> => {
       if (written !== undefined) {
-        const bytes = typeof written === 'string' ? new TextEncoder().encode(written) : written;
+        const bytes = typeof written === 'string' ? encoder.encode(written) : written;
         this.after.set(path, bytes.byteLength > (keep.maxFileBytes ?? Infinity) ? 'unknown' : await keep(bytes, path));
         return;
       }
@@ -117,6 +117,8 @@ async function captureTree(fs: FsPromises, root: string, keep: KeepBytes, into: 
   }
 }
 
+const encoder = new TextEncoder();
+
 /** Methods of the fs port that change the path in their first argument. */
 const FIRST_PATH = new Set(['writeFile', 'writeFileAtomic', 'appendFile', 'truncate', 'unlink', 'rm', 'rmdir']);
 /** Methods that change the path in their second argument. */
@@ -138,6 +140,8 @@ export function journalingFs(fs: FsPromises, call: CallCapture, keep: KeepBytes)
         const path = args[at];
         if (typeof path !== 'string') return method.apply(target, args);
         await call.capture(target, path, keep);
+        // A whole write of text is encoded once, here: the platform gets the bytes the journal keeps.
+        if (whole && typeof args[1] === 'string') args[1] = encoder.encode(args[1]);
         try {
           const result = await method.apply(target, args);
           const data = args[1];
