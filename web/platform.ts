@@ -7,6 +7,8 @@ import type { FsPromises, NetworkPolicy, Platform, RunCommandRequest, RunCommand
 import { createFetchNetwork } from '../src/core/network.js';
 import { resolveIdbFactory, WorkspaceDb, type FsRecord } from './idb.js';
 import { JournaledWorkspace } from './journal.js';
+import { IdbJournalStore } from './journal-store.js';
+import type { JournalStore } from '../src/journal/store.js';
 import type { OverlayApplyResult, OverlayChange, OverlayControl } from './overlay.js';
 import { WebStateStore } from './state.js';
 
@@ -139,6 +141,13 @@ export interface WebPlatform extends Platform {
   apply?(): Promise<OverlayApplyResult>;
   /** With `overlay`: drops every change. */
   discard?(): Promise<void>;
+  /**
+   * Where a runner's change journal on this platform keeps its turns and file contents: a store in
+   * the IndexedDB database `toolhost-journal:<workspace>`, for every backend but `memory` (whose files
+   * are gone with the page). A runner's journal uses it by default and takes up what it holds, so a
+   * reloaded page lists and rewinds the turns of earlier ones.
+   */
+  journalStore?(): JournalStore;
 }
 
 export type { OverlayApplyResult, OverlayChange };
@@ -325,6 +334,9 @@ export function createWebPlatform(options: WebPlatformOptions): WebPlatform {
       : {}),
     ...(shell ? { runCommand: (request: RunCommandRequest, signal: AbortSignal) => shell.run({ ...request, fs, root: WORKSPACE_ROOT }, signal) } : {}),
     dispose: () => files.dispose(),
+    ...(backend === 'memory'
+      ? {}
+      : { journalStore: () => new IdbJournalStore(() => resolveIdbFactory(options.idbFactory), settings.workspace, options.durability ?? 'strict') }),
   };
   return platform;
 }

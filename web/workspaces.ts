@@ -1,4 +1,5 @@
 import { ToolError } from '../src/core/errors.js';
+import { JOURNAL_DB_PREFIX } from './journal-store.js';
 import { resolveIdbFactory, storageError, WORKSPACE_DB_PREFIX, WorkspaceDb, workspaceDbName } from './idb.js';
 
 /** Options of the workspace management functions. */
@@ -68,7 +69,7 @@ export async function exportWorkspace(name: string, options: WorkspaceAdminOptio
 }
 
 /**
- * Deletes a workspace's database (files and tool state). Open platforms on it close their connection
+ * Deletes a workspace's database (files and tool state) and its change journal's. Open platforms on it close their connection
  * and fail later writes with `unavailable`. Errors: `unavailable` when a connection elsewhere does not
  * close within `blockedWaitMs` (the deletion then completes once it does). Deleting a missing
  * workspace succeeds.
@@ -76,9 +77,14 @@ export async function exportWorkspace(name: string, options: WorkspaceAdminOptio
 export async function deleteWorkspace(name: string, options: WorkspaceAdminOptions = {}): Promise<void> {
   const factory = resolveIdbFactory(options.idbFactory);
   const waitMs = options.blockedWaitMs ?? 3000;
-  await new Promise<void>((resolve, reject) => {
+  for (const database of [workspaceDbName(name), JOURNAL_DB_PREFIX + name]) await deleteDatabase(factory, database, name, waitMs);
+}
+
+/** Deletes one database of workspace `name`: see {@link deleteWorkspace}. */
+function deleteDatabase(factory: IDBFactory, database: string, name: string, waitMs: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const request = factory.deleteDatabase(workspaceDbName(name));
+    const request = factory.deleteDatabase(database);
     request.onsuccess = () => {
       if (timer !== undefined) clearTimeout(timer);
       resolve();

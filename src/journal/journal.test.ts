@@ -220,6 +220,29 @@ describe('change journal: rewind', () => {
   });
 });
 
+describe('change journal: content seen before', () => {
+  it('takes the pre-image of what is there, not what the journal last wrote, when someone else rewrote the file to the same length', async () => {
+    const { platform, runner } = setup();
+    await runner.execute('create_file', { file_path: 'a.txt', content: 'aaaa\n' });
+    await platform.fs.writeFile('/workspace/a.txt', 'bbbb\n');
+    await runner.execute('edit_file', { file_path: 'a.txt', old_string: 'bbbb', new_string: 'cccc' });
+    const [create, edit] = (await runner.changes()).turns.map((turn) => turn.calls[0]!.files[0]!);
+    expect(edit!.before).not.toBe(create!.after);
+    expect(edit!.diff).toContain('-bbbb\n+cccc\n');
+    expect(await runner.rewind('default', { toTurn: 1 })).toEqual({ restored: ['/workspace/a.txt'], conflicts: [], turn: 3 });
+    expect(await read(platform, 'a.txt')).toBe('bbbb\n');
+  });
+
+  it('gives content written back unchanged the image it had: an edit undone by the next one records the first pre-image as the last post-image', async () => {
+    const { runner } = setup({ 'a.txt': 'one\n' });
+    await runner.execute('edit_file', { file_path: 'a.txt', old_string: 'one', new_string: 'two' });
+    await runner.execute('edit_file', { file_path: 'a.txt', old_string: 'two', new_string: 'one' });
+    const [first, second] = (await runner.changes()).turns.map((turn) => turn.calls[0]!.files[0]!);
+    expect(second!.before).toBe(first!.after);
+    expect(second!.after).toBe(first!.before);
+  });
+});
+
 describe('change journal: budget and switch', () => {
   it('drops the oldest turns past its byte budget and says a rewind before them cannot be done, changing nothing', async () => {
     const { platform, runner } = setup({}, { maxBytes: 8000 });

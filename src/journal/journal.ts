@@ -16,12 +16,12 @@ import type {
 } from '../core/journal-port.js';
 import type { Platform } from '../core/platform.js';
 import { CallCapture, imageAt, journalingFs, type KeepBytes } from './recorder.js';
-import { rewindConversation } from './rewind.js';
+import { finishRewind, rewindConversation } from './rewind.js';
 import { diffImages } from './diff.js';
 import { CallTape, exportCassette } from './cassette.js';
 import { replayCassette } from './replay.js';
 import { hashBytes, isContent, type ConversationJournal, type JournalInternals } from './model.js';
-import { MemoryJournalStore, type JournalStore, type StoredCall, type StoredTurn } from './store.js';
+import { MemoryJournalStore, type JournalStore, type StoredCall, type StoredFileChange, type StoredTurn } from './store.js';
 
 /** Options of {@link createChangeJournal} beyond the runner's {@link JournalSetup}. */
 export interface ChangeJournalOptions {
@@ -41,9 +41,21 @@ export function createChangeJournal(platform: Platform, setup: JournalSetup, opt
   return new ChangeJournal(platform, setup, options);
 }
 
+/** How many paths' last content the journal remembers, to take their image without hashing them again. */
+const RECENT_FILES = 1024;
+
+/** Whether two byte arrays hold the same bytes. */
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a === b) return true;
+  if (a.byteLength !== b.byteLength) return false;
+  for (let i = 0; i < a.byteLength; i += 1) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /** A turn open while its calls run: each mutating call adds a {@link CallCapture}. */
 class OpenTurn implements JournalTurn {
-  readonly turn: number;
+  /** The turn's number: 0 until the journal has loaded its store (then given in the order turns began). */
+  turn: number;
   readonly conversationId: string;
   readonly calls: CallCapture[] = [];
   /** Every image whose blob this turn holds a reference to until it ends. */
@@ -57,8 +69,8 @@ class OpenTurn implements JournalTurn {
     this.#journal = journal;
     this.conversationId = conversationId;
     this.turn = turn;
-    const keep = async (bytes: Uint8Array): Promise<string> => {
-      const image = await journal.retain(bytes);
+    const keep = async (bytes: Uint8Array, path?: string): Promise<string> => {
+      const image = await journal.retainAt(bytes, path);
       this.held.push(image);
       return image;
     };
@@ -102,15 +114,36 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
   #seq = 0;
   /** The store's writes and removals, applied one after another in the order they were made. */
   #writes: Promise<void> = Promise.resolve();
+  /** The store is the platform's (it outlives the page or process): it is loaded before the journal is first used. */
+  readonly #loadsItself: boolean;
+  #loading: Promise<void> | undefined;
+  /** Whether turn numbers can be given now (the store is loaded, or the journal does not load it itself). */
+  #numbering: boolean;
+  /** Turns begun before the store was loaded, numbered once it is. */
+  #unnumbered: OpenTurn[] = [];
+  #loadError: unknown;
+  /** Per path, the content the journal last kept there and its image (newest last). */
+  readonly #recent = new Map<string, { image: string; bytes: Uint8Array }>();
+  #recentBytes = 0;
 
   constructor(platform: Platform, setup: JournalSetup, options: ChangeJournalOptions = {}) {
     this.platform = platform;
     this.#setup = setup;
     this.maxBytes = setup.maxBytes;
     this.maxFileBytes = Math.floor(setup.maxBytes / 4);
-    this.store = options.store ?? new MemoryJournalStore();
+    const platformStore = options.store ? undefined : (platform as { journalStore?: () => JournalStore }).journalStore?.();
+    this.store = options.store ?? platformStore ?? new MemoryJournalStore();
+    this.#loadsItself = platformStore !== undefined;
+    this.#numbering = !this.#loadsItself;
     this.#now = options.now ?? Date.now;
     this.tape = new CallTape(Math.floor(setup.maxBytes / 4));
+  }
+
+  /** Once the platform's store is loaded (or a load under way ended): rejects with the error of a load that failed. */
+  async #ready(): Promise<void> {
+    if (this.#loadsItself) await this.load();
+    else if (this.#loading) await this.#loading;
+    if (this.#loadError !== undefined) throw this.#loadError;
   }
 
   /** Bytes of the blobs held now (each content counted once). */
@@ -129,6 +162,12 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
   }
 
   beginTurn(conversationId: string): OpenTurn {
+    if (!this.#numbering) {
+      const early = new OpenTurn(this, conversationId, 0);
+      this.#unnumbered.push(early);
+      void this.load();
+      return early;
+    }
     const conversation = this.conversation(conversationId);
     conversation.last += 1;
     return new OpenTurn(this, conversationId, conversation.last);
@@ -137,9 +176,46 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
   /** Keeps `bytes` as a blob and takes one reference to it; answers its image. */
   async retain(bytes: Uint8Array): Promise<string> {
     const image = await hashBytes(bytes);
+    await this.retainHashed(image, bytes);
+    return image;
+  }
+
+  /** {@link retain} of bytes whose image is known already (not hashed again). */
+  async retainHashed(image: string, bytes: Uint8Array): Promise<void> {
     this.addRef(image, bytes.byteLength);
     if (this.#refs.get(image) === 1) await this.#inOrder(() => this.store.putBlob(image, bytes));
+  }
+
+  /**
+   * {@link retain} of bytes read from or written to `path`: when they equal the content the journal
+   * last saw there (compared byte by byte), its image is taken without hashing them again.
+   */
+  async retainAt(bytes: Uint8Array, path?: string): Promise<string> {
+    if (path === undefined) return this.retain(bytes);
+    const seen = this.#recent.get(path);
+    let image: string;
+    if (seen !== undefined && sameBytes(seen.bytes, bytes)) {
+      image = seen.image;
+      await this.retainHashed(image, bytes);
+    } else image = await this.retain(bytes);
+    this.#remember(path, image, bytes);
     return image;
+  }
+
+  /** Remembers `path`'s last content seen, the newest {@link RECENT_FILES} paths (and at most an eighth of the budget in bytes). */
+  #remember(path: string, image: string, bytes: Uint8Array): void {
+    const old = this.#recent.get(path);
+    if (old !== undefined) {
+      this.#recentBytes -= old.bytes.byteLength;
+      this.#recent.delete(path);
+    }
+    this.#recent.set(path, { image, bytes });
+    this.#recentBytes += bytes.byteLength;
+    for (const [oldest, entry] of this.#recent) {
+      if (this.#recent.size <= RECENT_FILES && this.#recentBytes <= this.maxBytes / 8) break;
+      this.#recent.delete(oldest);
+      this.#recentBytes -= entry.bytes.byteLength;
+    }
   }
 
   /** Takes one more reference to a kept image (`size` counts when it is new). */
@@ -174,11 +250,13 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
 
   /**
    * Records what `turn`'s calls changed: each call's pre- and post-images (a path whose post-image
-   * could not be taken as its change settled is read now). Unchanged files are left out.
+   * could not be taken as its change settled is read now). Unchanged files are left out. With a store
+   * that outlives the process (one with `putRewind`), resolves once the turn is stored.
    * Never rejects: a turn that cannot be recorded counts as dropped (a rewind before it is refused).
    */
   async finish(turn: OpenTurn): Promise<void> {
     try {
+      if (this.#loadsItself) await this.load();
       await Promise.all(turn.calls.map((call) => call.settled()));
       const ending = new Map<string, Promise<string>>();
       const imageNow = (path: string): Promise<string> => {
@@ -203,6 +281,8 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
         if (files.length > 0) calls.push({ callId: call.callId, tool: call.tool, files });
       }
       this.record(turn.conversationId, turn.turn, calls);
+      // A store that outlives the process has the turn before the call's answer is given.
+      if (this.store.putRewind) await this.#writes;
     } catch {
       const conversation = this.conversation(turn.conversationId);
       conversation.droppedThrough = Math.max(conversation.droppedThrough ?? 0, turn.turn);
@@ -215,12 +295,51 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
   record(conversationId: string, turn: number, calls: StoredCall[]): StoredTurn | undefined {
     if (calls.length === 0) return undefined;
     const stored: StoredTurn = { conversationId, turn, seq: (this.#seq += 1), at: this.#now(), calls };
-    for (const call of calls) for (const file of call.files) (this.addRef(file.before), this.addRef(file.after));
-    this.conversation(conversationId).turns.push(stored);
+    this.#hold(stored);
+    return stored;
+  }
+
+  /** Holds `stored` (references to its images, its place in the order), stores it, applies the budget. */
+  #hold(stored: StoredTurn): void {
+    for (const call of stored.calls) for (const file of call.files) (this.addRef(file.before), this.addRef(file.after));
+    this.conversation(stored.conversationId).turns.push(stored);
     this.#order.push(stored);
     void this.#inOrder(() => this.store.putTurn(stored)).catch(() => undefined);
     this.#applyBudget();
+  }
+
+  /**
+   * Takes the next turn of `conversationId` for a rewind of `files` (one call, `rewind-<turn>`) and, when the store outlives the
+   * process, stores the rewind as under way (after every blob it needs) before any file is written.
+   * Rejects when that store write fails (nothing is written then).
+   */
+  async beginRewind(conversationId: string, files: StoredFileChange[]): Promise<StoredTurn> {
+    const conversation = this.conversation(conversationId);
+    const turn = (conversation.last += 1);
+    const stored: StoredTurn = { conversationId, turn, seq: (this.#seq += 1), at: this.#now(), calls: [{ callId: `rewind-${turn}`, tool: 'rewind', files }] };
+    const putRewind = this.store.putRewind?.bind(this.store);
+    if (putRewind) {
+      try {
+        await this.#inOrder(() => putRewind(stored));
+      } catch (error) {
+        this.#giveBack(stored);
+        throw error;
+      }
+    }
     return stored;
+  }
+
+  /** Ends a rewind begun with {@link beginRewind}: `done` records its turn, else its turn number is given back when still the last. */
+  endRewind(stored: StoredTurn, done: boolean): void {
+    if (done) this.#hold(stored);
+    else this.#giveBack(stored);
+    const deleteRewind = this.store.deleteRewind?.bind(this.store);
+    if (deleteRewind) void this.#inOrder(() => deleteRewind(stored.conversationId, stored.turn)).catch(() => undefined);
+  }
+
+  #giveBack(stored: StoredTurn): void {
+    const conversation = this.conversation(stored.conversationId);
+    if (conversation.last === stored.turn) conversation.last -= 1;
   }
 
   /**
@@ -242,9 +361,38 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
    * Takes up the turns a durable store holds, before the first turn of this journal: reference counts
    * and sizes are rebuilt from the blobs; a turn whose blob is missing is dropped. Turn numbers go on
    * from each conversation's last stored turn; turns before its first stored one count as dropped
-   * (they may have been dropped by the budget, and the store does not say).
+   * (they may have been dropped by the budget, and the store does not say). A rewind the store holds as
+   * under way (the process stopped while it wrote) is finished first: each of its files still as the
+   * rewind found it is written to its target, so the workspace is as after the whole rewind. Loads
+   * once (a second call answers the first's promise); a journal on the platform's store (the web
+   * platform's IndexedDB one) loads itself on first use. Never rejects: a store that cannot be read
+   * makes `changes()` and `rewind()` reject with its error.
    */
-  async load(): Promise<void> {
+  load(): Promise<void> {
+    this.#loading ??= this.#load().then(
+      () => this.#numberEarlyTurns(),
+      (error: unknown) => {
+        this.#loadError = error;
+        this.#numberEarlyTurns();
+      },
+    );
+    return this.#loading;
+  }
+
+  /** Numbers the turns begun while the store loaded, in the order they began; later turns are numbered at once. */
+  #numberEarlyTurns(): void {
+    this.#numbering = true;
+    for (const turn of this.#unnumbered) turn.turn = this.conversation(turn.conversationId).last += 1;
+    this.#unnumbered = [];
+  }
+
+  async #load(): Promise<void> {
+    // A rewind a stopped process left under way is finished first: its turn is then among the stored ones.
+    for (const rewind of (await this.store.listRewinds?.()) ?? []) {
+      const done = await finishRewind(this.platform, this.store, rewind);
+      if (done.calls[0]?.files.length) await this.store.putTurn(done);
+      await this.store.deleteRewind?.(rewind.conversationId, rewind.turn);
+    }
     for (const turn of await this.store.listTurns()) {
       const conversation = this.conversation(turn.conversationId);
       conversation.last = Math.max(conversation.last, turn.turn);
@@ -286,6 +434,7 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
   }
 
   async changes(conversationId: string): Promise<ConversationChanges> {
+    await this.#ready();
     const conversation = this.#conversations.get(conversationId);
     const out: ConversationChanges = { conversationId, turns: [] };
     if (!conversation) return out;
@@ -302,7 +451,8 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
     return out;
   }
 
-  rewind(conversationId: string, options: RewindOptions): Promise<RewindResult> {
+  async rewind(conversationId: string, options: RewindOptions): Promise<RewindResult> {
+    await this.#ready();
     return rewindConversation(this, this.#setup, conversationId, options);
   }
 

@@ -1,13 +1,15 @@
 // The journal's data model, shared by the journal and its rewind (so neither imports the other).
+import { hashBytes as sha256Hex } from '../core/file-cache.js';
 import type { Platform } from '../core/platform.js';
-import type { StoredCall, StoredTurn } from './store.js';
+import type { StoredCall, StoredFileChange, StoredTurn } from './store.js';
 
-/** The image of `bytes`: `'sha256:<hex>'`. */
+/**
+ * The image of `bytes`: `'sha256:<hex>'`. Hashed as the file cache hashes: with the platform's
+ * synchronous SHA-256 where one is provided (toolhost/node gives node:crypto's, several times faster
+ * than WebCrypto there, which goes through Node's thread pool), else WebCrypto.
+ */
 export async function hashBytes(bytes: Uint8Array): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
-  let hex = '';
-  for (const byte of digest) hex += byte.toString(16).padStart(2, '0');
-  return `sha256:${hex}`;
+  return `sha256:${await sha256Hex(bytes)}`;
 }
 
 /** Whether an image names kept content (not `'absent'` or `'unknown'`). */
@@ -34,8 +36,14 @@ export interface JournalInternals {
   blob(image: string): Promise<Uint8Array | undefined>;
   /** Keeps `bytes` as a blob and takes one reference to it; answers its image. */
   retain(bytes: Uint8Array): Promise<string>;
+  /** {@link retain} of bytes whose image (`'sha256:<hex>'`) is known already. */
+  retainHashed(image: string, bytes: Uint8Array): Promise<void>;
   /** Lets go of one reference; the blob goes when none is left. */
   release(image: string): void;
   /** Adds a turn of `calls` (when any) to the conversation, referencing its images, then applies the budget. */
   record(conversationId: string, turn: number, calls: StoredCall[]): StoredTurn | undefined;
+  /** Takes the next turn for a rewind of `files`; a durable store keeps it as under way before any write. */
+  beginRewind(conversationId: string, files: StoredFileChange[]): Promise<StoredTurn>;
+  /** Records the rewind's turn (`done`) or gives its number back, and forgets it as under way. */
+  endRewind(turn: StoredTurn, done: boolean): void;
 }

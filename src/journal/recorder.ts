@@ -4,10 +4,11 @@ import { joinPath } from '../core/posix-path.js';
 import { wrapFsMethods } from '../core/fs-proxy.js';
 
 /**
- * Stores file bytes as a blob (held for the open turn) and answers their image, `'sha256:<hex>'`. A
- * file over `maxFileBytes` is not read: its image is `'unknown'`.
+ * Stores file bytes as a blob (held for the open turn) and answers their image, `'sha256:<hex>'`;
+ * `path`, where the bytes were read or written, lets the journal skip hashing content it saw there
+ * last. A file over `maxFileBytes` is not read: its image is `'unknown'`.
  */
-export type KeepBytes = ((bytes: Uint8Array) => Promise<string>) & { readonly maxFileBytes?: number };
+export type KeepBytes = ((bytes: Uint8Array, path?: string) => Promise<string>) & { readonly maxFileBytes?: number };
 
 /** Most files kept for one directory a call removes or moves; past it the directory's files are `'unknown'`. */
 export const MAX_TREE_FILES = 10_000;
@@ -46,8 +47,8 @@ export class CallCapture {
   async post(fs: FsPromises, path: string, keep: KeepBytes, written?: Uint8Array | string): Promise<void> {
     const work = (async (): Promise<void> => {
       if (written !== undefined) {
-        const bytes = typeof written === 'string' ? new TextEncoder().encode(written) : written;
-        this.after.set(path, bytes.byteLength > (keep.maxFileBytes ?? Infinity) ? 'unknown' : await keep(bytes));
+        const bytes = typeof written === 'string' ? encoder.encode(written) : written;
+        this.after.set(path, bytes.byteLength > (keep.maxFileBytes ?? Infinity) ? 'unknown' : await keep(bytes, path));
         return;
       }
       const prefix = `${path}/`;
@@ -80,7 +81,7 @@ export async function imageAt(fs: FsPromises, path: string, keep: KeepBytes): Pr
     const stats = await fs.lstat(path);
     if (stats.isDirectory()) return 'dir';
     if (!stats.isFile() || stats.size > (keep.maxFileBytes ?? Infinity)) return 'unknown';
-    return await keep(await fs.readFile(path));
+    return await keep(await fs.readFile(path), path);
   } catch (error) {
     const code = (error as { code?: unknown } | null)?.code;
     return code === 'ENOENT' || code === 'ENOTDIR' ? 'absent' : 'unknown';
@@ -116,6 +117,8 @@ async function captureTree(fs: FsPromises, root: string, keep: KeepBytes, into: 
   }
 }
 
+const encoder = new TextEncoder();
+
 /** Methods of the fs port that change the path in their first argument. */
 const FIRST_PATH = new Set(['writeFile', 'writeFileAtomic', 'appendFile', 'truncate', 'unlink', 'rm', 'rmdir']);
 /** Methods that change the path in their second argument. */
@@ -137,6 +140,8 @@ export function journalingFs(fs: FsPromises, call: CallCapture, keep: KeepBytes)
         const path = args[at];
         if (typeof path !== 'string') return method.apply(target, args);
         await call.capture(target, path, keep);
+        // A whole write of text is encoded once, here: the platform gets the bytes the journal keeps.
+        if (whole && typeof args[1] === 'string') args[1] = encoder.encode(args[1]);
         try {
           const result = await method.apply(target, args);
           const data = args[1];

@@ -3,10 +3,11 @@ import { ToolError } from '../core/errors.js';
 import type { FsPromises } from '../core/fs-port.js';
 import type { JournalSetup, RewindConflict, RewindOptions, RewindResult } from '../core/journal-port.js';
 import { checkOptions, describeValue, is, type OptionRules } from '../core/options.js';
-import { dirname, writeFileAtomic } from '../fs/paths.js';
+import type { Platform } from '../core/platform.js';
+import { dirname, isTemporaryFileName, joinPath, writeFileAtomic } from '../fs/paths.js';
 import { diffImages } from './diff.js';
 import { hashBytes, isContent, type JournalInternals as ChangeJournal } from './model.js';
-import type { StoredCall } from './store.js';
+import type { JournalStore, StoredFileChange, StoredTurn } from './store.js';
 
 /** What the journal's rewind needs of a file: the image to restore and the image the conversation left. */
 interface PlanItem {
@@ -111,39 +112,96 @@ async function applyPlan(journal: ChangeJournal, conversationId: string, plan: M
   if (options.dryRun === true || restore.length === 0) return { restored: restore, conflicts };
   const targets = new Map<string, Uint8Array | undefined>();
   const missing: string[] = [];
-  for (const path of restore) {
+  await eachAtOnce(restore, async (path) => {
     const { target } = plan.get(path) as PlanItem;
     const bytes = isContent(target) ? await journal.blob(target) : undefined;
     if (isContent(target) && bytes === undefined) missing.push(path);
     targets.set(path, bytes);
-  }
+  });
+  missing.sort();
   if (missing.length > 0) return { restored: [], conflicts, unreachable: { note: 'the journal no longer holds what these files held', paths: missing } };
-  await writeAll(journal, restore, targets, current);
-  return { restored: restore, conflicts, turn: await recordRewind(journal, conversationId, restore, plan, current) };
+  // What is there now is kept before anything is written: the rewind's own turn goes back to it.
+  const held: string[] = [];
+  try {
+    const files: StoredFileChange[] = [];
+    for (const path of restore) {
+      const now = current.get(path) as Current;
+      if (now.bytes !== undefined) {
+        await journal.retainHashed(now.image, now.bytes);
+        held.push(now.image);
+      }
+      files.push({ path, before: now.image, after: (plan.get(path) as PlanItem).target });
+    }
+    const turn = await journal.beginRewind(conversationId, files).catch((error: unknown) => {
+      throw new ToolError('execution_failed', `rewind could not store its record of the rewind under way (${(error as Error).message}); nothing was changed`);
+    });
+    let done = false;
+    try {
+      await writeAll(journal, restore, targets, current);
+      done = true;
+    } finally {
+      journal.endRewind(turn, done);
+    }
+    return { restored: restore, conflicts, turn: turn.turn };
+  } finally {
+    for (const image of held) journal.release(image);
+  }
 }
 
-/** Writes (or removes) each file of `restore`; on a failure puts back every file written so far and rejects. */
+/** Writes `bytes` to `path` whole (making its folder unless `folderThere`), or removes it when `bytes` is undefined. */
+async function putFile(fs: FsPromises, path: string, bytes: Uint8Array | undefined, inPlace: boolean, folderThere = false): Promise<void> {
+  if (bytes === undefined) await fs.rm(path, { force: true });
+  else {
+    if (!folderThere) await fs.mkdir(dirname(path), { recursive: true });
+    await writeFileAtomic(fs, path, bytes, inPlace);
+  }
+}
+
+/** How many files a rewind reads or writes at once (the platform's I/O overlaps; Node's thread pool has 4 threads). */
+const AT_ONCE = 8;
+
+/**
+ * Runs `fn` for each of `items`, at most {@link AT_ONCE} at a time, in order of start; once one
+ * rejects no further one starts, and it rejects with that first error after those started settled.
+ */
+async function eachAtOnce<T>(items: readonly T[], fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failure: { error: unknown } | undefined;
+  const lane = async (): Promise<void> => {
+    while (next < items.length && failure === undefined) {
+      const item = items[next++] as T;
+      await fn(item).catch((error: unknown) => {
+        failure ??= { error };
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(AT_ONCE, items.length) }, lane));
+  if (failure) throw failure.error;
+}
+
+/**
+ * Writes (or removes) each file of `restore`, several at once; on a failure puts back every file
+ * whose write had started and rejects.
+ */
 async function writeAll(journal: ChangeJournal, restore: readonly string[], targets: Map<string, Uint8Array | undefined>, current: Map<string, Current>): Promise<void> {
   const { fs } = journal.platform;
   const inPlace = journal.platform.atomicWrites === true;
-  const put = async (path: string, bytes: Uint8Array | undefined): Promise<void> => {
-    if (bytes === undefined) await fs.rm(path, { force: true });
-    else {
-      await fs.mkdir(dirname(path), { recursive: true });
-      await writeFileAtomic(fs, path, bytes, inPlace);
-    }
-  };
+  const put = (path: string, bytes: Uint8Array | undefined): Promise<void> => putFile(fs, path, bytes, inPlace);
   const written: string[] = [];
+  let failed = 'a file';
   // Only what the rewind read can be put back: nothing, or a file's bytes (never a directory or link).
   const restorable = (path: string): boolean => current.get(path)?.image === 'absent' || current.get(path)?.bytes !== undefined;
   try {
-    for (const path of restore) {
+    await eachAtOnce(restore, async (path) => {
       written.push(path);
-      await put(path, targets.get(path));
-    }
+      // A file read there a moment ago (under the lock) has its folder.
+      await putFile(fs, path, targets.get(path), inPlace, isContent(current.get(path)?.image ?? '')).catch((error: unknown) => {
+        if (failed === 'a file') failed = path;
+        throw error;
+      });
+    });
     await journal.platform.flush?.();
   } catch (error) {
-    const failed = written[written.length - 1] ?? 'a file';
     const unrestored: string[] = [];
     for (const path of written.reverse()) {
       const putBack = restorable(path) ? put(path, current.get(path)?.bytes).then(() => true, () => false) : Promise.resolve(false);
@@ -155,20 +213,39 @@ async function writeAll(journal: ChangeJournal, restore: readonly string[], targ
   }
 }
 
-/** Records a rewind as a turn of its own (`tool: 'rewind'`), so rewinding to the turn before it undoes it. */
-async function recordRewind(journal: ChangeJournal, conversationId: string, restored: readonly string[], plan: Map<string, PlanItem>, current: Map<string, Current>): Promise<number> {
-  const conversation = journal.conversation(conversationId);
-  conversation.last += 1;
-  const turn = conversation.last;
-  const held: string[] = [];
-  const files = [];
-  for (const path of restored) {
-    const now = current.get(path) as Current;
-    if (now.bytes !== undefined) held.push(await journal.retain(now.bytes));
-    files.push({ path, before: now.image, after: (plan.get(path) as PlanItem).target });
+/**
+ * Finishes a rewind a stopped process left under way (its turn as {@link JournalStore.putRewind} kept
+ * it): every file still as the rewind found it (`before`) is written to its target (`after`); a file
+ * already at its target is left; a file changed since by someone else is left too, and left out of
+ * the answer. Temporary files of interrupted atomic writes beside the rewind's files are removed.
+ * Answers the rewind's turn with the files now at their targets.
+ */
+export async function finishRewind(platform: Platform, store: JournalStore, rewind: StoredTurn): Promise<StoredTurn> {
+  const { fs } = platform;
+  const inPlace = platform.atomicWrites === true;
+  const folders = new Set<string>();
+  const calls = [];
+  for (const call of rewind.calls) {
+    const files: StoredFileChange[] = [];
+    for (const file of call.files) {
+      folders.add(dirname(file.path));
+      let now = (await readNow(fs, file.path)).image;
+      if (now === file.before && now !== file.after) {
+        const bytes = isContent(file.after) ? await store.getBlob(file.after) : undefined;
+        if (isContent(file.after) && bytes === undefined) continue;
+        now = await putFile(fs, file.path, bytes, inPlace).then(
+          () => file.after,
+          async () => (await readNow(fs, file.path)).image,
+        );
+      }
+      if (now === file.after) files.push(file);
+    }
+    calls.push({ ...call, files });
   }
-  const calls: StoredCall[] = [{ callId: `rewind-${turn}`, tool: 'rewind', files }];
-  journal.record(conversationId, turn, calls);
-  for (const image of held) journal.release(image);
-  return turn;
+  await platform.flush?.();
+  for (const folder of folders) {
+    const names = await fs.readdir(folder).catch(() => [] as string[]);
+    for (const name of names) if (isTemporaryFileName(name)) await fs.rm(joinPath(folder, name), { force: true }).catch(() => undefined);
+  }
+  return { ...rewind, calls };
 }

@@ -43,6 +43,17 @@ export interface JournalStore {
   deleteTurn(conversationId: string, turn: number): Promise<void>;
   /** Every stored turn, in `seq` order (for a journal that loads what a durable store holds). */
   listTurns(): Promise<StoredTurn[]>;
+  /**
+   * Optional, for a store that outlives the process (crash-atomic rewinds): keeps the turn of a rewind
+   * about to write its files, durably, before the first of its writes. Its files go from what was
+   * there (`before`, whose blobs are kept first) to the rewind's targets (`after`). A journal that
+   * loads and finds one finishes it: every file still at `before` is written to `after`.
+   */
+  putRewind?(turn: StoredTurn): Promise<void>;
+  /** Optional: the rewinds put and not yet deleted (a process stopped while they wrote), in `seq` order. */
+  listRewinds?(): Promise<StoredTurn[]>;
+  /** Optional: forgets a rewind once its turn is stored (or once it failed and was put back). */
+  deleteRewind?(conversationId: string, turn: number): Promise<void>;
 }
 
 /** A {@link JournalStore} in memory: gone with the process, as the memory platform's files are. */

@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launch, newProfile, removeProfile, requireChromium, startServer, type BrowserSession, type TestServer } from './harness.js';
+
+type Result = { id?: string; name: string; result?: unknown; error?: string; code?: string };
+interface Changes {
+  conversationId: string;
+  turns: Array<{ turn: number; at: number; calls: Array<{ callId: string; tool: string; files: Array<{ path: string; before: string; after: string; diff: string }> }> }>;
+  droppedThrough?: number;
+}
+declare const tj: {
+  start(workspace: string, backend?: 'indexeddb' | 'memory'): Promise<boolean>;
+  call(calls: unknown[], options?: unknown): Promise<Result[]>;
+  changes(conversationId?: string): Promise<Changes>;
+  rewind(conversationId: string, options: unknown): Promise<{ restored: string[]; conflicts: unknown[]; turn?: number }>;
+  read(path: string): Promise<string | null>;
+  remove(workspace: string): Promise<string[]>;
+};
+
+let server: TestServer;
+beforeAll(async () => {
+  requireChromium();
+  server = await startServer();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+/** Loads (or reloads) the journal page and opens `workspace`; answers whether its platform offers a journal store. */
+async function open(session: BrowserSession, workspace: string, backend: 'indexeddb' | 'memory' = 'indexeddb', reload = false): Promise<boolean> {
+  if (reload) await session.page.reload();
+  else await session.page.goto(server.page('journal.html'));
+  await session.page.waitForFunction(() => document.title === 'toolhost journal page ready');
+  return session.page.evaluate(([w, b]) => tj.start(w, b), [workspace, backend] as const);
+}
+
+const calls = (page: BrowserSession['page'], list: unknown[]): Promise<Result[]> => page.evaluate((c) => tj.call(c), list);
+const read = (page: BrowserSession['page'], path: string): Promise<string | null> => page.evaluate((p) => tj.read(p), path);
+
+describe('change journal in IndexedDB (web platform)', () => {
+  it('keeps the turns across a page reload: the reloaded page lists the same changes, rewinds from them, a later reload sees the rewind and can undo it; deleteWorkspace removes it', async () => {
+    const profile = newProfile();
+    const session = await launch(profile);
+    try {
+      expect(await open(session, 'journal')).toBe(true);
+      const { page } = session;
+      const answers = [
+        ...(await calls(page, [{ id: 'c1', name: 'create_file', args: { file_path: 'a.txt', content: 'one\n' } }])),
+        ...(await calls(page, [
+          { id: 'e1', name: 'edit_file', args: { file_path: 'a.txt', old_string: 'one', new_string: 'two' } },
+          { id: 'c2', name: 'create_file', args: { file_path: 'b/c.txt', content: 'see\n' } },
+        ])),
+        ...(await calls(page, [{ id: 'e2', name: 'edit_file', args: { file_path: 'a.txt', old_string: 'two', new_string: 'three' } }])),
+      ];
+      expect(answers.map((answer) => answer.code ?? 'ok')).toEqual(['ok', 'ok', 'ok', 'ok']);
+      const before = await page.evaluate(() => tj.changes());
+      expect(before.turns.map((turn) => [turn.turn, turn.calls.map((call) => call.callId)])).toEqual([
+        [1, ['c1']],
+        [2, ['e1', 'c2']],
+        [3, ['e2']],
+      ]);
+
+      // The reloaded page has a new runner and journal: the turns come from the journal database.
+      expect(await open(session, 'journal', 'indexeddb', true)).toBe(true);
+      expect(await page.evaluate(() => tj.changes())).toEqual(before);
+      expect(await page.evaluate(() => tj.rewind('default', { toTurn: 1 }))).toEqual({ restored: ['/workspace/a.txt', '/workspace/b/c.txt'], conflicts: [], turn: 4 });
+      expect([await read(page, 'a.txt'), await read(page, 'b/c.txt')]).toEqual(['one\n', null]);
+
+      // Reloaded again: the workspace and the journal both hold the rewind, and rewinding to the turn before it undoes it.
+      expect(await open(session, 'journal', 'indexeddb', true)).toBe(true);
+      expect([await read(page, 'a.txt'), await read(page, 'b/c.txt')]).toEqual(['one\n', null]);
+      const rewound = await page.evaluate(() => tj.changes());
+      expect(rewound.turns.map((turn) => [turn.turn, turn.calls.map((call) => call.tool)])).toEqual([
+        [1, ['create_file']],
+        [2, ['edit_file', 'create_file']],
+        [3, ['edit_file']],
+        [4, ['rewind']],
+      ]);
+      expect(await page.evaluate(() => tj.rewind('default', { toTurn: 3 }))).toEqual({ restored: ['/workspace/a.txt', '/workspace/b/c.txt'], conflicts: [], turn: 5 });
+      expect([await read(page, 'a.txt'), await read(page, 'b/c.txt')]).toEqual(['three\n', 'see\n']);
+      // Turn numbers go on after the stored ones.
+      await calls(page, [{ id: 'c3', name: 'create_file', args: { file_path: 'd.txt', content: 'dee\n' } }]);
+      expect((await page.evaluate(() => tj.changes())).turns.map((turn) => turn.turn)).toEqual([1, 2, 3, 4, 5, 6]);
+      // deleteWorkspace removes the journal's database with the workspace's.
+      expect(await page.evaluate(async () => (await indexedDB.databases()).map((db) => db.name).sort())).toEqual(['toolhost-journal:journal', 'toolhost-ws:journal']);
+      expect(await page.evaluate(() => tj.remove('journal'))).toEqual([]);
+    } finally {
+      await session.close();
+      removeProfile(profile);
+    }
+  });
+
+  it('keeps no journal database for a memory workspace: a reloaded page starts a journal of its own', async () => {
+    const profile = newProfile();
+    const session = await launch(profile);
+    try {
+      expect(await open(session, 'scratch', 'memory')).toBe(false);
+      await calls(session.page, [{ id: 'c1', name: 'create_file', args: { file_path: 'a.txt', content: 'one\n' } }]);
+      expect((await session.page.evaluate(() => tj.changes())).turns.map((turn) => turn.turn)).toEqual([1]);
+      expect(await open(session, 'scratch', 'memory', true)).toBe(false);
+      expect(await session.page.evaluate(() => tj.changes())).toEqual({ conversationId: 'default', turns: [] });
+      expect(await session.page.evaluate(async () => (await indexedDB.databases()).map((db) => db.name).filter((name) => name?.startsWith('toolhost-journal:')))).toEqual([]);
+    } finally {
+      await session.close();
+      removeProfile(profile);
+    }
+  });
+});
