@@ -8,13 +8,15 @@ import { configDefaults, defineConfig, type TestProjectInlineConfiguration } fro
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
+/** Tests of what only browsers have (IndexedDB workspaces): the chromium project runs them, the Node projects leave them out. */
+const BROWSER_ONLY_TESTS = ['web/journal-differential.test.ts'];
 /**
  * The tests that also run in real Chromium (vitest browser mode, served on http://127.0.0.1): the
  * built-in tools' tests and the platform-free helpers they rest on. A test that needs Node inside one
  * of these files is skipped there with `it.skipIf(!isNode)` (test/support/env.ts) and a comment saying
  * why; the platform contract suite runs in Chromium through test/browser/contract.test.ts.
  */
-const BROWSER_TESTS = ['src/tools/*.test.ts', 'src/core/file-cache.test.ts', 'src/core/lazy-ajv.test.ts', 'src/fs/walk.test.ts', 'src/search/*.test.ts', 'test/test-env.test.ts'];
+const BROWSER_TESTS = ['src/tools/*.test.ts', 'src/core/file-cache.test.ts', 'src/core/lazy-ajv.test.ts', 'src/fs/walk.test.ts', 'src/search/*.test.ts', 'test/test-env.test.ts', ...BROWSER_ONLY_TESTS];
 
 function chromiumPath(): string {
   if (!existsSync(CHROMIUM)) {
@@ -117,7 +119,7 @@ function nodeProjects(name: string, include: string[]): TestProjectInlineConfigu
     test: {
       name: name + suffix,
       include: files,
-      exclude: isolate ? configDefaults.exclude : [...configDefaults.exclude, ...ISOLATED_TESTS],
+      exclude: isolate ? [...configDefaults.exclude, ...BROWSER_ONLY_TESTS] : [...configDefaults.exclude, ...ISOLATED_TESTS, ...BROWSER_ONLY_TESTS],
       pool: 'forks',
       isolate,
       // Two files at a time on 2 cores (vitest's default there is one): much of the suite waits on
