@@ -4,11 +4,15 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
+import { crc32 as zlibCrc32 } from 'node:zlib';
 import { join } from 'node:path';
 import type { Platform } from '../src/core/types.js';
-import { IndexRejected, openIndex, serializeIndex } from '../src/search/index/format.js';
+import { IndexRejected, openIndex, provideCrc32, serializeIndex } from '../src/search/index/format.js';
 import type { SearchIndex } from '../src/search/index/search-index.js';
 import { buildWorkspaceIndex, searchIndexIdle, searchIndexOf, setSearchIndex, whileSearchIndexOpens } from '../src/search/index/workspace.js';
+
+// The saved index's checksum with zlib's native CRC-32 (Node 22.2 and later) rather than a JavaScript loop.
+if (typeof zlibCrc32 === 'function') provideCrc32((bytes) => zlibCrc32(bytes));
 
 /**
  * Where search indexes are kept: `$XDG_CACHE_HOME/toolhost/search-index`, else

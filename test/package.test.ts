@@ -118,7 +118,7 @@ describe('the npm package', () => {
     expect(workers.length).toBe(1);
     const code = readFileSync(join(project, 'dist', 'assets', workers[0] as string), 'utf8');
     // Each library, by a string of its own: in its file, which the worker names, and not in the worker.
-    for (const [name, marker] of [['re2js', 'missing closing )'], ['ignore', 'node-ignore'], ['diff', 'No newline at end of file'], ['regex-parser', 'invalid hexadecimal escape'], ['edit-hint', 'Text, whitespace and indentation must match exactly'], ['glob', 'is not a valid glob']] as const) {
+    for (const [name, marker] of [['re2js', 'missing closing )'], ['ignore', 'node-ignore'], ['diff', 'must be specified for Git patches'], ['regex-parser', 'invalid hexadecimal escape'], ['edit-hint', 'Text, whitespace and indentation must match exactly'], ['glob', 'is not a valid glob']] as const) {
       const files = assets.filter((asset) => new RegExp(`^${name}\\.min-[\\w-]+\\.js$`).test(asset));
       expect(files.length, name).toBe(1);
       expect(code.includes(files[0] as string), name).toBe(true);

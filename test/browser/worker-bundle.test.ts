@@ -29,7 +29,7 @@ const FORBIDDEN = [
 const LAZY_FILES: ReadonlyArray<[string, string]> = [
   ['re2js.min', 'missing closing )'],
   ['ignore.min', 'node-ignore'],
-  ['diff.min', 'No newline at end of file'],
+  ['diff.min', 'must be specified for Git patches'],
   // SHA-256's first round constant (0x428a2f98), as the minifier writes it.
   ['sha256.min', '1116352408'],
   // toolhost's own: the search pattern parser, on the first search; edit_file's no_match hint, only on a failed edit.

@@ -23,10 +23,16 @@ const HEADER_BYTES = 24;
 
 let crcTable: Uint32Array | undefined;
 
-/** Node's native CRC-32 (zlib's, the same checksum) where the runtime has one: about 40x the table loop below. */
-const nativeCrc32 = (
-  (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:zlib') as { crc32?: (data: Uint8Array) => number } | undefined
-)?.crc32;
+/** A native CRC-32 the host provided ({@link provideCrc32}), used instead of the table loop below. */
+let nativeCrc32: ((bytes: Uint8Array) => number) | undefined;
+
+/**
+ * Gives the index's checksum a native CRC-32 (the same IEEE checksum; Node's `zlib.crc32` is about 40x
+ * the table loop): `toolhost/node` provides it when it opens or saves an index.
+ */
+export function provideCrc32(crc: (bytes: Uint8Array) => number): void {
+  nativeCrc32 = crc;
+}
 
 /** CRC-32 (IEEE 802.3, as zip and PNG) of `bytes`. */
 export function crc32(bytes: Uint8Array): number {
