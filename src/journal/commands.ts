@@ -1,0 +1,180 @@
+// Commands' file changes: a listing of the workspace before and after each command a mutating call runs.
+import type { FsDirent, FsPromises } from '../core/fs-port.js';
+import type { Platform, RunCommandRequest, RunCommandResult, ShellSession } from '../core/platform.js';
+import { joinPath } from '../core/posix-path.js';
+import { isTemporaryFileName } from '../fs/paths.js';
+import { imageAt, MAX_TREE_FILES, stampOf, type CallCapture, type KeepBytes } from './recorder.js';
+
+/** Most entries (files, links and folders) a command's listing takes; past it the command's changes are not listed. */
+export const MAX_LISTED_ENTRIES = 50_000;
+
+/** Folders a listing does not enter: a version control store and installed packages. */
+const SKIPPED_FOLDERS = new Set(['.git', 'node_modules']);
+
+/** How many `lstat`s a listing has under way at once. */
+const STATS_AT_ONCE = 32;
+
+/** Path → stamp of every file and symbolic link under a root (skipped folders and temporary files left out). */
+type Listing = Map<string, string>;
+
+/**
+ * A file modified this close (ms) before a listing may change again without its stamp changing (a
+ * file system's clock ticks coarsely): its content is read before the command, and compared after it.
+ */
+const RACY_MS = 2_000;
+
+/** Most recently modified files read before one command (see {@link RACY_MS}). */
+const MAX_RACY_FILES = 256;
+
+/** The workspace before a command: its listing, and the content of files modified just before it. */
+export interface BeforeCommand {
+  listing: Listing;
+  /** Path → image of each recently modified file, read before the command. */
+  read: Map<string, string>;
+}
+
+/**
+ * Lists `root`'s files and links with their stamps (see {@link stampOf}), not entering `.git` or
+ * `node_modules` nor following links. Answers undefined past {@link MAX_LISTED_ENTRIES} entries.
+ */
+export async function listTree(fs: FsPromises, root: string, recent?: string[]): Promise<Listing | undefined> {
+  const listing: Listing = new Map();
+  const since = Date.now() - RACY_MS;
+  const folders = [root];
+  let entries = 0;
+  while (folders.length > 0) {
+    const folder = folders.pop() as string;
+    let dirents: FsDirent[];
+    try {
+      dirents = await fs.readdir(folder, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    entries += dirents.length;
+    if (entries > MAX_LISTED_ENTRIES) return undefined;
+    const files: string[] = [];
+    for (const dirent of dirents) {
+      const path = joinPath(folder, dirent.name);
+      if (dirent.isDirectory()) {
+        if (!SKIPPED_FOLDERS.has(dirent.name)) folders.push(path);
+      } else if ((dirent.isFile() || dirent.isSymbolicLink()) && !isTemporaryFileName(dirent.name)) files.push(path);
+    }
+    for (let i = 0; i < files.length; i += STATS_AT_ONCE) {
+      await Promise.all(
+        files.slice(i, i + STATS_AT_ONCE).map(async (path) => {
+          const stats = await fs.lstat(path).catch(() => undefined);
+          if (stats === undefined) return;
+          listing.set(path, stampOf(stats));
+          if (recent !== undefined && stats.mtimeMs >= since && stats.isFile()) recent.push(path);
+        }),
+      );
+    }
+  }
+  return listing;
+}
+
+/** Lists `root` before a command and reads the files modified just before (undefined: over budget). */
+export async function beforeCommand(fs: FsPromises, root: string, keep: KeepBytes): Promise<BeforeCommand | undefined> {
+  const recent: string[] = [];
+  const listing = await listTree(fs, root, recent);
+  if (listing === undefined) return undefined;
+  const read = new Map<string, string>();
+  for (const path of recent.sort().slice(0, MAX_RACY_FILES)) {
+    const image = await imageAt(fs, path, keep, false);
+    if (image !== 'dir') read.set(path, image);
+  }
+  return { listing, read };
+}
+
+/** What the watch needs of the journal's open turn. */
+export interface CommandJournal {
+  /** Keeps bytes as a blob held by the turn (and remembers the path's stamp for them). */
+  readonly keep: KeepBytes;
+  /** The image the journal holds for `path` as it was at `stamp` (a reference held for the turn), or undefined. */
+  knownImage(path: string, stamp: string): string | undefined;
+}
+
+/**
+ * Records into `capture` the files a command changed under `root`, given the listing taken before it
+ * (undefined: the listing was over budget). Each created, modified or removed file becomes a change
+ * marked as a command's: its pre-image is `'absent'` (created), the journal's content for the stamp it
+ * had, or `'unknown'`; its post-image is read and kept (past {@link MAX_TREE_FILES} changed files,
+ * `'unknown'`). A listing over budget records the root itself, both images `'unknown'`.
+ */
+export async function recordCommandChanges(fs: FsPromises, root: string, before: BeforeCommand | undefined, capture: CallCapture, journal: CommandJournal): Promise<void> {
+  const after = before === undefined ? undefined : await listTree(fs, root);
+  if (before === undefined || after === undefined) {
+    capture.commandChanged(root, 'unknown', 'unknown', 'unlisted');
+    return;
+  }
+  const changed: string[] = [];
+  for (const [path, stamp] of before.listing) if (after.get(path) !== stamp || before.read.has(path)) changed.push(path);
+  for (const path of after.keys()) if (!before.listing.has(path)) changed.push(path);
+  changed.sort();
+  let read = 0;
+  for (const path of changed) {
+    const was = before.listing.get(path);
+    const pre = was === undefined ? 'absent' : (before.read.get(path) ?? journal.knownImage(path, was) ?? 'unknown');
+    let post = 'absent';
+    if (after.has(path)) post = (read += 1) > MAX_TREE_FILES ? 'unknown' : await imageAt(fs, path, journal.keep);
+    // A file read before the command whose content is as it was: unchanged (its stamp may not say so).
+    if (post === pre && before.read.has(path)) continue;
+    capture.commandChanged(path, pre, post, true);
+  }
+}
+
+/**
+ * Whether a platform's commands can change its files behind `fs` and a listing can see it: it runs
+ * commands, and its files are not known to change only through `fs` (no `changeCount`: a real
+ * directory, as on Node). The memory and web platforms run no commands: nothing is listed there.
+ */
+export function watchesCommands(platform: Platform): boolean {
+  return platform.capabilities.runCommand && platform.changeCount === undefined && (typeof platform.runCommand === 'function' || typeof platform.shellSession === 'function');
+}
+
+/**
+ * `platform` as one mutating call sees it: `runCommand` and the shell sessions' `run` list the
+ * workspace before and after each command and record what it changed into `capture` (the command's
+ * answer waits for that). Background commands are not watched. Everything else is the platform's own,
+ * bound to it.
+ */
+export function watchingPlatform(platform: Platform, capture: CallCapture, journal: CommandJournal): Platform {
+  const { fs, root } = platform;
+  const watched = async <T>(run: () => Promise<T>): Promise<T> => {
+    const work = (async (): Promise<{ value: T } | { error: unknown }> => {
+      const before = await beforeCommand(fs, root, journal.keep).catch(() => undefined);
+      let outcome: { value: T } | { error: unknown };
+      try {
+        outcome = { value: await run() };
+      } catch (error) {
+        outcome = { error };
+      }
+      await recordCommandChanges(fs, root, before, capture, journal).catch(() => undefined);
+      return outcome;
+    })();
+    capture.track(work);
+    const outcome = await work;
+    if ('error' in outcome) throw outcome.error;
+    return outcome.value;
+  };
+  const overrides: Record<PropertyKey, unknown> = {};
+  const runCommand = platform.runCommand?.bind(platform);
+  if (runCommand) overrides.runCommand = (request: RunCommandRequest, signal: AbortSignal): Promise<RunCommandResult> => watched(() => runCommand(request, signal));
+  const shellSession = platform.shellSession?.bind(platform);
+  if (shellSession) {
+    overrides.shellSession = (conversationId: string): ShellSession => {
+      const session = shellSession(conversationId);
+      return {
+        run: (request, signal) => watched(() => session.run(request, signal)),
+        restart: () => session.restart(),
+      };
+    };
+  }
+  return new Proxy(platform, {
+    get(target, property) {
+      if (Object.hasOwn(overrides, property)) return overrides[property];
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
