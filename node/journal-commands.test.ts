@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, realpath, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, realpath, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -138,6 +138,21 @@ describe('change journal: files changed by commands (Node)', () => {
     expect(files.map(({ path, before, after }) => ({ path, before, after }))).toEqual([{ path: join(root, 'r.txt'), before: image('A\n'), after: image('B\n') }]);
     expect(await runner.rewind('chat', { toTurn: 0 })).toEqual({ restored: [join(root, 'r.txt')], conflicts: [], turn: 2 });
     expect(await readFile(join(root, 'r.txt'), 'utf8')).toBe('A\n');
+  });
+
+  it("a file another conversation's tool writes while a command runs is that call's change, not the command's", async () => {
+    const { root, platform } = await workspace('concurrent-writer');
+    const runner = new ToolRunner({ platform, tools: BuiltinTools.all() });
+    // The command says it started, then waits for go.txt, which the other conversation writes after b.txt.
+    const command = run(runner, [{ id: 'c1', name: 'run_command', args: { command: 'echo > started.txt; while [ ! -f go.txt ]; do sleep 0.01; done; echo cmd > c.txt', timeout_ms: 60_000 } }], 'a');
+    for (let i = 0; i < 6_000 && !(await stat(join(root, 'started.txt')).then(() => true, () => false)); i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    await run(runner, [{ id: 'w1', name: 'create_file', args: { file_path: 'b.txt', content: 'from b\n' } }], 'b');
+    await run(runner, [{ id: 'w2', name: 'create_file', args: { file_path: 'go.txt', content: 'go\n' } }], 'b');
+    await command;
+    const paths = async (conversationId: string): Promise<string[]> =>
+      (await runner.changes(conversationId)).turns.flatMap((turn) => turn.calls.flatMap((call) => call.files.map((file) => file.path)));
+    expect(await paths('a')).toEqual([join(root, 'c.txt'), join(root, 'started.txt')]);
+    expect(await paths('b')).toEqual([join(root, 'b.txt'), join(root, 'go.txt')]);
   });
 
   it('changes under .git and node_modules are not listed; a command that changes nothing records no call', async () => {

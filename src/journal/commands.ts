@@ -3,6 +3,7 @@ import type { FsDirent, FsPromises } from '../core/fs-port.js';
 import type { Platform, RunCommandRequest, RunCommandResult, ShellSession } from '../core/platform.js';
 import { joinPath } from '../core/posix-path.js';
 import { isTemporaryFileName } from '../fs/paths.js';
+import { isContent } from './model.js';
 import { imageAt, MAX_TREE_FILES, stampOf, type CallCapture, type KeepBytes } from './recorder.js';
 
 /** Most entries (files, links and folders) a command's listing takes; past it the command's changes are not listed. */
@@ -23,8 +24,9 @@ type Listing = Map<string, string>;
  */
 const RACY_MS = 2_000;
 
-/** Most recently modified files read before one command (see {@link RACY_MS}). */
+/** Most recently modified files read before one command (see {@link RACY_MS}), and most bytes of them. */
 const MAX_RACY_FILES = 256;
+const MAX_RACY_BYTES = 16 * 1024 * 1024;
 
 /** The workspace before a command: its listing, and the content of files modified just before it. */
 export interface BeforeCommand {
@@ -37,7 +39,7 @@ export interface BeforeCommand {
  * Lists `root`'s files and links with their stamps (see {@link stampOf}), not entering `.git` or
  * `node_modules` nor following links. Answers undefined past {@link MAX_LISTED_ENTRIES} entries.
  */
-export async function listTree(fs: FsPromises, root: string, recent?: string[]): Promise<Listing | undefined> {
+export async function listTree(fs: FsPromises, root: string, recent?: { path: string; size: number }[]): Promise<Listing | undefined> {
   const listing: Listing = new Map();
   const since = Date.now() - RACY_MS;
   const folders = [root];
@@ -65,7 +67,7 @@ export async function listTree(fs: FsPromises, root: string, recent?: string[]):
           const stats = await fs.lstat(path).catch(() => undefined);
           if (stats === undefined) return;
           listing.set(path, stampOf(stats));
-          if (recent !== undefined && stats.mtimeMs >= since && stats.isFile()) recent.push(path);
+          if (recent !== undefined && stats.mtimeMs >= since && stats.isFile()) recent.push({ path, size: stats.size });
         }),
       );
     }
@@ -75,13 +77,15 @@ export async function listTree(fs: FsPromises, root: string, recent?: string[]):
 
 /** Lists `root` before a command and reads the files modified just before (undefined: over budget). */
 export async function beforeCommand(fs: FsPromises, root: string, keep: KeepBytes): Promise<BeforeCommand | undefined> {
-  const recent: string[] = [];
+  const recent: { path: string; size: number }[] = [];
   const listing = await listTree(fs, root, recent);
   if (listing === undefined) return undefined;
   const read = new Map<string, string>();
-  for (const path of recent.sort().slice(0, MAX_RACY_FILES)) {
+  let bytes = 0;
+  for (const { path, size } of recent.sort((a, b) => (a.path < b.path ? -1 : 1))) {
+    if (read.size >= MAX_RACY_FILES || (bytes += size) > MAX_RACY_BYTES) break;
     const image = await imageAt(fs, path, keep, false);
-    if (image !== 'dir') read.set(path, image);
+    if (isContent(image)) read.set(path, image);
   }
   return { listing, read };
 }
@@ -92,6 +96,8 @@ export interface CommandJournal {
   readonly keep: KeepBytes;
   /** The image the journal holds for `path` as it was at `stamp` (a reference held for the turn), or undefined. */
   knownImage(path: string, stamp: string): string | undefined;
+  /** Opens a command's window: `touched(path)` says whether a journaled call (any conversation) changed `path` since; `close` ends it. */
+  watch(): { touched(path: string): boolean; close(): void };
 }
 
 /**
@@ -101,16 +107,24 @@ export interface CommandJournal {
  * had, or `'unknown'`; its post-image is read and kept (past {@link MAX_TREE_FILES} changed files,
  * `'unknown'`). A listing over budget records the root itself, both images `'unknown'`.
  */
-export async function recordCommandChanges(fs: FsPromises, root: string, before: BeforeCommand | undefined, capture: CallCapture, journal: CommandJournal): Promise<void> {
+export async function recordCommandChanges(
+  fs: FsPromises,
+  root: string,
+  before: BeforeCommand | undefined,
+  capture: CallCapture,
+  journal: CommandJournal,
+  touched: (path: string) => boolean,
+): Promise<void> {
   const after = before === undefined ? undefined : await listTree(fs, root);
   if (before === undefined || after === undefined) {
     capture.commandChanged(root, 'unknown', 'unknown', 'unlisted');
     return;
   }
-  const changed: string[] = [];
+  let changed: string[] = [];
   for (const [path, stamp] of before.listing) if (after.get(path) !== stamp || before.read.has(path)) changed.push(path);
   for (const path of after.keys()) if (!before.listing.has(path)) changed.push(path);
-  changed.sort();
+  // A file a journaled call (of any conversation) wrote while the command ran is that call's change, not the command's.
+  changed = changed.filter((path) => !touched(path)).sort();
   let read = 0;
   for (const path of changed) {
     const was = before.listing.get(path);
@@ -142,15 +156,20 @@ export function watchingPlatform(platform: Platform, capture: CallCapture, journ
   const { fs, root } = platform;
   const watched = async <T>(run: () => Promise<T>): Promise<T> => {
     const work = (async (): Promise<{ value: T } | { error: unknown }> => {
-      const before = await beforeCommand(fs, root, journal.keep).catch(() => undefined);
-      let outcome: { value: T } | { error: unknown };
+      const window = journal.watch();
       try {
-        outcome = { value: await run() };
-      } catch (error) {
-        outcome = { error };
+        const before = await beforeCommand(fs, root, journal.keep).catch(() => undefined);
+        let outcome: { value: T } | { error: unknown };
+        try {
+          outcome = { value: await run() };
+        } catch (error) {
+          outcome = { error };
+        }
+        await recordCommandChanges(fs, root, before, capture, journal, (path) => window.touched(path)).catch(() => undefined);
+        return outcome;
+      } finally {
+        window.close();
       }
-      await recordCommandChanges(fs, root, before, capture, journal).catch(() => undefined);
-      return outcome;
     })();
     capture.track(work);
     const outcome = await work;

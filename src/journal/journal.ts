@@ -81,8 +81,10 @@ class OpenTurn implements JournalTurn {
       this.held.push(image);
       return image;
     };
-    const stamp = journal.watchesCommands ? (path: string, at: string, image: string): void => journal.rememberStamp(path, at, image) : undefined;
-    this.keep = Object.assign(keep, { maxFileBytes: journal.maxFileBytes, stamp });
+    const watches = journal.watchesCommands;
+    const stamp = watches ? (path: string, at: string, image: string): void => journal.rememberStamp(path, at, image) : undefined;
+    const wrote = watches ? (path: string): void => journal.noteWrite(path) : undefined;
+    this.keep = Object.assign(keep, { maxFileBytes: journal.maxFileBytes, stamp, wrote });
   }
 
   fsFor(call: { callId: string; tool: string }, fs: FsPromises): FsPromises {
@@ -102,7 +104,7 @@ class OpenTurn implements JournalTurn {
       if (image !== undefined) this.held.push(image);
       return image;
     };
-    return watchingPlatform(platform, capture, { keep: this.keep, knownImage });
+    return watchingPlatform(platform, capture, { keep: this.keep, knownImage, watch: () => this.#journal.watchWrites() });
   }
 
   async end(): Promise<void> {
@@ -158,6 +160,10 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
   readonly watchesCommands: boolean;
   /** Per path, the stamp it had when it held a kept content, and that content's image (newest last). */
   readonly #stamps = new Map<string, { stamp: string; image: string }>();
+  /** Commands running now, and per path the last write (journaled call or rewind) since the first of them began. */
+  #watching = 0;
+  #writeSeq = 0;
+  readonly #lastWrite = new Map<string, number>();
 
   constructor(platform: Platform, setup: JournalSetup, options: ChangeJournalOptions = {}) {
     this.platform = platform;
@@ -171,6 +177,27 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
     this.#now = options.now ?? Date.now;
     this.tape = new CallTape(Math.floor(setup.maxBytes / 4));
     this.watchesCommands = watchesCommands(platform);
+  }
+
+  /** Notes that a journaled call or a rewind changed `path`, while a command runs (see {@link watchWrites}). */
+  noteWrite(path: string): void {
+    if (this.#watching > 0) this.#lastWrite.set(path, (this.#writeSeq += 1));
+  }
+
+  /** Opens a command's window: which paths journaled calls and rewinds changed from now until `close`. */
+  watchWrites(): { touched(path: string): boolean; close(): void } {
+    this.#watching += 1;
+    const from = this.#writeSeq;
+    let open = true;
+    return {
+      touched: (path) => (this.#lastWrite.get(path) ?? 0) > from,
+      close: () => {
+        if (!open) return;
+        open = false;
+        this.#watching -= 1;
+        if (this.#watching === 0) this.#lastWrite.clear();
+      },
+    };
   }
 
   /** Remembers that `path` held `image`'s content while its stamp was `stamp` (the newest {@link STAMPED_FILES} paths). */

@@ -15,6 +15,8 @@ export type KeepBytes = ((bytes: Uint8Array, path?: string) => Promise<string>) 
    * (see {@link stampOf}) was `stamp`, so a command that changes it later finds its pre-image.
    */
   readonly stamp?: (path: string, stamp: string, image: string) => void;
+  /** Where commands are watched: told of every path a journaled call changed (so a command running meanwhile leaves it to that call). */
+  readonly wrote?: (path: string) => void;
 };
 
 /** A file's kind, size, modification time and inode as one string: equal stamps, the file is taken to be unchanged. */
@@ -86,6 +88,7 @@ export class CallCapture {
    * bytes written when the change was a whole write that succeeded (no read), else what is there now.
    */
   async post(fs: FsPromises, path: string, keep: KeepBytes, written?: Uint8Array | string): Promise<void> {
+    keep.wrote?.(path);
     const work = (async (): Promise<void> => {
       if (written !== undefined) {
         const bytes = typeof written === 'string' ? encoder.encode(written) : written;

@@ -215,6 +215,7 @@ async function writeAll(journal: ChangeJournal, restore: readonly string[], targ
         if (failed === 'a file') failed = path;
         throw error;
       });
+      journal.noteWrite?.(path);
     });
     await journal.platform.flush?.();
   } catch (error) {
