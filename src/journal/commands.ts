@@ -1,6 +1,7 @@
 // Commands' file changes: a listing of the workspace before and after each command a mutating call runs.
 import type { FsDirent, FsPromises } from '../core/fs-port.js';
 import type { Platform, RunCommandRequest, RunCommandResult, ShellSession } from '../core/platform.js';
+import type { SearchSource } from '../core/search-port.js';
 import { joinPath } from '../core/posix-path.js';
 import { isTemporaryFileName } from '../fs/paths.js';
 import { isContent } from './model.js';
@@ -35,39 +36,63 @@ export interface BeforeCommand {
   read: Map<string, string>;
 }
 
+/** How a listing reads folders and stamps: the platform's `fs`, and its search source where it has one (synchronous, several times faster). */
+export interface TreeReader {
+  fs: FsPromises;
+  source?: SearchSource | undefined;
+}
+
+/** Entries stamped between two yields to the event loop when stamping synchronously. */
+const SYNC_STATS_PER_YIELD = 2_000;
+
 /**
  * Lists `root`'s files and links with their stamps (see {@link stampOf}), not entering `.git` or
  * `node_modules` nor following links. Answers undefined past {@link MAX_LISTED_ENTRIES} entries.
+ * `recent` gets the regular files modified within {@link RACY_MS} of the listing.
  */
-export async function listTree(fs: FsPromises, root: string, recent?: { path: string; size: number }[]): Promise<Listing | undefined> {
+export async function listTree(reader: TreeReader, root: string, recent?: { path: string; size: number }[]): Promise<Listing | undefined> {
+  const { fs, source } = reader;
   const listing: Listing = new Map();
   const since = Date.now() - RACY_MS;
+  const add = (path: string, stats: { size: number; mtimeMs: number; isSymbolicLink?: () => boolean }, regular: boolean): void => {
+    listing.set(path, stampOf(stats));
+    if (recent !== undefined && regular && stats.mtimeMs >= since) recent.push({ path, size: stats.size });
+  };
   const folders = [root];
   let entries = 0;
+  let stamped = 0;
   while (folders.length > 0) {
     const folder = folders.pop() as string;
     let dirents: FsDirent[];
     try {
-      dirents = await fs.readdir(folder, { withFileTypes: true });
+      dirents = source ? source.readdir(folder) : await fs.readdir(folder, { withFileTypes: true });
     } catch {
       continue;
     }
     entries += dirents.length;
     if (entries > MAX_LISTED_ENTRIES) return undefined;
-    const files: string[] = [];
+    const links: string[] = [];
     for (const dirent of dirents) {
       const path = joinPath(folder, dirent.name);
       if (dirent.isDirectory()) {
         if (!SKIPPED_FOLDERS.has(dirent.name)) folders.push(path);
-      } else if ((dirent.isFile() || dirent.isSymbolicLink()) && !isTemporaryFileName(dirent.name)) files.push(path);
+      } else if (isTemporaryFileName(dirent.name) || !(dirent.isFile() || dirent.isSymbolicLink())) continue;
+      else if (source && dirent.isFile()) {
+        let stats: { size: number; mtimeMs: number } | undefined;
+        try {
+          stats = source.stat(path);
+        } catch {
+          // Unreadable: left out of the listing, as a file that is gone.
+        }
+        if (stats !== undefined) add(path, stats, true);
+        if ((stamped += 1) % SYNC_STATS_PER_YIELD === 0) await new Promise((resolve) => setTimeout(resolve, 0));
+      } else links.push(path);
     }
-    for (let i = 0; i < files.length; i += STATS_AT_ONCE) {
+    for (let i = 0; i < links.length; i += STATS_AT_ONCE) {
       await Promise.all(
-        files.slice(i, i + STATS_AT_ONCE).map(async (path) => {
+        links.slice(i, i + STATS_AT_ONCE).map(async (path) => {
           const stats = await fs.lstat(path).catch(() => undefined);
-          if (stats === undefined) return;
-          listing.set(path, stampOf(stats));
-          if (recent !== undefined && stats.mtimeMs >= since && stats.isFile()) recent.push({ path, size: stats.size });
+          if (stats !== undefined) add(path, stats, stats.isFile());
         }),
       );
     }
@@ -76,15 +101,15 @@ export async function listTree(fs: FsPromises, root: string, recent?: { path: st
 }
 
 /** Lists `root` before a command and reads the files modified just before (undefined: over budget). */
-export async function beforeCommand(fs: FsPromises, root: string, keep: KeepBytes): Promise<BeforeCommand | undefined> {
+export async function beforeCommand(reader: TreeReader, root: string, keep: KeepBytes): Promise<BeforeCommand | undefined> {
   const recent: { path: string; size: number }[] = [];
-  const listing = await listTree(fs, root, recent);
+  const listing = await listTree(reader, root, recent);
   if (listing === undefined) return undefined;
   const read = new Map<string, string>();
   let bytes = 0;
   for (const { path, size } of recent.sort((a, b) => (a.path < b.path ? -1 : 1))) {
     if (read.size >= MAX_RACY_FILES || (bytes += size) > MAX_RACY_BYTES) break;
-    const image = await imageAt(fs, path, keep, false);
+    const image = await imageAt(reader.fs, path, keep, false);
     if (isContent(image)) read.set(path, image);
   }
   return { listing, read };
@@ -108,14 +133,14 @@ export interface CommandJournal {
  * `'unknown'`). A listing over budget records the root itself, both images `'unknown'`.
  */
 export async function recordCommandChanges(
-  fs: FsPromises,
+  reader: TreeReader,
   root: string,
   before: BeforeCommand | undefined,
   capture: CallCapture,
   journal: CommandJournal,
   touched: (path: string) => boolean,
 ): Promise<void> {
-  const after = before === undefined ? undefined : await listTree(fs, root);
+  const after = before === undefined ? undefined : await listTree(reader, root);
   if (before === undefined || after === undefined) {
     capture.commandChanged(root, 'unknown', 'unknown', 'unlisted');
     return;
@@ -130,7 +155,7 @@ export async function recordCommandChanges(
     const was = before.listing.get(path);
     const pre = was === undefined ? 'absent' : (before.read.get(path) ?? journal.knownImage(path, was) ?? 'unknown');
     let post = 'absent';
-    if (after.has(path)) post = (read += 1) > MAX_TREE_FILES ? 'unknown' : await imageAt(fs, path, journal.keep);
+    if (after.has(path)) post = (read += 1) > MAX_TREE_FILES ? 'unknown' : await imageAt(reader.fs, path, journal.keep);
     // A file read before the command whose content is as it was: unchanged (its stamp may not say so).
     if (post === pre && before.read.has(path)) continue;
     capture.commandChanged(path, pre, post, true);
@@ -153,19 +178,20 @@ export function watchesCommands(platform: Platform): boolean {
  * bound to it.
  */
 export function watchingPlatform(platform: Platform, capture: CallCapture, journal: CommandJournal): Platform {
-  const { fs, root } = platform;
+  const { root } = platform;
+  const reader: TreeReader = { fs: platform.fs, source: platform.searchSource };
   const watched = async <T>(run: () => Promise<T>): Promise<T> => {
     const work = (async (): Promise<{ value: T } | { error: unknown }> => {
       const window = journal.watch();
       try {
-        const before = await beforeCommand(fs, root, journal.keep).catch(() => undefined);
+        const before = await beforeCommand(reader, root, journal.keep).catch(() => undefined);
         let outcome: { value: T } | { error: unknown };
         try {
           outcome = { value: await run() };
         } catch (error) {
           outcome = { error };
         }
-        await recordCommandChanges(fs, root, before, capture, journal, (path) => window.touched(path)).catch(() => undefined);
+        await recordCommandChanges(reader, root, before, capture, journal, (path) => window.touched(path)).catch(() => undefined);
         return outcome;
       } finally {
         window.close();

@@ -19,10 +19,14 @@ export type KeepBytes = ((bytes: Uint8Array, path?: string) => Promise<string>) 
   readonly wrote?: (path: string) => void;
 };
 
-/** A file's kind, size, modification time and inode as one string: equal stamps, the file is taken to be unchanged. */
-export function stampOf(stats: FsStats): string {
-  const ino = (stats as { ino?: unknown }).ino;
-  return `${stats.isSymbolicLink() ? 'l' : 'f'}:${stats.size}:${stats.mtimeMs}:${typeof ino === 'number' || typeof ino === 'bigint' ? String(ino) : ''}`;
+/**
+ * A file's kind, size, modification and change times and inode as one string (from `lstat`, or a
+ * search source's `stat` of a regular file): equal stamps, the file is taken to be unchanged.
+ */
+export function stampOf(stats: { size: number; mtimeMs: number; isSymbolicLink?: () => boolean }): string {
+  const { ino, ctimeMs } = stats as { ino?: unknown; ctimeMs?: unknown };
+  const number = (value: unknown): string => (typeof value === 'number' || typeof value === 'bigint' ? String(value) : '');
+  return `${stats.isSymbolicLink?.() === true ? 'l' : 'f'}:${stats.size}:${stats.mtimeMs}:${number(ctimeMs)}:${number(ino)}`;
 }
 
 /** Remembers `path`'s stamp for `image` (see {@link KeepBytes.stamp}) when `stats` is still what `lstat` says. */
