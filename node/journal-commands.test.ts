@@ -126,7 +126,7 @@ describe('change journal: files changed by commands (Node)', () => {
     expect(await readFile(join(root, 'c.txt'), 'utf8')).toBe('base\n');
   });
 
-  it('a file modified just before a command is read first: a change that leaves its size, time and inode as they were is still seen', async () => {
+  it('a file modified just before a command is read before it runs: its earlier content is known though the journal never saw it, also when the command gives it back its size and time', async () => {
     const { root, platform } = await workspace('same-stamp');
     await writeFile(join(root, 'r.txt'), 'A\n');
     const later = new Date('2100-01-01T00:00:00Z');
