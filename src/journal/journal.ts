@@ -15,7 +15,6 @@ import type {
   RewindResult,
 } from '../core/journal-port.js';
 import type { Platform } from '../core/platform.js';
-import { basename, isTemporaryFileName } from '../fs/paths.js';
 import { MAX_LISTED_ENTRIES, watchesCommands, watchingPlatform } from './commands.js';
 import { CallCapture, imageAt, journalingFs, type KeepBytes } from './recorder.js';
 import { finishRewind, rewindConversation } from './rewind.js';
@@ -202,7 +201,6 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
 
   /** Remembers that `path` held `image`'s content while its stamp was `stamp` (the newest {@link STAMPED_FILES} paths). */
   rememberStamp(path: string, stamp: string, image: string): void {
-    if (isTemporaryFileName(basename(path))) return;
     this.#stamps.delete(path);
     this.#stamps.set(path, { stamp, image });
     if (this.#stamps.size > STAMPED_FILES) this.#stamps.delete(this.#stamps.keys().next().value as string);

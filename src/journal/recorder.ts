@@ -2,6 +2,7 @@
 import type { FsPromises, FsStats } from '../core/fs-port.js';
 import { joinPath } from '../core/posix-path.js';
 import { wrapFsMethods } from '../core/fs-proxy.js';
+import { basename, isTemporaryFileName } from '../fs/paths.js';
 
 /**
  * Stores file bytes as a blob (held for the open turn) and answers their image, `'sha256:<hex>'`;
@@ -31,7 +32,8 @@ export function stampOf(stats: { size: number; mtimeMs: number; isSymbolicLink?:
 
 /** Remembers `path`'s stamp for `image` (see {@link KeepBytes.stamp}) when `stats` is still what `lstat` says. */
 async function rememberStamp(fs: FsPromises, path: string, keep: KeepBytes, image: string, stats?: FsStats): Promise<void> {
-  if (!keep.stamp) return;
+  // A temporary file of an atomic write is renamed at once: its stamp would never be asked for.
+  if (!keep.stamp || isTemporaryFileName(basename(path))) return;
   const now = await fs.lstat(path).catch(() => undefined);
   if (now === undefined || !now.isFile()) return;
   const stamp = stampOf(now);
