@@ -95,6 +95,8 @@ export interface JournalTurn {
   readonly turn: number;
   /** The journaling view of `fs` that one mutating call gets as `ctx.fs`. */
   fsFor(call: { callId: string; tool: string }, fs: FsPromises): FsPromises;
+  /** The platform the call given `fs` (by {@link fsFor}) sees, when the journal watches its commands; undefined: the runner's. */
+  platformFor?(fs: FsPromises, platform: Platform): Platform | undefined;
   /** Closes the turn: records what its calls changed. Never rejects. */
   end(): Promise<void>;
 }

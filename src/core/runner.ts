@@ -688,8 +688,13 @@ export class ToolRunner implements ToolHost {
     let fs: FsPromises | undefined;
     // In review mode every call of the conversation (reads too) works in its staged view; nothing is journaled until accepted.
     const staged = entry.usesContext ? this.#stagedView(conversationId) : undefined;
+    let platform = staged?.platform;
     if (staged) fs = staged.fs;
-    else if (options.turn && !entry.readOnly && entry.usesContext) fs = options.turn.fsFor({ callId: (callId ??= crypto.randomUUID()), tool: name }, this.platform.fs);
+    else if (options.turn && !entry.readOnly && entry.usesContext) {
+      fs = options.turn.fsFor({ callId: (callId ??= crypto.randomUUID()), tool: name }, this.platform.fs);
+      // Where commands change files behind ctx.fs (Node), the journal lists what each command changed.
+      platform = options.turn.platformFor?.(fs, this.platform);
+    }
     const timeoutMs = normaliseTimeout(options.timeoutMs ?? this.defaultTimeoutMs);
     if (timeoutMs === undefined && (entry.readOnly || !this.platform.flush)) {
       // Fast path: no deadline and nothing to flush; only the caller's signal (a worker bridge passes
@@ -705,7 +710,7 @@ export class ToolRunner implements ToolHost {
       const state = this.#conversations.get(conversationId) ?? (await this.#conversation(conversationId));
       const ctx = new CallContext(
         this.#contextHost,
-        { tool: name, conversationId, callId, callerSignal: signal, controller: undefined, onMessage: options.onMessage, fs, platform: staged?.platform },
+        { tool: name, conversationId, callId, callerSignal: signal, controller: undefined, onMessage: options.onMessage, fs, platform },
         state,
       );
       let value: unknown;
@@ -722,7 +727,7 @@ export class ToolRunner implements ToolHost {
       if (changes) await this.#persist(conversationId, state, changes);
       return this.#output(entry, name, value);
     }
-    return this.#invokeWithDeadline(entry, name, args, { conversationId, callId, signal, timeoutMs, onMessage: options.onMessage, fs, platform: staged?.platform });
+    return this.#invokeWithDeadline(entry, name, args, { conversationId, callId, signal, timeoutMs, onMessage: options.onMessage, fs, platform });
   }
 
   async #invokeWithDeadline(

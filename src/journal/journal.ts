@@ -15,6 +15,7 @@ import type {
   RewindResult,
 } from '../core/journal-port.js';
 import type { Platform } from '../core/platform.js';
+import { MAX_LISTED_ENTRIES, watchesCommands, watchingPlatform } from './commands.js';
 import { CallCapture, imageAt, journalingFs, type KeepBytes } from './recorder.js';
 import { finishRewind, rewindConversation } from './rewind.js';
 import { diffImages } from './diff.js';
@@ -44,6 +45,9 @@ export function createChangeJournal(platform: Platform, setup: JournalSetup, opt
 /** How many paths' last content the journal remembers, to take their image without hashing them again. */
 const RECENT_FILES = 1024;
 
+/** How many paths' stamps (size, modification time, inode) the journal remembers with the content they had. */
+const STAMPED_FILES = 50_000;
+
 /** Whether two byte arrays hold the same bytes. */
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a === b) return true;
@@ -63,6 +67,8 @@ class OpenTurn implements JournalTurn {
   /** Keeps `bytes` as a blob held by this turn; answers its image. */
   readonly keep: KeepBytes;
   readonly #journal: ChangeJournal;
+  /** Each call's capture by the `ctx.fs` it was given. */
+  readonly #captures = new WeakMap<FsPromises, CallCapture>();
   #ended = false;
 
   constructor(journal: ChangeJournal, conversationId: string, turn: number) {
@@ -74,13 +80,30 @@ class OpenTurn implements JournalTurn {
       this.held.push(image);
       return image;
     };
-    this.keep = Object.assign(keep, { maxFileBytes: journal.maxFileBytes });
+    const watches = journal.watchesCommands;
+    const stamp = watches ? (path: string, at: string, image: string): void => journal.rememberStamp(path, at, image) : undefined;
+    const wrote = watches ? (path: string): void => journal.noteWrite(path) : undefined;
+    this.keep = Object.assign(keep, { maxFileBytes: journal.maxFileBytes, stamp, wrote });
   }
 
   fsFor(call: { callId: string; tool: string }, fs: FsPromises): FsPromises {
     const capture = new CallCapture(call.callId, call.tool);
     this.calls.push(capture);
-    return journalingFs(fs, capture, this.keep);
+    const view = journalingFs(fs, capture, this.keep);
+    if (this.#journal.watchesCommands) this.#captures.set(view, capture);
+    return view;
+  }
+
+  /** Where commands change files behind `fs` (Node): `platform` with its commands watched for the call given `fs`. */
+  platformFor(fs: FsPromises, platform: Platform): Platform | undefined {
+    const capture = this.#captures.get(fs);
+    if (capture === undefined) return undefined;
+    const knownImage = (path: string, stamp: string): string | undefined => {
+      const image = this.#journal.imageForStamp(path, stamp);
+      if (image !== undefined) this.held.push(image);
+      return image;
+    };
+    return watchingPlatform(platform, capture, { keep: this.keep, knownImage, watch: () => this.#journal.watchWrites() });
   }
 
   async end(): Promise<void> {
@@ -89,6 +112,13 @@ class OpenTurn implements JournalTurn {
     if (this.calls.length === 0) return;
     await this.#journal.finish(this);
   }
+}
+
+/** A stored change's diff; a command's change whose earlier content was not kept (or not listed) gets a note instead. */
+function diffOf(journal: ChangeJournal, file: StoredFileChange): Promise<string> | string {
+  if (file.command === 'unlisted') return `(a command ran here; the folder holds more than ${MAX_LISTED_ENTRIES} entries, so the files it changed were not listed)`;
+  if (file.command === true && file.before === 'unknown') return '(changed by a command; earlier content not kept)';
+  return diffImages(journal, file.path, file.before, file.after);
 }
 
 /** The change journal of one runner: see {@link createChangeJournal}. */
@@ -125,6 +155,14 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
   /** Per path, the content the journal last kept there and its image (newest last). */
   readonly #recent = new Map<string, { image: string; bytes: Uint8Array }>();
   #recentBytes = 0;
+  /** Whether commands' changes are listed (see {@link watchesCommands}): then stamps are remembered. */
+  readonly watchesCommands: boolean;
+  /** Per path, the stamp it had when it held a kept content, and that content's image (newest last). */
+  readonly #stamps = new Map<string, { stamp: string; image: string }>();
+  /** Commands running now, and per path the last write (journaled call or rewind) since the first of them began. */
+  #watching = 0;
+  #writeSeq = 0;
+  readonly #lastWrite = new Map<string, number>();
 
   constructor(platform: Platform, setup: JournalSetup, options: ChangeJournalOptions = {}) {
     this.platform = platform;
@@ -137,6 +175,43 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
     this.#numbering = !this.#loadsItself;
     this.#now = options.now ?? Date.now;
     this.tape = new CallTape(Math.floor(setup.maxBytes / 4));
+    this.watchesCommands = watchesCommands(platform);
+  }
+
+  /** Notes that a journaled call or a rewind changed `path`, while a command runs (see {@link watchWrites}). */
+  noteWrite(path: string): void {
+    if (this.#watching > 0) this.#lastWrite.set(path, (this.#writeSeq += 1));
+  }
+
+  /** Opens a command's window: which paths journaled calls and rewinds changed from now until `close`. */
+  watchWrites(): { touched(path: string): boolean; close(): void } {
+    this.#watching += 1;
+    const from = this.#writeSeq;
+    let open = true;
+    return {
+      touched: (path) => (this.#lastWrite.get(path) ?? 0) > from,
+      close: () => {
+        if (!open) return;
+        open = false;
+        this.#watching -= 1;
+        if (this.#watching === 0) this.#lastWrite.clear();
+      },
+    };
+  }
+
+  /** Remembers that `path` held `image`'s content while its stamp was `stamp` (the newest {@link STAMPED_FILES} paths). */
+  rememberStamp(path: string, stamp: string, image: string): void {
+    this.#stamps.delete(path);
+    this.#stamps.set(path, { stamp, image });
+    if (this.#stamps.size > STAMPED_FILES) this.#stamps.delete(this.#stamps.keys().next().value as string);
+  }
+
+  /** The kept image `path` had at `stamp`, with one more reference taken (the caller releases it), or undefined. */
+  imageForStamp(path: string, stamp: string): string | undefined {
+    const seen = this.#stamps.get(path);
+    if (seen === undefined || seen.stamp !== stamp || !this.#refs.has(seen.image)) return undefined;
+    this.addRef(seen.image);
+    return seen.image;
   }
 
   /** Once the platform's store is loaded (or a load under way ended): rejects with the error of a load that failed. */
@@ -276,7 +351,8 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
           if (after === 'dir' && before === 'absent') continue;
           if (after === 'dir') after = 'unknown';
           // Two unknown images may differ: the change is kept, so a rewind across it is refused, never silently skipped.
-          if (after !== before || before === 'unknown') files.push({ path, before, after });
+          const command = call.commands.get(path);
+          if (after !== before || before === 'unknown') files.push(command === undefined ? { path, before, after } : { path, before, after, command });
         }
         if (files.length > 0) calls.push({ callId: call.callId, tool: call.tool, files });
       }
@@ -443,7 +519,7 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
       const calls: CallChanges[] = [];
       for (const call of turn.calls) {
         const files = [];
-        for (const file of call.files) files.push({ ...file, diff: await diffImages(this, file.path, file.before, file.after) });
+        for (const file of call.files) files.push({ path: file.path, before: file.before, after: file.after, diff: await diffOf(this, file) });
         calls.push({ callId: call.callId, tool: call.tool, files });
       }
       out.turns.push({ turn: turn.turn, at: turn.at, calls });

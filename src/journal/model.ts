@@ -46,4 +46,6 @@ export interface JournalInternals {
   beginRewind(conversationId: string, files: StoredFileChange[]): Promise<StoredTurn>;
   /** Records the rewind's turn (`done`) or gives its number back, and forgets it as under way. */
   endRewind(turn: StoredTurn, done: boolean): void;
+  /** Notes a path the rewind writes, so a command running meanwhile does not count the write as its own. */
+  noteWrite?(path: string): void;
 }

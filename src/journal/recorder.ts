@@ -1,14 +1,44 @@
 // The journaling view of `ctx.fs`: before a call first changes a path, what is there is kept.
-import type { FsPromises } from '../core/fs-port.js';
+import type { FsPromises, FsStats } from '../core/fs-port.js';
 import { joinPath } from '../core/posix-path.js';
 import { wrapFsMethods } from '../core/fs-proxy.js';
+import { basename, isTemporaryFileName } from '../fs/paths.js';
 
 /**
  * Stores file bytes as a blob (held for the open turn) and answers their image, `'sha256:<hex>'`;
  * `path`, where the bytes were read or written, lets the journal skip hashing content it saw there
  * last. A file over `maxFileBytes` is not read: its image is `'unknown'`.
  */
-export type KeepBytes = ((bytes: Uint8Array, path?: string) => Promise<string>) & { readonly maxFileBytes?: number };
+export type KeepBytes = ((bytes: Uint8Array, path?: string) => Promise<string>) & {
+  readonly maxFileBytes?: number;
+  /**
+   * Where commands are watched: remembers that `path` held the content of `image` while its stamp
+   * (see {@link stampOf}) was `stamp`, so a command that changes it later finds its pre-image.
+   */
+  readonly stamp?: (path: string, stamp: string, image: string) => void;
+  /** Where commands are watched: told of every path a journaled call changed (so a command running meanwhile leaves it to that call). */
+  readonly wrote?: (path: string) => void;
+};
+
+/**
+ * A file's kind, size, modification and change times and inode as one string (from `lstat`, or a
+ * search source's `stat` of a regular file): equal stamps, the file is taken to be unchanged.
+ */
+export function stampOf(stats: { size: number; mtimeMs: number; isSymbolicLink?: () => boolean }): string {
+  const { ino, ctimeMs } = stats as { ino?: unknown; ctimeMs?: unknown };
+  const number = (value: unknown): string => (typeof value === 'number' || typeof value === 'bigint' ? String(value) : '');
+  return `${stats.isSymbolicLink?.() === true ? 'l' : 'f'}:${stats.size}:${stats.mtimeMs}:${number(ctimeMs)}:${number(ino)}`;
+}
+
+/** Remembers `path`'s stamp for `image` (see {@link KeepBytes.stamp}) when `stats` is still what `lstat` says. */
+async function rememberStamp(fs: FsPromises, path: string, keep: KeepBytes, image: string, stats?: FsStats): Promise<void> {
+  // A temporary file of an atomic write is renamed at once: its stamp would never be asked for.
+  if (!keep.stamp || isTemporaryFileName(basename(path))) return;
+  const now = await fs.lstat(path).catch(() => undefined);
+  if (now === undefined || !now.isFile()) return;
+  const stamp = stampOf(now);
+  if (stats === undefined || stampOf(stats) === stamp) keep.stamp(path, stamp, image);
+}
 
 /** Most files kept for one directory a call removes or moves; past it the directory's files are `'unknown'`. */
 export const MAX_TREE_FILES = 10_000;
@@ -25,6 +55,8 @@ export class CallCapture {
   readonly before = new Map<string, string>();
   /** Path → image after the call's last change to it. */
   readonly after = new Map<string, string>();
+  /** Paths a command changed (`'unlisted'`: the root of a command whose changes were not listed). */
+  readonly commands = new Map<string, true | 'unlisted'>();
   /** Captures under way (the call awaits each before its change goes through). */
   readonly #pending = new Map<string, Promise<void>>();
   /** Post-images under way. */
@@ -40,15 +72,35 @@ export class CallCapture {
     await Promise.allSettled([...this.#pending.values(), ...this.#posting]);
   }
 
+  /** Has {@link settled} wait for `work` too (a command's listing and reads). */
+  track(work: Promise<unknown>): void {
+    const settled: Promise<void> = work.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#posting.add(settled);
+    void settled.then(() => this.#posting.delete(settled));
+  }
+
+  /** Records a change a command made: the first pre-image of the call wins, the post-image is the latest. */
+  commandChanged(path: string, before: string, after: string, kind: true | 'unlisted'): void {
+    if (!this.before.has(path)) this.before.set(path, before);
+    this.after.set(path, after);
+    this.commands.set(path, kind);
+  }
+
   /**
    * Takes the post-image of `path` and of every captured path beneath it once a change settles: the
    * bytes written when the change was a whole write that succeeded (no read), else what is there now.
    */
   async post(fs: FsPromises, path: string, keep: KeepBytes, written?: Uint8Array | string): Promise<void> {
+    keep.wrote?.(path);
     const work = (async (): Promise<void> => {
       if (written !== undefined) {
         const bytes = typeof written === 'string' ? encoder.encode(written) : written;
-        this.after.set(path, bytes.byteLength > (keep.maxFileBytes ?? Infinity) ? 'unknown' : await keep(bytes, path));
+        const image = bytes.byteLength > (keep.maxFileBytes ?? Infinity) ? 'unknown' : await keep(bytes, path);
+        this.after.set(path, image);
+        if (image !== 'unknown') await rememberStamp(fs, path, keep, image);
         return;
       }
       const prefix = `${path}/`;
@@ -75,13 +127,19 @@ export class CallCapture {
   }
 }
 
-/** The image of what is at `path`, or `'dir'` / `'absent'` / `'unknown'`, its bytes kept when it is a file. */
-export async function imageAt(fs: FsPromises, path: string, keep: KeepBytes): Promise<string> {
+/**
+ * The image of what is at `path`, or `'dir'` / `'absent'` / `'unknown'`, its bytes kept when it is a
+ * file; where the journal remembers stamps (and `remember`), the file's stamp is remembered for them
+ * when it did not change while it was read.
+ */
+export async function imageAt(fs: FsPromises, path: string, keep: KeepBytes, remember = true): Promise<string> {
   try {
     const stats = await fs.lstat(path);
     if (stats.isDirectory()) return 'dir';
     if (!stats.isFile() || stats.size > (keep.maxFileBytes ?? Infinity)) return 'unknown';
-    return await keep(await fs.readFile(path), path);
+    const image = await keep(await fs.readFile(path), path);
+    if (remember) await rememberStamp(fs, path, keep, image, stats);
+    return image;
   } catch (error) {
     const code = (error as { code?: unknown } | null)?.code;
     return code === 'ENOENT' || code === 'ENOTDIR' ? 'absent' : 'unknown';

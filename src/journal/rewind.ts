@@ -15,6 +15,8 @@ interface PlanItem {
   target: string;
   /** The post-image of the conversation's last change to it. */
   expected: string;
+  /** The first change was a command's (see {@link StoredFileChange.command}). */
+  command?: true | 'unlisted';
 }
 
 /** A file as it is now: its image and, for a file, its bytes (to put back if the rewind fails). */
@@ -60,7 +62,7 @@ function planOf(journal: ChangeJournal, conversationId: string, toTurn: number):
       for (const file of call.files) {
         const item = plan.get(file.path);
         if (item) item.expected = file.after;
-        else plan.set(file.path, { target: file.before, expected: file.after });
+        else plan.set(file.path, file.command === undefined ? { target: file.before, expected: file.after } : { target: file.before, expected: file.after, command: file.command });
       }
     }
   }
@@ -87,12 +89,26 @@ export async function rewindConversation(journal: ChangeJournal, setup: JournalS
     return { restored: [], conflicts: [], unreachable: { note, droppedThrough: dropped } };
   }
   const plan = planOf(journal, conversationId, toTurn);
-  const lost = [...plan].filter(([, item]) => item.target === 'unknown').map(([path]) => path);
+  const lost = [...plan].filter(([, item]) => item.target === 'unknown' && item.command === undefined).map(([path]) => path);
   if (lost.length > 0) {
     return { restored: [], conflicts: [], unreachable: { note: 'the journal did not keep what these files held (not a regular file, unreadable, over a quarter of the journal budget, or too many files in one directory)', paths: lost } };
   }
-  if (plan.size === 0) return { restored: [], conflicts: [] };
-  return withLocks(setup, [...plan.keys()], () => applyPlan(journal, conversationId, plan, options));
+  // A command's change whose earlier content was not kept cannot be undone: the rest of the rewind goes on, and says so.
+  const unkept = [...plan].filter(([, item]) => item.target === 'unknown').map(([path]) => path);
+  for (const path of unkept) plan.delete(path);
+  const result = plan.size === 0 ? { restored: [], conflicts: [] } : await withLocks(setup, [...plan.keys()], () => applyPlan(journal, conversationId, plan, options));
+  return unkept.length === 0 ? result : withUnkept(result, unkept.sort());
+}
+
+/** What a rewind says of files a command changed whose earlier content the journal did not keep. */
+const UNKEPT_NOTE =
+  'a command changed these files and the journal did not keep what they held before it, so they were left as they are (a folder: the command ran while it held too many files to list, so what it changed there is not known)';
+
+/** `result` with the command-changed files it could not restore added to `unreachable.paths`. */
+function withUnkept(result: RewindResult, unkept: string[]): RewindResult {
+  const found = result.unreachable;
+  if (found === undefined) return { ...result, unreachable: { note: UNKEPT_NOTE, paths: unkept } };
+  return { ...result, unreachable: { ...found, note: `${found.note}; ${UNKEPT_NOTE}`, paths: [...(found.paths ?? []), ...unkept] } };
 }
 
 /** The rewind itself, under the paths' locks: check every file, then write, then record the rewind as a turn. */
@@ -199,6 +215,7 @@ async function writeAll(journal: ChangeJournal, restore: readonly string[], targ
         if (failed === 'a file') failed = path;
         throw error;
       });
+      journal.noteWrite?.(path);
     });
     await journal.platform.flush?.();
   } catch (error) {

@@ -5,6 +5,11 @@ export interface StoredFileChange {
   path: string;
   before: string;
   after: string;
+  /**
+   * Set when a command made the change (seen by listing the workspace before and after it); `'unlisted'`:
+   * the path is the workspace root of a command whose changes were not listed (too many entries).
+   */
+  command?: true | 'unlisted';
 }
 
 /** One call of a stored turn. */
