@@ -41,9 +41,9 @@ function sourceOf(platform: Platform): AheadSource {
   return source;
 }
 
-/** Waits (polling) until `check` holds; fails after 20 s. */
+/** Waits (polling) until `check` holds; fails after 60 s (a bound for a hang: a busy machine takes many seconds over 20,000 entries). */
 async function until(check: () => boolean, what: string): Promise<void> {
-  const end = Date.now() + 20_000;
+  const end = Date.now() + 60_000;
   while (!check()) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 5));
