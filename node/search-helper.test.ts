@@ -65,17 +65,19 @@ afterAll(async () => {
   if (base) await rm(base, { recursive: true, force: true });
 });
 
+// Each with the longest time limit: the answers are compared whole, and a busy machine can take longer
+// than the default 10 s.
 const CALLS: Array<Record<string, unknown>> = [
-  { pattern: 'function', fixed_strings: true, output_mode: 'count', max_results: 2000 },
-  { pattern: 'function', fixed_strings: true, output_mode: 'files_with_matches', max_results: 2000 },
-  { pattern: String.raw`require\(['"][^'"]+['"]\)`, output_mode: 'count', max_results: 2000 },
-  { pattern: String.raw`[A-Z][a-z]+[A-Z]\w*`, output_mode: 'count', max_results: 2000 },
-  { pattern: 'FUNCTION', case_sensitive: false, output_mode: 'count', max_results: 2000 },
-  { pattern: String.raw`function\s+f\d+`, output_mode: 'files_with_matches', max_results: 50 },
-  { pattern: 'nothing matches this', fixed_strings: true, output_mode: 'count' },
+  { pattern: 'function', fixed_strings: true, output_mode: 'count', max_results: 2000, max_time_ms: 120_000 },
+  { pattern: 'function', fixed_strings: true, output_mode: 'files_with_matches', max_results: 2000, max_time_ms: 120_000 },
+  { pattern: String.raw`require\(['"][^'"]+['"]\)`, output_mode: 'count', max_results: 2000, max_time_ms: 120_000 },
+  { pattern: String.raw`[A-Z][a-z]+[A-Z]\w*`, output_mode: 'count', max_results: 2000, max_time_ms: 120_000 },
+  { pattern: 'FUNCTION', case_sensitive: false, output_mode: 'count', max_results: 2000, max_time_ms: 120_000 },
+  { pattern: String.raw`function\s+f\d+`, output_mode: 'files_with_matches', max_results: 50, max_time_ms: 120_000 },
+  { pattern: 'nothing matches this', fixed_strings: true, output_mode: 'count', max_time_ms: 120_000 },
   // Content stays on the calling thread (the helper's files are read there, not cached twice).
-  { pattern: 'function', fixed_strings: true },
-  { pattern: 'FooBar', context_lines: 1, max_results: 5 },
+  { pattern: 'function', fixed_strings: true, max_time_ms: 120_000 },
+  { pattern: 'FooBar', context_lines: 1, max_results: 5, max_time_ms: 120_000 },
 ];
 
 const LIMIT = 64 * 1024 * 1024;
