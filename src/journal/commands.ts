@@ -121,7 +121,7 @@ export interface CommandJournal {
   readonly keep: KeepBytes;
   /** The image the journal holds for `path` as it was at `stamp` (a reference held for the turn), or undefined. */
   knownImage(path: string, stamp: string): string | undefined;
-  /** Opens a command's window: `touched(path)` says whether a journaled call (any conversation) changed `path` since; `close` ends it. */
+  /** Starts watching for the length of a command: `touched(path)` says whether a journaled call (any conversation) changed `path` since; `close` ends it. */
   watch(): { touched(path: string): boolean; close(): void };
 }
 
@@ -182,7 +182,7 @@ export function watchingPlatform(platform: Platform, capture: CallCapture, journ
   const reader: TreeReader = { fs: platform.fs, source: platform.searchSource };
   const watched = async <T>(run: () => Promise<T>): Promise<T> => {
     const work = (async (): Promise<{ value: T } | { error: unknown }> => {
-      const window = journal.watch();
+      const watching = journal.watch();
       try {
         const before = await beforeCommand(reader, root, journal.keep).catch(() => undefined);
         let outcome: { value: T } | { error: unknown };
@@ -191,10 +191,10 @@ export function watchingPlatform(platform: Platform, capture: CallCapture, journ
         } catch (error) {
           outcome = { error };
         }
-        await recordCommandChanges(reader, root, before, capture, journal, (path) => window.touched(path)).catch(() => undefined);
+        await recordCommandChanges(reader, root, before, capture, journal, (path) => watching.touched(path)).catch(() => undefined);
         return outcome;
       } finally {
-        window.close();
+        watching.close();
       }
     })();
     capture.track(work);
