@@ -27,6 +27,9 @@ export type Sha256 = (bytes: Uint8Array) => string;
 
 let platformSha256: Sha256 | undefined;
 
+/** Size above which {@link hashBytes} leaves the platform's synchronous SHA-256 for WebCrypto's, off the thread. */
+const OFF_THREAD_HASH_BYTES = 1024 * 1024;
+
 /**
  * Gives {@link hashBytes} a synchronous SHA-256 of the platform's, used before WebCrypto at every
  * size; `undefined` removes it. toolhost/node provides node:crypto's `createHash('sha256')` when it is
@@ -56,8 +59,11 @@ function hex(bytes: Uint8Array): string {
  * needed and cannot be loaded.
  */
 export async function hashBytes(bytes: Uint8Array): Promise<string> {
-  if (platformSha256 !== undefined) return platformSha256(bytes);
   const subtle = globalThis.crypto?.subtle;
+  // Past a mebibyte WebCrypto is preferred where there is one: it hashes off the calling thread (Node's
+  // thread pool), so a 30 MB file does not hold the event loop for a tenth of a second, and its fixed
+  // cost is nothing at that size.
+  if (platformSha256 !== undefined && (bytes.length <= OFF_THREAD_HASH_BYTES || subtle === undefined)) return platformSha256(bytes);
   if (subtle !== undefined) return hex(new Uint8Array(await subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>)));
   return hex((await noble.load()).sha256(bytes));
 }
