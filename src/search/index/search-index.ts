@@ -245,16 +245,8 @@ export class SearchIndex {
   /** The byte range of `key`'s posting list ([0, 0] when absent). */
   #list(key: number): [number, number] {
     const { keys, offsets } = this.#postings;
-    let lo = 0;
-    let hi = keys.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const k = keys[mid] as number;
-      if (k < key) lo = mid + 1;
-      else if (k > key) hi = mid - 1;
-      else return [offsets[mid] as number, offsets[mid + 1] as number];
-    }
-    return [0, 0];
+    const at = sortedIndexOf(keys, key);
+    return at < 0 ? [0, 0] : [offsets[at] as number, offsets[at + 1] as number];
   }
 
   #bitsOf(list: [number, number], words: number): Uint32Array {
@@ -407,22 +399,25 @@ function orInto(a: Uint32Array, b: Uint32Array): void {
   for (let i = 0; i < a.length; i += 1) a[i] = (a[i] as number) | (b[i] as number);
 }
 
+/** Where `key` is in the ascending `keys` (binary search), or -1. */
+function sortedIndexOf(keys: Uint32Array, key: number): number {
+  let lo = 0;
+  let hi = keys.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const k = keys[mid] as number;
+    if (k < key) lo = mid + 1;
+    else if (k > key) hi = mid - 1;
+    else return mid;
+  }
+  return -1;
+}
+
 /** Whether a file with the sorted trigram `keys` meets `plan`. */
 function meets(plan: TrigramPlan, keys: Uint32Array): boolean {
   if (plan.op === 'all') return true;
   if (plan.op === 'none') return false;
-  const has = (key: number): boolean => {
-    let lo = 0;
-    let hi = keys.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const k = keys[mid] as number;
-      if (k < key) lo = mid + 1;
-      else if (k > key) hi = mid - 1;
-      else return true;
-    }
-    return false;
-  };
+  const has = (key: number): boolean => sortedIndexOf(keys, key) >= 0;
   if (plan.op === 'and') return plan.trigrams.every(has) && plan.subs.every((sub) => meets(sub, keys));
   return plan.trigrams.some(has) || plan.subs.some((sub) => meets(sub, keys));
 }
