@@ -29,7 +29,7 @@ const modules = readdirSync(here)
 
 const lock = JSON.parse(readFileSync(join(rootDir, 'package-lock.json'), 'utf8'));
 const version = (name) => lock.packages?.[`node_modules/${name}`]?.version ?? 'n/a';
-const fmt = (n) => (Math.abs(n) >= 100 ? n.toFixed(0) : Math.abs(n) >= 1 ? n.toFixed(2) : n.toFixed(3));
+const fmt = (n) => (typeof n !== 'number' || Number.isNaN(n) ? '—' : Math.abs(n) >= 100 ? n.toFixed(0) : Math.abs(n) >= 1 ? n.toFixed(2) : n.toFixed(3));
 
 /** Runs one module in a child process (same Node flags) and returns its rows. */
 function runModule(name) {
@@ -49,9 +49,9 @@ for (const name of modules) {
   console.log(`\n## ${name}`);
   const rows = runModule(name);
   for (const row of rows) {
-    row.ratio = row.anchorValue > 0 ? row.value / row.anchorValue : NaN;
+    row.ratio = typeof row.anchorValue === "number" && row.anchorValue > 0 ? row.value / row.anchorValue : NaN;
     console.log(
-      `${row.figure}: ${fmt(row.value)} ${row.unit}  |  ${row.anchor}: ${fmt(row.anchorValue)} ${row.unit}  |  ratio ${fmt(row.ratio)}x` +
+      `${row.figure}: ${fmt(row.value)} ${row.unit}  |  ${row.anchor ?? 'no anchor'}: ${fmt(row.anchorValue)} ${row.unit}  |  ratio ${fmt(row.ratio)}x` +
         (row.target ? `  |  target ${row.target}` : '') +
         (row.note ? `  |  ${row.note}` : ''),
     );
@@ -75,7 +75,7 @@ const when = new Date().toISOString();
 function sectionText({ name, rows }) {
   const out = [`## ${name.replace(/\.bench\.mjs$/, '')}`, '', `Measured ${when} on node ${process.version}.`, '', '| figure | value | anchor | anchor value | ratio | target | note |', '| --- | --- | --- | --- | --- | --- | --- |'];
   for (const r of rows) {
-    out.push(`| ${r.figure} | ${fmt(r.value)} ${r.unit} | ${r.anchor} | ${fmt(r.anchorValue)} ${r.unit} | ${fmt(r.ratio)}x | ${r.target ?? ''} | ${r.note ?? ''} |`);
+    out.push(`| ${r.figure} | ${fmt(r.value)} ${r.unit} | ${r.anchor ?? '—'} | ${r.anchorValue === undefined ? '—' : `${fmt(r.anchorValue)} ${r.unit}`} | ${fmt(r.ratio)}x | ${r.target ?? ''} | ${r.note ?? ''} |`);
   }
   out.push('');
   return out.join('\n');
