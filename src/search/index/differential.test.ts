@@ -11,17 +11,7 @@ import { openIndex, serializeIndex } from './format.js';
 import { siftWithIndex, worthSifting } from './sift.js';
 import { buildWorkspaceIndex, searchIndexIdle, searchIndexOf, setSearchIndex } from './workspace.js';
 import { walkWorkspace } from '../../fs/walk.js';
-
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as prng } from '../../../test/support/random.js';
 
 const TOKENS = [
   'alpha', 'Alpha', 'ALPHA', 'beta', 'gamma_ray', 'foo', 'bar', 'foobar', 'Straße', 'STRASSE', 'straẞe', 'ſtop', 'stop', 'K', 'k',
