@@ -56,18 +56,6 @@ export function waitedSince(before: RunQueueWait): number {
 }
 
 /**
- * Runs `fn`; answers its value, the wall-clock milliseconds it took, and how many of them the
- * process spent waiting for a CPU ({@link waitedSince}): `ms - waited` is how late the code itself was.
- */
-export async function timedWithWait<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number; waited: number }> {
-  const before = runQueueWait();
-  const started = performance.now();
-  const value = await fn();
-  const ms = performance.now() - started;
-  return { value, ms, waited: waitedSince(before) };
-}
-
-/**
  * A stopwatch for deadline tests: `elapsed()` is the wall-clock ms since it started, `waited()` the
  * ms of that the process spent waiting for a CPU, and `net()` the difference: how long the code
  * itself took, which is what a deadline test bounds.
