@@ -246,6 +246,8 @@ interface HelperThread {
   worker: Worker;
   pending: Map<number, Pending>;
   listings?: { port: MessagePort; sessions: Map<number, ListingSession> };
+  /** Takes the thread out of service: no new work goes to it, and what it had comes back undone. */
+  lose(): void;
 }
 let shared: HelperThread | undefined;
 let nextId = 1;
@@ -261,8 +263,7 @@ function sharedWorker(url: URL): HelperThread | undefined {
     return undefined;
   }
   const pending = new Map<number, Pending>();
-  const current: HelperThread = { worker, pending };
-  /** The worker is gone: its counts answer nothing (their callers count those batches), and the next platform starts another. */
+  /** The worker is gone (or going): its counts answer nothing (their callers count those batches), and the next platform starts another. */
   const lose = (): void => {
     if (shared === current) shared = undefined;
     for (const session of current.listings?.sessions.values() ?? []) session.cancel();
@@ -270,6 +271,7 @@ function sharedWorker(url: URL): HelperThread | undefined {
     pending.clear();
     for (const { resolve } of counts) resolve(answeredNothing(false));
   };
+  const current: HelperThread = { worker, pending, lose };
   worker.on('message', (message: WorkerAnswer) => {
     const entry = pending.get(message.id);
     if (!entry) return;
@@ -662,11 +664,13 @@ function throwIfAbortedBy(signal: AbortSignal | undefined): void {
 
 /**
  * Stops the process's search helper thread, if one runs: counts it had come back uncounted and are
- * finished on their calling threads, and the next count starts another. Returns whether there was one.
+ * finished on their calling threads, and the next count starts another (at once: the stopped thread,
+ * whose exit comes later, is given nothing more). Returns whether there was one.
  */
 export function stopSearchWorker(): boolean {
   const current = shared;
   if (!current) return false;
+  current.lose();
   void current.worker.terminate();
   return true;
 }

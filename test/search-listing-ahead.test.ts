@@ -244,6 +244,33 @@ describe('directories listed ahead of a walk by the search helper thread (Node p
     }
   });
 
+  it('starts a new helper thread for the first count after the last one was stopped, before the stopped one has exited', async () => {
+    const root = suite.tree('ahead-restart', Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`r${i % 10}/w${i}.txt`, 'w\n'])));
+    const platform = suite.node.createNodePlatform({ root });
+    const second = suite.node.createNodePlatform({ root });
+    try {
+      expect(suite.node.stopSearchWorker()).toBe(true);
+      // Out of service at once, before its exit is seen: there is no thread to stop now, and the count
+      // (no turn of the event loop between) starts a new one instead of posting to the stopped one.
+      expect(suite.node.stopSearchWorker()).toBe(false);
+      const counted = (await runnerOn(platform).execute('grep_search', { pattern: 'w', fixed_strings: true, output_mode: 'count' })) as { total_matches: number };
+      expect(counted.total_matches).toBe(300);
+      // The count went to a new thread, which still runs and lists ahead for the next walk (on a new
+      // platform: this one's walk has r0 in its listing cache and hands nothing over).
+      const source = sourceOf(second);
+      source.begin?.();
+      const dir = join(root, 'r0');
+      source.prefetch([dir], 'all');
+      await until(() => source.answeredAhead(dir), 'the new helper to list r0');
+      expect(shape(source.readdir(dir))).toHaveLength(30);
+      expect(source.listedAhead).toBe(1);
+    } finally {
+      await platform.dispose();
+      await second.dispose();
+      await startHelper();
+    }
+  });
+
   it('ends the hand-over of every platform when a count on another platform is shared with the helper', async () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 200; i += 1) files[`c${i}/d/e/f${i}.js`] = `${i}`;
