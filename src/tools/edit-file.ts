@@ -1,6 +1,7 @@
 import { ToolError } from '../core/errors.js';
 import { fingerprintBytes } from '../core/file-cache.js';
 import { clipForMessage, decodeText, encodeText, quoteForMessage, refuseLoneSurrogate, type DecodedText } from '../fs/text.js';
+import { decodeTextPaced, encodeTextPaced } from './edit/codec.js';
 import { defineTool, type ExecuteTool, type ToolContext } from '../core/tool.js';
 import { dirname, resolveWorkspacePath, statOrNull, writeFileAtomic } from '../fs/paths.js';
 import type { FsStats } from '../core/types.js';
@@ -135,9 +136,9 @@ export const editFileTool: ExecuteTool<EditFileArgs, EditFileResult> = defineToo
     return ctx.withPathLock(path, async () => {
       const stats = await statOrNull(ctx.fs, path);
       if (stats === null) return createMissingFile(ctx, path, where, args);
-      const decoded = await readEditableText(ctx, path, where, stats, args);
       // Each walk over a large text yields to the event loop every few ms (and stops once the call is answered).
       const pace = createPace(ctx.signal);
+      const decoded = await readEditableText(ctx, path, where, stats, args, pace);
       const textLf = await toLfPaced(decoded.text, pace);
       const needle = toLf(args.old_string);
       const found = await findOccurrences(textLf, needle, pace);
@@ -151,7 +152,8 @@ export const editFileTool: ExecuteTool<EditFileArgs, EditFileResult> = defineToo
         throw new ToolError('no_change', `the edit leaves ${where} unchanged (old_string and new_string differ only in line breaks); nothing was written`);
       }
       const change = { before: textLf, after: await toLfPaced(newText, pace) };
-      const diff = await writeEdit(ctx, path, where, encodeText(newText, decoded.bom), change, pace, { stats, text: decoded.text, bom: decoded.bom });
+      const bytes = await encodeTextPaced(newText, decoded.bom, pace);
+      const diff = await writeEdit(ctx, path, where, bytes, change, pace, { stats, text: decoded.text, bom: decoded.bom });
       return { file_path: path, replacements: found.length, diff };
     });
   },
@@ -187,7 +189,7 @@ async function createMissingFile(ctx: ToolContext, path: string, where: string, 
  * directory (`is_a_directory`), `old_string` not empty (`invalid_arguments`), at most
  * {@link EDIT_MAX_FILE_BYTES} (`too_large`) and UTF-8 text (`binary_file`).
  */
-async function readEditableText(ctx: ToolContext, path: string, where: string, stats: FsStats, args: EditFileArgs): Promise<DecodedText> {
+async function readEditableText(ctx: ToolContext, path: string, where: string, stats: FsStats, args: EditFileArgs, pace: Pace): Promise<DecodedText> {
   if (stats.isDirectory()) {
     throw new ToolError('is_a_directory', `${where} is a directory; give the path of a file inside it`);
   }
@@ -204,7 +206,9 @@ async function readEditableText(ctx: ToolContext, path: string, where: string, s
         '(apply_patch too): change it with run_command (sed, or a short script) where commands run, or split it into smaller files',
     );
   }
-  const decoded = decodeText(await ctx.fs.readFile(path));
+  const bytes = await ctx.fs.readFile(path);
+  if (pace.due()) await pace.pause();
+  const decoded = await decodeTextPaced(bytes, pace);
   if (decoded === null) {
     throw new ToolError('binary_file', `${where} is a binary file (a NUL byte or invalid UTF-8); edit_file only edits UTF-8 text`);
   }
@@ -227,7 +231,9 @@ async function writeEdit(
   read?: { stats: FsStats; text: string; bom: boolean },
 ): Promise<string> {
   const hash = await fingerprintBytes(bytes);
+  if (pace.due()) await pace.pause();
   const diff = await unifiedDiff(path, change.before, change.after, { pace, signal: ctx.signal });
+  if (pace.due()) await pace.pause();
   if (read) {
     // Another writer (an editor, a process without the lock) may have changed the file since it was read.
     const now = await statOrNull(ctx.fs, path);

@@ -1,4 +1,3 @@
-import { detectLineEnding } from '../../fs/text.js';
 import { lfToOriginal, toLf } from './match.js';
 import { NO_PACE, type Pace } from './pace.js';
 
@@ -40,7 +39,7 @@ const JOIN_EVERY = 4096;
 /**
  * `text` with the spans of `toLf(text)` at `found` (start indexes in increasing order, each `length`
  * UTF-16 units long) replaced by `replacement`, taken literally. The replacement's line breaks take the
- * style of the span they land in (its own, else the text's dominant one), so a CRLF file stays CRLF
+ * style of the span they land in (the next break, else the text's last one, else LF), so a CRLF file stays CRLF
  * and a mixed file changes only where edited. Time and extra memory are linear in the text; paced by
  * `pace` between matches.
  */
@@ -49,8 +48,8 @@ export async function replaceOccurrences(text: string, found: ArrayLike<number>,
   const at = (i: number): number => (map === null ? i : (map[i] as number));
   const replacementLf = toLf(replacement);
   const hasBreak = replacementLf.includes('\n');
-  const dominant = detectLineEnding(text);
-  const ending = spanEndings(text, dominant === 'crlf' ? '\r\n' : dominant === 'cr' ? '\r' : '\n');
+  // A text with no line break at all gives the replacement's breaks as LF.
+  const ending = spanEndings(text, '\n');
   const styled = new Map<string, string>([['\n', replacementLf]]);
   const chunks: string[] = [];
   let parts: string[] = [];
