@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ToolRunner, defineTool, ToolError, type Tool } from '../src/index.js';
+import { ToolRunner, defineTool, ToolError, BuiltinTools, type Tool } from '../src/index.js';
 
 const echo = defineTool({
   name: 'echo',
@@ -59,6 +59,18 @@ describe('ToolRunner', () => {
       /^tool y: its parameters schema cannot be compiled \(schema is invalid: data\/properties\/a\/type must be equal to one of the allowed values/,
     );
     expect(runner.declarations()).toEqual([]);
+  });
+
+  it('tells a host that registers a set or an array of tools as one tool what to pass instead', async () => {
+    const runner = new ToolRunner();
+    await expect(runner.register(BuiltinTools as never)).rejects.toThrow(
+      new TypeError('register takes one tool, and this is a set of tools (BuiltinTools, say): register its tools with registerAll(set.all()), or pass tools: set.all() to new ToolRunner'),
+    );
+    await expect(runner.register(BuiltinTools.readOnly() as never)).rejects.toThrow(
+      new TypeError('register takes one tool, and this is an array of them: pass it to registerAll(tools), or to new ToolRunner({ tools })'),
+    );
+    await runner.registerAll(BuiltinTools.readOnly());
+    expect(runner.declarations().map((tool) => tool.name)).toEqual(['find_file', 'list_dir', 'search_dir', 'view_file', 'grep_search']);
   });
 
   it('refuses a schema that does not compile at construction: ready() rejects naming the tool, calls answer unavailable, never invalid_arguments', async () => {

@@ -97,6 +97,20 @@ class LazyValidator {
   }
 }
 
+/**
+ * Refuses, with a TypeError saying what to pass instead, an array of tools or a set of them (an object
+ * with no name whose `all()` lists tools, as `BuiltinTools` and the profiles' sets) given where one tool goes.
+ */
+function refuseToolCollection(candidate: object): void {
+  if (Array.isArray(candidate)) {
+    throw new TypeError('register takes one tool, and this is an array of them: pass it to registerAll(tools), or to new ToolRunner({ tools })');
+  }
+  const all = (candidate as { name?: unknown; all?: unknown }).all;
+  if ((candidate as { name?: unknown }).name === undefined && typeof all === 'function') {
+    throw new TypeError('register takes one tool, and this is a set of tools (BuiltinTools, say): register its tools with registerAll(set.all()), or pass tools: set.all() to new ToolRunner');
+  }
+}
+
 function checkName(tool: { name?: unknown }): string {
   const name = tool.name;
   if (typeof name !== 'string' || !NAME_PATTERN.test(name)) {
@@ -204,6 +218,7 @@ export function createToolEntry(candidate: AnyTool, generated?: GeneratedValidat
   if (typeof candidate !== 'object' || candidate === null) {
     throw new TypeError('register takes a tool: defineTool({ name, description, inputSchema, execute }) or an object with name, description, parameters and call');
   }
+  refuseToolCollection(candidate);
   const name = checkName(candidate);
   if (typeof candidate.description !== 'string') throw new TypeError(`tool ${name}: description must be a string`);
   if (isExecuteTool(candidate)) return buildEntry(name, candidate, candidate, generated, true, 'inputSchema');
