@@ -30,21 +30,34 @@ const waits = () => { const m = new Map(); try { for (const tid of readdirSync('
 const waitedSince = (before) => { let most = 0; for (const [tid, w] of waits()) most = Math.max(most, w - (before.get(tid) ?? 0)); return most; };
 const platform = createNodePlatform({ root: process.argv[2] });
 const runner = new ToolRunner({ platform, tools: BuiltinTools.all() });
-const started = performance.now();
-const before = waits();
-const [outcome] = await runner.processToolCalls([{ name: 'view_file', args: { file_path: 'sparse.txt' } }], { timeoutMs: 10000 });
-const ms = performance.now() - started - waitedSince(before);
+// A run in which a busy machine kept the process waiting for half the deadline may meet the deadline
+// first: such runs are repeated, up to five.
+let outcome, ms, waited;
+for (let attempt = 1; attempt <= 5; attempt += 1) {
+  const started = performance.now();
+  const before = waits();
+  [outcome] = await runner.processToolCalls([{ name: 'view_file', args: { file_path: 'sparse.txt' } }], { timeoutMs: 10000 });
+  waited = waitedSince(before);
+  ms = performance.now() - started - waited;
+  if (waited < 5000) break;
+}
 await platform.dispose();
-process.stdout.write(JSON.stringify({ outcome, ms, peak: process.resourceUsage().maxRSS * 1024 }));
+process.stdout.write(JSON.stringify({ outcome, ms, starved: waited >= 5000, peak: process.resourceUsage().maxRSS * 1024 }));
 `,
     );
-    const { outcome, ms, peak } = JSON.parse(execFileSync(process.execPath, [child, root], { encoding: 'utf8' })) as {
-      outcome: { result: Record<string, unknown> };
+    const { outcome, ms, starved, peak } = JSON.parse(execFileSync(process.execPath, [child, root], { encoding: 'utf8' })) as {
+      outcome: { result: Record<string, unknown>; code?: string };
       ms: number;
+      starved: boolean;
       peak: number;
     };
     expect(ms).toBeLessThan(10_250);
     expect(peak).toBeLessThan(512 * MiB);
+    // Only when five runs in a row lost half the deadline to the machine may the deadline come first.
+    if (starved && outcome.code !== undefined) {
+      expect(outcome.code).toBe('timeout');
+      return;
+    }
     expect(outcome.result).toEqual({
       file_path: file,
       content: `${'a'.repeat(2000)}… [${200 * MiB - 2000} characters cut]`,

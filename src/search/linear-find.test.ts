@@ -4,7 +4,7 @@ import { ToolRunner } from '../runner.js';
 import { grepSearchTool } from '../tools/grep-search.js';
 import { indexOfText, linearByteSearch, NATIVE_NEEDLE_LIMIT } from './linear-find.js';
 import { seededRandom } from '../../test/support/random.js';
-import { stopwatch } from '../../test/support/starvation.js';
+import { outsideStarvation } from '../../test/support/starvation.js';
 
 const nativeBytes = (haystack: Uint8Array, needle: Uint8Array, from: number): number => {
   outer: for (let i = Math.max(0, from); i + needle.length <= haystack.length; i += 1) {
@@ -57,10 +57,15 @@ describe('linear substring search', () => {
     const platform = createMemoryPlatform({ files: { 'big.txt': `${'a'.repeat(50_000)}!\n`.repeat(100) } });
     const runner = new ToolRunner({ platform, tools: [grepSearchTool] });
     for (const fixed_strings of [true, false]) {
-      const started = stopwatch();
-      const [call] = await runner.processToolCalls([{ name: 'grep_search', args: { pattern: 'a'.repeat(60_000), fixed_strings } }], { timeoutMs: 2000 });
-      expect(started.net()).toBeLessThan(2250);
-      expect(call).toMatchObject({ result: { matches: [], total_matches: 0 } });
+      // The search takes tens of ms: a run in which a busy machine kept the process waiting for half the
+      // deadline may meet the deadline first, so such runs are repeated.
+      const { value: [call], ms, waited, starved } = await outsideStarvation(1000, () =>
+        runner.processToolCalls([{ name: 'grep_search', args: { pattern: 'a'.repeat(60_000), fixed_strings } }], { timeoutMs: 2000 }),
+      );
+      expect(ms - waited).toBeLessThan(2250);
+      // Only when five runs in a row lost half the deadline to the machine may the deadline come first.
+      if (starved && 'code' in (call as object)) expect(call).toMatchObject({ code: 'timeout' });
+      else expect(call).toMatchObject({ result: { matches: [], total_matches: 0 } });
     }
   });
 });
