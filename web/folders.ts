@@ -75,7 +75,7 @@ const support: FolderSupport = {
     let control: OverlayControl | undefined;
     if (overlayBase) {
       const { raw } = await openSource(overlayBase, 'the overlay base', context, root);
-      const layered = overlayFs({ upper: fs, base: raw, root, flush });
+      const layered = await overlayFs({ upper: fs, base: raw, root, flush });
       fs = layered.fs;
       control = layered.control;
     }

@@ -9,6 +9,7 @@ import { resolveIdbFactory, WorkspaceDb, type FsRecord } from './idb.js';
 import { JournaledWorkspace } from './journal.js';
 import { IdbJournalStore } from './journal-store.js';
 import type { JournalStore } from '../src/journal/store.js';
+import type { ReviewSetup } from '../src/core/journal-port.js';
 import type { OverlayApplyResult, OverlayChange, OverlayControl } from './overlay.js';
 import { WebStateStore } from './state.js';
 
@@ -330,6 +331,7 @@ export function createWebPlatform(options: WebPlatformOptions): WebPlatform {
           changes: async () => (await files.review()).changes(),
           apply: async () => (await files.review()).apply(),
           discard: async () => (await files.review()).discard(),
+          stagedReview: async (setup: ReviewSetup) => (await files.review()).review(setup),
         }
       : {}),
     ...(shell ? { runCommand: (request: RunCommandRequest, signal: AbortSignal) => shell.run({ ...request, fs, root: WORKSPACE_ROOT }, signal) } : {}),
