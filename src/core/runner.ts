@@ -521,7 +521,10 @@ export class ToolRunner implements ToolHost {
    * ('create' | 'modify' | 'delete'), diff, hunks, conflict? }`, each hunk `{ id, oldStart, oldLines,
    * newStart, newLines, diff }` (unified diff hunks with 3 lines of context; a created, deleted or
    * binary file is one hunk). `conflict` (a diff) is set when the workspace's file changed since the
-   * conversation first changed it. Throws a TypeError on a runner without `review`. See docs/journal.md.
+   * conversation first changed it. On a platform that stages every write itself (the web platform's
+   * overlay), a conversation this runner does not review gets the platform's staged changes, and
+   * accepting writes them to the overlay's base. Throws a TypeError on a runner without `review` on a
+   * platform without such staging. See docs/journal.md.
    */
   pendingChanges(conversationId: string = this.conversationId): Promise<PendingChanges> {
     this.#reviewOrThrow('pendingChanges');
