@@ -46,8 +46,10 @@ async function sha256(bytes: Uint8Array): Promise<string> {
 export async function openLayer(store: FsPromises, root: string, lower: FsPromises): Promise<{ layer: StagedLayer; keeper: LayerStore }> {
   const layer = new StagedLayer();
   const raw = await readOrNothing(store, `${root}/${META}`);
-  if (raw === null) return { layer, keeper: new LayerStore(store, root) };
-  const text = new TextDecoder().decode(raw);
+  // No record, but files at their own paths (seeded with the workspace's `files`): each is staged as the base's file then was.
+  const seeded = raw === null && (await store.readdir(root).catch(() => [] as string[])).some((name) => name !== BLOBS);
+  if (raw === null && !seeded) return { layer, keeper: new LayerStore(store, root) };
+  const text = raw === null ? JSON.stringify({ deleted: [], originals: {} }) : new TextDecoder().decode(raw);
   const record = JSON.parse(text) as Record2 | Record1;
   if (!('version' in record)) {
     const keeper = new LayerStore(store, root);

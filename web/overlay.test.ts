@@ -210,4 +210,13 @@ describe('overlay persistence', () => {
     await expect(platform.fs.stat('/workspace/gone')).rejects.toMatchObject({ code: 'ENOENT' });
     expect(await platform.fs.readdir('/workspace')).not.toContain('.toolhost-overlay.json');
   });
+
+  it('stages the files a new overlay workspace is seeded with as created over the base', async () => {
+    const base = memoryFs({ '/a.txt': 'a\n' });
+    const platform = createWebPlatform({ workspace: 'ov-seed', backend: 'memory', overlay: { base: fsMount(base) }, files: { 'docs/seed.txt': 'seeded\n' } });
+    expect(await platform.changes?.()).toEqual([{ path: 'docs/seed.txt', kind: 'created', diff: '--- docs/seed.txt\n+++ docs/seed.txt\n@@ -0,0 +1,1 @@\n+seeded\n' }]);
+    expect((await platform.fs.readdir('/workspace')).sort()).toEqual(['a.txt', 'docs']);
+    expect(await platform.apply?.()).toEqual({ applied: ['docs/seed.txt'], conflicts: [] });
+    expect(decode(await base.readFile('/docs/seed.txt'))).toBe('seeded\n');
+  });
 });
