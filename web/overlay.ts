@@ -50,15 +50,16 @@ interface Applied {
 
 /**
  * A copy-on-write workspace: review mode's staging (a {@link StagedLayer} seen through a {@link StagedFs})
- * over `base` (addressed from `/`, shown at `root`). Every write is staged; the layer is kept in `store`
+ * over `base` (addressed from `/`, shown at `root`). Every write is staged; the layer is kept in `upper`
  * (the workspace's own storage, committed by `flush`) after each change, so a reload finds it again.
+ * `atomicWrites`: the base replaces a file's content in one step (accepting then writes in place).
  */
-export async function overlayFs(options: { upper: FsPromises; base: FsPromises; root: string; flush: () => Promise<void> }): Promise<{ fs: FsPromises; control: OverlayControl }> {
+export async function overlayFs(options: { upper: FsPromises; base: FsPromises; root: string; flush: () => Promise<void>; atomicWrites?: boolean }): Promise<{ fs: FsPromises; control: OverlayControl }> {
   const scratch = new MemoryFs();
   scratch.mkdirSync(options.root, { recursive: true });
   const lower = mountTable(fsFromSync(scratch), [{ path: options.root, fs: options.base }]);
   const { layer, keeper } = await openLayer(options.upper, options.root, lower);
-  const overlay = new Overlay(layer, lower, options.root, keeper, options.flush);
+  const overlay = new Overlay(layer, lower, options.root, keeper, options.flush, options.atomicWrites === true);
   return { fs: overlay.port(), control: overlay };
 }
 
@@ -87,13 +88,15 @@ class Overlay implements OverlayControl {
   readonly #root: string;
   readonly #store: LayerStore;
   readonly #flush: () => Promise<void>;
+  readonly #atomic: boolean;
 
-  constructor(layer: StagedLayer, lower: FsPromises, root: string, store: LayerStore, flush: () => Promise<void>) {
+  constructor(layer: StagedLayer, lower: FsPromises, root: string, store: LayerStore, flush: () => Promise<void>, atomic: boolean) {
     this.#layer = layer;
     this.#lower = lower;
     this.#root = root;
     this.#store = store;
     this.#flush = flush;
+    this.#atomic = atomic;
   }
 
   /** Keeps the layer in the store. */
@@ -202,7 +205,7 @@ class Overlay implements OverlayControl {
   review(setup: ReviewSetup): ReviewPort {
     // Accepting writes to the base (shown at the root); nothing the workspace's view shows changes, so no journal records it.
     const save = (): Promise<void> => this.#save();
-    const base = { root: this.#root, fs: this.#lower, atomicWrites: false, flush: async () => (await save(), await this.#flush()) } as unknown as Platform;
+    const base = { root: this.#root, fs: this.#lower, atomicWrites: this.#atomic, flush: async () => (await save(), await this.#flush()) } as unknown as Platform;
     const review = createReview(base, { withPathLock: setup.withPathLock, journal: undefined }, this.#layer);
     return {
       hasPending: (id) => review.hasPending(id),
