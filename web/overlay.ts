@@ -1,7 +1,7 @@
 import { FILE_HEADERS_ONLY, formatPatch, structuredPatch } from 'diff/lib/patch/create.js';
 import { toToolError, ToolError } from '../src/core/errors.js';
 import type { ReviewPort, ReviewSetup } from '../src/core/journal-port.js';
-import type { FsPromises, Platform } from '../src/core/types.js';
+import type { FsPromises, FsStats, Platform } from '../src/core/types.js';
 import { MemoryFs } from '../src/fs/memfs.js';
 import { createReview } from '../src/journal/review.js';
 import { sameBytes, StagedFs, StagedLayer } from '../src/journal/review-fs.js';
@@ -64,7 +64,7 @@ export async function overlayFs(options: { upper: FsPromises; base: FsPromises; 
 }
 
 /** An lstat of `path`, or undefined when nothing is there. */
-async function statOrNothing(fs: FsPromises, path: string): Promise<Awaited<ReturnType<FsPromises['lstat']>> | undefined> {
+async function statOrNothing(fs: FsPromises, path: string): Promise<FsStats | undefined> {
   try {
     return await fs.lstat(path);
   } catch (error) {
