@@ -75,7 +75,8 @@ const support: FolderSupport = {
     let control: OverlayControl | undefined;
     if (overlayBase) {
       const { raw } = await openSource(overlayBase, 'the overlay base', context, root);
-      const layered = overlayFs({ upper: fs, base: raw, root, flush });
+      // A folder's writable stream and another workspace's commit replace a file whole; a filesystem given as such may not.
+      const layered = await overlayFs({ upper: fs, base: raw, root, flush, atomicWrites: 'directory' in overlayBase || 'workspace' in overlayBase });
       fs = layered.fs;
       control = layered.control;
     }

@@ -1,7 +1,14 @@
 import { FILE_HEADERS_ONLY, formatPatch, structuredPatch } from 'diff/lib/patch/create.js';
 import { toToolError, ToolError } from '../src/core/errors.js';
-import type { FsDirent, FsPromises, FsStats } from '../src/core/types.js';
-import { fsError, split } from './handle-fs.js';
+import type { ReviewPort, ReviewSetup } from '../src/core/journal-port.js';
+import type { FsPromises, FsStats, Platform } from '../src/core/types.js';
+import { MemoryFs } from '../src/fs/memfs.js';
+import { createReview } from '../src/journal/review.js';
+import { sameBytes, StagedFs, StagedLayer } from '../src/journal/review-fs.js';
+import { textOf } from '../src/journal/review-hunks.js';
+import { fsFromSync } from '../src/platform/memory.js';
+import { mountTable } from './mounts.js';
+import { openLayer, type LayerStore } from './overlay-store.js';
 
 /** One difference between an overlay workspace and its base; `path` is relative to the workspace root. */
 export interface OverlayChange {
@@ -31,360 +38,114 @@ export interface OverlayControl {
   apply(): Promise<OverlayApplyResult>;
   /** Drops every change: the workspace shows the base again. */
   discard(): Promise<void>;
+  /** Review mode over the overlay's staged changes (per file or hunk), as a runner's pendingChanges / accept / reject use it. */
+  review(setup: ReviewSetup): ReviewPort;
 }
 
-interface Meta {
-  /** Relative paths deleted in the overlay (a folder hides the base's whole subtree). */
-  deleted: string[];
-  /** SHA-256 (hex) of the base's file when the overlay first changed it; `null` when the base had none. */
-  originals: Record<string, string | null>;
-}
-
-const META = '.toolhost-overlay.json';
-
-const code = (error: unknown): unknown => (error as { code?: unknown } | null)?.code;
-
-async function sha256(bytes: Uint8Array): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
-  return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
-}
-
-function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-const decoder = new TextDecoder('utf-8', { fatal: true });
-function asText(bytes: Uint8Array | undefined): string | undefined {
-  if (!bytes) return '';
-  if (bytes.includes(0)) return undefined;
-  try {
-    return decoder.decode(bytes);
-  } catch {
-    return undefined;
-  }
+/** A file an apply wrote to the base, with its content before (null: it did not exist), to restore on failure. */
+interface Applied {
+  path: string;
+  before: Uint8Array | null;
 }
 
 /**
- * A copy-on-write workspace: reads fall through to `base` (addressed from `/`) until the overlay
- * (`upper`, absolute paths under `root`) has its own copy; every write goes to the overlay; deletions are
- * recorded so the base's files stay hidden. The record (deletions, the base's hash of each changed file)
- * lives in a hidden file of the overlay, so it is committed with the call's own changes.
+ * A copy-on-write workspace: review mode's staging (a {@link StagedLayer} seen through a {@link StagedFs})
+ * over `base` (addressed from `/`, shown at `root`). Every write is staged; the layer is kept in `upper`
+ * (the workspace's own storage, committed by `flush`) after each change, so a reload finds it again.
+ * `atomicWrites`: the base replaces a file's content in one step (accepting then writes in place).
  */
-export function overlayFs(options: { upper: FsPromises; base: FsPromises; root: string; flush: () => Promise<void> }): { fs: FsPromises; control: OverlayControl } {
-  const overlay = new Overlay(options);
-  const fs: FsPromises = {
-    readFile: (path) => overlay.readFile(path),
-    writeFile: (path, data) => overlay.writeFile(path, data),
-    mkdir: (path, opts) => overlay.mkdir(path, opts),
-    readdir: ((path: string, opts?: { withFileTypes: true }) => overlay.readdir(path, opts)) as FsPromises['readdir'],
-    stat: (path) => overlay.stat(path),
-    lstat: (path) => overlay.lstat(path),
-    readlink: (path) => overlay.readlink(path),
-    symlink: (target, path) => overlay.symlink(target, path),
-    rename: (oldPath, newPath) => overlay.rename(oldPath, newPath),
-    rm: (path, opts) => overlay.rm(path, opts),
-    unlink: (path) => overlay.removeMerged(path, false, 'unlink'),
-  };
-  const control: OverlayControl = {
-    changes: () => overlay.changes(),
-    apply: () => overlay.apply(),
-    discard: () => overlay.discard(),
-  };
-  return { fs, control };
+export async function overlayFs(options: { upper: FsPromises; base: FsPromises; root: string; flush: () => Promise<void>; atomicWrites?: boolean }): Promise<{ fs: FsPromises; control: OverlayControl }> {
+  const scratch = new MemoryFs();
+  scratch.mkdirSync(options.root, { recursive: true });
+  const lower = mountTable(fsFromSync(scratch), [{ path: options.root, fs: options.base }]);
+  const { layer, keeper } = await openLayer(options.upper, options.root, lower);
+  const overlay = new Overlay(layer, lower, options.root, keeper, options.flush, options.atomicWrites === true);
+  return { fs: overlay.port(), control: overlay };
 }
 
-/** Where a path lives now: the overlay, the base, or nowhere. */
-type Located = { where: 'upper' | 'lower'; stats: FsStats; rel: string[] } | { where: 'none'; rel: string[] | undefined };
-
-/** A file an apply wrote to the base, with its content before (undefined: it did not exist), to restore on failure. */
-interface Applied {
-  rel: string[];
-  before: Uint8Array | undefined;
+/** An lstat of `path`, or undefined when nothing is there. */
+async function statOrNothing(fs: FsPromises, path: string): Promise<FsStats | undefined> {
+  try {
+    return await fs.lstat(path);
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw error;
+  }
 }
 
-/** The merged view of {@link overlayFs} and its review operations (changes, apply, discard). */
-class Overlay {
-  readonly #upper: FsPromises;
-  readonly #base: FsPromises;
+/** The bytes of the file at `path` in `fs`, or null when no file is there. */
+async function fileBytes(fs: FsPromises, path: string): Promise<Uint8Array | null> {
+  const stats = await statOrNothing(fs, path);
+  return stats && !stats.isDirectory() ? fs.readFile(path) : null;
+}
+
+/** The overlay workspace: its staged view, its record, and the review of its changes. */
+class Overlay implements OverlayControl {
+  readonly #layer: StagedLayer;
+  /** The base, shown at the root. */
+  readonly #lower: FsPromises;
+  readonly #root: string;
+  readonly #store: LayerStore;
   readonly #flush: () => Promise<void>;
-  readonly #rootParts: string[];
-  readonly #metaPath: string;
-  #meta: Meta | undefined;
+  readonly #atomic: boolean;
 
-  constructor(options: { upper: FsPromises; base: FsPromises; root: string; flush: () => Promise<void> }) {
-    this.#upper = options.upper;
-    this.#base = options.base;
-    this.#flush = options.flush;
-    this.#rootParts = split(options.root);
-    this.#metaPath = `/${[...this.#rootParts, META].join('/')}`;
+  constructor(layer: StagedLayer, lower: FsPromises, root: string, store: LayerStore, flush: () => Promise<void>, atomic: boolean) {
+    this.#layer = layer;
+    this.#lower = lower;
+    this.#root = root;
+    this.#store = store;
+    this.#flush = flush;
+    this.#atomic = atomic;
   }
 
-  // --- paths -------------------------------------------------------------------------------------
-
-  /** Relative parts of an absolute path inside the workspace, or undefined outside it. */
-  #relParts(path: string): string[] | undefined {
-    const parts = split(path);
-    const rootParts = this.#rootParts;
-    if (parts.length < rootParts.length || rootParts.some((p, i) => parts[i] !== p)) return undefined;
-    return parts.slice(rootParts.length);
+  /** Keeps the layer in the store. */
+  #save(): Promise<void> {
+    return this.#store.save(this.#layer);
   }
 
-  #up(rel: string[]): string {
-    return `/${[...this.#rootParts, ...rel].join('/')}`;
+  /** The staged view as an fs port; each change is recorded in the store before it resolves. */
+  port(): FsPromises {
+    const view = new StagedFs(this.#lower, this.#layer, this.#root).port();
+    const saving = <A extends unknown[], R>(fn: (...args: A) => Promise<R>) => async (...args: A): Promise<R> => {
+      try {
+        return await fn(...args);
+      } finally {
+        await this.#save();
+      }
+    };
+    return {
+      ...view,
+      writeFile: saving(view.writeFile),
+      writeFileAtomic: saving(view.writeFile),
+      mkdir: saving(view.mkdir),
+      rename: saving(view.rename),
+      rm: saving(view.rm),
+      unlink: saving(view.unlink),
+    };
   }
 
-  #isMeta(path: string): boolean {
-    const rel = this.#relParts(path);
-    return rel !== undefined && rel.length === 1 && rel[0] === META;
+  /** The workspace-relative path of an absolute one under the root, or undefined outside it. */
+  #rel(path: string): string | undefined {
+    return path.startsWith(`${this.#root}/`) ? path.slice(this.#root.length + 1) : undefined;
   }
-
-  // --- the record --------------------------------------------------------------------------------
-
-  async #loadMeta(): Promise<Meta> {
-    if (this.#meta) return this.#meta;
-    try {
-      this.#meta = JSON.parse(new TextDecoder().decode(await this.#upper.readFile(this.#metaPath))) as Meta;
-    } catch (error) {
-      if (code(error) !== 'ENOENT') throw error;
-      this.#meta = { deleted: [], originals: {} };
-    }
-    return this.#meta;
-  }
-
-  async #saveMeta(): Promise<void> {
-    const m = await this.#loadMeta();
-    if (m.deleted.length === 0 && Object.keys(m.originals).length === 0) await this.#upper.rm(this.#metaPath, { force: true });
-    else await this.#upper.writeFile(this.#metaPath, JSON.stringify(m));
-  }
-
-  /** Records the base's hash of `rel` (and, for a folder, of every file under it) before the first change. */
-  async #remember(rel: string[]): Promise<void> {
-    const m = await this.#loadMeta();
-    const visible = !hidden(m, rel);
-    const files = visible ? await this.#lowerFiles(rel) : [];
-    if (files.length === 0 && !(key(rel) in m.originals)) {
-      const stats = visible ? await this.#lowerStat(rel) : undefined;
-      if (!stats?.isDirectory()) m.originals[key(rel)] = null;
-    }
-    for (const file of files) {
-      if (key(file) in m.originals) continue;
-      m.originals[key(file)] = await sha256(await this.#base.readFile(low(file)));
-    }
-  }
-
-  // --- lookups -----------------------------------------------------------------------------------
-
-  async #inUpper(path: string): Promise<FsStats | undefined> {
-    return statOrNothing(() => this.#upper.lstat(path));
-  }
-
-  async #lowerStat(rel: string[]): Promise<FsStats | undefined> {
-    return statOrNothing(() => this.#base.lstat(low(rel)));
-  }
-
-  /** Where `path` lives now: the overlay, the base, or nowhere. */
-  async #locate(path: string): Promise<Located> {
-    if (this.#isMeta(path)) return { where: 'none', rel: undefined };
-    const rel = this.#relParts(path);
-    const own = await this.#inUpper(path);
-    if (own) return { where: 'upper', stats: own, rel: rel ?? [] };
-    if (rel === undefined) return { where: 'none', rel };
-    const m = await this.#loadMeta();
-    if (hidden(m, rel)) return { where: 'none', rel };
-    const stats = await this.#lowerStat(rel);
-    return stats ? { where: 'lower', stats, rel } : { where: 'none', rel };
-  }
-
-  async #lowerFiles(rel: string[]): Promise<string[][]> {
-    const stats = await this.#lowerStat(rel);
-    if (!stats) return [];
-    if (!stats.isDirectory()) return [rel];
-    const out: string[][] = [];
-    for (const d of await this.#base.readdir(low(rel), { withFileTypes: true })) out.push(...(await this.#lowerFiles([...rel, d.name])));
-    return out;
-  }
-
-  async #upperFiles(rel: string[]): Promise<string[][]> {
-    const path = this.#up(rel);
-    const stats = await this.#inUpper(path);
-    if (!stats) return [];
-    if (!stats.isDirectory()) return rel.length === 1 && rel[0] === META ? [] : [rel];
-    const out: string[][] = [];
-    for (const name of await this.#upper.readdir(path)) out.push(...(await this.#upperFiles([...rel, name])));
-    return out;
-  }
-
-  async #readLower(rel: string[]): Promise<Uint8Array | undefined> {
-    const stats = await this.#lowerStat(rel);
-    return stats && !stats.isDirectory() ? this.#base.readFile(low(rel)) : undefined;
-  }
-
-  /** Makes the overlay hold `rel`'s parent folders (which exist in the merged view). */
-  async #ensureParent(path: string): Promise<void> {
-    const rel = this.#relParts(path);
-    if (!rel || rel.length <= 1) return;
-    const parent = rel.slice(0, -1);
-    const found = await this.#locate(this.#up(parent));
-    if (found.where === 'none') throw fsError('ENOENT', 'open', path, 'no such file or directory');
-    if (!found.stats.isDirectory()) throw fsError('ENOTDIR', 'open', path, 'not a directory');
-    if (found.where === 'lower') await this.#upper.mkdir(this.#up(parent), { recursive: true });
-  }
-
-  // --- the merged filesystem ---------------------------------------------------------------------
-
-  async readFile(path: string): Promise<Uint8Array> {
-    const found = await this.#locate(path);
-    if (found.where === 'upper') return this.#upper.readFile(path);
-    if (found.where === 'lower') return this.#base.readFile(low(found.rel));
-    throw fsError('ENOENT', 'open', path, 'no such file or directory');
-  }
-
-  async writeFile(path: string, data: Uint8Array | string): Promise<void> {
-    if (this.#isMeta(path)) throw fsError('EACCES', 'open', path, 'reserved for the overlay');
-    const rel = this.#relParts(path);
-    if (rel === undefined) return this.#upper.writeFile(path, data);
-    const found = await this.#locate(path);
-    if (found.where !== 'none' && found.stats.isDirectory()) throw fsError('EISDIR', 'open', path, 'illegal operation on a directory');
-    await this.#ensureParent(path);
-    await this.#remember(rel);
-    await this.#upper.writeFile(path, data);
-    await this.#saveMeta();
-  }
-
-  async mkdir(path: string, opts?: { recursive?: boolean }): Promise<unknown> {
-    const found = await this.#locate(path);
-    if (found.where !== 'none') {
-      if (opts?.recursive && found.stats.isDirectory()) return undefined;
-      throw fsError('EEXIST', 'mkdir', path, 'file already exists');
-    }
-    if (!opts?.recursive) await this.#ensureParent(path);
-    return this.#upper.mkdir(path, { recursive: true });
-  }
-
-  async readdir(path: string, options?: { withFileTypes: true }): Promise<string[] | FsDirent[]> {
-    const found = await this.#locate(path);
-    if (found.where === 'none') throw fsError('ENOENT', 'scandir', path, 'no such file or directory');
-    if (!found.stats.isDirectory()) throw fsError('ENOTDIR', 'scandir', path, 'not a directory');
-    const m = await this.#loadMeta();
-    const byName = new Map<string, FsDirent>();
-    const rel = found.rel;
-    if (rel && !hidden(m, rel) && (await this.#lowerStat(rel))?.isDirectory()) {
-      for (const d of await this.#base.readdir(low(rel), { withFileTypes: true })) if (!m.deleted.includes(key([...rel, d.name]))) byName.set(d.name, d);
-    }
-    if (found.where === 'upper') {
-      for (const d of await this.#upper.readdir(path, { withFileTypes: true })) if (!(rel?.length === 0 && d.name === META)) byName.set(d.name, d);
-    }
-    const list = [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    return options ? list : list.map((d) => d.name);
-  }
-
-  async stat(path: string): Promise<FsStats> {
-    const found = await this.#locate(path);
-    if (found.where === 'upper') return this.#upper.stat(path);
-    if (found.where === 'lower') return this.#base.stat(low(found.rel));
-    throw fsError('ENOENT', 'stat', path, 'no such file or directory');
-  }
-
-  async lstat(path: string): Promise<FsStats> {
-    const found = await this.#locate(path);
-    if (found.where === 'none') throw fsError('ENOENT', 'lstat', path, 'no such file or directory');
-    return found.stats;
-  }
-
-  async readlink(path: string): Promise<string> {
-    const found = await this.#locate(path);
-    if (found.where === 'upper') return this.#upper.readlink(path);
-    if (found.where === 'lower') return this.#base.readlink(low(found.rel));
-    throw fsError('ENOENT', 'readlink', path, 'no such file or directory');
-  }
-
-  async symlink(target: string, path: string): Promise<void> {
-    await this.#ensureParent(path);
-    const rel = this.#relParts(path);
-    if (rel) await this.#remember(rel);
-    await this.#upper.symlink(target, path);
-    await this.#saveMeta();
-  }
-
-  async rename(oldPath: string, newPath: string): Promise<void> {
-    const found = await this.#locate(oldPath);
-    if (found.where === 'none') throw fsError('ENOENT', 'rename', oldPath, 'no such file or directory');
-    const target = await this.#locate(newPath);
-    if (target.where !== 'none') await this.removeMerged(newPath, true, 'rename');
-    await this.#copy(oldPath, newPath);
-    await this.removeMerged(oldPath, true, 'rename');
-  }
-
-  /** Copies `from` (a file, link or folder tree) to `to` in the merged view. */
-  async #copy(from: string, to: string): Promise<void> {
-    const stats = await this.lstat(from);
-    if (stats.isDirectory()) {
-      await this.mkdir(to, { recursive: true });
-      for (const name of (await this.readdir(from)) as string[]) await this.#copy(`${from}/${name}`, `${to}/${name}`);
-    } else if (stats.isSymbolicLink()) {
-      await this.symlink(await this.readlink(from), to);
-    } else {
-      await this.writeFile(to, await this.readFile(from));
-    }
-  }
-
-  async rm(path: string, opts?: { recursive?: boolean; force?: boolean }): Promise<void> {
-    try {
-      await this.removeMerged(path, opts?.recursive === true, 'rm');
-    } catch (error) {
-      if (!(opts?.force && code(error) === 'ENOENT')) throw error;
-    }
-  }
-
-  async removeMerged(path: string, recursive: boolean, syscall: string): Promise<void> {
-    const found = await this.#locate(path);
-    if (found.where === 'none') throw fsError('ENOENT', syscall, path, 'no such file or directory');
-    if (found.stats.isDirectory() && !recursive) throw fsError('EISDIR', syscall, path, 'is a directory');
-    const rel = found.rel;
-    if (!rel || rel.length === 0) throw fsError('EPERM', syscall, path, 'cannot remove the workspace root');
-    await this.#remember(rel);
-    if (found.where === 'upper') await this.#upper.rm(path, { recursive: true });
-    const m = await this.#loadMeta();
-    if ((await this.#lowerStat(rel)) && !m.deleted.includes(key(rel))) m.deleted.push(key(rel));
-    await this.#saveMeta();
-  }
-
-  // --- review ------------------------------------------------------------------------------------
 
   async changes(): Promise<OverlayChange[]> {
-    const m = await this.#loadMeta();
     const out: OverlayChange[] = [];
-    const own = await this.#upperFiles([]);
-    const ownKeys = new Set(own.map(key));
-    for (const rel of own) {
-      const after = await this.#upper.readFile(this.#up(rel));
-      const before = await this.#readLower(rel);
-      if (before && equalBytes(before, after)) continue;
-      const conflict = await conflictOf(m, rel, before);
-      out.push({ path: key(rel), kind: before ? 'modified' : 'created', diff: diffOf(key(rel), before, after), ...(conflict ? { conflict } : {}) });
-    }
-    const seen = new Set<string>();
-    for (const d of m.deleted) {
-      for (const rel of await this.#lowerFiles(split(d))) {
-        const k = key(rel);
-        if (ownKeys.has(k) || seen.has(k)) continue;
-        seen.add(k);
-        const before = await this.#base.readFile(low(rel));
-        const conflict = await conflictOf(m, rel, before);
-        out.push({ path: k, kind: 'deleted', diff: diffOf(k, before, undefined), ...(conflict ? { conflict } : {}) });
+    for (const [path, file] of [...this.#layer.files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      const rel = this.#rel(path);
+      if (rel === undefined) continue;
+      const now = await fileBytes(this.#lower, path);
+      const conflict = sameBytes(now, file.base) ? undefined : file.base === null ? 'the base has a file here now that it did not have' : now === null ? 'the file was deleted from the base since' : 'the base file changed since the overlay changed it';
+      if (file.content === null && now === null) {
+        if (conflict) out.push({ path: rel, kind: 'deleted', diff: '', conflict });
+        continue;
       }
+      if (sameBytes(now, file.content)) continue;
+      const kind = file.content === null ? 'deleted' : now === null ? 'created' : 'modified';
+      out.push({ path: rel, kind, diff: diffOf(rel, now, file.content), ...(conflict ? { conflict } : {}) });
     }
-    // A file deleted in the overlay that the base has lost since: a conflict too.
-    for (const [k, was] of Object.entries(m.originals)) {
-      if (was === null || ownKeys.has(k) || seen.has(k) || out.some((c) => c.path === k)) continue;
-      const rel = split(k);
-      if ((await this.#lowerStat(rel)) === undefined && hidden(m, rel)) {
-        out.push({ path: k, kind: 'deleted', diff: '', conflict: 'the file was deleted from the base since' });
-      }
-    }
-    return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return out;
   }
 
   async apply(): Promise<OverlayApplyResult> {
@@ -403,82 +164,78 @@ class Overlay {
     return { applied: list.map((c) => c.path), conflicts: [] };
   }
 
-  /** Writes each change to the base (recording in `done` what it replaced), then removes the folders the overlay deleted. */
+  /** Writes each change to the base (recording in `done` what it replaced), then removes the folders the overlay removed and makes the ones it made. */
   async #writeToBase(list: readonly OverlayChange[], done: Applied[]): Promise<void> {
-    const base = this.#base;
+    const lower = this.#lower;
+    const layer = this.#layer;
     for (const change of list) {
-      const rel = split(change.path);
-      const before = await this.#readLower(rel);
-      if (change.kind === 'deleted') {
-        await base.rm(low(rel), { force: true });
-      } else {
-        if (rel.length > 1) await base.mkdir(low(rel.slice(0, -1)), { recursive: true });
-        await base.writeFile(low(rel), await this.#upper.readFile(this.#up(rel)));
+      const path = `${this.#root}/${change.path}`;
+      const before = await fileBytes(lower, path);
+      const content = layer.files.get(path)?.content ?? null;
+      if (content === null) await lower.rm(path, { force: true });
+      else {
+        await lower.mkdir(path.slice(0, path.lastIndexOf('/')), { recursive: true });
+        await lower.writeFile(path, content);
       }
-      done.push({ rel, before });
+      done.push({ path, before });
     }
-    const m = await this.#loadMeta();
-    for (const d of m.deleted) {
-      const rel = split(d);
-      if ((await this.#lowerStat(rel))?.isDirectory() && !(await this.#inUpper(this.#up(rel)))) await base.rm(low(rel), { recursive: true, force: true });
+    for (const dir of [...layer.removed].sort()) {
+      if (layer.dirs.has(dir) || layer.liveBelow(dir) || !(await statOrNothing(lower, dir))?.isDirectory()) continue;
+      await lower.rm(dir, { recursive: true, force: true });
     }
+    for (const dir of [...layer.dirs].sort()) if (this.#rel(dir) !== undefined && !layer.hidden(dir)) await lower.mkdir(dir, { recursive: true });
   }
 
   /** Puts back what an apply that failed had written to the base, newest first. */
   async #restoreBase(done: Applied[]): Promise<void> {
-    for (const { rel, before } of done.reverse()) {
-      if (before === undefined) await this.#base.rm(low(rel), { force: true }).catch(() => undefined);
-      else await this.#base.writeFile(low(rel), before).catch(() => undefined);
+    for (const { path, before } of done.reverse()) {
+      if (before === null) await this.#lower.rm(path, { force: true }).catch(() => undefined);
+      else await this.#lower.writeFile(path, before).catch(() => undefined);
     }
   }
 
   async discard(): Promise<void> {
-    for (const name of await this.#upper.readdir(this.#up([]))) await this.#upper.rm(this.#up([name]), { recursive: true, force: true });
-    this.#meta = { deleted: [], originals: {} };
+    this.#layer.files.clear();
+    this.#layer.dirs.clear();
+    this.#layer.removed.clear();
+    await this.#save();
     await this.#flush();
   }
-}
 
-/** The base path of workspace-relative parts (the base is addressed from `/`). */
-function low(rel: string[]): string {
-  return `/${rel.join('/')}`;
-}
-
-/** The record's key of workspace-relative parts. */
-function key(rel: string[]): string {
-  return rel.join('/');
-}
-
-/** Whether `rel` or a folder above it was deleted in the overlay. */
-function hidden(m: Meta, rel: string[]): boolean {
-  for (let i = 1; i <= rel.length; i += 1) if (m.deleted.includes(key(rel.slice(0, i)))) return true;
-  return false;
-}
-
-/** An lstat, or undefined when the path does not exist (ENOENT, ENOTDIR). */
-async function statOrNothing(lstat: () => Promise<FsStats>): Promise<FsStats | undefined> {
-  try {
-    return await lstat();
-  } catch (error) {
-    if (code(error) === 'ENOENT' || code(error) === 'ENOTDIR') return undefined;
-    throw error;
+  review(setup: ReviewSetup): ReviewPort {
+    // Accepting writes to the base (shown at the root); nothing the workspace's view shows changes, so no journal records it.
+    const save = (): Promise<void> => this.#save();
+    const base = { root: this.#root, fs: this.#lower, atomicWrites: this.#atomic, flush: async () => (await save(), await this.#flush()) } as unknown as Platform;
+    const review = createReview(base, { withPathLock: setup.withPathLock, journal: undefined }, this.#layer);
+    return {
+      hasPending: (id) => review.hasPending(id),
+      view: (id) => review.view(id),
+      pending: (id) => review.pending(id),
+      accept: async (id, selection) => {
+        try {
+          return await review.accept(id, selection);
+        } finally {
+          await save();
+        }
+      },
+      reject: async (id, options) => {
+        try {
+          return await review.reject(id, options);
+        } finally {
+          await save();
+          await this.#flush();
+        }
+      },
+      takeNote: (id) => review.takeNote(id),
+      keepNote: (id, note) => review.keepNote(id, note),
+    };
   }
-}
-
-/** Why the base's `rel` (now `current`) no longer matches the hash recorded before the overlay changed it, or undefined. */
-async function conflictOf(m: Meta, rel: string[], current: Uint8Array | undefined): Promise<string | undefined> {
-  const k = key(rel);
-  if (!(k in m.originals)) return undefined;
-  const was = m.originals[k];
-  const now = current === undefined ? null : await sha256(current);
-  if (was === now) return undefined;
-  return was === null ? 'the base has a file here now that it did not have' : now === null ? 'the file was deleted from the base since' : 'the base file changed since the overlay changed it';
 }
 
 /** The unified diff of one change (a line for a binary file). */
-function diffOf(path: string, before: Uint8Array | undefined, after: Uint8Array | undefined): string {
-  const a = asText(before);
-  const b = asText(after);
-  if (a === undefined || b === undefined) return `Binary file ${path} ${after === undefined ? 'deleted' : before === undefined ? 'created' : 'changed'}\n`;
+function diffOf(path: string, before: Uint8Array | null, after: Uint8Array | null): string {
+  const a = textOf(before);
+  const b = textOf(after);
+  if (a === null || b === null) return `Binary file ${path} ${after === null ? 'deleted' : before === null ? 'created' : 'changed'}\n`;
   return formatPatch(structuredPatch(path, path, a, b, '', '', { context: 3 }), FILE_HEADERS_ONLY);
 }

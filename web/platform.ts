@@ -9,6 +9,7 @@ import { resolveIdbFactory, WorkspaceDb, type FsRecord } from './idb.js';
 import { JournaledWorkspace } from './journal.js';
 import { IdbJournalStore } from './journal-store.js';
 import type { JournalStore } from '../src/journal/store.js';
+import type { ReviewSetup } from '../src/core/journal-port.js';
 import type { OverlayApplyResult, OverlayChange, OverlayControl } from './overlay.js';
 import { WebStateStore } from './state.js';
 
@@ -82,9 +83,11 @@ export interface WebPlatformOptions {
    */
   mounts?: Record<string, WebMountSource>;
   /**
-   * Makes the workspace a copy-on-write layer over `base`: the base is read, every write goes to the
-   * workspace's own storage (IndexedDB by default), and `changes()` / `apply()` / `discard()` review them.
-   * `base` is a mount source as in `mounts`.
+   * Makes the workspace a copy-on-write layer over `base`: the base is read, every write is staged as
+   * in review mode and kept in the workspace's own storage (IndexedDB by default, so it survives a
+   * reload), and `changes()` / `apply()` / `discard()` review them as a whole; a runner's
+   * `pendingChanges` / `accept` / `reject` review them per file or hunk (for a conversation the runner
+   * does not review itself). `base` is a mount source as in `mounts`.
    */
   overlay?: { base: WebMountSource };
   /** Files to create when the workspace is new (path relative to the root → text or bytes), in one transaction. */
@@ -330,6 +333,7 @@ export function createWebPlatform(options: WebPlatformOptions): WebPlatform {
           changes: async () => (await files.review()).changes(),
           apply: async () => (await files.review()).apply(),
           discard: async () => (await files.review()).discard(),
+          stagedReview: async (setup: ReviewSetup) => (await files.review()).review(setup),
         }
       : {}),
     ...(shell ? { runCommand: (request: RunCommandRequest, signal: AbortSignal) => shell.run({ ...request, fs, root: WORKSPACE_ROOT }, signal) } : {}),

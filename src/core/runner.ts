@@ -171,6 +171,9 @@ export class ToolRunner implements ToolHost {
   /** Review mode, when the `review` option is on; and whether it is for a conversation. */
   readonly #review: ReviewPort | undefined;
   readonly #reviewOn: (conversationId: string) => boolean;
+  /** The platform's own staging's review (an overlay's), asked for on first use; and once it answered. */
+  #platformReview: Promise<ReviewPort> | undefined;
+  #platformReviewReady: ReviewPort | undefined;
 
   /**
    * Checks `options` (see {@link ToolRunnerOptions}); `defaults` fill what they leave out (the
@@ -518,10 +521,14 @@ export class ToolRunner implements ToolHost {
    * ('create' | 'modify' | 'delete'), diff, hunks, conflict? }`, each hunk `{ id, oldStart, oldLines,
    * newStart, newLines, diff }` (unified diff hunks with 3 lines of context; a created, deleted or
    * binary file is one hunk). `conflict` (a diff) is set when the workspace's file changed since the
-   * conversation first changed it. Throws a TypeError on a runner without `review`. See docs/journal.md.
+   * conversation first changed it. On a platform that stages every write itself (the web platform's
+   * overlay), a conversation this runner does not review gets the platform's staged changes, and
+   * accepting writes them to the overlay's base. Throws a TypeError on a runner without `review` on a
+   * platform without such staging. See docs/journal.md.
    */
   pendingChanges(conversationId: string = this.conversationId): Promise<PendingChanges> {
-    return this.#reviewOrThrow('pendingChanges').pending(conversationId);
+    this.#reviewOrThrow('pendingChanges');
+    return this.#reviewFor(conversationId).then((review) => review.pending(conversationId));
   }
 
   /**
@@ -535,9 +542,11 @@ export class ToolRunner implements ToolHost {
    * `review`; rejects with `execution_failed` when a write fails (files written before it stay written).
    */
   accept(conversationId: string, selection: ReviewSelection = {}): Promise<AcceptResult> {
-    const review = this.#reviewOrThrow('accept');
-    // On a platform with `batch`, not inside another caller's batch (whose failed commit would undo these writes).
-    return this.platform.batch ? this.#calls.run('calls', () => review.accept(conversationId, selection)) : review.accept(conversationId, selection);
+    this.#reviewOrThrow('accept');
+    return this.#reviewFor(conversationId).then((review) =>
+      // On a platform with `batch`, not inside another caller's batch (whose failed commit would undo these writes).
+      this.platform.batch ? this.#calls.run('calls', () => review.accept(conversationId, selection)) : review.accept(conversationId, selection),
+    );
   }
 
   /**
@@ -547,12 +556,36 @@ export class ToolRunner implements ToolHost {
    * Answers `{ reverted, hunks }`. Throws a TypeError as {@link accept} does.
    */
   reject(conversationId: string, options: RejectOptions = {}): Promise<RejectResult> {
-    return this.#reviewOrThrow('reject').reject(conversationId, options);
+    this.#reviewOrThrow('reject');
+    return this.#reviewFor(conversationId).then((review) => review.reject(conversationId, options));
   }
 
-  #reviewOrThrow(method: string): ReviewPort {
-    if (!this.#review) throw new TypeError(`ToolRunner.${method}: this runner is not in review mode; create it with review: true (or a function choosing the conversations)`);
-    return this.#review;
+  /** Throws the TypeError of a runner with no review: neither the `review` option nor a platform that stages its writes. */
+  #reviewOrThrow(method: string): void {
+    if (!this.#review && typeof this.platform.stagedReview !== 'function') {
+      throw new TypeError(`ToolRunner.${method}: this runner is not in review mode; create it with review: true (or a function choosing the conversations)`);
+    }
+  }
+
+  /**
+   * The review that answers for `conversationId`: the runner's own when it reviews the conversation
+   * (or holds staged changes of it), else the platform's staging (an overlay's) when it has one, else
+   * the runner's own.
+   */
+  async #reviewFor(conversationId: string): Promise<ReviewPort> {
+    const own = this.#review;
+    if (own && (this.#reviewOn(conversationId) || own.hasPending(conversationId))) return own;
+    const staged = await this.#stagedReview();
+    return (staged ?? own) as ReviewPort;
+  }
+
+  /** The platform's staging's review (asked for once), or undefined when the platform stages nothing itself. */
+  async #stagedReview(): Promise<ReviewPort | undefined> {
+    if (typeof this.platform.stagedReview !== 'function') return undefined;
+    const asked = (this.#platformReview ??= this.platform.stagedReview({ withPathLock: (path, fn) => this.#contextHost.withPathLock(path, fn), journal: undefined }));
+    asked.catch(() => (this.#platformReview = undefined));
+    this.#platformReviewReady = await asked;
+    return this.#platformReviewReady;
   }
 
   /** The staged view a call of `conversationId` works in, when its conversation is reviewed or has staged changes. */
@@ -642,7 +675,10 @@ export class ToolRunner implements ToolHost {
   async #run(name: string, rawArgs: unknown, options: RunOptions, id: string | undefined): Promise<Outcome> {
     // A review's rejections reach the model with its next call in the conversation (the first to start), once.
     const conversationId = options.conversationId ?? this.conversationId;
-    const note = this.#review?.takeNote(conversationId);
+    // A note of the platform's staging's review (an overlay's) when the runner's own has none.
+    const ownNote = this.#review?.takeNote(conversationId);
+    const from = ownNote === undefined ? this.#platformReviewReady : this.#review;
+    const note = ownNote ?? this.#platformReviewReady?.takeNote(conversationId);
     let outcome: Outcome;
     try {
       outcome = { ok: true, value: await this.#invoke(name, rawArgs, options, id) };
@@ -651,7 +687,7 @@ export class ToolRunner implements ToolHost {
     }
     if (note === undefined) return outcome;
     const noted = withNote(outcome, note, this.#lookup(name)?.outputSchema !== undefined);
-    if (!noted) this.#review?.keepNote(conversationId, note);
+    if (!noted) from?.keepNote(conversationId, note);
     return noted ?? outcome;
   }
 

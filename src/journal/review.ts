@@ -43,9 +43,13 @@ interface Described {
   diff: string;
 }
 
-/** Makes the review mode of a runner over `platform` (the package's runner's default). */
-export function createReview(platform: Platform, setup: ReviewSetup): ReviewPort {
-  return new Review(platform, setup);
+/**
+ * Makes the review mode of a runner over `platform` (the package's runner's default). With `shared`,
+ * every conversation's staged layer is that one (a staging kept by the platform itself, such as the
+ * web overlay's): the review lists, accepts into `platform.fs` and rejects its changes.
+ */
+export function createReview(platform: Platform, setup: ReviewSetup, shared?: StagedLayer): ReviewPort {
+  return new Review(platform, setup, shared);
 }
 
 /** Describes a staged file: kind, hunks (ids `<tag>.<version>.<n>`), whole diff. */
@@ -131,20 +135,28 @@ class Review implements ReviewPort {
   readonly #layers = new Map<string, { layer: StagedLayer; view: StagedView }>();
   /** Per conversation, the notes not yet given to the model, oldest first. */
   readonly #notes = new Map<string, string[]>();
+  /** The one layer of every conversation, when the platform keeps the staging. */
+  readonly #shared: StagedLayer | undefined;
 
-  constructor(platform: Platform, setup: ReviewSetup) {
+  constructor(platform: Platform, setup: ReviewSetup, shared?: StagedLayer) {
     this.#platform = platform;
     this.#setup = setup;
+    this.#shared = shared;
+  }
+
+  /** The staged layer of `conversationId`, when it has one. */
+  #layerOf(conversationId: string): StagedLayer | undefined {
+    return this.#shared ?? this.#layers.get(conversationId)?.layer;
   }
 
   hasPending(conversationId: string): boolean {
-    return (this.#layers.get(conversationId)?.layer.files.size ?? 0) > 0;
+    return (this.#layerOf(conversationId)?.files.size ?? 0) > 0;
   }
 
   view(conversationId: string): StagedView {
     let found = this.#layers.get(conversationId);
     if (!found) {
-      const layer = new StagedLayer();
+      const layer = this.#shared ?? new StagedLayer();
       const fs = new StagedFs(this.#platform.fs, layer, this.#platform.root).port();
       found = { layer, view: { fs, platform: stagedPlatform(this.#platform, fs) } };
       this.#layers.set(conversationId, found);
@@ -153,7 +165,7 @@ class Review implements ReviewPort {
   }
 
   async pending(conversationId: string): Promise<PendingChanges> {
-    const layer = this.#layers.get(conversationId)?.layer;
+    const layer = this.#layerOf(conversationId);
     const files: PendingFile[] = [];
     for (const path of [...(layer?.files.keys() ?? [])].sort()) {
       const file = layer?.files.get(path) as StagedFile;
@@ -214,7 +226,7 @@ class Review implements ReviewPort {
 
   /** The layer and the files a selection names, each described, under their locks; `fn` acts on them. */
   async #select<T>(method: string, conversationId: string, selection: ReviewSelection, fn: (layer: StagedLayer, described: Described[], chosen: Chosen) => Promise<T>): Promise<T> {
-    const layer = this.#layers.get(conversationId)?.layer;
+    const layer = this.#layerOf(conversationId);
     const paths = this.#paths(method, layer, selection);
     return this.#withLocks(paths, async () => {
       const current = layer ?? new StagedLayer();

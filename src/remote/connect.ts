@@ -130,7 +130,7 @@ export interface RemoteToolRunner extends ToolHost {
    * the answers yourself.
    */
   replay(cassette: Cassette, options?: { conversationId?: string }): Promise<ReplayResult>;
-  /** {@link ToolRunner.pendingChanges} of a worker runner created with `review`; a TypeError without it. */
+  /** {@link ToolRunner.pendingChanges} of a worker runner created with `review` (or on an overlay workspace); a TypeError without either. */
   pendingChanges(conversationId?: string): Promise<PendingChanges>;
   /** {@link ToolRunner.accept} in the worker: writes the chosen staged hunks; a bad or stale selection is a TypeError. */
   accept(conversationId: string, selection?: ReviewSelection): Promise<AcceptResult>;

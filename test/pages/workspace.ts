@@ -119,6 +119,10 @@ const tw = {
   changes: () => settle(() => current().changes!()),
   apply: () => settle(() => current().apply!()),
   discard: () => settle(() => current().discard!()),
+  /** The runner's review of a conversation (on an overlay: the overlay's staged changes). */
+  pending: (conversationId: string) => settle(() => runner!.pendingChanges(conversationId)),
+  accept: (conversationId: string, selection: { paths?: string[]; hunks?: string[] }) => settle(() => runner!.accept(conversationId, selection)),
+  reject: (conversationId: string, selection: { paths?: string[]; hunks?: string[]; reason?: string }) => settle(() => runner!.reject(conversationId, selection)),
   async close(): Promise<void> {
     await platform?.dispose();
     platform = undefined;
