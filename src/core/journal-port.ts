@@ -365,3 +365,17 @@ export interface ReviewSetup {
   /** The runner's change journal: accepted writes are recorded as its turns. Absent: not recorded. */
   journal: ChangeJournalPort | undefined;
 }
+
+/**
+ * A platform that stages every write itself until the host accepts it (the web platform's overlay):
+ * `stagedReview` gives the review of those staged changes, which a runner's `pendingChanges` /
+ * `accept` / `reject` answer with for a conversation it does not review itself. Called once per runner.
+ */
+export interface StagingPlatform extends Platform {
+  stagedReview(setup: ReviewSetup): Promise<ReviewPort>;
+}
+
+/** Whether `platform` stages its writes itself (see {@link StagingPlatform}). */
+export function isStagingPlatform(platform: Platform): platform is StagingPlatform {
+  return typeof (platform as Partial<StagingPlatform>).stagedReview === 'function';
+}

@@ -1,6 +1,5 @@
 // The platform port: what the core runs on (a filesystem, a state store, optional capabilities).
 import type { FsPromises } from './fs-port.js';
-import type { ReviewPort, ReviewSetup } from './journal-port.js';
 import type { SearchSource } from './search-port.js';
 import type { StateStore } from './state-store.js';
 
@@ -155,12 +154,6 @@ export interface Platform {
    * Absent: writers are serialised within the process only.
    */
   lockPath?(path: string, signal: AbortSignal | undefined): Promise<() => Promise<void>>;
-  /**
-   * On a platform that stages every write itself until the host accepts it (the web platform's
-   * overlay): the review of those staged changes, which a runner's `pendingChanges` / `accept` /
-   * `reject` answer with for a conversation it does not review itself. Called once per runner.
-   */
-  stagedReview?(setup: ReviewSetup): Promise<ReviewPort>;
   dispose(): Promise<void>;
 }
 

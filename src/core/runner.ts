@@ -34,6 +34,7 @@ import {
   type RewindResult,
 } from './journal-port.js';
 import type { Cassette, RecordedCall, ReplayOptions, ReplayResult } from './journal-port.js';
+import { isStagingPlatform } from './journal-port.js';
 
 export type { CallOptions, FunctionDeclaration, ToolCall, ToolCallFailure, ToolCallResult, ToolCallSuccess, ToolMessage } from './wire.js';
 
@@ -562,7 +563,7 @@ export class ToolRunner implements ToolHost {
 
   /** Throws the TypeError of a runner with no review: neither the `review` option nor a platform that stages its writes. */
   #reviewOrThrow(method: string): void {
-    if (!this.#review && typeof this.platform.stagedReview !== 'function') {
+    if (!this.#review && !isStagingPlatform(this.platform)) {
       throw new TypeError(`ToolRunner.${method}: this runner is not in review mode; create it with review: true (or a function choosing the conversations)`);
     }
   }
@@ -581,8 +582,9 @@ export class ToolRunner implements ToolHost {
 
   /** The platform's staging's review (asked for once), or undefined when the platform stages nothing itself. */
   async #stagedReview(): Promise<ReviewPort | undefined> {
-    if (typeof this.platform.stagedReview !== 'function') return undefined;
-    const asked = (this.#platformReview ??= this.platform.stagedReview({ withPathLock: (path, fn) => this.#contextHost.withPathLock(path, fn), journal: undefined }));
+    const platform = this.platform;
+    if (!isStagingPlatform(platform)) return undefined;
+    const asked = (this.#platformReview ??= platform.stagedReview({ withPathLock: (path, fn) => this.#contextHost.withPathLock(path, fn), journal: undefined }));
     asked.catch(() => (this.#platformReview = undefined));
     this.#platformReviewReady = await asked;
     return this.#platformReviewReady;
