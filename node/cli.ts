@@ -125,6 +125,12 @@ Options:
                     mcp --http: serve a non-loopback HOST without a token (something in front
                     must authenticate); a warning goes to stderr.
   --conversation ID mcp: the conversation (tool state) of every call; default one per client session.
+  --journal         mcp: serve the session's change journal to the client's host (no tool is
+                    added for the model): resources toolhost://journal/{conversation} (its turns,
+                    files and diffs as JSON) and toolhost://journal/{conversation}/{turn} (that
+                    turn's unified diff), and the request toolhost/journal/rewind
+                    {"toTurn":N,"dryRun":false,"force":false} that puts the files back as they
+                    were after turn N.
   -h, --help        Print this text.
   --version         Print the version.
 
@@ -165,6 +171,8 @@ interface Parsed {
   allowUnauthenticated: boolean;
   maxLineBytes: number;
   conversation: string | undefined;
+  /** mcp --journal: serve the change journal to the client's host. */
+  journal: boolean;
   help: boolean;
   version: boolean;
 }
@@ -191,6 +199,7 @@ function parse(argv: readonly string[]): Parsed {
         'allow-unauthenticated': { type: 'boolean' },
         'max-line-bytes': { type: 'string' },
         conversation: { type: 'string' },
+        journal: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean' },
       },
@@ -231,6 +240,7 @@ function parse(argv: readonly string[]): Parsed {
     ['--token-file', values['token-file']],
     ['--allow-unauthenticated', values['allow-unauthenticated']],
     ['--conversation', values.conversation],
+    ['--journal', values.journal],
   ] as const;
   for (const [flag, given] of mcpOnly) {
     if (given !== undefined && command !== 'mcp') throw new UsageError(`${flag} is an option of toolhost mcp only`);
@@ -260,6 +270,7 @@ function parse(argv: readonly string[]): Parsed {
     allowUnauthenticated: values['allow-unauthenticated'] === true,
     maxLineBytes,
     conversation: values.conversation as string | undefined,
+    journal: values.journal === true,
     help: values.help === true,
     version: values.version === true,
   };
@@ -522,7 +533,12 @@ async function commandMcp(ctx: CommandContext): Promise<number> {
     return CLI_EXIT.usage;
   }
   const { parsed, runner } = ctx;
-  const serverOptions = { name: 'toolhost', version: version(), ...(parsed.conversation === undefined ? {} : { conversation: parsed.conversation }) };
+  const serverOptions = {
+    name: 'toolhost',
+    version: version(),
+    ...(parsed.conversation === undefined ? {} : { conversation: parsed.conversation }),
+    ...(parsed.journal ? { journal: true } : {}),
+  };
   if (parsed.http) return commandMcpHttp(ctx, mcp, serverOptions, parsed.http);
   const input = ctx.io.stdin ?? process.stdin;
   const output = ctx.stdout;
@@ -554,7 +570,7 @@ async function commandMcp(ctx: CommandContext): Promise<number> {
 async function commandMcpHttp(
   ctx: CommandContext,
   mcp: McpNode,
-  serverOptions: { name: string; version: string; conversation?: string },
+  serverOptions: { name: string; version: string; conversation?: string; journal?: boolean },
   address: { host: string; port: number },
 ): Promise<number> {
   const { parsed, runner, token } = ctx;

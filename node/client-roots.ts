@@ -3,6 +3,8 @@ import { fileURLToPath } from 'node:url';
 import type { McpServer } from '@modelcontextprotocol/server';
 import type { ToolHost } from '../src/core/host.js';
 import type { CallOptions, ToolCall, ToolCallResult } from '../src/core/runner.js';
+import type { ConversationChanges, RewindOptions, RewindResult } from '../src/core/journal-port.js';
+import type { JournalHost } from '../bridges/mcp/journal.js';
 
 /** A runner opened on a directory, and how to release it. */
 export interface OpenedRunner {
@@ -40,7 +42,7 @@ export function firstDirectoryRoot(roots: readonly { uri: string }[]): string | 
  * not move a workspace that calls have already used. Tool lists come from the fallback runner (the
  * tools are the same in every workspace); calls wait for the choice.
  */
-export class ClientRootsHost implements ToolHost {
+export class ClientRootsHost implements ToolHost, JournalHost {
   readonly #fallback: ToolHost;
   readonly #open: (root: string) => OpenedRunner;
   readonly #note: (line: string) => void;
@@ -77,6 +79,23 @@ export class ClientRootsHost implements ToolHost {
 
   async processToolCalls(calls: readonly ToolCall[], options?: CallOptions): Promise<ToolCallResult[]> {
     return (await this.#workspace()).processToolCalls(calls, options);
+  }
+
+  /** The chosen workspace's journal (see `ToolRunner.changes`); a TypeError when its host has none. */
+  async changes(conversationId: string): Promise<ConversationChanges> {
+    return (await this.#journal('changes')).changes(conversationId);
+  }
+
+  /** Rewinds in the chosen workspace's journal (see `ToolRunner.rewind`); a TypeError when its host has none. */
+  async rewind(conversationId: string, options: RewindOptions): Promise<RewindResult> {
+    return (await this.#journal('rewind')).rewind(conversationId, options);
+  }
+
+  async #journal(method: string): Promise<JournalHost> {
+    const host = await this.#workspace();
+    const journal = host as Partial<JournalHost>;
+    if (typeof journal.changes !== 'function' || typeof journal.rewind !== 'function') throw new TypeError(`${method}: this workspace's runner keeps no change journal`);
+    return journal as JournalHost;
   }
 
   /** Releases the runner opened on the client's root, if any (the fallback is its owner's). */

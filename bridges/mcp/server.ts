@@ -4,6 +4,7 @@ import type { PermissionAnswer, PermissionRequest } from '../../src/core/permiss
 import type { CallOptions, ToolCallResult, ToolMessage } from '../../src/core/runner.js';
 import type { JsonSchema } from '../../src/core/types.js';
 import { checkOptions, checkToolHost, is, type OptionRules } from '../../src/core/options.js';
+import { JOURNAL_CAPABILITY, isJournalHost, journalCapability, serveJournal } from './journal.js';
 
 /** The checks of {@link CreateMcpServerOptions}. */
 const MCP_SERVER_RULES: OptionRules = {
@@ -14,6 +15,7 @@ const MCP_SERVER_RULES: OptionRules = {
   timeoutMs: is.deadlineMs,
   permissionPrompt: is.withMethods(['ask', 'track'], 'a prompt from createMcpPermissionPrompt()'),
   requestState: is.withMethods(['verify'], 'an object with verify(state, ctx), such as createRequestStateCodec({ key }) from @modelcontextprotocol/server'),
+  journal: is.boolean,
 };
 
 /** Options of {@link createMcpServer}; all optional. */
@@ -44,6 +46,15 @@ export interface CreateMcpServerOptions {
    * `-32602 Invalid or expired requestState`). `createRequestStateCodec({ key })` makes one.
    */
   requestState?: { verify(state: string, ctx: ServerContext): unknown };
+  /**
+   * Serve the host's change journal to the client's host (not its model: no tool is added): the
+   * resources `toolhost://journal/{conversation}` (JSON, as `changes()` answers) and
+   * `toolhost://journal/{conversation}/{turn}` (the turn's unified diff), the request
+   * `toolhost/journal/rewind` `{ toTurn, dryRun?, force? }`, and the `experimental` capability
+   * `toolhost/journal`; each for the conversation this session's calls write into, and no other. The
+   * host must have `changes()` and `rewind()` (a `ToolRunner` with its journal on). Default false.
+   */
+  journal?: boolean;
 }
 
 /**
@@ -268,6 +279,8 @@ let instances = 0;
  * - `notifications/cancelled`, and a closed HTTP request stream, abort the call's signal (it ends
  *   `cancelled`).
  * - Permission `ask`: see {@link createMcpPermissionPrompt}.
+ * - With `journal: true`: the host's change journal as resources and the `toolhost/journal/rewind`
+ *   request, for the client's host (see {@link CreateMcpServerOptions.journal}); the tools are the same.
  *
  * The SDK's `registerTool` takes Standard Schemas with a JSON Schema view; each tool is registered
  * with one that reports the host's JSON Schema and accepts every value, since the host validates.
@@ -278,17 +291,22 @@ let instances = 0;
 export async function createMcpServer(host: ToolHost, options: CreateMcpServerOptions = {}): Promise<McpServer> {
   checkToolHost('createMcpServer', host);
   checkOptions('createMcpServer', options, MCP_SERVER_RULES);
+  if (options.journal === true && !isJournalHost(host)) {
+    throw new TypeError('createMcpServer: journal: true needs a host with changes() and rewind(), such as a ToolRunner with its journal on; leave journal out for a host without one');
+  }
   const tools: ToolInfo[] = await host.tools();
   instances += 1;
   const ownConversation = `mcp-${instances}-${crypto.randomUUID()}`;
   const server = new McpServer(
     { name: options.name ?? 'toolhost', version: options.version ?? '0.0.0' },
     {
-      capabilities: { tools: { listChanged: false } },
+      capabilities: { tools: { listChanged: false }, ...(options.journal === true ? { experimental: { [JOURNAL_CAPABILITY]: journalCapability() } } : {}) },
       ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
       ...(options.requestState === undefined ? {} : { requestState: { verify: (state: string, ctx: ServerContext) => options.requestState?.verify(state, ctx) } }),
     },
   );
+  const conversationOf = (ctx: ServerContext): string => options.conversation ?? ctx.sessionId ?? ownConversation;
+  const journal = options.journal === true && isJournalHost(host) ? serveJournal(server, host, conversationOf) : undefined;
   let calls = 0;
   // Calls of one connection keep their arrival order as a model turn's calls do: a concurrency-safe
   // call waits for the mutating call before it; a mutating call waits for every call before it.
@@ -319,7 +337,7 @@ export async function createMcpServer(host: ToolHost, options: CreateMcpServerOp
         const token = ctx.mcpReq._meta?.progressToken;
         let sent = 0;
         const callOptions: CallOptions = {
-          conversationId: options.conversation ?? ctx.sessionId ?? ownConversation,
+          conversationId: conversationOf(ctx),
           signal: ctx.mcpReq.signal,
         };
         if (options.timeoutMs !== undefined) callOptions.timeoutMs = options.timeoutMs;
@@ -333,6 +351,7 @@ export async function createMcpServer(host: ToolHost, options: CreateMcpServerOp
           const tracked = options.permissionPrompt?.track(id, ctx, server);
           try {
             const [result] = await host.processToolCalls([{ id, name: info.name, args }], callOptions);
+            if (info.annotations.readOnlyHint !== true) journal?.turnLanded();
             // 2026-07-28: a call stopped at its permission prompt answers input_required (it never ran).
             const asking = tracked?.inputRequired();
             if (asking) return asking as unknown as CallToolResult;
