@@ -235,6 +235,25 @@ describe('the journal over Streamable HTTP (createMcpServer({ journal: true }) +
     }
   });
 
+  it('protocol 2026-07-28 (a fresh server per request): with a named conversation the host reads and rewinds it like a session', async () => {
+    writeFileSync(join(dir, 'm.txt'), 'modern\n');
+    const named = await serveMcpHttp(() => createMcpServer(runner, { journal: true, conversation: 'ide-1' }));
+    const modern = new Client({ name: 'modern', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    try {
+      await modern.connect(new StreamableHTTPClientTransport(named.url));
+      expect(modern.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+      await modern.callTool({ name: 'edit_file', arguments: { file_path: 'm.txt', old_string: 'modern', new_string: 'changed' } });
+      expect(await ownConversation(modern)).toBe('ide-1');
+      expect(await readText(modern, 'toolhost://journal/ide-1/1')).toMatch(/^-modern\n\+changed$/m);
+      const result = await rewind(modern, { toTurn: 0 });
+      expect(result).toMatchObject({ conversationId: 'ide-1', restored: [join(dir, 'm.txt')], turn: 2 });
+      expect(readFileSync(join(dir, 'm.txt'), 'utf8')).toBe('modern\n');
+    } finally {
+      await modern.close();
+      await named.close();
+    }
+  });
+
   it('journal: true on a host without changes() and rewind() is a TypeError at creation', async () => {
     const host = { tools: () => runner.tools(), declarations: () => runner.declarations(), execute: runner.execute.bind(runner), processToolCalls: runner.processToolCalls.bind(runner) };
     await expect(createMcpServer(host, { journal: true })).rejects.toThrow(new TypeError('createMcpServer: journal: true needs a host with changes() and rewind(), such as a ToolRunner with its journal on; leave journal out for a host without one'));
