@@ -9,6 +9,13 @@ import { connectWorkspaceRunner, deleteWorkspace, exportWorkspace, listWorkspace
 type Envelope = { ok: true; value: unknown } | { ok: false; code: string; message: string };
 
 let remote: RemoteToolRunner | undefined;
+/** A rewind started by `th.rewindInBackground`, its answer once it settles. */
+let background: Promise<Envelope> | undefined;
+/** What a worker with `crashPoints` said on reaching its crash point (see runner-setup.ts). */
+const crashPoint = new Promise<{ at: number; what: string }>((resolve) => {
+  const channel = new BroadcastChannel('toolhost-crash-points');
+  channel.onmessage = (event: MessageEvent<{ at: number; what: string }>) => resolve(event.data);
+});
 let workspaceRunner: WorkspaceRunner | undefined;
 const canEvalAtLoad = (() => {
   try {
@@ -122,6 +129,18 @@ const th = {
     remote = undefined;
     workspaceRunner = undefined;
   },
+  /** The worker runner's journal of a conversation (`RemoteToolRunner.changes`). */
+  changes: (conversationId?: string) => settle(remoteRunner().changes(conversationId)),
+  /** A rewind in the worker runner, its answer awaited. */
+  rewind: (conversationId: string, options: { toTurn: number; dryRun?: boolean; force?: boolean }) => settle(remoteRunner().rewind(conversationId, options)),
+  /** Starts a rewind in the worker runner without waiting for it (see `rewound`). */
+  rewindInBackground(conversationId: string, options: { toTurn: number }): void {
+    background = settle(remoteRunner().rewind(conversationId, options));
+  },
+  /** The answer of the rewind `rewindInBackground` started. */
+  rewound: (): Promise<Envelope> | undefined => background,
+  /** Resolves when a worker with `crashPoints` reaches the write it was armed to stop at. */
+  crashPointReached: () => crashPoint,
   list: () => settle(listWorkspaces()),
   remove: (workspace: string) => settle(deleteWorkspace(workspace)),
   /** The workspace as stored in IndexedDB, file bytes decoded as UTF-8. */

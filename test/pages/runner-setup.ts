@@ -24,6 +24,8 @@ interface WorkerConfig {
   perCall?: boolean;
   /** Built-ins only: their validators are precompiled, custom schemas would need eval. */
   csp?: boolean;
+  /** Count IndexedDB puts and deletes once `arm_crash_point` arms it, and stop the thread at the chosen one. */
+  crashPoints?: boolean;
 }
 
 const config = JSON.parse(self.name || '{}') as WorkerConfig;
@@ -35,6 +37,30 @@ if (config.faults) {
     if (quotaArmed) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
     return put.apply(this, args);
   };
+}
+/** Armed by `arm_crash_point`: the IndexedDB writes (put / delete) since, and the one to stop at (0: none). */
+let crash: { at: number; log: string[] } | undefined;
+if (config.crashPoints) {
+  // The page learns on this channel that the worker reached its crash point (and then closes the browser).
+  const channel = new BroadcastChannel('toolhost-crash-points');
+  for (const method of ['put', 'delete'] as const) {
+    const original = IDBObjectStore.prototype[method] as (...args: unknown[]) => IDBRequest;
+    (IDBObjectStore.prototype as unknown as Record<string, unknown>)[method] = function (this: IDBObjectStore, ...args: unknown[]) {
+      if (crash) {
+        const what = `${this.transaction.db.name} ${this.name} ${method}`;
+        crash.log.push(what);
+        if (crash.log.length === crash.at) {
+          channel.postMessage({ at: crash.at, what });
+          // The thread stops here, before this write is made: its transaction never commits, and nothing
+          // after it runs. The test closes or kills the browser meanwhile.
+          for (;;) {
+            // spin
+          }
+        }
+      }
+      return original.apply(this, args);
+    };
+  }
 }
 if (config.noIdb) Object.defineProperty(globalThis, 'indexedDB', { value: undefined, configurable: true });
 
@@ -140,6 +166,23 @@ export function buildRunner(onMessage: (message: ToolMessage) => void): ToolRunn
           return { words, trimmed: input.text, enough: words >= input.min, conversation: ctx.conversationId };
         },
       }) as unknown as Tool,
+      defineTool({
+        name: 'arm_crash_point',
+        description: 'Counts the IndexedDB writes from now on and stops the worker thread at write number `at` (0: only count; with config crashPoints).',
+        readOnly: true,
+        parameters: { type: 'object', properties: { at: { type: 'integer', minimum: 0 } }, required: ['at'], additionalProperties: false },
+        call: async (args: { at: number }) => {
+          crash = { at: args.at, log: [] };
+          return { armed: args.at };
+        },
+      }) as Tool,
+      defineTool({
+        name: 'crash_log',
+        description: 'The IndexedDB writes counted since arm_crash_point ("<database> <store> <put|delete>"), in order.',
+        readOnly: true,
+        parameters: { type: 'object', additionalProperties: false },
+        call: async () => ({ writes: crash?.log ?? [] }),
+      }) as Tool,
       defineTool({
         name: 'arm_quota',
         description: 'Makes every later IndexedDB put throw QuotaExceededError (test fault).',
