@@ -105,6 +105,12 @@ export interface JournalTurn {
 export interface ChangeJournalPort {
   /** Opens the next turn of `conversationId`. */
   beginTurn(conversationId: string): JournalTurn;
+  /**
+   * What a turn's calls wait for before they run, when anything: a journal that takes up a durable
+   * store on first use resolves once it has (and has finished any rewind it found under way, so no
+   * call sees or changes a file of it half done). Never rejects.
+   */
+  ready?(): Promise<void> | undefined;
   changes(conversationId: string): Promise<ConversationChanges>;
   rewind(conversationId: string, options: RewindOptions): Promise<RewindResult>;
   /** Keeps the calls of turn `turn` as their caller received them, for {@link cassette}. Never throws. */

@@ -393,6 +393,9 @@ export class ToolRunner implements ToolHost {
       if (tool !== undefined && this.#tools.get(name)?.tool !== tool) {
         throw new TypeError(`ToolRunner.execute: the tool ${quoteForMessage(name)} given is not registered on this runner; register it first, or pass its name`);
       }
+      // A journal still taking up its store (finishing a rewind a closed page left under way) goes first.
+      const loading = this.#journal?.ready?.();
+      if (loading) await loading;
       const turn = this.#journal?.beginTurn(options.conversationId ?? this.conversationId);
       const outcome = await this.#run(name, args, turn ? { ...options, turn } : options, undefined).finally(() => turn?.end());
       if (turn) this.#journal?.recordCalls?.(options.conversationId ?? this.conversationId, turn.turn, [recordOf(name, args, outcome)]);
@@ -416,6 +419,9 @@ export class ToolRunner implements ToolHost {
     checkCallOptions('ToolRunner.processToolCalls', options);
     checkToolCalls('ToolRunner.processToolCalls', calls);
     const conversationId = options.conversationId ?? this.conversationId;
+    // A journal still taking up its store (finishing a rewind a closed page left under way) goes first.
+    const loading = this.#journal?.ready?.();
+    if (loading) await loading;
     const turn = this.#journal?.beginTurn(conversationId);
     if (!turn) return this.#processBatch(calls, options);
     const results = await this.#processBatch(calls, { ...options, turn }).finally(() => turn.end());

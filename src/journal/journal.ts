@@ -236,6 +236,14 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
     return found;
   }
 
+  /**
+   * What a turn's calls wait for: the load of the platform's store (started now if need be), or a
+   * load the host started (see {@link load}); else nothing. Never rejects.
+   */
+  ready(): Promise<void> | undefined {
+    return this.#loadsItself ? this.load() : this.#loading;
+  }
+
   beginTurn(conversationId: string): OpenTurn {
     if (!this.#numbering) {
       const early = new OpenTurn(this, conversationId, 0);

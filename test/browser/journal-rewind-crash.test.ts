@@ -102,7 +102,7 @@ async function liveStates(session: BrowserSession): Promise<Set<string>> {
  * answered), opens a new browser on the profile and checks the files and the journal. Answers what
  * the reopened browser found: in IndexedDB before the journal loaded, and after.
  */
-async function crashAt(at: number, end: 'kill' | 'close'): Promise<{ beforeLoad: string; afterLoad: string }> {
+async function crashAt(at: number, end: 'kill' | 'close', firstCall?: (session: BrowserSession) => Promise<void>): Promise<{ beforeLoad: string; afterLoad: string }> {
   const profile = newProfile();
   try {
     let session = await open(profile);
@@ -124,6 +124,7 @@ async function crashAt(at: number, end: 'kill' | 'close'): Promise<{ beforeLoad:
       // As stored, before anything uses the journal: one transaction holds every file of the rewind.
       const beforeLoad = [...(await storedStates(session))];
       expect(beforeLoad).toHaveLength(1);
+      await firstCall?.(session);
       // The journal loads on first use and finishes a rewind it finds under way.
       const changes = value<Changes>(await session.page.evaluate(() => th.changes('default')));
       const afterLoad = [...(await storedStates(session))];
@@ -191,6 +192,23 @@ describe('a rewind in a worker on IndexedDB, the browser closed or killed while 
     { at: 3 + FILES, end: 'close', found: { beforeLoad: 'rewound', afterLoad: 'rewound' } },
     { at: 0, end: 'kill', found: { beforeLoad: 'rewound', afterLoad: 'rewound' } },
   ];
+  it('killed with the record under way stored and no file written, then a tool call first: the call waits for the journal to finish the rewind, so no file is left behind', async () => {
+    let first: Result[] = [];
+    const found = await crashAt(2, 'kill', async (session) => {
+      // Before anything used the journal: the model reads a file of the rewind (the last it writes) and edits what it read.
+      first = await session.page.evaluate(() =>
+        th.call([
+          { name: 'view_file', args: { file_path: 'd5/f119.txt', end_line: 1 } },
+          { name: 'edit_file', args: { file_path: 'd5/f119.txt', old_string: 'edited 119\n', new_string: 'mine 119\n' } },
+        ]),
+      );
+    });
+    // Every file is rewound (crashAt checked the rewind turn lists all of them), the view read the rewound file, and what the edit looked for was gone.
+    expect(found).toEqual({ beforeLoad: 'before', afterLoad: 'rewound' });
+    expect((first[0]?.result as { content?: string } | undefined)?.content).toBe('created 119');
+    expect(first[1]?.code).toBe('no_match');
+  }, 180_000);
+
   for (const { at, end, found } of points) {
     const where = at === 0 ? 'right after its answer' : `before write ${at} of ${WRITES.length} (${WRITES[at - 1]?.replace(/^\S+ /, '')})`;
     it(`${end === 'kill' ? 'killed' : 'closed'} ${where}: every file is ${found.afterLoad === 'rewound' ? 'rewound' : 'as before the rewind'} once the journal loads, and the journal says so`, async () => {
