@@ -109,11 +109,14 @@ function rewindOptions(params: Record<string, unknown>): RewindOptions {
  * - `resources/list`: the session's conversation and each of its listed turns;
  * - request `toolhost/journal/rewind` `{ toTurn, dryRun?, force?, conversationId? }`: the rewind's
  *   answer (`{ conversationId, restored, conflicts, turn?, unreachable? }`);
+ * - `resources/subscribe` to the conversation's resource: `notifications/resources/updated` when a
+ *   turn of this session lands (its tool calls, its rewinds);
  * - the `experimental` capability `toolhost/journal` says where these are.
  *
  * Another conversation's id, a turn that is not listed, or bad rewind options answer -32602 with what
  * to send instead. Returns `turnLanded`, to call after a mutating tool call: it sends
- * `notifications/resources/list_changed`.
+ * `notifications/resources/list_changed`, and `notifications/resources/updated` for a subscribed
+ * conversation resource.
  */
 export function serveJournal(server: McpServer, host: JournalHost, conversationOf: (ctx: ServerContext) => string): { turnLanded(): void } {
   const changesOf = async (conversationId: string): Promise<ConversationChanges> => {
@@ -163,8 +166,24 @@ export function serveJournal(server: McpServer, host: JournalHost, conversationO
     const changes = await changesOf(conversation);
     return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(changes) }] };
   });
+  // Subscriptions of this session (one server per session): the conversation resource changes with each turn.
+  const subscribed = new Set<string>();
+  server.server.registerCapabilities({ resources: { subscribe: true, listChanged: true } });
+  server.server.setRequestHandler('resources/subscribe', (request, ctx) => {
+    const uri = request.params.uri;
+    const own = journalUri(conversationOf(ctx));
+    if (uri !== own) throw invalid(`resources/subscribe: ${uri.slice(0, 200)} cannot be subscribed to; subscribe to ${own}, the journal of this session's conversation (its turns do not change)`, { uri });
+    subscribed.add(uri);
+    return {};
+  });
+  server.server.setRequestHandler('resources/unsubscribe', (request) => {
+    subscribed.delete(request.params.uri);
+    return {};
+  });
   const turnLanded = (): void => {
-    if (server.isConnected()) server.server.sendResourceListChanged().catch(() => undefined);
+    if (!server.isConnected()) return;
+    server.server.sendResourceListChanged().catch(() => undefined);
+    for (const uri of subscribed) server.server.sendResourceUpdated({ uri }).catch(() => undefined);
   };
   server.server.setRequestHandler(JOURNAL_REWIND_METHOD, { params: ANY_PARAMS }, async (params, ctx) => {
     const own = conversationOf(ctx);

@@ -148,6 +148,35 @@ describe('the journal over Streamable HTTP (createMcpServer({ journal: true }) +
     }
   });
 
+  it('resources/subscribe to the conversation: notifications/resources/updated when a turn lands (a tool call, a rewind); a turn cannot be subscribed to', async () => {
+    writeFileSync(join(dir, 'sub.txt'), 'watched\n');
+    const client = await connect(endpoint.url);
+    try {
+      const updated: string[] = [];
+      client.setNotificationHandler('notifications/resources/updated', (notification) => void updated.push(notification.params.uri));
+      expect(client.getServerCapabilities()?.resources).toEqual({ subscribe: true, listChanged: true });
+      await client.callTool({ name: 'edit_file', arguments: { file_path: 'sub.txt', old_string: 'watched', new_string: 'seen' } });
+      const conversation = await ownConversation(client);
+      const uri = `toolhost://journal/${encodeURIComponent(conversation)}`;
+      await client.subscribeResource({ uri });
+      await client.callTool({ name: 'edit_file', arguments: { file_path: 'sub.txt', old_string: 'seen', new_string: 'seen again' } });
+      await until(() => updated.length === 1);
+      await rewind(client, { toTurn: 0 });
+      await until(() => updated.length === 2);
+      expect(updated).toEqual([uri, uri]);
+      expect(readFileSync(join(dir, 'sub.txt'), 'utf8')).toBe('watched\n');
+      const refused = await failure(client.subscribeResource({ uri: `${uri}/1` }));
+      expect(refused.code).toBe(-32602);
+      expect(refused.message).toContain(`subscribe to ${uri}, the journal of this session's conversation`);
+      await client.unsubscribeResource({ uri });
+      await client.callTool({ name: 'create_file', arguments: { file_path: 'sub2.txt', content: 'x' } });
+      await client.listResources(); // a round trip after the call: an update would have arrived by now
+      expect(updated).toHaveLength(2);
+    } finally {
+      await client.close();
+    }
+  });
+
   it('adds no tool for the model: tools/list is the same as a server without the journal, and names no journal or rewind tool', async () => {
     const client = await connect(endpoint.url);
     const other = await connect(plain.url);
