@@ -1,7 +1,7 @@
 // `toolhost mcp` on stdio without --root takes the MCP client's root as its workspace, as the reference
 // filesystem server does; --root, a client without roots, or roots that name no directory keep the
 // workspace where it was. Real CLI processes and the real MCP SDK client.
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -94,6 +94,25 @@ describe('toolhost mcp on stdio: the workspace is the client root when --root is
     const session = await connect(cwd, [], [{ uri: pathToFileURL(project).href }]);
     open.push(session.client);
     expect(await session.view('../launched-here/where.txt')).toMatch(/outside_workspace/);
+  }, 60_000);
+
+  it('serves the journal of the client-root workspace with --journal: a write there is listed and rewound there', async () => {
+    writeFileSync(join(project, 'journaled.txt'), 'first\n');
+    const session = await connect(cwd, ['--journal'], [{ uri: pathToFileURL(project).href }]);
+    open.push(session.client);
+    const { client } = session;
+    const edit = await client.callTool({ name: 'edit_file', arguments: { file_path: 'journaled.txt', old_string: 'first', new_string: 'second' } });
+    expect(edit.isError).toBeUndefined();
+    const { resources } = await client.listResources();
+    const journal = resources.find((resource) => resource.mimeType === 'application/json');
+    const read = await client.readResource({ uri: journal?.uri ?? '' });
+    const changes = JSON.parse((read.contents[0] as { text: string }).text) as { turns: { turn: number; calls: { files: { path: string }[] }[] }[] };
+    expect(changes.turns.map((turn) => [turn.turn, turn.calls[0]?.files[0]?.path])).toEqual([[1, join(project, 'journaled.txt')]]);
+    const result = (await client.request({ method: 'toolhost/journal/rewind', params: { toTurn: 0 } }, {
+      '~standard': { version: 1, vendor: 'test', validate: (value: unknown) => ({ value: value as { restored: string[] } }) },
+    })) as { restored: string[] };
+    expect(result.restored).toEqual([join(project, 'journaled.txt')]);
+    expect(readFileSync(join(project, 'journaled.txt'), 'utf8')).toBe('first\n');
   }, 60_000);
 });
 
