@@ -8,6 +8,7 @@ import { wrapFsMethods } from '../../core/fs-proxy.js';
 import { createMemoryPlatform } from '../../platform/memory.js';
 import type { Platform } from '../../core/types.js';
 import { compileSearchPattern } from '../dialect.js';
+import { INLINE_BYTES } from './commit.js';
 import { FileKind, sameStat, type SearchIndex } from './search-index.js';
 import { worthSifting } from './sift.js';
 import { buildWorkspaceIndex, searchIndexCommitWork, searchIndexIdle, searchIndexOf, setSearchIndex } from './workspace.js';
@@ -128,6 +129,24 @@ describe('tools\' writes update the search index as they are made', () => {
     expect(await sameAsScan(search, scan, 'moved')).toMatchObject({ files: ['/ws/moved/c2.txt'] });
     await searchIndexIdle(platform);
     expect(await sameAsScan(search, scan, 'moved', { output_mode: 'count' })).toMatchObject({ files_searched: 7 });
+  });
+
+  it('a file over the inline limit is indexed from the bytes written, in the background once the write returned, never read for it', async () => {
+    const { platform, reads, scan, search } = await indexedWorkspace();
+    const big = `${'const filler = 1;\n'.repeat(Math.ceil(INLINE_BYTES / 18))}const psiBig = 2;\n`;
+    reads.count = 0;
+    await search.execute('create_file', { file_path: '/ws/big.ts', content: big });
+    await searchIndexIdle(platform);
+    const entry = indexOf(platform).file('/ws/big.ts');
+    expect(entry?.kind).toBe(FileKind.Text);
+    expect(entry?.stat).toEqual(identity(platform, '/ws/big.ts'));
+    const readsWith = reads.count;
+    const without = await indexedWorkspace();
+    setSearchIndex(without.platform, undefined);
+    without.reads.count = 0;
+    await without.search.execute('create_file', { file_path: '/ws/big.ts', content: big });
+    expect(readsWith).toBe(without.reads.count);
+    expect(await sameAsScan(search, scan, 'psiBig')).toMatchObject({ files: ['/ws/big.ts'] });
   });
 
   it('the text editor (Anthropic profile): create and str_replace are indexed as they are written', async () => {

@@ -20,7 +20,15 @@ export interface CommitWork {
 export interface CommitTarget {
   index(): SearchIndex | undefined;
   changed(index: SearchIndex): void;
+  /** Runs `work` in the background, after the refreshes started before it. */
+  later(work: () => void): void;
 }
+
+/**
+ * Bytes of a write indexed as it is committed; a bigger file (its trigrams take milliseconds per
+ * 100 KiB) is indexed from the same bytes just after the call, so no write waits for that.
+ */
+export const INLINE_BYTES = 256 * 1024;
 
 const work = new WeakMap<Platform, CommitWork>();
 const encoder = new TextEncoder();
@@ -78,7 +86,20 @@ async function commitFile(platform: Platform, target: CommitTarget, path: string
   }
   const index = target.index();
   if (!index) return;
-  if (stat && stat.size === bytes.length) index.update({ path, stat, readAt: startedAt, bytes, steady: true });
+  const file = stat && stat.size === bytes.length ? { path, stat, readAt: startedAt, bytes, steady: true } : undefined;
+  if (file && bytes.length > INLINE_BYTES) {
+    // Dropped now (its old entry could not vouch for the new bytes anyway) and put in after the call.
+    index.remove(path);
+    target.later(() => {
+      const now = target.index();
+      // Unless the file was indexed again since (a later write, or a search's re-read): that is newer.
+      if (!now || now.file(path)) return;
+      const at = performance.now();
+      now.update(file);
+      account(platform, performance.now() - at);
+      target.changed(now);
+    });
+  } else if (file) index.update(file);
   else index.remove(path);
   account(platform, performance.now() - began - waited);
   target.changed(index);

@@ -146,6 +146,16 @@ function commitTarget(platform: Platform): CommitTarget {
       };
       holder.refresh = holder.refresh.then(fold, fold).catch(() => undefined);
     },
+    later: (work) => {
+      const holder = holders.get(platform);
+      if (!holder) return;
+      const run = async (): Promise<void> => {
+        // The call that wrote goes on first.
+        await yieldToEventLoop();
+        work();
+      };
+      holder.refresh = holder.refresh.then(run, run).catch(() => undefined);
+    },
   };
 }
 
