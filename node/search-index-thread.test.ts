@@ -93,6 +93,29 @@ describe('the Node search index built on a worker thread', () => {
     expect(saved.paths().sort()).toEqual(reference.paths().sort());
   }, 240_000);
 
+  it('a tool write while the thread builds: once the index is in use, searches still answer as a plain scan', async () => {
+    const cacheDir = join(base, 'cache-3');
+    const platform = platforms.createNodePlatform({ root, searchIndex: { cacheDir } });
+    const runner = new core.ToolRunner({ platform, tools: core.BuiltinTools.all() });
+    await runner.execute('create_file', { file_path: join(root, 'd3/f3.ts'), content: 'export const wombatTrail = 3;\n', overwrite: true });
+    await runner.execute('create_file', { file_path: join(root, 'd3/new.ts'), content: 'export const wombatNew = 1;\n' });
+    for (let until = Date.now() + 120_000; !workspace.searchIndexOf(platform); ) {
+      if (Date.now() > until) throw new Error('no search index after 120 s');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await runner.execute('edit_file', { file_path: join(root, 'd3/new.ts'), old_string: 'wombatNew', new_string: 'wombatEdited' });
+    const plain = platforms.createNodePlatform({ root });
+    const scan = new core.ToolRunner({ platform: plain, tools: core.BuiltinTools.all() });
+    for (const pattern of ['wombat\\w+', 'yakShave', 'return 3;']) {
+      const args = { pattern, output_mode: 'content' };
+      expect(await runner.execute('grep_search', args)).toEqual(await scan.execute('grep_search', args));
+    }
+    expect(await runner.execute('grep_search', { pattern: 'wombat\\w+', output_mode: 'files_with_matches' })).toMatchObject({ files: [join(root, 'd3/f3.ts'), join(root, 'd3/new.ts')] });
+    await plain.dispose();
+    await platform.dispose();
+    await rm(join(root, 'd3/new.ts'));
+  }, 240_000);
+
   it('ready says the build ran off the main thread; a root the thread cannot read ends it with the error, and the platform scans', async () => {
     const cacheDir = join(base, 'cache-2');
     const platform = platforms.createNodePlatform({ root });
