@@ -9,7 +9,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { BuiltinTools, ToolRunner, createMemoryPlatform } from '../dist/src/index.js';
 import { createNodePlatform } from '../dist/node/platform.js';
 import { openIndex, serializeIndex } from '../dist/src/search/index/format.js';
-import { buildWorkspaceIndex, searchIndexIdle, setSearchIndex } from '../dist/src/search/index/workspace.js';
+import { buildWorkspaceIndex, searchIndexCommitWork, searchIndexIdle, searchIndexOf, setSearchIndex } from '../dist/src/search/index/workspace.js';
 import { buildSearchTree, readTree } from './search-tree.mjs';
 
 const RUNS = 5;
@@ -78,6 +78,56 @@ async function measure(where, platform, dir, textBytes) {
 }
 
 /**
+ * One edit_file commit on `platform` (index attached): the index work it did (the identity taken after
+ * the write and the update; `searchIndexCommitWork`), next to the edit_file call itself on the same
+ * files with no index, and the next search checked against a plain scan. `sample` is the text of a
+ * file of the tree, written first as the file edited.
+ */
+async function editRows(where, platform, sample) {
+  const path = `${platform.root}/bench-edited.ts`;
+  const plainPlatform = { ...platform };
+  const indexed = new ToolRunner({ platform, tools: BuiltinTools.all() });
+  const plain = new ToolRunner({ platform: plainPlatform, tools: BuiltinTools.all() });
+  await indexed.execute('create_file', { file_path: path, content: `${sample}\nconst benchMarker0 = 0;\n`, overwrite: true });
+  const work = [];
+  const withIndex = [];
+  const without = [];
+  let marker = 0;
+  let visible = true;
+  const edit = async (runner) => {
+    const t = performance.now();
+    await runner.execute('edit_file', { file_path: path, old_string: `benchMarker${marker}`, new_string: `benchMarker${marker + 1}` });
+    marker += 1;
+    return performance.now() - t;
+  };
+  for (let i = 0; i < RUNS; i += 1) {
+    without.push(await edit(plain));
+    const before = searchIndexCommitWork(platform);
+    withIndex.push(await edit(indexed));
+    const after = searchIndexCommitWork(platform);
+    if (after.changes !== before.changes + 1) throw new Error(`${where}: one edit_file made ${after.changes - before.changes} index changes`);
+    work.push(after.ms - before.ms);
+    // The next search sees the edit, as a plain scan does.
+    const args = { pattern: `benchMarker${marker}`, fixed_strings: true, output_mode: 'files_with_matches' };
+    const found = await indexed.execute('grep_search', args);
+    visible &&= isDeepStrictEqual(found, await plain.execute('grep_search', args)) && found.files?.length === 1;
+  }
+  await searchIndexIdle(platform);
+  if (!visible) throw new Error(`${where}: a search after edit_file did not answer as a plain scan`);
+  return [
+    {
+      figure: `${where}: an edit through toolhost is visible to the next search: index work of one edit_file commit`,
+      value: median(work),
+      unit: 'ms',
+      anchor: 'the edit_file call, no index',
+      anchorValue: median(without),
+      target: '≤ 5 ms',
+      note: `${(sample.length / 1024).toFixed(1)} KiB file; edit_file with the index ${median(withIndex).toFixed(2)} ms; next search = plain scan; median of ${RUNS}`,
+    },
+  ];
+}
+
+/**
  * The first search of a new Node platform (its file cache empty, as in a new process; the OS page
  * cache warm for both sides), with the index opened from its saved bytes and without one.
  */
@@ -109,6 +159,71 @@ async function firstSearches(saved, dir) {
   return rows;
 }
 
+/**
+ * The first search of a new Node platform created with `searchIndex` and no saved index, so the index
+ * is being built (on its worker thread) while the search runs, next to the same search on a platform
+ * without the option; and, from that search's end until the index is in use, the main thread's CPU
+ * time and the longest it went without turning its event loop (a 5 ms timer's late ticks).
+ */
+async function whileBuilding(dir, base) {
+  const c = CASES[1];
+  const withBuild = [];
+  const without = [];
+  const stalls = [];
+  const mainCpu = [];
+  const readyAfter = [];
+  const cpuMs = () => {
+    const usage = process.threadCpuUsage?.() ?? process.cpuUsage();
+    return (usage.user + usage.system) / 1000;
+  };
+  for (let i = 0; i < 3; i += 1) {
+    const cacheDir = `${base}/index-cache-${i}`;
+    const started = performance.now();
+    const platform = createNodePlatform({ root: dir, searchIndex: { cacheDir } });
+    const first = await timed(() => new ToolRunner({ platform, tools: BuiltinTools.all() }).execute('grep_search', c.args));
+    const cpuBefore = cpuMs();
+    let last = performance.now();
+    let stall = 0;
+    const ticker = setInterval(() => {
+      const now = performance.now();
+      stall = Math.max(stall, now - last - 5);
+      last = now;
+    }, 5);
+    while (!searchIndexOf(platform)) await sleep(5);
+    clearInterval(ticker);
+    mainCpu.push(cpuMs() - cpuBefore);
+    readyAfter.push(performance.now() - started);
+    stalls.push(stall);
+    withBuild.push(first.ms);
+    await platform.dispose();
+    const plain = createNodePlatform({ root: dir });
+    const alone = await timed(() => new ToolRunner({ platform: plain, tools: BuiltinTools.all() }).execute('grep_search', c.args));
+    await plain.dispose();
+    if (!isDeepStrictEqual(first.value, alone.value)) throw new Error('first search during the build: the answers with and without the index differ');
+    without.push(alone.ms);
+  }
+  return [
+    {
+      figure: `Node folder: first search of a new platform while its index is built on a worker thread: ${c.name}`,
+      value: median(withBuild),
+      unit: 'ms',
+      anchor: 'the same first search, no index',
+      anchorValue: median(without),
+      note: `index in use ${median(readyAfter).toFixed(0)} ms after the platform was made; from the search's end until then the main thread used ${median(mainCpu).toFixed(0)} ms of CPU, longest event-loop stall ${median(stalls).toFixed(0)} ms (wall clock); answers identical; median of 3`,
+    },
+  ];
+}
+
+/** The text of the tree's first JavaScript file of 8 to 16 KiB (the file an edit is timed on). */
+function editSample(files) {
+  for (const [path, data] of Object.entries(files)) {
+    if (!/\.(js|ts|mjs)$/.test(path) || data.length < 8192 || data.length > 16384) continue;
+    const text = new TextDecoder().decode(data);
+    if (!text.includes('\0') && !text.includes('benchMarker')) return text;
+  }
+  throw new Error('no JavaScript file of 8 to 16 KiB in the tree');
+}
+
 export default async function run() {
   if (spawnSync('rg', ['--version'], { stdio: 'ignore' }).status !== 0) {
     console.warn('note: the search index bench compares with ripgrep, which is missing: apt-get install ripgrep');
@@ -122,11 +237,15 @@ export default async function run() {
     const textBytes = Object.values(files).reduce((sum, data) => sum + data.length, 0);
     const node = createNodePlatform({ root: tree.dir });
     const rows = await measure('Node folder', node, tree.dir, textBytes);
-    rows.push(...(await firstSearches(serializeIndex((await import('../dist/src/search/index/workspace.js')).searchIndexOf(node), tree.dir), tree.dir)));
+    rows.push(...(await firstSearches(serializeIndex(searchIndexOf(node), tree.dir), tree.dir)));
+    rows.push(...(await whileBuilding(tree.dir, tree.base)));
+    const sample = editSample(files);
+    rows.push(...(await editRows('Node folder', node, sample)));
     await node.dispose();
     const memory = createMemoryPlatform({ root: '/ws', files });
     await sleep(1100);
     rows.push(...(await measure('memory platform', memory, tree.dir, textBytes)));
+    rows.push(...(await editRows('memory platform', memory, sample)));
     return rows;
   } finally {
     rmSync(tree.base, { recursive: true, force: true });

@@ -90,8 +90,8 @@ export interface NodePlatformOptions {
   /**
    * A search index of the workspace (`true`, or `{ cacheDir }`; default off): opened from its file
    * under the cache directory (default `$XDG_CACHE_HOME/toolhost/search-index`, else
-   * `~/.cache/toolhost/search-index`) when intact (searches wait for that read), else built in the
-   * background and saved; `dispose()` waits for a build under way and saves the index again. `grep_search` and `search_dir` then skip the files the index shows cannot match,
+   * `~/.cache/toolhost/search-index`) when intact (searches wait for that read), else built and saved
+   * on a worker thread; `dispose()` waits for a build under way and saves the index again. `grep_search` and `search_dir` then skip the files the index shows cannot match,
    * with the answers a full scan gives (see docs/architecture.md, "Search index"). Until it is ready,
    * searches scan. Needs a root on disk: with `inMemory` it is a TypeError.
    */
@@ -335,6 +335,6 @@ export function createNodePlatform(options: NodePlatformOptions = {}): Platform 
       searchSource?.close?.();
     },
   };
-  const index = options.searchIndex ? attachSearchIndex(platform, options.searchIndex === true ? {} : options.searchIndex) : undefined;
+  const index = options.searchIndex ? attachSearchIndex(platform, { ...(options.searchIndex === true ? {} : options.searchIndex), ...(options.confinement === undefined ? {} : { confinement: options.confinement }) }) : undefined;
   return platform;
 }

@@ -6,9 +6,13 @@ import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { crc32 as zlibCrc32 } from 'node:zlib';
 import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import type { Platform } from '../src/core/types.js';
 import { IndexRejected, openIndex, provideCrc32, serializeIndex } from '../src/search/index/format.js';
-import type { SearchIndex } from '../src/search/index/search-index.js';
+import { SearchIndex, type IndexParts } from '../src/search/index/search-index.js';
+import type { ConfinedNodeFsOptions } from './fs/confined.js';
 import { buildWorkspaceIndex, searchIndexIdle, searchIndexOf, setSearchIndex, whileSearchIndexOpens } from '../src/search/index/workspace.js';
 
 // The saved index's checksum with zlib's native CRC-32 (Node 22.2 and later) rather than a JavaScript loop.
@@ -71,11 +75,16 @@ async function readStoredIndex(platform: Platform, cacheDir: string | undefined)
 
 /** Writes `index` (compacted) for `platform`'s workspace under `cacheDir`: to a temporary file, then renamed over the old one. */
 export async function saveSearchIndex(platform: Platform, index: SearchIndex, cacheDir?: string): Promise<void> {
-  const file = searchIndexFile(platform.root, cacheDir);
+  await writeSearchIndexFile(platform.root, serializeIndex(index, platform.root), cacheDir);
+}
+
+/** Writes an index serialized for the workspace at `root` under `cacheDir`: to a temporary file, then renamed over the old one. */
+export async function writeSearchIndexFile(root: string, bytes: Uint8Array, cacheDir?: string): Promise<void> {
+  const file = searchIndexFile(root, cacheDir);
   await mkdir(join(file, '..'), { recursive: true });
   const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
   try {
-    await writeFile(temporary, serializeIndex(index, platform.root));
+    await writeFile(temporary, bytes);
     await rename(temporary, file);
   } catch (error) {
     await rm(temporary, { force: true });
@@ -83,23 +92,76 @@ export async function saveSearchIndex(platform: Platform, index: SearchIndex, ca
   }
 }
 
+/** What the build thread (node/search-index-worker.ts) is given. */
+export interface IndexWorkerData {
+  root: string;
+  cacheDir?: string;
+  confinement?: ConfinedNodeFsOptions['mode'];
+}
+
+/** What the build thread posts: the parts once built, then `saved` (or an error at either step). */
+export type IndexWorkerMessage = { type: 'parts'; parts: IndexParts } | { type: 'saved' } | { type: 'error'; message: string; built: boolean };
+
+/** The build thread ended (failed to start, crashed or exited) before it reported. */
+class ThreadLost extends Error {}
+
+/**
+ * Builds the index of `platform`'s workspace on a worker thread (node/search-index-worker.js): the
+ * walk, the reads and the trigrams all happen there, `onIndex` gets the index as soon as it is built
+ * (its tables moved over, not copied), and the thread then saves it under `cacheDir`. Resolves with
+ * `'saved'`; rejects with the build's or the save's error, or a {@link ThreadLost}. Undefined where
+ * the built thread module is missing (running from TypeScript sources) or a thread cannot start.
+ */
+export function buildSearchIndexOffThread(
+  platform: Platform,
+  options: { cacheDir?: string; confinement?: ConfinedNodeFsOptions['mode'] },
+  onIndex: (index: SearchIndex) => void,
+): Promise<'saved'> | undefined {
+  const url = new URL('./search-index-worker.js', import.meta.url);
+  if (!existsSync(fileURLToPath(url))) return undefined;
+  const data: IndexWorkerData = { root: platform.root, ...(options.cacheDir === undefined ? {} : { cacheDir: options.cacheDir }), ...(options.confinement === undefined ? {} : { confinement: options.confinement }) };
+  let worker: Worker;
+  try {
+    worker = new Worker(url, { workerData: data });
+  } catch {
+    return undefined;
+  }
+  return new Promise<'saved'>((resolve, reject) => {
+    let settled = false;
+    const settle = (done: () => void): void => {
+      if (settled) return;
+      settled = true;
+      worker.unref();
+      done();
+    };
+    worker.on('message', (message: IndexWorkerMessage) => {
+      if (message.type === 'parts') onIndex(new SearchIndex(message.parts));
+      else if (message.type === 'saved') settle(() => resolve('saved'));
+      else settle(() => reject(new Error(message.message)));
+    });
+    worker.on('error', (error) => settle(() => reject(new ThreadLost(`the index build thread failed: ${error.message}`))));
+    worker.on('exit', (code) => settle(() => reject(new ThreadLost(`the index build thread exited (code ${code}) before it reported`))));
+  });
+}
+
 /** The index kept for a Node platform created with `searchIndex` (see {@link attachSearchIndex}). */
 export interface AttachedSearchIndex {
   /** Settles once the index is opened or built and in use, or its build failed or was stopped (never rejects). */
-  readonly ready: Promise<{ from: 'disk' | 'built' } | { error: string }>;
+  readonly ready: Promise<{ from: 'disk' } | { from: 'built'; offThread: boolean } | { error: string }>;
   /** Waits for a build under way and the refreshes started, and saves the index (compacted) when there is one. */
   close(): Promise<void>;
 }
 
 /**
  * Gives `platform`'s searches a search index: opened from its file under `cacheDir` when intact (the
- * searches that start meanwhile wait for it), else built through the platform in the background (the
- * event loop turns between reads; searches until then scan every listed file, as without an index)
- * and saved. `close()` waits for a build under way and, when searches refreshed the index since it
+ * searches that start meanwhile wait for it), else built and saved on a worker thread (see
+ * {@link buildSearchIndexOffThread}; from the TypeScript sources, or when no thread can start, through
+ * the platform on this thread, the event loop turning between reads). Searches until then scan every
+ * listed file, as without an index. `close()` waits for a build under way and, when searches refreshed the index since it
  * was read or saved, saves it again, so the next process opens it without a rebuild. A build that fails leaves
  * the platform scanning, as without the option.
  */
-export function attachSearchIndex(platform: Platform, options: { cacheDir?: string } = {}): AttachedSearchIndex {
+export function attachSearchIndex(platform: Platform, options: { cacheDir?: string; confinement?: ConfinedNodeFsOptions['mode'] } = {}): AttachedSearchIndex {
   // Reading a saved index takes tens of milliseconds: searches wait for it (a scan without it takes
   // longer) but not for a build, which runs in the background while they scan.
   // What was last saved (or read): close() writes the index only when it changed since.
@@ -112,14 +174,29 @@ export function attachSearchIndex(platform: Platform, options: { cacheDir?: stri
     return stored;
   });
   whileSearchIndexOpens(platform, opened);
-  const ready = (async (): Promise<{ from: 'disk' | 'built' }> => {
+  const ready = (async (): Promise<{ from: 'disk' } | { from: 'built'; offThread: boolean }> => {
     const stored = await opened;
     if (stored.index) return { from: 'disk' };
+    const offThread = buildSearchIndexOffThread(platform, options, (index) => {
+      setSearchIndex(platform, index);
+      // What the thread saves is the index as built, before any change since.
+      saved = { index, version: 0 };
+    });
+    if (offThread) {
+      const outcome = await offThread.catch((error: unknown) => {
+        // Not saved: close() saves what the searches have.
+        saved = undefined;
+        if (error instanceof ThreadLost && !searchIndexOf(platform)) return 'lost';
+        throw error;
+      });
+      if (outcome === 'saved') return { from: 'built', offThread: true };
+    }
+    // No build thread (running from the TypeScript sources), or it was lost before it had an index.
     const index = await buildWorkspaceIndex(platform);
     setSearchIndex(platform, index);
     await saveSearchIndex(platform, index, options.cacheDir);
     saved = { index, version: index.version };
-    return { from: 'built' };
+    return { from: 'built', offThread: false };
   })().catch((error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }));
   return {
     ready,

@@ -16,6 +16,7 @@ import { createToolEntry, entryForCall, type ToolEntry } from './entry.js';
 import { CallContext, cancelled, endedReason, type ContextHost, type ConversationState, type StateChanges } from './context.js';
 import { findNonJson } from './json.js';
 import { isThenable } from './thenable.js';
+import { toolWriteView } from './write-watch.js';
 import type { GeneratedValidators } from './validation.js';
 import {
   DEFAULT_JOURNAL_BYTES,
@@ -734,10 +735,16 @@ export class ToolRunner implements ToolHost {
     const staged = entry.usesContext ? this.#stagedView(conversationId) : undefined;
     let platform = staged?.platform;
     if (staged) fs = staged.fs;
-    else if (options.turn && !entry.readOnly && entry.usesContext) {
-      fs = options.turn.fsFor({ callId: (callId ??= crypto.randomUUID()), tool: name }, this.platform.fs);
-      // Where commands change files behind ctx.fs (Node), the journal lists what each command changed.
-      platform = options.turn.platformFor?.(fs, this.platform);
+    else if (!entry.readOnly && entry.usesContext) {
+      // What follows the platform's files as tools change them (its search index) sees each write as
+      // it is made, beneath the journal's view.
+      const watch = toolWriteView(this.platform);
+      const base = watch ? watch(this.platform.fs) : this.platform.fs;
+      if (options.turn) {
+        fs = options.turn.fsFor({ callId: (callId ??= crypto.randomUUID()), tool: name }, base);
+        // Where commands change files behind ctx.fs (Node), the journal lists what each command changed.
+        platform = options.turn.platformFor?.(fs, this.platform);
+      } else if (watch) fs = base;
     }
     const timeoutMs = normaliseTimeout(options.timeoutMs ?? this.defaultTimeoutMs);
     if (timeoutMs === undefined && (entry.readOnly || !this.platform.flush)) {

@@ -190,6 +190,17 @@ export class SearchIndex {
     this.#ids.delete(path);
   }
 
+  /** Forgets the file at `path` and every file beneath it (a directory removed or moved away). */
+  removeUnder(path: string): void {
+    if (this.#ids.has(path)) {
+      // A file has nothing beneath it.
+      this.remove(path);
+      return;
+    }
+    const prefix = path.endsWith('/') ? path : `${path}/`;
+    for (const indexed of [...this.#ids.keys()]) if (indexed.startsWith(prefix)) this.remove(indexed);
+  }
+
   /** Whether files were changed or removed since the postings were frozen ({@link compact} would change it). */
   get dirty(): boolean {
     return this.#overlay.size > 0 || this.#ids.size !== this.#count;

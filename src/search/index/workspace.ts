@@ -3,6 +3,8 @@
 import type { Platform, SearchFileStat } from '../../core/types.js';
 import { walkWorkspace } from '../../fs/walk.js';
 import { throwIfAborted, yieldToEventLoop, YIELD_INTERVAL_MS } from '../../fs/abort.js';
+import { watchToolWrites } from '../../core/write-watch.js';
+import { commitWorkOf, indexingFs, type CommitTarget, type CommitWork } from './commit.js';
 import { MAX_INDEXED_FILE_BYTES, SearchIndex, SearchIndexBuilder, sameStat, type ReadFile } from './search-index.js';
 
 /** Files read at once while building. */
@@ -116,10 +118,55 @@ export function searchIndexOf(platform: Platform): SearchIndex | undefined {
   return holders.get(platform)?.index;
 }
 
-/** Gives `platform`'s searches `index` (undefined: none from now on). */
+/**
+ * Gives `platform`'s searches `index` (undefined: none from now on). While it has one, the files
+ * tools write, remove and move through a runner on `platform` are updated in it as each change is made
+ * (see `indexingFs`), so the next search needs no read of them to be exact.
+ */
 export function setSearchIndex(platform: Platform, index: SearchIndex | undefined): void {
-  if (index) holders.set(platform, { index, refresh: holders.get(platform)?.refresh ?? Promise.resolve() });
-  else holders.delete(platform);
+  if (index) {
+    holders.set(platform, { index, refresh: holders.get(platform)?.refresh ?? Promise.resolve() });
+    watchToolWrites(platform, (fs) => indexingFs(fs, platform, commitTarget(platform)));
+  } else {
+    holders.delete(platform);
+    watchToolWrites(platform, undefined);
+  }
+}
+
+/** Where a platform's tool writes go: its index now, and its compaction once the changes pile up. */
+function commitTarget(platform: Platform): CommitTarget {
+  return {
+    index: () => holders.get(platform)?.index,
+    changed: (index) => {
+      const holder = holders.get(platform);
+      if (!holder || holder.index !== index || !overdue(index)) return;
+      // Folded in after the call, with the refreshes: never inside the write that grew it.
+      const fold = async (): Promise<void> => {
+        if (holder.index === index && holders.get(platform) === holder && overdue(index)) holder.index = index.compact();
+      };
+      holder.refresh = holder.refresh.then(fold, fold).catch(() => undefined);
+    },
+    later: (work) => {
+      const holder = holders.get(platform);
+      if (!holder) return;
+      const run = async (): Promise<void> => {
+        // The call that wrote goes on first.
+        await yieldToEventLoop();
+        work();
+      };
+      holder.refresh = holder.refresh.then(run, run).catch(() => undefined);
+    },
+  };
+}
+
+/** Whether `index`'s changes kept beside its postings have outgrown them (an eighth of the index, at least MIN_PENDING). */
+function overdue(index: SearchIndex): boolean {
+  return index.pending > Math.max(MIN_PENDING, index.size / 8);
+}
+
+/** The index work done at the commits of tools' writes on `platform` so far (files changed in it, and milliseconds). */
+export function searchIndexCommitWork(platform: Platform): CommitWork {
+  return commitWorkOf(platform);
 }
 
 /** Resolves once the refreshes started so far are done (tests; a host saving the index). */
@@ -148,7 +195,7 @@ export function refreshIndexed(platform: Platform, paths: readonly string[]): vo
       if (file) index.update(file);
       else index.remove(path);
     }
-    if (index.pending > Math.max(MIN_PENDING, index.size / 8) && holders.get(platform)?.index === index) holder.index = index.compact();
+    if (overdue(index) && holders.get(platform)?.index === index) holder.index = index.compact();
   };
   holder.refresh = holder.refresh.then(work, work).catch(() => undefined);
 }
