@@ -330,7 +330,7 @@ export function createWebPlatform(options: WebPlatformOptions): WebPlatform {
   let index: AttachedSearchIndex | undefined;
   const startIndex = (): AttachedSearchIndex | undefined => {
     if (!settings.searchIndex || index || files.disposed) return index;
-    index = attachWebSearchIndex(platform, () => resolveIdbFactory(options.idbFactory), settings.workspace);
+    index = attachWebSearchIndex(platform, () => resolveIdbFactory(options.idbFactory), settings.workspace, () => files.assemble());
     return index;
   };
   const fs = lazyFs(() => {

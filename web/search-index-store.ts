@@ -78,9 +78,9 @@ export function idbIndexStorage(factory: () => IDBFactory, workspace: string, ro
 /**
  * Gives the searches of `platform` (a web workspace named `workspace`) a search index kept in
  * IndexedDB (see {@link idbIndexStorage}): read before the first search when saved and intact, else
- * built in the background in this worker (searches scan meanwhile) and saved; `close()` saves it when
- * searches changed it since.
+ * built in the background in this worker (searches scan meanwhile; `loaded` loads the workspace
+ * first) and saved; `close()` saves it when searches changed it since.
  */
-export function attachWebSearchIndex(platform: Platform, factory: () => IDBFactory, workspace: string): AttachedSearchIndex {
-  return attachStoredSearchIndex(platform, idbIndexStorage(factory, workspace, platform.root));
+export function attachWebSearchIndex(platform: Platform, factory: () => IDBFactory, workspace: string, loaded: () => Promise<unknown>): AttachedSearchIndex {
+  return attachStoredSearchIndex(platform, idbIndexStorage(factory, workspace, platform.root), { beforeBuild: loaded });
 }

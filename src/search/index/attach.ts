@@ -50,8 +50,9 @@ export async function readSavedIndex(platform: Platform, storage: SearchIndexSto
  * for another root are never trusted: rebuilt and overwritten. `close()` waits for a build under way
  * and, when searches refreshed the index since it was read or saved, saves it again, so the next
  * process or page opens it without a rebuild. A build that fails leaves the platform scanning.
+ * `beforeBuild` is awaited before a build (a platform that loads its files on first use loads them).
  */
-export function attachStoredSearchIndex(platform: Platform, storage: SearchIndexStorage): AttachedSearchIndex {
+export function attachStoredSearchIndex(platform: Platform, storage: SearchIndexStorage, options: { beforeBuild?: () => Promise<unknown> } = {}): AttachedSearchIndex {
   // What was last saved (or read): close() writes the index only when it changed since.
   let saved: { index: SearchIndex; version: number } | undefined;
   const save = async (index: SearchIndex): Promise<void> => {
@@ -72,6 +73,7 @@ export function attachStoredSearchIndex(platform: Platform, storage: SearchIndex
   const ready = (async (): Promise<SearchIndexReady> => {
     const stored = await opened;
     if (stored.index) return { from: 'disk' };
+    await options.beforeBuild?.();
     const index = await buildWorkspaceIndex(platform);
     setSearchIndex(platform, index);
     await save(index);
