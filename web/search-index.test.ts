@@ -9,6 +9,7 @@ import { BuiltinTools, ToolRunner } from '../src/index.js';
 import type { Platform } from '../src/core/types.js';
 import { walkWorkspace } from '../src/fs/walk.js';
 import { compileSearchPattern } from '../src/search/dialect.js';
+import { openIndex } from '../src/search/index/format.js';
 import { siftWithIndex, worthSifting } from '../src/search/index/sift.js';
 import { searchIndexIdle, searchIndexOf } from '../src/search/index/workspace.js';
 import { seededRandom } from '../test/support/random.js';
@@ -197,4 +198,116 @@ describe('createWebPlatform({ searchIndex: true }) on an IndexedDB workspace (Ch
       expect(totals.scanned).toBeGreaterThan(0);
     }, 300_000);
   });
+
+  const SEARCHES: Array<Record<string, unknown>> = [
+    { pattern: 'zebraCrossing', output_mode: 'count' },
+    { pattern: 'ZEBRA\\w+', case_sensitive: false },
+    { pattern: 'function', fixed_strings: true, output_mode: 'files_with_matches', max_results: 2000 },
+  ];
+  /** 400 files; a rare word in four of them, a common one in all. */
+  const TREE: Record<string, string> = {};
+  for (let i = 0; i < 400; i += 1) TREE[`d${i % 8}/f${i}.ts`] = `export function f${i}() {\n  return ${i};\n}\n${i % 100 === 7 ? `const zebraCrossing${i} = 1;\n` : ''}`.repeat(10);
+
+  /**
+   * Opens `platform`, its files seeded a minute ago: past the window in which the index does not
+   * trust a file's times, so it vouches for them from the start.
+   */
+  async function seededLongAgo(platform: WebPlatform): Promise<void> {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() - 60_000);
+    try {
+      await platform.ready();
+    } finally {
+      vi.useRealTimers();
+    }
+  }
+
+  async function answers(runner: ToolRunner): Promise<unknown[]> {
+    const out: unknown[] = [];
+    for (const args of SEARCHES) out.push(await runner.execute('grep_search', args));
+    return out;
+  }
+
+  /** Runs web/search-index.worker-fixture.ts in a new dedicated worker on `workspace`. */
+  async function inNewWorker(workspace: string): Promise<{ ready: unknown; answers: unknown[]; size?: number; scan?: number; skipped?: number; error?: string }> {
+    const worker = new Worker(new URL('./search-index.worker-fixture.ts', import.meta.url), { type: 'module' });
+    try {
+      return await new Promise((resolve, reject) => {
+        worker.onmessage = (event) => resolve(event.data);
+        worker.onerror = (event) => reject(new Error(`worker failed: ${event.message}`));
+        worker.postMessage({ workspace, searches: SEARCHES, rare: 'zebraCrossing' });
+      });
+    } finally {
+      worker.terminate();
+    }
+  }
+
+  it('builds in the background while the first searches scan, saves on dispose, and a new worker reads it from IndexedDB (no rebuild), answering the same and reading only the files a rare word is in', async () => {
+    const workspace = workspaceName('reopen');
+    const { platform, indexed, scanned } = open(workspace, TREE);
+    try {
+      await seededLongAgo(platform);
+      // The first search starts the build and scans meanwhile: the answer of a plain scan.
+      const expected = await answers(scanned);
+      expect((expected[0] as { total_matches: number }).total_matches).toBe(40);
+      expect(await answers(indexed)).toEqual(expected);
+      expect(await platform.searchIndexReady?.()).toEqual({ from: 'built' });
+      expect(searchIndexOf(platform)?.size).toBe(400);
+      expect(await answers(indexed)).toEqual(expected);
+      await platform.dispose();
+
+      const fresh = await inNewWorker(workspace);
+      expect(fresh.error).toBeUndefined();
+      expect(fresh.ready).toEqual({ from: 'disk' });
+      expect(fresh.size).toBe(400);
+      expect(fresh.answers).toEqual(expected);
+      // The reloaded tree kept each file's stored times, so the saved index still vouches for them:
+      // only the four files that hold the word are read.
+      expect([fresh.scan, fresh.skipped]).toEqual([4, 396]);
+    } finally {
+      await platform.dispose();
+      await deleteWorkspace(workspace);
+    }
+  }, 120_000);
+
+  it('rejects a stored index that is corrupt, truncated or not bytes, rebuilds it (answers unchanged), and the rebuilt one is read back', async () => {
+    const workspace = workspaceName('corrupt');
+    let { platform, scanned } = open(workspace, TREE);
+    try {
+      await seededLongAgo(platform);
+      const expected = await answers(scanned);
+      expect(await platform.searchIndexReady?.()).toEqual({ from: 'built' });
+      await platform.dispose();
+      const good = (await storedIndex(workspace)) as Uint8Array;
+      expect(good).toBeInstanceOf(Uint8Array);
+      expect(good.length).toBeGreaterThan(1000);
+      const flipped = good.slice();
+      const middle = Math.floor(flipped.length / 2);
+      flipped[middle] = (flipped[middle] as number) ^ 0x40;
+      const spoiled: Array<[string, unknown, RegExp]> = [
+        ['one byte flipped', flipped, /checksum|corrupt/i],
+        ['cut in half', good.slice(0, Math.floor(good.length / 2)), /truncated|short|length|corrupt/i],
+        ['not bytes', 'not an index', /unreadable.*not bytes/],
+      ];
+      for (const [what, value, why] of spoiled) {
+        await storedIndex(workspace, value);
+        ({ platform, scanned } = open(workspace));
+        const indexed = new ToolRunner({ platform, tools: BuiltinTools.all() });
+        expect(await answers(indexed), what).toEqual(expected);
+        const ready = (await platform.searchIndexReady?.()) as { from: string; rejected?: string };
+        expect(ready.from, what).toBe('built');
+        expect(ready.rejected, what).toMatch(why);
+        expect(searchIndexOf(platform)?.size, what).toBe(400);
+        expect(await answers(indexed), what).toEqual(expected);
+        await platform.dispose();
+        // Overwritten by the rebuild: intact again.
+        expect(openIndex((await storedIndex(workspace)) as Uint8Array, ROOT).size, what).toBe(400);
+      }
+      ({ platform } = open(workspace));
+      expect(await platform.searchIndexReady?.()).toEqual({ from: 'disk' });
+    } finally {
+      await platform.dispose();
+      await deleteWorkspace(workspace);
+    }
+  }, 120_000);
 });
