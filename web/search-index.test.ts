@@ -209,14 +209,17 @@ describe('createWebPlatform({ searchIndex: true }) on an IndexedDB workspace (Ch
   for (let i = 0; i < 400; i += 1) TREE[`d${i % 8}/f${i}.ts`] = `export function f${i}() {\n  return ${i};\n}\n${i % 100 === 7 ? `const zebraCrossing${i} = 1;\n` : ''}`.repeat(10);
 
   /**
-   * Opens `platform`, its files seeded a minute ago: past the window in which the index does not
-   * trust a file's times, so it vouches for them from the start.
+   * Creates workspace `workspace` with {@link TREE}, its files written a minute ago: past the window in
+   * which the index does not trust a file's times, so it vouches for them from the start. (Seeded by
+   * a platform without the index, closed before the clock runs again: no build sees the moved clock.)
    */
-  async function seededLongAgo(platform: WebPlatform): Promise<void> {
+  async function seedLongAgo(workspace: string): Promise<void> {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(Date.now() - 60_000);
+    const seeding = createWebPlatform({ workspace, files: TREE });
     try {
-      await platform.ready();
+      await seeding.ready();
+      await seeding.dispose();
     } finally {
       vi.useRealTimers();
     }
@@ -244,9 +247,9 @@ describe('createWebPlatform({ searchIndex: true }) on an IndexedDB workspace (Ch
 
   it('builds in the background while the first searches scan, saves on dispose, and a new worker reads it from IndexedDB (no rebuild), answering the same and reading only the files a rare word is in', async () => {
     const workspace = workspaceName('reopen');
-    const { platform, indexed, scanned } = open(workspace, TREE);
+    await seedLongAgo(workspace);
+    const { platform, indexed, scanned } = open(workspace);
     try {
-      await seededLongAgo(platform);
       // The first search starts the build and scans meanwhile: the answer of a plain scan.
       const expected = await answers(scanned);
       expect((expected[0] as { total_matches: number }).total_matches).toBe(40);
@@ -272,9 +275,9 @@ describe('createWebPlatform({ searchIndex: true }) on an IndexedDB workspace (Ch
 
   it('rejects a stored index that is corrupt, truncated or not bytes, rebuilds it (answers unchanged), and the rebuilt one is read back', async () => {
     const workspace = workspaceName('corrupt');
-    let { platform, scanned } = open(workspace, TREE);
+    await seedLongAgo(workspace);
+    let { platform, scanned } = open(workspace);
     try {
-      await seededLongAgo(platform);
       const expected = await answers(scanned);
       expect(await platform.searchIndexReady?.()).toEqual({ from: 'built' });
       await platform.dispose();
