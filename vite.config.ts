@@ -9,7 +9,7 @@ const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 /** Tests of what only browsers have (IndexedDB workspaces): the chromium project runs them, the Node projects leave them out. */
-const BROWSER_ONLY_TESTS = ['web/journal-differential.test.ts'];
+const BROWSER_ONLY_TESTS = ['web/journal-differential.test.ts', 'web/search-index.test.ts'];
 /**
  * The tests that also run in real Chromium (vitest browser mode, served on http://127.0.0.1): the
  * built-in tools' tests and the platform-free helpers they rest on. A test that needs Node inside one

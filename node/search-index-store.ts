@@ -2,18 +2,21 @@
 // under the user's cache directory, written whole and renamed into place, and read back only when
 // its header, checksum, version and root say it is intact (anything else is rebuilt).
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { crc32 as zlibCrc32 } from 'node:zlib';
 import { join } from 'node:path';
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Platform } from '../src/core/types.js';
-import { IndexRejected, openIndex, provideCrc32, serializeIndex } from '../src/search/index/format.js';
+import { attachStoredSearchIndex, readSavedIndex, type AttachedSearchIndex, type SearchIndexStorage } from '../src/search/index/attach.js';
+import { provideCrc32, serializeIndex } from '../src/search/index/format.js';
 import { SearchIndex, type IndexParts } from '../src/search/index/search-index.js';
+import { buildWorkspaceIndex, searchIndexOf } from '../src/search/index/workspace.js';
 import type { ConfinedNodeFsOptions } from './fs/confined.js';
-import { buildWorkspaceIndex, searchIndexIdle, searchIndexOf, setSearchIndex, whileSearchIndexOpens } from '../src/search/index/workspace.js';
+
+export type { AttachedSearchIndex };
 
 // The saved index's checksum with zlib's native CRC-32 (Node 22.2 and later) rather than a JavaScript loop.
 if (typeof zlibCrc32 === 'function') provideCrc32((bytes) => zlibCrc32(bytes));
@@ -62,34 +65,45 @@ export async function openOrBuildSearchIndex(platform: Platform, options: { cach
 }
 
 /** The index kept for `platform`'s root under `cacheDir` when its file is there and intact; else why not (`rejected`; absent when there was no file). */
-async function readStoredIndex(platform: Platform, cacheDir: string | undefined): Promise<{ index?: SearchIndex; rejected?: string }> {
-  try {
-    const bytes = await readFile(searchIndexFile(platform.root, cacheDir));
-    return { index: openIndex(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), platform.root) };
-  } catch (error) {
-    if (error instanceof IndexRejected) return { rejected: error.message };
-    if ((error as { code?: string }).code !== 'ENOENT') return { rejected: `unreadable (${(error as Error).message})` };
-    return {};
-  }
+function readStoredIndex(platform: Platform, cacheDir: string | undefined): Promise<{ index?: SearchIndex; rejected?: string }> {
+  return readSavedIndex(platform, fileIndexStorage(platform.root, cacheDir));
 }
 
 /** Writes `index` (compacted) for `platform`'s workspace under `cacheDir`: to a temporary file, then renamed over the old one. */
 export async function saveSearchIndex(platform: Platform, index: SearchIndex, cacheDir?: string): Promise<void> {
-  await writeSearchIndexFile(platform.root, serializeIndex(index, platform.root), cacheDir);
+  await fileIndexStorage(platform.root, cacheDir).write(serializeIndex(index, platform.root));
+}
+
+/** The saved index of the workspace at `root`: its file under `cacheDir`, written to a temporary file and renamed over the old one. */
+export function fileIndexStorage(root: string, cacheDir?: string): SearchIndexStorage {
+  const file = searchIndexFile(root, cacheDir);
+  return {
+    async read() {
+      try {
+        const bytes = await readFile(file);
+        return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      } catch (error) {
+        if ((error as { code?: string }).code === 'ENOENT') return undefined;
+        throw error;
+      }
+    },
+    async write(bytes) {
+      await mkdir(join(file, '..'), { recursive: true });
+      const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
+      try {
+        await writeFile(temporary, bytes);
+        await rename(temporary, file);
+      } catch (error) {
+        await rm(temporary, { force: true });
+        throw error;
+      }
+    },
+  };
 }
 
 /** Writes an index serialized for the workspace at `root` under `cacheDir`: to a temporary file, then renamed over the old one. */
 export async function writeSearchIndexFile(root: string, bytes: Uint8Array, cacheDir?: string): Promise<void> {
-  const file = searchIndexFile(root, cacheDir);
-  await mkdir(join(file, '..'), { recursive: true });
-  const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
-  try {
-    await writeFile(temporary, bytes);
-    await rename(temporary, file);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
+  await fileIndexStorage(root, cacheDir).write(bytes);
 }
 
 /** What the build thread (node/search-index-worker.ts) is given. */
@@ -144,71 +158,21 @@ export function buildSearchIndexOffThread(
   });
 }
 
-/** The index kept for a Node platform created with `searchIndex` (see {@link attachSearchIndex}). */
-export interface AttachedSearchIndex {
-  /** Settles once the index is opened or built and in use, or its build failed or was stopped (never rejects). */
-  readonly ready: Promise<{ from: 'disk' } | { from: 'built'; offThread: boolean } | { error: string }>;
-  /** Waits for a build under way and the refreshes started, and saves the index (compacted) when there is one. */
-  close(): Promise<void>;
-}
-
 /**
- * Gives `platform`'s searches a search index: opened from its file under `cacheDir` when intact (the
- * searches that start meanwhile wait for it), else built and saved on a worker thread (see
- * {@link buildSearchIndexOffThread}; from the TypeScript sources, or when no thread can start, through
- * the platform on this thread, the event loop turning between reads). Searches until then scan every
- * listed file, as without an index. `close()` waits for a build under way and, when searches refreshed the index since it
- * was read or saved, saves it again, so the next process opens it without a rebuild. A build that fails leaves
- * the platform scanning, as without the option.
+ * Gives `platform`'s searches a search index kept in its file under `cacheDir` (see
+ * `attachStoredSearchIndex`): opened from the file when intact (searches that start meanwhile wait
+ * for it), else built and saved on a worker thread (see {@link buildSearchIndexOffThread}; from the
+ * TypeScript sources, or when no thread can start or it is lost before it has an index, through the
+ * platform on this thread, the event loop turning between reads); `ready` says which (`offThread`).
+ * Searches until then scan every listed file, as without an index. `close()` saves it again when
+ * searches changed it.
  */
 export function attachSearchIndex(platform: Platform, options: { cacheDir?: string; confinement?: ConfinedNodeFsOptions['mode'] } = {}): AttachedSearchIndex {
-  // Reading a saved index takes tens of milliseconds: searches wait for it (a scan without it takes
-  // longer) but not for a build, which runs in the background while they scan.
-  // What was last saved (or read): close() writes the index only when it changed since.
-  let saved: { index: SearchIndex; version: number } | undefined;
-  const opened = readStoredIndex(platform, options.cacheDir).then((stored) => {
-    if (stored.index) {
-      setSearchIndex(platform, stored.index);
-      saved = { index: stored.index, version: stored.index.version };
-    }
-    return stored;
-  });
-  whileSearchIndexOpens(platform, opened);
-  const ready = (async (): Promise<{ from: 'disk' } | { from: 'built'; offThread: boolean }> => {
-    const stored = await opened;
-    if (stored.index) return { from: 'disk' };
-    const offThread = buildSearchIndexOffThread(platform, options, (index) => {
-      setSearchIndex(platform, index);
-      // What the thread saves is the index as built, before any change since.
-      saved = { index, version: 0 };
-    });
-    if (offThread) {
-      const outcome = await offThread.catch((error: unknown) => {
-        // Not saved: close() saves what the searches have.
-        saved = undefined;
-        if (error instanceof ThreadLost && !searchIndexOf(platform)) return 'lost';
+  return attachStoredSearchIndex(platform, fileIndexStorage(platform.root, options.cacheDir), {
+    buildElsewhere: (onIndex) =>
+      buildSearchIndexOffThread(platform, options, onIndex)?.catch((error: unknown) => {
+        if (error instanceof ThreadLost && !searchIndexOf(platform)) return 'lost' as const;
         throw error;
-      });
-      if (outcome === 'saved') return { from: 'built', offThread: true };
-    }
-    // No build thread (running from the TypeScript sources), or it was lost before it had an index.
-    const index = await buildWorkspaceIndex(platform);
-    setSearchIndex(platform, index);
-    await saveSearchIndex(platform, index, options.cacheDir);
-    saved = { index, version: index.version };
-    return { from: 'built', offThread: false };
-  })().catch((error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }));
-  return {
-    ready,
-    async close() {
-      // A build under way is finished and saved, so a process that ran one search (`toolhost call`)
-      // leaves the index for the next.
-      await ready;
-      if (!searchIndexOf(platform)) return;
-      await searchIndexIdle(platform);
-      const index = searchIndexOf(platform);
-      if (!index || (saved?.index === index && saved.version === index.version)) return;
-      await saveSearchIndex(platform, index, options.cacheDir).catch(() => undefined);
-    },
-  };
+      }),
+  });
 }

@@ -10,9 +10,13 @@ export const FILES_STORE = 'files';
 export const STATE_STORE = 'state';
 const DB_VERSION = 1;
 
-/** One persisted filesystem node, keyed by its absolute canonical path. Times in ms since the epoch. */
+/**
+ * One persisted filesystem node, keyed by its absolute canonical path. Times in ms since the epoch; a
+ * file's `ctimeMs` (its last change of content or times, absent in records of older versions) is put
+ * back on reload, so the search index saved beside the workspace recognizes files unchanged since.
+ */
 export type FsRecord =
-  | { kind: 'file'; data: Uint8Array; mtimeMs: number }
+  | { kind: 'file'; data: Uint8Array; mtimeMs: number; ctimeMs?: number }
   | { kind: 'dir'; mtimeMs: number }
   | { kind: 'symlink'; target: string; mtimeMs: number };
 

@@ -57,7 +57,7 @@ export class JournaledWorkspace {
     const workspace = new JournaledWorkspace(sync, root, store);
     // Records come in key order, so a folder's record precedes its children: create each parent once.
     const made = new Set<string>([root]);
-    for (const [path, record] of records) workspace.#create(path, record, made);
+    for (const [path, record] of records) workspace.#create(path, record, made, true);
     workspace.#restoreFolderTimes(records);
     return workspace;
   }
@@ -161,12 +161,12 @@ export class JournaledWorkspace {
     return real === undefined ? path : `${real === '/' ? '' : real}/${path.slice(parent.length + 1)}`;
   }
 
-  #record(path: string, stats: FsStats): FsRecord | undefined {
+  #record(path: string, stats: FsStats & { ctimeMs?: number }): FsRecord | undefined {
     if (stats.isSymbolicLink()) return { kind: 'symlink', target: this.#sync.readlinkSync(path), mtimeMs: stats.mtimeMs };
     if (stats.isDirectory()) return { kind: 'dir', mtimeMs: stats.mtimeMs };
     if (stats.isFile()) {
       // readFileSync returns a copy of exactly the file's bytes: later writes can't change the record.
-      return { kind: 'file', data: this.#sync.readFileSync(path), mtimeMs: stats.mtimeMs };
+      return { kind: 'file', data: this.#sync.readFileSync(path), mtimeMs: stats.mtimeMs, ...(stats.ctimeMs === undefined ? {} : { ctimeMs: stats.ctimeMs }) };
     }
     return undefined;
   }
@@ -302,7 +302,8 @@ export class JournaledWorkspace {
     this.#changes += 1;
   }
 
-  #create(path: string, record: FsRecord, made?: Set<string>): void {
+  /** Creates `record` at `path`; `reload`: as loaded from storage, with the file's stored status-change time too (else now, as a rollback is a change). */
+  #create(path: string, record: FsRecord, made?: Set<string>, reload = false): void {
     const sync = this.#sync;
     if (record.kind === 'dir') {
       if (!made?.has(path)) sync.mkdirSync(path, { recursive: true });
@@ -317,7 +318,10 @@ export class JournaledWorkspace {
     if (record.kind === 'file') {
       sync.writeFileSync(path, record.data);
       // The stored time, not now: a reload must not make every file look just modified.
-      if (typeof record.mtimeMs === 'number') sync.utimesSync(path, record.mtimeMs / 1000, record.mtimeMs / 1000);
+      if (typeof record.mtimeMs === 'number') {
+        if (reload) sync.restoreTimesSync(path, record.mtimeMs, typeof record.ctimeMs === 'number' ? record.ctimeMs : record.mtimeMs);
+        else sync.utimesSync(path, record.mtimeMs / 1000, record.mtimeMs / 1000);
+      }
     } else sync.symlinkSync(record.target, path);
   }
 

@@ -27,6 +27,8 @@ describe('createWebPlatform options', () => {
     ['a shell that is not one', { workspace: 'w', backend: 'memory', shell: 'bash' }, `shell must be a shell such as justBash() from 'toolhost/web/shell', not "bash"`],
     ['a mount of the workspace itself', { workspace: 'w', backend: 'memory', mounts: { '/workspace/m': workspaceMount('w') } }, `mounts['/workspace/m'] is workspaceMount("w"), the workspace itself; mount another workspace, or drop it`],
     ['an overlay on the workspace itself', { workspace: 'w', overlay: { base: workspaceMount('w', { readOnly: true }) } }, `overlay.base is workspaceMount("w"), the workspace itself; mount another workspace, or drop it`],
+    ['searchIndex that is not a boolean', { workspace: 'w', searchIndex: 'yes' }, 'searchIndex must be true or false, not "yes"'],
+    ['searchIndex on a memory workspace', { workspace: 'w', backend: 'memory', searchIndex: true }, "searchIndex keeps the index in IndexedDB beside an IndexedDB workspace; use backend 'indexeddb' (the default) or leave searchIndex out with backend 'memory'"],
     ['an overlay on a folder backend', { workspace: 'w', backend: opfsWorkspace(), overlay: { base: fsMount(emptyFs()) } }, "an overlay keeps its changes in IndexedDB or memory: use backend 'indexeddb' (default) or 'memory' with overlay"],
   ])('refuses %s with a TypeError (the host\'s mistake, never a tool error) naming the option', (_name, options, message) => {
     const thrown = thrownBy(options);

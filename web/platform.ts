@@ -3,7 +3,8 @@ import { describeValue } from '../src/core/options.js';
 import type { MemoryFs } from '../src/fs/memfs.js';
 import { lazyFs, MemoryStateStore } from '../src/platform/memory.js';
 import { createMemorySearchSource } from '../src/search/memory-source.js';
-import type { FsPromises, NetworkPolicy, Platform, RunCommandRequest, RunCommandResult, StateStore } from '../src/core/types.js';
+import type { FsPromises, NetworkPolicy, Platform, RunCommandRequest, RunCommandResult, SearchSource, StateStore } from '../src/core/types.js';
+import type { AttachedSearchIndex, SearchIndexReady } from '../src/search/index/attach.js';
 import { createFetchNetwork } from '../src/core/network.js';
 import { resolveIdbFactory, WorkspaceDb, type FsRecord } from './idb.js';
 import { JournaledWorkspace } from './journal.js';
@@ -12,6 +13,7 @@ import type { JournalStore } from '../src/journal/store.js';
 import type { ReviewSetup } from '../src/core/journal-port.js';
 import type { OverlayApplyResult, OverlayChange, OverlayControl } from './overlay.js';
 import { WebStateStore } from './state.js';
+import { attachWebSearchIndex } from './search-index-store.js';
 
 /** Where the web platform keeps a workspace's files. */
 export type WebBackend = 'indexeddb' | 'opfs' | 'memory' | 'directory';
@@ -115,6 +117,17 @@ export interface WebPlatformOptions {
   network?: NetworkPolicy;
   /** The fetch `web_fetch` uses (default: the global `fetch`). */
   fetch?: typeof fetch;
+  /**
+   * Keeps a search index of the workspace (backend `indexeddb` only) in IndexedDB beside it (database
+   * `toolhost-search-index:<workspace>`): on first use it is read from there when saved and intact
+   * (the first search waits for that read), else built in the background in this worker and saved;
+   * until it is ready searches scan every file, as without it. Searches whose pattern needs text
+   * that few files hold then read only the files the index names, and any file changed since it was
+   * indexed. A saved index that is corrupt, truncated or of another version is rebuilt, never
+   * trusted. `dispose()` waits for a build under way and saves the index when searches changed it.
+   * `searchIndexReady()` tells how it was opened.
+   */
+  searchIndex?: boolean;
 }
 
 /** The web platform: a {@link Platform} plus its workspace name, backend and an eager open. */
@@ -151,7 +164,16 @@ export interface WebPlatform extends Platform {
    * reloaded page lists and rewinds the turns of earlier ones.
    */
   journalStore?(): JournalStore;
+  /**
+   * With `searchIndex`: starts opening the search index when nothing has yet (any use of the
+   * workspace does), and resolves once it is in use: `{ from: 'disk' }` (read from IndexedDB),
+   * `{ from: 'built', rejected? }` (built; `rejected` says why a saved one was not used), or
+   * `{ error }` (no index: searches scan). Never rejects.
+   */
+  searchIndexReady?(): Promise<SearchIndexReady>;
 }
+
+export type { SearchIndexReady };
 
 export type { OverlayApplyResult, OverlayChange };
 
@@ -305,8 +327,19 @@ export function createWebPlatform(options: WebPlatformOptions): WebPlatform {
   const settings = checkWebOptions(options);
   const { backend, mounts, overlayBase, shell } = settings;
   const files = new WebWorkspaceFiles(settings, options);
-  const fs = lazyFs(() => files.assemble());
   const state: StateStore = backend === 'memory' ? new MemoryStateStore() : new WebStateStore(() => files.openIdb());
+  // With `searchIndex`: attached on first use (creating the platform does no work), before the search
+  // that uses the workspace first looks for it.
+  let index: AttachedSearchIndex | undefined;
+  const startIndex = (): AttachedSearchIndex | undefined => {
+    if (!settings.searchIndex || index || files.disposed) return index;
+    index = attachWebSearchIndex(platform, () => resolveIdbFactory(options.idbFactory), settings.workspace, () => files.assemble());
+    return index;
+  };
+  const fs = lazyFs(() => {
+    startIndex();
+    return files.assemble();
+  });
   const platform: WebPlatform = {
     name: 'web',
     root: WORKSPACE_ROOT,
@@ -320,13 +353,16 @@ export function createWebPlatform(options: WebPlatformOptions): WebPlatform {
     // folder's writable stream replaces the file on close. A mount given as a filesystem may be neither.
     atomicWrites: !mounts.some(({ source }) => !('directory' in source) && !('workspace' in source) && !source.readOnly),
     flush: () => files.flush(),
-    ready: () => files.ready(),
+    ready: () => {
+      startIndex();
+      return files.ready();
+    },
     batch: (fn) => files.batch(fn),
     // Only a workspace whose files change through this platform alone can promise a change counter;
     // the search tools then read its tree's bytes directly (the tree is loaded by the fs call every
     // search makes first, resolving its folder).
     ...(settings.journaled && !overlayBase && mounts.length === 0
-      ? { changeCount: () => files.changes(), searchSource: createMemorySearchSource(() => files.liveTree(), () => files.changes()) }
+      ? { changeCount: () => files.changes(), searchSource: reloadableSource(createMemorySearchSource(() => files.liveTree(), () => files.changes()), startIndex) }
       : {}),
     ...(overlayBase
       ? {
@@ -337,12 +373,41 @@ export function createWebPlatform(options: WebPlatformOptions): WebPlatform {
         }
       : {}),
     ...(shell ? { runCommand: (request: RunCommandRequest, signal: AbortSignal) => shell.run({ ...request, fs, root: WORKSPACE_ROOT }, signal) } : {}),
-    dispose: () => files.dispose(),
+    dispose: async () => {
+      await index?.close();
+      await files.dispose();
+    },
     ...(backend === 'memory'
       ? {}
       : { journalStore: () => new IdbJournalStore(() => resolveIdbFactory(options.idbFactory), settings.workspace, options.durability ?? 'strict') }),
+    ...(settings.searchIndex ? { searchIndexReady: async () => (await (startIndex() ?? index)?.ready) ?? { error: `workspace "${settings.workspace}" was disposed` } } : {}),
   };
   return platform;
+}
+
+/**
+ * The journalled tree's search source as a search index saved across pages needs it: a file's
+ * identity is its size and times, restored as stored when the tree is reloaded, without the inode
+ * number, which a reload assigns afresh (every change through the platform moves the status-change
+ * time, so the inode tells nothing more here). `begin` (a search or walk starts) calls `started`
+ * first, so the search index is attached before the first search looks for it.
+ */
+function reloadableSource(source: SearchSource, started: () => void): SearchSource {
+  return {
+    ...source,
+    stat(path) {
+      const stat = source.stat(path);
+      return stat && { size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: -1 };
+    },
+    read(path, maxBytes, into) {
+      const read = source.read(path, maxBytes, into);
+      return read && { bytes: read.bytes, stat: { size: read.stat.size, mtimeMs: read.stat.mtimeMs, ctimeMs: read.stat.ctimeMs, ino: -1 } };
+    },
+    begin() {
+      started();
+      source.begin?.();
+    },
+  };
 }
 
 /** The checked options of {@link createWebPlatform}. */
@@ -359,6 +424,8 @@ interface WebSettings {
   shell: WebShell | undefined;
   /** The files live in a journalled MemoryFs tree (indexeddb, memory). */
   journaled: boolean;
+  /** Keep a search index in IndexedDB. */
+  searchIndex: boolean;
 }
 
 /** Checks the options of {@link createWebPlatform}, throwing at creation on a bad one. */
@@ -379,7 +446,18 @@ function checkWebOptions(options: WebPlatformOptions): WebSettings {
   const folders = typeof backendOption === 'object' ? backendOption[FOLDERS] : (overlayBase?.[FOLDERS] ?? mounts[0]?.source[FOLDERS]);
   const initialFiles = options.files === undefined ? undefined : seedRecords(options.files);
   const shell = checkShell(options.shell);
-  return { workspace, backend, backendOption, mounts, overlayBase, folders, initialFiles, shell, journaled: backend === 'indexeddb' || backend === 'memory' };
+  const searchIndex = checkSearchIndex(options.searchIndex, backend);
+  return { workspace, backend, backendOption, mounts, overlayBase, folders, initialFiles, shell, journaled: backend === 'indexeddb' || backend === 'memory', searchIndex };
+}
+
+/** Checks `searchIndex`: a boolean, true only on an IndexedDB workspace (the index is kept beside it). */
+function checkSearchIndex(value: unknown, backend: WebBackend): boolean {
+  if (value === undefined || value === false) return false;
+  if (value !== true) throw new TypeError(`createWebPlatform: searchIndex must be true or false, not ${describeValue(value)}`);
+  if (backend !== 'indexeddb') {
+    throw new TypeError(`createWebPlatform: searchIndex keeps the index in IndexedDB beside an IndexedDB workspace; use backend 'indexeddb' (the default) or leave searchIndex out with backend '${backend}'`);
+  }
+  return true;
 }
 
 /**
@@ -483,6 +561,11 @@ class WebWorkspaceFiles {
   liveTree(): MemoryFs {
     if (!this.#journal) throw new ToolError('unavailable', `workspace "${this.#settings.workspace}" is not loaded yet; call a file tool (or ready()) first`);
     return this.#journal.tree;
+  }
+
+  /** Whether {@link dispose} ran. */
+  get disposed(): boolean {
+    return this.#disposed;
   }
 
   /** The journalled workspace's change counter (0 before it is loaded). */

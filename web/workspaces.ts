@@ -1,5 +1,6 @@
 import { ToolError } from '../src/core/errors.js';
 import { JOURNAL_DB_PREFIX } from './journal-store.js';
+import { SEARCH_INDEX_DB_PREFIX } from './search-index-store.js';
 import { resolveIdbFactory, storageError, WORKSPACE_DB_PREFIX, WorkspaceDb, workspaceDbName } from './idb.js';
 
 /** Options of the workspace management functions. */
@@ -69,7 +70,7 @@ export async function exportWorkspace(name: string, options: WorkspaceAdminOptio
 }
 
 /**
- * Deletes a workspace's database (files and tool state) and its change journal's. Open platforms on it close their connection
+ * Deletes a workspace's database (files and tool state), its change journal's and its search index's. Open platforms on it close their connection
  * and fail later writes with `unavailable`. Errors: `unavailable` when a connection elsewhere does not
  * close within `blockedWaitMs` (the deletion then completes once it does). Deleting a missing
  * workspace succeeds.
@@ -77,7 +78,7 @@ export async function exportWorkspace(name: string, options: WorkspaceAdminOptio
 export async function deleteWorkspace(name: string, options: WorkspaceAdminOptions = {}): Promise<void> {
   const factory = resolveIdbFactory(options.idbFactory);
   const waitMs = options.blockedWaitMs ?? 3000;
-  for (const database of [workspaceDbName(name), JOURNAL_DB_PREFIX + name]) await deleteDatabase(factory, database, name, waitMs);
+  for (const database of [workspaceDbName(name), JOURNAL_DB_PREFIX + name, SEARCH_INDEX_DB_PREFIX + name]) await deleteDatabase(factory, database, name, waitMs);
 }
 
 /** Deletes one database of workspace `name`: see {@link deleteWorkspace}. */

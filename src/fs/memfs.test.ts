@@ -998,4 +998,17 @@ describe('MemoryFs limits', () => {
     expect(memory.lstatSync('/f').mtimeMs).toBe(42);
     expect(() => memory.utimesSync('/missing', 0, 0)).toThrow(expect.objectContaining({ code: 'ENOENT', syscall: 'utime' }));
   });
+
+  it('restoreTimesSync puts back stored times exactly, the status-change time included, as a reload does (no change of its own)', () => {
+    const memory = new MemoryFs();
+    memory.writeFileSync('/f', 'x');
+    memory.symlinkSync('/f', '/link');
+    memory.restoreTimesSync('/f', 1_733_492_310_123, 1_733_492_310_456);
+    expect([memory.lstatSync('/f').mtimeMs, memory.lstatSync('/f').ctimeMs]).toEqual([1_733_492_310_123, 1_733_492_310_456]);
+    expect(memory.storedFileSync('/f')).toMatchObject({ mtimeMs: 1_733_492_310_123, ctimeMs: 1_733_492_310_456 });
+    // A final symlink is not followed: the link's own times.
+    memory.restoreTimesSync('/link', 5, 6);
+    expect([memory.lstatSync('/link').mtimeMs, memory.lstatSync('/f').mtimeMs]).toEqual([5, 1_733_492_310_123]);
+    expect(() => memory.restoreTimesSync('/missing', 0, 0)).toThrow(expect.objectContaining({ code: 'ENOENT', syscall: 'utime' }));
+  });
 });

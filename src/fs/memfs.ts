@@ -579,6 +579,20 @@ export class MemoryFs {
     node.ctimeMs = Date.now();
   }
 
+  /**
+   * Puts back the times a file or folder was stored with (ms since the epoch), the status-change time
+   * included, as a reload from storage does: unlike {@link utimesSync} this is no change of the node,
+   * so a reloaded tree shows each file as it was when saved. A final symlink is not followed.
+   * Errors: `ENOENT`, `ENOTDIR`, `ELOOP`.
+   */
+  restoreTimesSync(path: string, mtimeMs: number, ctimeMs: number): void {
+    const p = checkPath(path, 'utime');
+    const { node } = this.#call('utime', p, () => this.#find(p, false));
+    if (!node) throw fsError('ENOENT', 'utime', p);
+    node.mtimeMs = mtimeMs;
+    node.ctimeMs = ctimeMs;
+  }
+
   /** Metadata of `path` itself (a final symlink is not followed, unless a `/` follows it). Errors: `ENOENT`, `ENOTDIR`, `ELOOP`. */
   lstatSync(path: string): MemoryStats {
     return this.#stat(checkPath(path, 'lstat'), false, 'lstat');

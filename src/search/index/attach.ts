@@ -1,0 +1,117 @@
+// Keeping a platform's search index in storage between processes or pages, whatever the storage is
+// (a file on Node, an IndexedDB record in browsers): read it before the first search, else build it
+// in the background and save it, and save it again on close when searches changed it since.
+import type { Platform } from '../../core/types.js';
+import { IndexRejected, openIndex, serializeIndex } from './format.js';
+import type { SearchIndex } from './search-index.js';
+import { buildWorkspaceIndex, searchIndexIdle, searchIndexOf, setSearchIndex, whileSearchIndexOpens } from './workspace.js';
+
+/** Where a workspace's saved index lives: the bytes of {@link serializeIndex}, whole. */
+export interface SearchIndexStorage {
+  /** The saved bytes, or undefined when nothing is saved. A rejection counts as an unreadable index (rebuilt). */
+  read(): Promise<Uint8Array | undefined>;
+  /** Replaces the saved bytes with `bytes`, whole (a reader never sees part of a write, or else the checksum rejects it). */
+  write(bytes: Uint8Array): Promise<void>;
+}
+
+/** How an attached index came into use: read from storage, or built (with why the saved one was not used), or not at all. */
+export type SearchIndexReady = { from: 'disk' } | { from: 'built'; rejected?: string; offThread?: boolean } | { error: string };
+
+/**
+ * Builds a workspace's index somewhere else than the calling thread (a worker thread on Node) and
+ * saves it there: gives the index to `onIndex` once built, then resolves `'saved'`; `'lost'` when it
+ * ended before it had an index (the index is then built on the calling thread); rejects with the
+ * build's or the save's error. Undefined where it cannot run (the index is then built here).
+ */
+export type IndexBuilder = (onIndex: (index: SearchIndex) => void) => Promise<'saved' | 'lost'> | undefined;
+
+/** The index kept for a platform in a {@link SearchIndexStorage} (see {@link attachStoredSearchIndex}). */
+export interface AttachedSearchIndex {
+  /** Settles once the index is opened or built and in use, or its build failed (never rejects). */
+  readonly ready: Promise<SearchIndexReady>;
+  /** Waits for a build under way and the refreshes started, and saves the index (compacted) when it changed since it was read or saved. */
+  close(): Promise<void>;
+}
+
+/** The index saved in `storage` for `platform`'s root when there is one and it is intact; else why not (`rejected`; absent when nothing was saved). */
+export async function readSavedIndex(platform: Platform, storage: SearchIndexStorage): Promise<{ index?: SearchIndex; rejected?: string }> {
+  let bytes: Uint8Array | undefined;
+  try {
+    bytes = await storage.read();
+  } catch (error) {
+    return { rejected: `unreadable (${error instanceof Error ? error.message : String(error)})` };
+  }
+  if (bytes === undefined) return {};
+  try {
+    return { index: openIndex(bytes, platform.root) };
+  } catch (error) {
+    if (error instanceof IndexRejected) return { rejected: error.message };
+    return { rejected: `unreadable (${error instanceof Error ? error.message : String(error)})` };
+  }
+}
+
+/**
+ * Gives `platform`'s searches a search index kept in `storage`: opened from it when intact (the
+ * searches that start meanwhile wait for the read), else built through the platform in the
+ * background (the event loop turns between reads; searches until then scan every listed file, as
+ * without an index) and saved. Saved bytes that are corrupt, truncated, of another format version or
+ * for another root are never trusted: rebuilt and overwritten. `close()` waits for a build under way
+ * and, when searches refreshed the index since it was read or saved, saves it again, so the next
+ * process or page opens it without a rebuild. A build that fails leaves the platform scanning.
+ * `beforeBuild` is awaited before a build (a platform that loads its files on first use loads them);
+ * `buildElsewhere`, where given, builds and saves off this thread first (`ready` then tells `offThread`).
+ */
+export function attachStoredSearchIndex(platform: Platform, storage: SearchIndexStorage, options: { beforeBuild?: () => Promise<unknown>; buildElsewhere?: IndexBuilder } = {}): AttachedSearchIndex {
+  // What was last saved (or read): close() writes the index only when it changed since.
+  let saved: { index: SearchIndex; version: number } | undefined;
+  const save = async (index: SearchIndex): Promise<void> => {
+    const version = index.version;
+    await storage.write(serializeIndex(index, platform.root));
+    saved = { index, version };
+  };
+  const opened = readSavedIndex(platform, storage).then((stored) => {
+    if (stored.index) {
+      setSearchIndex(platform, stored.index);
+      saved = { index: stored.index, version: stored.index.version };
+    }
+    return stored;
+  });
+  // Reading a saved index takes milliseconds: searches wait for it (a scan without it takes longer),
+  // but not for a build, which runs in the background while they scan.
+  whileSearchIndexOpens(platform, opened);
+  const ready = (async (): Promise<SearchIndexReady> => {
+    const stored = await opened;
+    if (stored.index) return { from: 'disk' };
+    await options.beforeBuild?.();
+    const rejected = stored.rejected === undefined ? {} : { rejected: stored.rejected };
+    const elsewhere = options.buildElsewhere?.((index) => {
+      setSearchIndex(platform, index);
+      // What the builder saves is the index as built, before any change since.
+      saved = { index, version: 0 };
+    });
+    if (elsewhere) {
+      const outcome = await elsewhere.catch((error: unknown) => {
+        // Not saved: close() saves what the searches have.
+        saved = undefined;
+        throw error;
+      });
+      if (outcome === 'saved') return { from: 'built', ...rejected, offThread: true };
+      saved = undefined;
+    }
+    const index = await buildWorkspaceIndex(platform);
+    setSearchIndex(platform, index);
+    await save(index);
+    return { from: 'built', ...rejected, ...(options.buildElsewhere ? { offThread: false } : {}) };
+  })().catch((error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }));
+  return {
+    ready,
+    async close() {
+      await ready;
+      if (!searchIndexOf(platform)) return;
+      await searchIndexIdle(platform);
+      const index = searchIndexOf(platform);
+      if (!index || (saved?.index === index && saved.version === index.version)) return;
+      await save(index).catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,316 @@
+// createWebPlatform({ searchIndex: true }) in Chromium: the index of an IndexedDB workspace kept in
+// IndexedDB beside it. Differentially, every grep_search answered with the index equals a plain scan
+// of the same workspace through hundreds of random changes (through the tools and through the
+// platform's fs directly) and reopenings; a new worker opens the saved index without a rebuild; a
+// corrupt, truncated or foreign stored index is rejected and rebuilt.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { promisifyRequest } from 'idb-keyval';
+import { BuiltinTools, ToolRunner } from '../src/index.js';
+import type { Platform } from '../src/core/types.js';
+import { walkWorkspace } from '../src/fs/walk.js';
+import { compileSearchPattern } from '../src/search/dialect.js';
+import { openIndex } from '../src/search/index/format.js';
+import { siftWithIndex, worthSifting } from '../src/search/index/sift.js';
+import { searchIndexIdle, searchIndexOf } from '../src/search/index/workspace.js';
+import { seededRandom } from '../test/support/random.js';
+import { createWebPlatform, deleteWorkspace, type WebPlatform } from './index.js';
+import { SEARCH_INDEX_DB_PREFIX, SEARCH_INDEX_STORE } from './search-index-store.js';
+
+const TOKENS = ['alpha', 'Alpha', 'beta', 'gamma_ray', 'foo', 'bar', 'foobar', 'Straße', 'strasse', 'ſtop', 'stop', 'Kelvin', '\u212aelvin', 'привет', 'ПРИВЕТ', 'x1', 'x12', '42px', 'é', '中文', '😀', 'fn(', 'a.b', ' ', 'zz', 'ta gam'];
+const PATTERNS: Array<[string, boolean?]> = [
+  ['alpha'], ['foo|bar'], ['foo(bar)?'], ['gamma_\\w+'], ['Straße'], ['strasse'], ['stop'], ['kelvin'], ['привет'], ['\\d+px'], ['x1\\b'],
+  ['a\\.b'], ['fn\\('], ['^alpha'], ['alpha$'], ['中文'], ['😀'], ['(?i)ALPHA beta'], ['zz|alpha'], ['\\w+'], ['ta gam'], ['oba'],
+  ['a.b', true], ['fn(', true], ['ПРИВЕТ', true], ['x12 ', true], ['foobar', true],
+];
+const DIRS = ['', 'src/', 'src/deep/', 'docs/', 'lib/'];
+const CLOCK_STEPS = [0, 0, 0, 0, 1, 3, 700, 1500, 5000];
+const ROOT = '/workspace';
+
+const pick = <T>(rand: () => number, items: readonly T[]): T => items[Math.floor(rand() * items.length)] as T;
+
+/** Random text of a few lines; now and then binary bytes. */
+function content(rand: () => number): string | Uint8Array {
+  const roll = rand();
+  if (roll < 0.04) return new Uint8Array([0x61, 0x6c, 0x70, 0x68, 0x61, 0, 0x62]);
+  if (roll < 0.06) return '';
+  let text = '';
+  for (let line = 1 + Math.floor(rand() * 5); line > 0; line -= 1) {
+    for (let words = Math.floor(rand() * 7), j = 0; j < words; j += 1) text += (j > 0 && rand() < 0.7 ? ' ' : '') + pick(rand, TOKENS);
+    text += pick(rand, ['\n', '\n', '\r\n']);
+  }
+  return text;
+}
+
+async function listFiles(platform: Platform): Promise<string[]> {
+  return (await walkWorkspace({ fs: platform.fs, root: ROOT, dir: ROOT, includeIgnored: true })).files.map((f) => f.path);
+}
+
+/** One random change: through a tool (`runner`) or the platform's fs directly, as a writer outside the tools. */
+async function mutate(rand: () => number, platform: Platform, runner: ToolRunner): Promise<void> {
+  const files = await listFiles(platform);
+  const roll = rand();
+  const newPath = `${ROOT}/${pick(rand, DIRS)}f${Math.floor(rand() * 40)}.${pick(rand, ['txt', 'ts', 'md'])}`;
+  const somePath = files.length > 0 ? pick(rand, files) : newPath;
+  const text = (c: string | Uint8Array): string => (typeof c === 'string' ? c : 'plain text');
+  try {
+    if (roll < 0.25) await runner.execute('create_file', { file_path: rand() < 0.5 ? somePath : newPath, content: text(content(rand)), overwrite: true });
+    else if (roll < 0.35) {
+      const old = new TextDecoder().decode(await platform.fs.readFile(somePath));
+      const token = TOKENS.find((t) => t.trim() !== '' && old.includes(t));
+      if (token) await runner.execute('edit_file', { file_path: somePath, old_string: token, new_string: pick(rand, TOKENS), replace_all: true });
+    } else if (roll < 0.6) {
+      await platform.fs.mkdir(newPath.slice(0, newPath.lastIndexOf('/')), { recursive: true });
+      await platform.fs.writeFile(rand() < 0.5 ? somePath : newPath, content(rand));
+    } else if (roll < 0.75) {
+      // The same size: only the times tell the change apart.
+      const old = await platform.fs.readFile(somePath);
+      const fresh = content(rand);
+      const bytes = typeof fresh === 'string' ? new TextEncoder().encode(fresh) : fresh;
+      const next = new Uint8Array(old.length).fill(0x20);
+      next.set(bytes.subarray(0, old.length));
+      await platform.fs.writeFile(somePath, next);
+    } else if (roll < 0.85) await platform.fs.rm(somePath, { force: true });
+    else if (roll < 0.93) {
+      await platform.fs.mkdir(newPath.slice(0, newPath.lastIndexOf('/')), { recursive: true });
+      await platform.fs.rename(somePath, newPath);
+    } else await platform.fs.writeFile(`${ROOT}/.gitignore`, rand() < 0.5 ? 'docs/\n' : '*.md\n!keep.md\n');
+  } catch {
+    // A refused change (a name taken by a folder, an edit the tool declines) changes nothing: fine.
+  }
+}
+
+async function answer(runner: ToolRunner, args: Record<string, unknown>): Promise<unknown> {
+  try {
+    return await runner.execute('grep_search', args);
+  } catch (error) {
+    return { error: (error as { code?: string }).code, message: (error as Error).message };
+  }
+}
+
+function searchArgs(rand: () => number): Record<string, unknown> {
+  const [pattern, literal] = pick(rand, PATTERNS);
+  const args: Record<string, unknown> = { pattern, output_mode: pick(rand, ['content', 'count', 'files_with_matches']), case_sensitive: rand() < 0.5 };
+  if (literal) args.fixed_strings = true;
+  if (rand() < 0.2) args.include = pick(rand, ['*.ts', '**/*.md', 'src/**']);
+  if (rand() < 0.1) args.dir_path = pick(rand, ['src', 'docs', 'lib']);
+  return args;
+}
+
+/** A unique workspace name (the clock may be faked: a random part keeps names apart). */
+const workspaceName = (what: string): string => `search-index-${what}-${Math.random().toString(36).slice(2)}`;
+
+/** The workspace with its index, a runner on it, and a runner on a copy of the platform without one (a plain scan). */
+function open(workspace: string, files?: Record<string, string | Uint8Array>): { platform: WebPlatform; indexed: ToolRunner; scanned: ToolRunner } {
+  const platform = createWebPlatform({ workspace, searchIndex: true, durability: 'relaxed', ...(files ? { files } : {}) });
+  const plain: Platform = { ...platform };
+  const tools = BuiltinTools.all();
+  return { platform, indexed: new ToolRunner({ platform, tools }), scanned: new ToolRunner({ platform: plain, tools }) };
+}
+
+/** The stored index record of `workspace`: read, or replaced by `value`. */
+async function storedIndex(workspace: string, value?: unknown): Promise<unknown> {
+  const request = indexedDB.open(SEARCH_INDEX_DB_PREFIX + workspace);
+  const db = await promisifyRequest(request);
+  try {
+    const tx = db.transaction(SEARCH_INDEX_STORE, value === undefined ? 'readonly' : 'readwrite');
+    const store = tx.objectStore(SEARCH_INDEX_STORE);
+    const out = value === undefined ? await promisifyRequest(store.get(ROOT)) : store.put(value, ROOT);
+    await promisifyRequest(tx);
+    return out;
+  } finally {
+    db.close();
+  }
+}
+
+interface Totals {
+  used: number;
+  skipped: number;
+  scanned: number;
+  reopened: number;
+}
+
+/** `rounds` rounds of random changes and searches, the workspace disposed and reopened from IndexedDB every `reopenEvery` rounds. */
+async function run(seed: number, rounds: number, reopenEvery: number): Promise<Totals> {
+  const rand = seededRandom(seed);
+  const files: Record<string, string | Uint8Array> = {};
+  for (let i = 10 + Math.floor(rand() * 30); i > 0; i -= 1) files[`${pick(rand, DIRS)}f${i}.${pick(rand, ['txt', 'ts', 'md'])}`] = content(rand);
+  const workspace = workspaceName(`differential-${seed}`);
+  let { platform, indexed, scanned } = open(workspace, files);
+  const totals: Totals = { used: 0, skipped: 0, scanned: 0, reopened: 0 };
+  try {
+    await platform.ready();
+    vi.setSystemTime(Date.now() + 5000);
+    expect(await platform.searchIndexReady?.()).toEqual({ from: 'built' });
+    for (let round = 0; round < rounds; round += 1) {
+      for (let n = Math.floor(rand() * 3); n > 0; n -= 1) await mutate(rand, platform, rand() < 0.5 ? indexed : scanned);
+      vi.setSystemTime(Date.now() + pick(rand, CLOCK_STEPS));
+      const roll = rand();
+      if (roll < 0.3) await searchIndexIdle(platform);
+      else if (roll < 0.4) await platform.flush();
+      if (round % reopenEvery === reopenEvery - 1) {
+        // Saved on dispose, read back by the next platform: no rebuild, and the same answers.
+        await platform.dispose();
+        ({ platform, indexed, scanned } = open(workspace));
+        expect(await platform.searchIndexReady?.(), `seed ${seed} round ${round}`).toEqual({ from: 'disk' });
+        totals.reopened += 1;
+      }
+      const args = searchArgs(rand);
+      const index = searchIndexOf(platform);
+      if (index && args.dir_path === undefined && args.include === undefined) {
+        try {
+          const pattern = compileSearchPattern(args.pattern as string, { literal: args.fixed_strings === true, caseSensitive: args.case_sensitive as boolean });
+          if (worthSifting(index, pattern)) totals.used += 1;
+          const listed = (await walkWorkspace({ fs: platform.fs, root: ROOT, dir: ROOT, source: platform.searchSource, changeCount: platform.changeCount })).files;
+          const sifted = await siftWithIndex(platform, index, pattern, listed, 64 * 1024 * 1024);
+          totals.skipped += sifted.text + sifted.binary;
+          totals.scanned += sifted.scan.length;
+        } catch {
+          // An invalid pattern: both answers are the same error.
+        }
+      }
+      const withIndex = await answer(indexed, args);
+      const withoutIndex = await answer(scanned, args);
+      expect(withIndex, `seed ${seed} round ${round} ${JSON.stringify(args)}`).toEqual(withoutIndex);
+    }
+    return totals;
+  } finally {
+    await platform.dispose();
+    await deleteWorkspace(workspace);
+  }
+}
+
+describe('createWebPlatform({ searchIndex: true }) on an IndexedDB workspace (Chromium)', () => {
+  describe('differentially against a plain scan', () => {
+    beforeEach(() => {
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(1_800_000_000_000);
+    });
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it.each([[1], [2]])('random changes through the tools and the fs directly, reopened from IndexedDB every 60 rounds, seed %i, 300 rounds: every answer equals the plain scan', async (seed) => {
+      const totals = await run(0x5eed00 + seed, 300, 60);
+      expect(totals.reopened).toBe(5);
+      // The index did its part: files were left unread, and changed files were still scanned.
+      expect(totals.used).toBeGreaterThan(20);
+      expect(totals.skipped).toBeGreaterThan(0);
+      expect(totals.scanned).toBeGreaterThan(0);
+    }, 300_000);
+  });
+
+  const SEARCHES: Array<Record<string, unknown>> = [
+    { pattern: 'zebraCrossing', output_mode: 'count' },
+    { pattern: 'ZEBRA\\w+', case_sensitive: false },
+    { pattern: 'function', fixed_strings: true, output_mode: 'files_with_matches', max_results: 2000 },
+  ];
+  /** 400 files; a rare word in four of them, a common one in all. */
+  const TREE: Record<string, string> = {};
+  for (let i = 0; i < 400; i += 1) TREE[`d${i % 8}/f${i}.ts`] = `export function f${i}() {\n  return ${i};\n}\n${i % 100 === 7 ? `const zebraCrossing${i} = 1;\n` : ''}`.repeat(10);
+
+  /**
+   * Creates workspace `workspace` with {@link TREE}, its files written a minute ago: past the window in
+   * which the index does not trust a file's times, so it vouches for them from the start. (Seeded by
+   * a platform without the index, closed before the clock runs again: no build sees the moved clock.)
+   */
+  async function seedLongAgo(workspace: string): Promise<void> {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() - 60_000);
+    const seeding = createWebPlatform({ workspace, files: TREE });
+    try {
+      await seeding.ready();
+      await seeding.dispose();
+    } finally {
+      vi.useRealTimers();
+    }
+  }
+
+  async function answers(runner: ToolRunner): Promise<unknown[]> {
+    const out: unknown[] = [];
+    for (const args of SEARCHES) out.push(await runner.execute('grep_search', args));
+    return out;
+  }
+
+  /** Runs web/search-index.worker-fixture.ts in a new dedicated worker on `workspace`. */
+  async function inNewWorker(workspace: string): Promise<{ ready: unknown; answers: unknown[]; size?: number; scan?: number; skipped?: number; error?: string }> {
+    const worker = new Worker(new URL('./search-index.worker-fixture.ts', import.meta.url), { type: 'module' });
+    try {
+      return await new Promise((resolve, reject) => {
+        worker.onmessage = (event) => resolve(event.data);
+        worker.onerror = (event) => reject(new Error(`worker failed: ${event.message}`));
+        worker.postMessage({ workspace, searches: SEARCHES, rare: 'zebraCrossing' });
+      });
+    } finally {
+      worker.terminate();
+    }
+  }
+
+  it('builds in the background while the first searches scan, saves on dispose, and a new worker reads it from IndexedDB (no rebuild), answering the same and reading only the files a rare word is in', async () => {
+    const workspace = workspaceName('reopen');
+    await seedLongAgo(workspace);
+    const { platform, indexed, scanned } = open(workspace);
+    try {
+      // The first search starts the build and scans meanwhile: the answer of a plain scan.
+      const expected = await answers(scanned);
+      expect((expected[0] as { total_matches: number }).total_matches).toBe(40);
+      expect(await answers(indexed)).toEqual(expected);
+      expect(await platform.searchIndexReady?.()).toEqual({ from: 'built' });
+      expect(searchIndexOf(platform)?.size).toBe(400);
+      expect(await answers(indexed)).toEqual(expected);
+      await platform.dispose();
+
+      const fresh = await inNewWorker(workspace);
+      expect(fresh.error).toBeUndefined();
+      expect(fresh.ready).toEqual({ from: 'disk' });
+      expect(fresh.size).toBe(400);
+      expect(fresh.answers).toEqual(expected);
+      // The reloaded tree kept each file's stored times, so the saved index still vouches for them:
+      // only the four files that hold the word are read.
+      expect([fresh.scan, fresh.skipped]).toEqual([4, 396]);
+    } finally {
+      await platform.dispose();
+      await deleteWorkspace(workspace);
+    }
+  }, 120_000);
+
+  it('rejects a stored index that is corrupt, truncated or not bytes, rebuilds it (answers unchanged), and the rebuilt one is read back', async () => {
+    const workspace = workspaceName('corrupt');
+    await seedLongAgo(workspace);
+    let { platform, scanned } = open(workspace);
+    try {
+      const expected = await answers(scanned);
+      expect(await platform.searchIndexReady?.()).toEqual({ from: 'built' });
+      await platform.dispose();
+      const good = (await storedIndex(workspace)) as Uint8Array;
+      expect(good).toBeInstanceOf(Uint8Array);
+      expect(good.length).toBeGreaterThan(1000);
+      const flipped = good.slice();
+      const middle = Math.floor(flipped.length / 2);
+      flipped[middle] = (flipped[middle] as number) ^ 0x40;
+      const spoiled: Array<[string, unknown, RegExp]> = [
+        ['one byte flipped', flipped, /checksum|corrupt/i],
+        ['cut in half', good.slice(0, Math.floor(good.length / 2)), /truncated|short|length|corrupt/i],
+        ['not bytes', 'not an index', /unreadable.*not bytes/],
+      ];
+      for (const [what, value, why] of spoiled) {
+        await storedIndex(workspace, value);
+        ({ platform, scanned } = open(workspace));
+        const indexed = new ToolRunner({ platform, tools: BuiltinTools.all() });
+        expect(await answers(indexed), what).toEqual(expected);
+        const ready = (await platform.searchIndexReady?.()) as { from: string; rejected?: string };
+        expect(ready.from, what).toBe('built');
+        expect(ready.rejected, what).toMatch(why);
+        expect(searchIndexOf(platform)?.size, what).toBe(400);
+        expect(await answers(indexed), what).toEqual(expected);
+        await platform.dispose();
+        // Overwritten by the rebuild: intact again.
+        expect(openIndex((await storedIndex(workspace)) as Uint8Array, ROOT).size, what).toBe(400);
+      }
+      ({ platform } = open(workspace));
+      expect(await platform.searchIndexReady?.()).toEqual({ from: 'disk' });
+    } finally {
+      await platform.dispose();
+      await deleteWorkspace(workspace);
+    }
+  }, 120_000);
+});
