@@ -167,8 +167,10 @@ function jsonCopy(value: unknown, size: [number], depth: number): unknown {
   for (const key of Object.keys(value)) {
     const item = (value as Record<string, unknown>)[key];
     if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue;
-    // defineProperty, not assignment: a key `__proto__` is data in JSON, not the prototype.
-    Object.defineProperty(out, key, { value: jsonCopy(item, size, depth + 1), enumerable: true, writable: true, configurable: true });
+    const copy = jsonCopy(item, size, depth + 1);
+    // A key `__proto__` is data in JSON: assigned, it would set the prototype instead.
+    if (key === '__proto__') Object.defineProperty(out, key, { value: copy, enumerable: true, writable: true, configurable: true });
+    else out[key] = copy;
     size[0] += key.length + 3;
     members += 1;
   }

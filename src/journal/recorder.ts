@@ -61,6 +61,11 @@ export class CallCapture {
   readonly #pending = new Map<string, Promise<void>>();
   /** Post-images under way. */
   readonly #posting = new Set<Promise<void>>();
+  /** Post-images of bytes written still being hashed (the writes returned without waiting for them). */
+  readonly #hashing = new Set<Promise<void>>();
+  /** Per path, the number of the call's latest change to it (counted by {@link #changeCount}). */
+  readonly #latest = new Map<string, number>();
+  #changeCount = 0;
 
   constructor(callId: string, tool: string) {
     this.callId = callId;
@@ -92,9 +97,32 @@ export class CallCapture {
   /**
    * Takes the post-image of `path` and of every captured path beneath it once a change settles: the
    * bytes written when the change was a whole write that succeeded (no read), else what is there now.
+   * The image of bytes written is their hash, which nothing done later can change: where no stamp is
+   * taken after the write (no commands are watched), the write returns without waiting for it (in a
+   * browser WebCrypto hashes on another thread meanwhile); {@link settled} waits for it.
    */
   async post(fs: FsPromises, path: string, keep: KeepBytes, written?: Uint8Array | string): Promise<void> {
     keep.wrote?.(path);
+    const change = (this.#changeCount += 1);
+    this.#latest.set(path, change);
+    if (written !== undefined && keep.stamp === undefined) {
+      const bytes = typeof written === 'string' ? encoder.encode(written) : written;
+      if (bytes.byteLength > (keep.maxFileBytes ?? Infinity)) {
+        this.after.set(path, 'unknown');
+        return;
+      }
+      const hashing = keep(bytes, path).then(
+        // A later change of the call to the path (its own image taken meanwhile) wins.
+        (image) => void (this.#latest.get(path) === change && this.after.set(path, image)),
+        () => undefined,
+      );
+      this.#hashing.add(hashing);
+      this.#posting.add(hashing);
+      void hashing.then(() => (this.#hashing.delete(hashing), this.#posting.delete(hashing)));
+      return;
+    }
+    // Images of earlier writes still hashing land first, so this later one is the path's last.
+    if (this.#hashing.size > 0) await Promise.all(this.#hashing);
     const work = (async (): Promise<void> => {
       if (written !== undefined) {
         const bytes = typeof written === 'string' ? encoder.encode(written) : written;
@@ -148,7 +176,9 @@ export async function imageAt(fs: FsPromises, path: string, keep: KeepBytes, rem
 
 /** Captures `root` (a file, nothing, or a directory's files) into `into`, first capture of a path wins. */
 async function captureTree(fs: FsPromises, root: string, keep: KeepBytes, into: Map<string, string>): Promise<void> {
-  const image = await imageAt(fs, root, keep);
+  // No stamp for a pre-image: the post-image taken once the change settles remembers the stamp then
+  // (every captured path gets one), so an lstat here would only be overwritten.
+  const image = await imageAt(fs, root, keep, false);
   if (image !== 'dir') {
     if (!into.has(root)) into.set(root, image);
     return;
@@ -165,7 +195,7 @@ async function captureTree(fs: FsPromises, root: string, keep: KeepBytes, into: 
     }
     for (const name of names) {
       const path = joinPath(dir, name);
-      const inner = into.has(path) ? into.get(path) : await imageAt(fs, path, keep);
+      const inner = into.has(path) ? into.get(path) : await imageAt(fs, path, keep, false);
       if (inner === 'dir') queue.push(path);
       else if (!into.has(path)) {
         files += 1;
