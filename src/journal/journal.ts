@@ -48,11 +48,19 @@ const RECENT_FILES = 1024;
 /** How many paths' stamps (size, modification time, inode) the journal remembers with the content they had. */
 const STAMPED_FILES = 50_000;
 
-/** Whether two byte arrays hold the same bytes. */
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+/** Whether two byte arrays hold the same bytes (compared four at a time where both are aligned for it: a quarter of the steps). */
+export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a === b) return true;
   if (a.byteLength !== b.byteLength) return false;
-  for (let i = 0; i < a.byteLength; i += 1) if (a[i] !== b[i]) return false;
+  let i = 0;
+  if (a.byteOffset % 4 === 0 && b.byteOffset % 4 === 0) {
+    const words = a.byteLength >>> 2;
+    const wa = new Uint32Array(a.buffer, a.byteOffset, words);
+    const wb = new Uint32Array(b.buffer, b.byteOffset, words);
+    for (let w = 0; w < words; w += 1) if (wa[w] !== wb[w]) return false;
+    i = words * 4;
+  }
+  for (; i < a.byteLength; i += 1) if (a[i] !== b[i]) return false;
   return true;
 }
 
@@ -144,6 +152,8 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
   #seq = 0;
   /** The store's writes and removals, applied one after another in the order they were made. */
   #writes: Promise<void> = Promise.resolve();
+  /** Whether the store is a {@link MemoryJournalStore}, whose writes need no queue (see {@link #inOrder}). */
+  readonly #direct: boolean;
   /** The store is the platform's (it outlives the page or process): it is loaded before the journal is first used. */
   readonly #loadsItself: boolean;
   #loading: Promise<void> | undefined;
@@ -172,6 +182,7 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
     const platformStore = options.store ? undefined : (platform as { journalStore?: () => JournalStore }).journalStore?.();
     this.store = options.store ?? platformStore ?? new MemoryJournalStore();
     this.#loadsItself = platformStore !== undefined;
+    this.#direct = this.store.constructor === MemoryJournalStore;
     this.#numbering = !this.#loadsItself;
     this.#now = options.now ?? Date.now;
     this.tape = new CallTape(Math.floor(setup.maxBytes / 4));
@@ -423,6 +434,8 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
    * to a removal that finishes late); resolves or rejects with it.
    */
   #inOrder(write: () => Promise<void>): Promise<void> {
+    // The memory store does each write when called: made at once, its writes keep their order.
+    if (this.#direct) return write();
     const done = this.#writes.then(write);
     this.#writes = done.catch(() => undefined);
     return done;
