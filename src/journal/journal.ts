@@ -91,7 +91,7 @@ class OpenTurn implements JournalTurn {
     const watches = journal.watchesCommands;
     const stamp = watches ? (path: string, at: string, image: string): void => journal.rememberStamp(path, at, image) : undefined;
     const wrote = watches ? (path: string): void => journal.noteWrite(path) : undefined;
-    this.keep = Object.assign(keep, { maxFileBytes: journal.maxFileBytes, stamp, wrote });
+    this.keep = Object.assign(keep, { maxFileBytes: journal.maxFileBytes, stamp, wrote, known: journal.known });
   }
 
   fsFor(call: { callId: string; tool: string }, fs: FsPromises): FsPromises {
@@ -165,6 +165,8 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
   /** Per path, the content the journal last kept there and its image (newest last). */
   readonly #recent = new Map<string, { image: string; bytes: Uint8Array }>();
   #recentBytes = 0;
+  /** Where the platform counts its changes: what lets a call's read stand for a pre-image (see {@link KeepBytes.known}). */
+  readonly known: KeepBytes['known'];
   /** Whether commands' changes are listed (see {@link watchesCommands}): then stamps are remembered. */
   readonly watchesCommands: boolean;
   /** Per path, the stamp it had when it held a kept content, and that content's image (newest last). */
@@ -187,6 +189,8 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
     this.#now = options.now ?? Date.now;
     this.tape = new CallTape(Math.floor(setup.maxBytes / 4));
     this.watchesCommands = watchesCommands(platform);
+    const changeCount = platform.changeCount?.bind(platform);
+    this.known = changeCount === undefined ? undefined : { changeCount, bytesAt: (path, bytes) => this.#recentBytesAt(path, bytes) };
   }
 
   /** Notes that a journaled call or a rewind changed `path`, while a command runs (see {@link watchWrites}). */
@@ -286,6 +290,12 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
     } else image = await this.retain(bytes);
     this.#remember(path, image, bytes);
     return image;
+  }
+
+  /** The content the journal last kept at `path`, when `bytes` equal it. */
+  #recentBytesAt(path: string, bytes: Uint8Array): Uint8Array | undefined {
+    const seen = this.#recent.get(path);
+    return seen !== undefined && sameBytes(seen.bytes, bytes) ? seen.bytes : undefined;
   }
 
   /** Remembers `path`'s last content seen, the newest {@link RECENT_FILES} paths (and at most an eighth of the budget in bytes). */

@@ -18,6 +18,13 @@ export type KeepBytes = ((bytes: Uint8Array, path?: string) => Promise<string>) 
   readonly stamp?: (path: string, stamp: string, image: string) => void;
   /** Where commands are watched: told of every path a journaled call changed (so a command running meanwhile leaves it to that call). */
   readonly wrote?: (path: string) => void;
+  /**
+   * Where the platform counts its changes (`changeCount`, unchanged only while the tree is as it
+   * was): that count, and the content the journal last kept at `path` when it equals `bytes` (else
+   * undefined). A call's read of a path that equals it then stands for the path's pre-image while the
+   * count stays as it was: the file is not read again.
+   */
+  readonly known?: { changeCount: () => number; bytesAt: (path: string, bytes: Uint8Array) => Uint8Array | undefined };
 };
 
 /**
@@ -63,6 +70,8 @@ export class CallCapture {
   readonly #posting = new Set<Promise<void>>();
   /** Post-images of bytes written still being hashed (the writes returned without waiting for them). */
   readonly #hashing = new Set<Promise<void>>();
+  /** Per path the call read, the journal's bytes equal to what it read, and the platform's change count then. */
+  readonly #reads = new Map<string, { count: number; bytes: Uint8Array }>();
   /** Per path, the number of the call's latest change to it (counted by {@link #changeCount}). */
   readonly #latest = new Map<string, number>();
   #changeCount = 0;
@@ -141,6 +150,17 @@ export class CallCapture {
     this.#posting.delete(work);
   }
 
+  /** Notes that the call read `bytes` (the journal's own, equal to what was read) at `path` while the platform's change count was `count`. */
+  noteRead(path: string, count: number, bytes: Uint8Array): void {
+    this.#reads.set(path, { count, bytes });
+  }
+
+  /** The bytes the call read at `path` when nothing has changed on the platform since (see {@link KeepBytes.known}). */
+  readNow(path: string, keep: KeepBytes): Uint8Array | undefined {
+    const read = this.#reads.get(path);
+    return read !== undefined && keep.known?.changeCount() === read.count ? read.bytes : undefined;
+  }
+
   /**
    * Keeps what is at `path` unless this call already did: a file's bytes, `'absent'`, or for a
    * directory every file beneath it (each under its own path).
@@ -148,7 +168,7 @@ export class CallCapture {
   capture(fs: FsPromises, path: string, keep: KeepBytes): Promise<void> {
     let pending = this.#pending.get(path);
     if (!pending) {
-      pending = captureTree(fs, path, keep, this.before).then(() => undefined);
+      pending = captureTree(fs, path, keep, this.before, () => this.readNow(path, keep)).then(() => undefined);
       this.#pending.set(path, pending);
     }
     return pending;
@@ -160,12 +180,13 @@ export class CallCapture {
  * file; where the journal remembers stamps (and `remember`), the file's stamp is remembered for them
  * when it did not change while it was read.
  */
-export async function imageAt(fs: FsPromises, path: string, keep: KeepBytes, remember = true): Promise<string> {
+export async function imageAt(fs: FsPromises, path: string, keep: KeepBytes, remember = true, known?: () => Uint8Array | undefined): Promise<string> {
   try {
     const stats = await fs.lstat(path);
     if (stats.isDirectory()) return 'dir';
     if (!stats.isFile() || stats.size > (keep.maxFileBytes ?? Infinity)) return 'unknown';
-    const image = await keep(await fs.readFile(path), path);
+    // What the call read here, when the platform says nothing changed since: the same bytes a read would give.
+    const image = await keep(known?.() ?? (await fs.readFile(path)), path);
     if (remember) await rememberStamp(fs, path, keep, image, stats);
     return image;
   } catch (error) {
@@ -175,10 +196,10 @@ export async function imageAt(fs: FsPromises, path: string, keep: KeepBytes, rem
 }
 
 /** Captures `root` (a file, nothing, or a directory's files) into `into`, first capture of a path wins. */
-async function captureTree(fs: FsPromises, root: string, keep: KeepBytes, into: Map<string, string>): Promise<void> {
+async function captureTree(fs: FsPromises, root: string, keep: KeepBytes, into: Map<string, string>, known?: () => Uint8Array | undefined): Promise<void> {
   // No stamp for a pre-image: the post-image taken once the change settles remembers the stamp then
   // (every captured path gets one), so an lstat here would only be overwritten.
-  const image = await imageAt(fs, root, keep, false);
+  const image = await imageAt(fs, root, keep, false, known);
   if (image !== 'dir') {
     if (!into.has(root)) into.set(root, image);
     return;
@@ -239,6 +260,20 @@ export function journalingFs(fs: FsPromises, call: CallCapture, keep: KeepBytes)
           await call.post(target, path, keep);
           throw error;
         }
+      };
+    }
+    const { known } = keep;
+    if (property === 'readFile' && known !== undefined) {
+      return async (...args: unknown[]): Promise<unknown> => {
+        const count = known.changeCount();
+        const result = await method.apply(target, args);
+        const path = args[0];
+        // Compared before the tool has the bytes (it could change them); kept only when nothing changed meanwhile.
+        if (typeof path === 'string' && result instanceof Uint8Array && known.changeCount() === count) {
+          const bytes = known.bytesAt(path, result);
+          if (bytes !== undefined) call.noteRead(path, count, bytes);
+        }
+        return result;
       };
     }
     if (property === 'rename') {
