@@ -64,6 +64,15 @@ export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return true;
 }
 
+/** The content the journal last kept at a path, and its image. */
+interface RecentContent {
+  readonly path: string;
+  readonly image: string;
+  bytes: Uint8Array;
+}
+
+const NO_BYTES = new Uint8Array(0);
+
 /** A turn open while its calls run: each mutating call adds a {@link CallCapture}. */
 class OpenTurn implements JournalTurn {
   /** The turn's number: 0 until the journal has loaded its store (then given in the order turns began). */
@@ -163,7 +172,14 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
   #unnumbered: OpenTurn[] = [];
   #loadError: unknown;
   /** Per path, the content the journal last kept there and its image (newest last). */
-  readonly #recent = new Map<string, { image: string; bytes: Uint8Array }>();
+  readonly #recent = new Map<string, RecentContent>();
+  /**
+   * The entries of {@link #recent} in the order remembered, oldest from `#recentHead` on (an entry no
+   * longer the map's for its path is skipped): the oldest is found without iterating the map, which
+   * walks past every entry deleted since it last compacted (a cost that grew with each call).
+   */
+  #recentOrder: RecentContent[] = [];
+  #recentHead = 0;
   #recentBytes = 0;
   /** Where the platform counts its changes: what lets a call's read stand for a pre-image (see {@link KeepBytes.known}). */
   readonly known: KeepBytes['known'];
@@ -303,16 +319,28 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
     const old = this.#recent.get(path);
     if (old !== undefined) {
       this.#recentBytes -= old.bytes.byteLength;
-      this.#recent.delete(path);
+      // Left in the order until it is cleared out: holding no bytes meanwhile.
+      old.bytes = NO_BYTES;
     }
-    this.#recent.set(path, { image, bytes });
+    const entry: RecentContent = { path, image, bytes };
+    this.#recent.set(path, entry);
+    this.#recentOrder.push(entry);
     this.#recentBytes += bytes.byteLength;
-    for (const [oldest, entry] of this.#recent) {
-      if (this.#recent.size <= RECENT_FILES && this.#recentBytes <= this.maxBytes / 8) break;
-      this.#recent.delete(oldest);
-      this.#recentBytes -= entry.bytes.byteLength;
+    const order = this.#recentOrder;
+    while ((this.#recent.size > RECENT_FILES || this.#recentBytes > this.maxBytes / 8) && this.#recentHead < order.length) {
+      const oldest = order[this.#recentHead] as RecentContent;
+      this.#recentHead += 1;
+      if (this.#recent.get(oldest.path) !== oldest) continue;
+      this.#recent.delete(oldest.path);
+      this.#recentBytes -= oldest.bytes.byteLength;
+    }
+    // Dropped and replaced entries are cleared out once they are most of the order.
+    if (order.length - this.#recentHead > 2 * this.#recent.size + 1024 || (this.#recentHead > 1024 && this.#recentHead * 2 > order.length)) {
+      this.#recentOrder = order.slice(this.#recentHead).filter((held) => this.#recent.get(held.path) === held);
+      this.#recentHead = 0;
     }
   }
+
 
   /** Takes one more reference to a kept image (`size` counts when it is new). */
   addRef(image: string, size = 0): void {
