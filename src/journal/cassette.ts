@@ -5,29 +5,49 @@ import { encodeBase64 } from '../fs/mime.js';
 import { isInside, joinPath } from '../core/posix-path.js';
 import { isContent, type ConversationJournal } from './model.js';
 
-/** One recorded turn: its calls as JSON text (copied when recorded, so later changes to a result are not seen). */
+/**
+ * One recorded call: a JSON copy of its {@link CassetteCall} made when it was recorded (objects and
+ * arrays copied, strings shared, as they cannot change), or, for a value a plain copy cannot stand for
+ * (a `toJSON`, a class instance, a bigint, a cycle), its JSON text.
+ */
+type TapeCall = { value: CassetteCall } | { text: string };
+
+/** One recorded turn: its calls (copied when recorded, so later changes to a result are not seen). */
 interface TapeTurn {
   conversationId: string;
   turn: number;
-  calls: string[];
-  /** UTF-16 code units of the calls' JSON text. */
+  calls: TapeCall[];
+  /** UTF-16 code units of the calls' JSON (see {@link jsonCopy} for how strings count). */
   size: number;
 }
 
-/** A conversation's recorded turns, oldest first, and the last turn dropped to keep within the bound. */
+/** A conversation's recorded turns, oldest first from `head` on, and the last turn dropped to keep within the bound. */
 interface TapeConversation {
   turns: TapeTurn[];
+  /** Index of the oldest turn still held in `turns` (those before it were dropped). */
+  head: number;
   droppedThrough?: number;
 }
 
+/** Drops the first `head` entries of `list` once they are most of it (so a drop costs O(1) amortized); answers the new head. */
+function compact<T>(list: T[], head: number): number {
+  if (head < 1024 || head * 2 < list.length) return head;
+  list.splice(0, head);
+  return 0;
+}
+
 /**
- * The calls of every conversation of a runner, as JSON text, within `maxChars` in all: past it the
- * oldest turns (of any conversation) are dropped, and their conversation notes the last one dropped.
+ * The calls of every conversation of a runner, within `maxChars` UTF-16 code units of JSON in all:
+ * past it the oldest turns (of any conversation) are dropped, and their conversation notes the last
+ * one dropped. Recording copies what JSON would keep (no text is made); the JSON is only made when a
+ * cassette is asked for.
  */
 export class CallTape {
   readonly maxChars: number;
   readonly #conversations = new Map<string, TapeConversation>();
+  /** Every held turn in the order recorded (all conversations), from `#head` on. */
   readonly #order: TapeTurn[] = [];
+  #head = 0;
   #chars = 0;
 
   constructor(maxChars: number) {
@@ -39,30 +59,38 @@ export class CallTape {
     return this.#chars;
   }
 
-  /** Keeps `calls` as turn `turn` of `conversationId` (a copy, as JSON text); then applies the bound. Never throws. */
+  /** Keeps `calls` as turn `turn` of `conversationId` (a copy); then applies the bound. Never throws. */
   record(conversationId: string, turn: number, calls: readonly RecordedCall[]): void {
     if (calls.length === 0) return;
-    const texts = calls.map((call) => callText(turn, call));
-    const taped: TapeTurn = { conversationId, turn, calls: texts, size: texts.reduce((sum, text) => sum + text.length, 0) };
+    const taped: TapeTurn = { conversationId, turn, calls: [], size: 0 };
+    for (const call of calls) {
+      const [entry, size] = tapeCall(turn, call);
+      taped.calls.push(entry);
+      taped.size += size;
+    }
     this.#conversation(conversationId).turns.push(taped);
     this.#order.push(taped);
     this.#chars += taped.size;
-    while (this.#chars > this.maxChars && this.#order.length > 0) {
-      const oldest = this.#order.shift() as TapeTurn;
+    while (this.#chars > this.maxChars && this.#head < this.#order.length) {
+      const oldest = this.#order[this.#head] as TapeTurn;
+      this.#order[this.#head] = undefined as unknown as TapeTurn;
+      this.#head = compact(this.#order, this.#head + 1);
+      // Turns are recorded in one order for all: the oldest of all is the oldest of its conversation.
       const conversation = this.#conversation(oldest.conversationId);
-      conversation.turns = conversation.turns.filter((held) => held !== oldest);
+      conversation.turns[conversation.head] = undefined as unknown as TapeTurn;
+      conversation.head = compact(conversation.turns, conversation.head + 1);
       conversation.droppedThrough = Math.max(conversation.droppedThrough ?? 0, oldest.turn);
       this.#chars -= oldest.size;
     }
   }
 
-  /** The calls of `conversationId` still held, in order, and the last turn dropped. */
+  /** The calls of `conversationId` still held, in order (fresh objects each time), and the last turn dropped. */
   calls(conversationId: string): { calls: CassetteCall[]; droppedThrough?: number } {
     const conversation = this.#conversations.get(conversationId);
     if (!conversation) return { calls: [] };
     // By turn number: overlapping `execute`s of one conversation may end out of order.
-    const turns = [...conversation.turns].sort((a, b) => a.turn - b.turn);
-    const calls = turns.flatMap((turn) => turn.calls.map((text) => JSON.parse(text) as CassetteCall));
+    const turns = conversation.turns.slice(conversation.head).sort((a, b) => a.turn - b.turn);
+    const calls = turns.flatMap((turn) => turn.calls.map((call) => JSON.parse('text' in call ? call.text : JSON.stringify(call.value)) as CassetteCall));
     return conversation.droppedThrough === undefined ? { calls } : { calls, droppedThrough: conversation.droppedThrough };
   }
 
@@ -76,26 +104,101 @@ export class CallTape {
   #conversation(conversationId: string): TapeConversation {
     let found = this.#conversations.get(conversationId);
     if (!found) {
-      found = { turns: [] };
+      found = { turns: [], head: 0 };
       this.#conversations.set(conversationId, found);
     }
     return found;
   }
 }
 
-/** A recorded call as the JSON text of its {@link CassetteCall}; an input that is not JSON is kept as a note of why. */
-function callText(turn: number, call: RecordedCall): string {
+/** Thrown by {@link jsonCopy} for a value a plain copy cannot stand for: JSON.stringify decides then. */
+const NOT_PLAIN = Symbol('not plain');
+
+/** Deepest nesting {@link jsonCopy} follows (a cycle is deeper than any bound): past it JSON.stringify decides. */
+const MAX_DEPTH = 100;
+
+/**
+ * What `JSON.parse(JSON.stringify(value))` gives, for plain data (null, booleans, numbers, strings,
+ * arrays and objects whose prototype is Array's, Object's or null, with no `toJSON`), made without
+ * JSON text: strings are shared. Adds to `size[0]` the UTF-16 code units of its JSON, each string
+ * counted at its length and quotes (escapes are not counted, which would mean reading every string).
+ * Throws {@link NOT_PLAIN} for anything else (and what a getter throws).
+ */
+function jsonCopy(value: unknown, size: [number], depth: number): unknown {
+  switch (typeof value) {
+    case 'string':
+      size[0] += value.length + 2;
+      return value;
+    case 'number': {
+      const number = Number.isFinite(value) ? value + 0 : null;
+      size[0] += number === null ? 4 : String(number).length;
+      return number;
+    }
+    case 'boolean':
+      size[0] += value ? 4 : 5;
+      return value;
+    case 'object':
+      break;
+    default:
+      throw NOT_PLAIN;
+  }
+  if (value === null) {
+    size[0] += 4;
+    return null;
+  }
+  if (depth > MAX_DEPTH || typeof (value as { toJSON?: unknown }).toJSON === 'function') throw NOT_PLAIN;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  if (Array.isArray(value)) {
+    if (proto !== Array.prototype) throw NOT_PLAIN;
+    const out: unknown[] = new Array(value.length);
+    size[0] += 2 + Math.max(0, value.length - 1);
+    for (let i = 0; i < value.length; i += 1) {
+      const item: unknown = value[i];
+      if (item === undefined || typeof item === 'function' || typeof item === 'symbol') {
+        size[0] += 4;
+        out[i] = null;
+      } else out[i] = jsonCopy(item, size, depth + 1);
+    }
+    return out;
+  }
+  if (proto !== Object.prototype && proto !== null) throw NOT_PLAIN;
+  const out: Record<string, unknown> = {};
+  let members = 0;
+  for (const key of Object.keys(value)) {
+    const item = (value as Record<string, unknown>)[key];
+    if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue;
+    const copy = jsonCopy(item, size, depth + 1);
+    // A key `__proto__` is data in JSON: assigned, it would set the prototype instead.
+    if (key === '__proto__') Object.defineProperty(out, key, { value: copy, enumerable: true, writable: true, configurable: true });
+    else out[key] = copy;
+    size[0] += key.length + 3;
+    members += 1;
+  }
+  size[0] += 2 + Math.max(0, members - 1);
+  return out;
+}
+
+/** A recorded call as its {@link CassetteCall} (a plain copy, else JSON text) and its size; an input that is not JSON is kept as a note of why. */
+function tapeCall(turn: number, call: RecordedCall): [TapeCall, number] {
   const out: CassetteCall = { turn, via: call.via, tool: call.tool };
   if (call.id !== undefined) out.id = call.id;
   if (call.error !== undefined) out.error = { code: call.error.code, message: call.error.message };
   else out.result = (call.result ?? null) as CassetteCall['result'];
   const withInput = { ...out, ...(call.input === undefined ? {} : { input: call.input }) };
   try {
-    return JSON.stringify(withInput);
+    const size: [number] = [0];
+    return [{ value: jsonCopy(withInput, size, 0) as CassetteCall }, size[0]];
+  } catch {
+    // Not plain data, or a getter threw: JSON.stringify decides, as it did before copies were made this way.
+  }
+  let text: string;
+  try {
+    text = JSON.stringify(withInput);
   } catch (error) {
     // A host's `execute` may pass what JSON cannot hold (a bigint, a cycle): kept as a note, so a replay drifts there.
-    return JSON.stringify({ ...out, input: { notJson: error instanceof Error ? error.message : String(error) } });
+    text = JSON.stringify({ ...out, input: { notJson: error instanceof Error ? error.message : String(error) } });
   }
+  return [{ text }, text.length];
 }
 
 /** What {@link exportCassette} reads of the journal. */

@@ -18,6 +18,13 @@ export type KeepBytes = ((bytes: Uint8Array, path?: string) => Promise<string>) 
   readonly stamp?: (path: string, stamp: string, image: string) => void;
   /** Where commands are watched: told of every path a journaled call changed (so a command running meanwhile leaves it to that call). */
   readonly wrote?: (path: string) => void;
+  /**
+   * Where the platform counts its changes (`changeCount`, unchanged only while the tree is as it
+   * was): that count, and the content the journal last kept at `path` when it equals `bytes` (else
+   * undefined). A call's read of a path that equals it then stands for the path's pre-image while the
+   * count stays as it was: the file is not read again.
+   */
+  readonly known?: { changeCount: () => number; bytesAt: (path: string, bytes: Uint8Array) => Uint8Array | undefined };
 };
 
 /**
@@ -61,6 +68,13 @@ export class CallCapture {
   readonly #pending = new Map<string, Promise<void>>();
   /** Post-images under way. */
   readonly #posting = new Set<Promise<void>>();
+  /** Post-images of bytes written still being hashed (the writes returned without waiting for them). */
+  readonly #hashing = new Set<Promise<void>>();
+  /** Per path the call read, the journal's bytes equal to what it read, and the platform's change count then. */
+  readonly #reads = new Map<string, { count: number; bytes: Uint8Array }>();
+  /** Per path, the number of the call's latest change to it (counted by {@link #changeCount}). */
+  readonly #latest = new Map<string, number>();
+  #changeCount = 0;
 
   constructor(callId: string, tool: string) {
     this.callId = callId;
@@ -92,9 +106,32 @@ export class CallCapture {
   /**
    * Takes the post-image of `path` and of every captured path beneath it once a change settles: the
    * bytes written when the change was a whole write that succeeded (no read), else what is there now.
+   * The image of bytes written is their hash, which nothing done later can change: where no stamp is
+   * taken after the write (no commands are watched), the write returns without waiting for it (in a
+   * browser WebCrypto hashes on another thread meanwhile); {@link settled} waits for it.
    */
   async post(fs: FsPromises, path: string, keep: KeepBytes, written?: Uint8Array | string): Promise<void> {
     keep.wrote?.(path);
+    const change = (this.#changeCount += 1);
+    this.#latest.set(path, change);
+    if (written !== undefined && keep.stamp === undefined) {
+      const bytes = typeof written === 'string' ? encoder.encode(written) : written;
+      if (bytes.byteLength > (keep.maxFileBytes ?? Infinity)) {
+        this.after.set(path, 'unknown');
+        return;
+      }
+      const hashing = keep(bytes, path).then(
+        // A later change of the call to the path (its own image taken meanwhile) wins.
+        (image) => void (this.#latest.get(path) === change && this.after.set(path, image)),
+        () => undefined,
+      );
+      this.#hashing.add(hashing);
+      this.#posting.add(hashing);
+      void hashing.then(() => (this.#hashing.delete(hashing), this.#posting.delete(hashing)));
+      return;
+    }
+    // Images of earlier writes still hashing land first, so this later one is the path's last.
+    if (this.#hashing.size > 0) await Promise.all(this.#hashing);
     const work = (async (): Promise<void> => {
       if (written !== undefined) {
         const bytes = typeof written === 'string' ? encoder.encode(written) : written;
@@ -113,6 +150,17 @@ export class CallCapture {
     this.#posting.delete(work);
   }
 
+  /** Notes that the call read `bytes` (the journal's own, equal to what was read) at `path` while the platform's change count was `count`. */
+  noteRead(path: string, count: number, bytes: Uint8Array): void {
+    this.#reads.set(path, { count, bytes });
+  }
+
+  /** The bytes the call read at `path` when nothing has changed on the platform since (see {@link KeepBytes.known}). */
+  readNow(path: string, keep: KeepBytes): Uint8Array | undefined {
+    const read = this.#reads.get(path);
+    return read !== undefined && keep.known?.changeCount() === read.count ? read.bytes : undefined;
+  }
+
   /**
    * Keeps what is at `path` unless this call already did: a file's bytes, `'absent'`, or for a
    * directory every file beneath it (each under its own path).
@@ -120,7 +168,7 @@ export class CallCapture {
   capture(fs: FsPromises, path: string, keep: KeepBytes): Promise<void> {
     let pending = this.#pending.get(path);
     if (!pending) {
-      pending = captureTree(fs, path, keep, this.before).then(() => undefined);
+      pending = captureTree(fs, path, keep, this.before, () => this.readNow(path, keep)).then(() => undefined);
       this.#pending.set(path, pending);
     }
     return pending;
@@ -132,12 +180,13 @@ export class CallCapture {
  * file; where the journal remembers stamps (and `remember`), the file's stamp is remembered for them
  * when it did not change while it was read.
  */
-export async function imageAt(fs: FsPromises, path: string, keep: KeepBytes, remember = true): Promise<string> {
+export async function imageAt(fs: FsPromises, path: string, keep: KeepBytes, remember = true, known?: () => Uint8Array | undefined): Promise<string> {
   try {
     const stats = await fs.lstat(path);
     if (stats.isDirectory()) return 'dir';
     if (!stats.isFile() || stats.size > (keep.maxFileBytes ?? Infinity)) return 'unknown';
-    const image = await keep(await fs.readFile(path), path);
+    // What the call read here, when the platform says nothing changed since: the same bytes a read would give.
+    const image = await keep(known?.() ?? (await fs.readFile(path)), path);
     if (remember) await rememberStamp(fs, path, keep, image, stats);
     return image;
   } catch (error) {
@@ -147,8 +196,10 @@ export async function imageAt(fs: FsPromises, path: string, keep: KeepBytes, rem
 }
 
 /** Captures `root` (a file, nothing, or a directory's files) into `into`, first capture of a path wins. */
-async function captureTree(fs: FsPromises, root: string, keep: KeepBytes, into: Map<string, string>): Promise<void> {
-  const image = await imageAt(fs, root, keep);
+async function captureTree(fs: FsPromises, root: string, keep: KeepBytes, into: Map<string, string>, known?: () => Uint8Array | undefined): Promise<void> {
+  // No stamp for a pre-image: the post-image taken once the change settles remembers the stamp then
+  // (every captured path gets one), so an lstat here would only be overwritten.
+  const image = await imageAt(fs, root, keep, false, known);
   if (image !== 'dir') {
     if (!into.has(root)) into.set(root, image);
     return;
@@ -165,7 +216,7 @@ async function captureTree(fs: FsPromises, root: string, keep: KeepBytes, into: 
     }
     for (const name of names) {
       const path = joinPath(dir, name);
-      const inner = into.has(path) ? into.get(path) : await imageAt(fs, path, keep);
+      const inner = into.has(path) ? into.get(path) : await imageAt(fs, path, keep, false);
       if (inner === 'dir') queue.push(path);
       else if (!into.has(path)) {
         files += 1;
@@ -209,6 +260,20 @@ export function journalingFs(fs: FsPromises, call: CallCapture, keep: KeepBytes)
           await call.post(target, path, keep);
           throw error;
         }
+      };
+    }
+    const { known } = keep;
+    if (property === 'readFile' && known !== undefined) {
+      return async (...args: unknown[]): Promise<unknown> => {
+        const count = known.changeCount();
+        const result = await method.apply(target, args);
+        const path = args[0];
+        // Compared before the tool has the bytes (it could change them); kept only when nothing changed meanwhile.
+        if (typeof path === 'string' && result instanceof Uint8Array && known.changeCount() === count) {
+          const bytes = known.bytesAt(path, result);
+          if (bytes !== undefined) call.noteRead(path, count, bytes);
+        }
+        return result;
       };
     }
     if (property === 'rename') {

@@ -64,7 +64,8 @@ export interface JournalStore {
 /** A {@link JournalStore} in memory: gone with the process, as the memory platform's files are. */
 export class MemoryJournalStore implements JournalStore {
   readonly #blobs = new Map<string, Uint8Array>();
-  readonly #turns = new Map<string, StoredTurn>();
+  /** Per conversation, its turns by number (number keys: no key string is made per turn). */
+  readonly #turns = new Map<string, Map<number, StoredTurn>>();
 
   async putBlob(hash: string, bytes: Uint8Array): Promise<void> {
     if (!this.#blobs.has(hash)) this.#blobs.set(hash, bytes);
@@ -79,15 +80,19 @@ export class MemoryJournalStore implements JournalStore {
   }
 
   async putTurn(turn: StoredTurn): Promise<void> {
-    this.#turns.set(`${turn.turn}\u0000${turn.conversationId}`, turn);
+    let turns = this.#turns.get(turn.conversationId);
+    if (turns === undefined) this.#turns.set(turn.conversationId, (turns = new Map()));
+    turns.set(turn.turn, turn);
   }
 
   async deleteTurn(conversationId: string, turn: number): Promise<void> {
-    this.#turns.delete(`${turn}\u0000${conversationId}`);
+    const turns = this.#turns.get(conversationId);
+    turns?.delete(turn);
+    if (turns?.size === 0) this.#turns.delete(conversationId);
   }
 
   async listTurns(): Promise<StoredTurn[]> {
-    return [...this.#turns.values()].sort((a, b) => a.seq - b.seq);
+    return [...this.#turns.values()].flatMap((turns) => [...turns.values()]).sort((a, b) => a.seq - b.seq);
   }
 
   /** How many blobs are held (for tests of the budget). */
