@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { realpathSync, statSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import { posix } from 'node:path';
@@ -29,9 +29,10 @@ import { createNodeNetwork } from './network.js';
 import { createShellSessions } from './shell-session.js';
 import type { NetworkPolicy } from '../src/core/types.js';
 
-// File fingerprints on Node through node:crypto: synchronous, and faster at every size than WebCrypto
-// (a thread-pool round trip per call) and than SHA-256 in JavaScript.
-provideSha256((bytes) => createHash('sha256').update(bytes).digest('hex'));
+// File fingerprints on Node through node:crypto's one-shot hash: synchronous, faster at every size
+// than WebCrypto (a thread-pool round trip per call) and than SHA-256 in JavaScript, and about twice
+// createHash's speed at 4 KiB (no Hash object per call).
+provideSha256((bytes) => hash('sha256', bytes, 'hex'));
 
 export { createConfinedNodeFs, type ConfinedNodeFsOptions } from './fs/confined.js';
 export { createPathCheckedNodeFs } from './fs/path-checked.js';
