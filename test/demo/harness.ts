@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { build, preview, type PreviewServer } from 'vite';
+import { processTree } from '../support/starvation.js';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 export const CHROMIUM = '/usr/bin/chromium';
@@ -51,6 +52,8 @@ export interface Browser {
   /** Pages' uncaught errors and console errors, for assertions. */
   errors: string[];
   open(url: string): Promise<Page>;
+  /** The browser's processes now (its main process, renderers, workers' hosts), by their profile folder. */
+  pids(): number[];
   close(): Promise<void>;
 }
 
@@ -82,6 +85,7 @@ export async function launch(): Promise<Browser> {
       await page.waitForFunction(() => document.body.dataset.ready === 'true', undefined, { timeout: 30_000 });
       return page;
     },
+    pids: () => processTree(profile),
     async close() {
       await context.close();
       rmSync(profile, { recursive: true, force: true });

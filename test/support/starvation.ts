@@ -90,3 +90,69 @@ export async function outsideStarvation<T>(marginMs: number, call: () => Promise
     if (waited < marginMs || attempt >= attempts) return { value, ms, waited, starved: waited >= marginMs };
   }
 }
+
+/** The processes whose command line holds `marker` (a browser's profile folder, say), and all their descendants (Linux's /proc; none elsewhere). */
+export function processTree(marker: string): number[] {
+  if (!fs) return [];
+  const parents = new Map<number, number>();
+  const roots: number[] = [];
+  let entries: string[];
+  try {
+    entries = fs.readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  for (const name of entries) {
+    if (!/^\d+$/.test(name)) continue;
+    const pid = Number(name);
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // The command name is in parentheses and may hold spaces: the parent's pid is the second field after it.
+      parents.set(pid, Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+      if (fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker)) roots.push(pid);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const tree = new Set(roots);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [pid, parent] of parents) {
+      if (!tree.has(pid) && tree.has(parent)) {
+        tree.add(pid);
+        grew = true;
+      }
+    }
+  }
+  return [...tree];
+}
+
+/** The run-queue waits of every thread of the processes `pids` now, keyed `pid/tid` (see {@link runQueueWait}). */
+export function runQueueWaitOf(pids: readonly number[]): RunQueueWait {
+  const waits = new Map<string, number>();
+  if (!fs) return waits;
+  for (const pid of pids) {
+    let tids: string[];
+    try {
+      tids = fs.readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue;
+    }
+    for (const tid of tids) {
+      try {
+        const wait = Number(fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').trim().split(/\s+/)[1]);
+        if (Number.isFinite(wait)) waits.set(`${pid}/${tid}`, wait);
+      } catch {
+        // gone meanwhile
+      }
+    }
+  }
+  return waits;
+}
+
+/** The longest time (ms) any thread of `pids` waited for a CPU since `before` (from {@link runQueueWaitOf}). */
+export function waitedSinceOf(before: RunQueueWait, pids: readonly number[]): number {
+  let longest = 0;
+  for (const [key, wait] of runQueueWaitOf(pids)) longest = Math.max(longest, wait - (before.get(key) ?? 0));
+  return longest / 1e6;
+}
