@@ -62,11 +62,16 @@ function reset(calls: Calls): void {
   calls.fs.length = 0;
 }
 
-/** grep_search through the indexed runner and through the plain one: the same answer, returned. */
-async function sameAsScan(search: ToolRunner, scan: ToolRunner, args: Record<string, unknown>): Promise<unknown> {
+/**
+ * grep_search through the indexed runner and through the plain one: the same answer, returned, with a
+ * copy of the calls the indexed one made (the plain one shares the counted source and fs).
+ */
+async function sameAsScan(search: ToolRunner, scan: ToolRunner, args: Record<string, unknown>, calls?: Calls): Promise<{ answer: unknown; made: Calls }> {
+  if (calls) reset(calls);
   const withIndex = await search.execute('grep_search', args);
+  const made = calls ? { stat: [...calls.stat], read: [...calls.read], readdir: [...calls.readdir], fs: [...calls.fs] } : { stat: [], read: [], readdir: [], fs: [] };
   expect(withIndex).toEqual(await scan.execute('grep_search', args));
-  return withIndex;
+  return { answer: withIndex, made };
 }
 
 const ZEBRA = { pattern: 'zebraCrossing', fixed_strings: true, output_mode: 'count' };
@@ -115,17 +120,17 @@ describe('a repeated search over an unchanged workspace reuses its walk and the 
     await sameAsScan(search, scan, ZEBRA);
     await searchIndexIdle(platform);
     await platform.fs.writeFile('/ws/lib.ts', 'zebraCrossing again\n');
-    reset(calls);
-    expect(await sameAsScan(search, scan, ZEBRA)).toMatchObject({ total_matches: 3, files_searched: FILE_COUNT + 1 });
-    expect(calls.readdir.length).toBeGreaterThan(0);
-    expect(calls.stat.length).toBeGreaterThanOrEqual(FILE_COUNT);
+    const after = await sameAsScan(search, scan, ZEBRA, calls);
+    expect(after.answer).toMatchObject({ total_matches: 3, files_searched: FILE_COUNT + 1 });
+    expect(after.made.readdir.length).toBeGreaterThan(0);
+    expect(after.made.stat.length).toBeGreaterThanOrEqual(FILE_COUNT);
     // A same-size rewrite of a file the index vouched for is seen too.
     await searchIndexIdle(platform);
     await platform.fs.writeFile('/ws/src/f11.ts', 'zebraCrossing = 11;\nexport default value11;\n'.padEnd(FILES['src/f11.ts']?.length ?? 0, ' '));
-    expect(await sameAsScan(search, scan, ZEBRA)).toMatchObject({ total_matches: 4 });
+    expect((await sameAsScan(search, scan, ZEBRA)).answer).toMatchObject({ total_matches: 4 });
   });
 
-  it('another folder or other globs walk again; the same ones again reuse that walk', async () => {
+  it('another folder or other globs walk again; the same ones again reuse that walk (four kept per platform; a change drops them all)', async () => {
     const { platform, calls, search, scan } = await countedWorkspace(true);
     for (const args of [ZEBRA, { ...ZEBRA, dir_path: 'src' }, { ...ZEBRA, include: '*.md' }, { ...ZEBRA, exclude: 'docs/' }]) {
       await sameAsScan(search, scan, args);
@@ -137,19 +142,37 @@ describe('a repeated search over an unchanged workspace reuses its walk and the 
       expect(touched(calls), JSON.stringify(args)).toSatisfy((paths: string[]) => within(paths, [...CANDIDATES, '/ws/src']));
       expect(again).toEqual(await scan.execute('grep_search', args));
     }
-    // Back to the first options after others: walked again (one listing is kept per platform).
+    // Back to the first options after three others: still kept (four listings per platform).
     reset(calls);
-    await search.execute('grep_search', ZEBRA);
+    const back = await search.execute('grep_search', ZEBRA);
+    expect(calls.readdir).toEqual([]);
+    expect(back).toEqual(await scan.execute('grep_search', ZEBRA));
+    // A fifth set of options drops the one used longest ago: walked again.
+    await sameAsScan(search, scan, { ...ZEBRA, include: '*.ts' });
+    reset(calls);
+    const dropped = await search.execute('grep_search', { ...ZEBRA, dir_path: 'src' });
     expect(calls.readdir.length).toBeGreaterThan(0);
+    expect(dropped).toEqual(await scan.execute('grep_search', { ...ZEBRA, dir_path: 'src' }));
+    // A change drops every kept listing: each options set walks again.
+    await platform.fs.writeFile('/ws/docs/more.md', 'zebraCrossing\n');
+    for (const args of [ZEBRA, { ...ZEBRA, include: '*.md' }]) {
+      reset(calls);
+      const changed = await search.execute('grep_search', args);
+      expect(calls.readdir.length, JSON.stringify(args)).toBeGreaterThan(0);
+      expect(changed).toEqual(await scan.execute('grep_search', args));
+      expect(changed).toMatchObject({ total_matches: 'include' in args ? 2 : 3 });
+    }
   });
 
   it('a racy file (written in the same tick as its read) is read by every search until its window passes, then no more', async () => {
     const { platform, calls, search, scan } = await countedWorkspace(true);
     await platform.fs.writeFile('/ws/new.ts', 'nothing here\n');
     for (let round = 0; round < 3; round += 1) {
-      reset(calls);
-      expect(await sameAsScan(search, scan, ZEBRA)).toMatchObject({ total_matches: 2 });
-      expect(calls.read).toContain('/ws/new.ts');
+      const searched = await sameAsScan(search, scan, ZEBRA, calls);
+      expect(searched.answer).toMatchObject({ total_matches: 2 });
+      // Checked and read again by the indexed search itself (its walk kept or not).
+      expect(searched.made.stat).toContain('/ws/new.ts');
+      expect(searched.made.read).toContain('/ws/new.ts');
       await searchIndexIdle(platform);
       expect(searchIndexOf(platform)?.file('/ws/new.ts')?.racy).toBe(true);
     }
