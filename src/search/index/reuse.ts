@@ -55,8 +55,3 @@ export function rememberListing(platform: Platform, key: string, generation: num
   listings.set(key, { generation, files: listing.files, capped: listing.capped });
   if (listings.size > KEPT_LISTINGS) listings.delete(listings.keys().next().value as string);
 }
-
-/** Forgets `platform`'s kept listing (tests). */
-export function forgetListing(platform: Platform): void {
-  kept.delete(platform);
-}
