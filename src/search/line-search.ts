@@ -12,6 +12,7 @@ import { cacheOf, countText, countTextNow, FILE_BINARY, knownCount, needleOf, re
 import type { SearchFileStat, SearchHelper, SearchSource, SharedWork } from '../core/types.js';
 import { indexForSearch, siftWithIndex } from './index/sift.js';
 import { searchIndexOpening } from './index/workspace.js';
+import { listingKey, rememberListing, reusedListing } from './index/reuse.js';
 import type { SearchIndex } from './index/search-index.js';
 
 export { MAX_LINE_CHARS, type SearchMatch } from './line-output.js';
@@ -119,8 +120,8 @@ export function searchBudget(maxTimeMs: number, callDeadline: number | undefined
  */
 export async function filesToSearch(
   ctx: ToolContext,
-  options: { dirPath?: string; include?: string; exclude?: string; deadline?: number; onFiles?: (files: readonly WalkFile[], added: number) => void },
-): Promise<{ files: WalkFile[]; capped: boolean; stopped?: boolean }> {
+  options: { dirPath?: string; include?: string; exclude?: string; deadline?: number; onFiles?: (files: readonly WalkFile[], added: number) => void; reuse?: boolean },
+): Promise<{ files: WalkFile[]; capped: boolean; stopped?: boolean; sorted?: boolean }> {
   const scope = { fs: ctx.fs, root: ctx.platform.root, cwd: ctx.cwd };
   const start = await resolveWorkspacePath(scope, options.dirPath ?? ctx.cwd, { argName: 'dir_path' });
   let stats;
@@ -141,7 +142,15 @@ export async function filesToSearch(
   const exclude = excludeGlob ? compileGlob(excludeGlob, { argName: 'exclude', base }) : undefined;
   const excludeFiles = foldersOnly ? undefined : exclude;
   if (!base) return { files: [{ path: start, rel: basename(start), symlink: false }], capped: false };
-  return walkWorkspace({
+  const reuse = options.reuse === true && options.onFiles === undefined && ctx.platform.changeCount !== undefined;
+  const key = reuse ? listingKey(start, options.include, options.exclude) : '';
+  if (reuse) {
+    const known = reusedListing(ctx.platform, key);
+    // Shared, sorted, never changed by the search (see RememberedListing).
+    if (known) return { files: known.files as WalkFile[], capped: known.capped, sorted: true };
+  }
+  const generation = reuse ? ctx.platform.changeCount?.() : undefined;
+  const walked = await walkWorkspace({
     fs: ctx.fs,
     root: ctx.platform.root,
     dir: start,
@@ -153,6 +162,11 @@ export async function filesToSearch(
     ...(options.deadline === undefined ? {} : { deadline: options.deadline }),
     ...(options.onFiles === undefined ? {} : { onFiles: options.onFiles }),
   });
+  // A walk that stopped, skipped entries or dropped ignore rules reported it to this call: walked again next time.
+  if (!reuse || walked.stopped || walked.skipped.count > 0 || walked.ignoreDropped.length > 0) return walked;
+  walked.files.sort((a, b) => compareCodeUnits(a.path, b.path));
+  rememberListing(ctx.platform, key, generation, walked);
+  return { files: walked.files, capped: walked.capped, sorted: true };
 }
 
 interface Tally {
@@ -213,6 +227,8 @@ class LineSearch {
   /** Listed files reached (searched, skipped, or left out as gone). */
   done = 0;
   lastPause = Date.now();
+  /** The listed files are a kept listing (see `reusedListing`): their sift verdicts may be kept too. */
+  listedSorted = false;
 
   constructor(
     readonly ctx: ToolContext,
@@ -253,14 +269,17 @@ class LineSearch {
       : undefined;
     let listed: Awaited<ReturnType<typeof filesToSearch>>;
     try {
-      listed = await filesToSearch(ctx, { dirPath: options.dirPath, include: options.include, exclude: options.exclude, deadline, ...(onFiles ? { onFiles } : {}) });
+      // With an index in use, a repeated search over an unchanged workspace reuses the last walk (see reusedListing).
+      const reuse = this.index !== undefined;
+      listed = await filesToSearch(ctx, { dirPath: options.dirPath, include: options.include, exclude: options.exclude, deadline, reuse, ...(onFiles ? { onFiles } : {}) });
     } catch (error) {
       sharing?.cancel();
       throw error;
     }
     this.shared = sharing?.end();
     // A shared count sorts only the files that matched, once merged.
-    if (!this.shared) listed.files.sort((a, b) => compareCodeUnits(a.path, b.path));
+    if (!this.shared && !listed.sorted) listed.files.sort((a, b) => compareCodeUnits(a.path, b.path));
+    this.listedSorted = listed.sorted === true;
     this.stopped = listed.stopped === true;
     return listed;
   }
@@ -272,7 +291,7 @@ class LineSearch {
   async sifted(files: WalkFile[]): Promise<WalkFile[]> {
     const index = this.index;
     if (!index) return files;
-    const sifted = await siftWithIndex(this.ctx.platform, index, this.pattern, files, this.streamOver, this.ctx.signal);
+    const sifted = await siftWithIndex(this.ctx.platform, index, this.pattern, files, this.streamOver, this.ctx.signal, this.listedSorted);
     this.searched += sifted.text;
     this.binary += sifted.binary;
     this.done += sifted.text + sifted.binary;

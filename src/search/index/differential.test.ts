@@ -1,7 +1,8 @@
 // The search index, differentially: on a memory platform, random trees changed at random between
 // searches (through the tools and through the platform's fs directly, with the clock standing still
 // or moving past the racy window), every grep_search answered with the index equals the answer of a
-// plain scan of the same workspace, to the byte.
+// plain scan of the same workspace, to the byte; searches repeated with no change between (which reuse
+// the last walk and the index's verdicts on it) too.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BuiltinTools, ToolRunner } from '../../index.js';
 import { createMemoryPlatform } from '../../platform/memory.js';
@@ -149,6 +150,15 @@ async function run(seed: number, rounds: number, options: { noSource?: boolean }
     const withoutIndex = await answer(scanned, args);
     if (rand() < 0.5) await searchIndexIdle(platform);
     expect(withIndex, `seed ${seed} round ${round} ${JSON.stringify(args)}`).toEqual(withoutIndex);
+    // The same search again with no change between (the kept walk and verdicts), sometimes once the
+    // refreshes are done or the clock has moved; or another search over the unchanged workspace.
+    for (let again = Math.floor(rand() * 3); again > 0; again -= 1) {
+      if (rand() < 0.5) await searchIndexIdle(platform);
+      if (rand() < 0.3) vi.setSystemTime(Date.now() + pick(rand, CLOCK_STEPS));
+      const repeated = rand() < 0.8 ? args : searchArgs(rand);
+      const repeatWith = await answer(indexed, repeated);
+      expect(repeatWith, `seed ${seed} round ${round} again ${again} ${JSON.stringify(repeated)}`).toEqual(await answer(scanned, repeated));
+    }
   }
   return totals;
 }

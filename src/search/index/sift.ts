@@ -85,11 +85,68 @@ export interface Sifted {
 }
 
 /**
+ * What sifting one kept listing with one index at one version found, pattern aside: valid while the
+ * platform's change count stays `generation` (the files' identities are then the ones checked).
+ */
+interface Verdicts {
+  index: SearchIndex;
+  version: number;
+  generation: number;
+  maxBytes: number;
+  /** Positions in the listing always scanned: not trusted (new, changed, racy, gone), unindexed, or over `maxBytes`. */
+  scanned: number[];
+  /** Of those, the paths not trusted (re-read into the index after each search, as a full sift does). */
+  stale: string[];
+  /** Trusted binary files. */
+  binary: number;
+  /** Trusted text files: their positions in the listing, by path. */
+  text: Map<string, number>;
+}
+
+// Per kept listing (the array itself, shared by the searches that reuse it): its last verdicts.
+const verdictsOf = new WeakMap<readonly WalkFile[], Verdicts>();
+
+/** The sift of a kept listing from its verdicts: only the candidates among its trusted text files are looked up. */
+function siftFromVerdicts(platform: Platform, verdicts: Verdicts, files: readonly WalkFile[], candidates: Set<string> | undefined): Sifted {
+  const positions = [...verdicts.scanned];
+  let hits = 0;
+  if (candidates === undefined) {
+    for (const at of verdicts.text.values()) positions.push(at);
+    hits = verdicts.text.size;
+  } else {
+    for (const path of candidates) {
+      const at = verdicts.text.get(path);
+      if (at === undefined) continue;
+      positions.push(at);
+      hits += 1;
+    }
+  }
+  positions.sort((a, b) => a - b);
+  refreshIndexed(platform, verdicts.stale);
+  return { scan: positions.map((at) => files[at] as WalkFile), text: verdicts.text.size - hits, binary: verdicts.binary };
+}
+
+/** The kept verdicts of `files` when still valid for `index` (same index, version, change count and size limit). */
+function currentVerdicts(platform: Platform, index: SearchIndex, files: readonly WalkFile[], maxBytes: number): Verdicts | undefined {
+  const verdicts = verdictsOf.get(files);
+  const generation = platform.changeCount?.();
+  if (!verdicts || generation === undefined) return undefined;
+  if (verdicts.index !== index || verdicts.version !== index.version || verdicts.generation !== generation || verdicts.maxBytes !== maxBytes) return undefined;
+  return verdicts;
+}
+
+/**
  * Splits the listed `files` with `index`: a file is left out of the scan only when the index has it,
  * its identity now is the one indexed (size, times, inode), it was not racy when read, it is no larger
  * than `maxBytes` (the largest file the search reads whole), and it is binary or its trigrams fail the
  * pattern's plan. Files found new, changed, racy or gone are re-read into the index after the search
  * (in the background, see `refreshIndexed`).
+ *
+ * `keep`: `files` is a kept listing (see `reusedListing`), never changed; on a platform with
+ * `changeCount` the verdicts (which files are trusted, and as what) are kept with it, and while neither
+ * the change count nor the index's version moves, a search of it checks no file's identity again and
+ * looks up only the pattern's candidates. A file not trusted (racy ones included) is scanned each time,
+ * as here; the racy ones settle through `indexForSearch`, whose refresh moves the index's version.
  */
 export async function siftWithIndex(
   platform: Platform,
@@ -98,12 +155,19 @@ export async function siftWithIndex(
   files: readonly WalkFile[],
   maxBytes: number,
   signal?: AbortSignal,
+  keep = false,
 ): Promise<Sifted> {
   const plan = planOfPattern(pattern);
   if (!plan) return { scan: [...files], text: 0, binary: 0 };
   // The entries and the candidates are taken together, before anything awaits: a refresh running
   // meanwhile cannot pair one file's new identity with its old trigrams.
   const candidates = candidatesOf(index, pattern, plan);
+  const known = keep ? currentVerdicts(platform, index, files, maxBytes) : undefined;
+  if (known) return siftFromVerdicts(platform, known, files, candidates);
+  const generation = keep ? platform.changeCount?.() : undefined;
+  const version = index.version;
+  const verdicts: Verdicts | undefined =
+    generation === undefined ? undefined : { index, version, generation, maxBytes, scanned: [], stale: [], binary: 0, text: new Map() };
   const entries: Array<IndexedFile | undefined> = files.map((file) => index.file(file.path));
   const out: Sifted = { scan: [], text: 0, binary: 0 };
   const stale: string[] = [];
@@ -123,13 +187,25 @@ export async function siftWithIndex(
     if (!trusted) {
       stale.push(file.path);
       out.scan.push(file);
+      verdicts?.scanned.push(i);
       continue;
     }
-    if (entry.kind === FileKind.Unindexed || entry.stat.size > maxBytes) out.scan.push(file);
-    else if (entry.kind === FileKind.Binary) out.binary += 1;
-    else if (candidates === undefined || candidates.has(file.path)) out.scan.push(file);
-    else out.text += 1;
+    if (entry.kind === FileKind.Unindexed || entry.stat.size > maxBytes) {
+      out.scan.push(file);
+      verdicts?.scanned.push(i);
+    } else if (entry.kind === FileKind.Binary) out.binary += 1;
+    else {
+      verdicts?.text.set(file.path, i);
+      if (candidates === undefined || candidates.has(file.path)) out.scan.push(file);
+      else out.text += 1;
+    }
   }
   refreshIndexed(platform, stale);
+  // Kept only when nothing moved while the files were checked (the loop may have yielded).
+  if (verdicts && platform.changeCount?.() === generation && index.version === version) {
+    verdicts.stale = stale;
+    verdicts.binary = out.binary;
+    verdictsOf.set(files, verdicts);
+  }
   return out;
 }
