@@ -303,7 +303,7 @@ function seedRecords(files: Record<string, string | Uint8Array>): Array<[string,
  * Creates the browser platform for use inside a dedicated or shared worker. Creating it does no work
  * and touches no global: storage is opened and the workspace loaded on first use (or on `ready()`).
  *
- * - name `'web'`, root `/workspace`, capabilities `{ runCommand, webSearch: false, persistent }`
+ * - name `'web'`, root `/workspace`, capabilities `{ runCommand, webSearch: false, persistent }` (and `searchIndex`, its state, with that option)
  *   (`runCommand` only with a `shell`; `persistent` is false only for backend `memory`); without a
  *   shell there is no `runCommand` member, so `run_command` and `web_search` return their empty results.
  * - `indexeddb` backend: the live workspace is an in-memory MemoryFs tree loaded from the workspace's
