@@ -19,6 +19,7 @@ import type {
 } from '../src/core/types.js';
 import { createNodeSearchSource } from './search-fs.js';
 import { attachSearchIndex } from './search-index-store.js';
+import { budgetOf } from '../src/search/index/budget.js';
 import { createConfinedNodeFs, type ConfinedNodeFsOptions } from './fs/confined.js';
 import { isInside } from './fs/path-checked.js';
 import { NodeBackgroundCommands, runShellCommand, type RunShellCommandOptions } from './run-command.js';
@@ -89,14 +90,18 @@ export interface NodePlatformOptions {
    */
   fileLocks?: boolean | FileLocksOptions;
   /**
-   * A search index of the workspace (`true`, or `{ cacheDir }`; default off): opened from its file
+   * A search index of the workspace (`true`, or `{ cacheDir?, maxIndexBytes?, maxBuildBytes? }`; default off): opened from its file
    * under the cache directory (default `$XDG_CACHE_HOME/toolhost/search-index`, else
    * `~/.cache/toolhost/search-index`) when intact (searches wait for that read), else built and saved
    * on a worker thread; `dispose()` waits for a build under way and saves the index again. `grep_search` and `search_dir` then skip the files the index shows cannot match,
    * with the answers a full scan gives (see docs/architecture.md, "Search index"). Until it is ready,
    * searches scan. Needs a root on disk: with `inMemory` it is a TypeError.
+   * Bounded: the index's size by `maxIndexBytes` (default 256 MiB) and its build's estimated memory by
+   * `maxBuildBytes` (default 448 MiB); a build that would pass one stops early, and an index that
+   * outgrows its size through writes is dropped: searches then scan, and `capabilities.searchIndex`
+   * (`{ state: 'building' | 'ready' | 'off', note? }`) says which budget was passed and what to set.
    */
-  searchIndex?: boolean | { cacheDir?: string };
+  searchIndex?: boolean | { cacheDir?: string; maxIndexBytes?: number; maxBuildBytes?: number };
 }
 
 /** A URL prefix of the network policy: the start of an absolute http(s) URL, such as `https://api.example.com/v1/`. */
@@ -118,6 +123,9 @@ const ENV_RULE: OptionRule = (value, name) => {
   }
   return undefined;
 };
+
+/** A search index budget: a finite number of bytes above 0. */
+const INDEX_BYTES = rule('a finite number of bytes above 0 (such as 256 * 1024 * 1024)', (v) => typeof v === 'number' && Number.isFinite(v) && v > 0);
 
 /** The checks of {@link NodePlatformOptions}. */
 const NODE_PLATFORM_RULES: OptionRules = {
@@ -147,7 +155,7 @@ const NODE_PLATFORM_RULES: OptionRules = {
   }),
   fetch: is.function,
   fileLocks: is.anyOf('true, false or { dir?, staleMs? }', is.boolean, is.options({ dir: is.path, staleMs: is.positiveMs })),
-  searchIndex: is.anyOf('true, false or { cacheDir? }', is.boolean, is.options({ cacheDir: is.path })),
+  searchIndex: is.anyOf('true, false or { cacheDir?, maxIndexBytes?, maxBuildBytes? }', is.boolean, is.options({ cacheDir: is.path, maxIndexBytes: INDEX_BYTES, maxBuildBytes: INDEX_BYTES })),
 };
 
 /** What a call on a disposed platform answers (`unavailable`). */
@@ -336,6 +344,13 @@ export function createNodePlatform(options: NodePlatformOptions = {}): Platform 
       searchSource?.close?.();
     },
   };
-  const index = options.searchIndex ? attachSearchIndex(platform, { ...(options.searchIndex === true ? {} : options.searchIndex), ...(options.confinement === undefined ? {} : { confinement: options.confinement }) }) : undefined;
+  const indexOption = options.searchIndex === true ? {} : options.searchIndex;
+  const index = indexOption
+    ? attachSearchIndex(platform, {
+        ...(indexOption.cacheDir === undefined ? {} : { cacheDir: indexOption.cacheDir }),
+        budget: budgetOf(indexOption, 'createNodePlatform'),
+        ...(options.confinement === undefined ? {} : { confinement: options.confinement }),
+      })
+    : undefined;
   return platform;
 }

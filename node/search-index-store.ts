@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Platform } from '../src/core/types.js';
+import { defaultBudget, IndexOverBudget, type BudgetPassed, type SearchIndexBudget } from '../src/search/index/budget.js';
 import { attachStoredSearchIndex, readSavedIndex, type AttachedSearchIndex, type SearchIndexStorage } from '../src/search/index/attach.js';
 import { provideCrc32, serializeIndex } from '../src/search/index/format.js';
 import { SearchIndex, type IndexParts } from '../src/search/index/search-index.js';
@@ -110,11 +111,13 @@ export async function writeSearchIndexFile(root: string, bytes: Uint8Array, cach
 export interface IndexWorkerData {
   root: string;
   cacheDir?: string;
+  /** The bounds the build keeps to (it stops and posts `over` at the first one passed). */
+  budget?: SearchIndexBudget;
   confinement?: ConfinedNodeFsOptions['mode'];
 }
 
 /** What the build thread posts: the parts once built, then `saved` (or an error at either step). */
-export type IndexWorkerMessage = { type: 'parts'; parts: IndexParts } | { type: 'saved' } | { type: 'error'; message: string; built: boolean };
+export type IndexWorkerMessage = { type: 'parts'; parts: IndexParts } | { type: 'saved' } | { type: 'error'; message: string; built: boolean } | { type: 'over'; passed: BudgetPassed };
 
 /** The build thread ended (failed to start, crashed or exited) before it reported. */
 class ThreadLost extends Error {}
@@ -128,12 +131,17 @@ class ThreadLost extends Error {}
  */
 export function buildSearchIndexOffThread(
   platform: Platform,
-  options: { cacheDir?: string; confinement?: ConfinedNodeFsOptions['mode'] },
+  options: { cacheDir?: string; confinement?: ConfinedNodeFsOptions['mode']; budget?: SearchIndexBudget },
   onIndex: (index: SearchIndex) => void,
 ): Promise<'saved'> | undefined {
   const url = new URL('./search-index-worker.js', import.meta.url);
   if (!existsSync(fileURLToPath(url))) return undefined;
-  const data: IndexWorkerData = { root: platform.root, ...(options.cacheDir === undefined ? {} : { cacheDir: options.cacheDir }), ...(options.confinement === undefined ? {} : { confinement: options.confinement }) };
+  const data: IndexWorkerData = {
+    root: platform.root,
+    ...(options.cacheDir === undefined ? {} : { cacheDir: options.cacheDir }),
+    ...(options.confinement === undefined ? {} : { confinement: options.confinement }),
+    ...(options.budget === undefined ? {} : { budget: options.budget }),
+  };
   let worker: Worker;
   try {
     worker = new Worker(url, { workerData: data });
@@ -151,6 +159,7 @@ export function buildSearchIndexOffThread(
     worker.on('message', (message: IndexWorkerMessage) => {
       if (message.type === 'parts') onIndex(new SearchIndex(message.parts));
       else if (message.type === 'saved') settle(() => resolve('saved'));
+      else if (message.type === 'over') settle(() => reject(new IndexOverBudget(message.passed)));
       else settle(() => reject(new Error(message.message)));
     });
     worker.on('error', (error) => settle(() => reject(new ThreadLost(`the index build thread failed: ${error.message}`))));
@@ -165,12 +174,15 @@ export function buildSearchIndexOffThread(
  * TypeScript sources, or when no thread can start or it is lost before it has an index, through the
  * platform on this thread, the event loop turning between reads); `ready` says which (`offThread`).
  * Searches until then scan every listed file, as without an index. `close()` saves it again when
- * searches changed it.
+ * searches changed it. `budget` (default `defaultBudget()`) bounds the index and its build, on
+ * either thread: past it no index is set and `capabilities.searchIndex` says why.
  */
-export function attachSearchIndex(platform: Platform, options: { cacheDir?: string; confinement?: ConfinedNodeFsOptions['mode'] } = {}): AttachedSearchIndex {
+export function attachSearchIndex(platform: Platform, options: { cacheDir?: string; confinement?: ConfinedNodeFsOptions['mode']; budget?: SearchIndexBudget } = {}): AttachedSearchIndex {
+  const budget = options.budget ?? defaultBudget();
   return attachStoredSearchIndex(platform, fileIndexStorage(platform.root, options.cacheDir), {
+    budget,
     buildElsewhere: (onIndex) =>
-      buildSearchIndexOffThread(platform, options, onIndex)?.catch((error: unknown) => {
+      buildSearchIndexOffThread(platform, { ...options, budget }, onIndex)?.catch((error: unknown) => {
         if (error instanceof ThreadLost && !searchIndexOf(platform)) return 'lost' as const;
         throw error;
       }),

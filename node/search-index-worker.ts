@@ -5,6 +5,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Platform } from '../src/core/types.js';
 import type { IndexParts } from '../src/search/index/search-index.js';
+import { IndexOverBudget } from '../src/search/index/budget.js';
 import { serializeIndex } from '../src/search/index/format.js';
 import { buildWorkspaceIndex } from '../src/search/index/workspace.js';
 import { createConfinedNodeFs } from './fs/confined.js';
@@ -24,7 +25,7 @@ async function main(data: IndexWorkerData, port: NonNullable<typeof parentPort>)
     searchSource = process.platform === 'linux' ? createNodeSearchSource(data.root) : undefined;
     // Only what a build reads: the root, its fs and its search source.
     const platform = { name: 'node', root: data.root, fs: createConfinedNodeFs(data.root, { mode: data.confinement }), ...(searchSource ? { searchSource } : {}) } as unknown as Platform;
-    const index = await buildWorkspaceIndex(platform);
+    const index = await buildWorkspaceIndex(platform, data.budget ? { budget: data.budget } : {});
     // Serialized before the parts' buffers move to the main thread, and written after.
     const bytes = serializeIndex(index, data.root);
     const parts = index.parts();
@@ -33,6 +34,10 @@ async function main(data: IndexWorkerData, port: NonNullable<typeof parentPort>)
     await writeSearchIndexFile(data.root, bytes, data.cacheDir);
     port.postMessage({ type: 'saved' } satisfies IndexWorkerMessage);
   } catch (error) {
+    if (error instanceof IndexOverBudget) {
+      port.postMessage({ type: 'over', passed: error.passed } satisfies IndexWorkerMessage);
+      return;
+    }
     port.postMessage({ type: 'error', message: error instanceof Error ? error.message : String(error), built } satisfies IndexWorkerMessage);
   } finally {
     searchSource?.close?.();

@@ -27,7 +27,10 @@ describe('createWebPlatform options', () => {
     ['a shell that is not one', { workspace: 'w', backend: 'memory', shell: 'bash' }, `shell must be a shell such as justBash() from 'toolhost/web/shell', not "bash"`],
     ['a mount of the workspace itself', { workspace: 'w', backend: 'memory', mounts: { '/workspace/m': workspaceMount('w') } }, `mounts['/workspace/m'] is workspaceMount("w"), the workspace itself; mount another workspace, or drop it`],
     ['an overlay on the workspace itself', { workspace: 'w', overlay: { base: workspaceMount('w', { readOnly: true }) } }, `overlay.base is workspaceMount("w"), the workspace itself; mount another workspace, or drop it`],
-    ['searchIndex that is not a boolean', { workspace: 'w', searchIndex: 'yes' }, 'searchIndex must be true or false, not "yes"'],
+    ['searchIndex that is not a boolean', { workspace: 'w', searchIndex: 'yes' }, 'searchIndex must be true, false or { maxIndexBytes?, maxBuildBytes? }, not "yes"'],
+    ['a negative searchIndex.maxIndexBytes', { workspace: 'w', searchIndex: { maxIndexBytes: -1 } }, 'searchIndex.maxIndexBytes must be a number of bytes above 0 (such as 268435456, the default), not -1'],
+    ['a searchIndex.maxBuildBytes that is not a number', { workspace: 'w', searchIndex: { maxBuildBytes: '1GB' } }, 'searchIndex.maxBuildBytes must be a number of bytes above 0 (such as 469762048, the default), not "1GB"'],
+    ['an unknown searchIndex option', { workspace: 'w', searchIndex: { cacheDir: '/tmp' } }, 'searchIndex.cacheDir is not an option; searchIndex takes { maxIndexBytes?, maxBuildBytes? }'],
     ['searchIndex on a memory workspace', { workspace: 'w', backend: 'memory', searchIndex: true }, "searchIndex keeps the index in IndexedDB beside an IndexedDB workspace; use backend 'indexeddb' (the default) or leave searchIndex out with backend 'memory'"],
     ['an overlay on a folder backend', { workspace: 'w', backend: opfsWorkspace(), overlay: { base: fsMount(emptyFs()) } }, "an overlay keeps its changes in IndexedDB or memory: use backend 'indexeddb' (default) or 'memory' with overlay"],
   ])('refuses %s with a TypeError (the host\'s mistake, never a tool error) naming the option', (_name, options, message) => {

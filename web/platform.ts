@@ -14,6 +14,8 @@ import type { ReviewSetup } from '../src/core/journal-port.js';
 import type { OverlayApplyResult, OverlayChange, OverlayControl } from './overlay.js';
 import { WebStateStore } from './state.js';
 import { attachWebSearchIndex } from './search-index-store.js';
+import { budgetOf, type SearchIndexBudget } from '../src/search/index/budget.js';
+import { searchIndexStatus } from '../src/search/index/workspace.js';
 
 /** Where the web platform keeps a workspace's files. */
 export type WebBackend = 'indexeddb' | 'opfs' | 'memory' | 'directory';
@@ -125,9 +127,13 @@ export interface WebPlatformOptions {
    * that few files hold then read only the files the index names, and any file changed since it was
    * indexed. A saved index that is corrupt, truncated or of another version is rebuilt, never
    * trusted. `dispose()` waits for a build under way and saves the index when searches changed it.
-   * `searchIndexReady()` tells how it was opened.
+   * `searchIndexReady()` tells how it was opened. Bounded: `{ maxIndexBytes?, maxBuildBytes? }`
+   * (defaults 256 MiB and 448 MiB; `true` takes both) caps the index's size and its build's estimated
+   * memory; a build that would pass one stops early, and an index that outgrows its size through
+   * writes is dropped: searches then scan, and `capabilities.searchIndex` (`{ state, note? }`) says
+   * which budget was passed and what to set.
    */
-  searchIndex?: boolean;
+  searchIndex?: boolean | { maxIndexBytes?: number; maxBuildBytes?: number };
 }
 
 /** The web platform: a {@link Platform} plus its workspace name, backend and an eager open. */
@@ -297,7 +303,7 @@ function seedRecords(files: Record<string, string | Uint8Array>): Array<[string,
  * Creates the browser platform for use inside a dedicated or shared worker. Creating it does no work
  * and touches no global: storage is opened and the workspace loaded on first use (or on `ready()`).
  *
- * - name `'web'`, root `/workspace`, capabilities `{ runCommand, webSearch: false, persistent }`
+ * - name `'web'`, root `/workspace`, capabilities `{ runCommand, webSearch: false, persistent }` (and `searchIndex`, its state, with that option)
  *   (`runCommand` only with a `shell`; `persistent` is false only for backend `memory`); without a
  *   shell there is no `runCommand` member, so `run_command` and `web_search` return their empty results.
  * - `indexeddb` backend: the live workspace is an in-memory MemoryFs tree loaded from the workspace's
@@ -333,7 +339,7 @@ export function createWebPlatform(options: WebPlatformOptions): WebPlatform {
   let index: AttachedSearchIndex | undefined;
   const startIndex = (): AttachedSearchIndex | undefined => {
     if (!settings.searchIndex || index || files.disposed) return index;
-    index = attachWebSearchIndex(platform, () => resolveIdbFactory(options.idbFactory), settings.workspace, () => files.assemble());
+    index = attachWebSearchIndex(platform, () => resolveIdbFactory(options.idbFactory), settings.workspace, () => files.assemble(), settings.searchIndex);
     return index;
   };
   const fs = lazyFs(() => {
@@ -382,6 +388,8 @@ export function createWebPlatform(options: WebPlatformOptions): WebPlatform {
       : { journalStore: () => new IdbJournalStore(() => resolveIdbFactory(options.idbFactory), settings.workspace, options.durability ?? 'strict') }),
     ...(settings.searchIndex ? { searchIndexReady: async () => (await (startIndex() ?? index)?.ready) ?? { error: `workspace "${settings.workspace}" was disposed` } } : {}),
   };
+  // Told from creation: `building` until the index, opened at first use, is ready or off.
+  if (settings.searchIndex) Object.defineProperty(platform.capabilities, 'searchIndex', { get: () => searchIndexStatus(platform) ?? { state: 'building' }, enumerable: true });
   return platform;
 }
 
@@ -424,8 +432,8 @@ interface WebSettings {
   shell: WebShell | undefined;
   /** The files live in a journalled MemoryFs tree (indexeddb, memory). */
   journaled: boolean;
-  /** Keep a search index in IndexedDB. */
-  searchIndex: boolean;
+  /** Keep a search index in IndexedDB, within this budget (undefined: no index). */
+  searchIndex: SearchIndexBudget | undefined;
 }
 
 /** Checks the options of {@link createWebPlatform}, throwing at creation on a bad one. */
@@ -450,14 +458,19 @@ function checkWebOptions(options: WebPlatformOptions): WebSettings {
   return { workspace, backend, backendOption, mounts, overlayBase, folders, initialFiles, shell, journaled: backend === 'indexeddb' || backend === 'memory', searchIndex };
 }
 
-/** Checks `searchIndex`: a boolean, true only on an IndexedDB workspace (the index is kept beside it). */
-function checkSearchIndex(value: unknown, backend: WebBackend): boolean {
-  if (value === undefined || value === false) return false;
-  if (value !== true) throw new TypeError(`createWebPlatform: searchIndex must be true or false, not ${describeValue(value)}`);
+/** Checks `searchIndex`: true or a budget object, only on an IndexedDB workspace (the index is kept beside it); its budget, or undefined when off. */
+function checkSearchIndex(value: unknown, backend: WebBackend): SearchIndexBudget | undefined {
+  if (value === undefined || value === false) return undefined;
+  const isObject = typeof value === 'object' && value !== null && !Array.isArray(value);
+  if (value !== true && !isObject) throw new TypeError(`createWebPlatform: searchIndex must be true, false or { maxIndexBytes?, maxBuildBytes? }, not ${describeValue(value)}`);
+  if (isObject) {
+    const unknown = Object.keys(value).find((key) => key !== 'maxIndexBytes' && key !== 'maxBuildBytes');
+    if (unknown !== undefined) throw new TypeError(`createWebPlatform: searchIndex.${unknown} is not an option; searchIndex takes { maxIndexBytes?, maxBuildBytes? }`);
+  }
   if (backend !== 'indexeddb') {
     throw new TypeError(`createWebPlatform: searchIndex keeps the index in IndexedDB beside an IndexedDB workspace; use backend 'indexeddb' (the default) or leave searchIndex out with backend '${backend}'`);
   }
-  return true;
+  return budgetOf(value, 'createWebPlatform');
 }
 
 /**

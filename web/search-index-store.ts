@@ -5,6 +5,7 @@ import { promisifyRequest } from 'idb-keyval';
 import type { Platform } from '../src/core/types.js';
 import { attachStoredSearchIndex, type AttachedSearchIndex, type SearchIndexStorage } from '../src/search/index/attach.js';
 import { storageError } from './idb.js';
+import type { SearchIndexBudget } from '../src/search/index/budget.js';
 
 /** Prefix of a workspace's search index database: `toolhost-search-index:<workspace>` (beside `toolhost-ws:<workspace>`). */
 export const SEARCH_INDEX_DB_PREFIX = 'toolhost-search-index:';
@@ -79,8 +80,9 @@ export function idbIndexStorage(factory: () => IDBFactory, workspace: string, ro
  * Gives the searches of `platform` (a web workspace named `workspace`) a search index kept in
  * IndexedDB (see {@link idbIndexStorage}): read before the first search when saved and intact, else
  * built in the background in this worker (searches scan meanwhile; `loaded` loads the workspace
- * first) and saved; `close()` saves it when searches changed it since.
+ * first) and saved; `close()` saves it when searches changed it since. `budget` (default
+ * `defaultBudget()`) bounds it: past it no index is set and `capabilities.searchIndex` says why.
  */
-export function attachWebSearchIndex(platform: Platform, factory: () => IDBFactory, workspace: string, loaded: () => Promise<unknown>): AttachedSearchIndex {
-  return attachStoredSearchIndex(platform, idbIndexStorage(factory, workspace, platform.root), { beforeBuild: loaded });
+export function attachWebSearchIndex(platform: Platform, factory: () => IDBFactory, workspace: string, loaded: () => Promise<unknown>, budget?: SearchIndexBudget): AttachedSearchIndex {
+  return attachStoredSearchIndex(platform, idbIndexStorage(factory, workspace, platform.root), { beforeBuild: loaded, ...(budget ? { budget } : {}) });
 }

@@ -326,4 +326,34 @@ describe('createWebPlatform({ searchIndex: true }) on an IndexedDB workspace (Ch
       await deleteWorkspace(workspace);
     }
   }, 120_000);
+
+  it('searchIndex { maxIndexBytes } too small: the build stops, nothing is stored, searches equal a scan, capabilities.searchIndex off with the note; within the defaults it says ready', async () => {
+    const workspace = workspaceName('budget');
+    await seedLongAgo(workspace);
+    const platform = createWebPlatform({ workspace, searchIndex: { maxIndexBytes: 4096 }, durability: 'relaxed' });
+    const plain: Platform = { ...platform, capabilities: { runCommand: false, webSearch: false, persistent: true } };
+    const tools = BuiltinTools.all();
+    try {
+      expect(platform.capabilities.searchIndex).toEqual({ state: 'building' });
+      const expected = await answers(new ToolRunner({ platform: plain, tools }));
+      expect(await answers(new ToolRunner({ platform, tools }))).toEqual(expected);
+      const ready = await platform.searchIndexReady?.();
+      expect(ready).toHaveProperty('off');
+      expect(searchIndexOf(platform)).toBeUndefined();
+      const status = platform.capabilities.searchIndex;
+      expect(status?.state).toBe('off');
+      expect(status?.note).toMatch(/its index size reached [\d.]+ KiB after \d+ of 400 files, [\d.]+ (B|KiB) over searchIndex\.maxIndexBytes \(4\.0 KiB\); set searchIndex: \{ maxIndexBytes: \d+ \* 1024 \* 1024 \}/);
+      expect(await answers(new ToolRunner({ platform, tools }))).toEqual(expected);
+      await platform.dispose();
+      expect(await storedIndex(workspace)).toBeUndefined();
+
+      const { platform: defaults } = open(workspace);
+      expect(await defaults.searchIndexReady?.()).toEqual({ from: 'built' });
+      expect(defaults.capabilities.searchIndex).toEqual({ state: 'ready' });
+      await defaults.dispose();
+    } finally {
+      await platform.dispose();
+      await deleteWorkspace(workspace);
+    }
+  }, 120_000);
 });

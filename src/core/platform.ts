@@ -8,6 +8,13 @@ export interface PlatformCapabilities {
   runCommand: boolean;
   webSearch: boolean;
   persistent: boolean;
+  /**
+   * The workspace's search index, on a platform that keeps one (absent otherwise), read when asked:
+   * `building` (being opened or built; searches scan meanwhile), `ready` (in use), or `off` (searches
+   * scan every file) with a `note` saying why: which budget the index would pass (`maxIndexBytes`,
+   * `maxBuildBytes`), by how much, and what to set to raise it; or that its build failed.
+   */
+  readonly searchIndex?: { readonly state: 'building' | 'ready' | 'off'; readonly note?: string };
 }
 
 /** Arguments of `run_command` as the platform receives them: `cwd` already resolved inside the workspace. */

@@ -2,9 +2,10 @@
 // (a file on Node, an IndexedDB record in browsers): read it before the first search, else build it
 // in the background and save it, and save it again on close when searches changed it since.
 import type { Platform } from '../../core/types.js';
+import { budgetNote, defaultBudget, IndexOverBudget, type SearchIndexBudget } from './budget.js';
 import { IndexRejected, openIndex, serializeIndex } from './format.js';
 import type { SearchIndex } from './search-index.js';
-import { buildWorkspaceIndex, searchIndexIdle, searchIndexOf, setSearchIndex, whileSearchIndexOpens } from './workspace.js';
+import { buildWorkspaceIndex, limitSearchIndex, searchIndexIdle, searchIndexOf, searchIndexStatus, setSearchIndex, setSearchIndexStatus, whileSearchIndexOpens } from './workspace.js';
 
 /** Where a workspace's saved index lives: the bytes of {@link serializeIndex}, whole. */
 export interface SearchIndexStorage {
@@ -14,8 +15,12 @@ export interface SearchIndexStorage {
   write(bytes: Uint8Array): Promise<void>;
 }
 
-/** How an attached index came into use: read from storage, or built (with why the saved one was not used), or not at all. */
-export type SearchIndexReady = { from: 'disk' } | { from: 'built'; rejected?: string; offThread?: boolean } | { error: string };
+/**
+ * How an attached index came into use: read from storage, or built (with why the saved one was not
+ * used), or not at all: its build failed (`error`), or it would pass its budget (`off`: the note
+ * `capabilities.searchIndex` carries).
+ */
+export type SearchIndexReady = { from: 'disk' } | { from: 'built'; rejected?: string; offThread?: boolean } | { error: string } | { off: string };
 
 /**
  * Builds a workspace's index somewhere else than the calling thread (a worker thread on Node) and
@@ -34,7 +39,7 @@ export interface AttachedSearchIndex {
 }
 
 /** The index saved in `storage` for `platform`'s root when there is one and it is intact; else why not (`rejected`; absent when nothing was saved). */
-export async function readSavedIndex(platform: Platform, storage: SearchIndexStorage): Promise<{ index?: SearchIndex; rejected?: string }> {
+export async function readSavedIndex(platform: Platform, storage: SearchIndexStorage, budget?: SearchIndexBudget): Promise<{ index?: SearchIndex; rejected?: string; over?: IndexOverBudget }> {
   let bytes: Uint8Array | undefined;
   try {
     bytes = await storage.read();
@@ -42,6 +47,8 @@ export async function readSavedIndex(platform: Platform, storage: SearchIndexSto
     return { rejected: `unreadable (${error instanceof Error ? error.message : String(error)})` };
   }
   if (bytes === undefined) return {};
+  // A saved index over the budget (lowered since) is not opened; rebuilt, it would pass it too.
+  if (budget && bytes.length > budget.maxIndexBytes) return { over: new IndexOverBudget({ budget: 'maxIndexBytes', limit: budget.maxIndexBytes, reached: bytes.length }) };
   try {
     return { index: openIndex(bytes, platform.root) };
   } catch (error) {
@@ -60,8 +67,19 @@ export async function readSavedIndex(platform: Platform, storage: SearchIndexSto
  * process or page opens it without a rebuild. A build that fails leaves the platform scanning.
  * `beforeBuild` is awaited before a build (a platform that loads its files on first use loads them);
  * `buildElsewhere`, where given, builds and saves off this thread first (`ready` then tells `offThread`).
+ * `budget` (default {@link defaultBudget}) bounds the index and its build: a build that would pass it
+ * stops early and sets no index, an index that outgrows it through updates is dropped, and the
+ * platform scans; `platform.capabilities.searchIndex` tells the state (`building`, `ready`, `off` with a note).
  */
-export function attachStoredSearchIndex(platform: Platform, storage: SearchIndexStorage, options: { beforeBuild?: () => Promise<unknown>; buildElsewhere?: IndexBuilder } = {}): AttachedSearchIndex {
+export function attachStoredSearchIndex(
+  platform: Platform,
+  storage: SearchIndexStorage,
+  options: { beforeBuild?: () => Promise<unknown>; buildElsewhere?: IndexBuilder; budget?: SearchIndexBudget } = {},
+): AttachedSearchIndex {
+  const budget = options.budget ?? defaultBudget();
+  limitSearchIndex(platform, budget);
+  setSearchIndexStatus(platform, { state: 'building' });
+  reportStatus(platform);
   // What was last saved (or read): close() writes the index only when it changed since.
   let saved: { index: SearchIndex; version: number } | undefined;
   const save = async (index: SearchIndex): Promise<void> => {
@@ -69,7 +87,7 @@ export function attachStoredSearchIndex(platform: Platform, storage: SearchIndex
     await storage.write(serializeIndex(index, platform.root));
     saved = { index, version };
   };
-  const opened = readSavedIndex(platform, storage).then((stored) => {
+  const opened = readSavedIndex(platform, storage, budget).then((stored) => {
     if (stored.index) {
       setSearchIndex(platform, stored.index);
       saved = { index: stored.index, version: stored.index.version };
@@ -82,6 +100,7 @@ export function attachStoredSearchIndex(platform: Platform, storage: SearchIndex
   const ready = (async (): Promise<SearchIndexReady> => {
     const stored = await opened;
     if (stored.index) return { from: 'disk' };
+    if (stored.over) throw stored.over;
     await options.beforeBuild?.();
     const rejected = stored.rejected === undefined ? {} : { rejected: stored.rejected };
     const elsewhere = options.buildElsewhere?.((index) => {
@@ -98,11 +117,20 @@ export function attachStoredSearchIndex(platform: Platform, storage: SearchIndex
       if (outcome === 'saved') return { from: 'built', ...rejected, offThread: true };
       saved = undefined;
     }
-    const index = await buildWorkspaceIndex(platform);
+    const index = await buildWorkspaceIndex(platform, { budget });
     setSearchIndex(platform, index);
     await save(index);
     return { from: 'built', ...rejected, ...(options.buildElsewhere ? { offThread: false } : {}) };
-  })().catch((error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }));
+  })().catch((error: unknown): SearchIndexReady => {
+    if (error instanceof IndexOverBudget) {
+      const note = budgetNote(error.passed);
+      setSearchIndexStatus(platform, { state: 'off', note });
+      return { off: note };
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    if (!searchIndexOf(platform)) setSearchIndexStatus(platform, { state: 'off', note: `search index off, searches scan every file: its build failed (${message})` });
+    return { error: message };
+  });
   return {
     ready,
     async close() {
@@ -114,4 +142,11 @@ export function attachStoredSearchIndex(platform: Platform, storage: SearchIndex
       await save(index).catch(() => undefined);
     },
   };
+}
+
+/** Makes `platform.capabilities.searchIndex` tell its index state, read when asked (see `searchIndexStatus`). */
+function reportStatus(platform: Platform): void {
+  const capabilities = platform.capabilities as object;
+  if (Object.prototype.hasOwnProperty.call(capabilities, 'searchIndex') || !Object.isExtensible(capabilities)) return;
+  Object.defineProperty(capabilities, 'searchIndex', { get: () => searchIndexStatus(platform), enumerable: true, configurable: true });
 }

@@ -99,6 +99,22 @@ export class PostingBuilder {
   #end = new Int32Array(1024);
   #arena = new Uint8Array(1 << 16);
   #arenaTop = 0;
+  #data = 0;
+
+  /** Bytes of the lists' data so far (what {@link freeze} lays out). */
+  get dataBytes(): number {
+    return this.#data;
+  }
+
+  /** Distinct keys so far. */
+  get keyCount(): number {
+    return this.#slots;
+  }
+
+  /** Bytes the builder holds now: its arena's capacity and its tables. */
+  get memoryBytes(): number {
+    return this.#arena.length + this.#key.length * 24 + this.#table.length * 4;
+  }
 
   /** Adds file `id` (ids must come in ascending order) to the lists of `keys`. */
   add(id: number, keys: Uint32Array): void {
@@ -148,6 +164,7 @@ export class PostingBuilder {
       this.#end[slot] = chunk + 8 + capacity;
     }
     this.#arena[this.#pos[slot] as number] = byte;
+    this.#data += 1;
     this.#pos[slot] = (this.#pos[slot] as number) + 1;
   }
 

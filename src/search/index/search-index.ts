@@ -3,6 +3,7 @@
 // cannot match and are unchanged, and scan the rest exactly as it would without an index.
 import type { SearchFileStat } from '../../core/search-port.js';
 import type { TrigramPlan } from './plan.js';
+import { IndexOverBudget, type SearchIndexBudget } from './budget.js';
 import { fileTrigrams, forEachId, PostingBuilder, putVarint, trigramBitmap, type FrozenPostings } from './postings.js';
 
 /**
@@ -96,6 +97,9 @@ export class SearchIndex {
   #frozen: number;
   #overlay = new Map<number, Uint32Array>();
   #version = 0;
+  /** Path characters of every id (dead ones too, until compacted), and trigram keys in the overlay. */
+  #pathChars = 0;
+  #overlayKeys = 0;
   readonly racyMs: number;
 
   constructor(parts: IndexParts) {
@@ -106,7 +110,19 @@ export class SearchIndex {
     this.#frozen = this.#count;
     this.#postings = parts.postings;
     this.racyMs = parts.racyMs;
-    for (let id = 0; id < this.#count; id += 1) if (!((this.#flags[id] as number) & DEAD)) this.#ids.set(this.#paths[id] as string, id);
+    for (let id = 0; id < this.#count; id += 1) {
+      this.#pathChars += (this.#paths[id] as string).length;
+      if (!((this.#flags[id] as number) & DEAD)) this.#ids.set(this.#paths[id] as string, id);
+    }
+  }
+
+  /**
+   * About the bytes the index takes: its serialized size (paths, identities, keys and postings; see
+   * {@link indexBytesOf}) plus 4 bytes per trigram of the files changed since it was frozen. What the
+   * budget `maxIndexBytes` bounds.
+   */
+  get bytes(): number {
+    return indexBytesOf(this.#count, this.#pathChars, this.#postings.keys.length, this.#postings.bytes.length) + this.#overlayKeys * 4;
   }
 
   /**
@@ -172,11 +188,13 @@ export class SearchIndex {
       this.#flags = grown;
     }
     this.#paths[id] = file.path;
+    this.#pathChars += file.path.length;
     this.#stats.set([file.stat.size, file.stat.mtimeMs, file.stat.ctimeMs, file.stat.ino], id * 4);
     const entry = describe(file, this.racyMs);
     this.#flags[id] = entry.flags;
     const keys = entry.kind === FileKind.Text ? fileTrigrams(file.bytes as Uint8Array, trigramBitmapShared()).sort() : new Uint32Array(0);
     this.#overlay.set(id, keys);
+    this.#overlayKeys += keys.length;
     this.#ids.set(file.path, id);
   }
 
@@ -186,6 +204,7 @@ export class SearchIndex {
     if (id === undefined) return;
     this.#version += 1;
     this.#flags[id] = (this.#flags[id] as number) | DEAD;
+    this.#overlayKeys -= this.#overlay.get(id)?.length ?? 0;
     this.#overlay.delete(id);
     this.#ids.delete(path);
   }
@@ -354,9 +373,47 @@ export class SearchIndexBuilder {
   readonly #known = new Set<string>();
   #stats = new Float64Array(1024);
   #flags = new Uint8Array(256);
+  #pathChars = 0;
+  readonly #budget: SearchIndexBudget | undefined;
+  readonly #total: number | undefined;
 
-  constructor(options: { racyMs?: number } = {}) {
+  /**
+   * `budget`: the bounds the build keeps to (none when absent): {@link add} and {@link holding}
+   * throw an {@link IndexOverBudget} as soon as what was counted passes one. `total`: how many files
+   * the build will add (for the note's projection).
+   */
+  constructor(options: { racyMs?: number; budget?: SearchIndexBudget; total?: number } = {}) {
     this.#racyMs = options.racyMs ?? DEFAULT_RACY_MS;
+    this.#budget = options.budget;
+    this.#total = options.total;
+  }
+
+  /** About the bytes the index built so far would take (see {@link SearchIndex.bytes}). */
+  get indexBytes(): number {
+    return indexBytesOf(this.#paths.length, this.#pathChars, this.#postings.keyCount, this.#postings.dataBytes);
+  }
+
+  /**
+   * About the memory the build holds at its peak with what was added so far: the posting builder
+   * (arena and tables), the copy it is frozen into, the paths and identities, the trigram bitmap.
+   */
+  get buildBytes(): number {
+    const postings = this.#postings;
+    return postings.memoryBytes + postings.dataBytes + postings.keyCount * 8 + this.#pathChars * 2 + this.#paths.length * 120 + this.#seen.byteLength;
+  }
+
+  /**
+   * Checks the budget with `reading` more bytes held at once (files read and not yet added): throws
+   * an {@link IndexOverBudget} when the index or the build's memory is past its bound.
+   */
+  holding(reading: number): void {
+    const budget = this.#budget;
+    if (!budget) return;
+    const counts = { done: this.#paths.length, ...(this.#total === undefined ? {} : { total: this.#total }) };
+    const index = this.indexBytes;
+    if (index > budget.maxIndexBytes) throw new IndexOverBudget({ budget: 'maxIndexBytes', limit: budget.maxIndexBytes, reached: index, ...counts });
+    const build = this.buildBytes + reading;
+    if (build > budget.maxBuildBytes) throw new IndexOverBudget({ budget: 'maxBuildBytes', limit: budget.maxBuildBytes, reached: build, ...counts });
   }
 
   /** Adds one file (paths must be distinct: a TypeError otherwise). */
@@ -373,10 +430,12 @@ export class SearchIndexBuilder {
       this.#flags = grownFlags;
     }
     this.#paths.push(file.path);
+    this.#pathChars += file.path.length;
     this.#stats.set([file.stat.size, file.stat.mtimeMs, file.stat.ctimeMs, file.stat.ino], id * 4);
     const entry = describe(file, this.#racyMs);
     this.#flags[id] = entry.flags;
     if (entry.kind === FileKind.Text) this.#postings.add(id, fileTrigrams(file.bytes as Uint8Array, this.#seen));
+    this.holding(0);
   }
 
   /** The index of the files added (the builder is spent). */
@@ -384,6 +443,15 @@ export class SearchIndexBuilder {
     const count = this.#paths.length;
     return new SearchIndex({ paths: this.#paths, stats: this.#stats.slice(0, count * 4), flags: this.#flags.slice(0, count), postings: this.#postings.freeze(), racyMs: this.#racyMs });
   }
+}
+
+/**
+ * About the serialized size of an index of `files` files (`pathChars` characters of paths in all)
+ * with `keys` trigram keys and `postingBytes` bytes of posting lists: a header, each path with its
+ * length, 33 bytes of identity and kind per file, 8 bytes per key (its value and offset).
+ */
+export function indexBytesOf(files: number, pathChars: number, keys: number, postingBytes: number): number {
+  return 64 + pathChars + files * 38 + keys * 8 + postingBytes;
 }
 
 /** A file's flags and kind from its read: unreadable or over the limit is unindexed; changed while read, or close to its read, is racy. */

@@ -5,6 +5,7 @@ import { walkWorkspace } from '../../fs/walk.js';
 import { throwIfAborted, yieldToEventLoop, YIELD_INTERVAL_MS } from '../../fs/abort.js';
 import { watchToolWrites } from '../../core/write-watch.js';
 import { commitWorkOf, indexingFs, type CommitTarget, type CommitWork } from './commit.js';
+import { budgetNote, type SearchIndexBudget } from './budget.js';
 import { MAX_INDEXED_FILE_BYTES, SearchIndex, SearchIndexBuilder, sameStat, type ReadFile } from './search-index.js';
 
 /** Files read at once while building. */
@@ -51,8 +52,11 @@ export async function readForIndex(platform: Platform, path: string): Promise<Re
   return { path, stat, readAt, bytes, steady: after !== undefined && sameStat(stat, after) && (bytes === undefined || bytes.length === stat.size) };
 }
 
-/** Reads `paths` a few at a time, in order, handing each read to `each`; turns the event loop between rounds. */
-async function readAll(platform: Platform, paths: readonly string[], each: (file: ReadFile) => void, signal?: AbortSignal): Promise<void> {
+/**
+ * Reads `paths` a few at a time, in order, handing each read to `each`; turns the event loop between
+ * rounds. `holding(bytes)` is told the bytes of each round before they are handed on (it throws to stop).
+ */
+async function readAll(platform: Platform, paths: readonly string[], each: (file: ReadFile) => void, signal?: AbortSignal, holding?: (bytes: number) => void): Promise<void> {
   let lastYield = Date.now();
   for (let i = 0; i < paths.length; i += READ_CONCURRENCY) {
     throwIfAborted(signal);
@@ -61,6 +65,7 @@ async function readAll(platform: Platform, paths: readonly string[], each: (file
       lastYield = Date.now();
     }
     const reads = await Promise.all(paths.slice(i, i + READ_CONCURRENCY).map((path) => readForIndex(platform, path)));
+    holding?.(reads.reduce((sum, file) => sum + (file?.bytes?.length ?? 0), 0));
     for (const file of reads) if (file) each(file);
   }
 }
@@ -68,17 +73,59 @@ async function readAll(platform: Platform, paths: readonly string[], each: (file
 /**
  * Builds the index of `paths` (absolute workspace paths; default: every file a search of the whole
  * workspace lists, ignore rules applied) through the platform's async `fs`. `racyMs`: see
- * `DEFAULT_RACY_MS`. Rejects with the signal's reason when it aborts.
+ * `DEFAULT_RACY_MS`. Rejects with the signal's reason when it aborts, and with an `IndexOverBudget`
+ * as soon as what it counted passes `budget` (the files left are not read).
  */
-export async function buildWorkspaceIndex(platform: Platform, options: { paths?: readonly string[]; racyMs?: number; signal?: AbortSignal } = {}): Promise<SearchIndex> {
+export async function buildWorkspaceIndex(platform: Platform, options: { paths?: readonly string[]; racyMs?: number; signal?: AbortSignal; budget?: SearchIndexBudget } = {}): Promise<SearchIndex> {
   let paths = options.paths;
   if (!paths) {
     const walked = await walkWorkspace({ fs: platform.fs, root: platform.root, dir: platform.root, source: platform.searchSource, changeCount: platform.changeCount, signal: options.signal });
     paths = walked.files.map((file) => file.path);
   }
-  const builder = new SearchIndexBuilder(options.racyMs === undefined ? {} : { racyMs: options.racyMs });
-  await readAll(platform, paths, (file) => builder.add(file), options.signal);
+  const builder = new SearchIndexBuilder({ ...(options.racyMs === undefined ? {} : { racyMs: options.racyMs }), ...(options.budget ? { budget: options.budget, total: paths.length } : {}) });
+  await readAll(platform, paths, (file) => builder.add(file), options.signal, (bytes) => builder.holding(bytes));
   return builder.finish();
+}
+
+/** What `capabilities.searchIndex` says: opening or building, in use, or off (and why). */
+export interface SearchIndexStatus {
+  state: 'building' | 'ready' | 'off';
+  note?: string;
+}
+
+// Per platform with an index attached: its budget, and its state while it has no index in use.
+const budgets = new WeakMap<Platform, SearchIndexBudget>();
+const statuses = new WeakMap<Platform, SearchIndexStatus>();
+
+/**
+ * Keeps `platform`'s index within `budget` from now on: an index that grows past `maxIndexBytes`
+ * through updates is dropped (searches scan) and {@link searchIndexStatus} says so.
+ */
+export function limitSearchIndex(platform: Platform, budget: SearchIndexBudget): void {
+  budgets.set(platform, budget);
+}
+
+/** Records `platform`'s index state while it has none in use (`building`, or `off` with why). */
+export function setSearchIndexStatus(platform: Platform, status: SearchIndexStatus): void {
+  statuses.set(platform, status);
+}
+
+/** `platform`'s index state: `ready` while one is in use, else what was recorded (undefined: no index attached). */
+export function searchIndexStatus(platform: Platform): SearchIndexStatus | undefined {
+  if (holders.has(platform)) return { state: 'ready' };
+  const status = statuses.get(platform);
+  return status && { ...status };
+}
+
+/** Drops `platform`'s index when it has grown past its budget; true when it did. */
+function dropOverBudget(platform: Platform, index: SearchIndex): boolean {
+  const budget = budgets.get(platform);
+  if (!budget || holders.get(platform)?.index !== index) return false;
+  const bytes = index.bytes;
+  if (bytes <= budget.maxIndexBytes) return false;
+  setSearchIndex(platform, undefined);
+  statuses.set(platform, { state: 'off', note: budgetNote({ budget: 'maxIndexBytes', limit: budget.maxIndexBytes, reached: bytes }) });
+  return true;
 }
 
 /** A platform's index, and the refresh of changed files running after a search (one at a time). */
@@ -139,7 +186,7 @@ function commitTarget(platform: Platform): CommitTarget {
     index: () => holders.get(platform)?.index,
     changed: (index) => {
       const holder = holders.get(platform);
-      if (!holder || holder.index !== index || !overdue(index)) return;
+      if (!holder || holder.index !== index || dropOverBudget(platform, index) || !overdue(index)) return;
       // Folded in after the call, with the refreshes: never inside the write that grew it.
       const fold = async (): Promise<void> => {
         if (holder.index === index && holders.get(platform) === holder && overdue(index)) holder.index = index.compact();
@@ -195,6 +242,7 @@ export function refreshIndexed(platform: Platform, paths: readonly string[]): vo
       if (file) index.update(file);
       else index.remove(path);
     }
+    if (dropOverBudget(platform, index)) return;
     if (overdue(index) && holders.get(platform)?.index === index) holder.index = index.compact();
   };
   holder.refresh = holder.refresh.then(work, work).catch(() => undefined);

@@ -1,0 +1,105 @@
+// The budgets a workspace's search index keeps to: its size, and the memory its build takes. A build
+// counts both as it goes and stops at the first file that passes one (what it counted is a lower
+// bound of the whole), and an index that grows past its size through updates is dropped; the
+// workspace then scans, as without an index, and its capabilities say which budget was passed.
+
+/**
+ * Default bound on an index's size (its serialized bytes, about what it holds in memory): 256 MiB.
+ * An index takes about 8% of the text it indexes (a 109 MiB tree of 5,700 files gives 8.7 MiB) plus
+ * about 40 bytes and the path per file, so a 1 GB tree of 100,000 files needs about 100 MiB: this
+ * admits it with room to spare, and trees up to about 3 GB of text.
+ */
+export const DEFAULT_MAX_INDEX_BYTES = 256 * 1024 * 1024;
+
+/**
+ * Default bound on a build's memory as estimated while it runs: 448 MiB. Counted: the posting lists
+ * under construction (their arena's whole capacity), the copy they are frozen into, the key tables,
+ * the paths and identities, and the bytes of the files being read at once. A 1 GB tree of 100,000
+ * files estimates at about 200-400 MiB (the arena grows by doubling); with the runtime's own ~100 MB
+ * a build under this bound stays within about 600 MB of resident memory.
+ */
+export const DEFAULT_MAX_BUILD_BYTES = 448 * 1024 * 1024;
+
+/** The bounds of one workspace's index (see {@link DEFAULT_MAX_INDEX_BYTES}, {@link DEFAULT_MAX_BUILD_BYTES}). */
+export interface SearchIndexBudget {
+  maxIndexBytes: number;
+  maxBuildBytes: number;
+}
+
+/** Which bound was passed: the option that raises it. */
+export type BudgetName = keyof SearchIndexBudget;
+
+/** The default budget. */
+export function defaultBudget(): SearchIndexBudget {
+  return { maxIndexBytes: DEFAULT_MAX_INDEX_BYTES, maxBuildBytes: DEFAULT_MAX_BUILD_BYTES };
+}
+
+/**
+ * The budget of `option` (`searchIndex` as the host gave it: `true` or an object with optional
+ * `maxIndexBytes` / `maxBuildBytes`), defaults for what it leaves out. A value that is not a finite
+ * number above zero is the host's mistake: a TypeError naming the option (`who`: the factory).
+ */
+export function budgetOf(option: unknown, who: string): SearchIndexBudget {
+  const budget = defaultBudget();
+  if (typeof option !== 'object' || option === null) return budget;
+  for (const name of ['maxIndexBytes', 'maxBuildBytes'] as const) {
+    const value = (option as Record<string, unknown>)[name];
+    if (value === undefined) continue;
+    if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+      throw new TypeError(`${who}: searchIndex.${name} must be a number of bytes above 0 (such as ${name === 'maxIndexBytes' ? DEFAULT_MAX_INDEX_BYTES : DEFAULT_MAX_BUILD_BYTES}, the default), not ${typeof value === 'string' ? JSON.stringify(value) : String(value)}`);
+    }
+    budget[name] = value;
+  }
+  return budget;
+}
+
+/** Bytes as people read them: `512 B`, `3.4 KiB`, `12.0 MiB`, `1.20 GiB`. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${Math.round(bytes)} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  if (bytes < 1024 ** 3) return `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
+  return `${(bytes / 1024 ** 3).toFixed(2)} GiB`;
+}
+
+/** What a build or an update found when it passed a budget. */
+export interface BudgetPassed {
+  budget: BudgetName;
+  limit: number;
+  /** Bytes counted when it stopped (a lower bound of the whole when `done` < `total`). */
+  reached: number;
+  /** Files indexed when it stopped, and of how many (undefined: an update, not a build). */
+  done?: number;
+  total?: number;
+}
+
+/** A build stopped because it passed a budget: no index is made; the workspace scans. */
+export class IndexOverBudget extends Error {
+  readonly passed: BudgetPassed;
+  constructor(passed: BudgetPassed) {
+    super(budgetNote(passed));
+    this.name = 'IndexOverBudget';
+    this.passed = passed;
+  }
+}
+
+/**
+ * The note `capabilities.searchIndex` carries once a budget was passed: which one, by how much, and
+ * what to set to raise it (the projection of a stopped build scales what it counted by the files it
+ * had left).
+ */
+export function budgetNote(passed: BudgetPassed): string {
+  const what = passed.budget === 'maxIndexBytes' ? 'index size' : 'build memory';
+  const { done, total } = passed;
+  let where = 'after updates';
+  let need = passed.reached;
+  if (done !== undefined && total !== undefined) {
+    where = `after ${done} of ${total} files`;
+    if (done > 0 && done < total) need = (passed.reached * total) / done;
+  }
+  const over = passed.reached - passed.limit;
+  return (
+    `search index off, searches scan every file: its ${what} reached ${formatBytes(passed.reached)} ${where}, ` +
+    `${formatBytes(over)} over searchIndex.${passed.budget} (${formatBytes(passed.limit)}); ` +
+    `set searchIndex: { ${passed.budget}: ${Math.ceil((need * 1.25) / (1024 * 1024))} * 1024 * 1024 } or more to index this workspace`
+  );
+}
