@@ -13,88 +13,12 @@ import { openIndex } from '../src/search/index/format.js';
 import { siftWithIndex, worthSifting } from '../src/search/index/sift.js';
 import { searchIndexIdle, searchIndexOf } from '../src/search/index/workspace.js';
 import { seededRandom } from '../test/support/random.js';
+import { answer, content, DIRS, mutate, pick, searchArgs } from '../test/support/index-differential.js';
 import { createWebPlatform, deleteWorkspace, type WebPlatform } from './index.js';
 import { SEARCH_INDEX_DB_PREFIX, SEARCH_INDEX_STORE } from './search-index-store.js';
 
-const TOKENS = ['alpha', 'Alpha', 'beta', 'gamma_ray', 'foo', 'bar', 'foobar', 'Straße', 'strasse', 'ſtop', 'stop', 'Kelvin', '\u212aelvin', 'привет', 'ПРИВЕТ', 'x1', 'x12', '42px', 'é', '中文', '😀', 'fn(', 'a.b', ' ', 'zz', 'ta gam'];
-const PATTERNS: Array<[string, boolean?]> = [
-  ['alpha'], ['foo|bar'], ['foo(bar)?'], ['gamma_\\w+'], ['Straße'], ['strasse'], ['stop'], ['kelvin'], ['привет'], ['\\d+px'], ['x1\\b'],
-  ['a\\.b'], ['fn\\('], ['^alpha'], ['alpha$'], ['中文'], ['😀'], ['(?i)ALPHA beta'], ['zz|alpha'], ['\\w+'], ['ta gam'], ['oba'],
-  ['a.b', true], ['fn(', true], ['ПРИВЕТ', true], ['x12 ', true], ['foobar', true],
-];
-const DIRS = ['', 'src/', 'src/deep/', 'docs/', 'lib/'];
 const CLOCK_STEPS = [0, 0, 0, 0, 1, 3, 700, 1500, 5000];
 const ROOT = '/workspace';
-
-const pick = <T>(rand: () => number, items: readonly T[]): T => items[Math.floor(rand() * items.length)] as T;
-
-/** Random text of a few lines; now and then binary bytes. */
-function content(rand: () => number): string | Uint8Array {
-  const roll = rand();
-  if (roll < 0.04) return new Uint8Array([0x61, 0x6c, 0x70, 0x68, 0x61, 0, 0x62]);
-  if (roll < 0.06) return '';
-  let text = '';
-  for (let line = 1 + Math.floor(rand() * 5); line > 0; line -= 1) {
-    for (let words = Math.floor(rand() * 7), j = 0; j < words; j += 1) text += (j > 0 && rand() < 0.7 ? ' ' : '') + pick(rand, TOKENS);
-    text += pick(rand, ['\n', '\n', '\r\n']);
-  }
-  return text;
-}
-
-async function listFiles(platform: Platform): Promise<string[]> {
-  return (await walkWorkspace({ fs: platform.fs, root: ROOT, dir: ROOT, includeIgnored: true })).files.map((f) => f.path);
-}
-
-/** One random change: through a tool (`runner`) or the platform's fs directly, as a writer outside the tools. */
-async function mutate(rand: () => number, platform: Platform, runner: ToolRunner): Promise<void> {
-  const files = await listFiles(platform);
-  const roll = rand();
-  const newPath = `${ROOT}/${pick(rand, DIRS)}f${Math.floor(rand() * 40)}.${pick(rand, ['txt', 'ts', 'md'])}`;
-  const somePath = files.length > 0 ? pick(rand, files) : newPath;
-  const text = (c: string | Uint8Array): string => (typeof c === 'string' ? c : 'plain text');
-  try {
-    if (roll < 0.25) await runner.execute('create_file', { file_path: rand() < 0.5 ? somePath : newPath, content: text(content(rand)), overwrite: true });
-    else if (roll < 0.35) {
-      const old = new TextDecoder().decode(await platform.fs.readFile(somePath));
-      const token = TOKENS.find((t) => t.trim() !== '' && old.includes(t));
-      if (token) await runner.execute('edit_file', { file_path: somePath, old_string: token, new_string: pick(rand, TOKENS), replace_all: true });
-    } else if (roll < 0.6) {
-      await platform.fs.mkdir(newPath.slice(0, newPath.lastIndexOf('/')), { recursive: true });
-      await platform.fs.writeFile(rand() < 0.5 ? somePath : newPath, content(rand));
-    } else if (roll < 0.75) {
-      // The same size: only the times tell the change apart.
-      const old = await platform.fs.readFile(somePath);
-      const fresh = content(rand);
-      const bytes = typeof fresh === 'string' ? new TextEncoder().encode(fresh) : fresh;
-      const next = new Uint8Array(old.length).fill(0x20);
-      next.set(bytes.subarray(0, old.length));
-      await platform.fs.writeFile(somePath, next);
-    } else if (roll < 0.85) await platform.fs.rm(somePath, { force: true });
-    else if (roll < 0.93) {
-      await platform.fs.mkdir(newPath.slice(0, newPath.lastIndexOf('/')), { recursive: true });
-      await platform.fs.rename(somePath, newPath);
-    } else await platform.fs.writeFile(`${ROOT}/.gitignore`, rand() < 0.5 ? 'docs/\n' : '*.md\n!keep.md\n');
-  } catch {
-    // A refused change (a name taken by a folder, an edit the tool declines) changes nothing: fine.
-  }
-}
-
-async function answer(runner: ToolRunner, args: Record<string, unknown>): Promise<unknown> {
-  try {
-    return await runner.execute('grep_search', args);
-  } catch (error) {
-    return { error: (error as { code?: string }).code, message: (error as Error).message };
-  }
-}
-
-function searchArgs(rand: () => number): Record<string, unknown> {
-  const [pattern, literal] = pick(rand, PATTERNS);
-  const args: Record<string, unknown> = { pattern, output_mode: pick(rand, ['content', 'count', 'files_with_matches']), case_sensitive: rand() < 0.5 };
-  if (literal) args.fixed_strings = true;
-  if (rand() < 0.2) args.include = pick(rand, ['*.ts', '**/*.md', 'src/**']);
-  if (rand() < 0.1) args.dir_path = pick(rand, ['src', 'docs', 'lib']);
-  return args;
-}
 
 /** A unique workspace name (the clock may be faked: a random part keeps names apart). */
 const workspaceName = (what: string): string => `search-index-${what}-${Math.random().toString(36).slice(2)}`;
