@@ -7,13 +7,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { promisifyRequest } from 'idb-keyval';
 import { BuiltinTools, ToolRunner } from '../src/index.js';
 import type { Platform } from '../src/core/types.js';
-import { walkWorkspace } from '../src/fs/walk.js';
-import { compileSearchPattern } from '../src/search/dialect.js';
 import { openIndex } from '../src/search/index/format.js';
-import { siftWithIndex, worthSifting } from '../src/search/index/sift.js';
 import { searchIndexIdle, searchIndexOf } from '../src/search/index/workspace.js';
 import { seededRandom } from '../test/support/random.js';
-import { answer, content, DIRS, mutate, pick, searchArgs } from '../test/support/index-differential.js';
+import { answer, content, DIRS, mutate, pick, searchArgs, tallySift } from '../test/support/index-differential.js';
 import { createWebPlatform, deleteWorkspace, type WebPlatform } from './index.js';
 import { SEARCH_INDEX_DB_PREFIX, SEARCH_INDEX_STORE } from './search-index-store.js';
 
@@ -81,19 +78,7 @@ async function run(seed: number, rounds: number, reopenEvery: number): Promise<T
         totals.reopened += 1;
       }
       const args = searchArgs(rand);
-      const index = searchIndexOf(platform);
-      if (index && args.dir_path === undefined && args.include === undefined) {
-        try {
-          const pattern = compileSearchPattern(args.pattern as string, { literal: args.fixed_strings === true, caseSensitive: args.case_sensitive as boolean });
-          if (worthSifting(index, pattern)) totals.used += 1;
-          const listed = (await walkWorkspace({ fs: platform.fs, root: ROOT, dir: ROOT, source: platform.searchSource, changeCount: platform.changeCount })).files;
-          const sifted = await siftWithIndex(platform, index, pattern, listed, 64 * 1024 * 1024);
-          totals.skipped += sifted.text + sifted.binary;
-          totals.scanned += sifted.scan.length;
-        } catch {
-          // An invalid pattern: both answers are the same error.
-        }
-      }
+      await tallySift(platform, args, totals);
       const withIndex = await answer(indexed, args);
       const withoutIndex = await answer(scanned, args);
       expect(withIndex, `seed ${seed} round ${round} ${JSON.stringify(args)}`).toEqual(withoutIndex);

@@ -4,6 +4,9 @@
 import type { ToolRunner } from '../../src/core/runner.js';
 import type { Platform } from '../../src/core/types.js';
 import { walkWorkspace } from '../../src/fs/walk.js';
+import { compileSearchPattern } from '../../src/search/dialect.js';
+import { siftWithIndex, worthSifting } from '../../src/search/index/sift.js';
+import { searchIndexOf } from '../../src/search/index/workspace.js';
 
 export const TOKENS = [
   'alpha', 'Alpha', 'ALPHA', 'beta', 'gamma_ray', 'foo', 'bar', 'foobar', 'Straße', 'STRASSE', 'straẞe', 'ſtop', 'stop', 'K', 'k',
@@ -94,5 +97,32 @@ export async function answer(runner: ToolRunner, args: Record<string, unknown>):
     return await runner.execute('grep_search', args);
   } catch (error) {
     return { error: (error as { code?: string }).code, message: (error as Error).message };
+  }
+}
+
+/** How often the index served a differential run: searches it was worth using for, files it let the search skip, files still scanned. */
+export interface SiftTotals {
+  used: number;
+  skipped: number;
+  scanned: number;
+}
+
+/**
+ * Adds to `totals` what the index of `platform` makes of the search `args` over the whole workspace
+ * (none for a search in a folder or with globs, or an invalid pattern): a check that the differential
+ * runs exercise the index rather than only the scan.
+ */
+export async function tallySift(platform: Platform, args: Record<string, unknown>, totals: SiftTotals): Promise<void> {
+  const index = searchIndexOf(platform);
+  if (!index || typeof args.pattern !== 'string' || args.dir_path !== undefined || args.include !== undefined) return;
+  try {
+    const pattern = compileSearchPattern(args.pattern, { literal: args.fixed_strings === true, caseSensitive: args.case_sensitive as boolean });
+    if (worthSifting(index, pattern)) totals.used += 1;
+    const listed = (await walkWorkspace({ fs: platform.fs, root: platform.root, dir: platform.root, source: platform.searchSource, changeCount: platform.changeCount })).files;
+    const sifted = await siftWithIndex(platform, index, pattern, listed, 64 * 1024 * 1024);
+    totals.skipped += sifted.text + sifted.binary;
+    totals.scanned += sifted.scan.length;
+  } catch {
+    // An invalid pattern: both answers are the same error.
   }
 }

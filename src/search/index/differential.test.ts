@@ -13,7 +13,7 @@ import { siftWithIndex, worthSifting } from './sift.js';
 import { buildWorkspaceIndex, searchIndexIdle, searchIndexOf, setSearchIndex } from './workspace.js';
 import { walkWorkspace } from '../../fs/walk.js';
 import { seededRandom as prng } from '../../../test/support/random.js';
-import { answer, content, DIRS, listFiles, mutate, pick, searchArgs } from '../../../test/support/index-differential.js';
+import { answer, content, DIRS, listFiles, mutate, pick, searchArgs, tallySift } from '../../../test/support/index-differential.js';
 
 type Args = Record<string, unknown>;
 
@@ -46,19 +46,7 @@ async function run(seed: number, rounds: number, options: { noSource?: boolean }
       setSearchIndex(platform, openIndex(serializeIndex(searchIndexOf(platform) as NonNullable<ReturnType<typeof searchIndexOf>>, '/ws'), '/ws'));
     }
     const args = searchArgs(rand);
-    const index = searchIndexOf(platform);
-    if (index && typeof args.pattern === 'string' && args.dir_path === undefined && args.include === undefined) {
-      try {
-        const pattern = compileSearchPattern(args.pattern, { literal: args.fixed_strings === true, caseSensitive: args.case_sensitive as boolean });
-        const listed = (await walkWorkspace({ fs: platform.fs, root: '/ws', dir: '/ws', source: platform.searchSource, changeCount: platform.changeCount })).files;
-        if (worthSifting(index, pattern)) totals.used += 1;
-        const sifted = await siftWithIndex(platform, index, pattern, listed, 64 * 1024 * 1024);
-        totals.skipped += sifted.text + sifted.binary;
-        totals.scanned += sifted.scan.length;
-      } catch {
-        // An invalid pattern: both answers are the same error.
-      }
-    }
+    await tallySift(platform, args, totals);
     const withIndex = await answer(indexed, args);
     const withoutIndex = await answer(scanned, args);
     if (rand() < 0.5) await searchIndexIdle(platform);
