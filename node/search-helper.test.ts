@@ -2,15 +2,13 @@ import { statSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt } from '../test/support/build.js';
+import { ensureBuilt, loadBuiltModule } from '../test/support/build.js';
 import type { SearchHelper, SearchHelperJob, SearchSource, SharedCount } from '../src/core/types.js';
 import { stopwatch } from '../test/support/starvation.js';
 
 // The helper thread runs built modules (the sources' imports name .js files), so these tests run the
 // shared build in dist/ (`npm test` builds it first; a missing or stale build is rebuilt once).
-const REPO = join(import.meta.dirname, '..');
 
 type Platforms = typeof import('./platform.js');
 type Core = typeof import('../src/index.js');
@@ -45,7 +43,7 @@ function tree(): Record<string, string | Uint8Array> {
 
 beforeAll(async () => {
   ensureBuilt(); // the shared build (dist/), rebuilt once when stale
-  const load = async <T>(path: string): Promise<T> => (await import(pathToFileURL(join(REPO, 'dist', path)).href)) as T;
+  const load = loadBuiltModule;
   core = await load<Core>('src/index.js');
   platforms = await load<Platforms>('node/platform.js');
   grep = await load<Grep>('src/tools/grep-search.js');

@@ -1,17 +1,15 @@
 import { mkdir, mkdtemp, realpath, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Platform } from '../src/core/types.js';
-import { ensureBuilt } from '../test/support/build.js';
+import { ensureBuilt, loadBuiltModule } from '../test/support/build.js';
 
 // createNodePlatform({ searchIndex: { maxIndexBytes, maxBuildBytes } }): a build past a budget stops on
 // its worker thread and sets no index, an index that outgrows its size through tool writes is dropped,
 // searches then scan (a scan's answers), and capabilities.searchIndex says which budget and what to set.
 // The build thread runs built modules, so these tests load the shared build in dist/.
 
-const REPO = join(import.meta.dirname, '..');
 type Platforms = typeof import('./platform.js');
 type Core = typeof import('../src/index.js');
 type Workspace = typeof import('../src/search/index/workspace.js');
@@ -28,7 +26,7 @@ const OLD = Math.floor(Date.now() / 1000) - 60;
 
 beforeAll(async () => {
   ensureBuilt();
-  const load = async <T>(path: string): Promise<T> => (await import(pathToFileURL(join(REPO, 'dist', path)).href)) as T;
+  const load = loadBuiltModule;
   platforms = await load<Platforms>('node/platform.js');
   core = await load<Core>('src/index.js');
   workspace = await load<Workspace>('src/search/index/workspace.js');

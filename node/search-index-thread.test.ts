@@ -1,15 +1,13 @@
 import { mkdir, mkdtemp, readFile, realpath, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt } from '../test/support/build.js';
+import { ensureBuilt, loadBuiltModule } from '../test/support/build.js';
 import { withTimerWatch } from '../test/support/timer-watch.js';
 
 // createNodePlatform({ searchIndex }) builds the index on a worker thread (node/search-index-worker.js):
 // the thread runs built modules, so these tests load the shared build in dist/ (rebuilt once when stale).
 
-const REPO = join(import.meta.dirname, '..');
 type Platforms = typeof import('./platform.js');
 type Core = typeof import('../src/index.js');
 type Workspace = typeof import('../src/search/index/workspace.js');
@@ -27,7 +25,7 @@ const OLD = Math.floor(Date.now() / 1000) - 60;
 
 beforeAll(async () => {
   ensureBuilt();
-  const load = async <T>(path: string): Promise<T> => (await import(pathToFileURL(join(REPO, 'dist', path)).href)) as T;
+  const load = loadBuiltModule;
   platforms = await load<Platforms>('node/platform.js');
   core = await load<Core>('src/index.js');
   workspace = await load<Workspace>('src/search/index/workspace.js');

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 // One build for every test that runs built code (child processes, worker threads, the CLI): dist/, as
 // `npm run build` emits it (`npm test` builds first, so there it is only checked). A test run that
@@ -126,4 +127,9 @@ export function buildPackage(name: string): string {
   const manifest = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { imports?: unknown };
   writeFileSync(join(out, 'package.json'), JSON.stringify({ type: 'module', imports: manifest.imports ?? {} }));
   return out;
+}
+
+/** The module at `path` of the shared build (`'node/platform.js'`); call {@link ensureBuilt} once before. */
+export async function loadBuiltModule<T>(path: string): Promise<T> {
+  return (await import(pathToFileURL(join(DIST, path)).href)) as T;
 }

@@ -2,13 +2,11 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, realpathSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
-import { ensureBuilt } from './build.js';
+import { ensureBuilt, loadBuiltModule } from './build.js';
 
 // The search helper thread runs built modules (the sources' imports name .js files): the tests that
 // need it run the shared build in dist/ (test/support/build.ts: checked, rebuilt once when stale).
-const REPO = join(import.meta.dirname, '..', '..');
 
 export type Core = typeof import('../../src/index.js');
 /** The Node entry, with the search helper's `stopSearchWorker` (a test hook, imported by path from its module). */
@@ -17,7 +15,7 @@ export type NodeAdapter = typeof import('../../node/index.js') & Pick<typeof imp
 /** The built package's core and Node adapter (dist/, the shared build: rebuilt once when stale). */
 export async function loadBuilt(): Promise<{ core: Core; node: NodeAdapter }> {
   ensureBuilt();
-  const load = async <T>(path: string): Promise<T> => (await import(pathToFileURL(join(REPO, 'dist', path)).href)) as T;
+  const load = loadBuiltModule;
   const helper = await load<typeof import('../../node/search-helper.js')>('node/search-helper.js');
   const node: NodeAdapter = { ...(await load<typeof import('../../node/index.js')>('node/index.js')), stopSearchWorker: helper.stopSearchWorker };
   return { core: await load<Core>('src/index.js'), node };
