@@ -66,8 +66,8 @@ describe('createConfinedNodeFs under a directory ↔ symlink swap race', () => {
     }
     const before = snapshot(outside);
     // The swapper: dir → dir.real, a link dir → outside, then back, as fast as it can; while the
-    // file `slow` exists it holds each state 50 ms instead of 1 ms (still swapping), so that a tool
-    // starved on a busy machine gets windows to land in.
+    // file `slow` exists it holds each state for the milliseconds written in it instead of 1 ms
+    // (still swapping), so that a tool starved on a busy machine gets windows to land in.
     const slow = `${root}.slow`;
     const swapper: ChildProcess = spawn(process.execPath, ['-e', `
       const fs = require('node:fs');
@@ -77,7 +77,8 @@ describe('createConfinedNodeFs under a directory ↔ symlink swap race', () => {
       const stop = Date.now() + 60000;
       while (Date.now() < stop) {
         const hold = new Int32Array(new SharedArrayBuffer(4));
-        const ms = fs.existsSync(slow) ? 50 : 1;
+        let ms = 1;
+        try { ms = Number(fs.readFileSync(slow, 'utf8')) || 1; } catch {}
         try {
           fs.renameSync(dir, real); fs.symlinkSync(out, dir);
           Atomics.wait(hold, 0, 0, ms);
@@ -102,11 +103,18 @@ describe('createConfinedNodeFs under a directory ↔ symlink swap race', () => {
       const started = Date.now();
       const everyToolAnswered = (): boolean => Object.values(answered).every((count) => count > 0);
       let n = 0;
+      let slowHold = '';
       while (Date.now() - started < 4000 || (!everyToolAnswered() && Date.now() - started < 40_000)) {
         n += 1;
         // Past the first 4 s a tool that has not yet landed once is starved, not refused on purpose:
-        // slow the swapper down (it keeps swapping) until every tool has.
-        if (Date.now() - started >= 4000 && !fs.existsSync(slow)) fs.writeFileSync(slow, '');
+        // slow the swapper down (it keeps swapping), holding each state 50 ms and twice as long
+        // every further 4 s (to 1.6 s), until every tool has: a write that reads, checks and
+        // renames needs the whole of one window on a machine whose cores are taken.
+        const past = Date.now() - started;
+        if (past >= 4000) {
+          const hold = String(Math.min(1600, 50 * 2 ** Math.floor((past - 4000) / 4000)));
+          if (hold !== slowHold) fs.writeFileSync(slow, (slowHold = hold));
+        }
         const results = await Promise.all([
           call(runner, 'view_file', { file_path: `${root}/dir/file.txt` }),
           call(runner, 'list_dir', { dir_path: `${root}/dir` }),
