@@ -30,6 +30,10 @@ export function loadEditHint() {
 export function loadHtmlConverter() {
   return import(/* @vite-ignore */ /* webpackIgnore: true */ new URL('./html-markdown.min.js', import.meta.url).href);
 }
+/** Loads web_fetch's HTML structure check (src/tools/web-fetch/html-check.ts, built into one file with the parser). */
+export function loadHtmlCheck() {
+  return import(/* @vite-ignore */ /* webpackIgnore: true */ new URL('./html-check.min.js', import.meta.url).href);
+}
 /** Worker threads for CPU-heavy work of a call: none in browsers (the tools already run in a worker; the work runs there, bounded by its caps). */
 export function offThread() {
   return undefined;

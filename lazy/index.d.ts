@@ -15,10 +15,12 @@ export function loadEditHint<Module>(): Promise<Module>;
 export function loadAjv(): Promise<{ Ajv: typeof import('ajv').Ajv; Ajv2019: typeof import('ajv/dist/2019.js').Ajv2019; Ajv2020: typeof import('ajv/dist/2020.js').Ajv2020 }>;
 /** Loads web_fetch's HTML → Markdown converter (src/tools/web-fetch/html.ts, built into one file with its libraries); `Module` is its type. */
 export function loadHtmlConverter<Module>(): Promise<Module>;
+/** Loads web_fetch's HTML structure check (src/tools/web-fetch/html-check.ts, built into one file with the parser); `Module` is its type. */
+export function loadHtmlCheck<Module>(): Promise<Module>;
 /** The tasks {@link OffThread} runs, with their input and value. */
 export interface OffThreadTasks {
   /** web_fetch's `htmlToMarkdown(html, options)` (src/tools/web-fetch/html.ts). */
-  html: { input: { html: string; options: { deadline?: number; maxDepth?: number; maxNodes?: number } }; value: string };
+  html: { input: { html: string; options: { deadline?: number; maxDepth?: number; maxNodes?: number; checked?: boolean } }; value: string };
   /** The diff library's `structuredPatch(path, path, before, after, '', '', options)`; null where it gave up (its timeout). */
   diff: { input: { path: string; before: string; after: string; options: { context: number; timeout: number } }; value: import('diff').StructuredPatch | null };
   /** edit_file's `noMatchHint(fileLf, needleLf, fileHasBom)` (src/tools/edit/hint.ts). */
@@ -35,6 +37,8 @@ export interface OffThread {
   run<K extends keyof OffThreadTasks>(task: K, input: OffThreadTasks[K]['input'], options?: { signal?: AbortSignal; what?: string }): Promise<OffThreadTasks[K]['value']>;
   /** Threads running or idle. */
   readonly threads: number;
+  /** Threads running a task now. */
+  readonly busy: number;
 }
 /** The process's worker threads (on Node: at most 2, 512 MiB heap each, started on first use); undefined in browsers and where threads are missing. */
 export function offThread(): OffThread | undefined;

@@ -34,6 +34,10 @@ export async function loadAjv() {
 export function loadHtmlConverter() {
   return import('./html-markdown.min.js');
 }
+/** Loads web_fetch's HTML structure check (src/tools/web-fetch/html-check.ts, built into one file with the parser). */
+export function loadHtmlCheck() {
+  return import('./html-check.min.js');
+}
 let pool;
 /**
  * The process's worker threads for CPU-heavy work of a call (lazy/threads.js: at most 2, so one long task cannot hold up the rest; each with a

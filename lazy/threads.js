@@ -145,5 +145,9 @@ export function createThreadPool(workerUrl) {
     get threads() {
       return live;
     },
+    /** Threads running a task now. */
+    get busy() {
+      return live - idle.length;
+    },
   };
 }

@@ -87,6 +87,27 @@ describe('web_fetch of hostile pages keeps the host responsive', () => {
     expect(gap).toBeLessThan(MAX_STALL_MS);
   }, 120_000);
 
+  it('refuses a deep page at once while both conversion threads are busy with other pages, never after waiting for one', async () => {
+    const r = runner();
+    const order: string[] = [];
+    const stop = new AbortController();
+    const fetchPage = async (label: string, path: string): Promise<ToolCallResult> => {
+      const [result] = await r.processToolCalls([{ name: 'web_fetch', args: { url: `${base}${path}`, max_chars: 1_000 } }], { timeoutMs: 60_000, signal: stop.signal });
+      order.push(label);
+      return result as ToolCallResult;
+    };
+    // Two slow conversions take both threads (each takes seconds); the deep page comes once they have.
+    const slow = [fetchPage('paragraphs 1', '/paragraphs'), fetchPage('paragraphs 2', '/paragraphs')];
+    while ((offThread()?.busy ?? 0) < 2 && order.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(order).toEqual([]);
+    const deep = await fetchPage('deep', '/deep');
+    expect(deep).toMatchObject({ code: 'too_large', error: expect.stringMatching(/^the page nests elements more than 1000 deep/) });
+    // Answered before either conversion ended: its structure was checked without waiting for a thread.
+    expect(order).toEqual(['deep']);
+    stop.abort();
+    for (const result of await Promise.all(slow)) expect(result).toMatchObject({ code: 'cancelled' });
+  }, 120_000);
+
   it('answers too_large for deep pages however they close, never a stack overflow', async () => {
     const r = runner();
     const { value, gap } = await withTimerWatch(() => r.processToolCalls([{ name: 'web_fetch', args: { url: `${base}/deep-unclosed` } }]));

@@ -42,6 +42,9 @@ export const LAZY_MODULES = [
   // web_fetch's HTML → Markdown converter with its libraries, on the first HTML page (on Node in a
   // worker thread). Built for workers, where the tools run: a library's `browser` build may use `document`.
   { source: 'src/tools/web-fetch/html.ts', file: 'html-markdown.min.js', conditions: ['worker'] },
+  // web_fetch's structure check alone (the parser, no converters): on Node the calling thread checks a
+  // page before queueing it for a conversion thread, so a hostile page is refused without waiting.
+  { source: 'src/tools/web-fetch/html-check.ts', file: 'html-check.min.js', conditions: ['worker'] },
 ];
 
 /** The generated file of an entry of {@link LAZY_MODULES}, by its file name (`'re2js.min.js'`). */

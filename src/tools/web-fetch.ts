@@ -1,5 +1,5 @@
 import { isToolError, ToolError, toToolError } from '../core/errors.js';
-import { loadHtmlConverter, offThread } from '#lazy';
+import { loadHtmlCheck, loadHtmlConverter, offThread } from '#lazy';
 import { onDemand } from '../core/on-demand.js';
 import { checkUrlPolicy } from '../core/network.js';
 import { defineTool, type ExecuteTool, type ToolContext } from '../core/tool.js';
@@ -74,17 +74,25 @@ async function readCapped(response: Response, maxBytes: number, signal: AbortSig
 /** web_fetch's HTML converter module (in browsers a file of its own, fetched on the first HTML page). */
 const htmlConverter = onDemand("web_fetch's HTML converter", 'html-markdown.min.js', loadHtmlConverter<typeof import('./web-fetch/html.js')>);
 
+/** web_fetch's HTML structure check alone (the parser, without the converters). */
+const htmlCheck = onDemand("web_fetch's HTML structure check", 'html-check.min.js', loadHtmlCheck<typeof import('./web-fetch/html-check.js')>);
+
 /**
  * `html` as Markdown (src/tools/web-fetch/html.ts), ending by `deadline`: on Node in a worker thread,
  * terminated when `signal` aborts, so the calling thread's event loop stays free however large or
- * hostile the page; elsewhere (browsers, where the tools already run in a worker) on this thread,
- * bounded by the converter's depth and node caps and its deadline checks.
+ * hostile the page, after its structure (depth and node count) is checked here in slices with turns
+ * of the event loop between them, so a page too deep or too large is refused at once rather than
+ * after waiting for a thread; elsewhere (browsers, where the tools already run in a worker) on this
+ * thread, bounded by the converter's depth and node caps and its deadline checks.
  */
 async function htmlToMarkdown(html: string, deadline: number, signal: AbortSignal): Promise<string> {
-  const options = { deadline };
   try {
     const threads = offThread();
-    if (threads) return await threads.run('html', { html, options }, { signal, what: 'converting the page to Markdown' });
+    if (threads) {
+      await (await htmlCheck.load()).checkStructureInSlices(html, { signal });
+      return await threads.run('html', { html, options: { deadline, checked: true } }, { signal, what: 'converting the page to Markdown' });
+    }
+    const options = { deadline };
     return (await htmlConverter.load()).htmlToMarkdown(html, options);
   } catch (error) {
     if (signal.aborted) throw signal.reason;

@@ -1,22 +1,15 @@
 // HTML → Markdown for web_fetch, bounded: the page's structure is checked in one streaming pass first
-// (nesting depth and node count, against caps), then converted with the unified collective's
+// (nesting depth and node count, against caps: html-check.ts), then converted with the unified collective's
 // converters (hast → mdast → Markdown, GitHub tables), the deadline checked while they run. Built
 // into lazy/html-markdown.min.js (scripts/build-lazy.mjs): on Node a worker thread runs it (lazy/
 // threads.js), elsewhere the calling thread. Imports only leaf utilities and the libraries.
 import { fromHtml } from 'hast-util-from-html';
 import { defaultHandlers as mdastHandlers, defaultNodeHandlers as mdastNodeHandlers, toMdast } from 'hast-util-to-mdast';
-import { Parser } from 'htmlparser2';
 import { gfmToMarkdown } from 'mdast-util-gfm';
 import { defaultHandlers as markdownHandlers, toMarkdown, type Handlers, type Options as MarkdownOptions } from 'mdast-util-to-markdown';
 import { ToolError } from '../../core/errors.js';
+import { checkStructure, HTML_MAX_DEPTH, HTML_MAX_NODES } from './html-check.js';
 
-/**
- * Deepest element nesting converted (elements open inside one another, as an HTML parser with implied
- * end tags counts them). The converters recurse once per level; past this a page answers `too_large`.
- */
-export const HTML_MAX_DEPTH = 1000;
-/** Most elements and text nodes converted in one page; past this a page answers `too_large`. */
-export const HTML_MAX_NODES = 500_000;
 /** Converter steps (nodes handled) between two checks of the deadline. */
 const CHECK_EVERY = 512;
 
@@ -28,50 +21,8 @@ export interface HtmlToMarkdownOptions {
   maxDepth?: number;
   /** Most elements and text nodes converted (default {@link HTML_MAX_NODES}). */
   maxNodes?: number;
-}
-
-/** Thrown out of the scan's callbacks to stop it at the first cap passed. */
-class StopScan {
-  constructor(readonly error: ToolError) {}
-}
-
-/**
- * Checks the page's structure in one streaming pass (htmlparser2, which knows implied end tags and
- * void elements, so `<p>a<p>b` is two siblings), stopping at the first cap passed: no tree is built,
- * and a parser step costs at most the depth cap, so a hostile page costs time linear in its size.
- * Throws `too_large` naming the structure.
- */
-function checkStructure(html: string, maxDepth: number, maxNodes: number): void {
-  let depth = 0;
-  let nodes = 0;
-  const count = (): void => {
-    nodes += 1;
-    if (nodes > maxNodes) {
-      throw new StopScan(new ToolError('too_large', `the page has more than ${maxNodes} elements and text nodes, more than web_fetch converts; fetch a smaller page (a section's own URL, a printable or plain-text version)`));
-    }
-  };
-  const parser = new Parser(
-    {
-      onopentag: () => {
-        depth += 1;
-        count();
-        if (depth > maxDepth) {
-          throw new StopScan(new ToolError('too_large', `the page nests elements more than ${maxDepth} deep, deeper than web_fetch converts; fetch another version of the page (a printable or plain-text one) or another page`));
-        }
-      },
-      onclosetag: () => {
-        depth -= 1;
-      },
-      ontext: count,
-    },
-    { decodeEntities: false },
-  );
-  try {
-    parser.end(html);
-  } catch (error) {
-    if (error instanceof StopScan) throw error.error;
-    throw error;
-  }
+  /** The caller has run {@link checkStructure} (or its sliced form) with these caps already: not again. */
+  checked?: boolean;
 }
 
 /** A function that throws `timeout` once `deadline` has passed, checking the clock every {@link CHECK_EVERY} calls. */
@@ -117,7 +68,7 @@ function extensionHandlers(extension: MarkdownOptions): Partial<Handlers> {
  */
 export function htmlToMarkdown(html: string, options: HtmlToMarkdownOptions = {}): string {
   const maxDepth = options.maxDepth ?? HTML_MAX_DEPTH;
-  checkStructure(html, maxDepth, options.maxNodes ?? HTML_MAX_NODES);
+  if (options.checked !== true) checkStructure(html, maxDepth, options.maxNodes ?? HTML_MAX_NODES);
   const check = deadlineCheck(options.deadline);
   try {
     const hast = fromHtml(html);
