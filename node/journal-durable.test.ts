@@ -131,3 +131,40 @@ describe('change journal on a durable store', () => {
     expect(new TextDecoder().decode(await memory.fs.readFile('/workspace/a.txt'))).toBe('one\n');
   });
 });
+
+describe('createNodePlatform({ journalDir })', () => {
+  it('keeps the journal of a real folder in journalDir: a new process (platform and runner) lists the earlier turns, numbers on after them and rewinds them', async () => {
+    const root = join(base, 'journal-dir-root');
+    const journalDir = join(base, 'journal-dir');
+    await mkdir(root, { recursive: true });
+    await writeFile(join(root, 'a.txt'), 'one\n');
+    const first = createNodePlatform({ root, journalDir });
+    const before = new ToolRunner({ platform: first, tools: BuiltinTools.all(), conversationId: 'chat' });
+    expect(await before.execute('edit_file', { file_path: 'a.txt', old_string: 'one', new_string: 'two' })).toMatchObject({ diff: expect.stringContaining('+two') });
+    await before.execute('create_file', { file_path: 'b.txt', content: 'bee\n' });
+    await first.dispose();
+
+    const second = createNodePlatform({ root, journalDir });
+    const after = new ToolRunner({ platform: second, tools: BuiltinTools.all(), conversationId: 'chat' });
+    await after.execute('create_file', { file_path: 'c.txt', content: 'see\n' });
+    const changes = await after.changes('chat');
+    expect(changes.turns.map((t) => [t.turn, t.calls[0]!.tool, t.calls[0]!.files[0]!.path])).toEqual([
+      [1, 'edit_file', join(root, 'a.txt')],
+      [2, 'create_file', join(root, 'b.txt')],
+      [3, 'create_file', join(root, 'c.txt')],
+    ]);
+    expect(await after.rewind('chat', { toTurn: 0 })).toEqual({ restored: [join(root, 'a.txt'), join(root, 'b.txt'), join(root, 'c.txt')], conflicts: [], turn: 4 });
+    expect(await readFile(join(root, 'a.txt'), 'utf8')).toBe('one\n');
+    await expect(readFile(join(root, 'b.txt'), 'utf8')).rejects.toMatchObject({ code: 'ENOENT' });
+    await second.dispose();
+    // Without journalDir the journal lives with the runner: a new one starts from turn 1 and has nothing to rewind.
+    const plain = new ToolRunner({ platform: createNodePlatform({ root }), tools: BuiltinTools.all(), conversationId: 'chat' });
+    expect((await plain.changes('chat')).turns).toEqual([]);
+  });
+
+  it('refuses journalDir with inMemory, and a journalDir that is not a path, as TypeErrors', () => {
+    expect(() => createNodePlatform({ inMemory: true, journalDir: join(base, 'j') })).toThrow(/journalDir keeps the journal of files on disk; leave it out with inMemory: true/);
+    expect(() => createNodePlatform({ root: base, journalDir: '' as string })).toThrow(TypeError);
+    expect(() => createNodePlatform({ root: base, journalDir: 42 as unknown as string })).toThrow(/journalDir/);
+  });
+});

@@ -25,6 +25,8 @@ import { isInside } from './fs/path-checked.js';
 import { NodeBackgroundCommands, runShellCommand, type RunShellCommandOptions } from './run-command.js';
 import { createDuckDuckGoSearch, type DuckDuckGoSearchOptions } from './web-search.js';
 import { FileStateStore } from './state-store.js';
+import { FileJournalStore } from './journal-store.js';
+import type { JournalStore } from '../src/journal/store.js';
 import { createFileLocks, type FileLocksOptions } from './file-lock.js';
 import { createNodeNetwork } from './network.js';
 import { createShellSessions } from './shell-session.js';
@@ -60,6 +62,14 @@ export interface NodePlatformOptions {
   inMemory?: boolean;
   /** Directory for tool state files ({@link FileStateStore}); without it state lives in memory. */
   stateDir?: string;
+  /**
+   * Directory of the runners' change journal ({@link FileJournalStore}: file contents by hash, one
+   * file per turn, each written whole): a runner on this platform keeps its journal there and takes
+   * up what an earlier process left (turns, numbering, a rewind a crash stopped half-way), so a new
+   * process lists and rewinds the turns of earlier ones. Without it the journal lives in memory with
+   * the runner. Giving it with `inMemory` is a TypeError (the files would be gone and the journal not).
+   */
+  journalDir?: string;
   /**
    * A state store to use instead (e.g. `createRedisStateStore({ url })`, shared by many processes);
    * `capabilities.persistent` is then true. Giving both `state` and `stateDir` is a TypeError.
@@ -132,6 +142,7 @@ const NODE_PLATFORM_RULES: OptionRules = {
   root: is.path,
   inMemory: is.boolean,
   stateDir: is.path,
+  journalDir: is.path,
   state: stateStoreRule,
   webSearch: is.options({ baseUrl: is.url, timeoutMs: is.positiveMs, fetch: is.function, userAgent: is.string }),
   command: is.options({
@@ -229,6 +240,9 @@ export function createNodePlatform(options: NodePlatformOptions = {}): Platform 
   if (options.state !== undefined && options.stateDir !== undefined) {
     throw new TypeError('createNodePlatform: give either state (a StateStore) or stateDir (a directory for state files), not both');
   }
+  if (options.inMemory === true && options.journalDir !== undefined) {
+    throw new TypeError('createNodePlatform: journalDir keeps the journal of files on disk; leave it out with inMemory: true (whose files are gone with the process)');
+  }
   if (options.inMemory === true && options.searchIndex !== undefined && options.searchIndex !== false) {
     throw new TypeError('createNodePlatform: searchIndex indexes a root on disk; leave it out with inMemory: true');
   }
@@ -308,10 +322,12 @@ export function createNodePlatform(options: NodePlatformOptions = {}): Platform 
     stop: (id) => background.stop(id),
   };
 
-  const platform: Platform = {
+  const journalDir = options.journalDir;
+  const platform: Platform & { journalStore?(): JournalStore } = {
     name: 'node',
     root,
     fs,
+    ...(journalDir === undefined ? {} : { journalStore: () => new FileJournalStore(journalDir) }),
     state,
     capabilities: { runCommand: true, webSearch: true, persistent },
     ...(searchSource ? { searchSource } : {}),
