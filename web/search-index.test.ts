@@ -252,7 +252,9 @@ describe('createWebPlatform({ searchIndex: webSearchIndex() }) on an IndexedDB w
       expect(searchIndexOf(platform)).toBeUndefined();
       const status = platform.capabilities.searchIndex;
       expect(status?.state).toBe('off');
-      expect(status?.note).toMatch(/its index size reached [\d.]+ KiB after \d+ of 400 files, [\d.]+ (B|KiB) over searchIndex\.maxIndexBytes \(4\.0 KiB\); set searchIndex: \{ maxIndexBytes: \d+ \* 1024 \* 1024 \}/);
+      expect(status?.note).toMatch(/its index size reached [\d.]+ KiB after \d+ of 400 files, [\d.]+ (B|KiB) over searchIndex\.maxIndexBytes \(4\.0 KiB\); set searchIndex: webSearchIndex\(\{ maxIndexBytes: \d+ \* 1024 \* 1024 \}\)/);
+      // searchIndexReady() tells the same note.
+      expect((ready as { off: string }).off).toBe(status?.note);
       expect(await answers(new ToolRunner({ platform, tools }))).toEqual(expected);
       await platform.dispose();
       expect(await storedIndex(workspace)).toBeUndefined();

@@ -44,8 +44,20 @@ export function webSearchIndex(options: WebSearchIndexOptions = {}): WebSearchIn
   const budget = budgetOf(options, 'webSearchIndex');
   return {
     [SEARCH_INDEX]: {
-      attach: (platform, factory, workspace, loaded) => attachWebSearchIndex(platform, factory, workspace, loaded, budget),
-      status: (platform) => searchIndexStatus(platform),
+      attach: (platform, factory, workspace, loaded) => {
+        const attached = attachWebSearchIndex(platform, factory, workspace, loaded, budget);
+        const ready = attached.ready.then((how) => ('off' in how ? { off: webNote(how.off) } : how));
+        return { ready, close: () => attached.close() };
+      },
+      status: (platform) => {
+        const status = searchIndexStatus(platform);
+        return status?.note === undefined ? status : { ...status, note: webNote(status.note) };
+      },
     },
   };
+}
+
+/** A budget note as this entry's users write the bound: `searchIndex: webSearchIndex({ maxIndexBytes: … })`. */
+function webNote(note: string): string {
+  return note.replace(/set searchIndex: (\{[^}]*\})/, 'set searchIndex: webSearchIndex($1)');
 }
