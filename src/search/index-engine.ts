@@ -1,7 +1,7 @@
 // The seam between the search tools and the search index: line-search asks the engine provided here
 // for an index, and sifts with it, instead of importing the index's code. The index's own code
-// (src/search/index/) provides the engine when it first gives a platform an index, so a program that
-// never keeps one (a browser worker without `searchIndex`) does not bundle it.
+// (src/search/index/) sets the engine on a platform when it gives that platform an index, so a program
+// that never keeps one (a browser worker without `searchIndex`) does not bundle it.
 import type { Platform } from '../core/types.js';
 import type { WalkFile } from '../fs/walk.js';
 import type { SearchPattern } from './dialect.js';
@@ -41,14 +41,15 @@ export interface SearchIndexEngine {
   rememberListing(platform: Platform, key: string, generation: number | undefined, listing: KeptListing): void;
 }
 
-let provided: SearchIndexEngine | undefined;
+// Per platform (as the index itself is kept), so a platform without an index finds none, and dropped with it.
+const engines = new WeakMap<Platform, SearchIndexEngine>();
 
-/** Makes `engine` the one searches use (called by the index's code when a platform gets an index). */
-export function provideSearchIndexEngine(engine: SearchIndexEngine): void {
-  provided = engine;
+/** Makes `engine` the one `platform`'s searches use (the index's code, when `platform` gets an index or starts reading one). */
+export function setSearchIndexEngine(platform: Platform, engine: SearchIndexEngine): void {
+  engines.set(platform, engine);
 }
 
-/** The engine provided, or undefined while no platform was given an index (searches then scan). */
-export function searchIndexEngine(): SearchIndexEngine | undefined {
-  return provided;
+/** The engine set for `platform` by {@link setSearchIndexEngine}, or undefined: its searches scan every listed file. */
+export function searchIndexEngine(platform: Platform): SearchIndexEngine | undefined {
+  return engines.get(platform);
 }

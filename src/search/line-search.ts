@@ -140,7 +140,7 @@ export async function filesToSearch(
   const excludeFiles = foldersOnly ? undefined : exclude;
   if (!base) return { files: [{ path: start, rel: basename(start), symlink: false }], capped: false };
   // Kept listings are the search index's (a search with an index in use asks for reuse).
-  const engine: SearchIndexEngine | undefined = options.reuse === true ? searchIndexEngine() : undefined;
+  const engine: SearchIndexEngine | undefined = options.reuse === true ? searchIndexEngine(ctx.platform) : undefined;
   const reuse = engine !== undefined && options.onFiles === undefined && ctx.platform.changeCount !== undefined;
   const key = reuse ? engine.listingKey(start, options.include, options.exclude) : '';
   if (reuse) {
@@ -216,9 +216,9 @@ class LineSearch {
   readonly decode: (bytes: Uint8Array) => string | null;
   /** The workspace's search index, when it leaves few enough of the files to scan (see `worthSifting`). */
   index: IndexForSearch | undefined;
-  /** The search index's engine, once one was provided (read when used: `source.begin()` may attach the index). */
+  /** The platform's search index engine, if it has one (read when used: `source.begin()` may attach the index). */
   get engine(): SearchIndexEngine | undefined {
-    return searchIndexEngine();
+    return searchIndexEngine(this.ctx.platform);
   }
   /** The helper thread's share of a count, once the walk has handed it every file. */
   shared: SharedWork | undefined;

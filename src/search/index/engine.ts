@@ -1,5 +1,5 @@
-// The search index as the search tools use it (see ../index-engine.ts): provided by workspace.ts when
-// a platform first gets an index, or starts reading one, so only programs that keep an index bundle it.
+// The search index as the search tools use it (see ../index-engine.ts): set on a platform by
+// workspace.ts when it gets an index, or starts reading one, so only programs that keep an index bundle it.
 import type { SearchIndexEngine } from '../index-engine.js';
 import type { SearchIndex } from './search-index.js';
 import { indexForSearch, siftWithIndex } from './sift.js';
