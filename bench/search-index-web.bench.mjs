@@ -1,5 +1,5 @@
 // The search index of an IndexedDB workspace in Debian Chromium (needs /usr/bin/chromium): a
-// repeated literal grep_search on a 20,000-file workspace with `searchIndex: true` (the index built
+// repeated literal grep_search on a 20,000-file workspace with `searchIndex: webSearchIndex()` (the index built
 // and warm) beside the same search on the same workspace without an index, pairs alternating, the
 // answers compared; and the build, and the saved index read back by a reopened workspace. The page
 // (test/pages/search-index.html, `tsiBench`) is built with vite and served by vite preview on

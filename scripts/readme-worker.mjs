@@ -48,6 +48,8 @@ export async function buildReadmeWorker({ files = readmeWorkerExample(), outDir 
       resolve: {
         alias: [
           { find: /^toolhost\/web$/, replacement: join(ROOT, 'web', 'index.ts') },
+          // The entries of optional features (toolhost/web/search-index, ...), for variants of the example.
+          { find: /^toolhost\/web\/([a-z-]+)$/, replacement: join(ROOT, 'web', '$1.ts') },
           { find: /^toolhost$/, replacement: join(ROOT, 'src', 'index.ts') },
         ],
       },

@@ -14,7 +14,7 @@ const ROOT = join(import.meta.dirname, '..');
 function manifestExports(): Record<string, unknown> {
   return (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, unknown> }).exports;
 }
-const ENTRIES = ['toolhost', 'toolhost/agent', 'toolhost/web', 'toolhost/node'];
+const ENTRIES = ['toolhost', 'toolhost/agent', 'toolhost/web', 'toolhost/web/search-index', 'toolhost/node'];
 
 // Globals an entry must not touch at import time.
 const TRAPPED = ['window', 'document', 'self', 'navigator', 'indexedDB', 'localStorage', 'Worker', 'SharedWorker', 'caches'];
@@ -64,6 +64,7 @@ describe('the npm package', () => {
     if (entry === 'toolhost') expect(exports).toEqual(expect.arrayContaining(['ToolRunner', 'defineTool', 'ToolError', 'BuiltinTools', 'createMemoryPlatform']));
     if (entry === 'toolhost/agent') expect(exports).toEqual(expect.arrayContaining(['Agent', 'geminiModel', 'scriptedModel']));
     if (entry === 'toolhost/web') expect(exports).toEqual(expect.arrayContaining(['exposeToolRunner', 'connectToolRunner']));
+    if (entry === 'toolhost/web/search-index') expect(exports).toEqual(['webSearchIndex']);
     if (entry === 'toolhost/node') expect(exports).toEqual(expect.arrayContaining(['createNodePlatform', 'spawnToolWorker']));
   });
 

@@ -13,9 +13,6 @@ import type { JournalStore } from '../src/journal/store.js';
 import type { ReviewSetup } from '../src/core/journal-port.js';
 import type { OverlayApplyResult, OverlayChange, OverlayControl } from './overlay.js';
 import { WebStateStore } from './state.js';
-import { attachWebSearchIndex } from './search-index-store.js';
-import { budgetOf, type SearchIndexBudget } from '../src/search/index/budget.js';
-import { searchIndexStatus } from '../src/search/index/workspace.js';
 
 /** Where the web platform keeps a workspace's files. */
 export type WebBackend = 'indexeddb' | 'opfs' | 'memory' | 'directory';
@@ -26,6 +23,25 @@ export type WebBackend = 'indexeddb' | 'opfs' | 'memory' | 'directory';
  * value bundle that code, and no global registration is needed.
  */
 export const FOLDERS: unique symbol = Symbol('toolhost/web/folders');
+
+/**
+ * The key under which the value of `webSearchIndex()` (`toolhost/web/search-index`) carries the code
+ * of the search index, so that only workers that keep an index bundle it.
+ */
+export const SEARCH_INDEX: unique symbol = Symbol('toolhost/web/search-index');
+
+/** What `webSearchIndex()` of `toolhost/web/search-index` returns, for `createWebPlatform`'s `searchIndex`. */
+export interface WebSearchIndex {
+  readonly [SEARCH_INDEX]: WebSearchIndexSupport;
+}
+
+/** The search index code a {@link WebSearchIndex} carries, within its budget. */
+export interface WebSearchIndexSupport {
+  /** Keeps `platform`'s index in the IndexedDB database of `workspace` (`loaded` loads the workspace before a build). */
+  attach(platform: Platform, factory: () => IDBFactory, workspace: string, loaded: () => Promise<unknown>): AttachedSearchIndex;
+  /** What `capabilities.searchIndex` says (undefined before the index is attached). */
+  status(platform: Platform): { state: 'building' | 'ready' | 'off'; note?: string } | undefined;
+}
 
 /** A value made by `toolhost/web/folders` (or `toolhost/web/zenfs`): it carries the code that opens it. */
 export interface CarriesFolders {
@@ -120,20 +136,23 @@ export interface WebPlatformOptions {
   /** The fetch `web_fetch` uses (default: the global `fetch`). */
   fetch?: typeof fetch;
   /**
-   * Keeps a search index of the workspace (backend `indexeddb` only) in IndexedDB beside it (database
+   * `webSearchIndex()` of `toolhost/web/search-index` (the entry carries the index's code, so only
+   * workers that keep an index bundle it): keeps a search index of the workspace (backend `indexeddb`
+   * only) in IndexedDB beside it (database
    * `toolhost-search-index:<workspace>`): on first use it is read from there when saved and intact
    * (the first search waits for that read), else built in the background in this worker and saved;
    * until it is ready searches scan every file, as without it. Searches whose pattern needs text
    * that few files hold then read only the files the index names, and any file changed since it was
    * indexed. A saved index that is corrupt, truncated or of another version is rebuilt, never
    * trusted. `dispose()` waits for a build under way and saves the index when searches changed it.
-   * `searchIndexReady()` tells how it was opened. Bounded: `{ maxIndexBytes?, maxBuildBytes? }`
-   * (defaults 256 MiB and 448 MiB; `true` takes both) caps the index's size and its build's estimated
+   * `searchIndexReady()` tells how it was opened. Bounded: `webSearchIndex({ maxIndexBytes?, maxBuildBytes? })`
+   * (defaults 256 MiB and 448 MiB) caps the index's size and its build's estimated
    * memory; a build that would pass one stops early, and an index that outgrows its size through
    * writes is dropped: searches then scan, and `capabilities.searchIndex` (`{ state, note? }`) says
-   * which budget was passed and what to set.
+   * which budget was passed and what to set. `true` or `{ maxIndexBytes?, maxBuildBytes? }` instead
+   * is a TypeError naming the call to write; `false` is no index.
    */
-  searchIndex?: boolean | { maxIndexBytes?: number; maxBuildBytes?: number };
+  searchIndex?: WebSearchIndex | false;
 }
 
 /** The web platform: a {@link Platform} plus its workspace name, backend and an eager open. */
@@ -339,7 +358,7 @@ export function createWebPlatform(options: WebPlatformOptions): WebPlatform {
   let index: AttachedSearchIndex | undefined;
   const startIndex = (): AttachedSearchIndex | undefined => {
     if (!settings.searchIndex || index || files.disposed) return index;
-    index = attachWebSearchIndex(platform, () => resolveIdbFactory(options.idbFactory), settings.workspace, () => files.assemble(), settings.searchIndex);
+    index = settings.searchIndex.attach(platform, () => resolveIdbFactory(options.idbFactory), settings.workspace, () => files.assemble());
     return index;
   };
   const fs = lazyFs(() => {
@@ -389,7 +408,8 @@ export function createWebPlatform(options: WebPlatformOptions): WebPlatform {
     ...(settings.searchIndex ? { searchIndexReady: async () => (await (startIndex() ?? index)?.ready) ?? { error: `workspace "${settings.workspace}" was disposed` } } : {}),
   };
   // Told from creation: `building` until the index, opened at first use, is ready or off.
-  if (settings.searchIndex) Object.defineProperty(platform.capabilities, 'searchIndex', { get: () => searchIndexStatus(platform) ?? { state: 'building' }, enumerable: true });
+  const indexSupport = settings.searchIndex;
+  if (indexSupport) Object.defineProperty(platform.capabilities, 'searchIndex', { get: () => indexSupport.status(platform) ?? { state: 'building' }, enumerable: true });
   return platform;
 }
 
@@ -432,8 +452,8 @@ interface WebSettings {
   shell: WebShell | undefined;
   /** The files live in a journalled MemoryFs tree (indexeddb, memory). */
   journaled: boolean;
-  /** Keep a search index in IndexedDB, within this budget (undefined: no index). */
-  searchIndex: SearchIndexBudget | undefined;
+  /** The code of the search index kept in IndexedDB, within its budget (undefined: no index). */
+  searchIndex: WebSearchIndexSupport | undefined;
 }
 
 /** Checks the options of {@link createWebPlatform}, throwing at creation on a bad one. */
@@ -458,19 +478,21 @@ function checkWebOptions(options: WebPlatformOptions): WebSettings {
   return { workspace, backend, backendOption, mounts, overlayBase, folders, initialFiles, shell, journaled: backend === 'indexeddb' || backend === 'memory', searchIndex };
 }
 
-/** Checks `searchIndex`: true or a budget object, only on an IndexedDB workspace (the index is kept beside it); its budget, or undefined when off. */
-function checkSearchIndex(value: unknown, backend: WebBackend): SearchIndexBudget | undefined {
+/** Checks `searchIndex`: a value of `webSearchIndex()`, only on an IndexedDB workspace (the index is kept beside it); its code, or undefined when off. */
+function checkSearchIndex(value: unknown, backend: WebBackend): WebSearchIndexSupport | undefined {
   if (value === undefined || value === false) return undefined;
-  const isObject = typeof value === 'object' && value !== null && !Array.isArray(value);
-  if (value !== true && !isObject) throw new TypeError(`createWebPlatform: searchIndex must be true, false or { maxIndexBytes?, maxBuildBytes? }, not ${describeValue(value)}`);
-  if (isObject) {
-    const unknown = Object.keys(value).find((key) => key !== 'maxIndexBytes' && key !== 'maxBuildBytes');
-    if (unknown !== undefined) throw new TypeError(`createWebPlatform: searchIndex.${unknown} is not an option; searchIndex takes { maxIndexBytes?, maxBuildBytes? }`);
+  const support = typeof value === 'object' && value !== null ? (value as Partial<WebSearchIndex>)[SEARCH_INDEX] : undefined;
+  if (typeof support !== 'object' || support === null) {
+    const isObject = typeof value === 'object' && value !== null && !Array.isArray(value);
+    if (value !== true && !isObject) throw new TypeError(`createWebPlatform: searchIndex must be webSearchIndex() of toolhost/web/search-index, or false, not ${describeValue(value)}`);
+    const entries = isObject ? Object.entries(value as object) : [];
+    const call = entries.length > 0 ? `webSearchIndex({ ${entries.map(([key, v]) => `${key}: ${describeValue(v)}`).join(', ')} })` : 'webSearchIndex()';
+    throw new TypeError(`createWebPlatform: searchIndex comes from its own entry, so that only workers that keep an index bundle its code: import { webSearchIndex } from 'toolhost/web/search-index' and pass searchIndex: ${call}`);
   }
   if (backend !== 'indexeddb') {
     throw new TypeError(`createWebPlatform: searchIndex keeps the index in IndexedDB beside an IndexedDB workspace; use backend 'indexeddb' (the default) or leave searchIndex out with backend '${backend}'`);
   }
-  return budgetOf(value, 'createWebPlatform');
+  return support;
 }
 
 /**

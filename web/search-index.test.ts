@@ -1,4 +1,4 @@
-// createWebPlatform({ searchIndex: true }) in Chromium: the index of an IndexedDB workspace kept in
+// createWebPlatform({ searchIndex: webSearchIndex() }) in Chromium: the index of an IndexedDB workspace kept in
 // IndexedDB beside it. Differentially, every grep_search answered with the index equals a plain scan
 // of the same workspace through hundreds of random changes (through the tools and through the
 // platform's fs directly) and reopenings; a new worker opens the saved index without a rebuild; a
@@ -12,6 +12,7 @@ import { searchIndexIdle, searchIndexOf } from '../src/search/index/workspace.js
 import { seededRandom } from '../test/support/random.js';
 import { answer, content, DIRS, mutate, pick, searchArgs, tallySift } from '../test/support/index-differential.js';
 import { createWebPlatform, deleteWorkspace, type WebPlatform } from './index.js';
+import { webSearchIndex } from './search-index.js';
 import { SEARCH_INDEX_DB_PREFIX, SEARCH_INDEX_STORE } from './search-index-store.js';
 
 const CLOCK_STEPS = [0, 0, 0, 0, 1, 3, 700, 1500, 5000];
@@ -22,7 +23,7 @@ const workspaceName = (what: string): string => `search-index-${what}-${Math.ran
 
 /** The workspace with its index, a runner on it, and a runner on a copy of the platform without one (a plain scan). */
 function open(workspace: string, files?: Record<string, string | Uint8Array>): { platform: WebPlatform; indexed: ToolRunner; scanned: ToolRunner } {
-  const platform = createWebPlatform({ workspace, searchIndex: true, durability: 'relaxed', ...(files ? { files } : {}) });
+  const platform = createWebPlatform({ workspace, searchIndex: webSearchIndex(), durability: 'relaxed', ...(files ? { files } : {}) });
   const plain: Platform = { ...platform };
   const tools = BuiltinTools.all();
   return { platform, indexed: new ToolRunner({ platform, tools }), scanned: new ToolRunner({ platform: plain, tools }) };
@@ -100,7 +101,7 @@ async function run(seed: number, rounds: number, reopenEvery: number): Promise<T
   }
 }
 
-describe('createWebPlatform({ searchIndex: true }) on an IndexedDB workspace (Chromium)', () => {
+describe('createWebPlatform({ searchIndex: webSearchIndex() }) on an IndexedDB workspace (Chromium)', () => {
   describe('differentially against a plain scan', () => {
     beforeEach(() => {
       vi.useFakeTimers({ toFake: ['Date'] });
@@ -239,7 +240,7 @@ describe('createWebPlatform({ searchIndex: true }) on an IndexedDB workspace (Ch
   it('searchIndex { maxIndexBytes } too small: the build stops, nothing is stored, searches equal a scan, capabilities.searchIndex off with the note; within the defaults it says ready', async () => {
     const workspace = workspaceName('budget');
     await seedLongAgo(workspace);
-    const platform = createWebPlatform({ workspace, searchIndex: { maxIndexBytes: 4096 }, durability: 'relaxed' });
+    const platform = createWebPlatform({ workspace, searchIndex: webSearchIndex({ maxIndexBytes: 4096 }), durability: 'relaxed' });
     const plain: Platform = { ...platform, capabilities: { runCommand: false, webSearch: false, persistent: true } };
     const tools = BuiltinTools.all();
     try {
@@ -251,7 +252,9 @@ describe('createWebPlatform({ searchIndex: true }) on an IndexedDB workspace (Ch
       expect(searchIndexOf(platform)).toBeUndefined();
       const status = platform.capabilities.searchIndex;
       expect(status?.state).toBe('off');
-      expect(status?.note).toMatch(/its index size reached [\d.]+ KiB after \d+ of 400 files, [\d.]+ (B|KiB) over searchIndex\.maxIndexBytes \(4\.0 KiB\); set searchIndex: \{ maxIndexBytes: \d+ \* 1024 \* 1024 \}/);
+      expect(status?.note).toMatch(/its index size reached [\d.]+ KiB after \d+ of 400 files, [\d.]+ (B|KiB) over searchIndex\.maxIndexBytes \(4\.0 KiB\); set searchIndex: webSearchIndex\(\{ maxIndexBytes: \d+ \* 1024 \* 1024 \}\)/);
+      // searchIndexReady() tells the same note.
+      expect((ready as { off: string }).off).toBe(status?.note);
       expect(await answers(new ToolRunner({ platform, tools }))).toEqual(expected);
       await platform.dispose();
       expect(await storedIndex(workspace)).toBeUndefined();

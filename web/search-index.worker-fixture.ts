@@ -7,11 +7,12 @@ import { compileSearchPattern } from '../src/search/dialect.js';
 import { siftWithIndex } from '../src/search/index/sift.js';
 import { searchIndexOf } from '../src/search/index/workspace.js';
 import { createWebPlatform } from './index.js';
+import { webSearchIndex } from './search-index.js';
 
 self.onmessage = async (event: MessageEvent<{ workspace: string; searches: Array<Record<string, unknown>>; rare: string }>) => {
   const { workspace, searches, rare } = event.data;
   try {
-    const platform = createWebPlatform({ workspace, searchIndex: true });
+    const platform = createWebPlatform({ workspace, searchIndex: webSearchIndex() });
     const runner = new ToolRunner({ platform, tools: BuiltinTools.all() });
     const answers: unknown[] = [];
     for (const args of searches) answers.push(await runner.execute('grep_search', args));

@@ -10,10 +10,7 @@ import { scanText, YIELD_EVERY_MS } from './line-scan.js';
 import { scanStream } from './line-stream.js';
 import { cacheOf, countText, countTextNow, FILE_BINARY, knownCount, needleOf, rememberCount, skipKindOfCode, type SourceCache, type SourceFile, type TextCount } from './source-cache.js';
 import type { SearchFileStat, SearchHelper, SearchSource, SharedWork } from '../core/types.js';
-import { indexForSearch, siftWithIndex } from './index/sift.js';
-import { searchIndexOpening } from './index/workspace.js';
-import { listingKey, rememberListing, reusedListing } from './index/reuse.js';
-import type { SearchIndex } from './index/search-index.js';
+import { searchIndexEngine, type IndexForSearch, type SearchIndexEngine } from './index-engine.js';
 
 export { MAX_LINE_CHARS, type SearchMatch } from './line-output.js';
 
@@ -142,11 +139,13 @@ export async function filesToSearch(
   const exclude = excludeGlob ? compileGlob(excludeGlob, { argName: 'exclude', base }) : undefined;
   const excludeFiles = foldersOnly ? undefined : exclude;
   if (!base) return { files: [{ path: start, rel: basename(start), symlink: false }], capped: false };
-  const reuse = options.reuse === true && options.onFiles === undefined && ctx.platform.changeCount !== undefined;
-  const key = reuse ? listingKey(start, options.include, options.exclude) : '';
+  // Kept listings are the search index's (a search with an index in use asks for reuse).
+  const engine: SearchIndexEngine | undefined = options.reuse === true ? searchIndexEngine(ctx.platform) : undefined;
+  const reuse = engine !== undefined && options.onFiles === undefined && ctx.platform.changeCount !== undefined;
+  const key = reuse ? engine.listingKey(start, options.include, options.exclude) : '';
   if (reuse) {
-    const known = reusedListing(ctx.platform, key);
-    // Shared, sorted, never changed by the search (see RememberedListing).
+    const known = engine.reusedListing(ctx.platform, key);
+    // Shared, sorted, never changed by the search (see KeptListing).
     if (known) return { files: known.files as WalkFile[], capped: known.capped, sorted: true };
   }
   const generation = reuse ? ctx.platform.changeCount?.() : undefined;
@@ -165,7 +164,7 @@ export async function filesToSearch(
   // A walk that stopped, skipped entries or dropped ignore rules reported it to this call: walked again next time.
   if (!reuse || walked.stopped || walked.skipped.count > 0 || walked.ignoreDropped.length > 0) return walked;
   walked.files.sort((a, b) => compareCodeUnits(a.path, b.path));
-  rememberListing(ctx.platform, key, generation, walked);
+  engine.rememberListing(ctx.platform, key, generation, walked);
   return { files: walked.files, capped: walked.capped, sorted: true };
 }
 
@@ -216,7 +215,11 @@ class LineSearch {
   readonly needle: ReturnType<typeof needleOf> | undefined;
   readonly decode: (bytes: Uint8Array) => string | null;
   /** The workspace's search index, when it leaves few enough of the files to scan (see `worthSifting`). */
-  index: SearchIndex | undefined;
+  index: IndexForSearch | undefined;
+  /** The platform's search index engine, if it has one (read when used: `source.begin()` may attach the index). */
+  get engine(): SearchIndexEngine | undefined {
+    return searchIndexEngine(this.ctx.platform);
+  }
   /** The helper thread's share of a count, once the walk has handed it every file. */
   shared: SharedWork | undefined;
   readonly tally: Tally = { matches: [], files: [], totalMatches: 0, outputChars: 0, contentFull: false };
@@ -257,9 +260,9 @@ class LineSearch {
     const { ctx, options, pattern, cache, helper, deadline } = this;
     // A search index that leaves few files to read keeps the count on this thread (one being read from
     // storage is waited for: milliseconds).
-    const opening = searchIndexOpening(ctx.platform);
+    const opening = this.engine?.opening(ctx.platform);
     if (opening) await opening;
-    this.index = indexForSearch(ctx.platform, pattern);
+    this.index = this.engine?.indexFor(ctx.platform, pattern);
     const sharing =
       helper !== undefined && cache !== undefined && this.outputMode !== 'content' && pattern.compiledWith !== undefined && !this.index ? helper.sharedFiles((path) => cache.holds(path)) : undefined;
     const limit = Math.min(this.streamOver, HELPED_MAX_FILE_BYTES);
@@ -289,9 +292,9 @@ class LineSearch {
    * unread (searched with no match, or binary); all of them without an index worth using.
    */
   async sifted(files: WalkFile[]): Promise<WalkFile[]> {
-    const index = this.index;
-    if (!index) return files;
-    const sifted = await siftWithIndex(this.ctx.platform, index, this.pattern, files, this.streamOver, this.ctx.signal, this.listedSorted);
+    const { index, engine } = this;
+    if (!index || !engine) return files;
+    const sifted = await engine.sift(this.ctx.platform, index, this.pattern, files, this.streamOver, this.ctx.signal, this.listedSorted);
     this.searched += sifted.text;
     this.binary += sifted.binary;
     this.done += sifted.text + sifted.binary;

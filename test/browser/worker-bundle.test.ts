@@ -42,6 +42,8 @@ const LAZY_FILES: ReadonlyArray<[string, string]> = [
 ];
 /** The modules of folder workspaces, mounts and overlays (toolhost/web/folders), which the default IndexedDB workspace does without. */
 const FOLDER_MODULES = ['/web/handle-fs.ts', '/web/directory.ts', '/web/mounts.ts', '/web/overlay.ts', '/web/folders.ts'];
+/** The modules of the search index (toolhost/web/search-index), which a worker without `searchIndex` does without. */
+const INDEX_MODULES = ['/src/search/index/', '/web/search-index.ts', '/web/search-index-store.ts'];
 /**
  * The one piece of ajv the default worker keeps: the 20-line string-length helper that the built-in
  * tools' precompiled validators import (ajv standalone output); the compiler itself never enters.
@@ -49,7 +51,7 @@ const FOLDER_MODULES = ['/web/handle-fs.ts', '/web/directory.ts', '/web/mounts.t
 const ALLOWED = ['/node_modules/ajv/dist/runtime/ucs2length.js'];
 
 describe("README's worker example", () => {
-  it('builds with Vite defaults (iife worker, inlined dynamic imports) with no ZenFS, ajv compiler, just-bash, re2js, ignore, diff, @noble/hashes or folder, mount and overlay code in it', async () => {
+  it('builds with Vite defaults (iife worker, inlined dynamic imports) with no ZenFS, ajv compiler, just-bash, re2js, ignore, diff, @noble/hashes, folder, mount and overlay code or search index in it', async () => {
     const outDir = mkdtempSync(join(tmpdir(), 'toolhost-readme-build-'));
     try {
       const { code, modules, assets } = await buildReadmeWorker({ outDir });
@@ -58,6 +60,8 @@ describe("README's worker example", () => {
       expect(offenders).toEqual([]);
       // Folder workspaces, mounts and overlays come with toolhost/web/folders only.
       expect([...modules.keys()].filter((id) => FOLDER_MODULES.some((m) => id.endsWith(m)))).toEqual([]);
+      // The search index comes with toolhost/web/search-index only.
+      expect([...modules.keys()].filter((id) => INDEX_MODULES.some((m) => id.includes(m)))).toEqual([]);
       // And by content, in case a module id were rewritten: strings of ZenFS's context, just-bash's
       // limits, ajv's core, and a string of each library loaded on first use.
       const text = code.toString('utf8');

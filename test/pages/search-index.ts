@@ -1,5 +1,5 @@
 // Bench page (bench/search-index-web.bench.mjs): an IndexedDB workspace of many files with
-// `searchIndex: true`, a repeated grep_search with the index beside the same search on the same
+// `searchIndex: webSearchIndex()`, a repeated grep_search with the index beside the same search on the same
 // workspace without it (a copy of the platform, which has no index), answers compared. Exposed as
 // `window.tsiBench` for Playwright's page.evaluate.
 import { ToolRunner } from '../../src/runner.js';
@@ -7,6 +7,7 @@ import type { Platform } from '../../src/core/types.js';
 import { BuiltinTools } from '../../src/tools/index.js';
 import { searchIndexIdle } from '../../src/search/index/workspace.js';
 import { createWebPlatform, deleteWorkspace } from '../../web/index.js';
+import { webSearchIndex } from '../../web/search-index.js';
 
 const WORDS = ['function', 'return', 'const', 'value', 'import', 'export', 'result', 'index', 'string', 'number', 'await', 'async', 'options', 'platform', 'search'];
 
@@ -32,7 +33,7 @@ async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }>
 
 const bench = {
   /**
-   * A workspace of `count` files seeded in one transaction, reopened with `searchIndex: true` (the
+   * A workspace of `count` files seeded in one transaction, reopened with `searchIndex: webSearchIndex()` (the
    * build timed), then `pairs` pairs of the same search with the index and without it, which first
    * alternating; then reopened once more (the saved index read back, timed).
    */
@@ -45,7 +46,7 @@ const bench = {
     await seeded.dispose();
     // Past the window in which the index does not trust a file's times.
     await sleep(1100);
-    let platform = createWebPlatform({ workspace, searchIndex: true, durability: 'relaxed' });
+    let platform = createWebPlatform({ workspace, searchIndex: webSearchIndex(), durability: 'relaxed' });
     try {
       const load = await timed(() => platform.ready());
       const build = await timed(async () => platform.searchIndexReady?.());
@@ -68,7 +69,7 @@ const bench = {
         }
       }
       await platform.dispose();
-      platform = createWebPlatform({ workspace, searchIndex: true, durability: 'relaxed' });
+      platform = createWebPlatform({ workspace, searchIndex: webSearchIndex(), durability: 'relaxed' });
       const reopen = await timed(async () => platform.searchIndexReady?.());
       const firstAfter = await timed(() => new ToolRunner({ platform, tools: BuiltinTools.all() }).execute('grep_search', args));
       same &&= JSON.stringify(firstAfter.value) === JSON.stringify(expected);

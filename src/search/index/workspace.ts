@@ -7,6 +7,8 @@ import { watchToolWrites } from '../../core/write-watch.js';
 import { commitWorkOf, indexingFs, type CommitTarget, type CommitWork } from './commit.js';
 import { budgetNote, type SearchIndexBudget } from './budget.js';
 import { MAX_INDEXED_FILE_BYTES, SearchIndex, SearchIndexBuilder, sameStat, type ReadFile } from './search-index.js';
+import { setSearchIndexEngine } from '../index-engine.js';
+import { INDEX_ENGINE } from './engine.js';
 
 /** Files read at once while building. */
 const READ_CONCURRENCY = 16;
@@ -145,6 +147,7 @@ const opening = new WeakMap<Platform, Promise<unknown>>();
  * waits for `read` (which should take milliseconds, as reading a file does; a build is not waited for).
  */
 export function whileSearchIndexOpens(platform: Platform, read: Promise<unknown>): void {
+  setSearchIndexEngine(platform, INDEX_ENGINE);
   const settled = read.then(
     () => undefined,
     () => undefined,
@@ -172,6 +175,7 @@ export function searchIndexOf(platform: Platform): SearchIndex | undefined {
  */
 export function setSearchIndex(platform: Platform, index: SearchIndex | undefined): void {
   if (index) {
+    setSearchIndexEngine(platform, INDEX_ENGINE);
     holders.set(platform, { index, refresh: holders.get(platform)?.refresh ?? Promise.resolve() });
     watchToolWrites(platform, (fs) => indexingFs(fs, platform, commitTarget(platform)));
   } else {
