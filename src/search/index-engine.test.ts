@@ -7,7 +7,8 @@ import { BuiltinTools, ToolRunner } from '../index.js';
 import { createMemoryPlatform } from '../platform/memory.js';
 import type { Platform, SearchSource } from '../core/types.js';
 import { searchIndexEngine } from './index-engine.js';
-import { buildWorkspaceIndex, setSearchIndex } from './index/workspace.js';
+import { buildWorkspaceIndex } from './index/workspace.js';
+import { setSearchIndex } from './index/engine.js';
 
 const FILES: Record<string, string> = {};
 for (let i = 0; i < 40; i += 1) FILES[`src/f${i}.ts`] = `export const value${i} = ${i};\n`;

@@ -5,7 +5,8 @@ import type { Platform } from '../../core/types.js';
 import { budgetNote, defaultBudget, IndexOverBudget, type SearchIndexBudget } from './budget.js';
 import { IndexRejected, openIndex, serializeIndex } from './format.js';
 import type { SearchIndex } from './search-index.js';
-import { buildWorkspaceIndex, limitSearchIndex, searchIndexIdle, searchIndexOf, searchIndexStatus, setSearchIndex, setSearchIndexStatus, whileSearchIndexOpens } from './workspace.js';
+import { buildWorkspaceIndex, limitSearchIndex, searchIndexIdle, searchIndexOf, searchIndexStatus, setSearchIndexStatus } from './workspace.js';
+import { setSearchIndex, whileSearchIndexOpens } from './engine.js';
 
 /** Where a workspace's saved index lives: the bytes of {@link serializeIndex}, whole. */
 export interface SearchIndexStorage {

@@ -11,7 +11,8 @@ import { compileSearchPattern } from '../dialect.js';
 import { INLINE_BYTES } from './commit.js';
 import { FileKind, sameStat, type SearchIndex } from './search-index.js';
 import { worthSifting } from './sift.js';
-import { buildWorkspaceIndex, searchIndexCommitWork, searchIndexIdle, searchIndexOf, setSearchIndex } from './workspace.js';
+import { buildWorkspaceIndex, searchIndexCommitWork, searchIndexIdle, searchIndexOf } from './workspace.js';
+import { setSearchIndex } from './engine.js';
 
 const FILES: Record<string, string> = {
   'a.txt': 'alpha one\n',

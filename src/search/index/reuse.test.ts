@@ -7,7 +7,8 @@ import { BuiltinTools, ToolRunner } from '../../index.js';
 import { wrapFsMethods } from '../../core/fs-proxy.js';
 import { createMemoryPlatform } from '../../platform/memory.js';
 import type { Platform, SearchSource } from '../../core/types.js';
-import { buildWorkspaceIndex, searchIndexIdle, searchIndexOf, setSearchIndex } from './workspace.js';
+import { buildWorkspaceIndex, searchIndexIdle, searchIndexOf } from './workspace.js';
+import { setSearchIndex } from './engine.js';
 
 const FILES: Record<string, string> = {};
 for (let i = 0; i < 60; i += 1) FILES[`${['', 'src/', 'docs/'][i % 3]}f${i}.${i % 2 ? 'ts' : 'md'}`] = `const value${i} = ${i};\nexport default value${i};\n`;

@@ -7,8 +7,6 @@ import { watchToolWrites } from '../../core/write-watch.js';
 import { commitWorkOf, indexingFs, type CommitTarget, type CommitWork } from './commit.js';
 import { budgetNote, type SearchIndexBudget } from './budget.js';
 import { MAX_INDEXED_FILE_BYTES, SearchIndex, SearchIndexBuilder, sameStat, type ReadFile } from './search-index.js';
-import { setSearchIndexEngine } from '../index-engine.js';
-import { INDEX_ENGINE } from './engine.js';
 
 /** Files read at once while building. */
 const READ_CONCURRENCY = 16;
@@ -125,7 +123,7 @@ function dropOverBudget(platform: Platform, index: SearchIndex): boolean {
   if (!budget || holders.get(platform)?.index !== index) return false;
   const bytes = index.bytes;
   if (bytes <= budget.maxIndexBytes) return false;
-  setSearchIndex(platform, undefined);
+  holdSearchIndex(platform, undefined);
   statuses.set(platform, { state: 'off', note: budgetNote({ budget: 'maxIndexBytes', limit: budget.maxIndexBytes, reached: bytes }) });
   return true;
 }
@@ -143,11 +141,10 @@ const holders = new WeakMap<Platform, Holder>();
 const opening = new WeakMap<Platform, Promise<unknown>>();
 
 /**
- * Tells `platform`'s searches that its index is being read from storage: a search
- * waits for `read` (which should take milliseconds, as reading a file does; a build is not waited for).
+ * Notes that `platform`'s index is being read from storage until `read` settles (see
+ * `whileSearchIndexOpens` in engine.ts, which also gives the platform's searches the index engine).
  */
-export function whileSearchIndexOpens(platform: Platform, read: Promise<unknown>): void {
-  setSearchIndexEngine(platform, INDEX_ENGINE);
+export function noteSearchIndexOpening(platform: Platform, read: Promise<unknown>): void {
   const settled = read.then(
     () => undefined,
     () => undefined,
@@ -169,13 +166,13 @@ export function searchIndexOf(platform: Platform): SearchIndex | undefined {
 }
 
 /**
- * Gives `platform`'s searches `index` (undefined: none from now on). While it has one, the files
- * tools write, remove and move through a runner on `platform` are updated in it as each change is made
- * (see `indexingFs`), so the next search needs no read of them to be exact.
+ * Holds `index` as `platform`'s (undefined: none from now on); `setSearchIndex` in engine.ts, which
+ * also gives the platform's searches the index engine, is the call for code outside this folder. While
+ * it has one, the files tools write, remove and move through a runner on `platform` are updated in it
+ * as each change is made (see `indexingFs`), so the next search needs no read of them to be exact.
  */
-export function setSearchIndex(platform: Platform, index: SearchIndex | undefined): void {
+export function holdSearchIndex(platform: Platform, index: SearchIndex | undefined): void {
   if (index) {
-    setSearchIndexEngine(platform, INDEX_ENGINE);
     holders.set(platform, { index, refresh: holders.get(platform)?.refresh ?? Promise.resolve() });
     watchToolWrites(platform, (fs) => indexingFs(fs, platform, commitTarget(platform)));
   } else {
