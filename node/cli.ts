@@ -35,7 +35,7 @@ import { BuiltinTools } from '../src/tools/index.js';
 import type { Platform } from '../src/core/types.js';
 import { createNodePlatform } from './platform.js';
 import { withSearchSourceDefaults } from './search-fs.js';
-import { createRedisStateStore, type RedisStateStore } from './redis-state-store.js';
+import type { RedisStateStore } from './redis-state-store.js';
 import { DEFAULT_MAX_LINE_BYTES, readLineFrames } from './lines.js';
 import { ClientRootsHost, type OpenedRunner } from './client-roots.js';
 
@@ -682,7 +682,8 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
   try {
     const root = resolve(cwd, parsed.root ?? '.');
     // The workspace names the Redis keys: processes serving the same directory share its conversations.
-    if (parsed.state !== undefined) shared = createRedisStateStore({ url: parsed.state, workspace: realRoot(root) });
+    // Loaded only for --state (its module hashes its scripts when it loads, which loads node:crypto).
+    if (parsed.state !== undefined) shared = (await import('./redis-state-store.js')).createRedisStateStore({ url: parsed.state, workspace: realRoot(root) });
     const open = (): Platform =>
       createNodePlatform({
         root,
