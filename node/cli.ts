@@ -691,8 +691,9 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
         ...(shared === undefined ? {} : { state: shared }),
         ...(parsed.searchIndex ? { searchIndex: true } : {}),
       });
-    // `call` runs one call and exits: its search keeps no file contents and starts no helper thread.
-    platform = command === 'call' ? withSearchSourceDefaults({ cacheBytes: 0, helper: false }, open) : open();
+    // `call` runs one call and exits: its search keeps no file contents and starts no helper thread,
+    // and keeps no directory listings unless a search index is to be built from them.
+    platform = command === 'call' ? withSearchSourceDefaults({ cacheBytes: 0, helper: false, ...(parsed.searchIndex ? {} : { keepListings: false }) }, open) : open();
   } catch (error) {
     await shared?.close();
     return usage(`--root: ${(error as Error).message}`);
