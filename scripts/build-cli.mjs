@@ -55,8 +55,8 @@ const BUILTIN_PREFIX = '\0toolhost-builtin:';
  * `import` of a Node module makes Node build an ES module facade that reads every export, which runs
  * the module's lazy getters (node:util's loads its diff and colour modules, node:fs its streams):
  * about 15 ms of a new process's start for nothing it uses. In {@link DEFERRED_BUILTINS}, a function
- * export is a wrapper that loads the module on its first call (with `new` too); any other export
- * loads it when the bundle starts, as before.
+ * export is a wrapper that loads the module on its first call (with `new` too, making an object of
+ * the real class); any other export loads it when the bundle starts, as before.
  */
 function builtinModuleText(id) {
   const real = process.getBuiltinModule(id);
@@ -72,7 +72,8 @@ function builtinModuleText(id) {
     const descriptor = Object.getOwnPropertyDescriptor(real, name);
     const isFunction = descriptor && 'value' in descriptor && typeof descriptor.value === 'function';
     if (deferred && isFunction) {
-      lines.push(`export function ${name}(...args) { const target = mod()[${key}]; return new.target ? Reflect.construct(target, args, new.target) : target.apply(this, args); }`);
+      // `new` builds the real class's object (a subclass of the wrapper, its own).
+      lines.push(`export function ${name}(...args) { const target = mod()[${key}]; return new.target ? Reflect.construct(target, args, new.target === ${name} ? target : new.target) : target.apply(this, args); }`);
     } else {
       lines.push(`export const ${name} = /* @__PURE__ */ (() => mod()[${key}])();`);
     }
