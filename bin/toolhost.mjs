@@ -17,9 +17,12 @@ module.enableCompileCache?.();
 /**
  * `npm run build` bundles the CLI and what it imports into dist/node/cli.bundle.mjs (scripts/build-cli.mjs):
  * one module to load instead of about 125, most of a new process's start-up. The bundle is taken
- * while it is at least as new as dist/node/cli.js (a later tsc run alone leaves it stale).
+ * while it is at least as new as dist/node/cli.js (a later tsc run alone leaves it stale), on a Node
+ * with process.getBuiltinModule (22.3 and later).
  */
 function entry() {
+  // The bundle takes Node's modules through process.getBuiltinModule (Node 22.3+); an older Node runs dist/.
+  if (typeof process.getBuiltinModule !== 'function') return '../dist/node/cli.js';
   const mtime = (name) => statSync(new URL(`../dist/node/${name}`, import.meta.url), { throwIfNoEntry: false })?.mtimeMs;
   const bundled = mtime('cli.bundle.mjs');
   const plain = mtime('cli.js');
