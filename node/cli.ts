@@ -35,7 +35,7 @@ import { BuiltinTools } from '../src/tools/index.js';
 import type { Platform } from '../src/core/types.js';
 import { createNodePlatform } from './platform.js';
 import { withSearchSourceDefaults } from './search-fs.js';
-import { createRedisStateStore, type RedisStateStore } from './redis-state-store.js';
+import type { RedisStateStore } from './redis-state-store.js';
 import { DEFAULT_MAX_LINE_BYTES, readLineFrames } from './lines.js';
 import { ClientRootsHost, type OpenedRunner } from './client-roots.js';
 
@@ -504,20 +504,36 @@ function aborted(signal: AbortSignal): Promise<void> {
   });
 }
 
-/** What `toolhost mcp` uses of the MCP bridge, loaded only for `mcp` (the server SDK loads with it). */
-async function loadMcpNode() {
-  const [server, http, stdio, sdk] = await Promise.all([
-    import('../bridges/mcp/server.js'),
-    import('../bridges/mcp/node-http.js'),
-    import('../bridges/mcp/node-stdio.js'),
-    import('@modelcontextprotocol/server/stdio'),
-  ]);
+/**
+ * What `toolhost mcp` uses of the MCP bridge, loaded only for `mcp` (the server SDK loads with it):
+ * the stdio transport's modules, or with `http` the Streamable HTTP server's (a stdio server never
+ * loads the HTTP one, nor an HTTP server the stdio one).
+ */
+async function loadMcpNode(http: boolean) {
+  const [server, transports] = await Promise.all([import('../bridges/mcp/server.js'), http ? loadMcpHttp() : loadMcpStdio()]);
+  return { createMcpServer: server.createMcpServer, ...transports };
+}
+
+/** The stdio transport of `mcp` (see {@link loadMcpNode}); the HTTP members refuse, never called on stdio. */
+async function loadMcpStdio() {
+  const [stdio, sdk] = await Promise.all([import('../bridges/mcp/node-stdio.js'), import('@modelcontextprotocol/server/stdio')]);
+  const notLoaded = (): never => {
+    throw new Error('toolhost mcp: the Streamable HTTP server is not loaded on stdio');
+  };
+  return { LineStdioServerTransport: stdio.LineStdioServerTransport, serveStdio: sdk.serveStdio, serveMcpHttp: notLoaded as typeof import('../bridges/mcp/node-http.js').serveMcpHttp, isLoopbackHost: notLoaded as (host: string) => boolean };
+}
+
+/** The Streamable HTTP server of `mcp --http` (see {@link loadMcpNode}); the stdio members refuse, never called with --http. */
+async function loadMcpHttp() {
+  const http = await import('../bridges/mcp/node-http.js');
+  const notLoaded = (): never => {
+    throw new Error('toolhost mcp --http: the stdio transport is not loaded');
+  };
   return {
-    createMcpServer: server.createMcpServer,
     serveMcpHttp: http.serveMcpHttp,
     isLoopbackHost: http.isLoopbackHost,
-    LineStdioServerTransport: stdio.LineStdioServerTransport,
-    serveStdio: sdk.serveStdio,
+    LineStdioServerTransport: notLoaded as unknown as typeof import('../bridges/mcp/node-stdio.js').LineStdioServerTransport,
+    serveStdio: notLoaded as typeof import('@modelcontextprotocol/server/stdio').serveStdio,
   };
 }
 
@@ -527,7 +543,7 @@ type McpNode = Awaited<ReturnType<typeof loadMcpNode>>;
 async function commandMcp(ctx: CommandContext): Promise<number> {
   let mcp: McpNode;
   try {
-    mcp = await loadMcpNode();
+    mcp = await loadMcpNode(ctx.parsed.http !== undefined);
   } catch (error) {
     await write(ctx.stderr, `toolhost: mcp could not load the MCP server SDK (@modelcontextprotocol/server), a dependency of toolhost: reinstall toolhost (${(error as Error).message})\n`);
     return CLI_EXIT.usage;
@@ -682,7 +698,8 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
   try {
     const root = resolve(cwd, parsed.root ?? '.');
     // The workspace names the Redis keys: processes serving the same directory share its conversations.
-    if (parsed.state !== undefined) shared = createRedisStateStore({ url: parsed.state, workspace: realRoot(root) });
+    // Loaded only for --state (its module hashes its scripts when it loads, which loads node:crypto).
+    if (parsed.state !== undefined) shared = (await import('./redis-state-store.js')).createRedisStateStore({ url: parsed.state, workspace: realRoot(root) });
     const open = (): Platform =>
       createNodePlatform({
         root,
@@ -690,8 +707,9 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
         ...(shared === undefined ? {} : { state: shared }),
         ...(parsed.searchIndex ? { searchIndex: true } : {}),
       });
-    // `call` runs one call and exits: its search keeps no file contents and starts no helper thread.
-    platform = command === 'call' ? withSearchSourceDefaults({ cacheBytes: 0, helper: false }, open) : open();
+    // `call` runs one call and exits: its search keeps no file contents and starts no helper thread,
+    // and keeps no directory listings unless a search index is to be built from them.
+    platform = command === 'call' ? withSearchSourceDefaults({ cacheBytes: 0, helper: false, ...(parsed.searchIndex ? {} : { keepListings: false }) }, open) : open();
   } catch (error) {
     await shared?.close();
     return usage(`--root: ${(error as Error).message}`);

@@ -23,7 +23,7 @@ import { budgetOf } from '../src/search/index/budget.js';
 import { createConfinedNodeFs, type ConfinedNodeFsOptions } from './fs/confined.js';
 import { isInside } from './fs/path-checked.js';
 import { NodeBackgroundCommands, runShellCommand, type RunShellCommandOptions } from './run-command.js';
-import { createDuckDuckGoSearch, type DuckDuckGoSearchOptions } from './web-search.js';
+import type { DuckDuckGoSearchOptions, WebSearchFunction } from './web-search.js';
 import { FileStateStore } from './state-store.js';
 import { FileJournalStore } from './journal-store.js';
 import type { JournalStore } from '../src/journal/store.js';
@@ -254,12 +254,18 @@ export function createNodePlatform(options: NodePlatformOptions = {}): Platform 
     state = files;
   } else state = new MemoryStateStore();
   const persistent = options.state !== undefined || options.stateDir !== undefined;
-  const search = createDuckDuckGoSearch(options.webSearch);
+  // The search module (and its HTML parser, whose entity tables take milliseconds to build) loads on
+  // the first web search: a process that never searches the web never loads it.
+  let search: WebSearchFunction | undefined;
+  const webOptions = options.webSearch;
   const networkOptions: { policy?: NetworkPolicy; fetch?: typeof fetch } = {};
   if (options.network) networkOptions.policy = options.network;
   if (options.fetch) networkOptions.fetch = options.fetch;
   const network = createNodeNetwork(networkOptions);
-  const webSearch = (query: string, signal: AbortSignal): Promise<WebSearchResult> => search(query, signal);
+  const webSearch = async (query: string, signal: AbortSignal): Promise<WebSearchResult> => {
+    search ??= (await import('./web-search.js')).createDuckDuckGoSearch(webOptions);
+    return search(query, signal);
+  };
 
   if (options.inMemory === true) {
     const memory = createMemoryPlatform({ state });

@@ -47,18 +47,22 @@ export interface NodeSearchSourceOptions {
 }
 
 /** What Node search sources take where their options say nothing (see {@link withSearchSourceDefaults}). */
-let sourceDefaults: Pick<NodeSearchSourceOptions, 'cacheBytes' | 'helper'> = {};
+let sourceDefaults: SearchSourceDefaults = {};
+
+/** The options {@link withSearchSourceDefaults} sets defaults for. */
+export type SearchSourceDefaults = Pick<NodeSearchSourceOptions, 'cacheBytes' | 'helper' | 'keepListings'>;
 
 /**
  * Runs `create` (which makes a platform, say) with `defaults` for the Node search sources it creates
- * where their options say nothing (`cacheBytes`, `helper`), and returns what it returns. The
- * `toolhost call` command, which runs one call and exits, passes `{ cacheBytes: 0, helper: false }`:
+ * where their options say nothing (`cacheBytes`, `helper`, `keepListings`), and returns what it returns. The
+ * `toolhost call` command, which runs one call and exits, passes `{ cacheBytes: 0, helper: false, keepListings: false }`:
  * no later search could reuse a cached file, and filling a cache costs a new process a page fault for
  * each page of every file it reads (about as much again as the search); a helper thread, which starts
- * and compiles toolhost's code for itself, costs more than it takes over in one search. Not part of
- * the package's entries.
+ * and compiles toolhost's code for itself, costs more than it takes over in one search; nor could a
+ * later walk reuse a kept listing (the entries of every directory, kept alive across the search and
+ * moved by every collection). Not part of the package's entries.
  */
-export function withSearchSourceDefaults<T>(defaults: Pick<NodeSearchSourceOptions, 'cacheBytes' | 'helper'>, create: () => T): T {
+export function withSearchSourceDefaults<T>(defaults: SearchSourceDefaults, create: () => T): T {
   const before = sourceDefaults;
   sourceDefaults = { ...defaults };
   try {

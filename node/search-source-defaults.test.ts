@@ -52,6 +52,21 @@ describe.runIf(process.platform === 'linux')('withSearchSourceDefaults', () => {
     }
   });
 
+  it('keepListings: false as a default: a directory listed twice is read twice, while a default source keeps its first listing', () => {
+    const oneShot = withSearchSourceDefaults({ cacheBytes: 0, helper: false, keepListings: false }, () => createNodeSearchSource(root));
+    const usual = createNodeSearchSource(root);
+    try {
+      const first = oneShot.listing(join(root, 'dir1'));
+      expect(first.entries.map((entry) => entry.name).sort()).toEqual(['file1.txt', 'file13.txt', 'file17.txt', 'file21.txt', 'file25.txt', 'file29.txt', 'file33.txt', 'file37.txt', 'file5.txt', 'file9.txt']);
+      expect(oneShot.listing(join(root, 'dir1'))).not.toBe(first);
+      const kept = usual.listing(join(root, 'dir1'));
+      expect(usual.listing(join(root, 'dir1'))).toBe(kept);
+    } finally {
+      oneShot.close();
+      usual.close();
+    }
+  });
+
   it("lets a source's own options win over the defaults", () => {
     const source = withSearchSourceDefaults({ cacheBytes: 0, helper: false }, () => createNodeSearchSource(root, { cacheBytes: 4096 }));
     try {
@@ -75,8 +90,8 @@ describe.runIf(process.platform === 'linux')('withSearchSourceDefaults', () => {
     }
   });
 
-  it('a platform made with { cacheBytes: 0, helper: false } counts the same as a default one and caches no file', async () => {
-    const oneShot = await countOn(withSearchSourceDefaults({ cacheBytes: 0, helper: false }, () => createNodePlatform({ root })));
+  it('a platform made with { cacheBytes: 0, helper: false, keepListings: false } counts the same as a default one and caches no file', async () => {
+    const oneShot = await countOn(withSearchSourceDefaults({ cacheBytes: 0, helper: false, keepListings: false }, () => createNodePlatform({ root })));
     const usual = await countOn(createNodePlatform({ root }));
     expect(oneShot.result).toEqual(usual.result);
     expect((usual.result as { total_matches: number }).total_matches).toBe(54);

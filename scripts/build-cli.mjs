@@ -35,11 +35,63 @@ const MINIFY = { mangle: false, compress: true, codegen: { removeWhitespace: tru
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 const peers = Object.keys(pkg.peerDependencies ?? {});
 
-/** Node's modules, `#lazy` and the optional peers (and their subpaths) stay imports. */
+/** `#lazy` and the optional peers (and their subpaths) stay imports; Node's modules, see {@link builtins}. */
 function external(id) {
-  if (id === '#lazy' || id.startsWith('node:')) return true;
+  if (id === '#lazy') return true;
   return peers.some((peer) => id === peer || id.startsWith(`${peer}/`));
 }
+
+/**
+ * Node's modules the bundles load only when a function of theirs is first called: nothing a search
+ * (or the help text) runs needs them, and loading them costs a new process milliseconds each
+ * (node:crypto alone compiles a dozen internal modules).
+ */
+const DEFERRED_BUILTINS = new Set(['node:crypto', 'node:child_process', 'node:zlib', 'node:dns/promises', 'node:net', 'node:worker_threads', 'node:http']);
+const BUILTIN_PREFIX = '\0toolhost-builtin:';
+
+/**
+ * The module text standing for Node's module `id` in a bundle: its exports taken from
+ * `process.getBuiltinModule(id)`, each behind a pure annotation so an unused one is dropped. A static
+ * `import` of a Node module makes Node build an ES module facade that reads every export, which runs
+ * the module's lazy getters (node:util's loads its diff and colour modules, node:fs its streams):
+ * about 15 ms of a new process's start for nothing it uses. In {@link DEFERRED_BUILTINS}, a function
+ * export is a wrapper that loads the module on its first call (with `new` too, making an object of
+ * the real class); any other export loads it when the bundle starts, as before.
+ */
+function builtinModuleText(id) {
+  const real = process.getBuiltinModule(id);
+  if (!real) throw new Error(`build-cli: ${id} is not one of Node's modules`);
+  const names = Object.keys(real).filter((name) => /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default');
+  const deferred = DEFERRED_BUILTINS.has(id);
+  const lines = [
+    deferred ? `let loaded;\nconst mod = () => (loaded ??= process.getBuiltinModule(${JSON.stringify(id)}));` : `const mod = () => process.getBuiltinModule(${JSON.stringify(id)});\nconst loaded = mod();`,
+    'export default /* @__PURE__ */ mod();',
+  ];
+  for (const name of names) {
+    const key = JSON.stringify(name);
+    const descriptor = Object.getOwnPropertyDescriptor(real, name);
+    const isFunction = descriptor && 'value' in descriptor && typeof descriptor.value === 'function';
+    if (deferred && isFunction) {
+      // `new` builds the real class's object (a subclass of the wrapper, its own).
+      lines.push(`export function ${name}(...args) { const target = mod()[${key}]; return new.target ? Reflect.construct(target, args, new.target === ${name} ? target : new.target) : target.apply(this, args); }`);
+    } else {
+      lines.push(`export const ${name} = /* @__PURE__ */ (() => mod()[${key}])();`);
+    }
+  }
+  return lines.join('\n');
+}
+
+/** Node's modules imported statically by the bundled code, through {@link builtinModuleText}. */
+const builtins = {
+  name: 'toolhost-builtins',
+  resolveId(source, _importer, extra) {
+    if (!source.startsWith('node:')) return null;
+    return extra?.kind === 'import-statement' ? `${BUILTIN_PREFIX}${source}` : { id: source, external: true };
+  },
+  load(id) {
+    return id.startsWith(BUILTIN_PREFIX) ? builtinModuleText(id.slice(BUILTIN_PREFIX.length)) : null;
+  },
+};
 
 /** Points the bundled search helper at the bundled worker; fails the build when the line moved. */
 const workerUrl = {
@@ -55,9 +107,11 @@ const workerUrl = {
 async function bundle(input, dir, entryFileNames, plugins = []) {
   const stem = entryFileNames.replace(/\.mjs$/, '');
   const { rolldown } = await import('rolldown');
-  const build = await rolldown({ input, platform: 'node', external, plugins, logLevel: 'warn' });
+  const build = await rolldown({ input, platform: 'node', external, plugins: [builtins, ...plugins], logLevel: 'warn' });
   try {
-    await build.write({ dir, format: 'esm', minify: MINIFY, entryFileNames, chunkFileNames: `${stem}-[name].mjs` });
+    // ASCII only (other characters escaped): Node decodes a module's source with the fast Latin-1
+    // path and V8 keeps it as a one-byte string, cheaper to hash against the compile cache and to parse.
+    await build.write({ dir, format: 'esm', minify: MINIFY, charset: 'ascii', entryFileNames, chunkFileNames: `${stem}-[name].mjs` });
   } finally {
     await build.close();
   }
