@@ -1,7 +1,8 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { build } from 'vite';
@@ -10,6 +11,7 @@ import { LAZY_MODULES } from '../scripts/build-lazy.mjs';
 import { readmeWorkerExample } from '../scripts/readme-worker.mjs';
 
 const ROOT = join(import.meta.dirname, '..');
+const execFileAsync = promisify(execFile);
 
 function manifestExports(): Record<string, unknown> {
   return (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, unknown> }).exports;
@@ -34,6 +36,38 @@ const mod = await import(${JSON.stringify(entry)});
 const added = Object.getOwnPropertyNames(globalThis).filter((n) => !before.has(n));
 console.log(JSON.stringify({ exports: Object.keys(mod).sort(), touched, added }));
 `;
+
+/**
+ * `npm pack --dry-run` in a fresh checkout: the tracked files as they are in the working tree, as a
+ * clone has them (no dist/, no lazy/*.min.js), and this repository's node_modules. Its prepack build
+ * is a minute of tsc on one core, so it starts with the file and runs beside the tests of the
+ * installed package (child processes too); the last test awaits it. Answers pack's stdout, the
+ * tracked files and whether the checkout had a dist/ folder before the pack.
+ */
+async function packFreshCheckout(checkout: string): Promise<{ out: string; tracked: string[]; hadDist: boolean }> {
+  const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter((path) => path !== '' && existsSync(join(ROOT, path)));
+  for (const path of tracked) {
+    mkdirSync(dirname(join(checkout, path)), { recursive: true });
+    copyFileSync(join(ROOT, path), join(checkout, path));
+  }
+  symlinkSync(join(ROOT, 'node_modules'), join(checkout, 'node_modules'), 'dir');
+  const hadDist = existsSync(join(checkout, 'dist'));
+  const { stdout } = await execFileAsync('npm', ['pack', '--dry-run', '--json', '--loglevel=error'], { cwd: checkout, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  return { out: stdout, tracked, hadDist };
+}
+
+let checkout = '';
+let freshCheckoutPack: Promise<{ out: string; tracked: string[]; hadDist: boolean }>;
+beforeAll(() => {
+  checkout = mkdtempSync(join(tmpdir(), 'toolhost-checkout-'));
+  freshCheckoutPack = packFreshCheckout(checkout);
+  // Awaited by the last test; a failure before then is reported there, not as an unhandled rejection.
+  freshCheckoutPack.catch(() => undefined);
+});
+afterAll(async () => {
+  await freshCheckoutPack?.catch(() => undefined);
+  if (checkout) rmSync(checkout, { recursive: true, force: true });
+});
 
 describe('the npm package', () => {
   let project = '';
@@ -172,23 +206,9 @@ describe('the npm package', () => {
 });
 
 describe('npm pack in a fresh checkout', () => {
-  let checkout = '';
-  afterAll(() => {
-    if (checkout) rmSync(checkout, { recursive: true, force: true });
-  });
-
-  it('builds first (prepack), so the tarball ships dist/ for every source module and the lazy bundles, though the checkout has neither', () => {
-    // The tracked files as they are in the working tree, as a clone has them: no dist/, no lazy/*.min.js.
-    checkout = mkdtempSync(join(tmpdir(), 'toolhost-checkout-'));
-    const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter((path) => path !== '' && existsSync(join(ROOT, path)));
-    for (const path of tracked) {
-      mkdirSync(dirname(join(checkout, path)), { recursive: true });
-      copyFileSync(join(ROOT, path), join(checkout, path));
-    }
-    symlinkSync(join(ROOT, 'node_modules'), join(checkout, 'node_modules'), 'dir');
-    expect(existsSync(join(checkout, 'dist'))).toBe(false);
-
-    const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--loglevel=error'], { cwd: checkout, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  it('builds first (prepack), so the tarball ships dist/ for every source module and the lazy bundles, though the checkout has neither', async () => {
+    const { out, tracked, hadDist } = await freshCheckoutPack;
+    expect(hadDist).toBe(false);
     // The build's own output comes first on stdout; the JSON report is the last thing printed.
     const report = JSON.parse(out.slice(out.lastIndexOf('\n[\n') + 1)) as { files: { path: string }[] }[];
     const shipped = (report[0] as { files: { path: string }[] }).files.map((file) => file.path);

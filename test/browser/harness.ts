@@ -5,6 +5,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { build, preview, type PreviewServer } from 'vite';
 import { afterAll, beforeAll } from 'vitest';
 import { ensureLazyBundles } from '../../scripts/build-lazy.mjs';
+import { cachedBuild } from '../support/build-cache.js';
 
 /** Where Debian puts Chromium; the browser tests fail (never skip) when it is missing. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -19,6 +20,9 @@ export function requireChromium(): string {
   return CHROMIUM;
 }
 
+/** What the test pages' build reads: its sources, toolhost's, the lazy bundles, the dependencies, this file. */
+const PAGE_INPUTS = ['test/pages', 'test/contract', 'src', 'web', 'bridges', 'lazy', 'package-lock.json', 'test/browser/harness.ts'];
+
 /** The built test pages served on 127.0.0.1 (under /test/pages/). */
 export interface TestServer {
   /** `http://127.0.0.1:<port>` */
@@ -30,7 +34,7 @@ export interface TestServer {
 
 /**
  * Builds the test pages (test/pages/*.html, their workers and the toolhost sources they import)
- * with vite into a fresh directory and serves them with `vite preview` on 127.0.0.1 (a real origin:
+ * with vite (once per change of their sources, see test/support/build-cache.ts) and serves them with `vite preview` on 127.0.0.1 (a real origin:
  * IndexedDB refuses opaque ones). A production bundle loads in a few hundred ms where the dev server's
  * unbundled modules take seconds per page on these machines. `csp` adds
  * `Content-Security-Policy: script-src 'self'` to every response (pages and worker scripts alike).
@@ -38,22 +42,24 @@ export interface TestServer {
 export async function startServer(options: { csp?: boolean } = {}): Promise<TestServer> {
   await ensureLazyBundles();
   const pages = join(ROOT, 'test', 'pages');
-  const outDir = mkdtempSync(join(tmpdir(), 'toolhost-pages-'));
   const input = Object.fromEntries(
     readdirSync(pages)
       .filter((name) => name.endsWith('.html'))
       .map((name) => [name.slice(0, -5), join(pages, name)]),
   );
-  await build({
-    root: pages,
-    base: '/test/pages/',
-    configFile: false,
-    logLevel: 'error',
-    clearScreen: false,
-    build: { outDir, emptyOutDir: true, minify: false, sourcemap: false, rollupOptions: { input }, target: 'es2022' },
-    worker: { format: 'es' },
-    // The contract suite imports `vitest`; in the page it gets a describe/it/expect stand-in.
-    resolve: { alias: { vitest: join(pages, 'vitest-shim.ts') } },
+  // One build per change of what it reads, shared by the browser test files (test/support/build-cache.ts).
+  const outDir = await cachedBuild('test-pages', PAGE_INPUTS, async (dir) => {
+    await build({
+      root: pages,
+      base: '/test/pages/',
+      configFile: false,
+      logLevel: 'error',
+      clearScreen: false,
+      build: { outDir: dir, emptyOutDir: true, minify: false, sourcemap: false, rollupOptions: { input }, target: 'es2022' },
+      worker: { format: 'es' },
+      // The contract suite imports `vitest`; in the page it gets a describe/it/expect stand-in.
+      resolve: { alias: { vitest: join(pages, 'vitest-shim.ts') } },
+    });
   });
   const headers: Record<string, string> = options.csp ? { 'Content-Security-Policy': "script-src 'self'" } : {};
   const server: PreviewServer = await preview({
@@ -70,10 +76,7 @@ export async function startServer(options: { csp?: boolean } = {}): Promise<Test
   return {
     origin,
     page: (name) => `${origin}/test/pages/${name}`,
-    async close() {
-      await server.close();
-      rmSync(outDir, { recursive: true, force: true });
-    },
+    close: () => server.close(),
   };
 }
 

@@ -35,9 +35,16 @@ afterAll(async () => {
 });
 
 const WORKSPACE = 'rewind-crash';
-/** Files the conversation changes; their rewind writes about 1 MB and takes about half a second. */
-const FILES = 120;
+/**
+ * Files the conversation changes: 40 of about 8 KB, one IndexedDB put each in the rewind's one
+ * transaction (330 KB), so a stop half-way through it has twenty files written before it and twenty
+ * after. (It was 120 files, 1 MB: the same writes three times over, and the seeding, the views and the
+ * rewinds of every case three times as long.)
+ */
+const FILES = 40;
 const relative = (i: number): string => `d${i % 6}/f${i}.txt`;
+/** The last file the rewind writes. */
+const LAST = FILES - 1;
 const absolute = (i: number): string => `/workspace/${relative(i)}`;
 /** File i as turn 1 creates it (`created`) and turn 2 leaves it (`edited`): about 8 KB each. */
 const content = (i: number, stage: 'created' | 'edited'): string => `${stage} ${i}\n${`line of file ${i} `.repeat(400)}\n`;
@@ -196,16 +203,15 @@ describe('a rewind in a worker on IndexedDB, the browser closed or killed while 
     let first: Result[] = [];
     const found = await crashAt(2, 'kill', async (session) => {
       // Before anything used the journal: the model reads a file of the rewind (the last it writes) and edits what it read.
-      first = await session.page.evaluate(() =>
-        th.call([
-          { name: 'view_file', args: { file_path: 'd5/f119.txt', end_line: 1 } },
-          { name: 'edit_file', args: { file_path: 'd5/f119.txt', old_string: 'edited 119\n', new_string: 'mine 119\n' } },
-        ]),
-      );
+      const calls = [
+        { name: 'view_file', args: { file_path: relative(LAST), end_line: 1 } },
+        { name: 'edit_file', args: { file_path: relative(LAST), old_string: `edited ${LAST}\n`, new_string: `mine ${LAST}\n` } },
+      ];
+      first = await session.page.evaluate((c) => th.call(c), calls);
     });
     // Every file is rewound (crashAt checked the rewind turn lists all of them), the view read the rewound file, and what the edit looked for was gone.
     expect(found).toEqual({ beforeLoad: 'before', afterLoad: 'rewound' });
-    expect((first[0]?.result as { content?: string } | undefined)?.content).toBe('created 119');
+    expect((first[0]?.result as { content?: string } | undefined)?.content).toBe(`created ${LAST}`);
     expect(first[1]?.code).toBe('no_match');
   }, 180_000);
 

@@ -5,12 +5,11 @@
 // run in order on the example workspace, each in a new playground conversation.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { geminiFormat } from '../fixtures/model-servers/gemini.js';
 import { startScriptedApi, type ScriptStep, type ScriptedApi, type SeenResult } from '../fixtures/model-servers/scripted-api.js';
-import { launch, ROOT, settled, startDemo, type Browser, type DemoServer } from './harness.js';
+import { axeViolations, launch, ROOT, settled, startDemo, type Browser, type DemoServer } from './harness.js';
 
 const SHOTS = join(ROOT, 'test-results', 'playground');
 const KEY = 'browser-test-key';
@@ -287,7 +286,7 @@ describe('playground chat panel (demo/chat.ts) against a local Gemini-format ser
     await page.selectOption('#conversation', 'chat-2');
     await expect.poll(() => page.$$eval('#chat-log .chat-entry', (els) => els.length)).toBeGreaterThan(5);
     await page.locator('#chat-log [data-tool="view_file"] summary').first().click();
-    const { violations } = await new AxeBuilder({ page }).include('#chat-panel').analyze();
+    const violations = await axeViolations(page, '#chat-panel');
     const problems = violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
       .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);

@@ -3,8 +3,11 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { source as AXE_SOURCE, type AxeResults } from 'axe-core';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { build, preview, type PreviewServer } from 'vite';
+import { ensureLazyBundles } from '../../scripts/build-lazy.mjs';
+import { cachedBuild } from '../support/build-cache.js';
 import { processTree } from '../support/starvation.js';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
@@ -26,10 +29,19 @@ export interface DemoServer {
   close(): Promise<void>;
 }
 
-/** `npm run build:demo` into a temporary directory, then `vite preview` of it on 127.0.0.1, port 0. */
+/** What the demo's build reads: its sources and config, toolhost's, the lazy bundles, the dependencies, this file. */
+const DEMO_INPUTS = ['demo', 'src', 'web', 'bridges', 'lazy', 'package-lock.json', 'test/demo/harness.ts'];
+
+/**
+ * `npm run build:demo` (once per change of what it reads, shared by the demo's test files: see
+ * test/support/build-cache.ts), then `vite preview` of it on 127.0.0.1, port 0.
+ */
 export async function startDemo(): Promise<DemoServer> {
-  const outDir = mkdtempSync(join(tmpdir(), 'toolhost-demo-'));
-  await build({ configFile: CONFIG, logLevel: 'error', clearScreen: false, build: { outDir, emptyOutDir: true } });
+  // The config builds the lazy bundles when missing; before the hash, which covers them.
+  await ensureLazyBundles();
+  const outDir = await cachedBuild('demo', DEMO_INPUTS, async (dir) => {
+    await build({ configFile: CONFIG, logLevel: 'error', clearScreen: false, build: { outDir: dir, emptyOutDir: true } });
+  });
   const server: PreviewServer = await preview({
     configFile: CONFIG,
     logLevel: 'error',
@@ -40,10 +52,7 @@ export async function startDemo(): Promise<DemoServer> {
   if (!address || typeof address === 'string') throw new Error('vite preview did not report a port');
   return {
     url: `http://127.0.0.1:${address.port}/`,
-    async close() {
-      await server.close();
-      rmSync(outDir, { recursive: true, force: true });
-    },
+    close: () => server.close(),
   };
 }
 
@@ -96,4 +105,22 @@ export async function launch(): Promise<Browser> {
 /** Waits until no call is running and the tree has refreshed after the last change. */
 export async function settled(page: Page): Promise<void> {
   await page.waitForFunction(() => !document.body.classList.contains('is-busy'));
+}
+
+/**
+ * axe-core's violations on `page` (every rule, its default options), of the whole page or of the
+ * element `include` selects: what `new AxeBuilder({ page }).include(include).analyze()` reports for a
+ * page without frames. axe-core is injected once per page load and run with `axe.run` in the page;
+ * AxeBuilder injects its 600 KB source into every frame on each call, then finishes the run in a new
+ * blank tab, 4 to 7 s a call on two busy cores against 1 to 2 s. Throws when the page has frames
+ * (AxeBuilder tests those too: use it there).
+ */
+export async function axeViolations(page: Page, include?: string): Promise<AxeResults['violations']> {
+  if (page.frames().length !== 1) throw new Error(`the page has ${page.frames().length - 1} frame(s): use AxeBuilder, which tests them too`);
+  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(AXE_SOURCE);
+  const results = await page.evaluate(
+    (selector) => (globalThis as unknown as { axe: { run(context: unknown): Promise<AxeResults> } }).axe.run(selector === undefined ? document : { include: [selector] }),
+    include,
+  );
+  return results.violations;
 }

@@ -4,10 +4,9 @@
 // profile starts with.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, ROOT, settled, startDemo, type Browser, type DemoServer } from './harness.js';
+import { axeViolations, launch, ROOT, settled, startDemo, type Browser, type DemoServer } from './harness.js';
 
 const SHOTS = join(ROOT, 'test-results', 'playground');
 
@@ -115,7 +114,7 @@ describe('playground Changes tab: timeline, rewind and review', () => {
 
     await page.locator('#changes-panel').screenshot({ path: join(SHOTS, 'changes-review.png') });
     // The review controls (switch, per-file and per-hunk buttons) have names: no serious or critical axe-core violation.
-    const { violations } = await new AxeBuilder({ page }).include('#changes-panel').analyze();
+    const violations = await axeViolations(page, '#changes-panel');
     expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
     await page.click(`${file} .pending-hunk[data-hunk="1"] button.accept-hunk`);
     await expect.poll(() => page.$$eval(`${file} .pending-hunk`, (els) => els.length)).toBe(1);
