@@ -99,20 +99,36 @@ function fastTests(): string[] {
 }
 
 /**
+ * Seconds each test file took in a full run (test/durations.json, written by
+ * scripts/test-durations.mjs): the order's fallback where vitest's cache has no time (a fresh clone).
+ */
+function recordedDurations(): Record<string, number> {
+  try {
+    return JSON.parse(readFileSync(join(ROOT, 'test', 'durations.json'), 'utf8')) as Record<string, number>;
+  } catch {
+    return {};
+  }
+}
+
+/**
  * The order the files start in: the ones that failed last time, then the longest first (their
- * durations from vitest's cache of the last run), whichever project they belong to, so that the two
- * workers end together instead of one running the longest files alone at the end. (Vitest's own order
- * runs project after project: the node-isolated files, some of the longest, went last.) Files the cache
- * has no time for start first, larger files before smaller ones, as in vitest's order.
+ * durations from vitest's cache of the last run, else from test/durations.json), whichever project
+ * they belong to, so that the two workers end together instead of one running the longest files alone
+ * at the end. (Vitest's own order runs project after project: the node-isolated files, some of the
+ * longest, went last.) Files with no time known start first, larger files before smaller ones, as in
+ * vitest's order.
  */
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const cache = this.ctx.cache;
-    const known = (spec: TestSpecification) => cache.getFileTestResults(`${spec.project.name}:${relative(this.ctx.config.root, spec.moduleId)}`);
-    const size = (spec: TestSpecification) => cache.getFileStats(`${spec.project.name}:${relative(this.ctx.config.root, spec.moduleId)}`)?.size ?? 0;
+    const recorded = recordedDurations();
+    const path = (spec: TestSpecification) => relative(this.ctx.config.root, spec.moduleId).split('\\').join('/');
+    const known = (spec: TestSpecification) => cache.getFileTestResults(`${spec.project.name}:${path(spec)}`);
+    const size = (spec: TestSpecification) => cache.getFileStats(`${spec.project.name}:${path(spec)}`)?.size ?? 0;
     const rank = (spec: TestSpecification): [number, number] => {
       const result = known(spec);
-      if (!result) return [0, size(spec)];
+      const seconds = recorded[path(spec)];
+      if (!result) return seconds === undefined ? [0, size(spec)] : [2, seconds * 1000];
       return [result.failed ? 1 : 2, result.duration ?? 0];
     };
     return [...files].sort((a, b) => {
