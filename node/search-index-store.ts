@@ -16,6 +16,8 @@ import { provideCrc32, serializeIndex } from '../src/search/index/format.js';
 import { SearchIndex, type IndexParts } from '../src/search/index/search-index.js';
 import { buildWorkspaceIndex, searchIndexOf } from '../src/search/index/workspace.js';
 import type { ConfinedNodeFsOptions } from './fs/confined.js';
+import { setTreeWatch } from '../src/search/index/reuse.js';
+import { TreeWatch } from './search-index-watch.js';
 
 export type { AttachedSearchIndex };
 
@@ -177,9 +179,10 @@ export function buildSearchIndexOffThread(
  * searches changed it. `budget` (default `defaultBudget()`) bounds the index and its build, on
  * either thread: past it no index is set and `capabilities.searchIndex` says why.
  */
-export function attachSearchIndex(platform: Platform, options: { cacheDir?: string; confinement?: ConfinedNodeFsOptions['mode']; budget?: SearchIndexBudget } = {}): AttachedSearchIndex {
+export function attachSearchIndex(platform: Platform, options: { cacheDir?: string; confinement?: ConfinedNodeFsOptions['mode']; budget?: SearchIndexBudget; watch?: boolean } = {}): AttachedSearchIndex {
   const budget = options.budget ?? defaultBudget();
-  return attachStoredSearchIndex(platform, fileIndexStorage(platform.root, options.cacheDir), {
+  const watch = options.watch === false ? undefined : watchSearchTree(platform);
+  const attached = attachStoredSearchIndex(platform, fileIndexStorage(platform.root, options.cacheDir), {
     budget,
     buildElsewhere: (onIndex) =>
       buildSearchIndexOffThread(platform, { ...options, budget }, onIndex)?.catch((error: unknown) => {
@@ -187,4 +190,28 @@ export function attachSearchIndex(platform: Platform, options: { cacheDir?: stri
         throw error;
       }),
   });
+  if (!watch) return attached;
+  return {
+    ready: attached.ready,
+    async close() {
+      try {
+        await attached.close();
+      } finally {
+        setTreeWatch(platform, undefined);
+        watch.close();
+      }
+    },
+  };
+}
+
+/**
+ * Watches `platform`'s root folder tree (see `TreeWatch`) so that a repeated search over an
+ * unchanged tree reuses its walk and its file checks (see `setTreeWatch`); returns the watch (close it
+ * when done). Where the watch cannot vouch (not Linux, not a local filesystem, a broken watch),
+ * searches walk and check every file, as without it.
+ */
+export function watchSearchTree(platform: Platform): TreeWatch {
+  const watch = new TreeWatch(platform.root);
+  setTreeWatch(platform, watch);
+  return watch;
 }

@@ -12,7 +12,7 @@ import { cacheOf, countText, countTextNow, FILE_BINARY, knownCount, needleOf, re
 import type { SearchFileStat, SearchHelper, SearchSource, SharedWork } from '../core/types.js';
 import { indexForSearch, siftWithIndex } from './index/sift.js';
 import { searchIndexOpening } from './index/workspace.js';
-import { listingKey, rememberListing, reusedListing } from './index/reuse.js';
+import { listingKey, rememberListing, reusedListing, treeGeneration } from './index/reuse.js';
 import type { SearchIndex } from './index/search-index.js';
 
 export { MAX_LINE_CHARS, type SearchMatch } from './line-output.js';
@@ -142,14 +142,14 @@ export async function filesToSearch(
   const exclude = excludeGlob ? compileGlob(excludeGlob, { argName: 'exclude', base }) : undefined;
   const excludeFiles = foldersOnly ? undefined : exclude;
   if (!base) return { files: [{ path: start, rel: basename(start), symlink: false }], capped: false };
-  const reuse = options.reuse === true && options.onFiles === undefined && ctx.platform.changeCount !== undefined;
+  const reuse = options.reuse === true && options.onFiles === undefined && treeGeneration(ctx.platform) !== undefined;
   const key = reuse ? listingKey(start, options.include, options.exclude) : '';
   if (reuse) {
     const known = reusedListing(ctx.platform, key);
     // Shared, sorted, never changed by the search (see RememberedListing).
     if (known) return { files: known.files as WalkFile[], capped: known.capped, sorted: true };
   }
-  const generation = reuse ? ctx.platform.changeCount?.() : undefined;
+  const generation = reuse ? treeGeneration(ctx.platform) : undefined;
   const walked = await walkWorkspace({
     fs: ctx.fs,
     root: ctx.platform.root,

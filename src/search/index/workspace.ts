@@ -6,6 +6,7 @@ import { throwIfAborted, yieldToEventLoop, YIELD_INTERVAL_MS } from '../../fs/ab
 import { watchToolWrites } from '../../core/write-watch.js';
 import { commitWorkOf, indexingFs, type CommitTarget, type CommitWork } from './commit.js';
 import { budgetNote, type SearchIndexBudget } from './budget.js';
+import { treeWatchOf } from './reuse.js';
 import { MAX_INDEXED_FILE_BYTES, SearchIndex, SearchIndexBuilder, sameStat, type ReadFile } from './search-index.js';
 
 /** Files read at once while building. */
@@ -155,9 +156,17 @@ export function whileSearchIndexOpens(platform: Platform, read: Promise<unknown>
   });
 }
 
-/** The reading of `platform`'s saved index under way (a promise that never rejects), or undefined when none is. */
+/**
+ * What a search of `platform` waits for before it looks at the index: the reading of its saved index
+ * under way, and, when its tree is watched, the watch's `settled` (every change completed before the
+ * search started counted); a promise that never rejects, or undefined when there is nothing to wait for.
+ */
 export function searchIndexOpening(platform: Platform): Promise<unknown> | undefined {
-  return opening.get(platform);
+  const read = opening.get(platform);
+  const watch = holders.has(platform) ? treeWatchOf(platform) : undefined;
+  if (!watch) return read;
+  const settled = watch.settled().catch(() => undefined);
+  return read ? Promise.all([read, settled]) : settled;
 }
 
 /** The search index searches of `platform` use (undefined: none; they scan every listed file). */
