@@ -1,7 +1,7 @@
 // Builds one workspace's search index the way a Node platform does (node/search-index-worker.js on a
 // worker thread: walk, reads, trigrams, serialization, save) in a process of its own, so its peak
 // resident memory is the build's alone. Prints one JSON line: `{ ms, savedMs, maxRssBytes }`, `ms`
-// from the thread's start until it posted the index, `savedMs` until the index file was written.
+// from the thread's start until its index reached this thread, `savedMs` until the index file was written.
 // Usage: node bench/search-index-build-child.mjs <root> <cacheDir>
 import { Worker } from 'node:worker_threads';
 

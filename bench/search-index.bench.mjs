@@ -254,7 +254,7 @@ async function largeRows(base) {
   const built = JSON.parse(child.stdout);
   const saved = new Uint8Array(readFileSync(searchIndexFile(tree.dir, cacheDir)));
   const where = '100k-file tree';
-  rows.push({ figure: `${where}: index build on its worker thread (${tree.files} files)`, value: built.ms, unit: 'ms', anchor: 'rg -j1 -uu one pass', anchorValue: Math.min(...passes), target: '≤ 3x', note: `${tree.note}; ${made}; rg best of 2, build once` });
+  rows.push({ figure: `${where}: index build on its worker thread, saved to disk (${tree.files} files)`, value: built.savedMs, unit: 'ms', anchor: 'rg -j1 -uu one pass', anchorValue: Math.min(...passes), target: '≤ 3x', note: `${tree.note}; ${made}; rg best of 2, build once` });
   rows.push({ figure: `${where}: index size (serialized) / text bytes`, value: Number(((saved.length / tree.bytes) * 100).toFixed(1)), unit: '%', target: '≤ 30 %', note: `${(saved.length / 2 ** 20).toFixed(1)} MiB for ${(tree.bytes / 2 ** 20).toFixed(0)} MiB of files` });
   rows.push({ figure: `${where}: peak RSS of the build process`, value: Number((built.maxRssBytes / 1e6).toFixed(0)), unit: 'MB', target: '≤ 600 MB', note: 'maxRSS of a process that only runs the build thread (its main thread idle)' });
   // As a host would: a platform with `searchIndex`, which opens the saved index and watches the tree.

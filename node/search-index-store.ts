@@ -13,7 +13,8 @@ import type { Platform } from '../src/core/types.js';
 import { defaultBudget, IndexOverBudget, type BudgetPassed, type SearchIndexBudget } from '../src/search/index/budget.js';
 import { attachStoredSearchIndex, readSavedIndex, type AttachedSearchIndex, type SearchIndexStorage } from '../src/search/index/attach.js';
 import { provideCrc32, serializeIndex } from '../src/search/index/format.js';
-import { SearchIndex, type IndexParts } from '../src/search/index/search-index.js';
+import { provideUtf8Check, SearchIndex, type IndexParts } from '../src/search/index/search-index.js';
+import { isUtf8 } from 'node:buffer';
 import { buildWorkspaceIndex, searchIndexOf } from '../src/search/index/workspace.js';
 import type { ConfinedNodeFsOptions } from './fs/confined.js';
 import { setTreeWatch } from '../src/search/index/reuse.js';
@@ -23,6 +24,8 @@ export type { AttachedSearchIndex };
 
 // The saved index's checksum with zlib's native CRC-32 (Node 22.2 and later) rather than a JavaScript loop.
 if (typeof zlibCrc32 === 'function') provideCrc32((bytes) => zlibCrc32(bytes));
+// A build's UTF-8 check with Node's native one rather than a fatal decode of every file.
+provideUtf8Check((bytes) => isUtf8(bytes));
 
 /**
  * Where search indexes are kept: `$XDG_CACHE_HOME/toolhost/search-index`, else
