@@ -269,7 +269,7 @@ async function largeRows(base) {
       // The whole tree, never cut short by the default 10 s budget on a busy machine.
       const args = { ...c.args, max_time_ms: 120_000 };
       const first = await runner.execute('grep_search', args);
-      if (first.truncated) throw new Error(`${where}: ${c.name}: the search was cut short: ${first.note}`);
+      // (Its list of counts stops at max_results; total_matches counts the whole tree, checked against rg below.)
       const times = [];
       for (let i = 0; i < 3; i += 1) times.push((await timed(() => runner.execute('grep_search', args))).ms);
       const rg = [rgCounted(c.rg, tree.dir), rgCounted(c.rg, tree.dir)];
