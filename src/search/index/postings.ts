@@ -180,7 +180,10 @@ export class PostingBuilder {
   #chunk(capacity: number): number {
     const at = this.#arenaTop;
     if (at + 8 + capacity > this.#arena.length) {
-      const grown = new Uint8Array(Math.max(this.#arena.length * 2, at + 8 + capacity));
+      // Doubling while small; past 64 MiB by a quarter, so the arena's slack (and the build's peak
+      // memory, which holds the arena and its frozen copy at once) stays small on a large tree.
+      const length = this.#arena.length;
+      const grown = new Uint8Array(Math.max(length < 64 * 1024 * 1024 ? length * 2 : Math.ceil(length * 1.25), at + 8 + capacity));
       grown.set(this.#arena.subarray(0, at));
       this.#arena = grown;
     }
