@@ -13,14 +13,19 @@ import type { Platform } from '../src/core/types.js';
 import { defaultBudget, IndexOverBudget, type BudgetPassed, type SearchIndexBudget } from '../src/search/index/budget.js';
 import { attachStoredSearchIndex, readSavedIndex, type AttachedSearchIndex, type SearchIndexStorage } from '../src/search/index/attach.js';
 import { provideCrc32, serializeIndex } from '../src/search/index/format.js';
-import { SearchIndex, type IndexParts } from '../src/search/index/search-index.js';
+import { provideUtf8Check, SearchIndex, type IndexParts } from '../src/search/index/search-index.js';
+import { isUtf8 } from 'node:buffer';
 import { buildWorkspaceIndex, searchIndexOf } from '../src/search/index/workspace.js';
 import type { ConfinedNodeFsOptions } from './fs/confined.js';
+import { setTreeWatch } from '../src/search/index/reuse.js';
+import { TreeWatch } from './search-index-watch.js';
 
 export type { AttachedSearchIndex };
 
 // The saved index's checksum with zlib's native CRC-32 (Node 22.2 and later) rather than a JavaScript loop.
 if (typeof zlibCrc32 === 'function') provideCrc32((bytes) => zlibCrc32(bytes));
+// A build's UTF-8 check with Node's native one rather than a fatal decode of every file.
+provideUtf8Check((bytes) => isUtf8(bytes));
 
 /**
  * Where search indexes are kept: `$XDG_CACHE_HOME/toolhost/search-index`, else
@@ -177,9 +182,10 @@ export function buildSearchIndexOffThread(
  * searches changed it. `budget` (default `defaultBudget()`) bounds the index and its build, on
  * either thread: past it no index is set and `capabilities.searchIndex` says why.
  */
-export function attachSearchIndex(platform: Platform, options: { cacheDir?: string; confinement?: ConfinedNodeFsOptions['mode']; budget?: SearchIndexBudget } = {}): AttachedSearchIndex {
+export function attachSearchIndex(platform: Platform, options: { cacheDir?: string; confinement?: ConfinedNodeFsOptions['mode']; budget?: SearchIndexBudget; watch?: boolean } = {}): AttachedSearchIndex {
   const budget = options.budget ?? defaultBudget();
-  return attachStoredSearchIndex(platform, fileIndexStorage(platform.root, options.cacheDir), {
+  const watch = options.watch === false ? undefined : watchSearchTree(platform);
+  const attached = attachStoredSearchIndex(platform, fileIndexStorage(platform.root, options.cacheDir), {
     budget,
     buildElsewhere: (onIndex) =>
       buildSearchIndexOffThread(platform, { ...options, budget }, onIndex)?.catch((error: unknown) => {
@@ -187,4 +193,28 @@ export function attachSearchIndex(platform: Platform, options: { cacheDir?: stri
         throw error;
       }),
   });
+  if (!watch) return attached;
+  return {
+    ready: attached.ready,
+    async close() {
+      try {
+        await attached.close();
+      } finally {
+        setTreeWatch(platform, undefined);
+        watch.close();
+      }
+    },
+  };
+}
+
+/**
+ * Watches `platform`'s root folder tree (see `TreeWatch`) so that a repeated search over an
+ * unchanged tree reuses its walk and its file checks (see `setTreeWatch`); returns the watch (close it
+ * when done). Where the watch cannot vouch (not Linux, not a local filesystem, a broken watch),
+ * searches walk and check every file, as without it.
+ */
+export function watchSearchTree(platform: Platform): TreeWatch {
+  const watch = new TreeWatch(platform.root);
+  setTreeWatch(platform, watch);
+  return watch;
 }

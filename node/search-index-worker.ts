@@ -22,7 +22,8 @@ async function main(data: IndexWorkerData, port: NonNullable<typeof parentPort>)
   let searchSource: ReturnType<typeof createNodeSearchSource> | undefined;
   let built = false;
   try {
-    searchSource = process.platform === 'linux' ? createNodeSearchSource(data.root) : undefined;
+    // No helper thread (a build counts nothing) and no file cache (it reads each file once).
+    searchSource = process.platform === 'linux' ? createNodeSearchSource(data.root, { helper: false, cacheBytes: 0 }) : undefined;
     // Only what a build reads: the root, its fs and its search source.
     const platform = { name: 'node', root: data.root, fs: createConfinedNodeFs(data.root, { mode: data.confinement }), ...(searchSource ? { searchSource } : {}) } as unknown as Platform;
     const index = await buildWorkspaceIndex(platform, data.budget ? { budget: data.budget } : {});

@@ -33,6 +33,8 @@ export interface SearchIndexEngine {
   indexFor(platform: Platform, pattern: SearchPattern): IndexForSearch | undefined;
   /** The listed `files` less those `index` shows cannot match; `keep`: `files` is a kept listing. */
   sift(platform: Platform, index: IndexForSearch, pattern: SearchPattern, files: readonly WalkFile[], maxBytes: number, signal: AbortSignal | undefined, keep: boolean): Promise<SiftedFiles>;
+  /** `platform`'s change count now (its own, else its tree watch's), or undefined when neither vouches for an unchanged tree. */
+  treeGeneration(platform: Platform): number | undefined;
   /** The key of a walk's options (start folder and globs). */
   listingKey(start: string, include: string | undefined, exclude: string | undefined): string;
   /** The listing kept for `key`, when `platform`'s change count has not moved since. */

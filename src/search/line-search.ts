@@ -139,16 +139,17 @@ export async function filesToSearch(
   const exclude = excludeGlob ? compileGlob(excludeGlob, { argName: 'exclude', base }) : undefined;
   const excludeFiles = foldersOnly ? undefined : exclude;
   if (!base) return { files: [{ path: start, rel: basename(start), symlink: false }], capped: false };
-  // Kept listings are the search index's (a search with an index in use asks for reuse).
+  // Kept listings are the search index's (a search with an index in use asks for reuse), while the
+  // platform's change count or its tree watch vouches that nothing changed.
   const engine: SearchIndexEngine | undefined = options.reuse === true ? searchIndexEngine(ctx.platform) : undefined;
-  const reuse = engine !== undefined && options.onFiles === undefined && ctx.platform.changeCount !== undefined;
+  const reuse = engine !== undefined && options.onFiles === undefined && engine.treeGeneration(ctx.platform) !== undefined;
   const key = reuse ? engine.listingKey(start, options.include, options.exclude) : '';
   if (reuse) {
     const known = engine.reusedListing(ctx.platform, key);
     // Shared, sorted, never changed by the search (see KeptListing).
     if (known) return { files: known.files as WalkFile[], capped: known.capped, sorted: true };
   }
-  const generation = reuse ? ctx.platform.changeCount?.() : undefined;
+  const generation = reuse ? engine.treeGeneration(ctx.platform) : undefined;
   const walked = await walkWorkspace({
     fs: ctx.fs,
     root: ctx.platform.root,

@@ -5,7 +5,7 @@ import type { Platform } from '../../core/types.js';
 import { setSearchIndexEngine, type SearchIndexEngine } from '../index-engine.js';
 import type { SearchIndex } from './search-index.js';
 import { indexForSearch, siftWithIndex } from './sift.js';
-import { listingKey, rememberListing, reusedListing } from './reuse.js';
+import { listingKey, rememberListing, reusedListing, treeGeneration } from './reuse.js';
 import { holdSearchIndex, noteSearchIndexOpening, searchIndexOpening } from './workspace.js';
 
 /** The engine over this folder's index: each entry calls through (the modules import each other). */
@@ -13,6 +13,7 @@ export const INDEX_ENGINE: SearchIndexEngine = {
   opening: (platform) => searchIndexOpening(platform),
   indexFor: (platform, pattern) => indexForSearch(platform, pattern),
   sift: (platform, index, pattern, files, maxBytes, signal, keep) => siftWithIndex(platform, index as SearchIndex, pattern, files, maxBytes, signal, keep),
+  treeGeneration: (platform) => treeGeneration(platform),
   listingKey: (start, include, exclude) => listingKey(start, include, exclude),
   reusedListing: (platform, key) => reusedListing(platform, key),
   rememberListing: (platform, key, generation, listing) => rememberListing(platform, key, generation, listing),

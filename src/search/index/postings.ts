@@ -43,39 +43,48 @@ export function forEachId(bytes: Uint8Array, start: number, end: number, each: (
   }
 }
 
+/** Where {@link fileTrigrams} collects keys (grown as needed, kept). */
+let foundScratch = new Uint32Array(1 << 16);
+
 /**
  * The distinct trigram keys of a file's bytes (ASCII letters lower-cased; no trigram that holds a
  * line break, since no match does), in the order first met. `seen` is a zeroed bitmap of
- * {@link KEY_SPACE} bits, zeroed again on return.
+ * {@link KEY_SPACE} bits, zeroed again on return. The keys are a view of a buffer the next call
+ * overwrites: copy them to keep them.
  */
 export function fileTrigrams(bytes: Uint8Array, seen: Uint32Array): Uint32Array {
-  let found = new Uint32Array(Math.min(bytes.length, 4096) + 16);
+  let found = foundScratch;
   let count = 0;
   let key = 0;
   let run = 0;
-  for (let i = 0; i < bytes.length; i += 1) {
-    const b = foldByte(bytes[i] as number);
+  const n = bytes.length;
+  for (let i = 0; i < n; i += 1) {
+    let b = bytes[i] as number;
     if (b === 10 || b === 13) {
       run = 0;
       continue;
     }
+    // foldByte, inline: ASCII letters lower-cased.
+    if (b >= 0x41 && b <= 0x5a) b |= 0x20;
     key = ((key << 8) | b) & 0xffffff;
-    run += 1;
-    if (run < 3) continue;
+    if (++run < 3) continue;
     const word = key >>> 5;
     const bit = 1 << (key & 31);
-    if ((seen[word] as number) & bit) continue;
-    seen[word] = (seen[word] as number) | bit;
+    const had = seen[word] as number;
+    if (had & bit) continue;
+    seen[word] = had | bit;
     if (count === found.length) {
       const grown = new Uint32Array(found.length * 2);
       grown.set(found);
-      found = grown;
+      found = foundScratch = grown;
     }
     found[count++] = key;
   }
-  const keys = found.slice(0, count);
-  for (const k of keys) seen[k >>> 5] = (seen[k >>> 5] as number) & ~(1 << (k & 31));
-  return keys;
+  for (let i = 0; i < count; i += 1) {
+    const k = found[i] as number;
+    seen[k >>> 5] = (seen[k >>> 5] as number) & ~(1 << (k & 31));
+  }
+  return found.subarray(0, count);
 }
 
 /** A fresh bitmap for {@link fileTrigrams}. */
@@ -171,7 +180,10 @@ export class PostingBuilder {
   #chunk(capacity: number): number {
     const at = this.#arenaTop;
     if (at + 8 + capacity > this.#arena.length) {
-      const grown = new Uint8Array(Math.max(this.#arena.length * 2, at + 8 + capacity));
+      // Doubling while small; past 64 MiB by a quarter, so the arena's slack (and the build's peak
+      // memory, which holds the arena and its frozen copy at once) stays small on a large tree.
+      const length = this.#arena.length;
+      const grown = new Uint8Array(Math.max(length < 64 * 1024 * 1024 ? length * 2 : Math.ceil(length * 1.25), at + 8 + capacity));
       grown.set(this.#arena.subarray(0, at));
       this.#arena = grown;
     }

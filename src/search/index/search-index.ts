@@ -54,10 +54,22 @@ export interface ReadFile {
 
 const fatalUtf8 = new TextDecoder('utf-8', { fatal: true });
 
+/** A native UTF-8 check the host provided ({@link provideUtf8Check}), used instead of a fatal decode. */
+let nativeIsUtf8: ((bytes: Uint8Array) => boolean) | undefined;
+
+/**
+ * Gives the index's build a native UTF-8 validity check (Node's `buffer.isUtf8`, SIMD, instead of
+ * decoding every file to a string it drops): `toolhost/node` provides it.
+ */
+export function provideUtf8Check(check: (bytes: Uint8Array) => boolean): void {
+  nativeIsUtf8 = check;
+}
+
 /** The kind a search would find: binary when a NUL is in the first 8 KiB or the bytes are not UTF-8. */
 function kindOf(bytes: Uint8Array): FileKind {
   const sniff = Math.min(bytes.length, SNIFF_BYTES);
   for (let i = 0; i < sniff; i += 1) if (bytes[i] === 0) return FileKind.Binary;
+  if (nativeIsUtf8) return nativeIsUtf8(bytes) ? FileKind.Text : FileKind.Binary;
   try {
     fatalUtf8.decode(bytes);
     return FileKind.Text;
@@ -192,7 +204,7 @@ export class SearchIndex {
     this.#stats.set([file.stat.size, file.stat.mtimeMs, file.stat.ctimeMs, file.stat.ino], id * 4);
     const entry = describe(file, this.racyMs);
     this.#flags[id] = entry.flags;
-    const keys = entry.kind === FileKind.Text ? fileTrigrams(file.bytes as Uint8Array, trigramBitmapShared()).sort() : new Uint32Array(0);
+    const keys = entry.kind === FileKind.Text ? fileTrigrams(file.bytes as Uint8Array, trigramBitmapShared()).slice().sort() : new Uint32Array(0);
     this.#overlay.set(id, keys);
     this.#overlayKeys += keys.length;
     this.#ids.set(file.path, id);

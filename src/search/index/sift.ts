@@ -8,6 +8,8 @@ import { patternTree, type SearchPattern } from '../dialect.js';
 import { planOf, type TrigramPlan } from './plan.js';
 import { FileKind, sameStat, type IndexedFile, type SearchIndex } from './search-index.js';
 import { identityOf, refreshIndexed, searchIndexOf } from './workspace.js';
+import { treeGeneration } from './reuse.js';
+import { needleOf } from '../source-cache.js';
 
 /** Plans of the patterns searched lately, by pattern and flags. */
 const plans = new Map<string, TrigramPlan>();
@@ -101,22 +103,66 @@ interface Verdicts {
   binary: number;
   /** Trusted text files: their positions in the listing, by path. */
   text: Map<string, number>;
+  /** Per needle (see {@link needleAbsent}), the large trusted text files read for it: true when it is not in them. */
+  needles: Map<string, Map<string, boolean>>;
+}
+
+/** Trusted text candidates this large or larger are read once per kept verdicts for the pattern's needle (see {@link needleAbsent}). */
+const NEEDLE_MEMO_MIN_BYTES = 64 * 1024;
+/** Needles remembered per kept verdicts (the oldest forgotten first). */
+const NEEDLE_MEMO_KEYS = 8;
+/** The buffer the needle check reads into (grown to the largest file read). */
+let scratch = new Uint8Array(0);
+
+/**
+ * Whether the trusted text file `path` (indexed as `entry`) lacks `needle` (the bytes every match of
+ * the pattern holds, see `needleOf`), so it cannot match: known from an earlier search with the same
+ * `verdicts` (the same listing, index version and tree change count, so the file is unchanged since),
+ * else read now through the platform's search source when it is large (a trigram plan cannot rule out
+ * a large file: it holds most trigrams) and its identity read is the one indexed. False when unknown.
+ */
+function needleAbsent(platform: Platform, verdicts: Verdicts | undefined, needle: Uint8Array | undefined, path: string, entry: IndexedFile): boolean {
+  const source = platform.searchSource;
+  if (!verdicts || !needle || !source || entry.stat.size < NEEDLE_MEMO_MIN_BYTES) return false;
+  let key = '';
+  for (const byte of needle) key += String.fromCharCode(byte);
+  let memo = verdicts.needles.get(key);
+  if (memo) verdicts.needles.delete(key);
+  else memo = new Map();
+  verdicts.needles.set(key, memo);
+  if (verdicts.needles.size > NEEDLE_MEMO_KEYS) verdicts.needles.delete(verdicts.needles.keys().next().value as string);
+  const known = memo.get(path);
+  if (known !== undefined) return known;
+  let read: ReturnType<typeof source.read>;
+  try {
+    read = source.read(path, entry.stat.size, (size) => (scratch.length >= size ? scratch : (scratch = new Uint8Array(size))).subarray(0, size));
+  } catch {
+    return false;
+  }
+  // Only bytes of the file as indexed (and verified) vouch for it.
+  if (!read || !sameStat(read.stat, entry.stat) || read.bytes.length !== entry.stat.size) return false;
+  const absent = source.indexOf(read.bytes, needle, 0) === -1;
+  memo.set(path, absent);
+  return absent;
 }
 
 // Per kept listing (the array itself, shared by the searches that reuse it): its last verdicts.
 const verdictsOf = new WeakMap<readonly WalkFile[], Verdicts>();
 
 /** The sift of a kept listing from its verdicts: only the candidates among its trusted text files are looked up. */
-function siftFromVerdicts(platform: Platform, verdicts: Verdicts, files: readonly WalkFile[], candidates: Set<string> | undefined): Sifted {
+function siftFromVerdicts(platform: Platform, verdicts: Verdicts, files: readonly WalkFile[], candidates: Set<string> | undefined, pattern: SearchPattern): Sifted {
   const positions = [...verdicts.scanned];
   let hits = 0;
   if (candidates === undefined) {
     for (const at of verdicts.text.values()) positions.push(at);
     hits = verdicts.text.size;
   } else {
+    const needle = needleOf(pattern);
     for (const path of candidates) {
       const at = verdicts.text.get(path);
       if (at === undefined) continue;
+      const entry = needle ? verdicts.index.file(path) : undefined;
+      if (entry && needleAbsent(platform, verdicts, needle, path, entry)) continue;
       positions.push(at);
       hits += 1;
     }
@@ -129,7 +175,7 @@ function siftFromVerdicts(platform: Platform, verdicts: Verdicts, files: readonl
 /** The kept verdicts of `files` when still valid for `index` (same index, version, change count and size limit). */
 function currentVerdicts(platform: Platform, index: SearchIndex, files: readonly WalkFile[], maxBytes: number): Verdicts | undefined {
   const verdicts = verdictsOf.get(files);
-  const generation = platform.changeCount?.();
+  const generation = treeGeneration(platform);
   if (!verdicts || generation === undefined) return undefined;
   if (verdicts.index !== index || verdicts.version !== index.version || verdicts.generation !== generation || verdicts.maxBytes !== maxBytes) return undefined;
   return verdicts;
@@ -163,11 +209,12 @@ export async function siftWithIndex(
   // meanwhile cannot pair one file's new identity with its old trigrams.
   const candidates = candidatesOf(index, pattern, plan);
   const known = keep ? currentVerdicts(platform, index, files, maxBytes) : undefined;
-  if (known) return siftFromVerdicts(platform, known, files, candidates);
-  const generation = keep ? platform.changeCount?.() : undefined;
+  if (known) return siftFromVerdicts(platform, known, files, candidates, pattern);
+  const generation = keep ? treeGeneration(platform) : undefined;
   const version = index.version;
   const verdicts: Verdicts | undefined =
-    generation === undefined ? undefined : { index, version, generation, maxBytes, scanned: [], stale: [], binary: 0, text: new Map() };
+    generation === undefined ? undefined : { index, version, generation, maxBytes, scanned: [], stale: [], binary: 0, text: new Map(), needles: new Map() };
+  const needle = verdicts && candidates !== undefined ? needleOf(pattern) : undefined;
   const entries: Array<IndexedFile | undefined> = files.map((file) => index.file(file.path));
   const out: Sifted = { scan: [], text: 0, binary: 0 };
   const stale: string[] = [];
@@ -196,13 +243,13 @@ export async function siftWithIndex(
     } else if (entry.kind === FileKind.Binary) out.binary += 1;
     else {
       verdicts?.text.set(file.path, i);
-      if (candidates === undefined || candidates.has(file.path)) out.scan.push(file);
+      if ((candidates === undefined || candidates.has(file.path)) && !needleAbsent(platform, verdicts, needle, file.path, entry)) out.scan.push(file);
       else out.text += 1;
     }
   }
   refreshIndexed(platform, stale);
   // Kept only when nothing moved while the files were checked (the loop may have yielded).
-  if (verdicts && platform.changeCount?.() === generation && index.version === version) {
+  if (verdicts && treeGeneration(platform) === generation && index.version === version) {
     verdicts.stale = stale;
     verdicts.binary = out.binary;
     verdictsOf.set(files, verdicts);

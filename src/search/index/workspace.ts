@@ -1,11 +1,12 @@
 // The search index of a platform's workspace: building it through the platform's own reads, keeping
 // it per platform, and bringing files a search found changed up to date after that search.
-import type { Platform, SearchFileStat } from '../../core/types.js';
+import type { Platform, SearchFileStat, SearchSource } from '../../core/types.js';
 import { walkWorkspace } from '../../fs/walk.js';
 import { throwIfAborted, yieldToEventLoop, YIELD_INTERVAL_MS } from '../../fs/abort.js';
 import { watchToolWrites } from '../../core/write-watch.js';
 import { commitWorkOf, indexingFs, type CommitTarget, type CommitWork } from './commit.js';
 import { budgetNote, type SearchIndexBudget } from './budget.js';
+import { treeWatchOf } from './reuse.js';
 import { MAX_INDEXED_FILE_BYTES, SearchIndex, SearchIndexBuilder, sameStat, type ReadFile } from './search-index.js';
 
 /** Files read at once while building. */
@@ -57,6 +58,7 @@ export async function readForIndex(platform: Platform, path: string): Promise<Re
  * rounds. `holding(bytes)` is told the bytes of each round before they are handed on (it throws to stop).
  */
 async function readAll(platform: Platform, paths: readonly string[], each: (file: ReadFile) => void, signal?: AbortSignal, holding?: (bytes: number) => void): Promise<void> {
+  if (platform.searchSource) return readAllFromSource(platform.searchSource, paths, each, signal, holding);
   let lastYield = Date.now();
   for (let i = 0; i < paths.length; i += READ_CONCURRENCY) {
     throwIfAborted(signal);
@@ -68,6 +70,53 @@ async function readAll(platform: Platform, paths: readonly string[], each: (file
     holding?.(reads.reduce((sum, file) => sum + (file?.bytes?.length ?? 0), 0));
     for (const file of reads) if (file) each(file);
   }
+}
+
+/** The buffer {@link readFromSource} reads into (grown to the largest file, kept for the build). */
+let scratch = new Uint8Array(1 << 20);
+
+/**
+ * Reads one file for the index through a search source (synchronous, no thread-pool round trip):
+ * its identity before the read (`stat`), the read (whose own `fstat` must agree) and after. The bytes
+ * are a view of a buffer the next read overwrites: `each` must be done with them when it returns.
+ */
+function readFromSource(source: SearchSource, path: string): ReadFile | undefined {
+  const readAt = Date.now();
+  const stat = source.stat(path);
+  if (!stat) return undefined;
+  let bytes: Uint8Array | undefined;
+  let steady = true;
+  if (stat.size <= MAX_INDEXED_FILE_BYTES) {
+    try {
+      // Read to its size exactly: the source then reads it whole (no binary sniff first).
+      const read = source.read(path, stat.size, (size) => (scratch.length >= size ? scratch : (scratch = new Uint8Array(size))).subarray(0, size));
+      if (read) {
+        bytes = read.bytes;
+        steady = sameStat(stat, read.stat);
+      }
+    } catch {
+      bytes = undefined;
+    }
+  }
+  const after = source.stat(path);
+  return { path, stat, readAt, bytes, steady: steady && after !== undefined && sameStat(stat, after) && (bytes === undefined || bytes.length === stat.size) };
+}
+
+/** {@link readAll} through a search source: one file at a time, synchronously, the event loop turning every {@link YIELD_INTERVAL_MS}. */
+async function readAllFromSource(source: SearchSource, paths: readonly string[], each: (file: ReadFile) => void, signal?: AbortSignal, holding?: (bytes: number) => void): Promise<void> {
+  throwIfAborted(signal);
+  let lastYield = Date.now();
+  for (const path of paths) {
+    if (Date.now() - lastYield >= YIELD_INTERVAL_MS) {
+      await yieldToEventLoop();
+      throwIfAborted(signal);
+      lastYield = Date.now();
+    }
+    const file = readFromSource(source, path);
+    holding?.(file?.bytes?.length ?? 0);
+    if (file) each(file);
+  }
+  throwIfAborted(signal);
 }
 
 /**
@@ -155,9 +204,17 @@ export function noteSearchIndexOpening(platform: Platform, read: Promise<unknown
   });
 }
 
-/** The reading of `platform`'s saved index under way (a promise that never rejects), or undefined when none is. */
+/**
+ * What a search of `platform` waits for before it looks at the index: the reading of its saved index
+ * under way, and, when its tree is watched, the watch's `settled` (every change completed before the
+ * search started counted); a promise that never rejects, or undefined when there is nothing to wait for.
+ */
 export function searchIndexOpening(platform: Platform): Promise<unknown> | undefined {
-  return opening.get(platform);
+  const read = opening.get(platform);
+  const watch = holders.has(platform) ? treeWatchOf(platform) : undefined;
+  if (!watch) return read;
+  const settled = watch.settled().catch(() => undefined);
+  return read ? Promise.all([read, settled]) : settled;
 }
 
 /** The search index searches of `platform` use (undefined: none; they scan every listed file). */

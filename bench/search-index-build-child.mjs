@@ -1,0 +1,27 @@
+// Builds one workspace's search index the way a Node platform does (node/search-index-worker.js on a
+// worker thread: walk, reads, trigrams, serialization, save) in a process of its own, so its peak
+// resident memory is the build's alone. Prints one JSON line: `{ ms, savedMs, maxRssBytes }`, `ms`
+// from the thread's start until its index reached this thread, `savedMs` until the index file was written.
+// Usage: node bench/search-index-build-child.mjs <root> <cacheDir>
+import { Worker } from 'node:worker_threads';
+
+const [root, cacheDir] = process.argv.slice(2);
+const started = performance.now();
+const worker = new Worker(new URL('../dist/node/search-index-worker.js', import.meta.url), { workerData: { root, cacheDir } });
+let ms;
+worker.on('message', (message) => {
+  if (message.type === 'parts') ms = performance.now() - started;
+  else if (message.type === 'saved') {
+    const savedMs = performance.now() - started;
+    // maxRSS is in kibibytes.
+    console.log(JSON.stringify({ ms, savedMs, maxRssBytes: process.resourceUsage().maxRSS * 1024 }));
+    process.exit(0);
+  } else {
+    console.error(`the index build failed: ${JSON.stringify(message)}`);
+    process.exit(1);
+  }
+});
+worker.on('error', (error) => {
+  console.error(error);
+  process.exit(1);
+});
