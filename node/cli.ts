@@ -705,7 +705,8 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
         root,
         ...(parsed.stateDir === undefined ? {} : { stateDir: resolve(cwd, parsed.stateDir) }),
         ...(shared === undefined ? {} : { state: shared }),
-        ...(parsed.searchIndex ? { searchIndex: true } : {}),
+        // `call` searches once: watching the tree for the next search would only cost.
+        ...(parsed.searchIndex ? { searchIndex: command === 'call' ? { watch: false } : true } : {}),
       });
     // `call` runs one call and exits: its search keeps no file contents and starts no helper thread,
     // and keeps no directory listings unless a search index is to be built from them.

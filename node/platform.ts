@@ -110,8 +110,11 @@ export interface NodePlatformOptions {
    * `maxBuildBytes` (default 448 MiB); a build that would pass one stops early, and an index that
    * outgrows its size through writes is dropped: searches then scan, and `capabilities.searchIndex`
    * (`{ state: 'building' | 'ready' | 'off', note? }`) says which budget was passed and what to set.
+   * On Linux the root's folders are watched (inotify) so that a repeated search of an unchanged tree
+   * stats no file; `watch: false` leaves that out (a process that searches once: every listed file is
+   * then checked, as off Linux).
    */
-  searchIndex?: boolean | { cacheDir?: string; maxIndexBytes?: number; maxBuildBytes?: number };
+  searchIndex?: boolean | { cacheDir?: string; maxIndexBytes?: number; maxBuildBytes?: number; watch?: boolean };
 }
 
 /** A URL prefix of the network policy: the start of an absolute http(s) URL, such as `https://api.example.com/v1/`. */
@@ -166,7 +169,7 @@ const NODE_PLATFORM_RULES: OptionRules = {
   }),
   fetch: is.function,
   fileLocks: is.anyOf('true, false or { dir?, staleMs? }', is.boolean, is.options({ dir: is.path, staleMs: is.positiveMs })),
-  searchIndex: is.anyOf('true, false or { cacheDir?, maxIndexBytes?, maxBuildBytes? }', is.boolean, is.options({ cacheDir: is.path, maxIndexBytes: INDEX_BYTES, maxBuildBytes: INDEX_BYTES })),
+  searchIndex: is.anyOf('true, false or { cacheDir?, maxIndexBytes?, maxBuildBytes?, watch? }', is.boolean, is.options({ cacheDir: is.path, maxIndexBytes: INDEX_BYTES, maxBuildBytes: INDEX_BYTES, watch: is.boolean })),
 };
 
 /** What a call on a disposed platform answers (`unavailable`). */
@@ -372,6 +375,7 @@ export function createNodePlatform(options: NodePlatformOptions = {}): Platform 
         ...(indexOption.cacheDir === undefined ? {} : { cacheDir: indexOption.cacheDir }),
         budget: budgetOf(indexOption, 'createNodePlatform'),
         ...(options.confinement === undefined ? {} : { confinement: options.confinement }),
+        ...(indexOption.watch === undefined ? {} : { watch: indexOption.watch }),
       })
     : undefined;
   return platform;

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Platform } from '../src/core/types.js';
 import { ToolRunner } from '../src/runner.js';
 import { searchIndexOf } from '../src/search/index/workspace.js';
+import { treeWatchOf } from '../src/search/index/reuse.js';
 import { BuiltinTools } from '../src/tools/index.js';
 import { withTimerWatch } from '../test/support/timer-watch.js';
 import { createNodePlatform } from './platform.js';
@@ -105,5 +106,28 @@ describe('createNodePlatform({ searchIndex })', () => {
   it('refuses searchIndex with an in-memory workspace, and a bad value, as the host mistakes they are', () => {
     expect(() => createNodePlatform({ inMemory: true, searchIndex: true })).toThrow(TypeError);
     expect(() => createNodePlatform({ root, searchIndex: 'yes' as unknown as boolean })).toThrow(/searchIndex/);
+  });
+});
+
+describe('createNodePlatform({ searchIndex: { watch } })', () => {
+  it('watches the tree by default on Linux, and not with watch: false (every listed file is then checked)', async () => {
+    const watched = createNodePlatform({ root, searchIndex: { cacheDir: join(base, 'cache-watch') } });
+    const unwatched = createNodePlatform({ root, searchIndex: { cacheDir: join(base, 'cache-nowatch'), watch: false } });
+    try {
+      expect(treeWatchOf(watched) !== undefined).toBe(process.platform === 'linux');
+      expect(treeWatchOf(unwatched)).toBeUndefined();
+      // Both answer as a plain scan.
+      const args = { pattern: 'zebraCrossing', dir_path: root, output_mode: 'count' };
+      const plain = await new ToolRunner({ platform: createNodePlatform({ root }), tools: BuiltinTools.all() }).execute('grep_search', args);
+      expect(await new ToolRunner({ platform: watched, tools: BuiltinTools.all() }).execute('grep_search', args)).toEqual(plain);
+      expect(await new ToolRunner({ platform: unwatched, tools: BuiltinTools.all() }).execute('grep_search', args)).toEqual(plain);
+    } finally {
+      await watched.dispose();
+      await unwatched.dispose();
+    }
+  });
+
+  it('refuses a watch that is not a boolean, naming the option', () => {
+    expect(() => createNodePlatform({ root, searchIndex: { watch: 'yes' as unknown as boolean } })).toThrow(/searchIndex\.watch/);
   });
 });
