@@ -115,15 +115,11 @@ const NEEDLE_MEMO_KEYS = 8;
 let scratch = new Uint8Array(0);
 
 /**
- * Whether the trusted text file `path` (indexed as `entry`) lacks `needle` (the bytes every match of
- * the pattern holds, see `needleOf`), so it cannot match: known from an earlier search with the same
- * `verdicts` (the same listing, index version and tree change count, so the file is unchanged since),
- * else read now through the platform's search source when it is large (a trigram plan cannot rule out
- * a large file: it holds most trigrams) and its identity read is the one indexed. False when unknown.
+ * The memo of `needle` in `verdicts` (which large trusted text files lack it), made the newest of the
+ * {@link NEEDLE_MEMO_KEYS} kept; undefined without verdicts or a needle. Looked up once per search.
  */
-function needleAbsent(platform: Platform, verdicts: Verdicts | undefined, needle: Uint8Array | undefined, path: string, entry: IndexedFile): boolean {
-  const source = platform.searchSource;
-  if (!verdicts || !needle || !source || entry.stat.size < NEEDLE_MEMO_MIN_BYTES) return false;
+function needleMemo(verdicts: Verdicts | undefined, needle: Uint8Array | undefined): Map<string, boolean> | undefined {
+  if (!verdicts || !needle) return undefined;
   let key = '';
   for (const byte of needle) key += String.fromCharCode(byte);
   let memo = verdicts.needles.get(key);
@@ -131,6 +127,20 @@ function needleAbsent(platform: Platform, verdicts: Verdicts | undefined, needle
   else memo = new Map();
   verdicts.needles.set(key, memo);
   if (verdicts.needles.size > NEEDLE_MEMO_KEYS) verdicts.needles.delete(verdicts.needles.keys().next().value as string);
+  return memo;
+}
+
+/**
+ * Whether the trusted text file `path` (indexed as `entry`) lacks `needle` (the bytes every match of
+ * the pattern holds, see `needleOf`), so it cannot match: known from an earlier search with the same
+ * verdicts (`memo`, see {@link needleMemo}: the same listing, index version and tree change count, so
+ * the file is unchanged since), else read now through the platform's search source when it is large
+ * (a trigram plan cannot rule out a large file: it holds most trigrams) and its identity read is the
+ * one indexed. False when unknown.
+ */
+function needleAbsent(platform: Platform, memo: Map<string, boolean> | undefined, needle: Uint8Array | undefined, path: string, entry: IndexedFile): boolean {
+  const source = platform.searchSource;
+  if (!memo || !needle || !source || entry.stat.size < NEEDLE_MEMO_MIN_BYTES) return false;
   const known = memo.get(path);
   if (known !== undefined) return known;
   let read: ReturnType<typeof source.read>;
@@ -158,11 +168,12 @@ function siftFromVerdicts(platform: Platform, verdicts: Verdicts, files: readonl
     hits = verdicts.text.size;
   } else {
     const needle = needleOf(pattern);
+    const memo = needleMemo(verdicts, needle);
     for (const path of candidates) {
       const at = verdicts.text.get(path);
       if (at === undefined) continue;
       const entry = needle ? verdicts.index.file(path) : undefined;
-      if (entry && needleAbsent(platform, verdicts, needle, path, entry)) continue;
+      if (entry && needleAbsent(platform, memo, needle, path, entry)) continue;
       positions.push(at);
       hits += 1;
     }
@@ -215,6 +226,7 @@ export async function siftWithIndex(
   const verdicts: Verdicts | undefined =
     generation === undefined ? undefined : { index, version, generation, maxBytes, scanned: [], stale: [], binary: 0, text: new Map(), needles: new Map() };
   const needle = verdicts && candidates !== undefined ? needleOf(pattern) : undefined;
+  const memo = needleMemo(verdicts, needle);
   const entries: Array<IndexedFile | undefined> = files.map((file) => index.file(file.path));
   const out: Sifted = { scan: [], text: 0, binary: 0 };
   const stale: string[] = [];
@@ -243,7 +255,7 @@ export async function siftWithIndex(
     } else if (entry.kind === FileKind.Binary) out.binary += 1;
     else {
       verdicts?.text.set(file.path, i);
-      if ((candidates === undefined || candidates.has(file.path)) && !needleAbsent(platform, verdicts, needle, file.path, entry)) out.scan.push(file);
+      if ((candidates === undefined || candidates.has(file.path)) && !needleAbsent(platform, memo, needle, file.path, entry)) out.scan.push(file);
       else out.text += 1;
     }
   }
