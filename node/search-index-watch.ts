@@ -6,9 +6,8 @@
 import * as fs from 'node:fs';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ALWAYS_SKIPPED_DIRS } from '../src/fs/walk.js';
 
-/** Folder names a search's walk never enters (see `ALWAYS_SKIPPED_DIRS`): not watched. */
-const SKIPPED = new Set(['.git', 'node_modules']);
 /** Folders watched at most; a tree with more is not watched (searches check every file, as without a watch). */
 const MAX_WATCHED_DIRS = 50_000;
 /**
@@ -188,7 +187,7 @@ export class TreeWatch {
       // Gone or unreadable since: its parent's event (or the walk) tells the rest.
       return;
     }
-    for (const entry of entries) if (entry.isDirectory() && !SKIPPED.has(entry.name)) this.#pending.push(join(path, entry.name));
+    for (const entry of entries) if (entry.isDirectory() && !ALWAYS_SKIPPED_DIRS.has(entry.name)) this.#pending.push(join(path, entry.name));
   }
 
   /** Adds the watch of one folder (the watch comes before its listing); false when it is gone or not a folder. */
@@ -245,7 +244,7 @@ export class TreeWatch {
 
   /** Brings the watch of `path` in line with what is there now: a new or replaced folder is watched (with all under it), a gone one unwatched. */
   #recheck(path: string): void {
-    if (path !== this.#root && SKIPPED.has(path.slice(path.lastIndexOf('/') + 1))) return;
+    if (path !== this.#root && ALWAYS_SKIPPED_DIRS.has(path.slice(path.lastIndexOf('/') + 1))) return;
     const stats = fs.lstatSync(path, { throwIfNoEntry: false });
     const known = this.#dirs.get(path);
     if (known && stats?.isDirectory() && stats.ino === known.ino) return;
