@@ -9,7 +9,7 @@
  * const platform = createWebPlatform({ workspace: 'my-project', searchIndex: webSearchIndex() });
  * ```
  */
-import { budgetOf, DEFAULT_MAX_BUILD_BYTES, DEFAULT_MAX_INDEX_BYTES } from '../src/search/index/budget.js';
+import { budgetOf } from '../src/search/index/budget.js';
 import { searchIndexStatus } from '../src/search/index/workspace.js';
 import { describeValue } from '../src/core/options.js';
 import { SEARCH_INDEX, type WebSearchIndex } from './platform.js';
@@ -35,13 +35,7 @@ export function webSearchIndex(options: WebSearchIndexOptions = {}): WebSearchIn
   }
   const unknown = Object.keys(options).find((key) => key !== 'maxIndexBytes' && key !== 'maxBuildBytes');
   if (unknown !== undefined) throw new TypeError(`webSearchIndex: ${unknown} is not an option; webSearchIndex takes { maxIndexBytes?, maxBuildBytes? }`);
-  for (const [name, fallback] of [['maxIndexBytes', DEFAULT_MAX_INDEX_BYTES], ['maxBuildBytes', DEFAULT_MAX_BUILD_BYTES]] as const) {
-    const value: unknown = options[name];
-    if (value !== undefined && (typeof value !== 'number' || !Number.isFinite(value) || value <= 0)) {
-      throw new TypeError(`webSearchIndex: ${name} must be a number of bytes above 0 (such as ${fallback}, the default), not ${describeValue(value)}`);
-    }
-  }
-  const budget = budgetOf(options, 'webSearchIndex');
+  const budget = budgetOf(options, 'webSearchIndex', '');
   return {
     [SEARCH_INDEX]: {
       attach: (platform, factory, workspace, loaded) => {

@@ -3,6 +3,8 @@
 // bound of the whole), and an index that grows past its size through updates is dropped; the
 // workspace then scans, as without an index, and its capabilities say which budget was passed.
 
+import { describeValue } from '../../core/options.js';
+
 /**
  * Default bound on an index's size (its serialized bytes, about what it holds in memory): 256 MiB.
  * An index takes about 8% of the text it indexes (a 109 MiB tree of 5,700 files gives 8.7 MiB) plus
@@ -37,16 +39,17 @@ export function defaultBudget(): SearchIndexBudget {
 /**
  * The budget of `option` (`searchIndex` as the host gave it: `true` or an object with optional
  * `maxIndexBytes` / `maxBuildBytes`), defaults for what it leaves out. A value that is not a finite
- * number above zero is the host's mistake: a TypeError naming the option (`who`: the factory).
+ * number above zero is the host's mistake: a TypeError naming the option (`who`: the factory; `path`:
+ * what the bound is reached by in its call, `searchIndex.` for a platform option).
  */
-export function budgetOf(option: unknown, who: string): SearchIndexBudget {
+export function budgetOf(option: unknown, who: string, path = 'searchIndex.'): SearchIndexBudget {
   const budget = defaultBudget();
   if (typeof option !== 'object' || option === null) return budget;
   for (const name of ['maxIndexBytes', 'maxBuildBytes'] as const) {
     const value = (option as Record<string, unknown>)[name];
     if (value === undefined) continue;
     if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-      throw new TypeError(`${who}: searchIndex.${name} must be a number of bytes above 0 (such as ${name === 'maxIndexBytes' ? DEFAULT_MAX_INDEX_BYTES : DEFAULT_MAX_BUILD_BYTES}, the default), not ${typeof value === 'string' ? JSON.stringify(value) : String(value)}`);
+      throw new TypeError(`${who}: ${path}${name} must be a number of bytes above 0 (such as ${name === 'maxIndexBytes' ? DEFAULT_MAX_INDEX_BYTES : DEFAULT_MAX_BUILD_BYTES}, the default), not ${describeValue(value)}`);
     }
     budget[name] = value;
   }
