@@ -26,6 +26,12 @@ interface WorkerConfig {
   csp?: boolean;
   /** Count IndexedDB puts and deletes once `arm_crash_point` arms it, and stop the thread at the chosen one. */
   crashPoints?: boolean;
+  /**
+   * With crashPoints: a URL that never answers. The thread stops at its crash point in a synchronous
+   * request to it (blocked, not spinning, so a browser holding several stopped workers leaves the CPUs
+   * to the rest); without it, the thread spins there.
+   */
+  crashHold?: string;
 }
 
 const config = JSON.parse(self.name || '{}') as WorkerConfig;
@@ -53,6 +59,7 @@ if (config.crashPoints) {
           channel.postMessage({ at: crash.at, what });
           // The thread stops here, before this write is made: its transaction never commits, and nothing
           // after it runs. The test closes or kills the browser meanwhile.
+          if (config.crashHold) holdThread(config.crashHold);
           for (;;) {
             // spin
           }
@@ -60,6 +67,16 @@ if (config.crashPoints) {
       }
       return original.apply(this, args);
     };
+  }
+}
+/** Blocks the thread in a synchronous request to `url` (a server that never answers); returns only if the request fails. */
+function holdThread(url: string): void {
+  try {
+    const request = new XMLHttpRequest();
+    request.open('GET', url, false);
+    request.send();
+  } catch {
+    // the request failed: the caller spins instead
   }
 }
 if (config.noIdb) Object.defineProperty(globalThis, 'indexedDB', { value: undefined, configurable: true });
