@@ -11,9 +11,14 @@ const ROUNDS = 12;
 const WRITERS = 6;
 /** Each call's deadline: generous, so interrupted commits are resolved after the restart even on a busy machine. */
 const CALL_MS = 15_000;
-/** Every third round Redis stays down this long, past the deadline of the calls of that round ({@link OUTAGE_CALL_MS}). */
-const OUTAGE_MS = 2_500;
-const OUTAGE_CALL_MS = 1_200;
+/**
+ * Every third round Redis stays down this long, past the deadline of the calls of that round
+ * ({@link OUTAGE_CALL_MS}): every call in flight at the kill started before it, so its deadline passes
+ * while Redis is down, with a second to spare for a busy machine's late timers.
+ */
+const OUTAGE_MS = 1_500;
+const OUTAGE_CALL_MS = 500;
+const LOCK_TTL_MS = 500;
 
 let server: TestRedisServer;
 let state: RedisStateStore;
@@ -21,7 +26,9 @@ let state: RedisStateStore;
 beforeAll(async () => {
   // appendonly yes + appendfsync always: a commit Redis answered is on disk, and survives kill -9.
   server = await startRedisServer({ durable: true });
-  state = createRedisStateStore({ url: server.url, prefix: 'kill:', lockTtlMs: 1_000 });
+  // A short lease: a lock left by a call the kill cut off holds its conversation until the lease ends,
+  // which most rounds wait for once (the leases of live calls are renewed every third of it).
+  state = createRedisStateStore({ url: server.url, prefix: 'kill:', lockTtlMs: LOCK_TTL_MS });
 });
 
 afterAll(async () => {
