@@ -140,11 +140,28 @@ async function snapshot(root: string): Promise<Array<[string, string | null]>> {
   return out.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
-describe.each([
+/** How many kill points of a test run at once (the two tests run side by side too). */
+const POINTS_AT_ONCE = 3;
+
+/** `run` on every item, at most `limit` at a time; answers the results in the items' order. */
+async function inTurn<T, R>(items: readonly T[], limit: number, run: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await run(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  return results;
+}
+
+describe.concurrent.each([
   ['the Node platform’s own atomic writes', '0'],
   ['a temporary file then a rename per file', '1'],
 ])('rewind killed (SIGKILL) at a write, with %s', (_label, generic) => {
-  it('leaves the workspace exactly as before the whole rewind or as after it, once a new process opens the store', async () => {
+  it('leaves the workspace exactly as before the whole rewind or as after it, once a new process opens the store', async ({ expect }) => {
     // The reference: an uninterrupted rewind, its number of writes and the workspace before and after it.
     const reference = await setUp(`reference-${generic}`);
     const before = await snapshot(reference.root);
@@ -156,9 +173,9 @@ describe.each([
     expect(after.filter(([path]) => /^\/f\d+\.txt$/.test(path))).toEqual(Array.from({ length: FILES }, (_, i) => [`/f${i}.txt`, initial(i)]).sort(([a], [b]) => (a! < b! ? -1 : 1)));
 
     // Kill points: the first writes (the record of the rewind under way among them), spread over the file writes, the last ones.
+    // Each has a workspace and a store of its own, so several run at once, their child processes side by side.
     const points = [...new Set([1, 2, ...Array.from({ length: 4 }, (_, i) => Math.round(((i + 1) * total!) / 5) + i), total! - 1, total!])];
-    const outcomes: string[] = [];
-    for (const point of points) {
+    const outcomes = await inTurn(points, POINTS_AT_ONCE, async (point): Promise<string> => {
       const round = await setUp(`kill-${generic}-${point}`);
       expect(await snapshot(round.root)).toEqual(before);
       expect(await runChild({ ROOT: round.root, STORE: round.store, ACTION: 'rewind', GENERIC: generic, PAUSE: String(point) })).toBe(`paused ${point}`);
@@ -166,17 +183,16 @@ describe.each([
       const now = await snapshot(round.root);
       expect(opened.underWay, `kill before write ${point}`).toBe(0);
       if (now.length === before.length && JSON.stringify(now) === JSON.stringify(before)) {
-        outcomes.push('before');
         expect(opened.turns, `kill before write ${point}`).toEqual([[1, 'mutate', 42]]);
-      } else {
-        outcomes.push('after');
-        expect(now, `kill before write ${point}: neither the before nor the after state`).toEqual(after);
-        expect(opened.turns, `kill before write ${point}`).toEqual([
-          [1, 'mutate', 42],
-          [2, 'rewind', 42],
-        ]);
+        return 'before';
       }
-    }
+      expect(now, `kill before write ${point}: neither the before nor the after state`).toEqual(after);
+      expect(opened.turns, `kill before write ${point}`).toEqual([
+        [1, 'mutate', 42],
+        [2, 'rewind', 42],
+      ]);
+      return 'after';
+    });
     // Killed before its record was stored: nothing; at any later write: the whole rewind.
     expect(outcomes[0]).toBe('before');
     expect(outcomes.slice(1)).toEqual(outcomes.slice(1).map(() => 'after'));
