@@ -104,5 +104,5 @@ describe('web platform durability', () => {
   // Ten browser ends in all: two workspaces (two profiles, so two browsers at once) of five rounds each.
   it(`keeps every acknowledged file and state value when the browser closes or is killed right after a batch, ${ROUNDS * WORKSPACES} times (commits per call and per batch)`, async () => {
     await Promise.all(Array.from({ length: WORKSPACES }, () => crashRounds()));
-  }, 120_000);
+  }, 240_000);
 });
