@@ -196,5 +196,5 @@ describe.concurrent.each([
     // Killed before its record was stored: nothing; at any later write: the whole rewind.
     expect(outcomes[0]).toBe('before');
     expect(outcomes.slice(1)).toEqual(outcomes.slice(1).map(() => 'after'));
-  }, 120_000);
+  }, 240_000);
 });
