@@ -155,9 +155,10 @@ export function openTestPage(pageFile: string, readyTitle: string): OpenedTestPa
   let profile: string | undefined;
   beforeAll(async () => {
     requireChromium();
-    server = await startServer();
     profile = newProfile();
-    session = await launch(profile, server.page(pageFile));
+    // The server's start (a vite build when its sources changed) and Chromium's launch overlap.
+    [server, session] = await Promise.all([startServer(), launch(profile)]);
+    await session.page.goto(server.page(pageFile));
     await session.page.waitForFunction((title) => document.title === title, readyTitle);
   });
   afterAll(async () => {

@@ -17,13 +17,26 @@ declare const tj: {
 };
 
 let server: TestServer;
+/** One browser for the file, launched beside the server's start; each test opens a page of its own on a workspace of its own. */
+let browser: BrowserSession | undefined;
+let profile: string | undefined;
 beforeAll(async () => {
   requireChromium();
-  server = await startServer();
+  profile = newProfile();
+  [server, browser] = await Promise.all([startServer(), launch(profile)]);
 });
 afterAll(async () => {
+  await browser?.close();
   await server?.close();
+  if (profile) removeProfile(profile);
 });
+
+/** A new page of the file's browser, as a session (its context is the shared one). */
+async function newSession(): Promise<BrowserSession> {
+  if (!browser) throw new Error('the browser is not launched yet (beforeAll launches it)');
+  const page = await browser.context.newPage();
+  return { ...browser, page, close: () => page.close() };
+}
 
 /** Loads (or reloads) the journal page and opens `workspace`; answers whether its platform offers a journal store. */
 async function open(session: BrowserSession, workspace: string, backend: 'indexeddb' | 'memory' = 'indexeddb', reload = false): Promise<boolean> {
@@ -38,8 +51,7 @@ const read = (page: BrowserSession['page'], path: string): Promise<string | null
 
 describe('change journal in IndexedDB (web platform)', () => {
   it('keeps the turns across a page reload: the reloaded page lists the same changes, rewinds from them, a later reload sees the rewind and can undo it; deleteWorkspace removes it', async () => {
-    const profile = newProfile();
-    const session = await launch(profile);
+    const session = await newSession();
     try {
       expect(await open(session, 'journal')).toBe(true);
       const { page } = session;
@@ -85,23 +97,25 @@ describe('change journal in IndexedDB (web platform)', () => {
       expect(await page.evaluate(() => tj.remove('journal'))).toEqual([]);
     } finally {
       await session.close();
-      removeProfile(profile);
     }
   });
 
   it('keeps no journal database for a memory workspace: a reloaded page starts a journal of its own', async () => {
-    const profile = newProfile();
-    const session = await launch(profile);
+    const session = await newSession();
+    const journals = (): Promise<Array<string | undefined>> =>
+      session.page.evaluate(async () => (await indexedDB.databases()).map((db) => db.name).filter((name) => name?.startsWith('toolhost-journal:')));
     try {
-      expect(await open(session, 'scratch', 'memory')).toBe(false);
+      // The browser is the file's: the journal databases of the other tests' workspaces, if any, are there before.
+      await session.page.goto(server.page('journal.html'));
+      const before = await journals();
+      expect(await open(session, 'scratch', 'memory', true)).toBe(false);
       await calls(session.page, [{ id: 'c1', name: 'create_file', args: { file_path: 'a.txt', content: 'one\n' } }]);
       expect((await session.page.evaluate(() => tj.changes())).turns.map((turn) => turn.turn)).toEqual([1]);
       expect(await open(session, 'scratch', 'memory', true)).toBe(false);
       expect(await session.page.evaluate(() => tj.changes())).toEqual({ conversationId: 'default', turns: [] });
-      expect(await session.page.evaluate(async () => (await indexedDB.databases()).map((db) => db.name).filter((name) => name?.startsWith('toolhost-journal:')))).toEqual([]);
+      expect(await journals()).toEqual(before);
     } finally {
       await session.close();
-      removeProfile(profile);
     }
   });
 });

@@ -16,9 +16,9 @@ let session: BrowserSession;
 let profile: string;
 beforeAll(async () => {
   requireChromium();
-  server = await startServer();
   profile = newProfile();
-  session = await launch(profile);
+  // The server's start and Chromium's launch overlap.
+  [server, session] = await Promise.all([startServer(), launch(profile)]);
 });
 afterAll(async () => {
   await session?.close();

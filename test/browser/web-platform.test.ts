@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, newProfile, removeProfile, requireChromium, startServer, type TestServer } from './harness.js';
+import { launch, newProfile, removeProfile, requireChromium, startServer, type BrowserSession, type TestServer } from './harness.js';
 import type { Page } from 'playwright-core';
 
 type Result = { id?: string; name: string; result?: any; error?: string; code?: string };
@@ -15,14 +15,34 @@ declare const th: {
 };
 
 let server: TestServer;
+/**
+ * The file's browser, launched beside the server's start on a profile of the file's: the first test
+ * restarts it (closes it and launches it again on the same profile); the others open a page of their
+ * own in it, each on a workspace of its own.
+ */
+let browser: BrowserSession | undefined;
+let profile: string | undefined;
 
 beforeAll(async () => {
   requireChromium();
-  server = await startServer();
+  profile = newProfile();
+  [server, browser] = await Promise.all([startServer(), launch(profile)]);
 });
 afterAll(async () => {
+  await browser?.close();
   await server?.close();
+  if (profile) removeProfile(profile);
 });
+
+function launched(): BrowserSession {
+  if (!browser) throw new Error('the browser is not running (beforeAll launches it, the first test restarts it)');
+  return browser;
+}
+
+/** A new page of the file's browser. */
+function newPage(): Promise<Page> {
+  return launched().context.newPage();
+}
 
 async function open(page: Page, config: Record<string, unknown>): Promise<void> {
   await page.goto(server.page('index.html'));
@@ -32,57 +52,52 @@ async function open(page: Page, config: Record<string, unknown>): Promise<void> 
 
 describe('web platform in Chromium', () => {
   it('creates, edits and views files through the worker; they and tool state survive a reload and a browser restart', async () => {
-    const profile = newProfile();
-    try {
-      let session = await launch(profile);
-      await open(session.page, { workspace: 'main' });
-      const results = await session.page.evaluate(() =>
+    let session = launched();
+    await open(session.page, { workspace: 'main' });
+    const results = await session.page.evaluate(() =>
+      th.call([
+        { id: 'c1', name: 'create_file', args: { file_path: 'notes/hello (1) ü.txt', content: 'hello\nworld\n' } },
+        { id: 'e1', name: 'edit_file', args: { file_path: 'notes/hello (1) ü.txt', old_string: 'world', new_string: 'there' } },
+        { id: 'r1', name: 'remember', args: { key: 'plan', value: { step: 2, items: ['a', 'b'] } } },
+        { id: 'v1', name: 'view_file', args: { file_path: '/workspace/notes/hello (1) ü.txt' } },
+        { id: 'l1', name: 'list_dir', args: { dir_path: '/workspace/notes' } },
+      ]),
+    );
+    expect(results.map((r) => r.error ?? r.code ?? "ok")).toEqual(['ok', 'ok', 'ok', 'ok', 'ok']);
+    expect(results[3]?.result.content).toBe('hello\nthere');
+    expect(results[4]?.result.entries.map((e: { name: string }) => e.name)).toEqual(['hello (1) ü.txt']);
+
+    const check = async (page: Page) => {
+      const after = await page.evaluate(() =>
         th.call([
-          { id: 'c1', name: 'create_file', args: { file_path: 'notes/hello (1) ü.txt', content: 'hello\nworld\n' } },
-          { id: 'e1', name: 'edit_file', args: { file_path: 'notes/hello (1) ü.txt', old_string: 'world', new_string: 'there' } },
-          { id: 'r1', name: 'remember', args: { key: 'plan', value: { step: 2, items: ['a', 'b'] } } },
-          { id: 'v1', name: 'view_file', args: { file_path: '/workspace/notes/hello (1) ü.txt' } },
-          { id: 'l1', name: 'list_dir', args: { dir_path: '/workspace/notes' } },
+          { name: 'view_file', args: { file_path: 'notes/hello (1) ü.txt' } },
+          { name: 'recall', args: { keys: ['plan'] } },
         ]),
       );
-      expect(results.map((r) => r.error ?? r.code ?? "ok")).toEqual(['ok', 'ok', 'ok', 'ok', 'ok']);
-      expect(results[3]?.result.content).toBe('hello\nthere');
-      expect(results[4]?.result.entries.map((e: { name: string }) => e.name)).toEqual(['hello (1) ü.txt']);
+      expect(after[0]?.result.content).toBe('hello\nthere');
+      expect(after[1]?.result).toEqual({ plan: { step: 2, items: ['a', 'b'] } });
+    };
+    await session.page.reload();
+    await session.page.waitForFunction(() => document.title === 'toolhost test page ready');
+    await session.page.evaluate(() => th.start({ workspace: 'main' }));
+    await check(session.page);
 
-      const check = async (page: Page) => {
-        const after = await page.evaluate(() =>
-          th.call([
-            { name: 'view_file', args: { file_path: 'notes/hello (1) ü.txt' } },
-            { name: 'recall', args: { keys: ['plan'] } },
-          ]),
-        );
-        expect(after[0]?.result.content).toBe('hello\nthere');
-        expect(after[1]?.result).toEqual({ plan: { step: 2, items: ['a', 'b'] } });
-      };
-      await session.page.reload();
-      await session.page.waitForFunction(() => document.title === 'toolhost test page ready');
-      await session.page.evaluate(() => th.start({ workspace: 'main' }));
-      await check(session.page);
-
-      await session.close();
-      session = await launch(profile);
-      await open(session.page, { workspace: 'main' });
-      await check(session.page);
-      const stored = await session.page.evaluate(() => th.stored('main'));
-      expect(stored.value.files).toEqual({ '/workspace/notes/hello (1) ü.txt': 'hello\nthere\n' });
-      expect(stored.value.state).toEqual({ default: { plan: { step: 2, items: ['a', 'b'] } } });
-      await session.close();
-    } finally {
-      removeProfile(profile);
-    }
-  });
+    // The restart: the same profile in a new browser process.
+    browser = undefined;
+    await session.close();
+    browser = session = await launch(profile as string);
+    await open(session.page, { workspace: 'main' });
+    await check(session.page);
+    const stored = await session.page.evaluate(() => th.stored('main'));
+    expect(stored.value.files).toEqual({ '/workspace/notes/hello (1) ü.txt': 'hello\nthere\n' });
+    expect(stored.value.state).toEqual({ default: { plan: { step: 2, items: ['a', 'b'] } } });
+  }, 60_000); // a bound for a hang: a browser restart, 5 to 30 s on two busy cores
 
   it('reports no commands and no search in capabilities, and run_command / web_search return empty results with notes', async () => {
-    const profile = newProfile();
-    const session = await launch(profile);
+    const page = await newPage();
     try {
-      await open(session.page, { workspace: 'caps' });
-      const [info, run, search, google] = await session.page.evaluate(() =>
+      await open(page, { workspace: 'caps' });
+      const [info, run, search, google] = await page.evaluate(() =>
         th.call([
           { name: 'platform_info', args: {} },
           { name: 'run_command', args: { command: 'ls' } },
@@ -110,17 +125,15 @@ describe('web platform in Chromium', () => {
       expect(search?.result).toEqual({ results: [], note: 'Search is not available in the browser' });
       expect(google?.result).toEqual({ results: [], note: 'Search is not available in the browser' });
     } finally {
-      await session.close();
-      removeProfile(profile);
+      await page.close();
     }
   });
 
   it('keeps error codes and messages across the worker boundary', async () => {
-    const profile = newProfile();
-    const session = await launch(profile);
+    const page = await newPage();
     try {
-      await open(session.page, { workspace: 'codes' });
-      const out = await session.page.evaluate(async () => {
+      await open(page, { workspace: 'codes' });
+      const out = await page.evaluate(async () => {
         await th.call([{ name: 'create_file', args: { file_path: 'a.txt', content: 'x x\n' } }]);
         return {
           missing: await th.execute('view_file', { file_path: 'nope.txt' }),
@@ -135,8 +148,7 @@ describe('web platform in Chromium', () => {
       expect(out.outside).toMatchObject({ ok: false, code: 'outside_workspace' });
       expect(out.unknown).toMatchObject({ ok: false, code: 'unknown_tool' });
     } finally {
-      await session.close();
-      removeProfile(profile);
+      await page.close();
     }
   });
 });

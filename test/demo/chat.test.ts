@@ -88,8 +88,8 @@ describe('playground chat panel (demo/chat.ts) against a local Gemini-format ser
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
-    server = await startDemo();
-    browser = await launch();
+    // The demo's build and server start beside Chromium's launch.
+    [server, browser] = await Promise.all([startDemo(), launch()]);
     page = await browser.open(server.url);
   }, 120_000);
 

@@ -47,8 +47,8 @@ describe('playground Changes tab: timeline, rewind and review', () => {
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
-    server = await startDemo();
-    browser = await launch();
+    // The demo's build and server start beside Chromium's launch.
+    [server, browser] = await Promise.all([startDemo(), launch()]);
     page = await browser.open(server.url);
   }, 120_000);
 
