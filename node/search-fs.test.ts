@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ToolRunner } from '../src/runner.js';
 import type { Platform } from '../src/core/types.js';
 import { createMemoryPlatform } from '../src/platform/memory.js';
+import { pauseRacyClockForTests } from '../src/fs/racy-clock.js';
 import { SLAB_BYTES, SourceCache, SPARE_SLAB_MS, spareSlabCount } from '../src/search/source-cache.js';
 import { findFileTool } from '../src/tools/find-file.js';
 import { grepSearchTool } from '../src/tools/grep-search.js';
@@ -201,8 +202,8 @@ describe('SourceCache over a Node folder', () => {
       await writeFile(join(dir, 'big.bin'), bigBinary);
       const old = Date.now() / 1000 - 10;
       for (const name of ['a.txt', 'b.txt', 'c.bin', 'big.txt', 'big.bin']) await utimes(join(dir, name), old, old);
-      // utimes sets the status-change time to now: past the cache's one-second rule for it as well.
-      await new Promise((resolve) => setTimeout(resolve, 1100));
+      // utimes sets the status-change time to now: past the cache's one-second rule for it as well (its clock moved on, as a real wait would).
+      pauseRacyClockForTests(1100);
       const source = createNodeSearchSource(dir);
       const cache = new SourceCache(source, 40 * 1024 * 1024);
       const text = (name: string): string => {

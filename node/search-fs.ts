@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import { posix } from 'node:path';
 import { isToolError, ToolError } from '../src/core/errors.js';
 import type { FsDirent, SearchFileStat, SearchSource, WalkDeeper } from '../src/core/types.js';
+import { racyNow, settledBefore } from '../src/fs/racy-clock.js';
 import { BINARY_SNIFF_BYTES } from '../src/fs/text.js';
 import { DEFAULT_CACHE_BYTES, releaseCache } from '../src/search/source-cache.js';
 import { decodeEntries, type ListingSession, type NodeSearchHelper, startSearchHelper } from './search-helper.js';
@@ -19,8 +20,6 @@ const SNIFF_FIRST_BYTES = 1024 * 1024;
 const sniffBuffer = new Uint8Array(BINARY_SNIFF_BYTES);
 /** Directory entries the listing cache keeps at most (the walk's own cap). */
 const MAX_LISTED_ENTRIES = 200_000;
-/** A directory modified this close to the moment it was listed is listed again (git's "racily clean" rule). */
-const RACY_MS = 1000;
 /** Directory descriptors kept open at once (the walk's ancestors and recent directories). */
 const HELD_DIRS = 64;
 /** Linux's longest path (bytes, with its NUL): a longer one is reached through a held directory only. */
@@ -89,7 +88,7 @@ function childOf(dirfd: number, name: string): string | Buffer {
 }
 
 /**
- * A directory listing, with the directory's (inode, mtime, ctime) when read and the `Date.now()`
+ * A directory listing, with the directory's (inode, mtime, ctime) when read and the `racyNow()`
  * before it was read: the ctime
  * too, since a tool that adds or removes an entry and then sets the folder's mtime back (`utimes`,
  * as `rsync -t`, `cp -p` and `tar` do) cannot set the ctime back.
@@ -176,7 +175,7 @@ export class NodeSearchSource implements SearchSource {
       } catch {
         now = undefined;
       }
-      if (now?.isDirectory() && now.ino === known.ino && now.mtimeMs === known.mtimeMs && now.ctimeMs === known.ctimeMs && now.mtimeMs < known.readAt - RACY_MS) {
+      if (now?.isDirectory() && now.ino === known.ino && now.mtimeMs === known.mtimeMs && now.ctimeMs === known.ctimeMs && settledBefore(now.mtimeMs, known.readAt)) {
         return known;
       }
       this.#listings.delete(normal);
@@ -189,7 +188,7 @@ export class NodeSearchSource implements SearchSource {
       (ahead as ListingSession).below(normal, answer);
       return this.#keep(normal, { ino: answer.ino, mtimeMs: answer.mtimeMs, ctimeMs: answer.ctimeMs, readAt: answer.readAt, entries: decodeEntries(answer.entries as string) });
     }
-    const readAt = Date.now();
+    const readAt = racyNow();
     let fd = this.#dirFd(normal);
     if (normal !== this.#root && !this.#opened) {
       // A held descriptor may name a directory renamed since: check it is still the one at this path.

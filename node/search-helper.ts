@@ -5,6 +5,7 @@ import { toToolError, ToolError } from '../src/core/errors.js';
 import type { FsDirent, SearchHelper, SearchHelperAnswer, SearchHelperJob, SearchSource, SharedBatchKind, SharedCount, WalkDeeper, WalkIgnoreRules } from '../src/core/types.js';
 import { compileSearchPattern, prepareSearchPattern, type SearchPattern } from '../src/search/dialect.js';
 import { countText, countTextNow, FILE_BINARY, FILE_GONE, FILE_LARGE, FILE_NOT_REACHED, FILE_SKIPPED, needleOf, type SourceCache } from '../src/search/source-cache.js';
+import { racyClockMemory } from '../src/fs/racy-clock.js';
 import { skipKindOf } from '../src/fs/walk.js';
 import { countShared, objectArray, SharedFiles, STAT_NUMBERS } from './search-shared.js';
 
@@ -58,7 +59,7 @@ const LIST_WAIT_MS = 50;
  * as one string ({@link encodeEntries}: per entry its type, `f` file, `d` directory, `l` symbolic
  * link, `o` other, then its name, then NUL; names never hold NUL), undefined when it could not list it (the calling thread then
  * lists it itself and meets the error), and the directory's (inode, mtime, ctime) and the
- * `Date.now()` before it was read, for the calling thread's listing cache.
+ * `racyNow()` before it was read, for the calling thread's listing cache.
  */
 export interface ListingAnswer {
   session: number;
@@ -258,7 +259,8 @@ function sharedWorker(url: URL): HelperThread | undefined {
   try {
     // A small heap, so V8 collects the decoded texts of its files sooner (it gets files of 16 MiB at most):
     // over the search bench's Node searches the process peaked at 407 MiB with the default heap, 350 MiB so.
-    worker = new Worker(url, { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB } });
+    // The racy clock's memory: a test's pause of it holds on the helper thread too.
+    worker = new Worker(url, { workerData: { racyClock: racyClockMemory() }, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB } });
   } catch {
     return undefined;
   }

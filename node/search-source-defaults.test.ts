@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Platform } from '../src/core/types.js';
 import { ToolRunner } from '../src/runner.js';
+import { pauseRacyClockForTests } from '../src/fs/racy-clock.js';
 import { cacheOf } from '../src/search/source-cache.js';
 import { grepSearchTool } from '../src/tools/grep-search.js';
 import { createNodePlatform } from './platform.js';
@@ -20,8 +21,8 @@ beforeAll(async () => {
     await mkdir(join(root, `dir${i % 4}`), { recursive: true });
     await writeFile(join(root, `dir${i % 4}`, `file${i}.txt`), `line one\nneedle ${i}\n${i % 3 === 0 ? 'needle again\n' : ''}`);
   }
-  // Out of the racy-clean second, so the default platform's cache keeps what it reads.
-  await new Promise((resolve) => setTimeout(resolve, 1100));
+  // Out of the racy-clean second (the caches' clock moved on, as a real wait would), so the default platform's cache keeps what it reads.
+  pauseRacyClockForTests(1100);
 });
 afterAll(async () => {
   await rm(root, { recursive: true, force: true });

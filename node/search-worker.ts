@@ -4,12 +4,13 @@
 // words before it is counted (or, for a stat batch of the caller's cached files, its lstat taken), so
 // the caller (which takes such batches from the last one down) never does one twice. While it has no
 // count to do, it also lists directories ahead of a caller's walk (see `ListingSession`).
-import { type MessagePort, parentPort } from 'node:worker_threads';
+import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { isToolError } from '../src/core/errors.js';
 import type { FsDirent, SharedBatchKind } from '../src/core/types.js';
 import ignore from 'ignore';
 import { ALWAYS_SKIPPED_DIRS, compileIgnoreLevel, IGNORE_FILE_NAMES, type IgnoreFactory, type IgnoreLevel, ignoreFilesIn, ignoreRulesOf, isIgnored, MAX_IGNORE_FILE_BYTES } from '../src/fs/walk.js';
 import { cacheOf, type SourceCache } from '../src/search/source-cache.js';
+import { useRacyClockMemory } from '../src/fs/racy-clock.js';
 import {
   BATCH_HELPER,
   BATCH_OPEN,
@@ -284,6 +285,10 @@ async function run(count: Count): Promise<void> {
     post({ id, error: { code, message: (error as Error).message } });
   }
 }
+
+// The starting thread's racy clock (see racyClockMemory), so a test's pause of it holds here too.
+const { racyClock } = (workerData ?? {}) as { racyClock?: Float64Array };
+if (racyClock) useRacyClockMemory(racyClock);
 
 parentPort?.on('message', (message: WorkerMessage) => {
   switch (message.type) {

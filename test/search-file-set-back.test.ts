@@ -5,6 +5,7 @@ import type { SearchCountResult } from '../src/search/line-search.js';
 import { MemoryFs } from '../src/fs/memfs.js';
 import { createMemorySearchSource } from '../src/search/memory-source.js';
 import { cacheOf } from '../src/search/source-cache.js';
+import { pauseRacyClockForTests } from '../src/fs/racy-clock.js';
 import { builtSearchSuite } from './support/built-search.js';
 
 const suite = builtSearchSuite();
@@ -15,7 +16,6 @@ function tree(count: number): Record<string, string> {
   return files;
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 const COUNT = { pattern: 'alpha', fixed_strings: true, output_mode: 'count', max_results: 2000 } as const;
 
 describe.each([
@@ -29,8 +29,8 @@ describe.each([
     const search = async (): Promise<SearchCountResult> => (await runner.execute('grep_search', COUNT)) as SearchCountResult;
     try {
       expect((await search()).total_matches).toBe(size);
-      // Past the cache's one-second rule: the file is trusted from the cache unless its stat changed.
-      await sleep(1100);
+      // Past the cache's one-second rule (its clock moved on, as a real wait would): the file is trusted from the cache unless its stat changed.
+      suite.node.pauseRacyClockForTests(1100);
       for (const name of ['d1/f001.txt', 'd2/f002.txt']) {
         const file = join(root, name);
         const before = statSync(file);
@@ -58,8 +58,8 @@ describe('the search cache over an in-memory tree, after a file was rewritten an
     // An hour old, so the cache trusts the file (nothing changed in the second before its read).
     const old = Date.now() / 1000 - 3600;
     memory.utimesSync('/w/a.txt', old, old);
-    // Past the one-second rule for the status-change time too.
-    await sleep(1100);
+    // Past the one-second rule for the status-change time too (the cache's clock moved on, as a real wait would).
+    pauseRacyClockForTests(1100);
     const cache = cacheOf(createMemorySearchSource(() => memory));
     const first = cache.load('/w/a.txt');
     if (!first || first === 'large' || !first.bytes) throw new Error('a.txt is a text file');

@@ -4,6 +4,7 @@
  */
 import type { Platform } from '../core/types.js';
 import { throwIfAborted, YIELD_INTERVAL_MS, yieldToEventLoop } from './abort.js';
+import { racyNow, settledBefore } from './racy-clock.js';
 import { decodeText } from './text.js';
 import { countSkippedUnder, skipKindOf } from './walk-report.js';
 
@@ -22,7 +23,7 @@ export interface TextEntry {
 interface CachedFile {
   size: number;
   mtimeMs: number;
-  /** Date.now() when the read started. */
+  /** `racyNow()` when the read started (see racy-clock.ts: files changed within a second of it are read again). */
   readAt: number;
   /** null: binary. */
   entry: TextEntry | null;
@@ -30,11 +31,6 @@ interface CachedFile {
   generation?: number;
 }
 
-/**
- * Files changed this close to (or after) the moment they were read are not trusted from the cache:
- * a write within the same clock tick can keep size and mtime (git's "racily clean" rule).
- */
-const RACY_MS = 1000;
 /** Largest file kept in the cache, in bytes. */
 const MAX_CACHED_FILE_BYTES = 4 * 1024 * 1024;
 /** Total UTF-16 code units kept per platform; once full, new files are read but not kept (scan-resistant). */
@@ -133,7 +129,7 @@ export async function loadTexts(
       cached.size === stats.size &&
       stats.size <= maxBytes &&
       cached.mtimeMs === stats.mtimeMs &&
-      stats.mtimeMs < cached.readAt - RACY_MS
+      settledBefore(stats.mtimeMs, cached.readAt)
     ) {
       out[index] = { path: file.path, rel: file.rel, entry: cached.entry, tooLarge: false };
       return;
@@ -142,7 +138,7 @@ export async function loadTexts(
       out[index] = { path: file.path, rel: file.rel, entry: null, tooLarge: true };
       return;
     }
-    const readAt = Date.now();
+    const readAt = racyNow();
     let bytes: Uint8Array;
     try {
       bytes = await fs.readFile(file.path);

@@ -356,17 +356,20 @@ class StreamScan {
       const end = lf === -1 ? cr : cr === -1 ? lf : Math.min(lf, cr);
       let cut = end === -1 ? charCut(bytes) : end;
       if (cut === 0 && end === -1) cut = bytes.length;
-      const text = input.decode(cut === bytes.length ? bytes : bytes.subarray(0, cut));
+      const piece = cut === bytes.length ? bytes : bytes.subarray(0, cut);
+      const text = input.decode(piece);
       if (text === null) return 'binary';
       if (head.length <= MAX_LINE_CHARS) head += text.slice(0, MAX_LINE_CHARS + 1 - head.length);
       const body = { text, units, cps };
       units += text.length;
-      cps += countCodePoints(text);
+      // As many characters as bytes: all ASCII, as many code points as characters (not counted one by one).
+      cps += text.length === piece.length ? text.length : countCodePoints(text);
       if (held && !matched) {
         if (search(held, text.slice(0, overlap), false)) return 'stopped';
       }
       if (held) {
-        tail = (tail + held.text).slice(-overlap);
+        // The held part's own end when it is long enough: joining it to the tail first would copy all of it.
+        tail = held.text.length >= overlap ? held.text.slice(-overlap) : (tail + held.text).slice(-overlap);
         // Never half a surrogate pair at its start (code points are counted from it).
         const c = tail.charCodeAt(0);
         if (tail.length === overlap && c >= 0xdc00 && c <= 0xdfff) tail = tail.slice(1);

@@ -1,4 +1,5 @@
 import type { SearchFileStat, SearchHelperAnswer, SearchSource } from '../core/types.js';
+import { racyNow, settledBefore } from '../fs/racy-clock.js';
 import { BINARY_SNIFF_BYTES } from '../fs/text.js';
 import { MAX_SEARCH_FILE_BYTES, type SkipKind } from '../fs/walk.js';
 import type { SearchPattern } from './dialect.js';
@@ -6,8 +7,6 @@ import { scanText, YIELD_EVERY_MS } from './line-scan.js';
 
 /** Bytes of file content a source's cache keeps, unless the source says otherwise. */
 export const DEFAULT_CACHE_BYTES = 256 * 1024 * 1024;
-/** A file modified (or its status changed) this close to the moment it was read is read again (git's "racily clean" rule). */
-const RACY_MS = 1000;
 /** Bytes of one slab: cached file contents are packed into slabs of this size. */
 export const SLAB_BYTES = 16 * 1024 * 1024;
 /** Files larger than this get a slab of their own instead of a new shared one. */
@@ -174,13 +173,13 @@ export class SourceCache {
         return undefined;
       }
       // Racily clean (git's rule) by both times: a change in the clock tick of the read can leave either as it was.
-      if (stat.size === known.size && stat.mtimeMs === known.mtimeMs && stat.ctimeMs === known.ctimeMs && stat.ino === known.ino && stat.mtimeMs < known.readAt - RACY_MS && stat.ctimeMs < known.readAt - RACY_MS) {
+      if (stat.size === known.size && stat.mtimeMs === known.mtimeMs && stat.ctimeMs === known.ctimeMs && stat.ino === known.ino && settledBefore(stat.mtimeMs, known.readAt) && settledBefore(stat.ctimeMs, known.readAt)) {
         return known;
       }
       this.#drop(path, known);
       if (stat.size > limit) return 'large';
     }
-    const readAt = Date.now();
+    const readAt = racyNow();
     this.#pending = undefined;
     this.#transient = !keep;
     let read: { bytes: Uint8Array; stat: SearchFileStat } | undefined;

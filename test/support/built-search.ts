@@ -9,15 +9,22 @@ import { ensureBuilt, loadBuiltModule } from './build.js';
 // need it run the shared build in dist/ (test/support/build.ts: checked, rebuilt once when stale).
 
 export type Core = typeof import('../../src/index.js');
-/** The Node entry, with the search helper's `stopSearchWorker` (a test hook, imported by path from its module). */
-export type NodeAdapter = typeof import('../../node/index.js') & Pick<typeof import('../../node/search-helper.js'), 'stopSearchWorker'>;
+/**
+ * The Node entry, with two test hooks imported by path from their modules: the search helper's
+ * `stopSearchWorker`, and `pauseRacyClockForTests`, which moves the built caches (and the helper
+ * thread's) past their one-second racy window without a real wait.
+ */
+export type NodeAdapter = typeof import('../../node/index.js') &
+  Pick<typeof import('../../node/search-helper.js'), 'stopSearchWorker'> &
+  Pick<typeof import('../../src/fs/racy-clock.js'), 'pauseRacyClockForTests'>;
 
 /** The built package's core and Node adapter (dist/, the shared build: rebuilt once when stale). */
 export async function loadBuilt(): Promise<{ core: Core; node: NodeAdapter }> {
   ensureBuilt();
   const load = loadBuiltModule;
   const helper = await load<typeof import('../../node/search-helper.js')>('node/search-helper.js');
-  const node: NodeAdapter = { ...(await load<typeof import('../../node/index.js')>('node/index.js')), stopSearchWorker: helper.stopSearchWorker };
+  const racy = await load<typeof import('../../src/fs/racy-clock.js')>('src/fs/racy-clock.js');
+  const node: NodeAdapter = { ...(await load<typeof import('../../node/index.js')>('node/index.js')), stopSearchWorker: helper.stopSearchWorker, pauseRacyClockForTests: racy.pauseRacyClockForTests };
   return { core: await load<Core>('src/index.js'), node };
 }
 

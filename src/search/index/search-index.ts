@@ -3,6 +3,7 @@
 // cannot match and are unchanged, and scan the rest exactly as it would without an index.
 import type { SearchFileStat } from '../../core/search-port.js';
 import type { TrigramPlan } from './plan.js';
+import { RACY_MS } from '../../fs/racy-clock.js';
 import { IndexOverBudget, type SearchIndexBudget } from './budget.js';
 import { fileTrigrams, forEachId, PostingBuilder, putVarint, trigramBitmap, type FrozenPostings } from './postings.js';
 
@@ -30,7 +31,7 @@ const SNIFF_BYTES = 8192;
  * A file whose modification or status-change time is this close to (or after) the moment it was read
  * is marked racy: a write within the same clock tick could keep its size and times (git's rule).
  */
-export const DEFAULT_RACY_MS = 1000;
+export const DEFAULT_RACY_MS = RACY_MS;
 
 /** One file as the index saw it: its identity and what it was. */
 export interface IndexedFile {
