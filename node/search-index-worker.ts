@@ -1,19 +1,16 @@
 // The thread that builds a Node workspace's search index (see `buildSearchIndexOffThread` in
 // search-index-store.ts): it walks and reads the root through a confined fs and search source of its
 // own, as the platform's build would, posts the index's parts back (their buffers moved, not copied),
-// then saves the index under the cache directory, so the main thread only wraps the parts. The
-// trigrams of the files it reads are taken on a second thread (search-index-trigram-worker.js) while
-// it reads on: a build keeps two cores busy.
+// then saves the index under the cache directory, so the main thread only wraps the parts.
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Platform } from '../src/core/types.js';
-import { localTrigramSink, provideTrigramSink, type IndexParts, type TrigramSink } from '../src/search/index/search-index.js';
+import type { IndexParts } from '../src/search/index/search-index.js';
 import { IndexOverBudget } from '../src/search/index/budget.js';
 import { serializeIndex } from '../src/search/index/format.js';
 import { buildWorkspaceIndex } from '../src/search/index/workspace.js';
 import { createConfinedNodeFs } from './fs/confined.js';
 import { createNodeSearchSource } from './search-fs.js';
 import { writeSearchIndexFile, type IndexWorkerData, type IndexWorkerMessage } from './search-index-store.js';
-import { offThreadTrigramSink } from './search-index-trigrams.js';
 
 /** The buffers of `parts`, each once (a buffer listed twice cannot be moved). */
 function buffersOf(parts: IndexParts): ArrayBuffer[] {
@@ -24,8 +21,6 @@ function buffersOf(parts: IndexParts): ArrayBuffer[] {
 async function main(data: IndexWorkerData, port: NonNullable<typeof parentPort>): Promise<void> {
   let searchSource: ReturnType<typeof createNodeSearchSource> | undefined;
   let built = false;
-  let sink: TrigramSink | undefined;
-  provideTrigramSink(() => (sink = offThreadTrigramSink(new URL('./search-index-trigram-worker.js', import.meta.url)) ?? localTrigramSink()));
   try {
     // No helper thread (a build counts nothing) and no file cache (it reads each file once).
     searchSource = process.platform === 'linux' ? createNodeSearchSource(data.root, { helper: false, cacheBytes: 0 }) : undefined;
@@ -46,8 +41,6 @@ async function main(data: IndexWorkerData, port: NonNullable<typeof parentPort>)
     }
     port.postMessage({ type: 'error', message: error instanceof Error ? error.message : String(error), built } satisfies IndexWorkerMessage);
   } finally {
-    // A build that stopped (over its budget, or failed) lets its second thread go.
-    sink?.close();
     searchSource?.close?.();
   }
 }

@@ -376,61 +376,11 @@ export class SearchIndex {
   }
 }
 
-/**
- * Where a build's text files go to become posting lists: by default on the building thread
- * ({@link localTrigramSink}); a host may give builds another ({@link provideTrigramSink}), such as
- * one that takes the trigrams on a second thread while this one reads.
- */
-export interface TrigramSink {
-  /** Adds file `id`'s text (ids ascending); `bytes` may be reused by the caller once this returns. */
-  add(id: number, bytes: Uint8Array): void;
-  /** Bytes of posting data so far (at least). */
-  readonly dataBytes: number;
-  /** Distinct trigrams so far (at least). */
-  readonly keyCount: number;
-  /** Bytes the sink holds now (its tables, buffers and runs). */
-  readonly memoryBytes: number;
-  /** The lists of every file added; the sink is spent. */
-  freeze(): FrozenPostings;
-  /** Lets go of the sink without freezing it (a build stopped). */
-  close(): void;
-}
-
-/** The sink of this thread: {@link fileTrigrams} into a {@link PostingBuilder}. */
-export function localTrigramSink(): TrigramSink {
-  const postings = new PostingBuilder();
-  const seen = trigramBitmap();
-  return {
-    add: (id, bytes) => postings.add(id, fileTrigrams(bytes, seen)),
-    get dataBytes() {
-      return postings.dataBytes;
-    },
-    get keyCount() {
-      return postings.keyCount;
-    },
-    get memoryBytes() {
-      return postings.memoryBytes + seen.byteLength;
-    },
-    freeze: () => postings.freeze(),
-    close: () => {},
-  };
-}
-
-/** What {@link SearchIndexBuilder} makes its sink with (see {@link provideTrigramSink}). */
-let makeSink: () => TrigramSink = localTrigramSink;
-
-/**
- * Gives the builds of this thread another {@link TrigramSink} (undefined: back to
- * {@link localTrigramSink}). Node's index build thread gives one that works on a second thread.
- */
-export function provideTrigramSink(make: (() => TrigramSink) | undefined): void {
-  makeSink = make ?? localTrigramSink;
-}
-
 /** Builds a {@link SearchIndex} one file at a time, so a build holds one file's bytes at once, not all. */
 export class SearchIndexBuilder {
   readonly #racyMs: number;
-  readonly #postings: TrigramSink = makeSink();
+  readonly #postings = new PostingBuilder();
+  readonly #seen = trigramBitmap();
   readonly #paths: string[] = [];
   readonly #known = new Set<string>();
   #stats = new Float64Array(1024);
@@ -461,7 +411,7 @@ export class SearchIndexBuilder {
    */
   get buildBytes(): number {
     const postings = this.#postings;
-    return postings.memoryBytes + postings.dataBytes + postings.keyCount * 8 + this.#pathChars * 2 + this.#paths.length * 120;
+    return postings.memoryBytes + postings.dataBytes + postings.keyCount * 8 + this.#pathChars * 2 + this.#paths.length * 120 + this.#seen.byteLength;
   }
 
   /**
@@ -473,11 +423,9 @@ export class SearchIndexBuilder {
     if (!budget) return;
     const counts = { done: this.#paths.length, ...(this.#total === undefined ? {} : { total: this.#total }) };
     const index = this.indexBytes;
-    const build = this.buildBytes + reading;
-    if (index <= budget.maxIndexBytes && build <= budget.maxBuildBytes) return;
-    this.#postings.close();
     if (index > budget.maxIndexBytes) throw new IndexOverBudget({ budget: 'maxIndexBytes', limit: budget.maxIndexBytes, reached: index, ...counts });
-    throw new IndexOverBudget({ budget: 'maxBuildBytes', limit: budget.maxBuildBytes, reached: build, ...counts });
+    const build = this.buildBytes + reading;
+    if (build > budget.maxBuildBytes) throw new IndexOverBudget({ budget: 'maxBuildBytes', limit: budget.maxBuildBytes, reached: build, ...counts });
   }
 
   /** Adds one file (paths must be distinct: a TypeError otherwise). */
@@ -498,7 +446,7 @@ export class SearchIndexBuilder {
     this.#stats.set([file.stat.size, file.stat.mtimeMs, file.stat.ctimeMs, file.stat.ino], id * 4);
     const entry = describe(file, this.#racyMs);
     this.#flags[id] = entry.flags;
-    if (entry.kind === FileKind.Text) this.#postings.add(id, file.bytes as Uint8Array);
+    if (entry.kind === FileKind.Text) this.#postings.add(id, fileTrigrams(file.bytes as Uint8Array, this.#seen));
     this.holding(0);
   }
 
