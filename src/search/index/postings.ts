@@ -46,6 +46,10 @@ export function forEachId(bytes: Uint8Array, start: number, end: number, each: (
 /** Where {@link fileTrigrams} collects keys (grown as needed, kept). */
 let foundScratch = new Uint32Array(1 << 16);
 
+/** Per byte: the byte as a trigram holds it (ASCII letters lower-cased), plus 0x100 for a line break. */
+const TRIGRAM_BYTE = new Uint16Array(256);
+for (let b = 0; b < 256; b += 1) TRIGRAM_BYTE[b] = b === 10 || b === 13 ? 0x100 | b : foldByte(b);
+
 /**
  * The distinct trigram keys of a file's bytes (ASCII letters lower-cased; no trigram that holds a
  * line break, since no match does), in the order first met. `seen` is a zeroed bitmap of
@@ -54,31 +58,30 @@ let foundScratch = new Uint32Array(1 << 16);
  */
 export function fileTrigrams(bytes: Uint8Array, seen: Uint32Array): Uint32Array {
   let found = foundScratch;
+  let limit = found.length - 1;
   let count = 0;
   let key = 0;
-  let run = 0;
+  // The last three bytes' "not a line break" bits: a trigram is taken when all three are set.
+  let whole = 0;
   const n = bytes.length;
+  // Without a branch on the data: whether a key is new, and whole, only moves the count.
   for (let i = 0; i < n; i += 1) {
-    let b = bytes[i] as number;
-    if (b === 10 || b === 13) {
-      run = 0;
-      continue;
-    }
-    // foldByte, inline: ASCII letters lower-cased.
-    if (b >= 0x41 && b <= 0x5a) b |= 0x20;
-    key = ((key << 8) | b) & 0xffffff;
-    if (++run < 3) continue;
+    const t = TRIGRAM_BYTE[bytes[i] as number] as number;
+    key = ((key << 8) | (t & 0xff)) & 0xffffff;
+    whole = ((whole << 1) | ((t >>> 8) ^ 1)) & 7;
+    const shift = key & 31;
+    const bit = (1 << shift) & -((whole + 1) >>> 3);
     const word = key >>> 5;
-    const bit = 1 << (key & 31);
     const had = seen[word] as number;
-    if (had & bit) continue;
     seen[word] = had | bit;
-    if (count === found.length) {
+    found[count] = key;
+    count += ((bit & ~had) >>> shift) & 1;
+    if (count === limit) {
       const grown = new Uint32Array(found.length * 2);
       grown.set(found);
       found = foundScratch = grown;
+      limit = found.length - 1;
     }
-    found[count++] = key;
   }
   for (let i = 0; i < count; i += 1) {
     const k = found[i] as number;
@@ -92,56 +95,173 @@ export function trigramBitmap(): Uint32Array {
   return new Uint32Array(KEY_SPACE / 32);
 }
 
+/** Pending (key, id) pairs a builder holds at most before it sorts them into a run (by default). */
+const DEFAULT_BATCH_PAIRS = 1 << 22;
+/** Pairs the pending buffers start with (they double up to the batch size). */
+const FIRST_BATCH_PAIRS = 1 << 14;
+/** Radix digits: a key (24 bits) is sorted by its low 12 bits, then its high 12 bits. */
+const DIGIT_BITS = 12;
+const DIGITS = 1 << DIGIT_BITS;
+const DIGIT_MASK = DIGITS - 1;
+
 /**
- * Posting lists under construction: an open-addressing table from trigram key to slot, and per slot
- * a chain of chunks in one byte arena (each chunk: 4 bytes next-chunk offset, 4 bytes capacity, then
- * data), so a build holds about one byte per (file, trigram) pair plus the chunks' slack.
+ * Bytes of each block the runs are written into. Large enough that the allocator maps each block on
+ * its own (a block is returned to the system when let go, and its untouched tail takes no memory).
+ */
+const RUN_BLOCK_BYTES = 64 * 1024 * 1024;
+
+/** One sorted batch: its lists' bytes end to end in `block` from `start`, and per list its key's slot and byte length. */
+interface Run {
+  block: Uint8Array;
+  start: number;
+  slots: Uint32Array;
+  lengths: Uint32Array;
+}
+
+/**
+ * Posting lists under construction. Each file's (key, id) pairs are appended to a pending buffer;
+ * a full buffer is sorted by key (a two-pass radix sort, stable, so ids stay ascending) and encoded
+ * into a run: per key, its ids as delta varints, the first delta taken from the key's last id in
+ * the runs before, so the runs of a key laid end to end are its whole list. {@link freeze} lays them
+ * out once per key. No byte is written at a random place per pair (a hash lookup happens once per
+ * key and run), and a build holds about one byte per (file, trigram) pair plus one pending batch.
  */
 export class PostingBuilder {
-  #table = new Int32Array(1 << 16).fill(-1);
+  readonly #batchPairs: number;
+  /** Pending pairs, interleaved: key, id. */
+  #pairs = new Uint32Array(0);
+  /** The radix sort's second buffer, as large as {@link #pairs}. */
+  #spare = new Uint32Array(0);
+  #pending = 0;
+  /** Digit counts of the pending keys: low 12 bits, high 12 bits. */
+  readonly #low = new Uint32Array(DIGITS);
+  readonly #high = new Uint32Array(DIGITS);
+  /** Open addressing from key to slot; per slot its key, the last id encoded and its list's bytes. */
+  #table = new Int32Array(1 << 12).fill(-1);
   #slots = 0;
   #key = new Uint32Array(1024);
   #last = new Int32Array(1024);
-  #head = new Int32Array(1024);
-  #tail = new Int32Array(1024);
-  #pos = new Int32Array(1024);
-  #end = new Int32Array(1024);
-  #arena = new Uint8Array(1 << 16);
-  #arenaTop = 0;
+  #length = new Uint32Array(1024);
+  #runs: Run[] = [];
+  #runBytes = 0;
+  /** The block runs are written into now, and where its free part starts. */
+  #block = new Uint8Array(0);
+  #blockTop = 0;
   #data = 0;
 
-  /** Bytes of the lists' data so far (what {@link freeze} lays out). */
-  get dataBytes(): number {
-    return this.#data;
+  /** `batchPairs`: pending pairs sorted at once (default 4 Mi: 32 MiB, and as much again to sort). */
+  constructor(options: { batchPairs?: number } = {}) {
+    this.#batchPairs = Math.max(1, options.batchPairs ?? DEFAULT_BATCH_PAIRS);
   }
 
-  /** Distinct keys so far. */
+  /** Bytes of the lists' data so far (what {@link freeze} lays out; a pending pair counts its least, one byte). */
+  get dataBytes(): number {
+    return this.#data + this.#pending;
+  }
+
+  /** Distinct keys so far (pending pairs' keys counted once sorted). */
   get keyCount(): number {
     return this.#slots;
   }
 
-  /** Bytes the builder holds now: its arena's capacity and its tables. */
+  /** Bytes the builder holds now: its pending and sort buffers, its runs, its tables. */
   get memoryBytes(): number {
-    return this.#arena.length + this.#key.length * 24 + this.#table.length * 4;
+    return (this.#pairs.length + this.#spare.length) * 4 + this.#runBytes + this.#key.length * 12 + this.#table.length * 4;
   }
 
-  /** Adds file `id` (ids must come in ascending order) to the lists of `keys`. */
+  /** Adds file `id` (ids must come in ascending order) to the lists of `keys` (distinct keys). */
   add(id: number, keys: Uint32Array): void {
-    for (const key of keys) {
-      const slot = this.#slotOf(key);
-      let delta = id - (this.#last[slot] as number) - 1;
-      this.#last[slot] = id;
-      while (delta >= 0x80) {
-        this.#put(slot, (delta & 0x7f) | 0x80);
-        delta >>>= 7;
-      }
-      this.#put(slot, delta);
+    const n = keys.length;
+    if (this.#pending + n > this.#pairs.length >>> 1) this.#makeRoom(n);
+    const pairs = this.#pairs;
+    const low = this.#low;
+    const high = this.#high;
+    let at = this.#pending * 2;
+    for (let i = 0; i < n; i += 1) {
+      const key = keys[i] as number;
+      pairs[at] = key;
+      pairs[at + 1] = id;
+      at += 2;
+      low[key & DIGIT_MASK] = (low[key & DIGIT_MASK] as number) + 1;
+      high[key >>> DIGIT_BITS] = (high[key >>> DIGIT_BITS] as number) + 1;
     }
+    this.#pending += n;
+  }
+
+  /** Grows the pending buffers toward the batch size, or sorts the pending pairs into a run, so `n` more fit. */
+  #makeRoom(n: number): void {
+    const capacity = this.#pairs.length >>> 1;
+    if (capacity < this.#batchPairs) {
+      // Small first (a small workspace), then the whole batch at once: the buffers are allocated
+      // twice at most and reused by every batch after, never regrown page by page.
+      const grown = Math.min(this.#batchPairs, capacity === 0 && this.#pending + n <= FIRST_BATCH_PAIRS ? FIRST_BATCH_PAIRS : Math.max(this.#batchPairs, this.#pending + n));
+      if (grown >= this.#pending + n) {
+        const pairs = new Uint32Array(grown * 2);
+        pairs.set(this.#pairs.subarray(0, this.#pending * 2));
+        this.#pairs = pairs;
+        this.#spare = new Uint32Array(grown * 2);
+        return;
+      }
+    }
+    this.#flush();
+    // One file with more keys than a batch holds: a batch of its own.
+    if (n > this.#pairs.length >>> 1) {
+      this.#pairs = new Uint32Array(n * 2);
+      this.#spare = new Uint32Array(n * 2);
+    }
+  }
+
+  /** Sorts the pending pairs by key (ids stay ascending) and encodes them into a run. */
+  #flush(): void {
+    const count = this.#pending;
+    if (count === 0) return;
+    radixPass(this.#pairs, this.#spare, count, this.#low, 0);
+    radixPass(this.#spare, this.#pairs, count, this.#high, DIGIT_BITS);
+    this.#low.fill(0);
+    this.#high.fill(0);
+    const pairs = this.#pairs;
+    // Room for the batch's largest encoding (5 bytes a pair) in the block; a new block otherwise.
+    if (this.#blockTop + count * 5 > this.#block.length) {
+      // Small for a small workspace, doubling up to the block size.
+      this.#block = new Uint8Array(Math.max(count * 5, Math.min(RUN_BLOCK_BYTES, Math.max(1 << 20, this.#block.length * 2))));
+      this.#blockTop = 0;
+    }
+    const out = this.#block;
+    const first = this.#blockTop;
+    const slots: number[] = [];
+    const lengths: number[] = [];
+    let at = first;
+    let i = 0;
+    while (i < count * 2) {
+      const key = pairs[i] as number;
+      const slot = this.#slotOf(key);
+      const start = at;
+      let last = this.#last[slot] as number;
+      for (; i < count * 2 && pairs[i] === key; i += 2) {
+        const id = pairs[i + 1] as number;
+        let delta = id - last - 1;
+        last = id;
+        while (delta >= 0x80) {
+          out[at++] = (delta & 0x7f) | 0x80;
+          delta >>>= 7;
+        }
+        out[at++] = delta;
+      }
+      this.#last[slot] = last;
+      this.#length[slot] = (this.#length[slot] as number) + (at - start);
+      slots.push(slot);
+      lengths.push(at - start);
+    }
+    this.#runs.push({ block: out, start: first, slots: Uint32Array.from(slots), lengths: Uint32Array.from(lengths) });
+    this.#blockTop = at;
+    this.#runBytes += at - first + slots.length * 8;
+    this.#data += at - first;
+    this.#pending = 0;
   }
 
   #slotOf(key: number): number {
     const mask = this.#table.length - 1;
-    let at = Math.imul(key, 0x9e3779b1) >>> 0 & mask;
+    let at = (Math.imul(key, 0x9e3779b1) >>> 0) & mask;
     for (;;) {
       const slot = this.#table[at] as number;
       if (slot === -1) break;
@@ -152,58 +272,10 @@ export class PostingBuilder {
     if (slot === this.#key.length) this.#growSlots();
     this.#key[slot] = key;
     this.#last[slot] = -1;
-    const chunk = this.#chunk(8);
-    this.#head[slot] = chunk;
-    this.#tail[slot] = chunk;
-    this.#pos[slot] = chunk + 8;
-    this.#end[slot] = chunk + 16;
+    this.#length[slot] = 0;
     this.#table[at] = slot;
     if (this.#slots * 2 > this.#table.length) this.#rehash();
     return slot;
-  }
-
-  #put(slot: number, byte: number): void {
-    if (this.#pos[slot] === this.#end[slot]) {
-      const tail = this.#tail[slot] as number;
-      const capacity = Math.min(1024, this.#readInt(tail + 4) * 2);
-      const chunk = this.#chunk(capacity);
-      this.#writeInt(tail, chunk);
-      this.#tail[slot] = chunk;
-      this.#pos[slot] = chunk + 8;
-      this.#end[slot] = chunk + 8 + capacity;
-    }
-    this.#arena[this.#pos[slot] as number] = byte;
-    this.#data += 1;
-    this.#pos[slot] = (this.#pos[slot] as number) + 1;
-  }
-
-  #chunk(capacity: number): number {
-    const at = this.#arenaTop;
-    if (at + 8 + capacity > this.#arena.length) {
-      // Doubling while small; past 64 MiB by a quarter, so the arena's slack (and the build's peak
-      // memory, which holds the arena and its frozen copy at once) stays small on a large tree.
-      const length = this.#arena.length;
-      const grown = new Uint8Array(Math.max(length < 64 * 1024 * 1024 ? length * 2 : Math.ceil(length * 1.25), at + 8 + capacity));
-      grown.set(this.#arena.subarray(0, at));
-      this.#arena = grown;
-    }
-    this.#arenaTop = at + 8 + capacity;
-    this.#writeInt(at, -1);
-    this.#writeInt(at + 4, capacity);
-    return at;
-  }
-
-  #readInt(at: number): number {
-    const a = this.#arena;
-    return ((a[at] as number) | ((a[at + 1] as number) << 8) | ((a[at + 2] as number) << 16) | ((a[at + 3] as number) << 24)) | 0;
-  }
-
-  #writeInt(at: number, value: number): void {
-    const a = this.#arena;
-    a[at] = value & 255;
-    a[at + 1] = (value >>> 8) & 255;
-    a[at + 2] = (value >>> 16) & 255;
-    a[at + 3] = (value >>> 24) & 255;
   }
 
   #growSlots(): void {
@@ -214,17 +286,14 @@ export class PostingBuilder {
     };
     this.#key = grow(this.#key);
     this.#last = grow(this.#last);
-    this.#head = grow(this.#head);
-    this.#tail = grow(this.#tail);
-    this.#pos = grow(this.#pos);
-    this.#end = grow(this.#end);
+    this.#length = grow(this.#length);
   }
 
   #rehash(): void {
     const table = new Int32Array(this.#table.length * 2).fill(-1);
     const mask = table.length - 1;
     for (let slot = 0; slot < this.#slots; slot += 1) {
-      let at = Math.imul(this.#key[slot] as number, 0x9e3779b1) >>> 0 & mask;
+      let at = (Math.imul(this.#key[slot] as number, 0x9e3779b1) >>> 0) & mask;
       while (table[at] !== -1) at = (at + 1) & mask;
       table[at] = slot;
     }
@@ -233,36 +302,72 @@ export class PostingBuilder {
 
   /** The lists frozen: keys ascending, their bytes laid end to end. The builder is spent. */
   freeze(): FrozenPostings {
+    this.#flush();
+    this.#pairs = new Uint32Array(0);
+    this.#spare = new Uint32Array(0);
+    this.#block = new Uint8Array(0);
+    const count = this.#slots;
     // Keys (24 bits) and slots packed into one number each, sorted natively.
-    const packed = new Float64Array(this.#slots);
-    for (let slot = 0; slot < this.#slots; slot += 1) packed[slot] = (this.#key[slot] as number) * 2 ** 26 + slot;
+    const packed = new Float64Array(count);
+    for (let slot = 0; slot < count; slot += 1) packed[slot] = (this.#key[slot] as number) * 2 ** 26 + slot;
     packed.sort();
-    const order = Array.from(packed, (value) => value % 2 ** 26);
-    const keys = new Uint32Array(order.length);
-    const offsets = new Uint32Array(order.length + 1);
+    const keys = new Uint32Array(count);
+    const offsets = new Uint32Array(count + 1);
+    /** Per slot: where its next run's bytes go. */
+    const cursor = new Uint32Array(count);
     let total = 0;
-    for (let slot = 0; slot < this.#slots; slot += 1) total += this.#length(slot);
-    const bytes = new Uint8Array(total);
-    let at = 0;
-    order.forEach((slot, i) => {
+    for (let i = 0; i < count; i += 1) {
+      const slot = (packed[i] as number) % 2 ** 26;
       keys[i] = this.#key[slot] as number;
-      offsets[i] = at;
-      for (let chunk = this.#head[slot] as number; chunk !== -1; chunk = this.#readInt(chunk)) {
-        const end = chunk === this.#tail[slot] ? (this.#pos[slot] as number) : chunk + 8 + this.#readInt(chunk + 4);
-        bytes.set(this.#arena.subarray(chunk + 8, end), at);
-        at += end - chunk - 8;
-      }
-    });
-    offsets[order.length] = at;
-    this.#arena = new Uint8Array(0);
+      offsets[i] = total;
+      cursor[slot] = total;
+      total += this.#length[slot] as number;
+    }
+    offsets[count] = total;
+    const bytes = new Uint8Array(total);
+    const runs = this.#runs;
+    for (let r = 0; r < runs.length; r += 1) {
+      copyRun(runs[r] as Run, bytes, cursor);
+      // Each run is let go once laid out, so the runs and the lists are not both held whole.
+      runs[r] = EMPTY_RUN;
+    }
+    this.#runs = [];
+    this.#runBytes = 0;
     return { keys, offsets, bytes };
   }
+}
 
-  #length(slot: number): number {
-    let n = 0;
-    for (let chunk = this.#head[slot] as number; chunk !== -1; chunk = this.#readInt(chunk)) {
-      n += chunk === this.#tail[slot] ? (this.#pos[slot] as number) - chunk - 8 : this.#readInt(chunk + 4);
-    }
-    return n;
+const EMPTY_RUN: Run = { block: new Uint8Array(0), start: 0, slots: new Uint32Array(0), lengths: new Uint32Array(0) };
+
+/** One stable counting-sort pass of `count` interleaved (key, id) pairs by the digit at `shift`; `counts` are the digit's counts. */
+function radixPass(from: Uint32Array, to: Uint32Array, count: number, counts: Uint32Array, shift: number): void {
+  let sum = 0;
+  for (let d = 0; d < DIGITS; d += 1) {
+    const c = counts[d] as number;
+    counts[d] = sum;
+    sum += c;
+  }
+  for (let i = 0; i < count * 2; i += 2) {
+    const key = from[i] as number;
+    const d = (key >>> shift) & DIGIT_MASK;
+    const p = (counts[d] as number) * 2;
+    counts[d] = (counts[d] as number) + 1;
+    to[p] = key;
+    to[p + 1] = from[i + 1] as number;
+  }
+}
+
+/** Copies each list of `run` to its slot's place in `bytes`, moving the slot's cursor past it. */
+function copyRun(run: Run, bytes: Uint8Array, cursor: Uint32Array): void {
+  const { block: from, slots, lengths } = run;
+  let at = run.start;
+  for (let j = 0; j < slots.length; j += 1) {
+    const slot = slots[j] as number;
+    const length = lengths[j] as number;
+    const to = cursor[slot] as number;
+    if (length < 64) for (let k = 0; k < length; k += 1) bytes[to + k] = from[at + k] as number;
+    else bytes.set(from.subarray(at, at + length), to);
+    cursor[slot] = to + length;
+    at += length;
   }
 }
