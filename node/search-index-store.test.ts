@@ -1,7 +1,9 @@
 import { mkdir, mkdtemp, readFile, realpath, rm, truncate, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { StoredIndex } from '../src/search/index/format.js';
 import type { Platform } from '../src/core/types.js';
 import { ToolRunner } from '../src/runner.js';
 import { searchIndexIdle } from '../src/search/index/workspace.js';
@@ -92,7 +94,7 @@ describe('the search index kept on disk for a Node workspace', () => {
     }
   });
 
-  it('rejects a truncated or corrupt file, says why, and rebuilds it', async () => {
+  it('rejects a truncated file, one of an older format, or one with corrupt tables when it opens it, says why, and rebuilds it', async () => {
     const platform = createNodePlatform({ root });
     try {
       await openOrBuildSearchIndex(platform, { cacheDir });
@@ -102,12 +104,42 @@ describe('the search index kept on disk for a Node workspace', () => {
       const truncated = await openOrBuildSearchIndex(platform, { cacheDir });
       expect(truncated.from).toBe('built');
       expect(truncated.rejected).toMatch(/truncated or extended/);
+      // An index saved by a toolhost that wrote format 1.
+      const older = await readFile(file);
+      older.writeUInt32LE(1, 8);
+      await writeFile(file, older);
+      const rebuilt = await openOrBuildSearchIndex(platform, { cacheDir });
+      expect(rebuilt).toMatchObject({ from: 'built', rejected: 'search index format 1, expected 2' });
+      // A bit flipped in the tables (here in the workspace root's bytes).
       const bytes = await readFile(file);
-      bytes[bytes.length - 1] = (bytes[bytes.length - 1] as number) ^ 0x40;
+      bytes[24 + 40] = (bytes[24 + 40] as number) ^ 0x40;
       await writeFile(file, bytes);
       const corrupt = await openOrBuildSearchIndex(platform, { cacheDir });
       expect(corrupt.from).toBe('built');
       expect(corrupt.rejected).toMatch(/checksum mismatch/);
+      expect((await openOrBuildSearchIndex(platform, { cacheDir })).from).toBe('disk');
+    } finally {
+      await platform.dispose();
+    }
+  });
+
+  it('never uses corrupt postings: searches answer as a scan does, and the file is removed so that the next open rebuilds it', async () => {
+    const platform = createNodePlatform({ root });
+    try {
+      await openOrBuildSearchIndex(platform, { cacheDir });
+      const file = searchIndexFile(root, cacheDir);
+      const bytes = await readFile(file);
+      bytes[bytes.length - 1] = (bytes[bytes.length - 1] as number) ^ 0x40;
+      await writeFile(file, bytes);
+      const opened = await openOrBuildSearchIndex(platform, { cacheDir });
+      // Only the tables are checked when it opens: the postings are checked as searches read them.
+      expect(opened.from).toBe('disk');
+      const plain = await answers({ ...platform });
+      setSearchIndex(platform, opened.index);
+      expect(await answers(platform)).toEqual(plain);
+      expect((opened.index as StoredIndex).corrupt?.message).toMatch(/checksum mismatch \(corrupt postings, block 0\)/);
+      await vi.waitFor(() => expect(existsSync(file)).toBe(false));
+      expect(await openOrBuildSearchIndex(platform, { cacheDir })).toMatchObject({ from: 'built' });
       expect((await openOrBuildSearchIndex(platform, { cacheDir })).from).toBe('disk');
     } finally {
       await platform.dispose();

@@ -12,9 +12,9 @@ import { Worker } from 'node:worker_threads';
 import type { Platform } from '../src/core/types.js';
 import { defaultBudget, IndexOverBudget, type BudgetPassed, type SearchIndexBudget } from '../src/search/index/budget.js';
 import { attachStoredSearchIndex, readSavedIndex, type AttachedSearchIndex, type SearchIndexStorage } from '../src/search/index/attach.js';
-import { provideCrc32, serializeIndex } from '../src/search/index/format.js';
+import { provideCrc32, serializeIndex, whenPostingsCorrupt } from '../src/search/index/format.js';
 import { provideUtf8Check, SearchIndex, type IndexParts } from '../src/search/index/search-index.js';
-import { isUtf8 } from 'node:buffer';
+import { Buffer, isUtf8 } from 'node:buffer';
 import { buildWorkspaceIndex, searchIndexOf } from '../src/search/index/workspace.js';
 import type { ConfinedNodeFsOptions } from './fs/confined.js';
 import { setTreeWatch } from '../src/search/index/reuse.js';
@@ -86,8 +86,12 @@ export function fileIndexStorage(root: string, cacheDir?: string): SearchIndexSt
   return {
     async read() {
       try {
-        const bytes = await readFile(file);
-        return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+        const read = await readFile(file);
+        const bytes = new Uint8Array(read.buffer, read.byteOffset, read.byteLength);
+        // Its postings are checked as searches read them: a corrupt block found then removes the
+        // file (unless a newer one replaced it), so the next process rebuilds it rather than trust it.
+        whenPostingsCorrupt(bytes, () => void removeIfUnchanged(file, bytes).catch(() => undefined));
+        return bytes;
       } catch (error) {
         if ((error as { code?: string }).code === 'ENOENT') return undefined;
         throw error;
@@ -105,6 +109,12 @@ export function fileIndexStorage(root: string, cacheDir?: string): SearchIndexSt
       }
     },
   };
+}
+
+/** Removes `file` when it still holds `bytes` (a process may have saved a new index since). */
+async function removeIfUnchanged(file: string, bytes: Uint8Array): Promise<void> {
+  const now = await readFile(file).catch(() => undefined);
+  if (now && now.length === bytes.length && Buffer.compare(now, bytes) === 0) await rm(file, { force: true });
 }
 
 /** Writes an index serialized for the workspace at `root` under `cacheDir`: to a temporary file, then renamed over the old one. */

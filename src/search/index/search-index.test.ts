@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { patternTree } from '../dialect.js';
-import { crc32, IndexRejected, openIndex, serializeIndex } from './format.js';
+import { crc32, IndexRejected, openIndex, serializeIndex, type StoredIndex } from './format.js';
 import { planOf } from './plan.js';
 import { FileKind, SearchIndex, type ReadFile } from './search-index.js';
 
@@ -135,24 +135,75 @@ describe('the serialized index', () => {
     for (let length = 0; length < bytes.length; length += 1) expect(() => openIndex(bytes.subarray(0, length), '/w'), String(length)).toThrow(IndexRejected);
   });
 
-  it('rejects a flipped bit anywhere (header or body)', () => {
+  it('rejects a flipped bit in the header or the tables when opened', () => {
     const bytes = serializeIndex(indexOf(), '/w');
-    for (let at = 0; at < bytes.length; at += 1) {
+    const tables = 24 + new DataView(bytes.buffer).getUint32(20, true);
+    expect(tables).toBeLessThan(bytes.length);
+    for (let at = 0; at < tables; at += 1) {
       const corrupt = bytes.slice();
       corrupt[at] = (corrupt[at] as number) ^ (1 << (at % 8));
       expect(() => openIndex(corrupt, '/w'), String(at)).toThrow(IndexRejected);
     }
   });
 
-  it('rejects another version, another workspace, and a body whose checksum was forged', () => {
+  it('never uses a posting list whose block has a flipped bit: its plans answer every file, and it is neither compacted nor saved again', () => {
+    const index = indexOf();
+    const bytes = serializeIndex(index, '/w');
+    const tables = 24 + new DataView(bytes.buffer).getUint32(20, true);
+    const patterns = ['alpha', 'Straße', 'kind', 'foo', 'bar'];
+    for (let at = tables; at < bytes.length; at += 1) {
+      const corrupt = bytes.slice();
+      corrupt[at] = (corrupt[at] as number) ^ (1 << (at % 8));
+      const reopened = openIndex(corrupt, '/w') as StoredIndex;
+      for (const pattern of patterns) {
+        const answer = candidates(reopened, pattern, { literal: true });
+        // Each answer is the intact one, or every file (the scan's own answer) once a list it needs is corrupt.
+        if (reopened.corrupt === undefined) expect(answer, `${at} ${pattern}`).toEqual(candidates(index, pattern, { literal: true }));
+        else expect(answer === 'all' || JSON.stringify(answer) === JSON.stringify(candidates(index, pattern, { literal: true })), `${at} ${pattern}`).toBe(true);
+      }
+      expect(() => reopened.checkAll(), String(at)).toThrow(/corrupt postings/);
+      expect(reopened.corrupt?.message, String(at)).toMatch(/checksum mismatch \(corrupt postings, block 0\)/);
+      expect(() => serializeIndex(reopened, '/w'), String(at)).toThrow(IndexRejected);
+      reopened.update(read('/w/new.txt', 'fresh alpha\n', 5));
+      expect(() => reopened.compact(), String(at)).toThrow(IndexRejected);
+    }
+  });
+
+  it('checks only the posting blocks a search reads, and answers every file for a list in a corrupt block', () => {
+    // Enough distinct trigrams for several blocks of postings.
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 4000; i += 1) files[`/w/f${i}.txt`] = `${(i * 7919).toString(36)}${(i * 104729).toString(36)} common\n`;
+    const index = indexOf(files);
+    const bytes = serializeIndex(index, '/w');
+    const view = new DataView(bytes.buffer);
+    const tables = 24 + view.getUint32(20, true);
+    const blocks = view.getUint32(24 + 28, true);
+    expect(blocks).toBeGreaterThan(2);
+    // The last block corrupt: lists in the first block are still used, a list in the last one is not.
+    const corrupt = bytes.slice();
+    corrupt[bytes.length - 1] = (corrupt[bytes.length - 1] as number) ^ 1;
+    const reopened = openIndex(corrupt, '/w') as StoredIndex;
+    expect(candidates(reopened, 'common', { literal: true })?.length).toBe(4000);
+    expect(reopened.corrupt).toBeUndefined();
+    const answers = Object.values(files).map((text) => text.slice(0, 6)).map((needle) => candidates(reopened, needle, { literal: true }));
+    expect(reopened.corrupt?.message).toMatch(/corrupt postings, block \d+/);
+    expect(answers.filter((answer) => answer === 'all').length).toBeGreaterThan(0);
+    const intact = answers.filter((answer) => answer !== 'all');
+    expect(intact.length).toBeGreaterThan(0);
+    for (const answer of intact) expect(answer?.length).toBeGreaterThanOrEqual(1);
+    expect(tables).toBeLessThan(bytes.length);
+  });
+
+  it('rejects another version (an index saved by an older toolhost), another workspace, and tables whose checksum was forged', () => {
     const bytes = serializeIndex(indexOf(), '/w');
-    const version = bytes.slice();
-    version[8] = 2;
-    expect(() => openIndex(version, '/w')).toThrow(/format 2, expected 1/);
+    const older = bytes.slice();
+    older[8] = 1;
+    expect(() => openIndex(older, '/w')).toThrow(/format 1, expected 2/);
     expect(() => openIndex(bytes, '/other')).toThrow(/is for \/w, not \/other/);
-    // A body changed and its checksum recomputed: the tables must still fit together.
+    // The tables changed and their checksum recomputed: they must still fit together.
     const forged = bytes.slice();
-    const body = forged.subarray(24);
+    const tables = new DataView(forged.buffer).getUint32(20, true);
+    const body = forged.subarray(24, 24 + tables);
     body[4] = (body[4] as number) + 1; // one more key than the tables hold
     new DataView(forged.buffer).setUint32(16, crc32(body), true);
     expect(() => openIndex(forged, '/w')).toThrow(IndexRejected);
