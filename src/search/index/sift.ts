@@ -113,27 +113,38 @@ export interface CountMemo {
 /** Patterns whose line counts one kept verdicts remembers (the oldest forgotten first). */
 const COUNT_MEMO_KEYS = 8;
 
-/** The counts of `pattern` in `verdicts` (by listing position, -1: not known), made the newest of the {@link COUNT_MEMO_KEYS} kept. */
-function countsOf(verdicts: Verdicts, pattern: SearchPattern, length: number): Int32Array {
+/** One pattern's counts in one kept verdicts, and the last sift made from them (dropped when a count is noted). */
+interface PatternCounts {
+  /** Matching lines of trusted text files, by listing position (-1: not known). */
+  counts: Int32Array;
+  /** The listing positions the last sift left to scan (sorted), and how many of them are trusted text files. */
+  last: { positions: number[]; hits: number } | undefined;
+}
+
+/** The counts of `pattern` in `verdicts`, made the newest of the {@link COUNT_MEMO_KEYS} kept. */
+function countsOf(verdicts: Verdicts, pattern: SearchPattern, length: number): PatternCounts {
   const how = pattern.compiledWith as { literal: boolean; caseSensitive: boolean };
   const key = `${how.literal ? 'F' : 'R'}${how.caseSensitive ? 's' : 'i'}${pattern.pattern}`;
   let counts = verdicts.counts.get(key);
   if (counts) verdicts.counts.delete(key);
-  else counts = new Int32Array(length).fill(-1);
+  else counts = { counts: new Int32Array(length).fill(-1), last: undefined };
   verdicts.counts.set(key, counts);
   if (verdicts.counts.size > COUNT_MEMO_KEYS) verdicts.counts.delete(verdicts.counts.keys().next().value as string);
   return counts;
 }
 
-/** The {@link CountMemo} of `scan` (listing positions `positions`) over `counts`. */
-function countMemo(verdicts: Verdicts, counts: Int32Array, positions: readonly number[]): CountMemo {
+/** The {@link CountMemo} of `scan` (listing positions `positions`) over `memo`'s counts. */
+function countMemo(verdicts: Verdicts, memo: PatternCounts, positions: readonly number[]): CountMemo {
+  const { counts } = memo;
   const known = new Int32Array(positions.length);
   for (let j = 0; j < positions.length; j += 1) known[j] = counts[positions[j] as number] as number;
   return {
     known,
     note(path, count) {
       const at = verdicts.text.get(path);
-      if (at !== undefined && count >= 0) counts[at] = count;
+      if (at === undefined || count < 0 || counts[at] === count) return;
+      counts[at] = count;
+      memo.last = undefined;
     },
   };
 }
@@ -157,8 +168,8 @@ interface Verdicts {
   text: Map<string, number>;
   /** Per needle (see {@link needleAbsent}), the large trusted text files read for it: true when it is not in them. */
   needles: Map<string, Map<string, boolean>>;
-  /** Per pattern (see {@link countsOf}), the matching lines of trusted text files by listing position (-1: not known). */
-  counts: Map<string, Int32Array>;
+  /** Per pattern (see {@link countsOf}), the matching lines of trusted text files. */
+  counts: Map<string, PatternCounts>;
 }
 
 /** Trusted text candidates this large or larger are read once per kept verdicts for the pattern's needle (see {@link needleAbsent}). */
@@ -215,7 +226,12 @@ const verdictsOf = new WeakMap<readonly WalkFile[], Verdicts>();
 
 /** The sift of a kept listing from its verdicts: only the candidates among its trusted text files are looked up, and the counts remembered for them. */
 function siftFromVerdicts(platform: Platform, verdicts: Verdicts, files: readonly WalkFile[], candidates: Set<string> | undefined, pattern: SearchPattern): Sifted {
-  const counts = countsOf(verdicts, pattern, files.length);
+  const memo = countsOf(verdicts, pattern, files.length);
+  const { counts } = memo;
+  refreshIndexed(platform, verdicts.stale);
+  // Nothing noted since the last sift of this pattern: the same files are left (a repeat reads none).
+  const last = memo.last;
+  if (last) return { scan: last.positions.map((at) => files[at] as WalkFile), text: verdicts.text.size - last.hits, binary: verdicts.binary, memo: countMemo(verdicts, memo, last.positions) };
   const positions = [...verdicts.scanned];
   let hits = 0;
   if (candidates === undefined) {
@@ -226,19 +242,22 @@ function siftFromVerdicts(platform: Platform, verdicts: Verdicts, files: readonl
     }
   } else {
     const needle = needleOf(pattern);
-    const memo = needleMemo(verdicts, needle);
+    const absent = needleMemo(verdicts, needle);
     for (const path of candidates) {
       const at = verdicts.text.get(path);
-      if (at === undefined || counts[at] === 0) continue;
-      const entry = needle ? verdicts.index.file(path) : undefined;
-      if (entry && needleAbsent(platform, memo, needle, path, entry)) continue;
+      if (at === undefined) continue;
+      const count = counts[at] as number;
+      if (count === 0) continue;
+      // A file remembered with matches holds the needle.
+      const entry = needle && count < 0 ? verdicts.index.file(path) : undefined;
+      if (entry && needleAbsent(platform, absent, needle, path, entry)) continue;
       positions.push(at);
       hits += 1;
     }
   }
   positions.sort((a, b) => a - b);
-  refreshIndexed(platform, verdicts.stale);
-  return { scan: positions.map((at) => files[at] as WalkFile), text: verdicts.text.size - hits, binary: verdicts.binary, memo: countMemo(verdicts, counts, positions) };
+  memo.last = { positions, hits };
+  return { scan: positions.map((at) => files[at] as WalkFile), text: verdicts.text.size - hits, binary: verdicts.binary, memo: countMemo(verdicts, memo, positions) };
 }
 
 /** The kept verdicts of `files` when still valid for `index` (same index, version, change count and size limit). */
