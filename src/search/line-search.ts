@@ -246,6 +246,8 @@ class LineSearch {
   readonly notedCounts: number[] = [];
   /** Files whose remembered counts were tallied before the rest were counted (the tally is then sorted at the end). */
   remembered = 0;
+  /** Files with a match tallied by {@link tallyKnown} past `max_results`: counted, not listed. */
+  filesUnlisted = 0;
 
   constructor(
     readonly ctx: ToolContext,
@@ -316,6 +318,10 @@ class LineSearch {
     if (!sifted.memo || this.outputMode === 'content') return sifted.scan;
     // A count takes the remembered counts as they are and reads only the files it does not know.
     const { known } = sifted.memo;
+    if (known.indexOf(-1) === -1) {
+      this.tallyKnown(sifted.scan, known);
+      return [];
+    }
     const rest: WalkFile[] = [];
     for (let j = 0; j < sifted.scan.length; j += 1) {
       const file = sifted.scan[j] as WalkFile;
@@ -330,6 +336,23 @@ class LineSearch {
       this.remembered += 1;
     }
     return rest;
+  }
+
+  /**
+   * Tallies `files` (sorted by path, every one with its count remembered in `known`) without a list
+   * entry past `max_results` for the files with a match: only their number is shown beyond it.
+   */
+  tallyKnown(files: readonly WalkFile[], known: Int32Array): void {
+    const { tally } = this;
+    for (let j = 0; j < known.length; j += 1) {
+      const count = known[j] as number;
+      if (count === 0) continue;
+      tally.totalMatches += count;
+      if (tally.files.length < this.maxResults) tally.files.push({ path: (files[j] as WalkFile).path, count });
+      else this.filesUnlisted += 1;
+    }
+    this.searched += known.length;
+    this.done += known.length;
   }
 
   /**
@@ -625,11 +648,13 @@ class LineSearch {
     if (stopped) counters.note = stopNote(budget, listed, this.done);
     if (this.outputMode === 'files_with_matches') {
       const files = tally.files.slice(0, maxResults).map((file) => file.path);
-      return { files, total_files: tally.files.length, ...counters, truncated: counters.truncated || files.length < tally.files.length };
+      const total = tally.files.length + this.filesUnlisted;
+      return { files, total_files: total, ...counters, truncated: counters.truncated || files.length < total };
     }
     if (this.outputMode === 'count') {
       const counts = tally.files.slice(0, maxResults).map((file) => ({ file_path: file.path, count: file.count }));
-      return { counts, total_files: tally.files.length, ...counters, truncated: counters.truncated || counts.length < tally.files.length };
+      const total = tally.files.length + this.filesUnlisted;
+      return { counts, total_files: total, ...counters, truncated: counters.truncated || counts.length < total };
     }
     return { matches: tally.matches, ...counters, truncated: counters.truncated || tally.matches.length < tally.totalMatches };
   }

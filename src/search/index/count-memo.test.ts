@@ -73,6 +73,20 @@ describe('a repeated search takes the line counts remembered in its kept verdict
     expect(files.answer).toMatchObject({ total_files: FILE_COUNT - 2 });
   });
 
+  it('a repeat past max_results lists the first files and counts the rest, as a plain scan does (count and files_with_matches)', async () => {
+    const setup = await memoWorkspace();
+    for (const output_mode of ['count', 'files_with_matches']) {
+      const args = { ...COMMON, output_mode, max_results: 5 };
+      const first = await checked(setup, args);
+      await searchIndexIdle(setup.platform);
+      const again = await checked(setup, args);
+      expect(again.read).toEqual([]);
+      expect(again.answer).toEqual(first.answer);
+      expect(again.answer).toMatchObject({ total_files: FILE_COUNT - 1, truncated: true });
+      expect((again.answer.counts ?? again.answer.files) as unknown[]).toHaveLength(5);
+    }
+  });
+
   it('content mode reads only the files remembered with a match; a file remembered with none is left unread', async () => {
     const setup = await memoWorkspace();
     await checked(setup, { pattern: 'Planet', fixed_strings: true, output_mode: 'count' });

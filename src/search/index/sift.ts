@@ -117,8 +117,8 @@ const COUNT_MEMO_KEYS = 8;
 interface PatternCounts {
   /** Matching lines of trusted text files, by listing position (-1: not known). */
   counts: Int32Array;
-  /** The listing positions the last sift left to scan (sorted), and how many of them are trusted text files. */
-  last: { positions: number[]; hits: number } | undefined;
+  /** What the last sift left to scan (never changed once made: searches only read it), and how many of those files are trusted text files. */
+  last: { scan: WalkFile[]; memo: CountMemo; hits: number } | undefined;
 }
 
 /** The counts of `pattern` in `verdicts`, made the newest of the {@link COUNT_MEMO_KEYS} kept. */
@@ -231,7 +231,7 @@ function siftFromVerdicts(platform: Platform, verdicts: Verdicts, files: readonl
   refreshIndexed(platform, verdicts.stale);
   // Nothing noted since the last sift of this pattern: the same files are left (a repeat reads none).
   const last = memo.last;
-  if (last) return { scan: last.positions.map((at) => files[at] as WalkFile), text: verdicts.text.size - last.hits, binary: verdicts.binary, memo: countMemo(verdicts, memo, last.positions) };
+  if (last) return { scan: last.scan, text: verdicts.text.size - last.hits, binary: verdicts.binary, memo: last.memo };
   const positions = [...verdicts.scanned];
   let hits = 0;
   if (candidates === undefined) {
@@ -256,8 +256,10 @@ function siftFromVerdicts(platform: Platform, verdicts: Verdicts, files: readonl
     }
   }
   positions.sort((a, b) => a - b);
-  memo.last = { positions, hits };
-  return { scan: positions.map((at) => files[at] as WalkFile), text: verdicts.text.size - hits, binary: verdicts.binary, memo: countMemo(verdicts, memo, positions) };
+  const scan = positions.map((at) => files[at] as WalkFile);
+  const made = countMemo(verdicts, memo, positions);
+  memo.last = { scan, memo: made, hits };
+  return { scan, text: verdicts.text.size - hits, binary: verdicts.binary, memo: made };
 }
 
 /** The kept verdicts of `files` when still valid for `index` (same index, version, change count and size limit). */
