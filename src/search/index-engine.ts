@@ -13,11 +13,24 @@ export interface KeptListing {
   readonly capped: boolean;
 }
 
+/**
+ * Matching lines remembered for files of a kept listing the index trusts, for one pattern (a result
+ * memo, valid exactly while the listing's sift verdicts are: see `CountMemo` in index/sift.ts).
+ */
+export interface SiftedCountMemo {
+  /** Per file of the sift's `scan` (same order): its matching lines remembered (> 0), or -1 (not known: scan it). */
+  readonly known: Int32Array;
+  /** Remembers a whole count of `path` as this search read it (ignored for a file the index does not trust). */
+  note(path: string, count: number): void;
+}
+
 /** What a sift left to scan, and the files it tallied unread (text without a match, binary). */
 export interface SiftedFiles {
   scan: WalkFile[];
   text: number;
   binary: number;
+  /** Line counts remembered for the files of `scan`, when the sift kept its verdicts. */
+  memo?: SiftedCountMemo;
 }
 
 /** An index a search sifts with, as the engine hands it out (opaque to the search). */

@@ -10,7 +10,7 @@ import { scanText, YIELD_EVERY_MS } from './line-scan.js';
 import { scanStream } from './line-stream.js';
 import { cacheOf, countText, countTextNow, FILE_BINARY, knownCount, needleOf, rememberCount, skipKindOfCode, type SourceCache, type SourceFile, type TextCount } from './source-cache.js';
 import type { SearchFileStat, SearchHelper, SearchSource, SharedWork } from '../core/types.js';
-import { searchIndexEngine, type IndexForSearch, type SearchIndexEngine } from './index-engine.js';
+import { searchIndexEngine, type IndexForSearch, type SearchIndexEngine, type SiftedCountMemo } from './index-engine.js';
 
 export { MAX_LINE_CHARS, type SearchMatch } from './line-output.js';
 
@@ -195,7 +195,14 @@ export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions
   const search = new LineSearch(ctx, options, started + budget.ms);
   const listed = await search.list();
   if (search.shared) await search.countShared(search.shared, listed.files.length);
-  else await search.searchFiles(await search.sifted(listed.files));
+  else {
+    const scan = await search.sifted(listed.files);
+    // What the index and the remembered counts leave of a large count is shared with the helper thread as a walk's files are.
+    const shared = search.shareSifted(scan);
+    if (shared) await search.countShared(shared, listed.files.length);
+    else await search.searchFiles(scan);
+    search.keepCounts(shared);
+  }
   return search.result(listed, budget);
 }
 
@@ -233,6 +240,14 @@ class LineSearch {
   lastPause = Date.now();
   /** The listed files are a kept listing (see `reusedListing`): their sift verdicts may be kept too. */
   listedSorted = false;
+  /** The line counts the sift remembered for its trusted files (see `SiftedCountMemo`), and the whole counts found this search, noted there once it ends unstopped. */
+  memo: SiftedCountMemo | undefined;
+  readonly notedPaths: string[] = [];
+  readonly notedCounts: number[] = [];
+  /** Files whose remembered counts were tallied before the rest were counted (the tally is then sorted at the end). */
+  remembered = 0;
+  /** Files with a match tallied by {@link tallyKnown} past `max_results`: counted, not listed. */
+  filesUnlisted = 0;
 
   constructor(
     readonly ctx: ToolContext,
@@ -259,8 +274,8 @@ class LineSearch {
    */
   async list(): Promise<Awaited<ReturnType<typeof filesToSearch>>> {
     const { ctx, options, pattern, cache, helper, deadline } = this;
-    // A search index that leaves few files to read keeps the count on this thread (one being read from
-    // storage is waited for: milliseconds).
+    // With a search index in use, the count is shared with the helper thread only after the sift (see
+    // shareSifted), and only what it leaves; an index being read from storage is waited for (milliseconds).
     const opening = this.engine?.opening(ctx.platform);
     if (opening) await opening;
     this.index = this.engine?.indexFor(ctx.platform, pattern);
@@ -299,7 +314,78 @@ class LineSearch {
     this.searched += sifted.text;
     this.binary += sifted.binary;
     this.done += sifted.text + sifted.binary;
-    return sifted.scan;
+    this.memo = sifted.memo;
+    if (!sifted.memo || this.outputMode === 'content') return sifted.scan;
+    // A count takes the remembered counts as they are and reads only the files it does not know.
+    const { known } = sifted.memo;
+    if (known.indexOf(-1) === -1) {
+      this.tallyKnown(sifted.scan, known);
+      return [];
+    }
+    const rest: WalkFile[] = [];
+    for (let j = 0; j < sifted.scan.length; j += 1) {
+      const file = sifted.scan[j] as WalkFile;
+      const count = known[j] as number;
+      if (count < 0) {
+        rest.push(file);
+        continue;
+      }
+      this.searched += 1;
+      this.done += 1;
+      this.addCount(file.path, count);
+      this.remembered += 1;
+    }
+    return rest;
+  }
+
+  /**
+   * Tallies `files` (sorted by path, every one with its count remembered in `known`) without a list
+   * entry past `max_results` for the files with a match: only their number is shown beyond it.
+   */
+  tallyKnown(files: readonly WalkFile[], known: Int32Array): void {
+    const { tally } = this;
+    for (let j = 0; j < known.length; j += 1) {
+      const count = known[j] as number;
+      if (count === 0) continue;
+      tally.totalMatches += count;
+      if (tally.files.length < this.maxResults) tally.files.push({ path: (files[j] as WalkFile).path, count });
+      else this.filesUnlisted += 1;
+    }
+    this.searched += known.length;
+    this.done += known.length;
+  }
+
+  /**
+   * The helper thread's share of counting the sifted `files`, handed over as a walk hands its files
+   * (see {@link list}); undefined when this thread counts them alone (content, too few files, no helper).
+   */
+  shareSifted(files: readonly WalkFile[]): SharedWork | undefined {
+    const { helper, cache, pattern, deadline } = this;
+    if (!helper || !cache || this.outputMode === 'content' || pattern.compiledWith === undefined || files.length === 0) return undefined;
+    const sharing = helper.sharedFiles((path) => cache.holds(path));
+    const limit = Math.min(this.streamOver, HELPED_MAX_FILE_BYTES);
+    sharing.add(files, files.length, () => ({ pattern: pattern.pattern, ...(pattern.compiledWith as { literal: boolean; caseSensitive: boolean }), deadline, limit }), this.ctx.signal);
+    const shared = sharing.end();
+    this.shared = shared;
+    return shared;
+  }
+
+  /** Notes a whole count of `path` (as read by this search) for the memo, if the sift gave one. */
+  noteCount(path: string, count: number): void {
+    if (!this.memo) return;
+    this.notedPaths.push(path);
+    this.notedCounts.push(count);
+  }
+
+  /**
+   * After the files are counted: the counts noted go into the memo when the search ran to its end
+   * (a stopped one may hold partial counts), and a tally that began with remembered counts is sorted.
+   */
+  keepCounts(shared: SharedWork | undefined): void {
+    if (this.remembered > 0 && this.tally.files.length > this.remembered && !shared) this.tally.files.sort((a, b) => compareCodeUnits(a.path, b.path));
+    const { memo } = this;
+    if (!memo || this.stopped || shared?.stopped) return;
+    for (let i = 0; i < this.notedPaths.length; i += 1) memo.note(this.notedPaths[i] as string, this.notedCounts[i] as number);
   }
 
   /** Turns the event loop, then throws when the call's signal fired. */
@@ -331,6 +417,7 @@ class LineSearch {
       else if (code === FILE_BINARY) this.binary += 1;
       else if (code >= 0) {
         this.searched += 1;
+        this.noteCount(path, code);
         this.addCount(path, code);
       }
     });
@@ -369,9 +456,13 @@ class LineSearch {
       if (file === false) continue;
       if (needle && literal) {
         // A file remembered or found without the literal cannot match.
-        if (knownCount(file, literal) === 0) continue;
+        if (knownCount(file, literal) === 0) {
+          this.noteCount(walked.path, 0);
+          continue;
+        }
         if (source.indexOf(file.bytes, needle, file.skip) === -1) {
           rememberCount(file, literal, 0);
+          this.noteCount(walked.path, 0);
           continue;
         }
       }
@@ -399,6 +490,7 @@ class LineSearch {
   /** Scans one decoded text and tallies it; true when the time limit stopped the search. */
   async scanOne(path: string, text: string, wantOffsets: number): Promise<boolean> {
     const result = await scanText(text, this.pattern, { deadline: this.deadline, wantOffsets, maxHits: Infinity, pause: this.pause });
+    if (!result.stopped) this.noteCount(path, result.count);
     if (result.count > 0) {
       this.addCount(path, result.count);
       if (wantOffsets > 0) addMatches(this.tally, path, text, result.hits, this.contextLines, this.maxResults);
@@ -537,6 +629,7 @@ class LineSearch {
 
   /** Tallies a file's count; whether the time limit stopped the search. */
   tallied(path: string, counted: TextCount): boolean {
+    if (!counted.stopped) this.noteCount(path, counted.count);
     this.addCount(path, counted.count);
     if (counted.stopped) this.stopped = true;
     return counted.stopped;
@@ -555,11 +648,13 @@ class LineSearch {
     if (stopped) counters.note = stopNote(budget, listed, this.done);
     if (this.outputMode === 'files_with_matches') {
       const files = tally.files.slice(0, maxResults).map((file) => file.path);
-      return { files, total_files: tally.files.length, ...counters, truncated: counters.truncated || files.length < tally.files.length };
+      const total = tally.files.length + this.filesUnlisted;
+      return { files, total_files: total, ...counters, truncated: counters.truncated || files.length < total };
     }
     if (this.outputMode === 'count') {
       const counts = tally.files.slice(0, maxResults).map((file) => ({ file_path: file.path, count: file.count }));
-      return { counts, total_files: tally.files.length, ...counters, truncated: counters.truncated || counts.length < tally.files.length };
+      const total = tally.files.length + this.filesUnlisted;
+      return { counts, total_files: total, ...counters, truncated: counters.truncated || counts.length < total };
     }
     return { matches: tally.matches, ...counters, truncated: counters.truncated || tally.matches.length < tally.totalMatches };
   }

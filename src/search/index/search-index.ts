@@ -110,6 +110,8 @@ export class SearchIndex {
   #frozen: number;
   #overlay = new Map<number, Uint32Array>();
   #version = 0;
+  /** The version at which {@link settledRacy} last found no racy file (-1: not yet). */
+  #racyFreeAt = -1;
   /** Path characters of every id (dead ones too, until compacted), and trigram keys in the overlay. */
   #pathChars = 0;
   #overlayKeys = 0;
@@ -172,11 +174,18 @@ export class SearchIndex {
    * unchanged, they would be trusted.
    */
   settledRacy(now: number): string[] {
+    // Flags change only with the version: an index found with no racy file stays so until it moves.
+    if (this.#racyFreeAt === this.#version) return [];
     const out: string[] = [];
-    for (const id of this.#ids.values()) {
-      if (!((this.#flags[id] as number) & RACY)) continue;
+    const flags = this.#flags;
+    let racy = false;
+    for (let id = 0; id < this.#count; id += 1) {
+      const flag = flags[id] as number;
+      if (!(flag & RACY) || flag & DEAD) continue;
+      racy = true;
       if (Math.max(this.#stats[id * 4 + 1] as number, this.#stats[id * 4 + 2] as number) < now - this.racyMs) out.push(this.#paths[id] as string);
     }
+    if (!racy) this.#racyFreeAt = this.#version;
     return out;
   }
 

@@ -61,7 +61,11 @@ export function indexForSearch(platform: Platform, pattern: SearchPattern): Sear
   const index = searchIndexOf(platform);
   if (!index) return undefined;
   refreshIndexed(platform, index.settledRacy(Date.now()));
-  return worthSifting(index, pattern) ? index : undefined;
+  if (worthSifting(index, pattern)) return index;
+  // A tree that vouches for itself (see treeGeneration) keeps its listing, its verdicts and the line
+  // counts found in its trusted files (see countMemo): a repeated search of any pattern reads only
+  // what it does not remember.
+  return treeGeneration(platform) !== undefined && planOfPattern(pattern) !== undefined ? index : undefined;
 }
 
 /**
@@ -84,6 +88,65 @@ export interface Sifted {
   text: number;
   /** Binary files, as the index saw them: counted as binary. */
   binary: number;
+  /** The line counts remembered for the files of `scan` (kept verdicts only; see {@link CountMemo}). */
+  memo?: CountMemo;
+}
+
+/**
+ * Matching lines remembered per trusted text file of a kept listing, for one pattern: a result memo.
+ * It lives in the listing's verdicts, so it is exact exactly as long as they are: the same listing,
+ * the same index version and the same tree change count (the platform's own, or its tree watch's),
+ * with every file's identity (size, times, inode) checked against the index when the verdicts were
+ * made and not racy. Files not trusted (new, changed, racy, unindexed, too large) are never
+ * remembered: every search scans them.
+ */
+export interface CountMemo {
+  /** Per file of `scan` (same order): its matching lines remembered (> 0), or -1 (not known: scan it). Files remembered with none are left out of `scan`. */
+  readonly known: Int32Array;
+  /**
+   * Remembers that `count` lines of `path` match, when it is one of the trusted text files. Only for
+   * a whole count (not cut short by a deadline) of the file as read by this search.
+   */
+  note(path: string, count: number): void;
+}
+
+/** Patterns whose line counts one kept verdicts remembers (the oldest forgotten first). */
+const COUNT_MEMO_KEYS = 8;
+
+/** One pattern's counts in one kept verdicts, and the last sift made from them (dropped when a count is noted). */
+interface PatternCounts {
+  /** Matching lines of trusted text files, by listing position (-1: not known). */
+  counts: Int32Array;
+  /** What the last sift left to scan (never changed once made: searches only read it), and how many of those files are trusted text files. */
+  last: { scan: WalkFile[]; memo: CountMemo; hits: number } | undefined;
+}
+
+/** The counts of `pattern` in `verdicts`, made the newest of the {@link COUNT_MEMO_KEYS} kept. */
+function countsOf(verdicts: Verdicts, pattern: SearchPattern, length: number): PatternCounts {
+  const how = pattern.compiledWith as { literal: boolean; caseSensitive: boolean };
+  const key = `${how.literal ? 'F' : 'R'}${how.caseSensitive ? 's' : 'i'}${pattern.pattern}`;
+  let counts = verdicts.counts.get(key);
+  if (counts) verdicts.counts.delete(key);
+  else counts = { counts: new Int32Array(length).fill(-1), last: undefined };
+  verdicts.counts.set(key, counts);
+  if (verdicts.counts.size > COUNT_MEMO_KEYS) verdicts.counts.delete(verdicts.counts.keys().next().value as string);
+  return counts;
+}
+
+/** The {@link CountMemo} of `scan` (listing positions `positions`) over `memo`'s counts. */
+function countMemo(verdicts: Verdicts, memo: PatternCounts, positions: readonly number[]): CountMemo {
+  const { counts } = memo;
+  const known = new Int32Array(positions.length);
+  for (let j = 0; j < positions.length; j += 1) known[j] = counts[positions[j] as number] as number;
+  return {
+    known,
+    note(path, count) {
+      const at = verdicts.text.get(path);
+      if (at === undefined || count < 0 || counts[at] === count) return;
+      counts[at] = count;
+      memo.last = undefined;
+    },
+  };
 }
 
 /**
@@ -105,6 +168,8 @@ interface Verdicts {
   text: Map<string, number>;
   /** Per needle (see {@link needleAbsent}), the large trusted text files read for it: true when it is not in them. */
   needles: Map<string, Map<string, boolean>>;
+  /** Per pattern (see {@link countsOf}), the matching lines of trusted text files. */
+  counts: Map<string, PatternCounts>;
 }
 
 /** Trusted text candidates this large or larger are read once per kept verdicts for the pattern's needle (see {@link needleAbsent}). */
@@ -159,28 +224,42 @@ function needleAbsent(platform: Platform, memo: Map<string, boolean> | undefined
 // Per kept listing (the array itself, shared by the searches that reuse it): its last verdicts.
 const verdictsOf = new WeakMap<readonly WalkFile[], Verdicts>();
 
-/** The sift of a kept listing from its verdicts: only the candidates among its trusted text files are looked up. */
+/** The sift of a kept listing from its verdicts: only the candidates among its trusted text files are looked up, and the counts remembered for them. */
 function siftFromVerdicts(platform: Platform, verdicts: Verdicts, files: readonly WalkFile[], candidates: Set<string> | undefined, pattern: SearchPattern): Sifted {
+  const memo = countsOf(verdicts, pattern, files.length);
+  const { counts } = memo;
+  refreshIndexed(platform, verdicts.stale);
+  // Nothing noted since the last sift of this pattern: the same files are left (a repeat reads none).
+  const last = memo.last;
+  if (last) return { scan: last.scan, text: verdicts.text.size - last.hits, binary: verdicts.binary, memo: last.memo };
   const positions = [...verdicts.scanned];
   let hits = 0;
   if (candidates === undefined) {
-    for (const at of verdicts.text.values()) positions.push(at);
-    hits = verdicts.text.size;
+    for (const at of verdicts.text.values()) {
+      if (counts[at] === 0) continue;
+      positions.push(at);
+      hits += 1;
+    }
   } else {
     const needle = needleOf(pattern);
-    const memo = needleMemo(verdicts, needle);
+    const absent = needleMemo(verdicts, needle);
     for (const path of candidates) {
       const at = verdicts.text.get(path);
       if (at === undefined) continue;
-      const entry = needle ? verdicts.index.file(path) : undefined;
-      if (entry && needleAbsent(platform, memo, needle, path, entry)) continue;
+      const count = counts[at] as number;
+      if (count === 0) continue;
+      // A file remembered with matches holds the needle.
+      const entry = needle && count < 0 ? verdicts.index.file(path) : undefined;
+      if (entry && needleAbsent(platform, absent, needle, path, entry)) continue;
       positions.push(at);
       hits += 1;
     }
   }
   positions.sort((a, b) => a - b);
-  refreshIndexed(platform, verdicts.stale);
-  return { scan: positions.map((at) => files[at] as WalkFile), text: verdicts.text.size - hits, binary: verdicts.binary };
+  const scan = positions.map((at) => files[at] as WalkFile);
+  const made = countMemo(verdicts, memo, positions);
+  memo.last = { scan, memo: made, hits };
+  return { scan, text: verdicts.text.size - hits, binary: verdicts.binary, memo: made };
 }
 
 /** The kept verdicts of `files` when still valid for `index` (same index, version, change count and size limit). */
@@ -224,7 +303,8 @@ export async function siftWithIndex(
   const generation = keep ? treeGeneration(platform) : undefined;
   const version = index.version;
   const verdicts: Verdicts | undefined =
-    generation === undefined ? undefined : { index, version, generation, maxBytes, scanned: [], stale: [], binary: 0, text: new Map(), needles: new Map() };
+    generation === undefined ? undefined : { index, version, generation, maxBytes, scanned: [], stale: [], binary: 0, text: new Map(), needles: new Map(), counts: new Map() };
+  const positions: number[] = [];
   const needle = verdicts && candidates !== undefined ? needleOf(pattern) : undefined;
   const memo = needleMemo(verdicts, needle);
   const entries: Array<IndexedFile | undefined> = files.map((file) => index.file(file.path));
@@ -246,17 +326,21 @@ export async function siftWithIndex(
     if (!trusted) {
       stale.push(file.path);
       out.scan.push(file);
+      positions.push(i);
       verdicts?.scanned.push(i);
       continue;
     }
     if (entry.kind === FileKind.Unindexed || entry.stat.size > maxBytes) {
       out.scan.push(file);
+      positions.push(i);
       verdicts?.scanned.push(i);
     } else if (entry.kind === FileKind.Binary) out.binary += 1;
     else {
       verdicts?.text.set(file.path, i);
-      if ((candidates === undefined || candidates.has(file.path)) && !needleAbsent(platform, memo, needle, file.path, entry)) out.scan.push(file);
-      else out.text += 1;
+      if ((candidates === undefined || candidates.has(file.path)) && !needleAbsent(platform, memo, needle, file.path, entry)) {
+        out.scan.push(file);
+        positions.push(i);
+      } else out.text += 1;
     }
   }
   refreshIndexed(platform, stale);
@@ -265,6 +349,8 @@ export async function siftWithIndex(
     verdicts.stale = stale;
     verdicts.binary = out.binary;
     verdictsOf.set(files, verdicts);
+    // The counts this search finds in the trusted files are remembered from now on.
+    out.memo = countMemo(verdicts, countsOf(verdicts, pattern, files.length), positions);
   }
   return out;
 }
