@@ -37,7 +37,9 @@ async function connect(cwd: string, args: string[], roots: { uri: string; name?:
   };
 }
 
-describe('toolhost mcp on stdio: the workspace is the client root when --root is not given', () => {
+// The cases side by side: each waits on a CLI process of its own; they share only files they read
+// (the journal case writes a file of its own).
+describe.concurrent('toolhost mcp on stdio: the workspace is the client root when --root is not given', () => {
   let base = '';
   let cwd = '';
   let project = '';
