@@ -60,9 +60,7 @@ async function pidFrom(path: string): Promise<number> {
   throw new Error(`no pid in ${path}`);
 }
 
-// The cases of these two groups run side by side: they wait on processes, timeouts and grace periods,
-// and each command runs in a process group and cgroup of its own, with pid files of its own.
-describe.concurrent('runShellCommand', () => {
+describe('runShellCommand', () => {
   it('captures stdout, stderr and the exit code', async () => {
     const result = await runShellCommand({ command: 'echo out; echo err >&2; exit 3', cwd: dir, timeoutMs: 10_000 });
     expect(result).toEqual({ stdout: 'out\n', stderr: 'err\n', exit_code: 3, signal: null, timed_out: false, truncated: false });
@@ -221,7 +219,7 @@ async function survivors(pids: number[], ms = 1000): Promise<number[]> {
   }
 }
 
-describe.concurrent('runShellCommand ends every process it started', () => {
+describe('runShellCommand ends every process it started', () => {
   it('after a normal exit: setsid, nohup &, & >/dev/null and set -m children are gone when it returns', async () => {
     const result = await runShellCommand({ command: `${escapees('exit')}\necho done`, cwd: dir, timeoutMs: 20_000 });
     expect(result).toMatchObject({ stdout: 'done\n', exit_code: 0, timed_out: false });

@@ -299,8 +299,9 @@ describe('serveMcpHttp (Streamable HTTP on node:http)', () => {
   });
 });
 
-// The cases of this group and the next run side by side: each waits on CLI processes of its own.
-describe.concurrent('toolhost mcp with the MCP Inspector CLI (@modelcontextprotocol/inspector-cli, SDK 1.x client)', () => {
+// The cases of this group and the next run side by side: each waits on CLI processes of its own (on a
+// saturated machine longer than one at a time would, hence the time limit of 2 minutes).
+describe.concurrent('toolhost mcp with the MCP Inspector CLI (@modelcontextprotocol/inspector-cli, SDK 1.x client)', { timeout: 120_000 }, () => {
   let dir = '';
   // The Inspector CLI finds its own package.json relative to the working directory, so it runs from its build folder.
   const inspectorDir = join(REPO, 'node_modules', '@modelcontextprotocol', 'inspector-cli', 'build');
@@ -329,7 +330,7 @@ describe.concurrent('toolhost mcp with the MCP Inspector CLI (@modelcontextproto
   });
 });
 
-describe.concurrent('toolhost --tools', () => {
+describe.concurrent('toolhost --tools', { timeout: 120_000 }, () => {
   let dir = '';
   beforeAll(() => {
     buildIfNeeded();
