@@ -34,8 +34,29 @@ interface Run {
   stderr: string;
 }
 
-/** Spawns the real launcher (`node bin/toolhost.mjs ...`) in `cwd`, feeding `input` on stdin. */
-function cli(args: string[], options: { cwd: string; input?: string; onSpawn?: (child: ReturnType<typeof spawn>) => void }): Promise<Run> {
+/**
+ * How many launchers run at once: the cases run side by side, and a Node start is mostly CPU, so more
+ * at once on 2 cores would only slow the test files running beside this one.
+ */
+const MAX_CHILDREN = 3;
+let running = 0;
+const queued: (() => void)[] = [];
+
+/** Spawns the real launcher (`node bin/toolhost.mjs ...`) in `cwd`, feeding `input` on stdin, once fewer than {@link MAX_CHILDREN} run. */
+async function cli(args: string[], options: { cwd: string; input?: string; onSpawn?: (child: ReturnType<typeof spawn>) => void }): Promise<Run> {
+  // A slot freed goes to the first in the queue, so that a new call never overtakes it.
+  if (running >= MAX_CHILDREN) await new Promise<void>((resolve) => queued.push(resolve));
+  else running += 1;
+  try {
+    return await spawnCli(args, options);
+  } finally {
+    const next = queued.shift();
+    if (next) next();
+    else running -= 1;
+  }
+}
+
+function spawnCli(args: string[], options: { cwd: string; input?: string; onSpawn?: (child: ReturnType<typeof spawn>) => void }): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
