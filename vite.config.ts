@@ -67,14 +67,15 @@ const SLOW_TESTS = [
 ];
 
 /**
- * The test files that need a process and a module graph of their own: two replace a module for the
- * whole file (`vi.mock('#lazy')`), which only works when the file imports the modules afresh; four
- * measure a peak RSS (`process.resourceUsage().maxRSS`, their own or that of a child they spawn, which
- * on Linux starts from the high-water mark of the process it was forked from), which only means
- * something in a process that ran nothing before. Every other Node test
- * file shares its worker's module graph with the files that ran before it (`isolate: false`): loading
- * the sources once per worker instead of once per file is most of what a run of the quick files costs
- * (import time). Those files restore what they stub (spies, timers, globals) before they end.
+ * The test files that need a process (in Chromium, a page) and a module graph of their own: two replace
+ * a module for the whole file (`vi.mock('#lazy')`), which only works when the file imports the modules
+ * afresh; four measure a peak RSS (`process.resourceUsage().maxRSS`, their own or that of a child they
+ * spawn, which on Linux starts from the high-water mark of the process it was forked from), which only
+ * means something in a process that ran nothing before. Every other test file shares its worker's (in
+ * Chromium, its page's) module graph with the files that ran before it (`isolate: false`): loading the
+ * sources once per worker instead of once per file is most of what a run of the quick files costs
+ * (import time; in Chromium a new page per file took about a second). Those files restore what they
+ * stub (spies, timers, globals) before they end.
  */
 const ISOLATED_TESTS = [
   'src/core/file-cache.test.ts',
@@ -148,7 +149,7 @@ export default defineConfig(({ mode }) => ({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     sequence: { sequencer: LongestFirst },
-    projects: mode === 'fast' ? nodeProjects('fast', fastTests()) : [...nodeProjects('node', NODE_TESTS), chromiumProject()],
+    projects: mode === 'fast' ? nodeProjects('fast', fastTests()) : [...nodeProjects('node', NODE_TESTS), ...chromiumProjects()],
   },
 }));
 
@@ -177,12 +178,27 @@ function nodeProjects(name: string, include: string[]): TestProjectInlineConfigu
   return isolated.length > 0 ? [project('', include, false), project('-isolated', isolated, true)] : [project('', include, false)];
 }
 
-function chromiumProject(): TestProjectInlineConfiguration {
+/**
+ * The browser tests as two projects, as the Node ones: `chromium` (every file of {@link BROWSER_TESTS}
+ * but {@link ISOLATED_TESTS}, one after another in one page's module graph: a page per file cost about
+ * a second each, loading the sources again) and `chromium-isolated` (those, a fresh page each).
+ */
+function chromiumProjects(): TestProjectInlineConfiguration[] {
+  const matched = new Set(globSync(BROWSER_TESTS, { cwd: ROOT }));
+  const isolated = ISOLATED_TESTS.filter((path) => matched.has(path));
+  const shared = chromiumProject('chromium', BROWSER_TESTS, [...configDefaults.exclude, ...ISOLATED_TESTS], false);
+  return isolated.length > 0 ? [shared, chromiumProject('chromium-isolated', isolated, configDefaults.exclude, true)] : [shared];
+}
+
+/** A project running `include` (less `exclude`) in headless Chromium, each file in a page of its own when `isolate`. */
+function chromiumProject(name: string, include: string[], exclude: string[], isolate: boolean): TestProjectInlineConfiguration {
   return {
     extends: true,
     test: {
-      name: 'chromium',
-      include: BROWSER_TESTS,
+      name,
+      include,
+      exclude,
+      isolate,
       // In browsers the libraries that only some calls need load by URL: lazy/*.min.js, generated.
       globalSetup: ['test/support/lazy-setup.ts'],
       // Beside the node project, not after it: one page runs these files one at a time, which leaves

@@ -37,7 +37,9 @@ async function connect(cwd: string, args: string[], roots: { uri: string; name?:
   };
 }
 
-describe('toolhost mcp on stdio: the workspace is the client root when --root is not given', () => {
+// The cases side by side: each waits on a CLI process of its own; they share only files they read
+// (the journal case writes a file of its own).
+describe.concurrent('toolhost mcp on stdio: the workspace is the client root when --root is not given', () => {
   let base = '';
   let cwd = '';
   let project = '';
@@ -62,39 +64,39 @@ describe('toolhost mcp on stdio: the workspace is the client root when --root is
     open.push(session.client);
     expect(await session.view('where.txt')).toContain('the client root');
     expect(session.stderr()).toContain(`the workspace is the client's root ${project}`);
-  }, 60_000);
+  }, 120_000);
 
   it('passes over roots that are not directories here (a file, a missing path) to the first that is', async () => {
     const roots = [{ uri: pathToFileURL(join(cwd, 'where.txt')).href }, { uri: pathToFileURL(join(base, 'missing')).href }, { uri: pathToFileURL(project).href }];
     const session = await connect(cwd, [], roots);
     open.push(session.client);
     expect(await session.view('where.txt')).toContain('the client root');
-  }, 60_000);
+  }, 120_000);
 
   it('stays in the current directory for a client without the roots capability', async () => {
     const session = await connect(cwd, [], undefined);
     open.push(session.client);
     expect(await session.view('where.txt')).toContain('the current directory');
-  }, 60_000);
+  }, 120_000);
 
   it('stays in the current directory, with a note, when no root names a directory', async () => {
     const session = await connect(cwd, [], [{ uri: pathToFileURL(join(base, 'missing')).href }]);
     open.push(session.client);
     expect(await session.view('where.txt')).toContain('the current directory');
     expect(session.stderr()).toContain('name no directory here; the workspace stays the current directory');
-  }, 60_000);
+  }, 120_000);
 
   it('keeps --root over the client root', async () => {
     const session = await connect(base, ['--root', cwd], [{ uri: pathToFileURL(project).href }]);
     open.push(session.client);
     expect(await session.view('where.txt')).toContain('the current directory');
-  }, 60_000);
+  }, 120_000);
 
   it('confines the client-root workspace as any other: a path out of it is outside_workspace', async () => {
     const session = await connect(cwd, [], [{ uri: pathToFileURL(project).href }]);
     open.push(session.client);
     expect(await session.view('../launched-here/where.txt')).toMatch(/outside_workspace/);
-  }, 60_000);
+  }, 120_000);
 
   it('serves the journal of the client-root workspace with --journal: a write there is listed and rewound there', async () => {
     writeFileSync(join(project, 'journaled.txt'), 'first\n');
@@ -113,7 +115,7 @@ describe('toolhost mcp on stdio: the workspace is the client root when --root is
     })) as { restored: string[] };
     expect(result.restored).toEqual([join(project, 'journaled.txt')]);
     expect(readFileSync(join(project, 'journaled.txt'), 'utf8')).toBe('first\n');
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('firstDirectoryRoot', () => {

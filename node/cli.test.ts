@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../test/support/build.js';
 import { main, USAGE } from './cli.js';
 
@@ -34,8 +34,29 @@ interface Run {
   stderr: string;
 }
 
-/** Spawns the real launcher (`node bin/toolhost.mjs ...`) in `cwd`, feeding `input` on stdin. */
-function cli(args: string[], options: { cwd: string; input?: string; onSpawn?: (child: ReturnType<typeof spawn>) => void }): Promise<Run> {
+/**
+ * How many launchers run at once: the cases run side by side, and a Node start is mostly CPU, so more
+ * at once on 2 cores would only slow the test files running beside this one.
+ */
+const MAX_CHILDREN = 3;
+let running = 0;
+const queued: (() => void)[] = [];
+
+/** Spawns the real launcher (`node bin/toolhost.mjs ...`) in `cwd`, feeding `input` on stdin, once fewer than {@link MAX_CHILDREN} run. */
+async function cli(args: string[], options: { cwd: string; input?: string; onSpawn?: (child: ReturnType<typeof spawn>) => void }): Promise<Run> {
+  // A slot freed goes to the first in the queue, so that a new call never overtakes it.
+  if (running >= MAX_CHILDREN) await new Promise<void>((resolve) => queued.push(resolve));
+  else running += 1;
+  try {
+    return await spawnCli(args, options);
+  } finally {
+    const next = queued.shift();
+    if (next) next();
+    else running -= 1;
+  }
+}
+
+function spawnCli(args: string[], options: { cwd: string; input?: string; onSpawn?: (child: ReturnType<typeof spawn>) => void }): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
@@ -50,9 +71,17 @@ function cli(args: string[], options: { cwd: string; input?: string; onSpawn?: (
   });
 }
 
-describe('toolhost CLI (node bin/toolhost.mjs)', () => {
+// The cases run side by side (describe.concurrent): each spends most of its time waiting for a child
+// Node to start, and each has a folder of its own (fresh()), so none sees another's files. Side by side
+// on a saturated machine each case waits longer for its processes, hence the time limit of 2 minutes.
+describe.concurrent('toolhost CLI (node bin/toolhost.mjs)', { timeout: 120_000 }, () => {
   let base = '';
-  let work = '';
+  /** A new empty folder for one case. */
+  const fresh = (): string => {
+    const work = join(base, `w${Math.random().toString(36).slice(2, 10)}`);
+    mkdirSync(work);
+    return work;
+  };
 
   beforeAll(() => {
     // The shared build (dist/): `npm test` builds it first; a stale one (a run of this file alone) is rebuilt once.
@@ -61,17 +90,13 @@ describe('toolhost CLI (node bin/toolhost.mjs)', () => {
     base = realpathSync(mkdtempSync(join(tmpdir(), 'toolhost-cli-')));
   }, 180_000);
 
-  beforeEach(() => {
-    work = join(base, `w${Math.random().toString(36).slice(2, 10)}`);
-    mkdirSync(work);
-  });
-
   afterAll(() => {
     if (base) rmSync(base, { recursive: true, force: true });
   });
 
   describe('call', () => {
     it('creates a file then views it, printing { name, result } as JSON and exiting 0', async () => {
+      const work = fresh();
       const created = await cli(['call', 'create_file', '{"file_path":"notes (1)/ünï code.txt","content":"one\\ntwo\\n"}'], { cwd: work });
       const path = join(work, 'notes (1)', 'ünï code.txt');
       expect(created).toEqual({
@@ -98,37 +123,33 @@ describe('toolhost CLI (node bin/toolhost.mjs)', () => {
     });
 
     it('prints { name, error, code } and exits 1 when the tool call fails', async () => {
-      const missing = await cli(['call', 'view_file', '{"file_path":"nope.txt"}'], { cwd: work });
+      const work = fresh();
+      const [missing, unknown, invalid] = await Promise.all([
+        cli(['call', 'view_file', '{"file_path":"nope.txt"}'], { cwd: work }),
+        cli(['call', 'no_such_tool'], { cwd: work }),
+        cli(['call', 'view_file', '{"file_path":"a.txt","end_line":"x"}'], { cwd: work }),
+      ]);
       expect(missing.code).toBe(1);
       expect(missing.stderr).toBe('');
       const parsed = JSON.parse(missing.stdout) as Record<string, unknown>;
       expect(Object.keys(parsed)).toEqual(['name', 'error', 'code']);
       expect(parsed).toMatchObject({ name: 'view_file', code: 'not_found' });
 
-      const unknown = await cli(['call', 'no_such_tool'], { cwd: work });
       expect(unknown.code).toBe(1);
       expect(JSON.parse(unknown.stdout)).toMatchObject({ name: 'no_such_tool', code: 'unknown_tool' });
 
-      const invalid = await cli(['call', 'view_file', '{"file_path":"a.txt","end_line":"x"}'], { cwd: work });
       expect(invalid.code).toBe(1);
       expect(JSON.parse(invalid.stdout)).toMatchObject({ name: 'view_file', code: 'invalid_arguments' });
     });
 
     it('confines every tool to --root: paths outside give outside_workspace, exit 1, and nothing outside changes', async () => {
+      const work = fresh();
       const root = join(work, 'ws');
       mkdirSync(root);
       writeFileSync(join(work, 'secret.txt'), 'top secret\n');
       writeFileSync(join(root, 'inside.txt'), 'inside\n');
 
-      const inside = await cli(['call', 'view_file', '{"file_path":"inside.txt"}', '--root', 'ws'], { cwd: work });
-      expect(inside.code).toBe(0);
-      expect(JSON.parse(inside.stdout)).toMatchObject({ name: 'view_file', result: { file_path: join(root, 'inside.txt'), content: 'inside' } });
-
-      const escape = await cli(['call', 'view_file', '{"file_path":"../secret.txt"}', '--root', root], { cwd: work });
-      expect(escape.code).toBe(1);
-      expect(JSON.parse(escape.stdout)).toMatchObject({ name: 'view_file', code: 'outside_workspace' });
-
-      // The rest of the corpus in one process (spawning is slow on a busy machine).
+      // The rest of the corpus in one process (spawning is slow on a busy machine), beside the two single calls.
       const corpus = [
         { name: 'view_file', args: { file_path: join(work, 'secret.txt') } },
         { name: 'view_file', args: { file_path: '/etc/passwd' } },
@@ -138,7 +159,17 @@ describe('toolhost CLI (node bin/toolhost.mjs)', () => {
         { name: 'list_dir', args: { dir_path: '..' } },
         { name: 'run_command', args: { command: 'cat secret.txt', cwd: '..' } },
       ];
-      const run = await cli(['run', '--root', root], { cwd: work, input: corpus.map((call, i) => JSON.stringify({ id: String(i), ...call })).join('\n') });
+      const [inside, escape, run] = await Promise.all([
+        cli(['call', 'view_file', '{"file_path":"inside.txt"}', '--root', 'ws'], { cwd: work }),
+        cli(['call', 'view_file', '{"file_path":"../secret.txt"}', '--root', root], { cwd: work }),
+        cli(['run', '--root', root], { cwd: work, input: corpus.map((call, i) => JSON.stringify({ id: String(i), ...call })).join('\n') }),
+      ]);
+      expect(inside.code).toBe(0);
+      expect(JSON.parse(inside.stdout)).toMatchObject({ name: 'view_file', result: { file_path: join(root, 'inside.txt'), content: 'inside' } });
+
+      expect(escape.code).toBe(1);
+      expect(JSON.parse(escape.stdout)).toMatchObject({ name: 'view_file', code: 'outside_workspace' });
+
       expect(run.code).toBe(0);
       const results = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
       expect(results.map((r) => [r.id, r.name, r.code])).toEqual(corpus.map((call, i) => [String(i), call.name, 'outside_workspace']));
@@ -147,16 +178,19 @@ describe('toolhost CLI (node bin/toolhost.mjs)', () => {
     });
 
     it('ends a call that outlives --timeout with the code timeout', async () => {
+      const work = fresh();
       const started = Date.now();
-      const out = await cli(['call', 'run_command', '{"command":"sleep 20"}', '--timeout', '400'], { cwd: work });
+      const out = await cli(['call', 'run_command', '{"command":"sleep 60"}', '--timeout', '400'], { cwd: work });
       expect(out.code).toBe(1);
       expect(JSON.parse(out.stdout)).toMatchObject({ name: 'run_command', code: 'timeout' });
-      expect(Date.now() - started).toBeLessThan(10_000);
+      // Long before the sleep would end, start-up included (seconds for each of the cases side by side on a busy machine).
+      expect(Date.now() - started).toBeLessThan(30_000);
     });
   });
 
   describe('run', () => {
     it('writes one result line per call in order with ids echoed; a bad line gets an error line and the rest go on; exit 0', async () => {
+      const work = fresh();
       writeFileSync(join(work, 'a.txt'), 'alpha\n');
       const badJson = '{"id":"3","name":"view_file",';
       let parseMessage = '';
@@ -215,8 +249,12 @@ describe('toolhost CLI (node bin/toolhost.mjs)', () => {
     });
 
     it('exits 0 with no output on empty input, and handles a last line without a newline and CRLF input', async () => {
-      expect(await cli(['run'], { cwd: work, input: '' })).toEqual({ code: 0, signal: null, stdout: '', stderr: '' });
-      const out = await cli(['run'], { cwd: work, input: '{"id":"a","name":"finish","args":{}}\r\n{"id":"b","name":"finish","args":{"result":"done"}}' });
+      const work = fresh();
+      const [empty, out] = await Promise.all([
+        cli(['run'], { cwd: work, input: '' }),
+        cli(['run'], { cwd: work, input: '{"id":"a","name":"finish","args":{}}\r\n{"id":"b","name":"finish","args":{"result":"done"}}' }),
+      ]);
+      expect(empty).toEqual({ code: 0, signal: null, stdout: '', stderr: '' });
       expect(out.code).toBe(0);
       expect(out.stdout).toBe(
         `${JSON.stringify({ id: 'a', name: 'finish', result: { finished: true } })}\n${JSON.stringify({ id: 'b', name: 'finish', result: { finished: true } })}\n`,
@@ -224,7 +262,8 @@ describe('toolhost CLI (node bin/toolhost.mjs)', () => {
     });
 
     it('on SIGINT cancels the call in flight, prints its line and exits 130', async () => {
-      const started = Date.now();
+      const work = fresh();
+      let interrupted = Number.NaN;
       const marker = join(work, 'started');
       const out = await cli(['run'], {
         cwd: work,
@@ -235,6 +274,7 @@ describe('toolhost CLI (node bin/toolhost.mjs)', () => {
           const poll = setInterval(() => {
             if (existsSync(marker)) {
               clearInterval(poll);
+              interrupted = Date.now();
               child.kill('SIGINT');
             }
           }, 50);
@@ -244,12 +284,14 @@ describe('toolhost CLI (node bin/toolhost.mjs)', () => {
       expect(out.signal).toBeNull();
       expect(out.code).toBe(130);
       expect(JSON.parse(out.stdout)).toMatchObject({ id: 's', name: 'run_command', code: 'cancelled' });
-      expect(Date.now() - started).toBeLessThan(20_000);
+      // Soon after the interrupt, far before the command's sleep would end.
+      expect(Date.now() - interrupted).toBeLessThan(15_000);
     });
   });
 
   describe('tools', () => {
     it('prints the declarations of the 13 built-ins as JSON, nothing else', async () => {
+      const work = fresh();
       const out = await cli(['tools'], { cwd: work });
       expect(out.code).toBe(0);
       expect(out.stderr).toBe('');
@@ -265,7 +307,7 @@ describe('toolhost CLI (node bin/toolhost.mjs)', () => {
 
   describe('--tools', () => {
     /** An app directory as the README's users have one: an ES module package with toolhost and zod installed. */
-    const app = (files: Record<string, string>): void => {
+    const app = (work: string, files: Record<string, string>): void => {
       writeFileSync(join(work, 'package.json'), '{"type":"module"}\n');
       mkdirSync(join(work, 'node_modules'));
       symlinkSync(REPO, join(work, 'node_modules', 'toolhost'), 'dir');
@@ -282,14 +324,18 @@ describe('toolhost CLI (node bin/toolhost.mjs)', () => {
       "export const more = { classic: defineTool({ name: 'classic_add', description: 'Add two numbers.', parameters: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] }, call: async ({ a, b }) => ({ sum: a + b }) }) };\n";
 
     it("runs the README's example: toolhost call greet '{\"name\":\"Ada\"}' --tools ./my-tools.js with a defineTool({ inputSchema, execute }) tool", async () => {
-      app({ 'my-tools.js': GREET });
+      const work = fresh();
+      app(work, { 'my-tools.js': GREET });
       const out = await cli(['call', 'greet', '{"name":"Ada"}', '--tools', './my-tools.js'], { cwd: work });
       expect(out).toEqual({ code: 0, signal: null, stdout: `${JSON.stringify({ name: 'greet', result: { hello: 'Ada' } }, null, 2)}\n`, stderr: '' });
     });
 
     it('loads every form new ToolRunner takes: execute with a JSON Schema, execute with a zod schema, classic parameters + call', async () => {
-      app({ 'my-tools.js': ALL_FORMS });
-      const listed = await cli(['tools', '--tools', './my-tools.js'], { cwd: work });
+      const work = fresh();
+      app(work, { 'my-tools.js': ALL_FORMS });
+      const calls =
+        '{"id":"1","name":"shout","args":{"word":"hey"}}\n{"id":"2","name":"shout","args":{"word":"h"}}\n{"id":"3","name":"classic_add","args":{"a":2,"b":"3"}}\n';
+      const [listed, ran] = await Promise.all([cli(['tools', '--tools', './my-tools.js'], { cwd: work }), cli(['run', '--tools', './my-tools.js'], { cwd: work, input: calls })]);
       expect(listed.code).toBe(0);
       expect(listed.stderr).toBe('');
       const declarations = JSON.parse(listed.stdout) as { name: string }[];
@@ -312,9 +358,6 @@ describe('toolhost CLI (node bin/toolhost.mjs)', () => {
           parameters: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
         },
       ]);
-      const calls =
-        '{"id":"1","name":"shout","args":{"word":"hey"}}\n{"id":"2","name":"shout","args":{"word":"h"}}\n{"id":"3","name":"classic_add","args":{"a":2,"b":"3"}}\n';
-      const ran = await cli(['run', '--tools', './my-tools.js'], { cwd: work, input: calls });
       expect(ran.code).toBe(0);
       expect(ran.stdout.trim().split('\n').map((line) => JSON.parse(line) as unknown)).toEqual([
         { id: '1', name: 'shout', result: { loud: 'HEY' } },
@@ -324,7 +367,8 @@ describe('toolhost CLI (node bin/toolhost.mjs)', () => {
     });
 
     it('serves the tools of every form over MCP: the SDK client lists and calls them', async () => {
-      app({ 'my-tools.js': ALL_FORMS });
+      const work = fresh();
+      app(work, { 'my-tools.js': ALL_FORMS });
       const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--root', '.', '--tools', './my-tools.js'], cwd: work, stderr: 'pipe' });
       const client = new Client({ name: 'test', version: '1.0.0' });
       await client.connect(transport);
@@ -350,7 +394,8 @@ describe('toolhost CLI (node bin/toolhost.mjs)', () => {
     });
 
     it('exits 2 for a module that exports nothing usable, naming its exports and the shapes accepted', async () => {
-      app({ 'none.js': "export const answer = 42;\nexport default { label: 'x', count: 2 };\n" });
+      const work = fresh();
+      app(work, { 'none.js': "export const answer = 42;\nexport default { label: 'x', count: 2 };\n" });
       const out = await cli(['tools', '--tools', './none.js'], { cwd: work });
       expect(out).toEqual({
         code: 2,
@@ -364,7 +409,8 @@ describe('toolhost CLI (node bin/toolhost.mjs)', () => {
     });
 
     it('exits 2 with the runner’s reason for an export that means to be a tool but is refused', async () => {
-      app({
+      const work = fresh();
+      app(work, {
         'bad.js':
           "export const tools = [{ name: 'list_things', description: 'List.', inputSchema: { type: 'array' }, execute: async () => [] }];\n",
       });
@@ -403,6 +449,7 @@ describe('toolhost CLI (node bin/toolhost.mjs)', () => {
       [['tools', '--tools', './missing.mjs'], /--tools .\/missing.mjs: cannot load .*missing.mjs/],
       [['call', 'list_dir', '{"dir_path":"."}', '--root', 'does-not-exist'], /--root: workspace root ".*does-not-exist" does not exist/],
     ])('exits 2 for %j with a message on stderr saying what to do', async (args, message) => {
+      const work = fresh();
       const out = await cli(args, { cwd: work, input: '' });
       expect(out.code).toBe(2);
       expect(out.stdout).toBe('');
@@ -411,16 +458,15 @@ describe('toolhost CLI (node bin/toolhost.mjs)', () => {
     });
 
     it('prints the usage with exit codes for --help and -h (exit 0), and on stderr with exit 2 when no command is given', async () => {
-      for (const flag of ['--help', '-h', 'help']) {
-        const out = await cli([flag], { cwd: work });
-        expect(out).toEqual({ code: 0, signal: null, stdout: USAGE, stderr: '' });
-      }
+      const work = fresh();
+      const [bare, ...helps] = await Promise.all([cli([], { cwd: work }), ...['--help', '-h', 'help'].map((flag) => cli([flag], { cwd: work }))]);
+      for (const out of helps) expect(out).toEqual({ code: 0, signal: null, stdout: USAGE, stderr: '' });
       expect(USAGE).toMatch(/Exit codes:\n {2}0 .*\n[\s\S]* {2}1 .*call[\s\S]* {2}2 .*usage error[\s\S]* {2}130 /);
-      const bare = await cli([], { cwd: work });
       expect(bare).toEqual({ code: 2, signal: null, stdout: '', stderr: USAGE });
     });
 
     it('prints the package version for --version', async () => {
+      const work = fresh();
       const version = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
       expect(await cli(['--version'], { cwd: work })).toEqual({ code: 0, signal: null, stdout: `${version}\n`, stderr: '' });
     });

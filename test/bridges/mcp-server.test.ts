@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,6 +31,20 @@ function until(predicate: () => boolean, timeoutMs = 10_000): Promise<void> {
       else setTimeout(tick, 10);
     };
     tick();
+  });
+}
+
+/** Runs Node with `args` (in `cwd`, fed `input`); resolves with its exit code, stdout and stderr, whatever the code. */
+function runNode(args: string[], options: { cwd?: string; input?: string } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(options.input ?? '');
   });
 }
 
@@ -101,7 +115,8 @@ function sharedBehaviours(connect: () => Promise<Connection>, dir: () => string,
         { signal: controller.signal, onprogress: () => controller.abort(new Error('user stopped it')) },
       );
       await expect(call).rejects.toThrow();
-      await until(() => existsSync(marker) && readFileSync(marker, 'utf8') !== 'started');
+      // The tool rewrites the marker (truncated, then written): a read in between sees it empty.
+      await until(() => existsSync(marker) && !['', 'started'].includes(readFileSync(marker, 'utf8')));
       expect(readFileSync(marker, 'utf8')).toBe('aborted:cancelled');
     } finally {
       await close();
@@ -181,7 +196,6 @@ describe('toolhost mcp over stdio (the SDK Client spawning node bin/toolhost.mjs
   });
 
   it('exits with code 0 when its stdin closes', async () => {
-    const { spawn } = await import('node:child_process');
     const child = spawn(process.execPath, [BIN, 'mcp', '--root', dir], { stdio: ['pipe', 'pipe', 'pipe'] });
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     child.stdin.end();
@@ -189,7 +203,6 @@ describe('toolhost mcp over stdio (the SDK Client spawning node bin/toolhost.mjs
   });
 
   it('exits with code 0 on SIGTERM', async () => {
-    const { spawn } = await import('node:child_process');
     const child = spawn(process.execPath, [BIN, 'mcp', '--root', dir], { stdio: ['pipe', 'pipe', 'pipe'] });
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     // A ping answered proves the server is up before the signal.
@@ -287,7 +300,9 @@ describe('serveMcpHttp (Streamable HTTP on node:http)', () => {
   });
 });
 
-describe('toolhost mcp with the MCP Inspector CLI (@modelcontextprotocol/inspector-cli, SDK 1.x client)', () => {
+// The cases of this group and the next run side by side: each waits on CLI processes of its own (on a
+// saturated machine longer than one at a time would, hence the time limit of 2 minutes).
+describe.concurrent('toolhost mcp with the MCP Inspector CLI (@modelcontextprotocol/inspector-cli, SDK 1.x client)', { timeout: 120_000 }, () => {
   let dir = '';
   // The Inspector CLI finds its own package.json relative to the working directory, so it runs from its build folder.
   const inspectorDir = join(REPO, 'node_modules', '@modelcontextprotocol', 'inspector-cli', 'build');
@@ -298,24 +313,25 @@ describe('toolhost mcp with the MCP Inspector CLI (@modelcontextprotocol/inspect
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  const inspect = (args: string[]): unknown =>
-    JSON.parse(
-      execFileSync(process.execPath, ['index.js', process.execPath, BIN, 'mcp', '--root', dir, ...args], { cwd: inspectorDir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }),
-    );
+  const inspect = async (args: string[]): Promise<unknown> => {
+    const { code, stdout, stderr } = await runNode(['index.js', process.execPath, BIN, 'mcp', '--root', dir, ...args], { cwd: inspectorDir });
+    expect(code, stderr).toBe(0);
+    return JSON.parse(stdout);
+  };
 
-  it('lists the tools', () => {
-    const listed = inspect(['--method', 'tools/list']) as { tools: { name: string; annotations: { readOnlyHint: boolean } }[] };
+  it('lists the tools', async () => {
+    const listed = await inspect(['--method', 'tools/list']) as { tools: { name: string; annotations: { readOnlyHint: boolean } }[] };
     expect(listed.tools.map((tool) => tool.name)).toEqual(BuiltinTools.all().map((tool) => tool.name));
     expect(listed.tools.find((tool) => tool.name === 'grep_search')?.annotations.readOnlyHint).toBe(true);
   });
 
-  it('calls a tool', () => {
-    const result = inspect(['--method', 'tools/call', '--tool-name', 'view_file', '--tool-arg', 'file_path=a.txt']) as { structuredContent: { content: string } };
+  it('calls a tool', async () => {
+    const result = await inspect(['--method', 'tools/call', '--tool-name', 'view_file', '--tool-arg', 'file_path=a.txt']) as { structuredContent: { content: string } };
     expect(result.structuredContent.content).toBe('hello inspector');
   });
 });
 
-describe('toolhost --tools', () => {
+describe.concurrent('toolhost --tools', { timeout: 120_000 }, () => {
   let dir = '';
   beforeAll(() => {
     buildIfNeeded();
@@ -323,42 +339,34 @@ describe('toolhost --tools', () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('registers a module’s tools for call', () => {
-    const out = execFileSync(process.execPath, [BIN, 'call', 'progress_steps', '{"steps":2}', '--root', dir, '--tools', FIXTURE_TOOLS], { encoding: 'utf8' });
-    expect(JSON.parse(out)).toEqual({ name: 'progress_steps', result: { steps: 2 } });
+  it('registers a module’s tools for call', async () => {
+    const { code, stdout } = await runNode([BIN, 'call', 'progress_steps', '{"steps":2}', '--root', dir, '--tools', FIXTURE_TOOLS]);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toEqual({ name: 'progress_steps', result: { steps: 2 } });
   });
 
-  it('registers a module’s tools for run, keeping state across lines', () => {
+  it('registers a module’s tools for run, keeping state across lines', async () => {
     const input = '{"id":"1","name":"count_calls","args":{}}\n{"id":"2","name":"count_calls","args":{}}\n';
-    const out = execFileSync(process.execPath, [BIN, 'run', '--root', dir, '--tools', FIXTURE_TOOLS], { encoding: 'utf8', input });
-    expect(out.trim().split('\n').map((line) => JSON.parse(line))).toEqual([
+    const { code, stdout } = await runNode([BIN, 'run', '--root', dir, '--tools', FIXTURE_TOOLS], { input });
+    expect(code).toBe(0);
+    expect(stdout.trim().split('\n').map((line) => JSON.parse(line))).toEqual([
       { id: '1', name: 'count_calls', result: { count: 1 } },
       { id: '2', name: 'count_calls', result: { count: 2 } },
     ]);
   });
 
-  it('refuses a module that exports no tool with exit code 2', () => {
+  it('refuses a module that exports no tool with exit code 2', async () => {
     const empty = join(dir, 'empty.mjs');
     writeFileSync(empty, 'export const answer = 42;\n');
-    let failure: { status: number; stderr: string } | undefined;
-    try {
-      execFileSync(process.execPath, [BIN, 'tools', '--tools', empty], { encoding: 'utf8', stdio: 'pipe' });
-    } catch (error) {
-      failure = error as { status: number; stderr: string };
-    }
-    expect(failure?.status).toBe(2);
-    expect(failure?.stderr).toMatch(/--tools .*empty.mjs exports no tool/);
+    const failure = await runNode([BIN, 'tools', '--tools', empty]);
+    expect(failure.code).toBe(2);
+    expect(failure.stderr).toMatch(/--tools .*empty.mjs exports no tool/);
   });
 
-  it('denies a mutating tool with --read-only', () => {
-    let failure: { status: number; stdout: string } | undefined;
-    try {
-      execFileSync(process.execPath, [BIN, 'call', 'create_file', '{"file_path":"x.txt","content":"x"}', '--root', dir, '--read-only'], { encoding: 'utf8', stdio: 'pipe' });
-    } catch (error) {
-      failure = error as { status: number; stdout: string };
-    }
-    expect(failure?.status).toBe(1);
-    expect(JSON.parse(failure?.stdout ?? '{}').code).toBe('permission_denied');
+  it('denies a mutating tool with --read-only', async () => {
+    const failure = await runNode([BIN, 'call', 'create_file', '{"file_path":"x.txt","content":"x"}', '--root', dir, '--read-only']);
+    expect(failure.code).toBe(1);
+    expect(JSON.parse(failure.stdout).code).toBe('permission_denied');
     expect(existsSync(join(dir, 'x.txt'))).toBe(false);
   });
 });
