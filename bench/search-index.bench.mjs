@@ -13,6 +13,7 @@ import { createNodePlatform } from '../dist/node/platform.js';
 import { openIndex, serializeIndex } from '../dist/src/search/index/format.js';
 import { buildWorkspaceIndex, searchIndexCommitWork, searchIndexIdle, searchIndexOf, setSearchIndex } from '../dist/src/search/index/workspace.js';
 import { searchIndexFile, watchSearchTree } from '../dist/node/search-index-store.js';
+import { treeGeneration } from '../dist/src/search/index/reuse.js';
 import { buildSearchTree, readTree, rgCount } from './search-tree.mjs';
 import { largeSearchTree } from './search-tree-100k.mjs';
 
@@ -263,19 +264,25 @@ async function largeRows(base) {
   const armMs = performance.now() - armed;
   try {
     while (!searchIndexOf(platform)) await sleep(5);
+    // Until its tree watch is armed the tree does not vouch for itself, and a search checks every file.
+    const arming = performance.now();
+    while (treeGeneration(platform) === undefined) await sleep(20);
+    const armedMs = performance.now() - arming;
     const runner = new ToolRunner({ platform, tools: BuiltinTools.all() });
     for (const c of CASES) {
       if (c.name.startsWith('case-insensitive')) continue;
       // The whole tree, never cut short by the default 10 s budget on a busy machine.
       const args = { ...c.args, max_time_ms: 120_000 };
-      const first = await runner.execute('grep_search', args);
+      const firstRun = await timed(() => runner.execute('grep_search', args));
+      const first = firstRun.value;
       // (Its list of counts stops at max_results; total_matches counts the whole tree, checked against rg below.)
       const times = [];
       for (let i = 0; i < 3; i += 1) times.push((await timed(() => runner.execute('grep_search', args))).ms);
       const rg = [rgCounted(c.rg, tree.dir), rgCounted(c.rg, tree.dir)];
       const same = first.total_matches === rg[0].count;
       const target = c.name.includes('no literal') ? '≤ 1x' : '≤ 0.05x';
-      rows.push({ figure: `${where}: repeated search with the index: ${c.name}`, value: median(times), unit: 'ms', anchor: 'rg -j1 -uu', anchorValue: Math.min(rg[0].ms, rg[1].ms), target, note: `${first.total_matches} matching lines, rg's count ${same ? 'identical' : `DIFFERS (${rg[0].count})`}; median of 3 after one untimed, rg best of 2; platform made in ${armMs.toFixed(0)} ms (its tree watch arms in slices after)` });
+      rows.push({ figure: `${where}: first search with the index: ${c.name}`, value: firstRun.ms, unit: 'ms', anchor: 'rg -j1 -uu', anchorValue: Math.min(rg[0].ms, rg[1].ms), note: `the index opened from disk, the tree watch armed (${armedMs.toFixed(0)} ms after the index), nothing remembered yet: the files the plan leaves are read` });
+      rows.push({ figure: `${where}: repeated search with the index: ${c.name}`, value: median(times), unit: 'ms', anchor: 'rg -j1 -uu', anchorValue: Math.min(rg[0].ms, rg[1].ms), target, note: `${first.total_matches} matching lines, rg's count ${same ? 'identical' : `DIFFERS (${rg[0].count})`}; median of 3 after the first, rg best of 2; answered from the result memo of matching-line counts where the index and the tree watch vouch for the files; platform made in ${armMs.toFixed(0)} ms` });
       if (!same) throw new Error(`${where}: ${c.name}: ${first.total_matches} matching lines, rg counts ${rg[0].count}`);
     }
   } finally {

@@ -97,18 +97,21 @@ export function fileIndexStorage(root: string, cacheDir?: string): SearchIndexSt
         throw error;
       }
     },
-    async write(bytes) {
-      await mkdir(join(file, '..'), { recursive: true });
-      const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
-      try {
-        await writeFile(temporary, bytes);
-        await rename(temporary, file);
-      } catch (error) {
-        await rm(temporary, { force: true });
-        throw error;
-      }
-    },
+    write: (bytes) => replaceFile(file, bytes),
   };
+}
+
+/** Writes `bytes` (whole, or pieces one after the other) to a temporary file beside `file`, then renames it over `file`. */
+async function replaceFile(file: string, bytes: Uint8Array | readonly Uint8Array[]): Promise<void> {
+  await mkdir(join(file, '..'), { recursive: true });
+  const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
+  try {
+    await writeFile(temporary, bytes);
+    await rename(temporary, file);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
 }
 
 /** Removes `file` when it still holds `bytes` (a process may have saved a new index since). */
@@ -117,9 +120,12 @@ async function removeIfUnchanged(file: string, bytes: Uint8Array): Promise<void>
   if (now && now.length === bytes.length && Buffer.compare(now, bytes) === 0) await rm(file, { force: true });
 }
 
-/** Writes an index serialized for the workspace at `root` under `cacheDir`: to a temporary file, then renamed over the old one. */
-export async function writeSearchIndexFile(root: string, bytes: Uint8Array, cacheDir?: string): Promise<void> {
-  await fileIndexStorage(root, cacheDir).write(bytes);
+/**
+ * Writes an index serialized for the workspace at `root` under `cacheDir` (whole, or as the pieces of
+ * `serializeIndexChunks`, one after the other): to a temporary file, then renamed over the old one.
+ */
+export async function writeSearchIndexFile(root: string, bytes: Uint8Array | readonly Uint8Array[], cacheDir?: string): Promise<void> {
+  await replaceFile(searchIndexFile(root, cacheDir), bytes);
 }
 
 /** What the build thread (node/search-index-worker.ts) is given. */

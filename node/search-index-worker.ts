@@ -6,7 +6,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { Platform } from '../src/core/types.js';
 import type { IndexParts } from '../src/search/index/search-index.js';
 import { IndexOverBudget } from '../src/search/index/budget.js';
-import { serializeIndex } from '../src/search/index/format.js';
+import { serializeIndexChunks } from '../src/search/index/format.js';
 import { buildWorkspaceIndex } from '../src/search/index/workspace.js';
 import { createConfinedNodeFs } from './fs/confined.js';
 import { createNodeSearchSource } from './search-fs.js';
@@ -27,12 +27,18 @@ async function main(data: IndexWorkerData, port: NonNullable<typeof parentPort>)
     // Only what a build reads: the root, its fs and its search source.
     const platform = { name: 'node', root: data.root, fs: createConfinedNodeFs(data.root, { mode: data.confinement }), ...(searchSource ? { searchSource } : {}) } as unknown as Platform;
     const index = await buildWorkspaceIndex(platform, data.budget ? { budget: data.budget } : {});
-    // Serialized before the parts' buffers move to the main thread, and written after.
-    const bytes = serializeIndex(index, data.root);
+    // Written before the parts' buffers move to the main thread: the file's posting lists are the
+    // index's own bytes (no copy of the largest part at the build's peak), which the move detaches.
+    let saveError: { error: unknown } | undefined;
+    try {
+      await writeSearchIndexFile(data.root, serializeIndexChunks(index, data.root), data.cacheDir);
+    } catch (error) {
+      saveError = { error };
+    }
     const parts = index.parts();
     port.postMessage({ type: 'parts', parts } satisfies IndexWorkerMessage, buffersOf(parts));
     built = true;
-    await writeSearchIndexFile(data.root, bytes, data.cacheDir);
+    if (saveError) throw saveError.error;
     port.postMessage({ type: 'saved' } satisfies IndexWorkerMessage);
   } catch (error) {
     if (error instanceof IndexOverBudget) {

@@ -82,6 +82,19 @@ const varintBytes = (value: number): number => (value < 0x80 ? 1 : value < 0x400
  * from bytes whose postings turn out corrupt (nothing of it is written again).
  */
 export function serializeIndex(index: SearchIndex, root: string): Uint8Array {
+  const [tables, postings] = serializeIndexChunks(index, root);
+  const out = new Uint8Array(tables.length + postings.length);
+  out.set(tables, 0);
+  out.set(postings, tables.length);
+  return out;
+}
+
+/**
+ * {@link serializeIndex} as two pieces written one after the other: the header and tables (new bytes),
+ * and the posting lists (the index's own bytes, not copied: about nine tenths of the whole on a large
+ * tree, so a writer that takes pieces never holds the lists twice). Same errors.
+ */
+export function serializeIndexChunks(index: SearchIndex, root: string): [Uint8Array, Uint8Array] {
   const parts = (index.dirty ? index.compact() : index).parts();
   const { paths, stats, flags, postings } = parts;
   const rootBytes = encoder.encode(root);
@@ -91,7 +104,7 @@ export function serializeIndex(index: SearchIndex, root: string): Uint8Array {
   for (const p of pathBytes) tables += varintBytes(p.length) + p.length;
   tables = pad(tables, 8) + stats.length * 8 + flags.length;
   tables = pad(pad(tables, 4) + postings.keys.length * 4 + postings.offsets.length * 4 + blocks * 4, 8);
-  const out = new Uint8Array(HEADER_BYTES + tables + postings.bytes.length);
+  const out = new Uint8Array(HEADER_BYTES + tables);
   const body = out.subarray(HEADER_BYTES);
   const view = new DataView(out.buffer, HEADER_BYTES);
   view.setUint32(0, paths.length, true);
@@ -125,14 +138,13 @@ export function serializeIndex(index: SearchIndex, root: string): Uint8Array {
     view.setUint32(at, crc32(postings.bytes.subarray(block * POSTING_BLOCK_BYTES, (block + 1) * POSTING_BLOCK_BYTES)), true);
     at += 4;
   }
-  body.set(postings.bytes, tables);
   out.set(MAGIC, 0);
   const header = new DataView(out.buffer);
   header.setUint32(8, INDEX_FORMAT_VERSION, true);
-  header.setUint32(12, body.length, true);
-  header.setUint32(16, crc32(body.subarray(0, tables)), true);
+  header.setUint32(12, tables + postings.bytes.length, true);
+  header.setUint32(16, crc32(body), true);
   header.setUint32(20, tables, true);
-  return out;
+  return [out, postings.bytes];
 }
 
 /** Why serialized bytes were rejected (see {@link openIndex}). */

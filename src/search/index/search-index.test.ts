@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { patternTree } from '../dialect.js';
-import { crc32, IndexRejected, openIndex, serializeIndex, type StoredIndex } from './format.js';
+import { crc32, IndexRejected, openIndex, serializeIndex, serializeIndexChunks, type StoredIndex } from './format.js';
 import { planOf } from './plan.js';
 import { FileKind, SearchIndex, type ReadFile } from './search-index.js';
 
@@ -128,6 +128,16 @@ describe('the serialized index', () => {
     }
     expect(reopened.file('/w/d0/f0.txt')).toEqual(index.file('/w/d0/f0.txt'));
     expect(serializeIndex(reopened, '/w')).toEqual(bytes);
+  });
+
+  it('serializes in two pieces, tables then the index\'s own posting bytes (not a copy), that read back as the whole', () => {
+    const index = indexOf(big);
+    const [tables, postings] = serializeIndexChunks(index, '/w');
+    expect(postings.buffer).toBe(index.parts().postings.bytes.buffer);
+    const whole = serializeIndex(index, '/w');
+    expect(tables.length + postings.length).toBe(whole.length);
+    expect(new Uint8Array([...tables, ...postings])).toEqual(whole);
+    expect(candidates(openIndex(whole, '/w'), 'alpha', { literal: true })).toEqual(candidates(index, 'alpha', { literal: true }));
   });
 
   it('rejects every truncation', () => {
