@@ -66,6 +66,14 @@ describe('README front page', () => {
     expect(table.find((line) => line.startsWith('| `npm run test:fast` |'))).toContain(`| ${fast} (`);
     expect(table.find((line) => line.startsWith('| `npm ci && npm test` on Node 24 |'))).toContain(`(${full})`);
   });
+
+  it('records test durations under the paths of this checkout', () => {
+    // test/durations.json orders a fresh clone's files (longest first); a key that names no file here
+    // (a path of another clone, a removed file) leaves that file unordered.
+    const recorded = Object.keys(JSON.parse(readFileSync(join(REPO, 'test', 'durations.json'), 'utf8')) as Record<string, number>);
+    expect(recorded.length).toBeGreaterThan(100);
+    expect(recorded.filter((path) => path.startsWith('..') || !/\.test\.ts$/.test(path) || !existsSync(join(REPO, path)))).toEqual([]);
+  });
 });
 
 describe('links of the README and docs/', () => {
