@@ -4,6 +4,7 @@
 import { promisifyRequest } from 'idb-keyval';
 import type { Platform } from '../src/core/types.js';
 import { attachStoredSearchIndex, type AttachedSearchIndex, type SearchIndexStorage } from '../src/search/index/attach.js';
+import { whenPostingsCorrupt } from '../src/search/index/format.js';
 import { storageError } from './idb.js';
 import type { SearchIndexBudget } from '../src/search/index/budget.js';
 
@@ -64,9 +65,12 @@ export function idbIndexStorage(factory: () => IDBFactory, workspace: string, ro
       withIndexStore(factory, workspace, 'readonly', async (store) => {
         const value: unknown = await promisifyRequest(store.get(root));
         if (value === undefined) return undefined;
-        if (value instanceof Uint8Array) return value;
-        if (value instanceof ArrayBuffer) return new Uint8Array(value);
-        throw new Error(`the stored index is a ${Object.prototype.toString.call(value).slice(8, -1)}, not bytes`);
+        const bytes = value instanceof Uint8Array ? value : value instanceof ArrayBuffer ? new Uint8Array(value) : undefined;
+        if (!bytes) throw new Error(`the stored index is a ${Object.prototype.toString.call(value).slice(8, -1)}, not bytes`);
+        // Its postings are checked as searches read them: a corrupt block found then deletes the
+        // record (unless a newer index replaced it), so the next page or worker rebuilds it.
+        whenPostingsCorrupt(bytes, () => void deleteIfUnchanged(factory, workspace, root, bytes).catch(() => undefined));
+        return bytes;
       }),
     write: (bytes) =>
       withIndexStore(factory, workspace, 'readwrite', async (store) => {
@@ -74,6 +78,22 @@ export function idbIndexStorage(factory: () => IDBFactory, workspace: string, ro
         store.put(bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice(), root);
       }),
   };
+}
+
+/** Deletes the saved index of `root` when it still holds `bytes` (another tab may have saved a new one since). */
+function deleteIfUnchanged(factory: () => IDBFactory, workspace: string, root: string, bytes: Uint8Array): Promise<void> {
+  return withIndexStore(factory, workspace, 'readwrite', async (store) => {
+    const now: unknown = await promisifyRequest(store.get(root));
+    const stored = now instanceof Uint8Array ? now : now instanceof ArrayBuffer ? new Uint8Array(now) : undefined;
+    if (stored && sameBytes(stored, bytes)) store.delete(root);
+  });
+}
+
+/** Whether `a` and `b` hold the same bytes. */
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /**

@@ -237,6 +237,37 @@ describe('createWebPlatform({ searchIndex: webSearchIndex() }) on an IndexedDB w
     }
   }, 120_000);
 
+  it('never uses corrupt postings: searches answer as a scan does, and the IndexedDB record is deleted so that the next open rebuilds it', async () => {
+    const workspace = workspaceName('corrupt-postings');
+    await seedLongAgo(workspace);
+    let { platform, scanned } = open(workspace);
+    try {
+      const expected = await answers(scanned);
+      expect(await platform.searchIndexReady?.()).toEqual({ from: 'built' });
+      await platform.dispose();
+      const spoiled = ((await storedIndex(workspace)) as Uint8Array).slice();
+      // The last byte is in the postings, which are checked as searches read them, not at open.
+      spoiled[spoiled.length - 1] = (spoiled[spoiled.length - 1] as number) ^ 0x40;
+      await storedIndex(workspace, spoiled);
+      ({ platform } = open(workspace));
+      const indexed = new ToolRunner({ platform, tools: BuiltinTools.all() });
+      expect(await platform.searchIndexReady?.()).toEqual({ from: 'disk' });
+      expect(await answers(indexed)).toEqual(expected);
+      await vi.waitFor(async () => expect(await storedIndex(workspace)).toBeUndefined());
+      await platform.dispose();
+      // Not saved again on dispose: the next open builds it afresh, and the one after reads that.
+      expect(await storedIndex(workspace)).toBeUndefined();
+      ({ platform } = open(workspace));
+      expect(await platform.searchIndexReady?.()).toEqual({ from: 'built' });
+      await platform.dispose();
+      ({ platform } = open(workspace));
+      expect(await platform.searchIndexReady?.()).toEqual({ from: 'disk' });
+    } finally {
+      await platform.dispose();
+      await deleteWorkspace(workspace);
+    }
+  }, 120_000);
+
   it('searchIndex { maxIndexBytes } too small: the build stops, nothing is stored, searches equal a scan, capabilities.searchIndex off with the note; within the defaults it says ready', async () => {
     const workspace = workspaceName('budget');
     await seedLongAgo(workspace);
