@@ -10,8 +10,10 @@ import { createNodePlatform } from './platform.js';
 
 // A rewind of many files run in a child process that is killed (SIGKILL) at a chosen step: before its
 // k-th write (a file of the workspace or a record of the store). The child says on stdout where it
-// stopped; only then is it killed, so no step is guessed from timing. A second process then opens
-// the same store; the workspace must be exactly as before the rewind or exactly as after it.
+// stopped; only then is it killed, so no step is guessed from timing. A new journal then opens the
+// same store (in this process: the journal modules keep no state outside their instances, so it knows
+// only what is on disk, as a new process would); the workspace must be exactly as before the rewind or
+// exactly as after it.
 
 let base: string;
 let compiled: string;
@@ -26,18 +28,17 @@ afterAll(async () => {
 });
 
 /**
- * The child: a journal on `STORE` over a Node platform on `ROOT`, loaded. `ACTION=rewind` counts every
+ * The child: a journal on `STORE` over a Node platform on `ROOT`, loaded. It counts every
  * write (the platform's writes, renames, removals, folders; the store's records and blobs) and, before
  * write number `PAUSE`, prints `paused <n>` and waits to be killed; else rewinds conversation `chat` to
  * turn 0 and prints `done <writes>`. `GENERIC=1` hides the platform's own atomic write, so each file is
- * a temporary file then a rename (a kill can fall between them). `ACTION=open` only loads (finishing
- * any rewind left under way) and prints the turns and the rewinds still under way as JSON.
+ * a temporary file then a rename (a kill can fall between them).
  */
 const CHILD = `
 import { createChangeJournal } from './src/journal/journal.js';
 import { FileJournalStore } from './node/journal-store.js';
 import { createNodePlatform } from './node/platform.js';
-const { ROOT, STORE, ACTION, GENERIC } = process.env;
+const { ROOT, STORE, GENERIC } = process.env;
 const pause = Number(process.env.PAUSE ?? 'Infinity');
 let writes = 0;
 let counting = false;
@@ -70,16 +71,27 @@ for (const name of ['putBlob', 'deleteBlob', 'putTurn', 'deleteTurn', 'putRewind
 }
 const journal = createChangeJournal({ ...platform, fs }, { maxBytes: 64 * 1024 * 1024, withPathLock: (_path, fn) => fn() }, { store: new CountingStore(STORE) });
 await journal.load();
-if (ACTION === 'open') {
-  const turns = (await journal.changes('chat')).turns.map((turn) => [turn.turn, turn.calls.map((call) => call.tool).join(), turn.calls.reduce((n, call) => n + call.files.length, 0)]);
-  console.log(JSON.stringify({ turns, underWay: (await new FileJournalStore(STORE).listRewinds()).length }));
-} else {
-  counting = true;
-  const result = await journal.rewind('chat', { toTurn: 0 });
-  await journal.flushed();
-  console.log('done ' + writes + ' ' + result.restored.length);
-}
+counting = true;
+const result = await journal.rewind('chat', { toTurn: 0 });
+await journal.flushed();
+console.log('done ' + writes + ' ' + result.restored.length);
 `;
+
+/**
+ * A new journal over `root` and `store`, loaded (which finishes any rewind left under way): the turns
+ * of `chat` as [turn, tools, files changed] and how many rewinds are still recorded as under way.
+ */
+async function openStore(root: string, store: string): Promise<{ turns: Array<[number, string, number]>; underWay: number }> {
+  const platform = createNodePlatform({ root });
+  try {
+    const journal = createChangeJournal(platform, { maxBytes: 64 * 1024 * 1024, withPathLock: (_path, fn) => fn() }, { store: new FileJournalStore(store) });
+    await journal.load();
+    const turns = (await journal.changes('chat')).turns.map((turn): [number, string, number] => [turn.turn, turn.calls.map((call) => call.tool).join(), turn.calls.reduce((n, call) => n + call.files.length, 0)]);
+    return { turns, underWay: (await new FileJournalStore(store).listRewinds()).length };
+  } finally {
+    await platform.dispose();
+  }
+}
 
 /** Runs the child with `env`; once a line of its stdout starts with `paused` or `done`, kills it (SIGKILL) and answers that line. */
 function runChild(env: Record<string, string>): Promise<string> {
@@ -90,7 +102,7 @@ function runChild(env: Record<string, string>): Promise<string> {
     let line: string | undefined;
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
-      const found = out.split('\n').find((l) => l.startsWith('paused') || l.startsWith('done') || l.startsWith('{'));
+      const found = out.split('\n').find((l) => l.startsWith('paused') || l.startsWith('done'));
       if (found !== undefined && line === undefined) {
         line = found;
         child.kill('SIGKILL');
@@ -161,11 +173,11 @@ describe.concurrent.each([
   ['the Node platform’s own atomic writes', '0'],
   ['a temporary file then a rename per file', '1'],
 ])('rewind killed (SIGKILL) at a write, with %s', (_label, generic) => {
-  it('leaves the workspace exactly as before the whole rewind or as after it, once a new process opens the store', async ({ expect }) => {
+  it('leaves the workspace exactly as before the whole rewind or as after it, once a new journal opens the store', async ({ expect }) => {
     // The reference: an uninterrupted rewind, its number of writes and the workspace before and after it.
     const reference = await setUp(`reference-${generic}`);
     const before = await snapshot(reference.root);
-    const done = await runChild({ ROOT: reference.root, STORE: reference.store, ACTION: 'rewind', GENERIC: generic });
+    const done = await runChild({ ROOT: reference.root, STORE: reference.store, GENERIC: generic });
     const [, total, restored] = done.split(' ').map(Number);
     expect(restored).toBe(42);
     const after = await snapshot(reference.root);
@@ -178,8 +190,8 @@ describe.concurrent.each([
     const outcomes = await inTurn(points, POINTS_AT_ONCE, async (point): Promise<string> => {
       const round = await setUp(`kill-${generic}-${point}`);
       expect(await snapshot(round.root)).toEqual(before);
-      expect(await runChild({ ROOT: round.root, STORE: round.store, ACTION: 'rewind', GENERIC: generic, PAUSE: String(point) })).toBe(`paused ${point}`);
-      const opened = JSON.parse(await runChild({ ROOT: round.root, STORE: round.store, ACTION: 'open' })) as { turns: Array<[number, string, number]>; underWay: number };
+      expect(await runChild({ ROOT: round.root, STORE: round.store, GENERIC: generic, PAUSE: String(point) })).toBe(`paused ${point}`);
+      const opened = await openStore(round.root, round.store);
       const now = await snapshot(round.root);
       expect(opened.underWay, `kill before write ${point}`).toBe(0);
       if (now.length === before.length && JSON.stringify(now) === JSON.stringify(before)) {

@@ -49,6 +49,13 @@ function pool(size: number, name: string): ToolWorkerPool {
   return made;
 }
 
+let routing: ToolWorkerPool | undefined;
+/** The 3-worker pool of the cases that need no pool of their own (each worker thread loads the whole package). */
+function routingPool(): ToolWorkerPool {
+  routing ??= pool(3, 'route');
+  return routing;
+}
+
 /** One conversation id per worker of `p`. */
 function conversationsPerWorker(p: ToolWorkerPool): string[] {
   const found: string[] = new Array(p.size);
@@ -99,7 +106,7 @@ describe('createToolWorkerPool', () => {
   });
 
   it('routes every call of a conversation to its one worker, also while calls are in flight', async () => {
-    const p = pool(3, 'route');
+    const p = routingPool();
     const calls = Array.from({ length: 6 }, () => p.execute('sleep', { ms: 100 }, { conversationId: 'one conversation' }));
     const index = p.workerFor('one conversation');
     expect(p.inFlight()[index]).toBe(6);
@@ -111,7 +118,7 @@ describe('createToolWorkerPool', () => {
   });
 
   it('is a ToolHost: tools() lists the workers\' tools with their annotations, in registration order', async () => {
-    const p = pool(2, 'tools');
+    const p = routingPool();
     const tools = await p.tools();
     expect(tools.map((tool) => [tool.name, tool.annotations?.readOnlyHint ?? false])).toEqual([
       ['thread', true],

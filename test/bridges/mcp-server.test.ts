@@ -53,10 +53,13 @@ interface Connection {
   close(): Promise<void>;
 }
 
-/** The behaviours both transports must show, run against a fresh connection maker. */
-function sharedBehaviours(connect: () => Promise<Connection>, dir: () => string, customOrder: string[]): void {
+/**
+ * The behaviours both transports must show. `reuse` answers a connection the cases that need no fresh
+ * session share (its close does nothing; the describe closes it); `connect` makes a new one each call.
+ */
+function sharedBehaviours(connect: () => Promise<Connection>, dir: () => string, customOrder: string[], reuse: () => Promise<Connection> = connect): void {
   it('lists the built-ins and the custom tools with annotations, in registration order', async () => {
-    const { client, close } = await connect();
+    const { client, close } = await reuse();
     try {
       const { tools } = await client.listTools();
       const names = tools.map((tool) => tool.name);
@@ -76,7 +79,7 @@ function sharedBehaviours(connect: () => Promise<Connection>, dir: () => string,
 
   it('greps, then runs an edit and a view sent without waiting in order: the view sees the edit', async () => {
     writeFileSync(join(dir(), 'notes.txt'), 'alpha beta\n');
-    const { client, close } = await connect();
+    const { client, close } = await reuse();
     try {
       const grep = await client.callTool({ name: 'grep_search', arguments: { pattern: 'beta', include: 'notes.txt' } });
       expect(grep.isError).toBeUndefined();
@@ -94,7 +97,7 @@ function sharedBehaviours(connect: () => Promise<Connection>, dir: () => string,
   });
 
   it('answers an invalid call with isError, the code and the message', async () => {
-    const { client, close } = await connect();
+    const { client, close } = await reuse();
     try {
       const result = await client.callTool({ name: 'view_file', arguments: {} });
       expect(result.isError).toBe(true);
@@ -107,7 +110,7 @@ function sharedBehaviours(connect: () => Promise<Connection>, dir: () => string,
 
   it('aborts the tool when the client cancels the call', async () => {
     const marker = join(dir(), `marker-${Math.random().toString(36).slice(2)}`);
-    const { client, close } = await connect();
+    const { client, close } = await reuse();
     try {
       const controller = new AbortController();
       const call = client.callTool(
@@ -167,8 +170,17 @@ describe('toolhost mcp over stdio (the SDK Client spawning node bin/toolhost.mjs
     await client.connect(transport);
     return { client, close: () => client.close() };
   };
+  // One server process serves the cases that need no session of their own (each process is a session).
+  let shared: Promise<Connection> | undefined;
+  const reuse = async (): Promise<Connection> => {
+    shared ??= connect();
+    return { client: (await shared).client, close: async () => undefined };
+  };
+  afterAll(async () => {
+    await (await shared)?.close();
+  });
   // A --tools module's tools come in the order of its export names (a module namespace is sorted).
-  sharedBehaviours(connect, () => dir, ['count_calls', 'progress_steps', 'wait_for_abort']);
+  sharedBehaviours(connect, () => dir, ['count_calls', 'progress_steps', 'wait_for_abort'], reuse);
 
   // The SDK Client hands progress notifications to onprogress a microtask late and forgets the token
   // when the response is read, so notifications that arrive in the same stdout chunk as the response
