@@ -3,7 +3,7 @@
 // added in id order, then frozen into three arrays: sorted keys, offsets, bytes.
 import { foldByte } from './plan.js';
 
-/** Trigram keys are 24 bits; the "seen in this file" bitmap has a bit for each. */
+/** Trigram keys are 24 bits; the "seen in this file" map has a byte for each. */
 const KEY_SPACE = 1 << 24;
 
 /** The frozen postings: `keys` ascending; key `keys[i]`'s ids are the varints in `bytes[offsets[i]..offsets[i + 1])`. */
@@ -43,56 +43,49 @@ export function forEachId(bytes: Uint8Array, start: number, end: number, each: (
   }
 }
 
-/** Where {@link fileTrigrams} collects keys (grown as needed, kept). */
+/** Where {@link fileTrigrams} collects keys (grown to the largest file's length, kept). */
 let foundScratch = new Uint32Array(1 << 16);
 
-/** Per byte: the byte as a trigram holds it (ASCII letters lower-cased), plus 0x100 for a line break. */
-const TRIGRAM_BYTE = new Uint16Array(256);
-for (let b = 0; b < 256; b += 1) TRIGRAM_BYTE[b] = b === 10 || b === 13 ? 0x100 | b : foldByte(b);
+/** Per byte: the byte as a trigram holds it (ASCII letters lower-cased), or -1 for a line break. */
+const TRIGRAM_BYTE = new Int32Array(256);
+for (let b = 0; b < 256; b += 1) TRIGRAM_BYTE[b] = b === 10 || b === 13 ? -1 : foldByte(b);
 
 /**
  * The distinct trigram keys of a file's bytes (ASCII letters lower-cased; no trigram that holds a
- * line break, since no match does), in the order first met. `seen` is a zeroed bitmap of
- * {@link KEY_SPACE} bits, zeroed again on return. The keys are a view of a buffer the next call
+ * line break, since no match does), in the order first met. `seen` is a zeroed map of one byte per
+ * key ({@link trigramBitmap}), zeroed again on return. The keys are a view of a buffer the next call
  * overwrites: copy them to keep them.
  */
-export function fileTrigrams(bytes: Uint8Array, seen: Uint32Array): Uint32Array {
-  let found = foundScratch;
-  let limit = found.length - 1;
+export function fileTrigrams(bytes: Uint8Array, seen: Uint8Array): Uint32Array {
+  const n = bytes.length;
+  // A file has at most one key per byte: sized once, no check in the loop.
+  if (foundScratch.length < n) foundScratch = new Uint32Array(Math.max(n, foundScratch.length * 2));
+  const found = foundScratch;
   let count = 0;
   let key = 0;
-  // The last three bytes' "not a line break" bits: a trigram is taken when all three are set.
-  let whole = 0;
-  const n = bytes.length;
-  // Without a branch on the data: whether a key is new, and whole, only moves the count.
+  // Bytes since the last line break (or the start): a trigram is taken from the third on.
+  let run = 0;
+  // A byte per key (not a bit): one load and one compare per byte, no shift and mask. Most windows
+  // repeat a key already met, so the branch is well predicted.
   for (let i = 0; i < n; i += 1) {
     const t = TRIGRAM_BYTE[bytes[i] as number] as number;
-    key = ((key << 8) | (t & 0xff)) & 0xffffff;
-    whole = ((whole << 1) | ((t >>> 8) ^ 1)) & 7;
-    const shift = key & 31;
-    const bit = (1 << shift) & -((whole + 1) >>> 3);
-    const word = key >>> 5;
-    const had = seen[word] as number;
-    seen[word] = had | bit;
-    found[count] = key;
-    count += ((bit & ~had) >>> shift) & 1;
-    if (count === limit) {
-      const grown = new Uint32Array(found.length * 2);
-      grown.set(found);
-      found = foundScratch = grown;
-      limit = found.length - 1;
+    if (t < 0) {
+      run = 0;
+      continue;
     }
+    key = ((key << 8) | t) & 0xffffff;
+    run += 1;
+    if (run < 3 || seen[key] !== 0) continue;
+    seen[key] = 1;
+    found[count++] = key;
   }
-  for (let i = 0; i < count; i += 1) {
-    const k = found[i] as number;
-    seen[k >>> 5] = (seen[k >>> 5] as number) & ~(1 << (k & 31));
-  }
+  for (let i = 0; i < count; i += 1) seen[found[i] as number] = 0;
   return found.subarray(0, count);
 }
 
-/** A fresh bitmap for {@link fileTrigrams}. */
-export function trigramBitmap(): Uint32Array {
-  return new Uint32Array(KEY_SPACE / 32);
+/** A fresh "seen" map for {@link fileTrigrams} (16 MiB of address space; only the pages of keys met are touched). */
+export function trigramBitmap(): Uint8Array {
+  return new Uint8Array(KEY_SPACE);
 }
 
 /** Pending (key, id) pairs a builder holds at most before it sorts them into a run (by default). */

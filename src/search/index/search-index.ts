@@ -68,8 +68,7 @@ export function provideUtf8Check(check: (bytes: Uint8Array) => boolean): void {
 
 /** The kind a search would find: binary when a NUL is in the first 8 KiB or the bytes are not UTF-8. */
 function kindOf(bytes: Uint8Array): FileKind {
-  const sniff = Math.min(bytes.length, SNIFF_BYTES);
-  for (let i = 0; i < sniff; i += 1) if (bytes[i] === 0) return FileKind.Binary;
+  if ((bytes.length > SNIFF_BYTES ? bytes.subarray(0, SNIFF_BYTES) : bytes).indexOf(0) !== -1) return FileKind.Binary;
   if (nativeIsUtf8) return nativeIsUtf8(bytes) ? FileKind.Text : FileKind.Binary;
   try {
     fatalUtf8.decode(bytes);
@@ -417,7 +416,7 @@ export class SearchIndexBuilder {
 
   /**
    * About the memory the build holds at its peak with what was added so far: the posting builder
-   * (arena and tables), the copy it is frozen into, the paths and identities, the trigram bitmap.
+   * (arena and tables), the copy it is frozen into, the paths and identities, the "seen" map of keys.
    */
   get buildBytes(): number {
     const postings = this.#postings;
@@ -483,10 +482,10 @@ function describe(file: ReadFile, racyMs: number): { kind: FileKind; flags: numb
   return { kind, flags: kind | (racy ? RACY : 0) };
 }
 
-let sharedBitmap: Uint32Array | undefined;
+let sharedBitmap: Uint8Array | undefined;
 
-/** One bitmap for incremental updates (2 MiB, kept once made). */
-function trigramBitmapShared(): Uint32Array {
+/** One "seen" map for incremental updates (kept once made; see `trigramBitmap`). */
+function trigramBitmapShared(): Uint8Array {
   sharedBitmap ??= trigramBitmap();
   return sharedBitmap;
 }

@@ -75,31 +75,41 @@ async function readAll(platform: Platform, paths: readonly string[], each: (file
 /** The buffer {@link readFromSource} reads into (grown to the largest file, kept for the build). */
 let scratch = new Uint8Array(1 << 20);
 
+/** What {@link readFromSource}'s `into` throws for a file over the size the index reads (nothing is read). */
+const OVER_LIMIT = Symbol('over the indexed size');
+
+/** The buffer {@link readFromSource} reads `size` bytes into; throws {@link OVER_LIMIT} past the size the index reads. */
+function intoScratch(size: number): Uint8Array {
+  if (size > MAX_INDEXED_FILE_BYTES) throw OVER_LIMIT;
+  if (scratch.length < size) scratch = new Uint8Array(size);
+  return scratch.subarray(0, size);
+}
+
 /**
- * Reads one file for the index through a search source (synchronous, no thread-pool round trip):
- * its identity before the read (`stat`), the read (whose own `fstat` must agree) and after. The bytes
- * are a view of a buffer the next read overwrites: `each` must be done with them when it returns.
+ * Reads one file for the index through a search source (synchronous, no thread-pool round trip) in
+ * one open: the identity recorded is the opened file's own (`fstat` of its descriptor, taken after
+ * `readAt`), so no path `stat` is needed before or after. A write after that `fstat` moves the file's
+ * times away from the recorded ones (a later identity check then fails and the file is scanned), and
+ * one in the same clock tick is within the racy window of `readAt`, so the file is marked racy. A
+ * file over the size the index reads is not read (its identity is its path's `stat`). The bytes are
+ * a view of a buffer the next read overwrites: `each` must be done with them when it returns.
  */
 function readFromSource(source: SearchSource, path: string): ReadFile | undefined {
   const readAt = Date.now();
-  const stat = source.stat(path);
-  if (!stat) return undefined;
-  let bytes: Uint8Array | undefined;
-  let steady = true;
-  if (stat.size <= MAX_INDEXED_FILE_BYTES) {
-    try {
-      // Read to its size exactly: the source then reads it whole (no binary sniff first).
-      const read = source.read(path, stat.size, (size) => (scratch.length >= size ? scratch : (scratch = new Uint8Array(size))).subarray(0, size));
-      if (read) {
-        bytes = read.bytes;
-        steady = sameStat(stat, read.stat);
-      }
-    } catch {
-      bytes = undefined;
-    }
+  let read: { bytes: Uint8Array; stat: SearchFileStat } | undefined;
+  try {
+    // One more than the limit: a file of the limit is read whole, a larger one is refused by `into`.
+    read = source.read(path, MAX_INDEXED_FILE_BYTES + 1, intoScratch);
+  } catch {
+    // Over the limit, or unreadable (a search counts it as skipped): unindexed, so always scanned.
+    const stat = source.stat(path);
+    return stat && { path, stat, readAt, bytes: undefined, steady: true };
   }
-  const after = source.stat(path);
-  return { path, stat, readAt, bytes, steady: steady && after !== undefined && sameStat(stat, after) && (bytes === undefined || bytes.length === stat.size) };
+  if (!read) return undefined;
+  const { bytes, stat } = read;
+  // A source returns only the first 8 KiB of a large file they show binary (a NUL byte): whole enough.
+  const whole = bytes.length === stat.size || (bytes.length < stat.size && bytes.includes(0));
+  return { path, stat, readAt, bytes, steady: whole };
 }
 
 /** {@link readAll} through a search source: one file at a time, synchronously, the event loop turning every {@link YIELD_INTERVAL_MS}. */
