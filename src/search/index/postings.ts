@@ -97,6 +97,11 @@ const DIGIT_BITS = 12;
 const DIGITS = 1 << DIGIT_BITS;
 const DIGIT_MASK = DIGITS - 1;
 
+/** Key → slot pages: a key's low {@link PAGE_BITS} bits index its page, the rest pick the page. */
+const PAGE_BITS = 12;
+const PAGE_KEYS = 1 << PAGE_BITS;
+const PAGE_MASK = PAGE_KEYS - 1;
+
 /**
  * Bytes of each block the runs are written into. Large enough that the allocator maps each block on
  * its own (a block is returned to the system when let go, and its untouched tail takes no memory).
@@ -129,8 +134,16 @@ export class PostingBuilder {
   /** Digit counts of the pending keys: low 12 bits, high 12 bits. */
   readonly #low = new Uint32Array(DIGITS);
   readonly #high = new Uint32Array(DIGITS);
-  /** Open addressing from key to slot; per slot its key, the last id encoded and its list's bytes. */
-  #table = new Int32Array(1 << 12).fill(-1);
+  /**
+   * From key to slot + 1 (0: none yet): a page of {@link PAGE_KEYS} entries per key prefix met, made
+   * on first use (a workspace's text meets a few hundred of the 4,096 prefixes). Per slot its key,
+   * the last id encoded and its list's bytes.
+   */
+  readonly #slotPages: (Int32Array | undefined)[] = new Array<Int32Array | undefined>(1 << (24 - PAGE_BITS)).fill(undefined);
+  #pageCount = 0;
+  /** Per distinct key of the batch being encoded: its slot and its bytes in the run (reused). */
+  #groupSlots = new Uint32Array(0);
+  #groupLengths = new Uint32Array(0);
   #slots = 0;
   #key = new Uint32Array(1024);
   #last = new Int32Array(1024);
@@ -159,7 +172,7 @@ export class PostingBuilder {
 
   /** Bytes the builder holds now: its pending and sort buffers, its runs, its tables. */
   get memoryBytes(): number {
-    return (this.#pairs.length + this.#spare.length) * 4 + this.#runBytes + this.#key.length * 12 + this.#table.length * 4;
+    return (this.#pairs.length + this.#spare.length) * 4 + this.#runBytes + this.#key.length * 12 + this.#pageCount * PAGE_KEYS * 4 + this.#groupSlots.length * 8;
   }
 
   /** Adds file `id` (ids must come in ascending order) to the lists of `keys` (distinct keys). */
@@ -219,18 +232,23 @@ export class PostingBuilder {
       this.#block = new Uint8Array(Math.max(count * 5, Math.min(RUN_BLOCK_BYTES, Math.max(1 << 20, this.#block.length * 2))));
       this.#blockTop = 0;
     }
+    const groups = this.#resolveSlots(pairs, count);
+    const slots = this.#groupSlots;
+    const lengths = this.#groupLengths;
+    // Taken after the slots are resolved (which may grow them).
+    const lastOf = this.#last;
+    const lengthOf = this.#length;
     const out = this.#block;
     const first = this.#blockTop;
-    const slots: number[] = [];
-    const lengths: number[] = [];
+    const end = count * 2;
     let at = first;
     let i = 0;
-    while (i < count * 2) {
+    for (let g = 0; g < groups; g += 1) {
       const key = pairs[i] as number;
-      const slot = this.#slotOf(key);
+      const slot = slots[g] as number;
       const start = at;
-      let last = this.#last[slot] as number;
-      for (; i < count * 2 && pairs[i] === key; i += 2) {
+      let last = lastOf[slot] as number;
+      for (; i < end && pairs[i] === key; i += 2) {
         const id = pairs[i + 1] as number;
         let delta = id - last - 1;
         last = id;
@@ -240,35 +258,55 @@ export class PostingBuilder {
         }
         out[at++] = delta;
       }
-      this.#last[slot] = last;
-      this.#length[slot] = (this.#length[slot] as number) + (at - start);
-      slots.push(slot);
-      lengths.push(at - start);
+      lastOf[slot] = last;
+      lengthOf[slot] = (lengthOf[slot] as number) + (at - start);
+      lengths[g] = at - start;
     }
-    this.#runs.push({ block: out, start: first, slots: Uint32Array.from(slots), lengths: Uint32Array.from(lengths) });
+    this.#runs.push({ block: out, start: first, slots: slots.slice(0, groups), lengths: lengths.slice(0, groups) });
     this.#blockTop = at;
-    this.#runBytes += at - first + slots.length * 8;
+    this.#runBytes += at - first + groups * 8;
     this.#data += at - first;
     this.#pending = 0;
   }
 
-  #slotOf(key: number): number {
-    const mask = this.#table.length - 1;
-    let at = (Math.imul(key, 0x9e3779b1) >>> 0) & mask;
-    for (;;) {
-      const slot = this.#table[at] as number;
-      if (slot === -1) break;
-      if (this.#key[slot] === key) return slot;
-      at = (at + 1) & mask;
+  /**
+   * The slot of each distinct key of the sorted pending pairs, in order, into {@link #groupSlots}
+   * (new keys get new slots); returns how many there are. Keys come ascending, so the slot pages are
+   * walked in order, not at random.
+   */
+  #resolveSlots(pairs: Uint32Array, count: number): number {
+    let out = this.#groupSlots;
+    const pages = this.#slotPages;
+    let groups = 0;
+    let previous = -1;
+    for (let i = 0; i < count * 2; i += 2) {
+      const key = pairs[i] as number;
+      if (key === previous) continue;
+      previous = key;
+      let page = pages[key >>> PAGE_BITS];
+      if (page === undefined) {
+        page = pages[key >>> PAGE_BITS] = new Int32Array(PAGE_KEYS);
+        this.#pageCount += 1;
+      }
+      let slot = (page[key & PAGE_MASK] as number) - 1;
+      if (slot < 0) {
+        slot = this.#slots++;
+        if (slot === this.#key.length) this.#growSlots();
+        this.#key[slot] = key;
+        this.#last[slot] = -1;
+        this.#length[slot] = 0;
+        page[key & PAGE_MASK] = slot + 1;
+      }
+      if (groups === out.length) {
+        // Grown as keys come (a batch holds far fewer distinct keys than pairs), kept for the next.
+        const grown = new Uint32Array(Math.max(1 << 16, out.length * 2));
+        grown.set(out);
+        out = this.#groupSlots = grown;
+        this.#groupLengths = new Uint32Array(grown.length);
+      }
+      out[groups++] = slot;
     }
-    const slot = this.#slots++;
-    if (slot === this.#key.length) this.#growSlots();
-    this.#key[slot] = key;
-    this.#last[slot] = -1;
-    this.#length[slot] = 0;
-    this.#table[at] = slot;
-    if (this.#slots * 2 > this.#table.length) this.#rehash();
-    return slot;
+    return groups;
   }
 
   #growSlots(): void {
@@ -280,17 +318,6 @@ export class PostingBuilder {
     this.#key = grow(this.#key);
     this.#last = grow(this.#last);
     this.#length = grow(this.#length);
-  }
-
-  #rehash(): void {
-    const table = new Int32Array(this.#table.length * 2).fill(-1);
-    const mask = table.length - 1;
-    for (let slot = 0; slot < this.#slots; slot += 1) {
-      let at = (Math.imul(this.#key[slot] as number, 0x9e3779b1) >>> 0) & mask;
-      while (table[at] !== -1) at = (at + 1) & mask;
-      table[at] = slot;
-    }
-    this.#table = table;
   }
 
   /** The lists frozen: keys ascending, their bytes laid end to end. The builder is spent. */
