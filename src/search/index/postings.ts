@@ -97,8 +97,8 @@ const DIGIT_BITS = 12;
 const DIGITS = 1 << DIGIT_BITS;
 const DIGIT_MASK = DIGITS - 1;
 
-/** Key → slot pages: a key's low {@link PAGE_BITS} bits index its page, the rest pick the page. */
-const PAGE_BITS = 12;
+/** Key → slot pages: a key's low {@link PAGE_BITS} bits (its last byte) index its page, the rest pick the page. */
+const PAGE_BITS = 8;
 const PAGE_KEYS = 1 << PAGE_BITS;
 const PAGE_MASK = PAGE_KEYS - 1;
 
@@ -135,12 +135,15 @@ export class PostingBuilder {
   readonly #low = new Uint32Array(DIGITS);
   readonly #high = new Uint32Array(DIGITS);
   /**
-   * From key to slot + 1 (0: none yet): a page of {@link PAGE_KEYS} entries per key prefix met, made
+   * From key to slot + 1 (0: none yet): a page of {@link PAGE_KEYS} entries per key prefix (its first
+   * two bytes) met, taken from one pool as met; `#pageAt[prefix]` is where its page starts (0: none).
    * on first use (a workspace's text meets a few hundred of the 4,096 prefixes). Per slot its key,
    * the last id encoded and its list's bytes.
    */
-  readonly #slotPages: (Int32Array | undefined)[] = new Array<Int32Array | undefined>(1 << (24 - PAGE_BITS)).fill(undefined);
-  #pageCount = 0;
+  #pageAt = new Int32Array(1 << (24 - PAGE_BITS));
+  /** The pages end to end; the first {@link PAGE_KEYS} entries are no page's. */
+  #pagePool = new Int32Array(PAGE_KEYS * 16);
+  #pageCount = 1;
   /** Per distinct key of the batch being encoded: its slot and its bytes in the run (reused). */
   #groupSlots = new Uint32Array(0);
   #groupLengths = new Uint32Array(0);
@@ -172,7 +175,7 @@ export class PostingBuilder {
 
   /** Bytes the builder holds now: its pending and sort buffers, its runs, its tables. */
   get memoryBytes(): number {
-    return (this.#pairs.length + this.#spare.length) * 4 + this.#runBytes + this.#key.length * 12 + this.#pageCount * PAGE_KEYS * 4 + this.#groupSlots.length * 8;
+    return (this.#pairs.length + this.#spare.length) * 4 + this.#runBytes + this.#key.length * 12 + this.#pagePool.length * 4 + this.#pageAt.length * 4 + this.#groupSlots.length * 8;
   }
 
   /** Adds file `id` (ids must come in ascending order) to the lists of `keys` (distinct keys). */
@@ -276,26 +279,33 @@ export class PostingBuilder {
    */
   #resolveSlots(pairs: Uint32Array, count: number): number {
     let out = this.#groupSlots;
-    const pages = this.#slotPages;
+    const pageAt = this.#pageAt;
+    let pool = this.#pagePool;
     let groups = 0;
     let previous = -1;
     for (let i = 0; i < count * 2; i += 2) {
       const key = pairs[i] as number;
       if (key === previous) continue;
       previous = key;
-      let page = pages[key >>> PAGE_BITS];
-      if (page === undefined) {
-        page = pages[key >>> PAGE_BITS] = new Int32Array(PAGE_KEYS);
-        this.#pageCount += 1;
+      let page = pageAt[key >>> PAGE_BITS] as number;
+      if (page === 0) {
+        page = this.#pageCount++ * PAGE_KEYS;
+        if (page + PAGE_KEYS > pool.length) {
+          const grown = new Int32Array(pool.length * 2);
+          grown.set(pool);
+          pool = this.#pagePool = grown;
+        }
+        pageAt[key >>> PAGE_BITS] = page;
       }
-      let slot = (page[key & PAGE_MASK] as number) - 1;
+      const at = page + (key & PAGE_MASK);
+      let slot = (pool[at] as number) - 1;
       if (slot < 0) {
         slot = this.#slots++;
         if (slot === this.#key.length) this.#growSlots();
         this.#key[slot] = key;
         this.#last[slot] = -1;
         this.#length[slot] = 0;
-        page[key & PAGE_MASK] = slot + 1;
+        pool[at] = slot + 1;
       }
       if (groups === out.length) {
         // Grown as keys come (a batch holds far fewer distinct keys than pairs), kept for the next.
@@ -322,16 +332,30 @@ export class PostingBuilder {
 
   /** The lists frozen: keys ascending, their bytes laid end to end. The builder is spent. */
   freeze(): FrozenPostings {
+    return this.freezePart().postings;
+  }
+
+  /**
+   * {@link freeze}, with each list's last id (`last[i]` for `keys[i]`): what {@link mergePostings}
+   * needs to continue these lists with another builder's.
+   */
+  freezePart(): { postings: FrozenPostings; last: Int32Array } {
     this.#flush();
     this.#pairs = new Uint32Array(0);
     this.#spare = new Uint32Array(0);
     this.#block = new Uint8Array(0);
+    this.#pageAt = new Int32Array(0);
+    this.#pagePool = new Int32Array(0);
+    this.#pageCount = 0;
+    this.#groupSlots = new Uint32Array(0);
+    this.#groupLengths = new Uint32Array(0);
     const count = this.#slots;
     // Keys (24 bits) and slots packed into one number each, sorted natively.
     const packed = new Float64Array(count);
     for (let slot = 0; slot < count; slot += 1) packed[slot] = (this.#key[slot] as number) * 2 ** 26 + slot;
     packed.sort();
     const keys = new Uint32Array(count);
+    const last = new Int32Array(count);
     const offsets = new Uint32Array(count + 1);
     /** Per slot: where its next run's bytes go. */
     const cursor = new Uint32Array(count);
@@ -339,6 +363,7 @@ export class PostingBuilder {
     for (let i = 0; i < count; i += 1) {
       const slot = (packed[i] as number) % 2 ** 26;
       keys[i] = this.#key[slot] as number;
+      last[i] = this.#last[slot] as number;
       offsets[i] = total;
       cursor[slot] = total;
       total += this.#length[slot] as number;
@@ -353,8 +378,94 @@ export class PostingBuilder {
     }
     this.#runs = [];
     this.#runBytes = 0;
-    return { keys, offsets, bytes };
+    return { postings: { keys, offsets, bytes }, last };
   }
+}
+
+/** The varint at `bytes[at]`: its value and the position after it. */
+function readVarint(bytes: Uint8Array, at: number): [number, number] {
+  let value = 0;
+  let shift = 0;
+  let pos = at;
+  let b: number;
+  do {
+    b = bytes[pos++] as number;
+    value += (b & 0x7f) * 2 ** shift;
+    shift += 7;
+  } while (b & 0x80);
+  return [value, pos];
+}
+
+/** Bytes of `value`'s varint. */
+function varintBytes(value: number): number {
+  let n = 1;
+  for (let v = value; v >= 0x80; v = Math.floor(v / 128)) n += 1;
+  return n;
+}
+
+/**
+ * The postings of two builders over consecutive id ranges as one builder's over both: `a`'s lists
+ * (with `aLast`, each list's last id, from {@link PostingBuilder.freezePart}), then `b`'s, whose ids
+ * are all above `a`'s and whose first delta counts from -1. A key in both keeps `a`'s bytes, then
+ * `b`'s first id as a delta from `a`'s last, then the rest of `b`'s bytes as they are: byte for byte
+ * what one builder given every file would have made.
+ */
+export function mergePostings(a: FrozenPostings, aLast: Int32Array, b: FrozenPostings): FrozenPostings {
+  const na = a.keys.length;
+  const nb = b.keys.length;
+  // First pass: the keys and the size of the lists joined.
+  let keyCount = 0;
+  let total = 0;
+  for (let i = 0, j = 0; i < na || j < nb; keyCount += 1) {
+    const ka = i < na ? (a.keys[i] as number) : 0x1000000;
+    const kb = j < nb ? (b.keys[j] as number) : 0x1000000;
+    if (ka < kb) {
+      total += (a.offsets[i + 1] as number) - (a.offsets[i] as number);
+      i += 1;
+      continue;
+    }
+    let size = (b.offsets[j + 1] as number) - (b.offsets[j] as number);
+    if (ka === kb) {
+      const [first, after] = readVarint(b.bytes, b.offsets[j] as number);
+      size += (a.offsets[i + 1] as number) - (a.offsets[i] as number) - (after - (b.offsets[j] as number)) + varintBytes(first - 1 - (aLast[i] as number));
+      i += 1;
+    }
+    total += size;
+    j += 1;
+  }
+  const keys = new Uint32Array(keyCount);
+  const offsets = new Uint32Array(keyCount + 1);
+  const bytes = new Uint8Array(total);
+  let at = 0;
+  let k = 0;
+  for (let i = 0, j = 0; i < na || j < nb; k += 1) {
+    const ka = i < na ? (a.keys[i] as number) : 0x1000000;
+    const kb = j < nb ? (b.keys[j] as number) : 0x1000000;
+    keys[k] = Math.min(ka, kb);
+    offsets[k] = at;
+    let from = b.offsets[j] as number;
+    if (ka <= kb) {
+      const start = a.offsets[i] as number;
+      const end = a.offsets[i + 1] as number;
+      bytes.set(a.bytes.subarray(start, end), at);
+      at += end - start;
+      if (ka < kb) {
+        i += 1;
+        continue;
+      }
+      // `b`'s first id, counted from -1, now counted from `a`'s last id.
+      const [first, after] = readVarint(b.bytes, from);
+      at = putVarint(bytes, at, first - 1 - (aLast[i] as number));
+      from = after;
+      i += 1;
+    }
+    const end = b.offsets[j + 1] as number;
+    bytes.set(b.bytes.subarray(from, end), at);
+    at += end - from;
+    j += 1;
+  }
+  offsets[keyCount] = at;
+  return { keys, offsets, bytes };
 }
 
 const EMPTY_RUN: Run = { block: new Uint8Array(0), start: 0, slots: new Uint32Array(0), lengths: new Uint32Array(0) };

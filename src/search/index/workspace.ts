@@ -7,7 +7,7 @@ import { watchToolWrites } from '../../core/write-watch.js';
 import { commitWorkOf, indexingFs, type CommitTarget, type CommitWork } from './commit.js';
 import { budgetNote, type SearchIndexBudget } from './budget.js';
 import { treeWatchOf } from './reuse.js';
-import { MAX_INDEXED_FILE_BYTES, SearchIndex, SearchIndexBuilder, sameStat, type ReadFile } from './search-index.js';
+import { MAX_INDEXED_FILE_BYTES, SearchIndex, SearchIndexBuilder, sameStat, type BuildAlongside, type IndexPart, type ReadFile } from './search-index.js';
 
 /** Files read at once while building. */
 const READ_CONCURRENCY = 16;
@@ -129,21 +129,42 @@ async function readAllFromSource(source: SearchSource, paths: readonly string[],
   throwIfAborted(signal);
 }
 
+/** The files a build indexes by default: every file a search of the whole workspace lists (ignore rules applied), in the walk's order. */
+export async function workspaceFilePaths(platform: Platform, signal?: AbortSignal): Promise<string[]> {
+  const walked = await walkWorkspace({ fs: platform.fs, root: platform.root, dir: platform.root, source: platform.searchSource, changeCount: platform.changeCount, signal });
+  return walked.files.map((file) => file.path);
+}
+
 /**
- * Builds the index of `paths` (absolute workspace paths; default: every file a search of the whole
- * workspace lists, ignore rules applied) through the platform's async `fs`. `racyMs`: see
- * `DEFAULT_RACY_MS`. Rejects with the signal's reason when it aborts, and with an `IndexOverBudget`
- * as soon as what it counted passes `budget` (the files left are not read).
+ * Builds the index of `paths` (absolute workspace paths; default: {@link workspaceFilePaths}) through
+ * the platform's async `fs`. `racyMs`: see `DEFAULT_RACY_MS`. Rejects with the signal's reason when it
+ * aborts, and with an `IndexOverBudget` as soon as what it counted passes `budget` (the files left
+ * are not read).
  */
 export async function buildWorkspaceIndex(platform: Platform, options: { paths?: readonly string[]; racyMs?: number; signal?: AbortSignal; budget?: SearchIndexBudget } = {}): Promise<SearchIndex> {
-  let paths = options.paths;
-  if (!paths) {
-    const walked = await walkWorkspace({ fs: platform.fs, root: platform.root, dir: platform.root, source: platform.searchSource, changeCount: platform.changeCount, signal: options.signal });
-    paths = walked.files.map((file) => file.path);
-  }
+  const paths = options.paths ?? (await workspaceFilePaths(platform, options.signal));
   const builder = new SearchIndexBuilder({ ...(options.racyMs === undefined ? {} : { racyMs: options.racyMs }), ...(options.budget ? { budget: options.budget, total: paths.length } : {}) });
   await readAll(platform, paths, (file) => builder.add(file), options.signal, (bytes) => builder.holding(bytes));
   return builder.finish();
+}
+
+/**
+ * Builds one part of an index (see `joinIndexParts`): `paths` under ids from `firstId` on, the budget
+ * counted together with the other parts' through `alongside` (`total`: the files of all parts).
+ */
+export async function buildIndexPart(
+  platform: Platform,
+  options: { paths: readonly string[]; firstId: number; total: number; racyMs?: number; signal?: AbortSignal; budget?: SearchIndexBudget; alongside?: BuildAlongside; batchPairs?: number },
+): Promise<IndexPart> {
+  const builder = new SearchIndexBuilder({
+    firstId: options.firstId,
+    ...(options.racyMs === undefined ? {} : { racyMs: options.racyMs }),
+    ...(options.budget ? { budget: options.budget, total: options.total } : {}),
+    ...(options.alongside ? { alongside: options.alongside } : {}),
+    ...(options.batchPairs === undefined ? {} : { batchPairs: options.batchPairs }),
+  });
+  await readAll(platform, options.paths, (file) => builder.add(file), options.signal, (bytes) => builder.holding(bytes));
+  return builder.finishPart();
 }
 
 /** What `capabilities.searchIndex` says: opening or building, in use, or off (and why). */
