@@ -121,8 +121,9 @@ interface Run {
  * a full buffer is sorted by key (a two-pass radix sort, stable, so ids stay ascending) and encoded
  * into a run: per key, its ids as delta varints, the first delta taken from the key's last id in
  * the runs before, so the runs of a key laid end to end are its whole list. {@link freeze} lays them
- * out once per key. No byte is written at a random place per pair (a hash lookup happens once per
- * key and run), and a build holds about one byte per (file, trigram) pair plus one pending batch.
+ * out once per key. No byte is written at a random place per pair (a key's slot is looked up once
+ * per key and run, in a page per two-byte prefix, walked in key order), and a build holds about one
+ * byte per (file, trigram) pair plus one pending batch.
  */
 export class PostingBuilder {
   readonly #batchPairs: number;
