@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Platform } from '../src/core/types.js';
 import { FileKind, MAX_INDEXED_FILE_BYTES } from '../src/search/index/search-index.js';
 import { buildWorkspaceIndex } from '../src/search/index/workspace.js';
+import { createMemoryPlatform } from '../src/platform/memory.js';
 import { createNodePlatform } from './platform.js';
 
 /** The trigram key of three ASCII bytes (lower case). */
@@ -90,5 +91,15 @@ describe('index build through the Node search source', () => {
     expect(candidates('zqxlimit')).toEqual(['limit.txt', 'over.txt']);
     expect(candidates('zqxsmall')).toEqual(['over.txt', 'small.txt']);
     expect(candidates('zqxbinary')).toEqual(['over.txt']);
+  });
+
+  it('a source that hands over a prefix of a file past the size limit (the memory one) leaves it unindexed, not racy', async () => {
+    const over = new Uint8Array(MAX_INDEXED_FILE_BYTES + 5).fill(0x62);
+    const memory = createMemoryPlatform({ root: '/ws', files: { '/ws/over.txt': over, '/ws/small.txt': 'zqx small\n' } });
+    expect(memory.searchSource).toBeDefined();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const index = await buildWorkspaceIndex(memory, { racyMs: 0 });
+    expect(index.file('/ws/over.txt')).toMatchObject({ kind: FileKind.Unindexed, racy: false, stat: { size: MAX_INDEXED_FILE_BYTES + 5 } });
+    expect(index.file('/ws/small.txt')).toMatchObject({ kind: FileKind.Text, racy: false });
   });
 });

@@ -107,6 +107,8 @@ function readFromSource(source: SearchSource, path: string): ReadFile | undefine
   }
   if (!read) return undefined;
   const { bytes, stat } = read;
+  // A source that does not ask `into` for its buffer (the memory one) hands over a prefix instead.
+  if (bytes.length > MAX_INDEXED_FILE_BYTES) return { path, stat, readAt, bytes: undefined, steady: true };
   // A source returns only the first 8 KiB of a large file they show binary (a NUL byte): whole enough.
   const whole = bytes.length === stat.size || (bytes.length < stat.size && bytes.includes(0));
   return { path, stat, readAt, bytes, steady: whole };
