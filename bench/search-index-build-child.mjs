@@ -1,7 +1,8 @@
 // Builds one workspace's search index the way a Node platform does (node/search-index-worker.js on a
 // worker thread: walk, reads, trigrams, serialization, save) in a process of its own, so its peak
-// resident memory is the build's alone. Prints one JSON line: `{ ms, savedMs, maxRssBytes }`, `ms`
-// from the thread's start until its index reached this thread (the thread saves it first), `savedMs` until it said the file was written.
+// resident memory is the build's alone. Prints one JSON line: `{ ms, savedMs, maxRssBytes, cpuMs }`, `ms`
+// from the thread's start until its index reached this thread (the thread saves it first), `savedMs` until it said the file was written,
+// `cpuMs` the process's CPU time (all its threads).
 // Usage: node bench/search-index-build-child.mjs <root> <cacheDir>
 import { readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
@@ -23,13 +24,16 @@ function peakResidentBytes() {
 
 const [root, cacheDir] = process.argv.slice(2);
 const started = performance.now();
-const worker = new Worker(new URL('../dist/node/search-index-worker.js', import.meta.url), { workerData: { root, cacheDir } });
+// SEARCH_INDEX_SPLIT_FILES: files from which the build is split between two threads (default: the worker's own).
+const split = Number(process.env.SEARCH_INDEX_SPLIT_FILES);
+const worker = new Worker(new URL('../dist/node/search-index-worker.js', import.meta.url), { workerData: { root, cacheDir, ...(split > 0 ? { splitFiles: split } : {}) } });
 let ms;
 worker.on('message', (message) => {
   if (message.type === 'parts') ms = performance.now() - started;
   else if (message.type === 'saved') {
     const savedMs = performance.now() - started;
-    console.log(JSON.stringify({ ms, savedMs, maxRssBytes: peakResidentBytes() }));
+    const cpu = process.cpuUsage();
+    console.log(JSON.stringify({ ms, savedMs, maxRssBytes: peakResidentBytes(), cpuMs: (cpu.user + cpu.system) / 1000 }));
     process.exit(0);
   } else {
     console.error(`the index build failed: ${JSON.stringify(message)}`);

@@ -135,6 +135,8 @@ export interface IndexWorkerData {
   /** The bounds the build keeps to (it stops and posts `over` at the first one passed). */
   budget?: SearchIndexBudget;
   confinement?: ConfinedNodeFsOptions['mode'];
+  /** Files from which the build is split between two threads (default: never; see node/search-index-worker.ts). */
+  splitFiles?: number;
 }
 
 /** What the build thread posts: the parts once built, then `saved` (or an error at either step). */

@@ -3,7 +3,7 @@
 // added in id order, then frozen into three arrays: sorted keys, offsets, bytes.
 import { foldByte } from './plan.js';
 
-/** Trigram keys are 24 bits; the "seen in this file" bitmap has a bit for each. */
+/** Trigram keys are 24 bits; the "seen in this file" map has a byte for each. */
 const KEY_SPACE = 1 << 24;
 
 /** The frozen postings: `keys` ascending; key `keys[i]`'s ids are the varints in `bytes[offsets[i]..offsets[i + 1])`. */
@@ -43,56 +43,49 @@ export function forEachId(bytes: Uint8Array, start: number, end: number, each: (
   }
 }
 
-/** Where {@link fileTrigrams} collects keys (grown as needed, kept). */
+/** Where {@link fileTrigrams} collects keys (grown to the largest file's length, kept). */
 let foundScratch = new Uint32Array(1 << 16);
 
-/** Per byte: the byte as a trigram holds it (ASCII letters lower-cased), plus 0x100 for a line break. */
-const TRIGRAM_BYTE = new Uint16Array(256);
-for (let b = 0; b < 256; b += 1) TRIGRAM_BYTE[b] = b === 10 || b === 13 ? 0x100 | b : foldByte(b);
+/** Per byte: the byte as a trigram holds it (ASCII letters lower-cased), or -1 for a line break. */
+const TRIGRAM_BYTE = new Int32Array(256);
+for (let b = 0; b < 256; b += 1) TRIGRAM_BYTE[b] = b === 10 || b === 13 ? -1 : foldByte(b);
 
 /**
  * The distinct trigram keys of a file's bytes (ASCII letters lower-cased; no trigram that holds a
- * line break, since no match does), in the order first met. `seen` is a zeroed bitmap of
- * {@link KEY_SPACE} bits, zeroed again on return. The keys are a view of a buffer the next call
+ * line break, since no match does), in the order first met. `seen` is a zeroed map of one byte per
+ * key ({@link trigramBitmap}), zeroed again on return. The keys are a view of a buffer the next call
  * overwrites: copy them to keep them.
  */
-export function fileTrigrams(bytes: Uint8Array, seen: Uint32Array): Uint32Array {
-  let found = foundScratch;
-  let limit = found.length - 1;
+export function fileTrigrams(bytes: Uint8Array, seen: Uint8Array): Uint32Array {
+  const n = bytes.length;
+  // A file has at most one key per byte: sized once, no check in the loop.
+  if (foundScratch.length < n) foundScratch = new Uint32Array(Math.max(n, foundScratch.length * 2));
+  const found = foundScratch;
   let count = 0;
   let key = 0;
-  // The last three bytes' "not a line break" bits: a trigram is taken when all three are set.
-  let whole = 0;
-  const n = bytes.length;
-  // Without a branch on the data: whether a key is new, and whole, only moves the count.
+  // Bytes since the last line break (or the start): a trigram is taken from the third on.
+  let run = 0;
+  // A byte per key (not a bit): one load and one compare per byte, no shift and mask. Most windows
+  // repeat a key already met, so the branch is well predicted.
   for (let i = 0; i < n; i += 1) {
     const t = TRIGRAM_BYTE[bytes[i] as number] as number;
-    key = ((key << 8) | (t & 0xff)) & 0xffffff;
-    whole = ((whole << 1) | ((t >>> 8) ^ 1)) & 7;
-    const shift = key & 31;
-    const bit = (1 << shift) & -((whole + 1) >>> 3);
-    const word = key >>> 5;
-    const had = seen[word] as number;
-    seen[word] = had | bit;
-    found[count] = key;
-    count += ((bit & ~had) >>> shift) & 1;
-    if (count === limit) {
-      const grown = new Uint32Array(found.length * 2);
-      grown.set(found);
-      found = foundScratch = grown;
-      limit = found.length - 1;
+    if (t < 0) {
+      run = 0;
+      continue;
     }
+    key = ((key << 8) | t) & 0xffffff;
+    run += 1;
+    if (run < 3 || seen[key] !== 0) continue;
+    seen[key] = 1;
+    found[count++] = key;
   }
-  for (let i = 0; i < count; i += 1) {
-    const k = found[i] as number;
-    seen[k >>> 5] = (seen[k >>> 5] as number) & ~(1 << (k & 31));
-  }
+  for (let i = 0; i < count; i += 1) seen[found[i] as number] = 0;
   return found.subarray(0, count);
 }
 
-/** A fresh bitmap for {@link fileTrigrams}. */
-export function trigramBitmap(): Uint32Array {
-  return new Uint32Array(KEY_SPACE / 32);
+/** A fresh "seen" map for {@link fileTrigrams} (16 MiB of address space; only the pages of keys met are touched). */
+export function trigramBitmap(): Uint8Array {
+  return new Uint8Array(KEY_SPACE);
 }
 
 /** Pending (key, id) pairs a builder holds at most before it sorts them into a run (by default). */
@@ -103,6 +96,11 @@ const FIRST_BATCH_PAIRS = 1 << 14;
 const DIGIT_BITS = 12;
 const DIGITS = 1 << DIGIT_BITS;
 const DIGIT_MASK = DIGITS - 1;
+
+/** Key → slot pages: a key's low {@link PAGE_BITS} bits (its last byte) index its page, the rest pick the page. */
+const PAGE_BITS = 8;
+const PAGE_KEYS = 1 << PAGE_BITS;
+const PAGE_MASK = PAGE_KEYS - 1;
 
 /**
  * Bytes of each block the runs are written into. Large enough that the allocator maps each block on
@@ -123,8 +121,9 @@ interface Run {
  * a full buffer is sorted by key (a two-pass radix sort, stable, so ids stay ascending) and encoded
  * into a run: per key, its ids as delta varints, the first delta taken from the key's last id in
  * the runs before, so the runs of a key laid end to end are its whole list. {@link freeze} lays them
- * out once per key. No byte is written at a random place per pair (a hash lookup happens once per
- * key and run), and a build holds about one byte per (file, trigram) pair plus one pending batch.
+ * out once per key. No byte is written at a random place per pair (a key's slot is looked up once
+ * per key and run, in a page per two-byte prefix, walked in key order), and a build holds about one
+ * byte per (file, trigram) pair plus one pending batch.
  */
 export class PostingBuilder {
   readonly #batchPairs: number;
@@ -136,8 +135,19 @@ export class PostingBuilder {
   /** Digit counts of the pending keys: low 12 bits, high 12 bits. */
   readonly #low = new Uint32Array(DIGITS);
   readonly #high = new Uint32Array(DIGITS);
-  /** Open addressing from key to slot; per slot its key, the last id encoded and its list's bytes. */
-  #table = new Int32Array(1 << 12).fill(-1);
+  /**
+   * From key to slot + 1 (0: none yet): a page of {@link PAGE_KEYS} entries per key prefix (its first
+   * two bytes) met, taken from one pool as met; `#pageAt[prefix]` is where its page starts (0: none).
+   * on first use (a workspace's text meets a few hundred of the 4,096 prefixes). Per slot its key,
+   * the last id encoded and its list's bytes.
+   */
+  #pageAt = new Int32Array(1 << (24 - PAGE_BITS));
+  /** The pages end to end; the first {@link PAGE_KEYS} entries are no page's. */
+  #pagePool = new Int32Array(PAGE_KEYS * 16);
+  #pageCount = 1;
+  /** Per distinct key of the batch being encoded: its slot and its bytes in the run (reused). */
+  #groupSlots = new Uint32Array(0);
+  #groupLengths = new Uint32Array(0);
   #slots = 0;
   #key = new Uint32Array(1024);
   #last = new Int32Array(1024);
@@ -166,7 +176,7 @@ export class PostingBuilder {
 
   /** Bytes the builder holds now: its pending and sort buffers, its runs, its tables. */
   get memoryBytes(): number {
-    return (this.#pairs.length + this.#spare.length) * 4 + this.#runBytes + this.#key.length * 12 + this.#table.length * 4;
+    return (this.#pairs.length + this.#spare.length) * 4 + this.#runBytes + this.#key.length * 12 + this.#pagePool.length * 4 + this.#pageAt.length * 4 + this.#groupSlots.length * 8;
   }
 
   /** Adds file `id` (ids must come in ascending order) to the lists of `keys` (distinct keys). */
@@ -226,18 +236,23 @@ export class PostingBuilder {
       this.#block = new Uint8Array(Math.max(count * 5, Math.min(RUN_BLOCK_BYTES, Math.max(1 << 20, this.#block.length * 2))));
       this.#blockTop = 0;
     }
+    const groups = this.#resolveSlots(pairs, count);
+    const slots = this.#groupSlots;
+    const lengths = this.#groupLengths;
+    // Taken after the slots are resolved (which may grow them).
+    const lastOf = this.#last;
+    const lengthOf = this.#length;
     const out = this.#block;
     const first = this.#blockTop;
-    const slots: number[] = [];
-    const lengths: number[] = [];
+    const end = count * 2;
     let at = first;
     let i = 0;
-    while (i < count * 2) {
+    for (let g = 0; g < groups; g += 1) {
       const key = pairs[i] as number;
-      const slot = this.#slotOf(key);
+      const slot = slots[g] as number;
       const start = at;
-      let last = this.#last[slot] as number;
-      for (; i < count * 2 && pairs[i] === key; i += 2) {
+      let last = lastOf[slot] as number;
+      for (; i < end && pairs[i] === key; i += 2) {
         const id = pairs[i + 1] as number;
         let delta = id - last - 1;
         last = id;
@@ -247,35 +262,62 @@ export class PostingBuilder {
         }
         out[at++] = delta;
       }
-      this.#last[slot] = last;
-      this.#length[slot] = (this.#length[slot] as number) + (at - start);
-      slots.push(slot);
-      lengths.push(at - start);
+      lastOf[slot] = last;
+      lengthOf[slot] = (lengthOf[slot] as number) + (at - start);
+      lengths[g] = at - start;
     }
-    this.#runs.push({ block: out, start: first, slots: Uint32Array.from(slots), lengths: Uint32Array.from(lengths) });
+    this.#runs.push({ block: out, start: first, slots: slots.slice(0, groups), lengths: lengths.slice(0, groups) });
     this.#blockTop = at;
-    this.#runBytes += at - first + slots.length * 8;
+    this.#runBytes += at - first + groups * 8;
     this.#data += at - first;
     this.#pending = 0;
   }
 
-  #slotOf(key: number): number {
-    const mask = this.#table.length - 1;
-    let at = (Math.imul(key, 0x9e3779b1) >>> 0) & mask;
-    for (;;) {
-      const slot = this.#table[at] as number;
-      if (slot === -1) break;
-      if (this.#key[slot] === key) return slot;
-      at = (at + 1) & mask;
+  /**
+   * The slot of each distinct key of the sorted pending pairs, in order, into {@link #groupSlots}
+   * (new keys get new slots); returns how many there are. Keys come ascending, so the slot pages are
+   * walked in order, not at random.
+   */
+  #resolveSlots(pairs: Uint32Array, count: number): number {
+    let out = this.#groupSlots;
+    const pageAt = this.#pageAt;
+    let pool = this.#pagePool;
+    let groups = 0;
+    let previous = -1;
+    for (let i = 0; i < count * 2; i += 2) {
+      const key = pairs[i] as number;
+      if (key === previous) continue;
+      previous = key;
+      let page = pageAt[key >>> PAGE_BITS] as number;
+      if (page === 0) {
+        page = this.#pageCount++ * PAGE_KEYS;
+        if (page + PAGE_KEYS > pool.length) {
+          const grown = new Int32Array(pool.length * 2);
+          grown.set(pool);
+          pool = this.#pagePool = grown;
+        }
+        pageAt[key >>> PAGE_BITS] = page;
+      }
+      const at = page + (key & PAGE_MASK);
+      let slot = (pool[at] as number) - 1;
+      if (slot < 0) {
+        slot = this.#slots++;
+        if (slot === this.#key.length) this.#growSlots();
+        this.#key[slot] = key;
+        this.#last[slot] = -1;
+        this.#length[slot] = 0;
+        pool[at] = slot + 1;
+      }
+      if (groups === out.length) {
+        // Grown as keys come (a batch holds far fewer distinct keys than pairs), kept for the next.
+        const grown = new Uint32Array(Math.max(1 << 16, out.length * 2));
+        grown.set(out);
+        out = this.#groupSlots = grown;
+        this.#groupLengths = new Uint32Array(grown.length);
+      }
+      out[groups++] = slot;
     }
-    const slot = this.#slots++;
-    if (slot === this.#key.length) this.#growSlots();
-    this.#key[slot] = key;
-    this.#last[slot] = -1;
-    this.#length[slot] = 0;
-    this.#table[at] = slot;
-    if (this.#slots * 2 > this.#table.length) this.#rehash();
-    return slot;
+    return groups;
   }
 
   #growSlots(): void {
@@ -289,29 +331,32 @@ export class PostingBuilder {
     this.#length = grow(this.#length);
   }
 
-  #rehash(): void {
-    const table = new Int32Array(this.#table.length * 2).fill(-1);
-    const mask = table.length - 1;
-    for (let slot = 0; slot < this.#slots; slot += 1) {
-      let at = (Math.imul(this.#key[slot] as number, 0x9e3779b1) >>> 0) & mask;
-      while (table[at] !== -1) at = (at + 1) & mask;
-      table[at] = slot;
-    }
-    this.#table = table;
-  }
-
   /** The lists frozen: keys ascending, their bytes laid end to end. The builder is spent. */
   freeze(): FrozenPostings {
+    return this.freezePart().postings;
+  }
+
+  /**
+   * {@link freeze}, with each list's last id (`last[i]` for `keys[i]`): what {@link mergePostings}
+   * needs to continue these lists with another builder's.
+   */
+  freezePart(): { postings: FrozenPostings; last: Int32Array } {
     this.#flush();
     this.#pairs = new Uint32Array(0);
     this.#spare = new Uint32Array(0);
     this.#block = new Uint8Array(0);
+    this.#pageAt = new Int32Array(0);
+    this.#pagePool = new Int32Array(0);
+    this.#pageCount = 0;
+    this.#groupSlots = new Uint32Array(0);
+    this.#groupLengths = new Uint32Array(0);
     const count = this.#slots;
     // Keys (24 bits) and slots packed into one number each, sorted natively.
     const packed = new Float64Array(count);
     for (let slot = 0; slot < count; slot += 1) packed[slot] = (this.#key[slot] as number) * 2 ** 26 + slot;
     packed.sort();
     const keys = new Uint32Array(count);
+    const last = new Int32Array(count);
     const offsets = new Uint32Array(count + 1);
     /** Per slot: where its next run's bytes go. */
     const cursor = new Uint32Array(count);
@@ -319,6 +364,7 @@ export class PostingBuilder {
     for (let i = 0; i < count; i += 1) {
       const slot = (packed[i] as number) % 2 ** 26;
       keys[i] = this.#key[slot] as number;
+      last[i] = this.#last[slot] as number;
       offsets[i] = total;
       cursor[slot] = total;
       total += this.#length[slot] as number;
@@ -333,8 +379,94 @@ export class PostingBuilder {
     }
     this.#runs = [];
     this.#runBytes = 0;
-    return { keys, offsets, bytes };
+    return { postings: { keys, offsets, bytes }, last };
   }
+}
+
+/** The varint at `bytes[at]`: its value and the position after it. */
+function readVarint(bytes: Uint8Array, at: number): [number, number] {
+  let value = 0;
+  let shift = 0;
+  let pos = at;
+  let b: number;
+  do {
+    b = bytes[pos++] as number;
+    value += (b & 0x7f) * 2 ** shift;
+    shift += 7;
+  } while (b & 0x80);
+  return [value, pos];
+}
+
+/** Bytes of `value`'s varint. */
+function varintBytes(value: number): number {
+  let n = 1;
+  for (let v = value; v >= 0x80; v = Math.floor(v / 128)) n += 1;
+  return n;
+}
+
+/**
+ * The postings of two builders over consecutive id ranges as one builder's over both: `a`'s lists
+ * (with `aLast`, each list's last id, from {@link PostingBuilder.freezePart}), then `b`'s, whose ids
+ * are all above `a`'s and whose first delta counts from -1. A key in both keeps `a`'s bytes, then
+ * `b`'s first id as a delta from `a`'s last, then the rest of `b`'s bytes as they are: byte for byte
+ * what one builder given every file would have made.
+ */
+export function mergePostings(a: FrozenPostings, aLast: Int32Array, b: FrozenPostings): FrozenPostings {
+  const na = a.keys.length;
+  const nb = b.keys.length;
+  // First pass: the keys and the size of the lists joined.
+  let keyCount = 0;
+  let total = 0;
+  for (let i = 0, j = 0; i < na || j < nb; keyCount += 1) {
+    const ka = i < na ? (a.keys[i] as number) : 0x1000000;
+    const kb = j < nb ? (b.keys[j] as number) : 0x1000000;
+    if (ka < kb) {
+      total += (a.offsets[i + 1] as number) - (a.offsets[i] as number);
+      i += 1;
+      continue;
+    }
+    let size = (b.offsets[j + 1] as number) - (b.offsets[j] as number);
+    if (ka === kb) {
+      const [first, after] = readVarint(b.bytes, b.offsets[j] as number);
+      size += (a.offsets[i + 1] as number) - (a.offsets[i] as number) - (after - (b.offsets[j] as number)) + varintBytes(first - 1 - (aLast[i] as number));
+      i += 1;
+    }
+    total += size;
+    j += 1;
+  }
+  const keys = new Uint32Array(keyCount);
+  const offsets = new Uint32Array(keyCount + 1);
+  const bytes = new Uint8Array(total);
+  let at = 0;
+  let k = 0;
+  for (let i = 0, j = 0; i < na || j < nb; k += 1) {
+    const ka = i < na ? (a.keys[i] as number) : 0x1000000;
+    const kb = j < nb ? (b.keys[j] as number) : 0x1000000;
+    keys[k] = Math.min(ka, kb);
+    offsets[k] = at;
+    let from = b.offsets[j] as number;
+    if (ka <= kb) {
+      const start = a.offsets[i] as number;
+      const end = a.offsets[i + 1] as number;
+      bytes.set(a.bytes.subarray(start, end), at);
+      at += end - start;
+      if (ka < kb) {
+        i += 1;
+        continue;
+      }
+      // `b`'s first id, counted from -1, now counted from `a`'s last id.
+      const [first, after] = readVarint(b.bytes, from);
+      at = putVarint(bytes, at, first - 1 - (aLast[i] as number));
+      from = after;
+      i += 1;
+    }
+    const end = b.offsets[j + 1] as number;
+    bytes.set(b.bytes.subarray(from, end), at);
+    at += end - from;
+    j += 1;
+  }
+  offsets[keyCount] = at;
+  return { keys, offsets, bytes };
 }
 
 const EMPTY_RUN: Run = { block: new Uint8Array(0), start: 0, slots: new Uint32Array(0), lengths: new Uint32Array(0) };

@@ -5,7 +5,7 @@ import type { SearchFileStat } from '../../core/search-port.js';
 import type { TrigramPlan } from './plan.js';
 import { RACY_MS } from '../../fs/racy-clock.js';
 import { IndexOverBudget, type SearchIndexBudget } from './budget.js';
-import { fileTrigrams, forEachId, PostingBuilder, putVarint, trigramBitmap, type FrozenPostings } from './postings.js';
+import { fileTrigrams, forEachId, mergePostings, PostingBuilder, putVarint, trigramBitmap, type FrozenPostings } from './postings.js';
 
 /**
  * What a file was when it was indexed: `Text` (UTF-8: its trigrams are indexed), `Binary` (a NUL in
@@ -68,8 +68,7 @@ export function provideUtf8Check(check: (bytes: Uint8Array) => boolean): void {
 
 /** The kind a search would find: binary when a NUL is in the first 8 KiB or the bytes are not UTF-8. */
 function kindOf(bytes: Uint8Array): FileKind {
-  const sniff = Math.min(bytes.length, SNIFF_BYTES);
-  for (let i = 0; i < sniff; i += 1) if (bytes[i] === 0) return FileKind.Binary;
+  if ((bytes.length > SNIFF_BYTES ? bytes.subarray(0, SNIFF_BYTES) : bytes).indexOf(0) !== -1) return FileKind.Binary;
   if (nativeIsUtf8) return nativeIsUtf8(bytes) ? FileKind.Text : FileKind.Binary;
   try {
     fatalUtf8.decode(bytes);
@@ -386,10 +385,50 @@ export class SearchIndex {
   }
 }
 
+/**
+ * One part of an index built on its own (see {@link SearchIndexBuilder.finishPart}): its files (ids
+ * from the part's first id on), their postings under those ids, and each list's last id.
+ */
+export interface IndexPart {
+  paths: string[];
+  stats: Float64Array;
+  flags: Uint8Array;
+  postings: FrozenPostings;
+  last: Int32Array;
+}
+
+/**
+ * What builders of the parts of one index share so the budget bounds them together: `others()` gives
+ * what the other parts counted last (index bytes, build bytes), `report` tells them this part's.
+ */
+export interface BuildAlongside {
+  others(): { index: number; build: number };
+  report(index: number, build: number): void;
+}
+
+/**
+ * The index of two parts built side by side over consecutive ids (`first` from id 0, `second` from
+ * the id after `first`'s last): the same, byte for byte, as one builder given both parts' files.
+ */
+export function joinIndexParts(first: IndexPart, second: IndexPart, racyMs: number = DEFAULT_RACY_MS): SearchIndex {
+  const count = first.paths.length + second.paths.length;
+  const stats = new Float64Array(count * 4);
+  stats.set(first.stats.subarray(0, first.paths.length * 4));
+  stats.set(second.stats.subarray(0, second.paths.length * 4), first.paths.length * 4);
+  const flags = new Uint8Array(count);
+  flags.set(first.flags.subarray(0, first.paths.length));
+  flags.set(second.flags.subarray(0, second.paths.length), first.paths.length);
+  const paths = first.paths.concat(second.paths);
+  const postings = mergePostings(first.postings, first.last, second.postings);
+  return new SearchIndex({ paths, stats, flags, postings, racyMs });
+}
+
 /** Builds a {@link SearchIndex} one file at a time, so a build holds one file's bytes at once, not all. */
 export class SearchIndexBuilder {
   readonly #racyMs: number;
-  readonly #postings = new PostingBuilder();
+  readonly #postings: PostingBuilder;
+  readonly #firstId: number;
+  readonly #alongside: BuildAlongside | undefined;
   readonly #seen = trigramBitmap();
   readonly #paths: string[] = [];
   readonly #known = new Set<string>();
@@ -404,8 +443,11 @@ export class SearchIndexBuilder {
    * throw an {@link IndexOverBudget} as soon as what was counted passes one. `total`: how many files
    * the build will add (for the note's projection).
    */
-  constructor(options: { racyMs?: number; budget?: SearchIndexBudget; total?: number } = {}) {
+  constructor(options: { racyMs?: number; budget?: SearchIndexBudget; total?: number; firstId?: number; batchPairs?: number; alongside?: BuildAlongside } = {}) {
     this.#racyMs = options.racyMs ?? DEFAULT_RACY_MS;
+    this.#postings = new PostingBuilder(options.batchPairs === undefined ? {} : { batchPairs: options.batchPairs });
+    this.#firstId = options.firstId ?? 0;
+    this.#alongside = options.alongside;
     this.#budget = options.budget;
     this.#total = options.total;
   }
@@ -417,7 +459,7 @@ export class SearchIndexBuilder {
 
   /**
    * About the memory the build holds at its peak with what was added so far: the posting builder
-   * (arena and tables), the copy it is frozen into, the paths and identities, the trigram bitmap.
+   * (arena and tables), the copy it is frozen into, the paths and identities, the "seen" map of keys.
    */
   get buildBytes(): number {
     const postings = this.#postings;
@@ -432,9 +474,16 @@ export class SearchIndexBuilder {
     const budget = this.#budget;
     if (!budget) return;
     const counts = { done: this.#paths.length, ...(this.#total === undefined ? {} : { total: this.#total }) };
-    const index = this.indexBytes;
+    let index = this.indexBytes;
+    let build = this.buildBytes + reading;
+    const alongside = this.#alongside;
+    if (alongside) {
+      alongside.report(index, build);
+      const others = alongside.others();
+      index += others.index;
+      build += others.build;
+    }
     if (index > budget.maxIndexBytes) throw new IndexOverBudget({ budget: 'maxIndexBytes', limit: budget.maxIndexBytes, reached: index, ...counts });
-    const build = this.buildBytes + reading;
     if (build > budget.maxBuildBytes) throw new IndexOverBudget({ budget: 'maxBuildBytes', limit: budget.maxBuildBytes, reached: build, ...counts });
   }
 
@@ -453,14 +502,25 @@ export class SearchIndexBuilder {
     }
     this.#paths.push(file.path);
     this.#pathChars += file.path.length;
-    this.#stats.set([file.stat.size, file.stat.mtimeMs, file.stat.ctimeMs, file.stat.ino], id * 4);
+    const stats = this.#stats;
+    stats[id * 4] = file.stat.size;
+    stats[id * 4 + 1] = file.stat.mtimeMs;
+    stats[id * 4 + 2] = file.stat.ctimeMs;
+    stats[id * 4 + 3] = file.stat.ino;
     const entry = describe(file, this.#racyMs);
     this.#flags[id] = entry.flags;
-    if (entry.kind === FileKind.Text) this.#postings.add(id, fileTrigrams(file.bytes as Uint8Array, this.#seen));
+    if (entry.kind === FileKind.Text) this.#postings.add(this.#firstId + id, fileTrigrams(file.bytes as Uint8Array, this.#seen));
     this.holding(0);
   }
 
-  /** The index of the files added (the builder is spent). */
+  /** The files added as one part of an index (see {@link joinIndexParts}; the builder is spent). */
+  finishPart(): IndexPart {
+    const count = this.#paths.length;
+    const { postings, last } = this.#postings.freezePart();
+    return { paths: this.#paths, stats: this.#stats.slice(0, count * 4), flags: this.#flags.slice(0, count), postings, last };
+  }
+
+  /** The index of the files added (the builder is spent; its first id must be 0). */
   finish(): SearchIndex {
     const count = this.#paths.length;
     return new SearchIndex({ paths: this.#paths, stats: this.#stats.slice(0, count * 4), flags: this.#flags.slice(0, count), postings: this.#postings.freeze(), racyMs: this.#racyMs });
@@ -483,10 +543,10 @@ function describe(file: ReadFile, racyMs: number): { kind: FileKind; flags: numb
   return { kind, flags: kind | (racy ? RACY : 0) };
 }
 
-let sharedBitmap: Uint32Array | undefined;
+let sharedBitmap: Uint8Array | undefined;
 
-/** One bitmap for incremental updates (2 MiB, kept once made). */
-function trigramBitmapShared(): Uint32Array {
+/** One "seen" map for incremental updates (kept once made; see `trigramBitmap`). */
+function trigramBitmapShared(): Uint8Array {
   sharedBitmap ??= trigramBitmap();
   return sharedBitmap;
 }

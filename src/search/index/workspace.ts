@@ -7,7 +7,7 @@ import { watchToolWrites } from '../../core/write-watch.js';
 import { commitWorkOf, indexingFs, type CommitTarget, type CommitWork } from './commit.js';
 import { budgetNote, type SearchIndexBudget } from './budget.js';
 import { treeWatchOf } from './reuse.js';
-import { MAX_INDEXED_FILE_BYTES, SearchIndex, SearchIndexBuilder, sameStat, type ReadFile } from './search-index.js';
+import { MAX_INDEXED_FILE_BYTES, SearchIndex, SearchIndexBuilder, sameStat, type BuildAlongside, type IndexPart, type ReadFile } from './search-index.js';
 
 /** Files read at once while building. */
 const READ_CONCURRENCY = 16;
@@ -75,31 +75,43 @@ async function readAll(platform: Platform, paths: readonly string[], each: (file
 /** The buffer {@link readFromSource} reads into (grown to the largest file, kept for the build). */
 let scratch = new Uint8Array(1 << 20);
 
+/** What {@link readFromSource}'s `into` throws for a file over the size the index reads (nothing is read). */
+const OVER_LIMIT = Symbol('over the indexed size');
+
+/** The buffer {@link readFromSource} reads `size` bytes into; throws {@link OVER_LIMIT} past the size the index reads. */
+function intoScratch(size: number): Uint8Array {
+  if (size > MAX_INDEXED_FILE_BYTES) throw OVER_LIMIT;
+  if (scratch.length < size) scratch = new Uint8Array(size);
+  return scratch.subarray(0, size);
+}
+
 /**
- * Reads one file for the index through a search source (synchronous, no thread-pool round trip):
- * its identity before the read (`stat`), the read (whose own `fstat` must agree) and after. The bytes
- * are a view of a buffer the next read overwrites: `each` must be done with them when it returns.
+ * Reads one file for the index through a search source (synchronous, no thread-pool round trip) in
+ * one open: the identity recorded is the opened file's own (`fstat` of its descriptor, taken after
+ * `readAt`), so no path `stat` is needed before or after. A write after that `fstat` moves the file's
+ * times away from the recorded ones (a later identity check then fails and the file is scanned), and
+ * one in the same clock tick is within the racy window of `readAt`, so the file is marked racy. A
+ * file over the size the index reads is not read (its identity is its path's `stat`). The bytes are
+ * a view of a buffer the next read overwrites: `each` must be done with them when it returns.
  */
 function readFromSource(source: SearchSource, path: string): ReadFile | undefined {
   const readAt = Date.now();
-  const stat = source.stat(path);
-  if (!stat) return undefined;
-  let bytes: Uint8Array | undefined;
-  let steady = true;
-  if (stat.size <= MAX_INDEXED_FILE_BYTES) {
-    try {
-      // Read to its size exactly: the source then reads it whole (no binary sniff first).
-      const read = source.read(path, stat.size, (size) => (scratch.length >= size ? scratch : (scratch = new Uint8Array(size))).subarray(0, size));
-      if (read) {
-        bytes = read.bytes;
-        steady = sameStat(stat, read.stat);
-      }
-    } catch {
-      bytes = undefined;
-    }
+  let read: { bytes: Uint8Array; stat: SearchFileStat } | undefined;
+  try {
+    // One more than the limit: a file of the limit is read whole, a larger one is refused by `into`.
+    read = source.read(path, MAX_INDEXED_FILE_BYTES + 1, intoScratch);
+  } catch {
+    // Over the limit, or unreadable (a search counts it as skipped): unindexed, so always scanned.
+    const stat = source.stat(path);
+    return stat && { path, stat, readAt, bytes: undefined, steady: true };
   }
-  const after = source.stat(path);
-  return { path, stat, readAt, bytes, steady: steady && after !== undefined && sameStat(stat, after) && (bytes === undefined || bytes.length === stat.size) };
+  if (!read) return undefined;
+  const { bytes, stat } = read;
+  // A source that does not ask `into` for its buffer (the memory one) hands over a prefix instead.
+  if (bytes.length > MAX_INDEXED_FILE_BYTES) return { path, stat, readAt, bytes: undefined, steady: true };
+  // A source returns only the first 8 KiB of a large file they show binary (a NUL byte): whole enough.
+  const whole = bytes.length === stat.size || (bytes.length < stat.size && bytes.includes(0));
+  return { path, stat, readAt, bytes, steady: whole };
 }
 
 /** {@link readAll} through a search source: one file at a time, synchronously, the event loop turning every {@link YIELD_INTERVAL_MS}. */
@@ -119,21 +131,42 @@ async function readAllFromSource(source: SearchSource, paths: readonly string[],
   throwIfAborted(signal);
 }
 
+/** The files a build indexes by default: every file a search of the whole workspace lists (ignore rules applied), in the walk's order. */
+export async function workspaceFilePaths(platform: Platform, signal?: AbortSignal): Promise<string[]> {
+  const walked = await walkWorkspace({ fs: platform.fs, root: platform.root, dir: platform.root, source: platform.searchSource, changeCount: platform.changeCount, signal });
+  return walked.files.map((file) => file.path);
+}
+
 /**
- * Builds the index of `paths` (absolute workspace paths; default: every file a search of the whole
- * workspace lists, ignore rules applied) through the platform's async `fs`. `racyMs`: see
- * `DEFAULT_RACY_MS`. Rejects with the signal's reason when it aborts, and with an `IndexOverBudget`
- * as soon as what it counted passes `budget` (the files left are not read).
+ * Builds the index of `paths` (absolute workspace paths; default: {@link workspaceFilePaths}) through
+ * the platform's async `fs`. `racyMs`: see `DEFAULT_RACY_MS`. Rejects with the signal's reason when it
+ * aborts, and with an `IndexOverBudget` as soon as what it counted passes `budget` (the files left
+ * are not read).
  */
 export async function buildWorkspaceIndex(platform: Platform, options: { paths?: readonly string[]; racyMs?: number; signal?: AbortSignal; budget?: SearchIndexBudget } = {}): Promise<SearchIndex> {
-  let paths = options.paths;
-  if (!paths) {
-    const walked = await walkWorkspace({ fs: platform.fs, root: platform.root, dir: platform.root, source: platform.searchSource, changeCount: platform.changeCount, signal: options.signal });
-    paths = walked.files.map((file) => file.path);
-  }
+  const paths = options.paths ?? (await workspaceFilePaths(platform, options.signal));
   const builder = new SearchIndexBuilder({ ...(options.racyMs === undefined ? {} : { racyMs: options.racyMs }), ...(options.budget ? { budget: options.budget, total: paths.length } : {}) });
   await readAll(platform, paths, (file) => builder.add(file), options.signal, (bytes) => builder.holding(bytes));
   return builder.finish();
+}
+
+/**
+ * Builds one part of an index (see `joinIndexParts`): `paths` under ids from `firstId` on, the budget
+ * counted together with the other parts' through `alongside` (`total`: the files of all parts).
+ */
+export async function buildIndexPart(
+  platform: Platform,
+  options: { paths: readonly string[]; firstId: number; total: number; racyMs?: number; signal?: AbortSignal; budget?: SearchIndexBudget; alongside?: BuildAlongside; batchPairs?: number },
+): Promise<IndexPart> {
+  const builder = new SearchIndexBuilder({
+    firstId: options.firstId,
+    ...(options.racyMs === undefined ? {} : { racyMs: options.racyMs }),
+    ...(options.budget ? { budget: options.budget, total: options.total } : {}),
+    ...(options.alongside ? { alongside: options.alongside } : {}),
+    ...(options.batchPairs === undefined ? {} : { batchPairs: options.batchPairs }),
+  });
+  await readAll(platform, options.paths, (file) => builder.add(file), options.signal, (bytes) => builder.holding(bytes));
+  return builder.finishPart();
 }
 
 /** What `capabilities.searchIndex` says: opening or building, in use, or off (and why). */

@@ -1,0 +1,87 @@
+// The index build thread split in two (`splitFiles`): the second half of the files built on a thread
+// of its own and the parts merged give, byte for byte, the index file one thread writes; the budget
+// bounds both parts together.
+import { mkdir, mkdtemp, readFile, realpath, rm, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt } from '../test/support/build.js';
+import { seededRandom } from '../test/support/random.js';
+import { searchIndexFile, type IndexWorkerData, type IndexWorkerMessage } from './search-index-store.js';
+
+let base = '';
+let root = '';
+let dist = '';
+const OLD = Math.floor(Date.now() / 1000) - 60;
+const WORDS = ['alpha', 'Beta', 'GAMMA', 'Straße', 'привет', '中文', 'needle', 'hay', 'x12', 'function', 'return'];
+
+beforeAll(async () => {
+  dist = ensureBuilt();
+  base = await realpath(await mkdtemp(join(tmpdir(), 'toolhost-index-split-')));
+  root = join(base, 'ws');
+  const random = seededRandom(11);
+  for (let i = 0; i < 300; i += 1) {
+    const rel = `d${i % 7}/e${i % 3}/f${i}.txt`;
+    await mkdir(dirname(join(root, rel)), { recursive: true });
+    // Sizes from a few bytes to tens of KiB, so lists hold ids far apart and near.
+    const words = Array.from({ length: Math.floor(random() * (i % 10 === 0 ? 4000 : 60)) }, () => WORDS[Math.floor(random() * WORDS.length)]);
+    await writeFile(join(root, rel), `${words.join(i % 2 ? ' ' : '\n')} ${i}\n`);
+    await utimes(join(root, rel), OLD, OLD);
+  }
+  await writeFile(join(root, 'blob.bin'), new Uint8Array([1, 2, 0, 3]));
+  await utimes(join(root, 'blob.bin'), OLD, OLD);
+  // Past the racy window of the files' status-change times (utimes sets it now): no file is racy, so
+  // every build records the same flags.
+  await new Promise((resolve) => setTimeout(resolve, 1100));
+}, 240_000);
+
+afterAll(async () => {
+  if (base) await rm(base, { recursive: true, force: true });
+});
+
+/** Runs the build thread on `root` with `extra` data; resolves with its messages once it said `saved`, `over` or `error`. */
+function runThread(cacheDir: string, extra: Partial<IndexWorkerData>): Promise<IndexWorkerMessage[]> {
+  const worker = new Worker(join(dist, 'node/search-index-worker.js'), { workerData: { root, cacheDir, ...extra } satisfies IndexWorkerData });
+  const messages: IndexWorkerMessage[] = [];
+  return new Promise((resolve, reject) => {
+    worker.on('message', (message: IndexWorkerMessage) => {
+      messages.push(message);
+      if (message.type !== 'parts') {
+        void worker.terminate();
+        resolve(messages);
+      }
+    });
+    worker.on('error', reject);
+  });
+}
+
+describe('index build split between two threads', () => {
+  it('writes the same index file, byte for byte, as one thread, wherever the split falls', async () => {
+    const one = await runThread(join(base, 'one'), {});
+    expect(one.map((m) => m.type)).toEqual(['parts', 'saved']);
+    const expected = await readFile(searchIndexFile(root, join(base, 'one')));
+    for (const splitFiles of [2, 301]) {
+      const cacheDir = join(base, `split-${splitFiles}`);
+      const split = await runThread(cacheDir, { splitFiles });
+      expect(split.map((m) => m.type)).toEqual(['parts', 'saved']);
+      const parts = split[0] as Extract<IndexWorkerMessage, { type: 'parts' }>;
+      expect(parts.parts.paths.length).toBe(301);
+      expect(Buffer.compare(await readFile(searchIndexFile(root, cacheDir)), expected)).toBe(0);
+    }
+  }, 120_000);
+
+  it('a budget that the two parts pass only together stops the split build with the index budget passed', async () => {
+    const one = await runThread(join(base, 'sized'), {});
+    const saved = await readFile(searchIndexFile(root, join(base, 'sized')));
+    expect(one.map((m) => m.type)).toEqual(['parts', 'saved']);
+    // Each half's index is well under this; both together are over it.
+    const maxIndexBytes = Math.floor(saved.length * 0.7);
+    const over = await runThread(join(base, 'over'), { splitFiles: 2, budget: { maxIndexBytes, maxBuildBytes: 1 << 30 } });
+    expect(over.map((m) => m.type)).toEqual(['over']);
+    const passed = (over[0] as Extract<IndexWorkerMessage, { type: 'over' }>).passed;
+    expect(passed.budget).toBe('maxIndexBytes');
+    expect(passed.limit).toBe(maxIndexBytes);
+    expect(passed.reached).toBeGreaterThan(maxIndexBytes);
+  }, 120_000);
+});
