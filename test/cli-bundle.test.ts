@@ -40,6 +40,8 @@ beforeAll(() => {
       'const Worker = threads.Worker;',
       'threads.Worker = class extends Worker { constructor(url, options) { log(`worker ${url}`); super(url, options); } };',
       'syncBuiltinESMExports();',
+      // Node's crypto module, which takes a new process tens of milliseconds to load, when something loaded it.
+      "process.on('exit', () => { if (process.moduleLoadList.includes('NativeModule crypto')) log('builtin node:crypto'); });",
       '',
     ].join('\n'),
   );
@@ -70,6 +72,19 @@ describe('the bundled toolhost command', () => {
     expect(loaded.filter((path) => path.startsWith('dist/') && path.endsWith('.js'))).toEqual([]);
     // One call, then the process exits: no helper thread (nor search cache) for it.
     expect(loaded.filter((entry) => entry.startsWith('worker '))).toEqual([]);
+  });
+
+  it('answers a one-search call without loading node:crypto (the file locks make their token when the first lock is taken)', () => {
+    const search = launch(['call', 'grep_search', COUNT, '--root', '.']);
+    expect(search.status).toBe(0);
+    expect((JSON.parse(search.stdout) as { result: { total_matches: number } }).result.total_matches).toBe(300);
+    expect(search.loaded.filter((entry) => entry.startsWith('builtin '))).toEqual([]);
+    // A write takes a file lock: its token is random, so crypto is loaded then (the log sees it).
+    const write = launch(['call', 'create_file', JSON.stringify({ file_path: 'new.txt', content: 'x\n' }), '--root', '.']);
+    expect(write.status, write.stdout).toBe(0);
+    expect(readFileSync(join(tree, 'new.txt'), 'utf8')).toBe('x\n');
+    rmSync(join(tree, 'new.txt'));
+    expect(write.loaded.filter((entry) => entry.startsWith('builtin '))).toEqual(['builtin node:crypto']);
   });
 
   it('starts its search helper thread on the bundled worker module, dist/node/search-worker.bundle.mjs', () => {
