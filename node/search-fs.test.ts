@@ -11,7 +11,7 @@ import { findFileTool } from '../src/tools/find-file.js';
 import { grepSearchTool } from '../src/tools/grep-search.js';
 import { searchDirTool } from '../src/tools/search-dir.js';
 import { createNodePlatform } from './platform.js';
-import { createNodeSearchSource } from './search-fs.js';
+import { createNodeSearchSource, NodeSearchSource, withSearchSourceDefaults } from './search-fs.js';
 
 const LONG = 'x'.repeat(3000);
 const TREE: Record<string, string | Uint8Array> = {
@@ -307,6 +307,66 @@ describe('SourceCache over a Node folder', () => {
       expect(small.used).toBe(0);
       source.close?.();
     } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the first search of a one-search process', () => {
+  it('reads a large binary file no further than its first 8 KiB, and a large text file whole', async () => {
+    const dir = await realpath(await mkdtemp(join(tmpdir(), 'toolhost-sniff-')));
+    try {
+      const binary = new Uint8Array(3 * 1024 * 1024).fill(0x61);
+      binary[100] = 0;
+      await writeFile(join(dir, 'big.bin'), binary);
+      await writeFile(join(dir, 'big.txt'), `${'needle\n'.repeat(300_000)}`);
+      const source = createNodeSearchSource(dir, { helper: false });
+      const asked: number[] = [];
+      const into = (size: number): Uint8Array => {
+        asked.push(size);
+        return new Uint8Array(size);
+      };
+      const sniffed = source.read(join(dir, 'big.bin'), 64 * 1024 * 1024, into);
+      expect(sniffed?.bytes.length).toBe(8192);
+      expect(sniffed?.stat.size).toBe(3 * 1024 * 1024);
+      // Never asked for a buffer of the file's size: nothing past the first block was read.
+      expect(asked).toEqual([]);
+      expect(source.read(join(dir, 'big.txt'), 64 * 1024 * 1024, into)?.bytes.length).toBe(2_100_000);
+      expect(asked).toEqual([2_100_000]);
+      source.close();
+      const platform = withSearchSourceDefaults({ cacheBytes: 0, helper: false, keepListings: false }, () => createNodePlatform({ root: dir }));
+      const runner = new ToolRunner({ platform, tools: [grepSearchTool] });
+      expect(await runner.execute('grep_search', { pattern: 'needle', fixed_strings: true, output_mode: 'count' })).toMatchObject({ total_matches: 300_000, files_searched: 1, binary_files_skipped: 1 });
+      await platform.dispose();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('takes no stat of the listed files when its source keeps nothing (a one-search process), and one per cached file on a repeated search where it keeps them', async () => {
+    const dir = await realpath(await mkdtemp(join(tmpdir(), 'toolhost-nostat-')));
+    const stat = vi.spyOn(NodeSearchSource.prototype, 'stat');
+    try {
+      for (let i = 0; i < 20; i += 1) {
+        await mkdir(join(dir, `d${i % 4}`), { recursive: true });
+        await writeFile(join(dir, `d${i % 4}`, `f${i}.txt`), i % 2 === 0 ? 'match here\n' : 'nothing\n');
+      }
+      const count = { pattern: 'match', fixed_strings: true, output_mode: 'count' };
+      const once = withSearchSourceDefaults({ cacheBytes: 0, helper: false, keepListings: false }, () => createNodePlatform({ root: dir }));
+      const oneSearch = new ToolRunner({ platform: once, tools: [grepSearchTool] });
+      expect(await oneSearch.execute('grep_search', count)).toMatchObject({ total_matches: 10, files_searched: 20 });
+      expect(stat).toHaveBeenCalledTimes(0);
+      await once.dispose();
+      // A long-lived platform keeps what it read: its next search checks each cached file with one stat.
+      const kept = withSearchSourceDefaults({ helper: false }, () => createNodePlatform({ root: dir }));
+      const runner = new ToolRunner({ platform: kept, tools: [grepSearchTool] });
+      expect(await runner.execute('grep_search', count)).toMatchObject({ total_matches: 10 });
+      stat.mockClear();
+      expect(await runner.execute('grep_search', count)).toMatchObject({ total_matches: 10 });
+      expect(stat).toHaveBeenCalledTimes(20);
+      await kept.dispose();
+    } finally {
+      stat.mockRestore();
       await rm(dir, { recursive: true, force: true });
     }
   });
