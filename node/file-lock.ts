@@ -43,7 +43,9 @@ const MAX_BACKOFF_MS = 20;
 export function createFileLocks(options: FileLocksOptions = {}): FileLock {
   const dir = options.dir ?? join(defaultBase(), `toolhost-locks-${uidOf()}`);
   const staleMs = options.staleMs ?? 60_000;
-  const prefix = `${process.pid}:${randomBytes(6).toString('hex')}-`;
+  // Made on the first lock taken: node:crypto takes tens of milliseconds to load, and a process that
+  // only reads (a search) never takes a lock.
+  let prefix: string | undefined;
   let counter = 0;
   const ensureDir = (): void => {
     try {
@@ -97,6 +99,7 @@ export function createFileLocks(options: FileLocksOptions = {}): FileLock {
 
   return async (key, signal) => {
     const file = join(dir, `${createHash('sha256').update(key).digest('hex').slice(0, 40)}.lock`);
+    prefix ??= `${process.pid}:${randomBytes(6).toString('hex')}-`;
     const token = `${prefix}${(counter += 1)}`;
     let backoff = 1;
     for (;;) {

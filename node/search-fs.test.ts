@@ -11,7 +11,7 @@ import { findFileTool } from '../src/tools/find-file.js';
 import { grepSearchTool } from '../src/tools/grep-search.js';
 import { searchDirTool } from '../src/tools/search-dir.js';
 import { createNodePlatform } from './platform.js';
-import { createNodeSearchSource } from './search-fs.js';
+import { createNodeSearchSource, NodeSearchSource, withSearchSourceDefaults } from './search-fs.js';
 
 const LONG = 'x'.repeat(3000);
 const TREE: Record<string, string | Uint8Array> = {
@@ -310,4 +310,131 @@ describe('SourceCache over a Node folder', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+});
+
+describe('the first search of a one-search process', () => {
+  it('reads a large binary file no further than its first 8 KiB, and a large text file whole', async () => {
+    const dir = await realpath(await mkdtemp(join(tmpdir(), 'toolhost-sniff-')));
+    try {
+      const binary = new Uint8Array(3 * 1024 * 1024).fill(0x61);
+      binary[100] = 0;
+      await writeFile(join(dir, 'big.bin'), binary);
+      await writeFile(join(dir, 'big.txt'), `${'needle\n'.repeat(300_000)}`);
+      const source = createNodeSearchSource(dir, { helper: false });
+      const asked: number[] = [];
+      const into = (size: number): Uint8Array => {
+        asked.push(size);
+        return new Uint8Array(size);
+      };
+      const sniffed = source.read(join(dir, 'big.bin'), 64 * 1024 * 1024, into);
+      expect(sniffed?.bytes.length).toBe(8192);
+      expect(sniffed?.stat.size).toBe(3 * 1024 * 1024);
+      // Never asked for a buffer of the file's size: nothing past the first block was read.
+      expect(asked).toEqual([]);
+      expect(source.read(join(dir, 'big.txt'), 64 * 1024 * 1024, into)?.bytes.length).toBe(2_100_000);
+      expect(asked).toEqual([2_100_000]);
+      source.close();
+      const platform = withSearchSourceDefaults({ cacheBytes: 0, helper: false, keepListings: false }, () => createNodePlatform({ root: dir }));
+      const runner = new ToolRunner({ platform, tools: [grepSearchTool] });
+      expect(await runner.execute('grep_search', { pattern: 'needle', fixed_strings: true, output_mode: 'count' })).toMatchObject({ total_matches: 300_000, files_searched: 1, binary_files_skipped: 1 });
+      await platform.dispose();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('takes no stat of the listed files when its source keeps nothing (a one-search process), and one per cached file on a repeated search where it keeps them', async () => {
+    const dir = await realpath(await mkdtemp(join(tmpdir(), 'toolhost-nostat-')));
+    const stat = vi.spyOn(NodeSearchSource.prototype, 'stat');
+    try {
+      for (let i = 0; i < 20; i += 1) {
+        await mkdir(join(dir, `d${i % 4}`), { recursive: true });
+        await writeFile(join(dir, `d${i % 4}`, `f${i}.txt`), i % 2 === 0 ? 'match here\n' : 'nothing\n');
+      }
+      const count = { pattern: 'match', fixed_strings: true, output_mode: 'count' };
+      const once = withSearchSourceDefaults({ cacheBytes: 0, helper: false, keepListings: false }, () => createNodePlatform({ root: dir }));
+      const oneSearch = new ToolRunner({ platform: once, tools: [grepSearchTool] });
+      expect(await oneSearch.execute('grep_search', count)).toMatchObject({ total_matches: 10, files_searched: 20 });
+      expect(stat).toHaveBeenCalledTimes(0);
+      await once.dispose();
+      // A long-lived platform keeps what it read: its next search checks each cached file with one stat.
+      const kept = withSearchSourceDefaults({ helper: false }, () => createNodePlatform({ root: dir }));
+      const runner = new ToolRunner({ platform: kept, tools: [grepSearchTool] });
+      expect(await runner.execute('grep_search', count)).toMatchObject({ total_matches: 10 });
+      stat.mockClear();
+      expect(await runner.execute('grep_search', count)).toMatchObject({ total_matches: 10 });
+      expect(stat).toHaveBeenCalledTimes(20);
+      await kept.dispose();
+    } finally {
+      stat.mockRestore();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a literal counted a block at a time (a one-search process)', () => {
+  it('answers exactly as a search over whole reads: BOM, CRLF and lone CR, NULs early and late, bytes that are not UTF-8, characters and matches across 256 KiB blocks, a 20 MB line', async () => {
+    const dir = await realpath(await mkdtemp(join(tmpdir(), 'toolhost-blocks-')));
+    const enc = (text: string): Uint8Array => new TextEncoder().encode(text);
+    const block = 256 * 1024;
+    // A match and a character each cut by a block border, and a long line with its match after it.
+    const acrossMatch = `${'a'.repeat(block - 3)}needle\n${'b'.repeat(block)}\nneedle\n`;
+    const acrossChar = `${'a'.repeat(block - 1)}é needle\n😀${'c'.repeat(block - 2)}😀needle`;
+    const badLate = new Uint8Array([...enc(`needle\n${'d'.repeat(block + 10)}`), 0xc3, 0x28, ...enc('\nneedle\n')]);
+    const files: Record<string, string | Uint8Array> = {
+      'bom.txt': '\uFEFFneedle at start\nneedle 2\n',
+      'crlf.txt': 'needle a\r\nb\r\nneedle c\r\nneedle\r\n',
+      'cr.txt': 'needle a\rneedle b\rc\rneedle',
+      'mixed.txt': 'needle\r\rneedle\n\rneedle\r\n',
+      'nul-early.bin': new Uint8Array([...enc('needle\n'), 0, ...enc('needle\n')]),
+      'nul-late.txt': new Uint8Array([...enc(`needle\n${'a'.repeat(9000)}\n`), 0, ...enc('needle\n')]),
+      'latin1.txt': new Uint8Array([0x6e, 0x65, 0x65, 0x64, 0x6c, 0x65, 0xe9, 0x0a]),
+      'bad-late.txt': badLate,
+      'cut-char.txt': new Uint8Array([...enc(`${'e'.repeat(block - 1)}needle\n`), 0xe6, 0x97]),
+      'across-match.txt': acrossMatch,
+      'across-char.txt': acrossChar,
+      'many.txt': `needle line\n${'x'.repeat(100)}\n`.repeat(46_000),
+      'one-line.txt': `${'z'.repeat(10_000_000)}needle${'z'.repeat(10_000_000)}needle`,
+    };
+    try {
+      for (const [name, content] of Object.entries(files)) await writeFile(join(dir, name), content);
+      const once = withSearchSourceDefaults({ cacheBytes: 0, helper: false, keepListings: false }, () => createNodePlatform({ root: dir }));
+      const whole = withSearchSourceDefaults({ helper: false }, () => createNodePlatform({ root: dir }));
+      const inBlocks = new ToolRunner({ platform: once, tools: [grepSearchTool] });
+      const wholeReads = new ToolRunner({ platform: whole, tools: [grepSearchTool] });
+      const blocks = vi.spyOn(NodeSearchSource.prototype, 'readBlocks');
+      try {
+        await inBlocks.execute('grep_search', { pattern: 'needle', fixed_strings: true, output_mode: 'count' });
+        // Every file through the block reader (the caching platform reads none that way).
+        expect(blocks).toHaveBeenCalledTimes(13);
+        await wholeReads.execute('grep_search', { pattern: 'needle', fixed_strings: true, output_mode: 'count' });
+        expect(blocks).toHaveBeenCalledTimes(13);
+        for (const literal of ['needle', 'e', 'needle\u00e9', '😀needle', 'é needle', 'zneedlez']) {
+          for (const output_mode of ['count', 'files_with_matches'] as const) {
+            const args = { pattern: literal, fixed_strings: true, output_mode, max_results: 2000 };
+            expect(await inBlocks.execute('grep_search', args), `${literal} ${output_mode}`).toEqual(await wholeReads.execute('grep_search', args));
+          }
+        }
+        const counted = (await inBlocks.execute('grep_search', { pattern: 'needle', fixed_strings: true, output_mode: 'count', max_results: 2000 })) as { counts: Array<{ file_path: string; count: number }> };
+        expect(Object.fromEntries(counted.counts.map(({ file_path, count }) => [file_path.slice(dir.length + 1), count]))).toEqual({
+          'across-char.txt': 2,
+          'across-match.txt': 2,
+          'bom.txt': 2,
+          'cr.txt': 3,
+          'crlf.txt': 3,
+          'many.txt': 46_000,
+          'mixed.txt': 3,
+          'nul-late.txt': 2,
+          'one-line.txt': 1,
+        });
+        expect(await inBlocks.execute('grep_search', { pattern: 'needle', fixed_strings: true, output_mode: 'count' })).toMatchObject({ files_searched: 9, binary_files_skipped: 4 });
+      } finally {
+        blocks.mockRestore();
+        await once.dispose();
+        await whole.dispose();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -18,6 +18,10 @@ const DIR_FLAGS = O_RDONLY | O_DIRECTORY | O_NOFOLLOW;
 /** Files larger than this are read 8 KiB first, and no further when that shows them binary. */
 const SNIFF_FIRST_BYTES = 1024 * 1024;
 const sniffBuffer = new Uint8Array(BINARY_SNIFF_BYTES);
+/** Bytes of one block of {@link NodeSearchSource.readBlocks}: small enough for the processor's cache to hold. */
+const BLOCK_BYTES = 256 * 1024;
+/** The buffer every block is read into (a read is synchronous, so one serves the thread). */
+let blockBuffer: Uint8Array | undefined;
 /** Directory entries the listing cache keeps at most (the walk's own cap). */
 const MAX_LISTED_ENTRIES = 200_000;
 /** Directory descriptors kept open at once (the walk's ancestors and recent directories). */
@@ -271,19 +275,8 @@ export class NodeSearchSource implements SearchSource {
   }
 
   read(path: string, maxBytes: number, into?: (size: number) => Uint8Array): { bytes: Uint8Array; stat: SearchFileStat } | undefined {
-    this.#live();
-    let fd: number;
-    try {
-      const [dir, name] = this.#parentAndName(this.#check(path));
-      fd = fs.openSync(childOf(dir, name), READ_FLAGS);
-    } catch (error) {
-      if (isToolError(error)) throw error;
-      // Gone, or no longer a regular file; unreadable or replaced by a link (ELOOP) is thrown, for the
-      // search to count as skipped.
-      const code = (error as { code?: unknown }).code;
-      if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ENXIO' || code === 'EISDIR') return undefined;
-      throw error;
-    }
+    const fd = this.#openFile(path);
+    if (fd === undefined) return undefined;
     try {
       const stats = fs.fstatSync(fd);
       if (!stats.isFile()) return undefined;
@@ -308,6 +301,55 @@ export class NodeSearchSource implements SearchSource {
       return { bytes: got === size ? bytes : bytes.subarray(0, got), stat: statOf(stats) };
     } finally {
       fs.closeSync(fd);
+    }
+  }
+
+  /**
+   * The regular file at `path` a block of 256 KiB at a time, each in the same reused buffer, handed
+   * to `each` in order until it answers false (see `BlockReader`); opened as {@link read} opens it.
+   * Its stat; undefined when it is gone or not a regular file; 'large' (nothing read) over `limit`.
+   */
+  readBlocks(path: string, limit: number, each: (block: Uint8Array) => boolean): SearchFileStat | 'large' | undefined {
+    const fd = this.#openFile(path);
+    if (fd === undefined) return undefined;
+    try {
+      const stats = fs.fstatSync(fd);
+      if (!stats.isFile()) return undefined;
+      if (stats.size > limit) return 'large';
+      const block = (blockBuffer ??= new Uint8Array(BLOCK_BYTES));
+      const size = stats.size;
+      let got = 0;
+      while (got < size) {
+        const want = Math.min(BLOCK_BYTES, size - got);
+        let filled = 0;
+        while (filled < want) {
+          const n = fs.readSync(fd, block, filled, want - filled, got + filled);
+          if (n === 0) break;
+          filled += n;
+        }
+        got += filled;
+        // Shorter than asked: the file ended early (it shrank since its stat).
+        if (filled === 0 || !each(filled === BLOCK_BYTES ? block : block.subarray(0, filled)) || filled < want) break;
+      }
+      return statOf(stats);
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
+  /** A descriptor of the regular file at `path` (see {@link read}); undefined when it is gone or no longer a regular file. */
+  #openFile(path: string): number | undefined {
+    this.#live();
+    try {
+      const [dir, name] = this.#parentAndName(this.#check(path));
+      return fs.openSync(childOf(dir, name), READ_FLAGS);
+    } catch (error) {
+      if (isToolError(error)) throw error;
+      // Gone, or no longer a regular file; unreadable or replaced by a link (ELOOP) is thrown, for the
+      // search to count as skipped.
+      const code = (error as { code?: unknown }).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ENXIO' || code === 'EISDIR') return undefined;
+      throw error;
     }
   }
 

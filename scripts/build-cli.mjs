@@ -44,9 +44,10 @@ function external(id) {
 /**
  * Node's modules the bundles load only when a function of theirs is first called: nothing a search
  * (or the help text) runs needs them, and loading them costs a new process milliseconds each
- * (node:crypto alone compiles a dozen internal modules).
+ * (node:crypto alone compiles a dozen internal modules; node:fs/promises loads the file handle's
+ * streams, readline and fs.watch's modules, which a search through the synchronous calls never uses).
  */
-const DEFERRED_BUILTINS = new Set(['node:crypto', 'node:child_process', 'node:zlib', 'node:dns/promises', 'node:net', 'node:worker_threads', 'node:http']);
+const DEFERRED_BUILTINS = new Set(['node:fs/promises', 'node:crypto', 'node:child_process', 'node:zlib', 'node:dns/promises', 'node:net', 'node:worker_threads', 'node:http']);
 const BUILTIN_PREFIX = '\0toolhost-builtin:';
 
 /**

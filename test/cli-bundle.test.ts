@@ -33,13 +33,17 @@ beforeAll(() => {
     hook,
     [
       "import { registerHooks, syncBuiltinESMExports } from 'node:module';",
-      "import { appendFileSync } from 'node:fs';",
+      "const { appendFileSync } = process.getBuiltinModule('node:fs');",
+      // (not imported: node:fs's module facade reads every export, fs.promises among them, which loads node:fs/promises)
       "import threads from 'node:worker_threads';",
       'const log = (url) => appendFileSync(process.env.LOADED_LOG, `${url}\\n`);',
       "registerHooks({ load(url, context, next) { if (url.startsWith('file:')) log(url); return next(url, context); } });",
       'const Worker = threads.Worker;',
       'threads.Worker = class extends Worker { constructor(url, options) { log(`worker ${url}`); super(url, options); } };',
       'syncBuiltinESMExports();',
+      // Node's modules that a search needs none of, when something loaded them (crypto alone takes a new process tens of milliseconds).
+      "const heavy = { 'NativeModule crypto': 'node:crypto', 'NativeModule internal/fs/promises': 'node:fs/promises' };",
+      "process.on('exit', () => { for (const [entry, name] of Object.entries(heavy)) if (process.moduleLoadList.includes(entry)) log(`builtin ${name}`); });",
       '',
     ].join('\n'),
   );
@@ -70,6 +74,19 @@ describe('the bundled toolhost command', () => {
     expect(loaded.filter((path) => path.startsWith('dist/') && path.endsWith('.js'))).toEqual([]);
     // One call, then the process exits: no helper thread (nor search cache) for it.
     expect(loaded.filter((entry) => entry.startsWith('worker '))).toEqual([]);
+  });
+
+  it('answers a one-search call without loading node:crypto or node:fs/promises (the file locks make their token when the first lock is taken; the bundle loads fs/promises on its first call)', () => {
+    const search = launch(['call', 'grep_search', COUNT, '--root', '.']);
+    expect(search.status).toBe(0);
+    expect((JSON.parse(search.stdout) as { result: { total_matches: number } }).result.total_matches).toBe(300);
+    expect(search.loaded.filter((entry) => entry.startsWith('builtin '))).toEqual([]);
+    // A write takes a file lock: its token is random, so crypto is loaded then (the log sees it).
+    const write = launch(['call', 'create_file', JSON.stringify({ file_path: 'new.txt', content: 'x\n' }), '--root', '.']);
+    expect(write.status, write.stdout).toBe(0);
+    expect(readFileSync(join(tree, 'new.txt'), 'utf8')).toBe('x\n');
+    rmSync(join(tree, 'new.txt'));
+    expect(write.loaded.filter((entry) => entry.startsWith('builtin '))).toEqual(['builtin node:crypto']);
   });
 
   it('starts its search helper thread on the bundled worker module, dist/node/search-worker.bundle.mjs', () => {

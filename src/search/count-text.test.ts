@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryPlatform } from '../platform/memory.js';
 import { compileSearchPattern, loadSearchPatternParser, prepareSearchPattern } from './dialect.js';
 import { scanText } from './line-scan.js';
-import { cacheOf, COUNT_CHUNK_BYTES, countText, needleOf } from './source-cache.js';
+import type { SearchSource } from '../core/search-port.js';
+import { cacheOf, COUNT_CHUNK_BYTES, countText, needleOf, SourceCache, spareSlabCount } from './source-cache.js';
 
 // In browsers the pattern parser loads on demand (as grep_search awaits it before compiling).
 beforeAll(() => loadSearchPatternParser());
@@ -18,7 +19,96 @@ function mixedText(): string {
   return parts.join('') + 'last line without an ending a';
 }
 
+/** A search source over `files` (name to text) that reads into the buffer the cache gives it, as the Node source does. */
+function readingInto(files: Record<string, string>): SearchSource {
+  const encoded = new Map(Object.entries(files).map(([name, text]) => [`/w/${name}`, new TextEncoder().encode(text)]));
+  const stat = (path: string): { size: number; mtimeMs: number; ctimeMs: number; ino: number } | undefined => {
+    const bytes = encoded.get(path);
+    return bytes && { size: bytes.length, mtimeMs: 0, ctimeMs: 0, ino: [...encoded.keys()].indexOf(path) + 1 };
+  };
+  return {
+    readdir: () => [],
+    stat,
+    read(path, maxBytes, into) {
+      const bytes = encoded.get(path);
+      const stated = stat(path);
+      if (!bytes || !stated) return undefined;
+      const size = Math.min(bytes.length, maxBytes);
+      const target = into ? into(size) : new Uint8Array(size);
+      target.set(bytes.subarray(0, size));
+      return { bytes: target, stat: stated };
+    },
+    indexOf(haystack, needle, from) {
+      outer: for (let i = from; i + needle.length <= haystack.length; i += 1) {
+        for (let j = 0; j < needle.length; j += 1) if (haystack[i + j] !== needle[j]) continue outer;
+        return i;
+      }
+      return -1;
+    },
+    isUtf8: () => true,
+    decode: (bytes) => new TextDecoder().decode(bytes),
+  };
+}
+
+/** A file of `lines` lines, every third holding `needle`. */
+function linesWith(needle: string, lines: number, filler: string): string {
+  return Array.from({ length: lines }, (_, i) => (i % 3 === 0 ? `${filler} ${needle} ${i}` : `${filler} ${i}`)).join('\n');
+}
+
 describe('countText', () => {
+  it('a count that pauses over a file in the reused read buffer takes that buffer over (no copy), and counts right while other files are read meanwhile', async () => {
+    const big = linesWith('needle', 30_000, 'big');
+    const source = readingInto({ 'big.txt': big, 'other.txt': linesWith('needle', 1_000, 'zzzzzz') });
+    // A cache that keeps nothing (as a one-search process's): every file is read into one reused buffer.
+    const cache = new SourceCache(source, 0);
+    const file = cache.load('/w/big.txt', undefined, false);
+    if (!file || file === 'large' || !file.bytes) throw new Error('big.txt is a text file');
+    const held = file.bytes;
+    const readMeanwhile: Uint8Array[] = [];
+    const pause = async (): Promise<void> => {
+      const other = cache.load('/w/other.txt', undefined, false);
+      if (!other || other === 'large' || !other.bytes) throw new Error('other.txt is a text file');
+      readMeanwhile.push(other.bytes);
+    };
+    const pattern = await prepareSearchPattern(compileSearchPattern('needle', { literal: true, caseSensitive: true }));
+    // From the file's start as a count begun on bytes and left to go on (a literal's rest pauses first).
+    const counted = await countText(cache, file, pattern, needleOf(pattern), Date.now() + 60_000, pause, 0);
+    expect(counted).toEqual({ count: 10_000, stopped: false });
+    expect(readMeanwhile.length).toBeGreaterThanOrEqual(1);
+    // The file read during the pause went to a new buffer: the held one was the count's own.
+    expect(readMeanwhile[0]?.buffer).not.toBe(held.buffer);
+    expect(new TextDecoder().decode(held.subarray(0, 10))).toBe(big.slice(0, 10));
+  });
+
+  it("a count that pauses over a cached file pins its slab: released meanwhile, it is given back for reuse only once the count ends, and another cache's reads never overwrite it", async () => {
+    const big = linesWith('needle', 30_000, 'big');
+    const source = readingInto({ 'big.txt': big, 'other.txt': linesWith('other', 30_000, 'zzz') });
+    const cache = new SourceCache(source);
+    const file = cache.load('/w/big.txt');
+    if (!file || file === 'large' || !file.bytes) throw new Error('big.txt is a text file');
+    const spareAtStart = spareSlabCount();
+    let spareWhenReleased = -1;
+    let spareAfterOther = -1;
+    let next: SourceCache | undefined;
+    const pause = async (): Promise<void> => {
+      if (next) return;
+      cache.release();
+      spareWhenReleased = spareSlabCount();
+      // A new cache takes its slab from the spare ones: never the pinned one.
+      next = new SourceCache(source);
+      next.load('/w/other.txt');
+      spareAfterOther = spareSlabCount();
+    };
+    const pattern = await prepareSearchPattern(compileSearchPattern('needle', { literal: true, caseSensitive: true }));
+    const counted = await countText(cache, file, pattern, needleOf(pattern), Date.now() + 60_000, pause, 0);
+    expect(counted).toEqual({ count: 10_000, stopped: false });
+    expect(spareWhenReleased).toBe(spareAtStart);
+    // Unpinned at the count's end: given back then.
+    expect(spareSlabCount()).toBe(spareAfterOther + 1);
+    next?.release();
+  });
+
+
   it('counts a text decoded in chunks of whole lines exactly as a scan of the whole text', async () => {
     const text = mixedText();
     const bytes = new TextEncoder().encode(`\uFEFF${text}`);

@@ -8,6 +8,7 @@ import { compileGlob } from './glob.js';
 import { MatchFormatter, type SearchMatch } from './line-output.js';
 import { scanText, YIELD_EVERY_MS } from './line-scan.js';
 import { scanStream } from './line-stream.js';
+import { BlockLiteralCount, blockReaderOf, type BlockReader } from './block-count.js';
 import { cacheOf, countText, countTextNow, FILE_BINARY, knownCount, needleOf, rememberCount, skipKindOfCode, type SourceCache, type SourceFile, type TextCount } from './source-cache.js';
 import type { SearchFileStat, SearchHelper, SearchSource, SharedWork } from '../core/types.js';
 import { searchIndexEngine, type IndexForSearch, type SearchIndexEngine, type SiftedCountMemo } from './index-engine.js';
@@ -222,6 +223,12 @@ class LineSearch {
   readonly literal: string | undefined;
   readonly needle: ReturnType<typeof needleOf> | undefined;
   readonly decode: (bytes: Uint8Array) => string | null;
+  /**
+   * A literal counted over a source whose cache keeps nothing (a one-search process's) and that reads
+   * a block at a time: each file is counted as its blocks are read (see `BlockLiteralCount`), never
+   * held whole.
+   */
+  readonly blocks: BlockReader | undefined;
   /** The workspace's search index, when it leaves few enough of the files to scan (see `worthSifting`). */
   index: IndexForSearch | undefined;
   /** The platform's search index engine, if it has one (read when used: `source.begin()` may attach the index). */
@@ -266,6 +273,7 @@ class LineSearch {
     this.literal = this.pattern.mode === 'literal' ? this.pattern.literal : this.pattern.required;
     this.needle = this.source ? needleOf(this.pattern) : undefined;
     this.decode = decoderFor(this.source);
+    this.blocks = this.cache?.budget === 0 && this.pattern.mode === 'literal' && this.needle !== undefined ? blockReaderOf(this.source) : undefined;
   }
 
   /**
@@ -618,6 +626,7 @@ class LineSearch {
   };
 
   countLoaded(path: string, keep: boolean, stat: SearchFileStat | null | undefined): boolean | Promise<boolean> {
+    if (this.blocks) return this.countInBlocks(this.blocks, path);
     const file = this.loadedHere(path, keep, stat);
     if (typeof file === 'boolean' || file instanceof Promise) return file;
     const cache = this.cache as SourceCache;
@@ -625,6 +634,37 @@ class LineSearch {
     // countText pauses (setting lastPause) only when it decodes and scans a text; bytes-only counts
     // take no pause, so countHere turns the event loop for them.
     return typeof now === 'number' ? countText(cache, file, this.pattern, this.needle, this.deadline, this.pause, now).then((counted) => this.tallied(path, counted)) : this.tallied(path, now);
+  }
+
+  /**
+   * Counts a literal in one file read a block at a time (see {@link blocks}), tallied as
+   * {@link countLoaded} tallies it; whether the time limit stopped the search (or the promise of
+   * streaming a file over the whole-read limit).
+   */
+  countInBlocks(reader: BlockReader, path: string): boolean | Promise<boolean> {
+    const counter = new BlockLiteralCount(this.source as SearchSource, this.needle as Uint8Array, this.deadline);
+    let read;
+    try {
+      read = reader.readBlocks(path, this.streamOver, (block) => counter.add(block));
+    } catch (error) {
+      const kind = skipKindOf(error);
+      if (kind === undefined) throw error;
+      countSkippedUnder(this.ctx.signal, kind, path);
+      this.done += 1;
+      return false;
+    }
+    this.done += 1;
+    if (read === undefined) {
+      countSkippedUnder(this.ctx.signal, 'vanished', path);
+      return false;
+    }
+    if (read === 'large') return this.streamed(path);
+    if (!counter.stopped && !counter.finish()) {
+      this.binary += 1;
+      return false;
+    }
+    this.searched += 1;
+    return this.tallied(path, { count: counter.count, stopped: counter.stopped });
   }
 
   /** Tallies a file's count; whether the time limit stopped the search. */

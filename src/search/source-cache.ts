@@ -66,6 +66,10 @@ interface Slab {
   top: number;
   /** Bytes of the cached files still in it. */
   live: number;
+  /** Counts paused over bytes in it (see {@link SourceCache.hold}): while any, it is never given back for reuse. */
+  pins: number;
+  /** Given back while pinned: given back once the last pin goes. */
+  freed: boolean;
 }
 
 /** A cached file: its stat as read (size, mtimeMs, ctimeMs, ino) in fields of its own, not another object. */
@@ -225,7 +229,7 @@ export class SourceCache {
         // A source that read into a buffer of its own: keep that buffer if it fits.
         if (pending || bytes.buffer === this.#scratch?.buffer) return entry;
         if (bytes.length + ENTRY_OVERHEAD > this.budget / 4 || this.#used + bytes.length + ENTRY_OVERHEAD > this.budget) return entry;
-        entry.slab = { bytes, top: bytes.length, live: bytes.length };
+        entry.slab = { bytes, top: bytes.length, live: bytes.length, pins: 0, freed: false };
         this.#used += bytes.length;
       } else if (this.#used + ENTRY_OVERHEAD > this.budget) {
         return entry;
@@ -245,6 +249,34 @@ export class SourceCache {
   text(file: SourceFile): string {
     const bytes = file.bytes as Uint8Array;
     return this.source.decode(file.skip > 0 ? bytes.subarray(file.skip) : bytes);
+  }
+
+  /**
+   * Keeps the bytes of `file` (as {@link SourceCache.load} gave them) from being overwritten while a
+   * count over them pauses, without copying them: bytes in a slab pin it (a pinned slab is not given
+   * back for reuse, by a dropped entry or a released cache, until unpinned), bytes in the reused read
+   * buffer are taken over (the next read gets a buffer of its own). The unpin, to call once the count
+   * is over; undefined when the bytes are elsewhere (a buffer the source made), to be copied instead.
+   */
+  hold(file: SourceFile): (() => void) | undefined {
+    const bytes = file.bytes;
+    if (!bytes) return undefined;
+    const slab = (file as Partial<Entry>).slab;
+    if (slab !== undefined && bytes.buffer === slab.bytes.buffer) {
+      slab.pins += 1;
+      return () => {
+        slab.pins -= 1;
+        if (slab.pins === 0 && slab.freed) {
+          slab.freed = false;
+          giveBack(slab);
+        }
+      };
+    }
+    if (this.#scratch !== undefined && bytes.buffer === this.#scratch.buffer) {
+      this.#scratch = undefined;
+      return () => undefined;
+    }
+    return undefined;
   }
 
   /** Empties the cache and gives its slabs back for the next cache to reuse. */
@@ -267,7 +299,7 @@ export class SourceCache {
       // A new shared slab (the old one's free end is given up: under a quarter of a slab), or one of its own for a large file.
       const fresh = size > OWN_SLAB_BYTES ? size : SLAB_BYTES;
       if (this.#used + fresh + ENTRY_OVERHEAD <= this.budget) {
-        return this.#aim({ bytes: fresh === SLAB_BYTES ? takeSlab() : new Uint8Array(size), top: 0, live: 0 }, true, size);
+        return this.#aim({ bytes: fresh === SLAB_BYTES ? takeSlab() : new Uint8Array(size), top: 0, live: 0, pins: 0, freed: false }, true, size);
       }
     }
     let scratch = this.#scratch;
@@ -300,8 +332,12 @@ export class SourceCache {
   }
 }
 
-/** Puts a shared-size slab in the spare list (others are left to the garbage collector). */
+/** Puts a shared-size slab in the spare list (others are left to the garbage collector); a pinned one once unpinned. */
 function giveBack(slab: Slab): void {
+  if (slab.pins > 0) {
+    slab.freed = true;
+    return;
+  }
   const bytes = slab.bytes;
   if (bytes.byteOffset !== 0 || bytes.buffer.byteLength !== SLAB_BYTES) return;
   if (spareSlabs.length >= MAX_SPARE_SLABS) {
@@ -392,25 +428,27 @@ export function countLiteralLines(
 const partialCounts = new WeakMap<SourceFile, number>();
 
 /**
- * A pause for a count over `bytes` that also keeps those bytes safe across it: a cached file's bytes
- * are only borrowed (a file not kept lies in a buffer the next read reuses; a slab freed by a change
- * or a released cache goes to the next cache), so before the first turn of the event loop they are
- * copied and the count goes on over the copy (`bytes()`). Only a count that runs long enough to
- * pause pays for the copy.
+ * A pause for a count over a loaded file's bytes that also keeps those bytes safe across it: a cached
+ * file's bytes are only borrowed (a file not kept lies in a buffer the next read reuses; a slab freed
+ * by a change or a released cache goes to the next cache), so before the first turn of the event loop
+ * the cache holds them for the count ({@link SourceCache.hold}: no copy), or, where it cannot, they
+ * are copied and the count goes on over the copy (`bytes`). {@link HeldBytes.end} lets them go.
  */
 class HeldBytes {
   #bytes: Uint8Array;
-  #copied = false;
+  #held = false;
+  #unpin: (() => void) | undefined;
   /** When the last pause ended (or the count started). */
   sliceStart = Date.now();
   readonly pause: () => Promise<void>;
 
-  constructor(bytes: Uint8Array, pause: () => Promise<void>) {
-    this.#bytes = bytes;
+  constructor(cache: SourceCache, file: SourceFile, pause: () => Promise<void>) {
+    this.#bytes = file.bytes as Uint8Array;
     this.pause = async (): Promise<void> => {
-      if (!this.#copied) {
-        this.#bytes = new Uint8Array(this.#bytes);
-        this.#copied = true;
+      if (!this.#held) {
+        this.#unpin = cache.hold(file);
+        if (!this.#unpin) this.#bytes = new Uint8Array(this.#bytes);
+        this.#held = true;
       }
       await pause();
       this.sliceStart = Date.now();
@@ -419,6 +457,12 @@ class HeldBytes {
 
   get bytes(): Uint8Array {
     return this.#bytes;
+  }
+
+  /** The count is over: the bytes held for it may be reused. */
+  end(): void {
+    this.#unpin?.();
+    this.#unpin = undefined;
   }
 }
 
@@ -547,10 +591,19 @@ export async function countText(
   now: TextCount | number = countTextNow(cache, file, pattern, needle, deadline),
 ): Promise<TextCount> {
   if (typeof now !== 'number') return now;
-  const held = new HeldBytes(file.bytes as Uint8Array, pause);
-  if (pattern.mode === 'literal' && now >= 0) return countLiteralRest(cache, file, held, now, needle as Uint8Array, pattern.literal as string, deadline);
-  // The file holds the needle of a regex from `now` on: only the lines holding it are decoded and matched.
-  if (now >= 0) return countCandidateLines(cache.source, held, file.skip, now, needle as Uint8Array, pattern, deadline);
+  const held = new HeldBytes(cache, file, pause);
+  try {
+    if (pattern.mode === 'literal' && now >= 0) return await countLiteralRest(cache, file, held, now, needle as Uint8Array, pattern.literal as string, deadline);
+    // The file holds the needle of a regex from `now` on: only the lines holding it are decoded and matched.
+    if (now >= 0) return await countCandidateLines(cache.source, held, file.skip, now, needle as Uint8Array, pattern, deadline);
+    return await countWholeText(cache, file, pattern, deadline, held);
+  } finally {
+    held.end();
+  }
+}
+
+/** {@link countText} of a pattern without a needle: its whole text decoded and scanned, a run of lines at a time. */
+async function countWholeText(cache: SourceCache, file: SourceFile, pattern: SearchPattern, deadline: number, held: HeldBytes): Promise<TextCount> {
   // Decoded and scanned a run of whole lines at a time: each text is small enough for the young
   // generation, so a count over many files leaves no large texts for a full collection to find.
   // Each run's scan is too short to pause on its own: the event loop turns between runs instead.
