@@ -154,6 +154,26 @@ describe('createWebPlatform({ searchIndex: webSearchIndex() }) on an IndexedDB w
     return out;
   }
 
+  /**
+   * Seeds `workspace` long ago, builds and saves its index through a platform closed after: the scan's
+   * answers and the saved bytes.
+   */
+  async function savedIndex(workspace: string): Promise<{ expected: unknown[]; good: Uint8Array }> {
+    await seedLongAgo(workspace);
+    const { platform, scanned } = open(workspace);
+    let expected: unknown[];
+    try {
+      expected = await answers(scanned);
+      expect(await platform.searchIndexReady?.()).toEqual({ from: 'built' });
+    } finally {
+      await platform.dispose();
+    }
+    const good = (await storedIndex(workspace)) as Uint8Array;
+    expect(good).toBeInstanceOf(Uint8Array);
+    expect(good.length).toBeGreaterThan(1000);
+    return { expected, good };
+  }
+
   /** Runs web/search-index.worker-fixture.ts in a new dedicated worker on `workspace`. */
   async function inNewWorker(workspace: string): Promise<{ ready: unknown; answers: unknown[]; size?: number; scan?: number; skipped?: number; error?: string }> {
     const worker = new Worker(new URL('./search-index.worker-fixture.ts', import.meta.url), { type: 'module' });
@@ -198,15 +218,9 @@ describe('createWebPlatform({ searchIndex: webSearchIndex() }) on an IndexedDB w
 
   it('rejects a stored index that is corrupt, truncated or not bytes, rebuilds it (answers unchanged), and the rebuilt one is read back', async () => {
     const workspace = workspaceName('corrupt');
-    await seedLongAgo(workspace);
-    let { platform, scanned } = open(workspace);
+    const { expected, good } = await savedIndex(workspace);
+    let platform: WebPlatform | undefined;
     try {
-      const expected = await answers(scanned);
-      expect(await platform.searchIndexReady?.()).toEqual({ from: 'built' });
-      await platform.dispose();
-      const good = (await storedIndex(workspace)) as Uint8Array;
-      expect(good).toBeInstanceOf(Uint8Array);
-      expect(good.length).toBeGreaterThan(1000);
       const flipped = good.slice();
       const middle = Math.floor(flipped.length / 2);
       flipped[middle] = (flipped[middle] as number) ^ 0x40;
@@ -217,7 +231,7 @@ describe('createWebPlatform({ searchIndex: webSearchIndex() }) on an IndexedDB w
       ];
       for (const [what, value, why] of spoiled) {
         await storedIndex(workspace, value);
-        ({ platform, scanned } = open(workspace));
+        ({ platform } = open(workspace));
         const indexed = new ToolRunner({ platform, tools: BuiltinTools.all() });
         expect(await answers(indexed), what).toEqual(expected);
         const ready = (await platform.searchIndexReady?.()) as { from: string; rejected?: string };
@@ -232,20 +246,17 @@ describe('createWebPlatform({ searchIndex: webSearchIndex() }) on an IndexedDB w
       ({ platform } = open(workspace));
       expect(await platform.searchIndexReady?.()).toEqual({ from: 'disk' });
     } finally {
-      await platform.dispose();
+      await platform?.dispose();
       await deleteWorkspace(workspace);
     }
   }, 120_000);
 
   it('never uses corrupt postings: searches answer as a scan does, and the IndexedDB record is deleted so that the next open rebuilds it', async () => {
     const workspace = workspaceName('corrupt-postings');
-    await seedLongAgo(workspace);
-    let { platform, scanned } = open(workspace);
+    const { expected, good } = await savedIndex(workspace);
+    let platform: WebPlatform | undefined;
     try {
-      const expected = await answers(scanned);
-      expect(await platform.searchIndexReady?.()).toEqual({ from: 'built' });
-      await platform.dispose();
-      const spoiled = ((await storedIndex(workspace)) as Uint8Array).slice();
+      const spoiled = good.slice();
       // The last byte is in the postings, which are checked as searches read them, not at open.
       spoiled[spoiled.length - 1] = (spoiled[spoiled.length - 1] as number) ^ 0x40;
       await storedIndex(workspace, spoiled);
@@ -263,7 +274,7 @@ describe('createWebPlatform({ searchIndex: webSearchIndex() }) on an IndexedDB w
       ({ platform } = open(workspace));
       expect(await platform.searchIndexReady?.()).toEqual({ from: 'disk' });
     } finally {
-      await platform.dispose();
+      await platform?.dispose();
       await deleteWorkspace(workspace);
     }
   }, 120_000);
