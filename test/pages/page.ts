@@ -11,10 +11,10 @@ type Envelope = { ok: true; value: unknown } | { ok: false; code: string; messag
 let remote: RemoteToolRunner | undefined;
 /** A rewind started by `th.rewindInBackground`, its answer once it settles. */
 let background: Promise<Envelope> | undefined;
-/** What a worker with `crashPoints` said on reaching its crash point (see runner-setup.ts). */
-const crashPoint = new Promise<{ at: number; what: string }>((resolve) => {
+/** What a worker with `crashPoints` said on reaching its crash point (see runner-setup.ts): the write it stopped before, and every write counted up to it. */
+const crashPoint = new Promise<{ at: number; what: string; log: string[] }>((resolve) => {
   const channel = new BroadcastChannel('toolhost-crash-points');
-  channel.onmessage = (event: MessageEvent<{ at: number; what: string }>) => resolve(event.data);
+  channel.onmessage = (event: MessageEvent<{ at: number; what: string; log: string[] }>) => resolve(event.data);
 });
 let workspaceRunner: WorkspaceRunner | undefined;
 const canEvalAtLoad = (() => {

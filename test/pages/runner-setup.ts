@@ -56,7 +56,8 @@ if (config.crashPoints) {
         const what = `${this.transaction.db.name} ${this.name} ${method}`;
         crash.log.push(what);
         if (crash.log.length === crash.at) {
-          channel.postMessage({ at: crash.at, what });
+          // With every write counted up to this one (this one included): the order of a run's writes.
+          channel.postMessage({ at: crash.at, what, log: [...crash.log] });
           // The thread stops here, before this write is made: its transaction never commits, and nothing
           // after it runs. The test closes or kills the browser meanwhile.
           if (config.crashHold) holdThread(config.crashHold);
