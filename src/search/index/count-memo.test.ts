@@ -36,6 +36,19 @@ async function checked(setup: { reads: string[]; search: ToolRunner; scan: ToolR
   return { answer, read };
 }
 
+/**
+ * Moves the clock past every racy window, then searches `args` until the memo holds every count (a
+ * search whose verdicts stand, then one that reuses them): the result of a third, settled search.
+ */
+async function settled(setup: Awaited<ReturnType<typeof memoWorkspace>>, args: Record<string, unknown>): Promise<{ answer: Record<string, unknown>; read: string[] }> {
+  vi.setSystemTime(Date.now() + 1500);
+  await checked(setup, args);
+  await searchIndexIdle(setup.platform);
+  await checked(setup, args);
+  await searchIndexIdle(setup.platform);
+  return checked(setup, args);
+}
+
 const COMMON = { pattern: 'const', fixed_strings: true, output_mode: 'count' };
 const NO_LITERAL = { pattern: String.raw`[a-z]+[0-9]+\b`, output_mode: 'count' };
 
@@ -123,14 +136,9 @@ describe('a repeated search takes the line counts remembered in its kept verdict
     const counts = after.answer.counts as Array<{ file_path: string; count: number }>;
     expect(counts.find((entry) => entry.file_path === '/ws/src/g1.ts')?.count).toBe(2);
     // Past the written file's racy window, its new count is remembered too.
-    vi.setSystemTime(Date.now() + 1500);
-    await checked(setup, COMMON);
-    await searchIndexIdle(setup.platform);
-    await checked(setup, COMMON);
-    await searchIndexIdle(setup.platform);
-    const settled = await checked(setup, COMMON);
-    expect(settled.read).toEqual([]);
-    expect((settled.answer.counts as Array<{ file_path: string; count: number }>).find((entry) => entry.file_path === '/ws/src/g1.ts')?.count).toBe(2);
+    const settledAfter = await settled(setup, COMMON);
+    expect(settledAfter.read).toEqual([]);
+    expect((settledAfter.answer.counts as Array<{ file_path: string; count: number }>).find((entry) => entry.file_path === '/ws/src/g1.ts')?.count).toBe(2);
   });
 
   it('while a file is racy (written in the tick it was read) every search checks every file again; once its window has passed, the repeat reads none', async () => {
@@ -143,13 +151,8 @@ describe('a repeated search takes the line counts remembered in its kept verdict
       expect(again.answer).toMatchObject({ total_files: FILE_COUNT });
       await searchIndexIdle(setup.platform);
     }
-    vi.setSystemTime(Date.now() + 1500);
-    await checked(setup, COMMON);
-    await searchIndexIdle(setup.platform);
-    await checked(setup, COMMON);
-    await searchIndexIdle(setup.platform);
-    const settled = await checked(setup, COMMON);
-    expect(settled.read).toEqual([]);
-    expect(settled.answer).toMatchObject({ total_files: FILE_COUNT });
+    const repeat = await settled(setup, COMMON);
+    expect(repeat.read).toEqual([]);
+    expect(repeat.answer).toMatchObject({ total_files: FILE_COUNT });
   });
 });
