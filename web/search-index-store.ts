@@ -2,6 +2,7 @@
 // `toolhost-search-index:<workspace>`), so a new page or worker opens it without a rebuild. The bytes
 // are those of the Node file (checksummed); anything that fails the check is rebuilt, never trusted.
 import { promisifyRequest } from 'idb-keyval';
+import { sameBytes } from '../src/core/bytes.js';
 import type { Platform } from '../src/core/types.js';
 import { attachStoredSearchIndex, type AttachedSearchIndex, type SearchIndexStorage } from '../src/search/index/attach.js';
 import { whenPostingsCorrupt } from '../src/search/index/format.js';
@@ -87,13 +88,6 @@ function deleteIfUnchanged(factory: () => IDBFactory, workspace: string, root: s
     const stored = now instanceof Uint8Array ? now : now instanceof ArrayBuffer ? new Uint8Array(now) : undefined;
     if (stored && sameBytes(stored, bytes)) store.delete(root);
   });
-}
-
-/** Whether `a` and `b` hold the same bytes. */
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 /**

@@ -1,4 +1,5 @@
 // The change journal: per conversation, the turns, their mutating calls and the files each changed.
+import { sameBytes } from '../core/bytes.js';
 import type { FsPromises } from '../core/fs-port.js';
 import type {
   Cassette,
@@ -47,22 +48,6 @@ const RECENT_FILES = 1024;
 
 /** How many paths' stamps (size, modification time, inode) the journal remembers with the content they had. */
 const STAMPED_FILES = 50_000;
-
-/** Whether two byte arrays hold the same bytes (compared four at a time where both are aligned for it: a quarter of the steps). */
-export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a === b) return true;
-  if (a.byteLength !== b.byteLength) return false;
-  let i = 0;
-  if (a.byteOffset % 4 === 0 && b.byteOffset % 4 === 0) {
-    const words = a.byteLength >>> 2;
-    const wa = new Uint32Array(a.buffer, a.byteOffset, words);
-    const wb = new Uint32Array(b.buffer, b.byteOffset, words);
-    for (let w = 0; w < words; w += 1) if (wa[w] !== wb[w]) return false;
-    i = words * 4;
-  }
-  for (; i < a.byteLength; i += 1) if (a[i] !== b[i]) return false;
-  return true;
-}
 
 /** The content the journal last kept at a path, and its image. */
 interface RecentContent {

@@ -1,6 +1,7 @@
 // Review mode's staged view: a conversation's writes go to a layer of its own, over the platform's fs,
 // and its reads see that layer first. The workspace (the platform's fs as everyone else sees it) is
 // not changed until the host accepts.
+import { sameBytes as sameContent } from '../core/bytes.js';
 import { ToolError } from '../core/errors.js';
 import type { FsDirent, FsPromises, FsStats } from '../core/fs-port.js';
 import type { Platform } from '../core/platform.js';
@@ -75,9 +76,7 @@ export class StagedLayer {
 /** Whether two contents are the same (null: no file). */
 export function sameBytes(a: Uint8Array | null, b: Uint8Array | null): boolean {
   if (a === null || b === null) return a === b;
-  if (a.byteLength !== b.byteLength) return false;
-  for (let i = 0; i < a.byteLength; i += 1) if (a[i] !== b[i]) return false;
-  return true;
+  return sameContent(a, b);
 }
 
 function parentOf(path: string): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sameBytes } from './journal.js';
+import { sameBytes } from '../core/bytes.js';
 
 /** `bytes` copied into a larger buffer at `offset` (so the view starts unaligned when offset % 4 is not 0). */
 function at(offset: number, bytes: number[]): Uint8Array {

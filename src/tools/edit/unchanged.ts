@@ -1,5 +1,6 @@
 import type { FsPromises, FsStats } from '../../core/types.js';
 import { statOrNull } from '../../fs/paths.js';
+import { sameBytes } from '../../core/bytes.js';
 
 /**
  * Whether two stats of one path show the same file version: size, modification time, and inode and
@@ -9,12 +10,6 @@ export function sameFileVersion(a: FsStats, b: FsStats): boolean {
   const x = a as FsStats & { ino?: number; ctimeMs?: number };
   const y = b as FsStats & { ino?: number; ctimeMs?: number };
   return a.size === b.size && a.mtimeMs === b.mtimeMs && x.ino === y.ino && x.ctimeMs === y.ctimeMs;
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 /**
