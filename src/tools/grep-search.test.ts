@@ -412,7 +412,10 @@ describe('grep_search', () => {
     const args = { pattern: '(.*a){100}', max_results: 90 };
     const partial = await grep(runner, { ...args, max_time_ms: 40 });
     expect(partial.truncated).toBe(true);
-    expect(partial.note).toMatch(/^the search stopped at its time limit \(40 ms\) after \d+ of 40 files; the results cover those files only/);
+    // On a busy machine the limit may come while the files are still being listed: each form names how far it got.
+    expect(partial.note).toMatch(
+      /^the search stopped at its time limit \(40 ms\) (after \d+ of 40 files; the results cover those files only|while listing files, (after \d+ of the \d+ files listed so far; the results cover those files only|before it had listed any; no file was searched)): /,
+    );
     const full = await grep(runner, args);
     expect(full).toMatchObject({ total_matches: 200, truncated: true, files_searched: 40 });
     expect(full.note).toBe(
