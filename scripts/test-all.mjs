@@ -34,7 +34,7 @@ const CHECK_PRIORITY = 10;
 
 /**
  * The compile step of `npm run build`'s script. Here it runs with `--noCheck`: it emits the same dist/
- * (byte for byte) without type-checking, which took about 8 of its 22 CPU seconds. No diagnostic is
+ * (byte for byte) without type-checking, about 3 CPU seconds instead of 5 (TypeScript 7). No diagnostic is
  * lost: tsconfig.build.json extends tsconfig.json with the same compiler options and compiles a subset
  * of its files (the sources, not the tests), so the tsconfig.json check above reports every error of
  * those files, the declaration errors included (tsc reports them with `noEmit` when `declaration` is

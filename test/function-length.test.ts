@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import ts from 'typescript';
+import ts from 'typescript5';
 import { describe, expect, it } from 'vitest';
 
 /** Longest function, method, accessor or arrow allowed in product code, in lines (first to last line of the node). */

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import ts from 'typescript';
+import ts from 'typescript5';
 import { describe, expect, it } from 'vitest';
 
 // The import graph of the product: every .ts/.js/.d.ts file of the directories the package is built

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import ts from 'typescript';
+import ts from 'typescript5';
 
 /**
  * The names (runtime values and types together) each source entry exports, read with the TypeScript
