@@ -1,3 +1,4 @@
+import { existsSync, mkdirSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -161,6 +162,7 @@ describe('createNodeSearchSource listings', () => {
       await writeFile(join(sub, 'a.txt'), 'a');
       const old = Date.now() / 1000 - 10;
       await utimes(sub, old, old);
+      pauseRacyClockForTests(1100);
       const source = createNodeSearchSource(dir);
       const names = (): string[] => source.readdir(sub).map((entry) => entry.name).sort();
       const first = source.readdir(sub);
@@ -172,6 +174,9 @@ describe('createNodeSearchSource listings', () => {
       await rm(join(sub, 'a.txt'));
       expect(names()).toEqual(['b.txt']);
       await utimes(sub, old, old);
+      // The mtime is set back, but the ctime is that of the utimes: listed again until it settles.
+      expect(source.readdir(sub)).not.toBe(source.readdir(sub));
+      pauseRacyClockForTests(1100);
       const settled = source.readdir(sub);
       expect(source.readdir(sub)).toBe(settled);
       // Another folder at the path (its own mtime, whether or not the inode number is reused).
@@ -182,6 +187,31 @@ describe('createNodeSearchSource listings', () => {
       expect(names()).toEqual(['c.txt']);
       await rm(sub, { recursive: true });
       expect(() => source.readdir(sub)).toThrow(expect.objectContaining({ code: 'ENOENT' }));
+      source.close?.();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('lists a folder again after an entry is removed and its mtime set back within the clock tick of the last listing (tmpfs keeps the old ctime)', async () => {
+    // tmpfs stamps a folder once per clock tick: a removal right after a listing leaves the mtime and
+    // the ctime the listing was read with, and setting the mtime back leaves nothing newer to see. Only
+    // a ctime older than the read by the racy window may be trusted. (Elsewhere the ctime moves.)
+    const base = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
+    const dir = await realpath(await mkdtemp(join(base, 'toolhost-listing-tick-')));
+    try {
+      const source = createNodeSearchSource(dir);
+      const old = Date.now() / 1000 - 10;
+      for (let round = 0; round < 20; round += 1) {
+        const sub = join(dir, `r${round}`);
+        mkdirSync(sub);
+        for (const name of ['a.txt', 'b.txt']) writeFileSync(join(sub, name), name);
+        utimesSync(sub, old, old);
+        expect(source.readdir(sub).map((entry) => entry.name).sort()).toEqual(['a.txt', 'b.txt']);
+        unlinkSync(join(sub, 'a.txt'));
+        utimesSync(sub, old, old);
+        expect(source.readdir(sub).map((entry) => entry.name)).toEqual(['b.txt']);
+      }
       source.close?.();
     } finally {
       await rm(dir, { recursive: true, force: true });

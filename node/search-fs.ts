@@ -93,9 +93,11 @@ function childOf(dirfd: number, name: string): string | Buffer {
 
 /**
  * A directory listing, with the directory's (inode, mtime, ctime) when read and the `racyNow()`
- * before it was read: the ctime
- * too, since a tool that adds or removes an entry and then sets the folder's mtime back (`utimes`,
- * as `rsync -t`, `cp -p` and `tar` do) cannot set the ctime back.
+ * before it was read: the ctime too, since a tool that adds or removes an entry and then sets the
+ * folder's mtime back (`utimes`, as `rsync -t`, `cp -p` and `tar` do) cannot set the ctime back. Both
+ * times must be settled before the read (`settledBefore`): some file systems stamp a folder coarsely
+ * (tmpfs keeps one time for every change within a clock tick), so a change right after a listing can
+ * leave the ctime it was listed with.
  */
 export interface Listing {
   ino: number;
@@ -179,7 +181,7 @@ export class NodeSearchSource implements SearchSource {
       } catch {
         now = undefined;
       }
-      if (now?.isDirectory() && now.ino === known.ino && now.mtimeMs === known.mtimeMs && now.ctimeMs === known.ctimeMs && settledBefore(now.mtimeMs, known.readAt)) {
+      if (now?.isDirectory() && now.ino === known.ino && now.mtimeMs === known.mtimeMs && now.ctimeMs === known.ctimeMs && settledBefore(now.mtimeMs, known.readAt) && settledBefore(now.ctimeMs, known.readAt)) {
         return known;
       }
       this.#listings.delete(normal);

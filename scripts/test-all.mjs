@@ -7,7 +7,7 @@
 //
 //   node scripts/test-all.mjs
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statfsSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statfsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -71,7 +71,11 @@ function memoryTmpdir() {
   if (process.env.TMPDIR || process.platform !== 'linux') return undefined;
   try {
     const { bavail, bsize } = statfsSync('/dev/shm');
-    return bavail * bsize >= SHM_FREE_BYTES ? mkdtempSync('/dev/shm/toolhost-tests-') : undefined;
+    if (bavail * bsize < SHM_FREE_BYTES) return undefined;
+    const dir = mkdtempSync('/dev/shm/toolhost-tests-');
+    // As /tmp: anyone may create in it (the tests that run tools as another user make folders there).
+    chmodSync(dir, 0o1777);
+    return dir;
   } catch {
     return undefined;
   }

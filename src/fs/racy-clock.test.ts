@@ -82,4 +82,30 @@ describe('the racy window of the file caches', () => {
       expect(() => pauseRacyClockForTests(bad)).toThrow(/ms must be a finite number of milliseconds >= 0/);
     }
   });
+
+  it("reads a file again when its ctime moved though its size and set-back mtime did not, and when its ctime is within a second of the read (a coarse clock tick)", async () => {
+    // An fs whose stats carry a ctime (as Node's do), the times set by the test: the mtime stays an
+    // old value throughout, as after `cp -p` or `touch -r`.
+    const memory = createMemoryPlatform({ files: { 'a.txt': 'alpha\n' } });
+    const old = Date.now() - 60_000;
+    let ctime = old;
+    const fs = new Proxy(memory.fs, {
+      get(target, key, receiver) {
+        const value = Reflect.get(target, key, receiver) as unknown;
+        if (key !== 'stat' || typeof value !== 'function') return typeof value === 'function' ? value.bind(target) : value;
+        return async (path: string) => ({ ...(await (value as (path: string) => Promise<object>).call(target, path)), mtimeMs: old, ctimeMs: ctime, isFile: () => true, isDirectory: () => false, isSymbolicLink: () => false });
+      },
+    });
+    const platform: Platform = { ...memory, fs, changeCount: undefined };
+    expect(await textOf(platform)).toBe('alpha\n');
+    await memory.fs.writeFile(FILE.path, 'omega\n');
+    // Same size, same mtime, same (settled) ctime: the cache cannot tell, as no cache can.
+    expect(await textOf(platform)).toBe('alpha\n');
+    ctime = Date.now();
+    // The ctime moved: read again.
+    expect(await textOf(platform)).toBe('omega\n');
+    await memory.fs.writeFile(FILE.path, 'delta\n');
+    // Rewritten within the ctime's clock tick, the ctime as it was: a ctime this recent is not trusted.
+    expect(await textOf(platform)).toBe('delta\n');
+  });
 });

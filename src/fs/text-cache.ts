@@ -23,6 +23,8 @@ export interface TextEntry {
 interface CachedFile {
   size: number;
   mtimeMs: number;
+  /** Status-change time, where the fs reports one (Node's stats do; the port does not ask for it). */
+  ctimeMs: number | undefined;
   /** `racyNow()` when the read started (see racy-clock.ts: files changed within a second of it are read again). */
   readAt: number;
   /** null: binary. */
@@ -79,9 +81,18 @@ export interface LoadedFile {
 }
 
 /**
+ * The status-change time of `stats` where the fs reports one (Node's `Stats` carry `ctimeMs`): a file
+ * rewritten at the same size with its old mtime set back (`cp -p`, `touch -r`) has a new one.
+ */
+function ctimeOf(stats: object): number | undefined {
+  const ctime = (stats as { ctimeMs?: unknown }).ctimeMs;
+  return typeof ctime === 'number' && Number.isFinite(ctime) ? ctime : undefined;
+}
+
+/**
  * Reads and decodes files for searching, through a per-platform cache of decoded text validated by
- * each file's current `stat` (size and mtimeMs; entries modified within a second of being read are
- * re-read, git's racy-clean rule). Measured on npm's 1,943 files in an in-memory workspace (ZenFS InMemory then): reading
+ * each file's current `stat` (size, mtimeMs, and ctimeMs where the fs reports it; entries changed
+ * within a second of being read are re-read, git's racy-clean rule). Measured on npm's 1,943 files in an in-memory workspace (ZenFS InMemory then): reading
  * and decoding every file costs ≈ 150–400 ms, a `stat` per file ≈ 40 ms, searching decoded strings ≈ 10 ms.
  * Binary files (NUL in the first 8 KiB or invalid UTF-8) come back with `entry: null`
  * and are never decoded into text. Files that vanish between the walk and the read, or cannot be read,
@@ -129,7 +140,9 @@ export async function loadTexts(
       cached.size === stats.size &&
       stats.size <= maxBytes &&
       cached.mtimeMs === stats.mtimeMs &&
-      settledBefore(stats.mtimeMs, cached.readAt)
+      settledBefore(stats.mtimeMs, cached.readAt) &&
+      cached.ctimeMs === ctimeOf(stats) &&
+      (cached.ctimeMs === undefined || settledBefore(cached.ctimeMs, cached.readAt))
     ) {
       out[index] = { path: file.path, rel: file.rel, entry: cached.entry, tooLarge: false };
       return;
@@ -149,7 +162,7 @@ export async function loadTexts(
     const decoded = decodeText(bytes);
     const entry: TextEntry | null = decoded ? { text: decoded.text } : null;
     const unchanged = generation !== undefined && changeCount?.() === generation;
-    (cache as TextCache).set(file.path, { size: stats.size, mtimeMs: stats.mtimeMs, readAt, entry, ...(unchanged ? { generation } : {}) });
+    (cache as TextCache).set(file.path, { size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: ctimeOf(stats), readAt, entry, ...(unchanged ? { generation } : {}) });
     out[index] = { path: file.path, rel: file.rel, entry, tooLarge: false };
   };
   for (let i = 0; i < files.length; i += READ_CONCURRENCY) {
