@@ -14,7 +14,12 @@ const BIN = join(import.meta.dirname, '..', 'bin', 'toolhost.mjs');
 
 interface Session {
   client: Client;
-  stderr: () => string;
+  /**
+   * What the process wrote to stderr once it holds `text`, or after 30 s without (then the assertion
+   * shows what there was): stderr is a pipe of its own, so a line written before an answer on stdout
+   * may arrive after it.
+   */
+  stderrWith(text: string): Promise<string>;
   /** view_file's text for `path`, or the error text. */
   view(path: string): Promise<string>;
 }
@@ -29,7 +34,11 @@ async function connect(cwd: string, args: string[], roots: { uri: string; name?:
   await client.connect(transport);
   return {
     client,
-    stderr: () => stderr,
+    async stderrWith(text) {
+      const end = Date.now() + 30_000;
+      while (!stderr.includes(text) && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 20));
+      return stderr;
+    },
     async view(path) {
       const result = await client.callTool({ name: 'view_file', arguments: { file_path: path } });
       return (result.content as { type: string; text?: string }[]).map((block) => block.text ?? '').join('\n');
@@ -63,7 +72,8 @@ describe.concurrent('toolhost mcp on stdio: the workspace is the client root whe
     const session = await connect(cwd, [], [{ uri: pathToFileURL(project).href, name: 'project' }]);
     open.push(session.client);
     expect(await session.view('where.txt')).toContain('the client root');
-    expect(session.stderr()).toContain(`the workspace is the client's root ${project}`);
+    const note = `the workspace is the client's root ${project}`;
+    expect(await session.stderrWith(note)).toContain(note);
   }, 120_000);
 
   it('passes over roots that are not directories here (a file, a missing path) to the first that is', async () => {
@@ -83,7 +93,8 @@ describe.concurrent('toolhost mcp on stdio: the workspace is the client root whe
     const session = await connect(cwd, [], [{ uri: pathToFileURL(join(base, 'missing')).href }]);
     open.push(session.client);
     expect(await session.view('where.txt')).toContain('the current directory');
-    expect(session.stderr()).toContain('name no directory here; the workspace stays the current directory');
+    const note = 'name no directory here; the workspace stays the current directory';
+    expect(await session.stderrWith(note)).toContain(note);
   }, 120_000);
 
   it('keeps --root over the client root', async () => {
