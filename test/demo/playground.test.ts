@@ -501,6 +501,8 @@ describe('playground (demo/)', () => {
     const problems: string[] = [];
     for (const tab of ['console', 'session', 'history', 'state', 'caps', 'changes', 'chat'] as const) {
       await showTab(page, tab);
+      // The Changes tab fills its timeline when shown: check it with the turns of the session above in it.
+      if (tab === 'changes') await page.waitForSelector('#timeline li.turn');
       // The whole page with the first tab shown; showing another changes only the tab list and which
       // panel is shown (the rest of the page is the same nodes in the same state): those two, then.
       const violations = await axeViolations(page, tab === 'console' ? undefined : `#tabs, #${tab}-panel`);
