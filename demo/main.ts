@@ -22,13 +22,18 @@ interface ImportReport {
   cancelled: boolean;
 }
 
-/** What tests and curious people can read from the console: `playground.session`, `playground.lastImport`. */
+/** What tests and curious people can read from the console: `playground.session`, `playground.lastImport`; `importGate` for tests. */
 const playground = {
   ready: false,
   workspace: '',
   conversation: '',
   session: [] as PlayedStep[],
   lastImport: undefined as ImportReport | undefined,
+  /**
+   * Set (by a test) to a promise: an import waits for it after each chunk it wrote, so Cancel can be
+   * pressed while one is surely under way. Unset, imports never wait.
+   */
+  importGate: undefined as Promise<void> | undefined,
   /** Completed tree refreshes (a test waits for the next one). */
   treeVersion: 0,
 };
@@ -328,6 +333,7 @@ async function runImport(root: string, items: ImportItem[], into?: string): Prom
     const report = await importItems({
       items,
       signal: controller.signal,
+      afterChunk: () => playground.importGate,
       write: (files) => admin.writeFiles(transfer(files, files.map((f) => f.data))),
       onProgress: (p) => {
         bar.value = p.totalBytes > 0 ? p.bytes / p.totalBytes : p.files / Math.max(1, p.totalFiles);

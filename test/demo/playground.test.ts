@@ -389,7 +389,12 @@ describe('playground (demo/)', () => {
         mkdirSync(join(big, 'many', `d${d}`), { recursive: true });
         for (let i = 0; i < 100; i += 1) writeFileSync(join(big, 'many', `d${d}`, `f${i}.txt`), `file ${d}/${i}\n`.repeat(200));
       }
-      await page.evaluate(() => ((globalThis as unknown as { playground: { lastImport?: unknown } }).playground.lastImport = undefined));
+      // The import waits after its first chunk until Cancel is pressed: it is surely under way then, however busy the machine.
+      await page.evaluate(() => {
+        const playground = (globalThis as unknown as { playground: { lastImport?: unknown; importGate?: Promise<void> } }).playground;
+        playground.lastImport = undefined;
+        playground.importGate = new Promise((resolve) => ((globalThis as unknown as { releaseImport: () => void }).releaseImport = resolve));
+      });
       await page.locator('#import-dir-input').setInputFiles(join(big, 'many'));
       await page.waitForFunction(() => {
         const bar = document.getElementById('import-bar') as HTMLProgressElement | null;
@@ -398,6 +403,10 @@ describe('playground (demo/)', () => {
       await shot(page, 'import-progress');
       expect(await page.textContent('#import-text')).toMatch(/Importing into “many”: [\d,]+ of 3,000 files/);
       await page.click('#import-cancel');
+      await page.evaluate(() => {
+        (globalThis as unknown as { playground: { importGate?: Promise<void> } }).playground.importGate = undefined;
+        (globalThis as unknown as { releaseImport: () => void }).releaseImport();
+      });
       await page.waitForFunction(() => (globalThis as unknown as { playground: { lastImport?: unknown } }).playground.lastImport !== undefined, undefined, { timeout: 30_000 });
       const report = await page.evaluate(() => (globalThis as unknown as { playground: { lastImport: { files: number; cancelled: boolean } } }).playground.lastImport);
       expect(report.cancelled).toBe(true);
