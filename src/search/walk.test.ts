@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { FsDirent, SearchSource } from '../core/types.js';
 import { createMemoryPlatform } from '../platform/memory.js';
-import { loadTexts, noSkippedEntries, countSkipped, reportWalk, skippedNote, walkWorkspace, type WalkFile } from './walk.js';
+import { loadTexts } from './text-cache.js';
+import { noSkippedEntries, countSkipped, reportWalk, skippedNote } from './walk-report.js';
+import { walkWorkspace, type WalkFile } from './walk.js';
 
 const W = '/workspace';
 
