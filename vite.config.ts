@@ -17,7 +17,9 @@ const BROWSER_ONLY_TESTS = ['web/journal-differential.test.ts', 'web/search-inde
  * of these files is skipped there with `it.skipIf(!isNode)` (test/support/env.ts) and a comment saying
  * why; the platform contract suite runs in Chromium through test/browser/contract.test.ts.
  */
-const BROWSER_TESTS = ['src/tools/*.test.ts', 'src/core/file-cache.test.ts', 'src/core/lazy-ajv.test.ts', 'src/fs/walk.test.ts', 'src/search/*.test.ts', 'test/test-env.test.ts', ...BROWSER_ONLY_TESTS];
+const BROWSER_TESTS = ['src/tools/*.test.ts', 'src/core/file-cache.test.ts', 'src/core/lazy-ajv.test.ts', 'src/search/*.test.ts', 'test/test-env.test.ts', ...BROWSER_ONLY_TESTS];
+/** Files {@link BROWSER_TESTS}' globs match that need Node (they import `node:fs` and the Node platform): the chromium project leaves them out. */
+const NODE_ONLY_TESTS = ['src/search/ignore-bounds.test.ts'];
 
 function chromiumPath(): string {
   if (!existsSync(CHROMIUM)) {
@@ -55,7 +57,7 @@ const SLOW_TESTS = [
   'test/bridges/mcp-conformance.test.ts', // two runs of the official MCP conformance suite, ~35 s
   'node/big-tree.test.ts',
   'node/long-needle.test.ts',
-  'src/fs/walk-ignore-bounds.test.ts',
+  'src/search/ignore-bounds.test.ts',
   'test/docs-typecheck.test.ts', // one tsc over every ts block of the README and docs/
   'test/readme-mcp.test.ts', // starts toolhost mcp once per documented client configuration
   'test/readme-quickstarts.test.ts', // loads the Node platform and the AI SDK from source
@@ -186,7 +188,7 @@ function nodeProjects(name: string, include: string[]): TestProjectInlineConfigu
 function chromiumProjects(): TestProjectInlineConfiguration[] {
   const matched = new Set(globSync(BROWSER_TESTS, { cwd: ROOT }));
   const isolated = ISOLATED_TESTS.filter((path) => matched.has(path));
-  const shared = chromiumProject('chromium', BROWSER_TESTS, [...configDefaults.exclude, ...ISOLATED_TESTS], false);
+  const shared = chromiumProject('chromium', BROWSER_TESTS, [...configDefaults.exclude, ...ISOLATED_TESTS, ...NODE_ONLY_TESTS], false);
   return isolated.length > 0 ? [shared, chromiumProject('chromium-isolated', isolated, configDefaults.exclude, true)] : [shared];
 }
 

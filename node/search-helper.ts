@@ -6,7 +6,7 @@ import type { FsDirent, SearchHelper, SearchHelperAnswer, SearchHelperJob, Searc
 import { compileSearchPattern, prepareSearchPattern, type SearchPattern } from '../src/search/dialect.js';
 import { countText, countTextNow, FILE_BINARY, FILE_GONE, FILE_LARGE, FILE_NOT_REACHED, FILE_SKIPPED, needleOf, type SourceCache } from '../src/search/source-cache.js';
 import { racyClockMemory } from '../src/fs/racy-clock.js';
-import { skipKindOf } from '../src/fs/walk.js';
+import { skipKindOf } from '../src/search/walk-report.js';
 import { countShared, objectArray, SharedFiles, STAT_NUMBERS } from './search-shared.js';
 
 /**

@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ALWAYS_SKIPPED_DIRS } from '../src/fs/walk.js';
+import { ALWAYS_SKIPPED_DIRS } from '../src/search/walk.js';
 
 /** Folders watched at most; a tree with more is not watched (searches check every file, as without a watch). */
 const MAX_WATCHED_DIRS = 50_000;

@@ -1,5 +1,5 @@
 import type { SearchFileStat, SearchHelper, SearchHelperJob, SharedBatchKind, SharedCount, SharedFilesSorter, SharedWork as SharedWorkView } from '../src/core/types.js';
-import type { WalkFile } from '../src/fs/walk.js';
+import type { WalkFile } from '../src/search/walk.js';
 import { FILE_LARGE, FILE_NOT_REACHED } from '../src/search/source-cache.js';
 
 /** Fewest files a count shares with the source's helper thread (below, the thread costs more than it saves). */

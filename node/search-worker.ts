@@ -8,7 +8,9 @@ import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { isToolError } from '../src/core/errors.js';
 import type { FsDirent, SharedBatchKind } from '../src/core/types.js';
 import ignore from 'ignore';
-import { ALWAYS_SKIPPED_DIRS, compileIgnoreLevel, IGNORE_FILE_NAMES, type IgnoreFactory, type IgnoreLevel, ignoreFilesIn, ignoreRulesOf, isIgnored, MAX_IGNORE_FILE_BYTES } from '../src/fs/walk.js';
+import { ALWAYS_SKIPPED_DIRS } from '../src/search/walk.js';
+import { compileIgnoreLevel, IGNORE_FILE_NAMES, type IgnoreFactory, type IgnoreLevel, ignoreFilesIn, ignoreRulesOf, isIgnored } from '../src/search/ignore.js';
+import { MAX_IGNORE_FILE_BYTES } from '../src/search/walk-report.js';
 import { cacheOf, type SourceCache } from '../src/search/source-cache.js';
 import { useRacyClockMemory } from '../src/fs/racy-clock.js';
 import {

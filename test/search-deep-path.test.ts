@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ToolRunner, type ToolCallResult } from '../src/runner.js';
 import type { SearchSource } from '../src/core/types.js';
-import { skipKindOf } from '../src/fs/walk.js';
+import { skipKindOf } from '../src/search/walk-report.js';
 import { SourceCache } from '../src/search/source-cache.js';
 import { BuiltinTools } from '../src/tools/index.js';
 import { createNodePlatform } from '../node/platform.js';

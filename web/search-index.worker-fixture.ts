@@ -2,7 +2,7 @@
 // answers the searches it is sent, and reports how the index was opened and how much a rare
 // pattern's search left to read.
 import { BuiltinTools, ToolRunner } from '../src/index.js';
-import { walkWorkspace } from '../src/fs/walk.js';
+import { walkWorkspace } from '../src/search/walk.js';
 import { compileSearchPattern } from '../src/search/dialect.js';
 import { siftWithIndex } from '../src/search/index/sift.js';
 import { searchIndexOf } from '../src/search/index/workspace.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Platform } from '../core/types.js';
 import { createMemoryPlatform } from '../platform/memory.js';
 import { pauseRacyClockForTests, RACY_MS, racyNow, settledBefore } from './racy-clock.js';
-import { loadTexts } from './text-cache.js';
+import { loadTexts } from '../search/text-cache.js';
 
 const FILE = { path: '/workspace/a.txt', rel: 'a.txt' };
 

@@ -3,7 +3,7 @@
 // (src/search/index/) sets the engine on a platform when it gives that platform an index, so a program
 // that never keeps one (a browser worker without `searchIndex`) does not bundle it.
 import type { Platform } from '../core/types.js';
-import type { WalkFile } from '../fs/walk.js';
+import type { WalkFile } from './walk.js';
 import type { SearchPattern } from './dialect.js';
 
 /** A walk's sorted files, as kept for a repeated search (see {@link SearchIndexEngine.reusedListing}). */

@@ -1,7 +1,8 @@
 import type { SearchFileStat, SearchHelperAnswer, SearchSource } from '../core/types.js';
 import { racyNow, settledBefore } from '../fs/racy-clock.js';
 import { BINARY_SNIFF_BYTES } from '../fs/text.js';
-import { MAX_SEARCH_FILE_BYTES, type SkipKind } from '../fs/walk.js';
+import { MAX_SEARCH_FILE_BYTES } from './text-cache.js';
+import type { SkipKind } from './walk-report.js';
 import type { SearchPattern } from './dialect.js';
 import { scanText, YIELD_EVERY_MS } from './line-scan.js';
 

@@ -1,7 +1,8 @@
 import { ToolError } from '../core/errors.js';
 import { compileGlob, loadGlobMatcher } from '../search/glob.js';
 import { defineTool, type ExecuteTool } from '../core/tool.js';
-import { DEFAULT_MAX_WALK_ENTRIES, reportWalk, walkWorkspace } from '../fs/walk.js';
+import { DEFAULT_MAX_WALK_ENTRIES, walkWorkspace } from '../search/walk.js';
+import { reportWalk } from '../search/walk-report.js';
 import { resolveWorkspacePath } from '../fs/paths.js';
 import { DEADLINE_SHARE, searchBudget } from '../search/line-search.js';
 import { fitResult, joinNotes, RESULT_MAX_CHARS } from './result-budget.js';

@@ -9,7 +9,7 @@ import {
   type GrepSearchResult,
 } from '../search/line-search.js';
 import { defineTool, type ExecuteTool } from '../core/tool.js';
-import { reportWalk, walkReportUnder } from '../fs/walk.js';
+import { reportWalk, walkReportUnder } from '../search/walk-report.js';
 import { fitSearchResult } from './search-note.js';
 import { refuseSlashOnSearchedFile } from '../fs/paths.js';
 

@@ -3,7 +3,7 @@ import { clipForMessage, quoteForMessage } from '../fs/text.js';
 import { defineTool, type ExecuteTool } from '../core/tool.js';
 import type { FsStats } from '../core/types.js';
 import { resolveWorkspacePath } from '../fs/paths.js';
-import { countSkipped, noSkippedEntries, reportWalk, skipKindOf } from '../fs/walk.js';
+import { countSkipped, noSkippedEntries, reportWalk, skipKindOf } from '../search/walk-report.js';
 import { fitResult } from './result-budget.js';
 
 /** Most entries one `list_dir` call returns; the rest are counted in `total_entries`. */

@@ -2,7 +2,7 @@ import { ToolError } from '../core/errors.js';
 import { compileSearchPattern, loadSearchPatternParser } from '../search/dialect.js';
 import { loadGlobMatcher } from '../search/glob.js';
 import { defineTool, type ExecuteTool } from '../core/tool.js';
-import { reportWalk, walkReportUnder } from '../fs/walk.js';
+import { reportWalk, walkReportUnder } from '../search/walk-report.js';
 import { fitSearchResult } from './search-note.js';
 import { refuseSlashOnSearchedFile } from '../fs/paths.js';
 import { MAX_SEARCH_RESULTS, runLineSearch, type SearchContentResult } from '../search/line-search.js';

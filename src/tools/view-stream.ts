@@ -1,5 +1,5 @@
 import type { FsPromises } from '../core/types.js';
-import { throwIfAborted, YIELD_INTERVAL_MS, yieldToEventLoop } from '../fs/walk.js';
+import { throwIfAborted, YIELD_INTERVAL_MS, yieldToEventLoop } from '../fs/abort.js';
 import { truncateText, type LineEnding } from '../fs/text.js';
 
 /** Bytes read at a time when a window is streamed from a file too large to read whole (1 MiB). */

@@ -3,7 +3,7 @@
 // changes through the tools and straight through the platform's fs, and random grep_search arguments.
 import type { ToolRunner } from '../../src/core/runner.js';
 import type { Platform } from '../../src/core/types.js';
-import { walkWorkspace } from '../../src/fs/walk.js';
+import { walkWorkspace } from '../../src/search/walk.js';
 import { compileSearchPattern } from '../../src/search/dialect.js';
 import { siftWithIndex, worthSifting } from '../../src/search/index/sift.js';
 import { searchIndexOf } from '../../src/search/index/workspace.js';

@@ -12,7 +12,7 @@ import { openIndex, serializeIndex } from './format.js';
 import { siftWithIndex, worthSifting } from './sift.js';
 import { buildWorkspaceIndex, searchIndexIdle, searchIndexOf } from './workspace.js';
 import { setSearchIndex } from './engine.js';
-import { walkWorkspace } from '../../fs/walk.js';
+import { walkWorkspace } from '../walk.js';
 import { seededRandom as prng } from '../../../test/support/random.js';
 import { answer, content, DIRS, listFiles, mutate, pick, searchArgs, tallySift } from '../../../test/support/index-differential.js';
 

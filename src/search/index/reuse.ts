@@ -4,7 +4,7 @@
 // listings per platform, the last used).
 // The sift verdicts of that list (sift.ts) are kept beside it, keyed by the list itself.
 import type { Platform } from '../../core/types.js';
-import type { WalkFile } from '../../fs/walk.js';
+import type { WalkFile } from '../walk.js';
 
 /** A walk's sorted files, as the search that walked listed them. */
 export interface RememberedListing {

@@ -2,7 +2,7 @@
 // for (unchanged since indexed, by their identity) and shows cannot match are tallied without being
 // read; every other file is scanned as before, so the results are the scan's own.
 import type { Platform } from '../../core/types.js';
-import type { WalkFile } from '../../fs/walk.js';
+import type { WalkFile } from '../walk.js';
 import { throwIfAborted, yieldToEventLoop, YIELD_INTERVAL_MS } from '../../fs/abort.js';
 import { patternTree, type SearchPattern } from '../dialect.js';
 import { planOf, type TrigramPlan } from './plan.js';

@@ -1,7 +1,7 @@
 // The search index of a platform's workspace: building it through the platform's own reads, keeping
 // it per platform, and bringing files a search found changed up to date after that search.
 import type { Platform, SearchFileStat, SearchSource } from '../../core/types.js';
-import { walkWorkspace } from '../../fs/walk.js';
+import { walkWorkspace } from '../walk.js';
 import { throwIfAborted, yieldToEventLoop, YIELD_INTERVAL_MS } from '../../fs/abort.js';
 import { watchToolWrites } from '../../core/write-watch.js';
 import { commitWorkOf, indexingFs, type CommitTarget, type CommitWork } from './commit.js';

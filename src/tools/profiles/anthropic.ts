@@ -3,7 +3,7 @@ import { fingerprintBytes } from '../../core/file-cache.js';
 import { defineTool, type ExecuteTool, type ToolContext } from '../../core/tool.js';
 import { joinPath, refuseSlashOnFile, relativePath, resolveWorkspacePath, statOrNull, writeFileAtomic } from '../../fs/paths.js';
 import { clipForMessage, decodeText, quoteForMessage, detectLineEnding, encodeText, refuseLoneSurrogate, splitLines, truncateText } from '../../fs/text.js';
-import { compareCodeUnits } from '../../fs/walk.js';
+import { compareCodeUnits } from '../../search/walk.js';
 import { createFileTool } from '../create-file.js';
 import { editFileTool } from '../edit-file.js';
 import { unchangedSince } from '../edit/unchanged.js';

@@ -7,7 +7,7 @@
 import { loadIgnore } from '#lazy';
 import { onDemand } from '../../core/on-demand.js';
 import type { ToolContext } from '../../core/tool.js';
-import { compileIgnoreLevel, ignoreRulesOf, isIgnored, type IgnoreFactory, type IgnoreLevel } from '../../fs/walk.js';
+import { compileIgnoreLevel, ignoreRulesOf, isIgnored, type IgnoreFactory, type IgnoreLevel } from '../../search/ignore.js';
 
 /** Name of Gemini CLI's own ignore file, read at the workspace root. */
 export const GEMINI_IGNORE_FILE = '.geminiignore';

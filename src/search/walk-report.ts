@@ -3,7 +3,7 @@
  * gathered per call under its abort signal, and the notes that tell the model about them.
  */
 import { errorCode } from '../core/errors.js';
-import { clipForMessage, joinNotes } from './text.js';
+import { clipForMessage, joinNotes } from '../fs/text.js';
 
 /** Bytes of one `.gitignore` that are read as rules (1 MiB); the rest of the file is ignored. */
 export const MAX_IGNORE_FILE_BYTES = 1024 * 1024;

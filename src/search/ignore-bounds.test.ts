@@ -7,7 +7,8 @@ import { mkdtempSync, realpathSync, rmSync, writeFileSync, mkdirSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createNodePlatform } from '../../node/platform.js';
-import { boundedIgnoreRules, boundIgnoreRules, MAX_IGNORE_RULES } from './walk.js';
+import { boundedIgnoreRules, boundIgnoreRules } from './ignore.js';
+import { MAX_IGNORE_RULES } from './walk-report.js';
 import { withTimerWatch } from '../../test/support/timer-watch.js';
 
 /**

@@ -3,9 +3,9 @@
  * their `stat` (or the platform's change count) says they are unchanged.
  */
 import type { Platform } from '../core/types.js';
-import { throwIfAborted, YIELD_INTERVAL_MS, yieldToEventLoop } from './abort.js';
-import { racyNow, settledBefore } from './racy-clock.js';
-import { decodeText } from './text.js';
+import { throwIfAborted, YIELD_INTERVAL_MS, yieldToEventLoop } from '../fs/abort.js';
+import { racyNow, settledBefore } from '../fs/racy-clock.js';
+import { decodeText } from '../fs/text.js';
 import { countSkippedUnder, skipKindOf } from './walk-report.js';
 
 /** A file to load: its absolute workspace path and its path relative to the search's folder (a walk's `WalkFile` is one). */
