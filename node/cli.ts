@@ -8,6 +8,7 @@
  * toolhost run [--root DIR] [--state-dir DIR] [--timeout MS] [--max-line-bytes N] < calls.jsonl
  * toolhost tools [--tools ./my-tools.js]
  * toolhost mcp --root DIR [--http HOST:PORT [--token-file PATH]] [--tools ./my-tools.js] [--read-only] [--state-dir DIR | --state redis://…]
+ * toolhost call|run|mcp … --search-index [--search-index-max-bytes SIZE] [--search-index-max-build-bytes SIZE]
  * ```
  *
  * Exit codes (also in `toolhost --help`):
@@ -15,7 +16,8 @@
  *   as result lines and do not change the exit code.
  * - 1: `call` only: the tool call failed (the printed object has `error` and `code`).
  * - 2: usage error: unknown command or option, missing tool name, arguments that are not a JSON object,
- *   a bad `--timeout`, a `--root` that is not an existing directory. The message goes to stderr.
+ *   a bad `--timeout` or search index budget (or one without `--search-index`), a `--root` that is
+ *   not an existing directory. The message goes to stderr.
  * - 130: interrupted by SIGINT/SIGTERM; calls in flight end as `cancelled` and are still printed.
  *
  * Built with `createNodePlatform({ root, stateDir })`, `BuiltinTools.all()` and the tools of `--tools`
