@@ -151,10 +151,10 @@ Exit codes:
        result lines and do not change the exit code)
   1    call: the tool call failed (the printed object has "error" and "code")
   2    usage error (unknown command or option, missing tool name, arguments that are not a JSON
-       object, bad --timeout, --max-line-bytes, --http or --search-index-max-*bytes (or one
-       without --search-index), --root not an existing directory, a
-       --tools module that cannot be loaded or exports no tools, an unreadable or empty
-       --token-file, --http on a non-loopback HOST without a token); message on stderr
+       object, bad --timeout, --max-line-bytes, --http or SIZE of a search index budget, a budget
+       without --search-index, --root not an existing directory, a --tools module that cannot
+       be loaded or exports no tools, an unreadable or empty --token-file, --http on a
+       non-loopback HOST without a token); message on stderr
   130  interrupted (SIGINT/SIGTERM); calls in flight end as cancelled
 
 Examples:
