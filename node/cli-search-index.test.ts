@@ -1,8 +1,11 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt } from '../test/support/build.js';
+import { main } from './cli.js';
 import { searchIndexFile } from './search-index-store.js';
 
 // `toolhost call … --search-index`: the first process builds the index after answering and saves it
@@ -11,6 +14,7 @@ const BIN = join(import.meta.dirname, '..', 'bin', 'toolhost.mjs');
 const base = realpathSync(mkdtempSync(join(tmpdir(), 'toolhost-cli-index-')));
 const root = join(base, 'ws');
 const cache = join(base, 'cache');
+beforeAll(() => ensureBuilt(), 240_000);
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
 function call(args: Record<string, unknown>, flags: string[]): unknown {
@@ -39,5 +43,131 @@ describe('toolhost call --search-index', () => {
     expect(call(args, ['--search-index'])).toEqual(plain);
     writeFileSync(join(root, 'd0/new.txt'), 'quokka again\n');
     expect(call(args, ['--search-index'])).toMatchObject({ result: { total_matches: 31, total_files: 4 } });
+  }, 60_000);
+});
+
+// --search-index-max-bytes / --search-index-max-build-bytes: the index's two budgets from the command
+// line; an index that would pass one is not kept, searches scan (the same answers) and stderr says
+// which flag to give what.
+describe('toolhost --search-index-max-bytes / --search-index-max-build-bytes', () => {
+  const small = join(base, 'small');
+  const smallCache = join(base, 'small-cache');
+  const args = { pattern: 'wombat', output_mode: 'count' };
+  let plain: unknown;
+
+  /** `toolhost call grep_search` on the small tree with `flags`: its exit code, stdout (parsed) and stderr. */
+  function callSmall(flags: string[], cacheDir = smallCache): { status: number | null; result: unknown; stderr: string } {
+    const run = spawnSync(process.execPath, [BIN, 'call', 'grep_search', JSON.stringify(args), '--root', small, ...flags], {
+      encoding: 'utf8',
+      env: { ...process.env, XDG_CACHE_HOME: cacheDir },
+    });
+    return { status: run.status, result: run.stdout === '' ? undefined : JSON.parse(run.stdout), stderr: run.stderr };
+  }
+  const indexFile = (cacheDir: string): string => searchIndexFile(small, join(cacheDir, 'toolhost', 'search-index'));
+  const fresh = (name: string): string => {
+    const dir = join(base, name);
+    rmSync(dir, { recursive: true, force: true });
+    return dir;
+  };
+
+  beforeAll(() => {
+    for (let i = 0; i < 120; i += 1) {
+      mkdirSync(join(small, `d${i % 4}`), { recursive: true });
+      writeFileSync(join(small, `d${i % 4}/f${i}.txt`), `row ${i} ${(i * 2654435761).toString(36)}\n${i % 40 === 5 ? 'wombat here\n' : ''}`.repeat(8));
+    }
+    const run = callSmall([]);
+    expect(run).toMatchObject({ status: 0, stderr: '' });
+    plain = run.result;
+    expect(plain).toMatchObject({ result: { total_matches: 24, total_files: 3 } });
+  });
+
+  it.each([
+    [['--search-index', '--search-index-max-bytes', 'abc'], /^toolhost: --search-index-max-bytes takes a size above 0: a whole number of bytes, or one with a K, M or G suffix \(powers of 1024\) such as 512M or 1G, got "abc"\n$/],
+    [['--search-index', '--search-index-max-bytes', '0'], /--search-index-max-bytes takes a size above 0: .*, got "0"/],
+    [['--search-index', '--search-index-max-bytes', '1.5G'], /--search-index-max-bytes takes a size above 0: .*, got "1\.5G"/],
+    [['--search-index', '--search-index-max-bytes', '12T'], /--search-index-max-bytes takes a size above 0: .*, got "12T"/],
+    [['--search-index', '--search-index-max-bytes=-5'], /--search-index-max-bytes takes a size above 0: .*, got "-5"/],
+    [['--search-index', '--search-index-max-bytes', '99999999999G'], /--search-index-max-bytes takes a size above 0: .*, got "99999999999G"/],
+    [['--search-index', '--search-index-max-build-bytes', '1 G'], /--search-index-max-build-bytes takes a size above 0: .*, got "1 G"/],
+    [['--search-index-max-bytes', '1G'], /^toolhost: --search-index-max-bytes sets a budget of the search index: give --search-index too\n$/],
+    [['--search-index-max-build-bytes', '1G'], /^toolhost: --search-index-max-build-bytes sets a budget of the search index: give --search-index too\n$/],
+  ])('%j is a usage error (exit 2) naming the flag, what was given and what it takes', async (flags, message) => {
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    let out = '';
+    let err = '';
+    stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+    const code = await main(['call', 'grep_search', '{"pattern":"x"}', '--root', small, ...flags], { stdout, stderr, handleSignals: false });
+    expect(code).toBe(2);
+    expect(out).toBe('');
+    expect(err).toMatch(message);
+  });
+
+  it.each([
+    ['1K', 'maxIndex', '1.0 KiB'],
+    ['2048', 'maxIndex', '2.0 KiB'],
+    ['3k', 'maxIndex', '3.0 KiB'],
+    ['1M', 'maxBuild', '1.0 MiB'],
+    ['1MiB', 'maxBuild', '1.0 MiB'],
+    ['1048576', 'maxBuild', '1.0 MiB'],
+  ])('a budget of %s (%s): no index kept, the same answer, and stderr names the flag, the limit given and what to give it', (size, which, limit) => {
+    const flag = which === 'maxIndex' ? '--search-index-max-bytes' : '--search-index-max-build-bytes';
+    const what = which === 'maxIndex' ? 'index size' : 'build memory';
+    const cacheDir = fresh(`cache-${which}-${size}`);
+    const run = callSmall(['--search-index', flag, size], cacheDir);
+    expect(run.status).toBe(0);
+    expect(run.result).toEqual(plain);
+    expect(run.stderr).toMatch(
+      new RegExp(`^toolhost: search index off, searches scan every file: its ${what} reached [\\d.]+ (KiB|MiB) after \\d+ of 120 files, [\\d.]+ (B|KiB|MiB) over ${flag} \\(${limit.replace('.', '\\.')}\\); set ${flag} to \\d+ MiB \\(\\d+ bytes\\) or more to index this workspace\\n$`),
+    );
+    expect(existsSync(indexFile(cacheDir))).toBe(false);
+    // What the note says to give admits the index.
+    const bytes = /\((\d+) bytes\)/.exec(run.stderr)?.[1] as string;
+    const again = callSmall(['--search-index', flag, bytes], cacheDir);
+    expect(again).toEqual({ status: 0, result: plain, stderr: '' });
+    expect(statSync(indexFile(cacheDir)).size).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('budgets that admit the index (1G, 2g, 512MiB): the index is kept as with --search-index alone, nothing on stderr', () => {
+    const cacheDir = fresh('cache-roomy');
+    expect(callSmall(['--search-index', '--search-index-max-bytes', '1G', '--search-index-max-build-bytes', '2g'], cacheDir)).toEqual({ status: 0, result: plain, stderr: '' });
+    expect(statSync(indexFile(cacheDir)).size).toBeGreaterThan(0);
+    const other = fresh('cache-roomy-2');
+    expect(callSmall(['--search-index', '--search-index-max-bytes', '512MiB'], other)).toEqual({ status: 0, result: plain, stderr: '' });
+    expect(statSync(indexFile(other)).size).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('run: the note comes on stderr while the process runs, and the searches after it answer as a scan', async () => {
+    const cacheDir = fresh('cache-run');
+    const child = spawn(process.execPath, [BIN, 'run', '--root', small, '--search-index', '--search-index-max-bytes', '1K'], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, XDG_CACHE_HOME: cacheDir },
+    });
+    let stdout = '';
+    let stderr = '';
+    const waitFor = async (what: () => boolean, label: string): Promise<void> => {
+      for (const until = Date.now() + 30_000; !what(); ) {
+        if (Date.now() > until) throw new Error(`no ${label} within 30 s (stdout ${JSON.stringify(stdout)}, stderr ${JSON.stringify(stderr)})`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    const line = (id: string): string => `${JSON.stringify({ id, name: 'grep_search', args })}\n`;
+    child.stdin.write(line('1'));
+    await waitFor(() => stderr.includes('\n'), 'note on stderr');
+    expect(stderr).toMatch(/^toolhost: search index off, searches scan every file: its index size reached .* over --search-index-max-bytes \(1\.0 KiB\); set --search-index-max-bytes to \d+ MiB/);
+    child.stdin.end(line('2'));
+    expect(await exited).toBe(0);
+    const results = stdout.trim().split('\n').map((text) => JSON.parse(text) as { id: string; result: unknown });
+    const expected = (plain as { result: unknown }).result;
+    expect(results).toEqual([
+      { id: '1', name: 'grep_search', result: expected },
+      { id: '2', name: 'grep_search', result: expected },
+    ]);
+    expect(stderr.split('\n').filter(Boolean)).toHaveLength(1);
+    expect(existsSync(indexFile(cacheDir))).toBe(false);
   }, 60_000);
 });

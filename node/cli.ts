@@ -8,6 +8,7 @@
  * toolhost run [--root DIR] [--state-dir DIR] [--timeout MS] [--max-line-bytes N] < calls.jsonl
  * toolhost tools [--tools ./my-tools.js]
  * toolhost mcp --root DIR [--http HOST:PORT [--token-file PATH]] [--tools ./my-tools.js] [--read-only] [--state-dir DIR | --state redis://…]
+ * toolhost call|run|mcp … --search-index [--search-index-max-bytes SIZE] [--search-index-max-build-bytes SIZE]
  * ```
  *
  * Exit codes (also in `toolhost --help`):
@@ -15,7 +16,8 @@
  *   as result lines and do not change the exit code.
  * - 1: `call` only: the tool call failed (the printed object has `error` and `code`).
  * - 2: usage error: unknown command or option, missing tool name, arguments that are not a JSON object,
- *   a bad `--timeout`, a `--root` that is not an existing directory. The message goes to stderr.
+ *   a bad `--timeout` or search index budget (or one without `--search-index`), a `--root` that is
+ *   not an existing directory. The message goes to stderr.
  * - 130: interrupted by SIGINT/SIGTERM; calls in flight end as `cancelled` and are still printed.
  *
  * Built with `createNodePlatform({ root, stateDir })`, `BuiltinTools.all()` and the tools of `--tools`
@@ -33,7 +35,8 @@ import { createToolEntry } from '../src/core/entry.js';
 import type { AnyTool } from '../src/core/tool.js';
 import { BuiltinTools } from '../src/tools/index.js';
 import type { Platform } from '../src/core/types.js';
-import { createNodePlatform } from './platform.js';
+import { createNodePlatform, type NodePlatformOptions } from './platform.js';
+import { whenSearchIndexOff } from '../src/search/index/workspace.js';
 import { withSearchSourceDefaults } from './search-fs.js';
 import type { RedisStateStore } from './redis-state-store.js';
 import { DEFAULT_MAX_LINE_BYTES, readLineFrames } from './lines.js';
@@ -105,7 +108,16 @@ Options:
   --search-index    Keep a search index of the root (under ~/.cache/toolhost/search-index): read
                     when saved (searches wait for it), else built in the background and saved on
                     exit; grep_search and search_dir then skip files it rules out, with the same
-                    answers.
+                    answers. An index that would pass one of its two budgets is not kept (searches
+                    scan every file, with the same answers) and a line on stderr says which budget
+                    and what to give it.
+  --search-index-max-bytes SIZE
+                    With --search-index: the largest index kept (default 256M). SIZE is a whole
+                    number of bytes, or one with a K, M or G suffix (also KiB, MiB, GiB; powers
+                    of 1024), such as 512M or 1G.
+  --search-index-max-build-bytes SIZE
+                    With --search-index: the most memory (as estimated) its build may take
+                    (default 448M; SIZE as above).
   --max-line-bytes N
                     run and mcp on stdio: the longest input line taken, in bytes (default
                     16777216, 16 MiB); a longer line is answered with an error and skipped.
@@ -139,9 +151,10 @@ Exit codes:
        result lines and do not change the exit code)
   1    call: the tool call failed (the printed object has "error" and "code")
   2    usage error (unknown command or option, missing tool name, arguments that are not a JSON
-       object, bad --timeout, --max-line-bytes or --http, --root not an existing directory, a
-       --tools module that cannot be loaded or exports no tools, an unreadable or empty
-       --token-file, --http on a non-loopback HOST without a token); message on stderr
+       object, bad --timeout, --max-line-bytes, --http or SIZE of a search index budget, a budget
+       without --search-index, --root not an existing directory, a --tools module that cannot
+       be loaded or exports no tools, an unreadable or empty --token-file, --http on a
+       non-loopback HOST without a token); message on stderr
   130  interrupted (SIGINT/SIGTERM); calls in flight end as cancelled
 
 Examples:
@@ -165,6 +178,8 @@ interface Parsed {
   readOnly: boolean;
   /** --search-index: the platform keeps a search index of the root. */
   searchIndex: boolean;
+  /** --search-index-max-bytes / --search-index-max-build-bytes: the index's budgets, in bytes (undefined: the default). */
+  searchIndexBudget: { maxIndexBytes?: number; maxBuildBytes?: number };
   http: { host: string; port: number } | undefined;
   token: string | undefined;
   tokenFile: string | undefined;
@@ -193,6 +208,8 @@ function parse(argv: readonly string[]): Parsed {
         tools: { type: 'string', multiple: true },
         'read-only': { type: 'boolean' },
         'search-index': { type: 'boolean' },
+        'search-index-max-bytes': { type: 'string' },
+        'search-index-max-build-bytes': { type: 'string' },
         http: { type: 'string' },
         token: { type: 'string' },
         'token-file': { type: 'string' },
@@ -264,6 +281,7 @@ function parse(argv: readonly string[]): Parsed {
     tools: (values.tools as string[] | undefined) ?? [],
     readOnly: values['read-only'] === true,
     searchIndex: values['search-index'] === true,
+    searchIndexBudget: searchIndexBudgetOf(values),
     http,
     token: values.token as string | undefined,
     tokenFile: values['token-file'] as string | undefined,
@@ -274,6 +292,46 @@ function parse(argv: readonly string[]): Parsed {
     help: values.help === true,
     version: values.version === true,
   };
+}
+
+/** The flags of the search index's two budgets, as the budget note names them to the user. */
+const BUDGET_FLAGS = { maxIndexBytes: '--search-index-max-bytes', maxBuildBytes: '--search-index-max-build-bytes' } as const;
+
+/** Powers of 1024 a size's suffix stands for. */
+const SIZE_UNITS: Readonly<Record<string, number>> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
+
+/**
+ * A size as `--search-index-max-bytes` takes it: a whole number of bytes, or one with a K, M or G
+ * suffix (also KiB, MiB, GiB; any case; powers of 1024). A usage error naming `flag` otherwise.
+ */
+function parseSize(flag: string, text: string): number {
+  const match = /^(\d+)(?:([kmg])(?:ib)?)?$/i.exec(text);
+  const bytes = match ? Number(match[1]) * (SIZE_UNITS[(match[2] ?? '').toLowerCase()] as number) : NaN;
+  if (!Number.isSafeInteger(bytes) || bytes <= 0) {
+    throw new UsageError(`${flag} takes a size above 0: a whole number of bytes, or one with a K, M or G suffix (powers of 1024) such as 512M or 1G, got "${text.slice(0, 200)}"`);
+  }
+  return bytes;
+}
+
+/**
+ * The `searchIndex` option of the platform the flags ask for (undefined: none): the budgets given, named
+ * as the flags in the note of one passed; `once` (a process that searches once) watches no tree.
+ */
+function searchIndexOption(parsed: Parsed, once: boolean): NodePlatformOptions['searchIndex'] {
+  if (!parsed.searchIndex) return undefined;
+  return { ...parsed.searchIndexBudget, budgetNames: BUDGET_FLAGS, ...(once ? { watch: false } : {}) };
+}
+
+/** The budgets the search index flags give (each needs --search-index: a budget of no index is a mistake). */
+function searchIndexBudgetOf(values: Record<string, string | boolean | string[] | undefined>): Parsed['searchIndexBudget'] {
+  const budget: Parsed['searchIndexBudget'] = {};
+  for (const [name, flag] of Object.entries(BUDGET_FLAGS) as [keyof typeof BUDGET_FLAGS, string][]) {
+    const text = values[flag.slice(2)];
+    if (text === undefined) continue;
+    if (values['search-index'] !== true) throw new UsageError(`${flag} sets a budget of the search index: give --search-index too`);
+    budget[name] = parseSize(flag, String(text));
+  }
+  return budget;
 }
 
 /** The environment variable `mcp --http` takes its token from when no flag gives one. */
@@ -693,6 +751,11 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
     return usage((error as Error).message);
   }
 
+  // The note of a search index turned off (a budget passed) goes to stderr as it happens.
+  const notes: Promise<void>[] = [];
+  const tellIndexOff = (on: Platform): void => {
+    if (parsed.searchIndex) whenSearchIndexOff(on, (note) => notes.push(write(stderr, `toolhost: ${note}\n`)));
+  };
   let platform: Platform;
   let shared: RedisStateStore | undefined;
   try {
@@ -706,11 +769,12 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
         ...(parsed.stateDir === undefined ? {} : { stateDir: resolve(cwd, parsed.stateDir) }),
         ...(shared === undefined ? {} : { state: shared }),
         // `call` searches once: watching the tree for the next search would only cost.
-        ...(parsed.searchIndex ? { searchIndex: command === 'call' ? { watch: false } : true } : {}),
+        ...(parsed.searchIndex ? { searchIndex: searchIndexOption(parsed, command === 'call') } : {}),
       });
     // `call` runs one call and exits: its search keeps no file contents and starts no helper thread,
     // and keeps no directory listings unless a search index is to be built from them.
     platform = command === 'call' ? withSearchSourceDefaults({ cacheBytes: 0, helper: false, ...(parsed.searchIndex ? {} : { keepListings: false }) }, open) : open();
+    tellIndexOff(platform);
   } catch (error) {
     await shared?.close();
     return usage(`--root: ${(error as Error).message}`);
@@ -748,7 +812,8 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
     const openAt =
       parsed.root === undefined && parsed.state === undefined
         ? (root: string): OpenedRunner => {
-            const opened = createNodePlatform({ root, ...(parsed.stateDir === undefined ? {} : { stateDir: resolve(cwd, parsed.stateDir) }), ...(parsed.searchIndex ? { searchIndex: true } : {}) });
+            const opened = createNodePlatform({ root, ...(parsed.stateDir === undefined ? {} : { stateDir: resolve(cwd, parsed.stateDir) }), ...(parsed.searchIndex ? { searchIndex: searchIndexOption(parsed, false) } : {}) });
+            tellIndexOff(opened);
             return { host: runnerOn(opened), dispose: () => opened.dispose() };
           }
         : undefined;
@@ -769,6 +834,7 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
     stdout.off('error', onStdoutError);
     await platform.dispose();
     await shared?.close();
+    await Promise.all(notes);
   }
 }
 

@@ -19,7 +19,7 @@ import type {
 } from '../src/core/types.js';
 import { createNodeSearchSource } from './search-fs.js';
 import { attachSearchIndex } from './search-index-store.js';
-import { budgetOf } from '../src/search/index/budget.js';
+import { budgetOf, type BudgetNames } from '../src/search/index/budget.js';
 import { createConfinedNodeFs, type ConfinedNodeFsOptions } from './fs/confined.js';
 import { isInside } from './fs/path-checked.js';
 import { NodeBackgroundCommands, runShellCommand, type RunShellCommandOptions } from './run-command.js';
@@ -112,9 +112,12 @@ export interface NodePlatformOptions {
    * (`{ state: 'building' | 'ready' | 'off', note? }`) says which budget was passed and what to set.
    * On Linux the root's folders are watched (inotify) so that a repeated search of an unchanged tree
    * stats no file; `watch: false` leaves that out (a process that searches once: every listed file is
-   * then checked, as off Linux).
+   * then checked, as off Linux). `budgetNames`: what the host's users call the two budgets where they
+   * set them (a command line's flags, a settings file's keys), such as `{ maxIndexBytes:
+   * '--search-index-max-bytes', maxBuildBytes: '--search-index-max-build-bytes' }`: the note then
+   * names that setting and the bytes to give it instead of this option.
    */
-  searchIndex?: boolean | { cacheDir?: string; maxIndexBytes?: number; maxBuildBytes?: number; watch?: boolean };
+  searchIndex?: boolean | { cacheDir?: string; maxIndexBytes?: number; maxBuildBytes?: number; watch?: boolean; budgetNames?: BudgetNames };
 }
 
 /** A URL prefix of the network policy: the start of an absolute http(s) URL, such as `https://api.example.com/v1/`. */
@@ -139,6 +142,9 @@ const ENV_RULE: OptionRule = (value, name) => {
 
 /** A search index budget: a finite number of bytes above 0. */
 const INDEX_BYTES = rule('a finite number of bytes above 0 (such as 256 * 1024 * 1024)', (v) => typeof v === 'number' && Number.isFinite(v) && v > 0);
+
+/** `searchIndex.budgetNames`: the names of both budgets. */
+const BUDGET_NAMES = is.options({ maxIndexBytes: is.required(is.nonEmptyString), maxBuildBytes: is.required(is.nonEmptyString) }, '{ maxIndexBytes, maxBuildBytes } (the names of the two budgets)');
 
 /** The checks of {@link NodePlatformOptions}. */
 const NODE_PLATFORM_RULES: OptionRules = {
@@ -169,7 +175,11 @@ const NODE_PLATFORM_RULES: OptionRules = {
   }),
   fetch: is.function,
   fileLocks: is.anyOf('true, false or { dir?, staleMs? }', is.boolean, is.options({ dir: is.path, staleMs: is.positiveMs })),
-  searchIndex: is.anyOf('true, false or { cacheDir?, maxIndexBytes?, maxBuildBytes?, watch? }', is.boolean, is.options({ cacheDir: is.path, maxIndexBytes: INDEX_BYTES, maxBuildBytes: INDEX_BYTES, watch: is.boolean })),
+  searchIndex: is.anyOf(
+    'true, false or { cacheDir?, maxIndexBytes?, maxBuildBytes?, watch?, budgetNames? }',
+    is.boolean,
+    is.options({ cacheDir: is.path, maxIndexBytes: INDEX_BYTES, maxBuildBytes: INDEX_BYTES, watch: is.boolean, budgetNames: BUDGET_NAMES }),
+  ),
 };
 
 /** What a call on a disposed platform answers (`unavailable`). */
@@ -373,7 +383,7 @@ export function createNodePlatform(options: NodePlatformOptions = {}): Platform 
   const index = indexOption
     ? attachSearchIndex(platform, {
         ...(indexOption.cacheDir === undefined ? {} : { cacheDir: indexOption.cacheDir }),
-        budget: budgetOf(indexOption, 'createNodePlatform'),
+        budget: budgetOf(indexOption, 'createNodePlatform', undefined, indexOption.budgetNames),
         ...(options.confinement === undefined ? {} : { confinement: options.confinement }),
         ...(indexOption.watch === undefined ? {} : { watch: indexOption.watch }),
       })

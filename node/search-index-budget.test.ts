@@ -153,6 +153,17 @@ describe('createNodePlatform({ searchIndex }) budgets', () => {
     }
   }, 240_000);
 
+  it('budgetNames: both names, non-empty strings, else a TypeError naming the option', () => {
+    for (const [bad, message] of [
+      [{ maxIndexBytes: '--a' }, /^createNodePlatform: searchIndex\.budgetNames\.maxBuildBytes must be a non-empty string, not undefined/],
+      [{ maxIndexBytes: '', maxBuildBytes: '--b' }, /^createNodePlatform: searchIndex\.budgetNames\.maxIndexBytes must be a non-empty string/],
+      [{ maxIndexBytes: '--a', maxBuildBytes: '--b', other: 'x' }, /searchIndex\.budgetNames\.other/],
+      ['--a', /^createNodePlatform: searchIndex\.budgetNames must be \{ maxIndexBytes, maxBuildBytes \}/],
+    ] as const) {
+      expect(() => platforms.createNodePlatform({ root, searchIndex: { budgetNames: bad } as never })).toThrow(message);
+    }
+  });
+
   it('a negative, zero, non-finite or non-numeric budget is a TypeError naming the option', () => {
     for (const bad of [-1, 0, Number.NaN, Number.POSITIVE_INFINITY, '1000000', null]) {
       for (const name of ['maxIndexBytes', 'maxBuildBytes']) {

@@ -124,7 +124,7 @@ export function attachStoredSearchIndex(
     return { from: 'built', ...rejected, ...(options.buildElsewhere ? { offThread: false } : {}) };
   })().catch((error: unknown): SearchIndexReady => {
     if (error instanceof IndexOverBudget) {
-      const note = budgetNote(error.passed);
+      const note = budgetNote(error.passed, budget.names);
       setSearchIndexStatus(platform, { state: 'off', note });
       return { off: note };
     }

@@ -9,7 +9,7 @@ import type { Platform } from '../../core/types.js';
 import { attachStoredSearchIndex, type SearchIndexStorage } from './attach.js';
 import { budgetNote, budgetOf, DEFAULT_MAX_BUILD_BYTES, DEFAULT_MAX_INDEX_BYTES, IndexOverBudget } from './budget.js';
 import { serializeIndex } from './format.js';
-import { buildWorkspaceIndex, searchIndexIdle, searchIndexOf } from './workspace.js';
+import { buildWorkspaceIndex, searchIndexIdle, searchIndexOf, whenSearchIndexOff } from './workspace.js';
 
 const FILES: Record<string, string> = {};
 for (let i = 0; i < 200; i += 1) FILES[`d${i % 5}/f${i}.ts`] = `export const value${i} = ${i};\n// note ${i * 7919}\n`.repeat(8);
@@ -117,6 +117,46 @@ describe('search index budgets', () => {
     expect(budgetNote({ budget: 'maxBuildBytes', limit: 2048, reached: 4096 })).toBe(
       'search index off, searches scan every file: its build memory reached 4.0 KiB after updates, 2.0 KiB over searchIndex.maxBuildBytes (2.0 KiB); set searchIndex: { maxBuildBytes: 1 * 1024 * 1024 } or more to index this workspace',
     );
+  });
+
+  it("with the host's names for the budgets (a command line's flags), the note names them and the bytes to give", () => {
+    const names = { maxIndexBytes: '--index-max', maxBuildBytes: '--build-max' };
+    expect(budgetNote({ budget: 'maxIndexBytes', limit: 1024 * 1024, reached: 1.5 * 1024 * 1024, done: 100, total: 400 }, names)).toBe(
+      'search index off, searches scan every file: its index size reached 1.5 MiB after 100 of 400 files, 512.0 KiB over --index-max (1.0 MiB); set --index-max to 8 MiB (8388608 bytes) or more to index this workspace',
+    );
+    expect(budgetNote({ budget: 'maxBuildBytes', limit: 2048, reached: 4096 }, names)).toBe(
+      'search index off, searches scan every file: its build memory reached 4.0 KiB after updates, 2.0 KiB over --build-max (2.0 KiB); set --build-max to 1 MiB (1048576 bytes) or more to index this workspace',
+    );
+    expect(budgetOf(true, 'f', undefined, names)).toEqual({ maxIndexBytes: DEFAULT_MAX_INDEX_BYTES, maxBuildBytes: DEFAULT_MAX_BUILD_BYTES, names });
+    expect(budgetOf({ maxIndexBytes: 1000 }, 'f', undefined, names)).toEqual({ maxIndexBytes: 1000, maxBuildBytes: DEFAULT_MAX_BUILD_BYTES, names });
+  });
+
+  it("a budget with the host's names: the build past it and the index dropped past it say so in those names, and whenSearchIndexOff hears each note", async () => {
+    const names = { maxIndexBytes: '--index-max', maxBuildBytes: '--build-max' };
+    const { platform } = countedWorkspace();
+    const heard: string[] = [];
+    whenSearchIndexOff(platform, (note) => heard.push(note));
+    const attached = attachStoredSearchIndex(platform, memoryStorage(), { budget: { maxIndexBytes: 4096, maxBuildBytes: DEFAULT_MAX_BUILD_BYTES, names } });
+    expect(await attached.ready).toHaveProperty('off');
+    const note = platform.capabilities.searchIndex?.note;
+    expect(note).toMatch(/ over --index-max \(4\.0 KiB\); set --index-max to \d+ MiB \(\d+ bytes\) or more to index this workspace$/);
+    expect(heard).toEqual([note]);
+    await attached.close();
+
+    const other = countedWorkspace().platform;
+    const built = await buildWorkspaceIndex(other);
+    const grown: string[] = [];
+    whenSearchIndexOff(other, (note) => grown.push(note));
+    const kept = attachStoredSearchIndex(other, memoryStorage(), { budget: { maxIndexBytes: built.bytes + 2000, maxBuildBytes: DEFAULT_MAX_BUILD_BYTES, names } });
+    expect(await kept.ready).toEqual({ from: 'built' });
+    let text = '';
+    for (let i = 0; i < 3000; i += 1) text += `${(i * 2654435761).toString(36)} zebraCrossing${i}\n`;
+    await new ToolRunner({ platform: other, tools: BuiltinTools.all() }).execute('create_file', { file_path: '/ws/d2/big.ts', content: text });
+    await searchIndexIdle(other);
+    expect(searchIndexOf(other)).toBeUndefined();
+    expect(other.capabilities.searchIndex?.note).toMatch(/its index size reached [\d.]+ KiB after updates, [\d.]+ KiB over --index-max \([\d.]+ KiB\); set --index-max to \d+ MiB/);
+    expect(grown).toEqual([other.capabilities.searchIndex?.note]);
+    await kept.close();
   });
 
   it('attached over its budget: no index, nothing saved, searches equal a scan, capabilities.searchIndex off with the note', async () => {

@@ -22,14 +22,27 @@ export const DEFAULT_MAX_INDEX_BYTES = 256 * 1024 * 1024;
  */
 export const DEFAULT_MAX_BUILD_BYTES = 448 * 1024 * 1024;
 
-/** The bounds of one workspace's index (see {@link DEFAULT_MAX_INDEX_BYTES}, {@link DEFAULT_MAX_BUILD_BYTES}). */
+/**
+ * The bounds of one workspace's index (see {@link DEFAULT_MAX_INDEX_BYTES}, {@link DEFAULT_MAX_BUILD_BYTES}),
+ * and what the host's users call them where they set them (see {@link BudgetNames}; absent: the
+ * platform options `searchIndex.maxIndexBytes` / `searchIndex.maxBuildBytes`).
+ */
 export interface SearchIndexBudget {
   maxIndexBytes: number;
   maxBuildBytes: number;
+  names?: BudgetNames;
 }
 
 /** Which bound was passed: the option that raises it. */
-export type BudgetName = keyof SearchIndexBudget;
+export type BudgetName = 'maxIndexBytes' | 'maxBuildBytes';
+
+/**
+ * What a host's users call the two bounds where they set them, such as a command line's flags
+ * (`{ maxIndexBytes: '--search-index-max-bytes', maxBuildBytes: '--search-index-max-build-bytes' }`):
+ * the note of a budget passed then names that setting and the bytes to give it, instead of the
+ * platform option.
+ */
+export type BudgetNames = Readonly<Record<BudgetName, string>>;
 
 /** The default budget. */
 export function defaultBudget(): SearchIndexBudget {
@@ -40,10 +53,11 @@ export function defaultBudget(): SearchIndexBudget {
  * The budget of `option` (`searchIndex` as the host gave it: `true` or an object with optional
  * `maxIndexBytes` / `maxBuildBytes`), defaults for what it leaves out. A value that is not a finite
  * number above zero is the host's mistake: a TypeError naming the option (`who`: the factory; `path`:
- * what the bound is reached by in its call, `searchIndex.` for a platform option).
+ * what the bound is reached by in its call, `searchIndex.` for a platform option). `names`: what the
+ * host's users call the bounds (see {@link BudgetNames}), for the note of a budget passed.
  */
-export function budgetOf(option: unknown, who: string, path = 'searchIndex.'): SearchIndexBudget {
-  const budget = defaultBudget();
+export function budgetOf(option: unknown, who: string, path = 'searchIndex.', names?: BudgetNames): SearchIndexBudget {
+  const budget: SearchIndexBudget = { ...defaultBudget(), ...(names ? { names: { maxIndexBytes: names.maxIndexBytes, maxBuildBytes: names.maxBuildBytes } } : {}) };
   if (typeof option !== 'object' || option === null) return budget;
   for (const name of ['maxIndexBytes', 'maxBuildBytes'] as const) {
     const value = (option as Record<string, unknown>)[name];
@@ -88,9 +102,10 @@ export class IndexOverBudget extends Error {
 /**
  * The note `capabilities.searchIndex` carries once a budget was passed: which one, by how much, and
  * what to set to raise it (the projection of a stopped build scales what it counted by the files it
- * had left).
+ * had left): the platform option, or with `names` (the budget's {@link SearchIndexBudget.names}) the
+ * host's own setting and the bytes to give it.
  */
-export function budgetNote(passed: BudgetPassed): string {
+export function budgetNote(passed: BudgetPassed, names?: BudgetNames): string {
   const what = passed.budget === 'maxIndexBytes' ? 'index size' : 'build memory';
   const { done, total } = passed;
   let where = 'after updates';
@@ -100,9 +115,11 @@ export function budgetNote(passed: BudgetPassed): string {
     if (done > 0 && done < total) need = (passed.reached * total) / done;
   }
   const over = passed.reached - passed.limit;
-  return (
-    `search index off, searches scan every file: its ${what} reached ${formatBytes(passed.reached)} ${where}, ` +
-    `${formatBytes(over)} over searchIndex.${passed.budget} (${formatBytes(passed.limit)}); ` +
-    `set searchIndex: { ${passed.budget}: ${Math.ceil((need * 1.25) / (1024 * 1024))} * 1024 * 1024 } or more to index this workspace`
-  );
+  const mib = Math.ceil((need * 1.25) / (1024 * 1024));
+  const head = `search index off, searches scan every file: its ${what} reached ${formatBytes(passed.reached)} ${where}, ${formatBytes(over)} over `;
+  if (names) {
+    const name = names[passed.budget];
+    return `${head}${name} (${formatBytes(passed.limit)}); set ${name} to ${mib} MiB (${mib * 1024 * 1024} bytes) or more to index this workspace`;
+  }
+  return `${head}searchIndex.${passed.budget} (${formatBytes(passed.limit)}); set searchIndex: { ${passed.budget}: ${mib} * 1024 * 1024 } or more to index this workspace`;
 }

@@ -187,9 +187,29 @@ export function limitSearchIndex(platform: Platform, budget: SearchIndexBudget):
   budgets.set(platform, budget);
 }
 
+// Per platform, what is told each time its index turns off (see whenSearchIndexOff).
+const offListeners = new WeakMap<Platform, (note: string) => void>();
+
 /** Records `platform`'s index state while it has none in use (`building`, or `off` with why). */
 export function setSearchIndexStatus(platform: Platform, status: SearchIndexStatus): void {
   statuses.set(platform, status);
+  const listener = offListeners.get(platform);
+  if (!listener || status.state !== 'off' || status.note === undefined) return;
+  try {
+    listener(status.note);
+  } catch {
+    // The host's listener: its failure is not the index's.
+  }
+}
+
+/**
+ * Calls `listener` with the note of `capabilities.searchIndex` each time `platform`'s index turns
+ * off from now on (its build passed its budget or failed, or it outgrew its size through updates and
+ * was dropped), so a host can tell its user at once; one listener per platform, undefined removes it.
+ */
+export function whenSearchIndexOff(platform: Platform, listener: ((note: string) => void) | undefined): void {
+  if (listener) offListeners.set(platform, listener);
+  else offListeners.delete(platform);
 }
 
 /** `platform`'s index state: `ready` while one is in use, else what was recorded (undefined: no index attached). */
@@ -206,7 +226,7 @@ function dropOverBudget(platform: Platform, index: SearchIndex): boolean {
   const bytes = index.bytes;
   if (bytes <= budget.maxIndexBytes) return false;
   holdSearchIndex(platform, undefined);
-  statuses.set(platform, { state: 'off', note: budgetNote({ budget: 'maxIndexBytes', limit: budget.maxIndexBytes, reached: bytes }) });
+  setSearchIndexStatus(platform, { state: 'off', note: budgetNote({ budget: 'maxIndexBytes', limit: budget.maxIndexBytes, reached: bytes }, budget.names) });
   return true;
 }
 
