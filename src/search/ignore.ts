@@ -51,11 +51,6 @@ export function compileIgnoreLevel(ignore: IgnoreFactory, dir: string, lines: re
 }
 
 /**
- * The `.gitignore` of `dir` as rules, and what of it was left out: only its first
- * {@link MAX_IGNORE_FILE_BYTES} are read (with the port's `readRange` where it has one, so a file of
- * any size costs a MiB), cut at their last line break so no rule or character is split.
- */
-/**
  * The first bytes of the `.gitignore` at `path` (up to {@link MAX_IGNORE_FILE_BYTES} + 1) and the
  * file's size when over that; undefined when it cannot be read. A path longer than the filesystem
  * takes (`ENAMETOOLONG`: a folder deep in the tree) is read through the search source, which reaches
@@ -104,6 +99,11 @@ export async function readIgnoreFiles(
   return { levels, dropped };
 }
 
+/**
+ * The ignore file `name` of `dir` as rules, and what of it was left out: only its first
+ * {@link MAX_IGNORE_FILE_BYTES} are read (with the port's `readRange` where it has one, so a file of
+ * any size costs a MiB), cut at their last line break so no rule or character is split.
+ */
 async function readIgnoreFile(fs: FsPromises, dir: string, name: string, signal: AbortSignal | undefined, source?: SearchSource): Promise<{ level?: IgnoreLevel; dropped?: DroppedIgnoreRules }> {
   const path = dir === '/' ? `/${name}` : `${dir}/${name}`;
   const read = await readIgnoreBytes(fs, path, source);
@@ -161,10 +161,6 @@ export function boundIgnoreRules(text: string): { rules: string[]; pastCap: numb
   return { rules, pastCap, globstars, tooLong };
 }
 
-/**
- * Git precedence: the deepest `.gitignore` with a rule for the path decides (a nested `!keep.log`
- * re-includes what the root file ignores).
- */
 /**
  * The rules of a `.gitignore` file's first bytes (read up to {@link MAX_IGNORE_FILE_BYTES} + 1: past the
  * cap only its whole lines before it count), bounded as the walk applies them (see

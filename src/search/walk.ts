@@ -210,8 +210,8 @@ function pathsFrom(stack: readonly PendingDir[], from: number): string[] {
  * Only regular files are listed: FIFOs, sockets and devices are skipped, and so are the temporary
  * files of atomic writes (`isTemporaryFileName`) a crash may have left.
  * A subdirectory that cannot be listed (a path too long, unreadable, removed or replaced while the walk
- * runs: see {@link SkipKind}) is skipped and counted in `skipped` (and under `signal`, see
- * {@link skippedUnder}); it never fails the walk. Checks `signal` between directories and gives the
+ * runs: see `SkipKind` in walk-report.ts) is skipped and counted in `skipped` (and under `signal`, see
+ * `countSkippedUnder` in walk-report.ts); it never fails the walk. Checks `signal` between directories and gives the
  * event loop a turn every {@link YIELD_INTERVAL_MS} ms so a deadline can fire.
  * Errors: the signal's `timeout`/`cancelled`; `not_found`/`not_a_directory` when `dir` cannot be read.
  */
