@@ -1,7 +1,7 @@
 // `toolhost mcp` on stdio without --root takes the MCP client's root as its workspace, as the reference
 // filesystem server does; --root, a client without roots, or roots that name no directory keep the
 // workspace where it was. Real CLI processes and the real MCP SDK client.
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -9,6 +9,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { firstDirectoryRoot } from './client-roots.js';
+import { searchIndexFile } from './search-index-store.js';
 
 const BIN = join(import.meta.dirname, '..', 'bin', 'toolhost.mjs');
 
@@ -25,8 +26,8 @@ interface Session {
 }
 
 /** Starts `toolhost mcp ...args` in `cwd` and connects a client that offers `roots` (or no roots capability at all). */
-async function connect(cwd: string, args: string[], roots: { uri: string; name?: string }[] | undefined): Promise<Session> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...args], cwd, stderr: 'pipe' });
+async function connect(cwd: string, args: string[], roots: { uri: string; name?: string }[] | undefined, env: Record<string, string> = {}): Promise<Session> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...args], cwd, stderr: 'pipe', env: { ...(process.env as Record<string, string>), ...env } });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const client = new Client({ name: 'roots-test', version: '1.0.0' }, { capabilities: roots === undefined ? {} : { roots: { listChanged: true } } });
@@ -83,10 +84,27 @@ describe.concurrent('toolhost mcp on stdio: the workspace is the client root whe
     expect(await session.view('where.txt')).toContain('the client root');
   }, 120_000);
 
-  it('stays in the current directory for a client without the roots capability', async () => {
+  it('stays in the current directory for a client without the roots capability, and says so on stderr', async () => {
     const session = await connect(cwd, [], undefined);
     open.push(session.client);
     expect(await session.view('where.txt')).toContain('the current directory');
+    const note = `the client offers no roots; the workspace is the current directory ${cwd}`;
+    expect(await session.stderrWith(note)).toContain(note);
+  }, 120_000);
+
+  it('with --search-index, indexes the workspace chosen only: the directory it was started in is not walked for an index', async () => {
+    const cache = join(base, 'index-cache');
+    const dir = join(cache, 'toolhost', 'search-index');
+    const session = await connect(cwd, ['--search-index'], [{ uri: pathToFileURL(project).href }], { XDG_CACHE_HOME: cache });
+    const found = await session.client.callTool({ name: 'grep_search', arguments: { pattern: 'client root', output_mode: 'count' } });
+    expect(JSON.stringify(found.structuredContent ?? found.content)).toContain('where.txt');
+    // Closing ends the server, which saves the indexes it has.
+    await session.client.close();
+    const end = Date.now() + 30_000;
+    while (!existsSync(searchIndexFile(project, dir)) && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(existsSync(searchIndexFile(project, dir))).toBe(true);
+    expect(existsSync(searchIndexFile(cwd, dir))).toBe(false);
+    expect(readdirSync(dir).filter((name) => !name.startsWith('.'))).toHaveLength(1);
   }, 120_000);
 
   it('stays in the current directory, with a note, when no root names a directory', async () => {

@@ -44,6 +44,17 @@ describe('toolhost call --search-index', () => {
     writeFileSync(join(root, 'd0/new.txt'), 'quokka again\n');
     expect(call(args, ['--search-index'])).toMatchObject({ result: { total_matches: 31, total_files: 4 } });
   }, 60_000);
+
+  it('keeps no index for `tools`, which runs no tool', () => {
+    const other = join(base, 'tools-only');
+    mkdirSync(other, { recursive: true });
+    for (let i = 0; i < 20; i += 1) writeFileSync(join(other, `f${i}.txt`), `line ${i}\n`);
+    const run = spawnSync(process.execPath, [BIN, 'tools', '--root', other, '--search-index'], { encoding: 'utf8', env: { ...process.env, XDG_CACHE_HOME: cache } });
+    expect(run.status).toBe(0);
+    expect(run.stderr).toBe('');
+    expect((JSON.parse(run.stdout) as { name: string }[]).map((tool) => tool.name)).toContain('grep_search');
+    expect(existsSync(searchIndexFile(other, join(cache, 'toolhost', 'search-index')))).toBe(false);
+  }, 60_000);
 });
 
 // --search-index-max-bytes / --search-index-max-build-bytes: the index's two budgets from the command
@@ -87,7 +98,7 @@ describe('toolhost --search-index-max-bytes / --search-index-max-build-bytes', (
     [['--search-index', '--search-index-max-bytes', '1.5G'], /--search-index-max-bytes takes a size above 0: .*, got "1\.5G"/],
     [['--search-index', '--search-index-max-bytes', '12T'], /--search-index-max-bytes takes a size above 0: .*, got "12T"/],
     [['--search-index', '--search-index-max-bytes=-5'], /--search-index-max-bytes takes a size above 0: .*, got "-5"/],
-    [['--search-index', '--search-index-max-bytes', '99999999999G'], /--search-index-max-bytes takes a size above 0: .*, got "99999999999G"/],
+    [['--search-index', '--search-index-max-bytes', '99999999999G'], /--search-index-max-bytes takes a size at most 9007199254740991 bytes \(8 PiB\): .*, got "99999999999G"/],
     [['--search-index', '--search-index-max-build-bytes', '1 G'], /--search-index-max-build-bytes takes a size above 0: .*, got "1 G"/],
     [['--search-index-max-bytes', '1G'], /^toolhost: --search-index-max-bytes sets a budget of the search index: give --search-index too\n$/],
     [['--search-index-max-build-bytes', '1G'], /^toolhost: --search-index-max-build-bytes sets a budget of the search index: give --search-index too\n$/],

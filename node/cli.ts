@@ -105,7 +105,8 @@ Options:
                     alone, in an array or in an object, as named or default exports, in
                     export-name order; repeatable. A tool with a built-in's name replaces it.
   --read-only       Only read-only tools may run; others end with the code permission_denied.
-  --search-index    Keep a search index of the root (under ~/.cache/toolhost/search-index): read
+  --search-index    Keep a search index of the root (under $XDG_CACHE_HOME/toolhost/search-index,
+                    by default ~/.cache/toolhost/search-index): read
                     when saved (searches wait for it), else built in the background and saved on
                     exit; grep_search and search_dir then skip files it rules out, with the same
                     answers. An index that would pass one of its two budgets is not kept (searches
@@ -308,7 +309,8 @@ function parseSize(flag: string, text: string): number {
   const match = /^(\d+)(?:([kmg])(?:ib)?)?$/i.exec(text);
   const bytes = match ? Number(match[1]) * (SIZE_UNITS[(match[2] ?? '').toLowerCase()] as number) : NaN;
   if (!Number.isSafeInteger(bytes) || bytes <= 0) {
-    throw new UsageError(`${flag} takes a size above 0: a whole number of bytes, or one with a K, M or G suffix (powers of 1024) such as 512M or 1G, got "${text.slice(0, 200)}"`);
+    const what = match && bytes > 0 ? `at most ${Number.MAX_SAFE_INTEGER} bytes (8 PiB)` : 'above 0';
+    throw new UsageError(`${flag} takes a size ${what}: a whole number of bytes, or one with a K, M or G suffix (powers of 1024) such as 512M or 1G, got "${text.slice(0, 200)}"`);
   }
   return bytes;
 }
@@ -483,7 +485,7 @@ async function loadTools(modules: readonly string[], cwd: string): Promise<AnyTo
     try {
       exported = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
     } catch (error) {
-      throw new UsageError(`--tools ${module}: cannot load ${path} (${(error as Error).message}); give an ES module (.js/.mjs) that exports tools`);
+      throw new UsageError(`--tools ${module}: cannot load ${path} (${(error as Error).message}); give an ES module that exports tools (.mjs, or .js in a package whose package.json says "type": "module")`);
     }
     const found = toolsOf(module, exported);
     if (found.length === 0) {
@@ -629,7 +631,10 @@ async function commandMcp(ctx: CommandContext): Promise<number> {
   // transport is toolhost's: linear framing, and an over-long line is answered, not fatal.
   const transport = new mcp.LineStdioServerTransport(input, output, { maxLineBytes: parsed.maxLineBytes });
   // Without --root the workspace is the client's root when it offers one (the current directory else).
-  const rooted = ctx.openAt ? new ClientRootsHost(runner, ctx.openAt, (line) => void write(ctx.stderr, `toolhost: ${line}\n`)) : undefined;
+  // With --search-index, the current directory's runner (which lists the tools) keeps no index: the
+  // workspace chosen, wherever it is, is opened with one.
+  const here = { dir: resolve(ctx.io.cwd ?? process.cwd()), open: parsed.searchIndex };
+  const rooted = ctx.openAt ? new ClientRootsHost(runner, ctx.openAt, (line) => void write(ctx.stderr, `toolhost: ${line}\n`), here) : undefined;
   const handle = mcp.serveStdio(async () => (rooted ? rooted.attach(await mcp.createMcpServer(rooted, serverOptions)) : mcp.createMcpServer(runner, serverOptions)), { transport });
   try {
     await Promise.race([closed, transport.closed, aborted(ctx.interrupt), aborted(ctx.outputClosed)]);
@@ -763,17 +768,20 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
     // The workspace names the Redis keys: processes serving the same directory share its conversations.
     // Loaded only for --state (its module hashes its scripts when it loads, which loads node:crypto).
     if (parsed.state !== undefined) shared = (await import('./redis-state-store.js')).createRedisStateStore({ url: parsed.state, workspace: realRoot(root) });
+    // No index where no search can run here: `tools` runs no tool, and `mcp` on stdio without --root
+    // (or --state) serves the workspace it chooses at the client's roots, opened with its own index.
+    const indexHere = parsed.searchIndex && command !== 'tools' && !(command === 'mcp' && parsed.http === undefined && parsed.root === undefined && parsed.state === undefined);
     const open = (): Platform =>
       createNodePlatform({
         root,
         ...(parsed.stateDir === undefined ? {} : { stateDir: resolve(cwd, parsed.stateDir) }),
         ...(shared === undefined ? {} : { state: shared }),
         // `call` searches once: watching the tree for the next search would only cost.
-        ...(parsed.searchIndex ? { searchIndex: searchIndexOption(parsed, command === 'call') } : {}),
+        ...(indexHere ? { searchIndex: searchIndexOption(parsed, command === 'call') } : {}),
       });
     // `call` runs one call and exits: its search keeps no file contents and starts no helper thread,
     // and keeps no directory listings unless a search index is to be built from them.
-    platform = command === 'call' ? withSearchSourceDefaults({ cacheBytes: 0, helper: false, ...(parsed.searchIndex ? {} : { keepListings: false }) }, open) : open();
+    platform = command === 'call' ? withSearchSourceDefaults({ cacheBytes: 0, helper: false, ...(indexHere ? {} : { keepListings: false }) }, open) : open();
     tellIndexOff(platform);
   } catch (error) {
     await shared?.close();

@@ -46,13 +46,21 @@ export class ClientRootsHost implements ToolHost, JournalHost {
   readonly #fallback: ToolHost;
   readonly #open: (root: string) => OpenedRunner;
   readonly #note: (line: string) => void;
+  readonly #here: { dir: string; open: boolean };
   #choice: Promise<ToolHost> | undefined;
   #opened: OpenedRunner | undefined;
 
-  constructor(fallback: ToolHost, open: (root: string) => OpenedRunner, note: (line: string) => void) {
+  /**
+   * `fallback` serves the current directory `here.dir` (and lists the tools); with `here.open`, a choice
+   * that settles on the current directory opens a runner there with `open` instead, so that the fallback
+   * need not keep what only a chosen workspace should (the CLI's search index: a workspace not chosen is
+   * never walked). `note` takes the lines that say which workspace was chosen.
+   */
+  constructor(fallback: ToolHost, open: (root: string) => OpenedRunner, note: (line: string) => void, here: { dir: string; open?: boolean }) {
     this.#fallback = fallback;
     this.#open = open;
     this.#note = note;
+    this.#here = { dir: here.dir, open: here.open === true };
   }
 
   /** Wires the choice to `server`'s initialization; returns `server`. One server (connection) per host. */
@@ -105,12 +113,22 @@ export class ClientRootsHost implements ToolHost, JournalHost {
 
   /** The chosen workspace; a call before any initialization (a client of an era without `initialize`) settles on the fallback. */
   #workspace(): Promise<ToolHost> {
-    this.#choice ??= Promise.resolve(this.#fallback);
+    this.#choice ??= Promise.resolve(this.#stayHere());
     return this.#choice;
   }
 
+  /** The current directory's host, once the choice settles there (opened then, with `here.open`). */
+  #stayHere(): ToolHost {
+    if (!this.#here.open) return this.#fallback;
+    this.#opened = this.#open(this.#here.dir);
+    return this.#opened.host;
+  }
+
   async #choose(server: McpServer): Promise<ToolHost> {
-    if (!server.server.getClientCapabilities()?.roots) return this.#fallback;
+    if (!server.server.getClientCapabilities()?.roots) {
+      this.#note(`the client offers no roots; the workspace is the current directory ${this.#here.dir}`);
+      return this.#stayHere();
+    }
     let root: string | undefined;
     try {
       const { roots } = await server.server.listRoots(undefined, { timeout: ROOTS_LIST_TIMEOUT_MS });
@@ -119,12 +137,12 @@ export class ClientRootsHost implements ToolHost, JournalHost {
     } catch (error) {
       this.#note(`the client did not list its roots (${(error as Error).message}); the workspace stays the current directory`);
     }
-    if (root === undefined) return this.#fallback;
+    if (root === undefined) return this.#stayHere();
     try {
       this.#opened = this.#open(root);
     } catch (error) {
       this.#note(`cannot open the client's root ${root} (${(error as Error).message}); the workspace stays the current directory`);
-      return this.#fallback;
+      return this.#stayHere();
     }
     this.#note(`the workspace is the client's root ${root}`);
     return this.#opened.host;
