@@ -18,7 +18,8 @@
  * - 2: usage error: unknown command or option, missing tool name, arguments that are not a JSON object,
  *   a bad `--timeout` or search index budget (or one without `--search-index`), a `--root` that is
  *   not an existing directory. The message goes to stderr.
- * - 130: interrupted by SIGINT/SIGTERM; calls in flight end as `cancelled` and are still printed.
+ * - 130: `call` or `run` interrupted by SIGINT/SIGTERM; calls in flight end as `cancelled` and are
+ *   still printed. `mcp` (a server) ends with 0 when a signal stops it.
  *
  * Built with `createNodePlatform({ root, stateDir })`, `BuiltinTools.all()` and the tools of `--tools`
  * modules; `web_search` / `google_search` reach the runner's search fallback. `mcp` loads the MCP SDK
@@ -156,7 +157,8 @@ Exit codes:
        without --search-index, --root not an existing directory, a --tools module that cannot
        be loaded or exports no tools, an unreadable or empty --token-file, --http on a
        non-loopback HOST without a token); message on stderr
-  130  interrupted (SIGINT/SIGTERM); calls in flight end as cancelled
+  130  call or run interrupted (SIGINT/SIGTERM); calls in flight end as cancelled (mcp, a
+       server, ends with 0 when a signal stops it)
 
 Examples:
   toolhost call view_file '{"file_path":"README.md","end_line":20}'
