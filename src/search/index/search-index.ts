@@ -4,7 +4,7 @@
 import type { SearchFileStat } from '../../core/search-port.js';
 import type { TrigramPlan } from './plan.js';
 import { RACY_MS } from '../../fs/racy-clock.js';
-import { IndexOverBudget, type SearchIndexBudget } from './budget.js';
+import { enoughDone, IndexOverBudget, type SearchIndexBudget } from './budget.js';
 import { fileTrigrams, forEachId, mergePostings, PostingBuilder, putVarint, trigramBitmap, type FrozenPostings } from './postings.js';
 
 /**
@@ -437,6 +437,8 @@ export class SearchIndexBuilder {
   #pathChars = 0;
   readonly #budget: SearchIndexBudget | undefined;
   readonly #total: number | undefined;
+  /** What the builder held before its first file (the "seen" map, the key tables' first pages). */
+  readonly #emptyBytes: number;
 
   /**
    * `budget`: the bounds the build keeps to (none when absent): {@link add} and {@link holding}
@@ -450,6 +452,7 @@ export class SearchIndexBuilder {
     this.#alongside = options.alongside;
     this.#budget = options.budget;
     this.#total = options.total;
+    this.#emptyBytes = this.buildBytes;
   }
 
   /** About the bytes the index built so far would take (see {@link SearchIndex.bytes}). */
@@ -483,8 +486,32 @@ export class SearchIndexBuilder {
       index += others.index;
       build += others.build;
     }
-    if (index > budget.maxIndexBytes) throw new IndexOverBudget({ budget: 'maxIndexBytes', limit: budget.maxIndexBytes, reached: index, ...counts });
-    if (build > budget.maxBuildBytes) throw new IndexOverBudget({ budget: 'maxBuildBytes', limit: budget.maxBuildBytes, reached: build, ...counts });
+    const done = this.#paths.length;
+    const total = this.#total;
+    // Projected only once enough was done (see enoughDone): else the note gives what it reached.
+    const scale = total !== undefined && done < total && enoughDone(done, total) ? total / done : undefined;
+    if (index > budget.maxIndexBytes) {
+      const projected = scale === undefined ? {} : { projected: Math.max(index, 64 + (index - 64) * scale) };
+      throw new IndexOverBudget({ budget: 'maxIndexBytes', limit: budget.maxIndexBytes, reached: index, ...counts, ...projected });
+    }
+    if (build > budget.maxBuildBytes) {
+      const projected = scale === undefined ? {} : { projected: this.#projectBuild(build, reading, scale) };
+      throw new IndexOverBudget({ budget: 'maxBuildBytes', limit: budget.maxBuildBytes, reached: build, ...counts, ...projected });
+    }
+  }
+
+  /**
+   * What the whole build would hold, from `build` bytes counted (`reading` of them files being read)
+   * with 1/`scale` of its files done: a fixed part (the empty builder, the pending buffers, which grow
+   * once to a batch at most, and the reads), counted once per part built alongside, plus the rest
+   * scaled by the files left. Never below `build`.
+   */
+  #projectBuild(build: number, reading: number, scale: number): number {
+    const parts = this.#alongside ? 2 : 1;
+    const postings = this.#postings;
+    const fixedNow = parts * (this.#emptyBytes + postings.pendingBytes) + reading;
+    const fixedEnd = parts * (this.#emptyBytes + postings.pendingBytesAfter(postings.pairsAdded * scale)) + reading;
+    return Math.max(build, fixedEnd + Math.max(0, build - fixedNow) * scale);
   }
 
   /** Adds one file (paths must be distinct: a TypeError otherwise). */
