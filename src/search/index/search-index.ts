@@ -437,6 +437,13 @@ export class SearchIndexBuilder {
   #pathChars = 0;
   readonly #budget: SearchIndexBudget | undefined;
   readonly #total: number | undefined;
+  /**
+   * One bit per trigram key met in any file so far, and how many: the keys of the pairs still pending
+   * in the posting builder count in {@link indexBytes} too, so its count is not short of the saved
+   * size by them (a part built alongside counts the posting builder's, its keys being shared).
+   */
+  readonly #keyBits = new Uint32Array((1 << 24) >>> 5);
+  #keys = 0;
   /** What the builder held before its first file (the "seen" map, the key tables' first pages). */
   readonly #emptyBytes: number;
 
@@ -457,7 +464,8 @@ export class SearchIndexBuilder {
 
   /** About the bytes the index built so far would take (see {@link SearchIndex.bytes}). */
   get indexBytes(): number {
-    return indexBytesOf(this.#paths.length, this.#pathChars, this.#postings.keyCount, this.#postings.dataBytes);
+    const keys = this.#alongside ? this.#postings.keyCount : Math.max(this.#keys, this.#postings.keyCount);
+    return indexBytesOf(this.#paths.length, this.#pathChars, keys, this.#postings.dataBytes);
   }
 
   /**
@@ -466,7 +474,7 @@ export class SearchIndexBuilder {
    */
   get buildBytes(): number {
     const postings = this.#postings;
-    return postings.memoryBytes + postings.dataBytes + postings.keyCount * 8 + this.#pathChars * 2 + this.#paths.length * 120 + this.#seen.byteLength;
+    return postings.memoryBytes + postings.dataBytes + postings.keyCount * 8 + this.#pathChars * 2 + this.#paths.length * 120 + this.#seen.byteLength + this.#keyBits.byteLength;
   }
 
   /**
@@ -491,7 +499,7 @@ export class SearchIndexBuilder {
     // Projected only once enough was done (see enoughDone): else the note gives what it reached.
     const scale = total !== undefined && done < total && enoughDone(done, total) ? total / done : undefined;
     if (index > budget.maxIndexBytes) {
-      const projected = scale === undefined ? {} : { projected: Math.max(index, 64 + (index - 64) * scale) };
+      const projected = scale === undefined ? {} : { projected: Math.max(index, 56 + (index - 56) * scale) };
       throw new IndexOverBudget({ budget: 'maxIndexBytes', limit: budget.maxIndexBytes, reached: index, ...counts, ...projected });
     }
     if (build > budget.maxBuildBytes) {
@@ -536,8 +544,29 @@ export class SearchIndexBuilder {
     stats[id * 4 + 3] = file.stat.ino;
     const entry = describe(file, this.#racyMs);
     this.#flags[id] = entry.flags;
-    if (entry.kind === FileKind.Text) this.#postings.add(this.#firstId + id, fileTrigrams(file.bytes as Uint8Array, this.#seen));
+    if (entry.kind === FileKind.Text) {
+      const keys = fileTrigrams(file.bytes as Uint8Array, this.#seen);
+      this.#postings.add(this.#firstId + id, keys);
+      this.#countKeys(keys);
+    }
     this.holding(0);
+  }
+
+  /** Counts the keys of `keys` not met before (see {@link #keyBits}). */
+  #countKeys(keys: Uint32Array): void {
+    const bits = this.#keyBits;
+    let met = 0;
+    for (let i = 0; i < keys.length; i += 1) {
+      const key = keys[i] as number;
+      const word = key >>> 5;
+      const bit = 1 << (key & 31);
+      const had = bits[word] as number;
+      if ((had & bit) === 0) {
+        bits[word] = had | bit;
+        met += 1;
+      }
+    }
+    this.#keys += met;
   }
 
   /** The files added as one part of an index (see {@link joinIndexParts}; the builder is spent). */
@@ -556,11 +585,13 @@ export class SearchIndexBuilder {
 
 /**
  * About the serialized size of an index of `files` files (`pathChars` characters of paths in all)
- * with `keys` trigram keys and `postingBytes` bytes of posting lists: a header, each path with its
- * length, 33 bytes of identity and kind per file, 8 bytes per key (its value and offset).
+ * with `keys` trigram keys and `postingBytes` bytes of posting lists, and never above it: the header
+ * and fixed fields, each path with a one-byte length, 33 bytes of identity and kind per file, 8 bytes
+ * per key (its value and offset); the root, longer lengths, padding and checksums add to it. So a
+ * build whose count passes `maxIndexBytes` would save an index past it too.
  */
 export function indexBytesOf(files: number, pathChars: number, keys: number, postingBytes: number): number {
-  return 64 + pathChars + files * 38 + keys * 8 + postingBytes;
+  return 56 + pathChars + files * 34 + keys * 8 + postingBytes;
 }
 
 /** A file's flags and kind from its read: unreadable or over the limit is unindexed; changed while read, or close to its read, is racy. */
