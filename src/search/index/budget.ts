@@ -1,12 +1,13 @@
-// The budgets a workspace's search index keeps to: its size, and the memory its build takes. A build
-// counts both as it goes and stops at the first file that passes one (what it counted is a lower
-// bound of the whole), and an index that grows past its size through updates is dropped; the
-// workspace then scans, as without an index, and its capabilities say which budget was passed.
+// The budgets a workspace's search index keeps to: its size (as saved), and the memory its build
+// takes. A build counts both as it goes and stops at the first file that passes one (what it counted
+// is a lower bound of the whole), a finished build and a saved index are measured by their saved size,
+// and an index that grows past its size through updates is dropped; the workspace then scans, as
+// without an index, and its capabilities say which budget was passed.
 
 import { describeValue } from '../../core/options.js';
 
 /**
- * Default bound on an index's size (its serialized bytes, about what it holds in memory): 256 MiB.
+ * Default bound on an index's size (its saved bytes, about what it holds in memory): 256 MiB.
  * An index takes about 8% of the text it indexes (a 109 MiB tree of 5,700 files gives 8.7 MiB) plus
  * about 40 bytes and the path per file, so a 1 GB tree of 100,000 files needs about 100 MiB: this
  * admits it with room to spare, and trees up to about 3 GB of text.
