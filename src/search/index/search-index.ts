@@ -499,7 +499,7 @@ export class SearchIndexBuilder {
     // Projected only once enough was done (see enoughDone): else the note gives what it reached.
     const scale = total !== undefined && done < total && enoughDone(done, total) ? total / done : undefined;
     if (index > budget.maxIndexBytes) {
-      const projected = scale === undefined ? {} : { projected: Math.max(index, 56 + (index - 56) * scale) };
+      const projected = scale === undefined ? {} : { projected: Math.max(index, 56 + wholeOf(index - 56, scale)) };
       throw new IndexOverBudget({ budget: 'maxIndexBytes', limit: budget.maxIndexBytes, reached: index, ...counts, ...projected });
     }
     if (build > budget.maxBuildBytes) {
@@ -512,14 +512,14 @@ export class SearchIndexBuilder {
    * What the whole build would hold, from `build` bytes counted (`reading` of them files being read)
    * with 1/`scale` of its files done: a fixed part (the empty builder, the pending buffers, which grow
    * once to a batch at most, and the reads), counted once per part built alongside, plus the rest
-   * scaled by the files left. Never below `build`.
+   * scaled to the whole (see {@link wholeOf}). Never below `build`.
    */
   #projectBuild(build: number, reading: number, scale: number): number {
     const parts = this.#alongside ? 2 : 1;
     const postings = this.#postings;
     const fixedNow = parts * (this.#emptyBytes + postings.pendingBytes) + reading;
     const fixedEnd = parts * (this.#emptyBytes + postings.pendingBytesAfter(postings.pairsAdded * scale)) + reading;
-    return Math.max(build, fixedEnd + Math.max(0, build - fixedNow) * scale);
+    return Math.max(build, fixedEnd + wholeOf(Math.max(0, build - fixedNow), scale));
   }
 
   /** Adds one file (paths must be distinct: a TypeError otherwise). */
@@ -592,6 +592,16 @@ export class SearchIndexBuilder {
  */
 export function indexBytesOf(files: number, pathChars: number, keys: number, postingBytes: number): number {
   return 56 + pathChars + files * 34 + keys * 8 + postingBytes;
+}
+
+/**
+ * A build's part per file for all its files, from `done` bytes of it counted over 1/`scale` of them:
+ * the files left count twice what the files done took on average, since the walk's order groups
+ * files alike (a folder of large generated files can come last), so one part of a tree does not
+ * tell the rest; what they took more than that, a stop again says.
+ */
+function wholeOf(done: number, scale: number): number {
+  return done * (1 + 2 * (scale - 1));
 }
 
 /** A file's flags and kind from its read: unreadable or over the limit is unindexed; changed while read, or close to its read, is racy. */
