@@ -98,6 +98,7 @@ export function fileIndexStorage(root: string, cacheDir?: string): SearchIndexSt
       }
     },
     write: (bytes) => replaceFile(file, bytes),
+    remove: (bytes) => removeIfUnchanged(file, bytes),
   };
 }
 

@@ -12,7 +12,7 @@ import type { IndexParts, IndexPart, BuildAlongside } from '../src/search/index/
 import { joinIndexParts } from '../src/search/index/search-index.js';
 import { IndexOverBudget, type BudgetPassed, type SearchIndexBudget } from '../src/search/index/budget.js';
 import { serializeIndexChunks } from '../src/search/index/format.js';
-import { buildIndexPart, buildWorkspaceIndex, workspaceFilePaths } from '../src/search/index/workspace.js';
+import { buildIndexPart, buildWorkspaceIndex, checkBuiltSize, workspaceFilePaths } from '../src/search/index/workspace.js';
 import { createConfinedNodeFs } from './fs/confined.js';
 import { createNodeSearchSource } from './search-fs.js';
 import { writeSearchIndexFile, type IndexWorkerData, type IndexWorkerMessage } from './search-index-store.js';
@@ -107,7 +107,9 @@ async function buildSplit(data: IndexWorkerData, platform: Platform, paths: stri
       if (stop.signal.aborted) await second;
       throw error;
     });
-    return joinIndexParts(first, await second);
+    const index = joinIndexParts(first, await second);
+    if (data.budget) checkBuiltSize(index, data.root, data.budget);
+    return index;
   } finally {
     void worker.terminate();
   }

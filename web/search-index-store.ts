@@ -78,6 +78,7 @@ export function idbIndexStorage(factory: () => IDBFactory, workspace: string, ro
         // A view into a larger buffer would store all of that buffer: store exactly the index's bytes.
         store.put(bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice(), root);
       }),
+    remove: (bytes) => deleteIfUnchanged(factory, workspace, root, bytes),
   };
 }
 

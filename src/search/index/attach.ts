@@ -14,6 +14,8 @@ export interface SearchIndexStorage {
   read(): Promise<Uint8Array | undefined>;
   /** Replaces the saved bytes with `bytes`, whole (a reader never sees part of a write, or else the checksum rejects it). */
   write(bytes: Uint8Array): Promise<void>;
+  /** Removes the saved bytes when they are still `bytes` (a newer save is kept): a saved index over its budget is not read again. */
+  remove?(bytes: Uint8Array): Promise<void>;
 }
 
 /**
@@ -48,8 +50,12 @@ export async function readSavedIndex(platform: Platform, storage: SearchIndexSto
     return { rejected: `unreadable (${error instanceof Error ? error.message : String(error)})` };
   }
   if (bytes === undefined) return {};
-  // A saved index over the budget (lowered since) is not opened; rebuilt, it would pass it too.
-  if (budget && bytes.length > budget.maxIndexBytes) return { over: new IndexOverBudget({ budget: 'maxIndexBytes', limit: budget.maxIndexBytes, reached: bytes.length }) };
+  // A saved index over the budget (lowered since) is not opened, and removed so that the next start
+  // does not read it again; rebuilt, it would pass the budget too (a build measures its saved size).
+  if (budget && bytes.length > budget.maxIndexBytes) {
+    await storage.remove?.(bytes).catch(() => undefined);
+    return { over: new IndexOverBudget({ budget: 'maxIndexBytes', limit: budget.maxIndexBytes, reached: bytes.length, saved: true }) };
+  }
   try {
     return { index: openIndex(bytes, platform.root) };
   } catch (error) {

@@ -6,8 +6,9 @@ import { BuiltinTools, ToolRunner } from '../../index.js';
 import { wrapFsMethods } from '../../core/fs-proxy.js';
 import { createMemoryPlatform } from '../../platform/memory.js';
 import type { Platform } from '../../core/types.js';
-import { attachStoredSearchIndex, type SearchIndexStorage } from './attach.js';
-import { budgetNote, budgetOf, DEFAULT_MAX_BUILD_BYTES, DEFAULT_MAX_INDEX_BYTES, IndexOverBudget } from './budget.js';
+import { attachStoredSearchIndex, readSavedIndex, type SearchIndexStorage } from './attach.js';
+import { budgetNote, budgetOf, DEFAULT_MAX_BUILD_BYTES, DEFAULT_MAX_INDEX_BYTES, defaultBudget, formatBytes, IndexOverBudget, type BudgetPassed } from './budget.js';
+import { SearchIndexBuilder } from './search-index.js';
 import { serializeIndex } from './format.js';
 import { buildWorkspaceIndex, searchIndexIdle, searchIndexOf, whenSearchIndexOff } from './workspace.js';
 
@@ -37,6 +38,9 @@ function memoryStorage(initial?: Uint8Array): SearchIndexStorage & { writes: num
     write: async (bytes: Uint8Array) => {
       storage.writes += 1;
       storage.bytes = bytes;
+    },
+    remove: async (bytes: Uint8Array) => {
+      if (storage.bytes === bytes) storage.bytes = undefined;
     },
   };
   return storage;
@@ -110,9 +114,19 @@ describe('search index budgets', () => {
   });
 
   it('the note says which budget, how far over, and what to set', () => {
-    const note = budgetNote({ budget: 'maxIndexBytes', limit: 1024 * 1024, reached: 1.5 * 1024 * 1024, done: 100, total: 400 });
+    const note = budgetNote({ budget: 'maxIndexBytes', limit: 1024 * 1024, reached: 1.5 * 1024 * 1024, done: 100, total: 400, projected: 6 * 1024 * 1024 });
     expect(note).toBe(
-      'search index off, searches scan every file: its index size reached 1.5 MiB after 100 of 400 files, 512.0 KiB over searchIndex.maxIndexBytes (1.0 MiB); set searchIndex: { maxIndexBytes: 8 * 1024 * 1024 } or more to index this workspace',
+      'search index off, searches scan every file: its index size reached 1.5 MiB after 100 of 400 files, 512.0 KiB over searchIndex.maxIndexBytes (1.0 MiB); set searchIndex: { maxIndexBytes: 8 * 1024 * 1024 } or more to index this workspace (projected from the 100 of 400 files done)',
+    );
+    // Stopped too early to project: only the bound it reached, never a figure for the whole.
+    expect(budgetNote({ budget: 'maxBuildBytes', limit: 21 * 1024 * 1024, reached: 84200000, done: 8, total: 4584 })).toBe(
+      'search index off, searches scan every file: its build memory reached 80.3 MiB after 8 of 4584 files, 59.3 MiB over searchIndex.maxBuildBytes (21.0 MiB); set searchIndex: { maxBuildBytes: N } with N above 80.3 MiB (84200000 bytes): the build had done 8 of 4584 files, and the whole build needs more, how much is known only once a build gets further',
+    );
+    expect(budgetNote({ budget: 'maxIndexBytes', limit: 5 * 1024 * 1024, reached: 5787891, saved: true })).toBe(
+      'search index off, searches scan every file: the saved index is 5.5 MiB, 532.2 KiB over searchIndex.maxIndexBytes (5.0 MiB); set searchIndex: { maxIndexBytes: 7 * 1024 * 1024 } or more to index this workspace',
+    );
+    expect(budgetNote({ budget: 'maxIndexBytes', limit: 5 * 1024 * 1024, reached: 5787891, done: 20, total: 20 })).toBe(
+      'search index off, searches scan every file: its index size is 5.5 MiB once built, 532.2 KiB over searchIndex.maxIndexBytes (5.0 MiB); set searchIndex: { maxIndexBytes: 7 * 1024 * 1024 } or more to index this workspace',
     );
     expect(budgetNote({ budget: 'maxBuildBytes', limit: 2048, reached: 4096 })).toBe(
       'search index off, searches scan every file: its build memory reached 4.0 KiB after updates, 2.0 KiB over searchIndex.maxBuildBytes (2.0 KiB); set searchIndex: { maxBuildBytes: 1 * 1024 * 1024 } or more to index this workspace',
@@ -121,8 +135,11 @@ describe('search index budgets', () => {
 
   it("with the host's names for the budgets (a command line's flags), the note names them and the bytes to give", () => {
     const names = { maxIndexBytes: '--index-max', maxBuildBytes: '--build-max' };
-    expect(budgetNote({ budget: 'maxIndexBytes', limit: 1024 * 1024, reached: 1.5 * 1024 * 1024, done: 100, total: 400 }, names)).toBe(
-      'search index off, searches scan every file: its index size reached 1.5 MiB after 100 of 400 files, 512.0 KiB over --index-max (1.0 MiB); set --index-max to 8 MiB (8388608 bytes) or more to index this workspace',
+    expect(budgetNote({ budget: 'maxIndexBytes', limit: 1024 * 1024, reached: 1.5 * 1024 * 1024, done: 100, total: 400, projected: 6 * 1024 * 1024 }, names)).toBe(
+      'search index off, searches scan every file: its index size reached 1.5 MiB after 100 of 400 files, 512.0 KiB over --index-max (1.0 MiB); set --index-max to 8 MiB (8388608 bytes) or more to index this workspace (projected from the 100 of 400 files done)',
+    );
+    expect(budgetNote({ budget: 'maxBuildBytes', limit: 21 * 1024 * 1024, reached: 84200000, done: 8, total: 4584 }, names)).toBe(
+      'search index off, searches scan every file: its build memory reached 80.3 MiB after 8 of 4584 files, 59.3 MiB over --build-max (21.0 MiB); set --build-max above 80.3 MiB (84200000 bytes): the build had done 8 of 4584 files, and the whole build needs more, how much is known only once a build gets further',
     );
     expect(budgetNote({ budget: 'maxBuildBytes', limit: 2048, reached: 4096 }, names)).toBe(
       'search index off, searches scan every file: its build memory reached 4.0 KiB after updates, 2.0 KiB over --build-max (2.0 KiB); set --build-max to 1 MiB (1048576 bytes) or more to index this workspace',
@@ -139,7 +156,7 @@ describe('search index budgets', () => {
     const attached = attachStoredSearchIndex(platform, memoryStorage(), { budget: { maxIndexBytes: 4096, maxBuildBytes: DEFAULT_MAX_BUILD_BYTES, names } });
     expect(await attached.ready).toHaveProperty('off');
     const note = platform.capabilities.searchIndex?.note;
-    expect(note).toMatch(/ over --index-max \(4\.0 KiB\); set --index-max to \d+ MiB \(\d+ bytes\) or more to index this workspace$/);
+    expect(note).toMatch(/ over --index-max \(4\.0 KiB\); set --index-max above [\d.]+ KiB \(\d+ bytes\): the build had done \d+ of 201 files, and the whole index is larger, how much is known only once a build gets further$/);
     expect(heard).toEqual([note]);
     await attached.close();
 
@@ -171,7 +188,8 @@ describe('search index budgets', () => {
     expect(storage.writes).toBe(0);
     const status = platform.capabilities.searchIndex;
     expect(status?.state).toBe('off');
-    expect(status?.note).toMatch(/^search index off, searches scan every file: its index size reached [\d.]+ KiB after \d+ of 201 files, [\d.]+ (B|KiB) over searchIndex\.maxIndexBytes \(4\.0 KiB\); set searchIndex: \{ maxIndexBytes: \d+ \* 1024 \* 1024 \}/);
+    expect(status?.note).toMatch(/^search index off, searches scan every file: its index size reached [\d.]+ KiB after \d+ of 201 files, [\d.]+ (B|KiB) over searchIndex\.maxIndexBytes \(4\.0 KiB\); set searchIndex: \{ maxIndexBytes: N \} with N above [\d.]+ KiB \(\d+ bytes\): the build had done \d+ of 201 files, and the whole index is larger/);
+    expect(status?.note).not.toMatch(/\d \* 1024 \* 1024/);
     expect(status?.note).toBe((ready as { off: string }).off);
     expect(await answers(platform)).toEqual(expected);
     await attached.close();
@@ -187,6 +205,64 @@ describe('search index budgets', () => {
     await attached.close();
   });
 
+  it('a build stopped early gives only the bound it reached, no projected figure', async () => {
+    const { platform } = countedWorkspace();
+    const error = await buildWorkspaceIndex(platform, { budget: { maxIndexBytes: DEFAULT_MAX_INDEX_BYTES, maxBuildBytes: 1024 } }).catch((e: unknown) => e);
+    const passed = (error as IndexOverBudget).passed;
+    expect(passed).toMatchObject({ budget: 'maxBuildBytes', done: 0, total: FILE_COUNT });
+    expect(passed.projected).toBeUndefined();
+    const note = budgetNote(passed, { maxIndexBytes: '--index-max', maxBuildBytes: '--build-max' });
+    expect(note).toContain(`set --build-max above ${formatBytes(passed.reached)} (${Math.ceil(passed.reached)} bytes): the build had done 0 of ${FILE_COUNT} files, and the whole build needs more`);
+    expect(note).not.toMatch(/ MiB \(\d+ bytes\) or more/);
+  });
+
+  it('a build stopped late projects the whole, and the figure it advises indexes the workspace', async () => {
+    const { platform } = countedWorkspace();
+    const whole = await buildWorkspaceIndex(platform);
+    for (const budget of ['maxIndexBytes', 'maxBuildBytes'] as const) {
+      // The bound the build passes about two thirds of the way: what a builder counted by then.
+      const builder = new SearchIndexBuilder();
+      const paths = whole.paths();
+      let limit = 0;
+      for (const [i, path] of paths.entries()) {
+        builder.add({ path, stat: { size: 1, mtimeMs: 0, ctimeMs: 0, ino: 0 }, bytes: new TextEncoder().encode(FILES[path.slice(4)] as string), readAt: 1e12, steady: true });
+        if (i === Math.floor(paths.length * 0.66)) limit = budget === 'maxIndexBytes' ? builder.indexBytes : builder.buildBytes;
+      }
+      const error = await buildWorkspaceIndex(platform, { budget: { ...defaultBudget(), [budget]: limit } }).catch((e: unknown) => e);
+      const passed = (error as IndexOverBudget).passed;
+      expect(passed.budget).toBe(budget);
+      expect(passed.done).toBeGreaterThan(FILE_COUNT / 4);
+      expect(passed.projected).toBeGreaterThanOrEqual(passed.reached);
+      const advised = Number(/set --max to \d+ MiB \((\d+) bytes\) or more to index this workspace \(projected from the \d+ of 201 files done\)$/.exec(budgetNote(passed, { maxIndexBytes: '--max', maxBuildBytes: '--max' }))?.[1]);
+      expect(advised).toBeGreaterThan(limit);
+      const built = await buildWorkspaceIndex(platform, { budget: { ...defaultBudget(), [budget]: advised } });
+      expect(built.size).toBe(FILE_COUNT);
+    }
+  });
+
+  it('a build and a load of the same tree under the same size budget agree: both keep it or both refuse it, with the same figure', async () => {
+    const { platform } = countedWorkspace();
+    const saved = serializeIndex(await buildWorkspaceIndex(platform), platform.root);
+    for (const maxIndexBytes of [saved.length - 1, saved.length]) {
+      const budget = { maxIndexBytes, maxBuildBytes: DEFAULT_MAX_BUILD_BYTES };
+      const built = await buildWorkspaceIndex(platform, { budget }).then(
+        () => undefined,
+        (error: unknown) => error as IndexOverBudget,
+      );
+      const loaded = await readSavedIndex(platform, memoryStorage(saved), budget);
+      expect(built === undefined).toBe(loaded.over === undefined);
+      if (built === undefined) {
+        expect(loaded.index?.size).toBe(FILE_COUNT);
+        continue;
+      }
+      expect(built.passed.reached).toBe(saved.length);
+      const figure = (note: string): string | undefined => /set searchIndex: \{ maxIndexBytes: (\d+) \* 1024 \* 1024 \}/.exec(note)?.[1];
+      expect(figure(budgetNote(built.passed))).toBe(figure(budgetNote(loaded.over?.passed as BudgetPassed)));
+      expect(budgetNote(built.passed)).toContain(`its index size is ${formatBytes(saved.length)} once built, 1 B over`);
+      expect(budgetNote(loaded.over?.passed as BudgetPassed)).toContain(`the saved index is ${formatBytes(saved.length)}, 1 B over`);
+    }
+  });
+
   it('a saved index larger than the budget is not opened (nor rebuilt): off with the note', async () => {
     const { platform } = countedWorkspace();
     const saved = serializeIndex(await buildWorkspaceIndex(platform), platform.root);
@@ -194,8 +270,10 @@ describe('search index budgets', () => {
     const attached = attachStoredSearchIndex(platform, storage, { budget: { maxIndexBytes: saved.length - 1, maxBuildBytes: DEFAULT_MAX_BUILD_BYTES } });
     expect(await attached.ready).toHaveProperty('off');
     expect(searchIndexOf(platform)).toBeUndefined();
-    expect(platform.capabilities.searchIndex?.note).toContain(`reached ${(saved.length / 1024).toFixed(1)} KiB after updates, 1 B over searchIndex.maxIndexBytes`);
+    expect(platform.capabilities.searchIndex?.note).toContain(`: the saved index is ${(saved.length / 1024).toFixed(1)} KiB, 1 B over searchIndex.maxIndexBytes`);
     expect(storage.writes).toBe(0);
+    // Removed, so the next start does not read it again.
+    expect(storage.bytes).toBeUndefined();
   });
 
   it('an index that outgrows maxIndexBytes through tool writes is dropped; searches scan and equal a scan; capabilities say so', async () => {

@@ -100,10 +100,7 @@ export function serializeIndexChunks(index: SearchIndex, root: string): [Uint8Ar
   const rootBytes = encoder.encode(root);
   const pathBytes = paths.map((p) => encoder.encode(p));
   const blocks = Math.ceil(postings.bytes.length / POSTING_BLOCK_BYTES);
-  let tables = FIXED_BYTES + rootBytes.length;
-  for (const p of pathBytes) tables += varintBytes(p.length) + p.length;
-  tables = pad(tables, 8) + stats.length * 8 + flags.length;
-  tables = pad(pad(tables, 4) + postings.keys.length * 4 + postings.offsets.length * 4 + blocks * 4, 8);
+  const tables = tablesBytes(rootBytes.length, pathBytes.map((p) => p.length), parts);
   const out = new Uint8Array(HEADER_BYTES + tables);
   const body = out.subarray(HEADER_BYTES);
   const view = new DataView(out.buffer, HEADER_BYTES);
@@ -145,6 +142,25 @@ export function serializeIndexChunks(index: SearchIndex, root: string): [Uint8Ar
   header.setUint32(16, crc32(body), true);
   header.setUint32(20, tables, true);
   return [out, postings.bytes];
+}
+
+/**
+ * The bytes {@link serializeIndex} gives for `index` saved for `root`, without making them: the size
+ * the budget `maxIndexBytes` bounds at a build's end and at a load (an update measures
+ * `SearchIndex.bytes`, about the same).
+ */
+export function savedIndexBytes(index: SearchIndex, root: string): number {
+  const parts = (index.dirty ? index.compact() : index).parts();
+  return HEADER_BYTES + tablesBytes(encoder.encode(root).length, parts.paths.map((p) => encoder.encode(p).length), parts) + parts.postings.bytes.length;
+}
+
+/** The bytes of the tables after the header: the fixed fields, the root, the paths, identities, kinds, keys, offsets and block checksums. */
+function tablesBytes(rootLength: number, pathLengths: readonly number[], parts: Pick<IndexParts, 'stats' | 'flags' | 'postings'>): number {
+  const blocks = Math.ceil(parts.postings.bytes.length / POSTING_BLOCK_BYTES);
+  let tables = FIXED_BYTES + rootLength;
+  for (const length of pathLengths) tables += varintBytes(length) + length;
+  tables = pad(tables, 8) + parts.stats.length * 8 + parts.flags.length;
+  return pad(pad(tables, 4) + parts.postings.keys.length * 4 + parts.postings.offsets.length * 4 + blocks * 4, 8);
 }
 
 /** Why serialized bytes were rejected (see {@link openIndex}). */

@@ -158,6 +158,7 @@ export class PostingBuilder {
   #block = new Uint8Array(0);
   #blockTop = 0;
   #data = 0;
+  #pairsAdded = 0;
 
   /** `batchPairs`: pending pairs sorted at once (default 4 Mi: 32 MiB, and as much again to sort). */
   constructor(options: { batchPairs?: number } = {}) {
@@ -167,6 +168,26 @@ export class PostingBuilder {
   /** Bytes of the lists' data so far (what {@link freeze} lays out; a pending pair counts its least, one byte). */
   get dataBytes(): number {
     return this.#data + this.#pending;
+  }
+
+  /** (key, id) pairs added so far. */
+  get pairsAdded(): number {
+    return this.#pairsAdded;
+  }
+
+  /**
+   * The bytes the pending and sort buffers would take once `pairs` pairs in all were added: as now,
+   * or one whole batch when they would have to grow (they grow once, to a batch at most).
+   */
+  pendingBytesAfter(pairs: number): number {
+    const capacity = this.#pairs.length >>> 1;
+    const now = (this.#pairs.length + this.#spare.length) * 4;
+    return pairs <= capacity || capacity >= this.#batchPairs ? now : Math.max(now, this.#batchPairs * 16);
+  }
+
+  /** Bytes the pending and sort buffers take now. */
+  get pendingBytes(): number {
+    return (this.#pairs.length + this.#spare.length) * 4;
   }
 
   /** Distinct keys so far (pending pairs' keys counted once sorted). */
@@ -196,6 +217,7 @@ export class PostingBuilder {
       high[key >>> DIGIT_BITS] = (high[key >>> DIGIT_BITS] as number) + 1;
     }
     this.#pending += n;
+    this.#pairsAdded += n;
   }
 
   /** Grows the pending buffers toward the batch size, or sorts the pending pairs into a run, so `n` more fit. */

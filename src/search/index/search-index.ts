@@ -4,7 +4,7 @@
 import type { SearchFileStat } from '../../core/search-port.js';
 import type { TrigramPlan } from './plan.js';
 import { RACY_MS } from '../../fs/racy-clock.js';
-import { IndexOverBudget, type SearchIndexBudget } from './budget.js';
+import { enoughDone, IndexOverBudget, type SearchIndexBudget } from './budget.js';
 import { fileTrigrams, forEachId, mergePostings, PostingBuilder, putVarint, trigramBitmap, type FrozenPostings } from './postings.js';
 
 /**
@@ -437,6 +437,15 @@ export class SearchIndexBuilder {
   #pathChars = 0;
   readonly #budget: SearchIndexBudget | undefined;
   readonly #total: number | undefined;
+  /**
+   * One bit per trigram key met in any file so far, and how many: the keys of the pairs still pending
+   * in the posting builder count in {@link indexBytes} too, so its count is not short of the saved
+   * size by them (a part built alongside counts the posting builder's, its keys being shared).
+   */
+  readonly #keyBits = new Uint32Array((1 << 24) >>> 5);
+  #keys = 0;
+  /** What the builder held before its first file (the "seen" map, the key tables' first pages). */
+  readonly #emptyBytes: number;
 
   /**
    * `budget`: the bounds the build keeps to (none when absent): {@link add} and {@link holding}
@@ -450,11 +459,13 @@ export class SearchIndexBuilder {
     this.#alongside = options.alongside;
     this.#budget = options.budget;
     this.#total = options.total;
+    this.#emptyBytes = this.buildBytes;
   }
 
   /** About the bytes the index built so far would take (see {@link SearchIndex.bytes}). */
   get indexBytes(): number {
-    return indexBytesOf(this.#paths.length, this.#pathChars, this.#postings.keyCount, this.#postings.dataBytes);
+    const keys = this.#alongside ? this.#postings.keyCount : Math.max(this.#keys, this.#postings.keyCount);
+    return indexBytesOf(this.#paths.length, this.#pathChars, keys, this.#postings.dataBytes);
   }
 
   /**
@@ -463,7 +474,7 @@ export class SearchIndexBuilder {
    */
   get buildBytes(): number {
     const postings = this.#postings;
-    return postings.memoryBytes + postings.dataBytes + postings.keyCount * 8 + this.#pathChars * 2 + this.#paths.length * 120 + this.#seen.byteLength;
+    return postings.memoryBytes + postings.dataBytes + postings.keyCount * 8 + this.#pathChars * 2 + this.#paths.length * 120 + this.#seen.byteLength + this.#keyBits.byteLength;
   }
 
   /**
@@ -483,8 +494,32 @@ export class SearchIndexBuilder {
       index += others.index;
       build += others.build;
     }
-    if (index > budget.maxIndexBytes) throw new IndexOverBudget({ budget: 'maxIndexBytes', limit: budget.maxIndexBytes, reached: index, ...counts });
-    if (build > budget.maxBuildBytes) throw new IndexOverBudget({ budget: 'maxBuildBytes', limit: budget.maxBuildBytes, reached: build, ...counts });
+    const done = this.#paths.length;
+    const total = this.#total;
+    // Projected only once enough was done (see enoughDone): else the note gives what it reached.
+    const scale = total !== undefined && done < total && enoughDone(done, total) ? total / done : undefined;
+    if (index > budget.maxIndexBytes) {
+      const projected = scale === undefined ? {} : { projected: Math.max(index, 56 + wholeOf(index - 56, scale)) };
+      throw new IndexOverBudget({ budget: 'maxIndexBytes', limit: budget.maxIndexBytes, reached: index, ...counts, ...projected });
+    }
+    if (build > budget.maxBuildBytes) {
+      const projected = scale === undefined ? {} : { projected: this.#projectBuild(build, reading, scale) };
+      throw new IndexOverBudget({ budget: 'maxBuildBytes', limit: budget.maxBuildBytes, reached: build, ...counts, ...projected });
+    }
+  }
+
+  /**
+   * What the whole build would hold, from `build` bytes counted (`reading` of them files being read)
+   * with 1/`scale` of its files done: a fixed part (the empty builder, the pending buffers, which grow
+   * once to a batch at most, and the reads), counted once per part built alongside, plus the rest
+   * scaled to the whole (see {@link wholeOf}). Never below `build`.
+   */
+  #projectBuild(build: number, reading: number, scale: number): number {
+    const parts = this.#alongside ? 2 : 1;
+    const postings = this.#postings;
+    const fixedNow = parts * (this.#emptyBytes + postings.pendingBytes) + reading;
+    const fixedEnd = parts * (this.#emptyBytes + postings.pendingBytesAfter(postings.pairsAdded * scale)) + reading;
+    return Math.max(build, fixedEnd + wholeOf(Math.max(0, build - fixedNow), scale));
   }
 
   /** Adds one file (paths must be distinct: a TypeError otherwise). */
@@ -509,8 +544,29 @@ export class SearchIndexBuilder {
     stats[id * 4 + 3] = file.stat.ino;
     const entry = describe(file, this.#racyMs);
     this.#flags[id] = entry.flags;
-    if (entry.kind === FileKind.Text) this.#postings.add(this.#firstId + id, fileTrigrams(file.bytes as Uint8Array, this.#seen));
+    if (entry.kind === FileKind.Text) {
+      const keys = fileTrigrams(file.bytes as Uint8Array, this.#seen);
+      this.#postings.add(this.#firstId + id, keys);
+      this.#countKeys(keys);
+    }
     this.holding(0);
+  }
+
+  /** Counts the keys of `keys` not met before (see {@link #keyBits}). */
+  #countKeys(keys: Uint32Array): void {
+    const bits = this.#keyBits;
+    let met = 0;
+    for (let i = 0; i < keys.length; i += 1) {
+      const key = keys[i] as number;
+      const word = key >>> 5;
+      const bit = 1 << (key & 31);
+      const had = bits[word] as number;
+      if ((had & bit) === 0) {
+        bits[word] = had | bit;
+        met += 1;
+      }
+    }
+    this.#keys += met;
   }
 
   /** The files added as one part of an index (see {@link joinIndexParts}; the builder is spent). */
@@ -529,11 +585,23 @@ export class SearchIndexBuilder {
 
 /**
  * About the serialized size of an index of `files` files (`pathChars` characters of paths in all)
- * with `keys` trigram keys and `postingBytes` bytes of posting lists: a header, each path with its
- * length, 33 bytes of identity and kind per file, 8 bytes per key (its value and offset).
+ * with `keys` trigram keys and `postingBytes` bytes of posting lists, and never above it: the header
+ * and fixed fields, each path with a one-byte length, 33 bytes of identity and kind per file, 8 bytes
+ * per key (its value and offset); the root, longer lengths, padding and checksums add to it. So a
+ * build whose count passes `maxIndexBytes` would save an index past it too.
  */
 export function indexBytesOf(files: number, pathChars: number, keys: number, postingBytes: number): number {
-  return 64 + pathChars + files * 38 + keys * 8 + postingBytes;
+  return 56 + pathChars + files * 34 + keys * 8 + postingBytes;
+}
+
+/**
+ * A build's part per file for all its files, from `done` bytes of it counted over 1/`scale` of them:
+ * the files left count twice what the files done took on average, since the walk's order groups
+ * files alike (a folder of large generated files can come last), so one part of a tree does not
+ * tell the rest; what they took more than that, a stop again says.
+ */
+function wholeOf(done: number, scale: number): number {
+  return done * (1 + 2 * (scale - 1));
 }
 
 /** A file's flags and kind from its read: unreadable or over the limit is unindexed; changed while read, or close to its read, is racy. */

@@ -5,7 +5,8 @@ import { walkWorkspace } from '../walk.js';
 import { throwIfAborted, yieldToEventLoop, YIELD_INTERVAL_MS } from '../../fs/abort.js';
 import { watchToolWrites } from '../../core/write-watch.js';
 import { commitWorkOf, indexingFs, type CommitTarget, type CommitWork } from './commit.js';
-import { budgetNote, type SearchIndexBudget } from './budget.js';
+import { budgetNote, IndexOverBudget, type SearchIndexBudget } from './budget.js';
+import { savedIndexBytes } from './format.js';
 import { treeWatchOf } from './reuse.js';
 import { MAX_INDEXED_FILE_BYTES, SearchIndex, SearchIndexBuilder, sameStat, type BuildAlongside, type IndexPart, type ReadFile } from './search-index.js';
 
@@ -147,7 +148,19 @@ export async function buildWorkspaceIndex(platform: Platform, options: { paths?:
   const paths = options.paths ?? (await workspaceFilePaths(platform, options.signal));
   const builder = new SearchIndexBuilder({ ...(options.racyMs === undefined ? {} : { racyMs: options.racyMs }), ...(options.budget ? { budget: options.budget, total: paths.length } : {}) });
   await readAll(platform, paths, (file) => builder.add(file), options.signal, (bytes) => builder.holding(bytes));
-  return builder.finish();
+  const index = builder.finish();
+  if (options.budget) checkBuiltSize(index, platform.root, options.budget);
+  return index;
+}
+
+/**
+ * Throws an `IndexOverBudget` when `index`, built whole for the workspace at `root`, is larger saved
+ * than `budget.maxIndexBytes`: the measure a load of it would take, so a build and a load of the same
+ * tree keep it or refuse it alike (what a build counts as it goes is below it by its pending lists).
+ */
+export function checkBuiltSize(index: SearchIndex, root: string, budget: SearchIndexBudget): void {
+  const bytes = savedIndexBytes(index, root);
+  if (bytes > budget.maxIndexBytes) throw new IndexOverBudget({ budget: 'maxIndexBytes', limit: budget.maxIndexBytes, reached: bytes, done: index.size, total: index.size });
 }
 
 /**
