@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createMemoryPlatform } from '../platform/memory.js';
-import { walkWorkspace } from './walk.js';
+import { W, walkMemoryTree } from '../../test/support/walk.js';
 
-const W = '/workspace';
-
-async function walk(files: Record<string, string>, options: { dir?: string; includeIgnored?: boolean; maxEntries?: number } = {}) {
-  const platform = createMemoryPlatform({ files });
-  const result = await walkWorkspace({ fs: platform.fs, root: W, dir: options.dir ?? W, ...options });
-  return { ...result, rels: result.files.map((f) => f.rel).sort() };
-}
+const walk = walkMemoryTree;
 
 describe('walkWorkspace under ignore files', () => {
   it('honours .ignore and .rgignore as ripgrep does: same syntax, outside git repositories too, .ignore over .gitignore and .rgignore over both', async () => {

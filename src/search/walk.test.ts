@@ -4,14 +4,9 @@ import { createMemoryPlatform } from '../platform/memory.js';
 import { loadTexts } from './text-cache.js';
 import { noSkippedEntries, countSkipped, reportWalk, skippedNote } from './walk-report.js';
 import { walkWorkspace, type WalkFile } from './walk.js';
+import { W, walkMemoryTree } from '../../test/support/walk.js';
 
-const W = '/workspace';
-
-async function walk(files: Record<string, string>, options: { dir?: string; includeIgnored?: boolean; maxEntries?: number } = {}) {
-  const platform = createMemoryPlatform({ files });
-  const result = await walkWorkspace({ fs: platform.fs, root: W, dir: options.dir ?? W, ...options });
-  return { ...result, rels: result.files.map((f) => f.rel).sort() };
-}
+const walk = walkMemoryTree;
 
 describe('walkWorkspace', () => {
   it('lists files with paths relative to the start, walking dot-directories', async () => {
