@@ -758,13 +758,22 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
     return usage((error as Error).message);
   }
 
-  // The note of a search index turned off (a budget passed) goes to stderr as it happens.
   const notes: Promise<void>[] = [];
-  const tellIndexOff = (on: Platform): void => {
-    if (parsed.searchIndex) whenSearchIndexOff(on, (note) => notes.push(write(stderr, `toolhost: ${note}\n`)));
-  };
   let platform: Platform;
   let shared: RedisStateStore | undefined;
+  /** A platform on `at`, keeping the search index `index` where given: the note of it turning off (a budget passed) goes to stderr as it happens. */
+  const platformAt = (at: string, index: NodePlatformOptions['searchIndex']): Platform => {
+    const opened = createNodePlatform({
+      root: at,
+      ...(parsed.stateDir === undefined ? {} : { stateDir: resolve(cwd, parsed.stateDir) }),
+      ...(shared === undefined ? {} : { state: shared }),
+      ...(index === undefined ? {} : { searchIndex: index }),
+    });
+    if (index !== undefined) whenSearchIndexOff(opened, (note) => notes.push(write(stderr, `toolhost: ${note}\n`)));
+    return opened;
+  };
+  // Without --root (and without Redis, whose keys name the workspace), `mcp` on stdio may move to the client's root.
+  const mayMove = parsed.root === undefined && parsed.state === undefined;
   try {
     const root = resolve(cwd, parsed.root ?? '.');
     // The workspace names the Redis keys: processes serving the same directory share its conversations.
@@ -772,19 +781,12 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
     if (parsed.state !== undefined) shared = (await import('./redis-state-store.js')).createRedisStateStore({ url: parsed.state, workspace: realRoot(root) });
     // No index where no search can run here: `tools` runs no tool, and `mcp` on stdio without --root
     // (or --state) serves the workspace it chooses at the client's roots, opened with its own index.
-    const indexHere = parsed.searchIndex && command !== 'tools' && !(command === 'mcp' && parsed.http === undefined && parsed.root === undefined && parsed.state === undefined);
-    const open = (): Platform =>
-      createNodePlatform({
-        root,
-        ...(parsed.stateDir === undefined ? {} : { stateDir: resolve(cwd, parsed.stateDir) }),
-        ...(shared === undefined ? {} : { state: shared }),
-        // `call` searches once: watching the tree for the next search would only cost.
-        ...(indexHere ? { searchIndex: searchIndexOption(parsed, command === 'call') } : {}),
-      });
+    const indexHere = parsed.searchIndex && command !== 'tools' && !(command === 'mcp' && parsed.http === undefined && mayMove);
+    // `call` searches once: watching the tree for the next search would only cost.
+    const open = (): Platform => platformAt(root, indexHere ? searchIndexOption(parsed, command === 'call') : undefined);
     // `call` runs one call and exits: its search keeps no file contents and starts no helper thread,
     // and keeps no directory listings unless a search index is to be built from them.
     platform = command === 'call' ? withSearchSourceDefaults({ cacheBytes: 0, helper: false, ...(indexHere ? {} : { keepListings: false }) }, open) : open();
-    tellIndexOff(platform);
   } catch (error) {
     await shared?.close();
     return usage(`--root: ${(error as Error).message}`);
@@ -818,15 +820,12 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
         ...(parsed.timeoutMs === undefined ? {} : { defaultTimeoutMs: parsed.timeoutMs }),
       });
     const runner = runnerOn(platform);
-    // Without --root (and without Redis, whose keys name the workspace), `mcp` on stdio may move to the client's root.
-    const openAt =
-      parsed.root === undefined && parsed.state === undefined
-        ? (root: string): OpenedRunner => {
-            const opened = createNodePlatform({ root, ...(parsed.stateDir === undefined ? {} : { stateDir: resolve(cwd, parsed.stateDir) }), ...(parsed.searchIndex ? { searchIndex: searchIndexOption(parsed, false) } : {}) });
-            tellIndexOff(opened);
-            return { host: runnerOn(opened), dispose: () => opened.dispose() };
-          }
-        : undefined;
+    const openAt = mayMove
+      ? (at: string): OpenedRunner => {
+          const opened = platformAt(at, searchIndexOption(parsed, false));
+          return { host: runnerOn(opened), dispose: () => opened.dispose() };
+        }
+      : undefined;
     const ctx: CommandContext = { parsed, runner, io, stdout, stderr, interrupt: interrupt.signal, outputClosed: outputClosed.signal, token, ...(openAt ? { openAt } : {}) };
     if (command === 'tools') {
       await write(stdout, `${JSON.stringify(runner.declarations(), null, 2)}\n`);

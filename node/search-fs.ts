@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import { posix } from 'node:path';
 import { isToolError, ToolError } from '../src/core/errors.js';
 import type { FsDirent, SearchFileStat, SearchSource, WalkDeeper } from '../src/core/types.js';
-import { racyNow, settledBefore } from '../src/fs/racy-clock.js';
+import { racyNow, timesSettled } from '../src/fs/racy-clock.js';
 import { BINARY_SNIFF_BYTES } from '../src/fs/text.js';
 import { DEFAULT_CACHE_BYTES, releaseCache } from '../src/search/source-cache.js';
 import { decodeEntries, type ListingSession, type NodeSearchHelper, startSearchHelper } from './search-helper.js';
@@ -95,7 +95,7 @@ function childOf(dirfd: number, name: string): string | Buffer {
  * A directory listing, with the directory's (inode, mtime, ctime) when read and the `racyNow()`
  * before it was read: the ctime too, since a tool that adds or removes an entry and then sets the
  * folder's mtime back (`utimes`, as `rsync -t`, `cp -p` and `tar` do) cannot set the ctime back. Both
- * times must be settled before the read (`settledBefore`): some file systems stamp a folder coarsely
+ * times must be settled before the read (`timesSettled`): some file systems stamp a folder coarsely
  * (tmpfs keeps one time for every change within a clock tick), so a change right after a listing can
  * leave the ctime it was listed with.
  */
@@ -181,7 +181,7 @@ export class NodeSearchSource implements SearchSource {
       } catch {
         now = undefined;
       }
-      if (now?.isDirectory() && now.ino === known.ino && now.mtimeMs === known.mtimeMs && now.ctimeMs === known.ctimeMs && settledBefore(now.mtimeMs, known.readAt) && settledBefore(now.ctimeMs, known.readAt)) {
+      if (now?.isDirectory() && now.ino === known.ino && now.mtimeMs === known.mtimeMs && now.ctimeMs === known.ctimeMs && timesSettled(now, known.readAt)) {
         return known;
       }
       this.#listings.delete(normal);

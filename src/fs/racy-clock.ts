@@ -41,6 +41,16 @@ export function settledBefore(changedMs: number, readAt: number): boolean {
   return onRacyClock(changedMs) < readAt - RACY_MS;
 }
 
+/**
+ * Whether both change times a cache keeps of a file or folder, its mtime and (where the fs reports
+ * one) its ctime, are settled before a read at `readAt` (see {@link settledBefore}). Both, since a
+ * tool can set the mtime back, and some file systems (tmpfs) leave the ctime as it was for a change
+ * in the same clock tick.
+ */
+export function timesSettled(times: { mtimeMs: number; ctimeMs?: number | undefined }, readAt: number): boolean {
+  return settledBefore(times.mtimeMs, readAt) && (times.ctimeMs === undefined || settledBefore(times.ctimeMs, readAt));
+}
+
 /** How far behind the real clock a file time may be (the kernel stamps files with its clock of the last tick: 1–10 ms). */
 const FILE_CLOCK_LAG_MS = 10;
 

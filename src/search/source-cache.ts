@@ -1,5 +1,5 @@
 import type { SearchFileStat, SearchHelperAnswer, SearchSource } from '../core/types.js';
-import { racyNow, settledBefore } from '../fs/racy-clock.js';
+import { racyNow, timesSettled } from '../fs/racy-clock.js';
 import { BINARY_SNIFF_BYTES } from '../fs/text.js';
 import { MAX_SEARCH_FILE_BYTES } from './text-cache.js';
 import type { SkipKind } from './walk-report.js';
@@ -178,7 +178,7 @@ export class SourceCache {
         return undefined;
       }
       // Racily clean (git's rule) by both times: a change in the clock tick of the read can leave either as it was.
-      if (stat.size === known.size && stat.mtimeMs === known.mtimeMs && stat.ctimeMs === known.ctimeMs && stat.ino === known.ino && settledBefore(stat.mtimeMs, known.readAt) && settledBefore(stat.ctimeMs, known.readAt)) {
+      if (stat.size === known.size && stat.mtimeMs === known.mtimeMs && stat.ctimeMs === known.ctimeMs && stat.ino === known.ino && timesSettled(stat, known.readAt)) {
         return known;
       }
       this.#drop(path, known);

@@ -4,7 +4,7 @@
  */
 import type { Platform } from '../core/types.js';
 import { throwIfAborted, YIELD_INTERVAL_MS, yieldToEventLoop } from '../fs/abort.js';
-import { racyNow, settledBefore } from '../fs/racy-clock.js';
+import { racyNow, timesSettled } from '../fs/racy-clock.js';
 import { decodeText } from '../fs/text.js';
 import { countSkippedUnder, skipKindOf } from './walk-report.js';
 
@@ -140,9 +140,8 @@ export async function loadTexts(
       cached.size === stats.size &&
       stats.size <= maxBytes &&
       cached.mtimeMs === stats.mtimeMs &&
-      settledBefore(stats.mtimeMs, cached.readAt) &&
       cached.ctimeMs === ctimeOf(stats) &&
-      (cached.ctimeMs === undefined || settledBefore(cached.ctimeMs, cached.readAt))
+      timesSettled(cached, cached.readAt)
     ) {
       out[index] = { path: file.path, rel: file.rel, entry: cached.entry, tooLarge: false };
       return;
