@@ -83,9 +83,10 @@ Commands:
   tools                        Print the tool declarations (name, description, parameters) as JSON.
   mcp                          Serve the tools as an MCP server: on stdin/stdout (the default, for
                                MCP clients that start the command), or with --http on Streamable
-                               HTTP. Ends when stdin closes or on SIGINT/SIGTERM. On stdio a
-                               message line longer than --max-line-bytes is answered with a
-                               JSON-RPC error (-32600) and skipped; the next message is served.
+                               HTTP. Ends on SIGINT/SIGTERM, or when stdin closes once the
+                               requests received by then are answered. On stdio a message line
+                               longer than --max-line-bytes is answered with a JSON-RPC error
+                               (-32600) and skipped; the next message is served.
   help                         Print this text.
 
 Options:
@@ -624,10 +625,6 @@ async function commandMcp(ctx: CommandContext): Promise<number> {
     await write(ctx.stderr, 'toolhost: mcp on stdio needs Node stream objects for stdin and stdout\n');
     return CLI_EXIT.usage;
   }
-  const closed = new Promise<void>((resolve) => {
-    input.once('end', resolve);
-    input.once('close', resolve);
-  });
   // The SDK's stdio entry takes the protocol era from the client's first message (a 2025-11-25
   // `initialize` or a 2026-07-28 `server/discover`) and pins one server for the connection. The
   // transport is toolhost's: linear framing, and an over-long line is answered, not fatal.
@@ -639,7 +636,8 @@ async function commandMcp(ctx: CommandContext): Promise<number> {
   const rooted = ctx.openAt ? new ClientRootsHost(runner, ctx.openAt, (line) => void write(ctx.stderr, `toolhost: ${line}\n`), here) : undefined;
   const handle = mcp.serveStdio(async () => (rooted ? rooted.attach(await mcp.createMcpServer(rooted, serverOptions)) : mcp.createMcpServer(runner, serverOptions)), { transport });
   try {
-    await Promise.race([closed, transport.closed, aborted(ctx.interrupt), aborted(ctx.outputClosed)]);
+    // The transport closes once stdin has ended and the requests received by then are answered.
+    await Promise.race([transport.closed, aborted(ctx.interrupt), aborted(ctx.outputClosed)]);
     await handle.close();
   } finally {
     await rooted?.dispose();

@@ -15,6 +15,17 @@ export interface LineStdioServerTransportOptions {
 
 const JSONRPC_PARSE_ERROR = -32700;
 const JSONRPC_INVALID_REQUEST = -32600;
+/** The MCP SDK's `ErrorCode.ConnectionClosed`. */
+const CONNECTION_CLOSED = -32000;
+
+/** A key for a JSON-RPC id that keeps `1` and `"1"` apart. */
+const keyOf = (id: string | number): string => `${typeof id}:${id}`;
+
+/** What a JSON-RPC message is, by its fields: a request (method and id), a notification, or a response. */
+function kindOf(message: JSONRPCMessage): 'request' | 'notification' | 'response' {
+  if ('method' in message) return 'id' in message && message.id !== undefined ? 'request' : 'notification';
+  return 'response';
+}
 
 /** The request id of a parsed message that is not valid JSON-RPC, when it has a usable one. */
 function idOf(value: unknown): string | number | null {
@@ -33,8 +44,13 @@ function idOf(value: unknown): string | number | null {
  *   `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"…"}}` and skipped to its `\n`.
  * - A line that is not JSON is answered with `-32700` (id `null`); JSON that is not a JSON-RPC message
  *   with `-32600` (its `id` when it has one). Blank lines are ignored.
- * - The transport closes (and `onclose` runs, `closed` resolves) only when stdin ends or closes, stdout
- *   fails (a closed pipe), or {@link close} is called; never because of what a line holds.
+ * - When stdin ends or closes (how an MCP client begins a stdio shutdown), the requests already
+ *   received are still answered: the transport closes (`onclose` runs, `closed` resolves) once each
+ *   has its response written, as a shell pipeline into the server expects. The server's own requests
+ *   to the client that are still unanswered then, or sent after, can never be answered: each gets a
+ *   JSON-RPC error `-32000` (the SDK's `ConnectionClosed`) at once, so nothing waits on them. The
+ *   transport also closes when stdout fails (a closed pipe) or {@link close} is called; never because
+ *   of what a line holds.
  *
  * Give it to `serveStdio(factory, { transport })` or `server.connect(transport)`. A bad
  * `maxLineBytes` throws a TypeError.
@@ -52,6 +68,12 @@ export class LineStdioServerTransport implements Transport {
   readonly #splitter: LineSplitter;
   #started = false;
   #isClosed = false;
+  /** stdin ended: nothing more arrives. */
+  #inputEnded = false;
+  /** Requests received and not yet answered (by {@link keyOf} their ids). */
+  readonly #inbound = new Set<string>();
+  /** The server's requests sent and not yet answered: their ids. */
+  readonly #outbound = new Map<string, string | number>();
   #resolveClosed!: () => void;
 
   /** `stdin` and `stdout` default to the process's. */
@@ -84,9 +106,27 @@ export class LineStdioServerTransport implements Transport {
   };
 
   #onStdinEnd = (): void => {
+    if (this.#inputEnded) return;
     for (const frame of this.#splitter.end()) this.#deliver(frame);
-    void this.close();
+    this.#inputEnded = true;
+    this.#stopReading();
+    for (const id of this.#outbound.values()) this.#unanswerable(id);
+    this.#outbound.clear();
+    this.#closeWhenAnswered();
   };
+
+  /** Answers the server's request `id` with the error a closed connection gives (on a later turn, after `send` returned). */
+  #unanswerable(id: string | number): void {
+    setImmediate(() => {
+      if (this.#isClosed) return;
+      this.onmessage?.({ jsonrpc: '2.0', id, error: { code: CONNECTION_CLOSED, message: 'Connection closed: the client closed stdin, so it cannot answer this request' } });
+    });
+  }
+
+  /** Closes once stdin has ended and every request received has its response written. */
+  #closeWhenAnswered(): void {
+    if (this.#inputEnded && this.#inbound.size === 0) void this.close();
+  }
 
   #onStdoutError = (error: Error): void => {
     if (this.#isClosed) return;
@@ -121,6 +161,9 @@ export class LineStdioServerTransport implements Transport {
       this.#answerError(idOf(value), JSONRPC_INVALID_REQUEST, `Invalid Request: message ${frame.line} is not a JSON-RPC 2.0 request, notification or response`);
       return;
     }
+    const kind = kindOf(message);
+    if (kind === 'request') this.#inbound.add(keyOf((message as { id: string | number }).id));
+    else if (kind === 'response' && 'id' in message && message.id !== undefined && message.id !== null) this.#outbound.delete(keyOf(message.id));
     this.onmessage?.(message);
   }
 
@@ -132,7 +175,20 @@ export class LineStdioServerTransport implements Transport {
   /** Writes one message line; resolves once stdout took it (waits for `drain` when it is full). */
   send(message: JSONRPCMessage): Promise<void> {
     if (this.#isClosed) return Promise.reject(new Error('LineStdioServerTransport is closed'));
-    return this.#write(`${JSON.stringify(message)}\n`);
+    const kind = kindOf(message);
+    if (kind === 'request') {
+      const { id } = message as { id: string | number };
+      if (this.#inputEnded) this.#unanswerable(id);
+      else this.#outbound.set(keyOf(id), id);
+    }
+    const written = this.#write(`${JSON.stringify(message)}\n`);
+    if (kind !== 'response' || !('id' in message) || message.id === undefined || message.id === null) return written;
+    const key = keyOf(message.id);
+    // The response is on its way (or stdout failed, which closes the transport): the request is answered.
+    return written.finally(() => {
+      this.#inbound.delete(key);
+      this.#closeWhenAnswered();
+    });
   }
 
   #write(text: string): Promise<void> {
@@ -159,12 +215,16 @@ export class LineStdioServerTransport implements Transport {
   async close(): Promise<void> {
     if (this.#isClosed) return;
     this.#isClosed = true;
+    this.#stopReading();
+    this.#resolveClosed();
+    this.onclose?.();
+  }
+
+  #stopReading(): void {
     this.#stdin.off('data', this.#onData);
     this.#stdin.off('error', this.#onStdinError);
     this.#stdin.off('end', this.#onStdinEnd);
     this.#stdin.off('close', this.#onStdinEnd);
     if (this.#stdin.listenerCount('data') === 0) this.#stdin.pause();
-    this.#resolveClosed();
-    this.onclose?.();
   }
 }

@@ -214,6 +214,30 @@ describe('toolhost mcp over stdio (the SDK Client spawning node bin/toolhost.mjs
     expect(await exited).toBe(0);
   });
 
+  it('answers every request received before stdin closed (calls still running among them), then exits with code 0', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'toolhost-mcp-drain-'));
+    try {
+      for (let i = 0; i < 40; i++) writeFileSync(join(folder, `f${i}.ts`), `export const x${i} = ${i};\nconst other = 1;\n`);
+      const lines = [
+        { id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'pipe', version: '1' } } },
+        { method: 'notifications/initialized' },
+        { id: 2, method: 'tools/call', params: { name: 'grep_search', arguments: { pattern: 'export', output_mode: 'count' } } },
+        { id: 3, method: 'tools/call', params: { name: 'list_dir', arguments: { dir_path: '.' } } },
+        { id: 4, method: 'ping' },
+      ];
+      // All at once and stdin closed at once: the calls are still running when the input ends.
+      const run = await runNode([BIN, 'mcp', '--root', folder], { input: lines.map((line) => JSON.stringify({ jsonrpc: '2.0', ...line })).join('\n') + '\n' });
+      expect(run.code).toBe(0);
+      const answers = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as { id: number; result?: { structuredContent?: Record<string, unknown> }; error?: unknown });
+      expect(answers.map((answer) => answer.id).sort()).toEqual([1, 2, 3, 4]);
+      expect(answers.every((answer) => answer.error === undefined)).toBe(true);
+      const grep = answers.find((answer) => answer.id === 2)?.result?.structuredContent as { total_matches: number; total_files: number };
+      expect([grep.total_matches, grep.total_files]).toEqual([40, 40]);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
   it('exits with code 0 on SIGTERM', async () => {
     const child = spawn(process.execPath, [BIN, 'mcp', '--root', dir], { stdio: ['pipe', 'pipe', 'pipe'] });
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
