@@ -45,6 +45,19 @@ describe('toolhost call --search-index', () => {
     expect(call(args, ['--search-index'])).toMatchObject({ result: { total_matches: 31, total_files: 4 } });
   }, 60_000);
 
+  it('says on stderr when the index cannot be saved (XDG_CACHE_HOME names a file), and answers as without it', () => {
+    const blocked = join(base, 'cache-is-a-file');
+    writeFileSync(blocked, 'not a folder\n');
+    const args = { pattern: 'quokka', output_mode: 'count' };
+    const run = spawnSync(process.execPath, [BIN, 'call', 'grep_search', JSON.stringify(args), '--root', root, '--search-index'], {
+      encoding: 'utf8',
+      env: { ...process.env, XDG_CACHE_HOME: blocked },
+    });
+    expect(run.status).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual(call(args, []));
+    expect(run.stderr).toMatch(/^toolhost: search index in use, but it could not be saved \(ENOTDIR: [^\n]*cache-is-a-file[^\n]*\): the next start builds it again; make its folder writable\n$/);
+  }, 60_000);
+
   it('keeps no index for `tools`, which runs no tool', () => {
     const other = join(base, 'tools-only');
     mkdirSync(other, { recursive: true });

@@ -10,9 +10,10 @@ export interface PlatformCapabilities {
   persistent: boolean;
   /**
    * The workspace's search index, on a platform that keeps one (absent otherwise), read when asked:
-   * `building` (being opened or built; searches scan meanwhile), `ready` (in use), or `off` (searches
-   * scan every file) with a `note` saying why: which budget the index would pass (`maxIndexBytes`,
-   * `maxBuildBytes`), by how much, and what to set to raise it; or that its build failed.
+   * `building` (being opened or built; searches scan meanwhile), `ready` (in use; with a `note` when
+   * it could not be saved, so the next start builds it again), or `off` (searches scan every file)
+   * with a `note` saying why: which budget the index would pass (`maxIndexBytes`, `maxBuildBytes`),
+   * by how much, and what to set to raise it; or that its build failed.
    */
   readonly searchIndex?: { readonly state: 'building' | 'ready' | 'off'; readonly note?: string };
 }

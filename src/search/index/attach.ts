@@ -5,7 +5,7 @@ import type { Platform } from '../../core/types.js';
 import { budgetNote, defaultBudget, IndexOverBudget, type SearchIndexBudget } from './budget.js';
 import { IndexRejected, openIndex, serializeIndex } from './format.js';
 import type { SearchIndex } from './search-index.js';
-import { buildWorkspaceIndex, limitSearchIndex, searchIndexIdle, searchIndexOf, searchIndexStatus, setSearchIndexStatus } from './workspace.js';
+import { buildWorkspaceIndex, limitSearchIndex, noteSearchIndexUnsaved, searchIndexIdle, searchIndexOf, searchIndexStatus, setSearchIndexStatus } from './workspace.js';
 import { setSearchIndex, whileSearchIndexOpens } from './engine.js';
 
 /** Where a workspace's saved index lives: the bytes of {@link serializeIndex}, whole. */
@@ -93,6 +93,7 @@ export function attachStoredSearchIndex(
     const version = index.version;
     await storage.write(serializeIndex(index, platform.root));
     saved = { index, version };
+    noteSearchIndexUnsaved(platform, undefined);
   };
   const opened = readSavedIndex(platform, storage, budget).then((stored) => {
     if (stored.index) {
@@ -135,7 +136,9 @@ export function attachStoredSearchIndex(
       return { off: note };
     }
     const message = error instanceof Error ? error.message : String(error);
-    if (!searchIndexOf(platform)) setSearchIndexStatus(platform, { state: 'off', note: `search index off, searches scan every file: its build failed (${message})` });
+    // With an index in use, what failed is its save.
+    if (searchIndexOf(platform)) noteSearchIndexUnsaved(platform, `search index in use, but it could not be saved (${message}): the next start builds it again; make its folder writable`);
+    else setSearchIndexStatus(platform, { state: 'off', note: `search index off, searches scan every file: its build failed (${message})` });
     return { error: message };
   });
   return {

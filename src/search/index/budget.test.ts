@@ -205,6 +205,31 @@ describe('search index budgets', () => {
     await attached.close();
   });
 
+  it('an index in use that could not be saved: capabilities.searchIndex is ready with a note saying so, the listener hears it, and a later save clears it', async () => {
+    const { platform } = countedWorkspace();
+    const heard: string[] = [];
+    whenSearchIndexOff(platform, (note) => heard.push(note));
+    const storage = memoryStorage();
+    let refuse = true;
+    const attached = attachStoredSearchIndex(platform, {
+      ...storage,
+      read: storage.read,
+      write: async (bytes) => {
+        if (refuse) throw new Error('EACCES: permission denied, open /cache/index');
+        await storage.write(bytes);
+      },
+    });
+    expect(await attached.ready).toEqual({ error: 'EACCES: permission denied, open /cache/index' });
+    expect(searchIndexOf(platform)?.size).toBe(FILE_COUNT);
+    const note = 'search index in use, but it could not be saved (EACCES: permission denied, open /cache/index): the next start builds it again; make its folder writable';
+    expect(platform.capabilities.searchIndex).toEqual({ state: 'ready', note });
+    expect(heard).toEqual([note]);
+    refuse = false;
+    await attached.close();
+    expect(storage.writes).toBe(1);
+    expect(platform.capabilities.searchIndex).toEqual({ state: 'ready' });
+  });
+
   it('a build stopped early gives only the bound it reached, no projected figure', async () => {
     const { platform } = countedWorkspace();
     const error = await buildWorkspaceIndex(platform, { budget: { maxIndexBytes: DEFAULT_MAX_INDEX_BYTES, maxBuildBytes: 1024 } }).catch((e: unknown) => e);

@@ -206,10 +206,29 @@ const offListeners = new WeakMap<Platform, (note: string) => void>();
 /** Records `platform`'s index state while it has none in use (`building`, or `off` with why). */
 export function setSearchIndexStatus(platform: Platform, status: SearchIndexStatus): void {
   statuses.set(platform, status);
-  const listener = offListeners.get(platform);
-  if (!listener || status.state !== 'off' || status.note === undefined) return;
+  if (status.state === 'off' && status.note !== undefined) tell(platform, status.note);
+}
+
+// Per platform, a note on the index in use (it could not be saved).
+const readyNotes = new WeakMap<Platform, string>();
+
+/**
+ * Records why `platform`'s index in use could not be saved (`capabilities.searchIndex` then says
+ * `ready` with this note, and the next process builds it again); undefined: it was saved since.
+ */
+export function noteSearchIndexUnsaved(platform: Platform, note: string | undefined): void {
+  if (note === undefined) {
+    readyNotes.delete(platform);
+    return;
+  }
+  readyNotes.set(platform, note);
+  tell(platform, note);
+}
+
+/** Tells `platform`'s listener (see whenSearchIndexOff) `note`. */
+function tell(platform: Platform, note: string): void {
   try {
-    listener(status.note);
+    offListeners.get(platform)?.(note);
   } catch {
     // The host's listener: its failure is not the index's.
   }
@@ -218,16 +237,20 @@ export function setSearchIndexStatus(platform: Platform, status: SearchIndexStat
 /**
  * Calls `listener` with the note of `capabilities.searchIndex` each time `platform`'s index turns
  * off from now on (its build passed its budget or failed, or it outgrew its size through updates and
- * was dropped), so a host can tell its user at once; one listener per platform, undefined removes it.
+ * was dropped), or is in use but could not be saved (the next process builds it again), so a host
+ * can tell its user at once; one listener per platform, undefined removes it.
  */
 export function whenSearchIndexOff(platform: Platform, listener: ((note: string) => void) | undefined): void {
   if (listener) offListeners.set(platform, listener);
   else offListeners.delete(platform);
 }
 
-/** `platform`'s index state: `ready` while one is in use, else what was recorded (undefined: no index attached). */
+/** `platform`'s index state: `ready` while one is in use (with a note when it could not be saved), else what was recorded (undefined: no index attached). */
 export function searchIndexStatus(platform: Platform): SearchIndexStatus | undefined {
-  if (holders.has(platform)) return { state: 'ready' };
+  if (holders.has(platform)) {
+    const note = readyNotes.get(platform);
+    return note === undefined ? { state: 'ready' } : { state: 'ready', note };
+  }
   const status = statuses.get(platform);
   return status && { ...status };
 }
