@@ -435,6 +435,8 @@ describe.concurrent('toolhost CLI (node bin/toolhost.mjs)', { timeout: 120_000 }
       [['call', 'view_file', '{"file_path":"a', 'b.txt"}'], /quote the JSON arguments as one shell word/],
       [['tools', 'extra'], /tools takes no arguments/],
       [['call', 'view_file', '--bogus'], /Unknown option '--bogus'.*toolhost --help/],
+      [['call', 'grep_search', '{"pattern":"x"}', '--search-index', '--search-index-max-bytes', '-1'], /^toolhost: --search-index-max-bytes needs a value; one that starts with a dash is written --search-index-max-bytes=-VALUE; see toolhost --help\n$/],
+      [['call', 'view_file', '{}', '--root'], /^toolhost: Option '--root <value>' argument missing; see toolhost --help\n$/],
       [['run', '--timeout', 'soon'], /--timeout must be a positive whole number of milliseconds, got "soon"/],
       [['run', '--timeout', '0'], /--timeout must be a positive/],
       [['mcp', '--http', 'nope'], /--http takes HOST:PORT, e.g. 127.0.0.1:8765/],

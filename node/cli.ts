@@ -226,7 +226,7 @@ function parse(argv: readonly string[]): Parsed {
       },
     }));
   } catch (error) {
-    throw new UsageError(`${(error as Error).message}; see toolhost --help`);
+    throw new UsageError(`${parseArgsMessage(error as Error)}; see toolhost --help`);
   }
   let timeoutMs: number | undefined;
   if (values.timeout !== undefined) {
@@ -688,6 +688,16 @@ async function commandMcpHttp(
   await aborted(ctx.interrupt);
   await endpoint.close();
   return CLI_EXIT.ok;
+}
+
+/**
+ * One line for an error of node:util's parseArgs: its message, but for an option given a value that
+ * starts with a dash (`--root -x`), whose message spans three lines, what to write instead.
+ */
+function parseArgsMessage(error: Error): string {
+  const ambiguous = /^Option '(--[^']+)' argument is ambiguous/.exec(error.message);
+  if (ambiguous) return `${ambiguous[1]} needs a value; one that starts with a dash is written ${ambiguous[1]}=-VALUE`;
+  return error.message.replace(/\s*\n\s*/g, ' ');
 }
 
 /** Checks the command and its positionals; returns the usage message for a bad one. */
