@@ -1,5 +1,5 @@
 import { errorCode, ToolError } from '../core/errors.js';
-import type { ToolContext } from '../core/tool.js';
+import type { SearchContext } from '../core/types.js';
 import { basename, resolveWorkspacePath } from '../fs/paths.js';
 import { clipForMessage } from '../fs/text.js';
 import { throwIfAborted, yieldToEventLoop } from '../fs/abort.js';
@@ -9,11 +9,13 @@ import { countSkippedUnder, skipKindOf } from './walk-report.js';
 import type { SearchPattern } from './dialect.js';
 import { compileGlob } from './glob.js';
 import { MatchFormatter, type SearchMatch } from './line-output.js';
+import type { GrepSearchResult, SearchCounters } from '../core/search-engine.js';
 import { scanText, YIELD_EVERY_MS } from './line-scan.js';
 import { scanStream } from './line-stream.js';
 import { BlockLiteralCount, blockReaderOf, type BlockReader } from './block-count.js';
 import { cacheOf, countText, countTextNow, FILE_BINARY, knownCount, needleOf, rememberCount, skipKindOfCode, type SourceCache, type SourceFile, type TextCount } from './source-cache.js';
-import type { SearchFileStat, SearchHelper, SearchSource, SharedWork } from '../core/types.js';
+import type { SearchFileStat, SearchHelper, SearchSource, SharedWork } from './source-port.js';
+import { searchSourceOf } from './engine-source.js';
 import { searchIndexEngine, type IndexForSearch, type SearchIndexEngine, type SiftedCountMemo } from './index-engine.js';
 
 export { MAX_LINE_CHARS, type SearchMatch } from './line-output.js';
@@ -46,43 +48,8 @@ const HELPED_MAX_FILE_BYTES = 16 * 1024 * 1024;
 /** Files read (and held) at a time. */
 const BATCH_FILES = 64;
 
-/** Counters shared by every search result. */
-export interface SearchCounters {
-  /** Matching lines in all searched files (a line with several matches counts once). */
-  total_matches: number;
-  /** True when results were left out: more than `max_results`, the output budget, the walk cap or the time limit. */
-  truncated: boolean;
-  /** Text files searched. */
-  files_searched: number;
-  /** Binary files (NUL in the first 8 KiB or invalid UTF-8), skipped without decoding. */
-  binary_files_skipped: number;
-  /** Files over 256 MiB on a platform that cannot read part of a file, not searched; only present when there were some. */
-  large_files_skipped?: number;
-  /** Present when results were left out (the time limit; in the tools' results also `max_results` and the character budget): what is shown of what, and how to go on. */
-  note?: string;
-}
-
-/** `output_mode: 'content'` (and search_dir). */
-export interface SearchContentResult extends SearchCounters {
-  matches: SearchMatch[];
-}
-
-/** `output_mode: 'files_with_matches'`: matching files sorted by path. */
-export interface SearchFilesResult extends SearchCounters {
-  files: string[];
-  /** Files with at least one match. */
-  total_files: number;
-}
-
-/** `output_mode: 'count'`: matching lines per file, files sorted by path. */
-export interface SearchCountResult extends SearchCounters {
-  counts: Array<{ file_path: string; count: number }>;
-  /** Files with at least one match. */
-  total_files: number;
-}
-
-/** Any grep_search result. */
-export type GrepSearchResult = SearchContentResult | SearchFilesResult | SearchCountResult;
+/** The content search's result shapes (declared with the search engine's answers in src/core/search-engine.ts). */
+export type { GrepSearchResult, SearchContentResult, SearchCountResult, SearchCounters, SearchFilesResult } from '../core/search-engine.js';
 
 /** What the shared engine of search_dir and grep_search needs. */
 export interface LineSearchOptions {
@@ -106,6 +73,11 @@ export interface LineSearchOptions {
   streamOver?: number;
   streamWindow?: number;
   streamOverlap?: number;
+  /**
+   * The search source to list and read through (its engine's, see `createSearchEngine`); given as
+   * undefined: none, through `ctx.fs`. Absent: the source of `ctx.platform`'s engine.
+   */
+  source?: SearchSource | undefined;
 }
 
 /** The time budget of a search starting at `now`: `maxTimeMs`, or a share of what is left of the call's deadline when that is less. */
@@ -120,8 +92,8 @@ export function searchBudget(maxTimeMs: number, callDeadline: number | undefined
  * `include` / `exclude` globs (compiled relative to it, so absolute globs work).
  */
 export async function filesToSearch(
-  ctx: ToolContext,
-  options: { dirPath?: string; include?: string; exclude?: string; deadline?: number; onFiles?: (files: readonly WalkFile[], added: number) => void; reuse?: boolean },
+  ctx: SearchContext,
+  options: { dirPath?: string; include?: string; exclude?: string; deadline?: number; onFiles?: (files: readonly WalkFile[], added: number) => void; reuse?: boolean; source?: SearchSource | undefined },
 ): Promise<{ files: WalkFile[]; capped: boolean; stopped?: boolean; sorted?: boolean }> {
   const scope = { fs: ctx.fs, root: ctx.platform.root, cwd: ctx.cwd };
   const start = await resolveWorkspacePath(scope, options.dirPath ?? ctx.cwd, { argName: 'dir_path' });
@@ -159,7 +131,7 @@ export async function filesToSearch(
     root: ctx.platform.root,
     dir: start,
     changeCount: ctx.platform.changeCount,
-    source: ctx.platform.searchSource,
+    source: 'source' in options ? options.source : searchSourceOf(ctx.platform),
     signal: ctx.signal,
     fileFilter: include || excludeFiles ? (rel) => (!include || include.matches(rel)) && !excludeFiles?.matches(rel) : undefined,
     pruneDir: exclude ? (rel) => exclude.matches(rel) : undefined,
@@ -193,7 +165,7 @@ interface Tally {
  * `truncated` and a `note`; the call's signal (its deadline, a cancel) still ends it with `timeout` /
  * `cancelled` if anything else overruns.
  */
-export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions): Promise<GrepSearchResult> {
+export async function runLineSearch(ctx: SearchContext, options: LineSearchOptions): Promise<GrepSearchResult> {
   const started = Date.now();
   const budget = searchBudget(options.maxTimeMs ?? DEFAULT_SEARCH_TIME_MS, ctx.deadline, started);
   const search = new LineSearch(ctx, options, started + budget.ms);
@@ -260,7 +232,7 @@ class LineSearch {
   filesUnlisted = 0;
 
   constructor(
-    readonly ctx: ToolContext,
+    readonly ctx: SearchContext,
     readonly options: LineSearchOptions,
     readonly deadline: number,
   ) {
@@ -268,7 +240,7 @@ class LineSearch {
     this.maxResults = options.maxResults;
     this.contextLines = options.contextLines ?? 0;
     this.outputMode = options.outputMode ?? 'content';
-    this.source = ctx.platform.searchSource;
+    this.source = 'source' in options ? options.source : searchSourceOf(ctx.platform);
     this.source?.begin?.();
     this.cache = this.source ? cacheOf(this.source) : undefined;
     this.helper = this.source?.helper;
@@ -301,7 +273,7 @@ class LineSearch {
     try {
       // With an index in use, a repeated search over an unchanged workspace reuses the last walk (see reusedListing).
       const reuse = this.index !== undefined;
-      listed = await filesToSearch(ctx, { dirPath: options.dirPath, include: options.include, exclude: options.exclude, deadline, reuse, ...(onFiles ? { onFiles } : {}) });
+      listed = await filesToSearch(ctx, { dirPath: options.dirPath, include: options.include, exclude: options.exclude, deadline, reuse, source: this.source, ...(onFiles ? { onFiles } : {}) });
     } catch (error) {
       sharing?.cancel();
       throw error;

@@ -1,5 +1,6 @@
 import { nativeBytes, type NativeBytes } from '#lazy';
-import type { FsDirent, SearchFileStat, SearchSource } from '../core/types.js';
+import type { FsDirent } from '../core/types.js';
+import type { SearchFileStat, SearchSource } from './source-port.js';
 import type { MemoryFs } from '../fs/memfs.js';
 import { ByteFinder, isUtf8 } from './bytes.js';
 import { linearByteSearch } from './linear-find.js';

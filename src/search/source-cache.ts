@@ -1,4 +1,4 @@
-import type { SearchFileStat, SearchHelperAnswer, SearchSource } from '../core/types.js';
+import type { SearchFileStat, SearchHelperAnswer, SearchSource } from './source-port.js';
 import { racyNow, timesSettled } from '../fs/racy-clock.js';
 import { BINARY_SNIFF_BYTES } from '../fs/text.js';
 import { MAX_SEARCH_FILE_BYTES } from './text-cache.js';

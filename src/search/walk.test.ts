@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { FsDirent, SearchSource } from '../core/types.js';
+import type { FsDirent } from '../core/types.js';
+import type { SearchSource } from './source-port.js';
 import { createMemoryPlatform } from '../platform/memory.js';
 import { loadTexts } from './text-cache.js';
 import { noSkippedEntries, countSkipped, reportWalk, skippedNote } from './walk-report.js';

@@ -1,7 +1,9 @@
 import { ToolError } from '../core/errors.js';
 import { compileGlob, loadGlobMatcher } from '../search/glob.js';
 import { defineTool, type ExecuteTool } from '../core/tool.js';
-import { DEFAULT_MAX_WALK_ENTRIES, walkWorkspace } from '../search/walk.js';
+import { DEFAULT_MAX_WALK_ENTRIES } from '../search/walk.js';
+import { askFiles } from '../search/engine.js';
+import type { FileSearchRequest } from '../core/types.js';
 import { reportWalk } from '../search/walk-report.js';
 import { resolveWorkspacePath } from '../fs/paths.js';
 import { DEADLINE_SHARE, searchBudget } from '../search/line-search.js';
@@ -115,23 +117,20 @@ export const findFileTool: ExecuteTool<FindFileArgs, FindFileResult> = defineToo
     // Like the content searches, the walk stops at a share of the call's deadline and answers with what it found.
     const started = Date.now();
     const budget = searchBudget(Infinity, ctx.deadline, started);
-    const walked = await walkWorkspace({
-      fs: ctx.fs,
-      root: ctx.platform.root,
+    const request: FileSearchRequest = {
+      kind: 'files',
       dir,
-      changeCount: ctx.platform.changeCount,
-      source: ctx.platform.searchSource,
+      glob: args.pattern,
+      caseSensitive: args.case_sensitive === true,
       includeIgnored: args.include_ignored === true,
       includeSymlinks: true,
-      signal: ctx.signal,
-      fileFilter: (rel) => matcher.matches(rel),
       ...(budget.byDeadline ? { deadline: started + budget.ms } : {}),
-    });
-    // The default sort orders strings by UTF-16 code units (as compareCodeUnits does), without a call per comparison.
-    const all = walked.files.map((file) => file.path).sort();
+    };
+    const walked = await askFiles(ctx, request, matcher);
+    const all = walked.paths;
     const max = args.max_results ?? 500;
     const files = all.length > max ? all.slice(0, max) : all;
-    const result: FindFileResult = { files, total: all.length, truncated: walked.capped || walked.stopped === true || files.length < all.length };
+    const result: FindFileResult = { files, total: all.length, truncated: walked.capped || walked.stopped || files.length < all.length };
     if (walked.stopped) {
       result.note =
         `the search stopped at its time limit (${budget.ms} ms, ${DEADLINE_SHARE * 100} % of what was left of the call's deadline) ` +

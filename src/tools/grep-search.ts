@@ -5,9 +5,10 @@ import {
   MAX_CONTEXT_LINES,
   MAX_SEARCH_RESULTS,
   MAX_SEARCH_TIME_MS,
-  runLineSearch,
   type GrepSearchResult,
 } from '../search/line-search.js';
+import { askLines } from '../search/engine.js';
+import type { LineSearchRequest } from '../core/types.js';
 import { defineTool, type ExecuteTool } from '../core/tool.js';
 import { reportWalk, walkReportUnder } from '../search/walk-report.js';
 import { fitSearchResult } from './search-note.js';
@@ -152,17 +153,21 @@ export const grepSearchTool: ExecuteTool<GrepSearchArgs, GrepSearchResult> = def
     await refuseSlashOnSearchedFile({ fs: ctx.fs, root: ctx.platform.root, cwd: ctx.cwd }, args.dir_path);
     // The include and exclude globs' compiler (in browsers fetched on the first search that has one).
     if (args.include || args.exclude) await loadGlobMatcher();
-    const result = await runLineSearch(ctx, {
-      pattern,
-      dirPath: args.dir_path,
-      include: args.include,
-      exclude: args.exclude,
+    const request: LineSearchRequest = {
+      kind: 'lines',
+      pattern: args.pattern,
+      literal: args.fixed_strings === true,
+      caseSensitive: args.case_sensitive !== false,
+      ...(args.dir_path === undefined ? {} : { dirPath: args.dir_path }),
+      ...(args.include === undefined ? {} : { include: args.include }),
+      ...(args.exclude === undefined ? {} : { exclude: args.exclude }),
       contextLines: args.context_lines ?? 0,
       outputMode: args.output_mode ?? 'content',
       maxResults: args.max_results ?? 100,
       maxTimeMs: args.max_time_ms ?? DEFAULT_SEARCH_TIME_MS,
-    });
-    reportWalk(result as GrepSearchResult & { skipped_entries?: number }, walkReportUnder(ctx.signal));
+    };
+    const result = await askLines(ctx, request, pattern);
+    reportWalk(result, walkReportUnder(ctx.signal));
     const mode = args.output_mode ?? 'content';
     return fitSearchResult(result, {
       maxResults: args.max_results ?? 100,

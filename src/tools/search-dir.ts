@@ -5,7 +5,9 @@ import { defineTool, type ExecuteTool } from '../core/tool.js';
 import { reportWalk, walkReportUnder } from '../search/walk-report.js';
 import { fitSearchResult } from './search-note.js';
 import { refuseSlashOnSearchedFile } from '../fs/paths.js';
-import { MAX_SEARCH_RESULTS, runLineSearch, type SearchContentResult } from '../search/line-search.js';
+import { MAX_SEARCH_RESULTS, type SearchContentResult } from '../search/line-search.js';
+import { askLines } from '../search/engine.js';
+import type { LineSearchRequest } from '../core/types.js';
 
 const inputSchema = {
   type: 'object',
@@ -79,14 +81,19 @@ export const searchDirTool: ExecuteTool<SearchDirArgs, SearchDirResult> = define
     await refuseSlashOnSearchedFile({ fs: ctx.fs, root: ctx.platform.root, cwd: ctx.cwd }, args.dir_path);
     // The include glob's compiler (in browsers fetched on the first search that has one).
     if (args.include) await loadGlobMatcher();
-    const result = (await runLineSearch(ctx, {
-      pattern,
-      dirPath: args.dir_path,
-      include: args.include,
+    const request: LineSearchRequest = {
+      kind: 'lines',
+      pattern: args.query,
+      literal: true,
+      caseSensitive: args.case_sensitive === true,
+      ...(args.dir_path === undefined ? {} : { dirPath: args.dir_path }),
+      ...(args.include === undefined ? {} : { include: args.include }),
+      contextLines: 0,
       outputMode: 'content',
       maxResults: args.max_results ?? 100,
-    })) as SearchContentResult;
-    reportWalk(result as SearchContentResult & { skipped_entries?: number }, walkReportUnder(ctx.signal));
+    };
+    const result = (await askLines(ctx, request, pattern)) as SearchContentResult;
+    reportWalk(result, walkReportUnder(ctx.signal));
     return fitSearchResult(result, { maxResults: args.max_results ?? 100, narrow: 'narrow the query, dir_path or include' });
   },
 }) as ExecuteTool<SearchDirArgs, SearchContentResult>;
