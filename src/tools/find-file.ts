@@ -77,7 +77,8 @@ export interface FindFileResult {
  * A list cut by `max_results` (or by the walk's 200,000-entry cap) is `truncated` with a `note` as well,
  * as grep_search's is: "Showing 500 of 1200 paths (max_results is 500): raise max_results (at most
  * 10000), or narrow the pattern or dir_path."
- * Returns {@link FindFileResult}.
+ * The walk is a `files` request to the platform's search engine (`ctx.platform.search`; without one,
+ * toolhost's default engine over `ctx.fs`). Returns {@link FindFileResult}.
  * Errors: `invalid_pattern` (empty, over 1000 characters, unbalanced brace or bracket, invalid class, a
  * range over 1000 names, an absolute pattern inside the workspace but not under `dir_path`, a `..` after
  * a wildcard that stays inside the workspace: no path matches it), `invalid_arguments` (a `dir_path` of

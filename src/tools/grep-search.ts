@@ -122,7 +122,8 @@ export interface GrepSearchArgs {
  * `truncated: true` and a `note`. A directory or file that cannot be read is skipped and counted in
  * `skipped_entries`, with a `note` naming the kinds. When `max_results` or the result budget leaves
  * lines (or files) out, `note` says how many of `total_matches` (or `total_files`) are shown and how to
- * see the rest ({@link fitSearchResult}).
+ * see the rest ({@link fitSearchResult}). The search itself is the platform's search engine's (a `lines`
+ * request to `ctx.platform.search`; without one, toolhost's default engine over `ctx.fs`).
  *
  * Errors: `invalid_pattern` (bad regex or glob; lookaround and backreferences are named, with a way
  * around them), `invalid_arguments` (a `dir_path` ending in `/` that names a file, or one of 4,096 bytes or

@@ -55,6 +55,8 @@ export type SearchDirResult = SearchContentResult;
  * first match), files sorted by path; a line longer than 2000 characters is shown as an excerpt of at most
  * 2000 around the first match with `[... N characters before/after]` markers.
  * A directory or file that cannot be read is skipped and counted in `skipped_entries`, with a `note`.
+ * The search is a `lines` request to the platform's search engine (`ctx.platform.search`; without
+ * one, toolhost's default engine over `ctx.fs`).
  * Errors: `invalid_arguments` (empty query, a `dir_path` ending in `/` that names a file, or one of 4,096
  * bytes or more), `invalid_pattern` (bad include glob), `not_found`, `outside_workspace` (`dir_path`, or an
  * `include` glob that points outside: absolute, `../`, or a `..` after a wildcard).
