@@ -114,6 +114,16 @@ describe('the search seam (Platform.search)', () => {
     expect(requests).toHaveLength(CALLS.length);
   });
 
+  it('answers searches of a platform without an engine run at once as it answers them one by one (each batch read through fs is its own)', async () => {
+    const alone = await answers(withoutEngine());
+    const platform = withoutEngine();
+    const runner = new ToolRunner({ platform, tools: BuiltinTools.all() });
+    const together = await Promise.all(CALLS.map(([tool, args]) => runner.execute(tool, args)));
+    expect(JSON.stringify(together)).toBe(JSON.stringify(alone));
+    // And again, the content cache now holding the files.
+    expect(JSON.stringify(await Promise.all(CALLS.map(([tool, args]) => runner.execute(tool, args))))).toBe(JSON.stringify(alone));
+  });
+
   it("keeps the tools' errors, in the calling profile's words, whichever engine answers", async () => {
     const errorOf = async (platform: Platform, tool: string, args: Record<string, unknown>): Promise<unknown> => {
       const runner = new ToolRunner({ platform, tools: toolProfiles.gemini() });

@@ -135,7 +135,7 @@ export interface Platform {
   /**
    * A number that changes whenever anything is changed through `fs`, on platforms whose files change
    * only through it (memory). Unchanged means the workspace is as it was, so search tools reuse their
-   * listings and decoded texts without a `stat` per file. Absent where files can change behind the
+   * listings and cached file contents without a `stat` per file. Absent where files can change behind the
    * platform's back (a real directory on Node).
    */
   readonly changeCount?: () => number;

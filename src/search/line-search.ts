@@ -3,7 +3,7 @@ import type { SearchContext } from '../core/types.js';
 import { basename, resolveWorkspacePath } from '../fs/paths.js';
 import { clipForMessage } from '../fs/text.js';
 import { throwIfAborted, yieldToEventLoop } from '../fs/abort.js';
-import { loadTexts, MAX_SEARCH_FILE_BYTES } from './text-cache.js';
+import { fsReadsOf, type FsReads } from './fs-reads.js';
 import { compareCodeUnits, walkWorkspace, type WalkFile } from './walk.js';
 import { countSkippedUnder, skipKindOf } from './walk-report.js';
 import type { SearchPattern } from './dialect.js';
@@ -13,7 +13,7 @@ import type { GrepSearchResult, SearchCounters } from '../core/search-engine.js'
 import { scanText, YIELD_EVERY_MS } from './line-scan.js';
 import { scanStream } from './line-stream.js';
 import { BlockLiteralCount, blockReaderOf, type BlockReader } from './block-count.js';
-import { cacheOf, countText, countTextNow, FILE_BINARY, knownCount, needleOf, rememberCount, skipKindOfCode, type SourceCache, type SourceFile, type TextCount } from './source-cache.js';
+import { cacheOf, countText, countTextNow, FILE_BINARY, knownCount, MAX_SEARCH_FILE_BYTES, needleOf, rememberCount, skipKindOfCode, type SourceCache, type SourceFile, type TextCount } from './source-cache.js';
 import type { SearchFileStat, SearchHelper, SearchSource, SharedWork } from './source-port.js';
 import { searchSourceOf } from './engine-source.js';
 import { searchIndexEngine, type IndexForSearch, type SearchIndexEngine, type SiftedCountMemo } from './index-engine.js';
@@ -157,9 +157,10 @@ interface Tally {
 /**
  * The engine of search_dir and grep_search. Walks like find_file (skips `.git/`, `node_modules/`,
  * `.gitignore`d paths, symlinks), then reads the files in path order, a batch at a time, through the
- * platform's text cache, and scans each with {@link scanText} (the pattern's engine, linear in the
- * text); a file's matches are formatted while its text is at hand, so a search holds one batch of
- * texts beyond the cache. Lines are 1-based, columns 1-based code points, files sorted by path.
+ * content cache (`SourceCache`: bytes from the engine's search source, or fetched from `fs` a batch at
+ * a time, see fs-reads.ts), counts on bytes where it can and scans the rest with {@link scanText} (the
+ * pattern's engine, linear in the text); a file's matches are formatted while its text is at hand, so
+ * a search holds one text at a time beyond the cache. Lines are 1-based, columns 1-based code points, files sorted by path.
  * At its time budget ({@link searchBudget}: `maxTimeMs`, or {@link DEADLINE_SHARE} of what is left of
  * the call's deadline when that is less) it stops, the walk included, and returns what it found, with
  * `truncated` and a `note`; the call's signal (its deadline, a cancel) still ends it with `timeout` /
@@ -191,7 +192,12 @@ class LineSearch {
   readonly maxResults: number;
   readonly contextLines: number;
   readonly outputMode: 'content' | 'files_with_matches' | 'count';
+  /** What the files are read through: the engine's search source, else the reads of the platform's `fs` ({@link fsReads}). */
   readonly source: SearchSource | undefined;
+  /** What the walk lists through: the engine's search source, or none (`fs`). */
+  readonly listSource: SearchSource | undefined;
+  /** Without a search source: the platform's `fs`, fetched a batch at a time for the same content cache. */
+  readonly fsReads: FsReads | undefined;
   readonly cache: SourceCache | undefined;
   readonly helper: SearchHelper | undefined;
   readonly streamOver: number;
@@ -240,14 +246,17 @@ class LineSearch {
     this.maxResults = options.maxResults;
     this.contextLines = options.contextLines ?? 0;
     this.outputMode = options.outputMode ?? 'content';
-    this.source = 'source' in options ? options.source : searchSourceOf(ctx.platform);
+    this.listSource = 'source' in options ? options.source : searchSourceOf(ctx.platform);
+    this.fsReads = this.listSource ? undefined : fsReadsOf(ctx.platform);
+    this.source = this.listSource ?? this.fsReads;
     this.source?.begin?.();
     this.cache = this.source ? cacheOf(this.source) : undefined;
     this.helper = this.source?.helper;
     this.streamOver = options.streamOver ?? MAX_SEARCH_FILE_BYTES;
     this.literal = this.pattern.mode === 'literal' ? this.pattern.literal : this.pattern.required;
     this.needle = this.source ? needleOf(this.pattern) : undefined;
-    this.decode = decoderFor(this.source);
+    // A file streamed window by window is decoded as `fs` reads are without a source (a BOM dropped).
+    this.decode = decoderFor(this.listSource);
     this.blocks = this.cache?.budget === 0 && this.pattern.mode === 'literal' && this.needle !== undefined ? blockReaderOf(this.source) : undefined;
   }
 
@@ -273,7 +282,7 @@ class LineSearch {
     try {
       // With an index in use, a repeated search over an unchanged workspace reuses the last walk (see reusedListing).
       const reuse = this.index !== undefined;
-      listed = await filesToSearch(ctx, { dirPath: options.dirPath, include: options.include, exclude: options.exclude, deadline, reuse, source: this.source, ...(onFiles ? { onFiles } : {}) });
+      listed = await filesToSearch(ctx, { dirPath: options.dirPath, include: options.include, exclude: options.exclude, deadline, reuse, source: this.listSource, ...(onFiles ? { onFiles } : {}) });
     } catch (error) {
       sharing?.cancel();
       throw error;
@@ -418,8 +427,8 @@ class LineSearch {
         break;
       }
       const batch = files.slice(i, i + BATCH_FILES);
-      if (this.source) await this.searchCached(batch, this.source);
-      else await this.searchLoaded(batch);
+      if (this.fsReads) await this.searchFetched(batch, this.fsReads);
+      else if (this.source) await this.searchCached(batch, this.source);
     }
   }
 
@@ -453,20 +462,17 @@ class LineSearch {
     }
   }
 
-  /** One batch read through the platform's text cache (no search source). */
-  async searchLoaded(batch: readonly WalkFile[]): Promise<void> {
-    const loaded = await loadTexts(this.ctx.platform, batch, this.ctx.signal, this.streamOver);
-    for (const file of loaded) {
-      if (!file.entry) {
-        this.done += 1;
-        if (!file.tooLarge) this.binary += 1;
-        else if (await this.streamed(file.path)) break;
-        continue;
-      }
-      this.searched += 1;
-      const wantOffsets = this.wantOffsets();
-      this.done += 1;
-      if (await this.scanOne(file.path, file.entry.text, wantOffsets)) break;
+  /**
+   * One batch read through the platform's `fs` (no search source): fetched first (stat'ed, and read
+   * where the cache does not hold it unchanged; files gone, unreadable or no longer regular left out),
+   * then searched through the cache as a source's batch is.
+   */
+  async searchFetched(batch: readonly WalkFile[], reads: FsReads): Promise<void> {
+    const fetched = await reads.fetch(batch, this.streamOver, this.ctx.signal);
+    try {
+      await this.searchCached(fetched.files, reads);
+    } finally {
+      fetched.release();
     }
   }
 

@@ -81,7 +81,7 @@ export function noteDroppedFor(signal: AbortSignal | undefined, dropped: Dropped
 }
 
 /**
- * What every {@link walkWorkspace} and {@link loadTexts} run with `signal` (one call's `ctx.signal`)
+ * What every {@link walkWorkspace} and search read (`FsReads.fetch`, the content cache's loads) run with `signal` (one call's `ctx.signal`)
  * has left out so far: directories that could not be listed, files that could not be read, and
  * `.gitignore` rules not applied.
  */
