@@ -14,6 +14,7 @@ import { hashBytes } from '../src/core/file-cache.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { MemoryStateStore } from '../src/platform/memory.js';
 import { stopwatch } from '../test/support/starvation.js';
+import { searchSourceOf } from '../src/search/engine-source.js';
 
 const SENTINEL = 'SENTINEL-CONTENT-do-not-change';
 
@@ -259,7 +260,7 @@ describe('createNodePlatform', () => {
     await platform.fs.writeFile('/workspace/counted.txt', 'x');
     expect(platform.changeCount?.()).toBe(before + 1);
     // The search tools read the memory tree's bytes through it.
-    expect(new TextDecoder().decode(platform.searchSource?.read('/workspace/counted.txt', 10)?.bytes)).toBe('x');
+    expect(new TextDecoder().decode(searchSourceOf(platform)?.read('/workspace/counted.txt', 10)?.bytes)).toBe('x');
     expect(createNodePlatform({ root }).changeCount).toBeUndefined();
   });
 });

@@ -18,6 +18,7 @@ import type {
   WebSearchResult,
 } from '../src/core/types.js';
 import { createNodeSearchSource } from './search-fs.js';
+import { createSearchEngine } from '../src/search/engine.js';
 import { attachSearchIndex } from './search-index-store.js';
 import { budgetOf, type BudgetNames } from '../src/search/index/budget.js';
 import { createConfinedNodeFs, type ConfinedNodeFsOptions } from './fs/confined.js';
@@ -291,10 +292,10 @@ export function createNodePlatform(options: NodePlatformOptions = {}): Platform 
       webSearch,
       network,
       // The memory workspace's own guarantees and readers: whole-file writes in one step, a change
-      // counter the search tools use to reuse their listings, and its bytes-first search source.
+      // counter the search tools use to reuse their listings, and its search engine (bytes first).
       ...(memory.atomicWrites === undefined ? {} : { atomicWrites: memory.atomicWrites }),
       ...(memory.changeCount === undefined ? {} : { changeCount: memory.changeCount }),
-      ...(memory.searchSource === undefined ? {} : { searchSource: memory.searchSource }),
+      ...(memory.search === undefined ? {} : { search: memory.search }),
       dispose: () => memory.dispose(),
     };
   }
@@ -349,7 +350,8 @@ export function createNodePlatform(options: NodePlatformOptions = {}): Platform 
     ...(journalDir === undefined ? {} : { journalStore: () => new FileJournalStore(journalDir) }),
     state,
     capabilities: { runCommand: true, webSearch: true, persistent },
-    ...(searchSource ? { searchSource } : {}),
+    // The search tools' engine reads through the Node source (its listings, its cache, its helper thread).
+    ...(searchSource ? { search: createSearchEngine({ source: searchSource }) } : {}),
     ...(lockPath ? { lockPath } : {}),
     runCommand,
     backgroundCommands,

@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, loadBuiltModule } from '../test/support/build.js';
-import type { SearchHelper, SearchHelperJob, SearchSource, SharedCount } from '../src/core/types.js';
+import type { SearchHelper, SearchHelperJob, SearchSource, SharedCount } from '../src/search/source-port.js';
 import { stopwatch } from '../test/support/starvation.js';
+import { searchSourceOf } from '../src/search/engine-source.js';
 
 // The helper thread runs built modules (the sources' imports name .js files), so these tests run the
 // shared build in dist/ (`npm test` builds it first; a missing or stale build is rebuilt once).
@@ -94,7 +95,7 @@ describe('the search helper thread (built package)', () => {
     const memory = new core.ToolRunner({ platform: core.createMemoryPlatform({ files }), tools: [grep.grepSearchTool] });
     const platform = platforms.createNodePlatform({ root: base });
     try {
-      expect(platform.searchSource?.helper).toBeDefined();
+      expect(searchSourceOf(platform)?.helper).toBeDefined();
       const node = new core.ToolRunner({ platform, tools: [grep.grepSearchTool] });
       const normalise = (value: unknown, root: string): unknown => JSON.parse(JSON.stringify(value).split(root).join('<root>'));
       for (let round = 0; round < 2; round += 1) {
@@ -104,8 +105,8 @@ describe('the search helper thread (built package)', () => {
         }
       }
       // Every file is cached by one thread: this one's cache, or the helper's (which counted it).
-      const helper = platform.searchSource?.helper as SearchHelper;
-      const mine = cacheModule.cacheOf(platform.searchSource as SearchSource);
+      const helper = searchSourceOf(platform)?.helper as SearchHelper;
+      const mine = cacheModule.cacheOf(searchSourceOf(platform) as SearchSource);
       const paths = Object.keys(files).map((rel) => join(base, rel));
       const both = paths.filter((path) => helper.owns(path) && mine.holds(path));
       expect(both).toEqual([]);
@@ -157,7 +158,7 @@ describe('the search helper thread (built package)', () => {
     await writeFile(file, 'Привет мир\nПРИВЕТ\nпока\nélan x\nxélan\ncafé\n');
     const platform = platforms.createNodePlatform({ root: base });
     try {
-      const helper = platform.searchSource?.helper as SearchHelper;
+      const helper = searchSourceOf(platform)?.helper as SearchHelper;
       const count = async (pattern: string, literal: boolean, caseSensitive: boolean): Promise<number | undefined> => {
         const shared = helper.share({ pattern, literal, caseSensitive, deadline: Date.now() + 10_000, limit: 16 * 1024 * 1024 }, undefined);
         shared.post([file], 'open');
@@ -178,7 +179,7 @@ describe('the search helper thread (built package)', () => {
   it('counts the open batches it claims first, never one the caller claimed, and answers codes per file', async () => {
     const platform = platforms.createNodePlatform({ root: base });
     try {
-      const helper = platform.searchSource?.helper as SearchHelper;
+      const helper = searchSourceOf(platform)?.helper as SearchHelper;
       const shared = helper.share(job('function'), undefined);
       // Claimed by the caller before it is posted: the helper never counts it.
       expect(shared.claim(0)).toBe(true);
@@ -207,7 +208,7 @@ describe('the search helper thread (built package)', () => {
   it('takes the lstat of a stat batch (files the caller caches) when it claims it first', async () => {
     const platform = platforms.createNodePlatform({ root: base });
     try {
-      const helper = platform.searchSource?.helper as SearchHelper;
+      const helper = searchSourceOf(platform)?.helper as SearchHelper;
       const shared = helper.share(job('function'), undefined);
       const file = join(base, 'pkg0/lib0/f0.js');
       expect(shared.post([file, join(base, 'gone.js'), join(base, 'pkg0')], 'stat')).toBe(0);
@@ -231,7 +232,7 @@ describe('the search helper thread (built package)', () => {
     const platform = platforms.createNodePlatform({ root: base });
     try {
       const runner = new core.ToolRunner({ platform, tools: [grep.grepSearchTool] });
-      const helper = platform.searchSource?.helper as SearchHelper;
+      const helper = searchSourceOf(platform)?.helper as SearchHelper;
       const paths = Object.keys(tree()).map((rel) => join(base, rel));
       // A deadline already past: nothing is counted.
       const late = helper.share(job('function', Date.now() - 1), undefined);
@@ -268,7 +269,7 @@ describe('the search helper thread (built package)', () => {
     const stop = new AbortController();
     try {
       // 40 passes of a no-literal regex over the 17 MiB file (within this count's limit): seconds of work for the one worker.
-      const long = slow.searchSource?.helper?.share({ pattern: '[A-Z][a-z]+[A-Z]\\w*|f\\w+ h', literal: false, caseSensitive: true, deadline: Date.now() + 60_000, limit: LIMIT }, stop.signal) as SharedCount;
+      const long = searchSourceOf(slow)?.helper?.share({ pattern: '[A-Z][a-z]+[A-Z]\\w*|f\\w+ h', literal: false, caseSensitive: true, deadline: Date.now() + 60_000, limit: LIMIT }, stop.signal) as SharedCount;
       for (let i = 0; i < 40; i += 1) long.post([join(base, huge)], 'open');
       long.end();
       await started(long);
@@ -285,7 +286,7 @@ describe('the search helper thread (built package)', () => {
       // The long count still runs (it would take seconds more): this one did not wait for it.
       expect(took).toBeLessThan(10_000);
       expect(long.started).toBe(true);
-      const quickHelper = quick.searchSource?.helper as SearchHelper;
+      const quickHelper = searchSourceOf(quick)?.helper as SearchHelper;
       expect(Object.keys(tree()).some((rel) => quickHelper.owns(join(base, rel)))).toBe(false);
       stop.abort();
       await expect(longAnswer).rejects.toMatchObject({ code: 'cancelled' });

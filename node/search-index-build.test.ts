@@ -9,6 +9,7 @@ import { FileKind, MAX_INDEXED_FILE_BYTES } from '../src/search/index/search-ind
 import { buildWorkspaceIndex } from '../src/search/index/workspace.js';
 import { createMemoryPlatform } from '../src/platform/memory.js';
 import { createNodePlatform } from './platform.js';
+import { searchSourceOf } from '../src/search/engine-source.js';
 
 /** The trigram key of three ASCII bytes (lower case). */
 function key(three: string): number {
@@ -56,9 +57,9 @@ afterAll(async () => {
 
 describe('index build through the Node search source', () => {
   it('records each file as the build through the fs does: text, binary by its first 8 KiB or its bytes, unindexed past the size limit, none racy', async () => {
-    expect(platform.searchSource).toBeDefined();
+    expect(searchSourceOf(platform)).toBeDefined();
     const viaSource = await buildWorkspaceIndex(platform, { racyMs: 0 });
-    const { searchSource: _, ...withoutSource } = platform;
+    const { search: _, ...withoutSource } = platform;
     const viaFs = await buildWorkspaceIndex(withoutSource as Platform, { racyMs: 0 });
     const kinds: Record<string, number> = {};
     for (const name of Object.keys(files)) {
@@ -96,7 +97,7 @@ describe('index build through the Node search source', () => {
   it('a source that hands over a prefix of a file past the size limit (the memory one) leaves it unindexed, not racy', async () => {
     const over = new Uint8Array(MAX_INDEXED_FILE_BYTES + 5).fill(0x62);
     const memory = createMemoryPlatform({ root: '/ws', files: { '/ws/over.txt': over, '/ws/small.txt': 'zqx small\n' } });
-    expect(memory.searchSource).toBeDefined();
+    expect(searchSourceOf(memory)).toBeDefined();
     await new Promise((resolve) => setTimeout(resolve, 20));
     const index = await buildWorkspaceIndex(memory, { racyMs: 0 });
     expect(index.file('/ws/over.txt')).toMatchObject({ kind: FileKind.Unindexed, racy: false, stat: { size: MAX_INDEXED_FILE_BYTES + 5 } });

@@ -7,7 +7,8 @@ import { readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Platform, SearchSource } from '../src/core/types.js';
+import type { Platform } from '../src/core/types.js';
+import type { SearchSource } from '../src/search/source-port.js';
 import { ToolRunner } from '../src/runner.js';
 import { buildWorkspaceIndex, searchIndexIdle } from '../src/search/index/workspace.js';
 import { setSearchIndex } from '../src/search/index/engine.js';
@@ -15,6 +16,8 @@ import { BuiltinTools } from '../src/tools/index.js';
 import { createNodePlatform } from './platform.js';
 import { watchSearchTree } from './search-index-store.js';
 import { seededRandom } from '../test/support/random.js';
+import { searchSourceOf } from '../src/search/engine-source.js';
+import { createSearchEngine } from '../src/search/engine.js';
 
 const bases: string[] = [];
 afterAll(async () => {
@@ -54,7 +57,7 @@ describe('the count memo of a watched Node folder', () => {
     await new Promise((resolve) => setTimeout(resolve, 1100));
     const node = createNodePlatform({ root });
     const reads: string[] = [];
-    const inner = node.searchSource as SearchSource;
+    const inner = searchSourceOf(node) as SearchSource;
     // Files stated or read on this thread (no helper: 24 files are too few to share); a file the cache holds is stated, not read.
     const read: SearchSource['read'] = (path, maxBytes, into) => (reads.push(path), inner.read(path, maxBytes, into));
     const stat: SearchSource['stat'] = (path) => (reads.push(path), inner.stat(path));
@@ -66,7 +69,7 @@ describe('the count memo of a watched Node folder', () => {
         return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
       },
     });
-    const platform: Platform = { ...node, searchSource: counted };
+    const platform: Platform = { ...node, search: createSearchEngine({ source: counted }) };
     const plain: Platform = { ...node };
     const watch = watchSearchTree(platform);
     try {

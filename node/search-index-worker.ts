@@ -15,6 +15,7 @@ import { serializeIndexChunks } from '../src/search/index/format.js';
 import { buildIndexPart, buildWorkspaceIndex, checkBuiltSize, workspaceFilePaths } from '../src/search/index/workspace.js';
 import { createConfinedNodeFs } from './fs/confined.js';
 import { createNodeSearchSource } from './search-fs.js';
+import { createSearchEngine } from '../src/search/engine.js';
 import { writeSearchIndexFile, type IndexWorkerData, type IndexWorkerMessage } from './search-index-store.js';
 
 /** Pending pairs per part's posting builder when split: half the default, so two hold what one did. */
@@ -47,7 +48,7 @@ function buffersOf(parts: Pick<IndexParts, 'stats' | 'flags' | 'postings'> & { l
 function buildPlatform(root: string, confinement: IndexWorkerData['confinement']): { platform: Platform; close(): void } {
   // No helper thread (a build counts nothing) and no file cache (it reads each file once).
   const searchSource = process.platform === 'linux' ? createNodeSearchSource(root, { helper: false, cacheBytes: 0 }) : undefined;
-  const platform = { name: 'node', root, fs: createConfinedNodeFs(root, { mode: confinement }), ...(searchSource ? { searchSource } : {}) } as unknown as Platform;
+  const platform = { name: 'node', root, fs: createConfinedNodeFs(root, { mode: confinement }), ...(searchSource ? { search: createSearchEngine({ source: searchSource }) } : {}) } as unknown as Platform;
   return { platform, close: () => searchSource?.close?.() };
 }
 

@@ -1,4 +1,4 @@
-import type { SearchFileStat, SearchHelper, SearchHelperJob, SharedBatchKind, SharedCount, SharedFilesSorter, SharedWork as SharedWorkView } from '../src/core/types.js';
+import type { SearchFileStat, SearchHelper, SearchHelperJob, SharedBatchKind, SharedCount, SharedFilesSorter, SharedWork as SharedWorkView } from '../src/search/source-port.js';
 import type { WalkFile } from '../src/search/walk.js';
 import { FILE_LARGE, FILE_NOT_REACHED } from '../src/search/source-cache.js';
 

@@ -9,6 +9,8 @@ import { cacheOf } from '../src/search/source-cache.js';
 import { grepSearchTool } from '../src/tools/grep-search.js';
 import { createNodePlatform } from './platform.js';
 import { createNodeSearchSource, withSearchSourceDefaults } from './search-fs.js';
+import { searchSourceOf } from '../src/search/engine-source.js';
+import type { SearchSource } from '../src/search/source-port.js';
 
 // withSearchSourceDefaults: what `toolhost call` (one call, then the process exits) creates its
 // platform with: a search that keeps no file contents and starts no helper thread, same answers.
@@ -33,7 +35,7 @@ async function countOn(platform: Platform): Promise<{ result: unknown; cached: n
   const runner = new ToolRunner({ platform, tools: [grepSearchTool] });
   try {
     const result = await runner.execute('grep_search', { pattern: 'needle', fixed_strings: true, output_mode: 'count' });
-    return { result, cached: cacheOf(platform.searchSource as NonNullable<Platform['searchSource']>).used };
+    return { result, cached: cacheOf(searchSourceOf(platform) as SearchSource).used };
   } finally {
     await platform.dispose();
   }

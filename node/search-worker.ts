@@ -6,7 +6,8 @@
 // count to do, it also lists directories ahead of a caller's walk (see `ListingSession`).
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { isToolError } from '../src/core/errors.js';
-import type { FsDirent, SharedBatchKind } from '../src/core/types.js';
+import type { FsDirent } from '../src/core/types.js';
+import type { SharedBatchKind } from '../src/search/source-port.js';
 import ignore from 'ignore';
 import { ALWAYS_SKIPPED_DIRS } from '../src/search/walk.js';
 import { compileIgnoreLevel, IGNORE_FILE_NAMES, type IgnoreFactory, type IgnoreLevel, ignoreFilesIn, ignoreRulesOf, isIgnored } from '../src/search/ignore.js';

@@ -107,7 +107,7 @@ describe('a search under a call deadline', () => {
       await new Promise((resolve) => setTimeout(resolve, 30));
       return options ? base.fs.readdir(path, options) : base.fs.readdir(path);
     }) as typeof base.fs.readdir;
-    const platform = { ...base, fs: { ...base.fs, readdir }, searchSource: undefined, changeCount: undefined };
+    const platform = { ...base, fs: { ...base.fs, readdir }, search: undefined, changeCount: undefined };
     const runner = new ToolRunner({ platform, tools: [findFileTool, grepSearchTool, searchDirTool] });
     for (const call of [
       { name: 'find_file', args: { pattern: '*.txt' } },

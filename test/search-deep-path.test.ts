@@ -4,13 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ToolRunner, type ToolCallResult } from '../src/runner.js';
-import type { SearchSource } from '../src/core/types.js';
+import type { SearchSource } from '../src/search/source-port.js';
 import { skipKindOf } from '../src/search/walk-report.js';
 import { SourceCache } from '../src/search/source-cache.js';
 import { BuiltinTools } from '../src/tools/index.js';
 import { createNodePlatform } from '../node/platform.js';
 import { createNodeSearchSource } from '../node/search-fs.js';
 import { loadBuilt, type Core, type NodeAdapter } from './support/built-search.js';
+import { searchSourceOf } from '../src/search/engine-source.js';
 
 /** 24 folders of 200-character names: a file in the deepest has a path of over 4,800 bytes, past Linux's PATH_MAX (4,096). */
 const LEVELS = 24;
@@ -152,7 +153,7 @@ describe('a count shared with the search helper thread under a path longer than 
     const platform = node.createNodePlatform({ root: base });
     const runner = new core.ToolRunner({ platform, tools: core.BuiltinTools.all() });
     try {
-      expect(platform.searchSource?.helper).toBeDefined();
+      expect(searchSourceOf(platform)?.helper).toBeDefined();
       const calls: Array<Record<string, unknown>> = [
         { pattern: 'needle', output_mode: 'count', max_results: 2000 },
         { pattern: 'needle', output_mode: 'files_with_matches', max_results: 2000 },

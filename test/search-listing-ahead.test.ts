@@ -2,8 +2,10 @@ import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:
 import { join } from 'node:path';
 import { Buffer } from 'node:buffer';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { FsDirent, Platform, SearchSource, WalkDeeper } from '../src/core/types.js';
+import type { FsDirent, Platform } from '../src/core/types.js';
+import type { SearchSource, WalkDeeper } from '../src/search/source-port.js';
 import { builtSearchSuite, type Core } from './support/built-search.js';
+import { searchSourceOf } from '../src/search/engine-source.js';
 
 // While the process's search helper thread runs and has no count to do, a walk on the Node platform
 // hands it the directories it will list, and the helper lists them (and, where the walk goes on below
@@ -36,7 +38,7 @@ async function startHelper(): Promise<void> {
 beforeAll(startHelper, 180_000);
 
 function sourceOf(platform: Platform): AheadSource {
-  const source = platform.searchSource as AheadSource | undefined;
+  const source = searchSourceOf(platform) as AheadSource | undefined;
   if (!source?.prefetch) throw new Error('the Node platform on a real folder has a search source that lists ahead');
   return source;
 }

@@ -4,13 +4,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ToolRunner } from '../src/runner.js';
-import type { FsDirent, FsPromises, Platform, SearchSource } from '../src/core/types.js';
+import type { FsDirent, FsPromises, Platform } from '../src/core/types.js';
+import type { SearchSource } from '../src/search/source-port.js';
 import { createMemoryPlatform } from '../src/platform/memory.js';
 import { findFileTool } from '../src/tools/find-file.js';
 import { grepSearchTool } from '../src/tools/grep-search.js';
 import { listDirTool } from '../src/tools/list-dir.js';
 import { searchDirTool } from '../src/tools/search-dir.js';
 import { createNodePlatform } from '../node/platform.js';
+import { searchSourceOf } from '../src/search/engine-source.js';
+import { createSearchEngine } from '../src/search/engine.js';
 
 const W = '/workspace';
 const LONG = 'n'.repeat(300);
@@ -55,11 +58,11 @@ function platformWithBadEntries(): Platform {
     if (path !== W) return listed;
     return options?.withFileTypes ? [...listed, dir(LONG), dir('gone')] : [...listed, LONG, 'gone'];
   }) as FsPromises['readdir'];
-  const source = platform.searchSource as SearchSource;
+  const source = searchSourceOf(platform) as SearchSource;
   const searchSource: SearchSource = withSource(source, {
     readdir: (path) => (path === W ? [...source.readdir(path), dir(LONG), dir('gone')] : source.readdir(path)),
   });
-  return { ...platform, fs: { ...real, readdir } as FsPromises, searchSource };
+  return { ...platform, fs: { ...real, readdir } as FsPromises, search: createSearchEngine({ source: searchSource }) };
 }
 
 async function call(runner: ToolRunner, name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
@@ -143,7 +146,7 @@ describe('walks that meet entries they cannot read (Node platform, real folder)'
       writeFileSync(join(root, name, 'f.txt'), 'hit\n');
     }
     const platform = createNodePlatform({ root });
-    const source = platform.searchSource as SearchSource;
+    const source = searchSourceOf(platform) as SearchSource;
     // The listing of the root is taken, then two of its folders change before the walk reads them.
     const wrapped: SearchSource = withSource(source, {
       readdir(path) {
@@ -156,7 +159,7 @@ describe('walks that meet entries they cannot read (Node platform, real folder)'
         return listed;
       },
     });
-    const runner = new ToolRunner({ platform: { ...platform, searchSource: wrapped }, tools });
+    const runner = new ToolRunner({ platform: { ...platform, search: createSearchEngine({ source: wrapped }) }, tools });
     const found = await call(runner, 'find_file', { pattern: '*.txt' });
     const skippedNote = (first: string) =>
       `2 entries could not be read and were skipped (2 removed or replaced while the call ran (ENOENT, ENOTDIR)), the first ${first}; ${TAIL}`;
@@ -171,7 +174,7 @@ describe('walks that meet entries they cannot read (Node platform, real folder)'
       writeFileSync(join(root, name, 'f.txt'), 'hit\n');
     }
     const platform = createNodePlatform({ root });
-    const source = platform.searchSource as SearchSource;
+    const source = searchSourceOf(platform) as SearchSource;
     const wrapped: SearchSource = withSource(source, {
       readdir(path) {
         const listed = source.readdir(path);
@@ -179,7 +182,7 @@ describe('walks that meet entries they cannot read (Node platform, real folder)'
         return listed;
       },
     });
-    const runner = new ToolRunner({ platform: { ...platform, searchSource: wrapped }, tools });
+    const runner = new ToolRunner({ platform: { ...platform, search: createSearchEngine({ source: wrapped }) }, tools });
     const grep = await call(runner, 'grep_search', { pattern: 'hit', output_mode: 'count' });
     expect(grep).toEqual({
       counts: [
@@ -203,7 +206,7 @@ describe('walks that meet entries they cannot read (Node platform, real folder)'
       mkdirSync(root, { recursive: true });
       for (let i = 0; i < files; i += 1) writeFileSync(join(root, `f${String(i).padStart(3, '0')}.txt`), 'hit\n');
       const platform = createNodePlatform({ root });
-      const source = platform.searchSource as SearchSource;
+      const source = searchSourceOf(platform) as SearchSource;
       const linked = join(root, 'f001.txt');
       const locked = join(root, 'f002.txt');
       const wrapped: SearchSource = withSource(source, {
@@ -220,7 +223,7 @@ describe('walks that meet entries they cannot read (Node platform, real folder)'
           return source.read(path, maxBytes, into);
         },
       });
-      const runner = new ToolRunner({ platform: { ...platform, searchSource: wrapped }, tools });
+      const runner = new ToolRunner({ platform: { ...platform, search: createSearchEngine({ source: wrapped }) }, tools });
       const grep = await call(runner, 'grep_search', { pattern: 'hit', output_mode: 'count', max_results: 1 });
       // With 300 files the helper thread reads about half of them through its own descriptors: the
       // symlink is met there or here, EACCES (this thread's wrapper) only when this thread reads it.
@@ -246,7 +249,7 @@ describe('walks that meet entries they cannot read (Node platform, real folder)'
     }
     for (const mode of ['count', 'files_with_matches', 'content']) {
       const platform = createNodePlatform({ root });
-      const source = platform.searchSource as SearchSource;
+      const source = searchSourceOf(platform) as SearchSource;
       const wrapped: SearchSource = withSource(source, {
         readdir(path) {
           const listed = source.readdir(path);
@@ -255,7 +258,7 @@ describe('walks that meet entries they cannot read (Node platform, real folder)'
           return listed;
         },
       });
-      const runner = new ToolRunner({ platform: { ...platform, searchSource: wrapped }, tools });
+      const runner = new ToolRunner({ platform: { ...platform, search: createSearchEngine({ source: wrapped }) }, tools });
       const [outcome] = await runner.processToolCalls([{ name: 'grep_search', args: { pattern: 'hit', output_mode: mode } }], { timeoutMs: 10_000 });
       expect(outcome, mode).toMatchObject({ code: 'unavailable', error: 'the platform was disposed while this call ran: create a new platform and search again' });
       await platform.dispose();

@@ -3,7 +3,9 @@ import { describeValue } from '../src/core/options.js';
 import type { MemoryFs } from '../src/fs/memfs.js';
 import { lazyFs, MemoryStateStore } from '../src/platform/memory.js';
 import { createMemorySearchSource } from '../src/search/memory-source.js';
-import type { FsPromises, NetworkPolicy, Platform, RunCommandRequest, RunCommandResult, SearchSource, StateStore } from '../src/core/types.js';
+import { createSearchEngine } from '../src/search/engine.js';
+import type { FsPromises, NetworkPolicy, Platform, RunCommandRequest, RunCommandResult, StateStore } from '../src/core/types.js';
+import type { SearchSource } from '../src/search/source-port.js';
 import type { AttachedSearchIndex, SearchIndexReady } from '../src/search/index/attach.js';
 import { createFetchNetwork } from '../src/core/network.js';
 import { resolveIdbFactory, WorkspaceDb, type FsRecord } from './idb.js';
@@ -330,8 +332,8 @@ function seedRecords(files: Record<string, string | Uint8Array>): Array<[string,
  *   mutating call's result) commits the changed files, directories, symlinks and deleted subtrees in ONE
  *   IndexedDB transaction, awaiting `complete`. Tool state goes through the same commit path. A failed
  *   commit (`quota_exceeded`, `unavailable`) reloads the changed paths from storage, so earlier content
- *   stays intact in memory and on disk. `changeCount()` counts the changes, and `searchSource` reads
- *   the tree's stored bytes (as the memory platform's), so searches run on bytes and a repeated search
+ *   stays intact in memory and on disk. `changeCount()` counts the changes, and its search engine (`search`)
+ *   reads the tree's stored bytes (as the memory platform's), so searches run on bytes and a repeated search
  *   reuses listings and counts while nothing changed. `files` seeds a new workspace in that same
  *   transaction. (Backend `memory` alike; not with an overlay or mounts.)
  * - folder backends (`{ directory }`, `directory`, `opfs`): every operation goes to the folder, so a
@@ -387,7 +389,7 @@ export function createWebPlatform(options: WebPlatformOptions): WebPlatform {
     // the search tools then read its tree's bytes directly (the tree is loaded by the fs call every
     // search makes first, resolving its folder).
     ...(settings.journaled && !overlayBase && mounts.length === 0
-      ? { changeCount: () => files.changes(), searchSource: reloadableSource(createMemorySearchSource(() => files.liveTree(), () => files.changes()), startIndex) }
+      ? { changeCount: () => files.changes(), search: createSearchEngine({ source: reloadableSource(createMemorySearchSource(() => files.liveTree(), () => files.changes()), startIndex) }) }
       : {}),
     ...(overlayBase
       ? {

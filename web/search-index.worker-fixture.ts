@@ -3,6 +3,7 @@
 // pattern's search left to read.
 import { BuiltinTools, ToolRunner } from '../src/index.js';
 import { walkWorkspace } from '../src/search/walk.js';
+import { searchSourceOf } from '../src/search/engine-source.js';
 import { compileSearchPattern } from '../src/search/dialect.js';
 import { siftWithIndex } from '../src/search/index/sift.js';
 import { searchIndexOf } from '../src/search/index/workspace.js';
@@ -18,7 +19,7 @@ self.onmessage = async (event: MessageEvent<{ workspace: string; searches: Array
     for (const args of searches) answers.push(await runner.execute('grep_search', args));
     const ready = await platform.searchIndexReady?.();
     const index = searchIndexOf(platform);
-    const listed = (await walkWorkspace({ fs: platform.fs, root: platform.root, dir: platform.root, source: platform.searchSource, changeCount: platform.changeCount })).files;
+    const listed = (await walkWorkspace({ fs: platform.fs, root: platform.root, dir: platform.root, source: searchSourceOf(platform), changeCount: platform.changeCount })).files;
     const sifted = index ? await siftWithIndex(platform, index, compileSearchPattern(rare, { literal: true, caseSensitive: true }), listed, 1 << 26) : undefined;
     await platform.dispose();
     self.postMessage({ ready, answers, size: index?.size, scan: sifted?.scan.length, skipped: sifted ? sifted.text + sifted.binary : undefined });

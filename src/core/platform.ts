@@ -1,6 +1,6 @@
 // The platform port: what the core runs on (a filesystem, a state store, optional capabilities).
 import type { FsPromises } from './fs-port.js';
-import type { SearchSource } from './search-port.js';
+import type { SearchRequest, SearchResponse } from './search-engine.js';
 import type { StateStore } from './state-store.js';
 
 /** What a platform can do. */
@@ -136,12 +136,16 @@ export interface Platform {
   /**
    * A number that changes whenever anything is changed through `fs`, on platforms whose files change
    * only through it (memory). Unchanged means the workspace is as it was, so search tools reuse their
-   * listings and decoded texts without a `stat` per file. Absent where files can change behind the
+   * listings and cached file contents without a `stat` per file. Absent where files can change behind the
    * platform's back (a real directory on Node).
    */
   readonly changeCount?: () => number;
-  /** A fast reader for the search tools (see {@link SearchSource}); absent: they use `fs`. */
-  readonly searchSource?: SearchSource;
+  /**
+   * The search tools' engine (see {@link SearchEngine}): grep_search, search_dir, find_file and the
+   * profiles' grep and glob tools send it their requests. Absent: they use toolhost's default engine,
+   * which reads through `fs` (Node's platform brings its own, on helper threads).
+   */
+  readonly search?: SearchEngine;
   /** Makes every filesystem write so far durable; the runner awaits it before a mutating call's result returns. */
   flush?(): Promise<void>;
   /**
@@ -163,6 +167,32 @@ export interface Platform {
    */
   lockPath?(path: string, signal: AbortSignal | undefined): Promise<() => Promise<void>>;
   dispose(): Promise<void>;
+}
+
+/** What a {@link SearchEngine} gets of the calling tool's context (a tool's `ToolContext` is one). */
+export interface SearchContext {
+  /** The platform the call runs on (its `root`, `changeCount`, and the search index it keeps). */
+  readonly platform: Platform;
+  /** The filesystem the call reads: the platform's, or the staged view of a reviewed conversation. */
+  readonly fs: FsPromises;
+  /** The call's working directory (absolute): relative paths of a request are resolved against it. */
+  readonly cwd: string;
+  /** The call's signal: once it fires the engine rejects with its reason (ToolError `timeout` / `cancelled`). */
+  readonly signal: AbortSignal;
+  /** `Date.now()` value of the call's deadline, or undefined: a search stops at a share of what is left of it. */
+  readonly deadline: number | undefined;
+}
+
+/**
+ * A platform's search engine: answers the search tools' requests ({@link SearchRequest}: `kind:
+ * 'lines'` for grep_search and search_dir, `kind: 'files'` for find_file), with a
+ * {@link SearchResponse} of the same `kind`; the tools shape it (budgets, notes) as they always do.
+ * `createSearchEngine` in toolhost's `src/search` builds the default one; a platform may bring its own.
+ * Errors: ToolError `not_found` / `outside_workspace` (`dirPath`), `invalid_pattern` (a glob), the
+ * signal's `timeout` / `cancelled`; an answer of another `kind` is a TypeError in the calling tool.
+ */
+export interface SearchEngine {
+  search(request: SearchRequest, ctx: SearchContext): Promise<SearchResponse>;
 }
 
 /** One rule of a {@link NetworkPolicy}: a URL prefix and the methods allowed under it. */

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Platform } from '../core/types.js';
 import { createMemoryPlatform } from '../platform/memory.js';
 import { pauseRacyClockForTests, RACY_MS, racyNow, settledBefore } from './racy-clock.js';
-import { loadTexts } from '../search/text-cache.js';
+import { fsReadsOf } from '../search/fs-reads.js';
+import { MAX_SEARCH_FILE_BYTES } from '../search/source-cache.js';
 
 const FILE = { path: '/workspace/a.txt', rel: 'a.txt' };
 
@@ -23,9 +24,13 @@ function counted(): { platform: Platform; reads: () => number } {
   return { platform: { ...memory, fs, changeCount: undefined }, reads: () => reads };
 }
 
+/** a.txt as a search over `platform`'s fs reads it: fetched (stat'ed, read unless the content cache holds it unchanged), then loaded from the cache. */
 async function textOf(platform: Platform): Promise<string | undefined> {
-  const [loaded] = await loadTexts(platform, [FILE]);
-  return loaded?.entry?.text;
+  const reads = fsReadsOf(platform);
+  const fetched = await reads.fetch([FILE], MAX_SEARCH_FILE_BYTES, undefined);
+  const file = fetched.files.length === 1 ? reads.cache.load(FILE.path) : undefined;
+  fetched.release();
+  return file && file !== 'large' && file.bytes ? reads.cache.text(file) : undefined;
 }
 
 describe('the racy window of the file caches', () => {

@@ -1,6 +1,6 @@
 /**
  * Git's "racily clean" rule, one definition for every cache that trusts a file's or folder's times (the
- * decoded-text cache, the search sources' content cache, the Node listing cache): an entry is trusted
+ * search's content cache, whether fed by a search source or by `fs`, and the Node listing cache): an entry is trusted
  * only while the times it was read with are more than {@link RACY_MS} older than the read itself, since
  * a change in the clock tick of the read (file times tick coarsely) can leave size and times as they were.
  *

@@ -1,9 +1,10 @@
 // Commands' file changes: a listing of the workspace before and after each command a mutating call runs.
 import type { FsDirent, FsPromises } from '../core/fs-port.js';
 import type { Platform, RunCommandRequest, RunCommandResult, ShellSession } from '../core/platform.js';
-import type { SearchSource } from '../core/search-port.js';
+import type { SearchSource } from '../search/source-port.js';
 import { joinPath } from '../core/posix-path.js';
 import { isTemporaryFileName } from '../fs/paths.js';
+import { searchSourceOf } from '../search/engine-source.js';
 import { isContent } from './model.js';
 import { imageAt, MAX_TREE_FILES, stampOf, type CallCapture, type KeepBytes } from './recorder.js';
 
@@ -36,7 +37,7 @@ export interface BeforeCommand {
   read: Map<string, string>;
 }
 
-/** How a listing reads folders and stamps: the platform's `fs`, and its search source where it has one (synchronous, several times faster). */
+/** How a listing reads folders and stamps: the platform's `fs`, and its search engine's source where it has one (synchronous, several times faster). */
 export interface TreeReader {
   fs: FsPromises;
   source?: SearchSource | undefined;
@@ -179,7 +180,7 @@ export function watchesCommands(platform: Platform): boolean {
  */
 export function watchingPlatform(platform: Platform, capture: CallCapture, journal: CommandJournal): Platform {
   const { root } = platform;
-  const reader: TreeReader = { fs: platform.fs, source: platform.searchSource };
+  const reader: TreeReader = { fs: platform.fs, source: searchSourceOf(platform) };
   const watched = async <T>(run: () => Promise<T>): Promise<T> => {
     const work = (async (): Promise<{ value: T } | { error: unknown }> => {
       const watching = journal.watch();

@@ -381,7 +381,7 @@ function commandsStaged(): ToolError {
 
 /**
  * `platform` as a reviewed conversation's tools see it: `fs` is the staged view, writes are in place
- * (`atomicWrites`), search tools read through `fs` (no `searchSource`, no `changeCount`), and
+ * (`atomicWrites`), search tools read through `fs` (no `search` engine of the platform's: the default one over the staged `fs`; no `changeCount`), and
  * commands are refused (`unavailable`). Everything else is the platform's own, bound to it.
  */
 export function stagedPlatform(platform: Platform, fs: FsPromises): Platform {
@@ -389,7 +389,7 @@ export function stagedPlatform(platform: Platform, fs: FsPromises): Platform {
   const overrides: Record<PropertyKey, unknown> = {
     fs,
     atomicWrites: true,
-    searchSource: undefined,
+    search: undefined,
     changeCount: undefined,
     runCommand: refuse,
     shellSession: typeof platform.shellSession === 'function' ? () => ({ run: refuse, restart: () => Promise.resolve() }) : undefined,

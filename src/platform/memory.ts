@@ -6,6 +6,7 @@ import { dirname, isInside, joinPath } from '../fs/paths.js';
 import { MemoryFs } from '../fs/memfs.js';
 import { tidyFsError } from '../fs/fs-errors.js';
 import { createMemorySearchSource } from '../search/memory-source.js';
+import { createSearchEngine } from '../search/engine.js';
 
 /** Options of {@link createMemoryPlatform}. */
 export interface MemoryPlatformOptions {
@@ -192,8 +193,8 @@ export function fsFromSync(sync: SyncFsLike): FsPromises {
  * Capabilities: no commands, no web search, not persistent; `run_command` and `web_search`
  * return their empty results. Creating it only builds the tree of `options.files`. Every operation
  * completes in one synchronous step ({@link fsFromSync}), so `writeFile` is atomic for readers and
- * `atomicWrites` is true; `changeCount()` counts the changes made through `fs`. The search tools read
- * the tree through its `searchSource` ({@link createMemorySearchSource}): bytes as stored, searched
+ * `atomicWrites` is true; `changeCount()` counts the changes made through `fs`. Its search engine
+ * (`search`) reads the tree in place ({@link createMemorySearchSource}): bytes as stored, searched
  * and validated as bytes, decoded only where a match is reported.
  *
  * Errors (thrown at creation, the host's mistakes): a TypeError naming the option for a `root` that is
@@ -247,7 +248,7 @@ export function createMemoryPlatform(options: MemoryPlatformOptions = {}): Platf
     state: options.state ?? new MemoryStateStore(),
     capabilities: { runCommand: false, webSearch: false, persistent: false },
     atomicWrites: true,
-    searchSource: createMemorySearchSource(() => memory, () => changes),
+    search: createSearchEngine({ source: createMemorySearchSource(() => memory, () => changes) }),
     async dispose() {},
   };
   return platform;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SearchSource } from '../core/types.js';
+import type { SearchSource } from './source-port.js';
 import { isUtf8 } from './bytes.js';
 import { BlockLiteralCount } from './block-count.js';
 import { countLiteralLines } from './source-cache.js';

@@ -1,4 +1,4 @@
-import type { SearchFileStat, SearchSource } from '../core/types.js';
+import type { SearchFileStat, SearchSource } from './source-port.js';
 import { BINARY_SNIFF_BYTES } from '../fs/text.js';
 
 /**

@@ -2,8 +2,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryPlatform } from '../platform/memory.js';
 import { compileSearchPattern, loadSearchPatternParser, prepareSearchPattern } from './dialect.js';
 import { scanText } from './line-scan.js';
-import type { SearchSource } from '../core/search-port.js';
+import type { SearchSource } from './source-port.js';
 import { cacheOf, COUNT_CHUNK_BYTES, countText, needleOf, SourceCache, spareSlabCount } from './source-cache.js';
+import { searchSourceOf } from './engine-source.js';
 
 // In browsers the pattern parser loads on demand (as grep_search awaits it before compiling).
 beforeAll(() => loadSearchPatternParser());
@@ -114,7 +115,7 @@ describe('countText', () => {
     const bytes = new TextEncoder().encode(`\uFEFF${text}`);
     expect(bytes.length).toBeGreaterThan(4 * COUNT_CHUNK_BYTES);
     const platform = createMemoryPlatform({ files: { 'mixed.txt': bytes, 'empty.txt': '' } });
-    const source = platform.searchSource;
+    const source = searchSourceOf(platform);
     if (!source) throw new Error('the memory platform has a search source');
     const cache = cacheOf(source);
     const pause = async (): Promise<void> => undefined;
@@ -144,7 +145,7 @@ describe('countText', () => {
     // Lone \r inside a \n-ended run, \r\n, \r at the very end, a literal right after a \r, runs of endings.
     const text = `${mixedText()}\nxa\rya\nza\r\na\r\r\na\n\ra\rxx\ra`;
     const platform = createMemoryPlatform({ files: { 'mixed.txt': text, 'cr-only.txt': 'a\ra\rb\ra', 'no-ending.txt': 'aaa' } });
-    const source = platform.searchSource;
+    const source = searchSourceOf(platform);
     if (!source) throw new Error('the memory platform has a search source');
     const cache = cacheOf(source);
     const pause = async (): Promise<void> => undefined;
@@ -165,7 +166,7 @@ describe('countText', () => {
     const text = mixedText() + '\nbar1 at the end bar2';
     const bytes = new TextEncoder().encode(`\uFEFF${text}`);
     const platform = createMemoryPlatform({ files: { 'mixed.txt': bytes, 'start.txt': 'foo bar at the start\rfoo\r\nbar foo bar' } });
-    const source = platform.searchSource;
+    const source = searchSourceOf(platform);
     if (!source) throw new Error('the memory platform has a search source');
     const cache = cacheOf(source);
     const pause = async (): Promise<void> => undefined;

@@ -7,7 +7,8 @@ import type { Ignore } from 'ignore';
 import { onDemand } from '../core/on-demand.js';
 import { errorCode } from '../core/errors.js';
 import { decodeText } from '../fs/text.js';
-import type { FsDirent, FsPromises, SearchSource, WalkIgnoreRules } from '../core/types.js';
+import type { FsDirent, FsPromises } from '../core/types.js';
+import type { SearchSource, WalkIgnoreRules } from './source-port.js';
 import { relativePath } from '../fs/paths.js';
 import { throwIfAborted, YIELD_INTERVAL_MS, yieldToEventLoop } from '../fs/abort.js';
 import {

@@ -5,10 +5,13 @@
 import { describe, expect, it, vi } from 'vitest';
 import { BuiltinTools, ToolRunner } from '../index.js';
 import { createMemoryPlatform } from '../platform/memory.js';
-import type { Platform, SearchSource } from '../core/types.js';
+import type { Platform } from '../core/types.js';
+import type { SearchSource } from './source-port.js';
 import { searchIndexEngine } from './index-engine.js';
 import { buildWorkspaceIndex } from './index/workspace.js';
 import { setSearchIndex } from './index/engine.js';
+import { searchSourceOf } from './engine-source.js';
+import { createSearchEngine } from './engine.js';
 
 const FILES: Record<string, string> = {};
 for (let i = 0; i < 40; i += 1) FILES[`src/f${i}.ts`] = `export const value${i} = ${i};\n`;
@@ -18,9 +21,9 @@ FILES['src/f7.ts'] = 'const rareWordHere = 7;\n';
 function countedPlatform(): { platform: Platform; reads: string[] } {
   const memory = createMemoryPlatform({ root: '/ws', files: FILES });
   const reads: string[] = [];
-  const inner = memory.searchSource as SearchSource;
+  const inner = searchSourceOf(memory) as SearchSource;
   const source: SearchSource = { ...inner, read: (path, maxBytes) => (reads.push(path), inner.read(path, maxBytes)) };
-  return { platform: { ...memory, searchSource: source }, reads };
+  return { platform: { ...memory, search: createSearchEngine({ source }) }, reads };
 }
 
 const grep = (platform: Platform, pattern: string) =>

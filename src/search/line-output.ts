@@ -1,23 +1,12 @@
 import { countCodePoints } from '../fs/text.js';
 import { LineCursor, type LineHit } from './line-scan.js';
+import type { SearchMatch } from '../core/search-engine.js';
 
 /** Longest line shown in full, in UTF-16 code units; longer ones become an excerpt around the first match. */
 export const MAX_LINE_CHARS = 2000;
 
-/** One matching line. `column` is the 1-based code-point column of the line's first match. */
-export interface SearchMatch {
-  file_path: string;
-  /** 1-based. */
-  line_number: number;
-  /** 1-based, in Unicode code points. */
-  column: number;
-  /** The line without its ending; an excerpt with `[...]` markers when longer than {@link MAX_LINE_CHARS}. */
-  line: string;
-  /** grep_search with `context_lines > 0`: up to that many lines before (oldest first). */
-  before?: string[];
-  /** grep_search with `context_lines > 0`: up to that many lines after. */
-  after?: string[];
-}
+/** One matching line (see src/core/search-engine.ts, where the search engine's answers are declared). */
+export type { SearchMatch } from '../core/search-engine.js';
 
 /** `line` cut to {@link MAX_LINE_CHARS} with a marker of how many characters were cut. */
 export function clipLine(line: string): string {

@@ -1,19 +1,21 @@
 import { errorCode, ToolError } from '../core/errors.js';
-import type { ToolContext } from '../core/tool.js';
+import type { SearchContext } from '../core/types.js';
 import { basename, resolveWorkspacePath } from '../fs/paths.js';
 import { clipForMessage } from '../fs/text.js';
 import { throwIfAborted, yieldToEventLoop } from '../fs/abort.js';
-import { loadTexts, MAX_SEARCH_FILE_BYTES } from './text-cache.js';
+import { fsReadsOf, type FsReads } from './fs-reads.js';
 import { compareCodeUnits, walkWorkspace, type WalkFile } from './walk.js';
 import { countSkippedUnder, skipKindOf } from './walk-report.js';
 import type { SearchPattern } from './dialect.js';
 import { compileGlob } from './glob.js';
 import { MatchFormatter, type SearchMatch } from './line-output.js';
+import type { GrepSearchResult, SearchCounters } from '../core/search-engine.js';
 import { scanText, YIELD_EVERY_MS } from './line-scan.js';
 import { scanStream } from './line-stream.js';
 import { BlockLiteralCount, blockReaderOf, type BlockReader } from './block-count.js';
-import { cacheOf, countText, countTextNow, FILE_BINARY, knownCount, needleOf, rememberCount, skipKindOfCode, type SourceCache, type SourceFile, type TextCount } from './source-cache.js';
-import type { SearchFileStat, SearchHelper, SearchSource, SharedWork } from '../core/types.js';
+import { cacheOf, countText, countTextNow, FILE_BINARY, knownCount, MAX_SEARCH_FILE_BYTES, needleOf, rememberCount, skipKindOfCode, type SourceCache, type SourceFile, type TextCount } from './source-cache.js';
+import type { SearchFileStat, SearchHelper, SearchSource, SharedWork } from './source-port.js';
+import { searchSourceOf } from './engine-source.js';
 import { searchIndexEngine, type IndexForSearch, type SearchIndexEngine, type SiftedCountMemo } from './index-engine.js';
 
 export { MAX_LINE_CHARS, type SearchMatch } from './line-output.js';
@@ -46,43 +48,8 @@ const HELPED_MAX_FILE_BYTES = 16 * 1024 * 1024;
 /** Files read (and held) at a time. */
 const BATCH_FILES = 64;
 
-/** Counters shared by every search result. */
-export interface SearchCounters {
-  /** Matching lines in all searched files (a line with several matches counts once). */
-  total_matches: number;
-  /** True when results were left out: more than `max_results`, the output budget, the walk cap or the time limit. */
-  truncated: boolean;
-  /** Text files searched. */
-  files_searched: number;
-  /** Binary files (NUL in the first 8 KiB or invalid UTF-8), skipped without decoding. */
-  binary_files_skipped: number;
-  /** Files over 256 MiB on a platform that cannot read part of a file, not searched; only present when there were some. */
-  large_files_skipped?: number;
-  /** Present when results were left out (the time limit; in the tools' results also `max_results` and the character budget): what is shown of what, and how to go on. */
-  note?: string;
-}
-
-/** `output_mode: 'content'` (and search_dir). */
-export interface SearchContentResult extends SearchCounters {
-  matches: SearchMatch[];
-}
-
-/** `output_mode: 'files_with_matches'`: matching files sorted by path. */
-export interface SearchFilesResult extends SearchCounters {
-  files: string[];
-  /** Files with at least one match. */
-  total_files: number;
-}
-
-/** `output_mode: 'count'`: matching lines per file, files sorted by path. */
-export interface SearchCountResult extends SearchCounters {
-  counts: Array<{ file_path: string; count: number }>;
-  /** Files with at least one match. */
-  total_files: number;
-}
-
-/** Any grep_search result. */
-export type GrepSearchResult = SearchContentResult | SearchFilesResult | SearchCountResult;
+/** The content search's result shapes (declared with the search engine's answers in src/core/search-engine.ts). */
+export type { GrepSearchResult, SearchContentResult, SearchCountResult, SearchCounters, SearchFilesResult } from '../core/search-engine.js';
 
 /** What the shared engine of search_dir and grep_search needs. */
 export interface LineSearchOptions {
@@ -106,6 +73,11 @@ export interface LineSearchOptions {
   streamOver?: number;
   streamWindow?: number;
   streamOverlap?: number;
+  /**
+   * The search source to list and read through (its engine's, see `createSearchEngine`); given as
+   * undefined: none, through `ctx.fs`. Absent: the source of `ctx.platform`'s engine.
+   */
+  source?: SearchSource | undefined;
 }
 
 /** The time budget of a search starting at `now`: `maxTimeMs`, or a share of what is left of the call's deadline when that is less. */
@@ -120,8 +92,8 @@ export function searchBudget(maxTimeMs: number, callDeadline: number | undefined
  * `include` / `exclude` globs (compiled relative to it, so absolute globs work).
  */
 export async function filesToSearch(
-  ctx: ToolContext,
-  options: { dirPath?: string; include?: string; exclude?: string; deadline?: number; onFiles?: (files: readonly WalkFile[], added: number) => void; reuse?: boolean },
+  ctx: SearchContext,
+  options: { dirPath?: string; include?: string; exclude?: string; deadline?: number; onFiles?: (files: readonly WalkFile[], added: number) => void; reuse?: boolean; source?: SearchSource | undefined },
 ): Promise<{ files: WalkFile[]; capped: boolean; stopped?: boolean; sorted?: boolean }> {
   const scope = { fs: ctx.fs, root: ctx.platform.root, cwd: ctx.cwd };
   const start = await resolveWorkspacePath(scope, options.dirPath ?? ctx.cwd, { argName: 'dir_path' });
@@ -159,7 +131,7 @@ export async function filesToSearch(
     root: ctx.platform.root,
     dir: start,
     changeCount: ctx.platform.changeCount,
-    source: ctx.platform.searchSource,
+    source: 'source' in options ? options.source : searchSourceOf(ctx.platform),
     signal: ctx.signal,
     fileFilter: include || excludeFiles ? (rel) => (!include || include.matches(rel)) && !excludeFiles?.matches(rel) : undefined,
     pruneDir: exclude ? (rel) => exclude.matches(rel) : undefined,
@@ -185,15 +157,16 @@ interface Tally {
 /**
  * The engine of search_dir and grep_search. Walks like find_file (skips `.git/`, `node_modules/`,
  * `.gitignore`d paths, symlinks), then reads the files in path order, a batch at a time, through the
- * platform's text cache, and scans each with {@link scanText} (the pattern's engine, linear in the
- * text); a file's matches are formatted while its text is at hand, so a search holds one batch of
- * texts beyond the cache. Lines are 1-based, columns 1-based code points, files sorted by path.
+ * content cache (`SourceCache`: bytes from the engine's search source, or fetched from `fs` a batch at
+ * a time, see fs-reads.ts), counts on bytes where it can and scans the rest with {@link scanText} (the
+ * pattern's engine, linear in the text); a file's matches are formatted while its text is at hand, so
+ * a search holds one text at a time beyond the cache. Lines are 1-based, columns 1-based code points, files sorted by path.
  * At its time budget ({@link searchBudget}: `maxTimeMs`, or {@link DEADLINE_SHARE} of what is left of
  * the call's deadline when that is less) it stops, the walk included, and returns what it found, with
  * `truncated` and a `note`; the call's signal (its deadline, a cancel) still ends it with `timeout` /
  * `cancelled` if anything else overruns.
  */
-export async function runLineSearch(ctx: ToolContext, options: LineSearchOptions): Promise<GrepSearchResult> {
+export async function runLineSearch(ctx: SearchContext, options: LineSearchOptions): Promise<GrepSearchResult> {
   const started = Date.now();
   const budget = searchBudget(options.maxTimeMs ?? DEFAULT_SEARCH_TIME_MS, ctx.deadline, started);
   const search = new LineSearch(ctx, options, started + budget.ms);
@@ -219,7 +192,12 @@ class LineSearch {
   readonly maxResults: number;
   readonly contextLines: number;
   readonly outputMode: 'content' | 'files_with_matches' | 'count';
+  /** What the files are read through: the engine's search source, else the reads of the platform's `fs` ({@link fsReads}). */
   readonly source: SearchSource | undefined;
+  /** What the walk lists through: the engine's search source, or none (`fs`). */
+  readonly listSource: SearchSource | undefined;
+  /** Without a search source: the platform's `fs`, fetched a batch at a time for the same content cache. */
+  readonly fsReads: FsReads | undefined;
   readonly cache: SourceCache | undefined;
   readonly helper: SearchHelper | undefined;
   readonly streamOver: number;
@@ -260,7 +238,7 @@ class LineSearch {
   filesUnlisted = 0;
 
   constructor(
-    readonly ctx: ToolContext,
+    readonly ctx: SearchContext,
     readonly options: LineSearchOptions,
     readonly deadline: number,
   ) {
@@ -268,14 +246,17 @@ class LineSearch {
     this.maxResults = options.maxResults;
     this.contextLines = options.contextLines ?? 0;
     this.outputMode = options.outputMode ?? 'content';
-    this.source = ctx.platform.searchSource;
+    this.listSource = 'source' in options ? options.source : searchSourceOf(ctx.platform);
+    this.fsReads = this.listSource ? undefined : fsReadsOf(ctx.platform);
+    this.source = this.listSource ?? this.fsReads;
     this.source?.begin?.();
     this.cache = this.source ? cacheOf(this.source) : undefined;
     this.helper = this.source?.helper;
     this.streamOver = options.streamOver ?? MAX_SEARCH_FILE_BYTES;
     this.literal = this.pattern.mode === 'literal' ? this.pattern.literal : this.pattern.required;
     this.needle = this.source ? needleOf(this.pattern) : undefined;
-    this.decode = decoderFor(this.source);
+    // A file streamed window by window is decoded as `fs` reads are without a source (a BOM dropped).
+    this.decode = decoderFor(this.listSource);
     this.blocks = this.cache?.budget === 0 && this.pattern.mode === 'literal' && this.needle !== undefined ? blockReaderOf(this.source) : undefined;
   }
 
@@ -301,7 +282,7 @@ class LineSearch {
     try {
       // With an index in use, a repeated search over an unchanged workspace reuses the last walk (see reusedListing).
       const reuse = this.index !== undefined;
-      listed = await filesToSearch(ctx, { dirPath: options.dirPath, include: options.include, exclude: options.exclude, deadline, reuse, ...(onFiles ? { onFiles } : {}) });
+      listed = await filesToSearch(ctx, { dirPath: options.dirPath, include: options.include, exclude: options.exclude, deadline, reuse, source: this.listSource, ...(onFiles ? { onFiles } : {}) });
     } catch (error) {
       sharing?.cancel();
       throw error;
@@ -446,8 +427,8 @@ class LineSearch {
         break;
       }
       const batch = files.slice(i, i + BATCH_FILES);
-      if (this.source) await this.searchCached(batch, this.source);
-      else await this.searchLoaded(batch);
+      if (this.fsReads) await this.searchFetched(batch, this.fsReads);
+      else if (this.source) await this.searchCached(batch, this.source);
     }
   }
 
@@ -481,20 +462,17 @@ class LineSearch {
     }
   }
 
-  /** One batch read through the platform's text cache (no search source). */
-  async searchLoaded(batch: readonly WalkFile[]): Promise<void> {
-    const loaded = await loadTexts(this.ctx.platform, batch, this.ctx.signal, this.streamOver);
-    for (const file of loaded) {
-      if (!file.entry) {
-        this.done += 1;
-        if (!file.tooLarge) this.binary += 1;
-        else if (await this.streamed(file.path)) break;
-        continue;
-      }
-      this.searched += 1;
-      const wantOffsets = this.wantOffsets();
-      this.done += 1;
-      if (await this.scanOne(file.path, file.entry.text, wantOffsets)) break;
+  /**
+   * One batch read through the platform's `fs` (no search source): fetched first (stat'ed, and read
+   * where the cache does not hold it unchanged; files gone, unreadable or no longer regular left out),
+   * then searched through the cache as a source's batch is.
+   */
+  async searchFetched(batch: readonly WalkFile[], reads: FsReads): Promise<void> {
+    const fetched = await reads.fetch(batch, this.streamOver, this.ctx.signal);
+    try {
+      await this.searchCached(fetched.files, reads);
+    } finally {
+      fetched.release();
     }
   }
 

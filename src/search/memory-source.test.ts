@@ -4,10 +4,13 @@ import { MemoryFs } from '../fs/memfs.js';
 import { createMemoryPlatform } from '../platform/memory.js';
 import { grepSearchTool, type SearchContentResult, type SearchCountResult } from '../tools/grep-search.js';
 import { withTimerWatch } from '../../test/support/timer-watch.js';
-import type { Platform, SearchSource } from '../core/types.js';
+import type { Platform } from '../core/types.js';
+import type { SearchSource } from './source-port.js';
 import { nativeBytes } from '#lazy';
 import { isUtf8 as jsIsUtf8 } from './bytes.js';
 import { createMemorySearchSource } from './memory-source.js';
+import { searchSourceOf } from './engine-source.js';
+import { createSearchEngine } from './engine.js';
 
 const W = '/workspace';
 
@@ -107,7 +110,7 @@ describe('createMemorySearchSource', () => {
 
 describe('grep_search on the memory platform', () => {
   it('searches through the platform search source', () => {
-    expect(createMemoryPlatform().searchSource).toBeDefined();
+    expect(searchSourceOf(createMemoryPlatform())).toBeDefined();
   });
 
   it('answers a repeated search with every change made in between, same-size rewrites within the same millisecond included', async () => {
@@ -149,7 +152,7 @@ describe('grep_search on the memory platform', () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 300; i += 1) files[`f${String(i).padStart(3, '0')}.txt`] = i % 3 === 0 ? 'function\n' : 'nothing\n';
     const memory = createMemoryPlatform({ files });
-    const inner = memory.searchSource as SearchSource;
+    const inner = searchSourceOf(memory) as SearchSource;
     // Each read blocks the thread for 5 ms: 1.5 s of bytes-only work that must not block it whole.
     const slow: SearchSource = {
       ...inner,
@@ -159,7 +162,7 @@ describe('grep_search on the memory platform', () => {
         return inner.read(path, maxBytes);
       },
     };
-    const platform: Platform = { ...memory, searchSource: slow };
+    const platform: Platform = { ...memory, search: createSearchEngine({ source: slow }) };
     const runner = new ToolRunner({ platform, tools: [grepSearchTool] });
     const { value, gap } = await withTimerWatch(() => runner.execute('grep_search', { pattern: 'function', fixed_strings: true, output_mode: 'count', max_time_ms: 60_000 }));
     expect((value as SearchCountResult).total_matches).toBe(100);

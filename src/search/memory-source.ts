@@ -1,5 +1,6 @@
 import { nativeBytes, type NativeBytes } from '#lazy';
-import type { FsDirent, SearchFileStat, SearchSource } from '../core/types.js';
+import type { FsDirent } from '../core/types.js';
+import type { SearchFileStat, SearchSource } from './source-port.js';
 import type { MemoryFs } from '../fs/memfs.js';
 import { ByteFinder, isUtf8 } from './bytes.js';
 import { linearByteSearch } from './linear-find.js';
@@ -78,6 +79,17 @@ export function createMemorySearchSource(tree: () => MemoryFs, changeCount?: () 
       const { data } = stored;
       return { bytes: data.length > maxBytes ? data.subarray(0, maxBytes) : data, stat: { size: data.length, mtimeMs: stored.mtimeMs, ctimeMs: stored.ctimeMs, ino: stored.ino } };
     },
+    ...sourceByteHelpers(),
+  };
+}
+
+/**
+ * A search source's byte helpers (see `SearchSource`): `indexOf` with the runtime's native search
+ * where it has one (else {@link ByteFinder}), linear for long needles; `isUtf8` native or plain
+ * JavaScript; `decode` keeping a BOM as U+FEFF. A fresh set per source (`indexOf` keeps its last needle).
+ */
+export function sourceByteHelpers(): Pick<SearchSource, 'indexOf' | 'isUtf8' | 'decode'> {
+  return {
     indexOf: linearByteSearch(native ? nativeIndexOf(native) : javascriptIndexOf()),
     isUtf8: native ? native.isUtf8 : isUtf8,
     decode(bytes: Uint8Array): string {

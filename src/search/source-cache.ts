@@ -1,11 +1,12 @@
-import type { SearchFileStat, SearchHelperAnswer, SearchSource } from '../core/types.js';
+import type { SearchFileStat, SearchHelperAnswer, SearchSource } from './source-port.js';
 import { racyNow, timesSettled } from '../fs/racy-clock.js';
 import { BINARY_SNIFF_BYTES } from '../fs/text.js';
-import { MAX_SEARCH_FILE_BYTES } from './text-cache.js';
 import type { SkipKind } from './walk-report.js';
 import type { SearchPattern } from './dialect.js';
 import { scanText, YIELD_EVERY_MS } from './line-scan.js';
 
+/** Largest file a search reads whole, in bytes; bigger ones are searched window by window (the cache answers them `large`). */
+export const MAX_SEARCH_FILE_BYTES = 64 * 1024 * 1024;
 /** Bytes of file content a source's cache keeps, unless the source says otherwise. */
 export const DEFAULT_CACHE_BYTES = 256 * 1024 * 1024;
 /** Bytes of one slab: cached file contents are packed into slabs of this size. */

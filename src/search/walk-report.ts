@@ -4,6 +4,7 @@
  */
 import { errorCode } from '../core/errors.js';
 import { clipForMessage, joinNotes } from '../fs/text.js';
+import type { DroppedIgnoreRules, SkipKind, SkippedEntries } from '../core/search-engine.js';
 
 /** Bytes of one `.gitignore` that are read as rules (1 MiB); the rest of the file is ignored. */
 export const MAX_IGNORE_FILE_BYTES = 1024 * 1024;
@@ -25,37 +26,8 @@ export interface WalkReport {
   ignoreDropped: readonly DroppedIgnoreRules[];
 }
 
-/** The rules of one `.gitignore` that a walk left out, and why (each count only when there were some). */
-export interface DroppedIgnoreRules {
-  /** Absolute workspace path of the `.gitignore`. */
-  file: string;
-  /** The file's size in bytes, when over {@link MAX_IGNORE_FILE_BYTES}: only its first MiB (to its last line break) was read. */
-  fileBytes?: number;
-  /** Rules past the first {@link MAX_IGNORE_RULES}. */
-  pastCap: number;
-  /** Rules with more than {@link MAX_IGNORE_RULE_GLOBSTARS} `**`. */
-  globstars: number;
-  /** Rules over {@link MAX_IGNORE_RULE_CHARS} characters. */
-  tooLong: number;
-}
-
-/**
- * Why an entry was skipped: `too_long` (`ENAMETOOLONG`: its name or whole path is longer than the
- * system takes), `unreadable` (`EACCES` / `EPERM`), `vanished` (`ENOENT` / `ENOTDIR`: removed or
- * replaced by a file between being listed and being read), `loop` (`ELOOP`: replaced by a symbolic
- * link while the walk ran), `outside` (`outside_workspace`: replaced by a link out of the workspace).
- */
-export type SkipKind = 'too_long' | 'unreadable' | 'vanished' | 'loop' | 'outside';
-
-/** Entries one walk (or one call's walks and reads) left out because they could not be read. */
-export interface SkippedEntries {
-  /** How many entries were skipped. */
-  count: number;
-  /** How many per {@link SkipKind}. */
-  kinds: Partial<Record<SkipKind, number>>;
-  /** The first skipped entry's absolute workspace path. */
-  first?: string;
-}
+/** What a walk skipped and why (declared with the search engine's answers in src/core/search-engine.ts). */
+export type { DroppedIgnoreRules, SkipKind, SkippedEntries } from '../core/search-engine.js';
 
 const SKIP_KINDS: Readonly<Record<string, SkipKind>> = {
   ENAMETOOLONG: 'too_long',
@@ -109,7 +81,7 @@ export function noteDroppedFor(signal: AbortSignal | undefined, dropped: Dropped
 }
 
 /**
- * What every {@link walkWorkspace} and {@link loadTexts} run with `signal` (one call's `ctx.signal`)
+ * What every {@link walkWorkspace} and search read (`FsReads.fetch`, the content cache's loads) run with `signal` (one call's `ctx.signal`)
  * has left out so far: directories that could not be listed, files that could not be read, and
  * `.gitignore` rules not applied.
  */

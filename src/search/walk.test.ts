@@ -1,7 +1,7 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { FsDirent, SearchSource } from '../core/types.js';
+import { describe, expect, it } from 'vitest';
+import type { FsDirent } from '../core/types.js';
+import type { SearchSource } from './source-port.js';
 import { createMemoryPlatform } from '../platform/memory.js';
-import { loadTexts } from './text-cache.js';
 import { noSkippedEntries, countSkipped, reportWalk, skippedNote } from './walk-report.js';
 import { walkWorkspace, type WalkFile } from './walk.js';
 import { W, walkMemoryTree } from '../../test/support/walk.js';
@@ -90,36 +90,6 @@ describe('walkWorkspace over a source that answers the same listing while a dire
   });
 });
 
-
-describe('loadTexts', () => {
-  afterEach(() => vi.useRealTimers());
-
-  it('decodes text, marks binary files, and reuses the cached text only while size and mtime hold', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(new Date('2026-01-01T00:00:00Z'));
-    const platform = createMemoryPlatform({ files: { 'a.txt': 'hello', 'b.bin': new Uint8Array([1, 0, 2]) } as Record<string, string | Uint8Array> });
-    await platform.fs.stat(W); // the memory platform writes its files on first use
-    const files: WalkFile[] = [
-      { path: `${W}/a.txt`, rel: 'a.txt', symlink: false },
-      { path: `${W}/b.bin`, rel: 'b.bin', symlink: false },
-      { path: `${W}/gone.txt`, rel: 'gone.txt', symlink: false },
-    ];
-    vi.setSystemTime(new Date('2026-01-01T00:00:10Z'));
-    const first = await loadTexts(platform, files);
-    expect(first.map((f) => [f.rel, f.entry?.text ?? null])).toEqual([
-      ['a.txt', 'hello'],
-      ['b.bin', null],
-    ]);
-    const second = await loadTexts(platform, files);
-    expect(second[0]?.entry).toBe(first[0]?.entry);
-    // Same size, written in the same second as the read: must not be served from the cache.
-    await platform.fs.writeFile(`${W}/a.txt`, 'HELLO');
-    const third = await loadTexts(platform, files);
-    expect(third[0]?.entry?.text).toBe('HELLO');
-    const other = createMemoryPlatform({ files: { 'a.txt': 'other' } });
-    expect((await loadTexts(other, files.slice(0, 1)))[0]?.entry?.text).toBe('other');
-  });
-});
 
 describe('reportWalk', () => {
   it('adds what the walk skipped after a note the result already has, as a sentence of its own', () => {

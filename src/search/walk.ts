@@ -1,4 +1,5 @@
-import type { FsDirent, FsPromises, SearchSource } from '../core/types.js';
+import type { FsDirent, FsPromises } from '../core/types.js';
+import type { SearchSource } from './source-port.js';
 import { dirname, isTemporaryFileName, joinPath } from '../fs/paths.js';
 import { throwIfAborted, YIELD_INTERVAL_MS, yieldToEventLoop } from '../fs/abort.js';
 import {
@@ -51,7 +52,7 @@ export interface WalkOptions {
   pruneDir?: (rel: string) => boolean;
   /** The platform's {@link Platform.changeCount}: while it is unchanged, directory listings are reused. */
   changeCount?: () => number;
-  /** The platform's {@link Platform.searchSource}: directories are listed through it (synchronously). */
+  /** The search engine's source (see `searchSourceOf`): directories are listed through it (synchronously); absent: through `fs`. */
   source?: SearchSource;
   /**
    * Called after each directory with the files listed so far and how many of them are new (the last

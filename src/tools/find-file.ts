@@ -1,7 +1,9 @@
 import { ToolError } from '../core/errors.js';
 import { compileGlob, loadGlobMatcher } from '../search/glob.js';
 import { defineTool, type ExecuteTool } from '../core/tool.js';
-import { DEFAULT_MAX_WALK_ENTRIES, walkWorkspace } from '../search/walk.js';
+import { DEFAULT_MAX_WALK_ENTRIES } from '../search/walk.js';
+import { askFiles } from '../search/engine.js';
+import type { FileSearchRequest } from '../core/types.js';
 import { reportWalk } from '../search/walk-report.js';
 import { resolveWorkspacePath } from '../fs/paths.js';
 import { DEADLINE_SHARE, searchBudget } from '../search/line-search.js';
@@ -75,7 +77,8 @@ export interface FindFileResult {
  * A list cut by `max_results` (or by the walk's 200,000-entry cap) is `truncated` with a `note` as well,
  * as grep_search's is: "Showing 500 of 1200 paths (max_results is 500): raise max_results (at most
  * 10000), or narrow the pattern or dir_path."
- * Returns {@link FindFileResult}.
+ * The walk is a `files` request to the platform's search engine (`ctx.platform.search`; without one,
+ * toolhost's default engine over `ctx.fs`). Returns {@link FindFileResult}.
  * Errors: `invalid_pattern` (empty, over 1000 characters, unbalanced brace or bracket, invalid class, a
  * range over 1000 names, an absolute pattern inside the workspace but not under `dir_path`, a `..` after
  * a wildcard that stays inside the workspace: no path matches it), `invalid_arguments` (a `dir_path` of
@@ -115,23 +118,20 @@ export const findFileTool: ExecuteTool<FindFileArgs, FindFileResult> = defineToo
     // Like the content searches, the walk stops at a share of the call's deadline and answers with what it found.
     const started = Date.now();
     const budget = searchBudget(Infinity, ctx.deadline, started);
-    const walked = await walkWorkspace({
-      fs: ctx.fs,
-      root: ctx.platform.root,
+    const request: FileSearchRequest = {
+      kind: 'files',
       dir,
-      changeCount: ctx.platform.changeCount,
-      source: ctx.platform.searchSource,
+      glob: args.pattern,
+      caseSensitive: args.case_sensitive === true,
       includeIgnored: args.include_ignored === true,
       includeSymlinks: true,
-      signal: ctx.signal,
-      fileFilter: (rel) => matcher.matches(rel),
       ...(budget.byDeadline ? { deadline: started + budget.ms } : {}),
-    });
-    // The default sort orders strings by UTF-16 code units (as compareCodeUnits does), without a call per comparison.
-    const all = walked.files.map((file) => file.path).sort();
+    };
+    const walked = await askFiles(ctx, request, matcher);
+    const all = walked.paths;
     const max = args.max_results ?? 500;
     const files = all.length > max ? all.slice(0, max) : all;
-    const result: FindFileResult = { files, total: all.length, truncated: walked.capped || walked.stopped === true || files.length < all.length };
+    const result: FindFileResult = { files, total: all.length, truncated: walked.capped || walked.stopped || files.length < all.length };
     if (walked.stopped) {
       result.note =
         `the search stopped at its time limit (${budget.ms} ms, ${DEADLINE_SHARE * 100} % of what was left of the call's deadline) ` +

@@ -432,7 +432,7 @@ describe('grep_search', () => {
     const slowList = (path: string, options?: { withFileTypes: true }): Promise<never> =>
       new Promise((resolve) => setTimeout(resolve, 150)).then(() => (options ? memory.fs.readdir(path, options) : memory.fs.readdir(path)) as Promise<never>);
     const fs = new Proxy(memory.fs, { get: (target, key) => (key === 'readdir' ? slowList : Reflect.get(target, key, target)) });
-    const { searchSource: _source, changeCount: _count, ...rest } = memory;
+    const { search: _search, changeCount: _count, ...rest } = memory;
     const runner = new ToolRunner({ platform: { ...rest, fs }, tools: [grepSearchTool] });
     const result = await grep(runner, { pattern: 'hit', max_time_ms: 20 });
     expect(result).toMatchObject({ matches: [], total_matches: 0, truncated: true, files_searched: 0 });

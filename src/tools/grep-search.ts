@@ -5,9 +5,10 @@ import {
   MAX_CONTEXT_LINES,
   MAX_SEARCH_RESULTS,
   MAX_SEARCH_TIME_MS,
-  runLineSearch,
   type GrepSearchResult,
 } from '../search/line-search.js';
+import { askLines } from '../search/engine.js';
+import type { LineSearchRequest } from '../core/types.js';
 import { defineTool, type ExecuteTool } from '../core/tool.js';
 import { reportWalk, walkReportUnder } from '../search/walk-report.js';
 import { fitSearchResult } from './search-note.js';
@@ -121,7 +122,8 @@ export interface GrepSearchArgs {
  * `truncated: true` and a `note`. A directory or file that cannot be read is skipped and counted in
  * `skipped_entries`, with a `note` naming the kinds. When `max_results` or the result budget leaves
  * lines (or files) out, `note` says how many of `total_matches` (or `total_files`) are shown and how to
- * see the rest ({@link fitSearchResult}).
+ * see the rest ({@link fitSearchResult}). The search itself is the platform's search engine's (a `lines`
+ * request to `ctx.platform.search`; without one, toolhost's default engine over `ctx.fs`).
  *
  * Errors: `invalid_pattern` (bad regex or glob; lookaround and backreferences are named, with a way
  * around them), `invalid_arguments` (a `dir_path` ending in `/` that names a file, or one of 4,096 bytes or
@@ -152,17 +154,21 @@ export const grepSearchTool: ExecuteTool<GrepSearchArgs, GrepSearchResult> = def
     await refuseSlashOnSearchedFile({ fs: ctx.fs, root: ctx.platform.root, cwd: ctx.cwd }, args.dir_path);
     // The include and exclude globs' compiler (in browsers fetched on the first search that has one).
     if (args.include || args.exclude) await loadGlobMatcher();
-    const result = await runLineSearch(ctx, {
-      pattern,
-      dirPath: args.dir_path,
-      include: args.include,
-      exclude: args.exclude,
+    const request: LineSearchRequest = {
+      kind: 'lines',
+      pattern: args.pattern,
+      literal: args.fixed_strings === true,
+      caseSensitive: args.case_sensitive !== false,
+      ...(args.dir_path === undefined ? {} : { dirPath: args.dir_path }),
+      ...(args.include === undefined ? {} : { include: args.include }),
+      ...(args.exclude === undefined ? {} : { exclude: args.exclude }),
       contextLines: args.context_lines ?? 0,
       outputMode: args.output_mode ?? 'content',
       maxResults: args.max_results ?? 100,
       maxTimeMs: args.max_time_ms ?? DEFAULT_SEARCH_TIME_MS,
-    });
-    reportWalk(result as GrepSearchResult & { skipped_entries?: number }, walkReportUnder(ctx.signal));
+    };
+    const result = await askLines(ctx, request, pattern);
+    reportWalk(result, walkReportUnder(ctx.signal));
     const mode = args.output_mode ?? 'content';
     return fitSearchResult(result, {
       maxResults: args.max_results ?? 100,

@@ -5,7 +5,9 @@ import { defineTool, type ExecuteTool } from '../core/tool.js';
 import { reportWalk, walkReportUnder } from '../search/walk-report.js';
 import { fitSearchResult } from './search-note.js';
 import { refuseSlashOnSearchedFile } from '../fs/paths.js';
-import { MAX_SEARCH_RESULTS, runLineSearch, type SearchContentResult } from '../search/line-search.js';
+import { MAX_SEARCH_RESULTS, type SearchContentResult } from '../search/line-search.js';
+import { askLines } from '../search/engine.js';
+import type { LineSearchRequest } from '../core/types.js';
 
 const inputSchema = {
   type: 'object',
@@ -53,6 +55,8 @@ export type SearchDirResult = SearchContentResult;
  * first match), files sorted by path; a line longer than 2000 characters is shown as an excerpt of at most
  * 2000 around the first match with `[... N characters before/after]` markers.
  * A directory or file that cannot be read is skipped and counted in `skipped_entries`, with a `note`.
+ * The search is a `lines` request to the platform's search engine (`ctx.platform.search`; without
+ * one, toolhost's default engine over `ctx.fs`).
  * Errors: `invalid_arguments` (empty query, a `dir_path` ending in `/` that names a file, or one of 4,096
  * bytes or more), `invalid_pattern` (bad include glob), `not_found`, `outside_workspace` (`dir_path`, or an
  * `include` glob that points outside: absolute, `../`, or a `..` after a wildcard).
@@ -79,14 +83,19 @@ export const searchDirTool: ExecuteTool<SearchDirArgs, SearchDirResult> = define
     await refuseSlashOnSearchedFile({ fs: ctx.fs, root: ctx.platform.root, cwd: ctx.cwd }, args.dir_path);
     // The include glob's compiler (in browsers fetched on the first search that has one).
     if (args.include) await loadGlobMatcher();
-    const result = (await runLineSearch(ctx, {
-      pattern,
-      dirPath: args.dir_path,
-      include: args.include,
+    const request: LineSearchRequest = {
+      kind: 'lines',
+      pattern: args.query,
+      literal: true,
+      caseSensitive: args.case_sensitive === true,
+      ...(args.dir_path === undefined ? {} : { dirPath: args.dir_path }),
+      ...(args.include === undefined ? {} : { include: args.include }),
+      contextLines: 0,
       outputMode: 'content',
       maxResults: args.max_results ?? 100,
-    })) as SearchContentResult;
-    reportWalk(result as SearchContentResult & { skipped_entries?: number }, walkReportUnder(ctx.signal));
+    };
+    const result = (await askLines(ctx, request, pattern)) as SearchContentResult;
+    reportWalk(result, walkReportUnder(ctx.signal));
     return fitSearchResult(result, { maxResults: args.max_results ?? 100, narrow: 'narrow the query, dir_path or include' });
   },
 }) as ExecuteTool<SearchDirArgs, SearchContentResult>;

@@ -7,6 +7,7 @@ import { walkWorkspace } from '../../src/search/walk.js';
 import { compileSearchPattern } from '../../src/search/dialect.js';
 import { siftWithIndex, worthSifting } from '../../src/search/index/sift.js';
 import { searchIndexOf } from '../../src/search/index/workspace.js';
+import { searchSourceOf } from '../../src/search/engine-source.js';
 
 export const TOKENS = [
   'alpha', 'Alpha', 'ALPHA', 'beta', 'gamma_ray', 'foo', 'bar', 'foobar', 'Straße', 'STRASSE', 'straẞe', 'ſtop', 'stop', 'K', 'k',
@@ -118,7 +119,7 @@ export async function tallySift(platform: Platform, args: Record<string, unknown
   try {
     const pattern = compileSearchPattern(args.pattern, { literal: args.fixed_strings === true, caseSensitive: args.case_sensitive as boolean });
     if (worthSifting(index, pattern)) totals.used += 1;
-    const listed = (await walkWorkspace({ fs: platform.fs, root: platform.root, dir: platform.root, source: platform.searchSource, changeCount: platform.changeCount })).files;
+    const listed = (await walkWorkspace({ fs: platform.fs, root: platform.root, dir: platform.root, source: searchSourceOf(platform), changeCount: platform.changeCount })).files;
     const sifted = await siftWithIndex(platform, index, pattern, listed, 64 * 1024 * 1024);
     totals.skipped += sifted.text + sifted.binary;
     totals.scanned += sifted.scan.length;

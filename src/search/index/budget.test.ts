@@ -26,7 +26,7 @@ function countedWorkspace(): { platform: Platform; reads: string[] } {
     return method.apply(target, args);
   });
   // No search source: the build reads through fs, where the reads are counted.
-  return { platform: { ...memory, fs, searchSource: undefined, capabilities: { ...memory.capabilities } }, reads };
+  return { platform: { ...memory, fs, search: undefined, capabilities: { ...memory.capabilities } }, reads };
 }
 
 /** Storage in memory, counting its writes. */

@@ -13,6 +13,7 @@ import { FileKind, sameStat, type SearchIndex } from './search-index.js';
 import { worthSifting } from './sift.js';
 import { buildWorkspaceIndex, searchIndexCommitWork, searchIndexIdle, searchIndexOf } from './workspace.js';
 import { setSearchIndex } from './engine.js';
+import { searchSourceOf } from '../engine-source.js';
 
 const FILES: Record<string, string> = {
   'a.txt': 'alpha one\n',
@@ -56,7 +57,7 @@ async function sameAsScan(search: ToolRunner, scan: ToolRunner, pattern: string,
 }
 
 /** The file's identity now, as the search checks it. */
-const identity = (platform: Platform, path: string) => platform.searchSource?.stat(path);
+const identity = (platform: Platform, path: string) => searchSourceOf(platform)?.stat(path);
 
 describe('tools\' writes update the search index as they are made', () => {
   beforeEach(() => {

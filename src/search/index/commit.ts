@@ -4,9 +4,11 @@
 import type { FsPromises } from '../../core/fs-port.js';
 import { wrapFsMethods, type FsMethod } from '../../core/fs-proxy.js';
 import { isInside } from '../../core/posix-path.js';
-import type { Platform, SearchFileStat } from '../../core/types.js';
+import type { Platform } from '../../core/types.js';
+import type { SearchFileStat } from '../source-port.js';
 import { basename, isTemporaryFileName } from '../../fs/paths.js';
 import type { SearchIndex } from './search-index.js';
+import { searchSourceOf } from '../engine-source.js';
 
 /** Index work done at commits on one platform, for hosts and the bench: files updated or dropped, and the time it took. */
 export interface CommitWork {
@@ -49,7 +51,7 @@ function account(platform: Platform, ms: number): void {
 
 /** The identity of `path` right after a write: the search source's synchronous `stat` where there is one. */
 function statAfter(platform: Platform, path: string): SearchFileStat | undefined | Promise<SearchFileStat | undefined> {
-  const source = platform.searchSource;
+  const source = searchSourceOf(platform);
   if (source) {
     try {
       return source.stat(path);

@@ -5,9 +5,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BuiltinTools, ToolRunner } from '../../index.js';
 import { createMemoryPlatform } from '../../platform/memory.js';
-import type { Platform, SearchSource } from '../../core/types.js';
+import type { Platform } from '../../core/types.js';
+import type { SearchSource } from '../source-port.js';
 import { buildWorkspaceIndex, searchIndexIdle } from './workspace.js';
 import { setSearchIndex } from './engine.js';
+import { searchSourceOf } from '../engine-source.js';
+import { createSearchEngine } from '../engine.js';
 
 const FILES: Record<string, string> = {};
 for (let i = 0; i < 40; i += 1) FILES[`${['', 'src/', 'docs/'][i % 3]}g${i}.ts`] = `const shared${i} = ${i};\nexport const other${i} = shared${i} + 1;\n`;
@@ -19,9 +22,9 @@ const FILE_COUNT = Object.keys(FILES).length;
 async function memoWorkspace(): Promise<{ platform: Platform; reads: string[]; search: ToolRunner; scan: ToolRunner }> {
   const memory = createMemoryPlatform({ root: '/ws', files: FILES });
   const reads: string[] = [];
-  const inner = memory.searchSource as SearchSource;
+  const inner = searchSourceOf(memory) as SearchSource;
   const source: SearchSource = { ...inner, stat: (path) => (reads.push(path), inner.stat(path)), read: (path, maxBytes) => (reads.push(path), inner.read(path, maxBytes)) };
-  const platform: Platform = { ...memory, searchSource: source };
+  const platform: Platform = { ...memory, search: createSearchEngine({ source }) };
   vi.setSystemTime(Date.now() + 5000);
   setSearchIndex(platform, await buildWorkspaceIndex(platform));
   return { platform, reads, search: new ToolRunner({ platform, tools: BuiltinTools.all() }), scan: new ToolRunner({ platform: { ...platform }, tools: BuiltinTools.all() }) };

@@ -15,6 +15,7 @@ import { setSearchIndex } from './engine.js';
 import { walkWorkspace } from '../walk.js';
 import { seededRandom as prng } from '../../../test/support/random.js';
 import { answer, content, DIRS, listFiles, mutate, pick, searchArgs, tallySift } from '../../../test/support/index-differential.js';
+import { searchSourceOf } from '../engine-source.js';
 
 type Args = Record<string, unknown>;
 
@@ -28,7 +29,7 @@ async function run(seed: number, rounds: number, options: { noSource?: boolean }
   for (let i = 0; i < count; i += 1) files[`${pick(rand, DIRS)}f${i}.${pick(rand, ['txt', 'ts', 'md'])}`] = content(rand);
   const memory = createMemoryPlatform({ root: '/ws', files });
   // Without a search source, files are read through fs and the index checks them with fs.lstat.
-  const platform: Platform = options.noSource ? { ...memory, searchSource: undefined } : memory;
+  const platform: Platform = options.noSource ? { ...memory, search: undefined } : memory;
   // The same workspace under another platform object: no index, a plain scan.
   const plain: Platform = { ...platform };
   const tools = BuiltinTools.all();
@@ -88,7 +89,7 @@ describe('grep_search with the search index equals a plain scan', () => {
     const settled = searchIndexOf(platform) as NonNullable<ReturnType<typeof searchIndexOf>>;
     expect(['/ws/a.txt', '/ws/b.txt', '/ws/c.txt'].map((path) => settled.file(path)?.racy)).toEqual([false, false, false]);
     expect(worthSifting(settled, pattern)).toBe(true);
-    const listed = (await walkWorkspace({ fs: platform.fs, root: '/ws', dir: '/ws', source: platform.searchSource })).files;
+    const listed = (await walkWorkspace({ fs: platform.fs, root: '/ws', dir: '/ws', source: searchSourceOf(platform) })).files;
     expect(await siftWithIndex(platform, settled, pattern, listed, 1 << 20)).toEqual({ scan: [listed[0]], text: 2, binary: 0 });
   });
 

@@ -6,9 +6,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BuiltinTools, ToolRunner } from '../../index.js';
 import { wrapFsMethods } from '../../core/fs-proxy.js';
 import { createMemoryPlatform } from '../../platform/memory.js';
-import type { Platform, SearchSource } from '../../core/types.js';
+import type { Platform } from '../../core/types.js';
+import type { SearchSource } from '../source-port.js';
 import { buildWorkspaceIndex, searchIndexIdle, searchIndexOf } from './workspace.js';
 import { setSearchIndex } from './engine.js';
+import { searchSourceOf } from '../engine-source.js';
+import { createSearchEngine } from '../engine.js';
 
 const FILES: Record<string, string> = {};
 for (let i = 0; i < 60; i += 1) FILES[`${['', 'src/', 'docs/'][i % 3]}f${i}.${i % 2 ? 'ts' : 'md'}`] = `const value${i} = ${i};\nexport default value${i};\n`;
@@ -32,14 +35,14 @@ async function countedWorkspace(withSource: boolean): Promise<{ platform: Platfo
     calls.fs.push(`${name} ${String(args[0])}`);
     return method.apply(target, args);
   });
-  const inner = memory.searchSource as SearchSource;
+  const inner = searchSourceOf(memory) as SearchSource;
   const source: SearchSource = {
     ...inner,
     stat: (path) => (calls.stat.push(path), inner.stat(path)),
     read: (path, maxBytes) => (calls.read.push(path), inner.read(path, maxBytes)),
     readdir: (path) => (calls.readdir.push(path), inner.readdir(path)),
   };
-  const platform: Platform = { ...memory, fs, searchSource: withSource ? source : undefined };
+  const platform: Platform = { ...memory, fs, search: withSource ? createSearchEngine({ source }) : undefined };
   vi.setSystemTime(Date.now() + 5000);
   setSearchIndex(platform, await buildWorkspaceIndex(platform));
   return { platform, calls, search: new ToolRunner({ platform, tools: BuiltinTools.all() }), scan: new ToolRunner({ platform: { ...platform }, tools: BuiltinTools.all() }) };

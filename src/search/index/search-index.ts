@@ -1,7 +1,7 @@
 // The search index of one workspace: which trigrams each indexed file holds (posting lists), each
 // file's identity when it was read (size, times, inode) and kind, so a search can skip the files that
 // cannot match and are unchanged, and scan the rest exactly as it would without an index.
-import type { SearchFileStat } from '../../core/search-port.js';
+import type { SearchFileStat } from '../source-port.js';
 import type { TrigramPlan } from './plan.js';
 import { RACY_MS } from '../../fs/racy-clock.js';
 import { enoughDone, IndexOverBudget, type SearchIndexBudget } from './budget.js';

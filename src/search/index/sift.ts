@@ -10,6 +10,7 @@ import { FileKind, sameStat, type IndexedFile, type SearchIndex } from './search
 import { identityOf, refreshIndexed, searchIndexOf } from './workspace.js';
 import { treeGeneration } from './reuse.js';
 import { needleOf } from '../source-cache.js';
+import { searchSourceOf } from '../engine-source.js';
 
 /** Plans of the patterns searched lately, by pattern and flags. */
 const plans = new Map<string, TrigramPlan>();
@@ -204,7 +205,7 @@ function needleMemo(verdicts: Verdicts | undefined, needle: Uint8Array | undefin
  * one indexed. False when unknown.
  */
 function needleAbsent(platform: Platform, memo: Map<string, boolean> | undefined, needle: Uint8Array | undefined, path: string, entry: IndexedFile): boolean {
-  const source = platform.searchSource;
+  const source = searchSourceOf(platform);
   if (!memo || !needle || !source || entry.stat.size < NEEDLE_MEMO_MIN_BYTES) return false;
   const known = memo.get(path);
   if (known !== undefined) return known;
@@ -310,7 +311,7 @@ export async function siftWithIndex(
   const entries: Array<IndexedFile | undefined> = files.map((file) => index.file(file.path));
   const out: Sifted = { scan: [], text: 0, binary: 0 };
   const stale: string[] = [];
-  const source = platform.searchSource;
+  const source = searchSourceOf(platform);
   let lastYield = Date.now();
   for (let i = 0; i < files.length; i += 1) {
     if ((i & 255) === 255 && Date.now() - lastYield >= YIELD_INTERVAL_MS) {

@@ -1,6 +1,7 @@
 // The search index of a platform's workspace: building it through the platform's own reads, keeping
 // it per platform, and bringing files a search found changed up to date after that search.
-import type { Platform, SearchFileStat, SearchSource } from '../../core/types.js';
+import type { Platform } from '../../core/types.js';
+import type { SearchFileStat, SearchSource } from '../source-port.js';
 import { walkWorkspace } from '../walk.js';
 import { throwIfAborted, yieldToEventLoop, YIELD_INTERVAL_MS } from '../../fs/abort.js';
 import { watchToolWrites } from '../../core/write-watch.js';
@@ -9,6 +10,7 @@ import { budgetNote, IndexOverBudget, type SearchIndexBudget } from './budget.js
 import { savedIndexBytes } from './format.js';
 import { treeWatchOf } from './reuse.js';
 import { MAX_INDEXED_FILE_BYTES, SearchIndex, SearchIndexBuilder, sameStat, type BuildAlongside, type IndexPart, type ReadFile } from './search-index.js';
+import { searchSourceOf } from '../engine-source.js';
 
 /** Files read at once while building. */
 const READ_CONCURRENCY = 16;
@@ -21,7 +23,7 @@ const MIN_PENDING = 256;
  * for the status-change time and inode it lacks). Undefined when it is not a regular file any more.
  */
 export async function identityOf(platform: Platform, path: string): Promise<SearchFileStat | undefined> {
-  const source = platform.searchSource;
+  const source = searchSourceOf(platform);
   if (source) return source.stat(path);
   try {
     const stats = await platform.fs.lstat(path);
@@ -59,7 +61,8 @@ export async function readForIndex(platform: Platform, path: string): Promise<Re
  * rounds. `holding(bytes)` is told the bytes of each round before they are handed on (it throws to stop).
  */
 async function readAll(platform: Platform, paths: readonly string[], each: (file: ReadFile) => void, signal?: AbortSignal, holding?: (bytes: number) => void): Promise<void> {
-  if (platform.searchSource) return readAllFromSource(platform.searchSource, paths, each, signal, holding);
+  const source = searchSourceOf(platform);
+  if (source) return readAllFromSource(source, paths, each, signal, holding);
   let lastYield = Date.now();
   for (let i = 0; i < paths.length; i += READ_CONCURRENCY) {
     throwIfAborted(signal);
@@ -134,7 +137,7 @@ async function readAllFromSource(source: SearchSource, paths: readonly string[],
 
 /** The files a build indexes by default: every file a search of the whole workspace lists (ignore rules applied), in the walk's order. */
 export async function workspaceFilePaths(platform: Platform, signal?: AbortSignal): Promise<string[]> {
-  const walked = await walkWorkspace({ fs: platform.fs, root: platform.root, dir: platform.root, source: platform.searchSource, changeCount: platform.changeCount, signal });
+  const walked = await walkWorkspace({ fs: platform.fs, root: platform.root, dir: platform.root, source: searchSourceOf(platform), changeCount: platform.changeCount, signal });
   return walked.files.map((file) => file.path);
 }
 

@@ -1,6 +1,6 @@
-// The search port: the fast reader a platform may give the search tools (Node's helper threads, the
+// The search source: the fast reader a search engine may run on (Node's helper threads, the
 // memory platform's in-place texts), and the shapes of the work it shares between them.
-import type { FsDirent } from './fs-port.js';
+import type { FsDirent } from '../core/fs-port.js';
 
 /**
  * A regular file's identity as {@link SearchSource.stat} reports it (the search cache's validator):
@@ -141,8 +141,8 @@ export interface WalkIgnoreRules {
 export type WalkDeeper = 'all' | readonly WalkIgnoreRules[];
 
 /**
- * A fast, synchronous reader that search tools (find_file, search_dir, grep_search) use instead of
- * `fs` where the platform has one (Node on a real directory): directory listings with entry types,
+ * A fast, synchronous reader that a search engine built with `createSearchEngine({ source })` uses
+ * instead of the call's `fs` (Node on a real directory, the memory platform's tree): directory listings with entry types,
  * `stat` and reads of regular files that never follow a symbolic link, and byte helpers (`indexOf` on
  * bytes, UTF-8 validation and decoding) so literal searches run on bytes and decode only files that
  * can match. The walker only ever passes paths it built from listings inside the workspace, so the

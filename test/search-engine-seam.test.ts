@@ -1,0 +1,164 @@
+import { describe, expect, it } from 'vitest';
+import { BuiltinTools, createMemoryPlatform, ToolRunner, toolProfiles } from '../src/index.js';
+import type { Platform, SearchEngine, SearchRequest, SearchResponse } from '../src/core/types.js';
+import { createSearchEngine } from '../src/search/engine.js';
+import { searchSourceOf } from '../src/search/engine-source.js';
+
+// The search tools reach the platform through one seam, `Platform.search`: every request they make is
+// plain data sent to the platform's engine, whose answer they shape; a platform without an engine gets
+// toolhost's default one over its `fs`, with the same answers to the byte.
+
+const FILES = {
+  'src/a.ts': 'const x = 1;\n// TODO one\nconst needle = 3;\n// TODO two\n',
+  'src/b.ts': 'export const TODO = true;\n',
+  'src/deep/c.md': '# todo list\nneedle here\n',
+  'docs/readme.md': 'Needle in docs\n',
+  '.gitignore': 'dist/\n',
+  'dist/out.ts': '// TODO built\n',
+  'bin.dat': new Uint8Array([0, 1, 2, 110, 101, 101, 100, 108, 101]),
+};
+
+/** The memory platform with its engine replaced by one that records every request, then asks `inner`. */
+function recording(inner: SearchEngine | undefined): { platform: Platform; requests: SearchRequest[] } {
+  const memory = createMemoryPlatform({ files: FILES });
+  const requests: SearchRequest[] = [];
+  const delegate = inner ?? (memory.search as SearchEngine);
+  const search: SearchEngine = {
+    search: (request, ctx) => {
+      requests.push(request);
+      return delegate.search(request, ctx);
+    },
+  };
+  return { platform: { ...memory, search }, requests };
+}
+
+/** The memory platform without an engine: the tools take the default one over `fs`. */
+function withoutEngine(): Platform {
+  const { search: _search, ...rest } = createMemoryPlatform({ files: FILES });
+  return rest;
+}
+
+const CALLS: ReadonlyArray<[tool: string, args: Record<string, unknown>]> = [
+  ['grep_search', { pattern: 'TODO|needle' }],
+  ['grep_search', { pattern: 'needle', case_sensitive: false, output_mode: 'count' }],
+  ['grep_search', { pattern: 'n(ee)dle', output_mode: 'files_with_matches', include: '*.{ts,md}', exclude: 'deep/' }],
+  ['grep_search', { pattern: 'TODO', fixed_strings: true, context_lines: 1, dir_path: 'src', max_results: 1 }],
+  ['search_dir', { query: 'NEEDLE' }],
+  ['search_dir', { query: 'todo', dir_path: 'src', include: '*.md' }],
+  ['find_file', { pattern: '*.ts' }],
+  ['find_file', { pattern: '**/*.md', include_ignored: true, dir_path: 'src' }],
+  ['find_file', { pattern: '!*.ts', case_sensitive: true, max_results: 2 }],
+];
+
+async function answers(platform: Platform): Promise<unknown[]> {
+  const runner = new ToolRunner({ platform, tools: BuiltinTools.all() });
+  const out: unknown[] = [];
+  for (const [tool, args] of CALLS) out.push(await runner.execute(tool, args));
+  return out;
+}
+
+describe('the search seam (Platform.search)', () => {
+  it("sends grep_search's, search_dir's and find_file's requests to the platform's engine, as plain data", async () => {
+    const { platform, requests } = recording(undefined);
+    const runner = new ToolRunner({ platform, tools: BuiltinTools.all() });
+    await runner.execute('grep_search', { pattern: 'TODO', include: '*.ts', output_mode: 'count', max_time_ms: 5000 });
+    await runner.execute('search_dir', { query: 'needle', dir_path: 'src' });
+    await runner.execute('find_file', { pattern: '*.md', include_ignored: true });
+    expect(requests).toEqual([
+      { kind: 'lines', pattern: 'TODO', literal: false, caseSensitive: true, include: '*.ts', contextLines: 0, outputMode: 'count', maxResults: 100, maxTimeMs: 5000 },
+      { kind: 'lines', pattern: 'needle', literal: true, caseSensitive: false, dirPath: 'src', contextLines: 0, outputMode: 'content', maxResults: 100 },
+      { kind: 'files', dir: '/workspace', glob: '*.md', caseSensitive: false, includeIgnored: true, includeSymlinks: true },
+    ]);
+    // Plain data: a copy through JSON is the same request.
+    for (const request of requests) expect(JSON.parse(JSON.stringify(request))).toEqual(request);
+  });
+
+  it("sends the Gemini profile's grep and glob requests to the platform's engine", async () => {
+    const { platform, requests } = recording(undefined);
+    const runner = new ToolRunner({ platform, tools: toolProfiles.gemini() });
+    await runner.execute('grep_search', { pattern: 'needle' });
+    await runner.execute('search_file_content', { pattern: 'TODO' });
+    await runner.execute('glob', { pattern: '**/*.ts' });
+    // Gemini's grep asks again, with context lines, when it found only a few matches.
+    const asked = requests.map((request) => `${request.kind} ${request.kind === 'lines' ? request.pattern : request.glob}`);
+    expect([...new Set(asked)]).toEqual(['lines needle', 'lines TODO', 'files **/*.ts']);
+    expect(requests.map((request) => [request.kind, request.kind === 'lines' ? request.pattern : request.glob]).slice(0, 1)).toEqual([
+      ['lines', 'needle'],
+    ]);
+  });
+
+  it("answers with what the platform's own engine says, shaped by the tool", async () => {
+    const engine: SearchEngine = {
+      search: async (request): Promise<SearchResponse> =>
+        request.kind === 'lines'
+          ? { kind: 'lines', result: { matches: [{ file_path: '/workspace/virtual.txt', line_number: 7, column: 2, line: 'from the engine' }], total_matches: 1, truncated: false, files_searched: 1, binary_files_skipped: 0 } }
+          : { kind: 'files', paths: ['/workspace/virtual.txt'], capped: false, stopped: false, directories: 1, skipped: { count: 0, kinds: {} }, ignoreDropped: [] },
+    };
+    const runner = new ToolRunner({ platform: { ...createMemoryPlatform(), search: engine }, tools: BuiltinTools.all() });
+    expect(await runner.execute('grep_search', { pattern: 'anything' })).toEqual({
+      matches: [{ file_path: '/workspace/virtual.txt', line_number: 7, column: 2, line: 'from the engine' }],
+      total_matches: 1,
+      truncated: false,
+      files_searched: 1,
+      binary_files_skipped: 0,
+    });
+    expect(await runner.execute('find_file', { pattern: '*.txt' })).toEqual({ files: ['/workspace/virtual.txt'], total: 1, truncated: false });
+  });
+
+  it('answers a platform without an engine through the default one over fs, the same to the byte', async () => {
+    const own = await answers(createMemoryPlatform({ files: FILES }));
+    const viaFs = await answers(withoutEngine());
+    expect(JSON.stringify(viaFs)).toBe(JSON.stringify(own));
+    const { platform, requests } = recording(createSearchEngine());
+    expect(JSON.stringify(await answers(platform))).toBe(JSON.stringify(own));
+    expect(requests).toHaveLength(CALLS.length);
+  });
+
+  it('answers searches of a platform without an engine run at once as it answers them one by one (each batch read through fs is its own)', async () => {
+    const alone = await answers(withoutEngine());
+    const platform = withoutEngine();
+    const runner = new ToolRunner({ platform, tools: BuiltinTools.all() });
+    const together = await Promise.all(CALLS.map(([tool, args]) => runner.execute(tool, args)));
+    expect(JSON.stringify(together)).toBe(JSON.stringify(alone));
+    // And again, the content cache now holding the files.
+    expect(JSON.stringify(await Promise.all(CALLS.map(([tool, args]) => runner.execute(tool, args))))).toBe(JSON.stringify(alone));
+  });
+
+  it("keeps the tools' errors, in the calling profile's words, whichever engine answers", async () => {
+    const errorOf = async (platform: Platform, tool: string, args: Record<string, unknown>): Promise<unknown> => {
+      const runner = new ToolRunner({ platform, tools: toolProfiles.gemini() });
+      const [result] = await runner.processToolCalls([{ name: tool, args }]);
+      return result;
+    };
+    for (const [tool, args] of [
+      ['grep_search', { pattern: 'x', dir_path: 'missing' }],
+      ['grep_search', { pattern: 'x', include: '../out/*' }],
+      ['glob', { pattern: '*.ts', dir_path: 'missing' }],
+    ] as const) {
+      const own = await errorOf(createMemoryPlatform({ files: FILES }), tool, args);
+      expect(own).toMatchObject({ code: expect.any(String) });
+      expect(await errorOf(withoutEngine(), tool, args)).toEqual(own);
+    }
+  });
+
+  it("refuses, as the host's mistake (a TypeError), an engine that answers another kind or is not an engine", async () => {
+    const wrong: SearchEngine = { search: async () => ({ kind: 'files', paths: [], capped: false, stopped: false, directories: 0, skipped: { count: 0, kinds: {} }, ignoreDropped: [] }) };
+    const runner = new ToolRunner({ platform: { ...createMemoryPlatform(), search: wrong }, tools: BuiltinTools.all() });
+    // The runner reports what a tool throws that is no ToolError as execution_failed, with its message.
+    const [answered] = await runner.processToolCalls([{ name: 'grep_search', args: { pattern: 'x' } }]);
+    expect(answered).toMatchObject({ code: 'execution_failed', error: expect.stringMatching(/^the platform's search engine answered a 'lines' request with kind files/) });
+    const broken = { ...createMemoryPlatform(), search: {} as SearchEngine };
+    const [refused] = await new ToolRunner({ platform: broken, tools: BuiltinTools.all() }).processToolCalls([{ name: 'find_file', args: { pattern: '*' } }]);
+    expect(refused).toMatchObject({ code: 'execution_failed', error: expect.stringMatching(/^platform\.search must be a search engine/) });
+  });
+
+  it('has no searchSource on Platform: the source is the engine\'s', () => {
+    const memory = createMemoryPlatform();
+    // @ts-expect-error the side port is gone from Platform
+    expect(memory.searchSource).toBeUndefined();
+    expect(Object.keys(memory)).not.toContain('searchSource');
+    expect(searchSourceOf(memory)).toBeDefined();
+    expect(searchSourceOf({ search: createSearchEngine() })).toBeUndefined();
+    expect(searchSourceOf({})).toBeUndefined();
+  });
+});
