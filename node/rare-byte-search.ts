@@ -33,10 +33,11 @@ function rarestAt(needle: Uint8Array): number {
 
 /**
  * `native` (a byte search such as Buffer's indexOf, a Boyer-Moore-Horspool for needles of two bytes
- * or more) with a faster path for needles of 2 to 16 bytes: the needle's rarest byte (by a fixed
+ * or more) with faster paths for needles of 1 to 16 bytes. One byte is searched as a number (memchr
+ * without the needle's setup: a line-end search costs half as much). For 2 to 16 bytes, the needle's rarest byte (by a fixed
  * ranking of how common bytes are in code and text) is found with a single-byte search (memchr,
- * vectorised), and the needle compared around it, as ripgrep's prefilter does. On the search bench's
- * tree ("function" in 109 MiB of packages) that is about 40 % less time than the native search. When
+ * vectorised), and the needle compared around it, as ripgrep's prefilter does (a literal count over
+ * the search bench's 109 MiB tree took a quarter less CPU for "createHash", 6 % less for "function"). When
  * the rare byte turns out common in this haystack (more than one false candidate per 32 bytes passed),
  * the rest of the haystack goes to `native`. Answers exactly what `native` answers; a negative or
  * fractional `from` goes to `native` as it is.
@@ -46,7 +47,9 @@ export function rareByteFirst(native: ByteSearch): ByteSearch {
   let lastAt = 0;
   return (haystack, needle, from) => {
     const m = needle.length;
-    if (m < 2 || m > MAX_RARE_NEEDLE || from < 0 || !Number.isInteger(from)) return native(haystack, needle, from);
+    if (m === 0 || m > MAX_RARE_NEEDLE || from < 0 || !Number.isInteger(from)) return native(haystack, needle, from);
+    // One byte: Buffer's search for a number (memchr), half the cost of a call with a one-byte needle.
+    if (m === 1) return bufferIndexOf.call(haystack, needle[0] as number, from);
     if (needle !== lastNeedle) {
       lastAt = rarestAt(needle);
       lastNeedle = needle;
