@@ -19,9 +19,13 @@ for (let i = 0; i < COMMON_BYTES.length; i += 1) {
 
 /** Needles longer than this go to the native search (its skip tables pay off there). */
 const MAX_RARE_NEEDLE = 16;
-/** A match tried at a false candidate this often (on average, at most one per this many bytes passed) or less keeps the rare-byte search. */
+/**
+ * False candidates (the rare byte found, the needle not around it) are counted in runs of
+ * {@link FALSE_HITS_BEFORE_CHECK}: a run within fewer than that many times this many bytes hands the
+ * rest of the haystack to the native search (so a dense stretch costs a bounded number of calls).
+ */
 const BYTES_PER_FALSE_HIT = 32;
-/** False candidates met before the rate above is checked. */
+/** False candidates of one run (see {@link BYTES_PER_FALSE_HIT}). */
 const FALSE_HITS_BEFORE_CHECK = 8;
 
 /** Where in `needle` its rarest byte is (see {@link COMMONNESS}), the last of equals. */
@@ -38,8 +42,8 @@ function rarestAt(needle: Uint8Array): number {
  * ranking of how common bytes are in code and text) is found with a single-byte search (memchr,
  * vectorised), and the needle compared around it, as ripgrep's prefilter does (a literal count over
  * the search bench's 109 MiB tree took a quarter less CPU for "createHash", 6 % less for "function"). When
- * the rare byte turns out common in this haystack (more than one false candidate per 32 bytes passed),
- * the rest of the haystack goes to `native`. Answers exactly what `native` answers; a negative or
+ * the rare byte turns out common in this haystack (8 false candidates within 256 bytes), the rest of
+ * the haystack goes to `native`. Answers exactly what `native` answers; a negative or
  * fractional `from` goes to `native` as it is.
  */
 export function rareByteFirst(native: ByteSearch): ByteSearch {
@@ -58,6 +62,7 @@ export function rareByteFirst(native: ByteSearch): ByteSearch {
     const rare = needle[at] as number;
     const lastStart = haystack.length - m;
     let falseHits = 0;
+    let checkedAt = from;
     for (let start = from; start <= lastStart; ) {
       const hit = bufferIndexOf.call(haystack, rare, start + at);
       if (hit === -1 || hit - at > lastStart) return -1;
@@ -67,7 +72,11 @@ export function rareByteFirst(native: ByteSearch): ByteSearch {
       if (i === m) return s;
       start = s + 1;
       falseHits += 1;
-      if (falseHits >= FALSE_HITS_BEFORE_CHECK && falseHits * BYTES_PER_FALSE_HIT > start - from) return native(haystack, needle, start);
+      if (falseHits === FALSE_HITS_BEFORE_CHECK) {
+        if (start - checkedAt < FALSE_HITS_BEFORE_CHECK * BYTES_PER_FALSE_HIT) return native(haystack, needle, start);
+        falseHits = 0;
+        checkedAt = start;
+      }
     }
     return -1;
   };
