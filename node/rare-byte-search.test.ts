@@ -66,6 +66,13 @@ describe('rareByteFirst (the Node search source\'s byte search)', () => {
     expect(calls.length).toBe(1);
     expect(calls[0]).toBeGreaterThan(0);
     expect(calls[0]).toBeLessThan(100);
+    // Judged by runs of false candidates, not since the start: a dense stretch after a long clean one hands over within a few hundred bytes.
+    calls.length = 0;
+    const late = bytes(`${'a'.repeat(100_000)}${'x'.repeat(5000)}xe`);
+    expect(search(late, bytes('xe'), 0)).toBe(105_000);
+    expect(calls.length).toBe(1);
+    expect(calls[0]).toBeGreaterThanOrEqual(100_000);
+    expect(calls[0]).toBeLessThan(100_300);
   });
 
   it('takes any Uint8Array (a view into a larger buffer), and gives negative or fractional starts to the native search as they are', () => {
