@@ -27,14 +27,21 @@ function wholeAnswer(bytes: Uint8Array, needle: Uint8Array): number | 'binary' {
 }
 
 /** The same file handed over in blocks: the first of (at least) its first 8 KiB, then blocks of `size`. */
-function blockAnswer(bytes: Uint8Array, needle: Uint8Array, size: number): number | 'binary' {
+function blockAnswer(bytes: Uint8Array, needle: Uint8Array, size: number, reuse = false): number | 'binary' {
   const counter = new BlockLiteralCount(source, needle, Infinity);
+  // `reuse`: every block read into one buffer, as the Node source's block reader does.
+  const buffer = new Uint8Array(Math.max(size, 8192));
   let at = 0;
   let first = true;
   while (at < bytes.length) {
     const end = first ? Math.min(bytes.length, Math.max(size, 8192)) : Math.min(bytes.length, at + size);
     first = false;
-    if (!counter.add(bytes.slice(at, end))) break;
+    let block = bytes.slice(at, end);
+    if (reuse) {
+      buffer.set(block);
+      block = buffer.subarray(0, end - at);
+    }
+    if (!counter.add(block)) break;
     at = end;
   }
   return counter.finish() ? counter.count : 'binary';
@@ -48,8 +55,10 @@ describe('BlockLiteralCount', () => {
     for (let i = 0; i < 3000; i += 1) lines.push(i % 4 === 0 ? `needle ${i} needle` : i % 5 === 0 ? 'needleneedle' : i % 7 === 0 ? '' : `x${'y'.repeat(i % 13)}needl`);
     const endings = ['\n', '\r\n', '\r', '\n\r', '\r\r\n'];
     const text = lines.map((line, i) => line + (endings[i % endings.length] as string)).join('') + 'needle at the end without one';
+    // Few \r: most lines end in \n, one in 97 in \r\n, one in 89 holds a lone \r before a match.
+    const sparse = lines.map((line, i) => (i % 89 === 0 ? `a\r${line}` : line) + (i % 97 === 0 ? '\r\n' : '\n')).join('');
     const cases: Array<[string, string]> = [
-      [text, 'needle'], [text, 'eedle'], [text, 'e'], [text, 'needleneedle'], [text, 'y\u0000'.slice(0, 1)],
+      [text, 'needle'], [text, 'eedle'], [text, 'e'], [text, 'needleneedle'], [text, 'y\u0000'.slice(0, 1)], [sparse, 'needle'], [sparse, 'y'],
       [`\uFEFF${text}`, 'needle'], ['\uFEFFneedle', '\uFEFFneedle'], ['\uFEFF', 'needle'], ['', 'needle'], ['needle', 'needle'], ['\r\n\r\n', 'x'],
       [`${'é'.repeat(5000)}needle\n😀needle😀\n${'日本'.repeat(3000)}needle`, 'needle'], [`${'é'.repeat(5000)}\n😀😀😀😀\n`, '😀'], ['aé\néa\n', 'é'],
     ];
@@ -57,7 +66,10 @@ describe('BlockLiteralCount', () => {
       const bytes = encode(body);
       const needle = encode(literal);
       const whole = wholeAnswer(bytes, needle);
-      for (const size of BLOCK_SIZES) expect(blockAnswer(bytes, needle, size), `${JSON.stringify(literal)} in ${bytes.length} bytes, blocks of ${size}`).toBe(whole);
+      for (const size of BLOCK_SIZES) {
+        expect(blockAnswer(bytes, needle, size), `${JSON.stringify(literal)} in ${bytes.length} bytes, blocks of ${size}`).toBe(whole);
+        expect(blockAnswer(bytes, needle, size, true), `${JSON.stringify(literal)} in ${bytes.length} bytes, blocks of ${size} in one buffer`).toBe(whole);
+      }
     }
     // 750 lines of i % 4 === 0, 450 more of i % 5 === 0, and the last one.
     expect(wholeAnswer(encode(text), encode('needle'))).toBe(1201);

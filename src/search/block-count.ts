@@ -58,6 +58,12 @@ export class BlockLiteralCount {
   #tail = new Uint8Array(0);
   /** A character the previous block ended inside of. */
   #unfinished = new Uint8Array(0);
+  /**
+   * In the current block, the first `\r` at or after {@link #crFrom} (-1: none to the block's end;
+   * NaN: not looked for in this block yet), so a file with few `\r` is not searched for one per match.
+   */
+  #crAt = Number.NaN;
+  #crFrom = 0;
 
   constructor(
     readonly source: SearchSource,
@@ -67,6 +73,7 @@ export class BlockLiteralCount {
 
   /** Takes the next block; false once the rest need not be read (binary, or the deadline came). */
   add(block: Uint8Array): boolean {
+    this.#crAt = Number.NaN;
     if (this.#offset === 0 && !this.#first(block)) return false;
     if (!this.#valid(block)) {
       this.binary = true;
@@ -179,8 +186,18 @@ export class BlockLiteralCount {
     const { source } = this;
     const lf = from < block.length ? source.indexOf(block, LF, from) : -1;
     const end = lf === -1 ? block.length : lf;
-    const cr = end > from ? source.indexOf(block.subarray(from, end), CR, 0) : -1;
-    const at = cr !== -1 ? from + cr : lf;
+    const cr = end > from ? this.#crAfter(block, from) : -1;
+    const at = cr !== -1 && cr < end ? cr : lf;
     this.#countFrom = at === -1 ? Infinity : this.#offset + at + 1;
+  }
+
+  /** The first `\r` at or after `from` in `block` (-1: none), from what the last search in this block found when it still holds. */
+  #crAfter(block: Uint8Array, from: number): number {
+    const known = this.#crAt;
+    if (Number.isNaN(known) || from < this.#crFrom || (known !== -1 && known < from)) {
+      this.#crAt = this.source.indexOf(block, CR, from);
+      this.#crFrom = from;
+    }
+    return this.#crAt;
   }
 }
