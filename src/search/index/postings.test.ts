@@ -167,12 +167,21 @@ describe('fileTrigrams', () => {
     const next = random(99);
     const alphabet = [0x41, 0x5a, 0x61, 0x7a, 0x40, 0x5b, 10, 13, 0, 0x20, 0xc3, 0xa9, 0xff, 0x30];
     const seen = trigramBitmap();
+    const tally = { keys: 0 };
+    const met = new Set<number>();
     for (let round = 0; round < 200; round += 1) {
       const length = Math.floor(next() * 300);
       const bytes = Uint8Array.from({ length }, () => (next() < 0.5 ? (alphabet[Math.floor(next() * alphabet.length)] as number) : Math.floor(next() * 256)));
-      expect([...fileTrigrams(bytes, seen)]).toEqual(referenceTrigrams(bytes));
-      // The map is left zeroed for the next file.
-      expect(seen.indexOf(1)).toBe(-1);
+      const keys = [...fileTrigrams(bytes, seen, tally)];
+      expect(keys).toEqual(referenceTrigrams(bytes));
+      // The tally counts the keys no earlier file had.
+      for (const key of keys) met.add(key);
+      expect(tally.keys).toBe(met.size);
+    }
+    // The map is left for the next file as made, but for the keys met in earlier files.
+    const fresh = trigramBitmap();
+    for (let key = 0; key < seen.length; key += 1) {
+      if (seen[key] !== fresh[key]) expect(met.has(key)).toBe(true);
     }
   });
 

@@ -46,46 +46,68 @@ export function forEachId(bytes: Uint8Array, start: number, end: number, each: (
 /** Where {@link fileTrigrams} collects keys (grown to the largest file's length, kept). */
 let foundScratch = new Uint32Array(1 << 16);
 
-/** Per byte: the byte as a trigram holds it (ASCII letters lower-cased), or -1 for a line break. */
-const TRIGRAM_BYTE = new Int32Array(256);
-for (let b = 0; b < 256; b += 1) TRIGRAM_BYTE[b] = b === 10 || b === 13 ? -1 : foldByte(b);
+/**
+ * What a line break becomes in a key: an upper-case ASCII letter, which no folded byte is, so a key
+ * holding it is no trigram of the text. The "seen" map marks every such key as met for good, so the
+ * windows that hold a line break (or reach before the file's start) are skipped by the same test as
+ * the keys met before, with no branch of their own.
+ */
+const BREAK = 0x41;
+
+/** Per byte: the byte as a trigram holds it (ASCII letters lower-cased), {@link BREAK} for a line break. */
+const TRIGRAM_BYTE = new Uint8Array(256);
+for (let b = 0; b < 256; b += 1) TRIGRAM_BYTE[b] = b === 10 || b === 13 ? BREAK : foldByte(b);
+
+/** In a "seen" map: a key met in the file being read, or holding a {@link BREAK} (met for good). */
+const SEEN_HERE = 1;
+/** In a "seen" map: a key met in an earlier file given the same map, not yet in this one. */
+const SEEN_BEFORE = 2;
 
 /**
  * The distinct trigram keys of a file's bytes (ASCII letters lower-cased; no trigram that holds a
- * line break, since no match does), in the order first met. `seen` is a zeroed map of one byte per
- * key ({@link trigramBitmap}), zeroed again on return. The keys are a view of a buffer the next call
- * overwrites: copy them to keep them.
+ * line break, since no match does), in the order first met. `seen` is a map of one byte per key from
+ * {@link trigramBitmap}, kept from file to file: it also remembers which keys any earlier file given
+ * it held, and `tally.keys` (when given) grows by the keys no earlier file had. The keys are a view of
+ * a buffer the next call overwrites: copy them to keep them.
  */
-export function fileTrigrams(bytes: Uint8Array, seen: Uint8Array): Uint32Array {
+export function fileTrigrams(bytes: Uint8Array, seen: Uint8Array, tally?: { keys: number }): Uint32Array {
   const n = bytes.length;
   // A file has at most one key per byte: sized once, no check in the loop.
   if (foundScratch.length < n) foundScratch = new Uint32Array(Math.max(n, foundScratch.length * 2));
   const found = foundScratch;
+  const fold = TRIGRAM_BYTE;
   let count = 0;
-  let key = 0;
-  // Bytes since the last line break (or the start): a trigram is taken from the third on.
-  let run = 0;
+  let fresh = 0;
+  // As after a line break: the first two windows hold a BREAK.
+  let key = (BREAK << 8) | BREAK;
   // A byte per key (not a bit): one load and one compare per byte, no shift and mask. Most windows
   // repeat a key already met, so the branch is well predicted.
   for (let i = 0; i < n; i += 1) {
-    const t = TRIGRAM_BYTE[bytes[i] as number] as number;
-    if (t < 0) {
-      run = 0;
-      continue;
-    }
-    key = ((key << 8) | t) & 0xffffff;
-    run += 1;
-    if (run < 3 || seen[key] !== 0) continue;
-    seen[key] = 1;
+    key = ((key << 8) | (fold[bytes[i] as number] as number)) & 0xffffff;
+    const was = seen[key] as number;
+    if (was === SEEN_HERE) continue;
+    seen[key] = SEEN_HERE;
+    // 1 for a key never met (0), 0 for one met in an earlier file (SEEN_BEFORE).
+    fresh += (was ^ SEEN_BEFORE) >>> 1;
     found[count++] = key;
   }
-  for (let i = 0; i < count; i += 1) seen[found[i] as number] = 0;
+  for (let i = 0; i < count; i += 1) seen[found[i] as number] = SEEN_BEFORE;
+  if (tally) tally.keys += fresh;
   return found.subarray(0, count);
 }
 
-/** A fresh "seen" map for {@link fileTrigrams} (16 MiB of address space; only the pages of keys met are touched). */
+/**
+ * A fresh "seen" map for {@link fileTrigrams}: a byte per key (16 MiB), the keys holding a line break
+ * marked met for good.
+ */
 export function trigramBitmap(): Uint8Array {
-  return new Uint8Array(KEY_SPACE);
+  const seen = new Uint8Array(KEY_SPACE);
+  for (let x = 0; x < 0x10000; x += 1) {
+    seen[(BREAK << 16) | x] = SEEN_HERE;
+    seen[((x & 0xff00) << 8) | (BREAK << 8) | (x & 0xff)] = SEEN_HERE;
+    seen[(x << 8) | BREAK] = SEEN_HERE;
+  }
+  return seen;
 }
 
 /** Pending (key, id) pairs a builder holds at most before it sorts them into a run (by default). */
