@@ -19,7 +19,7 @@ import { createNodeSearchSource } from './search-fs.js';
 import { writeSearchIndexFile, type IndexWorkerData, type IndexWorkerMessage } from './search-index-store.js';
 
 /** Pending pairs per part's posting builder when split: half the default, so two hold what one did. */
-const PART_BATCH_PAIRS = 1 << 21;
+const PART_BATCH_PAIRS = 1 << 19;
 
 /**
  * Files from which a build is split between two threads by default (where there are two cores or

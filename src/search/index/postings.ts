@@ -58,54 +58,79 @@ const BREAK = 0x41;
 const TRIGRAM_BYTE = new Uint8Array(256);
 for (let b = 0; b < 256; b += 1) TRIGRAM_BYTE[b] = b === 10 || b === 13 ? BREAK : foldByte(b);
 
-/** In a "seen" map: a key met in the file being read, or holding a {@link BREAK} (met for good). */
-const SEEN_HERE = 1;
-/** In a "seen" map: a key met in an earlier file given the same map, not yet in this one. */
-const SEEN_BEFORE = 2;
+/** Keys met by the files given to {@link fileTrigrams} with it: a bit per key, and how many are set. */
+export interface KeyTally {
+  bits: Int32Array;
+  keys: number;
+}
+
+/** An empty {@link KeyTally} (2 MiB). */
+export function keyTally(): KeyTally {
+  return { bits: new Int32Array(KEY_SPACE >>> 5), keys: 0 };
+}
 
 /**
  * The distinct trigram keys of a file's bytes (ASCII letters lower-cased; no trigram that holds a
- * line break, since no match does), in the order first met. `seen` is a map of one byte per key from
- * {@link trigramBitmap}, kept from file to file: it also remembers which keys any earlier file given
- * it held, and `tally.keys` (when given) grows by the keys no earlier file had. The keys are a view of
- * a buffer the next call overwrites: copy them to keep them.
+ * line break, since no match does), in the order first met. `seen` is a map of one bit per key from
+ * {@link trigramBitmap}, left as it was on return. `tally` (when given) counts the keys no file given
+ * it before held. The keys are a view of a buffer the next call overwrites: copy them to keep them.
  */
-export function fileTrigrams(bytes: Uint8Array, seen: Uint8Array, tally?: { keys: number }): Uint32Array {
+export function fileTrigrams(bytes: Uint8Array, seen: Int32Array, tally?: KeyTally): Uint32Array {
   const n = bytes.length;
   // A file has at most one key per byte: sized once, no check in the loop.
   if (foundScratch.length < n) foundScratch = new Uint32Array(Math.max(n, foundScratch.length * 2));
   const found = foundScratch;
   const fold = TRIGRAM_BYTE;
   let count = 0;
-  let fresh = 0;
   // As after a line break: the first two windows hold a BREAK.
   let key = (BREAK << 8) | BREAK;
-  // A byte per key (not a bit): one load and one compare per byte, no shift and mask. Most windows
-  // repeat a key already met, so the branch is well predicted.
+  // A bit per key (2 MiB, which stays in the cache): most windows repeat a key already met, so the
+  // branch is well predicted.
   for (let i = 0; i < n; i += 1) {
     key = ((key << 8) | (fold[bytes[i] as number] as number)) & 0xffffff;
-    const was = seen[key] as number;
-    if (was === SEEN_HERE) continue;
-    seen[key] = SEEN_HERE;
-    // 1 for a key never met (0), 0 for one met in an earlier file (SEEN_BEFORE).
-    fresh += (was ^ SEEN_BEFORE) >>> 1;
+    const word = seen[key >>> 5] as number;
+    const bit = 1 << (key & 31);
+    if ((word & bit) !== 0) continue;
+    seen[key >>> 5] = word | bit;
     found[count++] = key;
   }
-  for (let i = 0; i < count; i += 1) seen[found[i] as number] = SEEN_BEFORE;
-  if (tally) tally.keys += fresh;
+  for (let i = 0; i < count; i += 1) {
+    const key = found[i] as number;
+    seen[key >>> 5] = (seen[key >>> 5] as number) & ~(1 << (key & 31));
+  }
+  if (tally) countKeys(found, count, tally);
   return found.subarray(0, count);
 }
 
+/** Counts in `tally` the keys of `keys[0..count)` it had not met. */
+function countKeys(keys: Uint32Array, count: number, tally: KeyTally): void {
+  const bits = tally.bits;
+  let fresh = 0;
+  for (let i = 0; i < count; i += 1) {
+    const key = keys[i] as number;
+    const word = bits[key >>> 5] as number;
+    const bit = 1 << (key & 31);
+    if ((word & bit) === 0) {
+      bits[key >>> 5] = word | bit;
+      fresh += 1;
+    }
+  }
+  tally.keys += fresh;
+}
+
 /**
- * A fresh "seen" map for {@link fileTrigrams}: a byte per key (16 MiB), the keys holding a line break
- * marked met for good.
+ * A fresh "seen" map for {@link fileTrigrams}: a bit per key (2 MiB), the keys holding a line break
+ * set for good.
  */
-export function trigramBitmap(): Uint8Array {
-  const seen = new Uint8Array(KEY_SPACE);
+export function trigramBitmap(): Int32Array {
+  const seen = new Int32Array(KEY_SPACE >>> 5);
+  const set = (key: number): void => {
+    seen[key >>> 5] = (seen[key >>> 5] as number) | (1 << (key & 31));
+  };
   for (let x = 0; x < 0x10000; x += 1) {
-    seen[(BREAK << 16) | x] = SEEN_HERE;
-    seen[((x & 0xff00) << 8) | (BREAK << 8) | (x & 0xff)] = SEEN_HERE;
-    seen[(x << 8) | BREAK] = SEEN_HERE;
+    set((BREAK << 16) | x);
+    set(((x & 0xff00) << 8) | (BREAK << 8) | (x & 0xff));
+    set((x << 8) | BREAK);
   }
   return seen;
 }

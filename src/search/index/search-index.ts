@@ -5,7 +5,7 @@ import type { SearchFileStat } from '../../core/search-port.js';
 import type { TrigramPlan } from './plan.js';
 import { RACY_MS } from '../../fs/racy-clock.js';
 import { enoughDone, IndexOverBudget, type SearchIndexBudget } from './budget.js';
-import { fileTrigrams, forEachId, mergePostings, PostingBuilder, putVarint, trigramBitmap, type FrozenPostings } from './postings.js';
+import { fileTrigrams, forEachId, keyTally, mergePostings, PostingBuilder, putVarint, trigramBitmap, type FrozenPostings } from './postings.js';
 
 /**
  * What a file was when it was indexed: `Text` (UTF-8: its trigrams are indexed), `Binary` (a NUL in
@@ -438,12 +438,11 @@ export class SearchIndexBuilder {
   readonly #budget: SearchIndexBudget | undefined;
   readonly #total: number | undefined;
   /**
-   * Trigram keys met in any file so far (the "seen" map remembers them; see `fileTrigrams`): the keys
-   * of the pairs still pending in the posting builder count in {@link indexBytes} too, so its count is
-   * not short of the saved size by them (a part built alongside counts the posting builder's, its keys
-   * being shared).
+   * The trigram keys met in any file so far, a bit per key (see `fileTrigrams`): the keys of the pairs
+   * still pending in the posting builder count in {@link indexBytes} too, so its count is not short of
+   * the saved size by them (a part built alongside counts the posting builder's, its keys being shared).
    */
-  readonly #met = { keys: 0 };
+  readonly #met = keyTally();
   /** What the builder held before its first file (the "seen" map, the key tables' first pages). */
   readonly #emptyBytes: number;
 
@@ -474,7 +473,7 @@ export class SearchIndexBuilder {
    */
   get buildBytes(): number {
     const postings = this.#postings;
-    return postings.memoryBytes + postings.dataBytes + postings.keyCount * 8 + this.#pathChars * 2 + this.#paths.length * 120 + this.#seen.byteLength;
+    return postings.memoryBytes + postings.dataBytes + postings.keyCount * 8 + this.#pathChars * 2 + this.#paths.length * 120 + this.#seen.byteLength + this.#met.bits.byteLength;
   }
 
   /**
@@ -592,10 +591,10 @@ function describe(file: ReadFile, racyMs: number): { kind: FileKind; flags: numb
   return { kind, flags: kind | (racy ? RACY : 0) };
 }
 
-let sharedBitmap: Uint8Array | undefined;
+let sharedBitmap: Int32Array | undefined;
 
 /** One "seen" map for incremental updates (kept once made; see `trigramBitmap`). */
-function trigramBitmapShared(): Uint8Array {
+function trigramBitmapShared(): Int32Array {
   sharedBitmap ??= trigramBitmap();
   return sharedBitmap;
 }
