@@ -27,7 +27,7 @@ const PART_BATCH_PAIRS = 1 << 19;
  */
 export const SPLIT_FILES = 4096;
 
-/** What the thread building the second part is given when it starts (its files come later: see {@link PartFiles}). */
+/** What the thread building the second part is given when it starts (its files come later: see {@link PartControl}). */
 interface PartData {
   part: {
     root: string;
@@ -38,12 +38,12 @@ interface PartData {
   };
 }
 
-/** What the thread building the second part is sent once the walk is done: its files, their first id, the files of both parts. */
-interface PartFiles {
-  paths: string[];
-  firstId: number;
-  total: number;
-}
+/**
+ * What the thread building the second part is sent: once the walk is done, its files, their first id
+ * and the files of both parts; or `stop`, when the build ended without it (the tree was small, or the
+ * first part failed), so it closes what it opened and exits.
+ */
+type PartControl = { type: 'files'; paths: string[]; firstId: number; total: number } | { type: 'stop' };
 
 /** What the second part's thread posts. */
 type PartMessage = { type: 'part'; part: IndexPart } | { type: 'over'; passed: BudgetPassed } | { type: 'error'; message: string };
@@ -76,22 +76,35 @@ function alongsideOf(counts: SharedArrayBuffer, mine: number): BuildAlongside {
   };
 }
 
-/** Builds the second part on this thread, once its files are sent, and posts it (or why not). */
+/**
+ * Builds the second part on this thread once its files are sent (nothing is opened before), and posts
+ * it, or why not; a `stop` ends it at its next turn of the event loop. Its search source is closed
+ * before it posts, so the thread has nothing open once it has answered.
+ */
 async function buildSecondPart(data: PartData['part'], port: NonNullable<typeof parentPort>): Promise<void> {
+  const first = await new Promise<PartControl>((resolve) => port.once('message', resolve));
+  if (first.type === 'stop') return;
+  const stop = new AbortController();
+  const onStop = (message: PartControl): void => {
+    if (message.type === 'stop') stop.abort();
+  };
+  port.on('message', onStop);
+  let message: PartMessage;
+  let transfer: ArrayBuffer[] = [];
   let close: (() => void) | undefined;
   try {
     const made = buildPlatform(data.root, data.confinement);
     close = made.close;
-    const platform = made.platform;
-    const files = await new Promise<PartFiles>((resolve) => port.once('message', resolve));
-    const part = await buildIndexPart(platform, { paths: files.paths, firstId: files.firstId, total: files.total, batchPairs: PART_BATCH_PAIRS, alongside: alongsideOf(data.counts, 1), ...(data.budget ? { budget: data.budget } : {}) });
-    port.postMessage({ type: 'part', part } satisfies PartMessage, buffersOf(part));
+    const part = await buildIndexPart(made.platform, { paths: first.paths, firstId: first.firstId, total: first.total, batchPairs: PART_BATCH_PAIRS, alongside: alongsideOf(data.counts, 1), signal: stop.signal, ...(data.budget ? { budget: data.budget } : {}) });
+    message = { type: 'part', part };
+    transfer = buffersOf(part);
   } catch (error) {
-    if (error instanceof IndexOverBudget) port.postMessage({ type: 'over', passed: error.passed } satisfies PartMessage);
-    else port.postMessage({ type: 'error', message: error instanceof Error ? error.message : String(error) } satisfies PartMessage);
+    message = error instanceof IndexOverBudget ? { type: 'over', passed: error.passed } : { type: 'error', message: error instanceof Error ? error.message : String(error) };
   } finally {
     close?.();
+    port.off('message', onStop);
   }
+  port.postMessage(message, transfer);
 }
 
 /** The thread that builds the second part of a split build, started ahead of the walk (see {@link buildSplit}). */
@@ -100,6 +113,8 @@ interface SecondThread {
   counts: SharedArrayBuffer;
   /** The part it built, or why not (an `IndexOverBudget`, or its error). */
   part: Promise<IndexPart>;
+  /** Tells it to stop (it closes what it opened and exits; nothing when it is done already). */
+  stop(): void;
 }
 
 /** Starts the thread of a split build's second part; it waits for its files. */
@@ -117,7 +132,13 @@ function startSecondThread(data: IndexWorkerData): SecondThread {
   });
   // Handled where it is awaited; a thread let go unused must not leave an unhandled rejection.
   part.catch(() => undefined);
-  return { worker, counts, part };
+  let stopped = false;
+  const stop = (): void => {
+    if (stopped) return;
+    stopped = true;
+    worker.postMessage({ type: 'stop' } satisfies PartControl);
+  };
+  return { worker, counts, part, stop };
 }
 
 /**
@@ -126,7 +147,7 @@ function startSecondThread(data: IndexWorkerData): SecondThread {
  */
 async function buildSplit(data: IndexWorkerData, platform: Platform, paths: string[], second: SecondThread): Promise<ReturnType<typeof joinIndexParts>> {
   const half = Math.ceil(paths.length / 2);
-  second.worker.postMessage({ paths: paths.slice(half), firstId: half, total: paths.length } satisfies PartFiles);
+  second.worker.postMessage({ type: 'files', paths: paths.slice(half), firstId: half, total: paths.length } satisfies PartControl);
   const stop = new AbortController();
   // The first failure ends the other part: a failed second part stops this one's reads.
   second.part.catch(() => stop.abort());
@@ -158,11 +179,10 @@ async function main(data: IndexWorkerData, port: NonNullable<typeof parentPort>)
     const platform = made.platform;
     const paths = await workspaceFilePaths(platform);
     if (second && paths.length < splitFiles) {
-      void second.worker.terminate();
+      second.stop();
       second = undefined;
     }
     const index = second ? await buildSplit(data, platform, paths, second) : await buildWorkspaceIndex(platform, { paths, ...(data.budget ? { budget: data.budget } : {}) });
-    if (second) void second.worker.terminate();
     // Written before the parts' buffers move to the main thread: the file's posting lists are the
     // index's own bytes (no copy of the largest part at the build's peak), which the move detaches.
     let saveError: { error: unknown } | undefined;
@@ -183,7 +203,7 @@ async function main(data: IndexWorkerData, port: NonNullable<typeof parentPort>)
     }
     port.postMessage({ type: 'error', message: error instanceof Error ? error.message : String(error), built } satisfies IndexWorkerMessage);
   } finally {
-    if (second) void second.worker.terminate();
+    second?.stop();
     close?.();
   }
 }
