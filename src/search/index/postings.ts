@@ -452,8 +452,11 @@ export class PostingBuilder {
   }
 }
 
-/** The varint at `bytes[at]`: its value and the position after it. */
-function readVarint(bytes: Uint8Array, at: number): [number, number] {
+/** Where the varint {@link readVarint} read last ended (a second result without an array per call). */
+let varintEnd = 0;
+
+/** The varint at `bytes[at]`; where it ends is left in {@link varintEnd}. */
+function readVarint(bytes: Uint8Array, at: number): number {
   let value = 0;
   let shift = 0;
   let pos = at;
@@ -463,7 +466,8 @@ function readVarint(bytes: Uint8Array, at: number): [number, number] {
     value += (b & 0x7f) * 2 ** shift;
     shift += 7;
   } while (b & 0x80);
-  return [value, pos];
+  varintEnd = pos;
+  return value;
 }
 
 /** Bytes of `value`'s varint. */
@@ -471,6 +475,13 @@ function varintBytes(value: number): number {
   let n = 1;
   for (let v = value; v >= 0x80; v = Math.floor(v / 128)) n += 1;
   return n;
+}
+
+/** Copies `from[start..end)` to `to` at `at` (a loop for a short list, no view made); returns the position after it. */
+function copyBytes(from: Uint8Array, start: number, end: number, to: Uint8Array, at: number): number {
+  if (end - start < 64) for (let k = start; k < end; k += 1) to[at + k - start] = from[k] as number;
+  else to.set(from.subarray(start, end), at);
+  return at + end - start;
 }
 
 /**
@@ -483,21 +494,25 @@ function varintBytes(value: number): number {
 export function mergePostings(a: FrozenPostings, aLast: Int32Array, b: FrozenPostings): FrozenPostings {
   const na = a.keys.length;
   const nb = b.keys.length;
+  const aKeys = a.keys;
+  const bKeys = b.keys;
+  const aOffsets = a.offsets;
+  const bOffsets = b.offsets;
   // First pass: the keys and the size of the lists joined.
   let keyCount = 0;
   let total = 0;
   for (let i = 0, j = 0; i < na || j < nb; keyCount += 1) {
-    const ka = i < na ? (a.keys[i] as number) : 0x1000000;
-    const kb = j < nb ? (b.keys[j] as number) : 0x1000000;
+    const ka = i < na ? (aKeys[i] as number) : 0x1000000;
+    const kb = j < nb ? (bKeys[j] as number) : 0x1000000;
     if (ka < kb) {
-      total += (a.offsets[i + 1] as number) - (a.offsets[i] as number);
+      total += (aOffsets[i + 1] as number) - (aOffsets[i] as number);
       i += 1;
       continue;
     }
-    let size = (b.offsets[j + 1] as number) - (b.offsets[j] as number);
+    let size = (bOffsets[j + 1] as number) - (bOffsets[j] as number);
     if (ka === kb) {
-      const [first, after] = readVarint(b.bytes, b.offsets[j] as number);
-      size += (a.offsets[i + 1] as number) - (a.offsets[i] as number) - (after - (b.offsets[j] as number)) + varintBytes(first - 1 - (aLast[i] as number));
+      const first = readVarint(b.bytes, bOffsets[j] as number);
+      size += (aOffsets[i + 1] as number) - (aOffsets[i] as number) - (varintEnd - (bOffsets[j] as number)) + varintBytes(first - 1 - (aLast[i] as number));
       i += 1;
     }
     total += size;
@@ -509,29 +524,24 @@ export function mergePostings(a: FrozenPostings, aLast: Int32Array, b: FrozenPos
   let at = 0;
   let k = 0;
   for (let i = 0, j = 0; i < na || j < nb; k += 1) {
-    const ka = i < na ? (a.keys[i] as number) : 0x1000000;
-    const kb = j < nb ? (b.keys[j] as number) : 0x1000000;
+    const ka = i < na ? (aKeys[i] as number) : 0x1000000;
+    const kb = j < nb ? (bKeys[j] as number) : 0x1000000;
     keys[k] = Math.min(ka, kb);
     offsets[k] = at;
-    let from = b.offsets[j] as number;
+    let from = bOffsets[j] as number;
     if (ka <= kb) {
-      const start = a.offsets[i] as number;
-      const end = a.offsets[i + 1] as number;
-      bytes.set(a.bytes.subarray(start, end), at);
-      at += end - start;
+      at = copyBytes(a.bytes, aOffsets[i] as number, aOffsets[i + 1] as number, bytes, at);
       if (ka < kb) {
         i += 1;
         continue;
       }
       // `b`'s first id, counted from -1, now counted from `a`'s last id.
-      const [first, after] = readVarint(b.bytes, from);
+      const first = readVarint(b.bytes, from);
       at = putVarint(bytes, at, first - 1 - (aLast[i] as number));
-      from = after;
+      from = varintEnd;
       i += 1;
     }
-    const end = b.offsets[j + 1] as number;
-    bytes.set(b.bytes.subarray(from, end), at);
-    at += end - from;
+    at = copyBytes(b.bytes, from, bOffsets[j + 1] as number, bytes, at);
     j += 1;
   }
   offsets[keyCount] = at;
