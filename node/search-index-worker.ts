@@ -4,8 +4,8 @@
 // then saves the index under the cache directory, so the main thread only wraps the parts. A tree of
 // `splitFiles` files or more (by default SPLIT_FILES, where two cores or more are there) is split in
 // two: this thread builds the first half of the files while a second thread (this module again, given
-// `part`, started before the walk so it is ready when the walk ends) builds the second, and the two
-// parts' postings are merged into what one thread would have built, byte for byte.
+// `part`, started while a long walk runs so it is ready when the walk ends) builds the second, and the
+// two parts' postings are merged into what one thread would have built, byte for byte.
 import { availableParallelism } from 'node:os';
 import { parentPort, Worker, workerData } from 'node:worker_threads';
 import type { Platform } from '../src/core/types.js';
@@ -23,9 +23,16 @@ const PART_BATCH_PAIRS = 1 << 19;
 
 /**
  * Files from which a build is split between two threads by default (where there are two cores or
- * more): below it, starting a thread and merging costs about what the split saves.
+ * more): below it the build is short, and a thread's start and the merge cost about what the split
+ * saves (more on a busy machine, where the second core is not free).
  */
-export const SPLIT_FILES = 4096;
+export const SPLIT_FILES = 16_384;
+
+/**
+ * How long the walk may run before the second thread is started ahead of its end (a walk still
+ * running by then lists a large tree; a small one is walked before, and no thread is started for it).
+ */
+const SPLIT_START_MS = 30;
 
 /** What the thread building the second part is given when it starts (its files come later: see {@link PartControl}). */
 interface PartData {
@@ -171,14 +178,18 @@ async function main(data: IndexWorkerData, port: NonNullable<typeof parentPort>)
   let close: (() => void) | undefined;
   let built = false;
   const splitFiles = splitFrom(data);
-  // Started before the walk, so its start overlaps the walk; let go when the tree is small.
-  let second = splitFiles < Infinity ? startSecondThread(data) : undefined;
+  let second: SecondThread | undefined;
+  // Started once the walk has run a while, so its start overlaps the rest of the walk (the walk turns
+  // the event loop every so often); let go when the tree turns out small.
+  const early = splitFiles < Infinity ? setTimeout(() => (second = startSecondThread(data)), SPLIT_START_MS) : undefined;
   try {
     const made = buildPlatform(data.root, data.confinement);
     close = made.close;
     const platform = made.platform;
     const paths = await workspaceFilePaths(platform);
-    if (second && paths.length < splitFiles) {
+    clearTimeout(early);
+    if (paths.length >= splitFiles) second ??= startSecondThread(data);
+    else if (second) {
       second.stop();
       second = undefined;
     }
@@ -203,6 +214,7 @@ async function main(data: IndexWorkerData, port: NonNullable<typeof parentPort>)
     }
     port.postMessage({ type: 'error', message: error instanceof Error ? error.message : String(error), built } satisfies IndexWorkerMessage);
   } finally {
+    clearTimeout(early);
     second?.stop();
     close?.();
   }
