@@ -155,13 +155,21 @@ const PAGE_MASK = PAGE_KEYS - 1;
  */
 const RUN_BLOCK_BYTES = 64 * 1024 * 1024;
 
-/** One sorted batch: its lists' bytes end to end in `block` from `start`, and per list its key's slot and byte length. */
+/**
+ * One sorted batch: its lists' bytes end to end in `block` from `start`, and per list its key's slot
+ * and byte length: in `lengths` when below {@link LONG}, else {@link LONG} there and the length next
+ * in `long` (most lists of a batch take a byte or two: a byte per list, not four, keeps the runs small).
+ */
 interface Run {
   block: Uint8Array;
   start: number;
   slots: Uint32Array;
-  lengths: Uint32Array;
+  lengths: Uint8Array;
+  long: Uint32Array;
 }
+
+/** A run's list length that is found in its `long` lengths. */
+const LONG = 255;
 
 /**
  * Posting lists under construction. Each file's (key, id) pairs are appended to a pending buffer;
@@ -192,7 +200,7 @@ export class PostingBuilder {
   /** The pages end to end; the first {@link PAGE_KEYS} entries are no page's. */
   #pagePool = new Int32Array(PAGE_KEYS * 16);
   #pageCount = 1;
-  /** Per distinct key of the batch being encoded: its slot and its bytes in the run (reused). */
+  /** Per distinct key of the batch being encoded: its slot (reused), and the lengths of {@link LONG} bytes or more met in it. */
   #groupSlots = new Uint32Array(0);
   #groupLengths = new Uint32Array(0);
   #slots = 0;
@@ -307,7 +315,9 @@ export class PostingBuilder {
     }
     const groups = this.#resolveSlots(pairs, count);
     const slots = this.#groupSlots;
-    const lengths = this.#groupLengths;
+    const lengths = new Uint8Array(groups);
+    const long = this.#groupLengths;
+    let longCount = 0;
     // Taken after the slots are resolved (which may grow them).
     const lastOf = this.#last;
     const lengthOf = this.#length;
@@ -333,11 +343,16 @@ export class PostingBuilder {
       }
       lastOf[slot] = last;
       lengthOf[slot] = (lengthOf[slot] as number) + (at - start);
-      lengths[g] = at - start;
+      const length = at - start;
+      if (length < LONG) lengths[g] = length;
+      else {
+        lengths[g] = LONG;
+        long[longCount++] = length;
+      }
     }
-    this.#runs.push({ block: out, start: first, slots: slots.slice(0, groups), lengths: lengths.slice(0, groups) });
+    this.#runs.push({ block: out, start: first, slots: slots.slice(0, groups), lengths, long: long.slice(0, longCount) });
     this.#blockTop = at;
-    this.#runBytes += at - first + groups * 8;
+    this.#runBytes += at - first + groups * 5 + longCount * 4;
     this.#data += at - first;
     this.#pending = 0;
   }
@@ -548,7 +563,7 @@ export function mergePostings(a: FrozenPostings, aLast: Int32Array, b: FrozenPos
   return { keys, offsets, bytes };
 }
 
-const EMPTY_RUN: Run = { block: new Uint8Array(0), start: 0, slots: new Uint32Array(0), lengths: new Uint32Array(0) };
+const EMPTY_RUN: Run = { block: new Uint8Array(0), start: 0, slots: new Uint32Array(0), lengths: new Uint8Array(0), long: new Uint32Array(0) };
 
 /** One stable counting-sort pass of `count` interleaved (key, id) pairs by the digit at `shift`; `counts` are the digit's counts. */
 function radixPass(from: Uint32Array, to: Uint32Array, count: number, counts: Uint32Array, shift: number): void {
@@ -570,11 +585,13 @@ function radixPass(from: Uint32Array, to: Uint32Array, count: number, counts: Ui
 
 /** Copies each list of `run` to its slot's place in `bytes`, moving the slot's cursor past it. */
 function copyRun(run: Run, bytes: Uint8Array, cursor: Uint32Array): void {
-  const { block: from, slots, lengths } = run;
+  const { block: from, slots, lengths, long } = run;
   let at = run.start;
+  let next = 0;
   for (let j = 0; j < slots.length; j += 1) {
     const slot = slots[j] as number;
-    const length = lengths[j] as number;
+    let length = lengths[j] as number;
+    if (length === LONG) length = long[next++] as number;
     const to = cursor[slot] as number;
     if (length < 64) for (let k = 0; k < length; k += 1) bytes[to + k] = from[at + k] as number;
     else bytes.set(from.subarray(at, at + length), to);
