@@ -124,11 +124,16 @@ interface SecondThread {
   stop(): void;
 }
 
-/** Starts the thread of a split build's second part; it waits for its files. */
-function startSecondThread(data: IndexWorkerData): SecondThread {
+/** Starts the thread of a split build's second part (it waits for its files); undefined when no thread can start (the build takes one). */
+function startSecondThread(data: IndexWorkerData): SecondThread | undefined {
   const counts = new SharedArrayBuffer(4 * Float64Array.BYTES_PER_ELEMENT);
   const partData: PartData = { part: { root: data.root, counts, ...(data.budget ? { budget: data.budget } : {}), ...(data.confinement === undefined ? {} : { confinement: data.confinement }) } };
-  const worker = new Worker(new URL(import.meta.url), { workerData: partData });
+  let worker: Worker;
+  try {
+    worker = new Worker(new URL(import.meta.url), { workerData: partData });
+  } catch {
+    return undefined;
+  }
   const part = new Promise<IndexPart>((resolve, reject) => {
     worker.once('message', (message: PartMessage) => {
       if (message.type === 'part') resolve(message.part);
@@ -150,20 +155,30 @@ function startSecondThread(data: IndexWorkerData): SecondThread {
 
 /**
  * The index of `paths` built in two parts: the second half on `second`'s thread, the first here,
- * their budgets counted together; a part that fails or passes the budget ends the other.
+ * their budgets counted together; a part that passes the budget ends the other, as does a failure
+ * here. When the second thread fails otherwise (it crashed, or could not read), this thread builds
+ * the second half too.
  */
 async function buildSplit(data: IndexWorkerData, platform: Platform, paths: string[], second: SecondThread): Promise<ReturnType<typeof joinIndexParts>> {
   const half = Math.ceil(paths.length / 2);
   second.worker.postMessage({ type: 'files', paths: paths.slice(half), firstId: half, total: paths.length } satisfies PartControl);
   const stop = new AbortController();
-  // The first failure ends the other part: a failed second part stops this one's reads.
-  second.part.catch(() => stop.abort());
-  const first = await buildIndexPart(platform, { paths: paths.slice(0, half), firstId: 0, total: paths.length, batchPairs: PART_BATCH_PAIRS, alongside: alongsideOf(second.counts, 0), signal: stop.signal, ...(data.budget ? { budget: data.budget } : {}) }).catch(async (error: unknown) => {
-    // The second part's own failure, when it ended this one.
+  // A second part past the budget stops this one's reads.
+  second.part.catch((error: unknown) => {
+    if (error instanceof IndexOverBudget) stop.abort();
+  });
+  const budget = data.budget ? { budget: data.budget } : {};
+  const first = await buildIndexPart(platform, { paths: paths.slice(0, half), firstId: 0, total: paths.length, batchPairs: PART_BATCH_PAIRS, alongside: alongsideOf(second.counts, 0), signal: stop.signal, ...budget }).catch(async (error: unknown) => {
+    // The second part's own stop, when it ended this one.
     if (stop.signal.aborted) await second.part;
     throw error;
   });
-  const index = joinIndexParts(first, await second.part);
+  const rest = await second.part.catch((error: unknown) => {
+    if (error instanceof IndexOverBudget) throw error;
+    // Counted with this part's last figures, still in the shared counts.
+    return buildIndexPart(platform, { paths: paths.slice(half), firstId: half, total: paths.length, batchPairs: PART_BATCH_PAIRS, alongside: alongsideOf(second.counts, 1), ...budget });
+  });
+  const index = joinIndexParts(first, rest);
   if (data.budget) checkBuiltSize(index, data.root, data.budget);
   return index;
 }
