@@ -24,9 +24,9 @@ function peakResidentBytes() {
 
 const [root, cacheDir] = process.argv.slice(2);
 const started = performance.now();
-// SEARCH_INDEX_SPLIT_FILES: files from which the build is split between two threads (default: the worker's own).
-const split = Number(process.env.SEARCH_INDEX_SPLIT_FILES);
-const worker = new Worker(new URL('../dist/node/search-index-worker.js', import.meta.url), { workerData: { root, cacheDir, ...(split > 0 ? { splitFiles: split } : {}) } });
+// SEARCH_INDEX_SPLIT_FILES: files from which the build is split between two threads (0: never; default: the worker's own).
+const split = process.env.SEARCH_INDEX_SPLIT_FILES;
+const worker = new Worker(new URL('../dist/node/search-index-worker.js', import.meta.url), { workerData: { root, cacheDir, ...(split ? { splitFiles: Number(split) } : {}) } });
 let ms;
 worker.on('message', (message) => {
   if (message.type === 'parts') ms = performance.now() - started;

@@ -1,4 +1,4 @@
-// The index build thread split in two (`splitFiles`): the second half of the files built on a thread
+// The index build thread split in two (`splitFiles`; 0: never): the second half of the files built on a thread
 // of its own and the parts merged give, byte for byte, the index file one thread writes; the budget
 // bounds both parts together.
 import { mkdir, mkdtemp, readFile, realpath, rm, utimes, writeFile } from 'node:fs/promises';
@@ -61,7 +61,7 @@ describe('index build split between two threads', () => {
     const one = await runThread(join(base, 'one'), {});
     expect(one.map((m) => m.type)).toEqual(['parts', 'saved']);
     const expected = await readFile(searchIndexFile(root, join(base, 'one')));
-    for (const splitFiles of [2, 301]) {
+    for (const splitFiles of [2, 301, 0]) {
       const cacheDir = join(base, `split-${splitFiles}`);
       const split = await runThread(cacheDir, { splitFiles });
       expect(split.map((m) => m.type)).toEqual(['parts', 'saved']);

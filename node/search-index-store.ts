@@ -136,7 +136,7 @@ export interface IndexWorkerData {
   /** The bounds the build keeps to (it stops and posts `over` at the first one passed). */
   budget?: SearchIndexBudget;
   confinement?: ConfinedNodeFsOptions['mode'];
-  /** Files from which the build is split between two threads (default: never; see node/search-index-worker.ts). */
+  /** Files from which the build is split between two threads (default: `SPLIT_FILES` where there are two cores or more; 0 or less: never; see node/search-index-worker.ts). */
   splitFiles?: number;
 }
 

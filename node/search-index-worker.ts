@@ -1,11 +1,12 @@
 // The thread that builds a Node workspace's search index (see `buildSearchIndexOffThread` in
 // search-index-store.ts): it walks and reads the root through a confined fs and search source of its
 // own, as the platform's build would, posts the index's parts back (their buffers moved, not copied),
-// then saves the index under the cache directory, so the main thread only wraps the parts. Given
-// `splitFiles`, a tree of that many files or more is split in two: this thread builds the first half
-// of the files while a second thread (this module again, given `part`) builds the second, and the two
-// parts' postings are merged into what one thread would have built. Off by default: on two busy
-// cores the split build took more CPU and more time than one thread, and more memory.
+// then saves the index under the cache directory, so the main thread only wraps the parts. A tree of
+// `splitFiles` files or more (by default SPLIT_FILES, where two cores or more are there) is split in
+// two: this thread builds the first half of the files while a second thread (this module again, given
+// `part`, started while a long walk runs so it is ready when the walk ends) builds the second, and the
+// two parts' postings are merged into what one thread would have built, byte for byte.
+import { availableParallelism } from 'node:os';
 import { parentPort, Worker, workerData } from 'node:worker_threads';
 import type { Platform } from '../src/core/types.js';
 import type { IndexParts, IndexPart, BuildAlongside } from '../src/search/index/search-index.js';
@@ -19,21 +20,38 @@ import { createSearchEngine } from '../src/search/engine.js';
 import { writeSearchIndexFile, type IndexWorkerData, type IndexWorkerMessage } from './search-index-store.js';
 
 /** Pending pairs per part's posting builder when split: half the default, so two hold what one did. */
-const PART_BATCH_PAIRS = 1 << 21;
+const PART_BATCH_PAIRS = 1 << 19;
 
-/** What the thread building the second part is given. */
+/**
+ * Files from which a build is split between two threads by default (where there are two cores or
+ * more): below it the build is short, and a thread's start and the merge cost about what the split
+ * saves (more on a busy machine, where the second core is not free).
+ */
+export const SPLIT_FILES = 16_384;
+
+/**
+ * How long the walk may run before the second thread is started ahead of its end (a walk still
+ * running by then lists a large tree; a small one is walked before, and no thread is started for it).
+ */
+const SPLIT_START_MS = 30;
+
+/** What the thread building the second part is given when it starts (its files come later: see {@link PartControl}). */
 interface PartData {
   part: {
     root: string;
-    paths: string[];
-    firstId: number;
-    total: number;
     budget?: SearchIndexBudget;
     confinement?: IndexWorkerData['confinement'];
     /** Four numbers both threads see: the first part's index and build bytes, then the second's. */
     counts: SharedArrayBuffer;
   };
 }
+
+/**
+ * What the thread building the second part is sent: once the walk is done, its files, their first id
+ * and the files of both parts; or `stop`, when the build ended without it (the tree was small, or the
+ * first part failed), so it closes what it opened and exits.
+ */
+type PartControl = { type: 'files'; paths: string[]; firstId: number; total: number } | { type: 'stop' };
 
 /** What the second part's thread posts. */
 type PartMessage = { type: 'part'; part: IndexPart } | { type: 'over'; passed: BudgetPassed } | { type: 'error'; message: string };
@@ -46,8 +64,9 @@ function buffersOf(parts: Pick<IndexParts, 'stats' | 'flags' | 'postings'> & { l
 
 /** A platform with only what a build reads: the root, a confined fs and (on Linux) a search source. */
 function buildPlatform(root: string, confinement: IndexWorkerData['confinement']): { platform: Platform; close(): void } {
-  // No helper thread (a build counts nothing) and no file cache (it reads each file once).
-  const searchSource = process.platform === 'linux' ? createNodeSearchSource(root, { helper: false, cacheBytes: 0 }) : undefined;
+  // No helper thread (a build counts nothing), no file cache (it reads each file once) and no listings
+  // kept (it walks once).
+  const searchSource = process.platform === 'linux' ? createNodeSearchSource(root, { helper: false, cacheBytes: 0, keepListings: false }) : undefined;
   const platform = { name: 'node', root, fs: createConfinedNodeFs(root, { mode: confinement }), ...(searchSource ? { search: createSearchEngine({ source: searchSource }) } : {}) } as unknown as Platform;
   return { platform, close: () => searchSource?.close?.() };
 }
@@ -65,34 +84,58 @@ function alongsideOf(counts: SharedArrayBuffer, mine: number): BuildAlongside {
   };
 }
 
-/** Builds the second part on this thread and posts it (or why not). */
+/**
+ * Builds the second part on this thread once its files are sent (nothing is opened before), and posts
+ * it, or why not; a `stop` ends it at its next turn of the event loop. Its search source is closed
+ * before it posts, so the thread has nothing open once it has answered.
+ */
 async function buildSecondPart(data: PartData['part'], port: NonNullable<typeof parentPort>): Promise<void> {
+  const first = await new Promise<PartControl>((resolve) => port.once('message', resolve));
+  if (first.type === 'stop') return;
+  const stop = new AbortController();
+  const onStop = (message: PartControl): void => {
+    if (message.type === 'stop') stop.abort();
+  };
+  port.on('message', onStop);
+  let message: PartMessage;
+  let transfer: ArrayBuffer[] = [];
   let close: (() => void) | undefined;
   try {
     const made = buildPlatform(data.root, data.confinement);
     close = made.close;
-    const platform = made.platform;
-    const part = await buildIndexPart(platform, { paths: data.paths, firstId: data.firstId, total: data.total, batchPairs: PART_BATCH_PAIRS, alongside: alongsideOf(data.counts, 1), ...(data.budget ? { budget: data.budget } : {}) });
-    port.postMessage({ type: 'part', part } satisfies PartMessage, buffersOf(part));
+    const part = await buildIndexPart(made.platform, { paths: first.paths, firstId: first.firstId, total: first.total, batchPairs: PART_BATCH_PAIRS, alongside: alongsideOf(data.counts, 1), signal: stop.signal, ...(data.budget ? { budget: data.budget } : {}) });
+    message = { type: 'part', part };
+    transfer = buffersOf(part);
   } catch (error) {
-    if (error instanceof IndexOverBudget) port.postMessage({ type: 'over', passed: error.passed } satisfies PartMessage);
-    else port.postMessage({ type: 'error', message: error instanceof Error ? error.message : String(error) } satisfies PartMessage);
+    message = error instanceof IndexOverBudget ? { type: 'over', passed: error.passed } : { type: 'error', message: error instanceof Error ? error.message : String(error) };
   } finally {
     close?.();
+    port.off('message', onStop);
   }
+  port.postMessage(message, transfer);
 }
 
-/**
- * The index of `paths` built in two parts: the second half on a thread of its own, the first here,
- * their budgets counted together; a part that fails or passes the budget ends the other.
- */
-async function buildSplit(data: IndexWorkerData, platform: Platform, paths: string[]): Promise<ReturnType<typeof joinIndexParts>> {
-  const half = Math.ceil(paths.length / 2);
+/** The thread that builds the second part of a split build, started ahead of the walk (see {@link buildSplit}). */
+interface SecondThread {
+  worker: Worker;
+  counts: SharedArrayBuffer;
+  /** The part it built, or why not (an `IndexOverBudget`, or its error). */
+  part: Promise<IndexPart>;
+  /** Tells it to stop (it closes what it opened and exits; nothing when it is done already). */
+  stop(): void;
+}
+
+/** Starts the thread of a split build's second part (it waits for its files); undefined when no thread can start (the build takes one). */
+function startSecondThread(data: IndexWorkerData): SecondThread | undefined {
   const counts = new SharedArrayBuffer(4 * Float64Array.BYTES_PER_ELEMENT);
-  const partData: PartData = { part: { root: data.root, paths: paths.slice(half), firstId: half, total: paths.length, counts, ...(data.budget ? { budget: data.budget } : {}), ...(data.confinement === undefined ? {} : { confinement: data.confinement }) } };
-  const stop = new AbortController();
-  const worker = new Worker(new URL(import.meta.url), { workerData: partData });
-  const second = new Promise<IndexPart>((resolve, reject) => {
+  const partData: PartData = { part: { root: data.root, counts, ...(data.budget ? { budget: data.budget } : {}), ...(data.confinement === undefined ? {} : { confinement: data.confinement }) } };
+  let worker: Worker;
+  try {
+    worker = new Worker(new URL(import.meta.url), { workerData: partData });
+  } catch {
+    return undefined;
+  }
+  const part = new Promise<IndexPart>((resolve, reject) => {
     worker.once('message', (message: PartMessage) => {
       if (message.type === 'part') resolve(message.part);
       else reject(message.type === 'over' ? new IndexOverBudget(message.passed) : new Error(message.message));
@@ -100,31 +143,73 @@ async function buildSplit(data: IndexWorkerData, platform: Platform, paths: stri
     worker.once('error', reject);
     worker.once('exit', (code) => reject(new Error(`the index build's second thread exited (code ${code}) before it reported`)));
   });
-  // The first failure ends the other part: a failed second part stops this one's reads.
-  second.catch(() => stop.abort());
-  try {
-    const first = await buildIndexPart(platform, { paths: paths.slice(0, half), firstId: 0, total: paths.length, batchPairs: PART_BATCH_PAIRS, alongside: alongsideOf(counts, 0), signal: stop.signal, ...(data.budget ? { budget: data.budget } : {}) }).catch(async (error: unknown) => {
-      // The second part's own failure, when it ended this one.
-      if (stop.signal.aborted) await second;
-      throw error;
-    });
-    const index = joinIndexParts(first, await second);
-    if (data.budget) checkBuiltSize(index, data.root, data.budget);
-    return index;
-  } finally {
-    void worker.terminate();
-  }
+  // Handled where it is awaited; a thread let go unused must not leave an unhandled rejection.
+  part.catch(() => undefined);
+  let stopped = false;
+  const stop = (): void => {
+    if (stopped) return;
+    stopped = true;
+    worker.postMessage({ type: 'stop' } satisfies PartControl);
+  };
+  return { worker, counts, part, stop };
+}
+
+/**
+ * The index of `paths` built in two parts: the second half on `second`'s thread, the first here,
+ * their budgets counted together; a part that passes the budget ends the other, as does a failure
+ * here. When the second thread fails otherwise (it crashed, or could not read), this thread builds
+ * the second half too.
+ */
+async function buildSplit(data: IndexWorkerData, platform: Platform, paths: string[], second: SecondThread): Promise<ReturnType<typeof joinIndexParts>> {
+  const half = Math.ceil(paths.length / 2);
+  second.worker.postMessage({ type: 'files', paths: paths.slice(half), firstId: half, total: paths.length } satisfies PartControl);
+  const stop = new AbortController();
+  // A second part past the budget stops this one's reads.
+  second.part.catch((error: unknown) => {
+    if (error instanceof IndexOverBudget) stop.abort();
+  });
+  const budget = data.budget ? { budget: data.budget } : {};
+  const first = await buildIndexPart(platform, { paths: paths.slice(0, half), firstId: 0, total: paths.length, batchPairs: PART_BATCH_PAIRS, alongside: alongsideOf(second.counts, 0), signal: stop.signal, ...budget }).catch(async (error: unknown) => {
+    // The second part's own stop, when it ended this one.
+    if (stop.signal.aborted) await second.part;
+    throw error;
+  });
+  const rest = await second.part.catch((error: unknown) => {
+    if (error instanceof IndexOverBudget) throw error;
+    // Counted with this part's last figures, still in the shared counts.
+    return buildIndexPart(platform, { paths: paths.slice(half), firstId: half, total: paths.length, batchPairs: PART_BATCH_PAIRS, alongside: alongsideOf(second.counts, 1), ...budget });
+  });
+  const index = joinIndexParts(first, rest);
+  if (data.budget) checkBuiltSize(index, data.root, data.budget);
+  return index;
+}
+
+/** Files from which this build is split (see {@link SPLIT_FILES}; `splitFiles` 0 or less: never). */
+function splitFrom(data: IndexWorkerData): number {
+  if (data.splitFiles !== undefined) return data.splitFiles > 0 ? data.splitFiles : Infinity;
+  return availableParallelism() >= 2 ? SPLIT_FILES : Infinity;
 }
 
 async function main(data: IndexWorkerData, port: NonNullable<typeof parentPort>): Promise<void> {
   let close: (() => void) | undefined;
   let built = false;
+  const splitFiles = splitFrom(data);
+  let second: SecondThread | undefined;
+  // Started once the walk has run a while, so its start overlaps the rest of the walk (the walk turns
+  // the event loop every so often); let go when the tree turns out small.
+  const early = splitFiles < Infinity ? setTimeout(() => (second = startSecondThread(data)), SPLIT_START_MS) : undefined;
   try {
     const made = buildPlatform(data.root, data.confinement);
     close = made.close;
     const platform = made.platform;
     const paths = await workspaceFilePaths(platform);
-    const index = data.splitFiles !== undefined && paths.length >= data.splitFiles ? await buildSplit(data, platform, paths) : await buildWorkspaceIndex(platform, { paths, ...(data.budget ? { budget: data.budget } : {}) });
+    clearTimeout(early);
+    if (paths.length >= splitFiles) second ??= startSecondThread(data);
+    else if (second) {
+      second.stop();
+      second = undefined;
+    }
+    const index = second ? await buildSplit(data, platform, paths, second) : await buildWorkspaceIndex(platform, { paths, ...(data.budget ? { budget: data.budget } : {}) });
     // Written before the parts' buffers move to the main thread: the file's posting lists are the
     // index's own bytes (no copy of the largest part at the build's peak), which the move detaches.
     let saveError: { error: unknown } | undefined;
@@ -145,6 +230,8 @@ async function main(data: IndexWorkerData, port: NonNullable<typeof parentPort>)
     }
     port.postMessage({ type: 'error', message: error instanceof Error ? error.message : String(error), built } satisfies IndexWorkerMessage);
   } finally {
+    clearTimeout(early);
+    second?.stop();
     close?.();
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fileTrigrams, forEachId, mergePostings, PostingBuilder, putVarint, trigramBitmap, type FrozenPostings } from './postings.js';
+import { fileTrigrams, forEachId, keyTally, mergePostings, PostingBuilder, putVarint, trigramBitmap, type FrozenPostings } from './postings.js';
 
 /** A small deterministic generator (xorshift32), so every run sees the same data. */
 function random(seed: number): () => number {
@@ -167,12 +167,18 @@ describe('fileTrigrams', () => {
     const next = random(99);
     const alphabet = [0x41, 0x5a, 0x61, 0x7a, 0x40, 0x5b, 10, 13, 0, 0x20, 0xc3, 0xa9, 0xff, 0x30];
     const seen = trigramBitmap();
+    const fresh = trigramBitmap();
+    const tally = keyTally();
+    const met = new Set<number>();
     for (let round = 0; round < 200; round += 1) {
       const length = Math.floor(next() * 300);
       const bytes = Uint8Array.from({ length }, () => (next() < 0.5 ? (alphabet[Math.floor(next() * alphabet.length)] as number) : Math.floor(next() * 256)));
-      expect([...fileTrigrams(bytes, seen)]).toEqual(referenceTrigrams(bytes));
-      // The map is left zeroed for the next file.
-      expect(seen.indexOf(1)).toBe(-1);
+      const keys = [...fileTrigrams(bytes, seen, tally)];
+      expect(keys).toEqual(referenceTrigrams(bytes));
+      // The map is left as made for the next file; the tally counts the keys no earlier file had.
+      expect(Buffer.compare(new Uint8Array(seen.buffer), new Uint8Array(fresh.buffer))).toBe(0);
+      for (const key of keys) met.add(key);
+      expect(tally.keys).toBe(met.size);
     }
   });
 

@@ -46,46 +46,93 @@ export function forEachId(bytes: Uint8Array, start: number, end: number, each: (
 /** Where {@link fileTrigrams} collects keys (grown to the largest file's length, kept). */
 let foundScratch = new Uint32Array(1 << 16);
 
-/** Per byte: the byte as a trigram holds it (ASCII letters lower-cased), or -1 for a line break. */
-const TRIGRAM_BYTE = new Int32Array(256);
-for (let b = 0; b < 256; b += 1) TRIGRAM_BYTE[b] = b === 10 || b === 13 ? -1 : foldByte(b);
+/**
+ * What a line break becomes in a key: an upper-case ASCII letter, which no folded byte is, so a key
+ * holding it is no trigram of the text. The "seen" map marks every such key as met for good, so the
+ * windows that hold a line break (or reach before the file's start) are skipped by the same test as
+ * the keys met before, with no branch of their own.
+ */
+const BREAK = 0x41;
+
+/** Per byte: the byte as a trigram holds it (ASCII letters lower-cased), {@link BREAK} for a line break. */
+const TRIGRAM_BYTE = new Uint8Array(256);
+for (let b = 0; b < 256; b += 1) TRIGRAM_BYTE[b] = b === 10 || b === 13 ? BREAK : foldByte(b);
+
+/** Keys met by the files given to {@link fileTrigrams} with it: a bit per key, and how many are set. */
+export interface KeyTally {
+  bits: Int32Array;
+  keys: number;
+}
+
+/** An empty {@link KeyTally} (2 MiB). */
+export function keyTally(): KeyTally {
+  return { bits: new Int32Array(KEY_SPACE >>> 5), keys: 0 };
+}
 
 /**
  * The distinct trigram keys of a file's bytes (ASCII letters lower-cased; no trigram that holds a
- * line break, since no match does), in the order first met. `seen` is a zeroed map of one byte per
- * key ({@link trigramBitmap}), zeroed again on return. The keys are a view of a buffer the next call
- * overwrites: copy them to keep them.
+ * line break, since no match does), in the order first met. `seen` is a map of one bit per key from
+ * {@link trigramBitmap}, left as it was on return. `tally` (when given) counts the keys no file given
+ * it before held. The keys are a view of a buffer the next call overwrites: copy them to keep them.
  */
-export function fileTrigrams(bytes: Uint8Array, seen: Uint8Array): Uint32Array {
+export function fileTrigrams(bytes: Uint8Array, seen: Int32Array, tally?: KeyTally): Uint32Array {
   const n = bytes.length;
   // A file has at most one key per byte: sized once, no check in the loop.
   if (foundScratch.length < n) foundScratch = new Uint32Array(Math.max(n, foundScratch.length * 2));
   const found = foundScratch;
+  const fold = TRIGRAM_BYTE;
   let count = 0;
-  let key = 0;
-  // Bytes since the last line break (or the start): a trigram is taken from the third on.
-  let run = 0;
-  // A byte per key (not a bit): one load and one compare per byte, no shift and mask. Most windows
-  // repeat a key already met, so the branch is well predicted.
+  // As after a line break: the first two windows hold a BREAK.
+  let key = (BREAK << 8) | BREAK;
+  // A bit per key (2 MiB, which stays in the cache): most windows repeat a key already met, so the
+  // branch is well predicted.
   for (let i = 0; i < n; i += 1) {
-    const t = TRIGRAM_BYTE[bytes[i] as number] as number;
-    if (t < 0) {
-      run = 0;
-      continue;
-    }
-    key = ((key << 8) | t) & 0xffffff;
-    run += 1;
-    if (run < 3 || seen[key] !== 0) continue;
-    seen[key] = 1;
+    key = ((key << 8) | (fold[bytes[i] as number] as number)) & 0xffffff;
+    const word = seen[key >>> 5] as number;
+    const bit = 1 << (key & 31);
+    if ((word & bit) !== 0) continue;
+    seen[key >>> 5] = word | bit;
     found[count++] = key;
   }
-  for (let i = 0; i < count; i += 1) seen[found[i] as number] = 0;
+  for (let i = 0; i < count; i += 1) {
+    const key = found[i] as number;
+    seen[key >>> 5] = (seen[key >>> 5] as number) & ~(1 << (key & 31));
+  }
+  if (tally) countKeys(found, count, tally);
   return found.subarray(0, count);
 }
 
-/** A fresh "seen" map for {@link fileTrigrams} (16 MiB of address space; only the pages of keys met are touched). */
-export function trigramBitmap(): Uint8Array {
-  return new Uint8Array(KEY_SPACE);
+/** Counts in `tally` the keys of `keys[0..count)` it had not met. */
+function countKeys(keys: Uint32Array, count: number, tally: KeyTally): void {
+  const bits = tally.bits;
+  let fresh = 0;
+  for (let i = 0; i < count; i += 1) {
+    const key = keys[i] as number;
+    const word = bits[key >>> 5] as number;
+    const bit = 1 << (key & 31);
+    if ((word & bit) === 0) {
+      bits[key >>> 5] = word | bit;
+      fresh += 1;
+    }
+  }
+  tally.keys += fresh;
+}
+
+/**
+ * A fresh "seen" map for {@link fileTrigrams}: a bit per key (2 MiB), the keys holding a line break
+ * set for good.
+ */
+export function trigramBitmap(): Int32Array {
+  const seen = new Int32Array(KEY_SPACE >>> 5);
+  const set = (key: number): void => {
+    seen[key >>> 5] = (seen[key >>> 5] as number) | (1 << (key & 31));
+  };
+  for (let x = 0; x < 0x10000; x += 1) {
+    set((BREAK << 16) | x);
+    set(((x & 0xff00) << 8) | (BREAK << 8) | (x & 0xff));
+    set((x << 8) | BREAK);
+  }
+  return seen;
 }
 
 /** Pending (key, id) pairs a builder holds at most before it sorts them into a run (by default). */
@@ -108,13 +155,21 @@ const PAGE_MASK = PAGE_KEYS - 1;
  */
 const RUN_BLOCK_BYTES = 64 * 1024 * 1024;
 
-/** One sorted batch: its lists' bytes end to end in `block` from `start`, and per list its key's slot and byte length. */
+/**
+ * One sorted batch: its lists' bytes end to end in `block` from `start`, and per list its key's slot
+ * and byte length: in `lengths` when below {@link LONG}, else {@link LONG} there and the length next
+ * in `long` (most lists of a batch take a byte or two: a byte per list, not four, keeps the runs small).
+ */
 interface Run {
   block: Uint8Array;
   start: number;
   slots: Uint32Array;
-  lengths: Uint32Array;
+  lengths: Uint8Array;
+  long: Uint32Array;
 }
+
+/** A run's list length that is found in its `long` lengths. */
+const LONG = 255;
 
 /**
  * Posting lists under construction. Each file's (key, id) pairs are appended to a pending buffer;
@@ -145,7 +200,7 @@ export class PostingBuilder {
   /** The pages end to end; the first {@link PAGE_KEYS} entries are no page's. */
   #pagePool = new Int32Array(PAGE_KEYS * 16);
   #pageCount = 1;
-  /** Per distinct key of the batch being encoded: its slot and its bytes in the run (reused). */
+  /** Per distinct key of the batch being encoded: its slot (reused), and the lengths of {@link LONG} bytes or more met in it. */
   #groupSlots = new Uint32Array(0);
   #groupLengths = new Uint32Array(0);
   #slots = 0;
@@ -260,7 +315,9 @@ export class PostingBuilder {
     }
     const groups = this.#resolveSlots(pairs, count);
     const slots = this.#groupSlots;
-    const lengths = this.#groupLengths;
+    const lengths = new Uint8Array(groups);
+    const long = this.#groupLengths;
+    let longCount = 0;
     // Taken after the slots are resolved (which may grow them).
     const lastOf = this.#last;
     const lengthOf = this.#length;
@@ -286,11 +343,16 @@ export class PostingBuilder {
       }
       lastOf[slot] = last;
       lengthOf[slot] = (lengthOf[slot] as number) + (at - start);
-      lengths[g] = at - start;
+      const length = at - start;
+      if (length < LONG) lengths[g] = length;
+      else {
+        lengths[g] = LONG;
+        long[longCount++] = length;
+      }
     }
-    this.#runs.push({ block: out, start: first, slots: slots.slice(0, groups), lengths: lengths.slice(0, groups) });
+    this.#runs.push({ block: out, start: first, slots: slots.slice(0, groups), lengths, long: long.slice(0, longCount) });
     this.#blockTop = at;
-    this.#runBytes += at - first + groups * 8;
+    this.#runBytes += at - first + groups * 5 + longCount * 4;
     this.#data += at - first;
     this.#pending = 0;
   }
@@ -405,8 +467,11 @@ export class PostingBuilder {
   }
 }
 
-/** The varint at `bytes[at]`: its value and the position after it. */
-function readVarint(bytes: Uint8Array, at: number): [number, number] {
+/** Where the varint {@link readVarint} read last ended (a second result without an array per call). */
+let varintEnd = 0;
+
+/** The varint at `bytes[at]`; where it ends is left in {@link varintEnd}. */
+function readVarint(bytes: Uint8Array, at: number): number {
   let value = 0;
   let shift = 0;
   let pos = at;
@@ -416,7 +481,8 @@ function readVarint(bytes: Uint8Array, at: number): [number, number] {
     value += (b & 0x7f) * 2 ** shift;
     shift += 7;
   } while (b & 0x80);
-  return [value, pos];
+  varintEnd = pos;
+  return value;
 }
 
 /** Bytes of `value`'s varint. */
@@ -424,6 +490,13 @@ function varintBytes(value: number): number {
   let n = 1;
   for (let v = value; v >= 0x80; v = Math.floor(v / 128)) n += 1;
   return n;
+}
+
+/** Copies `from[start..end)` to `to` at `at` (a loop for a short list, no view made); returns the position after it. */
+function copyBytes(from: Uint8Array, start: number, end: number, to: Uint8Array, at: number): number {
+  if (end - start < 64) for (let k = start; k < end; k += 1) to[at + k - start] = from[k] as number;
+  else to.set(from.subarray(start, end), at);
+  return at + end - start;
 }
 
 /**
@@ -436,21 +509,25 @@ function varintBytes(value: number): number {
 export function mergePostings(a: FrozenPostings, aLast: Int32Array, b: FrozenPostings): FrozenPostings {
   const na = a.keys.length;
   const nb = b.keys.length;
+  const aKeys = a.keys;
+  const bKeys = b.keys;
+  const aOffsets = a.offsets;
+  const bOffsets = b.offsets;
   // First pass: the keys and the size of the lists joined.
   let keyCount = 0;
   let total = 0;
   for (let i = 0, j = 0; i < na || j < nb; keyCount += 1) {
-    const ka = i < na ? (a.keys[i] as number) : 0x1000000;
-    const kb = j < nb ? (b.keys[j] as number) : 0x1000000;
+    const ka = i < na ? (aKeys[i] as number) : 0x1000000;
+    const kb = j < nb ? (bKeys[j] as number) : 0x1000000;
     if (ka < kb) {
-      total += (a.offsets[i + 1] as number) - (a.offsets[i] as number);
+      total += (aOffsets[i + 1] as number) - (aOffsets[i] as number);
       i += 1;
       continue;
     }
-    let size = (b.offsets[j + 1] as number) - (b.offsets[j] as number);
+    let size = (bOffsets[j + 1] as number) - (bOffsets[j] as number);
     if (ka === kb) {
-      const [first, after] = readVarint(b.bytes, b.offsets[j] as number);
-      size += (a.offsets[i + 1] as number) - (a.offsets[i] as number) - (after - (b.offsets[j] as number)) + varintBytes(first - 1 - (aLast[i] as number));
+      const first = readVarint(b.bytes, bOffsets[j] as number);
+      size += (aOffsets[i + 1] as number) - (aOffsets[i] as number) - (varintEnd - (bOffsets[j] as number)) + varintBytes(first - 1 - (aLast[i] as number));
       i += 1;
     }
     total += size;
@@ -462,36 +539,31 @@ export function mergePostings(a: FrozenPostings, aLast: Int32Array, b: FrozenPos
   let at = 0;
   let k = 0;
   for (let i = 0, j = 0; i < na || j < nb; k += 1) {
-    const ka = i < na ? (a.keys[i] as number) : 0x1000000;
-    const kb = j < nb ? (b.keys[j] as number) : 0x1000000;
+    const ka = i < na ? (aKeys[i] as number) : 0x1000000;
+    const kb = j < nb ? (bKeys[j] as number) : 0x1000000;
     keys[k] = Math.min(ka, kb);
     offsets[k] = at;
-    let from = b.offsets[j] as number;
+    let from = bOffsets[j] as number;
     if (ka <= kb) {
-      const start = a.offsets[i] as number;
-      const end = a.offsets[i + 1] as number;
-      bytes.set(a.bytes.subarray(start, end), at);
-      at += end - start;
+      at = copyBytes(a.bytes, aOffsets[i] as number, aOffsets[i + 1] as number, bytes, at);
       if (ka < kb) {
         i += 1;
         continue;
       }
       // `b`'s first id, counted from -1, now counted from `a`'s last id.
-      const [first, after] = readVarint(b.bytes, from);
+      const first = readVarint(b.bytes, from);
       at = putVarint(bytes, at, first - 1 - (aLast[i] as number));
-      from = after;
+      from = varintEnd;
       i += 1;
     }
-    const end = b.offsets[j + 1] as number;
-    bytes.set(b.bytes.subarray(from, end), at);
-    at += end - from;
+    at = copyBytes(b.bytes, from, bOffsets[j + 1] as number, bytes, at);
     j += 1;
   }
   offsets[keyCount] = at;
   return { keys, offsets, bytes };
 }
 
-const EMPTY_RUN: Run = { block: new Uint8Array(0), start: 0, slots: new Uint32Array(0), lengths: new Uint32Array(0) };
+const EMPTY_RUN: Run = { block: new Uint8Array(0), start: 0, slots: new Uint32Array(0), lengths: new Uint8Array(0), long: new Uint32Array(0) };
 
 /** One stable counting-sort pass of `count` interleaved (key, id) pairs by the digit at `shift`; `counts` are the digit's counts. */
 function radixPass(from: Uint32Array, to: Uint32Array, count: number, counts: Uint32Array, shift: number): void {
@@ -513,11 +585,13 @@ function radixPass(from: Uint32Array, to: Uint32Array, count: number, counts: Ui
 
 /** Copies each list of `run` to its slot's place in `bytes`, moving the slot's cursor past it. */
 function copyRun(run: Run, bytes: Uint8Array, cursor: Uint32Array): void {
-  const { block: from, slots, lengths } = run;
+  const { block: from, slots, lengths, long } = run;
   let at = run.start;
+  let next = 0;
   for (let j = 0; j < slots.length; j += 1) {
     const slot = slots[j] as number;
-    const length = lengths[j] as number;
+    let length = lengths[j] as number;
+    if (length === LONG) length = long[next++] as number;
     const to = cursor[slot] as number;
     if (length < 64) for (let k = 0; k < length; k += 1) bytes[to + k] = from[at + k] as number;
     else bytes.set(from.subarray(at, at + length), to);

@@ -5,7 +5,7 @@ import type { SearchFileStat } from '../source-port.js';
 import type { TrigramPlan } from './plan.js';
 import { RACY_MS } from '../../fs/racy-clock.js';
 import { enoughDone, IndexOverBudget, type SearchIndexBudget } from './budget.js';
-import { fileTrigrams, forEachId, mergePostings, PostingBuilder, putVarint, trigramBitmap, type FrozenPostings } from './postings.js';
+import { fileTrigrams, forEachId, keyTally, mergePostings, PostingBuilder, putVarint, trigramBitmap, type FrozenPostings } from './postings.js';
 
 /**
  * What a file was when it was indexed: `Text` (UTF-8: its trigrams are indexed), `Binary` (a NUL in
@@ -438,12 +438,11 @@ export class SearchIndexBuilder {
   readonly #budget: SearchIndexBudget | undefined;
   readonly #total: number | undefined;
   /**
-   * One bit per trigram key met in any file so far, and how many: the keys of the pairs still pending
-   * in the posting builder count in {@link indexBytes} too, so its count is not short of the saved
-   * size by them (a part built alongside counts the posting builder's, its keys being shared).
+   * The trigram keys met in any file so far, a bit per key (see `fileTrigrams`): the keys of the pairs
+   * still pending in the posting builder count in {@link indexBytes} too, so its count is not short of
+   * the saved size by them (a part built alongside counts the posting builder's, its keys being shared).
    */
-  readonly #keyBits = new Uint32Array((1 << 24) >>> 5);
-  #keys = 0;
+  readonly #met = keyTally();
   /** What the builder held before its first file (the "seen" map, the key tables' first pages). */
   readonly #emptyBytes: number;
 
@@ -464,7 +463,7 @@ export class SearchIndexBuilder {
 
   /** About the bytes the index built so far would take (see {@link SearchIndex.bytes}). */
   get indexBytes(): number {
-    const keys = this.#alongside ? this.#postings.keyCount : Math.max(this.#keys, this.#postings.keyCount);
+    const keys = this.#alongside ? this.#postings.keyCount : Math.max(this.#met.keys, this.#postings.keyCount);
     return indexBytesOf(this.#paths.length, this.#pathChars, keys, this.#postings.dataBytes);
   }
 
@@ -474,7 +473,7 @@ export class SearchIndexBuilder {
    */
   get buildBytes(): number {
     const postings = this.#postings;
-    return postings.memoryBytes + postings.dataBytes + postings.keyCount * 8 + this.#pathChars * 2 + this.#paths.length * 120 + this.#seen.byteLength + this.#keyBits.byteLength;
+    return postings.memoryBytes + postings.dataBytes + postings.keyCount * 8 + this.#pathChars * 2 + this.#paths.length * 120 + this.#seen.byteLength + this.#met.bits.byteLength;
   }
 
   /**
@@ -545,28 +544,9 @@ export class SearchIndexBuilder {
     const entry = describe(file, this.#racyMs);
     this.#flags[id] = entry.flags;
     if (entry.kind === FileKind.Text) {
-      const keys = fileTrigrams(file.bytes as Uint8Array, this.#seen);
-      this.#postings.add(this.#firstId + id, keys);
-      this.#countKeys(keys);
+      this.#postings.add(this.#firstId + id, fileTrigrams(file.bytes as Uint8Array, this.#seen, this.#met));
     }
     this.holding(0);
-  }
-
-  /** Counts the keys of `keys` not met before (see {@link #keyBits}). */
-  #countKeys(keys: Uint32Array): void {
-    const bits = this.#keyBits;
-    let met = 0;
-    for (let i = 0; i < keys.length; i += 1) {
-      const key = keys[i] as number;
-      const word = key >>> 5;
-      const bit = 1 << (key & 31);
-      const had = bits[word] as number;
-      if ((had & bit) === 0) {
-        bits[word] = had | bit;
-        met += 1;
-      }
-    }
-    this.#keys += met;
   }
 
   /** The files added as one part of an index (see {@link joinIndexParts}; the builder is spent). */
@@ -611,10 +591,10 @@ function describe(file: ReadFile, racyMs: number): { kind: FileKind; flags: numb
   return { kind, flags: kind | (racy ? RACY : 0) };
 }
 
-let sharedBitmap: Uint8Array | undefined;
+let sharedBitmap: Int32Array | undefined;
 
 /** One "seen" map for incremental updates (kept once made; see `trigramBitmap`). */
-function trigramBitmapShared(): Uint8Array {
+function trigramBitmapShared(): Int32Array {
   sharedBitmap ??= trigramBitmap();
   return sharedBitmap;
 }
