@@ -71,6 +71,18 @@ describe('index build split between two threads', () => {
     }
   }, 120_000);
 
+  it('a second thread that fails (an error, or an exit before it reports) leaves its half to the build thread: the same index file, byte for byte', async () => {
+    const one = await runThread(join(base, 'one-again'), {});
+    expect(one.map((m) => m.type)).toEqual(['parts', 'saved']);
+    const expected = await readFile(searchIndexFile(root, join(base, 'one-again')));
+    for (const fails of ['throw', 'exit'] as const) {
+      const cacheDir = join(base, `second-${fails}`);
+      const messages = await runThread(cacheDir, { splitFiles: 2, secondPartFailsForTests: fails });
+      expect(messages.map((m) => m.type), fails).toEqual(['parts', 'saved']);
+      expect(Buffer.compare(await readFile(searchIndexFile(root, cacheDir)), expected), fails).toBe(0);
+    }
+  }, 120_000);
+
   it('a budget that the two parts pass only together stops the split build with the index budget passed', async () => {
     const one = await runThread(join(base, 'sized'), {});
     const saved = await readFile(searchIndexFile(root, join(base, 'sized')));

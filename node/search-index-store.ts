@@ -138,6 +138,8 @@ export interface IndexWorkerData {
   confinement?: ConfinedNodeFsOptions['mode'];
   /** Files from which the build is split between two threads (default: `SPLIT_FILES` where there are two cores or more; 0 or less: never; see node/search-index-worker.ts). */
   splitFiles?: number;
+  /** Tests only: the second thread of a split build fails (`throw`: it reports an error; `exit`: it exits before it reports). */
+  secondPartFailsForTests?: 'throw' | 'exit';
 }
 
 /** What the build thread posts: the parts once built, then `saved` (or an error at either step). */

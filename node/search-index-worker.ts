@@ -43,6 +43,7 @@ interface PartData {
     confinement?: IndexWorkerData['confinement'];
     /** Four numbers both threads see: the first part's index and build bytes, then the second's. */
     counts: SharedArrayBuffer;
+    failsForTests?: IndexWorkerData['secondPartFailsForTests'];
   };
 }
 
@@ -101,6 +102,8 @@ async function buildSecondPart(data: PartData['part'], port: NonNullable<typeof 
   let transfer: ArrayBuffer[] = [];
   let close: (() => void) | undefined;
   try {
+    if (data.failsForTests === 'exit') process.exit(3);
+    if (data.failsForTests === 'throw') throw new Error('the second part failed (a test asked it to)');
     const made = buildPlatform(data.root, data.confinement);
     close = made.close;
     const part = await buildIndexPart(made.platform, { paths: first.paths, firstId: first.firstId, total: first.total, batchPairs: PART_BATCH_PAIRS, alongside: alongsideOf(data.counts, 1), signal: stop.signal, ...(data.budget ? { budget: data.budget } : {}) });
@@ -128,7 +131,15 @@ interface SecondThread {
 /** Starts the thread of a split build's second part (it waits for its files); undefined when no thread can start (the build takes one). */
 function startSecondThread(data: IndexWorkerData): SecondThread | undefined {
   const counts = new SharedArrayBuffer(4 * Float64Array.BYTES_PER_ELEMENT);
-  const partData: PartData = { part: { root: data.root, counts, ...(data.budget ? { budget: data.budget } : {}), ...(data.confinement === undefined ? {} : { confinement: data.confinement }) } };
+  const partData: PartData = {
+    part: {
+      root: data.root,
+      counts,
+      ...(data.budget ? { budget: data.budget } : {}),
+      ...(data.confinement === undefined ? {} : { confinement: data.confinement }),
+      ...(data.secondPartFailsForTests === undefined ? {} : { failsForTests: data.secondPartFailsForTests }),
+    },
+  };
   let worker: Worker;
   try {
     worker = new Worker(new URL(import.meta.url), { workerData: partData });
