@@ -46,7 +46,8 @@ function idOf(value: unknown): string | number | null {
  *   with `-32600` (its `id` when it has one). Blank lines are ignored.
  * - When stdin ends or closes (how an MCP client begins a stdio shutdown), the requests already
  *   received are still answered: the transport closes (`onclose` runs, `closed` resolves) once each
- *   has its response written, as a shell pipeline into the server expects. The server's own requests
+ *   has its response written (or was cancelled by `notifications/cancelled`, which gets none), as a
+ *   shell pipeline into the server expects. The server's own requests
  *   to the client that are still unanswered then, or sent after, can never be answered: each gets a
  *   JSON-RPC error `-32000` (the SDK's `ConnectionClosed`) at once, so nothing waits on them. The
  *   transport also closes when stdout fails (a closed pipe) or {@link close} is called; never because
@@ -165,6 +166,12 @@ export class LineStdioServerTransport implements Transport {
     if (kind === 'request') this.#inbound.add(keyOf((message as { id: string | number }).id));
     else if (kind === 'response' && 'id' in message && message.id !== undefined && message.id !== null) this.#outbound.delete(keyOf(message.id));
     this.onmessage?.(message);
+    // A cancelled request gets no response (MCP's cancellation: the receiver should not send one): it
+    // is not waited for. After `onmessage`, so the server has seen the cancellation first.
+    if (kind === 'notification' && (message as { method: string }).method === 'notifications/cancelled') {
+      const id = (message as { params?: { requestId?: unknown } }).params?.requestId;
+      if ((typeof id === 'string' || typeof id === 'number') && this.#inbound.delete(keyOf(id))) this.#closeWhenAnswered();
+    }
   }
 
   #answerError(id: string | number | null, code: number, message: string): void {

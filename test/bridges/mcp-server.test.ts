@@ -238,6 +238,26 @@ describe('toolhost mcp over stdio (the SDK Client spawning node bin/toolhost.mjs
     }
   });
 
+  it('exits with code 0 when stdin closes after the client cancelled the call still running (which gets no answer)', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'toolhost-mcp-cancel-'));
+    try {
+      const lines = [
+        { id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'pipe', version: '1' } } },
+        { method: 'notifications/initialized' },
+        { id: 2, method: 'tools/call', params: { name: 'run_command', arguments: { command: 'sleep 600' } } },
+        { method: 'notifications/cancelled', params: { requestId: 2, reason: 'the user pressed stop' } },
+        { id: 3, method: 'ping' },
+      ];
+      const run = await runNode([BIN, 'mcp', '--root', folder], { input: lines.map((line) => JSON.stringify({ jsonrpc: '2.0', ...line })).join('\n') + '\n' });
+      expect(run.stderr).not.toMatch(/unsettled top-level await/);
+      expect(run.code).toBe(0);
+      const answers = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as { id: number });
+      expect(answers.map((answer) => answer.id).sort()).toEqual([1, 3]);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
   it('exits with code 0 on SIGTERM', async () => {
     const child = spawn(process.execPath, [BIN, 'mcp', '--root', dir], { stdio: ['pipe', 'pipe', 'pipe'] });
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));

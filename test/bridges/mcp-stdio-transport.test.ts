@@ -46,6 +46,21 @@ describe('LineStdioServerTransport when stdin ends', () => {
     ]);
   });
 
+  it('does not wait for a request the client cancelled (it gets no response)', async () => {
+    const t = await open();
+    t.stdin.end(
+      '{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{}}\n{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{}}\n' +
+        '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":9,"reason":"user"}}\n',
+    );
+    await turns();
+    expect(t.delivered).toHaveLength(3);
+    // 10 is still waited for; 9 is not.
+    expect(t.isClosed()).toBe(false);
+    await t.transport.send({ jsonrpc: '2.0', id: 10, result: {} });
+    await turns();
+    expect(t.isClosed()).toBe(true);
+  });
+
   it('closes at the end of input when no request is waiting for its answer', async () => {
     const t = await open();
     t.stdin.end('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
