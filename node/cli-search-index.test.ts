@@ -58,6 +58,21 @@ describe('toolhost call --search-index', () => {
     expect(run.stderr).toMatch(/^toolhost: search index in use, but it could not be saved \(ENOTDIR: [^\n]*cache-is-a-file[^\n]*\): the next start builds it again; make its folder writable\n$/);
   }, 60_000);
 
+  it('ends when the index cannot be saved under /proc (where Node\'s own recursive mkdir never returns), saying so on stderr', () => {
+    if (process.platform !== 'linux') return;
+    const args = { pattern: 'quokka', output_mode: 'count' };
+    // A deadline on behaviour: the process must end, however long a busy machine makes it take.
+    const run = spawnSync(process.execPath, [BIN, 'call', 'grep_search', JSON.stringify(args), '--root', root, '--search-index'], {
+      encoding: 'utf8',
+      env: { ...process.env, XDG_CACHE_HOME: '/proc/sys' },
+      timeout: 50_000,
+    });
+    expect(run.signal).toBeNull();
+    expect(run.status).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual(call(args, []));
+    expect(run.stderr).toMatch(/^toolhost: search index in use, but it could not be saved \(E[A-Z]+: [^\n]*\/proc\/sys\/toolhost[^\n]*\): the next start builds it again; make its folder writable\n$/);
+  }, 60_000);
+
   it('keeps no index for `tools`, which runs no tool', () => {
     const other = join(base, 'tools-only');
     mkdirSync(other, { recursive: true });

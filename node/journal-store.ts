@@ -1,7 +1,8 @@
 // A change journal's store in a directory: it outlives the process, as the Node platform's files do.
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { makeDirectories } from './fs/make-dirs.js';
 import type { JournalStore, StoredTurn } from '../src/journal/store.js';
 
 /** Bytes of blobs a {@link FileJournalStore} keeps in memory as well. */
@@ -42,7 +43,8 @@ export class FileJournalStore implements JournalStore {
 
   /** Writes `path` whole through a temporary file; `sync` flushes the bytes to the disk before the rename. */
   async #write(path: string, data: Uint8Array | string, sync = false): Promise<void> {
-    await mkdir(dirname(path), { recursive: true });
+    // Not mkdir's own recursive form, which never returns under /proc.
+    makeDirectories(dirname(path));
     const temporary = `${path}.${randomUUID()}.tmp`;
     try {
       if (sync) {

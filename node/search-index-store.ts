@@ -3,7 +3,8 @@
 // its header, checksum, version and root say it is intact (anything else is rebuilt).
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { makeDirectories } from './fs/make-dirs.js';
 import { homedir, tmpdir } from 'node:os';
 import { crc32 as zlibCrc32 } from 'node:zlib';
 import { join } from 'node:path';
@@ -104,7 +105,8 @@ export function fileIndexStorage(root: string, cacheDir?: string): SearchIndexSt
 
 /** Writes `bytes` (whole, or pieces one after the other) to a temporary file beside `file`, then renames it over `file`. */
 async function replaceFile(file: string, bytes: Uint8Array | readonly Uint8Array[]): Promise<void> {
-  await mkdir(join(file, '..'), { recursive: true });
+  // Not mkdir's own recursive form, which never returns under /proc (XDG_CACHE_HOME=/proc/sys).
+  makeDirectories(join(file, '..'));
   const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
   try {
     await writeFile(temporary, bytes);
