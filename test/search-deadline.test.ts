@@ -131,7 +131,7 @@ describe('a search under a call deadline', () => {
       expect(value.note?.endsWith(cut), call.name).toBe(true);
       expect(value.note?.slice(0, (value.note?.length ?? 0) - cut.length), call.name).toMatch(
         call.name === 'find_file'
-          ? /^the search stopped at its time limit \(\d+ ms, 80 % of what was left of the call's deadline\) after \d+ directories; the results cover those only: narrow dir_path or the pattern$/
+          ? /^the search stopped at its time limit \(\d+ ms, 80 % of what was left of the call's deadline\) after (1 directory|\d+ directories); the results cover those only: narrow dir_path or the pattern$/
           : /^the search stopped at its time limit \(\d+ ms, 80 % of what was left of the call's deadline\) while listing files, (after \d+ of the \d+ files listed so far; the results cover those files only|before it had listed any; no file was searched): narrow dir_path or include, or use a simpler pattern\.$/,
       );
     }

@@ -147,9 +147,45 @@ describe('the search seam (Platform.search)', () => {
     // The runner reports what a tool throws that is no ToolError as execution_failed, with its message.
     const [answered] = await runner.processToolCalls([{ name: 'grep_search', args: { pattern: 'x' } }]);
     expect(answered).toMatchObject({ code: 'execution_failed', error: expect.stringMatching(/^the platform's search engine answered a 'lines' request with kind files/) });
-    const broken = { ...createMemoryPlatform(), search: {} as SearchEngine };
-    const [refused] = await new ToolRunner({ platform: broken, tools: BuiltinTools.all() }).processToolCalls([{ name: 'find_file', args: { pattern: '*' } }]);
-    expect(refused).toMatchObject({ code: 'execution_failed', error: expect.stringMatching(/^platform\.search must be a search engine/) });
+    // Not an engine at all: the runner refuses the platform when it is made, before any call.
+    for (const search of [{}, 42, null, async () => undefined]) {
+      expect(() => new ToolRunner({ platform: { ...createMemoryPlatform(), search: search as unknown as SearchEngine }, tools: BuiltinTools.all() })).toThrow(
+        new RegExp(`^ToolRunner: platform\\.search must be a search engine, an object with a search\\(request, ctx\\) method, not `),
+      );
+    }
+  });
+
+  it("refuses, as the host's mistake, an engine's answer of the right kind but the wrong shape, or with paths outside the workspace", async () => {
+    const good = { matches: [{ file_path: '/workspace/a.ts', line_number: 1, column: 1, line: 'x' }], total_matches: 1, truncated: false, files_searched: 1, binary_files_skipped: 0 };
+    const errorWith = async (result: unknown, args: Record<string, unknown> = { pattern: 'x' }): Promise<unknown> => {
+      const engine = { search: async () => ({ kind: 'lines', result }) } as unknown as SearchEngine;
+      const [answer] = await new ToolRunner({ platform: { ...createMemoryPlatform(), search: engine }, tools: BuiltinTools.all() }).processToolCalls([{ name: 'grep_search', args }]);
+      return answer;
+    };
+    const cases: Array<[unknown, RegExp, Record<string, unknown>?]> = [
+      [undefined, /with result undefined, not an object/],
+      [{}, /result\.total_matches undefined, not a whole number/],
+      [{ ...good, matches: 'x' }, /result\.matches that is not an array \(output_mode content\)/],
+      [{ ...good, total_matches: 'many' }, /result\.total_matches "many", not a whole number/],
+      [{ ...good, matches: [{ ...good.matches[0], file_path: 42 }] }, /result\.matches\[0\]\.file_path 42, not a path/],
+      [{ ...good, matches: [{ ...good.matches[0], file_path: '/etc/passwd' }] }, /result\.matches\[0\]\.file_path "\/etc\/passwd", not an absolute path inside the workspace \/workspace/],
+      [{ ...good, matches: [{ ...good.matches[0], file_path: '/workspace/../etc/passwd' }] }, /not an absolute path inside the workspace/],
+      [{ ...good, files: ['relative.txt'], total_files: 1 }, /result\.files\[0\] "relative\.txt", not an absolute path inside the workspace/, { pattern: 'x', output_mode: 'files_with_matches' }],
+      [{ ...good, counts: [{ file_path: '/workspace/a.ts', count: -1 }], total_files: 1 }, /result\.counts\[0\]\.count -1, not a whole number/, { pattern: 'x', output_mode: 'count' }],
+    ];
+    for (const [result, message, args] of cases) {
+      const answer = await errorWith(result, args);
+      expect(answer, JSON.stringify(result)).toMatchObject({ code: 'execution_failed', error: expect.stringMatching(/^the platform's search engine answered a 'lines' request with /) });
+      expect((answer as { error: string }).error, JSON.stringify(result)).toMatch(message);
+      expect((answer as { error: string }).error).toMatch(/; fix its search\(\) \(Platform\.search\)$/);
+    }
+    expect(await errorWith(good)).toMatchObject({ result: good });
+
+    const files = (paths: unknown) => ({ search: async () => ({ kind: 'files', paths, capped: false, stopped: false, directories: 1, skipped: { count: 0, kinds: {} }, ignoreDropped: [] }) }) as unknown as SearchEngine;
+    const find = async (engine: SearchEngine): Promise<unknown> => (await new ToolRunner({ platform: { ...createMemoryPlatform(), search: engine }, tools: BuiltinTools.all() }).processToolCalls([{ name: 'find_file', args: { pattern: '*' } }]))[0];
+    expect(await find(files(['/etc/passwd']))).toMatchObject({ code: 'execution_failed', error: expect.stringMatching(/^the platform's search engine answered a 'files' request with paths\[0\] "\/etc\/passwd", not an absolute path inside the workspace \/workspace;/) });
+    // Sorted, each once, as the tools list them.
+    expect(await find(files(['/workspace/b', '/workspace/a', '/workspace/a']))).toMatchObject({ result: { files: ['/workspace/a', '/workspace/b'], total: 2 } });
   });
 
   it('has no searchSource on Platform: the source is the engine\'s', () => {

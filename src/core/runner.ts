@@ -60,7 +60,11 @@ export interface RegisterOptions {
  * function) throws a TypeError naming the option, the value and what is accepted.
  */
 export interface ToolRunnerOptions extends HostHooks {
-  /** Filesystem, state and capabilities (default: the package's `ToolRunner` makes a fresh memory platform). */
+  /**
+   * Filesystem, state and capabilities (default: the package's `ToolRunner` makes a fresh memory
+   * platform). A `search` member that is not a search engine (an object with `search(request, ctx)`)
+   * is a TypeError.
+   */
   platform?: Platform;
   /**
    * Tools registered at construction, in order (either shape). A tool the runner cannot take (bad
@@ -188,6 +192,10 @@ export class ToolRunner implements ToolHost {
     const platform = options.platform ?? defaults.platform?.();
     if (platform === undefined) throw new TypeError('ToolRunner: platform is required here (no default platform); pass one such as createMemoryPlatform()');
     this.platform = platform;
+    const search = (platform as { search?: unknown }).search;
+    if (search !== undefined && typeof (search as { search?: unknown } | null)?.search !== 'function') {
+      throw new TypeError(`ToolRunner: platform.search must be a search engine, an object with a search(request, ctx) method, not ${describeValue(search)}; leave it out for toolhost's default engine`);
+    }
     if (options.cwd !== undefined && !isInside(joinPath(this.platform.root), joinPath(options.cwd))) {
       throw new TypeError(`ToolRunner: cwd must be a directory inside the platform root (${this.platform.root}), not ${describeValue(options.cwd)}`);
     }

@@ -28,8 +28,9 @@ export interface LineSearchRequest {
   /** Most matches (`content`) or files (other modes) returned, 1 to 2000. */
   readonly maxResults: number;
   /**
-   * Time budget in ms (absent: 10,000); with a call deadline at most 80 % of what is left of it. Past
-   * it the engine answers with what it found, `truncated` and a `note`.
+   * Time budget in ms as the model asked (absent: 10,000), not yet bounded by the call: the engine
+   * takes the smaller of it and 80 % of what is left of `ctx.deadline`. Past it the engine answers with
+   * what it found, `truncated` and a `note`.
    */
   readonly maxTimeMs?: number;
 }

@@ -8,6 +8,7 @@ import { compileGlob, loadGlobMatcher, type GlobMatcher } from './glob.js';
 import { runLineSearch, type GrepSearchResult } from './line-search.js';
 import { walkWorkspace } from './walk.js';
 import { attachSearchSource, compiledFor, withCompiled } from './engine-source.js';
+import { checkFilesResponse, checkLinesResult, isOwnEngine, markOwnEngine } from './engine-check.js';
 import type { SearchSource } from './source-port.js';
 
 /** Options of {@link createSearchEngine}. */
@@ -33,6 +34,7 @@ export function createSearchEngine(options: SearchEngineOptions = {}): SearchEng
     },
   };
   if (source) attachSearchSource(engine, source);
+  markOwnEngine(engine);
   return engine;
 }
 
@@ -49,19 +51,28 @@ export function searchEngineOf(platform: Pick<Platform, 'search'>): SearchEngine
 
 /**
  * Asks `ctx.platform`'s engine for a content search, with the `pattern` the tool compiled from it (the
- * default engine takes it as it is). The result as {@link runLineSearch} shapes it.
+ * default engine takes it as it is). The result as {@link runLineSearch} shapes it. An engine that is
+ * not toolhost's has its answer checked: a TypeError names a field of the wrong shape or a path
+ * outside the workspace.
  */
 export async function askLines(ctx: SearchContext, request: LineSearchRequest, pattern: SearchPattern): Promise<GrepSearchResult> {
-  const response = await searchEngineOf(ctx.platform).search(withCompiled(request, pattern), ctx);
+  const engine = searchEngineOf(ctx.platform);
+  const response = await engine.search(withCompiled(request, pattern), ctx);
   if (response?.kind !== 'lines') throw wrongKind(request, response);
-  return response.result;
+  // The host's own engine's answer is checked before the model sees it (a TypeError names what is wrong).
+  return isOwnEngine(engine) ? response.result : checkLinesResult(response.result, request, ctx.platform.root);
 }
 
-/** Asks `ctx.platform`'s engine for a file listing, with the glob the tool compiled from it. */
+/**
+ * Asks `ctx.platform`'s engine for a file listing, with the glob the tool compiled from it. An engine
+ * that is not toolhost's has its answer checked (a TypeError names what is wrong; a path outside
+ * `request.dir` is one) and its paths sorted, each once.
+ */
 export async function askFiles(ctx: SearchContext, request: FileSearchRequest, glob: GlobMatcher): Promise<FileSearchResponse> {
-  const response = await searchEngineOf(ctx.platform).search(withCompiled(request, glob), ctx);
+  const engine = searchEngineOf(ctx.platform);
+  const response = await engine.search(withCompiled(request, glob), ctx);
   if (response?.kind !== 'files') throw wrongKind(request, response);
-  return response;
+  return isOwnEngine(engine) ? response : checkFilesResponse(response, request.dir);
 }
 
 function wrongKind(request: SearchRequest, response: unknown): TypeError {

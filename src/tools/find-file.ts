@@ -135,7 +135,7 @@ export const findFileTool: ExecuteTool<FindFileArgs, FindFileResult> = defineToo
     if (walked.stopped) {
       result.note =
         `the search stopped at its time limit (${budget.ms} ms, ${DEADLINE_SHARE * 100} % of what was left of the call's deadline) ` +
-        `after ${walked.directories} directories; the results cover those only: narrow dir_path or the pattern`;
+        `after ${walked.directories} ${walked.directories === 1 ? 'directory' : 'directories'}; the results cover those only: narrow dir_path or the pattern`;
     }
     if (walked.capped) {
       result.note = joinNotes(
