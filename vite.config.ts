@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { playwright } from '@vitest/browser-playwright';
 import { configDefaults, defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { rendererRunQueueWait } from './test/support/starvation.js';
 
 /** Debian's Chromium; the browser project fails (never skips) when it is missing. */
 const CHROMIUM = '/usr/bin/chromium';
@@ -215,6 +216,8 @@ function chromiumProject(name: string, include: string[], exclude: string[], iso
         api: { host: '127.0.0.1', port: 63315, strictPort: false },
         screenshotFailures: false,
         fileParallelism: false,
+        // How long Chromium's renderer threads waited for a CPU (test/support/timer-watch.ts).
+        commands: { rendererRunQueueWait: () => rendererRunQueueWait() },
       },
     },
   };

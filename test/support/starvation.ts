@@ -156,3 +156,37 @@ export function waitedSinceOf(before: RunQueueWait, pids: readonly number[]): nu
   for (const [key, wait] of runQueueWaitOf(pids)) longest = Math.max(longest, wait - (before.get(key) ?? 0));
   return longest / 1e6;
 }
+
+/**
+ * The run-queue waits (ns) of every thread of the Chromium renderer processes this process started
+ * (descendants of it whose command line holds `--type=renderer`), keyed `pid/tid`: what a browser test
+ * asks through the `rendererRunQueueWait` command (vite.config.ts) to tell a thread held by its code
+ * from one the machine left waiting. Empty where Linux's /proc is not there.
+ */
+export function rendererRunQueueWait(): Record<string, number> {
+  if (!fs) return {};
+  const parents = new Map<number, number>();
+  const renderers: number[] = [];
+  let entries: string[];
+  try {
+    entries = fs.readdirSync('/proc');
+  } catch {
+    return {};
+  }
+  for (const name of entries) {
+    if (!/^\d+$/.test(name)) continue;
+    const pid = Number(name);
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      parents.set(pid, Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+      if (fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=renderer')) renderers.push(pid);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const mine = (pid: number): boolean => {
+    for (let at = parents.get(pid), hops = 0; at !== undefined && at > 1 && hops < 64; at = parents.get(at), hops += 1) if (at === process.pid) return true;
+    return false;
+  };
+  return Object.fromEntries(runQueueWaitOf(renderers.filter(mine)));
+}
