@@ -121,13 +121,13 @@ describe('toolhost --search-index-max-bytes / --search-index-max-build-bytes', (
   });
 
   it.each([
-    [['--search-index', '--search-index-max-bytes', 'abc'], /^toolhost: --search-index-max-bytes takes a size above 0: a whole number of bytes, or one with a K, M or G suffix \(powers of 1024\) such as 512M or 1G, got "abc"\n$/],
-    [['--search-index', '--search-index-max-bytes', '0'], /--search-index-max-bytes takes a size above 0: .*, got "0"/],
-    [['--search-index', '--search-index-max-bytes', '1.5G'], /--search-index-max-bytes takes a size above 0: .*, got "1\.5G"/],
-    [['--search-index', '--search-index-max-bytes', '12T'], /--search-index-max-bytes takes a size above 0: .*, got "12T"/],
-    [['--search-index', '--search-index-max-bytes=-5'], /--search-index-max-bytes takes a size above 0: .*, got "-5"/],
-    [['--search-index', '--search-index-max-bytes', '99999999999G'], /--search-index-max-bytes takes a size at most 9007199254740991 bytes \(8 PiB\): .*, got "99999999999G"/],
-    [['--search-index', '--search-index-max-build-bytes', '1 G'], /--search-index-max-build-bytes takes a size above 0: .*, got "1 G"/],
+    [['--search-index', '--search-index-max-bytes', 'abc'], /^toolhost: --search-index-max-bytes takes a size written as a whole number of bytes, or one with a K, M or G suffix \(powers of 1024\) such as 512M or 1G, got "abc"\n$/],
+    [['--search-index', '--search-index-max-bytes', '0'], /--search-index-max-bytes takes a size above 0 as a whole number .*, got "0"/],
+    [['--search-index', '--search-index-max-bytes', '1.5G'], /--search-index-max-bytes takes a size written as a whole number .*, got "1\.5G"/],
+    [['--search-index', '--search-index-max-bytes', '12T'], /--search-index-max-bytes takes a size written as a whole number .*, got "12T"/],
+    [['--search-index', '--search-index-max-bytes=-5'], /--search-index-max-bytes takes a size above 0 as a whole number .*, got "-5"/],
+    [['--search-index', '--search-index-max-bytes', '99999999999G'], /--search-index-max-bytes takes a size of at most 9007199254740991 bytes \(8 PiB\) as a whole number .*, got "99999999999G"/],
+    [['--search-index', '--search-index-max-build-bytes', '1 G'], /--search-index-max-build-bytes takes a size written as a whole number .*, got "1 G"/],
     [['--search-index-max-bytes', '1G'], /^toolhost: --search-index-max-bytes sets a budget of the search index: give --search-index too\n$/],
     [['--search-index-max-build-bytes', '1G'], /^toolhost: --search-index-max-build-bytes sets a budget of the search index: give --search-index too\n$/],
   ])('%j is a usage error (exit 2) naming the flag, what was given and what it takes', async (flags, message) => {

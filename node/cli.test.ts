@@ -449,7 +449,7 @@ describe.concurrent('toolhost CLI (node bin/toolhost.mjs)', { timeout: 120_000 }
       [['run', '--max-line-bytes', '0'], /--max-line-bytes must be a positive whole number of bytes, e\.g\. 16777216, got "0"/],
       [['tools', '--max-line-bytes', '10'], /--max-line-bytes is an option of toolhost run and toolhost mcp only/],
       [['tools', '--tools', './missing.mjs'], /--tools .\/missing.mjs: cannot load .*missing.mjs/],
-      [['call', 'list_dir', '{"dir_path":"."}', '--root', 'does-not-exist'], /--root: workspace root ".*does-not-exist" does not exist/],
+      [['call', 'list_dir', '{"dir_path":"."}', '--root', 'does-not-exist'], /^toolhost: --root: workspace root ".*does-not-exist" does not exist \(ENOENT\); create it first, or give an existing folder\n$/],
     ])('exits 2 for %j with a message on stderr saying what to do', async (args, message) => {
       const work = fresh();
       const out = await cli(args, { cwd: work, input: '' });

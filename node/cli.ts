@@ -312,8 +312,9 @@ function parseSize(flag: string, text: string): number {
   const match = /^(\d+)(?:([kmg])(?:ib)?)?$/i.exec(text);
   const bytes = match ? Number(match[1]) * (SIZE_UNITS[(match[2] ?? '').toLowerCase()] as number) : NaN;
   if (!Number.isSafeInteger(bytes) || bytes <= 0) {
-    const what = match && bytes > 0 ? `at most ${Number.MAX_SAFE_INTEGER} bytes (8 PiB)` : 'above 0';
-    throw new UsageError(`${flag} takes a size ${what}: a whole number of bytes, or one with a K, M or G suffix (powers of 1024) such as 512M or 1G, got "${text.slice(0, 200)}"`);
+    // Why: too large, zero, or not written as a size at all (1.5M, 5MB, 1T, 0x10).
+    const what = match && bytes > 0 ? `a size of at most ${Number.MAX_SAFE_INTEGER} bytes (8 PiB)` : match || /^-\d+$/.test(text) ? 'a size above 0' : 'a size written';
+    throw new UsageError(`${flag} takes ${what} as a whole number of bytes, or one with a K, M or G suffix (powers of 1024) such as 512M or 1G, got "${text.slice(0, 200)}"`);
   }
   return bytes;
 }
@@ -797,7 +798,8 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
     platform = command === 'call' ? withSearchSourceDefaults({ cacheBytes: 0, helper: false, ...(indexHere ? {} : { keepListings: false }) }, open) : open();
   } catch (error) {
     await shared?.close();
-    return usage(`--root: ${(error as Error).message}`);
+    // The platform's advice names its option (inMemory), which the command line has no flag for.
+    return usage(`--root: ${(error as Error).message.replace(/; create it first, or give inMemory: true for a workspace in memory$/, '; create it first, or give an existing folder')}`);
   }
 
   const interrupt = new AbortController();
