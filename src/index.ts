@@ -11,7 +11,7 @@ export type { Cassette } from './core/journal-port.js';
 export { ToolError, isToolError, isToolErrorCode, TOOL_ERROR_CODES, type ToolErrorCode } from './core/errors.js';
 export type { PermissionPolicy, PermissionRequest, PermissionAnswer, Denial } from './core/permissions.js';
 export { registerPrecompiledValidators } from './core/validation.js';
-export type { JsonValue, JsonSchema, Platform, FsPromises, StateStore } from './core/types.js';
+export type { JsonValue, JsonSchema, Platform, FsPromises, StateStore, SearchEngine, SearchContext, SearchRequest, SearchResponse } from './core/types.js';
 export { createMemoryPlatform, MemoryStateStore, type MemoryPlatformOptions } from './platform/memory.js';
 export { BuiltinTools } from './tools/index.js';
 export type { ToolResults } from './tools/results.js';

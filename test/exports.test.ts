@@ -5,9 +5,13 @@ import { exportedNames } from './support/surface.js';
 
 const ROOT = join(import.meta.dirname, '..');
 
-/** Most names (runtime values and types together) all entries may export, and the core entry alone. */
-const MAX_NAMES = 120;
-const MAX_ROOT_NAMES = 40;
+/**
+ * Most names (runtime values and types together) all entries may export, and the core entry alone
+ * (raised from 120 and 40 for the four types of `Platform.search`, the search seam a platform of the
+ * host's own may supply).
+ */
+const MAX_NAMES = 124;
+const MAX_ROOT_NAMES = 44;
 
 /**
  * Every name each entry exports (runtime values and types), sorted, values and types apart. A change
@@ -47,6 +51,10 @@ const PINNED: Record<string, { source: string; values: string[]; types: string[]
       'PermissionRequest',
       'Platform',
       'RegisterOptions',
+      'SearchContext',
+      'SearchEngine',
+      'SearchRequest',
+      'SearchResponse',
       'StateStore',
       'Tool',
       'ToolCall',
@@ -143,7 +151,7 @@ describe('package entry points', () => {
   it(`exports at most ${MAX_NAMES} names over all entries and ${MAX_ROOT_NAMES} from the core entry`, () => {
     const counts = Object.fromEntries(Object.entries(compiled).map(([source, { names }]) => [source, names.length]));
     const total = Object.values(counts).reduce((sum, count) => sum + count, 0);
-    expect({ total, root: counts['src/index'] }).toEqual({ total: 120, root: 39 });
+    expect({ total, root: counts['src/index'] }).toEqual({ total: 124, root: 43 });
     expect(total).toBeLessThanOrEqual(MAX_NAMES);
     expect(counts['src/index']).toBeLessThanOrEqual(MAX_ROOT_NAMES);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BuiltinTools, createMemoryPlatform, ToolRunner, toolProfiles } from '../src/index.js';
-import type { Platform, SearchEngine, SearchRequest, SearchResponse } from '../src/core/types.js';
+import type { Platform, SearchEngine, SearchRequest, SearchResponse } from '../src/index.js';
 import { createSearchEngine } from '../src/search/engine.js';
 import { searchSourceOf } from '../src/search/engine-source.js';
 
