@@ -37,3 +37,8 @@ try {
   process.exit(2);
 }
 process.exitCode = await cli.main(process.argv.slice(2));
+// Everything the command started has ended by now (its platform disposed, its index saved, its answers
+// written). What may still hold the event loop is a tool of the host's (--tools) that ignored its call's
+// abort, with a timer of its own: the process exits with the command's code a second later rather than
+// wait for it (an unref'd timer: a loop that is already empty exits at once).
+setTimeout(() => process.exit(), 1000).unref();

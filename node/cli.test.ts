@@ -330,6 +330,28 @@ describe.concurrent('toolhost CLI (node bin/toolhost.mjs)', { timeout: 120_000 }
       expect(out).toEqual({ code: 0, signal: null, stdout: `${JSON.stringify({ name: 'greet', result: { hello: 'Ada' } }, null, 2)}\n`, stderr: '' });
     });
 
+    it('exits once its call has timed out, though the tool ignores the abort and its timer still runs (call, and mcp with stdin closed)', async () => {
+      const work = fresh();
+      const STUCK =
+        "import { defineTool } from 'toolhost';\n" +
+        "export const stuck = defineTool({ name: 'stuck', description: 'Never ends soon.', inputSchema: { type: 'object', properties: {} }, execute: () => new Promise((resolve) => setTimeout(() => resolve({ done: true }), 600_000)) });\n";
+      app(work, { 'stuck.mjs': STUCK });
+      // A deadline on behaviour: the tool's timer would hold the process ten minutes.
+      const out = await cli(['call', 'stuck', '{}', '--tools', './stuck.mjs', '--timeout', '300'], { cwd: work });
+      expect(out.code).toBe(1);
+      expect(JSON.parse(out.stdout)).toMatchObject({ name: 'stuck', code: 'timeout' });
+      const lines = [
+        { id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'pipe', version: '1' } } },
+        { method: 'notifications/initialized' },
+        { id: 2, method: 'tools/call', params: { name: 'stuck', arguments: {} } },
+      ];
+      const served = await cli(['mcp', '--root', '.', '--tools', './stuck.mjs', '--timeout', '300'], { cwd: work, input: lines.map((line) => JSON.stringify({ jsonrpc: '2.0', ...line })).join('\n') + '\n' });
+      expect(served.code).toBe(0);
+      const answers = served.stdout.trim().split('\n').map((line) => JSON.parse(line) as { id: number; result?: { isError?: boolean } });
+      expect(answers.map((answer) => answer.id)).toEqual([1, 2]);
+      expect(answers[1]?.result?.isError).toBe(true);
+    }, 60_000);
+
     it('loads every form new ToolRunner takes: execute with a JSON Schema, execute with a zod schema, classic parameters + call', async () => {
       const work = fresh();
       app(work, { 'my-tools.js': ALL_FORMS });
@@ -449,6 +471,9 @@ describe.concurrent('toolhost CLI (node bin/toolhost.mjs)', { timeout: 120_000 }
       [['run', '--max-line-bytes', '0'], /--max-line-bytes must be a positive whole number of bytes, e\.g\. 16777216, got "0"/],
       [['tools', '--max-line-bytes', '10'], /--max-line-bytes is an option of toolhost run and toolhost mcp only/],
       [['tools', '--tools', './missing.mjs'], /--tools .\/missing.mjs: cannot load .*missing.mjs/],
+      [['call', 'list_dir', '{"dir_path":"."}', '--root', ''], /^toolhost: --root is empty; give it a value \(see toolhost --help\)\n$/],
+      [['call', 'list_dir', '{"dir_path":"."}', '--state-dir', ''], /^toolhost: --state-dir is empty; give it a value/],
+      [['call', 'list_dir', '{"dir_path":"."}', '--state-dir', '/dev/null/state'], /^toolhost: --state-dir: the state directory \/dev\/null\/state cannot be written \(ENOTDIR\); give --state-dir a writable directory \(or a path where one can be created\)\n$/],
       [['call', 'list_dir', '{"dir_path":"."}', '--root', 'does-not-exist'], /^toolhost: --root: workspace root ".*does-not-exist" does not exist \(ENOENT\); create it first, or give an existing folder\n$/],
     ])('exits 2 for %j with a message on stderr saying what to do', async (args, message) => {
       const work = fresh();

@@ -228,6 +228,10 @@ function parse(argv: readonly string[]): Parsed {
   } catch (error) {
     throw new UsageError(`${parseArgsMessage(error as Error)}; see toolhost --help`);
   }
+  // An empty value (`--root "$UNSET"`) is a mistake, not the current directory.
+  for (const [name, value] of Object.entries(values)) {
+    if (value === '' || (Array.isArray(value) && value.includes(''))) throw new UsageError(`--${name} is empty; give it a value (see toolhost --help)`);
+  }
   let timeoutMs: number | undefined;
   if (values.timeout !== undefined) {
     const text = String(values.timeout);
@@ -798,8 +802,10 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
     platform = command === 'call' ? withSearchSourceDefaults({ cacheBytes: 0, helper: false, ...(indexHere ? {} : { keepListings: false }) }, open) : open();
   } catch (error) {
     await shared?.close();
-    // The platform's advice names its option (inMemory), which the command line has no flag for.
-    return usage(`--root: ${(error as Error).message.replace(/; create it first, or give inMemory: true for a workspace in memory$/, '; create it first, or give an existing folder')}`);
+    // The platform's advice names its options (inMemory, stateDir): said here in the command line's terms.
+    const message = (error as Error).message;
+    if (message.startsWith('the state directory ')) return usage(`--state-dir: ${message.replace(/; give createNodePlatform a stateDir that is /, '; give --state-dir ')}`);
+    return usage(`--root: ${message.replace(/; create it first, or give inMemory: true for a workspace in memory$/, '; create it first, or give an existing folder')}`);
   }
 
   const interrupt = new AbortController();

@@ -148,7 +148,7 @@ describe('the search seam (Platform.search)', () => {
     const [answered] = await runner.processToolCalls([{ name: 'grep_search', args: { pattern: 'x' } }]);
     expect(answered).toMatchObject({ code: 'execution_failed', error: expect.stringMatching(/^the platform's search engine answered a 'lines' request with kind files/) });
     // Not an engine at all: the runner refuses the platform when it is made, before any call.
-    for (const search of [{}, 42, null, async () => undefined]) {
+    for (const search of [{}, 42, null, 'abc', async () => undefined]) {
       expect(() => new ToolRunner({ platform: { ...createMemoryPlatform(), search: search as unknown as SearchEngine }, tools: BuiltinTools.all() })).toThrow(
         new RegExp(`^ToolRunner: platform\\.search must be a search engine, an object with a search\\(request, ctx\\) method, not `),
       );
@@ -165,25 +165,41 @@ describe('the search seam (Platform.search)', () => {
     const cases: Array<[unknown, RegExp, Record<string, unknown>?]> = [
       [undefined, /with result undefined, not an object/],
       [{}, /result\.total_matches undefined, not a whole number/],
-      [{ ...good, matches: 'x' }, /result\.matches that is not an array \(output_mode content\)/],
+      [{ ...good, matches: 'x' }, /result\.matches "x", not an array \(output_mode content\)/],
       [{ ...good, total_matches: 'many' }, /result\.total_matches "many", not a whole number/],
       [{ ...good, matches: [{ ...good.matches[0], file_path: 42 }] }, /result\.matches\[0\]\.file_path 42, not a path/],
-      [{ ...good, matches: [{ ...good.matches[0], file_path: '/etc/passwd' }] }, /result\.matches\[0\]\.file_path "\/etc\/passwd", not an absolute path inside the workspace \/workspace/],
-      [{ ...good, matches: [{ ...good.matches[0], file_path: '/workspace/../etc/passwd' }] }, /not an absolute path inside the workspace/],
-      [{ ...good, files: ['relative.txt'], total_files: 1 }, /result\.files\[0\] "relative\.txt", not an absolute path inside the workspace/, { pattern: 'x', output_mode: 'files_with_matches' }],
+      [{ ...good, matches: [{ ...good.matches[0], file_path: '/etc/passwd' }] }, /result\.matches\[0\]\.file_path "\/etc\/passwd", not an absolute path of an entry inside the workspace \/workspace/],
+      [{ ...good, matches: [{ ...good.matches[0], file_path: '/workspace/../etc/passwd' }] }, /not an absolute path of an entry inside the workspace/],
+      ...['/workspace', '/workspace/', '/workspace//a.ts', '/workspace/a.ts/', '/workspace/a\0b'].map((path): [unknown, RegExp] => [{ ...good, matches: [{ ...good.matches[0], file_path: path }] }, /result\.matches\[0\]\.file_path .*, not an absolute path of an entry inside the workspace \/workspace/]),
+      [{ ...good, total_matches: Number.NaN }, /result\.total_matches NaN, not a whole number/],
+      [{ ...good, total_matches: 1n }, /result\.total_matches 1n, not a whole number/],
+      [{ ...good, matches: [{ ...good.matches[0], line_number: 1e300 }] }, /result\.matches\[0\]\.line_number 1e\+300, not a whole number of 1 or more/],
+      [{ ...good, note: 'x'.repeat(5000) }, /result\.note .*, not a string of at most 2000 characters/],
+      [{ ...good, files: ['/workspace/b.ts', '/workspace/a.ts'], total_files: 2 }, /result\.files not sorted by path, each once/, { pattern: 'x', output_mode: 'files_with_matches' }],
+      [{ ...good, files: ['/workspace/a.ts'], total_files: 0 }, /result\.total_files 0, not a whole number of 1 or more/, { pattern: 'x', output_mode: 'files_with_matches' }],
+      [{ ...good, files: ['relative.txt'], total_files: 1 }, /result\.files\[0\] "relative\.txt", not an absolute path of an entry inside the workspace/, { pattern: 'x', output_mode: 'files_with_matches' }],
       [{ ...good, counts: [{ file_path: '/workspace/a.ts', count: -1 }], total_files: 1 }, /result\.counts\[0\]\.count -1, not a whole number/, { pattern: 'x', output_mode: 'count' }],
     ];
     for (const [result, message, args] of cases) {
       const answer = await errorWith(result, args);
-      expect(answer, JSON.stringify(result)).toMatchObject({ code: 'execution_failed', error: expect.stringMatching(/^the platform's search engine answered a 'lines' request with /) });
-      expect((answer as { error: string }).error, JSON.stringify(result)).toMatch(message);
+      expect(answer, message.source).toMatchObject({ code: 'execution_failed', error: expect.stringMatching(/^the platform's search engine answered a 'lines' request with /) });
+      expect((answer as { error: string }).error, message.source).toMatch(message);
       expect((answer as { error: string }).error).toMatch(/; fix its search\(\) \(Platform\.search\)$/);
     }
     expect(await errorWith(good)).toMatchObject({ result: good });
+    // What the engine added reaches no one: only the fields of the answer are copied.
+    expect(await errorWith({ ...good, extra: 'secret', matches: [{ ...good.matches[0], extra: Number.NaN }] })).toEqual({ name: 'grep_search', result: good });
 
     const files = (paths: unknown) => ({ search: async () => ({ kind: 'files', paths, capped: false, stopped: false, directories: 1, skipped: { count: 0, kinds: {} }, ignoreDropped: [] }) }) as unknown as SearchEngine;
     const find = async (engine: SearchEngine): Promise<unknown> => (await new ToolRunner({ platform: { ...createMemoryPlatform(), search: engine }, tools: BuiltinTools.all() }).processToolCalls([{ name: 'find_file', args: { pattern: '*' } }]))[0];
-    expect(await find(files(['/etc/passwd']))).toMatchObject({ code: 'execution_failed', error: expect.stringMatching(/^the platform's search engine answered a 'files' request with paths\[0\] "\/etc\/passwd", not an absolute path inside the workspace \/workspace;/) });
+    expect(await find(files(['/etc/passwd']))).toMatchObject({ code: 'execution_failed', error: expect.stringMatching(/^the platform's search engine answered a 'files' request with paths\[0\] "\/etc\/passwd", not an absolute path of an entry inside the folder searched \/workspace;/) });
+    const findWith = (extra: Record<string, unknown>) => find({ search: async () => ({ kind: 'files', paths: ['/workspace/a'], capped: false, stopped: false, directories: 1, skipped: { count: 0, kinds: {} }, ignoreDropped: [], ...extra }) } as unknown as SearchEngine);
+    expect(await findWith({ skipped: { count: 1, kinds: {}, first: 42 } })).toMatchObject({ error: expect.stringMatching(/with skipped\.first 42, not a path/) });
+    expect(await findWith({ skipped: { count: 1, kinds: { too_long: Number.NaN } } })).toMatchObject({ error: expect.stringMatching(/with skipped\.kinds\.too_long NaN/) });
+    expect(await findWith({ ignoreDropped: [null] })).toMatchObject({ error: expect.stringMatching(/with ignoreDropped\[0\] null, not an object/) });
+    expect(await findWith({ ignoreDropped: [{ file: '/etc/passwd', pastCap: 1, globstars: 0, tooLong: 0 }] })).toMatchObject({ error: expect.stringMatching(/ignoreDropped\[0\]\.file "\/etc\/passwd"/) });
+    expect(await findWith({ stopped: true })).toMatchObject({ error: expect.stringMatching(/with stopped true, but the request had no deadline/) });
+    expect(await findWith({ directories: 1n })).toMatchObject({ error: expect.stringMatching(/with directories 1n, not a whole number/) });
     // Sorted, each once, as the tools list them.
     expect(await find(files(['/workspace/b', '/workspace/a', '/workspace/a']))).toMatchObject({ result: { files: ['/workspace/a', '/workspace/b'], total: 2 } });
   });

@@ -193,7 +193,7 @@ export class ToolRunner implements ToolHost {
     if (platform === undefined) throw new TypeError('ToolRunner: platform is required here (no default platform); pass one such as createMemoryPlatform()');
     this.platform = platform;
     const search = (platform as { search?: unknown }).search;
-    if (search !== undefined && typeof (search as { search?: unknown } | null)?.search !== 'function') {
+    if (search !== undefined && (typeof search !== 'object' || search === null || typeof (search as { search?: unknown }).search !== 'function')) {
       throw new TypeError(`ToolRunner: platform.search must be a search engine, an object with a search(request, ctx) method, not ${describeValue(search)}; leave it out for toolhost's default engine`);
     }
     if (options.cwd !== undefined && !isInside(joinPath(this.platform.root), joinPath(options.cwd))) {

@@ -45,7 +45,7 @@ const fsEngine = createSearchEngine();
 export function searchEngineOf(platform: Pick<Platform, 'search'>): SearchEngine {
   const engine = platform.search;
   if (engine === undefined) return fsEngine;
-  if (typeof engine?.search !== 'function') throw new TypeError('platform.search must be a search engine: an object with a search(request, ctx) method');
+  if (typeof engine !== 'object' || engine === null || typeof engine.search !== 'function') throw new TypeError('platform.search must be a search engine: an object with a search(request, ctx) method');
   return engine;
 }
 
@@ -72,7 +72,7 @@ export async function askFiles(ctx: SearchContext, request: FileSearchRequest, g
   const engine = searchEngineOf(ctx.platform);
   const response = await engine.search(withCompiled(request, glob), ctx);
   if (response?.kind !== 'files') throw wrongKind(request, response);
-  return isOwnEngine(engine) ? response : checkFilesResponse(response, request.dir);
+  return isOwnEngine(engine) ? response : checkFilesResponse(response, request, ctx.platform.root);
 }
 
 function wrongKind(request: SearchRequest, response: unknown): TypeError {
