@@ -40,7 +40,10 @@ beforeAll(() => {
   project = mkdtempSync(join(tmpdir(), 'toolhost-peer-missing-'));
   // A copy, not the shared build's links: through a link Node would find the packages beside dist/
   // (cpSync's dereference applies to its source alone, so each linked folder is copied from its target).
-  for (const entry of readdirSync(built)) cpSync(realpathSync(join(built, entry)), join(project, entry), { recursive: true });
+  // Leaving out a bundle build's working folder (dist/node/.cli-bundle-*), which cli-bundle.test.ts may
+  // make and remove while this copies.
+  const settled = (source: string): boolean => !/(^|\/)\.cli-bundle-[^/]*$/.test(source);
+  for (const entry of readdirSync(built)) cpSync(realpathSync(join(built, entry)), join(project, entry), { recursive: true, filter: settled });
   const modules = join(project, 'node_modules');
   mkdirSync(modules);
   for (const entry of readdirSync(join(REPO, 'node_modules'))) {
