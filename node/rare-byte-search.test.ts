@@ -1,22 +1,10 @@
 import { Buffer } from 'node:buffer';
 import { describe, expect, it } from 'vitest';
 import { rareByteFirst } from './rare-byte-search.js';
+import { seededRandom as random } from '../test/support/random.js';
 
 const bufferIndexOf = Buffer.prototype.indexOf as (this: Uint8Array, needle: Uint8Array, from: number) => number;
 const native = (haystack: Uint8Array, needle: Uint8Array, from: number): number => bufferIndexOf.call(haystack, needle, from);
-
-/** A small deterministic generator (xorshift), so a failure repeats. */
-function random(seed: number): () => number {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x / 2 ** 32;
-  };
-}
 
 const bytes = (text: string): Uint8Array => new Uint8Array(Buffer.from(text, 'latin1'));
 

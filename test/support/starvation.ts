@@ -91,16 +91,19 @@ export async function outsideStarvation<T>(marginMs: number, call: () => Promise
   }
 }
 
-/** The processes whose command line holds `marker` (a browser's profile folder, say), and all their descendants (Linux's /proc; none elsewhere). */
-export function processTree(marker: string): number[] {
-  if (!fs) return [];
+/**
+ * Every process now (Linux's /proc; undefined elsewhere): each one's parent, and those whose command
+ * line holds `marker`.
+ */
+function scanProcesses(marker: string): { parents: Map<number, number>; marked: number[] } | undefined {
+  if (!fs) return undefined;
   const parents = new Map<number, number>();
-  const roots: number[] = [];
+  const marked: number[] = [];
   let entries: string[];
   try {
     entries = fs.readdirSync('/proc');
   } catch {
-    return [];
+    return undefined;
   }
   for (const name of entries) {
     if (!/^\d+$/.test(name)) continue;
@@ -109,15 +112,22 @@ export function processTree(marker: string): number[] {
       const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
       // The command name is in parentheses and may hold spaces: the parent's pid is the second field after it.
       parents.set(pid, Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-      if (fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker)) roots.push(pid);
+      if (fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker)) marked.push(pid);
     } catch {
       // gone meanwhile
     }
   }
-  const tree = new Set(roots);
+  return { parents, marked };
+}
+
+/** The processes whose command line holds `marker` (a browser's profile folder, say), and all their descendants (Linux's /proc; none elsewhere). */
+export function processTree(marker: string): number[] {
+  const scan = scanProcesses(marker);
+  if (!scan) return [];
+  const tree = new Set(scan.marked);
   for (let grew = true; grew; ) {
     grew = false;
-    for (const [pid, parent] of parents) {
+    for (const [pid, parent] of scan.parents) {
       if (!tree.has(pid) && tree.has(parent)) {
         tree.add(pid);
         grew = true;
@@ -164,29 +174,11 @@ export function waitedSinceOf(before: RunQueueWait, pids: readonly number[]): nu
  * from one the machine left waiting. Empty where Linux's /proc is not there.
  */
 export function rendererRunQueueWait(): Record<string, number> {
-  if (!fs) return {};
-  const parents = new Map<number, number>();
-  const renderers: number[] = [];
-  let entries: string[];
-  try {
-    entries = fs.readdirSync('/proc');
-  } catch {
-    return {};
-  }
-  for (const name of entries) {
-    if (!/^\d+$/.test(name)) continue;
-    const pid = Number(name);
-    try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-      parents.set(pid, Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-      if (fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=renderer')) renderers.push(pid);
-    } catch {
-      // gone meanwhile
-    }
-  }
+  const scan = scanProcesses('--type=renderer');
+  if (!scan) return {};
   const mine = (pid: number): boolean => {
-    for (let at = parents.get(pid), hops = 0; at !== undefined && at > 1 && hops < 64; at = parents.get(at), hops += 1) if (at === process.pid) return true;
+    for (let at = scan.parents.get(pid), hops = 0; at !== undefined && at > 1 && hops < 64; at = scan.parents.get(at), hops += 1) if (at === process.pid) return true;
     return false;
   };
-  return Object.fromEntries(runQueueWaitOf(renderers.filter(mine)));
+  return Object.fromEntries(runQueueWaitOf(scan.marked.filter(mine)));
 }

@@ -1,18 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fileTrigrams, forEachId, keyTally, mergePostings, PostingBuilder, putVarint, trigramBitmap, type FrozenPostings } from './postings.js';
-
-/** A small deterministic generator (xorshift32), so every run sees the same data. */
-function random(seed: number): () => number {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x / 2 ** 32;
-  };
-}
+import { seededRandom as random } from '../../../test/support/random.js';
 
 /** The trigrams of `bytes` the plain way: every window of three bytes with no line break, letters folded, first-met order. */
 function referenceTrigrams(bytes: Uint8Array): number[] {
