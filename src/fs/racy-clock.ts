@@ -51,6 +51,14 @@ export function timesSettled(times: { mtimeMs: number; ctimeMs?: number | undefi
   return settledBefore(times.mtimeMs, readAt) && (times.ctimeMs === undefined || settledBefore(times.ctimeMs, readAt));
 }
 
+/**
+ * Whether two identities of one file a cache compares are the same: size, modification and
+ * status-change times, and inode (a platform without inodes reports the same placeholder each time).
+ */
+export function sameIdentity(a: { size: number; mtimeMs: number; ctimeMs: number; ino: number }, b: { size: number; mtimeMs: number; ctimeMs: number; ino: number }): boolean {
+  return a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs && a.ino === b.ino;
+}
+
 /** How far behind the real clock a file time may be (the kernel stamps files with its clock of the last tick: 1–10 ms). */
 const FILE_CLOCK_LAG_MS = 10;
 

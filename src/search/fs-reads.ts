@@ -8,7 +8,7 @@
  */
 import type { FsDirent, Platform } from '../core/types.js';
 import { throwIfAborted, YIELD_INTERVAL_MS, yieldToEventLoop } from '../fs/abort.js';
-import { racyNow, timesSettled } from '../fs/racy-clock.js';
+import { racyNow, sameIdentity, timesSettled } from '../fs/racy-clock.js';
 import { sourceByteHelpers } from './memory-source.js';
 import { cacheOf, type SourceCache } from './source-cache.js';
 import type { SearchFileStat, SearchSource } from './source-port.js';
@@ -154,7 +154,7 @@ export class FsReads implements SearchSource {
       fetched.stats.set(file.path, stat);
       kept[index] = file;
       if (stat.size > limit) return;
-      if (held && sameStat(known.stat, stat) && timesSettled(stat, known.readAt)) return;
+      if (held && sameIdentity(known.stat, stat) && timesSettled(stat, known.readAt)) return;
       const readAt = racyNow();
       try {
         fetched.bytes.set(file.path, await fs.readFile(file.path));
@@ -189,9 +189,6 @@ function ctimeOf(stats: object): number {
   return typeof ctime === 'number' && Number.isFinite(ctime) ? ctime : -1;
 }
 
-function sameStat(a: SearchFileStat, b: SearchFileStat): boolean {
-  return a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
-}
 
 // Per platform (as the decoded texts were), so two workspaces never share entries, and dropped with it.
 const reads = new WeakMap<Platform, FsReads>();

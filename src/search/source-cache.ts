@@ -1,5 +1,5 @@
 import type { SearchFileStat, SearchHelperAnswer, SearchSource } from './source-port.js';
-import { racyNow, timesSettled } from '../fs/racy-clock.js';
+import { racyNow, sameIdentity, timesSettled } from '../fs/racy-clock.js';
 import { BINARY_SNIFF_BYTES } from '../fs/text.js';
 import type { SkipKind } from './walk-report.js';
 import type { SearchPattern } from './dialect.js';
@@ -179,7 +179,7 @@ export class SourceCache {
         return undefined;
       }
       // Racily clean (git's rule) by both times: a change in the clock tick of the read can leave either as it was.
-      if (stat.size === known.size && stat.mtimeMs === known.mtimeMs && stat.ctimeMs === known.ctimeMs && stat.ino === known.ino && timesSettled(stat, known.readAt)) {
+      if (sameIdentity(stat, known) && timesSettled(stat, known.readAt)) {
         return known;
       }
       this.#drop(path, known);

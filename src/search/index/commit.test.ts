@@ -9,7 +9,8 @@ import { createMemoryPlatform } from '../../platform/memory.js';
 import type { Platform } from '../../core/types.js';
 import { compileSearchPattern } from '../dialect.js';
 import { INLINE_BYTES } from './commit.js';
-import { FileKind, sameStat, type SearchIndex } from './search-index.js';
+import { FileKind, type SearchIndex } from './search-index.js';
+import { sameIdentity } from '../../fs/racy-clock.js';
 import { worthSifting } from './sift.js';
 import { buildWorkspaceIndex, searchIndexCommitWork, searchIndexIdle, searchIndexOf } from './workspace.js';
 import { setSearchIndex } from './engine.js';
@@ -79,7 +80,7 @@ describe('tools\' writes update the search index as they are made', () => {
     for (const path of ['/ws/a.txt', '/ws/src/new.ts']) {
       const entry = index.file(path);
       expect(entry?.kind).toBe(FileKind.Text);
-      expect(sameStat(entry?.stat as NonNullable<typeof entry>['stat'], identity(platform, path) as NonNullable<ReturnType<typeof identity>>)).toBe(true);
+      expect(sameIdentity(entry?.stat as NonNullable<typeof entry>['stat'], identity(platform, path) as NonNullable<ReturnType<typeof identity>>)).toBe(true);
     }
     expect(index.size).toBe(Object.keys(FILES).length + 1);
     expect(searchIndexCommitWork(platform).changes).toBe(2);
@@ -102,7 +103,7 @@ describe('tools\' writes update the search index as they are made', () => {
     await platform.fs.writeFile('/ws/b.txt', 'iota two\n');
     const entry = indexOf(platform).file('/ws/b.txt');
     expect(entry?.racy).toBe(true);
-    expect(sameStat(entry?.stat as NonNullable<typeof entry>['stat'], identity(platform, '/ws/b.txt') as NonNullable<ReturnType<typeof identity>>)).toBe(true);
+    expect(sameIdentity(entry?.stat as NonNullable<typeof entry>['stat'], identity(platform, '/ws/b.txt') as NonNullable<ReturnType<typeof identity>>)).toBe(true);
     expect(await sameAsScan(search, scan, 'iota')).toMatchObject({ files: ['/ws/b.txt'] });
     expect(await sameAsScan(search, scan, 'kapa')).toMatchObject({ files: [] });
     // Past the racy window the file is read once more and trusted: the index then leaves it unread.
@@ -157,7 +158,7 @@ describe('tools\' writes update the search index as they are made', () => {
     await editor.execute('str_replace_based_edit_tool', { command: 'create', path: '/ws/notes.txt', file_text: 'lambda note\n' });
     await editor.execute('str_replace_based_edit_tool', { command: 'str_replace', path: '/ws/src/d.ts', old_str: 'delta', new_str: 'lambda' });
     const index = indexOf(platform);
-    for (const path of ['/ws/notes.txt', '/ws/src/d.ts']) expect(sameStat(index.file(path)?.stat as NonNullable<ReturnType<typeof identity>>, identity(platform, path) as NonNullable<ReturnType<typeof identity>>)).toBe(true);
+    for (const path of ['/ws/notes.txt', '/ws/src/d.ts']) expect(sameIdentity(index.file(path)?.stat as NonNullable<ReturnType<typeof identity>>, identity(platform, path) as NonNullable<ReturnType<typeof identity>>)).toBe(true);
     expect(await sameAsScan(search, scan, 'lambda')).toMatchObject({ files: ['/ws/notes.txt', '/ws/src/d.ts'] });
     expect(await sameAsScan(search, scan, 'delta')).toMatchObject({ files: [] });
   });
@@ -167,7 +168,7 @@ describe('tools\' writes update the search index as they are made', () => {
     await search.execute('create_file', { file_path: '/ws/src/e.ts', content: 'export const sigma = 5;\n', overwrite: true });
     const index = indexOf(platform);
     expect(index.paths().filter((path) => path.includes('.toolhost-'))).toEqual([]);
-    expect(sameStat(index.file('/ws/src/e.ts')?.stat as NonNullable<ReturnType<typeof identity>>, identity(platform, '/ws/src/e.ts') as NonNullable<ReturnType<typeof identity>>)).toBe(true);
+    expect(sameIdentity(index.file('/ws/src/e.ts')?.stat as NonNullable<ReturnType<typeof identity>>, identity(platform, '/ws/src/e.ts') as NonNullable<ReturnType<typeof identity>>)).toBe(true);
     expect(index.size).toBe(Object.keys(FILES).length);
     expect(await sameAsScan(search, scan, 'sigma')).toMatchObject({ files: ['/ws/src/e.ts'] });
   });

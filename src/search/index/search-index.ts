@@ -78,10 +78,6 @@ function kindOf(bytes: Uint8Array): FileKind {
   }
 }
 
-/** Whether two identities are the same (size, modification and status-change times, inode). */
-export function sameStat(a: SearchFileStat, b: SearchFileStat): boolean {
-  return a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs && a.ino === b.ino;
-}
 
 /** The parts of an index that its serialized form holds. */
 export interface IndexParts {

@@ -6,10 +6,11 @@ import type { WalkFile } from '../walk.js';
 import { throwIfAborted, yieldToEventLoop, YIELD_INTERVAL_MS } from '../../fs/abort.js';
 import { patternTree, type SearchPattern } from '../dialect.js';
 import { planOf, type TrigramPlan } from './plan.js';
-import { FileKind, sameStat, type IndexedFile, type SearchIndex } from './search-index.js';
+import { FileKind, type IndexedFile, type SearchIndex } from './search-index.js';
 import { identityOf, refreshIndexed, searchIndexOf } from './workspace.js';
 import { treeGeneration } from './reuse.js';
 import { needleOf } from '../source-cache.js';
+import { sameIdentity } from '../../fs/racy-clock.js';
 import { searchSourceOf } from '../engine-source.js';
 
 /** Plans of the patterns searched lately, by pattern and flags. */
@@ -216,7 +217,7 @@ function needleAbsent(platform: Platform, memo: Map<string, boolean> | undefined
     return false;
   }
   // Only bytes of the file as indexed (and verified) vouch for it.
-  if (!read || !sameStat(read.stat, entry.stat) || read.bytes.length !== entry.stat.size) return false;
+  if (!read || !sameIdentity(read.stat, entry.stat) || read.bytes.length !== entry.stat.size) return false;
   const absent = source.indexOf(read.bytes, needle, 0) === -1;
   memo.set(path, absent);
   return absent;
@@ -323,7 +324,7 @@ export async function siftWithIndex(
     const file = files[i] as WalkFile;
     const entry = entries[i];
     const now = source ? source.stat(file.path) : await identityOf(platform, file.path);
-    const trusted = entry !== undefined && now !== undefined && !entry.racy && sameStat(entry.stat, now);
+    const trusted = entry !== undefined && now !== undefined && !entry.racy && sameIdentity(entry.stat, now);
     if (!trusted) {
       stale.push(file.path);
       out.scan.push(file);

@@ -9,8 +9,9 @@ import { commitWorkOf, indexingFs, type CommitTarget, type CommitWork } from './
 import { budgetNote, IndexOverBudget, type SearchIndexBudget } from './budget.js';
 import { savedIndexBytes } from './format.js';
 import { treeWatchOf } from './reuse.js';
-import { MAX_INDEXED_FILE_BYTES, SearchIndex, SearchIndexBuilder, sameStat, type BuildAlongside, type IndexPart, type ReadFile } from './search-index.js';
+import { MAX_INDEXED_FILE_BYTES, SearchIndex, SearchIndexBuilder, type BuildAlongside, type IndexPart, type ReadFile } from './search-index.js';
 import { searchSourceOf } from '../engine-source.js';
+import { sameIdentity } from '../../fs/racy-clock.js';
 
 /** Files read at once while building. */
 const READ_CONCURRENCY = 16;
@@ -53,7 +54,7 @@ export async function readForIndex(platform: Platform, path: string): Promise<Re
     }
   }
   const after = await identityOf(platform, path);
-  return { path, stat, readAt, bytes, steady: after !== undefined && sameStat(stat, after) && (bytes === undefined || bytes.length === stat.size) };
+  return { path, stat, readAt, bytes, steady: after !== undefined && sameIdentity(stat, after) && (bytes === undefined || bytes.length === stat.size) };
 }
 
 /**
