@@ -27,7 +27,7 @@ function kindOf(message: JSONRPCMessage): 'request' | 'notification' | 'response
   return 'response';
 }
 
-/** The request id of a parsed message that is not valid JSON-RPC, when it has a usable one. */
+/** A message's id when it has a usable one (a string or a number), else null; also for parsed JSON that is not valid JSON-RPC. */
 function idOf(value: unknown): string | number | null {
   if (typeof value !== 'object' || value === null) return null;
   const id = (value as { id?: unknown }).id;
@@ -163,14 +163,15 @@ export class LineStdioServerTransport implements Transport {
       return;
     }
     const kind = kindOf(message);
-    if (kind === 'request') this.#inbound.add(keyOf((message as { id: string | number }).id));
-    else if (kind === 'response' && 'id' in message && message.id !== undefined && message.id !== null) this.#outbound.delete(keyOf(message.id));
+    const id = idOf(message);
+    if (id !== null && kind === 'request') this.#inbound.add(keyOf(id));
+    else if (id !== null && kind === 'response') this.#outbound.delete(keyOf(id));
     this.onmessage?.(message);
     // A cancelled request gets no response (MCP's cancellation: the receiver should not send one): it
     // is not waited for. After `onmessage`, so the server has seen the cancellation first.
     if (kind === 'notification' && (message as { method: string }).method === 'notifications/cancelled') {
-      const id = (message as { params?: { requestId?: unknown } }).params?.requestId;
-      if ((typeof id === 'string' || typeof id === 'number') && this.#inbound.delete(keyOf(id))) this.#closeWhenAnswered();
+      const cancelled = idOf({ id: (message as { params?: { requestId?: unknown } }).params?.requestId });
+      if (cancelled !== null && this.#inbound.delete(keyOf(cancelled))) this.#closeWhenAnswered();
     }
   }
 
@@ -183,14 +184,14 @@ export class LineStdioServerTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     if (this.#isClosed) return Promise.reject(new Error('LineStdioServerTransport is closed'));
     const kind = kindOf(message);
-    if (kind === 'request') {
-      const { id } = message as { id: string | number };
+    const id = idOf(message);
+    if (id !== null && kind === 'request') {
       if (this.#inputEnded) this.#unanswerable(id);
       else this.#outbound.set(keyOf(id), id);
     }
     const written = this.#write(`${JSON.stringify(message)}\n`);
-    if (kind !== 'response' || !('id' in message) || message.id === undefined || message.id === null) return written;
-    const key = keyOf(message.id);
+    if (id === null || kind !== 'response') return written;
+    const key = keyOf(id);
     // The response is on its way (or stdout failed, which closes the transport): the request is answered.
     return written.finally(() => {
       this.#inbound.delete(key);

@@ -81,6 +81,13 @@ function counters(result: Record<string, unknown>): Omit<GrepSearchResult, 'matc
   return out as Omit<GrepSearchResult, 'matches' | 'files' | 'counts' | 'total_files'>;
 }
 
+/** The `checked` fields in the order the engine gave them in `given` (what it added is left out). */
+function inOrderOf(given: object, checked: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(given)) if (key in checked) out[key] = checked[key];
+  return out;
+}
+
 function lines(field: string, value: unknown): string[] | undefined {
   if (value === undefined) return undefined;
   if (!Array.isArray(value) || value.some((line) => typeof line !== 'string')) fail('lines', `${field} that is not an array of strings`);
@@ -102,10 +109,7 @@ function matchesOf(matches: unknown, root: string): SearchMatch[] {
     const after = lines(`result.matches[${i}].after`, m.after);
     if (before) checked.before = before;
     if (after) checked.after = after;
-    // In the engine's order, its own fields only.
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(m)) if (key in checked) out[key] = checked[key];
-    return out as unknown as SearchMatch;
+    return inOrderOf(m, checked) as unknown as SearchMatch;
   });
 }
 
@@ -143,9 +147,7 @@ export function checkLinesResult(result: unknown, request: LineSearchRequest, ro
     checked.counts = counts;
     checked.total_files = count('lines', 'result.total_files', r.total_files, counts.length);
   }
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(r)) if (key in checked) out[key] = checked[key];
-  return out as unknown as GrepSearchResult;
+  return inOrderOf(r, checked) as unknown as GrepSearchResult;
 }
 
 function skippedOf(value: unknown, root: string): SkippedEntries {
