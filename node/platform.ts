@@ -19,7 +19,7 @@ import type {
 } from '../src/core/types.js';
 import { createNodeSearchSource } from './search-fs.js';
 import { createSearchEngine } from '../src/search/engine.js';
-import { attachSearchIndex } from './search-index-store.js';
+import { attachSearchIndex, keepListingsOnDisk } from './search-index-store.js';
 import { budgetOf, type BudgetNames } from '../src/search/index/budget.js';
 import { createConfinedNodeFs, type ConfinedNodeFsOptions } from './fs/confined.js';
 import { isInside } from './fs/path-checked.js';
@@ -378,6 +378,7 @@ export function createNodePlatform(options: NodePlatformOptions = {}): Platform 
       disposed.abort();
       await Promise.allSettled([...running, background.dispose()]);
       await shells.dispose();
+      await listings?.save();
       searchSource?.close?.();
     },
   };
@@ -390,5 +391,8 @@ export function createNodePlatform(options: NodePlatformOptions = {}): Platform 
         ...(indexOption.watch === undefined ? {} : { watch: indexOption.watch }),
       })
     : undefined;
+  // With an index kept on disk, the folder listings are kept beside it: a new process's first walk
+  // then lists only the folders changed since.
+  const listings = indexOption && searchSource ? keepListingsOnDisk(searchSource, root, indexOption.cacheDir) : undefined;
   return platform;
 }

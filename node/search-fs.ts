@@ -7,7 +7,7 @@ import type { SearchFileStat, SearchSource, WalkDeeper } from '../src/search/sou
 import { racyNow, timesSettled } from '../src/fs/racy-clock.js';
 import { BINARY_SNIFF_BYTES } from '../src/fs/text.js';
 import { DEFAULT_CACHE_BYTES, releaseCache } from '../src/search/source-cache.js';
-import { decodeEntries, type ListingSession, type NodeSearchHelper, startSearchHelper } from './search-helper.js';
+import { decodeEntries, encodeEntries, type ListingSession, type NodeSearchHelper, startSearchHelper } from './search-helper.js';
 import { linearByteSearch } from '../src/search/linear-find.js';
 import { rareByteFirst } from './rare-byte-search.js';
 import { escapeBytes, unescapePath } from './fs/names.js';
@@ -28,6 +28,8 @@ let blockBuffer: Uint8Array | undefined;
 const MAX_LISTED_ENTRIES = 200_000;
 /** Directory descriptors kept open at once (the walk's ancestors and recent directories). */
 const HELD_DIRS = 64;
+/** The first value of {@link NodeSearchSource.exportListings}' text: a text of another format is ignored. */
+const LISTINGS_FORMAT = 'toolhost-listings-1';
 /** Linux's longest path (bytes, with its NUL): a longer one is reached through a held directory only. */
 const PATH_MAX = 4096;
 /** Errors of a file's `lstat` that say why it cannot be read (see `SkipKind`), not that it is gone. */
@@ -75,6 +77,12 @@ export function withSearchSourceDefaults<T>(defaults: SearchSourceDefaults, crea
   } finally {
     sourceDefaults = before;
   }
+}
+
+/** Whether an imported entry is one a listing can hold: a known type, a name that is not empty, `.` or `..`. */
+function isListedName(entry: FsDirent): boolean {
+  const { name } = entry;
+  return name !== '' && name !== '.' && name !== '..' && 'dflo'.includes(String.fromCharCode((entry as unknown as { type: number }).type));
 }
 
 function inside(root: string, path: string): boolean {
@@ -150,8 +158,12 @@ export class NodeSearchSource implements SearchSource {
   #aloneCall = -1;
   /** Listings answered from the helper thread's so far (a diagnostic). */
   listedAhead = 0;
+  /** Folders listed on this thread so far, not answered from the listing cache or the helper thread (a diagnostic). */
+  listedHere = 0;
   #closed = false;
   readonly #keepListings: boolean;
+  /** Whether the listing cache holds a listing read (or dropped) since {@link NodeSearchSource.importListings} (or ever): what `exportListings` would write differs. */
+  #listingsMoved = false;
 
   constructor(root: string, given: NodeSearchSourceOptions) {
     const options = { ...sourceDefaults, ...given };
@@ -191,6 +203,7 @@ export class NodeSearchSource implements SearchSource {
       }
       this.#listings.delete(normal);
       this.#listedEntries -= known.entries.length;
+      this.#listingsMoved = true;
     }
     const ahead = this.#ahead;
     const answer = ahead?.take(normal);
@@ -200,6 +213,7 @@ export class NodeSearchSource implements SearchSource {
       return this.#keep(normal, { ino: answer.ino, mtimeMs: answer.mtimeMs, ctimeMs: answer.ctimeMs, readAt: answer.readAt, entries: decodeEntries(answer.entries as string) });
     }
     const readAt = racyNow();
+    this.listedHere += 1;
     let fd = this.#dirFd(normal);
     if (normal !== this.#root && !this.#opened) {
       // A held descriptor may name a directory renamed since: check it is still the one at this path.
@@ -228,8 +242,61 @@ export class NodeSearchSource implements SearchSource {
     if (this.#keepListings && this.#listedEntries + listing.entries.length <= MAX_LISTED_ENTRIES) {
       this.#listings.set(path, listing);
       this.#listedEntries += listing.entries.length;
+      this.#listingsMoved = true;
     }
     return listing;
+  }
+
+  /**
+   * The listing cache as text for a later process's {@link importListings} (the search index's new
+   * process reads it instead of listing every folder again), or undefined when the cache is as it was
+   * imported (nothing to write). Only listings a later walk can trust go in: those whose folder's
+   * times were settled when it was read (`timesSettled`); another process trusts each one exactly as
+   * this one does, while the folder's `lstat` shows the inode, mtime and ctime it was listed with.
+   * Each folder's entries are written as `encodeEntries` writes them, each name ended by `/` (which
+   * no name holds) rather than NUL, which JSON would spell as six characters.
+   */
+  exportListings(): string | undefined {
+    if (!this.#listingsMoved) return undefined;
+    const rows: unknown[] = [LISTINGS_FORMAT, this.#root];
+    for (const [path, listing] of this.#listings) {
+      if (!timesSettled(listing, listing.readAt)) continue;
+      rows.push(path, listing.ino, listing.mtimeMs, listing.ctimeMs, listing.readAt, encodeEntries(listing.entries, '/'));
+    }
+    return JSON.stringify(rows);
+  }
+
+  /**
+   * Fills the listing cache from {@link exportListings}' text of an earlier process (for this root,
+   * this format; anything else, a truncated or unreadable text included, is ignored whole). Each
+   * listing is still checked against its folder's `lstat` before a walk uses it, as one read here is.
+   * Returns how many listings it took.
+   */
+  importListings(text: string): number {
+    if (this.#closed) return 0;
+    let rows: unknown;
+    try {
+      rows = JSON.parse(text);
+    } catch {
+      return 0;
+    }
+    if (!Array.isArray(rows) || rows[0] !== LISTINGS_FORMAT || rows[1] !== this.#root || (rows.length - 2) % 6 !== 0) return 0;
+    const taken: [string, Listing][] = [];
+    let entries = this.#listedEntries;
+    for (let at = 2; at < rows.length; at += 6) {
+      const [path, ino, mtimeMs, ctimeMs, readAt, encoded] = rows.slice(at, at + 6) as unknown[];
+      if (typeof path !== 'string' || !inside(this.#root, path) || typeof encoded !== 'string' || !(encoded === '' || encoded.endsWith('/'))) return 0;
+      if (![ino, mtimeMs, ctimeMs, readAt].every((n) => typeof n === 'number' && Number.isFinite(n))) return 0;
+      if (this.#listings.has(path)) continue;
+      const listing: Listing = { ino: ino as number, mtimeMs: mtimeMs as number, ctimeMs: ctimeMs as number, readAt: readAt as number, entries: decodeEntries(encoded, '/') };
+      if (!listing.entries.every(isListedName)) return 0;
+      if (entries + listing.entries.length > MAX_LISTED_ENTRIES) break;
+      entries += listing.entries.length;
+      taken.push([path, listing]);
+    }
+    for (const [path, listing] of taken) this.#listings.set(path, listing);
+    this.#listedEntries = entries;
+    return taken.length;
   }
 
   /**

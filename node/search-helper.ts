@@ -98,21 +98,24 @@ class ListedEntry implements FsDirent {
   }
 }
 
-/** `entries` as a {@link ListingAnswer} carries them: per entry its type (`f`, `d`, `l`, `o`), its name, NUL. */
-export function encodeEntries(entries: readonly FsDirent[]): string {
+/**
+ * `entries` as a {@link ListingAnswer} carries them: per entry its type (`f`, `d`, `l`, `o`), its name,
+ * then `end` (NUL by default; any character no name holds, as `/`).
+ */
+export function encodeEntries(entries: readonly FsDirent[], end = '\0'): string {
   let encoded = '';
   for (const entry of entries) {
     const type = entry.isDirectory() ? 'd' : entry.isSymbolicLink() ? 'l' : entry.isFile() ? 'f' : 'o';
-    encoded += `${type}${entry.name}\0`;
+    encoded += `${type}${entry.name}${end}`;
   }
   return encoded;
 }
 
-/** The entries {@link encodeEntries} wrote. */
-export function decodeEntries(encoded: string): FsDirent[] {
+/** The entries {@link encodeEntries} wrote with the same `end`. */
+export function decodeEntries(encoded: string, endMark = '\0'): FsDirent[] {
   const entries: FsDirent[] = [];
   for (let at = 0; at < encoded.length; ) {
-    const end = encoded.indexOf('\0', at);
+    const end = encoded.indexOf(endMark, at);
     entries.push(new ListedEntry(encoded.slice(at + 1, end), encoded.charCodeAt(at)));
     at = end + 1;
   }

@@ -5,7 +5,7 @@ import type { SearchFileStat } from '../source-port.js';
 import type { TrigramPlan } from './plan.js';
 import { RACY_MS } from '../../fs/racy-clock.js';
 import { enoughDone, IndexOverBudget, type SearchIndexBudget } from './budget.js';
-import { fileTrigrams, forEachId, keyTally, mergePostings, PostingBuilder, putVarint, trigramBitmap, type FrozenPostings } from './postings.js';
+import { fileTrigrams, forEachId, keyTally, mergePostings, PostingBuilder, putVarint, setIdBits, trigramBitmap, type FrozenPostings } from './postings.js';
 
 /**
  * What a file was when it was indexed: `Text` (UTF-8: its trigrams are indexed), `Binary` (a NUL in
@@ -303,10 +303,7 @@ export class SearchIndex {
   }
 
   #orList(bits: Uint32Array, [start, end]: [number, number]): void {
-    const limit = this.#frozen;
-    forEachId(this.#postings.bytes, start, end, (id) => {
-      if (id < limit) bits[id >>> 5] = (bits[id >>> 5] as number) | (1 << (id & 31));
-    });
+    setIdBits(this.#postings.bytes, start, end, bits, this.#frozen);
   }
 
   /** The index with its overlay folded into the postings and dead ids dropped (ids renumbered). */

@@ -1,0 +1,220 @@
+// Folder listings kept beside a Node workspace's search index: a new platform (as a new process
+// makes) lists only the folders changed since, and its answers are always those of a plain scan.
+import { existsSync, readdirSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, realpath, rename, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Platform } from '../src/core/types.js';
+import { pauseRacyClockForTests } from '../src/fs/racy-clock.js';
+import { ToolRunner } from '../src/runner.js';
+import { searchSourceOf } from '../src/search/engine-source.js';
+import { BuiltinTools } from '../src/tools/index.js';
+import { seededRandom } from '../test/support/random.js';
+import { createNodePlatform } from './platform.js';
+import type { NodeSearchSource } from './search-fs.js';
+
+const bases: string[] = [];
+afterAll(async () => {
+  for (const base of bases) await rm(base, { recursive: true, force: true });
+});
+
+async function tempBase(): Promise<string> {
+  const base = await realpath(await mkdtemp(join(tmpdir(), 'toolhost-listings-')));
+  bases.push(base);
+  return base;
+}
+
+const SEARCHES: Array<[string, Record<string, unknown>]> = [
+  ['grep_search', { pattern: 'needle', output_mode: 'files_with_matches' }],
+  ['grep_search', { pattern: 'hay', output_mode: 'count' }],
+  ['find_file', { pattern: '**/*.txt' }],
+  ['list_dir', { dir_path: '.' }],
+];
+
+/** A platform over `root` with its index kept in `cacheDir` (no tree watch: as `toolhost call` makes it). */
+function indexed(root: string, cacheDir: string): Platform {
+  return createNodePlatform({ root, searchIndex: { cacheDir, watch: false } });
+}
+
+function sourceOf(platform: Platform): NodeSearchSource {
+  return searchSourceOf(platform) as unknown as NodeSearchSource;
+}
+
+/** Every search of {@link SEARCHES} on `platform`, in order. */
+async function answers(platform: Platform): Promise<unknown[]> {
+  const runner = new ToolRunner({ platform, tools: BuiltinTools.all() });
+  const out: unknown[] = [];
+  for (const [tool, args] of SEARCHES) out.push(await runner.execute(tool, args));
+  return out;
+}
+
+/** The answers of a platform with no index (nor listings) over `root`. */
+async function scanned(root: string): Promise<unknown[]> {
+  const plain = createNodePlatform({ root });
+  try {
+    return await answers(plain);
+  } finally {
+    await plain.dispose();
+  }
+}
+
+/** Opens a platform with the index, waits for its index, runs the searches and disposes it (which saves the listings). */
+async function session(root: string, cacheDir: string): Promise<{ answers: unknown[]; listedHere: number }> {
+  const platform = indexed(root, cacheDir);
+  try {
+    const got = await answers(platform);
+    return { answers: got, listedHere: sourceOf(platform).listedHere };
+  } finally {
+    await platform.dispose();
+  }
+}
+
+async function makeTree(root: string, dirs: number, files: number): Promise<void> {
+  for (let i = 0; i < files; i += 1) {
+    const dir = join(root, `d${i % dirs}`, `e${Math.floor(i / dirs) % 2}`);
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, `f${i}.txt`), i % 3 === 0 ? 'a needle\nhay\n' : 'hay only\n');
+  }
+}
+
+const listingsFiles = (cacheDir: string): string[] => (existsSync(cacheDir) ? readdirSync(cacheDir).filter((name) => name.endsWith('.listings')) : []);
+
+describe('folder listings kept beside the search index', () => {
+  it('a new platform lists only the folders changed since the last one, with the same answers as a scan', async () => {
+    const base = await tempBase();
+    const root = join(base, 'ws');
+    const cacheDir = join(base, 'cache');
+    await makeTree(root, 3, 24);
+    // Folders changed within a second of their listing are not trusted later (the racy rule): past it.
+    pauseRacyClockForTests(2000);
+    const folders = 1 + 3 + 6;
+    const first = await session(root, cacheDir);
+    expect(first.listedHere).toBeGreaterThanOrEqual(folders);
+    expect(listingsFiles(cacheDir)).toHaveLength(1);
+    expect(first.answers).toEqual(await scanned(root));
+
+    const second = await session(root, cacheDir);
+    expect(second.listedHere).toBe(0);
+    expect(second.answers).toEqual(first.answers);
+
+    // A file added behind toolhost's back moves its folder's times: that folder alone is listed again.
+    await writeFile(join(root, 'd1', 'e0', 'new.txt'), 'one more needle\n');
+    pauseRacyClockForTests(2000);
+    const third = await session(root, cacheDir);
+    expect(third.listedHere).toBe(1);
+    expect(third.answers).toEqual(await scanned(root));
+    expect(JSON.stringify(third.answers)).toContain('new.txt');
+
+    // Removed, and the folder's mtime set back as rsync -t or tar would: its ctime still moved.
+    const folder = join(root, 'd2', 'e1');
+    const before = await stat(folder);
+    await rm(join(folder, 'f5.txt'));
+    await utimes(folder, before.atime, before.mtime);
+    pauseRacyClockForTests(2000);
+    const fourth = await session(root, cacheDir);
+    expect(fourth.listedHere).toBe(1);
+    expect(fourth.answers).toEqual(await scanned(root));
+    expect(JSON.stringify(fourth.answers)).not.toContain('f5.txt');
+  }, 60_000);
+
+  it('a folder changed right before it was listed is not kept for the next platform', async () => {
+    const base = await tempBase();
+    const root = join(base, 'ws');
+    const cacheDir = join(base, 'cache');
+    await makeTree(root, 2, 8);
+    // No pause: every folder was made within the last second, so none of their listings is trusted later.
+    await session(root, cacheDir);
+    const text = await readFile(join(cacheDir, listingsFiles(cacheDir)[0] as string), 'utf8');
+    expect(JSON.parse(text)).toEqual(['toolhost-listings-1', root]);
+    const next = await session(root, cacheDir);
+    expect(next.listedHere).toBeGreaterThanOrEqual(1 + 2 + 4);
+  }, 60_000);
+
+  it('a damaged, foreign or hostile listings file is ignored whole, and answers stay those of a scan', async () => {
+    const base = await tempBase();
+    const root = join(base, 'ws');
+    const cacheDir = join(base, 'cache');
+    await makeTree(root, 2, 10);
+    pauseRacyClockForTests(2000);
+    await session(root, cacheDir);
+    const file = join(cacheDir, listingsFiles(cacheDir)[0] as string);
+    const good = await readFile(file, 'utf8');
+    const rows = JSON.parse(good) as unknown[];
+    const folders = (rows.length - 2) / 6;
+    expect(folders).toBe(1 + 2 + 4);
+    const rootAt = rows.indexOf(root, 2);
+    const hostile = (change: (copy: unknown[]) => void): string => {
+      const copy = [...rows];
+      change(copy);
+      return JSON.stringify(copy);
+    };
+    const damaged = [
+      good.slice(0, Math.floor(good.length / 2)),
+      'not json at all',
+      JSON.stringify({ format: 'toolhost-listings-1' }),
+      hostile((copy) => (copy[0] = 'toolhost-listings-0')),
+      hostile((copy) => (copy[1] = '/elsewhere')),
+      // The root's listing claims a file that is not there, next to an entry named `..`.
+      hostile((copy) => (copy[rootAt + 5] = `${copy[rootAt + 5] as string}f..//`)),
+      // An entry of an unknown type, a listing whose last entry has no end, a path outside the root.
+      hostile((copy) => (copy[rootAt + 5] = `x${copy[rootAt + 5] as string}`)),
+      hostile((copy) => (copy[rootAt + 5] = `${copy[rootAt + 5] as string}fghost`)),
+      hostile((copy) => (copy[rootAt] = '/')),
+      hostile((copy) => (copy[rootAt + 1] = 'inode')),
+    ];
+    const expected = await scanned(root);
+    for (const text of damaged) {
+      await writeFile(file, text);
+      const got = await session(root, cacheDir);
+      expect(got.listedHere, text.slice(0, 60)).toBe(folders);
+      expect(got.answers, text.slice(0, 60)).toEqual(expected);
+    }
+    // A listings path that is a folder, not a file: ignored, and nothing is saved over it.
+    await rm(file);
+    await mkdir(file);
+    const got = await session(root, cacheDir);
+    expect(got.listedHere).toBe(folders);
+    expect(got.answers).toEqual(expected);
+  }, 60_000);
+
+  it('over 40 rounds of outside changes to files and folders, each new platform answers as a scan does', async () => {
+    const random = seededRandom(20261207);
+    const base = await tempBase();
+    const root = join(base, 'ws');
+    const cacheDir = join(base, 'cache');
+    await makeTree(root, 3, 18);
+    let trusted = 0;
+    for (let round = 0; round < 40; round += 1) {
+      const dir = join(root, `d${Math.floor(random() * 4)}`, `e${Math.floor(random() * 3)}`);
+      const name = `f${Math.floor(random() * 30)}.txt`;
+      const roll = random();
+      if (roll < 0.3) {
+        await mkdir(dir, { recursive: true });
+        await writeFile(join(dir, name), random() < 0.5 ? 'needle here\n' : 'hay\n');
+      } else if (roll < 0.45) {
+        await rm(join(dir, name), { force: true });
+      } else if (roll < 0.55) {
+        await rm(dir, { recursive: true, force: true });
+      } else if (roll < 0.65) {
+        await rename(dir, join(root, `d${Math.floor(random() * 4)}`, `moved${round}`)).catch(() => undefined);
+      } else if (roll < 0.75) {
+        // Changed, then given back its times (rsync -t, cp -p): the ctime still moves.
+        const before = await stat(dir).catch(() => undefined);
+        if (before) {
+          await writeFile(join(dir, `t${round}.txt`), 'needle, set back\n');
+          await utimes(dir, before.atime, before.mtime);
+        }
+      } else if (roll < 0.8) {
+        await mkdir(dir, { recursive: true });
+        await symlink('..', join(dir, `link${round}`)).catch(() => undefined);
+      }
+      if (random() < 0.6) pauseRacyClockForTests(1500);
+      const got = await session(root, cacheDir);
+      if (got.listedHere === 0) trusted += 1;
+      expect(got.answers, `round ${round}`).toEqual(await scanned(root));
+    }
+    // Some rounds listed nothing at all (every folder was unchanged and settled): the listings were used.
+    expect(trusted).toBeGreaterThan(0);
+  }, 120_000);
+});
