@@ -9,6 +9,9 @@ import type { Platform } from '../src/core/types.js';
 import { pauseRacyClockForTests } from '../src/fs/racy-clock.js';
 import { ToolRunner } from '../src/runner.js';
 import { searchSourceOf } from '../src/search/engine-source.js';
+import { attachStoredSearchIndex } from '../src/search/index/attach.js';
+import { serializeIndex } from '../src/search/index/format.js';
+import { buildWorkspaceIndex, searchIndexOf } from '../src/search/index/workspace.js';
 import { BuiltinTools } from '../src/tools/index.js';
 import { seededRandom } from '../test/support/random.js';
 import { createNodePlatform } from './platform.js';
@@ -217,4 +220,50 @@ describe('folder listings kept beside the search index', () => {
     // Some rounds listed nothing at all (every folder was unchanged and settled): the listings were used.
     expect(trusted).toBeGreaterThan(0);
   }, 120_000);
+
+  it('a search while the saved index is still being read walks the tree meanwhile, then sifts with the index', async () => {
+    const base = await tempBase();
+    const root = join(base, 'ws');
+    await makeTree(root, 3, 24);
+    pauseRacyClockForTests(2000);
+    const builder = createNodePlatform({ root });
+    let bytes: Uint8Array;
+    try {
+      bytes = serializeIndex(await buildWorkspaceIndex(builder), root);
+    } finally {
+      await builder.dispose();
+    }
+    const platform = createNodePlatform({ root });
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const attached = attachStoredSearchIndex(platform, {
+      read: async () => {
+        await gate;
+        return bytes;
+      },
+      write: async () => undefined,
+    });
+    try {
+      const runner = new ToolRunner({ platform, tools: BuiltinTools.all() });
+      const answer = runner.execute('grep_search', { pattern: 'needle', output_mode: 'count' });
+      // The read has not returned: the walk lists all ten folders meanwhile (waited for up to 20 s).
+      const source = sourceOf(platform);
+      for (let waited = 0; source.listedHere < 10 && waited < 20_000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(source.listedHere).toBe(10);
+      expect(searchIndexOf(platform)).toBeUndefined();
+      release();
+      expect(await attached.ready).toEqual({ from: 'disk' });
+      const plain = createNodePlatform({ root });
+      try {
+        expect(await answer).toEqual(await new ToolRunner({ platform: plain, tools: BuiltinTools.all() }).execute('grep_search', { pattern: 'needle', output_mode: 'count' }));
+      } finally {
+        await plain.dispose();
+      }
+      expect(searchIndexOf(platform)?.size).toBe(24);
+    } finally {
+      release();
+      await attached.close();
+      await platform.dispose();
+    }
+  }, 60_000);
 });

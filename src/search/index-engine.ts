@@ -42,6 +42,8 @@ export interface IndexForSearch {
 export interface SearchIndexEngine {
   /** The reading of `platform`'s saved index under way (never rejects), or undefined. */
   opening(platform: Platform): Promise<unknown> | undefined;
+  /** Whether what {@link opening} waits for is only the reading of a saved index (no tree watch to settle): a walk may run meanwhile. */
+  onlyReading(platform: Platform): boolean;
   /** The index a search of `platform` for `pattern` sifts with, or undefined (none, or not worth it). */
   indexFor(platform: Platform, pattern: SearchPattern): IndexForSearch | undefined;
   /** The listed `files` less those `index` shows cannot match; `keep`: `files` is a kept listing. */

@@ -266,13 +266,18 @@ class LineSearch {
    */
   async list(): Promise<Awaited<ReturnType<typeof filesToSearch>>> {
     const { ctx, options, pattern, cache, helper, deadline } = this;
+    const mayShare = helper !== undefined && cache !== undefined && this.outputMode !== 'content' && pattern.compiledWith !== undefined;
     // With a search index in use, the count is shared with the helper thread only after the sift (see
     // shareSifted), and only what it leaves; an index being read from storage is waited for (milliseconds).
+    // Where no count could be shared anyway and only the read is waited for (no tree watch to settle),
+    // the walk runs meanwhile: the read is on the thread pool (Node) or IndexedDB (a browser).
     const opening = this.engine?.opening(ctx.platform);
+    const early = opening && !mayShare && this.engine?.onlyReading(ctx.platform) === true ? filesToSearch(ctx, { dirPath: options.dirPath, include: options.include, exclude: options.exclude, deadline, source: this.listSource }) : undefined;
+    // Its error is thrown below, once the read is over (not reported unhandled meanwhile).
+    early?.catch(() => undefined);
     if (opening) await opening;
     this.index = this.engine?.indexFor(ctx.platform, pattern);
-    const sharing =
-      helper !== undefined && cache !== undefined && this.outputMode !== 'content' && pattern.compiledWith !== undefined && !this.index ? helper.sharedFiles((path) => cache.holds(path)) : undefined;
+    const sharing = mayShare && !this.index ? (helper as NonNullable<typeof helper>).sharedFiles((path) => (cache as NonNullable<typeof cache>).holds(path)) : undefined;
     const limit = Math.min(this.streamOver, HELPED_MAX_FILE_BYTES);
     const onFiles = sharing
       ? (files: readonly WalkFile[], added: number): void =>
@@ -282,7 +287,7 @@ class LineSearch {
     try {
       // With an index in use, a repeated search over an unchanged workspace reuses the last walk (see reusedListing).
       const reuse = this.index !== undefined;
-      listed = await filesToSearch(ctx, { dirPath: options.dirPath, include: options.include, exclude: options.exclude, deadline, reuse, source: this.listSource, ...(onFiles ? { onFiles } : {}) });
+      listed = await (early ?? filesToSearch(ctx, { dirPath: options.dirPath, include: options.include, exclude: options.exclude, deadline, reuse, source: this.listSource, ...(onFiles ? { onFiles } : {}) }));
     } catch (error) {
       sharing?.cancel();
       throw error;

@@ -6,11 +6,12 @@ import { setSearchIndexEngine, type SearchIndexEngine } from '../index-engine.js
 import type { SearchIndex } from './search-index.js';
 import { indexForSearch, siftWithIndex } from './sift.js';
 import { listingKey, rememberListing, reusedListing, treeGeneration } from './reuse.js';
-import { holdSearchIndex, noteSearchIndexOpening, searchIndexOpening } from './workspace.js';
+import { holdSearchIndex, noteSearchIndexOpening, searchIndexOnlyReading, searchIndexOpening } from './workspace.js';
 
 /** The engine over this folder's index: each entry calls through (the modules import each other). */
 export const INDEX_ENGINE: SearchIndexEngine = {
   opening: (platform) => searchIndexOpening(platform),
+  onlyReading: (platform) => searchIndexOnlyReading(platform),
   indexFor: (platform, pattern) => indexForSearch(platform, pattern),
   sift: (platform, index, pattern, files, maxBytes, signal, keep) => siftWithIndex(platform, index as SearchIndex, pattern, files, maxBytes, signal, keep),
   treeGeneration: (platform) => treeGeneration(platform),

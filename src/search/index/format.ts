@@ -275,14 +275,25 @@ function readBody(body: Uint8Array, tables: number, root: string): StoredIndex {
   return new StoredIndex({ paths, stats, flags, postings: { keys, offsets, bytes: postings }, racyMs }, { sums, blockBytes });
 }
 
-/** Keys ascending and 24-bit, offsets ascending and ending at the posting bytes' end, flags known, paths distinct. */
+/**
+ * Keys ascending and 24-bit, offsets ascending and ending at the posting bytes' end, flags known, paths
+ * distinct. Keys and offsets in one loop: a new process runs it before its code is optimized (some
+ * 200,000 keys for a tree of 5,700 files), where each pass over a table costs milliseconds.
+ */
 function checkTables(keys: Uint32Array, offsets: Uint32Array, flags: Uint8Array, postingBytes: number, distinct: boolean): void {
   if (!distinct) throw new IndexRejected('search index lists a path twice');
-  for (let i = 0; i < keys.length; i += 1) {
-    if ((keys[i] as number) > 0xffffff || (i > 0 && (keys[i] as number) <= (keys[i - 1] as number))) throw new IndexRejected('search index keys are out of order');
-  }
   if (offsets[0] !== 0 || offsets[keys.length] !== postingBytes) throw new IndexRejected('search index offsets do not span its postings');
-  for (let i = 1; i < offsets.length; i += 1) if ((offsets[i] as number) < (offsets[i - 1] as number)) throw new IndexRejected('search index offsets are out of order');
+  let lastKey = -1;
+  let lastOffset = 0;
+  for (let i = 0; i < keys.length; i += 1) {
+    const key = keys[i] as number;
+    const offset = offsets[i + 1] as number;
+    if (key <= lastKey) throw new IndexRejected('search index keys are out of order');
+    if (offset < lastOffset) throw new IndexRejected('search index offsets are out of order');
+    lastKey = key;
+    lastOffset = offset;
+  }
+  if (lastKey > 0xffffff) throw new IndexRejected('search index keys are out of order');
   for (const f of flags) if ((f & 3) === 3 || f > 7) throw new IndexRejected('search index has an unknown file flag');
 }
 

@@ -297,6 +297,11 @@ export function noteSearchIndexOpening(platform: Platform, read: Promise<unknown
   });
 }
 
+/** Whether `platform`'s saved index is being read and its tree is not watched (a search then waits for the read alone). */
+export function searchIndexOnlyReading(platform: Platform): boolean {
+  return opening.has(platform) && !(holders.has(platform) && treeWatchOf(platform));
+}
+
 /**
  * What a search of `platform` waits for before it looks at the index: the reading of its saved index
  * under way, and, when its tree is watched, the watch's `settled` (every change completed before the
