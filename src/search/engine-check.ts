@@ -113,11 +113,16 @@ function matchesOf(matches: unknown, root: string): SearchMatch[] {
   });
 }
 
+/** The first index whose path is not after the one before it (by UTF-16 code units), or -1 when `paths` are sorted, each once. */
+function firstOutOfOrder(paths: readonly string[]): number {
+  for (let i = 1; i < paths.length; i += 1) if ((paths[i - 1] as string) >= (paths[i] as string)) return i;
+  return -1;
+}
+
 /** Throws unless `paths` (as `field`) are sorted by UTF-16 code units, each once. */
 function sortedOnce(field: string, paths: readonly string[]): void {
-  for (let i = 1; i < paths.length; i += 1) {
-    if ((paths[i - 1] as string) >= (paths[i] as string)) fail('lines', `${field} not sorted by path, each once (${shown(paths[i - 1])} then ${shown(paths[i])})`);
-  }
+  const i = firstOutOfOrder(paths);
+  if (i !== -1) fail('lines', `${field} not sorted by path, each once (${shown(paths[i - 1])} then ${shown(paths[i])})`);
 }
 
 /**
@@ -192,7 +197,8 @@ export function checkFilesResponse(response: FileSearchResponse, request: FileSe
   if (stopped && request.deadline === undefined) fail('files', 'stopped true, but the request had no deadline to stop at');
   return {
     kind: 'files',
-    paths: [...new Set(paths)].sort(),
+    // Sorted again only when they are not (an engine's usual answer is: a check costs a pass, a sort of 300,000 paths a third of a second).
+    paths: firstOutOfOrder(paths) === -1 ? paths : [...new Set(paths)].sort(),
     capped: flag('files', 'capped', r.capped),
     stopped,
     directories: count('files', 'directories', r.directories),
