@@ -1,4 +1,3 @@
-import { MessageChannel } from 'node:worker_threads';
 import { Client, type CallToolResult } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMcpServer, MessagePortTransport, type CreateMcpServerOptions } from '../../bridges/mcp/index.js';
