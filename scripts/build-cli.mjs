@@ -3,7 +3,8 @@
  * Bundles the `toolhost` command for a fast start: dist/node/cli.js (with the modules it imports, the
  * package's dependencies among them) into dist/node/cli.bundle.mjs, the MCP server it loads for `mcp`
  * into a chunk beside it, and the search helper thread's module (dist/node/search-worker.js) into
- * dist/node/search-worker.bundle.mjs, which the bundled CLI starts instead. Node's ES module loader
+ * dist/node/search-worker.bundle-code.mjs, which the bundled CLI starts instead, through
+ * dist/node/search-worker.bundle.mjs (it turns on the compile cache in that thread). Node's ES module loader
  * spends most of a new process's start-up resolving and linking modules (about 125 for a search, 240
  * for the MCP server); one file of each takes a fraction of that. Run by `npm run build` after tsc; the
  * files are generated, never committed. bin/toolhost.mjs loads the bundle only when it is at least as
@@ -13,14 +14,30 @@
  * for the unbundled package) and its optional peer dependencies (ioredis and the others: loaded when
  * a command needs them, from the user's node_modules, or reported missing).
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = join(ROOT, 'dist', 'node');
-/** The search helper thread's module that the bundled CLI starts. */
+/** The search helper thread's module that the bundled CLI starts: {@link WORKER_START}. */
 const WORKER_BUNDLE = 'search-worker.bundle.mjs';
+/** The bundle of the helper thread's code (dist/node/search-worker.js and what it imports), which {@link WORKER_BUNDLE} loads. */
+const WORKER_CODE = 'search-worker.bundle-code.mjs';
+/**
+ * The text of {@link WORKER_BUNDLE}: it turns on Node's compile cache in the helper thread, then loads
+ * the thread's code. A worker thread does not share the cache bin/toolhost.mjs turned on for the main
+ * thread (module.enableCompileCache is per thread, and the cache only serves modules loaded after the
+ * call), so without this the thread compiled its code anew at every start. The same folder as the
+ * main thread's (NODE_COMPILE_CACHE, else the system temporary folder); NODE_DISABLE_COMPILE_CACHE=1
+ * turns it off here too.
+ */
+const WORKER_START = [
+  '// The search helper thread: Node\'s compile cache on (per thread), then its code (scripts/build-cli.mjs).',
+  "process.getBuiltinModule('node:module').enableCompileCache?.();",
+  `await import('./${WORKER_CODE}');`,
+  '',
+].join('\n');
 /** The files the bundles are made of. */
 const BUNDLE_FILE = /^(cli|search-worker)\.bundle\b.*\.mjs$/;
 /** Where search-helper.js names its thread's module; the bundled copy names the worker bundle. */
@@ -129,10 +146,12 @@ export async function buildCliBundle() {
   if (!existsSync(cli)) throw new Error('build-cli: dist/node/cli.js is missing; run tsc -p tsconfig.build.json first');
   const temp = mkdtempSync(join(OUT, '.cli-bundle-'));
   try {
-    await bundle(join(OUT, 'search-worker.js'), temp, WORKER_BUNDLE);
+    await bundle(join(OUT, 'search-worker.js'), temp, WORKER_CODE);
+    writeFileSync(join(temp, WORKER_BUNDLE), WORKER_START);
     await bundle(cli, temp, 'cli.bundle.mjs', [workerUrl]);
     const made = readdirSync(temp);
-    const entries = [WORKER_BUNDLE, 'cli.bundle.mjs'];
+    // Each after the modules it imports: the worker's code, its start module, the CLI.
+    const entries = [WORKER_CODE, WORKER_BUNDLE, 'cli.bundle.mjs'];
     for (const name of [...made.filter((file) => !entries.includes(file)), ...entries]) renameSync(join(temp, name), join(OUT, name));
     for (const name of readdirSync(OUT)) if (BUNDLE_FILE.test(name) && !made.includes(name)) rmSync(join(OUT, name));
   } finally {

@@ -8,7 +8,8 @@ import { ensureBuilt } from './support/build.js';
 // `npm run build` bundles the CLI (scripts/build-cli.mjs): bin/toolhost.mjs loads
 // dist/node/cli.bundle.mjs while it is not older than dist/node/cli.js, and the bundled search helper
 // starts the bundled worker. Which modules a process loaded is read from a module hook that logs
-// every file it loads, in each thread.
+// every file it loads, in each thread (and, as `cached <file>`, each it loads while that thread has
+// Node's compile cache on).
 
 const REPO = join(import.meta.dirname, '..');
 const BIN = join(REPO, 'bin', 'toolhost.mjs');
@@ -32,12 +33,12 @@ beforeAll(() => {
   writeFileSync(
     hook,
     [
-      "import { registerHooks, syncBuiltinESMExports } from 'node:module';",
+      "import { getCompileCacheDir, registerHooks, syncBuiltinESMExports } from 'node:module';",
       "const { appendFileSync } = process.getBuiltinModule('node:fs');",
       // (not imported: node:fs's module facade reads every export, fs.promises among them, which loads node:fs/promises)
       "import threads from 'node:worker_threads';",
       'const log = (url) => appendFileSync(process.env.LOADED_LOG, `${url}\\n`);',
-      "registerHooks({ load(url, context, next) { if (url.startsWith('file:')) log(url); return next(url, context); } });",
+      "registerHooks({ load(url, context, next) { if (url.startsWith('file:')) { log(url); if (getCompileCacheDir()) log(`cached ${url}`); } return next(url, context); } });",
       'const Worker = threads.Worker;',
       'threads.Worker = class extends Worker { constructor(url, options) { log(`worker ${url}`); super(url, options); } };',
       'syncBuiltinESMExports();',
@@ -54,7 +55,9 @@ afterAll(() => rmSync(temp, { recursive: true, force: true }));
 function launch(args: string[], input = ''): { status: number | null; stdout: string; loaded: string[] } {
   const log = join(temp, `loaded-${Math.random().toString(36).slice(2)}.log`);
   writeFileSync(log, '');
-  const run = spawnSync(process.execPath, ['--import', hook, BIN, ...args], { cwd: tree, input, encoding: 'utf8', env: { ...process.env, LOADED_LOG: log } });
+  const env: NodeJS.ProcessEnv = { ...process.env, LOADED_LOG: log };
+  delete env.NODE_DISABLE_COMPILE_CACHE;
+  const run = spawnSync(process.execPath, ['--import', hook, BIN, ...args], { cwd: tree, input, encoding: 'utf8', env });
   const prefix = `file://${REPO}/`;
   const loaded = readFileSync(log, 'utf8')
     .split('\n')
@@ -99,6 +102,9 @@ describe('the bundled toolhost command', () => {
       .map((text) => (JSON.parse(text) as { result: { total_matches: number } }).result.total_matches);
     expect(totals).toEqual([300, 300]);
     expect(loaded.filter((entry) => entry.startsWith('worker '))).toEqual(['worker dist/node/search-worker.bundle.mjs']);
+    // That module turns on Node's compile cache in the thread (it has not the main thread's), then loads the thread's code.
+    expect(loaded).toContain('cached dist/node/search-worker.bundle-code.mjs');
+    expect(loaded).toContain('cached dist/node/cli.bundle.mjs');
   });
 
   it('falls back to dist/node/cli.js when the bundle is older than it (a tsc run after the last npm run build)', () => {

@@ -296,7 +296,11 @@ export async function createMcpServer(host: ToolHost, options: CreateMcpServerOp
   }
   const tools: ToolInfo[] = await host.tools();
   instances += 1;
-  const ownConversation = `mcp-${instances}-${crypto.randomUUID()}`;
+  const instance = instances;
+  // This server's own conversation, named when a call first needs it: a server whose every call has
+  // a conversation (the option, a Streamable HTTP session) draws no random UUID, and a stdio server
+  // answers `initialize` without loading WebCrypto for it.
+  let ownConversation: string | undefined;
   const server = new McpServer(
     { name: options.name ?? 'toolhost', version: options.version ?? '0.0.0' },
     {
@@ -305,7 +309,7 @@ export async function createMcpServer(host: ToolHost, options: CreateMcpServerOp
       ...(options.requestState === undefined ? {} : { requestState: { verify: (state: string, ctx: ServerContext) => options.requestState?.verify(state, ctx) } }),
     },
   );
-  const conversationOf = (ctx: ServerContext): string => options.conversation ?? ctx.sessionId ?? ownConversation;
+  const conversationOf = (ctx: ServerContext): string => options.conversation ?? ctx.sessionId ?? (ownConversation ??= `mcp-${instance}-${crypto.randomUUID()}`);
   const journal = options.journal === true && isJournalHost(host) ? serveJournal(server, host, conversationOf) : undefined;
   let calls = 0;
   // Calls of one connection keep their arrival order as a model turn's calls do: a concurrency-safe
