@@ -226,6 +226,10 @@ function parse(argv: readonly string[]): Parsed {
       },
     }));
   } catch (error) {
+    // A negative number after a flag that takes a number (`--timeout -5`) is that flag's bad value:
+    // parsed as if written `--timeout=-5`, it gets the value's own message, not advice to write that.
+    const negative = negativeValue(error as Error, argv);
+    if (negative) return parse(negative);
     throw new UsageError(`${parseArgsMessage(error as Error)}; see toolhost --help`);
   }
   // An empty value (`--root "$UNSET"`) is a mistake, not the current directory.
@@ -702,7 +706,25 @@ async function commandMcpHttp(
 function parseArgsMessage(error: Error): string {
   const ambiguous = /^Option '(--[^']+)' argument is ambiguous/.exec(error.message);
   if (ambiguous) return `${ambiguous[1]} needs a value; one that starts with a dash is written ${ambiguous[1]}=-VALUE`;
+  const missing = /^Option '(--[^' ]+) <value>' argument missing/.exec(error.message);
+  if (missing) return `${missing[1]} needs a value, and it was the last word`;
   return error.message.replace(/\s*\n\s*/g, ' ');
+}
+
+/** The options whose value is a number (none of them takes a negative one). */
+const NUMBER_OPTIONS: ReadonlySet<string> = new Set(['--timeout', '--search-index-max-bytes', '--search-index-max-build-bytes', '--max-line-bytes']);
+
+/**
+ * For parseArgs' "argument is ambiguous" error of a number option followed by a negative number
+ * (`--timeout -5`): `argv` with the two joined (`--timeout=-5`), else undefined.
+ */
+function negativeValue(error: Error, argv: readonly string[]): string[] | undefined {
+  const flag = /^Option '(--[^']+)' argument is ambiguous/.exec(error.message)?.[1];
+  if (flag === undefined || !NUMBER_OPTIONS.has(flag)) return undefined;
+  const at = argv.indexOf(flag);
+  const value = argv[at + 1];
+  if (at === -1 || value === undefined || !/^-[\d.]/.test(value)) return undefined;
+  return [...argv.slice(0, at), `${flag}=${value}`, ...argv.slice(at + 2)];
 }
 
 /** Checks the command and its positionals; returns the usage message for a bad one. */
