@@ -3,7 +3,7 @@
 // workspace where it was. Real CLI processes and the real MCP SDK client.
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -104,7 +104,9 @@ describe.concurrent('toolhost mcp on stdio: the workspace is the client root whe
     while (!existsSync(searchIndexFile(project, dir)) && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(existsSync(searchIndexFile(project, dir))).toBe(true);
     expect(existsSync(searchIndexFile(cwd, dir))).toBe(false);
-    expect(readdirSync(dir).filter((name) => !name.startsWith('.'))).toHaveLength(1);
+    // The project's index and the folder listings kept beside it; nothing of the start directory's.
+    const projectFile = basename(searchIndexFile(project, dir)).replace(/\.thsi$/, '');
+    expect(readdirSync(dir).filter((name) => !name.startsWith('.')).sort()).toEqual([`${projectFile}.listings`, `${projectFile}.thsi`]);
   }, 120_000);
 
   it('stays in the current directory, with a note, when no root names a directory', async () => {
