@@ -200,9 +200,15 @@ export class PostingBuilder {
   /** The pages end to end; the first {@link PAGE_KEYS} entries are no page's. */
   #pagePool = new Int32Array(PAGE_KEYS * 16);
   #pageCount = 1;
-  /** Per distinct key of the batch being encoded: its slot (reused), and the lengths of {@link LONG} bytes or more met in it. */
+  /**
+   * Per distinct key of the batch being encoded (kept for the next): its slot, its list's length in a
+   * byte ({@link LONG}: in the next of the long lengths), and the lengths of {@link LONG} bytes or more.
+   */
   #groupSlots = new Uint32Array(0);
+  #groupBytes = new Uint8Array(0);
   #groupLengths = new Uint32Array(0);
+  /** Long lengths the last run encoded has (see {@link #encodeRun}). */
+  #longCount = 0;
   #slots = 0;
   #key = new Uint32Array(1024);
   #last = new Int32Array(1024);
@@ -252,7 +258,7 @@ export class PostingBuilder {
 
   /** Bytes the builder holds now: its pending and sort buffers, its runs, its tables. */
   get memoryBytes(): number {
-    return (this.#pairs.length + this.#spare.length) * 4 + this.#runBytes + this.#key.length * 12 + this.#pagePool.length * 4 + this.#pageAt.length * 4 + this.#groupSlots.length * 8;
+    return (this.#pairs.length + this.#spare.length) * 4 + this.#runBytes + this.#key.length * 12 + this.#pagePool.length * 4 + this.#pageAt.length * 4 + this.#groupSlots.length * 9;
   }
 
   /** Adds file `id` (ids must come in ascending order) to the lists of `keys` (distinct keys). */
@@ -306,29 +312,61 @@ export class PostingBuilder {
     radixPass(this.#spare, this.#pairs, count, this.#high, DIGIT_BITS);
     this.#low.fill(0);
     this.#high.fill(0);
-    const pairs = this.#pairs;
     // Room for the batch's largest encoding (5 bytes a pair) in the block; a new block otherwise.
     if (this.#blockTop + count * 5 > this.#block.length) {
       // Small for a small workspace, doubling up to the block size.
       this.#block = new Uint8Array(Math.max(count * 5, Math.min(RUN_BLOCK_BYTES, Math.max(1 << 20, this.#block.length * 2))));
       this.#blockTop = 0;
     }
-    const groups = this.#resolveSlots(pairs, count);
-    const slots = this.#groupSlots;
-    const lengths = new Uint8Array(groups);
-    const long = this.#groupLengths;
-    let longCount = 0;
-    // Taken after the slots are resolved (which may grow them).
-    const lastOf = this.#last;
-    const lengthOf = this.#length;
-    const out = this.#block;
     const first = this.#blockTop;
+    const groups = this.#encodeRun(this.#pairs, count);
+    const at = this.#blockTop;
+    const longCount = this.#longCount;
+    this.#runs.push({ block: this.#block, start: first, slots: this.#groupSlots.slice(0, groups), lengths: this.#groupBytes.slice(0, groups), long: this.#groupLengths.slice(0, longCount) });
+    this.#runBytes += at - first + groups * 5 + longCount * 4;
+    this.#data += at - first;
+    this.#pending = 0;
+  }
+
+  /**
+   * Encodes the sorted pending pairs into the block from its free part on, one group per distinct key
+   * (its slot looked up once, a new key given a new slot; keys come ascending, so the slot pages are
+   * walked in order, not at random): each group's slot, its length in {@link #groupBytes} (or
+   * {@link LONG} there and the length in {@link #groupLengths}). Returns how many groups there are;
+   * moves the block's top past them and leaves the long lengths' count in {@link #longCount}.
+   */
+  #encodeRun(pairs: Uint32Array, count: number): number {
+    let slots = this.#groupSlots;
+    let lengths = this.#groupBytes;
+    let long = this.#groupLengths;
+    const pageAt = this.#pageAt;
+    let pool = this.#pagePool;
+    let lastOf = this.#last;
+    let lengthOf = this.#length;
+    const out = this.#block;
     const end = count * 2;
-    let at = first;
-    let i = 0;
-    for (let g = 0; g < groups; g += 1) {
+    let longCount = 0;
+    let at = this.#blockTop;
+    let g = 0;
+    for (let i = 0; i < end; g += 1) {
       const key = pairs[i] as number;
-      const slot = slots[g] as number;
+      const page = pageAt[key >>> PAGE_BITS] as number;
+      let slot = page === 0 ? -1 : (pool[page + (key & PAGE_MASK)] as number) - 1;
+      if (slot < 0) {
+        slot = this.#newSlot(key);
+        // It may have grown these.
+        pool = this.#pagePool;
+        lastOf = this.#last;
+        lengthOf = this.#length;
+      }
+      if (g === slots.length) {
+        // Grown as keys come (a batch holds far fewer distinct keys than pairs), kept for the next.
+        this.#growGroups();
+        slots = this.#groupSlots;
+        lengths = this.#groupBytes;
+        long = this.#groupLengths;
+      }
+      slots[g] = slot;
       const start = at;
       let last = lastOf[slot] as number;
       for (; i < end && pairs[i] === key; i += 2) {
@@ -342,66 +380,52 @@ export class PostingBuilder {
         out[at++] = delta;
       }
       lastOf[slot] = last;
-      lengthOf[slot] = (lengthOf[slot] as number) + (at - start);
       const length = at - start;
+      lengthOf[slot] = (lengthOf[slot] as number) + length;
       if (length < LONG) lengths[g] = length;
       else {
         lengths[g] = LONG;
         long[longCount++] = length;
       }
     }
-    this.#runs.push({ block: out, start: first, slots: slots.slice(0, groups), lengths, long: long.slice(0, longCount) });
     this.#blockTop = at;
-    this.#runBytes += at - first + groups * 5 + longCount * 4;
-    this.#data += at - first;
-    this.#pending = 0;
+    this.#longCount = longCount;
+    return g;
   }
 
-  /**
-   * The slot of each distinct key of the sorted pending pairs, in order, into {@link #groupSlots}
-   * (new keys get new slots); returns how many there are. Keys come ascending, so the slot pages are
-   * walked in order, not at random.
-   */
-  #resolveSlots(pairs: Uint32Array, count: number): number {
-    let out = this.#groupSlots;
-    const pageAt = this.#pageAt;
-    let pool = this.#pagePool;
-    let groups = 0;
-    let previous = -1;
-    for (let i = 0; i < count * 2; i += 2) {
-      const key = pairs[i] as number;
-      if (key === previous) continue;
-      previous = key;
-      let page = pageAt[key >>> PAGE_BITS] as number;
-      if (page === 0) {
-        page = this.#pageCount++ * PAGE_KEYS;
-        if (page + PAGE_KEYS > pool.length) {
-          const grown = new Int32Array(pool.length * 2);
-          grown.set(pool);
-          pool = this.#pagePool = grown;
-        }
-        pageAt[key >>> PAGE_BITS] = page;
+  /** The slot of `key`, met for the first time: a new one (its page too when it is the first of its page). */
+  #newSlot(key: number): number {
+    let page = this.#pageAt[key >>> PAGE_BITS] as number;
+    if (page === 0) {
+      page = this.#pageCount++ * PAGE_KEYS;
+      if (page + PAGE_KEYS > this.#pagePool.length) {
+        const grown = new Int32Array(this.#pagePool.length * 2);
+        grown.set(this.#pagePool);
+        this.#pagePool = grown;
       }
-      const at = page + (key & PAGE_MASK);
-      let slot = (pool[at] as number) - 1;
-      if (slot < 0) {
-        slot = this.#slots++;
-        if (slot === this.#key.length) this.#growSlots();
-        this.#key[slot] = key;
-        this.#last[slot] = -1;
-        this.#length[slot] = 0;
-        pool[at] = slot + 1;
-      }
-      if (groups === out.length) {
-        // Grown as keys come (a batch holds far fewer distinct keys than pairs), kept for the next.
-        const grown = new Uint32Array(Math.max(1 << 16, out.length * 2));
-        grown.set(out);
-        out = this.#groupSlots = grown;
-        this.#groupLengths = new Uint32Array(grown.length);
-      }
-      out[groups++] = slot;
+      this.#pageAt[key >>> PAGE_BITS] = page;
     }
-    return groups;
+    const slot = this.#slots++;
+    if (slot === this.#key.length) this.#growSlots();
+    this.#key[slot] = key;
+    this.#last[slot] = -1;
+    this.#length[slot] = 0;
+    this.#pagePool[page + (key & PAGE_MASK)] = slot + 1;
+    return slot;
+  }
+
+  /** Doubles the per-group tables (at least 64 Ki groups), keeping what they hold. */
+  #growGroups(): void {
+    const size = Math.max(1 << 16, this.#groupSlots.length * 2);
+    const slots = new Uint32Array(size);
+    slots.set(this.#groupSlots);
+    this.#groupSlots = slots;
+    const bytes = new Uint8Array(size);
+    bytes.set(this.#groupBytes);
+    this.#groupBytes = bytes;
+    const long = new Uint32Array(size);
+    long.set(this.#groupLengths);
+    this.#groupLengths = long;
   }
 
   #growSlots(): void {
@@ -433,6 +457,7 @@ export class PostingBuilder {
     this.#pagePool = new Int32Array(0);
     this.#pageCount = 0;
     this.#groupSlots = new Uint32Array(0);
+    this.#groupBytes = new Uint8Array(0);
     this.#groupLengths = new Uint32Array(0);
     const count = this.#slots;
     // Keys (24 bits) and slots packed into one number each, sorted natively.

@@ -540,7 +540,8 @@ export class SearchIndexBuilder {
     const entry = describe(file, this.#racyMs);
     this.#flags[id] = entry.flags;
     if (entry.kind === FileKind.Text) {
-      this.#postings.add(this.#firstId + id, fileTrigrams(file.bytes as Uint8Array, this.#seen, this.#met));
+      // A part built alongside counts the posting builder's keys, not the met ones (see indexBytes).
+      this.#postings.add(this.#firstId + id, fileTrigrams(file.bytes as Uint8Array, this.#seen, this.#alongside ? undefined : this.#met));
     }
     this.holding(0);
   }
