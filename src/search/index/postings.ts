@@ -211,8 +211,8 @@ export class PostingBuilder {
   #longCount = 0;
   #slots = 0;
   #key = new Uint32Array(1024);
-  #last = new Int32Array(1024);
-  #length = new Uint32Array(1024);
+  /** Per slot, side by side (one cache line for both): the last id encoded, its list's bytes so far. */
+  #tail = new Int32Array(2048);
   #runs: Run[] = [];
   #runBytes = 0;
   /** The block runs are written into now, and where its free part starts. */
@@ -341,8 +341,7 @@ export class PostingBuilder {
     let long = this.#groupLengths;
     const pageAt = this.#pageAt;
     let pool = this.#pagePool;
-    let lastOf = this.#last;
-    let lengthOf = this.#length;
+    let tail = this.#tail;
     const out = this.#block;
     const end = count * 2;
     let longCount = 0;
@@ -356,8 +355,7 @@ export class PostingBuilder {
         slot = this.#newSlot(key);
         // It may have grown these.
         pool = this.#pagePool;
-        lastOf = this.#last;
-        lengthOf = this.#length;
+        tail = this.#tail;
       }
       if (g === slots.length) {
         // Grown as keys come (a batch holds far fewer distinct keys than pairs), kept for the next.
@@ -368,7 +366,7 @@ export class PostingBuilder {
       }
       slots[g] = slot;
       const start = at;
-      let last = lastOf[slot] as number;
+      let last = tail[slot * 2] as number;
       for (; i < end && pairs[i] === key; i += 2) {
         const id = pairs[i + 1] as number;
         let delta = id - last - 1;
@@ -379,9 +377,9 @@ export class PostingBuilder {
         }
         out[at++] = delta;
       }
-      lastOf[slot] = last;
       const length = at - start;
-      lengthOf[slot] = (lengthOf[slot] as number) + length;
+      tail[slot * 2] = last;
+      tail[slot * 2 + 1] = (tail[slot * 2 + 1] as number) + length;
       if (length < LONG) lengths[g] = length;
       else {
         lengths[g] = LONG;
@@ -408,8 +406,8 @@ export class PostingBuilder {
     const slot = this.#slots++;
     if (slot === this.#key.length) this.#growSlots();
     this.#key[slot] = key;
-    this.#last[slot] = -1;
-    this.#length[slot] = 0;
+    this.#tail[slot * 2] = -1;
+    this.#tail[slot * 2 + 1] = 0;
     this.#pagePool[page + (key & PAGE_MASK)] = slot + 1;
     return slot;
   }
@@ -435,8 +433,7 @@ export class PostingBuilder {
       return grown;
     };
     this.#key = grow(this.#key);
-    this.#last = grow(this.#last);
-    this.#length = grow(this.#length);
+    this.#tail = grow(this.#tail);
   }
 
   /** The lists frozen: keys ascending, their bytes laid end to end. The builder is spent. */
@@ -473,10 +470,10 @@ export class PostingBuilder {
     for (let i = 0; i < count; i += 1) {
       const slot = (packed[i] as number) % 2 ** 26;
       keys[i] = this.#key[slot] as number;
-      last[i] = this.#last[slot] as number;
+      last[i] = this.#tail[slot * 2] as number;
       offsets[i] = total;
       cursor[slot] = total;
-      total += this.#length[slot] as number;
+      total += this.#tail[slot * 2 + 1] as number;
     }
     offsets[count] = total;
     const bytes = new Uint8Array(total);
