@@ -432,7 +432,7 @@ export class SearchIndexBuilder {
   #flags = new Uint8Array(256);
   #pathChars = 0;
   readonly #budget: SearchIndexBudget | undefined;
-  readonly #total: number | undefined;
+  readonly #total: number | (() => number | undefined) | undefined;
   /**
    * The trigram keys met in any file so far, a bit per key (see `fileTrigrams`): the keys of the pairs
    * still pending in the posting builder count in {@link indexBytes} too, so its count is not short of
@@ -445,9 +445,9 @@ export class SearchIndexBuilder {
   /**
    * `budget`: the bounds the build keeps to (none when absent): {@link add} and {@link holding}
    * throw an {@link IndexOverBudget} as soon as what was counted passes one. `total`: how many files
-   * the build will add (for the note's projection).
+   * the build will add (for the note's projection), or what it answers (undefined while unknown).
    */
-  constructor(options: { racyMs?: number; budget?: SearchIndexBudget; total?: number; firstId?: number; batchPairs?: number; alongside?: BuildAlongside } = {}) {
+  constructor(options: { racyMs?: number; budget?: SearchIndexBudget; total?: number | (() => number | undefined); firstId?: number; batchPairs?: number; alongside?: BuildAlongside } = {}) {
     this.#racyMs = options.racyMs ?? DEFAULT_RACY_MS;
     this.#postings = new PostingBuilder(options.batchPairs === undefined ? {} : { batchPairs: options.batchPairs });
     this.#firstId = options.firstId ?? 0;
@@ -479,7 +479,8 @@ export class SearchIndexBuilder {
   holding(reading: number): void {
     const budget = this.#budget;
     if (!budget) return;
-    const counts = { done: this.#paths.length, ...(this.#total === undefined ? {} : { total: this.#total }) };
+    const total = typeof this.#total === 'function' ? this.#total() : this.#total;
+    const counts = { done: this.#paths.length, ...(total === undefined ? {} : { total }) };
     let index = this.indexBytes;
     let build = this.buildBytes + reading;
     const alongside = this.#alongside;
@@ -490,7 +491,6 @@ export class SearchIndexBuilder {
       build += others.build;
     }
     const done = this.#paths.length;
-    const total = this.#total;
     // Projected only once enough was done (see enoughDone): else the note gives what it reached.
     const scale = total !== undefined && done < total && enoughDone(done, total) ? total / done : undefined;
     if (index > budget.maxIndexBytes) {
