@@ -85,6 +85,19 @@ describe('PostingBuilder', () => {
     }
   });
 
+  it('many files one after another (a thousand ids in a row) give the same lists whatever the batch size', () => {
+    const next = random(7);
+    const files = new Map<number, number[]>();
+    for (let id = 0; id < 1000; id += 1) files.set(id, [...new Set(Array.from({ length: Math.floor(next() * 12) }, () => Math.floor(next() * 40) * 65_537))]);
+    const expected = referencePostings(files);
+    for (const batchPairs of [5, 1 << 20, undefined]) {
+      const { frozen } = built(files, batchPairs);
+      expect([...frozen.keys]).toEqual([...expected.keys]);
+      expect([...frozen.offsets]).toEqual([...expected.offsets]);
+      expect(Buffer.from(frozen.bytes).equals(Buffer.from(expected.bytes))).toBe(true);
+    }
+  });
+
   it('a list spanning runs decodes to the ids added, ascending, across gaps that need multi-byte varints', () => {
     const builder = new PostingBuilder({ batchPairs: 2 });
     const ids = [0, 1, 130, 131, 20_000, 2_000_000, 2_000_001];
