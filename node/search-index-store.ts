@@ -3,7 +3,7 @@
 // its header, checksum, version and root say it is intact (anything else is rebuilt).
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { open, readFile, rename, rm, writeFile, type FileHandle } from 'node:fs/promises';
 import { makeDirectories } from './fs/make-dirs.js';
 import { homedir, tmpdir } from 'node:os';
 import { crc32 as zlibCrc32 } from 'node:zlib';
@@ -124,11 +124,72 @@ async function removeIfUnchanged(file: string, bytes: Uint8Array): Promise<void>
 }
 
 /**
- * Writes an index serialized for the workspace at `root` under `cacheDir` (whole, or as the pieces of
- * `serializeIndexChunks`, one after the other): to a temporary file, then renamed over the old one.
+ * The index file of the workspace at `root` under `cacheDir` being written: a temporary file, opened
+ * at once, into which the posting lists can be written while they are made ({@link IndexFileWriter.at});
+ * {@link IndexFileWriter.finish} writes the rest and renames it over the old one, or
+ * {@link IndexFileWriter.abandon} removes it.
  */
-export async function writeSearchIndexFile(root: string, bytes: Uint8Array | readonly Uint8Array[], cacheDir?: string): Promise<void> {
-  await replaceFile(searchIndexFile(root, cacheDir), bytes);
+export class IndexFileWriter {
+  readonly #file: string;
+  readonly #temporary: string;
+  readonly #handle: Promise<FileHandle>;
+  #writes: Promise<void> = Promise.resolve();
+
+  constructor(root: string, cacheDir?: string) {
+    const file = searchIndexFile(root, cacheDir);
+    const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
+    this.#file = file;
+    this.#temporary = temporary;
+    this.#handle = (async () => {
+      // Not mkdir's own recursive form, which never returns under /proc (XDG_CACHE_HOME=/proc/sys).
+      makeDirectories(join(file, '..'));
+      return open(temporary, 'w');
+    })();
+    // Its failure is the finish's, or nobody's once abandoned.
+    this.#handle.catch(() => undefined);
+  }
+
+  /** Writes `bytes` at `position` once the writes asked for before are done (nothing waits for it here). */
+  at(bytes: Uint8Array, position: number): void {
+    this.#writes = this.#writes.then(async () => writeAllAt(await this.#handle, bytes, position));
+    this.#writes.catch(() => undefined);
+  }
+
+  /**
+   * Writes the serialized index, `tables` then `postings` (see `serializeIndexChunks`), less the
+   * first `written` bytes of `postings`, which {@link at} wrote already at their place; then renames
+   * the file over the old one. On a failure the temporary file is removed.
+   */
+  async finish(tables: Uint8Array, postings: Uint8Array, written: number): Promise<void> {
+    this.at(tables, 0);
+    if (written < postings.length) this.at(postings.subarray(written), tables.length + written);
+    try {
+      await this.#writes;
+      const handle = await this.#handle;
+      await handle.truncate(tables.length + postings.length);
+      await handle.close();
+      await rename(this.#temporary, this.#file);
+    } catch (error) {
+      await this.abandon();
+      throw error;
+    }
+  }
+
+  /** Removes the temporary file (the build failed, or its file could not be written). */
+  async abandon(): Promise<void> {
+    await this.#writes.catch(() => undefined);
+    await this.#handle.then((handle) => handle.close()).catch(() => undefined);
+    await rm(this.#temporary, { force: true });
+  }
+}
+
+/** Writes all of `bytes` at `position` of `handle`'s file. */
+async function writeAllAt(handle: FileHandle, bytes: Uint8Array, position: number): Promise<void> {
+  for (let done = 0; done < bytes.length; ) {
+    const { bytesWritten } = await handle.write(bytes, done, bytes.length - done, position + done);
+    if (bytesWritten <= 0) throw new Error('the search index file could not be written (no byte written)');
+    done += bytesWritten;
+  }
 }
 
 /** What the build thread (node/search-index-worker.ts) is given. */

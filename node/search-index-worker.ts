@@ -13,14 +13,15 @@ import { parentPort, Worker, workerData } from 'node:worker_threads';
 import type { Platform } from '../src/core/types.js';
 import type { WalkFile } from '../src/search/walk.js';
 import type { IndexParts, IndexPart, BuildAlongside } from '../src/search/index/search-index.js';
-import { joinIndexParts } from '../src/search/index/search-index.js';
+import { joinIndexParts, type SearchIndex } from '../src/search/index/search-index.js';
+import type { MergeProgress } from '../src/search/index/postings.js';
 import { IndexOverBudget, type BudgetPassed, type SearchIndexBudget } from '../src/search/index/budget.js';
-import { serializeIndexChunks } from '../src/search/index/format.js';
+import { serializedPostingsAt, serializeIndexChunks } from '../src/search/index/format.js';
 import { buildIndexPart, buildWorkspaceIndex, checkBuiltSize, workspaceFilePaths } from '../src/search/index/workspace.js';
 import { createConfinedNodeFs } from './fs/confined.js';
 import { createNodeSearchSource } from './search-fs.js';
 import { createSearchEngine } from '../src/search/engine.js';
-import { writeSearchIndexFile, type IndexWorkerData, type IndexWorkerMessage } from './search-index-store.js';
+import { IndexFileWriter, type IndexWorkerData, type IndexWorkerMessage } from './search-index-store.js';
 import { FINAL, SentPaths, splitPoint, type PartControl } from './search-index-split.js';
 
 /** Pending pairs per part's posting builder when split: half the default, so two hold what one did. */
@@ -38,6 +39,9 @@ export const SPLIT_FILES = 16_384;
  * running by then lists a large tree; a small one is walked before, and no thread is started for it).
  */
 const SPLIT_START_MS = 30;
+
+/** Bytes of joined posting lists written to the index file at once while the merge makes them. */
+const STREAM_BYTES = 4 * 1024 * 1024;
 
 /** Files the walk lists before they are sent to the second thread (one message each so many). */
 const SEND_FILES = 1024;
@@ -204,7 +208,7 @@ function startSecondThread(data: IndexWorkerData): SecondThread | undefined {
  * that passes the budget ends the other, as does a failure here. When the second thread fails
  * otherwise (it crashed, or could not read), this thread builds its files too.
  */
-async function buildSplit(data: IndexWorkerData, platform: Platform, paths: string[], second: SecondThread): Promise<ReturnType<typeof joinIndexParts>> {
+async function buildSplit(data: IndexWorkerData, platform: Platform, paths: string[], second: SecondThread): Promise<BuiltIndex> {
   const split = splitPoint(second.claim, paths.length);
   second.send(paths, split);
   second.worker.postMessage({ type: 'end', total: paths.length } satisfies PartControl);
@@ -224,9 +228,65 @@ async function buildSplit(data: IndexWorkerData, platform: Platform, paths: stri
     // Counted with this part's last figures, still in the shared counts.
     return buildIndexPart(platform, { paths: paths.slice(0, split), firstId: 0, total: paths.length, batchPairs: PART_BATCH_PAIRS, alongside: alongsideOf(second.counts, 1), ...budget });
   });
-  const index = joinIndexParts(first, last);
-  if (data.budget) checkBuiltSize(index, data.root, data.budget);
-  return index;
+  // The file is written while the parts' lists are joined (the paths, in id order, say where they go).
+  const writer = new IndexFileWriter(data.root, data.cacheDir);
+  const stream = postingsStream(writer, data.root, first.paths.concat(last.paths));
+  try {
+    const index = joinIndexParts(first, last, undefined, stream);
+    if (data.budget) checkBuiltSize(index, data.root, data.budget);
+    return { index, saving: { writer, stream } };
+  } catch (error) {
+    await writer.abandon();
+    throw error;
+  }
+}
+
+/** A {@link MergeProgress} that writes the joined lists at their place in the index file as they are made. */
+interface PostingsStream extends MergeProgress {
+  /** Where the lists start in the file. */
+  at: number;
+  /** Bytes of the lists written so far. */
+  written: number;
+}
+
+/** A {@link PostingsStream} into `writer` for an index of `paths` (in id order) for `root`. */
+function postingsStream(writer: IndexFileWriter, root: string, paths: readonly string[]): PostingsStream {
+  const stream: PostingsStream = {
+    every: STREAM_BYTES,
+    at: 0,
+    written: 0,
+    sized(keys, bytes) {
+      stream.at = serializedPostingsAt(root, paths, keys, bytes);
+    },
+    made(bytes, end) {
+      if (end <= stream.written) return;
+      writer.at(bytes.subarray(stream.written, end), stream.at + stream.written);
+      stream.written = end;
+    },
+  };
+  return stream;
+}
+
+/** An index built, and the file it is being written to when its lists were written as they were joined. */
+interface BuiltIndex {
+  index: SearchIndex;
+  saving?: { writer: IndexFileWriter; stream: PostingsStream };
+}
+
+/** Writes `built`'s index file: the lists written while they were joined are not written again. */
+async function saveIndexFile(data: IndexWorkerData, built: BuiltIndex): Promise<void> {
+  const writer = built.saving?.writer ?? new IndexFileWriter(data.root, data.cacheDir);
+  let chunks: [Uint8Array, Uint8Array];
+  try {
+    chunks = serializeIndexChunks(built.index, data.root);
+  } catch (error) {
+    await writer.abandon();
+    throw error;
+  }
+  const [tables, postings] = chunks;
+  const stream = built.saving?.stream;
+  // Lists written where the tables end are kept (else, which their sizes rule out, all are written again).
+  await writer.finish(tables, postings, stream && stream.at === tables.length ? stream.written : 0);
 }
 
 /** Files from which this build is split (see {@link SPLIT_FILES}; `splitFiles` 0 or less: never). */
@@ -237,7 +297,7 @@ function splitFrom(data: IndexWorkerData): number {
 
 async function main(data: IndexWorkerData, port: NonNullable<typeof parentPort>): Promise<void> {
   let close: (() => void) | undefined;
-  let built = false;
+  let posted = false;
   const splitFiles = splitFrom(data);
   let second: SecondThread | undefined;
   // Started once the walk has run a while, so its start overlaps the rest of the walk (the walk turns
@@ -258,18 +318,18 @@ async function main(data: IndexWorkerData, port: NonNullable<typeof parentPort>)
       second.stop();
       second = undefined;
     }
-    const index = second ? await buildSplit(data, platform, paths, second) : await buildWorkspaceIndex(platform, { paths, ...(data.budget ? { budget: data.budget } : {}) });
+    const built = second ? await buildSplit(data, platform, paths, second) : { index: await buildWorkspaceIndex(platform, { paths, ...(data.budget ? { budget: data.budget } : {}) }) };
     // Written before the parts' buffers move to the main thread: the file's posting lists are the
     // index's own bytes (no copy of the largest part at the build's peak), which the move detaches.
     let saveError: { error: unknown } | undefined;
     try {
-      await writeSearchIndexFile(data.root, serializeIndexChunks(index, data.root), data.cacheDir);
+      await saveIndexFile(data, built);
     } catch (error) {
       saveError = { error };
     }
-    const parts = index.parts();
+    const parts = built.index.parts();
     port.postMessage({ type: 'parts', parts } satisfies IndexWorkerMessage, buffersOf(parts));
-    built = true;
+    posted = true;
     if (saveError) throw saveError.error;
     port.postMessage({ type: 'saved' } satisfies IndexWorkerMessage);
   } catch (error) {
@@ -277,7 +337,7 @@ async function main(data: IndexWorkerData, port: NonNullable<typeof parentPort>)
       port.postMessage({ type: 'over', passed: error.passed } satisfies IndexWorkerMessage);
       return;
     }
-    port.postMessage({ type: 'error', message: error instanceof Error ? error.message : String(error), built } satisfies IndexWorkerMessage);
+    port.postMessage({ type: 'error', message: error instanceof Error ? error.message : String(error), built: posted } satisfies IndexWorkerMessage);
   } finally {
     clearTimeout(early);
     second?.stop();

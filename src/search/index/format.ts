@@ -100,7 +100,7 @@ export function serializeIndexChunks(index: SearchIndex, root: string): [Uint8Ar
   const rootBytes = encoder.encode(root);
   const path = pathsBytes(paths);
   const blocks = Math.ceil(postings.bytes.length / POSTING_BLOCK_BYTES);
-  const tables = tablesBytes(rootBytes.length, path.lengths, parts);
+  const tables = tablesBytes(rootBytes.length, path.lengths, postings.keys.length, postings.bytes.length);
   const out = new Uint8Array(HEADER_BYTES + tables);
   const body = out.subarray(HEADER_BYTES);
   const view = new DataView(out.buffer, HEADER_BYTES);
@@ -140,7 +140,7 @@ export function serializeIndexChunks(index: SearchIndex, root: string): [Uint8Ar
  */
 export function savedIndexBytes(index: SearchIndex, root: string): number {
   const parts = (index.dirty ? index.compact() : index).parts();
-  return HEADER_BYTES + tablesBytes(encoder.encode(root).length, pathsBytes(parts.paths).lengths, parts) + parts.postings.bytes.length;
+  return HEADER_BYTES + tablesBytes(encoder.encode(root).length, pathsBytes(parts.paths).lengths, parts.postings.keys.length, parts.postings.bytes.length) + parts.postings.bytes.length;
 }
 
 /**
@@ -181,13 +181,24 @@ function putTable(body: Uint8Array, at: number, table: Uint32Array | Float64Arra
   return at + table.length * size;
 }
 
-/** The bytes of the tables after the header: the fixed fields, the root, the paths, identities, kinds, keys, offsets and block checksums. */
-function tablesBytes(rootLength: number, pathLengths: readonly number[], parts: Pick<IndexParts, 'stats' | 'flags' | 'postings'>): number {
-  const blocks = Math.ceil(parts.postings.bytes.length / POSTING_BLOCK_BYTES);
+/**
+ * Where the posting bytes start in the serialized form of an index for `root` with `paths` (its files,
+ * in id order), `keys` trigram keys and `postingBytes` bytes of posting lists: the header and tables
+ * before them, as {@link serializeIndexChunks} lays them out (its first piece's length).
+ */
+export function serializedPostingsAt(root: string, paths: readonly string[], keys: number, postingBytes: number): number {
+  return HEADER_BYTES + tablesBytes(encoder.encode(root).length, pathsBytes(paths).lengths, keys, postingBytes);
+}
+
+/** The bytes of the tables after the header (the fixed fields, the root, the paths, identities, kinds, keys, offsets and block checksums) for files with paths of `pathLengths` UTF-8 bytes, `keys` keys and `postingBytes` bytes of lists. */
+function tablesBytes(rootLength: number, pathLengths: readonly number[], keys: number, postingBytes: number): number {
+  const files = pathLengths.length;
+  const blocks = Math.ceil(postingBytes / POSTING_BLOCK_BYTES);
   let tables = FIXED_BYTES + rootLength;
   for (const length of pathLengths) tables += varintBytes(length) + length;
-  tables = pad(tables, 8) + parts.stats.length * 8 + parts.flags.length;
-  return pad(pad(tables, 4) + parts.postings.keys.length * 4 + parts.postings.offsets.length * 4 + blocks * 4, 8);
+  // Per file four numbers of identity and a byte of flags; per key its value and offset, one offset more.
+  tables = pad(tables, 8) + files * 4 * 8 + files;
+  return pad(pad(tables, 4) + keys * 4 + (keys + 1) * 4 + blocks * 4, 8);
 }
 
 /** Why serialized bytes were rejected (see {@link openIndex}). */

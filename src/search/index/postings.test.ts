@@ -152,6 +152,33 @@ describe('mergePostings', () => {
     }
   });
 
+  it('tells its size before it makes a byte, then each final stretch of the lists as it makes them, the last at the end', () => {
+    const files = sampleFiles(8);
+    const ids = [...files.keys()];
+    const first = new PostingBuilder();
+    const second = new PostingBuilder();
+    ids.forEach((id, i) => (i < ids.length / 2 ? first : second).add(id, Uint32Array.from(files.get(id) as number[])));
+    const { postings, last } = first.freezePart();
+    const tail = second.freeze();
+    const sized: number[][] = [];
+    const stretches: Uint8Array[] = [];
+    let made = 0;
+    const merged = mergePostings(postings, last, tail, {
+      every: 100,
+      sized: (keys, bytes) => sized.push([keys, bytes, stretches.length]),
+      made: (bytes, end) => {
+        expect(end).toBeGreaterThanOrEqual(made);
+        // Copied now: a stretch told is final, so what is copied now is what the merge returns.
+        stretches.push(bytes.slice(made, end));
+        made = end;
+      },
+    });
+    expect(sized).toEqual([[merged.keys.length, merged.bytes.length, 0]]);
+    expect(stretches.length).toBeGreaterThan(3);
+    expect(made).toBe(merged.bytes.length);
+    expect(Buffer.concat(stretches).equals(Buffer.from(merged.bytes))).toBe(true);
+  });
+
   it('freezePart gives each list\'s last id beside its key', () => {
     const builder = new PostingBuilder({ batchPairs: 2 });
     builder.add(3, Uint32Array.of(9, 4));

@@ -528,7 +528,7 @@ function copyBytes(from: Uint8Array, start: number, end: number, to: Uint8Array,
  * `b`'s first id as a delta from `a`'s last, then the rest of `b`'s bytes as they are: byte for byte
  * what one builder given every file would have made.
  */
-export function mergePostings(a: FrozenPostings, aLast: Int32Array, b: FrozenPostings): FrozenPostings {
+export function mergePostings(a: FrozenPostings, aLast: Int32Array, b: FrozenPostings, progress?: MergeProgress): FrozenPostings {
   const na = a.keys.length;
   const nb = b.keys.length;
   const aKeys = a.keys;
@@ -555,12 +555,18 @@ export function mergePostings(a: FrozenPostings, aLast: Int32Array, b: FrozenPos
     total += size;
     j += 1;
   }
+  progress?.sized(keyCount, total);
   const keys = new Uint32Array(keyCount);
   const offsets = new Uint32Array(keyCount + 1);
   const bytes = new Uint8Array(total);
   let at = 0;
   let k = 0;
+  let report = progress ? progress.every : Infinity;
   for (let i = 0, j = 0; i < na || j < nb; k += 1) {
+    if (at >= report) {
+      (progress as MergeProgress).made(bytes, at);
+      report = at + (progress as MergeProgress).every;
+    }
     const ka = i < na ? (aKeys[i] as number) : 0x1000000;
     const kb = j < nb ? (bKeys[j] as number) : 0x1000000;
     keys[k] = Math.min(ka, kb);
@@ -582,7 +588,20 @@ export function mergePostings(a: FrozenPostings, aLast: Int32Array, b: FrozenPos
     j += 1;
   }
   offsets[keyCount] = at;
+  progress?.made(bytes, at);
   return { keys, offsets, bytes };
+}
+
+/**
+ * What {@link mergePostings} tells as it goes, so its lists can be written out while it makes them:
+ * `sized` once the joined lists' key count and bytes are known (before any byte is made), `made`
+ * each time about `every` more bytes are final (the lists' bytes below `end`, which stay as they
+ * are), and once at the end.
+ */
+export interface MergeProgress {
+  sized(keys: number, bytes: number): void;
+  made(bytes: Uint8Array, end: number): void;
+  every: number;
 }
 
 const EMPTY_RUN: Run = { block: new Uint8Array(0), start: 0, slots: new Uint32Array(0), lengths: new Uint8Array(0), long: new Uint32Array(0) };

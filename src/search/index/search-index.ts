@@ -5,7 +5,7 @@ import type { SearchFileStat } from '../source-port.js';
 import type { TrigramPlan } from './plan.js';
 import { RACY_MS } from '../../fs/racy-clock.js';
 import { enoughDone, IndexOverBudget, type SearchIndexBudget } from './budget.js';
-import { fileTrigrams, forEachId, keyTally, mergePostings, PostingBuilder, putVarint, trigramBitmap, type FrozenPostings } from './postings.js';
+import { fileTrigrams, forEachId, keyTally, mergePostings, PostingBuilder, putVarint, trigramBitmap, type FrozenPostings, type MergeProgress } from './postings.js';
 
 /**
  * What a file was when it was indexed: `Text` (UTF-8: its trigrams are indexed), `Binary` (a NUL in
@@ -405,8 +405,9 @@ export interface BuildAlongside {
 /**
  * The index of two parts built side by side over consecutive ids (`first` from id 0, `second` from
  * the id after `first`'s last): the same, byte for byte, as one builder given both parts' files.
+ * `progress` is told of the joined posting lists as they are made (see `mergePostings`).
  */
-export function joinIndexParts(first: IndexPart, second: IndexPart, racyMs: number = DEFAULT_RACY_MS): SearchIndex {
+export function joinIndexParts(first: IndexPart, second: IndexPart, racyMs: number = DEFAULT_RACY_MS, progress?: MergeProgress): SearchIndex {
   const count = first.paths.length + second.paths.length;
   const stats = new Float64Array(count * 4);
   stats.set(first.stats.subarray(0, first.paths.length * 4));
@@ -415,7 +416,7 @@ export function joinIndexParts(first: IndexPart, second: IndexPart, racyMs: numb
   flags.set(first.flags.subarray(0, first.paths.length));
   flags.set(second.flags.subarray(0, second.paths.length), first.paths.length);
   const paths = first.paths.concat(second.paths);
-  const postings = mergePostings(first.postings, first.last, second.postings);
+  const postings = mergePostings(first.postings, first.last, second.postings, progress);
   return new SearchIndex({ paths, stats, flags, postings, racyMs });
 }
 
