@@ -148,7 +148,7 @@ describe('the search index kept on disk for a Node workspace', () => {
 });
 
 describe('IndexFileWriter', () => {
-  it('writes the lists as they come, then the tables and the rest of the lists, and renames the file into place; abandoned, it leaves nothing', async () => {
+  it('writes the lists as they come, then the tables and the rest of the lists, and renames the file into place; abandoned, it leaves nothing, not the file it replaces either', async () => {
     const dir = join(base, 'writer');
     const tables = Uint8Array.from({ length: 40 }, (_, i) => i + 1);
     const postings = Uint8Array.from({ length: 100 }, (_, i) => 200 - i);
@@ -166,5 +166,8 @@ describe('IndexFileWriter', () => {
     dropped.at(postings, 0);
     await dropped.abandon();
     expect(await readdir(dir)).toEqual([searchIndexFile('/some/root', dir).split('/').pop()]);
+    // The file a writer replaces is removed as it starts (it is written because that one could not be used).
+    await new IndexFileWriter('/some/root', dir).abandon();
+    expect(await readdir(dir)).toEqual([]);
   });
 });

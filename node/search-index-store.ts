@@ -2,8 +2,8 @@
 // under the user's cache directory, written whole and renamed into place, and read back only when
 // its header, checksum, version and root say it is intact (anything else is rebuilt).
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { open, readFile, rename, rm, writeFile, type FileHandle } from 'node:fs/promises';
+import { closeSync, existsSync, ftruncate, openSync, unlink, write } from 'node:fs';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { makeDirectories } from './fs/make-dirs.js';
 import { homedir, tmpdir } from 'node:os';
 import { crc32 as zlibCrc32 } from 'node:zlib';
@@ -125,34 +125,51 @@ async function removeIfUnchanged(file: string, bytes: Uint8Array): Promise<void>
 
 /**
  * The index file of the workspace at `root` under `cacheDir` being written: a temporary file, opened
- * at once, into which the posting lists can be written while they are made ({@link IndexFileWriter.at});
+ * at once, into which the posting lists can be written while they are made ({@link IndexFileWriter.at}:
+ * each write goes to the system at once, so it runs while the caller goes on, synchronous code too);
  * {@link IndexFileWriter.finish} writes the rest and renames it over the old one, or
- * {@link IndexFileWriter.abandon} removes it.
+ * {@link IndexFileWriter.abandon} removes it. A file that cannot be made fails `finish`, never the caller.
+ * The file it replaces is removed at once, while the new one is written (a build writes the index
+ * because the one there could not be used): the rename then frees nothing, where freeing a large old
+ * file's pages took as long as writing the new one.
  */
 export class IndexFileWriter {
   readonly #file: string;
   readonly #temporary: string;
-  readonly #handle: Promise<FileHandle>;
-  #writes: Promise<void> = Promise.resolve();
+  #fd: number | undefined;
+  #failed: { error: unknown } | undefined;
+  #writing = 0;
+  #idle: (() => void) | undefined;
+  /** Settles once the file replaced is removed (or was not there). */
+  readonly #cleared: Promise<void>;
 
   constructor(root: string, cacheDir?: string) {
-    const file = searchIndexFile(root, cacheDir);
-    const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
-    this.#file = file;
-    this.#temporary = temporary;
-    this.#handle = (async () => {
+    this.#file = searchIndexFile(root, cacheDir);
+    this.#temporary = `${this.#file}.${process.pid}.${Date.now()}.tmp`;
+    const file = this.#file;
+    this.#cleared = new Promise((resolve) => unlink(file, () => resolve()));
+    try {
       // Not mkdir's own recursive form, which never returns under /proc (XDG_CACHE_HOME=/proc/sys).
-      makeDirectories(join(file, '..'));
-      return open(temporary, 'w');
-    })();
-    // Its failure is the finish's, or nobody's once abandoned.
-    this.#handle.catch(() => undefined);
+      makeDirectories(join(this.#file, '..'));
+      this.#fd = openSync(this.#temporary, 'w');
+    } catch (error) {
+      this.#failed = { error };
+    }
   }
 
-  /** Writes `bytes` at `position` once the writes asked for before are done (nothing waits for it here). */
+  /** Writes `bytes` (left as they are until {@link finish} or {@link abandon} returns) at `position`; nothing waits for it here. */
   at(bytes: Uint8Array, position: number): void {
-    this.#writes = this.#writes.then(async () => writeAllAt(await this.#handle, bytes, position));
-    this.#writes.catch(() => undefined);
+    const fd = this.#fd;
+    if (fd === undefined || this.#failed) return;
+    this.#writing += 1;
+    const from = (done: number): void =>
+      write(fd, bytes, done, bytes.length - done, position + done, (error, written) => {
+        if (!error && written > 0 && done + written < bytes.length) return from(done + written);
+        if (error || written <= 0) this.#failed ??= { error: error ?? new Error('the search index file could not be written (no byte written)') };
+        this.#writing -= 1;
+        if (this.#writing === 0) this.#idle?.();
+      });
+    from(0);
   }
 
   /**
@@ -163,11 +180,15 @@ export class IndexFileWriter {
   async finish(tables: Uint8Array, postings: Uint8Array, written: number): Promise<void> {
     this.at(tables, 0);
     if (written < postings.length) this.at(postings.subarray(written), tables.length + written);
+    await this.#settled();
     try {
-      await this.#writes;
-      const handle = await this.#handle;
-      await handle.truncate(tables.length + postings.length);
-      await handle.close();
+      if (this.#failed) throw this.#failed.error;
+      const fd = this.#fd as number;
+      await new Promise<void>((resolve, reject) => ftruncate(fd, tables.length + postings.length, (error) => (error ? reject(error) : resolve())));
+      this.#fd = undefined;
+      closeSync(fd);
+      // Removed before the rename, never after it (which would remove the new file).
+      await this.#cleared;
       await rename(this.#temporary, this.#file);
     } catch (error) {
       await this.abandon();
@@ -177,18 +198,17 @@ export class IndexFileWriter {
 
   /** Removes the temporary file (the build failed, or its file could not be written). */
   async abandon(): Promise<void> {
-    await this.#writes.catch(() => undefined);
-    await this.#handle.then((handle) => handle.close()).catch(() => undefined);
+    await this.#settled();
+    const fd = this.#fd;
+    this.#fd = undefined;
+    if (fd !== undefined) closeSync(fd);
     await rm(this.#temporary, { force: true });
   }
-}
 
-/** Writes all of `bytes` at `position` of `handle`'s file. */
-async function writeAllAt(handle: FileHandle, bytes: Uint8Array, position: number): Promise<void> {
-  for (let done = 0; done < bytes.length; ) {
-    const { bytesWritten } = await handle.write(bytes, done, bytes.length - done, position + done);
-    if (bytesWritten <= 0) throw new Error('the search index file could not be written (no byte written)');
-    done += bytesWritten;
+  /** Resolves once no write is under way. */
+  #settled(): Promise<void> {
+    if (this.#writing === 0) return Promise.resolve();
+    return new Promise((resolve) => (this.#idle = resolve));
   }
 }
 
