@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../test/support/build.js';
 import { seededRandom } from '../test/support/random.js';
 import { searchIndexFile, type IndexWorkerData, type IndexWorkerMessage } from './search-index-store.js';
+import { SentPaths, splitPoint } from './search-index-split.js';
 
 let base = '';
 let root = '';
@@ -96,4 +97,49 @@ describe('index build split between two threads', () => {
     expect(passed.limit).toBe(maxIndexBytes);
     expect(passed.reached).toBeGreaterThan(maxIndexBytes);
   }, 120_000);
+});
+
+describe('files handed to the second thread while the walk lists them', () => {
+  /** Reads `sent`'s feed from file `from` on until it gives undefined; the paths it gave. */
+  async function readFrom(sent: SentPaths, from: number): Promise<string[]> {
+    const got: string[] = [];
+    for (let i = from; ; i += 1) {
+      const path = await sent.next(i);
+      if (path === undefined) return got;
+      got.push(path);
+    }
+  }
+
+  it('gives the second thread the files it claimed during the walk and half of the rest, the build thread the others, each file once, in order', async () => {
+    const paths = Array.from({ length: 11 }, (_, i) => `/w/f${i}`);
+    for (const claimedBeforeEnd of [0, 1, 4, 7]) {
+      const claim = new Int32Array(new SharedArrayBuffer(4));
+      const sent = new SentPaths(claim);
+      sent.take({ type: 'paths', paths: paths.slice(0, 8) });
+      const early: string[] = [];
+      for (let i = 0; i < claimedBeforeEnd; i += 1) early.push((await sent.next(i)) as string);
+      // The walk ends: the split is set, the rest of the second thread's files sent.
+      const split = splitPoint(claim, paths.length);
+      expect(split, String(claimedBeforeEnd)).toBe(claimedBeforeEnd + Math.ceil((paths.length - claimedBeforeEnd) / 2));
+      if (split > 8) sent.take({ type: 'paths', paths: paths.slice(8, split) });
+      sent.take({ type: 'end', total: paths.length });
+      const late = await readFrom(sent, claimedBeforeEnd);
+      expect([...early, ...late], String(claimedBeforeEnd)).toEqual(paths.slice(0, split));
+      expect(sent.total).toBe(paths.length);
+    }
+  });
+
+  it('waits for files not sent yet, and ends when told to stop', async () => {
+    const claim = new Int32Array(new SharedArrayBuffer(4));
+    const sent = new SentPaths(claim);
+    const waiting = sent.next(0);
+    expect(typeof waiting).toBe('object');
+    sent.take({ type: 'paths', paths: ['/w/a', '/w/b'] });
+    expect(await waiting).toBe('/w/a');
+    expect(await sent.next(1)).toBe('/w/b');
+    const stopped = sent.next(2);
+    sent.take({ type: 'stop' });
+    expect(await stopped).toBeUndefined();
+    expect(sent.total).toBeUndefined();
+  });
 });

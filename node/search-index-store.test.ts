@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, realpath, rm, truncate, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, realpath, rm, truncate, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { existsSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { searchIndexIdle } from '../src/search/index/workspace.js';
 import { setSearchIndex } from '../src/search/index/engine.js';
 import { BuiltinTools } from '../src/tools/index.js';
 import { createNodePlatform } from './platform.js';
-import { openOrBuildSearchIndex, searchIndexFile } from './search-index-store.js';
+import { IndexFileWriter, openOrBuildSearchIndex, searchIndexFile } from './search-index-store.js';
 
 const FILES: Record<string, string> = {
   'src/a.ts': 'export function alpha() {\n  return "Straße";\n}\n',
@@ -144,5 +144,30 @@ describe('the search index kept on disk for a Node workspace', () => {
     } finally {
       await platform.dispose();
     }
+  });
+});
+
+describe('IndexFileWriter', () => {
+  it('writes the lists as they come, then the tables and the rest of the lists, and renames the file into place; abandoned, it leaves nothing, not the file it replaces either', async () => {
+    const dir = join(base, 'writer');
+    const tables = Uint8Array.from({ length: 40 }, (_, i) => i + 1);
+    const postings = Uint8Array.from({ length: 100 }, (_, i) => 200 - i);
+    const writer = new IndexFileWriter('/some/root', dir);
+    writer.at(postings.subarray(0, 30), tables.length);
+    writer.at(postings.subarray(30, 70), tables.length + 30);
+    await writer.finish(tables, postings, 70);
+    expect(new Uint8Array(await readFile(searchIndexFile('/some/root', dir)))).toEqual(Uint8Array.from([...tables, ...postings]));
+    // Lists written at another place (a size that turned out other) are all written again, the file cut to its length.
+    const again = new IndexFileWriter('/some/root', dir);
+    again.at(postings, tables.length + 50);
+    await again.finish(tables, postings, 0);
+    expect(new Uint8Array(await readFile(searchIndexFile('/some/root', dir)))).toEqual(Uint8Array.from([...tables, ...postings]));
+    const dropped = new IndexFileWriter('/other/root', dir);
+    dropped.at(postings, 0);
+    await dropped.abandon();
+    expect(await readdir(dir)).toEqual([searchIndexFile('/some/root', dir).split('/').pop()]);
+    // The file a writer replaces is removed as it starts (it is written because that one could not be used).
+    await new IndexFileWriter('/some/root', dir).abandon();
+    expect(await readdir(dir)).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@
 // under the user's cache directory, written whole and renamed into place, and read back only when
 // its header, checksum, version and root say it is intact (anything else is rebuilt).
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, fstatSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, ftruncate, openSync, readFileSync, unlink, write } from 'node:fs';
 import { open, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { makeDirectories } from './fs/make-dirs.js';
 import { homedir, tmpdir } from 'node:os';
@@ -148,11 +148,92 @@ async function removeIfUnchanged(file: string, bytes: Uint8Array): Promise<void>
 }
 
 /**
- * Writes an index serialized for the workspace at `root` under `cacheDir` (whole, or as the pieces of
- * `serializeIndexChunks`, one after the other): to a temporary file, then renamed over the old one.
+ * The index file of the workspace at `root` under `cacheDir` being written: a temporary file, opened
+ * at once, into which the posting lists can be written while they are made ({@link IndexFileWriter.at}:
+ * each write goes to the system at once, so it runs while the caller goes on, synchronous code too);
+ * {@link IndexFileWriter.finish} writes the rest and renames it over the old one, or
+ * {@link IndexFileWriter.abandon} removes it. A file that cannot be made fails `finish`, never the caller.
+ * The file it replaces is removed at once, while the new one is written (a build writes the index
+ * because the one there could not be used): the rename then frees nothing, where freeing a large old
+ * file's pages took as long as writing the new one.
  */
-export async function writeSearchIndexFile(root: string, bytes: Uint8Array | readonly Uint8Array[], cacheDir?: string): Promise<void> {
-  await replaceFile(searchIndexFile(root, cacheDir), bytes);
+export class IndexFileWriter {
+  readonly #file: string;
+  readonly #temporary: string;
+  #fd: number | undefined;
+  #failed: { error: unknown } | undefined;
+  #writing = 0;
+  #idle: (() => void) | undefined;
+  /** Settles once the file replaced is removed (or was not there). */
+  readonly #cleared: Promise<void>;
+
+  constructor(root: string, cacheDir?: string) {
+    this.#file = searchIndexFile(root, cacheDir);
+    this.#temporary = `${this.#file}.${process.pid}.${Date.now()}.tmp`;
+    const file = this.#file;
+    this.#cleared = new Promise((resolve) => unlink(file, () => resolve()));
+    try {
+      // Not mkdir's own recursive form, which never returns under /proc (XDG_CACHE_HOME=/proc/sys).
+      makeDirectories(join(this.#file, '..'));
+      this.#fd = openSync(this.#temporary, 'w');
+    } catch (error) {
+      this.#failed = { error };
+    }
+  }
+
+  /** Writes `bytes` (left as they are until {@link finish} or {@link abandon} returns) at `position`; nothing waits for it here. */
+  at(bytes: Uint8Array, position: number): void {
+    const fd = this.#fd;
+    if (fd === undefined || this.#failed) return;
+    this.#writing += 1;
+    const from = (done: number): void =>
+      write(fd, bytes, done, bytes.length - done, position + done, (error, written) => {
+        if (!error && written > 0 && done + written < bytes.length) return from(done + written);
+        if (error || written <= 0) this.#failed ??= { error: error ?? new Error('the search index file could not be written (no byte written)') };
+        this.#writing -= 1;
+        if (this.#writing === 0) this.#idle?.();
+      });
+    from(0);
+  }
+
+  /**
+   * Writes the serialized index, `tables` then `postings` (see `serializeIndexChunks`), less the
+   * first `written` bytes of `postings`, which {@link at} wrote already at their place; then renames
+   * the file over the old one. On a failure the temporary file is removed.
+   */
+  async finish(tables: Uint8Array, postings: Uint8Array, written: number): Promise<void> {
+    this.at(tables, 0);
+    if (written < postings.length) this.at(postings.subarray(written), tables.length + written);
+    await this.#settled();
+    try {
+      if (this.#failed) throw this.#failed.error;
+      const fd = this.#fd as number;
+      await new Promise<void>((resolve, reject) => ftruncate(fd, tables.length + postings.length, (error) => (error ? reject(error) : resolve())));
+      this.#fd = undefined;
+      closeSync(fd);
+      // Removed before the rename, never after it (which would remove the new file).
+      await this.#cleared;
+      await rename(this.#temporary, this.#file);
+    } catch (error) {
+      await this.abandon();
+      throw error;
+    }
+  }
+
+  /** Removes the temporary file (the build failed, or its file could not be written). */
+  async abandon(): Promise<void> {
+    await this.#settled();
+    const fd = this.#fd;
+    this.#fd = undefined;
+    if (fd !== undefined) closeSync(fd);
+    await rm(this.#temporary, { force: true });
+  }
+
+  /** Resolves once no write is under way. */
+  #settled(): Promise<void> {
+    if (this.#writing === 0) return Promise.resolve();
+    return new Promise((resolve) => (this.#idle = resolve));
+  }
 }
 
 /** What the build thread (node/search-index-worker.ts) is given. */

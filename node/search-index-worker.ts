@@ -3,21 +3,26 @@
 // own, as the platform's build would, posts the index's parts back (their buffers moved, not copied),
 // then saves the index under the cache directory, so the main thread only wraps the parts. A tree of
 // `splitFiles` files or more (by default SPLIT_FILES, where two cores or more are there) is split in
-// two: this thread builds the first half of the files while a second thread (this module again, given
-// `part`, started while a long walk runs so it is ready when the walk ends) builds the second, and the
-// two parts' postings are merged into what one thread would have built, byte for byte.
+// two: a second thread (this module again, given `part`, started while a long walk runs) builds the
+// first files, sent to it as the walk lists them once the tree is known to be that large, so it reads
+// while this thread walks; when the walk ends, the files it has not claimed yet are split in two and
+// this thread builds the last ones. The two parts' postings are merged into what one thread would
+// have built, byte for byte.
 import { availableParallelism } from 'node:os';
 import { parentPort, Worker, workerData } from 'node:worker_threads';
 import type { Platform } from '../src/core/types.js';
+import type { WalkFile } from '../src/search/walk.js';
 import type { IndexParts, IndexPart, BuildAlongside } from '../src/search/index/search-index.js';
-import { joinIndexParts } from '../src/search/index/search-index.js';
+import { joinIndexParts, type SearchIndex } from '../src/search/index/search-index.js';
+import type { MergeProgress } from '../src/search/index/postings.js';
 import { IndexOverBudget, type BudgetPassed, type SearchIndexBudget } from '../src/search/index/budget.js';
-import { serializeIndexChunks } from '../src/search/index/format.js';
+import { serializedPostingsAt, serializeIndexChunks } from '../src/search/index/format.js';
 import { buildIndexPart, buildWorkspaceIndex, checkBuiltSize, workspaceFilePaths } from '../src/search/index/workspace.js';
 import { createConfinedNodeFs } from './fs/confined.js';
 import { createNodeSearchSource } from './search-fs.js';
 import { createSearchEngine } from '../src/search/engine.js';
-import { writeSearchIndexFile, type IndexWorkerData, type IndexWorkerMessage } from './search-index-store.js';
+import { IndexFileWriter, type IndexWorkerData, type IndexWorkerMessage } from './search-index-store.js';
+import { FINAL, SentPaths, splitPoint, type PartControl } from './search-index-split.js';
 
 /** Pending pairs per part's posting builder when split: half the default, so two hold what one did. */
 const PART_BATCH_PAIRS = 1 << 19;
@@ -35,24 +40,25 @@ export const SPLIT_FILES = 16_384;
  */
 const SPLIT_START_MS = 30;
 
-/** What the thread building the second part is given when it starts (its files come later: see {@link PartControl}). */
+/** Bytes of joined posting lists written to the index file at once while the merge makes them. */
+const STREAM_BYTES = 4 * 1024 * 1024;
+
+/** Files the walk lists before they are sent to the second thread (one message each so many). */
+const SEND_FILES = 1024;
+
+/** What the second thread is given when it starts (its files come later: see {@link PartControl}). */
 interface PartData {
   part: {
     root: string;
     budget?: SearchIndexBudget;
     confinement?: IndexWorkerData['confinement'];
-    /** Four numbers both threads see: the first part's index and build bytes, then the second's. */
+    /** Four numbers both threads see: this thread's part's index and build bytes, then the second thread's. */
     counts: SharedArrayBuffer;
+    /** One word both threads see: the files the second thread claimed so far, or {@link FINAL} plus its part's files. */
+    claim: SharedArrayBuffer;
     failsForTests?: IndexWorkerData['secondPartFailsForTests'];
   };
 }
-
-/**
- * What the thread building the second part is sent: once the walk is done, its files, their first id
- * and the files of both parts; or `stop`, when the build ended without it (the tree was small, or the
- * first part failed), so it closes what it opened and exits.
- */
-type PartControl = { type: 'files'; paths: string[]; firstId: number; total: number } | { type: 'stop' };
 
 /** What the second part's thread posts. */
 type PartMessage = { type: 'part'; part: IndexPart } | { type: 'over'; passed: BudgetPassed } | { type: 'error'; message: string };
@@ -86,18 +92,21 @@ function alongsideOf(counts: SharedArrayBuffer, mine: number): BuildAlongside {
 }
 
 /**
- * Builds the second part on this thread once its files are sent (nothing is opened before), and posts
- * it, or why not; a `stop` ends it at its next turn of the event loop. Its search source is closed
- * before it posts, so the thread has nothing open once it has answered.
+ * Builds the second thread's part once its first files are sent (nothing is opened before), reading
+ * each as it comes, and posts it, or why not; a `stop` ends it at its next turn of the event loop. Its
+ * search source is closed before it posts, so the thread has nothing open once it has answered.
  */
 async function buildSecondPart(data: PartData['part'], port: NonNullable<typeof parentPort>): Promise<void> {
   const first = await new Promise<PartControl>((resolve) => port.once('message', resolve));
   if (first.type === 'stop') return;
   const stop = new AbortController();
-  const onStop = (message: PartControl): void => {
+  const sent = new SentPaths(new Int32Array(data.claim));
+  sent.take(first);
+  const onMessage = (message: PartControl): void => {
     if (message.type === 'stop') stop.abort();
+    sent.take(message);
   };
-  port.on('message', onStop);
+  port.on('message', onMessage);
   let message: PartMessage;
   let transfer: ArrayBuffer[] = [];
   let close: (() => void) | undefined;
@@ -106,24 +115,29 @@ async function buildSecondPart(data: PartData['part'], port: NonNullable<typeof 
     if (data.failsForTests === 'throw') throw new Error('the second part failed (a test asked it to)');
     const made = buildPlatform(data.root, data.confinement);
     close = made.close;
-    const part = await buildIndexPart(made.platform, { paths: first.paths, firstId: first.firstId, total: first.total, batchPairs: PART_BATCH_PAIRS, alongside: alongsideOf(data.counts, 1), signal: stop.signal, ...(data.budget ? { budget: data.budget } : {}) });
+    const part = await buildIndexPart(made.platform, { paths: sent.next, firstId: 0, total: () => sent.total, batchPairs: PART_BATCH_PAIRS, alongside: alongsideOf(data.counts, 1), signal: stop.signal, ...(data.budget ? { budget: data.budget } : {}) });
     message = { type: 'part', part };
     transfer = buffersOf(part);
   } catch (error) {
     message = error instanceof IndexOverBudget ? { type: 'over', passed: error.passed } : { type: 'error', message: error instanceof Error ? error.message : String(error) };
   } finally {
     close?.();
-    port.off('message', onStop);
+    port.off('message', onMessage);
   }
   port.postMessage(message, transfer);
 }
 
-/** The thread that builds the second part of a split build, started ahead of the walk (see {@link buildSplit}). */
+/** The second thread of a split build, started ahead of the walk's end (see {@link buildSplit}). */
 interface SecondThread {
   worker: Worker;
   counts: SharedArrayBuffer;
+  claim: Int32Array;
   /** The part it built, or why not (an `IndexOverBudget`, or its error). */
   part: Promise<IndexPart>;
+  /** Sends it the files of `paths` it was not sent yet, up to `end` (see {@link PartControl}). */
+  send(paths: ReadonlyArray<string | Pick<WalkFile, 'path'>>, end: number): void;
+  /** Files sent so far. */
+  readonly sent: number;
   /** Tells it to stop (it closes what it opened and exits; nothing when it is done already). */
   stop(): void;
 }
@@ -131,10 +145,12 @@ interface SecondThread {
 /** Starts the thread of a split build's second part (it waits for its files); undefined when no thread can start (the build takes one). */
 function startSecondThread(data: IndexWorkerData): SecondThread | undefined {
   const counts = new SharedArrayBuffer(4 * Float64Array.BYTES_PER_ELEMENT);
+  const claim = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT);
   const partData: PartData = {
     part: {
       root: data.root,
       counts,
+      claim,
       ...(data.budget ? { budget: data.budget } : {}),
       ...(data.confinement === undefined ? {} : { confinement: data.confinement }),
       ...(data.secondPartFailsForTests === undefined ? {} : { failsForTests: data.secondPartFailsForTests }),
@@ -162,37 +178,115 @@ function startSecondThread(data: IndexWorkerData): SecondThread | undefined {
     stopped = true;
     worker.postMessage({ type: 'stop' } satisfies PartControl);
   };
-  return { worker, counts, part, stop };
+  let sent = 0;
+  const send = (paths: ReadonlyArray<string | Pick<WalkFile, 'path'>>, end: number): void => {
+    if (end <= sent) return;
+    const batch: string[] = [];
+    for (let i = sent; i < end; i += 1) {
+      const path = paths[i] as string | Pick<WalkFile, 'path'>;
+      batch.push(typeof path === 'string' ? path : path.path);
+    }
+    sent = end;
+    worker.postMessage({ type: 'paths', paths: batch } satisfies PartControl);
+  };
+  return {
+    worker,
+    counts,
+    claim: new Int32Array(claim),
+    part,
+    send,
+    get sent() {
+      return sent;
+    },
+    stop,
+  };
 }
 
 /**
- * The index of `paths` built in two parts: the second half on `second`'s thread, the first here,
- * their budgets counted together; a part that passes the budget ends the other, as does a failure
- * here. When the second thread fails otherwise (it crashed, or could not read), this thread builds
- * the second half too.
+ * The index of `paths` built in two parts: the first files on `second`'s thread (those it claimed
+ * while the walk ran, and half of the rest), the others here, their budgets counted together; a part
+ * that passes the budget ends the other, as does a failure here. When the second thread fails
+ * otherwise (it crashed, or could not read), this thread builds its files too.
  */
-async function buildSplit(data: IndexWorkerData, platform: Platform, paths: string[], second: SecondThread): Promise<ReturnType<typeof joinIndexParts>> {
-  const half = Math.ceil(paths.length / 2);
-  second.worker.postMessage({ type: 'files', paths: paths.slice(half), firstId: half, total: paths.length } satisfies PartControl);
+async function buildSplit(data: IndexWorkerData, platform: Platform, paths: string[], second: SecondThread): Promise<BuiltIndex> {
+  const split = splitPoint(second.claim, paths.length);
+  second.send(paths, split);
+  second.worker.postMessage({ type: 'end', total: paths.length } satisfies PartControl);
   const stop = new AbortController();
-  // A second part past the budget stops this one's reads.
+  // The second thread's part past the budget stops this one's reads.
   second.part.catch((error: unknown) => {
     if (error instanceof IndexOverBudget) stop.abort();
   });
   const budget = data.budget ? { budget: data.budget } : {};
-  const first = await buildIndexPart(platform, { paths: paths.slice(0, half), firstId: 0, total: paths.length, batchPairs: PART_BATCH_PAIRS, alongside: alongsideOf(second.counts, 0), signal: stop.signal, ...budget }).catch(async (error: unknown) => {
-    // The second part's own stop, when it ended this one.
+  const last = await buildIndexPart(platform, { paths: paths.slice(split), firstId: split, total: paths.length, batchPairs: PART_BATCH_PAIRS, alongside: alongsideOf(second.counts, 0), signal: stop.signal, ...budget }).catch(async (error: unknown) => {
+    // The second thread's own stop, when it ended this one.
     if (stop.signal.aborted) await second.part;
     throw error;
   });
-  const rest = await second.part.catch((error: unknown) => {
+  const first = await second.part.catch((error: unknown) => {
     if (error instanceof IndexOverBudget) throw error;
     // Counted with this part's last figures, still in the shared counts.
-    return buildIndexPart(platform, { paths: paths.slice(half), firstId: half, total: paths.length, batchPairs: PART_BATCH_PAIRS, alongside: alongsideOf(second.counts, 1), ...budget });
+    return buildIndexPart(platform, { paths: paths.slice(0, split), firstId: 0, total: paths.length, batchPairs: PART_BATCH_PAIRS, alongside: alongsideOf(second.counts, 1), ...budget });
   });
-  const index = joinIndexParts(first, rest);
-  if (data.budget) checkBuiltSize(index, data.root, data.budget);
-  return index;
+  // The file is written while the parts' lists are joined (the paths, in id order, say where they go).
+  const writer = new IndexFileWriter(data.root, data.cacheDir);
+  const stream = postingsStream(writer, data.root, first.paths.concat(last.paths));
+  try {
+    const index = joinIndexParts(first, last, undefined, stream);
+    if (data.budget) checkBuiltSize(index, data.root, data.budget);
+    return { index, saving: { writer, stream } };
+  } catch (error) {
+    await writer.abandon();
+    throw error;
+  }
+}
+
+/** A {@link MergeProgress} that writes the joined lists at their place in the index file as they are made. */
+interface PostingsStream extends MergeProgress {
+  /** Where the lists start in the file. */
+  at: number;
+  /** Bytes of the lists written so far. */
+  written: number;
+}
+
+/** A {@link PostingsStream} into `writer` for an index of `paths` (in id order) for `root`. */
+function postingsStream(writer: IndexFileWriter, root: string, paths: readonly string[]): PostingsStream {
+  const stream: PostingsStream = {
+    every: STREAM_BYTES,
+    at: 0,
+    written: 0,
+    sized(keys, bytes) {
+      stream.at = serializedPostingsAt(root, paths, keys, bytes);
+    },
+    made(bytes, end) {
+      if (end <= stream.written) return;
+      writer.at(bytes.subarray(stream.written, end), stream.at + stream.written);
+      stream.written = end;
+    },
+  };
+  return stream;
+}
+
+/** An index built, and the file it is being written to when its lists were written as they were joined. */
+interface BuiltIndex {
+  index: SearchIndex;
+  saving?: { writer: IndexFileWriter; stream: PostingsStream };
+}
+
+/** Writes `built`'s index file: the lists written while they were joined are not written again. */
+async function saveIndexFile(data: IndexWorkerData, built: BuiltIndex): Promise<void> {
+  const writer = built.saving?.writer ?? new IndexFileWriter(data.root, data.cacheDir);
+  let chunks: [Uint8Array, Uint8Array];
+  try {
+    chunks = serializeIndexChunks(built.index, data.root);
+  } catch (error) {
+    await writer.abandon();
+    throw error;
+  }
+  const [tables, postings] = chunks;
+  const stream = built.saving?.stream;
+  // Lists written where the tables end are kept (else, which their sizes rule out, all are written again).
+  await writer.finish(tables, postings, stream && stream.at === tables.length ? stream.written : 0);
 }
 
 /** Files from which this build is split (see {@link SPLIT_FILES}; `splitFiles` 0 or less: never). */
@@ -203,7 +297,7 @@ function splitFrom(data: IndexWorkerData): number {
 
 async function main(data: IndexWorkerData, port: NonNullable<typeof parentPort>): Promise<void> {
   let close: (() => void) | undefined;
-  let built = false;
+  let posted = false;
   const splitFiles = splitFrom(data);
   let second: SecondThread | undefined;
   // Started once the walk has run a while, so its start overlaps the rest of the walk (the walk turns
@@ -213,25 +307,29 @@ async function main(data: IndexWorkerData, port: NonNullable<typeof parentPort>)
     const made = buildPlatform(data.root, data.confinement);
     close = made.close;
     const platform = made.platform;
-    const paths = await workspaceFilePaths(platform);
+    // Once the walk has listed enough files to split the build, the second thread is sent them as they come.
+    const onFiles = (files: readonly WalkFile[]): void => {
+      if (second && files.length >= splitFiles && files.length - second.sent >= SEND_FILES) second.send(files, files.length);
+    };
+    const paths = await workspaceFilePaths(platform, undefined, splitFiles < Infinity ? onFiles : undefined);
     clearTimeout(early);
     if (paths.length >= splitFiles) second ??= startSecondThread(data);
     else if (second) {
       second.stop();
       second = undefined;
     }
-    const index = second ? await buildSplit(data, platform, paths, second) : await buildWorkspaceIndex(platform, { paths, ...(data.budget ? { budget: data.budget } : {}) });
+    const built = second ? await buildSplit(data, platform, paths, second) : { index: await buildWorkspaceIndex(platform, { paths, ...(data.budget ? { budget: data.budget } : {}) }) };
     // Written before the parts' buffers move to the main thread: the file's posting lists are the
     // index's own bytes (no copy of the largest part at the build's peak), which the move detaches.
     let saveError: { error: unknown } | undefined;
     try {
-      await writeSearchIndexFile(data.root, serializeIndexChunks(index, data.root), data.cacheDir);
+      await saveIndexFile(data, built);
     } catch (error) {
       saveError = { error };
     }
-    const parts = index.parts();
+    const parts = built.index.parts();
     port.postMessage({ type: 'parts', parts } satisfies IndexWorkerMessage, buffersOf(parts));
-    built = true;
+    posted = true;
     if (saveError) throw saveError.error;
     port.postMessage({ type: 'saved' } satisfies IndexWorkerMessage);
   } catch (error) {
@@ -239,7 +337,7 @@ async function main(data: IndexWorkerData, port: NonNullable<typeof parentPort>)
       port.postMessage({ type: 'over', passed: error.passed } satisfies IndexWorkerMessage);
       return;
     }
-    port.postMessage({ type: 'error', message: error instanceof Error ? error.message : String(error), built } satisfies IndexWorkerMessage);
+    port.postMessage({ type: 'error', message: error instanceof Error ? error.message : String(error), built: posted } satisfies IndexWorkerMessage);
   } finally {
     clearTimeout(early);
     second?.stop();

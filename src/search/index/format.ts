@@ -98,9 +98,9 @@ export function serializeIndexChunks(index: SearchIndex, root: string): [Uint8Ar
   const parts = (index.dirty ? index.compact() : index).parts();
   const { paths, stats, flags, postings } = parts;
   const rootBytes = encoder.encode(root);
-  const pathBytes = paths.map((p) => encoder.encode(p));
+  const path = pathsBytes(paths);
   const blocks = Math.ceil(postings.bytes.length / POSTING_BLOCK_BYTES);
-  const tables = tablesBytes(rootBytes.length, pathBytes.map((p) => p.length), parts);
+  const tables = tablesBytes(rootBytes.length, path.lengths, postings.keys.length, postings.bytes.length);
   const out = new Uint8Array(HEADER_BYTES + tables);
   const body = out.subarray(HEADER_BYTES);
   const view = new DataView(out.buffer, HEADER_BYTES);
@@ -113,28 +113,17 @@ export function serializeIndexChunks(index: SearchIndex, root: string): [Uint8Ar
   view.setUint32(28, blocks, true);
   body.set(rootBytes, FIXED_BYTES);
   let at = FIXED_BYTES + rootBytes.length;
-  for (const p of pathBytes) at = putVarint(body, at, p.length);
-  for (const p of pathBytes) {
-    body.set(p, at);
-    at += p.length;
-  }
-  at = pad(at, 8);
-  for (const value of stats) {
-    view.setFloat64(at, value, true);
-    at += 8;
-  }
+  for (const length of path.lengths) at = putVarint(body, at, length);
+  body.set(path.bytes, at);
+  at = pad(at + path.bytes.length, 8);
+  at = putTable(body, at, stats);
   body.set(flags, at);
   at = pad(at + flags.length, 4);
-  for (const table of [postings.keys, postings.offsets]) {
-    for (const value of table) {
-      view.setUint32(at, value, true);
-      at += 4;
-    }
-  }
-  for (let block = 0; block < blocks; block += 1) {
-    view.setUint32(at, crc32(postings.bytes.subarray(block * POSTING_BLOCK_BYTES, (block + 1) * POSTING_BLOCK_BYTES)), true);
-    at += 4;
-  }
+  at = putTable(body, at, postings.keys);
+  at = putTable(body, at, postings.offsets);
+  const crcs = new Uint32Array(blocks);
+  for (let block = 0; block < blocks; block += 1) crcs[block] = crc32(postings.bytes.subarray(block * POSTING_BLOCK_BYTES, (block + 1) * POSTING_BLOCK_BYTES));
+  putTable(body, at, crcs);
   out.set(MAGIC, 0);
   const header = new DataView(out.buffer);
   header.setUint32(8, INDEX_FORMAT_VERSION, true);
@@ -151,16 +140,65 @@ export function serializeIndexChunks(index: SearchIndex, root: string): [Uint8Ar
  */
 export function savedIndexBytes(index: SearchIndex, root: string): number {
   const parts = (index.dirty ? index.compact() : index).parts();
-  return HEADER_BYTES + tablesBytes(encoder.encode(root).length, parts.paths.map((p) => encoder.encode(p).length), parts) + parts.postings.bytes.length;
+  return HEADER_BYTES + tablesBytes(encoder.encode(root).length, pathsBytes(parts.paths).lengths, parts.postings.keys.length, parts.postings.bytes.length) + parts.postings.bytes.length;
 }
 
-/** The bytes of the tables after the header: the fixed fields, the root, the paths, identities, kinds, keys, offsets and block checksums. */
-function tablesBytes(rootLength: number, pathLengths: readonly number[], parts: Pick<IndexParts, 'stats' | 'flags' | 'postings'>): number {
-  const blocks = Math.ceil(parts.postings.bytes.length / POSTING_BLOCK_BYTES);
+/**
+ * The UTF-8 bytes of `paths` one after another, and each one's length. Encoded as one string when
+ * every path is ASCII (the usual case: one encoding, not one per path), else path by path, as each
+ * path's length is needed (and a lone surrogate ending one string could pair up with the next's).
+ */
+function pathsBytes(paths: readonly string[]): { bytes: Uint8Array; lengths: number[] } {
+  const joined = paths.join('');
+  const bytes = encoder.encode(joined);
+  if (bytes.length === joined.length) return { bytes, lengths: paths.map((p) => p.length) };
+  const each = paths.map((p) => encoder.encode(p));
+  const all = new Uint8Array(each.reduce((sum, p) => sum + p.length, 0));
+  let at = 0;
+  for (const p of each) {
+    all.set(p, at);
+    at += p.length;
+  }
+  return { bytes: all, lengths: each.map((p) => p.length) };
+}
+
+/**
+ * Writes `table`'s numbers little-endian into `body` at `at` (aligned for them: the tables are padded
+ * so): one copy on a little-endian host, else number by number. Returns the position after them.
+ */
+function putTable(body: Uint8Array, at: number, table: Uint32Array | Float64Array): number {
+  const size = table.BYTES_PER_ELEMENT;
+  const offset = body.byteOffset + at;
+  if (LITTLE_ENDIAN && offset % size === 0) {
+    new Uint8Array(body.buffer, offset, table.length * size).set(new Uint8Array(table.buffer, table.byteOffset, table.length * size));
+    return at + table.length * size;
+  }
+  const view = new DataView(body.buffer, offset, table.length * size);
+  for (let i = 0; i < table.length; i += 1) {
+    if (size === 8) view.setFloat64(i * 8, table[i] as number, true);
+    else view.setUint32(i * 4, table[i] as number, true);
+  }
+  return at + table.length * size;
+}
+
+/**
+ * Where the posting bytes start in the serialized form of an index for `root` with `paths` (its files,
+ * in id order), `keys` trigram keys and `postingBytes` bytes of posting lists: the header and tables
+ * before them, as {@link serializeIndexChunks} lays them out (its first piece's length).
+ */
+export function serializedPostingsAt(root: string, paths: readonly string[], keys: number, postingBytes: number): number {
+  return HEADER_BYTES + tablesBytes(encoder.encode(root).length, pathsBytes(paths).lengths, keys, postingBytes);
+}
+
+/** The bytes of the tables after the header (the fixed fields, the root, the paths, identities, kinds, keys, offsets and block checksums) for files with paths of `pathLengths` UTF-8 bytes, `keys` keys and `postingBytes` bytes of lists. */
+function tablesBytes(rootLength: number, pathLengths: readonly number[], keys: number, postingBytes: number): number {
+  const files = pathLengths.length;
+  const blocks = Math.ceil(postingBytes / POSTING_BLOCK_BYTES);
   let tables = FIXED_BYTES + rootLength;
   for (const length of pathLengths) tables += varintBytes(length) + length;
-  tables = pad(tables, 8) + parts.stats.length * 8 + parts.flags.length;
-  return pad(pad(tables, 4) + parts.postings.keys.length * 4 + parts.postings.offsets.length * 4 + blocks * 4, 8);
+  // Per file four numbers of identity and a byte of flags; per key its value and offset, one offset more.
+  tables = pad(tables, 8) + files * 4 * 8 + files;
+  return pad(pad(tables, 4) + keys * 4 + (keys + 1) * 4 + blocks * 4, 8);
 }
 
 /** Why serialized bytes were rejected (see {@link openIndex}). */

@@ -85,6 +85,19 @@ describe('PostingBuilder', () => {
     }
   });
 
+  it('many files one after another (a thousand ids in a row) give the same lists whatever the batch size', () => {
+    const next = random(7);
+    const files = new Map<number, number[]>();
+    for (let id = 0; id < 1000; id += 1) files.set(id, [...new Set(Array.from({ length: Math.floor(next() * 12) }, () => Math.floor(next() * 40) * 65_537))]);
+    const expected = referencePostings(files);
+    for (const batchPairs of [5, 1 << 20, undefined]) {
+      const { frozen } = built(files, batchPairs);
+      expect([...frozen.keys]).toEqual([...expected.keys]);
+      expect([...frozen.offsets]).toEqual([...expected.offsets]);
+      expect(Buffer.from(frozen.bytes).equals(Buffer.from(expected.bytes))).toBe(true);
+    }
+  });
+
   it('a list spanning runs decodes to the ids added, ascending, across gaps that need multi-byte varints', () => {
     const builder = new PostingBuilder({ batchPairs: 2 });
     const ids = [0, 1, 130, 131, 20_000, 2_000_000, 2_000_001];
@@ -137,6 +150,33 @@ describe('mergePostings', () => {
         expect(Buffer.from(merged.bytes).equals(Buffer.from(expected.bytes))).toBe(true);
       }
     }
+  });
+
+  it('tells its size before it makes a byte, then each final stretch of the lists as it makes them, the last at the end', () => {
+    const files = sampleFiles(8);
+    const ids = [...files.keys()];
+    const first = new PostingBuilder();
+    const second = new PostingBuilder();
+    ids.forEach((id, i) => (i < ids.length / 2 ? first : second).add(id, Uint32Array.from(files.get(id) as number[])));
+    const { postings, last } = first.freezePart();
+    const tail = second.freeze();
+    const sized: number[][] = [];
+    const stretches: Uint8Array[] = [];
+    let made = 0;
+    const merged = mergePostings(postings, last, tail, {
+      every: 100,
+      sized: (keys, bytes) => sized.push([keys, bytes, stretches.length]),
+      made: (bytes, end) => {
+        expect(end).toBeGreaterThanOrEqual(made);
+        // Copied now: a stretch told is final, so what is copied now is what the merge returns.
+        stretches.push(bytes.slice(made, end));
+        made = end;
+      },
+    });
+    expect(sized).toEqual([[merged.keys.length, merged.bytes.length, 0]]);
+    expect(stretches.length).toBeGreaterThan(3);
+    expect(made).toBe(merged.bytes.length);
+    expect(Buffer.concat(stretches).equals(Buffer.from(merged.bytes))).toBe(true);
   });
 
   it('freezePart gives each list\'s last id beside its key', () => {

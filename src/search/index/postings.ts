@@ -222,13 +222,19 @@ export class PostingBuilder {
   /** The pages end to end; the first {@link PAGE_KEYS} entries are no page's. */
   #pagePool = new Int32Array(PAGE_KEYS * 16);
   #pageCount = 1;
-  /** Per distinct key of the batch being encoded: its slot (reused), and the lengths of {@link LONG} bytes or more met in it. */
+  /**
+   * Per distinct key of the batch being encoded (kept for the next): its slot, its list's length in a
+   * byte ({@link LONG}: in the next of the long lengths), and the lengths of {@link LONG} bytes or more.
+   */
   #groupSlots = new Uint32Array(0);
+  #groupBytes = new Uint8Array(0);
   #groupLengths = new Uint32Array(0);
+  /** Long lengths the last run encoded has (see {@link #encodeRun}). */
+  #longCount = 0;
   #slots = 0;
   #key = new Uint32Array(1024);
-  #last = new Int32Array(1024);
-  #length = new Uint32Array(1024);
+  /** Per slot, side by side (one cache line for both): the last id encoded, its list's bytes so far. */
+  #tail = new Int32Array(2048);
   #runs: Run[] = [];
   #runBytes = 0;
   /** The block runs are written into now, and where its free part starts. */
@@ -274,7 +280,7 @@ export class PostingBuilder {
 
   /** Bytes the builder holds now: its pending and sort buffers, its runs, its tables. */
   get memoryBytes(): number {
-    return (this.#pairs.length + this.#spare.length) * 4 + this.#runBytes + this.#key.length * 12 + this.#pagePool.length * 4 + this.#pageAt.length * 4 + this.#groupSlots.length * 8;
+    return (this.#pairs.length + this.#spare.length) * 4 + this.#runBytes + this.#key.length * 12 + this.#pagePool.length * 4 + this.#pageAt.length * 4 + this.#groupSlots.length * 9;
   }
 
   /** Adds file `id` (ids must come in ascending order) to the lists of `keys` (distinct keys). */
@@ -328,31 +334,61 @@ export class PostingBuilder {
     radixPass(this.#spare, this.#pairs, count, this.#high, DIGIT_BITS);
     this.#low.fill(0);
     this.#high.fill(0);
-    const pairs = this.#pairs;
     // Room for the batch's largest encoding (5 bytes a pair) in the block; a new block otherwise.
     if (this.#blockTop + count * 5 > this.#block.length) {
       // Small for a small workspace, doubling up to the block size.
       this.#block = new Uint8Array(Math.max(count * 5, Math.min(RUN_BLOCK_BYTES, Math.max(1 << 20, this.#block.length * 2))));
       this.#blockTop = 0;
     }
-    const groups = this.#resolveSlots(pairs, count);
-    const slots = this.#groupSlots;
-    const lengths = new Uint8Array(groups);
-    const long = this.#groupLengths;
-    let longCount = 0;
-    // Taken after the slots are resolved (which may grow them).
-    const lastOf = this.#last;
-    const lengthOf = this.#length;
-    const out = this.#block;
     const first = this.#blockTop;
+    const groups = this.#encodeRun(this.#pairs, count);
+    const at = this.#blockTop;
+    const longCount = this.#longCount;
+    this.#runs.push({ block: this.#block, start: first, slots: this.#groupSlots.slice(0, groups), lengths: this.#groupBytes.slice(0, groups), long: this.#groupLengths.slice(0, longCount) });
+    this.#runBytes += at - first + groups * 5 + longCount * 4;
+    this.#data += at - first;
+    this.#pending = 0;
+  }
+
+  /**
+   * Encodes the sorted pending pairs into the block from its free part on, one group per distinct key
+   * (its slot looked up once, a new key given a new slot; keys come ascending, so the slot pages are
+   * walked in order, not at random): each group's slot, its length in {@link #groupBytes} (or
+   * {@link LONG} there and the length in {@link #groupLengths}). Returns how many groups there are;
+   * moves the block's top past them and leaves the long lengths' count in {@link #longCount}.
+   */
+  #encodeRun(pairs: Uint32Array, count: number): number {
+    let slots = this.#groupSlots;
+    let lengths = this.#groupBytes;
+    let long = this.#groupLengths;
+    const pageAt = this.#pageAt;
+    let pool = this.#pagePool;
+    let tail = this.#tail;
+    const out = this.#block;
     const end = count * 2;
-    let at = first;
-    let i = 0;
-    for (let g = 0; g < groups; g += 1) {
+    let longCount = 0;
+    let at = this.#blockTop;
+    let g = 0;
+    for (let i = 0; i < end; g += 1) {
       const key = pairs[i] as number;
-      const slot = slots[g] as number;
+      const page = pageAt[key >>> PAGE_BITS] as number;
+      let slot = page === 0 ? -1 : (pool[page + (key & PAGE_MASK)] as number) - 1;
+      if (slot < 0) {
+        slot = this.#newSlot(key);
+        // It may have grown these.
+        pool = this.#pagePool;
+        tail = this.#tail;
+      }
+      if (g === slots.length) {
+        // Grown as keys come (a batch holds far fewer distinct keys than pairs), kept for the next.
+        this.#growGroups();
+        slots = this.#groupSlots;
+        lengths = this.#groupBytes;
+        long = this.#groupLengths;
+      }
+      slots[g] = slot;
       const start = at;
-      let last = lastOf[slot] as number;
+      let last = tail[slot * 2] as number;
       for (; i < end && pairs[i] === key; i += 2) {
         const id = pairs[i + 1] as number;
         let delta = id - last - 1;
@@ -363,67 +399,53 @@ export class PostingBuilder {
         }
         out[at++] = delta;
       }
-      lastOf[slot] = last;
-      lengthOf[slot] = (lengthOf[slot] as number) + (at - start);
       const length = at - start;
+      tail[slot * 2] = last;
+      tail[slot * 2 + 1] = (tail[slot * 2 + 1] as number) + length;
       if (length < LONG) lengths[g] = length;
       else {
         lengths[g] = LONG;
         long[longCount++] = length;
       }
     }
-    this.#runs.push({ block: out, start: first, slots: slots.slice(0, groups), lengths, long: long.slice(0, longCount) });
     this.#blockTop = at;
-    this.#runBytes += at - first + groups * 5 + longCount * 4;
-    this.#data += at - first;
-    this.#pending = 0;
+    this.#longCount = longCount;
+    return g;
   }
 
-  /**
-   * The slot of each distinct key of the sorted pending pairs, in order, into {@link #groupSlots}
-   * (new keys get new slots); returns how many there are. Keys come ascending, so the slot pages are
-   * walked in order, not at random.
-   */
-  #resolveSlots(pairs: Uint32Array, count: number): number {
-    let out = this.#groupSlots;
-    const pageAt = this.#pageAt;
-    let pool = this.#pagePool;
-    let groups = 0;
-    let previous = -1;
-    for (let i = 0; i < count * 2; i += 2) {
-      const key = pairs[i] as number;
-      if (key === previous) continue;
-      previous = key;
-      let page = pageAt[key >>> PAGE_BITS] as number;
-      if (page === 0) {
-        page = this.#pageCount++ * PAGE_KEYS;
-        if (page + PAGE_KEYS > pool.length) {
-          const grown = new Int32Array(pool.length * 2);
-          grown.set(pool);
-          pool = this.#pagePool = grown;
-        }
-        pageAt[key >>> PAGE_BITS] = page;
+  /** The slot of `key`, met for the first time: a new one (its page too when it is the first of its page). */
+  #newSlot(key: number): number {
+    let page = this.#pageAt[key >>> PAGE_BITS] as number;
+    if (page === 0) {
+      page = this.#pageCount++ * PAGE_KEYS;
+      if (page + PAGE_KEYS > this.#pagePool.length) {
+        const grown = new Int32Array(this.#pagePool.length * 2);
+        grown.set(this.#pagePool);
+        this.#pagePool = grown;
       }
-      const at = page + (key & PAGE_MASK);
-      let slot = (pool[at] as number) - 1;
-      if (slot < 0) {
-        slot = this.#slots++;
-        if (slot === this.#key.length) this.#growSlots();
-        this.#key[slot] = key;
-        this.#last[slot] = -1;
-        this.#length[slot] = 0;
-        pool[at] = slot + 1;
-      }
-      if (groups === out.length) {
-        // Grown as keys come (a batch holds far fewer distinct keys than pairs), kept for the next.
-        const grown = new Uint32Array(Math.max(1 << 16, out.length * 2));
-        grown.set(out);
-        out = this.#groupSlots = grown;
-        this.#groupLengths = new Uint32Array(grown.length);
-      }
-      out[groups++] = slot;
+      this.#pageAt[key >>> PAGE_BITS] = page;
     }
-    return groups;
+    const slot = this.#slots++;
+    if (slot === this.#key.length) this.#growSlots();
+    this.#key[slot] = key;
+    this.#tail[slot * 2] = -1;
+    this.#tail[slot * 2 + 1] = 0;
+    this.#pagePool[page + (key & PAGE_MASK)] = slot + 1;
+    return slot;
+  }
+
+  /** Doubles the per-group tables (at least 64 Ki groups), keeping what they hold. */
+  #growGroups(): void {
+    const size = Math.max(1 << 16, this.#groupSlots.length * 2);
+    const slots = new Uint32Array(size);
+    slots.set(this.#groupSlots);
+    this.#groupSlots = slots;
+    const bytes = new Uint8Array(size);
+    bytes.set(this.#groupBytes);
+    this.#groupBytes = bytes;
+    const long = new Uint32Array(size);
+    long.set(this.#groupLengths);
+    this.#groupLengths = long;
   }
 
   #growSlots(): void {
@@ -433,8 +455,7 @@ export class PostingBuilder {
       return grown;
     };
     this.#key = grow(this.#key);
-    this.#last = grow(this.#last);
-    this.#length = grow(this.#length);
+    this.#tail = grow(this.#tail);
   }
 
   /** The lists frozen: keys ascending, their bytes laid end to end. The builder is spent. */
@@ -455,6 +476,7 @@ export class PostingBuilder {
     this.#pagePool = new Int32Array(0);
     this.#pageCount = 0;
     this.#groupSlots = new Uint32Array(0);
+    this.#groupBytes = new Uint8Array(0);
     this.#groupLengths = new Uint32Array(0);
     const count = this.#slots;
     // Keys (24 bits) and slots packed into one number each, sorted natively.
@@ -470,10 +492,10 @@ export class PostingBuilder {
     for (let i = 0; i < count; i += 1) {
       const slot = (packed[i] as number) % 2 ** 26;
       keys[i] = this.#key[slot] as number;
-      last[i] = this.#last[slot] as number;
+      last[i] = this.#tail[slot * 2] as number;
       offsets[i] = total;
       cursor[slot] = total;
-      total += this.#length[slot] as number;
+      total += this.#tail[slot * 2 + 1] as number;
     }
     offsets[count] = total;
     const bytes = new Uint8Array(total);
@@ -528,7 +550,7 @@ function copyBytes(from: Uint8Array, start: number, end: number, to: Uint8Array,
  * `b`'s first id as a delta from `a`'s last, then the rest of `b`'s bytes as they are: byte for byte
  * what one builder given every file would have made.
  */
-export function mergePostings(a: FrozenPostings, aLast: Int32Array, b: FrozenPostings): FrozenPostings {
+export function mergePostings(a: FrozenPostings, aLast: Int32Array, b: FrozenPostings, progress?: MergeProgress): FrozenPostings {
   const na = a.keys.length;
   const nb = b.keys.length;
   const aKeys = a.keys;
@@ -555,12 +577,18 @@ export function mergePostings(a: FrozenPostings, aLast: Int32Array, b: FrozenPos
     total += size;
     j += 1;
   }
+  progress?.sized(keyCount, total);
   const keys = new Uint32Array(keyCount);
   const offsets = new Uint32Array(keyCount + 1);
   const bytes = new Uint8Array(total);
   let at = 0;
   let k = 0;
+  let report = progress ? progress.every : Infinity;
   for (let i = 0, j = 0; i < na || j < nb; k += 1) {
+    if (at >= report) {
+      (progress as MergeProgress).made(bytes, at);
+      report = at + (progress as MergeProgress).every;
+    }
     const ka = i < na ? (aKeys[i] as number) : 0x1000000;
     const kb = j < nb ? (bKeys[j] as number) : 0x1000000;
     keys[k] = Math.min(ka, kb);
@@ -582,7 +610,20 @@ export function mergePostings(a: FrozenPostings, aLast: Int32Array, b: FrozenPos
     j += 1;
   }
   offsets[keyCount] = at;
+  progress?.made(bytes, at);
   return { keys, offsets, bytes };
+}
+
+/**
+ * What {@link mergePostings} tells as it goes, so its lists can be written out while it makes them:
+ * `sized` once the joined lists' key count and bytes are known (before any byte is made), `made`
+ * each time about `every` more bytes are final (the lists' bytes below `end`, which stay as they
+ * are), and once at the end.
+ */
+export interface MergeProgress {
+  sized(keys: number, bytes: number): void;
+  made(bytes: Uint8Array, end: number): void;
+  every: number;
 }
 
 const EMPTY_RUN: Run = { block: new Uint8Array(0), start: 0, slots: new Uint32Array(0), lengths: new Uint8Array(0), long: new Uint32Array(0) };

@@ -130,6 +130,14 @@ describe('the serialized index', () => {
     expect(serializeIndex(reopened, '/w')).toEqual(bytes);
   });
 
+  it('keeps each path apart when paths are not ASCII (lone surrogates too)', () => {
+    const files = { '/w/Straße.md': 'alpha', '/w/中文/a.txt': 'beta', '/w/x\uD800': 'gamma', '/w/\uDC00y': 'delta', '/w/plain.ts': 'alpha beta' };
+    const reopened = openIndex(serializeIndex(indexOf(files), '/w'), '/w');
+    const utf8 = (path: string): string => new TextDecoder().decode(new TextEncoder().encode(path));
+    expect(reopened.paths()).toEqual(Object.keys(files).map(utf8));
+    expect(candidates(reopened, 'alpha', { literal: true })).toEqual(['/w/Straße.md', '/w/plain.ts']);
+  });
+
   it('serializes in two pieces, tables then the index\'s own posting bytes (not a copy), that read back as the whole', () => {
     const index = indexOf(big);
     const [tables, postings] = serializeIndexChunks(index, '/w');

@@ -5,7 +5,7 @@ import type { SearchFileStat } from '../source-port.js';
 import type { TrigramPlan } from './plan.js';
 import { RACY_MS } from '../../fs/racy-clock.js';
 import { enoughDone, IndexOverBudget, type SearchIndexBudget } from './budget.js';
-import { fileTrigrams, forEachId, keyTally, mergePostings, PostingBuilder, putVarint, setIdBits, trigramBitmap, type FrozenPostings } from './postings.js';
+import { fileTrigrams, forEachId, keyTally, mergePostings, PostingBuilder, putVarint, setIdBits, trigramBitmap, type FrozenPostings, type MergeProgress } from './postings.js';
 
 /**
  * What a file was when it was indexed: `Text` (UTF-8: its trigrams are indexed), `Binary` (a NUL in
@@ -402,8 +402,9 @@ export interface BuildAlongside {
 /**
  * The index of two parts built side by side over consecutive ids (`first` from id 0, `second` from
  * the id after `first`'s last): the same, byte for byte, as one builder given both parts' files.
+ * `progress` is told of the joined posting lists as they are made (see `mergePostings`).
  */
-export function joinIndexParts(first: IndexPart, second: IndexPart, racyMs: number = DEFAULT_RACY_MS): SearchIndex {
+export function joinIndexParts(first: IndexPart, second: IndexPart, racyMs: number = DEFAULT_RACY_MS, progress?: MergeProgress): SearchIndex {
   const count = first.paths.length + second.paths.length;
   const stats = new Float64Array(count * 4);
   stats.set(first.stats.subarray(0, first.paths.length * 4));
@@ -412,7 +413,7 @@ export function joinIndexParts(first: IndexPart, second: IndexPart, racyMs: numb
   flags.set(first.flags.subarray(0, first.paths.length));
   flags.set(second.flags.subarray(0, second.paths.length), first.paths.length);
   const paths = first.paths.concat(second.paths);
-  const postings = mergePostings(first.postings, first.last, second.postings);
+  const postings = mergePostings(first.postings, first.last, second.postings, progress);
   return new SearchIndex({ paths, stats, flags, postings, racyMs });
 }
 
@@ -429,7 +430,7 @@ export class SearchIndexBuilder {
   #flags = new Uint8Array(256);
   #pathChars = 0;
   readonly #budget: SearchIndexBudget | undefined;
-  readonly #total: number | undefined;
+  readonly #total: number | (() => number | undefined) | undefined;
   /**
    * The trigram keys met in any file so far, a bit per key (see `fileTrigrams`): the keys of the pairs
    * still pending in the posting builder count in {@link indexBytes} too, so its count is not short of
@@ -442,9 +443,9 @@ export class SearchIndexBuilder {
   /**
    * `budget`: the bounds the build keeps to (none when absent): {@link add} and {@link holding}
    * throw an {@link IndexOverBudget} as soon as what was counted passes one. `total`: how many files
-   * the build will add (for the note's projection).
+   * the build will add (for the note's projection), or what it answers (undefined while unknown).
    */
-  constructor(options: { racyMs?: number; budget?: SearchIndexBudget; total?: number; firstId?: number; batchPairs?: number; alongside?: BuildAlongside } = {}) {
+  constructor(options: { racyMs?: number; budget?: SearchIndexBudget; total?: number | (() => number | undefined); firstId?: number; batchPairs?: number; alongside?: BuildAlongside } = {}) {
     this.#racyMs = options.racyMs ?? DEFAULT_RACY_MS;
     this.#postings = new PostingBuilder(options.batchPairs === undefined ? {} : { batchPairs: options.batchPairs });
     this.#firstId = options.firstId ?? 0;
@@ -476,7 +477,8 @@ export class SearchIndexBuilder {
   holding(reading: number): void {
     const budget = this.#budget;
     if (!budget) return;
-    const counts = { done: this.#paths.length, ...(this.#total === undefined ? {} : { total: this.#total }) };
+    const total = typeof this.#total === 'function' ? this.#total() : this.#total;
+    const counts = { done: this.#paths.length, ...(total === undefined ? {} : { total }) };
     let index = this.indexBytes;
     let build = this.buildBytes + reading;
     const alongside = this.#alongside;
@@ -487,7 +489,6 @@ export class SearchIndexBuilder {
       build += others.build;
     }
     const done = this.#paths.length;
-    const total = this.#total;
     // Projected only once enough was done (see enoughDone): else the note gives what it reached.
     const scale = total !== undefined && done < total && enoughDone(done, total) ? total / done : undefined;
     if (index > budget.maxIndexBytes) {
@@ -537,7 +538,8 @@ export class SearchIndexBuilder {
     const entry = describe(file, this.#racyMs);
     this.#flags[id] = entry.flags;
     if (entry.kind === FileKind.Text) {
-      this.#postings.add(this.#firstId + id, fileTrigrams(file.bytes as Uint8Array, this.#seen, this.#met));
+      // A part built alongside counts the posting builder's keys, not the met ones (see indexBytes).
+      this.#postings.add(this.#firstId + id, fileTrigrams(file.bytes as Uint8Array, this.#seen, this.#alongside ? undefined : this.#met));
     }
     this.holding(0);
   }

@@ -2,7 +2,7 @@
 // it per platform, and bringing files a search found changed up to date after that search.
 import type { Platform } from '../../core/types.js';
 import type { SearchFileStat, SearchSource } from '../source-port.js';
-import { walkWorkspace } from '../walk.js';
+import { walkWorkspace, type WalkOptions } from '../walk.js';
 import { throwIfAborted, yieldToEventLoop, YIELD_INTERVAL_MS } from '../../fs/abort.js';
 import { watchToolWrites } from '../../core/write-watch.js';
 import { commitWorkOf, indexingFs, type CommitTarget, type CommitWork } from './commit.js';
@@ -58,12 +58,13 @@ export async function readForIndex(platform: Platform, path: string): Promise<Re
 }
 
 /**
- * Reads `paths` a few at a time, in order, handing each read to `each`; turns the event loop between
+ * Reads `given`'s paths (see {@link PathFeed}) a few at a time, in order, handing each read to `each`; turns the event loop between
  * rounds. `holding(bytes)` is told the bytes of each round before they are handed on (it throws to stop).
  */
-async function readAll(platform: Platform, paths: readonly string[], each: (file: ReadFile) => void, signal?: AbortSignal, holding?: (bytes: number) => void): Promise<void> {
+async function readAll(platform: Platform, given: readonly string[] | PathFeed, each: (file: ReadFile) => void, signal?: AbortSignal, holding?: (bytes: number) => void): Promise<void> {
   const source = searchSourceOf(platform);
-  if (source) return readAllFromSource(source, paths, each, signal, holding);
+  if (source) return readAllFromSource(source, given, each, signal, holding);
+  const paths = typeof given === 'function' ? await drain(given) : given;
   let lastYield = Date.now();
   for (let i = 0; i < paths.length; i += READ_CONCURRENCY) {
     throwIfAborted(signal);
@@ -120,10 +121,17 @@ function readFromSource(source: SearchSource, path: string): ReadFile | undefine
 }
 
 /** {@link readAll} through a search source: one file at a time, synchronously, the event loop turning every {@link YIELD_INTERVAL_MS}. */
-async function readAllFromSource(source: SearchSource, paths: readonly string[], each: (file: ReadFile) => void, signal?: AbortSignal, holding?: (bytes: number) => void): Promise<void> {
+async function readAllFromSource(source: SearchSource, paths: readonly string[] | PathFeed, each: (file: ReadFile) => void, signal?: AbortSignal, holding?: (bytes: number) => void): Promise<void> {
   throwIfAborted(signal);
+  const next: PathFeed = typeof paths === 'function' ? paths : (i) => paths[i];
   let lastYield = Date.now();
-  for (const path of paths) {
+  for (let i = 0; ; i += 1) {
+    let path = next(i);
+    if (typeof path === 'object') {
+      path = await path;
+      lastYield = Date.now();
+    }
+    if (path === undefined) break;
     if (Date.now() - lastYield >= YIELD_INTERVAL_MS) {
       await yieldToEventLoop();
       throwIfAborted(signal);
@@ -136,9 +144,26 @@ async function readAllFromSource(source: SearchSource, paths: readonly string[],
   throwIfAborted(signal);
 }
 
-/** The files a build indexes by default: every file a search of the whole workspace lists (ignore rules applied), in the walk's order. */
-export async function workspaceFilePaths(platform: Platform, signal?: AbortSignal): Promise<string[]> {
-  const walked = await walkWorkspace({ fs: platform.fs, root: platform.root, dir: platform.root, source: searchSourceOf(platform), changeCount: platform.changeCount, signal });
+/**
+ * The paths of a part's files as they come (see {@link buildIndexPart}): the path of its `i`-th file
+ * (asked for in order, each once), undefined once the part has no more, or a promise of either while
+ * it is yet to come.
+ */
+export type PathFeed = (i: number) => string | undefined | Promise<string | undefined>;
+
+/** Every path `feed` gives, once it has given them all. */
+async function drain(feed: PathFeed): Promise<string[]> {
+  const paths: string[] = [];
+  for (let path = await feed(0); path !== undefined; path = await feed(paths.length)) paths.push(path);
+  return paths;
+}
+
+/**
+ * The files a build indexes by default: every file a search of the whole workspace lists (ignore rules
+ * applied), in the walk's order. `onFiles` is told of them as the walk lists them (see `WalkOptions`).
+ */
+export async function workspaceFilePaths(platform: Platform, signal?: AbortSignal, onFiles?: WalkOptions['onFiles']): Promise<string[]> {
+  const walked = await walkWorkspace({ fs: platform.fs, root: platform.root, dir: platform.root, source: searchSourceOf(platform), changeCount: platform.changeCount, signal, ...(onFiles ? { onFiles } : {}) });
   return walked.files.map((file) => file.path);
 }
 
@@ -168,12 +193,13 @@ export function checkBuiltSize(index: SearchIndex, root: string, budget: SearchI
 }
 
 /**
- * Builds one part of an index (see `joinIndexParts`): `paths` under ids from `firstId` on, the budget
- * counted together with the other parts' through `alongside` (`total`: the files of all parts).
+ * Builds one part of an index (see `joinIndexParts`): `paths` (or the paths a {@link PathFeed} gives
+ * as they come) under ids from `firstId` on, the budget counted together with the other parts'
+ * through `alongside` (`total`: the files of all parts, or what it answers: undefined while unknown).
  */
 export async function buildIndexPart(
   platform: Platform,
-  options: { paths: readonly string[]; firstId: number; total: number; racyMs?: number; signal?: AbortSignal; budget?: SearchIndexBudget; alongside?: BuildAlongside; batchPairs?: number },
+  options: { paths: readonly string[] | PathFeed; firstId: number; total: number | (() => number | undefined); racyMs?: number; signal?: AbortSignal; budget?: SearchIndexBudget; alongside?: BuildAlongside; batchPairs?: number },
 ): Promise<IndexPart> {
   const builder = new SearchIndexBuilder({
     firstId: options.firstId,
