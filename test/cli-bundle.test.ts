@@ -102,9 +102,32 @@ describe('the bundled toolhost command', () => {
       .map((text) => (JSON.parse(text) as { result: { total_matches: number } }).result.total_matches);
     expect(totals).toEqual([300, 300]);
     expect(loaded.filter((entry) => entry.startsWith('worker '))).toEqual(['worker dist/node/search-worker.bundle.mjs']);
-    // That module turns on Node's compile cache in the thread (it has not the main thread's), then loads the thread's code.
-    expect(loaded).toContain('cached dist/node/search-worker.bundle-code.mjs');
     expect(loaded).toContain('cached dist/node/cli.bundle.mjs');
+  });
+
+  it("turns Node's compile cache on in the search helper thread before it loads the thread's code", () => {
+    // The thread of a short run may not have loaded its code when the process ends: here a thread is
+    // started on the same module and the process waits (up to 30 s) until the thread has loaded it.
+    const log = join(temp, 'worker-loaded.log');
+    writeFileSync(log, '');
+    const code = join(REPO, 'dist', 'node', 'search-worker.bundle-code.mjs');
+    const script = [
+      "import { Worker } from 'node:worker_threads';",
+      "import { readFileSync } from 'node:fs';",
+      `const worker = new Worker(new URL(${JSON.stringify(`file://${join(REPO, 'dist', 'node', 'search-worker.bundle.mjs')}`)}));`,
+      'const end = Date.now() + 30_000;',
+      `const timer = setInterval(() => { if (readFileSync(process.env.LOADED_LOG, 'utf8').includes(${JSON.stringify(`file://${code}`)}) || Date.now() > end) { clearInterval(timer); void worker.terminate(); } }, 20);`,
+    ].join('\n');
+    const env: NodeJS.ProcessEnv = { ...process.env, LOADED_LOG: log };
+    delete env.NODE_DISABLE_COMPILE_CACHE;
+    const main = join(temp, 'start-worker.mjs');
+    writeFileSync(main, script);
+    const run = spawnSync(process.execPath, ['--import', hook, main], { cwd: tree, encoding: 'utf8', env });
+    expect(run.status, run.stderr).toBe(0);
+    const loaded = readFileSync(log, 'utf8').split('\n').map((url) => url.replace(`file://${REPO}/`, ''));
+    // That module turns on Node's compile cache in the thread (it has not the main thread's), then loads the thread's code.
+    expect(loaded).toContain('dist/node/search-worker.bundle.mjs');
+    expect(loaded).toContain('cached dist/node/search-worker.bundle-code.mjs');
   });
 
   it('falls back to dist/node/cli.js when the bundle is older than it (a tsc run after the last npm run build)', () => {
