@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, readdir, readFile, realpath, rm, truncate, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { StoredIndex } from '../src/search/index/format.js';
@@ -75,6 +76,26 @@ describe('the search index kept on disk for a Node workspace', () => {
     } finally {
       await platform.dispose();
     }
+  });
+
+  it("is named by its root's FNV-1a 128-bit hash, and saving it removes the file an earlier version named by SHA-256", async () => {
+    // FNV-1a (128 bits) of "a", the published test vector, as the name of a root "a".
+    expect(searchIndexFile('a', '/cache')).toBe('/cache/d228cb696f1a8caf78912b704e4a8964.thsi');
+    expect(searchIndexFile(`${root}2`, cacheDir)).not.toBe(searchIndexFile(root, cacheDir));
+    const dir = join(base, 'cache-upgraded');
+    await mkdir(dir, { recursive: true });
+    const earlier = join(dir, `${createHash('sha256').update(root).digest('hex').slice(0, 32)}.thsi`);
+    await writeFile(earlier, 'an index saved by an earlier version');
+    const platform = createNodePlatform({ root });
+    try {
+      expect((await openOrBuildSearchIndex(platform, { cacheDir: dir })).from).toBe('built');
+    } finally {
+      await platform.dispose();
+    }
+    // Removed beside the save (not waited for by it): up to 10 s.
+    for (const end = Date.now() + 10_000; existsSync(earlier) && Date.now() < end; ) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(existsSync(earlier)).toBe(false);
+    expect(await readdir(dir)).toEqual([searchIndexFile(root, dir).slice(dir.length + 1)]);
   });
 
   it('scans a file changed while no process ran (its identity differs from the stored one) and finds the new text', async () => {

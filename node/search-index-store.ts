@@ -45,9 +45,32 @@ export function searchIndexCacheDir(): string {
   return home ? join(home, '.cache', 'toolhost', 'search-index') : join(tmpdir(), 'toolhost-search-index');
 }
 
+const FNV_128_OFFSET = 0x6c62272e07bb014262b821756295c58dn;
+const FNV_128_PRIME = 0x0000000001000000000000000000013bn;
+const MASK_128 = (1n << 128n) - 1n;
+
+/**
+ * The root's name in the cache folder: FNV-1a (128 bits) of its UTF-8 bytes, as 32 hex digits. Not
+ * SHA-256 through node:crypto, which takes a new process some 4 ms to load before its first search;
+ * two roots with one name would only rebuild each other's index (a file's root is checked on reading).
+ */
+function rootKey(root: string): string {
+  let hash = FNV_128_OFFSET;
+  for (const byte of new TextEncoder().encode(root)) hash = ((hash ^ BigInt(byte)) * FNV_128_PRIME) & MASK_128;
+  return hash.toString(16).padStart(32, '0');
+}
+
 /** The index file of the workspace at `root` in `dir`: named by a hash of the root, so each workspace has its own. */
 export function searchIndexFile(root: string, dir = searchIndexCacheDir()): string {
-  return join(dir, `${createHash('sha256').update(root).digest('hex').slice(0, 32)}.thsi`);
+  return join(dir, `${rootKey(root)}.thsi`);
+}
+
+/**
+ * Removes the index file an earlier version kept for `root` in `dir` (named by SHA-256 of the root),
+ * when there is one: called as a new index is saved, so an upgrade leaves no stale copy behind.
+ */
+function removeEarlierIndexFile(root: string, dir = searchIndexCacheDir()): void {
+  unlink(join(dir, `${createHash('sha256').update(root).digest('hex').slice(0, 32)}.thsi`), () => undefined);
 }
 
 /** What {@link openOrBuildSearchIndex} did: read the index from disk, or built it (and why the stored one was not used). */
@@ -98,7 +121,10 @@ export function fileIndexStorage(root: string, cacheDir?: string): SearchIndexSt
         throw error;
       }
     },
-    write: (bytes) => replaceFile(file, bytes),
+    write: (bytes) => {
+      removeEarlierIndexFile(root, cacheDir);
+      return replaceFile(file, bytes);
+    },
     remove: (bytes) => removeIfUnchanged(file, bytes),
   };
 }
@@ -169,6 +195,7 @@ export class IndexFileWriter {
 
   constructor(root: string, cacheDir?: string) {
     this.#file = searchIndexFile(root, cacheDir);
+    removeEarlierIndexFile(root, cacheDir);
     this.#temporary = `${this.#file}.${process.pid}.${Date.now()}.tmp`;
     const file = this.#file;
     this.#cleared = new Promise((resolve) => unlink(file, () => resolve()));

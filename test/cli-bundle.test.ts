@@ -52,10 +52,10 @@ beforeAll(() => {
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
 
 /** Runs the launcher with `args` (and `input` on stdin): exit code, stdout, and the files of this repository it loaded and started workers on (relative). */
-function launch(args: string[], input = ''): { status: number | null; stdout: string; loaded: string[] } {
+function launch(args: string[], input = '', extraEnv: NodeJS.ProcessEnv = {}): { status: number | null; stdout: string; loaded: string[] } {
   const log = join(temp, `loaded-${Math.random().toString(36).slice(2)}.log`);
   writeFileSync(log, '');
-  const env: NodeJS.ProcessEnv = { ...process.env, LOADED_LOG: log };
+  const env: NodeJS.ProcessEnv = { ...process.env, ...extraEnv, LOADED_LOG: log };
   delete env.NODE_DISABLE_COMPILE_CACHE;
   const run = spawnSync(process.execPath, ['--import', hook, BIN, ...args], { cwd: tree, input, encoding: 'utf8', env });
   const prefix = `file://${REPO}/`;
@@ -90,6 +90,17 @@ describe('the bundled toolhost command', () => {
     expect(readFileSync(join(tree, 'new.txt'), 'utf8')).toBe('x\n');
     rmSync(join(tree, 'new.txt'));
     expect(write.loaded.filter((entry) => entry.startsWith('builtin '))).toEqual(['builtin node:crypto']);
+  });
+
+  it('answers a call with --search-index from the index on disk without loading node:crypto (the index file is named without it)', () => {
+    const cache = { XDG_CACHE_HOME: join(temp, 'index-cache') };
+    const args = ['call', 'grep_search', COUNT, '--root', '.', '--search-index'];
+    const built = launch(args, '', cache);
+    expect(built.status, built.stdout).toBe(0);
+    const again = launch(args, '', cache);
+    expect(again.status).toBe(0);
+    expect((JSON.parse(again.stdout) as { result: { total_matches: number } }).result.total_matches).toBe(300);
+    expect(again.loaded.filter((entry) => entry.startsWith('builtin '))).toEqual(['builtin node:fs/promises']);
   });
 
   it('starts its search helper thread on the bundled worker module, dist/node/search-worker.bundle.mjs', () => {
