@@ -79,10 +79,25 @@ export function withSearchSourceDefaults<T>(defaults: SearchSourceDefaults, crea
   }
 }
 
-/** Whether an imported entry is one a listing can hold: a known type, a name that is not empty, `.` or `..`. */
+/**
+ * Whether an imported entry is one a listing can hold: a known type, and a name that is not empty,
+ * `.` or `..`, and holds no `/` or NUL (as written, or once its `\xNN` escapes are undone).
+ */
 function isListedName(entry: FsDirent): boolean {
   const { name } = entry;
-  return name !== '' && name !== '.' && name !== '..' && 'dflo'.includes(String.fromCharCode((entry as unknown as { type: number }).type));
+  if (name === '' || name === '.' || name === '..' || name.includes('\0') || !'dflo'.includes(String.fromCharCode((entry as unknown as { type: number }).type))) return false;
+  try {
+    // Throws for an escape of `/` or NUL.
+    unescapePath(name);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether an imported listing's `path` is one the walk asks for: `root` or a path inside it, written in normal form. */
+function isListedPath(root: string, path: string): boolean {
+  return inside(root, path) && posix.normalize(path) === path && !path.includes('\0') && (path === root || !path.endsWith('/'));
 }
 
 function inside(root: string, path: string): boolean {
@@ -259,11 +274,37 @@ export class NodeSearchSource implements SearchSource {
   exportListings(): string | undefined {
     if (!this.#listingsMoved) return undefined;
     const rows: unknown[] = [LISTINGS_FORMAT, this.#root];
-    for (const [path, listing] of this.#listings) {
+    for (const path of this.#reachableListings()) {
+      const listing = this.#listings.get(path) as Listing;
       if (!timesSettled(listing, listing.readAt)) continue;
       rows.push(path, listing.ino, listing.mtimeMs, listing.ctimeMs, listing.readAt, encodeEntries(listing.entries, '/'));
     }
     return JSON.stringify(rows);
+  }
+
+  /**
+   * The folders of the listing cache a walk can still reach: each whose parent's listing is not kept,
+   * and each whose parent is reached and still lists it as a folder. A folder removed (or replaced)
+   * since it was listed is left out with everything kept below it, so the file does not keep the
+   * listings of folders long gone.
+   */
+  #reachableListings(): string[] {
+    const paths = [...this.#listings.keys()].sort((a, b) => a.length - b.length);
+    const reached = new Set<string>();
+    const folders = new Map<string, Set<string>>();
+    for (const path of paths) {
+      const slash = path.lastIndexOf('/');
+      const parent = slash === 0 ? '/' : path.slice(0, slash);
+      const parentListing = path === this.#root ? undefined : this.#listings.get(parent);
+      if (parentListing !== undefined) {
+        if (!reached.has(parent)) continue;
+        let names = folders.get(parent);
+        if (!names) folders.set(parent, (names = new Set(parentListing.entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name))));
+        if (!names.has(path.slice(slash + 1))) continue;
+      }
+      reached.add(path);
+    }
+    return paths.filter((path) => reached.has(path));
   }
 
   /**
@@ -285,7 +326,7 @@ export class NodeSearchSource implements SearchSource {
     let entries = this.#listedEntries;
     for (let at = 2; at < rows.length; at += 6) {
       const [path, ino, mtimeMs, ctimeMs, readAt, encoded] = rows.slice(at, at + 6) as unknown[];
-      if (typeof path !== 'string' || !inside(this.#root, path) || typeof encoded !== 'string' || !(encoded === '' || encoded.endsWith('/'))) return 0;
+      if (typeof path !== 'string' || !isListedPath(this.#root, path) || typeof encoded !== 'string' || !(encoded === '' || encoded.endsWith('/'))) return 0;
       if (![ino, mtimeMs, ctimeMs, readAt].every((n) => typeof n === 'number' && Number.isFinite(n))) return 0;
       if (this.#listings.has(path)) continue;
       const listing: Listing = { ino: ino as number, mtimeMs: mtimeMs as number, ctimeMs: ctimeMs as number, readAt: readAt as number, entries: decodeEntries(encoded, '/') };

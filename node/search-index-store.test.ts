@@ -1,4 +1,5 @@
-import { mkdir, mkdtemp, readdir, readFile, realpath, rm, truncate, utimes, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, mkdtemp, readdir, readFile, realpath, rm, stat, symlink, truncate, utimes, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createHash } from 'node:crypto';
@@ -98,6 +99,36 @@ describe('the search index kept on disk for a Node workspace', () => {
     expect(await readdir(dir)).toEqual([searchIndexFile(root, dir).slice(dir.length + 1)]);
   });
 
+  it('never reads a saved index that is not a regular file of this user alone: a FIFO (never waited on), a link, another user\'s, one others may write; it is rebuilt in its place', async () => {
+    const dir = join(base, 'cache-odd');
+    await mkdir(dir, { recursive: true });
+    const file = searchIndexFile(root, dir);
+    const platform = createNodePlatform({ root });
+    try {
+      const good = await openOrBuildSearchIndex(platform, { cacheDir: dir });
+      expect(good.from).toBe('built');
+      expect((await stat(file)).mode & 0o777).toBe(0o600);
+      const bytes = await readFile(file);
+      const odd: Array<[string, () => Promise<unknown>]> = [
+        ['a FIFO', async () => execFileSync('mkfifo', [file])],
+        ['a link to a good copy', async () => (await writeFile(`${file}.copy`, bytes), await symlink(`${file}.copy`, file))],
+        ['writable by others', async () => (await writeFile(file, bytes), await chmod(file, 0o664))],
+      ];
+      if (process.getuid?.() === 0) odd.push(['owned by another user', async () => (await writeFile(file, bytes, { mode: 0o600 }), await chown(file, 65534, 65534))]);
+      for (const [what, make] of odd) {
+        await rm(file, { force: true });
+        await make();
+        const again = await openOrBuildSearchIndex(platform, { cacheDir: dir });
+        expect(again.from, what).toBe('built');
+        expect(again.rejected, what).toMatch(/^unreadable \(/);
+        expect((await stat(file)).isFile(), what).toBe(true);
+        expect((await openOrBuildSearchIndex(platform, { cacheDir: dir })).from, what).toBe('disk');
+      }
+    } finally {
+      await platform.dispose();
+    }
+  });
+
   it('scans a file changed while no process ran (its identity differs from the stored one) and finds the new text', async () => {
     const platform = createNodePlatform({ root });
     try {
@@ -183,6 +214,17 @@ describe('IndexFileWriter', () => {
     again.at(postings, tables.length + 50);
     await again.finish(tables, postings, 0);
     expect(new Uint8Array(await readFile(searchIndexFile('/some/root', dir)))).toEqual(Uint8Array.from([...tables, ...postings]));
+    // Written at a wrong place while the tables are not known yet, then again at the right one as the
+    // file ends: the earlier writes end first (two writes of the same bytes in flight land in either order).
+    const big = Uint8Array.from({ length: 4 * 2 ** 20 }, (_, i) => (i * 7) & 0xff);
+    for (let round = 0; round < 8; round += 1) {
+      const wrong = new IndexFileWriter('/some/root', dir);
+      for (let at = 0; at < big.length; at += 2 ** 20) wrong.at(new Uint8Array(2 ** 20).fill(0xee), tables.length + 17 + at);
+      await wrong.finish(tables, big, 0);
+      const got = new Uint8Array(await readFile(searchIndexFile('/some/root', dir)));
+      expect(got.length).toBe(tables.length + big.length);
+      expect(Buffer.compare(got, Uint8Array.from([...tables, ...big])), `round ${round}`).toBe(0);
+    }
     const dropped = new IndexFileWriter('/other/root', dir);
     dropped.at(postings, 0);
     await dropped.abandon();

@@ -2,8 +2,8 @@
 // under the user's cache directory, written whole and renamed into place, and read back only when
 // its header, checksum, version and root say it is intact (anything else is rebuilt).
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, fstatSync, ftruncate, openSync, readFileSync, unlink, write } from 'node:fs';
-import { open, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { closeSync, constants, existsSync, fstatSync, ftruncate, openSync, readSync, unlink, write } from 'node:fs';
+import { open, rename, rm, writeFile } from 'node:fs/promises';
 import { makeDirectories } from './fs/make-dirs.js';
 import { homedir, tmpdir } from 'node:os';
 import { crc32 as zlibCrc32 } from 'node:zlib';
@@ -111,7 +111,7 @@ export function fileIndexStorage(root: string, cacheDir?: string): SearchIndexSt
   return {
     async read() {
       try {
-        const bytes = await readWhole(file);
+        const bytes = await readWhole(file, MAX_INDEX_FILE_BYTES);
         // Its postings are checked as searches read them: a corrupt block found then removes the
         // file (unless a newer one replaced it), so the next process rebuilds it rather than trust it.
         whenPostingsCorrupt(bytes, () => void removeIfUnchanged(file, bytes).catch(() => undefined));
@@ -129,16 +129,42 @@ export function fileIndexStorage(root: string, cacheDir?: string): SearchIndexSt
   };
 }
 
+/** How a cache file is opened: never through a symbolic link, never waiting on a FIFO or a device. */
+const CACHE_READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY;
+/** Who may read and write a cache file this process writes: its user alone (it names every file of the workspace). */
+const CACHE_FILE_MODE = 0o600;
+/** The largest index file (its header counts its bytes in 32 bits). */
+const MAX_INDEX_FILE_BYTES = 2 ** 32;
+
 /**
- * The bytes of `file` as its size was when opened, read in one request where the system gives them
- * (`readFile` reads 512 KiB a request, each a round trip to the thread pool: a new process waited
- * some 5–9 ms for a 9 MiB index). A file that grew or shrank meanwhile gives fewer or other bytes,
- * which the index's header and checksum then refuse.
+ * Why this process does not read the cache file whose `fstat` is `stats` (undefined: it may): not a
+ * regular file (a FIFO would never end a read, a device never end a file), larger than `maxBytes`,
+ * owned by another user (whose listings would show names this user may not list, and whose index
+ * this user cannot vouch for), or writable by anyone but its owner.
  */
-async function readWhole(file: string): Promise<Uint8Array> {
-  const handle = await open(file, 'r');
+export function cacheFileRefusal(stats: { isFile(): boolean; uid: number; mode: number; size: number }, maxBytes: number): string | undefined {
+  if (!stats.isFile()) return 'it is not a regular file';
+  const uid = process.getuid?.();
+  if (uid !== undefined && stats.uid !== uid) return `it belongs to another user (uid ${stats.uid})`;
+  if ((stats.mode & 0o022) !== 0) return 'other users may write it';
+  if (stats.size > maxBytes) return `it is larger than ${maxBytes} bytes`;
+  return undefined;
+}
+
+/**
+ * The bytes of the cache file `file` as its size was when opened, read in one request where the
+ * system gives them (`readFile` reads 512 KiB a request, each a round trip to the thread pool: a new
+ * process waited some 5–9 ms for a 9 MiB index). A file this process may not trust
+ * ({@link cacheFileRefusal}) is an error saying why. A file that grew or shrank meanwhile gives
+ * fewer or other bytes, which the index's header and checksum then refuse.
+ */
+async function readWhole(file: string, maxBytes: number): Promise<Uint8Array> {
+  const handle = await open(file, CACHE_READ_FLAGS);
   try {
-    const { size } = await handle.stat();
+    const stats = await handle.stat();
+    const refused = cacheFileRefusal(stats, maxBytes);
+    if (refused !== undefined) throw new Error(`${file}: ${refused}`);
+    const size = stats.size;
     // Not zeroed (every byte is read over) and not from Buffer's shared pool (the index keeps the bytes).
     const bytes: Uint8Array = Buffer.allocUnsafeSlow(size);
     let got = 0;
@@ -153,13 +179,34 @@ async function readWhole(file: string): Promise<Uint8Array> {
   }
 }
 
+/** {@link readWhole}'s synchronous twin, as text (a small file read while a platform is made). */
+function readWholeSync(file: string, maxBytes: number): string {
+  const fd = openSync(file, CACHE_READ_FLAGS);
+  try {
+    const stats = fstatSync(fd);
+    const refused = cacheFileRefusal(stats, maxBytes);
+    if (refused !== undefined) throw new Error(`${file}: ${refused}`);
+    const bytes = Buffer.allocUnsafe(stats.size);
+    let got = 0;
+    while (got < bytes.length) {
+      const n = readSync(fd, bytes, got, bytes.length - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    return bytes.toString('utf8', 0, got);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Writes `bytes` (whole, or pieces one after the other) to a temporary file beside `file`, then renames it over `file`. */
 async function replaceFile(file: string, bytes: Uint8Array | readonly Uint8Array[]): Promise<void> {
   // Not mkdir's own recursive form, which never returns under /proc (XDG_CACHE_HOME=/proc/sys).
   makeDirectories(join(file, '..'));
   const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
   try {
-    await writeFile(temporary, bytes);
+    // A new file (`wx`): never through a link or over a file someone else made at that name.
+    await writeFile(temporary, bytes, { mode: CACHE_FILE_MODE, flag: 'wx' });
     await rename(temporary, file);
   } catch (error) {
     await rm(temporary, { force: true });
@@ -169,7 +216,7 @@ async function replaceFile(file: string, bytes: Uint8Array | readonly Uint8Array
 
 /** Removes `file` when it still holds `bytes` (a process may have saved a new index since). */
 async function removeIfUnchanged(file: string, bytes: Uint8Array): Promise<void> {
-  const now = await readFile(file).catch(() => undefined);
+  const now = await readWhole(file, bytes.length).catch(() => undefined);
   if (now && now.length === bytes.length && Buffer.compare(now, bytes) === 0) await rm(file, { force: true });
 }
 
@@ -202,7 +249,7 @@ export class IndexFileWriter {
     try {
       // Not mkdir's own recursive form, which never returns under /proc (XDG_CACHE_HOME=/proc/sys).
       makeDirectories(join(this.#file, '..'));
-      this.#fd = openSync(this.#temporary, 'w');
+      this.#fd = openSync(this.#temporary, 'wx', CACHE_FILE_MODE);
     } catch (error) {
       this.#failed = { error };
     }
@@ -229,6 +276,9 @@ export class IndexFileWriter {
    * the file over the old one. On a failure the temporary file is removed.
    */
   async finish(tables: Uint8Array, postings: Uint8Array, written: number): Promise<void> {
+    // The writes asked for so far end first: lists written at a place that turned out wrong are
+    // written again below, over the same bytes, and two writes in flight at once land in either order.
+    await this.#settled();
     this.at(tables, 0);
     if (written < postings.length) this.at(postings.subarray(written), tables.length + written);
     await this.#settled();
@@ -389,14 +439,9 @@ const MAX_LISTINGS_FILE_BYTES = 64 * 2 ** 20;
 export function keepListingsOnDisk(source: NodeSearchSource, root: string, cacheDir?: string): { save(): Promise<void> } {
   const file = searchIndexFile(root, cacheDir).replace(/\.thsi$/, '.listings');
   try {
-    const fd = openSync(file, 'r');
-    try {
-      if (fstatSync(fd).size <= MAX_LISTINGS_FILE_BYTES) source.importListings(readFileSync(fd, 'utf8'));
-    } finally {
-      closeSync(fd);
-    }
+    source.importListings(readWholeSync(file, MAX_LISTINGS_FILE_BYTES));
   } catch {
-    // No file yet, or one that cannot be read: the walk lists every folder, as without it.
+    // No file yet, or one that cannot be read or trusted: the walk lists every folder, as without it.
   }
   return {
     async save() {

@@ -1,7 +1,8 @@
 // Folder listings kept beside a Node workspace's search index: a new platform (as a new process
 // makes) lists only the folders changed since, and its answers are always those of a plain scan.
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, realpath, rename, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { chmod, chown, mkdir, mkdtemp, readFile, realpath, rename, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -164,6 +165,12 @@ describe('folder listings kept beside the search index', () => {
       hostile((copy) => (copy[rootAt + 5] = `x${copy[rootAt + 5] as string}`)),
       hostile((copy) => (copy[rootAt + 5] = `${copy[rootAt + 5] as string}fghost`)),
       hostile((copy) => (copy[rootAt] = '/')),
+      // Paths inside the root only as written (not in normal form), and names that hold a `/` or NUL once unescaped.
+      hostile((copy) => copy.push(`${root}/../outside`, 1, 1, 1, 1, 'fx/')),
+      hostile((copy) => copy.push(`${root}//d0`, 1, 1, 1, 1, 'fx/')),
+      hostile((copy) => copy.push(`${root}/d0/./e0`, 1, 1, 1, 1, 'fx/')),
+      hostile((copy) => (copy[rootAt + 5] = `${copy[rootAt + 5] as string}fa\\x2fb/`)),
+      hostile((copy) => (copy[rootAt + 5] = `${copy[rootAt + 5] as string}fa\u0000b/`)),
       hostile((copy) => (copy[rootAt + 1] = 'inode')),
     ];
     const expected = await scanned(root);
@@ -173,12 +180,50 @@ describe('folder listings kept beside the search index', () => {
       expect(got.listedHere, text.slice(0, 60)).toBe(folders);
       expect(got.answers, text.slice(0, 60)).toEqual(expected);
     }
-    // A listings path that is a folder, not a file: ignored, and nothing is saved over it.
-    await rm(file);
-    await mkdir(file);
-    const got = await session(root, cacheDir);
-    expect(got.listedHere).toBe(folders);
-    expect(got.answers).toEqual(expected);
+    // Not a regular file: a folder, a FIFO (a read would wait for a writer forever), a link to a device
+    // that never ends; and a file of another user or one others may write. Each is ignored at once.
+    const others: Array<[string, () => Promise<void>]> = [
+      ['a folder', () => mkdir(file)],
+      ['a FIFO', async () => void execFileSync('mkfifo', [file])],
+      ['a link to /dev/zero', () => symlink('/dev/zero', file)],
+      ['a link to a good copy', async () => (await writeFile(`${file}.copy`, good), await symlink(`${file}.copy`, file))],
+      ['writable by others', async () => (await writeFile(file, good), await chmod(file, 0o666))],
+    ];
+    if (process.getuid?.() === 0) others.push(['owned by another user', async () => (await writeFile(file, good, { mode: 0o600 }), await chown(file, 65534, 65534))]);
+    for (const [what, make] of others) {
+      await rm(file, { recursive: true, force: true });
+      await make();
+      const got = await session(root, cacheDir);
+      expect(got.listedHere, what).toBe(folders);
+      expect(got.answers, what).toEqual(expected);
+    }
+    // The file saved is this user's alone (it names every folder's entries).
+    await rm(file, { recursive: true, force: true });
+    await session(root, cacheDir);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect((await stat(file.replace(/\.listings$/, '.thsi'))).mode & 0o777).toBe(0o600);
+    expect((await session(root, cacheDir)).listedHere).toBe(0);
+  }, 60_000);
+
+  it('drops the listings of folders removed since (and of everything kept below them) when it saves', async () => {
+    const base = await tempBase();
+    const root = join(base, 'ws');
+    const cacheDir = join(base, 'cache');
+    await makeTree(root, 3, 24);
+    pauseRacyClockForTests(2000);
+    await session(root, cacheDir);
+    const file = join(cacheDir, listingsFiles(cacheDir)[0] as string);
+    const paths = async (): Promise<string[]> => {
+      const rows = JSON.parse(await readFile(file, 'utf8')) as unknown[];
+      return rows.filter((_, i) => i >= 2 && (i - 2) % 6 === 0).map((path) => (path as string).slice(root.length)).sort();
+    };
+    expect(await paths()).toEqual(['', '/d0', '/d0/e0', '/d0/e1', '/d1', '/d1/e0', '/d1/e1', '/d2', '/d2/e0', '/d2/e1']);
+    await rm(join(root, 'd1'), { recursive: true });
+    await rename(join(root, 'd2', 'e0'), join(root, 'd2', 'moved'));
+    pauseRacyClockForTests(2000);
+    const after = await session(root, cacheDir);
+    expect(after.answers).toEqual(await scanned(root));
+    expect(await paths()).toEqual(['', '/d0', '/d0/e0', '/d0/e1', '/d2', '/d2/e1', '/d2/moved']);
   }, 60_000);
 
   it('over 40 rounds of outside changes to files and folders, each new platform answers as a scan does', async () => {
