@@ -182,7 +182,8 @@ describe.concurrent('toolhost CLI (node bin/toolhost.mjs)', { timeout: 120_000 }
       const started = Date.now();
       const out = await cli(['call', 'run_command', '{"command":"sleep 60"}', '--timeout', '400'], { cwd: work });
       expect(out.code).toBe(1);
-      expect(JSON.parse(out.stdout)).toMatchObject({ name: 'run_command', code: 'timeout' });
+      // In the command's words: the limit is raised with --timeout (the API's name is timeoutMs).
+      expect(JSON.parse(out.stdout)).toMatchObject({ name: 'run_command', code: 'timeout', error: 'run_command did not finish within 400 ms; narrow the request or raise --timeout (milliseconds)' });
       // Long before the sleep would end, start-up included (seconds for each of the cases side by side on a busy machine).
       expect(Date.now() - started).toBeLessThan(30_000);
     });
@@ -456,7 +457,10 @@ describe.concurrent('toolhost CLI (node bin/toolhost.mjs)', { timeout: 120_000 }
       [['call', 'view_file', '[1,2]'], /must be a JSON object/],
       [['call', 'view_file', '{"file_path":"a', 'b.txt"}'], /quote the JSON arguments as one shell word/],
       [['tools', 'extra'], /tools takes no arguments/],
-      [['call', 'view_file', '--bogus'], /Unknown option '--bogus'.*toolhost --help/],
+      [['call', 'view_file', '--bogus'], /^toolhost: unknown option --bogus; see toolhost --help\n$/],
+      [['call', 'list_dir', '[1]'], /^toolhost: the arguments of list_dir must be a JSON object of its arguments by name, as '\{"file_path":"a.txt"\}' for view_file; toolhost tools lists each tool's\n$/],
+      [['call', 'list_dir', '{}', '--root', '.', '--root', '..'], /^toolhost: --root is given twice; give it once \(see toolhost --help\)\n$/],
+      [['mcp', '--http', '127.0.0.1:0', '--max-line-bytes', '10'], /^toolhost: --max-line-bytes bounds the lines of toolhost run and of toolhost mcp on stdio; over --http it does nothing: leave it out\n$/],
       // A negative number after a number option is that option's bad value (not advice to write --X=-1, which is refused next).
       [['call', 'grep_search', '{"pattern":"x"}', '--search-index', '--search-index-max-bytes', '-1'], /^toolhost: --search-index-max-bytes takes a size above 0 as a whole number of bytes, .* got "-1"\n$/],
       [['run', '--timeout', '-5'], /^toolhost: --timeout must be a positive whole number of milliseconds, got "-5"\n$/],

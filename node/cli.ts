@@ -199,11 +199,13 @@ interface Parsed {
 function parse(argv: readonly string[]): Parsed {
   let values: Record<string, string | boolean | string[] | undefined>;
   let positionals: string[];
+  let tokens: Array<{ kind: string; name?: string; value?: string | undefined }>;
   try {
-    ({ values, positionals } = parseArgs({
+    ({ values, positionals, tokens } = parseArgs({
       args: [...argv],
       allowPositionals: true,
       strict: true,
+      tokens: true,
       options: {
         root: { type: 'string' },
         'state-dir': { type: 'string' },
@@ -231,6 +233,13 @@ function parse(argv: readonly string[]): Parsed {
     const negative = negativeValue(error as Error, argv);
     if (negative) return parse(negative);
     throw new UsageError(`${parseArgsMessage(error as Error)}; see toolhost --help`);
+  }
+  // A value given twice (`--root a --root b`) is a mistake too, not the last one silently (--tools adds up).
+  const given = new Set<string>();
+  for (const token of tokens) {
+    if (token.kind !== 'option' || token.value === undefined || token.name === 'tools') continue;
+    if (given.has(token.name as string)) throw new UsageError(`--${token.name} is given twice; give it once (see toolhost --help)`);
+    given.add(token.name as string);
   }
   // An empty value (`--root "$UNSET"`) is a mistake, not the current directory.
   for (const [name, value] of Object.entries(values)) {
@@ -275,6 +284,7 @@ function parse(argv: readonly string[]): Parsed {
     if (given !== undefined && command !== 'mcp') throw new UsageError(`${flag} is an option of toolhost mcp only`);
   }
   if (values['max-line-bytes'] !== undefined && command !== 'run' && command !== 'mcp') throw new UsageError('--max-line-bytes is an option of toolhost run and toolhost mcp only');
+  if (values['max-line-bytes'] !== undefined && values.http !== undefined) throw new UsageError('--max-line-bytes bounds the lines of toolhost run and of toolhost mcp on stdio; over --http it does nothing: leave it out');
   for (const [flag, given] of mcpOnly.slice(1, 4)) {
     if (given !== undefined && values.http === undefined) throw new UsageError(`${flag} needs --http (stdio has no requests to authorise)`);
   }
@@ -413,7 +423,7 @@ function parseCallArgs(tool: string, text: string | undefined): Record<string, u
     );
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new UsageError(`the arguments of ${tool} must be a JSON object, e.g. '{"file_path":"a.txt"}'; see toolhost tools`);
+    throw new UsageError(`the arguments of ${tool} must be a JSON object of its arguments by name, as '{"file_path":"a.txt"}' for view_file; toolhost tools lists each tool's`);
   }
   return value as Record<string, unknown>;
 }
@@ -439,6 +449,12 @@ function parseLine(text: string, line: number): { call: ToolCall; id: unknown } 
   const call: ToolCall = { name, args: args ?? {} };
   if (id !== undefined) call.id = String(id);
   return { call, id };
+}
+
+/** A call's result as the command's user reads it: a time limit is raised with --timeout, not the API's timeoutMs. */
+function inCliWords(result: ToolCallResult): ToolCallResult {
+  if (!('code' in result) || result.code !== 'timeout' || typeof result.error !== 'string') return result;
+  return { ...result, error: result.error.replace(/\braise timeoutMs$/, 'raise --timeout (milliseconds)') };
 }
 
 /** The result with the caller's id as given (a number stays a number), id first. */
@@ -530,7 +546,7 @@ interface CommandContext {
 /** `call`: one call, printed; exit 1 when it failed. */
 async function commandCall(ctx: CommandContext, name: string, args: Record<string, unknown>): Promise<number> {
   const [result] = await ctx.runner.processToolCalls([{ name, args }], { signal: ctx.interrupt });
-  await write(ctx.stdout, `${JSON.stringify(result, null, 2)}\n`);
+  await write(ctx.stdout, `${JSON.stringify(inCliWords(result as ToolCallResult), null, 2)}\n`);
   if (ctx.interrupt.aborted) return CLI_EXIT.interrupted;
   return result && 'code' in result ? CLI_EXIT.callFailed : CLI_EXIT.ok;
 }
@@ -562,7 +578,7 @@ async function commandRun(ctx: CommandContext): Promise<number> {
       continue;
     }
     const [result] = await ctx.runner.processToolCalls([parsedLine.call], { signal: ctx.interrupt });
-    await write(ctx.stdout, `${JSON.stringify(echoId(result as ToolCallResult, parsedLine.id))}\n`);
+    await write(ctx.stdout, `${JSON.stringify(echoId(inCliWords(result as ToolCallResult), parsedLine.id))}\n`);
     if (stop.aborted) break;
   }
   return ctx.interrupt.aborted ? CLI_EXIT.interrupted : CLI_EXIT.ok;
@@ -708,6 +724,8 @@ function parseArgsMessage(error: Error): string {
   if (ambiguous) return `${ambiguous[1]} needs a value; one that starts with a dash is written ${ambiguous[1]}=-VALUE`;
   const missing = /^Option '(--[^' ]+) <value>' argument missing/.exec(error.message);
   if (missing) return `${missing[1]} needs a value, and it was the last word`;
+  const unknown = /^Unknown option '([^']+)'/.exec(error.message);
+  if (unknown) return `unknown option ${unknown[1]}`;
   return error.message.replace(/\s*\n\s*/g, ' ');
 }
 
