@@ -483,6 +483,7 @@ describe.concurrent('toolhost CLI (node bin/toolhost.mjs)', { timeout: 120_000 }
       [['call', 'list_dir', '{"dir_path":"."}', '--root', ''], /^toolhost: --root is empty; give it a value \(see toolhost --help\)\n$/],
       [['call', 'list_dir', '{"dir_path":"."}', '--state-dir', ''], /^toolhost: --state-dir is empty; give it a value/],
       [['call', 'list_dir', '{"dir_path":"."}', '--state-dir', '/dev/null/state'], /^toolhost: --state-dir: the state directory \/dev\/null\/state cannot be written \(ENOTDIR\); give --state-dir a writable directory \(or a path where one can be created\)\n$/],
+      [['call', 'list_dir', '{"dir_path":"."}', '--root', 'r\uFFFD'], /^toolhost: --root: the workspace root ".*r\uFFFD" has bytes that are not UTF-8 \(shown as \uFFFD\), which Node\.js cannot pass on as they are; rename the folder \(or the folders above it\) to UTF-8 names\n$/],
       [['call', 'list_dir', '{"dir_path":"."}', '--root', 'does-not-exist'], /^toolhost: --root: workspace root ".*does-not-exist" does not exist \(ENOENT\); create it first, or give an existing folder\n$/],
     ])('exits 2 for %j with a message on stderr saying what to do', async (args, message) => {
       const work = fresh();

@@ -827,8 +827,8 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
   };
   // Without --root (and without Redis, whose keys name the workspace), `mcp` on stdio may move to the client's root.
   const mayMove = parsed.root === undefined && parsed.state === undefined;
+  const root = resolve(cwd, parsed.root ?? '.');
   try {
-    const root = resolve(cwd, parsed.root ?? '.');
     // The workspace names the Redis keys: processes serving the same directory share its conversations.
     // Loaded only for --state (its module hashes its scripts when it loads, which loads node:crypto).
     if (parsed.state !== undefined) shared = (await import('./redis-state-store.js')).createRedisStateStore({ url: parsed.state, workspace: realRoot(root) });
@@ -845,6 +845,12 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
     // The platform's advice names its options (inMemory, stateDir): said here in the command line's terms.
     const message = (error as Error).message;
     if (message.startsWith('the state directory ')) return usage(`--state-dir: ${message.replace(/; give createNodePlatform a stateDir that is /, '; give --state-dir ')}`);
+    // Node.js decodes the command line and the current directory as UTF-8: a name with other bytes
+    // arrives with U+FFFD in their place, naming no folder.
+    if (root.includes('\uFFFD') && /does not exist/.test(message)) {
+      const what = parsed.root === undefined ? 'the current directory' : '--root: the workspace root';
+      return usage(`${what} ${JSON.stringify(root)} has bytes that are not UTF-8 (shown as \uFFFD), which Node.js cannot pass on as they are; rename the folder (or the folders above it) to UTF-8 names`);
+    }
     return usage(`--root: ${message.replace(/; create it first, or give inMemory: true for a workspace in memory$/, '; create it first, or give an existing folder')}`);
   }
 
