@@ -142,7 +142,7 @@ const MAX_INDEX_FILE_BYTES = 2 ** 32;
  * owned by another user (whose listings would show names this user may not list, and whose index
  * this user cannot vouch for), or writable by anyone but its owner.
  */
-export function cacheFileRefusal(stats: { isFile(): boolean; uid: number; mode: number; size: number }, maxBytes: number): string | undefined {
+function cacheFileRefusal(stats: { isFile(): boolean; uid: number; mode: number; size: number }, maxBytes: number): string | undefined {
   if (!stats.isFile()) return 'it is not a regular file';
   const uid = process.getuid?.();
   if (uid !== undefined && stats.uid !== uid) return `it belongs to another user (uid ${stats.uid})`;
