@@ -458,7 +458,7 @@ describe.concurrent('toolhost CLI (node bin/toolhost.mjs)', { timeout: 120_000 }
       [['call', 'view_file', '{"file_path":"a', 'b.txt"}'], /quote the JSON arguments as one shell word/],
       [['tools', 'extra'], /tools takes no arguments/],
       [['call', 'view_file', '--bogus'], /^toolhost: unknown option --bogus; see toolhost --help\n$/],
-      [['call', 'list_dir', '[1]'], /^toolhost: the arguments of list_dir must be a JSON object of its arguments by name, as '\{"file_path":"a.txt"\}' for view_file; toolhost tools lists each tool's\n$/],
+      [['call', 'list_dir', '[1]'], /^toolhost: the arguments of list_dir must be a JSON object of its arguments by name \(toolhost tools lists them\), as '\{"file_path":"a.txt"\}' is for view_file\n$/],
       [['call', 'list_dir', '{}', '--root', '.', '--root', '..'], /^toolhost: --root is given twice; give it once \(see toolhost --help\)\n$/],
       [['mcp', '--http', '127.0.0.1:0', '--max-line-bytes', '10'], /^toolhost: --max-line-bytes bounds the lines of toolhost run and of toolhost mcp on stdio; over --http it does nothing: leave it out\n$/],
       // A negative number after a number option is that option's bad value (not advice to write --X=-1, which is refused next).
@@ -483,7 +483,7 @@ describe.concurrent('toolhost CLI (node bin/toolhost.mjs)', { timeout: 120_000 }
       [['call', 'list_dir', '{"dir_path":"."}', '--root', ''], /^toolhost: --root is empty; give it a value \(see toolhost --help\)\n$/],
       [['call', 'list_dir', '{"dir_path":"."}', '--state-dir', ''], /^toolhost: --state-dir is empty; give it a value/],
       [['call', 'list_dir', '{"dir_path":"."}', '--state-dir', '/dev/null/state'], /^toolhost: --state-dir: the state directory \/dev\/null\/state cannot be written \(ENOTDIR\); give --state-dir a writable directory \(or a path where one can be created\)\n$/],
-      [['call', 'list_dir', '{"dir_path":"."}', '--root', 'r\uFFFD'], /^toolhost: --root: the workspace root ".*r\uFFFD" has bytes that are not UTF-8 \(shown as \uFFFD\), which Node\.js cannot pass on as they are; rename the folder \(or the folders above it\) to UTF-8 names\n$/],
+      [['call', 'list_dir', '{"dir_path":"."}', '--root', 'r\uFFFD'], /^toolhost: --root: the workspace root ".*r\uFFFD" does not exist; if the folder's name has bytes that are not UTF-8 \(shown as \uFFFD\), Node\.js cannot pass them on as they are: rename it \(or the folders above it\) to UTF-8 names\n$/],
       [['call', 'list_dir', '{"dir_path":"."}', '--root', 'does-not-exist'], /^toolhost: --root: workspace root ".*does-not-exist" does not exist \(ENOENT\); create it first, or give an existing folder\n$/],
     ])('exits 2 for %j with a message on stderr saying what to do', async (args, message) => {
       const work = fresh();
@@ -525,5 +525,22 @@ describe('main (in process)', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('an interrupted command does not wait for its platform to finish disposing', () => {
+  it('waits for dispose() until interrupted, then at most a moment (an index build is left, not waited for)', async () => {
+    const { settledOrInterrupted } = await import('./cli.js');
+    const never = new Promise<void>(() => undefined);
+    const interrupted = AbortSignal.abort(new Error('interrupted'));
+    // Interrupted: returns although dispose() never settles (a test timeout would fail it otherwise).
+    await settledOrInterrupted(never, interrupted);
+    await settledOrInterrupted(Promise.reject(new Error('dispose failed')), interrupted);
+    // Not interrupted: dispose() is waited for, its error thrown.
+    let done = false;
+    const disposing = new Promise<void>((resolve) => setTimeout(() => ((done = true), resolve()), 50));
+    await settledOrInterrupted(disposing, new AbortController().signal);
+    expect(done).toBe(true);
+    await expect(settledOrInterrupted(Promise.reject(new Error('dispose failed')), new AbortController().signal)).rejects.toThrow('dispose failed');
   });
 });

@@ -423,7 +423,7 @@ function parseCallArgs(tool: string, text: string | undefined): Record<string, u
     );
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new UsageError(`the arguments of ${tool} must be a JSON object of its arguments by name, as '{"file_path":"a.txt"}' for view_file; toolhost tools lists each tool's`);
+    throw new UsageError(`the arguments of ${tool} must be a JSON object of its arguments by name (toolhost tools lists them), as '{"file_path":"a.txt"}' is for view_file`);
   }
   return value as Record<string, unknown>;
 }
@@ -665,9 +665,34 @@ async function commandMcp(ctx: CommandContext): Promise<number> {
     await Promise.race([transport.closed, aborted(ctx.interrupt), aborted(ctx.outputClosed)]);
     await handle.close();
   } finally {
-    await rooted?.dispose();
+    await settledOrInterrupted(rooted?.dispose(), ctx.interrupt);
   }
   return CLI_EXIT.ok;
+}
+
+/** How long an interrupted command still waits for its platform's `dispose()` (ms). */
+const INTERRUPTED_DISPOSE_MS = 300;
+
+/**
+ * Waits for `disposing`; after a SIGINT or SIGTERM (`interrupt` aborted) at most
+ * {@link INTERRUPTED_DISPOSE_MS}. The command's calls have stopped by then (their signal is the same);
+ * what `dispose()` may still wait for is a search index build, which is left for the next process
+ * rather than delaying the exit by its seconds (the launcher exits a second after the command at most).
+ * Exported for its test; not part of the package's entries.
+ */
+export async function settledOrInterrupted(disposing: Promise<void> | undefined, interrupt: AbortSignal): Promise<void> {
+  if (disposing === undefined) return;
+  if (!interrupt.aborted) return disposing;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const grace = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, INTERRUPTED_DISPOSE_MS);
+    timer.unref?.();
+  });
+  try {
+    await Promise.race([disposing.catch(() => undefined), grace]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** `mcp --http`: serves Streamable HTTP until interrupted; a non-loopback address needs a token or the explicit flag. */
@@ -849,7 +874,7 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
     // arrives with U+FFFD in their place, naming no folder.
     if (root.includes('\uFFFD') && /does not exist/.test(message)) {
       const what = parsed.root === undefined ? 'the current directory' : '--root: the workspace root';
-      return usage(`${what} ${JSON.stringify(root)} has bytes that are not UTF-8 (shown as \uFFFD), which Node.js cannot pass on as they are; rename the folder (or the folders above it) to UTF-8 names`);
+      return usage(`${what} ${JSON.stringify(root)} does not exist; if the folder's name has bytes that are not UTF-8 (shown as \uFFFD), Node.js cannot pass them on as they are: rename it (or the folders above it) to UTF-8 names`);
     }
     return usage(`--root: ${message.replace(/; create it first, or give inMemory: true for a workspace in memory$/, '; create it first, or give an existing folder')}`);
   }
@@ -903,7 +928,7 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
     }
     io.signal?.removeEventListener('abort', onOuterAbort);
     stdout.off('error', onStdoutError);
-    await platform.dispose();
+    await settledOrInterrupted(platform.dispose(), interrupt.signal);
     await shared?.close();
     await Promise.all(notes);
   }

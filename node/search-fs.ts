@@ -10,7 +10,7 @@ import { DEFAULT_CACHE_BYTES, releaseCache } from '../src/search/source-cache.js
 import { decodeEntries, encodeEntries, type ListingSession, type NodeSearchHelper, startSearchHelper } from './search-helper.js';
 import { linearByteSearch } from '../src/search/linear-find.js';
 import { rareByteFirst } from './rare-byte-search.js';
-import { escapeBytes, unescapePath } from './fs/names.js';
+import { canonicalPath, escapeBytes, unescapePath } from './fs/names.js';
 
 const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK, O_NOCTTY, O_DIRECTORY } = fs.constants;
 /** A regular file opened for reading: never through a final symlink, never waiting on a FIFO or terminal. */
@@ -80,24 +80,39 @@ export function withSearchSourceDefaults<T>(defaults: SearchSourceDefaults, crea
 }
 
 /**
- * Whether an imported entry is one a listing can hold: a known type, and a name that is not empty,
- * `.` or `..`, and holds no `/` or NUL (as written, or once its `\xNN` escapes are undone).
+ * Whether an imported entry is one a listing can hold: a known type, and a name as a listing writes
+ * it ({@link isListedSegment}).
  */
 function isListedName(entry: FsDirent): boolean {
-  const { name } = entry;
-  if (name === '' || name === '.' || name === '..' || name.includes('\0') || !'dflo'.includes(String.fromCharCode((entry as unknown as { type: number }).type))) return false;
+  return 'dflo'.includes(String.fromCharCode((entry as unknown as { type: number }).type)) && isListedSegment(entry.name);
+}
+
+/**
+ * Whether `name` is one folder entry's name exactly as a listing writes it: not empty, `.` or `..`
+ * (once its `\xNN` escapes are undone too), no `/` or NUL (escaped or not), and in the one spelling
+ * `escapeBytes` gives its bytes (so `\x2e\x2e`, which no listing writes, is not `..` by another name).
+ */
+function isListedSegment(name: string): boolean {
+  if (name === '' || name === '.' || name === '..' || name.includes('\0') || name.includes('/')) return false;
   try {
-    // Throws for an escape of `/` or NUL.
-    unescapePath(name);
-    return true;
+    // Throws for an escape of `/` or NUL; `\x2e\x2e` is spelt `..`, which is refused above.
+    return canonicalPath(name) === name;
   } catch {
     return false;
   }
 }
 
-/** Whether an imported listing's `path` is one the walk asks for: `root` or a path inside it, written in normal form. */
+/**
+ * Whether an imported listing's `path` is one the walk asks for: `root`, or a path inside it in normal
+ * form whose every name below the root is written as a listing writes it ({@link isListedSegment}).
+ */
 function isListedPath(root: string, path: string): boolean {
-  return inside(root, path) && posix.normalize(path) === path && !path.includes('\0') && (path === root || !path.endsWith('/'));
+  if (path === root) return true;
+  if (!inside(root, path) || posix.normalize(path) !== path || path.endsWith('/')) return false;
+  return path
+    .slice(root === '/' ? 1 : root.length + 1)
+    .split('/')
+    .every(isListedSegment);
 }
 
 function inside(root: string, path: string): boolean {
@@ -314,7 +329,8 @@ export class NodeSearchSource implements SearchSource {
    * Returns how many listings it took.
    */
   importListings(text: string): number {
-    if (this.#closed) return 0;
+    // Parsed only when it starts as exportListings writes it (text of another kind is not parsed at all).
+    if (this.#closed || !text.startsWith(`[${JSON.stringify(LISTINGS_FORMAT)},`)) return 0;
     let rows: unknown;
     try {
       rows = JSON.parse(text);
@@ -330,7 +346,7 @@ export class NodeSearchSource implements SearchSource {
       if (![ino, mtimeMs, ctimeMs, readAt].every((n) => typeof n === 'number' && Number.isFinite(n))) return 0;
       if (this.#listings.has(path)) continue;
       const listing: Listing = { ino: ino as number, mtimeMs: mtimeMs as number, ctimeMs: ctimeMs as number, readAt: readAt as number, entries: decodeEntries(encoded, '/') };
-      if (!listing.entries.every(isListedName)) return 0;
+      if (!listing.entries.every(isListedName) || new Set(listing.entries.map((entry) => entry.name)).size !== listing.entries.length) return 0;
       if (entries + listing.entries.length > MAX_LISTED_ENTRIES) break;
       entries += listing.entries.length;
       taken.push([path, listing]);

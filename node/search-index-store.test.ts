@@ -129,6 +129,27 @@ describe('the search index kept on disk for a Node workspace', () => {
     }
   });
 
+  it('refuses a file of this user that is not an index by its header, before reading the rest: rebuilt, with no advice to raise the size budget', async () => {
+    const dir = join(base, 'cache-junk');
+    await mkdir(dir, { recursive: true });
+    const file = searchIndexFile(root, dir);
+    // 300 MiB of zeros (sparse), past the default 256 MiB budget: were it read whole, it would be refused as over the budget.
+    await writeFile(file, '', { mode: 0o600 });
+    await truncate(file, 300 * 2 ** 20);
+    const platform = createNodePlatform({ root, searchIndex: { cacheDir: dir, watch: false } });
+    const scan = createNodePlatform({ root });
+    try {
+      expect(await answers(platform)).toEqual(await answers(scan));
+      await searchIndexIdle(platform);
+      for (const end = Date.now() + 30_000; platform.capabilities.searchIndex?.state === 'building' && Date.now() < end; ) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(platform.capabilities.searchIndex).toEqual({ state: 'ready' });
+    } finally {
+      await platform.dispose();
+      await scan.dispose();
+    }
+    expect((await stat(file)).size).toBeLessThan(2 ** 20);
+  });
+
   it('scans a file changed while no process ran (its identity differs from the stored one) and finds the new text', async () => {
     const platform = createNodePlatform({ root });
     try {

@@ -13,7 +13,7 @@ import { Worker } from 'node:worker_threads';
 import type { Platform } from '../src/core/types.js';
 import { defaultBudget, IndexOverBudget, type BudgetPassed, type SearchIndexBudget } from '../src/search/index/budget.js';
 import { attachStoredSearchIndex, readSavedIndex, type AttachedSearchIndex, type SearchIndexStorage } from '../src/search/index/attach.js';
-import { provideCrc32, serializeIndex, whenPostingsCorrupt } from '../src/search/index/format.js';
+import { headerRefusal, INDEX_HEADER_BYTES, IndexRejected, provideCrc32, serializeIndex, whenPostingsCorrupt } from '../src/search/index/format.js';
 import { provideUtf8Check, SearchIndex, type IndexParts } from '../src/search/index/search-index.js';
 import { Buffer, isUtf8 } from 'node:buffer';
 import { buildWorkspaceIndex, searchIndexOf } from '../src/search/index/workspace.js';
@@ -111,7 +111,7 @@ export function fileIndexStorage(root: string, cacheDir?: string): SearchIndexSt
   return {
     async read() {
       try {
-        const bytes = await readWhole(file, MAX_INDEX_FILE_BYTES);
+        const bytes = await readWhole(file, MAX_INDEX_FILE_BYTES, headerRefusal);
         // Its postings are checked as searches read them: a corrupt block found then removes the
         // file (unless a newer one replaced it), so the next process rebuilds it rather than trust it.
         whenPostingsCorrupt(bytes, () => void removeIfUnchanged(file, bytes).catch(() => undefined));
@@ -158,16 +158,28 @@ function cacheFileRefusal(stats: { isFile(): boolean; uid: number; mode: number;
  * ({@link cacheFileRefusal}) is an error saying why. A file that grew or shrank meanwhile gives
  * fewer or other bytes, which the index's header and checksum then refuse.
  */
-async function readWhole(file: string, maxBytes: number): Promise<Uint8Array> {
+async function readWhole(file: string, maxBytes: number, headRefusal?: (head: Uint8Array, size: number) => string | undefined): Promise<Uint8Array> {
   const handle = await open(file, CACHE_READ_FLAGS);
   try {
     const stats = await handle.stat();
     const refused = cacheFileRefusal(stats, maxBytes);
     if (refused !== undefined) throw new Error(`${file}: ${refused}`);
     const size = stats.size;
+    let got = 0;
+    const head = new Uint8Array(headRefusal ? Math.min(size, INDEX_HEADER_BYTES) : 0);
+    if (headRefusal) {
+      // The header first: a file that is not an index is not read (nor held) whole.
+      while (got < head.length) {
+        const { bytesRead } = await handle.read(head, got, head.length - got, got);
+        if (bytesRead === 0) break;
+        got += bytesRead;
+      }
+      const wrong = headRefusal(head.subarray(0, got), size);
+      if (wrong !== undefined) throw new IndexRejected(wrong);
+    }
     // Not zeroed (every byte is read over) and not from Buffer's shared pool (the index keeps the bytes).
     const bytes: Uint8Array = Buffer.allocUnsafeSlow(size);
-    let got = 0;
+    bytes.set(head.subarray(0, got));
     while (got < size) {
       const { bytesRead } = await handle.read(bytes, got, size - got, got);
       if (bytesRead === 0) break;
@@ -424,8 +436,11 @@ export function watchSearchTree(platform: Platform): TreeWatch {
   return watch;
 }
 
-/** Bytes of a listings file read at most: a larger one (more than the listing cache holds) is not read. */
-const MAX_LISTINGS_FILE_BYTES = 64 * 2 ** 20;
+/**
+ * Bytes of a listings file read at most: a larger one is not read. The listing cache holds 200,000
+ * entries at most, some 5 MiB written out with names of 20 bytes.
+ */
+const MAX_LISTINGS_FILE_BYTES = 16 * 2 ** 20;
 
 /**
  * Keeps the folder listings of `source` (the workspace's Node search source) between processes, in a

@@ -171,13 +171,22 @@ describe('folder listings kept beside the search index', () => {
       hostile((copy) => copy.push(`${root}/d0/./e0`, 1, 1, 1, 1, 'fx/')),
       hostile((copy) => (copy[rootAt + 5] = `${copy[rootAt + 5] as string}fa\\x2fb/`)),
       hostile((copy) => (copy[rootAt + 5] = `${copy[rootAt + 5] as string}fa\u0000b/`)),
+      // `..` and `.` by another spelling (no listing writes a dot escaped): the walk would leave the root.
+      hostile((copy) => (copy[rootAt + 5] = `${copy[rootAt + 5] as string}d\\x2e\\x2e/`)),
+      hostile((copy) => (copy[rootAt + 5] = `${copy[rootAt + 5] as string}d\\x2E/`)),
+      // A UTF-8 name escaped (a listing writes it as it is), an entry listed twice, folder paths with an escaped `/` or NUL.
+      hostile((copy) => (copy[rootAt + 5] = `${copy[rootAt + 5] as string}f\\xc3\\xa9.txt/`)),
+      hostile((copy) => (copy[rootAt + 5] = `${copy[rootAt + 5] as string}fdup/fdup/`)),
+      hostile((copy) => copy.push(`${root}/d0\\x2fe0`, 1, 1, 1, 1, 'fx/')),
+      hostile((copy) => copy.push(`${root}/d0\\x00`, 1, 1, 1, 1, 'fx/')),
+      hostile((copy) => copy.push(`${root}/d0/\\x2e\\x2e`, 1, 1, 1, 1, 'fx/')),
       hostile((copy) => (copy[rootAt + 1] = 'inode')),
     ];
     const expected = await scanned(root);
     for (const text of damaged) {
       await writeFile(file, text);
       const got = await session(root, cacheDir);
-      expect(got.listedHere, text.slice(0, 60)).toBe(folders);
+      expect(got.listedHere, `${damaged.indexOf(text)}: ${text.slice(0, 60)}`).toBe(folders);
       expect(got.answers, text.slice(0, 60)).toEqual(expected);
     }
     // Not a regular file: a folder, a FIFO (a read would wait for a writer forever), a link to a device

@@ -10,7 +10,10 @@ import { setSearchIndex, whileSearchIndexOpens } from './engine.js';
 
 /** Where a workspace's saved index lives: the bytes of {@link serializeIndex}, whole. */
 export interface SearchIndexStorage {
-  /** The saved bytes, or undefined when nothing is saved. A rejection counts as an unreadable index (rebuilt). */
+  /**
+   * The saved bytes, or undefined when nothing is saved. A rejection counts as an unreadable index
+   * (rebuilt); an `IndexRejected` one (a header that is not an index's, found before the rest was read) gives its reason as it is.
+   */
   read(): Promise<Uint8Array | undefined>;
   /** Replaces the saved bytes with `bytes`, whole (a reader never sees part of a write, or else the checksum rejects it). */
   write(bytes: Uint8Array): Promise<void>;
@@ -47,6 +50,8 @@ export async function readSavedIndex(platform: Platform, storage: SearchIndexSto
   try {
     bytes = await storage.read();
   } catch (error) {
+    // A storage may check the header before it reads the rest (a file that is not an index is not read whole).
+    if (error instanceof IndexRejected) return { rejected: error.message };
     return { rejected: `unreadable (${error instanceof Error ? error.message : String(error)})` };
   }
   if (bytes === undefined) return {};

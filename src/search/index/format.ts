@@ -224,6 +224,24 @@ function tableOf<T extends Uint32Array | Float64Array>(Type: { new (buffer: Arra
 }
 
 /**
+ * Why a file of `size` bytes whose first bytes are `head` (at least {@link INDEX_HEADER_BYTES} of
+ * them, when it has as many) is not a search index of this format, before the rest is read (a large
+ * file that is not one is then never read whole); undefined when its header says it is.
+ */
+export function headerRefusal(head: Uint8Array, size: number): string | undefined {
+  if (size < HEADER_BYTES || head.length < HEADER_BYTES || MAGIC.some((b, i) => head[i] !== b)) return 'not a search index (bad magic)';
+  const header = new DataView(head.buffer, head.byteOffset, HEADER_BYTES);
+  const version = header.getUint32(8, true);
+  if (version !== INDEX_FORMAT_VERSION) return `search index format ${version}, expected ${INDEX_FORMAT_VERSION}`;
+  const length = header.getUint32(12, true);
+  if (size !== HEADER_BYTES + length) return `search index is ${size - HEADER_BYTES} body bytes, its header says ${length} (truncated or extended)`;
+  return undefined;
+}
+
+/** Bytes of a saved index's header, which {@link headerRefusal} reads. */
+export const INDEX_HEADER_BYTES = HEADER_BYTES;
+
+/**
  * The index serialized in `bytes` for the workspace at `root`. Throws {@link IndexRejected} (saying
  * why) for anything that is not exactly what {@link serializeIndex} wrote for that root: a wrong magic
  * or version, a length that disagrees (truncated or extended), a checksum of the tables that fails,
