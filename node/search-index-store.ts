@@ -67,7 +67,9 @@ export function searchIndexFile(root: string, dir = searchIndexCacheDir()): stri
 
 /**
  * Removes the index file an earlier version kept for `root` in `dir` (named by SHA-256 of the root),
- * when there is one: called as a new index is saved, so an upgrade leaves no stale copy behind.
+ * when there is one: called as a new index is built and saved (on the build thread, or by
+ * `saveSearchIndex`), so an upgrade leaves no stale copy behind. Not on the saves of an index in use
+ * (a process answering from the index on disk does not load node:crypto for it).
  */
 function removeEarlierIndexFile(root: string, dir = searchIndexCacheDir()): void {
   unlink(join(dir, `${createHash('sha256').update(root).digest('hex').slice(0, 32)}.thsi`), () => undefined);
@@ -102,6 +104,7 @@ function readStoredIndex(platform: Platform, cacheDir: string | undefined): Prom
 
 /** Writes `index` (compacted) for `platform`'s workspace under `cacheDir`: to a temporary file, then renamed over the old one. */
 export async function saveSearchIndex(platform: Platform, index: SearchIndex, cacheDir?: string): Promise<void> {
+  removeEarlierIndexFile(platform.root, cacheDir);
   await fileIndexStorage(platform.root, cacheDir).write(serializeIndex(index, platform.root));
 }
 
@@ -121,10 +124,7 @@ export function fileIndexStorage(root: string, cacheDir?: string): SearchIndexSt
         throw error;
       }
     },
-    write: (bytes) => {
-      removeEarlierIndexFile(root, cacheDir);
-      return replaceFile(file, bytes);
-    },
+    write: (bytes) => replaceFile(file, bytes),
     remove: (bytes) => removeIfUnchanged(file, bytes),
   };
 }

@@ -127,7 +127,8 @@ describe('the bundled toolhost command', () => {
       "import { readFileSync } from 'node:fs';",
       `const worker = new Worker(new URL(${JSON.stringify(`file://${join(REPO, 'dist', 'node', 'search-worker.bundle.mjs')}`)}));`,
       'const end = Date.now() + 30_000;',
-      `const timer = setInterval(() => { if (readFileSync(process.env.LOADED_LOG, 'utf8').includes(${JSON.stringify(`file://${code}`)}) || Date.now() > end) { clearInterval(timer); void worker.terminate(); } }, 20);`,
+      // Until the hook has logged the load with the cache on (its second line of that load: the first may come alone).
+      `const timer = setInterval(() => { if (readFileSync(process.env.LOADED_LOG, 'utf8').includes(${JSON.stringify(`cached file://${code}`)}) || Date.now() > end) { clearInterval(timer); void worker.terminate(); } }, 20);`,
     ].join('\n');
     const env: NodeJS.ProcessEnv = { ...process.env, LOADED_LOG: log };
     delete env.NODE_DISABLE_COMPILE_CACHE;
