@@ -324,7 +324,7 @@ export class NodeSearchSource implements SearchSource {
 
   /**
    * Fills the listing cache from {@link exportListings}' text of an earlier process (for this root,
-   * this format; anything else, a truncated or unreadable text included, is ignored whole). Each
+   * this format, each folder once; anything else, a truncated or unreadable text included, is ignored whole). Each
    * listing is still checked against its folder's `lstat` before a walk uses it, as one read here is.
    * Returns how many listings it took.
    */
@@ -339,10 +339,12 @@ export class NodeSearchSource implements SearchSource {
     }
     if (!Array.isArray(rows) || rows[0] !== LISTINGS_FORMAT || rows[1] !== this.#root || (rows.length - 2) % 6 !== 0) return 0;
     const taken: [string, Listing][] = [];
+    const seen = new Set<string>();
     let entries = this.#listedEntries;
     for (let at = 2; at < rows.length; at += 6) {
       const [path, ino, mtimeMs, ctimeMs, readAt, encoded] = rows.slice(at, at + 6) as unknown[];
-      if (typeof path !== 'string' || !isListedPath(this.#root, path) || typeof encoded !== 'string' || !(encoded === '' || encoded.endsWith('/'))) return 0;
+      if (typeof path !== 'string' || seen.has(path) || !isListedPath(this.#root, path) || typeof encoded !== 'string' || !(encoded === '' || encoded.endsWith('/'))) return 0;
+      seen.add(path);
       if (![ino, mtimeMs, ctimeMs, readAt].every((n) => typeof n === 'number' && Number.isFinite(n))) return 0;
       if (this.#listings.has(path)) continue;
       const listing: Listing = { ino: ino as number, mtimeMs: mtimeMs as number, ctimeMs: ctimeMs as number, readAt: readAt as number, entries: decodeEntries(encoded, '/') };

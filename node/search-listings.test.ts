@@ -180,6 +180,8 @@ describe('folder listings kept beside the search index', () => {
       hostile((copy) => copy.push(`${root}/d0\\x2fe0`, 1, 1, 1, 1, 'fx/')),
       hostile((copy) => copy.push(`${root}/d0\\x00`, 1, 1, 1, 1, 'fx/')),
       hostile((copy) => copy.push(`${root}/d0/\\x2e\\x2e`, 1, 1, 1, 1, 'fx/')),
+      // A folder listed twice.
+      hostile((copy) => copy.push(...copy.slice(rootAt, rootAt + 6))),
       hostile((copy) => (copy[rootAt + 1] = 'inode')),
     ];
     const expected = await scanned(root);
