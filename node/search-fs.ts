@@ -102,13 +102,16 @@ function isListedSegment(name: string): boolean {
   }
 }
 
+const isFiniteNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+
 /**
  * Whether an imported listing's `path` is one the walk asks for: `root`, or a path inside it in normal
  * form whose every name below the root is written as a listing writes it ({@link isListedSegment}).
  */
 function isListedPath(root: string, path: string): boolean {
   if (path === root) return true;
-  if (!inside(root, path) || posix.normalize(path) !== path || path.endsWith('/')) return false;
+  // No name empty, `.` or `..`: no doubled or trailing slash either, so the path is in normal form.
+  if (!inside(root, path)) return false;
   return path
     .slice(root === '/' ? 1 : root.length + 1)
     .split('/')
@@ -342,13 +345,19 @@ export class NodeSearchSource implements SearchSource {
     const seen = new Set<string>();
     let entries = this.#listedEntries;
     for (let at = 2; at < rows.length; at += 6) {
-      const [path, ino, mtimeMs, ctimeMs, readAt, encoded] = rows.slice(at, at + 6) as unknown[];
+      const path = rows[at] as unknown;
+      const encoded = rows[at + 5] as unknown;
       if (typeof path !== 'string' || seen.has(path) || !isListedPath(this.#root, path) || typeof encoded !== 'string' || !(encoded === '' || encoded.endsWith('/'))) return 0;
       seen.add(path);
-      if (![ino, mtimeMs, ctimeMs, readAt].every((n) => typeof n === 'number' && Number.isFinite(n))) return 0;
+      const [ino, mtimeMs, ctimeMs, readAt] = [rows[at + 1], rows[at + 2], rows[at + 3], rows[at + 4]];
+      if (!isFiniteNumber(ino) || !isFiniteNumber(mtimeMs) || !isFiniteNumber(ctimeMs) || !isFiniteNumber(readAt)) return 0;
       if (this.#listings.has(path)) continue;
-      const listing: Listing = { ino: ino as number, mtimeMs: mtimeMs as number, ctimeMs: ctimeMs as number, readAt: readAt as number, entries: decodeEntries(encoded, '/') };
-      if (!listing.entries.every(isListedName) || new Set(listing.entries.map((entry) => entry.name)).size !== listing.entries.length) return 0;
+      const listing: Listing = { ino, mtimeMs, ctimeMs, readAt, entries: decodeEntries(encoded, '/') };
+      const names = new Set<string>();
+      for (const entry of listing.entries) {
+        if (!isListedName(entry) || names.has(entry.name)) return 0;
+        names.add(entry.name);
+      }
       if (entries + listing.entries.length > MAX_LISTED_ENTRIES) break;
       entries += listing.entries.length;
       taken.push([path, listing]);
