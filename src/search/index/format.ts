@@ -249,12 +249,10 @@ export const INDEX_HEADER_BYTES = HEADER_BYTES;
  * searches first read them (see {@link StoredIndex}); `bytes` must not change while the index is used.
  */
 export function openIndex(bytes: Uint8Array, root: string): SearchIndex {
-  if (bytes.length < HEADER_BYTES || MAGIC.some((b, i) => bytes[i] !== b)) throw new IndexRejected('not a search index (bad magic)');
+  const wrong = headerRefusal(bytes, bytes.length);
+  if (wrong !== undefined) throw new IndexRejected(wrong);
   const header = new DataView(bytes.buffer, bytes.byteOffset, HEADER_BYTES);
-  const version = header.getUint32(8, true);
-  if (version !== INDEX_FORMAT_VERSION) throw new IndexRejected(`search index format ${version}, expected ${INDEX_FORMAT_VERSION}`);
   const length = header.getUint32(12, true);
-  if (bytes.length !== HEADER_BYTES + length) throw new IndexRejected(`search index is ${bytes.length - HEADER_BYTES} body bytes, its header says ${length} (truncated or extended)`);
   const tables = header.getUint32(20, true);
   if (tables < FIXED_BYTES || tables > length || tables % 8 !== 0) throw new IndexRejected('search index header is corrupt (its tables\' length)');
   const body = bytes.subarray(HEADER_BYTES);
