@@ -110,7 +110,7 @@ function runChild(env: Record<string, string>): Promise<string> {
     });
     child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
     child.on('error', reject);
-    child.on('exit', () => (line === undefined ? reject(new Error(`child ended without an answer: ${out}${err}`)) : resolve(line)));
+    child.on('exit', (code, signal) => (line === undefined ? reject(new Error(`child ended without an answer (exit code ${code}, signal ${signal}): ${out}${err}`)) : resolve(line)));
   });
 }
 
