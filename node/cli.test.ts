@@ -65,6 +65,10 @@ function spawnCli(args: string[], options: { cwd: string; input?: string; onSpaw
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.on('error', reject);
     child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+    // A command that exits before it reads its input (a usage error) closes the pipe: EPIPE is not a failure here.
+    child.stdin.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') reject(error);
+    });
     options.onSpawn?.(child);
     if (options.input !== undefined) child.stdin.end(options.input);
     else if (!options.onSpawn) child.stdin.end();
