@@ -450,9 +450,13 @@ const MAX_LISTINGS_FILE_BYTES = 16 * 2 ** 20;
  * a listing and a close; `save()` writes the cache back when this process listed a folder anew (a
  * temporary file renamed into place; errors are ignored, as the file is only a cache). A listing is
  * trusted on the same terms as in the process that read it (see `NodeSearchSource.exportListings`).
+ * None are kept when that file would lie inside the workspace (its tools could write it).
  */
 export function keepListingsOnDisk(source: NodeSearchSource, root: string, cacheDir?: string): { save(): Promise<void> } {
   const file = searchIndexFile(root, cacheDir).replace(/\.thsi$/, '.listings');
+  // Not kept inside the workspace it lists (`--root ~` with the default ~/.cache): there the tools
+  // could edit it, and a listing written by a tool would hide files from every later search.
+  if (file.startsWith(root === '/' ? '/' : `${root}/`)) return { save: async () => undefined };
   try {
     source.importListings(readWholeSync(file, MAX_LISTINGS_FILE_BYTES));
   } catch {

@@ -216,6 +216,19 @@ describe('folder listings kept beside the search index', () => {
     expect((await session(root, cacheDir)).listedHere).toBe(0);
   }, 60_000);
 
+  it('keeps no listings when the cache folder lies inside the workspace (its tools could write them)', async () => {
+    const base = await tempBase();
+    const root = join(base, 'ws');
+    const cacheDir = join(root, '.cache', 'index');
+    await makeTree(root, 2, 8);
+    pauseRacyClockForTests(2000);
+    await session(root, cacheDir);
+    expect(listingsFiles(cacheDir)).toEqual([]);
+    const second = await session(root, cacheDir);
+    expect(second.listedHere).toBeGreaterThanOrEqual(1 + 2 + 4);
+    expect(second.answers).toEqual(await scanned(root));
+  }, 60_000);
+
   it('drops the listings of folders removed since (and of everything kept below them) when it saves', async () => {
     const base = await tempBase();
     const root = join(base, 'ws');
