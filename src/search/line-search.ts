@@ -272,7 +272,8 @@ class LineSearch {
     // Where no count could be shared anyway and only the read is waited for (no tree watch to settle),
     // the walk runs meanwhile: the read is on the thread pool (Node) or IndexedDB (a browser).
     const opening = this.engine?.opening(ctx.platform);
-    const early = opening && !mayShare && this.engine?.onlyReading(ctx.platform) === true ? filesToSearch(ctx, { dirPath: options.dirPath, include: options.include, exclude: options.exclude, deadline, source: this.listSource }) : undefined;
+    const walk = { dirPath: options.dirPath, include: options.include, exclude: options.exclude, deadline, source: this.listSource };
+    const early = opening && !mayShare && this.engine?.onlyReading(ctx.platform) === true ? filesToSearch(ctx, walk) : undefined;
     // Its error is thrown below, once the read is over (not reported unhandled meanwhile).
     early?.catch(() => undefined);
     if (opening) await opening;
@@ -287,7 +288,7 @@ class LineSearch {
     try {
       // With an index in use, a repeated search over an unchanged workspace reuses the last walk (see reusedListing).
       const reuse = this.index !== undefined;
-      listed = await (early ?? filesToSearch(ctx, { dirPath: options.dirPath, include: options.include, exclude: options.exclude, deadline, reuse, source: this.listSource, ...(onFiles ? { onFiles } : {}) }));
+      listed = await (early ?? filesToSearch(ctx, { ...walk, reuse, ...(onFiles ? { onFiles } : {}) }));
     } catch (error) {
       sharing?.cancel();
       throw error;
