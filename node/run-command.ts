@@ -272,10 +272,8 @@ export class ProcessTracker {
   readonly #table: ProcessTable;
   /** pid → start time. */
   readonly #known = new Map<number, string>();
-  /** Whether the group `#root` was the command's at the last look (see the class comment). */
+  /** Whether the group `#root` was the command's at the last look (see the class comment); without `/proc`, until the shell is reaped. */
   #groupIsOurs = true;
-  /** Whether the shell has been reaped (its 'exit' event): only used without `/proc`. */
-  #rootReaped = false;
 
   constructor(root: number, marker: string, cgroup: string | null, table: ProcessTable = PROC_TABLE) {
     this.#root = root;
@@ -288,8 +286,7 @@ export class ProcessTracker {
 
   /** Tells the tracker that the shell has been reaped, so its pid may be handed out again. */
   rootExited(): void {
-    this.#rootReaped = true;
-    if (!this.#table.hasProc) this.#groupIsOurs = false;
+    if (!this.#table.hasProc) this.#groupIsOurs = false; // with /proc, each look sees it for itself
   }
 
   /** Whether the process group may be signalled as the command's (as of the last look). */
@@ -415,7 +412,7 @@ export class ProcessTracker {
 
   /** Whether any member still runs (zombies count as dead). Without `/proc`: whether the group runs, while it is provably the command's. */
   alive(): boolean {
-    if (!this.#table.hasProc) return !this.#rootReaped && groupRuns(this.#table, this.#root);
+    if (!this.#table.hasProc) return this.#groupIsOurs && groupRuns(this.#table, this.#root);
     return this.scan().length > 0;
   }
 
@@ -626,8 +623,9 @@ export async function startShellCommand(request: RunCommandRequest, options: Run
  * tracked through `/proc` (descendants, the group, and a marker variable `TOOLHOST_COMMAND_ID` every
  * child inherits); all are killed by pid. The group (whose id is the shell's pid) is trusted, and
  * signalled whole, only while one of the command's processes known by its start time still has that
- * number as its pid, group or session (without `/proc`: until the shell is reaped), since only then
- * can the kernel not have given it to an unrelated process. When the shell exits,
+ * number as its pid, group or session, since only then can the kernel not have given it to an
+ * unrelated process. Without `/proc` the group is all there is to go by and the shell alone proves it,
+ * so there a process still in the group after the shell has exited is not ended. When the shell exits,
  * background processes get `lingerMs` (250 ms) to finish, then SIGTERM and, after `killGraceMs` (500 ms),
  * SIGKILL. On timeout (`request.timeoutMs`, ms) the same. When `signal` aborts (the runner's deadline or a
  * cancel, which answer at once), every process is stopped and SIGKILLed synchronously, so none runs by
