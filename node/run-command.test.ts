@@ -1,9 +1,20 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isProcessGroupAlive, OutputCapture, runShellCommand } from './run-command.js';
+import {
+  COMMAND_MARKER_VARIABLE,
+  isProcessGroupAlive,
+  OutputCapture,
+  PROC_TABLE,
+  type ProcessTable,
+  ProcessTracker,
+  type ProcStat,
+  runShellCommand,
+} from './run-command.js';
 
 /**
  * The commands below sleep 30 s unless the runner stops them: an answer within this bound proves the
@@ -326,5 +337,188 @@ while [ ! -s cg.pid ]; do sleep 0.02; done; echo started`;
     const pid = await pidFrom(join(dir, 'cg.pid'));
     // Neither marker (environment cleared) nor ancestry (reparented) nor group (setsid) finds it: the cgroup does.
     expect(running(pid)).toBe(false);
+  });
+});
+
+/** A process of a {@link fakeTable}: its stat line, and whether its environment carries the tracker's marker. */
+type FakeProcess = ProcStat & { marked?: boolean };
+
+/** A process table of `procs` (changed in place by the test), recording every signal sent through it (not the 0 of a liveness check). */
+function fakeTable(procs: Map<number, FakeProcess>, hasProc = true): ProcessTable & { sent: [number, string | 0][] } {
+  const sent: [number, string | 0][] = [];
+  return {
+    hasProc,
+    sent,
+    pids: () => (hasProc ? [...procs.keys()] : null),
+    stat: (pid) => {
+      const proc = hasProc ? procs.get(pid) : undefined;
+      return proc === undefined ? null : { ppid: proc.ppid, pgid: proc.pgid, sid: proc.sid, state: proc.state, start: proc.start };
+    },
+    environIncludes: (pid) => procs.get(pid)?.marked === true,
+    kill: (target, signal) => {
+      const found = target < 0 ? [...procs.values()].some((proc) => proc.pgid === -target) : procs.has(target);
+      if (!found) throw Object.assign(new Error('kill ESRCH'), { code: 'ESRCH' });
+      if (signal !== 0) sent.push([target, signal]);
+    },
+  };
+}
+
+const proc = (ppid: number, pgid: number, sid: number, start: string, extra: Partial<FakeProcess> = {}): FakeProcess => ({
+  ppid, pgid, sid, start, state: 'S', ...extra,
+});
+
+/** The targets `sent` signalled, each once, in order. */
+const targets = (sent: [number, string | 0][]): number[] => [...new Set(sent.map(([target]) => target))];
+
+describe('ProcessTracker trusts the group only while the command still holds its number', () => {
+  it('leaves alone a group whose leader took the shell pid after the command ended, and still kills a member proven by start time', () => {
+    // The command's shell was pid 100 (started at tick 500); it has exited and been reaped.
+    const procs = new Map<number, FakeProcess>([[100, proc(1, 100, 100, '500')]]);
+    const table = fakeTable(procs);
+    const tracker = new ProcessTracker(100, 'marker', null, table);
+    procs.delete(100);
+    // The number is handed to an unrelated process, which leads a group (and session) of its own with a child in it...
+    procs.set(100, proc(7, 100, 100, '900'));
+    procs.set(101, proc(100, 100, 100, '901'));
+    // ...while a straggler of the command (found by its marker) still runs in a group of its own.
+    procs.set(200, proc(1, 200, 200, '600', { marked: true }));
+    expect(tracker.scan()).toEqual([200]);
+    expect(tracker.groupIsOurs).toBe(false);
+    tracker.killNow();
+    expect(targets(table.sent)).toEqual([200]);
+    expect(table.sent).toContainEqual([200, 'SIGKILL']);
+    expect(tracker.alive()).toBe(true); // the fake straggler does not die of the signal
+    procs.delete(200);
+    expect(tracker.alive()).toBe(false);
+  });
+
+  it('sends nothing at all when a finished command is stopped after its number was reused', () => {
+    const procs = new Map<number, FakeProcess>([[100, proc(1, 100, 100, '500')]]);
+    const table = fakeTable(procs);
+    const tracker = new ProcessTracker(100, 'marker', null, table);
+    procs.delete(100);
+    expect(tracker.alive()).toBe(false);
+    procs.set(100, proc(7, 100, 100, '900'));
+    procs.set(101, proc(100, 100, 100, '901'));
+    expect(tracker.signal('SIGTERM')).toBe(0);
+    tracker.killNow();
+    expect(table.sent).toEqual([]);
+  });
+
+  it('keeps the group while the shell runs: a member whose environment was cleared is found by its group alone', () => {
+    const procs = new Map<number, FakeProcess>([[100, proc(1, 100, 100, '500')]]);
+    const table = fakeTable(procs);
+    const tracker = new ProcessTracker(100, 'marker', null, table);
+    procs.set(150, proc(1, 100, 100, '510')); // reparented before any look, marker cleared: only its group tells
+    expect(tracker.scan().sort((a, b) => a - b)).toEqual([100, 150]);
+    expect(tracker.groupIsOurs).toBe(true);
+    tracker.signal('SIGTERM');
+    expect(table.sent).toEqual([[-100, 'SIGTERM'], [100, 'SIGTERM'], [150, 'SIGTERM']]);
+  });
+
+  it('keeps the group after the shell exits while a member proven by start time is still in it (a zombie too), or still in its session', () => {
+    for (const holder of [proc(1, 100, 100, '510'), proc(1, 100, 100, '510', { state: 'Z' }), proc(1, 150, 100, '510')]) {
+      const procs = new Map<number, FakeProcess>([[100, proc(1, 100, 100, '500')]]);
+      const table = fakeTable(procs);
+      const tracker = new ProcessTracker(100, 'marker', null, table);
+      procs.set(150, proc(100, 100, 100, '510'));
+      expect(tracker.scan()).toContain(150); // a child of the shell: proven by descent and start time
+      procs.delete(100);
+      procs.set(150, holder); // reparented; maybe dead and unreaped, maybe moved to a group of its own (set -m)
+      procs.set(151, proc(1, 100, 100, '520')); // a member found by its group alone
+      tracker.killNow();
+      expect(tracker.groupIsOurs).toBe(true);
+      expect(table.sent).toContainEqual([-100, 'SIGKILL']);
+      expect(table.sent).toContainEqual([151, 'SIGKILL']);
+    }
+  });
+
+  it('without /proc, signals the group until the shell has been reaped, never after', () => {
+    const procs = new Map<number, FakeProcess>([[100, proc(1, 100, 100, '500')]]);
+    const table = fakeTable(procs, false);
+    const tracker = new ProcessTracker(100, 'marker', null, table);
+    expect(tracker.alive()).toBe(true);
+    tracker.signal('SIGTERM');
+    expect(table.sent).toEqual([[-100, 'SIGTERM']]);
+    tracker.rootExited();
+    procs.set(100, proc(7, 100, 100, '900')); // the number, handed to an unrelated group leader
+    expect(tracker.alive()).toBe(false);
+    tracker.killNow();
+    expect(table.sent).toEqual([[-100, 'SIGTERM']]);
+  });
+});
+
+/** Waits until `condition` holds, failing after `ms`. */
+async function until(condition: () => boolean, what: string, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/**
+ * A real process group of two: a leader (`sh`, then `exec sleep 60`) and a `sleep 60` child in its group,
+ * started here as a command's shell would be (detached), with the child's pid once it runs.
+ */
+async function realGroup(): Promise<{ leader: number; member: number; child: ChildProcess }> {
+  const child = spawn('/bin/sh', ['-c', 'sleep 60 & echo $!; exec sleep 60'], { detached: true, stdio: ['ignore', 'pipe', 'ignore'] });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  await until(() => /^\d+\n/.test(out), 'the group member has started');
+  const member = Number(out.trim());
+  await until(() => running(member), 'the group member runs');
+  return { leader: child.pid as number, member, child };
+}
+
+/** {@link PROC_TABLE}, recording what it signals; with `reused`, the leader's pid reads as a process started a tick after the one seen first. */
+function realTable(leader: number): ProcessTable & { sent: [number, string | 0][]; reused: boolean } {
+  const table = {
+    ...PROC_TABLE,
+    sent: [] as [number, string | 0][],
+    reused: false,
+    stat(pid: number): ProcStat | null {
+      const stat = PROC_TABLE.stat(pid);
+      return stat !== null && pid === leader && table.reused ? { ...stat, start: String(Number(stat.start) + 1) } : stat;
+    },
+    kill(target: number, signal: NodeJS.Signals | 0): void {
+      table.sent.push([target, signal]);
+      PROC_TABLE.kill(target, signal);
+    },
+  };
+  return table;
+}
+
+describe('ProcessTracker on real processes', () => {
+  it('kills the group of its shell and every member in it', async () => {
+    const { leader, member } = await realGroup();
+    const table = realTable(leader);
+    const tracker = new ProcessTracker(leader, randomUUID(), null, table);
+    tracker.killNow();
+    expect(table.sent).toContainEqual([-leader, 'SIGKILL']);
+    await until(() => !running(leader) && !running(member), 'the group has ended');
+  });
+
+  it('does not signal a group that merely holds the number of a shell that is gone; a straggler proven by its marker still ends', async () => {
+    const { leader, member, child } = await realGroup();
+    const marker = randomUUID();
+    const straggler = spawn('sleep', ['60'], { detached: true, stdio: 'ignore', env: { ...process.env, [COMMAND_MARKER_VARIABLE]: marker } });
+    const stragglerPid = straggler.pid as number;
+    try {
+      await until(() => running(stragglerPid), 'the straggler runs');
+      const table = realTable(leader);
+      const tracker = new ProcessTracker(leader, marker, null, table);
+      // From here on the pid reads as another process than the shell the tracker was made for: an
+      // unrelated group leader that took the number, with `member` in its group.
+      table.reused = true;
+      tracker.killNow();
+      expect(targets(table.sent)).toEqual([stragglerPid]);
+      await until(() => !running(stragglerPid), 'the straggler has ended');
+      expect([running(leader), running(member)]).toEqual([true, true]);
+    } finally {
+      // Our own child, not reaped while exitCode and signalCode are null: its group is still ours.
+      if (child.exitCode === null && child.signalCode === null) process.kill(-leader, 'SIGKILL');
+      straggler.kill('SIGKILL');
+    }
   });
 });

@@ -114,10 +114,11 @@ export function commandEnvironment(options: Pick<RunShellCommandOptions, 'env' |
   return out;
 }
 
-/** One line of `/proc/<pid>/stat`: parent, group, state and start time (clock ticks since boot). */
-interface ProcStat {
+/** One line of `/proc/<pid>/stat`: parent, group, session, state and start time (clock ticks since boot). */
+export interface ProcStat {
   ppid: number;
   pgid: number;
+  sid: number;
   state: string;
   start: string;
 }
@@ -129,9 +130,9 @@ function readStat(pid: number): ProcStat | null {
   } catch {
     return null;
   }
-  // "pid (comm) state ppid pgrp ..." — comm may hold spaces and parentheses, so split after the last ')'.
+  // "pid (comm) state ppid pgrp session ..." — comm may hold spaces and parentheses, so split after the last ')'.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return { state: fields[0] ?? '', ppid: Number(fields[1]), pgid: Number(fields[2]), start: fields[19] ?? '' };
+  return { state: fields[0] ?? '', ppid: Number(fields[1]), pgid: Number(fields[2]), sid: Number(fields[3]), start: fields[19] ?? '' };
 }
 
 const hasProc = ((): boolean => {
@@ -142,6 +143,47 @@ const hasProc = ((): boolean => {
     return false;
   }
 })();
+
+/**
+ * The process table as a {@link ProcessTracker} reads and signals it. The real one is
+ * {@link PROC_TABLE} (`/proc` and `process.kill`); tests hand a tracker one of their own to show it
+ * situations real processes cannot be put in on demand, such as a pid the kernel gave to another process.
+ */
+export interface ProcessTable {
+  /** Whether `/proc` can be read; without it a tracker knows only the command's shell and its group. */
+  readonly hasProc: boolean;
+  /** Every pid listed now, or null when the table cannot be listed. */
+  pids(): number[] | null;
+  /** One process's stat line, or null once it is gone. */
+  stat(pid: number): ProcStat | null;
+  /** Whether the process's environment holds `needle` (false when unreadable or gone). */
+  environIncludes(pid: number, needle: Buffer): boolean;
+  /** `process.kill(target, signal)`: a negative target is the process group `-target`; throws when nothing has that id. */
+  kill(target: number, signal: NodeJS.Signals | 0): void;
+}
+
+/** This machine's process table: `/proc` (where there is one) and `process.kill`. */
+export const PROC_TABLE: ProcessTable = {
+  hasProc,
+  pids() {
+    try {
+      return readdirSync('/proc').map(Number).filter((pid) => Number.isInteger(pid) && pid > 0);
+    } catch {
+      return null;
+    }
+  },
+  stat: readStat,
+  environIncludes(pid, needle) {
+    try {
+      return readFileSync(`/proc/${pid}/environ`).includes(needle);
+    } catch {
+      return false;
+    }
+  },
+  kill(target, signal) {
+    process.kill(target, signal);
+  },
+};
 
 /**
  * Where per-command cgroups can be made: cgroup v2 at `/sys/fs/cgroup` (a child of this process's
@@ -207,60 +249,73 @@ function makeCgroup(marker: string): string | null {
  * The processes one command started, found through the command's cgroup where one could be made
  * (its shell joins it before the command runs, and no child can leave it) and through `/proc`: the
  * shell's process group, every descendant of a process already tracked, and every process whose
- * environment carries the command's marker variable — so a child that called `setsid`, changed group or was reparented to init (`nohup …
- * &`, a double fork) is still found. Each is remembered with its start time, so a reused pid is never
- * signalled. Without `/proc`, only the process group is known.
+ * environment carries the command's marker variable — so a child that called `setsid`, changed group
+ * or was reparented to init (`nohup … &`, a double fork) is still found. Each is remembered with its
+ * start time, so a reused pid is never signalled.
+ *
+ * The group is trusted only while it is provably the command's. Its id is the shell's pid, and the
+ * kernel hands a pid to a new process only once no process has it as its pid, group or session; so the
+ * group is the command's while one of the command's start-verified processes (the shell itself, whose
+ * start time was recorded when it was spawned, or any other member) still has the shell's pid as its
+ * pid, group or session. Once none does, the number may belong to an unrelated process that leads a
+ * group of its own: its members are no longer taken for the command's, and the group is no longer
+ * signalled (`kill(-pgid)`); the members already proven by start time are still signalled one by one.
+ * Without `/proc` the shell alone is the proof: the group is signalled until the shell has been reaped,
+ * never after.
+ *
+ * Module-internal: exported for tests, which pass their own {@link ProcessTable}.
  */
-class ProcessTracker {
+export class ProcessTracker {
   readonly #root: number;
   readonly #marker: Buffer;
   readonly #cgroup: string | null;
+  readonly #table: ProcessTable;
   /** pid → start time. */
   readonly #known = new Map<number, string>();
+  /** Whether the group `#root` was the command's at the last look (see the class comment); without `/proc`, until the shell is reaped. */
+  #groupIsOurs = true;
 
-  constructor(root: number, marker: string, cgroup: string | null) {
+  constructor(root: number, marker: string, cgroup: string | null, table: ProcessTable = PROC_TABLE) {
     this.#root = root;
     this.#cgroup = cgroup;
+    this.#table = table;
     this.#marker = Buffer.from(`${COMMAND_MARKER_VARIABLE}=${marker}\0`);
-    const stat = hasProc ? readStat(root) : null;
+    const stat = table.hasProc ? table.stat(root) : null;
     if (stat) this.#known.set(root, stat.start);
   }
 
-  /** Looks through `/proc` once and remembers new members; returns the live (non-zombie) ones. */
+  /** Tells the tracker that the shell has been reaped, so its pid may be handed out again. */
+  rootExited(): void {
+    if (!this.#table.hasProc) this.#groupIsOurs = false; // with /proc, each look sees it for itself
+  }
+
+  /** Whether the process group may be signalled as the command's (as of the last look). */
+  get groupIsOurs(): boolean {
+    return this.#groupIsOurs;
+  }
+
+  /**
+   * Looks through `/proc` once and remembers new members; returns the live (non-zombie) ones. Members
+   * by group are taken only when the group is proven the command's by this look's other members.
+   */
   scan(): number[] {
-    if (!hasProc) return [];
-    let entries: string[];
-    try {
-      entries = readdirSync('/proc');
-    } catch {
-      return [];
-    }
+    if (!this.#table.hasProc) return [];
+    const pids = this.#table.pids();
+    if (pids === null) return [];
     const stats = new Map<number, ProcStat>();
-    for (const entry of entries) {
-      const pid = Number(entry);
-      if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) continue;
-      const stat = readStat(pid);
+    for (const pid of pids) {
+      if (pid === process.pid) continue;
+      const stat = this.#table.stat(pid);
       if (stat) stats.set(pid, stat);
     }
     for (const pid of this.#cgroupMembers()) {
       const stat = stats.get(pid);
       if (stat) this.#known.set(pid, stat.start);
     }
-    let grew = true;
-    while (grew) {
-      grew = false;
-      for (const [pid, stat] of stats) {
-        if (this.#known.get(pid) === stat.start) continue;
-        const member =
-          stat.pgid === this.#root ||
-          (this.#known.has(stat.ppid) && this.#known.get(stat.ppid) === stats.get(stat.ppid)?.start) ||
-          this.#carriesMarker(pid);
-        if (member) {
-          this.#known.set(pid, stat.start);
-          grew = true;
-        }
-      }
-    }
+    const marked = new Map<number, boolean>();
+    this.#grow(stats, marked, false);
+    this.#groupIsOurs = this.#holdsRootPid(stats);
+    if (this.#groupIsOurs) this.#grow(stats, marked, true);
     const live: number[] = [];
     for (const [pid, start] of this.#known) {
       const stat = stats.get(pid);
@@ -271,6 +326,35 @@ class ProcessTracker {
       if (stat.state !== 'Z' && stat.state !== 'X') live.push(pid);
     }
     return live;
+  }
+
+  /** Adds every process of `stats` that descends from a member or carries the marker (or, with `byGroup`, is in the group) until none is added. */
+  #grow(stats: Map<number, ProcStat>, marked: Map<number, boolean>, byGroup: boolean): void {
+    let grew = true;
+    while (grew) {
+      grew = false;
+      for (const [pid, stat] of stats) {
+        if (this.#known.get(pid) === stat.start) continue;
+        const member =
+          (byGroup && stat.pgid === this.#root) ||
+          (this.#known.has(stat.ppid) && this.#known.get(stat.ppid) === stats.get(stat.ppid)?.start) ||
+          this.#carriesMarker(pid, marked);
+        if (member) {
+          this.#known.set(pid, stat.start);
+          grew = true;
+        }
+      }
+    }
+  }
+
+  /** Whether a member proven by start time (zombies too: they keep their ids) has the shell's pid as its pid, group or session. */
+  #holdsRootPid(stats: Map<number, ProcStat>): boolean {
+    for (const [pid, start] of this.#known) {
+      const stat = stats.get(pid);
+      if (stat === undefined || stat.start !== start) continue;
+      if (pid === this.#root || stat.pgid === this.#root || stat.sid === this.#root) return true;
+    }
+    return false;
   }
 
   /** Every process in the command's cgroup, whatever it did to its group, session or environment. */
@@ -293,35 +377,42 @@ class ProcessTracker {
     }
   }
 
-  #carriesMarker(pid: number): boolean {
-    try {
-      return readFileSync(`/proc/${pid}/environ`).includes(this.#marker);
-    } catch {
-      return false;
+  /** Whether the process's environment carries the marker; read once per look (`marked`). */
+  #carriesMarker(pid: number, marked: Map<number, boolean>): boolean {
+    let carries = marked.get(pid);
+    if (carries === undefined) {
+      carries = this.#table.environIncludes(pid, this.#marker);
+      marked.set(pid, carries);
     }
+    return carries;
   }
 
-  /** Signals every live member (and the group); returns how many were signalled. */
+  /**
+   * Signals the group, while it is provably the command's, and every live member by pid; returns how
+   * many members were signalled. The group goes first, straight after the look that proved it.
+   */
   signal(signal: NodeJS.Signals): number {
     const live = this.scan();
+    if (this.#groupIsOurs) {
+      try {
+        this.#table.kill(-this.#root, signal);
+      } catch {
+        // the group is gone
+      }
+    }
     for (const pid of live) {
       try {
-        process.kill(pid, signal);
+        this.#table.kill(pid, signal);
       } catch {
         // ESRCH: gone meanwhile.
       }
     }
-    try {
-      process.kill(-this.#root, signal);
-    } catch {
-      // the group is gone
-    }
     return live.length;
   }
 
-  /** Whether any member still runs (zombies count as dead). */
+  /** Whether any member still runs (zombies count as dead). Without `/proc`: whether the group runs, while it is provably the command's. */
   alive(): boolean {
-    if (!hasProc) return isProcessGroupAlive(this.#root);
+    if (!this.#table.hasProc) return this.#groupIsOurs && groupRuns(this.#table, this.#root);
     return this.scan().length > 0;
   }
 
@@ -340,25 +431,33 @@ class ProcessTracker {
   }
 }
 
+/** {@link isProcessGroupAlive} on `table`. */
+function groupRuns(table: ProcessTable, pgid: number): boolean {
+  try {
+    table.kill(-pgid, 0);
+  } catch {
+    return false;
+  }
+  if (!table.hasProc) return true; // no procfs: trust kill(0)
+  for (const pid of table.pids() ?? []) {
+    const stat = table.stat(pid);
+    if (stat && stat.pgid === pgid && stat.state !== 'Z' && stat.state !== 'X') return true;
+  }
+  return false;
+}
+
 /**
  * Whether any process of group `pgid` is still running. Zombies count as dead: they run nothing, but
  * stay in the group until their new parent reaps them, and some container inits reap only every
  * second or two (measured: 1.5–1.9 s here), so `kill(-pgid, 0)` alone would report them alive.
+ *
+ * It answers for whichever group has that id now: once every process of a group has ended, the kernel
+ * may give its number to an unrelated process, whose group then answers. A caller that must know the
+ * group is still the one it started asks while one of that group's processes, known by its start time,
+ * still holds the number (as {@link ProcessTracker} does).
  */
 export function isProcessGroupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-  } catch {
-    return false;
-  }
-  if (!hasProc) return true; // no procfs: trust kill(0)
-  for (const entry of readdirSync('/proc')) {
-    const pid = Number(entry);
-    if (!Number.isInteger(pid)) continue;
-    const stat = readStat(pid);
-    if (stat && stat.pgid === pgid && stat.state !== 'Z' && stat.state !== 'X') return true;
-  }
-  return false;
+  return groupRuns(PROC_TABLE, pgid);
 }
 
 /** SIGTERM to every member, SIGKILL after `graceMs` if any still runs; resolves once none runs (or after 2 s more). */
@@ -442,7 +541,10 @@ export async function startShellCommand(request: RunCommandRequest, options: Run
 
   let exit: [number | null, NodeJS.Signals | null] | null = null;
   const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
-    child.once('exit', (code, sig) => resolve((exit = [code, sig]))),
+    child.once('exit', (code, sig) => {
+      tracker.rootExited();
+      resolve((exit = [code, sig]));
+    }),
   );
   const closed = new Promise<true>((resolve) => child.once('close', () => resolve(true)));
 
@@ -519,7 +621,11 @@ export async function startShellCommand(request: RunCommandRequest, options: Run
  * `set -m`, `nohup … &`, a double fork): the shell joins a cgroup of its own where one can be made
  * (cgroup v2 under this process's cgroup, or v1 `pids`; no child can leave it), and they are also
  * tracked through `/proc` (descendants, the group, and a marker variable `TOOLHOST_COMMAND_ID` every
- * child inherits); all are killed by pid. When the shell exits,
+ * child inherits); all are killed by pid. The group (whose id is the shell's pid) is trusted, and
+ * signalled whole, only while one of the command's processes known by its start time still has that
+ * number as its pid, group or session, since only then can the kernel not have given it to an
+ * unrelated process. Without `/proc` the group is all there is to go by and the shell alone proves it,
+ * so there a process still in the group after the shell has exited is not ended. When the shell exits,
  * background processes get `lingerMs` (250 ms) to finish, then SIGTERM and, after `killGraceMs` (500 ms),
  * SIGKILL. On timeout (`request.timeoutMs`, ms) the same. When `signal` aborts (the runner's deadline or a
  * cancel, which answer at once), every process is stopped and SIGKILLed synchronously, so none runs by
