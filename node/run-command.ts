@@ -260,8 +260,9 @@ function makeCgroup(marker: string): string | null {
  * pid, group or session. Once none does, the number may belong to an unrelated process that leads a
  * group of its own: its members are no longer taken for the command's, and the group is no longer
  * signalled (`kill(-pgid)`); the members already proven by start time are still signalled one by one.
- * Without `/proc` the shell alone is the proof: the group is signalled until the shell has been reaped,
- * never after.
+ * Without `/proc` the shell alone is the proof: the group is signalled until the command has ended
+ * (its shell reaped, then the linger and kills that follow at once: a pid is handed out again only
+ * after the whole pid space has wrapped, which takes far longer), never after.
  *
  * Module-internal: exported for tests, which pass their own {@link ProcessTable}.
  */
@@ -284,7 +285,7 @@ export class ProcessTracker {
     if (stat) this.#known.set(root, stat.start);
   }
 
-  /** Tells the tracker that the shell has been reaped, so its pid may be handed out again. */
+  /** Tells the tracker that the command has ended (its shell reaped, its processes ended), so the shell's pid may be handed out again. */
   rootExited(): void {
     if (!this.#table.hasProc) this.#groupIsOurs = false; // with /proc, each look sees it for itself
   }
@@ -541,10 +542,7 @@ export async function startShellCommand(request: RunCommandRequest, options: Run
 
   let exit: [number | null, NodeJS.Signals | null] | null = null;
   const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
-    child.once('exit', (code, sig) => {
-      tracker.rootExited();
-      resolve((exit = [code, sig]));
-    }),
+    child.once('exit', (code, sig) => resolve((exit = [code, sig]))),
   );
   const closed = new Promise<true>((resolve) => child.once('close', () => resolve(true)));
 
@@ -594,6 +592,11 @@ export async function startShellCommand(request: RunCommandRequest, options: Run
       };
     } finally {
       ended = true;
+      // Without /proc the shell's exit is the last proof that the group is the command's: it is
+      // still signalled for the command's own ending above (the linger and kills that follow the
+      // exit at once, while its members hold the number), never after (a later stop of a finished
+      // background command).
+      tracker.rootExited();
       clearTimeout(timer);
       clearInterval(watch);
       tracker.release();
@@ -624,8 +627,9 @@ export async function startShellCommand(request: RunCommandRequest, options: Run
  * child inherits); all are killed by pid. The group (whose id is the shell's pid) is trusted, and
  * signalled whole, only while one of the command's processes known by its start time still has that
  * number as its pid, group or session, since only then can the kernel not have given it to an
- * unrelated process. Without `/proc` the group is all there is to go by and the shell alone proves it,
- * so there a process still in the group after the shell has exited is not ended. When the shell exits,
+ * unrelated process. Without `/proc` the group is all there is to go by and the shell alone proves it:
+ * there it is signalled while the command ends (the linger and kills right after the shell's exit),
+ * and a finished command's group is never signalled again. When the shell exits,
  * background processes get `lingerMs` (250 ms) to finish, then SIGTERM and, after `killGraceMs` (500 ms),
  * SIGKILL. On timeout (`request.timeoutMs`, ms) the same. When `signal` aborts (the runner's deadline or a
  * cancel, which answer at once), every process is stopped and SIGKILLed synchronously, so none runs by
