@@ -78,8 +78,10 @@ export class LineStdioServerTransport implements Transport {
   #isClosed = false;
   /** stdin ended: nothing more arrives. */
   #inputEnded = false;
-  /** Requests received and not yet answered (by {@link keyOf} their ids). */
+  /** Requests received and not yet answered (by {@link keyOf} their ids): their response not yet taken by stdout. */
   readonly #inbound = new Set<string>();
+  /** Those of {@link #inbound} whose response was handed to stdout, which has not taken it all yet. */
+  readonly #answering = new Set<string>();
   /** The server's requests sent and not yet answered: their ids. */
   readonly #outbound = new Map<string, string | number>();
   /** The {@link keyOf} key of the `initialize` request received and not yet answered, if any. */
@@ -98,11 +100,13 @@ export class LineStdioServerTransport implements Transport {
   }
 
   /**
-   * How many requests received are unanswered: neither answered nor cancelled by the client. After the
-   * transport closed, those it closed without answering.
+   * How many requests received are unanswered: the server has handed no response for them to stdout,
+   * and the client did not cancel them. After the transport closed, those it closed without answering.
    */
   get unanswered(): number {
-    return this.#inbound.size;
+    let count = 0;
+    for (const key of this.#inbound) if (!this.#answering.has(key)) count += 1;
+    return count;
   }
 
   /** Starts reading stdin; a second call throws. */
@@ -230,9 +234,11 @@ export class LineStdioServerTransport implements Transport {
     if (id === null || kind !== 'response') return written;
     const key = keyOf(id);
     if (key === this.#initializing) this.#release();
+    if (this.#inbound.has(key)) this.#answering.add(key);
     // The response is on its way (or stdout failed, which closes the transport): the request is answered.
     return written.finally(() => {
       this.#inbound.delete(key);
+      this.#answering.delete(key);
       this.#closeWhenAnswered();
     });
   }

@@ -145,3 +145,20 @@ describe('LineStdioServerTransport and request ids', () => {
     expect(t.delivered).toHaveLength(3);
   });
 });
+
+describe('LineStdioServerTransport.unanswered', () => {
+  it('does not count a request whose response stdout has not taken yet (a client slow to read)', async () => {
+    const stdin = new PassThrough();
+    // Nobody reads this stdout: a response fills it and waits for a drain that does not come.
+    const stdout = new PassThrough({ highWaterMark: 16 });
+    const transport = new LineStdioServerTransport(stdin, stdout);
+    await transport.start();
+    stdin.write('{"jsonrpc":"2.0","id":1,"method":"ping"}\n{"jsonrpc":"2.0","id":2,"method":"ping"}\n');
+    await turns();
+    expect(transport.unanswered).toBe(2);
+    void transport.send({ jsonrpc: '2.0', id: 1, result: { padding: 'x'.repeat(100) } });
+    await turns();
+    expect(transport.unanswered).toBe(1);
+    await transport.close();
+  });
+});
