@@ -155,9 +155,9 @@ describe.concurrent('toolhost mcp on stdio, a raw client', () => {
     expect(alive(sleeper)).toBe(true);
     const signalled = Date.now();
     server.child.kill('SIGTERM');
-    // 1.3 s more without reading (longer than the launcher's second of grace after the command): the
+    // 1.2 s more without reading (longer than the launcher's second of grace after the command): the
     // exit waits for the answer written to go out whole.
-    await new Promise((resolve) => setTimeout(resolve, 1300));
+    await new Promise((resolve) => setTimeout(resolve, 1200));
     server.child.stdout.resume();
     const { code } = await server.exited;
     expect(code).toBe(130);
