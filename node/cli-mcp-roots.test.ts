@@ -8,7 +8,8 @@ import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { firstDirectoryRoot } from './client-roots.js';
+import { specTypeSchemas } from '@modelcontextprotocol/server';
+import { firstDirectoryRoot, rootsAnswerSchema, type RootsAnswer } from './client-roots.js';
 import { searchIndexFile } from './search-index-store.js';
 
 const BIN = join(import.meta.dirname, '..', 'bin', 'toolhost.mjs');
@@ -117,6 +118,22 @@ describe.concurrent('toolhost mcp on stdio: the workspace is the client root whe
     expect(await session.stderrWith(note)).toContain(note);
   }, 120_000);
 
+  it('passes over roots that are not file:// URIs with a note, and works in the file:// root beside them', async () => {
+    const session = await connect(cwd, [], [{ uri: 'https://example.com/x', name: 'web' }, { uri: pathToFileURL(project).href, name: 'project' }, { uri: 'git://host/repo' }]);
+    open.push(session.client);
+    expect(await session.view('where.txt')).toContain('the client root');
+    const note = "passed over the client's roots that are not file:// URIs (https://example.com/x, git://host/repo)";
+    expect(await session.stderrWith(note)).toContain(note);
+  }, 120_000);
+
+  it('still refuses the whole answer for a file:// root the schema refuses (a name that is not a string): the workspace stays here', async () => {
+    const session = await connect(cwd, [], [{ uri: 'https://example.com/x' }, { uri: pathToFileURL(project).href, name: 5 as unknown as string }]);
+    open.push(session.client);
+    expect(await session.view('where.txt')).toContain('the current directory');
+    const note = 'the client did not list its roots';
+    expect(await session.stderrWith(note)).toMatch(/the client did not list its roots \(.*roots.*1.*name/);
+  }, 120_000);
+
   it('keeps --root over the client root', async () => {
     const session = await connect(base, ['--root', cwd], [{ uri: pathToFileURL(project).href }]);
     open.push(session.client);
@@ -154,5 +171,30 @@ describe('firstDirectoryRoot', () => {
     expect(firstDirectoryRoot([])).toBeUndefined();
     expect(firstDirectoryRoot([{ uri: 'https://example.invalid/' }, { uri: 'git://host/repo' }])).toBeUndefined();
     expect(firstDirectoryRoot([{ uri: 'https://example.invalid/' }, { uri: pathToFileURL(tmpdir()).href }])).toBe(tmpdir());
+  });
+});
+
+describe('rootsAnswerSchema', () => {
+  const schema = rootsAnswerSchema(specTypeSchemas.ListRootsResult);
+  const read = (value: unknown) => schema['~standard'].validate(value) as { value?: RootsAnswer; issues?: readonly { message: string; path?: readonly unknown[] }[] };
+
+  it('sets the roots of other schemes apart and keeps the file:// roots, checked', () => {
+    const { value, issues } = read({ roots: [{ uri: 'https://example.com/x' }, { uri: 'file:///srv/a', name: 'a' }, { uri: 'GIT://host/repo' }, { uri: 'file:///srv/b' }] });
+    expect(issues).toBeUndefined();
+    expect(value?.roots).toEqual([{ uri: 'file:///srv/a', name: 'a' }, { uri: 'file:///srv/b' }]);
+    expect(value?.ignored).toEqual(['https://example.com/x', 'GIT://host/repo']);
+  });
+
+  it('refuses what the SDK schema refuses that is not a root of another scheme, naming its place in the answer as sent', () => {
+    expect(read({ roots: [{ uri: 'https://example.com/x' }, { uri: 'file:///srv/a', name: 5 }] }).issues?.[0]?.path).toEqual(['roots', 1, 'name']);
+    // Not file:// (one slash), no scheme at all, no uri, not an object: each is checked as a file root would be.
+    for (const root of [{ uri: 'file:/srv/a' }, { uri: '/srv/a' }, { name: 'x' }, 'file:///srv/a']) expect(read({ roots: [{ uri: 'https://example.com/' }, root] }).issues).toBeDefined();
+    expect(read({ roots: 'file:///srv/a' }).issues).toBeDefined();
+    expect(read(null).issues).toBeDefined();
+  });
+
+  it('answers an empty list, and a list of other schemes only, with no roots', () => {
+    expect(read({ roots: [] }).value).toEqual({ roots: [], ignored: [] });
+    expect(read({ roots: [{ uri: 'https://example.com/' }] }).value).toEqual({ roots: [], ignored: ['https://example.com/'] });
   });
 });

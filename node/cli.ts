@@ -19,7 +19,9 @@
  *   a bad `--timeout` or search index budget (or one without `--search-index`), a `--root` that is
  *   not an existing directory. The message goes to stderr.
  * - 130: `call` or `run` interrupted by SIGINT/SIGTERM; calls in flight end as `cancelled` and are
- *   still printed. `mcp` (a server) ends with 0 when a signal stops it.
+ *   still printed. `mcp` (a server) ends with 0 when a signal stops it with every request answered,
+ *   and with 130 when requests were unanswered (on stdio, running or still draining after stdin
+ *   closed): their calls are aborted and get no answer; the answers written before reach stdout whole.
  *
  * Built with `createNodePlatform({ root, stateDir })`, `BuiltinTools.all()` and the tools of `--tools`
  * modules; `web_search` / `google_search` reach the runner's search fallback. `mcp` loads the MCP SDK
@@ -158,8 +160,9 @@ Exit codes:
        without --search-index, --root not an existing directory, a --tools module that cannot
        be loaded or exports no tools, an unreadable or empty --token-file, --http on a
        non-loopback HOST without a token); message on stderr
-  130  call or run interrupted (SIGINT/SIGTERM); calls in flight end as cancelled (mcp, a
-       server, ends with 0 when a signal stops it)
+  130  call or run interrupted (SIGINT/SIGTERM); calls in flight end as cancelled. mcp on
+       stdio: a signal stopped it with requests unanswered, whose calls are aborted without an
+       answer (a signal that finds every request answered ends it with 0)
 
 Examples:
   toolhost call view_file '{"file_path":"README.md","end_line":20}'
@@ -660,14 +663,33 @@ async function commandMcp(ctx: CommandContext): Promise<number> {
   const here = { dir: resolve(ctx.io.cwd ?? process.cwd()), open: parsed.searchIndex };
   const rooted = ctx.openAt ? new ClientRootsHost(runner, ctx.openAt, (line) => void write(ctx.stderr, `toolhost: ${line}\n`), here) : undefined;
   const handle = mcp.serveStdio(async () => (rooted ? rooted.attach(await mcp.createMcpServer(rooted, serverOptions)) : mcp.createMcpServer(runner, serverOptions)), { transport });
+  let cutShort = 0;
   try {
     // The transport closes once stdin has ended and the requests received by then are answered.
     await Promise.race([transport.closed, aborted(ctx.interrupt), aborted(ctx.outputClosed)]);
+    // A signal that stops the server while requests are unanswered (stdin still open, or closed and
+    // the server draining) cuts them short: closing aborts their calls, and they get no answer.
+    if (ctx.interrupt.aborted) cutShort = transport.unanswered;
     await handle.close();
+    // The answers already written reach the client whole: no line is cut by the exit.
+    if (ctx.interrupt.aborted) await flushed(output, INTERRUPTED_FLUSH_MS);
   } finally {
     await settledOrInterrupted(rooted?.dispose(), ctx.interrupt);
   }
-  return CLI_EXIT.ok;
+  return cutShort > 0 ? CLI_EXIT.interrupted : CLI_EXIT.ok;
+}
+
+/**
+ * How long `mcp` stopped by a signal waits for stdout to take the answers it has written (ms). A
+ * client that reads on gets them whole at once; one that has stopped reading for this long may find
+ * the last line cut when the process exits.
+ */
+const INTERRUPTED_FLUSH_MS = 2000;
+
+/** Resolves once `stream` holds nothing it has not handed to the system, or after `ms`, or when it fails. */
+async function flushed(stream: Writable, ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  while (stream.writableLength > 0 && !stream.destroyed && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
 /** How long an interrupted command still waits for its platform's `dispose()` (ms). */

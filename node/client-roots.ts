@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { McpServer } from '@modelcontextprotocol/server';
+import type { ListRootsResult, McpServer, StandardSchemaV1, specTypeSchemas } from '@modelcontextprotocol/server';
 import type { ToolHost } from '../src/core/host.js';
 import type { CallOptions, ToolCall, ToolCallResult } from '../src/core/runner.js';
 import type { ConversationChanges, RewindOptions, RewindResult } from '../src/core/journal-port.js';
@@ -32,11 +32,65 @@ export function firstDirectoryRoot(roots: readonly { uri: string }[]): string | 
   return undefined;
 }
 
+/** A `roots/list` answer as {@link rootsAnswerSchema} reads it. */
+export type RootsAnswer = ListRootsResult & {
+  /** The URIs of the roots of schemes other than `file` that were set apart, in the answer's order. */
+  readonly ignored: readonly string[];
+};
+
+/** A URI's scheme, lower-cased (`https` of `https://example.com/x`); undefined for a string with none. */
+function schemeOf(uri: string): string | undefined {
+  return /^([a-z][a-z0-9+.-]*):/i.exec(uri)?.[1]?.toLowerCase();
+}
+
+/**
+ * The schema a `roots/list` answer is read with: `answer` (the SDK's `ListRootsResult` schema, which
+ * takes `file://` roots only, and so refuses a whole answer for one root of another scheme), applied to
+ * the answer without its roots of other schemes. A root whose `uri` is a string with a scheme other than
+ * `file` (`https://…`, `git://…`) is set apart, its URI listed in `ignored`; every other root, `file`
+ * roots and roots with no usable URI alike, is checked by `answer` as before, and one that fails it
+ * still refuses the whole answer (its issue names its place in the answer as sent).
+ */
+export function rootsAnswerSchema(answer: (typeof specTypeSchemas)['ListRootsResult']): StandardSchemaV1<unknown, RootsAnswer> {
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'toolhost',
+      validate(value: unknown) {
+        const roots = typeof value === 'object' && value !== null ? (value as { roots?: unknown }).roots : undefined;
+        if (!Array.isArray(roots)) return answer['~standard'].validate(value) as StandardSchemaV1.Result<RootsAnswer>;
+        const ignored: string[] = [];
+        const kept: unknown[] = [];
+        const placeOf: number[] = [];
+        roots.forEach((root: unknown, index) => {
+          const uri = typeof root === 'object' && root !== null ? (root as { uri?: unknown }).uri : undefined;
+          const scheme = typeof uri === 'string' ? schemeOf(uri) : undefined;
+          if (typeof uri === 'string' && scheme !== undefined && scheme !== 'file') ignored.push(uri);
+          else {
+            kept.push(root);
+            placeOf.push(index);
+          }
+        });
+        const checked = answer['~standard'].validate({ ...(value as object), roots: kept });
+        if (checked.issues === undefined) return { value: { ...checked.value, ignored } };
+        // An issue's path counts the roots kept: it is given the place of the root in the answer as sent.
+        const issues = checked.issues.map((issue) => {
+          const [first, at, ...rest] = issue.path ?? [];
+          return first === 'roots' && typeof at === 'number' ? { ...issue, path: [first, placeOf[at] ?? at, ...rest] } : issue;
+        });
+        return { issues };
+      },
+    },
+  };
+}
+
 /**
  * The workspace of `toolhost mcp` on stdio when no `--root` was given: the MCP client's root, as the
  * reference filesystem server does. When the client has initialized and declared the `roots`
  * capability, `roots/list` is asked once; the first `file://` root that is an existing directory
- * becomes the workspace (a runner opened there by `open`). A client without roots, an answer with no
+ * becomes the workspace (a runner opened there by `open`). Roots of other schemes in the answer are
+ * passed over with a note, the rest of the answer checked as the SDK checks it (see
+ * {@link rootsAnswerSchema}). A client without roots, an answer with no
  * usable root, or no answer within {@link ROOTS_LIST_TIMEOUT_MS} keeps the fallback (the current
  * directory). The choice is made once per connection: a later `notifications/roots/list_changed` does
  * not move a workspace that calls have already used. Tool lists come from the fallback runner (the
@@ -131,7 +185,10 @@ export class ClientRootsHost implements ToolHost, JournalHost {
     }
     let root: string | undefined;
     try {
-      const { roots } = await server.server.listRoots(undefined, { timeout: ROOTS_LIST_TIMEOUT_MS });
+      // The SDK is loaded by now (the server is its); the CLI's other commands never load it.
+      const { specTypeSchemas: schemas } = await import('@modelcontextprotocol/server');
+      const { roots, ignored } = await server.server.request({ method: 'roots/list' }, rootsAnswerSchema(schemas.ListRootsResult), { timeout: ROOTS_LIST_TIMEOUT_MS });
+      if (ignored.length > 0) this.#note(`passed over the client's roots that are not file:// URIs (${ignored.join(', ')}): the workspace is a directory of this machine`);
       root = firstDirectoryRoot(roots);
       if (root === undefined) this.#note(`the client's roots (${roots.map((r) => r.uri).join(', ') || 'none'}) name no directory here; the workspace stays the current directory`);
     } catch (error) {

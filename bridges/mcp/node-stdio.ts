@@ -52,6 +52,13 @@ function idOf(value: unknown): string | number | null {
  *   JSON-RPC error `-32000` (the SDK's `ConnectionClosed`) at once, so nothing waits on them. The
  *   transport also closes when stdout fails (a closed pipe) or {@link close} is called; never because
  *   of what a line holds.
+ * - A request whose id is the id of a request still unanswered is not served: it is answered with a
+ *   JSON-RPC error `-32600` carrying that id (the first request keeps running and gets its own answer).
+ * - Nothing of the server's own (requests, notifications) is written while an `initialize` request is
+ *   unanswered: what the server sends then is held and written right after the `initialize` response,
+ *   in order. A client that writes `initialize`, `notifications/initialized` and more in one go thus
+ *   reads the `initialize` result first, before a request such as `roots/list` that the
+ *   `notifications/initialized` prompted.
  *
  * Give it to `serveStdio(factory, { transport })` or `server.connect(transport)`. A bad
  * `maxLineBytes` throws a TypeError.
@@ -71,10 +78,16 @@ export class LineStdioServerTransport implements Transport {
   #isClosed = false;
   /** stdin ended: nothing more arrives. */
   #inputEnded = false;
-  /** Requests received and not yet answered (by {@link keyOf} their ids). */
+  /** Requests received and not yet answered (by {@link keyOf} their ids): their response not yet taken by stdout. */
   readonly #inbound = new Set<string>();
+  /** Those of {@link #inbound} whose response was handed to stdout, which has not taken it all yet. */
+  readonly #answering = new Set<string>();
   /** The server's requests sent and not yet answered: their ids. */
   readonly #outbound = new Map<string, string | number>();
+  /** The {@link keyOf} key of the `initialize` request received and not yet answered, if any. */
+  #initializing: string | undefined;
+  /** The server's messages (not responses) sent while `initialize` was unanswered, as lines to write after its response. */
+  #held: string[] = [];
   #resolveClosed!: () => void;
 
   /** `stdin` and `stdout` default to the process's. */
@@ -84,6 +97,16 @@ export class LineStdioServerTransport implements Transport {
     this.#maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
     this.#splitter = new LineSplitter(this.#maxLineBytes);
     this.closed = new Promise<void>((resolve) => (this.#resolveClosed = resolve));
+  }
+
+  /**
+   * How many requests received are unanswered: the server has handed no response for them to stdout,
+   * and the client did not cancel them. After the transport closed, those it closed without answering.
+   */
+  get unanswered(): number {
+    let count = 0;
+    for (const key of this.#inbound) if (!this.#answering.has(key)) count += 1;
+    return count;
   }
 
   /** Starts reading stdin; a second call throws. */
@@ -164,14 +187,25 @@ export class LineStdioServerTransport implements Transport {
     }
     const kind = kindOf(message);
     const id = idOf(message);
-    if (id !== null && kind === 'request') this.#inbound.add(keyOf(id));
-    else if (id !== null && kind === 'response') this.#outbound.delete(keyOf(id));
+    if (id !== null && kind === 'request') {
+      const key = keyOf(id);
+      // Two requests under one id could not be told apart (by the client's answers, or by a cancellation).
+      if (this.#inbound.has(key)) {
+        this.#answerError(id, JSONRPC_INVALID_REQUEST, `Invalid Request: message ${frame.line} reuses the id ${JSON.stringify(id)} of a request still unanswered; it was not served. Give each request an id of its own.`);
+        return;
+      }
+      this.#inbound.add(key);
+      if ((message as { method: string }).method === 'initialize') this.#initializing = key;
+    } else if (id !== null && kind === 'response') this.#outbound.delete(keyOf(id));
     this.onmessage?.(message);
     // A cancelled request gets no response (MCP's cancellation: the receiver should not send one): it
     // is not waited for. After `onmessage`, so the server has seen the cancellation first.
     if (kind === 'notification' && (message as { method: string }).method === 'notifications/cancelled') {
       const cancelled = idOf({ id: (message as { params?: { requestId?: unknown } }).params?.requestId });
-      if (cancelled !== null && this.#inbound.delete(keyOf(cancelled))) this.#closeWhenAnswered();
+      if (cancelled !== null && this.#inbound.delete(keyOf(cancelled))) {
+        if (this.#initializing === keyOf(cancelled)) this.#release();
+        this.#closeWhenAnswered();
+      }
     }
   }
 
@@ -189,14 +223,32 @@ export class LineStdioServerTransport implements Transport {
       if (this.#inputEnded) this.#unanswerable(id);
       else this.#outbound.set(keyOf(id), id);
     }
-    const written = this.#write(`${JSON.stringify(message)}\n`);
+    const line = `${JSON.stringify(message)}\n`;
+    if (kind !== 'response' && this.#initializing !== undefined) {
+      // Taken now, written after the `initialize` response: a sender that waited for it to be written
+      // (the `initialize` handler itself, say) would wait for ever.
+      this.#held.push(line);
+      return Promise.resolve();
+    }
+    const written = this.#write(line);
     if (id === null || kind !== 'response') return written;
     const key = keyOf(id);
+    if (key === this.#initializing) this.#release();
+    if (this.#inbound.has(key)) this.#answering.add(key);
     // The response is on its way (or stdout failed, which closes the transport): the request is answered.
     return written.finally(() => {
       this.#inbound.delete(key);
+      this.#answering.delete(key);
       this.#closeWhenAnswered();
     });
+  }
+
+  /** `initialize` is answered (or cancelled): the messages held since are written, in order. */
+  #release(): void {
+    this.#initializing = undefined;
+    const held = this.#held;
+    this.#held = [];
+    for (const line of held) this.#write(line).catch((error: unknown) => this.onerror?.(error as Error));
   }
 
   #write(text: string): Promise<void> {
@@ -223,6 +275,7 @@ export class LineStdioServerTransport implements Transport {
   async close(): Promise<void> {
     if (this.#isClosed) return;
     this.#isClosed = true;
+    this.#held = [];
     this.#stopReading();
     this.#resolveClosed();
     this.onclose?.();
