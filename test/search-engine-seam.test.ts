@@ -204,6 +204,32 @@ describe('the search seam (Platform.search)', () => {
     expect(await find(files(['/workspace/b', '/workspace/a', '/workspace/a']))).toMatchObject({ result: { files: ['/workspace/a', '/workspace/b'], total: 2 } });
   });
 
+  it("holds an engine's answer to the folder or file dir_path names, not only to the workspace", async () => {
+    const files = { 'src/a.ts': 'x\n', 'src/deep/b.ts': 'x\n', 'other/c.ts': 'x\n', 'top.ts': 'x\n' };
+    const answerNaming = async (paths: string[], args: Record<string, unknown>): Promise<unknown> => {
+      const counts = paths.map((file_path) => ({ file_path, count: 1 }));
+      const engine = { search: async () => ({ kind: 'lines', result: { counts, total_matches: paths.length, truncated: false, files_searched: paths.length, binary_files_skipped: 0, total_files: paths.length } }) } as unknown as SearchEngine;
+      const [answer] = await new ToolRunner({ platform: { ...createMemoryPlatform({ files }), search: engine }, tools: BuiltinTools.all() }).processToolCalls([{ name: 'grep_search', args: { pattern: 'x', output_mode: 'count', ...args } }]);
+      return answer;
+    };
+    // Inside the folder searched (relative or absolute dir_path): passed on.
+    expect(await answerNaming(['/workspace/src/a.ts', '/workspace/src/deep/b.ts'], { dir_path: 'src' })).toMatchObject({ result: { total_files: 2 } });
+    expect(await answerNaming(['/workspace/src/deep/b.ts'], { dir_path: '/workspace/src/deep' })).toMatchObject({ result: { total_files: 1 } });
+    // In the workspace but outside the folder searched: the host's mistake, said so.
+    expect(await answerNaming(['/workspace/other/c.ts'], { dir_path: 'src' })).toMatchObject({
+      code: 'execution_failed',
+      error: expect.stringMatching(/with result\.counts\[0\]\.file_path "\/workspace\/other\/c\.ts", not an absolute path of an entry inside the folder searched \/workspace\/src;/),
+    });
+    expect(await answerNaming(['/workspace/src'], { dir_path: 'src' })).toMatchObject({ code: 'execution_failed' });
+    // A dir_path naming a file: that file alone.
+    expect(await answerNaming(['/workspace/top.ts'], { dir_path: 'top.ts' })).toMatchObject({ result: { total_files: 1 } });
+    expect(await answerNaming(['/workspace/src/a.ts'], { dir_path: 'top.ts' })).toMatchObject({
+      error: expect.stringMatching(/with result\.counts\[0\]\.file_path "\/workspace\/src\/a\.ts", not the file searched \/workspace\/top\.ts;/),
+    });
+    // No dir_path: the workspace (the call's working directory).
+    expect(await answerNaming(['/workspace/other/c.ts', '/workspace/top.ts'], {})).toMatchObject({ result: { total_files: 2 } });
+  });
+
   it('has no searchSource on Platform: the source is the engine\'s', () => {
     const memory = createMemoryPlatform();
     // @ts-expect-error the side port is gone from Platform

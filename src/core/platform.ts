@@ -190,6 +190,10 @@ export interface SearchContext {
  * `createSearchEngine` in toolhost's `src/search` builds the default one; a platform may bring its own.
  * Errors: ToolError `not_found` / `outside_workspace` (`dirPath`), `invalid_pattern` (a glob), the
  * signal's `timeout` / `cancelled`; an answer of another `kind` is a TypeError in the calling tool.
+ * An engine of the host's own has its answer checked before the model sees it: each field's type,
+ * and each path absolute, in normal form and inside what was searched (a `lines` answer: inside the
+ * folder `dirPath` names, or that file alone; a `files` answer: inside `dir`); a mistake is a
+ * TypeError naming the field, which the tool answers as `execution_failed`.
  */
 export interface SearchEngine {
   search(request: SearchRequest, ctx: SearchContext): Promise<SearchResponse>;

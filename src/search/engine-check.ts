@@ -53,6 +53,16 @@ function flag(kind: string, field: string, value: unknown): boolean {
 }
 
 /**
+ * Where a `lines` answer may name files: strictly inside the folder `within` (`where` names it: the
+ * workspace, the folder searched), or, with `file`, that file alone (a dir_path naming a file).
+ */
+export interface AnswerScope {
+  within: string;
+  where: string;
+  file?: boolean;
+}
+
+/**
  * `path` when it is an absolute path strictly inside `within` (the workspace, or the folder searched:
  * `where` says which): no empty, `.` or `..` segment, no trailing `/`, no NUL. Else a TypeError.
  */
@@ -94,13 +104,22 @@ function lines(field: string, value: unknown): string[] | undefined {
   return [...(value as string[])];
 }
 
-function matchesOf(matches: unknown, root: string): SearchMatch[] {
+/** `path` when it lies where `scope` allows (see {@link AnswerScope}); else a TypeError. */
+function checkScoped(field: string, path: unknown, scope: AnswerScope): string {
+  if (scope.file === true) {
+    if (path !== scope.within) fail('lines', `${field} ${shown(path)}, not ${scope.where} ${scope.within}`);
+    return path;
+  }
+  return checkPath('lines', field, path, scope.within, scope.where);
+}
+
+function matchesOf(matches: unknown, scope: AnswerScope): SearchMatch[] {
   if (!Array.isArray(matches)) fail('lines', `result.matches ${shown(matches)}, not an array (output_mode content)`);
   return (matches as unknown[]).map((match, i) => {
     const m = match as Record<string, unknown> | null;
     if (typeof m !== 'object' || m === null) fail('lines', `result.matches[${i}] ${shown(m)}, not an object`);
     const checked: Record<string, unknown> = {
-      file_path: checkPath('lines', `result.matches[${i}].file_path`, m.file_path, root, 'the workspace'),
+      file_path: checkScoped(`result.matches[${i}].file_path`, m.file_path, scope),
       line_number: count('lines', `result.matches[${i}].line_number`, m.line_number, 1),
       column: count('lines', `result.matches[${i}].column`, m.column, 1),
       line: typeof m.line === 'string' ? m.line : fail('lines', `result.matches[${i}].line ${shown(m.line)}, not a string`),
@@ -127,17 +146,17 @@ function sortedOnce(field: string, paths: readonly string[]): void {
 
 /**
  * A well-formed answer to `request` built from `result` (its output mode's fields only, in the order
- * the engine gave them; paths inside the workspace at `root`, files and counts sorted by path, each
- * once); else a TypeError naming the field.
+ * the engine gave them; paths where `scope` allows: inside the folder searched, or the one file
+ * searched; files and counts sorted by path, each once); else a TypeError naming the field.
  */
-export function checkLinesResult(result: unknown, request: LineSearchRequest, root: string): GrepSearchResult {
+export function checkLinesResult(result: unknown, request: LineSearchRequest, scope: AnswerScope): GrepSearchResult {
   if (typeof result !== 'object' || result === null) fail('lines', `result ${shown(result)}, not an object`);
   const r = result as Record<string, unknown>;
   const checked: Record<string, unknown> = counters(r);
-  if (request.outputMode === 'content') checked.matches = matchesOf(r.matches, root);
+  if (request.outputMode === 'content') checked.matches = matchesOf(r.matches, scope);
   else if (request.outputMode === 'files_with_matches') {
     if (!Array.isArray(r.files)) fail('lines', `result.files ${shown(r.files)}, not an array (output_mode files_with_matches)`);
-    const files = (r.files as unknown[]).map((path, i) => checkPath('lines', `result.files[${i}]`, path, root, 'the workspace'));
+    const files = (r.files as unknown[]).map((path, i) => checkScoped(`result.files[${i}]`, path, scope));
     sortedOnce('result.files', files);
     checked.files = files;
     checked.total_files = count('lines', 'result.total_files', r.total_files, files.length);
@@ -146,7 +165,7 @@ export function checkLinesResult(result: unknown, request: LineSearchRequest, ro
     const counts = (r.counts as unknown[]).map((entry, i) => {
       const e = entry as Record<string, unknown> | null;
       if (typeof e !== 'object' || e === null) fail('lines', `result.counts[${i}] ${shown(e)}, not an object`);
-      return { file_path: checkPath('lines', `result.counts[${i}].file_path`, e.file_path, root, 'the workspace'), count: count('lines', `result.counts[${i}].count`, e.count, 1) };
+      return { file_path: checkScoped(`result.counts[${i}].file_path`, e.file_path, scope), count: count('lines', `result.counts[${i}].count`, e.count, 1) };
     });
     sortedOnce('result.counts', counts.map((entry) => entry.file_path));
     checked.counts = counts;

@@ -8,7 +8,8 @@ import { compileGlob, loadGlobMatcher, type GlobMatcher } from './glob.js';
 import { runLineSearch, type GrepSearchResult } from './line-search.js';
 import { walkWorkspace } from './walk.js';
 import { attachSearchSource, compiledFor, withCompiled } from './engine-source.js';
-import { checkFilesResponse, checkLinesResult, isOwnEngine, markOwnEngine } from './engine-check.js';
+import { checkFilesResponse, checkLinesResult, isOwnEngine, markOwnEngine, type AnswerScope } from './engine-check.js';
+import { resolveWorkspacePath } from '../fs/paths.js';
 import type { SearchSource } from './source-port.js';
 
 /** Options of {@link createSearchEngine}. */
@@ -60,7 +61,25 @@ export async function askLines(ctx: SearchContext, request: LineSearchRequest, p
   const response = await engine.search(withCompiled(request, pattern), ctx);
   if (response?.kind !== 'lines') throw wrongKind(request, response);
   // The host's own engine's answer is checked before the model sees it (a TypeError names what is wrong).
-  return isOwnEngine(engine) ? response.result : checkLinesResult(response.result, request, ctx.platform.root);
+  return isOwnEngine(engine) ? response.result : checkLinesResult(response.result, request, await answerScope(ctx, request));
+}
+
+/**
+ * Where an engine's answer to `request` may name files: inside the folder `dirPath` names, or that
+ * file alone, resolved as toolhost's engine resolves it; the workspace when it cannot be resolved
+ * (the engine answered for a path that is not there: its paths are still held to the workspace).
+ */
+async function answerScope(ctx: SearchContext, request: LineSearchRequest): Promise<AnswerScope> {
+  const workspace: AnswerScope = { within: ctx.platform.root, where: 'the workspace' };
+  let start: string;
+  try {
+    start = await resolveWorkspacePath({ fs: ctx.fs, root: ctx.platform.root, cwd: ctx.cwd }, request.dirPath ?? ctx.cwd, { argName: 'dir_path' });
+  } catch {
+    return workspace;
+  }
+  const stats = await ctx.fs.stat(start).catch(() => undefined);
+  if (stats === undefined) return workspace;
+  return stats.isDirectory() ? { within: start, where: start === ctx.platform.root ? 'the workspace' : 'the folder searched' } : { within: start, where: 'the file searched', file: true };
 }
 
 /**
