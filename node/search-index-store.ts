@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, constants, existsSync, fstatSync, ftruncate, openSync, readSync, unlink, write } from 'node:fs';
 import { open, rename, rm, writeFile } from 'node:fs/promises';
 import { makeDirectories } from './fs/make-dirs.js';
+import { cacheFileRefusal } from './fs/store-file.js';
 import { homedir, tmpdir } from 'node:os';
 import { crc32 as zlibCrc32 } from 'node:zlib';
 import { join } from 'node:path';
@@ -135,21 +136,6 @@ const CACHE_READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O
 const CACHE_FILE_MODE = 0o600;
 /** The largest index file (its header counts its bytes in 32 bits). */
 const MAX_INDEX_FILE_BYTES = 2 ** 32;
-
-/**
- * Why this process does not read the cache file whose `fstat` is `stats` (undefined: it may): not a
- * regular file (a FIFO would never end a read, a device never end a file), larger than `maxBytes`,
- * owned by another user (whose listings would show names this user may not list, and whose index
- * this user cannot vouch for), or writable by anyone but its owner.
- */
-function cacheFileRefusal(stats: { isFile(): boolean; uid: number; mode: number; size: number }, maxBytes: number): string | undefined {
-  if (!stats.isFile()) return 'it is not a regular file';
-  const uid = process.getuid?.();
-  if (uid !== undefined && stats.uid !== uid) return `it belongs to another user (uid ${stats.uid})`;
-  if ((stats.mode & 0o022) !== 0) return 'other users may write it';
-  if (stats.size > maxBytes) return `it is larger than ${maxBytes} bytes`;
-  return undefined;
-}
 
 /**
  * The bytes of the cache file `file` as its size was when opened, read in one request where the
