@@ -15,8 +15,9 @@ export interface Refusal {
   tooLarge: boolean;
 }
 
-/** What a file that is not a regular file is, for messages: `a FIFO (named pipe)`, `a directory`, ... */
-export function describeFileType(stats: StoreFileStats): string {
+/** What kind of file `stats` tells of, for messages: `a FIFO (named pipe)`, `a directory`, `a regular file`, ... */
+export function describeFileType(stats: Pick<StoreFileStats, 'isFile' | 'isDirectory' | 'isFIFO' | 'isSocket' | 'isCharacterDevice' | 'isBlockDevice'>): string {
+  if (stats.isFile()) return 'a regular file';
   if (stats.isDirectory()) return 'a directory';
   const special = specialType(stats);
   if (special === 'fifo') return 'a FIFO (named pipe)';
