@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -45,17 +45,27 @@ describe('toolhost call --search-index', () => {
     expect(call(args, ['--search-index'])).toMatchObject({ result: { total_matches: 31, total_files: 4 } });
   }, 60_000);
 
-  it('says on stderr when the index cannot be saved (XDG_CACHE_HOME names a file), and answers as without it', () => {
-    const blocked = join(base, 'cache-is-a-file');
-    writeFileSync(blocked, 'not a folder\n');
+  it.each([
+    ['a file', (path: string) => writeFileSync(path, 'not a folder\n'), 'a regular file'],
+    ['a FIFO', (path: string) => execFileSync('mkfifo', [path]), 'a FIFO \\(named pipe\\)'],
+  ])('says on stderr when the index cannot be saved (XDG_CACHE_HOME names %s): the real cause, and to remove it; answers as without it', (what, plant, kind) => {
+    if (what === 'a FIFO' && process.platform === 'win32') return;
+    const blocked = join(base, `cache-is-${what === 'a file' ? 'a-file' : 'a-fifo'}`);
+    plant(blocked);
     const args = { pattern: 'quokka', output_mode: 'count' };
     const run = spawnSync(process.execPath, [BIN, 'call', 'grep_search', JSON.stringify(args), '--root', root, '--search-index'], {
       encoding: 'utf8',
       env: { ...process.env, XDG_CACHE_HOME: blocked },
+      timeout: 50_000,
+      killSignal: 'SIGKILL',
     });
     expect(run.status).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual(call(args, []));
-    expect(run.stderr).toMatch(/^toolhost: search index in use, but it could not be saved \(ENOTDIR: [^\n]*cache-is-a-file[^\n]*\): the next start builds it again; make its folder writable\n$/);
+    // The cause is the path through the file (not the removal of a temporary that was never made).
+    const shown = blocked.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    expect(run.stderr).toMatch(
+      new RegExp(`^toolhost: search index in use, but it could not be saved \\(ENOTDIR: not a directory, stat '${shown}/toolhost/search-index'\\): the next start builds it again; ${shown} is ${kind}, not a folder: remove it, or set XDG_CACHE_HOME \\(or the searchIndex cacheDir option\\) to a folder of your own\n$`),
+    );
   }, 60_000);
 
   it('ends when the index cannot be saved under /proc (where Node\'s own recursive mkdir never returns), saying so on stderr', () => {
@@ -70,7 +80,7 @@ describe('toolhost call --search-index', () => {
     expect(run.signal).toBeNull();
     expect(run.status).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual(call(args, []));
-    expect(run.stderr).toMatch(/^toolhost: search index in use, but it could not be saved \(E[A-Z]+: [^\n]*\/proc\/sys\/toolhost[^\n]*\): the next start builds it again; make its folder writable\n$/);
+    expect(run.stderr).toMatch(/^toolhost: search index in use, but it could not be saved \(E[A-Z]+: [^\n]*\/proc\/sys\/toolhost[^\n]*\): the next start builds it again; the folder \/proc\/sys\/toolhost\/search-index could not be made: make \/proc\/sys writable, or set XDG_CACHE_HOME \(or the searchIndex cacheDir option\) to a folder of your own\n$/);
   }, 60_000);
 
   it('keeps no index for `tools`, which runs no tool', () => {

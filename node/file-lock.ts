@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, openSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { makeDirectories } from './fs/make-dirs.js';
+import { readStoreFileHeadSync, type Refusal } from './fs/store-file.js';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { ToolError } from '../src/core/errors.js';
@@ -140,12 +141,28 @@ function uidOf(): string {
   }
 }
 
+/** Bytes of a lock file read at most: its content (`pid:token:time`) is far shorter. */
+const LOCK_HEAD_BYTES = 256;
+
+/**
+ * The content of the lock file `file`, or null when it cannot be read (gone meanwhile). Opened without
+ * waiting and read only as far as a lock's content goes; a FIFO, a directory or a device at its name
+ * (which no lock can ever replace) is a ToolError `unavailable` saying to remove it, not a wait forever.
+ */
 function readOrNull(file: string): string | null {
   try {
-    return readFileSync(file, 'utf8');
-  } catch {
+    return readStoreFileHeadSync(file, LOCK_HEAD_BYTES, notALockFile).toString('utf8');
+  } catch (error) {
+    if (error instanceof ToolError) throw error;
     return null;
   }
+}
+
+function notALockFile(file: string, refusal: Refusal): ToolError {
+  return new ToolError(
+    'unavailable',
+    `the lock file ${file} cannot be used: ${refusal.reason}, and no lock can be taken while it is there; remove it, or keep the state (or the locks) in another directory`,
+  );
 }
 
 function removeQuietly(file: string): void {

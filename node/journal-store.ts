@@ -1,12 +1,28 @@
 // A change journal's store in a directory: it outlives the process, as the Node platform's files do.
 import { createHash, randomUUID } from 'node:crypto';
-import { open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { ToolError } from '../src/core/errors.js';
 import { makeDirectories } from './fs/make-dirs.js';
+import { readStoreFile, type Refusal } from './fs/store-file.js';
 import type { JournalStore, StoredTurn } from '../src/journal/store.js';
 
 /** Bytes of blobs a {@link FileJournalStore} keeps in memory as well. */
 const CACHE_BYTES = 16 * 1024 * 1024;
+
+/** Bytes of a blob read at most: as much as one read of a file gives (a larger file is never kept whole). */
+const MAX_BLOB_BYTES = 2 ** 31 - 1;
+
+/** Bytes of a turn record read at most (a record names files and hashes: some hundred bytes each). */
+const MAX_TURN_BYTES = 256 * 1024 * 1024;
+
+/** The error of a journal file that is not read: not a regular file (`unavailable`), or too large (`too_large`). */
+function refusedJournalFile(path: string, refusal: Refusal): ToolError {
+  return new ToolError(
+    refusal.tooLarge ? 'too_large' : 'unavailable',
+    `the journal file ${path} is not read: ${refusal.reason}; remove it, or keep the journal in another directory (createNodePlatform's journalDir)`,
+  );
+}
 
 function isMissing(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === 'ENOENT';
@@ -97,7 +113,7 @@ export class FileJournalStore implements JournalStore {
     const cached = this.#cache.get(hash);
     if (cached !== undefined) return cached;
     try {
-      const buffer = await readFile(path);
+      const buffer = await readStoreFile(path, MAX_BLOB_BYTES, refusedJournalFile);
       const bytes = new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
       this.#remember(hash, bytes);
       return bytes;
@@ -154,9 +170,11 @@ export class FileJournalStore implements JournalStore {
     for (const name of names) {
       if (!name.endsWith('.json')) continue;
       try {
-        turns.push(JSON.parse(await readFile(join(this.dir, folder, name), 'utf8')) as StoredTurn);
+        const text = (await readStoreFile(join(this.dir, folder, name), MAX_TURN_BYTES, refusedJournalFile)).toString('utf8');
+        turns.push(JSON.parse(text) as StoredTurn);
       } catch {
-        // A record that cannot be read is left out: its turn counts as dropped when the journal loads.
+        // A record that cannot be read (or is not a regular file: a FIFO is not waited on) is left out:
+        // its turn counts as dropped when the journal loads.
       }
     }
     return turns.sort((a, b) => a.seq - b.seq);

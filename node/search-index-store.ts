@@ -5,6 +5,8 @@ import { createHash } from 'node:crypto';
 import { closeSync, constants, existsSync, fstatSync, ftruncate, openSync, readSync, unlink, write } from 'node:fs';
 import { open, rename, rm, writeFile } from 'node:fs/promises';
 import { makeDirectories } from './fs/make-dirs.js';
+import { cacheFileRefusal } from './fs/store-file.js';
+import { removeStaleTemporaries, withSaveAdvice } from './search-index-save.js';
 import { homedir, tmpdir } from 'node:os';
 import { crc32 as zlibCrc32 } from 'node:zlib';
 import { join } from 'node:path';
@@ -137,21 +139,6 @@ const CACHE_FILE_MODE = 0o600;
 const MAX_INDEX_FILE_BYTES = 2 ** 32;
 
 /**
- * Why this process does not read the cache file whose `fstat` is `stats` (undefined: it may): not a
- * regular file (a FIFO would never end a read, a device never end a file), larger than `maxBytes`,
- * owned by another user (whose listings would show names this user may not list, and whose index
- * this user cannot vouch for), or writable by anyone but its owner.
- */
-function cacheFileRefusal(stats: { isFile(): boolean; uid: number; mode: number; size: number }, maxBytes: number): string | undefined {
-  if (!stats.isFile()) return 'it is not a regular file';
-  const uid = process.getuid?.();
-  if (uid !== undefined && stats.uid !== uid) return `it belongs to another user (uid ${stats.uid})`;
-  if ((stats.mode & 0o022) !== 0) return 'other users may write it';
-  if (stats.size > maxBytes) return `it is larger than ${maxBytes} bytes`;
-  return undefined;
-}
-
-/**
  * The bytes of the cache file `file` as its size was when opened, read in one request where the
  * system gives them (`readFile` reads 512 KiB a request, each a round trip to the thread pool: a new
  * process waited some 5–9 ms for a 9 MiB index). A file this process may not trust
@@ -211,19 +198,25 @@ function readWholeSync(file: string, maxBytes: number): string {
   }
 }
 
-/** Writes `bytes` (whole, or pieces one after the other) to a temporary file beside `file`, then renames it over `file`. */
+/**
+ * Writes `bytes` (whole, or pieces one after the other) to a temporary file beside `file`, then
+ * renames it over `file` and removes the temporaries of `file` that killed writers left
+ * (`removeStaleTemporaries`). Its error carries `advice` (see `saveAdvice`).
+ */
 async function replaceFile(file: string, bytes: Uint8Array | readonly Uint8Array[]): Promise<void> {
-  // Not mkdir's own recursive form, which never returns under /proc (XDG_CACHE_HOME=/proc/sys).
-  makeDirectories(join(file, '..'));
   const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
   try {
+    // Not mkdir's own recursive form, which never returns under /proc (XDG_CACHE_HOME=/proc/sys).
+    makeDirectories(join(file, '..'));
     // A new file (`wx`): never through a link or over a file someone else made at that name.
     await writeFile(temporary, bytes, { mode: CACHE_FILE_MODE, flag: 'wx' });
     await rename(temporary, file);
   } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
+    // Its own failure (a path through a file: ENOTDIR) never hides the save's.
+    await rm(temporary, { force: true }).catch(() => undefined);
+    throw withSaveAdvice(file, error);
   }
+  await removeStaleTemporaries(file);
 }
 
 /** Removes `file` when it still holds `bytes` (a process may have saved a new index since). */
@@ -246,6 +239,8 @@ export class IndexFileWriter {
   readonly #file: string;
   readonly #temporary: string;
   #fd: number | undefined;
+  /** Whether the temporary file was made. */
+  #made = false;
   #failed: { error: unknown } | undefined;
   #writing = 0;
   #idle: (() => void) | undefined;
@@ -262,6 +257,7 @@ export class IndexFileWriter {
       // Not mkdir's own recursive form, which never returns under /proc (XDG_CACHE_HOME=/proc/sys).
       makeDirectories(join(this.#file, '..'));
       this.#fd = openSync(this.#temporary, 'wx', CACHE_FILE_MODE);
+      this.#made = true;
     } catch (error) {
       this.#failed = { error };
     }
@@ -305,8 +301,9 @@ export class IndexFileWriter {
       await rename(this.#temporary, this.#file);
     } catch (error) {
       await this.abandon();
-      throw error;
+      throw withSaveAdvice(this.#file, error);
     }
+    await removeStaleTemporaries(this.#file);
   }
 
   /** Removes the temporary file (the build failed, or its file could not be written). */
@@ -315,7 +312,10 @@ export class IndexFileWriter {
     const fd = this.#fd;
     this.#fd = undefined;
     if (fd !== undefined) closeSync(fd);
-    await rm(this.#temporary, { force: true });
+    // Never made (its folder could not be): nothing to remove, and a removal's error (ENOTDIR through
+    // a file on the path) would only hide the real one. One left by a failed removal is removed by a
+    // later save (`removeStaleTemporaries`).
+    if (this.#made) await rm(this.#temporary, { force: true }).catch(() => undefined);
   }
 
   /** Resolves once no write is under way. */
@@ -339,7 +339,7 @@ export interface IndexWorkerData {
 }
 
 /** What the build thread posts: the parts once built, then `saved` (or an error at either step). */
-export type IndexWorkerMessage = { type: 'parts'; parts: IndexParts } | { type: 'saved' } | { type: 'error'; message: string; built: boolean } | { type: 'over'; passed: BudgetPassed };
+export type IndexWorkerMessage = { type: 'parts'; parts: IndexParts } | { type: 'saved' } | { type: 'error'; message: string; built: boolean; advice?: string } | { type: 'over'; passed: BudgetPassed };
 
 /** The build thread ended (failed to start, crashed or exited) before it reported. */
 class ThreadLost extends Error {}
@@ -382,7 +382,7 @@ export function buildSearchIndexOffThread(
       if (message.type === 'parts') onIndex(new SearchIndex(message.parts));
       else if (message.type === 'saved') settle(() => resolve('saved'));
       else if (message.type === 'over') settle(() => reject(new IndexOverBudget(message.passed)));
-      else settle(() => reject(new Error(message.message)));
+      else settle(() => reject(Object.assign(new Error(message.message), message.advice === undefined ? {} : { advice: message.advice })));
     });
     worker.on('error', (error) => settle(() => reject(new ThreadLost(`the index build thread failed: ${error.message}`))));
     worker.on('exit', (code) => settle(() => reject(new ThreadLost(`the index build thread exited (code ${code}) before it reported`))));

@@ -337,7 +337,9 @@ async function main(data: IndexWorkerData, port: NonNullable<typeof parentPort>)
       port.postMessage({ type: 'over', passed: error.passed } satisfies IndexWorkerMessage);
       return;
     }
-    port.postMessage({ type: 'error', message: error instanceof Error ? error.message : String(error), built: posted } satisfies IndexWorkerMessage);
+    // What to do about a save that failed (see `saveAdvice`) goes along with its message.
+    const advice = (error as { advice?: unknown } | null)?.advice;
+    port.postMessage({ type: 'error', message: error instanceof Error ? error.message : String(error), built: posted, ...(typeof advice === 'string' ? { advice } : {}) } satisfies IndexWorkerMessage);
   } finally {
     clearTimeout(early);
     second?.stop();

@@ -1,7 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, openSync, readSync, unlinkSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, unlinkSync } from 'node:fs';
 import { makeDirectories } from './fs/make-dirs.js';
-import { open, readFile, readdir, rename, rm } from 'node:fs/promises';
+import { READ_FLAGS } from './fs/read.js';
+import { readStoreFile, type Refusal } from './fs/store-file.js';
+import { open, readdir, rename, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ToolError } from '../src/core/errors.js';
 import { KeyedMutex } from '../src/core/locks.js';
@@ -22,6 +24,12 @@ interface StateFile {
   revision?: string;
   state: Record<string, JsonValue>;
 }
+
+/**
+ * Bytes of a state file read at most (and written at most): a larger file is refused unread, so a
+ * large file that is not a state file cannot fill the memory. Half of the longest string V8 makes.
+ */
+export const MAX_STATE_FILE_BYTES = 256 * 1024 * 1024;
 
 /** The version of a conversation that has no state file. */
 const NO_FILE = 'none';
@@ -160,7 +168,7 @@ export class FileStateStore implements StateStore {
     const path = this.pathFor(conversationId);
     let text: string;
     try {
-      text = await readFile(path, 'utf8');
+      text = (await readStoreFile(path, MAX_STATE_FILE_BYTES, refusedStateFile)).toString('utf8');
     } catch (error) {
       if ((error as { code?: unknown }).code === 'ENOENT') return { state: new Map(), revision: NO_FILE };
       throw error;
@@ -196,11 +204,16 @@ export class FileStateStore implements StateStore {
     makeDirectories(this.dir);
     const revision = randomBytes(9).toString('base64url');
     const body: StateFile = { version: FORMAT_VERSION, conversationId, revision, state: Object.fromEntries(state) };
+    const text = JSON.stringify(body);
+    // Never a file this store would refuse to read back.
+    if (text.length > MAX_STATE_FILE_BYTES / 3 && Buffer.byteLength(text, 'utf8') > MAX_STATE_FILE_BYTES) {
+      throw new ToolError('too_large', `the state of conversation ${JSON.stringify(conversationId)} would take ${Buffer.byteLength(text, 'utf8')} bytes, more than the ${MAX_STATE_FILE_BYTES} a state file holds; delete the keys it no longer needs`);
+    }
     const temp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
     try {
       const handle = await open(temp, 'wx', 0o600);
       try {
-        await handle.writeFile(JSON.stringify(body), 'utf8');
+        await handle.writeFile(text, 'utf8');
         await handle.sync();
       } finally {
         await handle.close();
@@ -262,11 +275,13 @@ export class FileStateStore implements StateStore {
   #headRevision(conversationId: string): string | undefined {
     let fd: number;
     try {
-      fd = openSync(this.pathFor(conversationId), 'r');
+      // Without waiting: a FIFO at the name would never answer a read (the full read refuses it).
+      fd = openSync(this.pathFor(conversationId), READ_FLAGS);
     } catch (error) {
       return (error as { code?: unknown }).code === 'ENOENT' ? NO_FILE : undefined;
     }
     try {
+      if (!fstatSync(fd).isFile()) return undefined;
       const length = readSync(fd, head, 0, HEAD_BYTES, 0);
       return revisionInHead(head.toString('utf8', 0, length));
     } catch {
@@ -336,7 +351,7 @@ export class FileStateStore implements StateStore {
     const ids: string[] = [];
     for (const name of names.filter((n) => n.endsWith('.json')).sort()) {
       try {
-        const parsed = JSON.parse(await readFile(join(this.dir, name), 'utf8')) as StateFile;
+        const parsed = JSON.parse((await readStoreFile(join(this.dir, name), MAX_STATE_FILE_BYTES, refusedStateFile)).toString('utf8')) as StateFile;
         if (typeof parsed.conversationId === 'string') ids.push(parsed.conversationId);
       } catch {
         // not a state file, or removed meanwhile
@@ -357,6 +372,14 @@ function apply(state: Map<string, JsonValue>, encoded: ReadonlyArray<readonly [s
     }
   }
   return changed;
+}
+
+/** The error of a state file that is not read: not a regular file (`unavailable`), or too large (`too_large`). */
+function refusedStateFile(path: string, refusal: Refusal): ToolError {
+  return new ToolError(
+    refusal.tooLarge ? 'too_large' : 'unavailable',
+    `the state file ${path} is not read: ${refusal.reason}; ${refusal.tooLarge ? "move it aside to start this conversation's state afresh" : 'remove it'}, or keep the state in another directory (--state-dir, or createNodePlatform's stateDir)`,
+  );
 }
 
 /** The error of a state directory that cannot be written, naming it and what to do. */

@@ -15,7 +15,11 @@ export interface SearchIndexStorage {
    * (rebuilt); an `IndexRejected` one (a header that is not an index's, found before the rest was read) gives its reason as it is.
    */
   read(): Promise<Uint8Array | undefined>;
-  /** Replaces the saved bytes with `bytes`, whole (a reader never sees part of a write, or else the checksum rejects it). */
+  /**
+   * Replaces the saved bytes with `bytes`, whole (a reader never sees part of a write, or else the
+   * checksum rejects it). A rejection may carry `advice` (a string): what the user should do about it,
+   * told with the note that the index was not saved (else: make its folder writable).
+   */
   write(bytes: Uint8Array): Promise<void>;
   /** Removes the saved bytes when they are still `bytes` (a newer save is kept): a saved index over its budget is not read again. */
   remove?(bytes: Uint8Array): Promise<void>;
@@ -142,7 +146,9 @@ export function attachStoredSearchIndex(
     }
     const message = error instanceof Error ? error.message : String(error);
     // With an index in use, what failed is its save.
-    if (searchIndexOf(platform)) noteSearchIndexUnsaved(platform, `search index in use, but it could not be saved (${message}): the next start builds it again; make its folder writable`);
+    // The storage may say what to do about its failure (`advice`: the Node one looks at the cause on disk).
+    const advice = (error as { advice?: unknown } | null)?.advice;
+    if (searchIndexOf(platform)) noteSearchIndexUnsaved(platform, `search index in use, but it could not be saved (${message}): the next start builds it again; ${typeof advice === 'string' ? advice : 'make its folder writable'}`);
     else setSearchIndexStatus(platform, { state: 'off', note: `search index off, searches scan every file: its build failed (${message})` });
     return { error: message };
   });
