@@ -185,9 +185,10 @@ export interface Cassette {
   /** Every call of the conversation, in the order they were made. */
   calls: CassetteCall[];
   /**
-   * Set when the cassette does not hold the whole conversation (a replay refuses it): turns up to
-   * `droppedThrough` were dropped to keep the journal or its call records within budget, or what the
-   * files at `paths` held first was not kept.
+   * Set when the cassette does not hold the whole conversation (a replay refuses it): the calls of
+   * turns up to `droppedThrough` are missing (dropped to keep the journal or its call records within
+   * budget, or made by an earlier process whose durable journal this one took up: `note` says
+   * which), or what the files at `paths` held first was not kept.
    */
   incomplete?: { note: string; droppedThrough?: number; paths?: string[] };
 }

@@ -26,7 +26,10 @@ interface TapeConversation {
   turns: TapeTurn[];
   /** Index of the oldest turn still held in `turns` (those before it were dropped). */
   head: number;
+  /** The last turn whose calls were dropped to keep the tape within its bound. */
   droppedThrough?: number;
+  /** The last turn recorded by an earlier process (a journal taken up from a durable store): calls are kept in memory only. */
+  unrecordedThrough?: number;
 }
 
 /** Drops the first `head` entries of `list` once they are most of it (so a drop costs O(1) amortized); answers the new head. */
@@ -85,20 +88,24 @@ export class CallTape {
   }
 
   /** The calls of `conversationId` still held, in order (fresh objects each time), and the last turn dropped. */
-  calls(conversationId: string): { calls: CassetteCall[]; droppedThrough?: number } {
+  calls(conversationId: string): { calls: CassetteCall[]; droppedThrough?: number; unrecordedThrough?: number } {
     const conversation = this.#conversations.get(conversationId);
     if (!conversation) return { calls: [] };
     // By turn number: overlapping `execute`s of one conversation may end out of order.
     const turns = conversation.turns.slice(conversation.head).sort((a, b) => a.turn - b.turn);
     const calls = turns.flatMap((turn) => turn.calls.map((call) => JSON.parse('text' in call ? call.text : JSON.stringify(call.value)) as CassetteCall));
-    return conversation.droppedThrough === undefined ? { calls } : { calls, droppedThrough: conversation.droppedThrough };
+    return {
+      calls,
+      ...(conversation.droppedThrough === undefined ? {} : { droppedThrough: conversation.droppedThrough }),
+      ...(conversation.unrecordedThrough === undefined ? {} : { unrecordedThrough: conversation.unrecordedThrough }),
+    };
   }
 
   /** Notes that turns up to `turn` of `conversationId` were not recorded here (a journal taken up from a durable store). */
   unrecorded(conversationId: string, turn: number): void {
     if (turn <= 0) return;
     const conversation = this.#conversation(conversationId);
-    conversation.droppedThrough = Math.max(conversation.droppedThrough ?? 0, turn);
+    conversation.unrecordedThrough = Math.max(conversation.unrecordedThrough ?? 0, turn);
   }
 
   #conversation(conversationId: string): TapeConversation {
@@ -219,7 +226,7 @@ export const MAX_INCLUDED_FILES = 10_000;
  * folder of more than {@link MAX_INCLUDED_FILES} files.
  */
 export async function exportCassette(source: CassetteSource, conversationId: string, include: readonly string[]): Promise<Cassette> {
-  const { calls, droppedThrough: callsDropped } = source.tape.calls(conversationId);
+  const { calls, droppedThrough: callsDropped, unrecordedThrough } = source.tape.calls(conversationId);
   const journal = source.conversation(conversationId);
   const files = new Map<string, CassetteFile>();
   const lost: string[] = [];
@@ -245,10 +252,16 @@ export async function exportCassette(source: CassetteSource, conversationId: str
     files: [...files.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
     calls,
   };
-  const dropped = Math.max(callsDropped ?? 0, journal.droppedThrough ?? 0);
+  // Turns dropped within this process to keep a budget, and turns whose calls an earlier process made.
+  const overBudget = Math.max(callsDropped ?? 0, journal.droppedThrough ?? 0);
+  const earlier = unrecordedThrough ?? 0;
+  const dropped = Math.max(overBudget, earlier);
   if (dropped > 0 || lost.length > 0) {
     const why = [
-      dropped > 0 ? `turns up to ${dropped} were dropped to keep the journal or its call records within budget (raise the runner's journal maxBytes)` : '',
+      overBudget > 0 ? `turns up to ${overBudget} were dropped to keep the journal or its call records within budget (raise the runner's journal maxBytes)` : '',
+      earlier > overBudget
+        ? `the calls of turns up to ${earlier} were made by an earlier process (the journal on disk keeps their file changes; calls are kept in memory only, by the process that made them, so export the cassette before that process ends)`
+        : '',
       lost.length > 0 ? `what ${lost.length === 1 ? 'this file' : 'these files'} held first was not kept (a file over a quarter of the journal budget, or not a regular file)` : '',
     ].filter(Boolean);
     cassette.incomplete = { note: `this cassette does not hold the whole conversation: ${why.join('; ')}` };
