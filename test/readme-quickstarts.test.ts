@@ -54,6 +54,8 @@ const model = new MockLanguageModelV4({ doGenerate: [
   it("runs docs/testing-your-agent.md's scripted agent and AI SDK mock examples, which log what their comments say", async () => {
     const scripted = await runCode(block('docs/testing-your-agent.md', "toolhost's own agent loop: `scriptedModel`").code);
     expect(scripted.logs).toEqual([['no_tool_calls'], ['alpha gamma\n']]);
+    const agents = await runCode(block('docs/testing-your-agent.md', 'OpenAI Agents JS: a `Model` of your own').code);
+    expect(agents.logs).toEqual([['Done.', 'alpha gamma\n']]);
     const mocked = await runCode(block('docs/testing-your-agent.md', 'The Vercel AI SDK: `MockLanguageModelV4`').code);
     const [[text, output]] = mocked.logs as [[string, { total_matches: number }]];
     expect(text).toBe('Found it.');
