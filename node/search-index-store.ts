@@ -15,7 +15,7 @@ import { Worker } from 'node:worker_threads';
 import type { Platform } from '../src/core/types.js';
 import { defaultBudget, IndexOverBudget, type BudgetPassed, type SearchIndexBudget } from '../src/search/index/budget.js';
 import { attachStoredSearchIndex, readSavedIndex, type AttachedSearchIndex, type SearchIndexStorage } from '../src/search/index/attach.js';
-import { headerRefusal, INDEX_HEADER_BYTES, IndexRejected, provideCrc32, serializeIndex, whenPostingsCorrupt } from '../src/search/index/format.js';
+import { crc32, headerRefusal, INDEX_HEADER_BYTES, IndexRejected, provideCrc32, serializeIndex, whenPostingsCorrupt } from '../src/search/index/format.js';
 import { provideUtf8Check, SearchIndex, type IndexParts } from '../src/search/index/search-index.js';
 import { Buffer, isUtf8 } from 'node:buffer';
 import { buildWorkspaceIndex, searchIndexOf } from '../src/search/index/workspace.js';
@@ -179,7 +179,7 @@ async function readWhole(file: string, maxBytes: number, headRefusal?: (head: Ui
 }
 
 /** {@link readWhole}'s synchronous twin, as text (a small file read while a platform is made). */
-function readWholeSync(file: string, maxBytes: number): string {
+function readWholeSync(file: string, maxBytes: number): Buffer {
   const fd = openSync(file, CACHE_READ_FLAGS);
   try {
     const stats = fstatSync(fd);
@@ -192,10 +192,36 @@ function readWholeSync(file: string, maxBytes: number): string {
       if (n === 0) break;
       got += n;
     }
-    return bytes.toString('utf8', 0, got);
+    return got === bytes.length ? bytes : bytes.subarray(0, got);
   } finally {
     closeSync(fd);
   }
+}
+
+/** Bytes of a listings file's seal: a line break, then the CRC-32 of the text before it in 8 hex digits. */
+const LISTINGS_SEAL_BYTES = 9;
+
+/**
+ * The listings text as written to its file: the text, then its seal (see {@link LISTINGS_SEAL_BYTES}),
+ * so a file changed since it was written (a flipped byte, a name edited in place) is refused whole
+ * rather than trusted: a wrong name in a trusted listing would hide a file from every search.
+ */
+function sealListings(text: string): Uint8Array {
+  const body = Buffer.from(text, 'utf8');
+  return Buffer.concat([body, Buffer.from(`\n${crc32Hex(body)}`, 'latin1')]);
+}
+
+/** The text of a listings file's `bytes` when its seal matches it (see {@link sealListings}); else undefined. */
+function unsealListings(bytes: Buffer): string | undefined {
+  const at = bytes.length - LISTINGS_SEAL_BYTES;
+  if (at < 0 || bytes[at] !== 0x0a) return undefined;
+  const body = bytes.subarray(0, at);
+  return bytes.toString('latin1', at + 1) === crc32Hex(body) ? body.toString('utf8') : undefined;
+}
+
+/** The CRC-32 of `bytes` in 8 lower-case hex digits. */
+function crc32Hex(bytes: Uint8Array): string {
+  return crc32(bytes).toString(16).padStart(8, '0');
 }
 
 /**
@@ -458,14 +484,15 @@ export function keepListingsOnDisk(source: NodeSearchSource, root: string, cache
   // could edit it, and a listing written by a tool would hide files from every later search.
   if (file.startsWith(root === '/' ? '/' : `${root}/`)) return { save: async () => undefined };
   try {
-    source.importListings(readWholeSync(file, MAX_LISTINGS_FILE_BYTES));
+    const text = unsealListings(readWholeSync(file, MAX_LISTINGS_FILE_BYTES));
+    if (text !== undefined) source.importListings(text);
   } catch {
     // No file yet, or one that cannot be read or trusted: the walk lists every folder, as without it.
   }
   return {
     async save() {
       const text = source.exportListings();
-      if (text !== undefined) await replaceFile(file, new TextEncoder().encode(text)).catch(() => undefined);
+      if (text !== undefined) await replaceFile(file, sealListings(text)).catch(() => undefined);
     },
   };
 }

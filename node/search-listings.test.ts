@@ -11,7 +11,7 @@ import { pauseRacyClockForTests } from '../src/fs/racy-clock.js';
 import { ToolRunner } from '../src/runner.js';
 import { searchSourceOf } from '../src/search/engine-source.js';
 import { attachStoredSearchIndex } from '../src/search/index/attach.js';
-import { serializeIndex } from '../src/search/index/format.js';
+import { crc32, serializeIndex } from '../src/search/index/format.js';
 import { buildWorkspaceIndex, searchIndexOf } from '../src/search/index/workspace.js';
 import { BuiltinTools } from '../src/tools/index.js';
 import { seededRandom } from '../test/support/random.js';
@@ -22,6 +22,18 @@ const bases: string[] = [];
 afterAll(async () => {
   for (const base of bases) await rm(base, { recursive: true, force: true });
 });
+
+/** A listings file's text without its seal (the last line: the CRC-32 of the text before it), checking the seal. */
+function unsealed(text: string): string {
+  const at = text.lastIndexOf('\n');
+  expect(text.slice(at + 1)).toBe(crc32(new TextEncoder().encode(text.slice(0, at))).toString(16).padStart(8, '0'));
+  return text.slice(0, at);
+}
+
+/** `text` sealed as a listings file is: what a forger of the user's own could write (see `unsealed`). */
+function sealed(text: string): string {
+  return `${text}\n${crc32(new TextEncoder().encode(text)).toString(16).padStart(8, '0')}`;
+}
 
 async function tempBase(): Promise<string> {
   const base = await realpath(await mkdtemp(join(tmpdir(), 'toolhost-listings-')));
@@ -130,7 +142,7 @@ describe('folder listings kept beside the search index', () => {
     // No pause: every folder was made within the last second, so none of their listings is trusted later.
     await session(root, cacheDir);
     const text = await readFile(join(cacheDir, listingsFiles(cacheDir)[0] as string), 'utf8');
-    expect(JSON.parse(text)).toEqual(['toolhost-listings-1', root]);
+    expect(JSON.parse(unsealed(text))).toEqual(['toolhost-listings-1', root]);
     const next = await session(root, cacheDir);
     expect(next.listedHere).toBeGreaterThanOrEqual(1 + 2 + 4);
   }, 60_000);
@@ -144,19 +156,25 @@ describe('folder listings kept beside the search index', () => {
     await session(root, cacheDir);
     const file = join(cacheDir, listingsFiles(cacheDir)[0] as string);
     const good = await readFile(file, 'utf8');
-    const rows = JSON.parse(good) as unknown[];
+    const rows = JSON.parse(unsealed(good)) as unknown[];
     const folders = (rows.length - 2) / 6;
     expect(folders).toBe(1 + 2 + 4);
     const rootAt = rows.indexOf(root, 2);
     const hostile = (change: (copy: unknown[]) => void): string => {
       const copy = [...rows];
       change(copy);
-      return JSON.stringify(copy);
+      // Sealed anew, as a forger of the user's own could: the checks below still refuse it.
+      return sealed(JSON.stringify(copy));
     };
     const damaged = [
       good.slice(0, Math.floor(good.length / 2)),
+      sealed(good.slice(0, Math.floor(good.length / 2))),
       'not json at all',
-      JSON.stringify({ format: 'toolhost-listings-1' }),
+      sealed('not json at all'),
+      sealed(JSON.stringify({ format: 'toolhost-listings-1' })),
+      // Unsealed, or sealed wrongly: the listings as written, without their last line or with another.
+      unsealed(good),
+      `${unsealed(good)}\n00000000`,
       hostile((copy) => (copy[0] = 'toolhost-listings-0')),
       hostile((copy) => (copy[1] = '/elsewhere')),
       // The root's listing claims a file that is not there, next to an entry named `..`.
@@ -216,6 +234,41 @@ describe('folder listings kept beside the search index', () => {
     expect((await session(root, cacheDir)).listedHere).toBe(0);
   }, 60_000);
 
+  it('a listings file changed in place (a name edited, any byte flipped) is refused whole by its seal: no file is hidden', async () => {
+    const base = await tempBase();
+    const root = join(base, 'ws');
+    const cacheDir = join(base, 'cache');
+    await makeTree(root, 2, 10);
+    pauseRacyClockForTests(2000);
+    await session(root, cacheDir);
+    const file = join(cacheDir, listingsFiles(cacheDir)[0] as string);
+    const good = await readFile(file);
+    const folders = 1 + 2 + 4;
+    const expected = await scanned(root);
+    // A file's name edited in its folder's listing (f0.txt to fz.txt): trusted, it would hide f0.txt.
+    const text = good.toString('utf8');
+    expect(text).toContain('ff0.txt/');
+    await writeFile(file, text.replace('ff0.txt/', 'ffz.txt/'));
+    let got = await session(root, cacheDir);
+    expect(got.listedHere).toBe(folders);
+    expect(got.answers).toEqual(expected);
+    expect(JSON.stringify(got.answers)).toContain('f0.txt');
+    // Single bytes flipped across the file (its seal included): each copy is refused whole.
+    const random = seededRandom(20261207);
+    for (let round = 0; round < 12; round += 1) {
+      const copy = Buffer.from(good);
+      const at = Math.floor(random() * copy.length);
+      copy[at] = (copy[at] as number) ^ (1 << Math.floor(random() * 7));
+      await writeFile(file, copy);
+      got = await session(root, cacheDir);
+      expect(got.listedHere, `byte ${at}`).toBe(folders);
+      expect(got.answers, `byte ${at}`).toEqual(expected);
+    }
+    // The good file is trusted again: no folder listed.
+    await writeFile(file, good);
+    expect((await session(root, cacheDir)).listedHere).toBe(0);
+  }, 60_000);
+
   it('keeps no listings when the cache folder lies inside the workspace (its tools could write them)', async () => {
     const base = await tempBase();
     const root = join(base, 'ws');
@@ -238,7 +291,7 @@ describe('folder listings kept beside the search index', () => {
     await session(root, cacheDir);
     const file = join(cacheDir, listingsFiles(cacheDir)[0] as string);
     const paths = async (): Promise<string[]> => {
-      const rows = JSON.parse(await readFile(file, 'utf8')) as unknown[];
+      const rows = JSON.parse(unsealed(await readFile(file, 'utf8'))) as unknown[];
       return rows.filter((_, i) => i >= 2 && (i - 2) % 6 === 0).map((path) => (path as string).slice(root.length)).sort();
     };
     expect(await paths()).toEqual(['', '/d0', '/d0/e0', '/d0/e1', '/d1', '/d1/e0', '/d1/e1', '/d2', '/d2/e0', '/d2/e1']);
