@@ -457,7 +457,9 @@ describe.concurrent('toolhost CLI (node bin/toolhost.mjs)', { timeout: 120_000 }
     it.each([
       [['frob'], /unknown command "frob"; use call, run, tools or mcp/],
       [['call'], /call needs a tool name/],
-      [['call', 'view_file', '{bad json'], /arguments of view_file are not valid JSON .*quote them as one shell word/],
+      [['call', 'view_file', '{bad json'], /arguments of view_file are not valid JSON .*quote them as one shell word, as in toolhost call view_file '\{"file_path":"a\.txt"\}'\n$/],
+      // Another tool's example would name an argument it does not take: the quoting is shown on view_file.
+      [['call', 'run_command', '{bad'], /arguments of run_command are not valid JSON .*as in toolhost call view_file '\{"file_path":"a\.txt"\}' \(toolhost tools lists the arguments of run_command\)\n$/],
       [['call', 'view_file', '[1,2]'], /must be a JSON object/],
       [['call', 'view_file', '{"file_path":"a', 'b.txt"}'], /quote the JSON arguments as one shell word/],
       [['tools', 'extra'], /tools takes no arguments/],

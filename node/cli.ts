@@ -422,7 +422,7 @@ function parseCallArgs(tool: string, text: string | undefined): Record<string, u
   } catch (error) {
     throw new UsageError(
       `the arguments of ${tool} are not valid JSON (${(error as Error).message}); ` +
-        `quote them as one shell word, e.g. toolhost call ${tool} '{"file_path":"a.txt"}'`,
+        `quote them as one shell word, as in toolhost call view_file '{"file_path":"a.txt"}'${tool === 'view_file' ? '' : ` (toolhost tools lists the arguments of ${tool})`}`,
     );
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
