@@ -203,6 +203,15 @@ describe('the npm package', () => {
     expect(readFileSync(join(installed, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n/);
     expect(readdirSync(installed)).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json']));
   });
+
+  it("ships the docs the README links to, so its links work in the installed package", () => {
+    const installed = join(project, 'node_modules', 'toolhost');
+    const readme = readFileSync(join(installed, 'README.md'), 'utf8');
+    const linked = [...new Set([...readme.matchAll(/\]\((docs\/[^)#\s]+\.md)(?:#[^)]*)?\)/g)].map((match) => match[1] as string))];
+    expect(linked.length).toBeGreaterThan(5);
+    for (const path of linked) expect(existsSync(join(installed, path)), path).toBe(true);
+    expect(existsSync(join(installed, 'docs', 'profiles', 'gemini.md'))).toBe(true);
+  });
 });
 
 describe('npm pack in a fresh checkout', () => {
