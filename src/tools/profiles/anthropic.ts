@@ -1,4 +1,5 @@
 import { ToolError, toToolError } from '../../core/errors.js';
+import { checkOptions, rule, type OptionRules } from '../../core/options.js';
 import { fingerprintBytes } from '../../core/file-cache.js';
 import { defineTool, type ExecuteTool, type ToolContext } from '../../core/tool.js';
 import { joinPath, refuseSlashOnFile, relativePath, resolveWorkspacePath, statOrNull, writeFileAtomic } from '../../fs/paths.js';
@@ -75,6 +76,11 @@ export interface AnthropicProfileOptions {
   /** Longest `view` output in characters; longer output is cut with a note (Anthropic's `max_characters`). Default: no limit. */
   maxCharacters?: number;
 }
+
+/** The checks of {@link AnthropicProfileOptions}: a bad or misspelled option is a TypeError, never ignored. */
+const ANTHROPIC_OPTION_RULES: OptionRules = {
+  maxCharacters: rule('a positive whole number of characters (leave it out for no limit)', (v) => Number.isSafeInteger(v) && (v as number) > 0),
+};
 
 function missing(name: string, command: string): ToolError {
   return new ToolError('invalid_arguments', `Parameter \`${name}\` is required for command: ${command}`);
@@ -294,7 +300,7 @@ async function create(args: TextEditorArgs, ctx: ToolContext): Promise<string> {
  * exists at: ...", as the reference refuses it), `str_replace` (exact, unique `old_str`; a missing
  * `new_str` deletes it; through `edit_file`, so CRLF and BOM files keep their style and tabs stay tabs)
  * and `insert` (`insert_text`, or `new_str` as older versions name it, after `insert_line`, 0 = the top).
- * `maxCharacters` cuts long views with a note. Paths are confined as every built-in's. Results are text.
+ * `maxCharacters` (a positive whole number; a bad or unknown option is a TypeError) cuts long views with a note. Paths are confined as every built-in's. Results are text.
  * Every message names only this tool's commands and parameters (the built-ins' hints are put in its
  * words, see `ANTHROPIC_VOCABULARY`).
  *
@@ -307,6 +313,7 @@ async function create(args: TextEditorArgs, ctx: ToolContext): Promise<string> {
  * `outside_workspace`, `too_large`.
  */
 export function textEditorTool(options: AnthropicProfileOptions = {}): ExecuteTool<TextEditorArgs, string> {
+  checkOptions('toolProfiles.anthropic', options, ANTHROPIC_OPTION_RULES);
   const maxCharacters = options.maxCharacters;
   const tool = defineTool({
     name: 'str_replace_based_edit_tool',
