@@ -88,6 +88,7 @@ const DRIVES: Record<Profile, Drive[]> = {
     E('read_file', { file_path: 'a.txt', start_line: 3, end_line: 2 }, 'invalid_arguments', 'read_file: end_line before start_line'),
     E('read_file', { file_path: 'a.txt', start_line: 0 }, 'invalid_arguments', 'read_file: start_line below 1'),
     E('read_file', {}, 'invalid_arguments', 'read_file: without file_path'),
+    E('read_file', { absolute_path: '/workspace/a.txt', offset: 2 }, 'invalid_arguments', 'read_file: arguments of an older read_file'),
     E('read_file', { file_path: 'long.txt' }, 'note', 'read_file: paging note'),
     E('read_file', { file_path: 'wide.txt' }, 'note', 'read_file: long-line note'),
     E('read_file', { file_path: 'bin.dat' }, 'result', 'read_file: binary file'),
@@ -307,6 +308,12 @@ describe('messages in the profile language, exactly', () => {
     ['anthropic', 'str_replace: no match (no close line)', 'No replacement was performed, old_str `delta` did not appear verbatim in /workspace/a.txt. No line resembles the first line of old_str; view the file to see its current content.'],
     ['anthropic', 'str_replace: the same text', 'old_str and new_str are the same, so the edit would change nothing; give the new text in new_str'],
     ['anthropic', 'str_replace: absolute path outside the workspace', 'path "/etc/passwd" is outside the workspace; use a path inside /workspace'],
+    // Unknown arguments: the allowed ones said once.
+    [
+      'gemini',
+      'read_file: arguments of an older read_file',
+      'invalid arguments for read_file: missing required argument "file_path"; unknown arguments "absolute_path", "offset"; allowed: file_path, start_line, end_line',
+    ],
     // A file too large to edit: a next step with the profile's own tools, and no tool it lacks.
     [
       'anthropic',
