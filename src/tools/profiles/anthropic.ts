@@ -342,7 +342,7 @@ export function textEditorTool(options: AnthropicProfileOptions = {}): ExecuteTo
  * (the platform's `shellSession`: on Node, the working directory and exported variables carry over
  * between calls), `{ restart: true }` starts the session afresh. Returns the output as text: stdout,
  * then stderr, then a line with the exit code when it is not 0 (or saying the command timed out, its
- * process group killed), then the session's note on a line of its own in brackets when it has one
+ * process group killed, and to split the work into shorter commands: the limit is not the model's to change), then the session's note on a line of its own in brackets when it has one
  * (on Node: a working directory the command left outside the workspace was reset to the root). The
  * deadline is the call's (`timeoutMs`), else 120,000 ms. Where the platform has no shell (browser,
  * memory), an empty result with a note.
@@ -369,7 +369,7 @@ export const bashTool: ExecuteTool<{ command?: string; restart?: boolean }, stri
     }
     const run = await session.run({ command: args.command, cwd: ctx.cwd, timeoutMs: RUN_COMMAND_DEFAULT_TIMEOUT_MS }, ctx.signal);
     const parts = [run.stdout, run.stderr].filter((part) => part !== '');
-    if (run.timed_out) parts.push(`[the command timed out after ${RUN_COMMAND_DEFAULT_TIMEOUT_MS} ms; its process group was killed]`);
+    if (run.timed_out) parts.push(`[the command timed out after ${RUN_COMMAND_DEFAULT_TIMEOUT_MS} ms; its process group was killed. Split the work into shorter commands]`);
     else if (run.exit_code !== 0) parts.push(run.exit_code === null ? `[killed by ${run.signal}]` : `[exit code ${run.exit_code}]`);
     const text = parts.join(parts.length > 1 && !parts[0]?.endsWith('\n') ? '\n' : '');
     if (run.note === undefined) return text;
