@@ -187,7 +187,7 @@ describe.concurrent('toolhost CLI (node bin/toolhost.mjs)', { timeout: 120_000 }
       const out = await cli(['call', 'run_command', '{"command":"sleep 60"}', '--timeout', '400'], { cwd: work });
       expect(out.code).toBe(1);
       // In the command's words: the limit is raised with --timeout (the API's name is timeoutMs).
-      expect(JSON.parse(out.stdout)).toMatchObject({ name: 'run_command', code: 'timeout', error: 'run_command did not finish within 400 ms; narrow the request or raise --timeout (milliseconds)' });
+      expect(JSON.parse(out.stdout)).toMatchObject({ name: 'run_command', code: 'timeout', error: 'run_command did not finish within 400 ms (this call\'s time limit); narrow the request, split the work into smaller steps, or raise --timeout (milliseconds)' });
       // Long before the sleep would end, start-up included (seconds for each of the cases side by side on a busy machine).
       expect(Date.now() - started).toBeLessThan(30_000);
     });

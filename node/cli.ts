@@ -454,10 +454,10 @@ function parseLine(text: string, line: number): { call: ToolCall; id: unknown } 
   return { call, id };
 }
 
-/** A call's result as the command's user reads it: a time limit is raised with --timeout, not the API's timeoutMs. */
+/** A call's result as the command's user reads it: the time limit is theirs to raise, with --timeout. */
 function inCliWords(result: ToolCallResult): ToolCallResult {
   if (!('code' in result) || result.code !== 'timeout' || typeof result.error !== 'string') return result;
-  return { ...result, error: result.error.replace(/\braise timeoutMs$/, 'raise --timeout (milliseconds)') };
+  return { ...result, error: result.error.replace(/; narrow the request or split the work into smaller steps$/, '; narrow the request, split the work into smaller steps, or raise --timeout (milliseconds)') };
 }
 
 /** The result with the caller's id as given (a number stays a number), id first. */

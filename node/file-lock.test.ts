@@ -69,7 +69,7 @@ describe('cross-process file locks (node/file-lock.ts)', () => {
     const holder = `${liveProcess()}:holding-1:${Date.now()}`;
     writeFileSync(ws.lockFile, holder);
     // Past its deadline the edit gives up waiting: timeout, the file and the holder's lock untouched.
-    expect(await ws.edit(300)).toEqual([{ name: 'edit_file', code: 'timeout', error: 'edit_file did not finish within 300 ms; narrow the request or raise timeoutMs' }]);
+    expect(await ws.edit(300)).toEqual([{ name: 'edit_file', code: 'timeout', error: 'edit_file did not finish within 300 ms (this call\'s time limit); narrow the request or split the work into smaller steps' }]);
     expect([ws.text(), readFileSync(ws.lockFile, 'utf8')]).toEqual(['alpha\n', holder]);
     // With time to spare it waits: still nothing written while the lock is held, the edit lands once released.
     const waiting = ws.edit(10_000);

@@ -420,7 +420,7 @@ function encodeEntries(entries: ReadonlyArray<readonly [string, JsonValue | unde
 
 /** The `timeout` of a lock still held by another call at this call's deadline. */
 function lockBusy(conversationId: string): ToolError {
-  return new ToolError('timeout', `another call of conversation ${JSON.stringify(conversationId).slice(0, 200)} held its state lock past this call's deadline; retry, or raise timeoutMs`);
+  return new ToolError('timeout', `another call of conversation ${JSON.stringify(conversationId).slice(0, 200)} held its state lock past this call's deadline; retry the call`);
 }
 
 /** The deadline of a call: its own when finite, else `timeoutMs` from now. */

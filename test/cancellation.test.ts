@@ -15,7 +15,7 @@ describe('cancellation and timeouts', () => {
     const started = stopwatch();
     const [result] = await runner.processToolCalls([{ id: 't', name: 'never', args: {} }], { timeoutMs: 100 });
     const [elapsed, net] = [started.elapsed(), started.net()];
-    expect(result).toEqual({ id: 't', name: 'never', code: 'timeout', error: 'never did not finish within 100 ms; narrow the request or raise timeoutMs' });
+    expect(result).toEqual({ id: 't', name: 'never', code: 'timeout', error: 'never did not finish within 100 ms (this call\'s time limit); narrow the request or split the work into smaller steps' });
     expect(elapsed).toBeGreaterThanOrEqual(95);
     expect(net).toBeLessThan(1000);
   });

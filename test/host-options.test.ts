@@ -145,7 +145,7 @@ describe('ToolRunner per-call options', () => {
   it('takes the runner default deadline when a call gives none, and a bad default never reaches a call', async () => {
     const slow = defineTool({ name: 'slow', description: '', inputSchema: { type: 'object' }, execute: () => new Promise((r) => setTimeout(() => r('done'), 2_000)) });
     const runner = new ToolRunner({ tools: [slow], defaultTimeoutMs: 30 });
-    await expect(runner.execute('slow', {})).rejects.toMatchObject({ code: 'timeout', message: 'slow did not finish within 30 ms; narrow the request or raise timeoutMs' });
+    await expect(runner.execute('slow', {})).rejects.toMatchObject({ code: 'timeout', message: 'slow did not finish within 30 ms (this call\'s time limit); narrow the request or split the work into smaller steps' });
   });
 });
 

@@ -67,7 +67,7 @@ describe('answers of stopped calls', () => {
     const [thrown] = await runner.processToolCalls([{ name: 'half_done', args: { how: 'throw' } }]);
     expect(thrown).toEqual({ name: 'half_done', code: 'execution_failed', error: 'failed after setState' });
     const [late] = await runner.processToolCalls([{ name: 'half_done', args: { how: 'hang' } }], { timeoutMs: 30 });
-    expect(late).toEqual({ name: 'half_done', code: 'timeout', error: 'half_done did not finish within 30 ms; narrow the request or raise timeoutMs' });
+    expect(late).toEqual({ name: 'half_done', code: 'timeout', error: 'half_done did not finish within 30 ms (this call\'s time limit); narrow the request or split the work into smaller steps' });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 30);
     const [stopped] = await runner.processToolCalls([{ name: 'half_done', args: { how: 'hang' } }], { signal: controller.signal });
@@ -100,7 +100,7 @@ describe('answers of stopped calls', () => {
     expect(await runner.processToolCalls([{ name: 'early', args: {} }], { timeoutMs: 40 })).toEqual([{ name: 'early', result: 'both written' }]);
     expect(await readFile(join(platform.root, 'early-2.txt'), 'utf8')).toBe('two');
     expect(await runner.processToolCalls([{ name: 'late', args: {} }], { timeoutMs: 40 })).toEqual([
-      { name: 'late', code: 'timeout', error: 'late did not finish within 40 ms; narrow the request or raise timeoutMs' },
+      { name: 'late', code: 'timeout', error: 'late did not finish within 40 ms (this call\'s time limit); narrow the request or split the work into smaller steps' },
     ]);
     await new Promise((r) => setTimeout(r, 250));
     await expect(stat(join(platform.root, 'late-1.txt'))).rejects.toMatchObject({ code: 'ENOENT' });

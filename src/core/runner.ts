@@ -828,7 +828,7 @@ export class ToolRunner implements ToolHost {
     if (call.timeoutMs !== undefined) {
       const ms = call.timeoutMs;
       timer = setTimeout(
-        () => controller.abort(new ToolError('timeout', `${name} did not finish within ${ms} ms; narrow the request or raise timeoutMs`)),
+        () => controller.abort(deadlineError(name, ms)),
         Math.max(0, ms - (Date.now() - started)),
       );
     }
@@ -866,7 +866,7 @@ export class ToolRunner implements ToolHost {
       // timed out: its late answer changed nothing. A mutating tool that got this far made its change,
       // so it returns its result: `timeout` would tell the model to retry a change already made.
       if (entry.readOnly && call.timeoutMs !== undefined && Date.now() - started >= call.timeoutMs) {
-        throw new ToolError('timeout', `${name} did not finish within ${call.timeoutMs} ms; narrow the request or raise timeoutMs`);
+        throw deadlineError(name, call.timeoutMs);
       }
       const output = await this.#output(entry, name, value);
       succeeded = true;
@@ -1029,6 +1029,17 @@ function after<T>(ms: number, value: T, done: Promise<unknown>): Promise<T> {
 }
 
 /**
+ * What a call's `timeout` adds after `<tool> did not finish within <ms> ms`: the limit is a fact (the
+ * model cannot change it, so no option is named), the advice is what any model can do about it.
+ */
+const DEADLINE_ADVICE = " (this call's time limit); narrow the request or split the work into smaller steps";
+
+/** The `timeout` of a call of `name` that outlived its deadline of `ms`, in words for the model. */
+function deadlineError(name: string, ms: number): ToolError {
+  return new ToolError('timeout', `${name} did not finish within ${ms} ms${DEADLINE_ADVICE}`);
+}
+
+/**
  * The outcome of a call stopped (deadline or cancel) after it began changing files: while one of its
  * changes through `ctx.fs` is running the call is waited for (a write in flight finishes), and once
  * none is it has {@link SETTLED_GRACE_MS} to answer, all within {@link MUTATION_GRACE_MS}. A call
@@ -1053,7 +1064,8 @@ async function settleAfterChanges<T>(running: Promise<T>, ctx: CallContext, name
   const named = paths.slice(0, NAMED_CHANGES).map((path) => clipForMessage(path)).join(', ');
   const more = paths.length > NAMED_CHANGES ? ` and ${paths.length - NAMED_CHANGES} more` : '';
   const what = `${paths.length === 1 ? 'this file' : 'these files'}: ${named}${more}`;
-  const how = stop.code === 'timeout' ? stop.message.replace(/; narrow the request or raise timeoutMs$/, '') : `${name} was cancelled`;
+  const timedOut = stop.code === 'timeout' ? stop.message : `${name} was cancelled`;
+  const how = timedOut.endsWith(DEADLINE_ADVICE) ? timedOut.slice(0, -DEADLINE_ADVICE.length) : timedOut;
   throw new ToolError(
     'execution_failed',
     `${how}, after it had begun changing ${what}. They are as the call left them, possibly partway: look at them again before retrying.`,

@@ -25,6 +25,14 @@ describe('formatValidationErrors', () => {
     );
   });
 
+  it('says the allowed arguments once for several unknown ones of one object', async () => {
+    const schema = { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer' } }, required: ['city'], additionalProperties: false } as const;
+    expect(await problems(schema, { town: 'x', weeks: 2 })).toBe('missing required argument "city"; unknown arguments "town", "weeks"; allowed: city, days');
+    expect(await problems(schema, { city: 'x', a: 1, b: 1, c: 1, d: 1, e: 1, f: 1, g: 1 })).toBe('unknown arguments "a", "b", "c", "d", "e" and 2 more; allowed: city, days');
+    const nested = { type: 'object', properties: { opts: { type: 'object', properties: { x: { type: 'integer' } }, additionalProperties: false } }, additionalProperties: false } as const;
+    expect(await problems(nested, { y: 1, opts: { z: 1, w: 2 } })).toBe('unknown argument "y"; allowed: opts; unknown arguments "z", "w" in /opts; allowed: x');
+  });
+
   it('cuts a long pointer into the arguments to 200 characters', async () => {
     const schema = {
       type: 'object',

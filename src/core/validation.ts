@@ -341,12 +341,8 @@ function describe(error: ErrorObject, schema: JsonSchema): string {
       const where = error.instancePath === '' ? '' : ` in ${pointer(error)}`;
       return `missing required argument "${String(params.missingProperty)}"${where}`;
     }
-    case 'additionalProperties': {
-      const parent = schemaAt(schema, error.schemaPath);
-      const allowed = Object.keys(parent?.properties ?? {});
-      const where = error.instancePath === '' ? '' : ` in ${pointer(error)}`;
-      return `unknown argument ${quoteForMessage(String(params.additionalProperty))}${where}; allowed: ${allowed.length > 0 ? allowed.join(', ') : '(none)'}`;
-    }
+    case 'additionalProperties':
+      return unknownArguments([error], schema);
     case 'enum':
       return `${pointer(error)} must be one of: ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
     case 'type':
@@ -354,6 +350,22 @@ function describe(error: ErrorObject, schema: JsonSchema): string {
     default:
       return `${pointer(error)} ${error.message ?? 'is invalid'}`;
   }
+}
+
+/**
+ * `unknown argument "a"; allowed: x, y`, or for several unknown arguments of one object (`errors`, all
+ * `additionalProperties` of the same place) `unknown arguments "a", "b"; allowed: x, y`: the allowed
+ * list said once.
+ */
+function unknownArguments(errors: readonly ErrorObject[], schema: JsonSchema): string {
+  const first = errors[0] as ErrorObject;
+  const parent = schemaAt(schema, first.schemaPath);
+  const allowed = Object.keys(parent?.properties ?? {});
+  const where = first.instancePath === '' ? '' : ` in ${pointer(first)}`;
+  const names = errors.slice(0, 5).map((error) => quoteForMessage(String((error.params as Record<string, unknown>).additionalProperty)));
+  const more = errors.length > 5 ? ` and ${errors.length - 5} more` : '';
+  const what = names.length === 1 ? `unknown argument ${names[0] as string}` : `unknown arguments ${names.join(', ')}${more}`;
+  return `${what}${where}; allowed: ${allowed.length > 0 ? allowed.join(', ') : '(none)'}`;
 }
 
 /** The sub-schema holding the keyword at `schemaPath` (`#/properties/a/additionalProperties` → the schema of `a`). */
@@ -370,20 +382,34 @@ function schemaAt(schema: JsonSchema, schemaPath: string): JsonSchema | undefine
 
 /**
  * One readable sentence from ajv's errors, naming each offending argument: `/end_line must be integer`,
- * `missing required argument "city"`, `unknown argument "foo"; allowed: city, units`. At most 5 problems;
+ * `missing required argument "city"`, `unknown argument "foo"; allowed: city, units` (several unknown
+ * arguments of one object in one problem: `unknown arguments "foo", "bar"; allowed: city, units`). At most 5 problems;
  * names and pointers the model sent are cut at 200 characters (`clipForMessage`).
  */
 export function formatValidationErrors(errors: readonly ErrorObject[], schema: JsonSchema): string {
   const seen = new Set<string>();
   const parts: string[] = [];
+  // The unknown arguments of one object, said together where the first of them was.
+  const unknown = new Map<string, { at: number; errors: ErrorObject[] }>();
   for (const error of errors) {
     // `anyOf`/`oneOf` wrappers repeat what their branches said.
     if (error.keyword === 'anyOf' || error.keyword === 'oneOf' || error.keyword === 'if') continue;
+    if (error.keyword === 'additionalProperties') {
+      const place = `${error.instancePath}\0${error.schemaPath}`;
+      const group = unknown.get(place);
+      const name = String((error.params as Record<string, unknown>).additionalProperty);
+      if (group === undefined) {
+        unknown.set(place, { at: parts.length, errors: [error] });
+        parts.push('');
+      } else if (!group.errors.some((e) => String((e.params as Record<string, unknown>).additionalProperty) === name)) group.errors.push(error);
+      continue;
+    }
     const text = describe(error, schema);
     if (seen.has(text)) continue;
     seen.add(text);
     parts.push(text);
   }
+  for (const group of unknown.values()) parts[group.at] = unknownArguments(group.errors, schema);
   const shown = parts.slice(0, 5);
   if (parts.length > 5) shown.push(`and ${parts.length - 5} more`);
   return shown.length > 0 ? shown.join('; ') : 'arguments do not match the schema';

@@ -470,7 +470,7 @@ class InFlightRequest<T> implements PendingRequest {
         session,
         'hung',
         this.#pool.factory
-          ? `${label} did not finish within ${deadlineMs} ms and the tool worker stopped responding; it was terminated and restarted (acknowledged files and state are kept). Narrow the request or raise timeoutMs`
+          ? `${label} did not finish within ${deadlineMs} ms and the tool worker stopped responding; it was terminated and restarted (acknowledged files and state are kept). Narrow the request or split the work into smaller steps`
           : `${label} did not finish within ${deadlineMs} ms and the tool worker stopped responding; it was terminated`,
       );
     });

@@ -487,7 +487,7 @@ describe('edit_file', () => {
       name: 'edit_file',
       code: 'too_large',
       error:
-        '/workspace/big.txt is 33.0 MiB (34603008 bytes); edit_file edits files up to 32 MiB (apply_patch too): change it with run_command (sed, or a short script) where commands run, or split it into smaller files',
+        '/workspace/big.txt is 33.0 MiB (34603008 bytes); edit_file edits files up to 32 MiB: change it with run_command (sed, or a short script) where commands run, or split it into smaller files',
     });
   });
 

@@ -202,8 +202,8 @@ async function readEditableText(ctx: ToolContext, path: string, where: string, s
   if (stats.size > EDIT_MAX_FILE_BYTES) {
     throw new ToolError(
       'too_large',
-      `${where} is ${(stats.size / 1_048_576).toFixed(1)} MiB (${stats.size} bytes); edit_file edits files up to ${EDIT_MAX_FILE_BYTES / 1_048_576} MiB ` +
-        '(apply_patch too): change it with run_command (sed, or a short script) where commands run, or split it into smaller files',
+      `${where} is ${(stats.size / 1_048_576).toFixed(1)} MiB (${stats.size} bytes); edit_file edits files up to ${EDIT_MAX_FILE_BYTES / 1_048_576} MiB: ` +
+        'change it with run_command (sed, or a short script) where commands run, or split it into smaller files',
     );
   }
   const bytes = await ctx.fs.readFile(path);

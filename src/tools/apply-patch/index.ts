@@ -74,7 +74,13 @@ export async function applyPatchOperations(ctx: ToolContext, operations: readonl
     const where = clipForMessage(path);
     if (stats === null) throw new ToolError('not_found', `${where} does not exist; use "*** Add File:" to create it, or check the path`);
     if (stats.isDirectory()) throw new ToolError('is_a_directory', `${where} is a directory; patch the files inside it`);
-    if (stats.size > PATCH_MAX_FILE_BYTES) throw new ToolError('too_large', `${where} is ${stats.size} bytes; patches apply to files up to ${PATCH_MAX_FILE_BYTES} bytes`);
+    if (stats.size > PATCH_MAX_FILE_BYTES) {
+      // Only the OpenAI profile patches: its shell is the way to change a file this size.
+      throw new ToolError(
+        'too_large',
+        `${where} is ${stats.size} bytes; patches apply to files up to ${PATCH_MAX_FILE_BYTES} bytes: change it with shell (sed, or a short script) where commands run, or split it into smaller files`,
+      );
+    }
     const bytes = await ctx.fs.readFile(path);
     const decoded = decodeText(bytes);
     if (decoded === null) throw new ToolError('binary_file', `${where} is a binary file (a NUL byte or invalid UTF-8); patches apply to UTF-8 text only`);

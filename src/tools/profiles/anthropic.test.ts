@@ -119,3 +119,17 @@ describe('str_replace_based_edit_tool (Anthropic text editor)', () => {
     expect(await fails(runner, { command: 'view', path: 'missing.txt' })).toMatchObject({ code: 'not_found', error: 'The path /workspace/missing.txt does not exist. Please provide a valid path.' });
   });
 });
+
+describe('bash (Anthropic)', () => {
+  it('says what to do when a command times out: bash has no time limit of its own to raise', async () => {
+    const platform = createMemoryPlatform();
+    const timedOut = { stdout: 'partial\n', stderr: '', exit_code: null, signal: 'SIGKILL', timed_out: true, truncated: false } as const;
+    const withShell = Object.assign(Object.create(platform) as Platform, {
+      shellSession: () => ({ run: async () => timedOut, restart: async () => undefined }),
+    });
+    const runner = new ToolRunner({ platform: withShell, tools: toolProfiles.anthropic() });
+    expect(await runner.execute('bash', { command: 'sleep 500' })).toBe(
+      'partial\n[the command timed out after 120000 ms; its process group was killed. Split the work into shorter commands]',
+    );
+  });
+});

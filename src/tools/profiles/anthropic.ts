@@ -1,4 +1,5 @@
 import { ToolError, toToolError } from '../../core/errors.js';
+import { checkOptions, rule, type OptionRules } from '../../core/options.js';
 import { fingerprintBytes } from '../../core/file-cache.js';
 import { defineTool, type ExecuteTool, type ToolContext } from '../../core/tool.js';
 import { joinPath, refuseSlashOnFile, relativePath, resolveWorkspacePath, statOrNull, writeFileAtomic } from '../../fs/paths.js';
@@ -75,6 +76,11 @@ export interface AnthropicProfileOptions {
   /** Longest `view` output in characters; longer output is cut with a note (Anthropic's `max_characters`). Default: no limit. */
   maxCharacters?: number;
 }
+
+/** The checks of {@link AnthropicProfileOptions}: a bad or misspelled option is a TypeError, never ignored. */
+const ANTHROPIC_OPTION_RULES: OptionRules = {
+  maxCharacters: rule('a positive whole number of characters (leave it out for no limit)', (v) => Number.isSafeInteger(v) && (v as number) > 0),
+};
 
 function missing(name: string, command: string): ToolError {
   return new ToolError('invalid_arguments', `Parameter \`${name}\` is required for command: ${command}`);
@@ -294,7 +300,7 @@ async function create(args: TextEditorArgs, ctx: ToolContext): Promise<string> {
  * exists at: ...", as the reference refuses it), `str_replace` (exact, unique `old_str`; a missing
  * `new_str` deletes it; through `edit_file`, so CRLF and BOM files keep their style and tabs stay tabs)
  * and `insert` (`insert_text`, or `new_str` as older versions name it, after `insert_line`, 0 = the top).
- * `maxCharacters` cuts long views with a note. Paths are confined as every built-in's. Results are text.
+ * `maxCharacters` (a positive whole number; a bad or unknown option is a TypeError) cuts long views with a note. Paths are confined as every built-in's. Results are text.
  * Every message names only this tool's commands and parameters (the built-ins' hints are put in its
  * words, see `ANTHROPIC_VOCABULARY`).
  *
@@ -307,6 +313,7 @@ async function create(args: TextEditorArgs, ctx: ToolContext): Promise<string> {
  * `outside_workspace`, `too_large`.
  */
 export function textEditorTool(options: AnthropicProfileOptions = {}): ExecuteTool<TextEditorArgs, string> {
+  checkOptions('toolProfiles.anthropic', options, ANTHROPIC_OPTION_RULES);
   const maxCharacters = options.maxCharacters;
   const tool = defineTool({
     name: 'str_replace_based_edit_tool',
@@ -335,7 +342,7 @@ export function textEditorTool(options: AnthropicProfileOptions = {}): ExecuteTo
  * (the platform's `shellSession`: on Node, the working directory and exported variables carry over
  * between calls), `{ restart: true }` starts the session afresh. Returns the output as text: stdout,
  * then stderr, then a line with the exit code when it is not 0 (or saying the command timed out, its
- * process group killed), then the session's note on a line of its own in brackets when it has one
+ * process group killed, and to split the work into shorter commands: the limit is not the model's to change), then the session's note on a line of its own in brackets when it has one
  * (on Node: a working directory the command left outside the workspace was reset to the root). The
  * deadline is the call's (`timeoutMs`), else 120,000 ms. Where the platform has no shell (browser,
  * memory), an empty result with a note.
@@ -362,7 +369,7 @@ export const bashTool: ExecuteTool<{ command?: string; restart?: boolean }, stri
     }
     const run = await session.run({ command: args.command, cwd: ctx.cwd, timeoutMs: RUN_COMMAND_DEFAULT_TIMEOUT_MS }, ctx.signal);
     const parts = [run.stdout, run.stderr].filter((part) => part !== '');
-    if (run.timed_out) parts.push(`[the command timed out after ${RUN_COMMAND_DEFAULT_TIMEOUT_MS} ms; its process group was killed]`);
+    if (run.timed_out) parts.push(`[the command timed out after ${RUN_COMMAND_DEFAULT_TIMEOUT_MS} ms; its process group was killed. Split the work into shorter commands]`);
     else if (run.exit_code !== 0) parts.push(run.exit_code === null ? `[killed by ${run.signal}]` : `[exit code ${run.exit_code}]`);
     const text = parts.join(parts.length > 1 && !parts[0]?.endsWith('\n') ? '\n' : '');
     if (run.note === undefined) return text;

@@ -1,4 +1,5 @@
 import { ToolError, toToolError } from '../../core/errors.js';
+import { checkOptions, is } from '../../core/options.js';
 import { defineTool, type ExecuteTool, type ToolContext } from '../../core/tool.js';
 import type { WebSearchResult } from '../../core/types.js';
 import { createFileTool, type CreateFileResult } from '../create-file.js';
@@ -296,9 +297,11 @@ export const geminiWebFetchTool: ExecuteTool<{ prompt: string }, { prompt: strin
 /**
  * The Gemini profile's tools, Gemini CLI's names and parameters: read_file, read_many_files, write_file, replace, glob,
  * list_directory, grep_search, run_shell_command, google_web_search, web_fetch, and search_file_content
- * (the old name of grep_search) unless `aliases` is false (a fresh array).
+ * (the old name of grep_search) unless `aliases` is false (a fresh array). Options that are not an
+ * object, an `aliases` that is not a boolean and any other key are a TypeError.
  */
 export function geminiTools(options: { aliases?: boolean } = {}): ExecuteTool[] {
+  checkOptions('toolProfiles.gemini', options, { aliases: is.boolean });
   const tools = [
     geminiReadFileTool,
     geminiReadManyFilesTool,

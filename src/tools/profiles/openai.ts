@@ -13,6 +13,7 @@ import {
   type PatchResult,
 } from '../apply-patch/index.js';
 import { RUN_COMMAND_DEFAULT_TIMEOUT_MS, RUN_COMMAND_MAX_TIMEOUT_MS } from '../run-command.js';
+import { OPENAI_VOCABULARY, speak } from './vocabulary.js';
 
 /** A Responses API apply_patch operation, as an `apply_patch_call` carries it. */
 export interface ApplyPatchOperation {
@@ -251,7 +252,8 @@ export function patchInvocation(command: { line: string } | { argv: readonly str
 /**
  * Runs an apply_patch invocation given to `shell` (Codex intercepts these rather than running a
  * program): the patch is applied as `apply_patch` would, paths taken from `cwd` (and its `cd`). The
- * summary is stdout with exit code 0; a patch that does not apply is stderr with exit code 1.
+ * summary is stdout with exit code 0; a patch that does not apply is stderr with exit code 1 (in the
+ * profile's words, as `apply_patch`'s own errors).
  */
 async function interceptPatch(invocation: { patch: string; cd?: string }, cwd: string, ctx: ToolContext): Promise<ShellCommandOutput> {
   try {
@@ -269,7 +271,8 @@ async function interceptPatch(invocation: { patch: string; cd?: string }, cwd: s
     return { stdout: output, stderr: '', outcome: { type: 'exit', exitCode: 0 } };
   } catch (error) {
     if (!(error instanceof ToolError)) throw error;
-    return { stdout: '', stderr: `${error.message}\n`, outcome: { type: 'exit', exitCode: 1 } };
+    // stderr is not a message the profile's wrapper rewrites: put it in the profile's words here.
+    return { stdout: '', stderr: `${speak(OPENAI_VOCABULARY, 'shell', error.message)}\n`, outcome: { type: 'exit', exitCode: 1 } };
   }
 }
 

@@ -7,6 +7,7 @@ import type { Platform } from '../../core/types.js';
 import { BuiltinTools } from '../index.js';
 import { webFetchTool } from '../web-fetch.js';
 import { webSearchFallbackTool } from '../web-search.js';
+import { writeOutside } from '../../../test/support/outside.js';
 import { toolProfiles } from './index.js';
 import { ANTHROPIC_VOCABULARY, GEMINI_VOCABULARY, OPENAI_VOCABULARY, speak } from './vocabulary.js';
 
@@ -87,6 +88,7 @@ const DRIVES: Record<Profile, Drive[]> = {
     E('read_file', { file_path: 'a.txt', start_line: 3, end_line: 2 }, 'invalid_arguments', 'read_file: end_line before start_line'),
     E('read_file', { file_path: 'a.txt', start_line: 0 }, 'invalid_arguments', 'read_file: start_line below 1'),
     E('read_file', {}, 'invalid_arguments', 'read_file: without file_path'),
+    E('read_file', { absolute_path: '/workspace/a.txt', offset: 2 }, 'invalid_arguments', 'read_file: arguments of an older read_file'),
     E('read_file', { file_path: 'long.txt' }, 'note', 'read_file: paging note'),
     E('read_file', { file_path: 'wide.txt' }, 'note', 'read_file: long-line note'),
     E('read_file', { file_path: 'bin.dat' }, 'result', 'read_file: binary file'),
@@ -306,10 +308,69 @@ describe('messages in the profile language, exactly', () => {
     ['anthropic', 'str_replace: no match (no close line)', 'No replacement was performed, old_str `delta` did not appear verbatim in /workspace/a.txt. No line resembles the first line of old_str; view the file to see its current content.'],
     ['anthropic', 'str_replace: the same text', 'old_str and new_str are the same, so the edit would change nothing; give the new text in new_str'],
     ['anthropic', 'str_replace: absolute path outside the workspace', 'path "/etc/passwd" is outside the workspace; use a path inside /workspace'],
+    // Unknown arguments: the allowed ones said once.
+    [
+      'gemini',
+      'read_file: arguments of an older read_file',
+      'invalid arguments for read_file: missing required argument "file_path"; unknown arguments "absolute_path", "offset"; allowed: file_path, start_line, end_line',
+    ],
+    // A file too large to edit: a next step with the profile's own tools, and no tool it lacks.
+    [
+      'anthropic',
+      'str_replace: a file over the size limit',
+      '/workspace/huge.txt is 33.0 MiB (34603008 bytes); str_replace edits files up to 32 MiB: change it with bash (sed, or a short script) where commands run, or split it into smaller files',
+    ],
+    [
+      'gemini',
+      'replace: a file over the size limit',
+      '/workspace/huge.txt is 33.0 MiB (34603008 bytes); replace edits files up to 32 MiB: change it with run_shell_command (sed, or a short script) where commands run, or split it into smaller files',
+    ],
+    [
+      'openai',
+      'apply_patch: a file over the size limit',
+      '/workspace/huge.txt is 34603008 bytes; patches apply to files up to 33554432 bytes: change it with shell (sed, or a short script) where commands run, or split it into smaller files',
+    ],
   ];
   it.each(exact)('%s %s', async (profile, what, message) => {
     const d = DRIVES[profile].find((x) => x.what === what) as Drive;
     expect(spokenText((await drive(profile, d)).outcome)).toBe(message);
+  });
+});
+
+describe('a link out of the workspace: the hint names what the profile\'s own tools show', () => {
+  const lead = (arg: string): string =>
+    `${arg} "out/secret.txt" goes through /workspace/out, a symbolic link that leads outside the workspace, to /outside; ` +
+    'links out of the workspace are not followed. Use a path inside /workspace that does not go through this link ';
+  async function linked(profile: Profile): Promise<ToolRunner> {
+    const platform = createMemoryPlatform({ files: FILES });
+    await writeOutside(platform.fs, { '/outside/secret.txt': 'secret\n' });
+    await platform.fs.symlink('/outside', '/workspace/out');
+    return new ToolRunner({ platform, tools: profileTools[profile] });
+  }
+
+  it('anthropic: a directory view lists names only, so the hint is ls -l in bash', async () => {
+    const runner = await linked('anthropic');
+    const [outcome] = await runner.processToolCalls([{ name: TOOL_A, args: { command: 'view', path: 'out/secret.txt' } }]);
+    expect(outcome).toMatchObject({ code: 'outside_workspace', error: `${lead('path')}(ls -l in bash shows each link as name -> target)` });
+  });
+
+  it('openai: plain ls prints no link types, so the hint is ls -l in shell, also for a patch given to shell', async () => {
+    const runner = await linked('openai');
+    const patch = '*** Begin Patch\n*** Update File: out/secret.txt\n@@\n-secret\n+open\n*** End Patch';
+    const [outcome] = await runner.processToolCalls([{ name: 'apply_patch', args: { input: patch } }]);
+    expect(outcome).toMatchObject({ code: 'outside_workspace', error: `${lead('patch path')}(ls -l in shell shows each link as name -> target)` });
+    const [viaShell] = await runner.processToolCalls([{ name: 'shell', args: { command: ['apply_patch', patch] } }]);
+    expect(viaShell).toMatchObject({
+      result: { output: [{ stdout: '', stderr: `${lead('patch path')}(ls -l in shell shows each link as name -> target)\n`, outcome: { type: 'exit', exitCode: 1 } }] },
+    });
+  });
+
+  it('gemini: list_directory does show links as type "symlink"', async () => {
+    const runner = await linked('gemini');
+    const [outcome] = await runner.processToolCalls([{ name: 'read_file', args: { file_path: 'out/secret.txt' } }]);
+    expect(outcome).toMatchObject({ code: 'outside_workspace', error: `${lead('file_path')}(list_directory shows links as type "symlink")` });
+    const [listing] = await runner.processToolCalls([{ name: 'list_directory', args: { dir_path: '.' } }]);
+    expect((listing as { result: { entries: Array<{ name: string; type: string }> } }).result.entries).toContainEqual(expect.objectContaining({ name: 'out', type: 'symlink' }));
   });
 });
 
@@ -323,7 +384,7 @@ describe('speak', () => {
     expect(speak(GEMINI_VOCABULARY, 'grep_search', 'the search stopped at its time limit (5000 ms): narrow dir_path or include, use a simpler pattern, or raise max_time_ms.')).toBe(
       'the search stopped at its time limit (5000 ms): narrow dir_path or include, or use a simpler pattern.',
     );
-    expect(speak(ANTHROPIC_VOCABULARY, TOOL_A, 'edit_file edits files up to 32 MiB (apply_patch too): change it with run_command (sed)')).toBe('str_replace edits files up to 32 MiB: change it with bash (sed)');
+    expect(speak(ANTHROPIC_VOCABULARY, TOOL_A, 'edit_file edits files up to 32 MiB: change it with run_command (sed)')).toBe('str_replace edits files up to 32 MiB: change it with bash (sed)');
   });
 
   it('leaves quoted text alone: a line of the file or the old text the model sent stays as it was', () => {

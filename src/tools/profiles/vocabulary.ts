@@ -126,12 +126,14 @@ export function speakingTools(tools: ExecuteTool[], vocabulary: Vocabulary): Exe
   });
 }
 
+/** The built-ins' hint on seeing links (list_dir's entry type), which a profile without list_dir words in its own tools. */
+const LINKS_SHOWN = /\(list_dir shows links as type "symlink"\)/g;
+
 /** Phrases every profile rewrites first: advice naming two built-ins where a profile has one tool for both, or a parameter the profile's tool sets for the model. */
 const SHARED_PHRASES: readonly Phrase[] = [
   [/\bsearch_dir or grep_search\b/g, 'grep_search'],
   [/\bset overwrite to true to replace it, or /g, ''],
   [/ with overwrite\b/g, ''],
-  [/ \(apply_patch too\)/g, ''],
   // The time limit of a search is the profile's own (its tools declare no max_time_ms).
   [/, use a simpler pattern, or raise max_time_ms/g, ', or use a simpler pattern'],
 ];
@@ -152,6 +154,8 @@ export const ANTHROPIC_VOCABULARY: Vocabulary = {
     [/\buse list_dir to see what it holds\b/g, 'view it to list what it holds'],
     [/\buse find_file with a pattern to find the others\b/g, 'use bash (find) to find the others'],
     [/\buse view_file to read it\b/g, 'view it'],
+    // A directory view lists names only; ls -l marks each link with its target.
+    [LINKS_SHOWN, '(ls -l in bash shows each link as name -> target)'],
   ],
   tools: {
     view_file: 'view',
@@ -208,7 +212,12 @@ export const GEMINI_VOCABULARY: Vocabulary = {
  */
 export const OPENAI_VOCABULARY: Vocabulary = {
   profile: 'openai',
-  phrases: [...SHARED_PHRASES, [/\bview_file (the file|the lines around it|it again|it)\b/g, 'read $1 with shell (cat, sed -n)']],
+  phrases: [
+    ...SHARED_PHRASES,
+    [/\bview_file (the file|the lines around it|it again|it)\b/g, 'read $1 with shell (cat, sed -n)'],
+    // Plain ls prints names only; ls -l marks each link with its target.
+    [LINKS_SHOWN, '(ls -l in shell shows each link as name -> target)'],
+  ],
   tools: {
     view_file: 'shell (cat, sed -n)',
     create_file: 'apply_patch (*** Add File)',

@@ -32,7 +32,7 @@ function deadlineCheck(deadline: number | undefined): () => void {
   return () => {
     calls += 1;
     if (calls % CHECK_EVERY === 0 && Date.now() > deadline) {
-      throw new ToolError('timeout', 'converting the page to Markdown took past the deadline; try again with a longer deadline or fetch a smaller page');
+      throw new ToolError('timeout', "converting the page to Markdown took past this call's time limit; fetch a smaller page");
     }
   };
 }
