@@ -81,8 +81,9 @@ export interface ToolContext {
   /** Whether the agent is idle (host-provided; false by default). */
   isIdle(): boolean;
   /**
-   * Delivers a message to the host's `onMessage` (crosses the worker boundary). Throws
-   * `invalid_arguments` synchronously for a message that is not JSON; resolves once the host has taken
+   * Delivers a message to the host's `onMessage` (crosses the worker boundary). Throws a TypeError
+   * synchronously for a message that is not JSON (the tool's mistake: an uncaught one makes the call
+   * `execution_failed`, never the model's `invalid_arguments`); resolves once the host has taken
    * it, and never rejects (a failing host handler does not fail the tool), so it need not be awaited.
    */
   send(message: JsonValue): Promise<void>;
@@ -90,7 +91,9 @@ export interface ToolContext {
   getState<T extends JsonValue = JsonValue>(key: string): T | undefined;
   /**
    * Sets this conversation's tool state; persisted before the call's result is returned.
-   * Throws `invalid_arguments` at once for a value that is not JSON (functions, cycles, NaN, Dates...).
+   * Throws a TypeError at once, naming the key and what the value is, for a key that is not a string
+   * or a value that is not JSON (functions, cycles, NaN, bigints, Dates...): the tool's mistake, so an
+   * uncaught one makes the call `execution_failed`, never the model's `invalid_arguments`.
    * `undefined` deletes the key.
    */
   setState<T extends JsonValue = JsonValue>(key: string, value: T | undefined): void;
