@@ -70,12 +70,15 @@ export interface StateChanges {
 }
 
 /**
- * The `cancelled` (or, for a deadline, `timeout`) error of a call whose signal fired.
+ * The `cancelled` (or, for a deadline, `timeout`) error of a call whose signal fired: "before it
+ * finished" once the tool runs, "before it started" (`started: false`) when the tool never ran (the
+ * signal was already aborted, or fired while the call waited for its turn, its state or a permission).
  * A signal aborted with a ToolError `timeout` keeps that code and message.
  */
-export function cancelled(name: string, signal: AbortSignal): ToolError {
+export function cancelled(name: string, signal: AbortSignal, started = true): ToolError {
   const reason = signal.reason as { code?: unknown; message?: unknown } | undefined;
   if (reason && reason.code === 'timeout' && typeof reason.message === 'string') return new ToolError('timeout', reason.message);
+  if (!started) return new ToolError('cancelled', `${name} was cancelled before it started; it did not run, so nothing changed`);
   return new ToolError('cancelled', `${name} was cancelled before it finished`);
 }
 

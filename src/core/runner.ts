@@ -720,7 +720,7 @@ export class ToolRunner implements ToolHost {
     // From here on, read-only is this call's (a text editor's `view` is, its `create` is not).
     const entry = entryForCall(registered, args);
     const { signal } = options;
-    if (signal?.aborted) throw cancelled(name, signal);
+    if (signal?.aborted) throw cancelled(name, signal, false);
     const conversationId = options.conversationId ?? this.conversationId;
     // Generated only where it is seen (a permission request, the tool's context): the fast path below
     // has no use for it, and crypto.randomUUID costs a random-source read per call.
@@ -730,12 +730,12 @@ export class ToolRunner implements ToolHost {
       const request = { tool: name, args, conversationId, callId, readOnly: entry.readOnly } as PermissionRequest;
       // Non-enumerable: hosts post the request to a page or another thread, and an AbortSignal cannot be cloned.
       Object.defineProperty(request, 'signal', { value: signal ?? new AbortController().signal, enumerable: false });
-      const decision = await abortable(this.#permissions.check(request, this.#planMode), signal, name);
+      const decision = await abortable(this.#permissions.check(request, this.#planMode), signal, name, false);
       if (!decision.allowed) {
         this.denialTracker.record({ tool: name, args, reason: decision.reason, conversationId, time: Date.now() });
         throw new ToolError('permission_denied', decision.reason);
       }
-      if (signal?.aborted) throw cancelled(name, signal);
+      if (signal?.aborted) throw cancelled(name, signal, false);
     }
     // A mutating call's ctx.fs is the journal's view, which keeps each file's content before it changes.
     let fs: FsPromises | undefined;
@@ -822,8 +822,8 @@ export class ToolRunner implements ToolHost {
       onAbort = () => controller.abort(cancelled(name, call.signal as AbortSignal));
       call.signal.addEventListener('abort', onAbort, { once: true });
       // A signal that aborted while the call waited for its state (or for a call before it) fires no
-      // event any more: the call is cancelled now rather than left to run unstoppable.
-      if (call.signal.aborted) onAbort();
+      // event any more: the call is cancelled now, before its tool starts, rather than left to run unstoppable.
+      if (call.signal.aborted) controller.abort(cancelled(name, call.signal, false));
     }
     if (call.timeoutMs !== undefined) {
       const ms = call.timeoutMs;
@@ -851,6 +851,8 @@ export class ToolRunner implements ToolHost {
       : undefined;
     let succeeded = false;
     try {
+      // Stopped before it started (its signal had fired): the tool is not run at all.
+      if (controller.signal.aborted) throw controller.signal.reason;
       const running = Promise.resolve().then(() => entry.run(args, ctx));
       running.catch(() => undefined);
       let value: unknown;
@@ -941,7 +943,7 @@ export class ToolRunner implements ToolHost {
       const values = lease.state ? stateMap(lease.state) : new Map(cached.values);
       return { state: { values, fileCache: cached.fileCache, version: lease.version }, lease, cached };
     } catch (error) {
-      if (call.signal?.aborted) throw cancelled(name, call.signal);
+      if (call.signal?.aborted) throw cancelled(name, call.signal, false);
       throw error;
     }
   }
@@ -1101,11 +1103,14 @@ function rollBack(state: ConversationState, changes: StateChanges): void {
   changes.dirty.clear();
 }
 
-/** `promise`, or a `cancelled` rejection as soon as `signal` aborts (for waits the runner does not own, such as a permission prompt). */
-function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined, name: string): Promise<T> {
+/**
+ * `promise`, or a `cancelled` rejection as soon as `signal` aborts (for waits the runner does not own,
+ * such as a permission prompt, before which the tool has not `started`).
+ */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined, name: string, started = true): Promise<T> {
   if (!signal) return promise;
   return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(cancelled(name, signal));
+    const onAbort = (): void => reject(cancelled(name, signal, started));
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
     promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
