@@ -1130,6 +1130,9 @@ function normaliseTimeout(timeoutMs: number | undefined): number | undefined {
 
 /** A Platform as the runner uses it: a root, a filesystem and a state store. */
 const platformRule: OptionRule = (value, name) => {
+  if (isThenable(value)) {
+    return `${name} is a promise (or another thenable), not a Platform: await it first and pass what it resolves to (new ToolRunner({ ${name}: await promise }))`;
+  }
   if (typeof value !== 'object' || value === null) {
     return `${name} must be a Platform such as createMemoryPlatform(), createNodePlatform() or createWebPlatform(), not ${describeValue(value)}`;
   }
