@@ -68,7 +68,9 @@ export interface ToolRunnerOptions extends HostHooks {
   platform?: Platform;
   /**
    * Tools registered at construction, in order (either shape). A tool the runner cannot take (bad
-   * name, schema that is not an object) makes the constructor throw a TypeError naming it; a JSON
+   * name, schema that is not an object), or two different tools of one name, make the constructor
+   * throw a TypeError naming it (to replace a built-in, leave it out of the list or register yours
+   * afterwards with `{ replace: true }`); the same tool object listed twice is taken once. A JSON
    * Schema ajv must compile is compiled at once, and {@link ToolRunner.ready} rejects if it does not.
    */
   tools?: readonly AnyTool[];
@@ -232,8 +234,7 @@ export class ToolRunner implements ToolHost {
     if (review !== false && !defaults.review) throw new TypeError('ToolRunner: review needs a runner with review mode (the package\'s ToolRunner has it); leave review out here');
     this.#review = review === false ? undefined : defaults.review?.(this.platform, { withPathLock: (path, fn) => this.#contextHost.withPathLock(path, fn), journal: this.#journal });
     const compiling: Promise<void>[] = [];
-    for (const tool of options.tools ?? []) {
-      const entry = createToolEntry(tool, defaults.validators);
+    for (const entry of toolEntries('ToolRunner', options.tools ?? [], defaults.validators)) {
       // Compiled now, not at the first call: a schema that does not compile is the host's error,
       // reported by ready() (and as `unavailable` by the tool's calls), never as the model's.
       if (!entry.compiled) compiling.push(entry.compile());
@@ -321,12 +322,8 @@ export class ToolRunner implements ToolHost {
   async registerAll(tools: readonly AnyTool[], options: RegisterOptions = {}): Promise<void> {
     checkOptions('ToolRunner.register', options, REGISTER_OPTION_RULES);
     if (!Array.isArray(tools)) throw new TypeError(`ToolRunner.registerAll takes an array of tools, not ${describeValue(tools)}`);
-    const entries = tools.map((tool) => createToolEntry(tool, this.#defaults.validators));
-    const names = new Set<string>();
-    for (const entry of entries) {
-      if (names.has(entry.name)) throw new TypeError(`ToolRunner.register: two of the tools given are named ${quoteForMessage(entry.name)}; give each tool its own name`);
-      names.add(entry.name);
-    }
+    const entries = toolEntries('ToolRunner.register', tools, this.#defaults.validators);
+    const names = new Set(entries.map((entry) => entry.name));
     await Promise.all(entries.map((entry) => entry.compile()));
     // No await from here on: the check and the change happen in one step.
     const replace = options.replace ?? [];
@@ -1143,6 +1140,32 @@ const platformRule: OptionRule = (value, name) => {
     stateStoreRule(platform.state, `${name}.state`)
   );
 };
+
+/**
+ * The entries of `tools`, in order, each name once: the same tool object listed twice is taken once
+ * (at its first place, as when two sets that share a tool are joined); two different tools of one
+ * name are a TypeError naming it, never one silently dropped.
+ */
+function toolEntries(where: string, tools: readonly AnyTool[], validators: GeneratedValidators | undefined): ToolEntry[] {
+  const byName = new Map<string, ToolEntry>();
+  for (const tool of tools) {
+    const entry = createToolEntry(tool, validators);
+    const held = byName.get(entry.name);
+    if (held === undefined) byName.set(entry.name, entry);
+    else if (held.tool !== tool) throw sameNameError(where, entry.name);
+  }
+  return [...byName.values()];
+}
+
+/** The TypeError of a list that holds two different tools of one name, saying the ways out. */
+function sameNameError(where: string, name: string): TypeError {
+  const quoted = quoteForMessage(name);
+  const replace =
+    where === 'ToolRunner'
+      ? `; to replace one on purpose (a built-in, say), leave the one replaced out of tools (tools.filter((tool) => tool.name !== ${quoted})), or register the new one afterwards with runner.register(tool, { replace: true })`
+      : ', or leave one of them out';
+  return new TypeError(`${where}: two different tools given are named ${quoted}; give each tool its own name${replace}`);
+}
 
 /** The TypeError of a registration whose name is taken, saying the ways out. */
 function takenNameError(name: string): TypeError {
