@@ -413,8 +413,10 @@ export class ToolRunner implements ToolHost {
 
   /**
    * Runs a batch of calls and returns one result per call, in call order, ids echoed; a call's failure
-   * is its result, never a rejection. Bad `options` (see {@link CallOptions}) or `calls` that are not
-   * an array, the host's mistakes, reject with a TypeError before any call runs.
+   * is its result, never a rejection. Bad `options` (see {@link CallOptions}), `calls` that are not
+   * an array, a call in a model API's shape (`arguments` or `input` instead of `args`, a
+   * chat-completions `function`) or two calls sharing an id, the host's mistakes, reject with a
+   * TypeError before any call runs.
    * Consecutive `concurrencySafe` calls run concurrently; every other call runs alone, in order.
    * On a platform with `batch` the whole batch is made durable in one commit before it returns; when
    * that commit fails, every change of the batch is undone and each success of a tool that is not
@@ -712,6 +714,7 @@ export class ToolRunner implements ToolHost {
       const listed = names.slice(0, 30).join(', ') + (names.length > 30 ? ', ...' : '');
       throw new ToolError('unknown_tool', `unknown tool ${quoteForMessage(String(name))}; available tools: ${listed || '(none registered)'}`);
     }
+    if (typeof rawArgs === 'string') throw stringArguments(name, rawArgs);
     let args = registered.parse(rawArgs, name);
     if (isThenable(args)) args = await args;
     // From here on, read-only is this call's (a text editor's `view` is, its `create` is not).
@@ -1155,6 +1158,28 @@ function toolEntries(where: string, tools: readonly AnyTool[], validators: Gener
     else if (held.tool !== tool) throw sameNameError(where, entry.name);
   }
   return [...byName.values()];
+}
+
+/**
+ * The `invalid_arguments` answer of a call whose arguments are a string. Bridges pass on the value a
+ * model's JSON parsed to, so a string there is the model's (a double-encoded object, say), answered
+ * per call like any argument that is not an object; a string holding an object's JSON text is named
+ * as such, for the model and for a host that forgot to parse a model's `arguments` text.
+ */
+function stringArguments(name: string, text: string): ToolError {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  const held = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
+  return new ToolError(
+    'invalid_arguments',
+    held
+      ? `invalid arguments for ${name}: arguments must be a JSON object, not a string holding one's JSON text; send the object itself (a host passing a model's raw arguments text must JSON.parse it into args first)`
+      : `invalid arguments for ${name}: arguments must be a JSON object, not a string; call ${name} again with a JSON object that matches its parameters`,
+  );
 }
 
 /** The TypeError of a list that holds two different tools of one name, saying the ways out. */
