@@ -175,3 +175,11 @@ describe('call ids in one batch', () => {
     expect(await runner.processToolCalls([{ id: 'a', name: 'count', args: {} }])).toEqual([{ id: 'a', name: 'count', result: 4 }]);
   });
 });
+
+describe('defineTool with a call that is not a function', () => {
+  it('says call must be a function', () => {
+    expect(() => defineTool({ name: 'x', description: 'X', parameters: { type: 'object' }, call: null } as never)).toThrow(
+      new TypeError('defineTool(x): call must be a function (args) => result, or give callWithContext(args, ctx) instead'),
+    );
+  });
+});

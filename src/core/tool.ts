@@ -338,7 +338,7 @@ function defineExecuteTool(definition: ExecuteToolDefinition<ToolSchema, unknown
 function defineClassicTool(definition: ToolDefinition<JsonSchema | string, unknown>): Tool {
   const { call, callWithContext } = definition;
   if (!call && !callWithContext) {
-    throw new TypeError(`defineTool(${definition.name}): give call or callWithContext`);
+    throw new TypeError(`defineTool(${definition.name}): call must be a function (args) => result, or give callWithContext(args, ctx) instead`);
   }
 
   const needsContext = definition.needsContext ?? callWithContext !== undefined;
