@@ -451,6 +451,28 @@ describe.concurrent('toolhost CLI (node bin/toolhost.mjs)', { timeout: 120_000 }
           'as every model API passes arguments by name; got type "array"\n',
       });
     });
+
+    it('exits 2 for two different tools of one name across --tools modules (or in one), and takes a tool exported twice once', async () => {
+      const work = fresh();
+      const dup = (answer: string): string => `{ name: 'dup', description: 'D.', inputSchema: { type: 'object' }, execute: async () => '${answer}' }`;
+      app(work, {
+        'a.js': `export const dup = ${dup('a')};\nexport default [dup];\n`,
+        'b.js': `export const dup = ${dup('b')};\n`,
+        'both.js': `export const one = ${dup('1')};\nexport const two = ${dup('2')};\n`,
+      });
+      expect(await cli(['tools', '--tools', './a.js', '--tools', './b.js'], { cwd: work })).toEqual({
+        code: 2,
+        signal: null,
+        stdout: '',
+        stderr: 'toolhost: --tools ./b.js and --tools ./a.js export different tools named "dup"; give each tool its own name, or leave one of them out\n',
+      });
+      expect((await cli(['tools', '--tools', './both.js'], { cwd: work })).stderr).toBe(
+        'toolhost: --tools ./both.js exports two different tools named "dup"; give each tool its own name, or leave one of them out\n',
+      );
+      const once = await cli(['call', 'dup', '{}', '--tools', './a.js'], { cwd: work });
+      expect(once).toMatchObject({ code: 0, stderr: '' });
+      expect(JSON.parse(String(once.stdout))).toEqual({ name: 'dup', result: 'a' });
+    });
   });
 
   describe('usage', () => {

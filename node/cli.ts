@@ -504,12 +504,16 @@ function toolsOf(module: string, exported: Record<string, unknown>): AnyTool[] {
     }
   };
   for (const [key, value] of Object.entries(exported)) visit(value, key, 0);
-  return [...new Map(found.map((tool) => [tool.name, tool])).values()];
+  return [...new Set(found)];
 }
 
-/** Imports every `--tools` module (relative to `cwd`); a module that fails or exports no tool is a usage error. */
+/**
+ * Imports every `--tools` module (relative to `cwd`); a module that fails or exports no tool, or two
+ * different tools of one name (in one module or two), is a usage error; one tool exported twice is one.
+ */
 async function loadTools(modules: readonly string[], cwd: string): Promise<AnyTool[]> {
   const tools: AnyTool[] = [];
+  const from = new Map<AnyTool, string>();
   for (const module of modules) {
     const path = resolve(cwd, module);
     let exported: Record<string, unknown>;
@@ -524,7 +528,18 @@ async function loadTools(modules: readonly string[], cwd: string): Promise<AnyTo
       const seen = names.length === 0 ? 'it exports nothing' : `its exports (${names.join(', ')}) hold none`;
       throw new UsageError(`--tools ${module} exports no tool (${seen}): ${TOOL_SHAPES}`);
     }
-    tools.push(...found);
+    for (const tool of found) {
+      // The same tool exported twice (by name and in a default list, or by two modules) is one tool;
+      // two different tools of one name are refused, as the runner would, with the modules named.
+      const held = tools.find((other) => other.name === tool.name);
+      if (held === tool) continue;
+      if (held) {
+        const where = from.get(held) === module ? `${module} exports two different tools` : `${module} and --tools ${from.get(held)} export different tools`;
+        throw new UsageError(`--tools ${where} named ${JSON.stringify(tool.name)}; give each tool its own name, or leave one of them out`);
+      }
+      tools.push(tool);
+      from.set(tool, module);
+    }
   }
   return tools;
 }

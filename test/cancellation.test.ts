@@ -54,7 +54,7 @@ describe('cancellation and timeouts', () => {
     before.abort();
     await expect(runner.execute('never', {}, { signal: before.signal })).rejects.toMatchObject({
       code: 'cancelled',
-      message: 'never was cancelled before it finished',
+      message: 'never was cancelled before it started; it did not run, so nothing changed',
     });
     const during = new AbortController();
     setTimeout(() => during.abort(), 20);
@@ -67,7 +67,8 @@ describe('cancellation and timeouts', () => {
     );
     expect(results).toEqual([
       { id: '1', name: 'never', code: 'cancelled', error: 'never was cancelled before it finished' },
-      { id: '2', name: 'never', code: 'cancelled', error: 'never was cancelled before it finished' },
+      // The second call (mutating, so run after the first) never started.
+      { id: '2', name: 'never', code: 'cancelled', error: 'never was cancelled before it started; it did not run, so nothing changed' },
     ]);
   });
 
@@ -195,7 +196,8 @@ describe('cancellation and timeouts', () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 30);
     const [result] = await runner.processToolCalls([{ id: 'd', name: 'deploy', args: {} }], { signal: controller.signal });
-    expect(result).toEqual({ id: 'd', name: 'deploy', code: 'cancelled', error: 'deploy was cancelled before it finished' });
+    // It never ran: it was still waiting for its permission.
+    expect(result).toEqual({ id: 'd', name: 'deploy', code: 'cancelled', error: 'deploy was cancelled before it started; it did not run, so nothing changed' });
     expect(promptSignal?.aborted).toBe(true);
     expect(Object.keys(requestSeen ?? {})).toEqual(['tool', 'args', 'conversationId', 'callId', 'readOnly']);
     expect(() => structuredClone(requestSeen)).not.toThrow();

@@ -120,7 +120,7 @@ describe('ToolContext', () => {
                 ctx.setState('k', value as JsonValue);
                 errors.push('accepted');
               } catch (error) {
-                errors.push(`${(error as { code: string }).code}: ${(error as Error).message}`);
+                errors.push(`${(error as Error).name}: ${(error as Error).message}`);
               }
             }
             // An undefined property is an omitted optional field: JSON drops it.
@@ -132,7 +132,12 @@ describe('ToolContext', () => {
     });
     expect(await runner.execute('bad_state', {})).toBe('unset');
     expect(errors).toHaveLength(bad.length);
-    expect(errors.every((e) => e.startsWith('invalid_arguments: setState("k"): the value is not JSON'))).toBe(true);
+    // The tool's mistake, never the model's: a TypeError naming the key and what the value is.
+    expect(errors.every((e) => e.startsWith('TypeError: ctx.setState("k"): the value ('))).toBe(true);
+    expect(errors.every((e) => e.includes('; state values must be JSON: store plain objects'))).toBe(true);
+    expect(errors[0]).toContain('the value (a function) is not JSON (value: function is not JSON)');
+    expect(errors[3]).toContain('the value (a Date) is not JSON');
+    expect(errors[5]).toContain('the value (a bigint) is not JSON');
     expect(errors[0]).toContain('function is not JSON');
     expect(errors[1]).toContain('NaN is not a JSON number');
     expect(errors[3]).toContain('Date is not a plain JSON object');
@@ -305,6 +310,7 @@ describe('ctx.send', () => {
       ],
     });
     expect(await runner.execute('bad_send', {})).toBe('survived');
-    expect(thrown).toMatchObject({ code: 'invalid_arguments', message: expect.stringContaining('ctx.send: the message is not JSON (.when: Date is not a plain JSON object)') });
+    expect(thrown).toBeInstanceOf(TypeError);
+    expect((thrown as Error).message).toContain('ctx.send: the message (an object) is not JSON (.when: Date is not a plain JSON object); messages must be JSON');
   });
 });

@@ -40,6 +40,10 @@ describe('defineTool', () => {
     const withCtx = defineTool({ name: 'd', description: '', parameters: schema, callWithContext: async () => 'ctx' });
     expect(withCtx.needsContext).toBe(true);
     await expect(withCtx.call({ city: 'x' })).rejects.toThrow('d needs a ToolContext: call it through a ToolRunner');
-    expect(() => defineTool({ name: 'e', description: '', parameters: schema } as never)).toThrow('defineTool(e): give call or callWithContext');
+    expect(() => defineTool({ name: 'e', description: '', parameters: schema } as never)).toThrow(
+      new TypeError(
+        'defineTool(e): missing call (or callWithContext); the classic form is defineTool({ name, description, parameters, call(args) }), with callWithContext(args, ctx) for a tool that needs its context',
+      ),
+    );
   });
 });

@@ -66,7 +66,7 @@ describe('ToolRunner.registerAll', () => {
     const before = runner.declarations();
     await expect(runner.registerAll([impostor('fresh'), impostor('create_file')])).rejects.toEqual(new TypeError(taken('create_file')));
     await expect(runner.registerAll([impostor('fresh'), impostor('fresh')])).rejects.toEqual(
-      new TypeError('ToolRunner.register: two of the tools given are named "fresh"; give each tool its own name'),
+      new TypeError('ToolRunner.register: two different tools given are named "fresh"; give each tool its own name, or leave one of them out'),
     );
     const broken = defineTool({ name: 'broken', description: '', parameters: { type: 'object', properties: { a: { type: 'nonsense' } } }, call: async () => 1 });
     await expect(runner.registerAll([impostor('fresh'), broken])).rejects.toThrow(TypeError);

@@ -442,7 +442,10 @@ function isReadOnlyTool(tool: AnyTool): boolean {
 function buildAgent(config: BuilderConfig): Agent {
   const profile = Array.isArray(config.profile) ? 'custom' : (config.profile ?? config.model?.toolProfile ?? 'toolhost');
   const builtins = !config.builtins ? [] : profileTools(config.profile, profile, config.readOnly);
-  const tools = [...builtins, ...config.tools];
+  // A tool of the host's with a built-in's name takes its place (the runner refuses two of one name).
+  const own = (tool: AnyTool): AnyTool | undefined => config.tools.find((mine) => typeof mine === 'object' && mine !== null && mine.name === tool.name);
+  const placed = builtins.map((tool) => own(tool) ?? tool);
+  const tools = [...placed, ...config.tools.filter((tool) => !placed.includes(tool))];
   let agent: Agent | undefined;
   let permissions: PermissionPolicy;
   if (config.allowAll) permissions = 'allow_all';

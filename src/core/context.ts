@@ -70,12 +70,15 @@ export interface StateChanges {
 }
 
 /**
- * The `cancelled` (or, for a deadline, `timeout`) error of a call whose signal fired.
+ * The `cancelled` (or, for a deadline, `timeout`) error of a call whose signal fired: "before it
+ * finished" once the tool runs, "before it started" (`started: false`) when the tool never ran (the
+ * signal was already aborted, or fired while the call waited for its turn, its state or a permission).
  * A signal aborted with a ToolError `timeout` keeps that code and message.
  */
-export function cancelled(name: string, signal: AbortSignal): ToolError {
+export function cancelled(name: string, signal: AbortSignal, started = true): ToolError {
   const reason = signal.reason as { code?: unknown; message?: unknown } | undefined;
   if (reason && reason.code === 'timeout' && typeof reason.message === 'string') return new ToolError('timeout', reason.message);
+  if (!started) return new ToolError('cancelled', `${name} was cancelled before it started; it did not run, so nothing changed`);
   return new ToolError('cancelled', `${name} was cancelled before it finished`);
 }
 
@@ -220,8 +223,13 @@ export class CallContext implements ToolContext {
 
   send(message: JsonValue): Promise<void> {
     // Checked synchronously, so a tool that does not await send still sees the throw.
+    // A TypeError: the tool's author's mistake (the call answers `execution_failed`), never the model's.
     const problem = findNonJson(message);
-    if (problem) throw new ToolError('invalid_arguments', `ctx.send: the message is not JSON (${problem}); send plain objects, arrays, strings, finite numbers, booleans or null`);
+    if (problem) {
+      throw new TypeError(
+        `ctx.send: the message (${kindOf(message)}) is not JSON (${problem}); messages must be JSON: send plain objects, arrays, strings, finite numbers, booleans or null, converting the rest first`,
+      );
+    }
     // A failing host handler is the host's problem: it must neither fail the tool nor surface as an
     // unhandled rejection from a send the tool did not await.
     const delivered: ToolMessage = { conversationId: this.conversationId, callId: this.callId, tool: this.#info.tool, message };
@@ -244,7 +252,8 @@ export class CallContext implements ToolContext {
   }
 
   setState<T extends JsonValue = JsonValue>(key: string, value: T | undefined): void {
-    if (typeof key !== 'string') throw new ToolError('invalid_arguments', 'setState: the key must be a string');
+    // Both mistakes are the tool's author's: TypeErrors (the call answers `execution_failed`), never `invalid_arguments`.
+    if (typeof key !== 'string') throw new TypeError(`ctx.setState: the key must be a string, not ${kindOf(key)}; name each state value with a string`);
     if (!this.#open) {
       throw new ToolError('cancelled', `setState("${key}") after ${this.#info.tool} ended (cancelled or timed out); the value was not kept`);
     }
@@ -253,7 +262,10 @@ export class CallContext implements ToolContext {
     if (value !== undefined) {
       const problem = findNonJson(value);
       if (problem) {
-        throw new ToolError('invalid_arguments', `setState("${key}"): the value is not JSON (${problem}); store plain objects, arrays, strings, finite numbers, booleans or null`);
+        throw new TypeError(
+          `ctx.setState(${JSON.stringify(key)}): the value (${kindOf(value)}) is not JSON (${problem}); state values must be JSON: ` +
+            'store plain objects, arrays, strings, finite numbers, booleans or null, converting the rest first (a Date with toISOString(), a bigint with String())',
+        );
       }
       text = JSON.stringify(value);
     }
@@ -279,6 +291,19 @@ export class CallContext implements ToolContext {
     if (controller && !controller.signal.aborted) controller.abort(endedReason(this.#info.tool));
     return this.#changes;
   }
+}
+
+/** What a value is, for a message: `a Date`, `a bigint`, `a function`, `an array`, `an object`, `undefined`. */
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (value === undefined) return 'undefined';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') {
+    const proto = Object.getPrototypeOf(value) as unknown;
+    const name = proto === Object.prototype || proto === null ? 'object' : ((value as { constructor?: { name?: unknown } }).constructor?.name ?? 'object');
+    return `${/^[aeiou]/i.test(String(name)) ? 'an' : 'a'} ${String(name) || 'object'}`;
+  }
+  return `${/^[aeiou]/i.test(typeof value) ? 'an' : 'a'} ${typeof value}`;
 }
 
 /** Methods of the filesystem port that change something. */

@@ -245,11 +245,38 @@ export function checkCallOptions(where: string, options: unknown): void {
 
 /**
  * The `calls` of `processToolCalls`: an array (its items are the model's, each checked as a call). A
- * non-array is the host's mistake: a TypeError `"<where>: calls must be an array of tool calls
- * { id?, name, args }, not \"x\""`.
+ * TypeError for the host's wiring mistakes, before any call runs: a non-array (`"<where>: calls must
+ * be an array of tool calls { id?, name, args }, not \"x\""`); a call that carries a model API's
+ * shape instead of `args` (`arguments` or `input` and no `args`, or a chat-completions call's
+ * `function: { name, arguments }`), saying to pass the parsed object as `args`; two calls sharing an
+ * id (answers are matched by id; calls without ids are fine). What the model got wrong (an `args` that
+ * is not an object, even a string) is that call's `invalid_arguments` answer.
  */
 export function checkToolCalls(where: string, calls: unknown): void {
   if (!Array.isArray(calls)) throw new TypeError(`${where}: calls must be an array of tool calls { id?, name, args }, not ${describeValue(calls)}`);
+  const ids = new Map<string, number>();
+  calls.forEach((call: unknown, index) => {
+    if (!isPlainObject(call)) return; // answered per call, as the model's malformed call
+    const what = `call ${index}${typeof call.name === 'string' ? ` (${JSON.stringify(call.name).slice(0, 80)})` : ''}`;
+    const wire = call.args === undefined ? ['arguments', 'input'].find((key) => Object.hasOwn(call, key) && call[key] !== undefined) : undefined;
+    if (wire !== undefined) {
+      const parse = typeof call[wire] === 'string' ? `JSON.parse the model's ${wire} string first: { id, name, args: JSON.parse(${wire}) }` : `rename it: { id, name, args: ${wire} }`;
+      throw new TypeError(`${where}: ${what} has ${wire} and no args; pass the tool's arguments as args, the parsed object (${parse})`);
+    }
+    if (typeof call.name !== 'string' && isPlainObject(call.function)) {
+      throw new TypeError(
+        `${where}: ${what} is a chat-completions tool call { id, type, function: { name, arguments } }; pass { id, name: call.function.name, args: JSON.parse(call.function.arguments) } instead`,
+      );
+    }
+    if (typeof call.id !== 'string') return;
+    const first = ids.get(call.id);
+    if (first !== undefined) {
+      throw new TypeError(
+        `${where}: calls ${first} and ${index} share the id ${JSON.stringify(call.id).slice(0, 80)}; answers are matched by id, so give each call of a batch its own id (or leave ids out)`,
+      );
+    }
+    ids.set(call.id, index);
+  });
 }
 
 /** A ToolHost (a ToolRunner, a RemoteToolRunner, a worker pool): an object with `tools()` and `processToolCalls()`. */

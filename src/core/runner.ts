@@ -68,7 +68,9 @@ export interface ToolRunnerOptions extends HostHooks {
   platform?: Platform;
   /**
    * Tools registered at construction, in order (either shape). A tool the runner cannot take (bad
-   * name, schema that is not an object) makes the constructor throw a TypeError naming it; a JSON
+   * name, schema that is not an object), or two different tools of one name, make the constructor
+   * throw a TypeError naming it (to replace a built-in, leave it out of the list or register yours
+   * afterwards with `{ replace: true }`); the same tool object listed twice is taken once. A JSON
    * Schema ajv must compile is compiled at once, and {@link ToolRunner.ready} rejects if it does not.
    */
   tools?: readonly AnyTool[];
@@ -232,8 +234,7 @@ export class ToolRunner implements ToolHost {
     if (review !== false && !defaults.review) throw new TypeError('ToolRunner: review needs a runner with review mode (the package\'s ToolRunner has it); leave review out here');
     this.#review = review === false ? undefined : defaults.review?.(this.platform, { withPathLock: (path, fn) => this.#contextHost.withPathLock(path, fn), journal: this.#journal });
     const compiling: Promise<void>[] = [];
-    for (const tool of options.tools ?? []) {
-      const entry = createToolEntry(tool, defaults.validators);
+    for (const entry of toolEntries('ToolRunner', options.tools ?? [], defaults.validators)) {
       // Compiled now, not at the first call: a schema that does not compile is the host's error,
       // reported by ready() (and as `unavailable` by the tool's calls), never as the model's.
       if (!entry.compiled) compiling.push(entry.compile());
@@ -321,12 +322,8 @@ export class ToolRunner implements ToolHost {
   async registerAll(tools: readonly AnyTool[], options: RegisterOptions = {}): Promise<void> {
     checkOptions('ToolRunner.register', options, REGISTER_OPTION_RULES);
     if (!Array.isArray(tools)) throw new TypeError(`ToolRunner.registerAll takes an array of tools, not ${describeValue(tools)}`);
-    const entries = tools.map((tool) => createToolEntry(tool, this.#defaults.validators));
-    const names = new Set<string>();
-    for (const entry of entries) {
-      if (names.has(entry.name)) throw new TypeError(`ToolRunner.register: two of the tools given are named ${quoteForMessage(entry.name)}; give each tool its own name`);
-      names.add(entry.name);
-    }
+    const entries = toolEntries('ToolRunner.register', tools, this.#defaults.validators);
+    const names = new Set(entries.map((entry) => entry.name));
     await Promise.all(entries.map((entry) => entry.compile()));
     // No await from here on: the check and the change happen in one step.
     const replace = options.replace ?? [];
@@ -416,8 +413,10 @@ export class ToolRunner implements ToolHost {
 
   /**
    * Runs a batch of calls and returns one result per call, in call order, ids echoed; a call's failure
-   * is its result, never a rejection. Bad `options` (see {@link CallOptions}) or `calls` that are not
-   * an array, the host's mistakes, reject with a TypeError before any call runs.
+   * is its result, never a rejection. Bad `options` (see {@link CallOptions}), `calls` that are not
+   * an array, a call in a model API's shape (`arguments` or `input` instead of `args`, a
+   * chat-completions `function`) or two calls sharing an id, the host's mistakes, reject with a
+   * TypeError before any call runs.
    * Consecutive `concurrencySafe` calls run concurrently; every other call runs alone, in order.
    * On a platform with `batch` the whole batch is made durable in one commit before it returns; when
    * that commit fails, every change of the batch is undone and each success of a tool that is not
@@ -715,12 +714,13 @@ export class ToolRunner implements ToolHost {
       const listed = names.slice(0, 30).join(', ') + (names.length > 30 ? ', ...' : '');
       throw new ToolError('unknown_tool', `unknown tool ${quoteForMessage(String(name))}; available tools: ${listed || '(none registered)'}`);
     }
+    if (typeof rawArgs === 'string') throw stringArguments(name, rawArgs);
     let args = registered.parse(rawArgs, name);
     if (isThenable(args)) args = await args;
     // From here on, read-only is this call's (a text editor's `view` is, its `create` is not).
     const entry = entryForCall(registered, args);
     const { signal } = options;
-    if (signal?.aborted) throw cancelled(name, signal);
+    if (signal?.aborted) throw cancelled(name, signal, false);
     const conversationId = options.conversationId ?? this.conversationId;
     // Generated only where it is seen (a permission request, the tool's context): the fast path below
     // has no use for it, and crypto.randomUUID costs a random-source read per call.
@@ -730,12 +730,12 @@ export class ToolRunner implements ToolHost {
       const request = { tool: name, args, conversationId, callId, readOnly: entry.readOnly } as PermissionRequest;
       // Non-enumerable: hosts post the request to a page or another thread, and an AbortSignal cannot be cloned.
       Object.defineProperty(request, 'signal', { value: signal ?? new AbortController().signal, enumerable: false });
-      const decision = await abortable(this.#permissions.check(request, this.#planMode), signal, name);
+      const decision = await abortable(this.#permissions.check(request, this.#planMode), signal, name, false);
       if (!decision.allowed) {
         this.denialTracker.record({ tool: name, args, reason: decision.reason, conversationId, time: Date.now() });
         throw new ToolError('permission_denied', decision.reason);
       }
-      if (signal?.aborted) throw cancelled(name, signal);
+      if (signal?.aborted) throw cancelled(name, signal, false);
     }
     // A mutating call's ctx.fs is the journal's view, which keeps each file's content before it changes.
     let fs: FsPromises | undefined;
@@ -822,8 +822,8 @@ export class ToolRunner implements ToolHost {
       onAbort = () => controller.abort(cancelled(name, call.signal as AbortSignal));
       call.signal.addEventListener('abort', onAbort, { once: true });
       // A signal that aborted while the call waited for its state (or for a call before it) fires no
-      // event any more: the call is cancelled now rather than left to run unstoppable.
-      if (call.signal.aborted) onAbort();
+      // event any more: the call is cancelled now, before its tool starts, rather than left to run unstoppable.
+      if (call.signal.aborted) controller.abort(cancelled(name, call.signal, false));
     }
     if (call.timeoutMs !== undefined) {
       const ms = call.timeoutMs;
@@ -851,6 +851,8 @@ export class ToolRunner implements ToolHost {
       : undefined;
     let succeeded = false;
     try {
+      // Stopped before it started (its signal had fired): the tool is not run at all.
+      if (controller.signal.aborted) throw controller.signal.reason;
       const running = Promise.resolve().then(() => entry.run(args, ctx));
       running.catch(() => undefined);
       let value: unknown;
@@ -941,7 +943,7 @@ export class ToolRunner implements ToolHost {
       const values = lease.state ? stateMap(lease.state) : new Map(cached.values);
       return { state: { values, fileCache: cached.fileCache, version: lease.version }, lease, cached };
     } catch (error) {
-      if (call.signal?.aborted) throw cancelled(name, call.signal);
+      if (call.signal?.aborted) throw cancelled(name, call.signal, false);
       throw error;
     }
   }
@@ -1113,11 +1115,14 @@ function rollBack(state: ConversationState, changes: StateChanges): void {
   changes.dirty.clear();
 }
 
-/** `promise`, or a `cancelled` rejection as soon as `signal` aborts (for waits the runner does not own, such as a permission prompt). */
-function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined, name: string): Promise<T> {
+/**
+ * `promise`, or a `cancelled` rejection as soon as `signal` aborts (for waits the runner does not own,
+ * such as a permission prompt, before which the tool has not `started`).
+ */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined, name: string, started = true): Promise<T> {
   if (!signal) return promise;
   return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(cancelled(name, signal));
+    const onAbort = (): void => reject(cancelled(name, signal, started));
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
     promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
@@ -1137,6 +1142,9 @@ function normaliseTimeout(timeoutMs: number | undefined): number | undefined {
 
 /** A Platform as the runner uses it: a root, a filesystem and a state store. */
 const platformRule: OptionRule = (value, name) => {
+  if (isThenable(value)) {
+    return `${name} is a promise (or another thenable), not a Platform: await it first and pass what it resolves to (new ToolRunner({ ${name}: await promise }))`;
+  }
   if (typeof value !== 'object' || value === null) {
     return `${name} must be a Platform such as createMemoryPlatform(), createNodePlatform() or createWebPlatform(), not ${describeValue(value)}`;
   }
@@ -1147,6 +1155,54 @@ const platformRule: OptionRule = (value, name) => {
     stateStoreRule(platform.state, `${name}.state`)
   );
 };
+
+/**
+ * The entries of `tools`, in order, each name once: the same tool object listed twice is taken once
+ * (at its first place, as when two sets that share a tool are joined); two different tools of one
+ * name are a TypeError naming it, never one silently dropped.
+ */
+function toolEntries(where: string, tools: readonly AnyTool[], validators: GeneratedValidators | undefined): ToolEntry[] {
+  const byName = new Map<string, ToolEntry>();
+  for (const tool of tools) {
+    const entry = createToolEntry(tool, validators);
+    const held = byName.get(entry.name);
+    if (held === undefined) byName.set(entry.name, entry);
+    else if (held.tool !== tool) throw sameNameError(where, entry.name);
+  }
+  return [...byName.values()];
+}
+
+/**
+ * The `invalid_arguments` answer of a call whose arguments are a string. Bridges pass on the value a
+ * model's JSON parsed to, so a string there is the model's (a double-encoded object, say), answered
+ * per call like any argument that is not an object; a string holding an object's JSON text is named
+ * as such, for the model and for a host that forgot to parse a model's `arguments` text.
+ */
+function stringArguments(name: string, text: string): ToolError {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  const held = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
+  return new ToolError(
+    'invalid_arguments',
+    held
+      ? `invalid arguments for ${name}: arguments must be a JSON object, not a string holding one's JSON text; send the object itself (a host passing a model's raw arguments text must JSON.parse it into args first)`
+      : `invalid arguments for ${name}: arguments must be a JSON object, not a string; call ${name} again with a JSON object that matches its parameters`,
+  );
+}
+
+/** The TypeError of a list that holds two different tools of one name, saying the ways out. */
+function sameNameError(where: string, name: string): TypeError {
+  const quoted = quoteForMessage(name);
+  const replace =
+    where === 'ToolRunner'
+      ? `; to replace one on purpose (a built-in, say), leave the one replaced out of tools (tools.filter((tool) => tool.name !== ${quoted})), or register the new one afterwards with runner.register(tool, { replace: true })`
+      : ', or leave one of them out';
+  return new TypeError(`${where}: two different tools given are named ${quoted}; give each tool its own name${replace}`);
+}
 
 /** The TypeError of a registration whose name is taken, saying the ways out. */
 function takenNameError(name: string): TypeError {

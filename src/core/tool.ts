@@ -81,8 +81,9 @@ export interface ToolContext {
   /** Whether the agent is idle (host-provided; false by default). */
   isIdle(): boolean;
   /**
-   * Delivers a message to the host's `onMessage` (crosses the worker boundary). Throws
-   * `invalid_arguments` synchronously for a message that is not JSON; resolves once the host has taken
+   * Delivers a message to the host's `onMessage` (crosses the worker boundary). Throws a TypeError
+   * synchronously for a message that is not JSON (the tool's mistake: an uncaught one makes the call
+   * `execution_failed`, never the model's `invalid_arguments`); resolves once the host has taken
    * it, and never rejects (a failing host handler does not fail the tool), so it need not be awaited.
    */
   send(message: JsonValue): Promise<void>;
@@ -90,7 +91,9 @@ export interface ToolContext {
   getState<T extends JsonValue = JsonValue>(key: string): T | undefined;
   /**
    * Sets this conversation's tool state; persisted before the call's result is returned.
-   * Throws `invalid_arguments` at once for a value that is not JSON (functions, cycles, NaN, Dates...).
+   * Throws a TypeError at once, naming the key and what the value is, for a key that is not a string
+   * or a value that is not JSON (functions, cycles, NaN, bigints, Dates...): the tool's mistake, so an
+   * uncaught one makes the call `execution_failed`, never the model's `invalid_arguments`.
    * `undefined` deletes the key.
    */
   setState<T extends JsonValue = JsonValue>(key: string, value: T | undefined): void;
@@ -237,8 +240,10 @@ export interface ToolDefinition<S, Out> {
  * The classic form: `parameters` plus `call`, or `callWithContext` (which sets `needsContext` unless
  * said otherwise), or both.
  *
- * Throws a TypeError (a programming error, not a tool-call failure) when the definition is not an object, when neither `execute`, `call` nor
- * `callWithContext` is given, or `inputSchema` is neither a JSON Schema object nor a Standard Schema.
+ * Throws a TypeError (a programming error, not a tool-call failure) when the definition is not an
+ * object, when it lacks a field its form needs (naming every one missing: `defineTool(x): missing
+ * description, inputSchema and execute; …`; `{}` or `{ name }` alone is taken as the `execute` form),
+ * or `inputSchema` is neither a JSON Schema object nor a Standard Schema.
  * A key its form does not take is refused, never ignored, with the name it most probably misspells
  * (`defineTool(get_weather): input_schema is not an option (did you mean inputSchema?)`) or the form's
  * options; `parameters` beside `execute` says to give the schema as `inputSchema`, and `readOnly` to
@@ -257,6 +262,7 @@ export function defineTool(
   }
   const executeForm = 'execute' in definition || 'inputSchema' in definition;
   checkDefinitionKeys(definition as unknown as Record<string, unknown>, executeForm);
+  checkDefinitionComplete(definition as unknown as Record<string, unknown>, executeForm);
   if (executeForm) return defineExecuteTool(definition as ExecuteToolDefinition<ToolSchema, unknown>);
   return defineClassicTool(definition as ToolDefinition<JsonSchema | string, unknown>);
 }
@@ -274,10 +280,36 @@ const CLASSIC_KEYS = keysOf('name description parameters readOnly concurrencySaf
  * instead. A key whose value is undefined is let through.
  */
 function checkDefinitionKeys(definition: Record<string, unknown>, executeForm: boolean): void {
-  const where = `defineTool(${String(definition.name)})`;
+  const where = definitionWhere(definition);
   if (executeForm && definition.parameters !== undefined) throw new TypeError(`${where}: parameters goes with call; with execute, give the schema as inputSchema`);
   if (executeForm && definition.readOnly !== undefined) throw new TypeError(`${where}: readOnly goes with call; with execute, use annotations: { readOnlyHint: true }`);
   checkOptions(where, definition, executeForm ? EXECUTE_KEYS : CLASSIC_KEYS);
+}
+
+/** `defineTool(get_weather)` for messages, or `defineTool` while the definition has no name. */
+function definitionWhere(definition: Record<string, unknown>): string {
+  return definition.name === undefined ? 'defineTool' : `defineTool(${String(definition.name)})`;
+}
+
+/**
+ * Refuses a definition that lacks what its form needs, naming every missing field: the `execute`
+ * form's name, description, inputSchema and execute; the classic form's name, description, parameters
+ * and call (or callWithContext). A definition of neither form (`{}`, `{ name }`) is taken as the
+ * documented `execute` form, and the message shows the classic one too.
+ */
+function checkDefinitionComplete(definition: Record<string, unknown>, executeForm: boolean): void {
+  const classicForm = !executeForm && ['parameters', 'call', 'callWithContext'].some((key) => definition[key] !== undefined);
+  const required = classicForm ? ['name', 'description', 'parameters'] : ['name', 'description', 'inputSchema', 'execute'];
+  const missing = required.filter((key) => definition[key] === undefined);
+  if (classicForm && definition.call === undefined && definition.callWithContext === undefined) missing.push('call (or callWithContext)');
+  if (missing.length === 0) return;
+  const list = missing.length === 1 ? missing[0] : `${missing.slice(0, -1).join(', ')} and ${missing.at(-1)}`;
+  const shape = classicForm
+    ? 'the classic form is defineTool({ name, description, parameters, call(args) }), with callWithContext(args, ctx) for a tool that needs its context'
+    : executeForm
+      ? 'a tool is defineTool({ name, description, inputSchema, execute(input, ctx) })'
+      : 'a tool is defineTool({ name, description, inputSchema, execute(input, ctx) }), or in the classic form { name, description, parameters, call(args) }';
+  throw new TypeError(`${definitionWhere(definition)}: missing ${list}; ${shape}`);
 }
 
 function defineExecuteTool(definition: ExecuteToolDefinition<ToolSchema, unknown>): ExecuteTool<never, unknown> {
@@ -306,7 +338,7 @@ function defineExecuteTool(definition: ExecuteToolDefinition<ToolSchema, unknown
 function defineClassicTool(definition: ToolDefinition<JsonSchema | string, unknown>): Tool {
   const { call, callWithContext } = definition;
   if (!call && !callWithContext) {
-    throw new TypeError(`defineTool(${definition.name}): give call or callWithContext`);
+    throw new TypeError(`defineTool(${definition.name}): call must be a function (args) => result, or give callWithContext(args, ctx) instead`);
   }
 
   const needsContext = definition.needsContext ?? callWithContext !== undefined;

@@ -12,7 +12,11 @@ export interface ToolMessage {
   message: JsonValue;
 }
 
-/** One tool call as a model makes it. `args` is usually an object; `null`/`undefined` count as `{}`. */
+/**
+ * One tool call as a model makes it: `args` the parsed arguments object (`JSON.parse` a model API's
+ * `arguments` text first); `null`/`undefined` count as `{}`, anything else that is not an object is
+ * the model's `invalid_arguments`. Ids, where given, differ within a batch.
+ */
 export interface ToolCall {
   id?: string;
   name: string;
