@@ -68,6 +68,21 @@ describe('Agent.run', () => {
     expect(events.at(-2)).toEqual({ type: 'finish' });
   });
 
+  it('runs both calls of a turn whose model repeats a call id, each result under the id the model gave', async () => {
+    const model = scriptedModel([
+      { toolCalls: [{ id: 'same', name: 'view_file', args: { file_path: 'notes.txt' } }, { id: 'same', name: 'list_dir', args: { dir_path: '.' } }] },
+      { toolCalls: [{ name: 'finish', args: {} }] },
+    ]);
+    const agent = Agent.builder().platform(createMemoryPlatform({ files })).model(model).build();
+    const events = await collect(agent.run('look'));
+    const results = events.filter((e) => e.type === 'tool_result').map((e) => (e as { result: { id?: string; name: string; code?: string } }).result);
+    expect(results.slice(0, 2).map((r) => [r.id, r.name, r.code])).toEqual([
+      ['same', 'view_file', undefined],
+      ['same', 'list_dir', undefined],
+    ]);
+    expect(events.at(-2)).toEqual({ type: 'finish' });
+  });
+
   it('answers bad JSON arguments with invalid_arguments and lets the model recover', async () => {
     const model = scriptedModel([
       { toolCalls: [{ id: 'bad', name: 'view_file', args: '{"file_path": "notes.txt"' }] },

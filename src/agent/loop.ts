@@ -123,10 +123,11 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentDone
       } else {
         const runnable = toolCalls.filter((call) => call.argumentsError === undefined);
         const ran = runnable.length > 0
-          ? await runner.processToolCalls(runnable.map(publicCall), { conversationId, signal })
+          ? await runner.processToolCalls(withDistinctIds(runnable.map(publicCall)), { conversationId, signal })
           : [];
         let next = 0;
-        results = toolCalls.map((call) => (call.argumentsError !== undefined ? invalidArgumentsResult(call) : (ran[next++] as ToolCallResult)));
+        // Each result carries its call's own id again (a repeated one was made distinct for the runner).
+        results = toolCalls.map((call) => (call.argumentsError !== undefined ? invalidArgumentsResult(call) : withId(ran[next++] as ToolCallResult, call.id)));
       }
       history.push({ role: 'tool', results });
       for (const result of results) emit({ type: 'tool_result', result });
@@ -143,6 +144,32 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentDone
     emit({ type: 'error', error: { code: 'internal', message: `agent loop failed: ${error instanceof Error ? error.message : String(error)}` } });
     return done('error');
   }
+}
+
+/**
+ * `calls` with each id once: a model (or its provider) that repeats an id within a turn is not the
+ * host's mistake, which is what the runner takes two calls of one id in a batch for; a repeat is sent
+ * under a new id (`<id>#<n>`), and its result given the model's id back (see {@link withId}).
+ */
+function withDistinctIds(calls: ToolCall[]): ToolCall[] {
+  const seen = new Set<string>();
+  for (const call of calls) {
+    if (call.id === undefined) continue;
+    let id = call.id;
+    for (let n = 2; seen.has(id); n += 1) id = `${call.id}#${n}`;
+    seen.add(id);
+    call.id = id;
+  }
+  return calls;
+}
+
+/** `result` under the model's own call id. */
+function withId(result: ToolCallResult, id: string | undefined): ToolCallResult {
+  if (result.id === id) return result;
+  const copy = { ...result };
+  if (id === undefined) delete copy.id;
+  else copy.id = id;
+  return copy;
 }
 
 function publicCall(call: ModelToolCall): ToolCall {
