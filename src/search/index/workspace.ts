@@ -485,10 +485,13 @@ async function drainRefreshes(platform: Platform, holder: Holder): Promise<void>
       const path = holder.queued.values().next().value as string;
       holder.queued.delete(path);
       holder.reading = path;
-      const file = source ? readSafely(source, path) : await readForIndex(platform, path).catch(() => undefined);
+      // A search that found it stale before an earlier re-read of it was done queues it again: read once.
+      const fresh = await indexedAsItIs(platform, source, holder.index, path);
+      const file = fresh ? undefined : source ? readSafely(source, path) : await readForIndex(platform, path).catch(() => undefined);
       holder.reading = undefined;
       // Dropped or replaced meanwhile: what was read is not this index's any more.
       if (holders.get(platform) !== holder) return;
+      if (fresh) continue;
       if (file) holder.index.update(file);
       else holder.index.remove(path);
       done += 1;
@@ -500,6 +503,19 @@ async function drainRefreshes(platform: Platform, holder: Holder): Promise<void>
     holder.draining = false;
     if (holders.get(platform) !== holder || holder.stopAt !== undefined) holder.queued.clear();
   }
+}
+
+/** Whether `index` has `path` as it is now: not racy, and its identity now the one recorded (a re-read would change nothing). */
+async function indexedAsItIs(platform: Platform, source: SearchSource | undefined, index: SearchIndex, path: string): Promise<boolean> {
+  const entry = index.file(path);
+  if (!entry || entry.racy) return false;
+  let now: SearchFileStat | undefined;
+  try {
+    now = source ? source.stat(path) : await identityOf(platform, path);
+  } catch {
+    return false;
+  }
+  return now !== undefined && sameIdentity(entry.stat, now);
 }
 
 /** {@link readFromSource}, undefined when it throws (the file is then dropped from the index, so it is scanned). */
