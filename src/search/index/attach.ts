@@ -5,7 +5,7 @@ import type { Platform } from '../../core/types.js';
 import { budgetNote, defaultBudget, IndexOverBudget, type SearchIndexBudget } from './budget.js';
 import { IndexRejected, openIndex, serializeIndex } from './format.js';
 import type { SearchIndex } from './search-index.js';
-import { buildWorkspaceIndex, limitSearchIndex, noteSearchIndexUnsaved, searchIndexIdle, searchIndexOf, searchIndexStatus, setSearchIndexStatus } from './workspace.js';
+import { buildWorkspaceIndex, limitSearchIndex, noteSearchIndexUnsaved, searchIndexOf, searchIndexStatus, setSearchIndexStatus, stopSearchIndexRefresh } from './workspace.js';
 import { setSearchIndex, whileSearchIndexOpens } from './engine.js';
 
 /** Where a workspace's saved index lives: the bytes of {@link serializeIndex}, whole. */
@@ -44,7 +44,12 @@ export type IndexBuilder = (onIndex: (index: SearchIndex) => void) => Promise<'s
 export interface AttachedSearchIndex {
   /** Settles once the index is opened or built and in use, or its build failed (never rejects). */
   readonly ready: Promise<SearchIndexReady>;
-  /** Waits for a build under way and the refreshes started, and saves the index (compacted) when it changed since it was read or saved. */
+  /**
+   * Waits for a build under way, stops refreshing the index (the file being re-read is finished, the
+   * re-reads still queued are dropped: see `stopSearchIndexRefresh`), and saves the index when it
+   * changed since it was read or saved. A file left unrefreshed keeps the entry it had, which its
+   * identity check refuses, so the next process scans it and its searches re-read it.
+   */
   close(): Promise<void>;
 }
 
@@ -78,9 +83,10 @@ export async function readSavedIndex(platform: Platform, storage: SearchIndexSto
  * searches that start meanwhile wait for the read), else built through the platform in the
  * background (the event loop turns between reads; searches until then scan every listed file, as
  * without an index) and saved. Saved bytes that are corrupt, truncated, of another format version or
- * for another root are never trusted: rebuilt and overwritten. `close()` waits for a build under way
- * and, when searches refreshed the index since it was read or saved, saves it again, so the next
- * process or page opens it without a rebuild. A build that fails leaves the platform scanning.
+ * for another root are never trusted: rebuilt and overwritten. `close()` waits for a build under way,
+ * stops the re-reads of files searches found stale (the one under way finishes, so it waits for no
+ * backlog) and, when the index changed since it was read or saved, saves it again, so the next process
+ * or page opens it without a rebuild. A build that fails leaves the platform scanning.
  * `beforeBuild` is awaited before a build (a platform that loads its files on first use loads them);
  * `buildElsewhere`, where given, builds and saves off this thread first (`ready` then tells `offThread`).
  * `budget` (default {@link defaultBudget}) bounds the index and its build: a build that would pass it
@@ -157,7 +163,7 @@ export function attachStoredSearchIndex(
     async close() {
       await ready;
       if (!searchIndexOf(platform)) return;
-      await searchIndexIdle(platform);
+      await stopSearchIndexRefresh(platform);
       const index = searchIndexOf(platform);
       if (!index || (saved?.index === index && saved.version === index.version)) return;
       await save(index).catch(() => undefined);

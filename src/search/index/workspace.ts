@@ -296,10 +296,22 @@ function dropOverBudget(platform: Platform, index: SearchIndex): boolean {
   return true;
 }
 
-/** A platform's index, and the refresh of changed files running after a search (one at a time). */
+/**
+ * A platform's index, and the background work on it after searches and tool writes, one piece after
+ * another on `refresh`: the re-reads of files searches found new, changed, racy or gone (each path
+ * queued once, however many searches find it), compactions, and the indexing of large writes.
+ */
 interface Holder {
   index: SearchIndex;
   refresh: Promise<void>;
+  /** Paths waiting to be re-read, in the order searches found them; none is also {@link Holder.reading}. */
+  queued: Set<string>;
+  /** The path being re-read now. */
+  reading: string | undefined;
+  /** Whether a re-read of `queued` is on `refresh` and not done: paths queued now are read by it. */
+  draining: boolean;
+  /** Set when the index stops being refreshed (see {@link stopSearchIndexRefresh}): nothing more is queued, and nothing read from then (`performance.now()`). */
+  stopAt?: number;
 }
 
 // Per platform, so two workspaces never share an index, and dropped with the platform.
@@ -354,7 +366,9 @@ export function searchIndexOf(platform: Platform): SearchIndex | undefined {
  */
 export function holdSearchIndex(platform: Platform, index: SearchIndex | undefined): void {
   if (index) {
-    holders.set(platform, { index, refresh: holders.get(platform)?.refresh ?? Promise.resolve() });
+    const holder = holders.get(platform);
+    // The same index held again keeps its queue; another starts with none (the paths were found for the old one).
+    if (holder?.index !== index) holders.set(platform, { index, refresh: holder?.refresh ?? Promise.resolve(), queued: new Set(), reading: undefined, draining: false });
     watchToolWrites(platform, (fs) => indexingFs(fs, platform, commitTarget(platform)));
   } else {
     holders.delete(platform);
@@ -398,7 +412,7 @@ export function searchIndexCommitWork(platform: Platform): CommitWork {
   return commitWorkOf(platform);
 }
 
-/** Resolves once the refreshes started so far are done (tests; a host saving the index). */
+/** Resolves once the refreshes started so far are done, the paths queued since included (tests; a host saving the index). */
 export async function searchIndexIdle(platform: Platform): Promise<void> {
   for (let holder = holders.get(platform); holder; ) {
     const pending = holder.refresh;
@@ -408,24 +422,115 @@ export async function searchIndexIdle(platform: Platform): Promise<void> {
   }
 }
 
+/** How long {@link stopSearchIndexRefresh} goes on re-reading the files queued, by default. */
+export const CLOSING_REFRESH_MS = 1000;
+
+/**
+ * Stops refreshing `platform`'s current index (a host about to save it and end): no path is queued
+ * from now on, the paths queued are re-read for `withinMs` more (the newly listed files of a tree a
+ * saved index missed are then saved indexed) and the rest dropped; resolves once the work started is
+ * done (the file being re-read, the compactions and the large tool writes queued). A file left keeps
+ * the entry it had, with the identity of the bytes it was indexed from, which an identity check
+ * refuses: it is scanned, and re-read by a later process's searches. Searches stay exact.
+ */
+export async function stopSearchIndexRefresh(platform: Platform, withinMs = CLOSING_REFRESH_MS): Promise<void> {
+  const holder = holders.get(platform);
+  if (!holder) return;
+  holder.stopAt = Math.min(holder.stopAt ?? Infinity, performance.now() + withinMs);
+  if (withinMs <= 0) holder.queued.clear();
+  await searchIndexIdle(platform);
+}
+
+/** Re-reads of a queue done between checks of the index's size and pending changes. */
+const DRAIN_CHECK_EVERY = MIN_PENDING;
+/** Milliseconds the re-reads through a search source (synchronous) run before the event loop turns. */
+const DRAIN_SLICE_MS = 10;
+
 /**
  * Re-reads `paths` into `platform`'s index after a search found them new, changed, racy or gone
- * (updated, or removed when gone), one refresh after another; a failed read leaves the file out, so
- * it is scanned. Once the changes pending outgrow an eighth of the index, it is compacted.
+ * (updated, or removed when gone), in the background; a failed read leaves the file out, so it is
+ * scanned. A path already waiting or being read is not queued again: N searches that find the same
+ * M files stale read each once, not N times (each search scans what it cannot trust meanwhile, so
+ * its answers are exact either way). Once the changes pending outgrow an eighth of the index, it is
+ * compacted.
  */
 export function refreshIndexed(platform: Platform, paths: readonly string[]): void {
   const holder = holders.get(platform);
-  if (!holder || paths.length === 0) return;
-  const work = async (): Promise<void> => {
-    const index = holder.index;
-    for (const path of paths) {
-      const file = await readForIndex(platform, path).catch(() => undefined);
-      if (holders.get(platform)?.index !== index) return;
-      if (file) index.update(file);
-      else index.remove(path);
-    }
-    if (dropOverBudget(platform, index)) return;
-    if (overdue(index) && holders.get(platform)?.index === index) holder.index = index.compact();
-  };
+  if (!holder || holder.stopAt !== undefined || paths.length === 0) return;
+  for (const path of paths) if (path !== holder.reading) holder.queued.add(path);
+  if (holder.draining || holder.queued.size === 0) return;
+  holder.draining = true;
+  const work = (): Promise<void> => drainRefreshes(platform, holder);
   holder.refresh = holder.refresh.then(work, work).catch(() => undefined);
+}
+
+/**
+ * Re-reads `holder`'s queued paths, the oldest first, those queued meanwhile included, until none is
+ * left, the holder is no longer `platform`'s or its time to stop has come (the rest are dropped);
+ * through the platform's search source where it has one (one open a file, see {@link readFromSource};
+ * the event loop turns every {@link DRAIN_SLICE_MS}), else through its `fs` ({@link readForIndex}).
+ * Checks the index's budget and its pending changes every {@link DRAIN_CHECK_EVERY} files and at the end.
+ */
+async function drainRefreshes(platform: Platform, holder: Holder): Promise<void> {
+  const source = searchSourceOf(platform);
+  let sliced = performance.now();
+  try {
+    for (let done = 0; holder.queued.size > 0 && holders.get(platform) === holder; ) {
+      if (holder.stopAt !== undefined && performance.now() >= holder.stopAt) break;
+      if (source && performance.now() - sliced >= DRAIN_SLICE_MS) {
+        await yieldToEventLoop();
+        sliced = performance.now();
+        continue;
+      }
+      const path = holder.queued.values().next().value as string;
+      holder.queued.delete(path);
+      holder.reading = path;
+      // A search that found it stale before an earlier re-read of it was done queues it again: read once.
+      const fresh = await indexedAsItIs(platform, source, holder.index, path);
+      const file = fresh ? undefined : source ? readSafely(source, path) : await readForIndex(platform, path).catch(() => undefined);
+      holder.reading = undefined;
+      // Dropped or replaced meanwhile: what was read is not this index's any more.
+      if (holders.get(platform) !== holder) return;
+      if (fresh) continue;
+      if (file) holder.index.update(file);
+      else holder.index.remove(path);
+      done += 1;
+      if (done % DRAIN_CHECK_EVERY === 0 && !settleDrained(platform, holder)) return;
+    }
+    settleDrained(platform, holder);
+  } finally {
+    holder.reading = undefined;
+    holder.draining = false;
+    if (holders.get(platform) !== holder || holder.stopAt !== undefined) holder.queued.clear();
+  }
+}
+
+/** Whether `index` has `path` as it is now: not racy, and its identity now the one recorded (a re-read would change nothing). */
+async function indexedAsItIs(platform: Platform, source: SearchSource | undefined, index: SearchIndex, path: string): Promise<boolean> {
+  const entry = index.file(path);
+  if (!entry || entry.racy) return false;
+  let now: SearchFileStat | undefined;
+  try {
+    now = source ? source.stat(path) : await identityOf(platform, path);
+  } catch {
+    return false;
+  }
+  return now !== undefined && sameIdentity(entry.stat, now);
+}
+
+/** {@link readFromSource}, undefined when it throws (the file is then dropped from the index, so it is scanned). */
+function readSafely(source: SearchSource, path: string): ReadFile | undefined {
+  try {
+    return readFromSource(source, path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** After re-reads into `holder`'s index: drops it when over its budget (false), else compacts it when its pending changes are overdue. */
+function settleDrained(platform: Platform, holder: Holder): boolean {
+  const index = holder.index;
+  if (dropOverBudget(platform, index)) return false;
+  if (overdue(index) && holders.get(platform) === holder) holder.index = index.compact();
+  return true;
 }
