@@ -75,13 +75,16 @@ describe('a search pattern over the size limit', () => {
     expect(() => patternTree('a'.repeat(4 * MiB), { literal: true, caseSensitive: false })).toThrow(expect.objectContaining({ code: 'invalid_pattern' }));
   });
 
-  it('a short pattern whose counted repetitions spell out over the program limit is refused the same way', async () => {
-    const pattern = String.raw`\pL{1000}`.repeat(Math.ceil(MAX_PROGRAM_SIZE / 1000) + 1);
+  it.each([
+    ['counted repetitions that spell out past it', String.raw`\pL{1000}`.repeat(Math.ceil(MAX_PROGRAM_SIZE / 1000) + 1)],
+    ['classes written over and over', String.raw`\w`.repeat(16_384)],
+    ['a dot written 60,000 times', '.'.repeat(60_000)],
+  ])('a pattern under the length limit whose program passes the size limit is refused the same way: %s', async (_name, pattern) => {
     expect(pattern.length).toBeLessThan(MAX_PATTERN_LENGTH);
     const [outcome] = (await runner.processToolCalls([{ name: 'grep_search', args: { pattern } }])) as ToolCallFailure[];
     expect(outcome?.code).toBe('invalid_pattern');
-    expect(outcome?.error).toContain(`compiles to over ${MAX_PROGRAM_SIZE} instructions once its counted repetitions are spelled out`);
-    expect(outcome?.error).toContain('use smaller counts');
+    expect(outcome?.error).toContain(`compiles to over ${MAX_PROGRAM_SIZE} instructions (counted repetitions spelled out, each character class counted by its size)`);
+    expect(outcome?.error).toContain('use smaller counts ({n,m}) and fewer classes, or search for a shorter distinctive part of it');
   });
 
   it('leaves the runner answering the next call', async () => {
@@ -171,7 +174,7 @@ describe('memory of a refused pattern, measured in a child process', () => {
   });
   afterAll(() => rmSync(temp, { recursive: true, force: true }));
 
-  it('stays bounded: the 4 MiB literal and the 15 MiB regex grow the process by far less than they used to (gigabytes)', () => {
+  it('stays bounded: the 4 MiB literal, the 15 MiB regex and 16,384 written \\w classes grow the process by far less than they used to (gigabytes)', () => {
     const script = join(temp, 'child.mjs');
     writeFileSync(
       script,
@@ -183,6 +186,7 @@ describe('memory of a refused pattern, measured in a child process', () => {
         `  { name: 'search_dir', args: { query: 'a'.repeat(${4 * MiB}) } },`,
         `  { name: 'grep_search', args: { pattern: 'a'.repeat(${4 * MiB}), fixed_strings: true, case_sensitive: false } },`,
         `  { name: 'grep_search', args: { pattern: '(?:x|y)'.repeat(${(15 * MiB) / 7}) } },`,
+        `  { name: 'grep_search', args: { pattern: '\\\\w'.repeat(16384) } },`,
         "  { name: 'search_dir', args: { query: 'AAA' } },",
         '];',
         'const out = [];',
@@ -199,8 +203,8 @@ describe('memory of a refused pattern, measured in a child process', () => {
     const child = spawnSync(process.execPath, [script], { encoding: 'utf8', timeout: 120_000 });
     expect(child.status, child.stderr).toBe(0);
     const results = JSON.parse(child.stdout.trim().split('\n').pop() as string) as Array<{ code: string | null; total: number | null; grewMiB: number }>;
-    expect(results.map((r) => r.code)).toEqual(['invalid_pattern', 'invalid_pattern', 'invalid_pattern', null]);
-    expect(results[3]?.total).toBe(1);
+    expect(results.map((r) => r.code)).toEqual(['invalid_pattern', 'invalid_pattern', 'invalid_pattern', 'invalid_pattern', null]);
+    expect(results[4]?.total).toBe(1);
     // The patterns themselves take 4 to 30 MiB (two bytes a character where V8 widens them); nothing is built from them.
     for (const result of results) expect(result.grewMiB).toBeLessThan(200);
   });

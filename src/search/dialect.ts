@@ -58,8 +58,10 @@ export const MAX_PATTERN_LENGTH = 64 * 1024;
 
 /**
  * Most instructions a pattern's program may have once counted repetitions are spelled out (`x{n,m}`
- * is `m` copies of `x`, as RE2 compiles it): about {@link MAX_PATTERN_LENGTH} atoms, so a short
- * pattern with large counts (`\pL{1000}` repeated) costs no more than the longest literal.
+ * is `m` copies of `x`, as RE2 compiles it), each character class written counted by its size too
+ * ({@link programSize}): about {@link MAX_PATTERN_LENGTH} characters, so a short pattern with large
+ * counts (`\pL{1000}` repeated) or a long one of classes (`\w` or `.` written thousands of times)
+ * costs no more than the longest literal (tens of megabytes while re2js compiles it).
  */
 export const MAX_PROGRAM_SIZE = 100_000;
 
@@ -862,8 +864,8 @@ export function patternTree(pattern: string, options: { literal: boolean; caseSe
   if (size > MAX_PROGRAM_SIZE) {
     throw new ToolError(
       'invalid_pattern',
-      `${argName} ${clipForMessage(pattern)} compiles to over ${MAX_PROGRAM_SIZE} instructions once its counted repetitions are spelled out, ` +
-        'over the limit on search patterns; use smaller counts ({n,m}) or fewer repeated parts, or search for a shorter distinctive part of it',
+      `${argName} ${clipForMessage(pattern)} compiles to over ${MAX_PROGRAM_SIZE} instructions (counted repetitions spelled out, each character class counted by its size), ` +
+        'over the limit on search patterns; use smaller counts ({n,m}) and fewer classes, or search for a shorter distinctive part of it',
     );
   }
   return tree;
@@ -880,16 +882,21 @@ function refuseLongPattern(pattern: string, argName: string): void {
 }
 
 /**
- * About how many instructions `tree`'s program has, as RE2 compiles it (each atom and assertion one,
- * each alternative one more, `x{n,m}` as `m` copies of `x`, `x{n,}` as `n` and `x*`, `x+`, `x?` as one),
- * or more than `limit` once
- * past it. Walks the tree once, keeping nothing per node.
+ * The size {@link MAX_PROGRAM_SIZE} bounds: about how many instructions `tree`'s program has as RE2
+ * compiles it (each atom and assertion one, each alternative one more, `x{n,m}` as `m` copies of `x`,
+ * `x{n,}` as `n` and `x*`, `x+`, `x?` as one), plus each character class as written (not per copy)
+ * by its size: 3, one more per 16 ranges and 48 per Unicode property (re2js builds each class written
+ * from its ranges, a few kilobytes each, where a run of characters is one node). More than `limit`
+ * once past it. Walks the tree once, keeping nothing per node.
  */
 export function programSize(tree: RegexNode, limit: number): number {
+  let written = 0;
   const size = (node: RegexNode): number => {
     switch (node.type) {
-      case 'char':
       case 'set':
+        written += 3 + Math.floor(node.ranges.length / 16) + 48 * node.props.length;
+        return 1;
+      case 'char':
       case 'assert':
         return 1;
       case 'group':
@@ -900,7 +907,7 @@ export function programSize(tree: RegexNode, limit: number): number {
         let total = node.type === 'alt' ? parts.length : 0;
         for (const part of parts) {
           total += size(part);
-          if (total > limit) return limit + 1;
+          if (total + written > limit) return limit + 1;
         }
         return total;
       }
@@ -910,7 +917,7 @@ export function programSize(tree: RegexNode, limit: number): number {
       }
     }
   };
-  return size(tree);
+  return Math.min(limit + 1, size(tree) + written);
 }
 
 /**
