@@ -713,10 +713,23 @@ class RegexParser {
   }
 }
 
-/** `\d`, `\w` or `\s` (upper case: the complement), Unicode's or ASCII's as `unicode` says. */
+/** The ranges of each `\d \w \s \D \W \S` (ASCII's and Unicode's), built once and shared by every node that has them. */
+const perlRanges = new Map<string, Array<[number, number]>>();
+
+/**
+ * `\d`, `\w` or `\s` (upper case: the complement), Unicode's or ASCII's as `unicode` says. Its
+ * ranges are shared, never copied (nothing writes to a node's ranges): Unicode's `\w` has 802, so a
+ * copy per escape would cost tens of kilobytes for each one a pattern writes.
+ */
 function perlClass(letter: string, unicode: boolean): Escape {
   const lower = letter.toLowerCase();
-  const base = lower === 'd' ? (unicode ? unicodeDigit() : DIGIT) : lower === 'w' ? (unicode ? unicodeWord() : WORD) : unicode ? UNICODE_SPACE : SPACE;
+  const key = `${letter}${unicode ? 'u' : ''}`;
+  let ranges = perlRanges.get(key);
+  if (!ranges) {
+    const base = lower === 'd' ? (unicode ? unicodeDigit() : DIGIT) : lower === 'w' ? (unicode ? unicodeWord() : WORD) : unicode ? UNICODE_SPACE : SPACE;
+    ranges = letter === lower ? [...base] : complementRanges(base);
+    perlRanges.set(key, ranges);
+  }
   // Unicode's classes hold every case partner of what they hold: case folding leaves them as they are.
-  return { kind: 'set', ranges: letter === lower ? [...base] : complementRanges(base), props: [], negated: false, ...(unicode ? { closed: true } : {}) };
+  return { kind: 'set', ranges, props: [], negated: false, ...(unicode ? { closed: true } : {}) };
 }

@@ -47,6 +47,24 @@ const MAX_PATHS = 64;
 /** Most atoms (after expanding fixed counts) a pattern V8 runs may have. */
 const MAX_ATOMS = 256;
 
+/**
+ * Longest pattern the search tools take, in UTF-16 code units (64 Ki). A longer one is refused before
+ * it is parsed: a pattern is a line, an identifier or an alternation of names, far below this, while
+ * compiling costs memory per character (re2js keeps hundreds of bytes per program instruction), so an
+ * unbounded one could exhaust the heap of the process every tool shares. ripgrep bounds its compiled
+ * program the same way (`--regex-size-limit`).
+ */
+export const MAX_PATTERN_LENGTH = 64 * 1024;
+
+/**
+ * Most instructions a pattern's program may have once counted repetitions are spelled out (`x{n,m}`
+ * is `m` copies of `x`, as RE2 compiles it), each character class written counted by its size too
+ * ({@link programSize}): about {@link MAX_PATTERN_LENGTH} characters, so a short pattern with large
+ * counts (`\pL{1000}` repeated) or a long one of classes (`\w` or `.` written thousands of times)
+ * costs no more than the longest literal (tens of megabytes while re2js compiles it).
+ */
+export const MAX_PROGRAM_SIZE = 100_000;
+
 /** Where a {@link LineProgram} found its match (the subset of re2js's Matcher the scans use). */
 export interface LineMatcher {
   /** Finds the leftmost-first match at or after `from` (the text before it is context for `^` and `\b`). */
@@ -239,6 +257,41 @@ const first = memoized(firstMemo, (node: RegexNode): CharSet => {
 });
 
 /**
+ * The atoms {@link analyse} counts in `tree` (a counted atom `x{n,m}` as `n`, at least one), or more
+ * than `limit` once past it, or Infinity for a quantified group (which V8 never runs): a pass that
+ * stops early and keeps nothing, so a large pattern costs no per-node analysis.
+ */
+function v8Atoms(tree: RegexNode, limit: number): number {
+  let atoms = 0;
+  const stack: RegexNode[] = [tree];
+  while (stack.length > 0 && atoms <= limit) {
+    const node = stack.pop() as RegexNode;
+    switch (node.type) {
+      case 'char':
+      case 'set':
+        atoms += 1;
+        break;
+      case 'seq':
+        for (const item of node.items) stack.push(item);
+        break;
+      case 'alt':
+        for (const branch of node.branches) stack.push(branch);
+        break;
+      case 'group':
+        stack.push(node.body);
+        break;
+      case 'repeat':
+        if (node.body.type !== 'char' && node.body.type !== 'set') return Infinity;
+        atoms += Math.max(1, node.min);
+        break;
+      default:
+        break;
+    }
+  }
+  return atoms;
+}
+
+/**
  * Decides whether V8's backtracking RegExp may run `tree`, and how. V8 may run it only when its
  * backtracking is provably bounded:
  * 1. quantifiers apply to single characters or classes only (no quantified groups, so no nesting);
@@ -253,6 +306,8 @@ const first = memoized(firstMemo, (node: RegexNode): CharSet => {
  * number of attempts.
  */
 export function analyse(tree: RegexNode): 'linear' | 'bounded' | 're2' {
+  // Over the atom budget V8 never runs it: decided before the passes below keep a set per node.
+  if (v8Atoms(tree, MAX_ATOMS) > MAX_ATOMS) return 're2';
   let ok = true;
   let linear = true;
   let variable = 0;
@@ -498,13 +553,19 @@ type AtomNode = Extract<RegexNode, { type: 'char' | 'set' | 'assert' }>;
 
 /**
  * Source for `tree` with its leaves spelled by `atom`: sequences, alternations, non-capturing groups
- * and repetitions are written alike in V8 and RE2 (`optionalMark`: see {@link quantifier}).
+ * and repetitions are written alike in V8 and RE2 (`optionalMark`: see {@link quantifier}; `seq`
+ * spells a sequence from its items, by default one after another).
  */
-function emitTree(tree: RegexNode, atom: (node: AtomNode) => string, optionalMark: boolean): string {
+function emitTree(
+  tree: RegexNode,
+  atom: (node: AtomNode) => string,
+  optionalMark: boolean,
+  seq: (items: readonly RegexNode[], emit: (node: RegexNode) => string) => string = (items, emit) => items.map(emit).join(''),
+): string {
   const emit = (node: RegexNode): string => {
     switch (node.type) {
       case 'seq':
-        return node.items.map(emit).join('');
+        return seq(node.items, emit);
       case 'alt':
         return node.branches.map(emit).join('|');
       case 'group':
@@ -548,17 +609,42 @@ function emitRe2(tree: RegexNode): string {
         return node.kind === 'start' ? '^' : node.kind === 'end' ? '$' : node.kind === 'word' ? '\\b' : '\\B';
     }
   };
-  return `(?s)${emitTree(tree, atom, false)}`;
+  return `(?s)${emitTree(tree, atom, false, foldRuns)}`;
+}
+
+/**
+ * A sequence's RE2 source with each run of case-insensitive characters under one flag group
+ * (`(?i:abc)`, not `(?i:a)(?i:b)(?i:c)`): the same matches, and re2js parses one group where it would
+ * keep one node per character (about four times the memory on a long case-insensitive literal).
+ */
+function foldRuns(items: readonly RegexNode[], emit: (node: RegexNode) => string): string {
+  let out = '';
+  let run = '';
+  for (const item of items) {
+    if (item.type === 'char' && item.fold) {
+      run += re2Char(item.cp);
+      continue;
+    }
+    if (run !== '') out += `(?i:${run})`;
+    run = '';
+    out += emit(item);
+  }
+  if (run !== '') out += `(?i:${run})`;
+  return out;
 }
 
 /** re2js programs by source, the most recent {@link RE2_CACHE} (a pattern searched again, or compiled for two engines, is compiled once). */
 const re2Programs = new Map<string, RE2JS>();
 const RE2_CACHE = 32;
 
+/** Longest source whose program the cache keeps: a program costs memory per instruction, so 32 huge ones could hold gigabytes. */
+const RE2_CACHE_SOURCE = 4096;
+
 function compiledRe2(engine: typeof RE2JS, source: string): RE2JS {
   let program = re2Programs.get(source);
   if (program) re2Programs.delete(source);
   else program = engine.compile(source);
+  if (source.length > RE2_CACHE_SOURCE) return program;
   re2Programs.set(source, program);
   if (re2Programs.size > RE2_CACHE) re2Programs.delete(re2Programs.keys().next().value as string);
   return program;
@@ -581,8 +667,8 @@ function hasUnicodeWordAssert(tree: RegexNode): boolean {
   }
 }
 
-/** One atom's test on a code point, by V8 (which folds case as RE2 and ripgrep do: Unicode simple folding). */
-function atomTest(node: Extract<RegexNode, { type: 'char' | 'set' }>): (cp: number) => boolean {
+/** The V8 source of one atom, with its flags (`iu` when it folds case). */
+function atomSource(node: Extract<RegexNode, { type: 'char' | 'set' }>): string {
   let source: string;
   if (node.type === 'char') source = jsChar(node.cp);
   else {
@@ -590,7 +676,27 @@ function atomTest(node: Extract<RegexNode, { type: 'char' | 'set' }>): (cp: numb
     const body = spelled.body + node.props.map(jsProp).join('');
     source = spelled.negated ? `[^${body}]` : body === '' ? '[]' : `[${body}]`;
   }
-  const re = new RegExp(`^${source}$`, node.fold ? 'iu' : 'u');
+  return `/^${source}$/${node.fold ? 'iu' : 'u'}`;
+}
+
+/**
+ * Atom tests shared by the atoms that spell the same (a long literal has few distinct characters):
+ * each test keeps a RegExp and a table, so one per atom would cost a kilobyte per pattern character.
+ */
+function sharedAtomTests(): (node: Extract<RegexNode, { type: 'char' | 'set' }>) => (cp: number) => boolean {
+  const tests = new Map<string, (cp: number) => boolean>();
+  return (node) => {
+    const key = atomSource(node);
+    let test = tests.get(key);
+    if (!test) tests.set(key, (test = atomTest(key)));
+    return test;
+  };
+}
+
+/** One atom's test on a code point from its {@link atomSource}, by V8 (which folds case as RE2 and ripgrep do: Unicode simple folding). */
+function atomTest(key: string): (cp: number) => boolean {
+  const slash = key.lastIndexOf('/');
+  const re = new RegExp(key.slice(1, slash), key.slice(slash + 1));
   const ascii = new Int8Array(128);
   const known = new Map<number, boolean>();
   return (cp) => {
@@ -627,7 +733,7 @@ function isUnicodeWord(cp: number): boolean {
 /** The Unicode-`\\b` program of `tree`, or undefined when V8 cannot spell one of its atoms (a property name it does not know). */
 function unicodeWordVm(tree: RegexNode): PikeProgram | undefined {
   try {
-    return compilePike(tree, { atom: atomTest, isWord: isUnicodeWord });
+    return compilePike(tree, { atom: sharedAtomTests(), isWord: isUnicodeWord });
   } catch {
     return undefined;
   }
@@ -743,14 +849,100 @@ function requiredLiteral(tree: RegexNode): string | undefined {
 /**
  * The syntax tree {@link compileSearchPattern} compiles `pattern` from: a literal's characters in a
  * sequence (each case-folded unless `caseSensitive`), else the dialect's parse. Errors: as
- * {@link compileSearchPattern}'s parse (ToolError `invalid_pattern`).
+ * {@link compileSearchPattern}'s parse (ToolError `invalid_pattern`), including the size limits
+ * ({@link MAX_PATTERN_LENGTH}, checked before anything is built, and {@link MAX_PROGRAM_SIZE}).
  */
 export function patternTree(pattern: string, options: { literal: boolean; caseSensitive: boolean; argName?: string }): RegexNode {
+  const argName = options.argName ?? 'pattern';
+  refuseLongPattern(pattern, argName);
+  let tree: RegexNode;
   if (options.literal) {
     const items: RegexNode[] = Array.from(pattern, (c) => ({ type: 'char', cp: c.codePointAt(0) as number, fold: !options.caseSensitive }));
-    return items.length === 1 ? (items[0] as RegexNode) : { type: 'seq', items };
+    tree = items.length === 1 ? (items[0] as RegexNode) : { type: 'seq', items };
+  } else tree = parser().parseRegex(pattern, { caseInsensitive: !options.caseSensitive, argName });
+  const size = programSize(tree, MAX_PROGRAM_SIZE);
+  if (size > MAX_PROGRAM_SIZE) {
+    throw new ToolError(
+      'invalid_pattern',
+      `${argName} ${clipForMessage(pattern)} compiles to over ${MAX_PROGRAM_SIZE} instructions (counted repetitions spelled out, each character class counted by its size), ` +
+        'over the limit on search patterns; use smaller counts ({n,m}) and fewer classes, or search for a shorter distinctive part of it',
+    );
   }
-  return parser().parseRegex(pattern, { caseInsensitive: !options.caseSensitive, argName: options.argName ?? 'pattern' });
+  return tree;
+}
+
+/** Refuses a pattern over {@link MAX_PATTERN_LENGTH} (ToolError `invalid_pattern`), before anything is built from it. */
+function refuseLongPattern(pattern: string, argName: string): void {
+  if (pattern.length <= MAX_PATTERN_LENGTH) return;
+  throw new ToolError(
+    'invalid_pattern',
+    `${argName} is ${pattern.length} characters long, over the limit of ${MAX_PATTERN_LENGTH} (64 KiB) on search patterns; ` +
+      'search for a shorter distinctive part of it (one line, an identifier or a phrase), or split it into several searches',
+  );
+}
+
+/**
+ * The size {@link MAX_PROGRAM_SIZE} bounds: about how many instructions `tree`'s program has as RE2
+ * compiles it (each atom and assertion one, each alternative one more, `x{n,m}` as `m` copies of `x`,
+ * `x{n,}` as `n` and `x*`, `x+`, `x?` as one), plus each character class as written (not per copy)
+ * by its size: 3, one more per 16 ranges and 48 per Unicode property (re2js builds each class written
+ * from its ranges, a few kilobytes each, where a run of characters is one node). More than `limit`
+ * once past it. Walks the tree once, keeping nothing per node.
+ */
+export function programSize(tree: RegexNode, limit: number): number {
+  let written = 0;
+  const size = (node: RegexNode): number => {
+    switch (node.type) {
+      case 'set':
+        written += 3 + Math.floor(node.ranges.length / 16) + 48 * node.props.length;
+        return 1;
+      case 'char':
+      case 'assert':
+        return 1;
+      case 'group':
+        return size(node.body);
+      case 'seq':
+      case 'alt': {
+        const parts = node.type === 'seq' ? node.items : node.branches;
+        let total = node.type === 'alt' ? parts.length : 0;
+        for (const part of parts) {
+          total += size(part);
+          if (total + written > limit) return limit + 1;
+        }
+        return total;
+      }
+      case 'repeat': {
+        const copies = Math.max(1, node.max === Infinity ? node.min : node.max);
+        return Math.min(limit + 1, size(node.body) * copies + 1);
+      }
+    }
+  };
+  return Math.min(limit + 1, size(tree) + written);
+}
+
+/**
+ * The lazily compiled re2js program of `pattern` (its tree from `treeOf`, asked for on first use).
+ * Errors: ToolError `invalid_pattern` (re2js refuses the program).
+ */
+function re2Compiler(pattern: string, argName: string, treeOf: () => RegexNode): () => LineProgram {
+  let program: LineProgram | undefined;
+  return () => {
+    if (program) return program;
+    const engine = re2Engine();
+    if (!engine) throw new Error('re2js is not loaded yet: await prepareSearchPattern(pattern) (or loadRe2Engine()) before matching');
+    const tree = treeOf();
+    try {
+      const re2 = compiledRe2(engine.RE2JS, emitRe2(tree));
+      program = hasUnicodeWordAssert(tree) ? withUnicodeWords(re2, unicodeWordVm(tree) ?? asciiOnly(pattern)) : re2;
+      return program;
+    } catch (error) {
+      const message = (error as { message?: unknown }).message;
+      throw new ToolError(
+        'invalid_pattern',
+        `${argName} ${clipForMessage(pattern)} cannot be used: ${clipForMessage(String(message), 300)}; simplify it (smaller counts, fewer nested repetitions)`,
+      );
+    }
+  };
 }
 
 /**
@@ -762,7 +954,8 @@ export function patternTree(pattern: string, options: { literal: boolean; caseSe
  * fastest engine whose running time stays linear in the input ({@link MatchMode}); every mode gives the
  * same lines and offsets; `engine` forces one (the differential tests compare them; V8 then runs
  * whatever its syntax allows, safe or not). Errors: ToolError `invalid_pattern` (lookaround and backreferences named, with
- * a way around them; syntax errors; patterns re2js refuses, e.g. too large: checked here once re2js is
+ * a way around them; syntax errors; a pattern over {@link MAX_PATTERN_LENGTH} or whose program would pass
+ * {@link MAX_PROGRAM_SIZE}, refused before it is compiled; patterns re2js refuses: checked here once re2js is
  * loaded, else by {@link prepareSearchPattern}). In browsers, await {@link loadSearchPatternParser} first.
  */
 export function compileSearchPattern(
@@ -770,28 +963,18 @@ export function compileSearchPattern(
   options: { literal: boolean; caseSensitive: boolean; argName?: string; engine?: MatchMode },
 ): SearchPattern {
   const argName = options.argName ?? 'pattern';
-  const tree = patternTree(pattern, { ...options, argName });
-  const re2Source = emitRe2(tree);
-  let program: LineProgram | undefined;
-  const compileRe2 = (): LineProgram => {
-    if (program) return program;
-    const engine = re2Engine();
-    if (!engine) throw new Error('re2js is not loaded yet: await prepareSearchPattern(pattern) (or loadRe2Engine()) before matching');
-    try {
-      const re2 = compiledRe2(engine.RE2JS, re2Source);
-      program = hasUnicodeWordAssert(tree) ? withUnicodeWords(re2, unicodeWordVm(tree) ?? asciiOnly(pattern)) : re2;
-      return program;
-    } catch (error) {
-      const message = (error as { message?: unknown }).message;
-      throw new ToolError(
-        'invalid_pattern',
-        `${argName} ${clipForMessage(pattern)} cannot be used: ${clipForMessage(String(message), 300)}; simplify it (smaller counts, fewer nested repetitions)`,
-      );
-    }
-  };
-  const literal = literalOf(tree);
   const engine = options.engine;
-  if (literal !== undefined && literal.length > 0 && (engine === undefined || engine === 'literal')) {
+  const asLiteral = engine === undefined || engine === 'literal';
+  if (options.literal && options.caseSensitive && pattern.length > 0 && asLiteral) {
+    // Plain text: found by indexOf, no tree needed (it is built, with the re2js program, only if asked for).
+    refuseLongPattern(pattern, argName);
+    const base = { pattern, mode: 'literal' as const, literal: pattern, ignoreCase: false, ...compiledWith(options) };
+    return withRe2(base, re2Compiler(pattern, argName, () => patternTree(pattern, { ...options, argName })));
+  }
+  const tree = patternTree(pattern, { ...options, argName });
+  const compileRe2 = re2Compiler(pattern, argName, () => tree);
+  const literal = literalOf(tree);
+  if (literal !== undefined && literal.length > 0 && asLiteral) {
     return withRe2({ pattern, mode: 'literal', literal, ignoreCase: false, ...compiledWith(options) }, compileRe2);
   }
 

@@ -137,6 +137,31 @@ describe('plan sizes', () => {
     expect(plan(words.join('|'))).toBe('ALL');
   });
 
+  it('a sequence of more than 256 items is planned from its first 256 (which every match starts with)', () => {
+    const text = `${'0123456789'.repeat(25)}abcdef${'xyz'.repeat(100)}`;
+    for (const caseSensitive of [true, false]) {
+      const planned = plan(text, { literal: true, caseSensitive });
+      expect(planned).toContain('"abc"');
+      expect(planned).toContain('"789"');
+      expect(planned).toContain('"def"');
+      expect(planned).not.toContain('"xyz"');
+      expect(planned).not.toContain('"fxy"');
+    }
+  });
+
+  it('a literal of 64 Ki characters is planned from its start, in linear time (no quadratic copying)', () => {
+    const text = Array.from({ length: 20_000 }, (_, i) => i.toString(36)).join(' ').slice(0, 65_536);
+    const planned = plan(text, { literal: true, caseSensitive: false });
+    expect(planned).toContain('"0 1"');
+    expect(planned).not.toContain(`"${text.slice(-3)}"`);
+    expect(planned.length).toBeLessThan(5000);
+  });
+
+  it('an alternation of more than 2048 alternatives stands for any text (its plan would pass the size cap anyway)', () => {
+    expect(plan(Array.from({ length: 2049 }, (_, i) => `w${i}`).join('|'))).toBe('ALL');
+    expect(plan(`needle(?:${Array.from({ length: 3000 }, (_, i) => `w${i}`).join('|')})`)).toBe('"dle" & "edl" & "eed" & "nee"');
+  });
+
   it('deeply nested groups and large counts still plan their literal', () => {
     expect(plan(`${'('.repeat(900)}abc${')'.repeat(900)}`)).toBe('"abc"');
     expect(plan('a{1000}')).toBe('"aaa"');

@@ -26,6 +26,18 @@ const MAX_EXACT_LEN = 12;
 const MAX_SET = 24;
 /** Most characters a class may stand for to be spelled out (more: any character). */
 const MAX_CLASS_CHARS = 24;
+/**
+ * Most items of a sequence a plan reads: a longer one is planned from its first items, which every
+ * match holds at its start (their trigrams are as selective as any; more would cost time and memory
+ * for a plan {@link MAX_PLAN_NODES} would weaken to `all` anyway).
+ */
+const MAX_SEQ_ITEMS = 256;
+/**
+ * Most alternatives an alternation a plan reads may have: a larger one stands for any text (its plan,
+ * an OR of each alternative's trigrams, would pass {@link MAX_PLAN_NODES} and be weakened to `all`
+ * anyway, after work that grows with the square of the count).
+ */
+const MAX_ALT_BRANCHES = 2048;
 /** Most nodes a plan may have; a bigger one is weakened to `all` (scan every file). */
 const MAX_PLAN_NODES = 16_384;
 
@@ -68,6 +80,26 @@ function or(a: TrigramPlan, b: TrigramPlan): TrigramPlan {
   if (a.op === 'or') return { op: 'or', trigrams: a.trigrams, subs: [...a.subs, b] };
   if (b.op === 'or') return { op: 'or', trigrams: b.trigrams, subs: [...b.subs, a] };
   return { op: 'or', trigrams: [], subs: [a, b] };
+}
+
+/**
+ * The AND of `parts` as one flat node, built in time linear in their size (where folding {@link and}
+ * over them would copy the growing lists again at each step: quadratic on a long sequence).
+ */
+function andAll(parts: readonly TrigramPlan[]): TrigramPlan {
+  const trigrams: number[] = [];
+  const subs: TrigramPlan[] = [];
+  for (const part of parts) {
+    if (part.op === 'none') return NONE;
+    if (part.op === 'all') continue;
+    if (part.op === 'and') {
+      for (const t of part.trigrams) trigrams.push(t);
+      for (const sub of part.subs) subs.push(sub);
+    } else subs.push(part);
+  }
+  if (trigrams.length === 0 && subs.length === 0) return ALL;
+  if (trigrams.length === 0 && subs.length === 1) return subs[0] as TrigramPlan;
+  return { op: 'and', trigrams, subs };
 }
 
 /** Every trigram of `s` (a byte string), ANDed; `all` when it is shorter than three. */
@@ -223,6 +255,26 @@ function repeat(node: Extract<RegexNode, { type: 'repeat' }>): Info {
   return info ? concat(info, plus(body)) : plus(body);
 }
 
+/**
+ * The items of a sequence one after another: each step's own plan is kept apart from what came before
+ * and the whole ANDed once at the end ({@link andAll}), so a sequence costs time linear in its length.
+ */
+function sequence(items: readonly RegexNode[]): Info {
+  if (items.length > MAX_SEQ_ITEMS) {
+    // Every match starts with a match of the first items: their plan and prefixes hold; its end is unknown.
+    const head = inexact(sequence(items.slice(0, MAX_SEQ_ITEMS)));
+    return { empty: head.empty, exact: null, prefix: head.prefix, suffix: new Set(['']), match: head.match };
+  }
+  const parts: TrigramPlan[] = [];
+  let info = emptyInfo();
+  for (const item of items) {
+    parts.push(info.match);
+    info = concat({ ...info, match: ALL }, infoOf(item));
+  }
+  parts.push(info.match);
+  return { ...info, match: andAll(parts) };
+}
+
 function infoOf(node: RegexNode): Info {
   switch (node.type) {
     case 'char':
@@ -235,8 +287,9 @@ function infoOf(node: RegexNode): Info {
     case 'group':
       return infoOf(node.body);
     case 'seq':
-      return node.items.reduce((info: Info, item) => concat(info, infoOf(item)), emptyInfo());
+      return sequence(node.items);
     case 'alt': {
+      if (node.branches.length > MAX_ALT_BRANCHES) return anyInfo(true);
       let info: Info | undefined;
       for (const branch of node.branches) info = info ? alternate(info, infoOf(branch)) : infoOf(branch);
       return info ?? emptyInfo();
