@@ -460,7 +460,9 @@ function schemaAt(schema: JsonSchema, schemaPath: string): JsonSchema | undefine
  * `command must not be empty; give the shell command line to run`): off for a tool's output.
  */
 export interface ValidationWording {
+  /** The value that was validated (the arguments after coercion, or a tool's output). */
   data?: unknown;
+  /** Add what each argument is for, from its schema's description (default true). */
   advice?: boolean;
 }
 
