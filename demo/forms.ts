@@ -18,7 +18,7 @@ export function validateArgs(tool: FunctionDeclaration, args: unknown): string |
   }
   const coerced = coerceArguments(args ?? {}, tool.parameters);
   if (validate(coerced)) return null;
-  return `invalid arguments for ${tool.name}: ${formatValidationErrors(validate.errors ?? [], tool.parameters)}`;
+  return `invalid arguments for ${tool.name}: ${formatValidationErrors(validate.errors ?? [], tool.parameters, { data: coerced })}`;
 }
 
 interface Property {

@@ -158,8 +158,8 @@ describe('built-in tools under a policy that forbids eval (node --disallow-code-
   it('turns bad arguments into invalid_arguments with the usual messages', () => {
     const allowed = Object.keys((BuiltinTools.ViewFile.inputSchema as { properties: object }).properties).join(', ');
     expect(strict.bad).toEqual([
-      { name: 'view_file', code: 'invalid_arguments', error: 'invalid arguments for view_file: /start_line must be integer' },
-      { name: 'view_file', code: 'invalid_arguments', error: 'invalid arguments for view_file: missing required argument "file_path"' },
+      { name: 'view_file', code: 'invalid_arguments', error: 'invalid arguments for view_file: start_line must be an integer, not a string' },
+      { name: 'view_file', code: 'invalid_arguments', error: 'invalid arguments for view_file: missing required argument "file_path" (the file to read)' },
       { name: 'view_file', code: 'invalid_arguments', error: `invalid arguments for view_file: unknown argument "bogus"; allowed: ${allowed}` },
     ]);
   });
@@ -189,9 +189,9 @@ describe('built-in tools under a policy that forbids eval (node --disallow-code-
   it('accepts custom tools once precompileValidators output is registered, draft 2020-12 included', () => {
     expect(strict.customPrecompiled).toEqual([
       { name: 'custom_tool', result: { n: 2 } },
-      { name: 'custom_tool', code: 'invalid_arguments', error: 'invalid arguments for custom_tool: /n must be integer' },
+      { name: 'custom_tool', code: 'invalid_arguments', error: 'invalid arguments for custom_tool: n must be an integer, not a string' },
       { name: 'later_tool', result: { pair: ['a'] } },
-      { name: 'later_tool', code: 'invalid_arguments', error: 'invalid arguments for later_tool: /pair/0 must be string' },
+      { name: 'later_tool', code: 'invalid_arguments', error: 'invalid arguments for later_tool: pair[0] must be a string, not a number' },
     ]);
   });
 

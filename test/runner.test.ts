@@ -88,6 +88,20 @@ describe('ToolRunner', () => {
     );
   });
 
+  it("words a built-in's schema problems for the model: the argument, what it is for, what was sent", async () => {
+    const runner = new ToolRunner({ tools: BuiltinTools.all() });
+    const results = await runner.processToolCalls([
+      { id: '1', name: 'run_command', args: { command: '' } },
+      { id: '2', name: 'view_file', args: { file_path: 3 } },
+      { id: '3', name: 'view_file', args: {} },
+    ]);
+    expect(results.map((r) => ('error' in r ? r.error : r))).toEqual([
+      'invalid arguments for run_command: command must not be empty; give the shell command line to run',
+      'invalid arguments for view_file: file_path must be a string (the file to read), not a number',
+      'invalid arguments for view_file: missing required argument "file_path" (the file to read)',
+    ]);
+  });
+
   it('validates arguments with messages that name the argument', async () => {
     const runner = new ToolRunner({ tools: [echo] });
     const results = await runner.processToolCalls([
@@ -101,11 +115,11 @@ describe('ToolRunner', () => {
     expect(results).toEqual([
       { id: '1', name: 'echo', code: 'invalid_arguments', error: 'invalid arguments for echo: missing required argument "text"' },
       { id: '2', name: 'echo', code: 'invalid_arguments', error: 'invalid arguments for echo: unknown argument "colour"; allowed: text, times, loud' },
-      { id: '3', name: 'echo', code: 'invalid_arguments', error: 'invalid arguments for echo: /times must be integer' },
+      { id: '3', name: 'echo', code: 'invalid_arguments', error: 'invalid arguments for echo: times must be an integer, not a number' },
       { id: '4', name: 'echo', code: 'invalid_arguments', error: 'invalid arguments for echo: arguments must be a JSON object, not a string; call echo again with a JSON object that matches its parameters' },
       { id: '5', name: 'echo', result: { text: 'ABAB' } },
       // Numbers are never coerced to strings: only strings become numbers/booleans.
-      { id: '6', name: 'echo', code: 'invalid_arguments', error: 'invalid arguments for echo: /text must be string' },
+      { id: '6', name: 'echo', code: 'invalid_arguments', error: 'invalid arguments for echo: text must be a string, not a number' },
     ]);
   });
 
@@ -261,7 +275,7 @@ describe('ToolRunner', () => {
     expect(runner.tools()[0]?.outputSchema).toEqual({ type: 'object', properties: { size: { type: 'integer', minimum: 0 } }, required: ['size'] });
     expect(await runner.execute('sized', { n: 3 })).toEqual({ size: 3 });
     expect(await runner.processToolCalls([{ name: 'sized', args: { n: -1 } }])).toEqual([
-      { name: 'sized', code: 'execution_failed', error: "sized's output broke its outputSchema: /size must be >= 0; the tool must return what its outputSchema describes" },
+      { name: 'sized', code: 'execution_failed', error: "sized's output broke its outputSchema: size must be >= 0; the tool must return what its outputSchema describes" },
     ]);
   });
 });

@@ -166,7 +166,7 @@ describe('a JSON Schema in draft 2020-12', () => {
       { name: 'pairs_zod', args: { pair: [1, 2] } },
     ]);
     expect(results).toEqual([
-      { name: 'pairs', code: 'invalid_arguments', error: 'invalid arguments for pairs: /pair/0 must be string; /pair/1 must be number' },
+      { name: 'pairs', code: 'invalid_arguments', error: 'invalid arguments for pairs: pair[0] must be a string, not a number; pair[1] must be a number, not a string' },
       { name: 'pairs', code: 'invalid_arguments', error: 'invalid arguments for pairs: unknown argument "extra"; allowed: pair, tag' },
       { name: 'pairs_zod', code: 'invalid_arguments', error: 'invalid arguments for pairs_zod: /pair/0: Invalid input: expected string, received number' },
     ]);
@@ -190,7 +190,7 @@ describe('a JSON Schema in draft 2020-12', () => {
     ]);
     expect(results).toEqual([
       { name: 'later', code: 'invalid_arguments', error: 'invalid arguments for later: arguments must have property b when property a is present' },
-      { name: 'later', code: 'invalid_arguments', error: 'invalid arguments for later: /t/0 must be string' },
+      { name: 'later', code: 'invalid_arguments', error: 'invalid arguments for later: t[0] must be a string, not a number' },
       { name: 'later', result: 'ok' },
     ]);
   });

@@ -85,7 +85,7 @@ describe('src/tools/generated/validators.js', () => {
         expect(standalone(sample), `${tool.name} ${JSON.stringify(sample)}`).toBe(expected);
         expect(standalone.errors ?? null, `${tool.name} ${JSON.stringify(sample)}`).toEqual(runtime.errors ?? null);
         if (!expected) {
-          expect(formatValidationErrors(standalone.errors ?? [], schema)).toBe(formatValidationErrors(runtime.errors ?? [], schema));
+          expect(formatValidationErrors(standalone.errors ?? [], schema, { data: sample })).toBe(formatValidationErrors(runtime.errors ?? [], schema, { data: sample }));
         }
       }
     }

@@ -65,6 +65,16 @@ function asProtocolError(error: unknown, what: string): ProtocolError {
   return new ProtocolError(ProtocolErrorCode.InternalError, `${what} failed (${code}): ${message}`, { code });
 }
 
+/**
+ * A host's rewind mistake with its next step in MCP terms: where the runner's message says its
+ * `changes(...)` lists the turns, the client reads this session's journal resource instead.
+ */
+function inMcpTerms(error: unknown, own: string): unknown {
+  if (!(error instanceof TypeError)) return error;
+  const message = error.message.replace(/changes\("(?:[^"\\]|\\.)*"\) lists the turns/, `the resource ${journalUri(own)} lists the turns`);
+  return message === error.message ? error : new TypeError(message);
+}
+
 /** The unified diff of one turn: each file's diff in the order of its calls, one after another. */
 function turnDiff(changes: ConversationChanges, turn: number): string | undefined {
   const found = changes.turns.find((entry) => entry.turn === turn);
@@ -196,7 +206,7 @@ export function serveJournal(server: McpServer, host: JournalHost, conversationO
     try {
       result = await host.rewind(own, options);
     } catch (error) {
-      throw asProtocolError(error, `${JOURNAL_REWIND_METHOD} of conversation "${own}"`);
+      throw asProtocolError(inMcpTerms(error, own), `${JOURNAL_REWIND_METHOD} of conversation "${own}"`);
     }
     if (result.turn !== undefined) turnLanded();
     return { conversationId: own, ...result } as unknown as Record<string, unknown>;

@@ -5,6 +5,7 @@ import type { CallOptions, ToolCallResult, ToolMessage } from '../../src/core/ru
 import type { JsonSchema } from '../../src/core/types.js';
 import { checkOptions, checkToolHost, is, type OptionRules } from '../../src/core/options.js';
 import { JOURNAL_CAPABILITY, isJournalHost, journalCapability, serveJournal } from './journal.js';
+import { explainCallMistakes } from './call-mistakes.js';
 
 /** The checks of {@link CreateMcpServerOptions}. */
 const MCP_SERVER_RULES: OptionRules = {
@@ -274,6 +275,8 @@ let instances = 0;
  *   timeouts and per-path write order are the host's; see {@link toCallToolResult} for the answer.
  *   Calls sent without waiting keep their order as a model turn's do: a read-only (concurrency-safe)
  *   call runs after the mutating calls sent before it, beside other read-only ones.
+ *   A call to a tool this server does not have, or with `arguments` that are not an object, is the
+ *   SDK's `-32602` error in one line saying what to send (tools/list, the tool's inputSchema).
  * - Progress: when the request has a `progressToken`, each `ctx.send` message of the call becomes a
  *   `notifications/progress`.
  * - `notifications/cancelled`, and a closed HTTP request stream, abort the call's signal (it ends
@@ -304,11 +307,15 @@ export async function createMcpServer(host: ToolHost, options: CreateMcpServerOp
   const server = new McpServer(
     { name: options.name ?? 'toolhost', version: options.version ?? '0.0.0' },
     {
-      capabilities: { tools: { listChanged: false }, ...(options.journal === true ? { experimental: { [JOURNAL_CAPABILITY]: journalCapability() } } : {}) },
+      // Tools get their capability below, once their mistakes are worded (the SDK installs its tools/call
+      // handler with it); a server of no tools has it from the start.
+      capabilities: { ...(tools.length === 0 ? { tools: { listChanged: false } } : {}), ...(options.journal === true ? { experimental: { [JOURNAL_CAPABILITY]: journalCapability() } } : {}) },
       ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
       ...(options.requestState === undefined ? {} : { requestState: { verify: (state: string, ctx: ServerContext) => options.requestState?.verify(state, ctx) } }),
     },
   );
+  explainCallMistakes(server, tools);
+  server.server.registerCapabilities({ tools: { listChanged: false } });
   const conversationOf = (ctx: ServerContext): string => options.conversation ?? ctx.sessionId ?? (ownConversation ??= `mcp-${instance}-${crypto.randomUUID()}`);
   const journal = options.journal === true && isJournalHost(host) ? serveJournal(server, host, conversationOf) : undefined;
   let calls = 0;

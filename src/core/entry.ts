@@ -138,7 +138,7 @@ function jsonParser(name: string, schema: JsonSchema, what: string, generated: G
   const check = (validate: ArgumentValidator, args: unknown, calledName: string): unknown => {
     const coerced = coerceArguments(args ?? {}, schema);
     if (!validate(coerced)) {
-      throw new ToolError('invalid_arguments', `invalid arguments for ${calledName}: ${formatValidationErrors(validate.errors ?? [], schema)}`);
+      throw new ToolError('invalid_arguments', `invalid arguments for ${calledName}: ${formatValidationErrors(validate.errors ?? [], schema, { data: coerced })}`);
     }
     return coerced;
   };
@@ -193,7 +193,7 @@ function outputCheck(name: string, schema: ToolSchema | undefined, generated: Ge
   const jsonSchema = parseSchema(name, schema as JsonSchema, 'outputSchema');
   const validator = new LazyValidator(name, jsonSchema, 'outputSchema', generated);
   const run = (validate: ArgumentValidator, value: unknown): void => {
-    if (!validate(value)) throw broke(formatValidationErrors(validate.errors ?? [], jsonSchema).replace(/^arguments\b/, 'result'));
+    if (!validate(value)) throw broke(formatValidationErrors(validate.errors ?? [], jsonSchema, { data: value, advice: false }).replace(/^arguments\b/, 'result'));
   };
   return {
     jsonSchema,

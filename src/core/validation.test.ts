@@ -30,7 +30,7 @@ describe('formatValidationErrors', () => {
     expect(await problems(schema, { town: 'x', weeks: 2 })).toBe('missing required argument "city"; unknown arguments "town", "weeks"; allowed: city, days');
     expect(await problems(schema, { city: 'x', a: 1, b: 1, c: 1, d: 1, e: 1, f: 1, g: 1 })).toBe('unknown arguments "a", "b", "c", "d", "e" and 2 more; allowed: city, days');
     const nested = { type: 'object', properties: { opts: { type: 'object', properties: { x: { type: 'integer' } }, additionalProperties: false } }, additionalProperties: false } as const;
-    expect(await problems(nested, { y: 1, opts: { z: 1, w: 2 } })).toBe('unknown argument "y"; allowed: opts; unknown arguments "z", "w" in /opts; allowed: x');
+    expect(await problems(nested, { y: 1, opts: { z: 1, w: 2 } })).toBe('unknown argument "y"; allowed: opts; unknown arguments "z", "w" in opts; allowed: x');
   });
 
   it('cuts a long pointer into the arguments to 200 characters', async () => {
@@ -40,15 +40,59 @@ describe('formatValidationErrors', () => {
     } as const;
     const key = 'g'.repeat(10_000);
     expect(await problems(schema, { tags: { [key]: 'x' } })).toBe(
-      `/tags/${'g'.repeat(194)}… (9806 more characters) must be integer`,
+      `tags.${'g'.repeat(195)}… (9805 more characters) must be an integer`,
     );
   });
 
   it('never repeats a value the model sent', async () => {
     const schema = { type: 'object', properties: { mode: { enum: ['a', 'b'] }, n: { type: 'integer' } } } as const;
     expect(await problems(schema, { mode: 'm'.repeat(100_000), n: 'n'.repeat(100_000) })).toBe(
-      '/mode must be one of: "a", "b"; /n must be integer',
+      'mode must be one of: "a", "b"; n must be an integer',
     );
+  });
+});
+
+describe('formatValidationErrors: words for the model', () => {
+  async function said(schema: JsonSchema, args: unknown, advice = true): Promise<string> {
+    const validate = await compileValidator('t', schema);
+    expect(validate(args)).toBe(false);
+    return formatValidationErrors(validate.errors ?? [], schema, { data: args, advice });
+  }
+
+  it('names the argument, what it is for (its description) and what was sent instead', async () => {
+    const schema = { type: 'object', properties: { file_path: { type: 'string', description: 'The file to read: an absolute path.' }, n: { type: 'integer' } } } as const;
+    expect(await said(schema, { file_path: 3 })).toBe('file_path must be a string (the file to read), not a number');
+    expect(await said(schema, { n: 'x' })).toBe('n must be an integer, not a string');
+    expect(await said(schema, { n: [1] })).toBe('n must be an integer, not an array');
+    expect(await said(schema, { n: null })).toBe('n must be an integer, not null');
+    expect(await said({ type: 'object', properties: { on: { type: ['boolean', 'null'] } } }, { on: 'yes' })).toBe('on must be true or false or null, not a string');
+  });
+
+  it('says an empty string or list must not be empty and what to give, and other lengths in words', async () => {
+    const schema = {
+      type: 'object',
+      properties: { command: { type: 'string', minLength: 1, description: 'The shell command line to run (e.g. `ls`).' }, city: { type: 'string', minLength: 2, maxLength: 3 }, tags: { type: 'array', minItems: 1, maxItems: 1 } },
+    } as const;
+    expect(await said(schema, { command: '' })).toBe('command must not be empty; give the shell command line to run');
+    expect(await said(schema, { city: 'x' })).toBe('city must have at least 2 characters');
+    expect(await said(schema, { city: 'xxxx' })).toBe('city must have at most 3 characters');
+    expect(await said(schema, { tags: [] })).toBe('tags must not be empty');
+    expect(await said(schema, { tags: [1, 2] })).toBe('tags must have at most 1 item');
+  });
+
+  it('says what a missing argument is for, nested names as the model wrote them, and no advice when asked for none', async () => {
+    const schema = {
+      type: 'object',
+      properties: { city: { type: 'string', description: 'The city to look up.' }, edits: { type: 'array', items: { type: 'object', properties: { old: { type: 'string', description: 'The text to replace' } } } } },
+      required: ['city'],
+    } as const;
+    expect(await said(schema, { edits: [{ old: 1 }] })).toBe('missing required argument "city" (the city to look up); edits[0].old must be a string (the text to replace), not a number');
+    expect(await said(schema, { edits: [{ old: 1 }] }, false)).toBe('missing required argument "city"; edits[0].old must be a string, not a number');
+  });
+
+  it('leaves out a description that is no short noun phrase', async () => {
+    const schema = { type: 'object', properties: { timeout_ms: { type: 'integer', description: 'Kill the command after this many ms.' } } } as const;
+    expect(await said(schema, { timeout_ms: 'x' })).toBe('timeout_ms must be an integer, not a string');
   });
 });
 

@@ -329,26 +329,99 @@ export function coerceArguments(args: unknown, schema: JsonSchema): unknown {
   return coerceValue(args, schema);
 }
 
-// Argument names and pointers come from the model (an object's keys): cut to a readable length.
-function pointer(error: ErrorObject): string {
-  return error.instancePath === '' ? 'arguments' : clipForMessage(error.instancePath);
+/**
+ * The argument an error is about, as the model named it: `command`, `edits[0].old_string`, or
+ * `arguments` for the whole object. Names come from the model (an object's keys): cut to a readable length.
+ */
+function argumentName(instancePath: string): string {
+  if (instancePath === '') return 'arguments';
+  const segments = instancePath.slice(1).split('/').map((raw) => raw.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const name = segments.map((segment, i) => (/^\d+$/.test(segment) ? `[${segment}]` : i === 0 ? segment : `.${segment}`)).join('');
+  return clipForMessage(name);
 }
 
-function describe(error: ErrorObject, schema: JsonSchema): string {
+/** The value at `instancePath` (a JSON Pointer) in `data`, or undefined. */
+function valueAt(data: unknown, instancePath: string): unknown {
+  if (instancePath === '') return data;
+  let node = data;
+  for (const raw of instancePath.slice(1).split('/')) {
+    if (typeof node !== 'object' || node === null) return undefined;
+    node = (node as Record<string, unknown>)[raw.replace(/~1/g, '/').replace(/~0/g, '~')];
+  }
+  return node;
+}
+
+const KIND_WORDS: Record<string, string> = {
+  string: 'a string',
+  number: 'a number',
+  integer: 'an integer',
+  boolean: 'true or false',
+  object: 'an object',
+  array: 'an array',
+  null: 'null',
+};
+
+/** What a JSON value is, for "not …": `a string`, `a number`, `an array`, `null`. */
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'boolean') return 'a boolean';
+  return KIND_WORDS[typeof value] ?? 'that';
+}
+
+/**
+ * What an argument is for, from the first clause of its schema's `description` when that clause is a
+ * short noun phrase (`The file to read: ...` → `the file to read`): the next step of a message about it.
+ */
+function purposeOf(schema: JsonSchema, error: ErrorObject, missing?: string): string | undefined {
+  const parent = schemaAt(schema, error.schemaPath);
+  const own = missing === undefined ? parent : parent?.properties?.[missing];
+  const description = own?.description;
+  if (typeof description !== 'string') return undefined;
+  const clause = (description.split(/[.;:(\n]/)[0] ?? '').trim();
+  if (clause.length < 4 || clause.length > 80 || !/^(?:the|a|an) /i.test(clause)) return undefined;
+  return clause.charAt(0).toLowerCase() + clause.slice(1);
+}
+
+/** `must not be empty` / `must have at least 3 characters` for a `minLength` or `minItems` error. */
+function tooShort(error: ErrorObject, unit: string): string {
+  const limit = Number((error.params as Record<string, unknown>).limit);
+  return limit === 1 ? 'must not be empty' : `must have at least ${limit} ${unit}`;
+}
+
+function describe(error: ErrorObject, schema: JsonSchema, data: unknown, advice: boolean): string {
   const params = error.params as Record<string, unknown>;
+  const name = argumentName(error.instancePath);
   switch (error.keyword) {
     case 'required': {
-      const where = error.instancePath === '' ? '' : ` in ${pointer(error)}`;
-      return `missing required argument "${String(params.missingProperty)}"${where}`;
+      const missing = String(params.missingProperty);
+      const where = error.instancePath === '' ? '' : ` in ${name}`;
+      const purpose = advice ? purposeOf(schema, error, missing) : undefined;
+      return `missing required argument "${missing}"${where}${purpose === undefined ? '' : ` (${purpose})`}`;
     }
     case 'additionalProperties':
       return unknownArguments([error], schema);
     case 'enum':
-      return `${pointer(error)} must be one of: ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
-    case 'type':
-      return `${pointer(error)} must be ${String(params.type)}`;
+      return `${name} must be one of: ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'type': {
+      const wanted = String(params.type).split(',').map((type) => KIND_WORDS[type] ?? type).join(' or ');
+      const purpose = advice ? purposeOf(schema, error) : undefined;
+      const value = valueAt(data, error.instancePath);
+      return `${name} must be ${wanted}${purpose === undefined ? '' : ` (${purpose})`}${value === undefined ? '' : `, not ${kindOf(value)}`}`;
+    }
+    case 'minLength':
+    case 'minItems': {
+      const purpose = advice ? purposeOf(schema, error) : undefined;
+      return `${name} ${tooShort(error, error.keyword === 'minLength' ? 'characters' : 'items')}${purpose === undefined ? '' : `; give ${purpose}`}`;
+    }
+    case 'maxLength':
+    case 'maxItems': {
+      const limit = Number(params.limit);
+      const unit = error.keyword === 'maxLength' ? 'character' : 'item';
+      return `${name} must have at most ${limit} ${unit}${limit === 1 ? '' : 's'}`;
+    }
     default:
-      return `${pointer(error)} ${error.message ?? 'is invalid'}`;
+      return `${name} ${error.message ?? 'is invalid'}`;
   }
 }
 
@@ -361,7 +434,7 @@ function unknownArguments(errors: readonly ErrorObject[], schema: JsonSchema): s
   const first = errors[0] as ErrorObject;
   const parent = schemaAt(schema, first.schemaPath);
   const allowed = Object.keys(parent?.properties ?? {});
-  const where = first.instancePath === '' ? '' : ` in ${pointer(first)}`;
+  const where = first.instancePath === '' ? '' : ` in ${argumentName(first.instancePath)}`;
   const names = errors.slice(0, 5).map((error) => quoteForMessage(String((error.params as Record<string, unknown>).additionalProperty)));
   const more = errors.length > 5 ? ` and ${errors.length - 5} more` : '';
   const what = names.length === 1 ? `unknown argument ${names[0] as string}` : `unknown arguments ${names.join(', ')}${more}`;
@@ -381,12 +454,27 @@ function schemaAt(schema: JsonSchema, schemaPath: string): JsonSchema | undefine
 }
 
 /**
- * One readable sentence from ajv's errors, naming each offending argument: `/end_line must be integer`,
- * `missing required argument "city"`, `unknown argument "foo"; allowed: city, units` (several unknown
- * arguments of one object in one problem: `unknown arguments "foo", "bar"; allowed: city, units`). At most 5 problems;
- * names and pointers the model sent are cut at 200 characters (`clipForMessage`).
+ * How {@link formatValidationErrors} words its problems: `data` is the value validated (so a type
+ * problem says what was sent: `, not a number`); `advice` (default true) adds what an argument is for,
+ * from its schema's description (`file_path must be a string (the file to read), not a number`,
+ * `command must not be empty; give the shell command line to run`): off for a tool's output.
  */
-export function formatValidationErrors(errors: readonly ErrorObject[], schema: JsonSchema): string {
+export interface ValidationWording {
+  /** The value that was validated (the arguments after coercion, or a tool's output). */
+  data?: unknown;
+  /** Add what each argument is for, from its schema's description (default true). */
+  advice?: boolean;
+}
+
+/**
+ * One readable sentence from ajv's errors, naming each offending argument as the model named it:
+ * `end_line must be an integer, not a string`, `missing required argument "city"`, `unknown argument
+ * "foo"; allowed: city, units` (several unknown arguments of one object in one problem: `unknown
+ * arguments "foo", "bar"; allowed: city, units`), nested ones as `edits[0].old_string`. At most 5
+ * problems; names the model sent are cut at 200 characters (`clipForMessage`). See
+ * {@link ValidationWording} for `wording`.
+ */
+export function formatValidationErrors(errors: readonly ErrorObject[], schema: JsonSchema, wording: ValidationWording = {}): string {
   const seen = new Set<string>();
   const parts: string[] = [];
   // The unknown arguments of one object, said together where the first of them was.
@@ -404,7 +492,7 @@ export function formatValidationErrors(errors: readonly ErrorObject[], schema: J
       } else if (!group.errors.some((e) => String((e.params as Record<string, unknown>).additionalProperty) === name)) group.errors.push(error);
       continue;
     }
-    const text = describe(error, schema);
+    const text = describe(error, schema, wording.data, wording.advice !== false);
     if (seen.has(text)) continue;
     seen.add(text);
     parts.push(text);

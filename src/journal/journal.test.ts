@@ -215,7 +215,12 @@ describe('change journal: rewind', () => {
     const { runner } = setup();
     await runner.execute('create_file', { file_path: 'a.txt', content: 'a\n' });
     await expect(runner.rewind('default', { toTurn: -1 })).rejects.toThrow(new TypeError('rewind: toTurn must be a turn number (an integer, 0 or more), not -1'));
-    await expect(runner.rewind('default', { toTurn: 5 })).rejects.toThrow(new TypeError('rewind: conversation "default" has had 1 turns; toTurn 5 is beyond its last'));
+    await expect(runner.rewind('default', { toTurn: 5 })).rejects.toThrow(
+      new TypeError('rewind: conversation "default" has had 1 turn, the last turn 1; toTurn 5 is beyond it: give toTurn from 0 (before its first change) to 1; changes("default") lists the turns that changed files'),
+    );
+    await expect(runner.rewind('fresh', { toTurn: 1 })).rejects.toThrow(
+      new TypeError('rewind: conversation "fresh" has had no turns yet; toTurn 1 is beyond it: give toTurn 0 (there is nothing to rewind yet); changes("fresh") lists the turns that changed files'),
+    );
     await expect(runner.rewind('default', { toTurn: 0, dryrun: true } as never)).rejects.toThrow('rewind: dryrun is not an option (did you mean dryRun?)');
   });
 });

@@ -70,6 +70,18 @@ function planOf(journal: ChangeJournal, conversationId: string, toTurn: number):
 }
 
 /**
+ * The mistake of a `toTurn` past the conversation's last turn, with the turns there are and where they
+ * are listed: `rewind: conversation "c" has had 3 turns, the last turn 3; toTurn 9 is beyond it: give
+ * toTurn from 0 (before its first change) to 3; changes("c") lists the turns that changed files`.
+ */
+function beyondLast(conversationId: string, last: number, toTurn: number): TypeError {
+  const id = JSON.stringify(conversationId);
+  const had = last === 0 ? 'has had no turns yet' : `has had ${last} turn${last === 1 ? '' : 's'}, the last turn ${last}`;
+  const give = last === 0 ? 'give toTurn 0 (there is nothing to rewind yet)' : `give toTurn from 0 (before its first change) to ${last}`;
+  return new TypeError(`rewind: conversation ${id} ${had}; toTurn ${toTurn} is beyond it: ${give}; changes(${id}) lists the turns that changed files`);
+}
+
+/**
  * Restores every file `conversationId` changed after turn `options.toTurn` to its state after that
  * turn, all or nothing (see docs/journal.md). A file whose content is not what the conversation left
  * is a conflict, left alone unless `force`. Throws a TypeError for bad options; rejects with ToolError
@@ -80,9 +92,7 @@ export async function rewindConversation(journal: ChangeJournal, setup: JournalS
   checkOptions('rewind', options, REWIND_OPTION_RULES);
   const conversation = journal.conversation(conversationId);
   const { toTurn } = options;
-  if (toTurn > conversation.last) {
-    throw new TypeError(`rewind: conversation ${JSON.stringify(conversationId)} has had ${conversation.last} turns; toTurn ${toTurn} is beyond its last`);
-  }
+  if (toTurn > conversation.last) throw beyondLast(conversationId, conversation.last, toTurn);
   const dropped = conversation.droppedThrough;
   if (dropped !== undefined && toTurn < dropped) {
     const note = `turns up to ${dropped} of this conversation were dropped to keep the journal within its byte budget; rewind to turn ${dropped} or later`;

@@ -141,7 +141,7 @@ describe('connectToolRunner / exposeToolRunner', () => {
     expect(isToolError(invalid)).toBe(true);
     expect(invalid).toBeInstanceOf(ToolError);
     expect((invalid as ToolError).code).toBe('invalid_arguments');
-    expect((invalid as ToolError).message).toMatch(/count must be integer/);
+    expect((invalid as ToolError).message).toMatch(/count must be an integer, not a number/);
 
     const unknown = await remote.execute('nope', {}).catch((error: unknown) => error);
     expect((unknown as ToolError).code).toBe('unknown_tool');
@@ -577,7 +577,7 @@ describe('connectToolRunner / exposeToolRunner', () => {
     expect(results[0]).toEqual({ id: 'a', name: 'page_pick', result: { picked: 'x!', conversation: 'default' } });
     // The refinement runs on the page, in zod; what JSON Schema can say, the worker's ajv checks first.
     expect(results[1]).toEqual({ id: 'b', name: 'page_pick', error: 'invalid arguments for page_pick: /choices: choices must differ', code: 'invalid_arguments' });
-    expect(results[2]).toEqual({ id: 'b2', name: 'page_pick', error: 'invalid arguments for page_pick: /choices must NOT have fewer than 1 items', code: 'invalid_arguments' });
+    expect(results[2]).toEqual({ id: 'b2', name: 'page_pick', error: 'invalid arguments for page_pick: choices must not be empty', code: 'invalid_arguments' });
     expect(results[3]).toMatchObject({ id: 'c', name: 'echo', result: { text: 'classic' } });
     expect(seen).toEqual([{ choices: ['x', 'y'], shout: '!' }]);
   });

@@ -69,8 +69,8 @@ describe('startSubagentTool', () => {
       { name: 'start_subagent', args: {} },
     ]);
     expect(results.map((r) => ('code' in r ? r.code : 'ok'))).toEqual(['invalid_arguments', 'invalid_arguments', 'invalid_arguments']);
-    expect(results[0]).toMatchObject({ error: expect.stringContaining('/task') });
-    expect(results[1]).toMatchObject({ error: expect.stringContaining('/tools/0 must be string') });
+    expect(results[0]).toMatchObject({ error: expect.stringContaining('task must not be empty') });
+    expect(results[1]).toMatchObject({ error: expect.stringContaining('tools[0] must be a string, not a number') });
     expect(results[2]).toMatchObject({ error: expect.stringContaining('missing required argument "task"') });
   });
 });

@@ -205,9 +205,9 @@ describe('playground (demo/)', () => {
     await page.click('#tool-list button[data-tool="view_file"]');
     await page.click('#as-json');
     await page.fill('#args-json', '{ "file_path": "index.ts", "end_line": "ten" }');
-    await expect.poll(() => page.textContent('#validation')).toBe('invalid arguments for view_file: /end_line must be integer');
+    await expect.poll(() => page.textContent('#validation')).toBe('invalid arguments for view_file: end_line must be an integer, not a string');
     let out = await consoleCall(page, 'view_file', '{ "file_path": "index.ts", "end_line": "ten" }');
-    expect(out).toMatchObject({ code: 'invalid_arguments', message: 'invalid arguments for view_file: /end_line must be integer' });
+    expect(out).toMatchObject({ code: 'invalid_arguments', message: 'invalid arguments for view_file: end_line must be an integer, not a string' });
     expect(out.time).toMatch(/^\d+ ms$/);
     await shot(page, 'console-error', '#console-panel');
 

@@ -236,7 +236,7 @@ describe('Anthropic text editor: commands', () => {
     const { runner } = setup({ 'list.txt': 'a\n' });
     expect(await call(runner, { command: 'undo_edit', path: 'list.txt' })).toMatchObject({
       code: 'invalid_arguments',
-      error: 'invalid arguments for str_replace_based_edit_tool: /command must be one of: "view", "create", "str_replace", "insert"',
+      error: 'invalid arguments for str_replace_based_edit_tool: command must be one of: "view", "create", "str_replace", "insert"',
     });
   });
 });

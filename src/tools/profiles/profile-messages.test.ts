@@ -77,6 +77,7 @@ const DRIVES: Record<Profile, Drive[]> = {
     E('str_replace_based_edit_tool', { command: 'view', path: 'huge.txt' }, 'too_large', 'view: a file over the size limit', { files: HUGE }),
     E('bash', {}, 'note', 'bash: neither command nor restart, where there is no shell'),
     E('bash', { command: 'ls' }, 'note', 'bash: no shell on the platform'),
+    E('bash', { command: 3 }, 'invalid_arguments', 'bash: a number for command'),
   ],
   gemini: [
     E('read_file', { file_path: 'missing.txt' }, 'not_found', 'read_file: missing file'),
@@ -89,6 +90,7 @@ const DRIVES: Record<Profile, Drive[]> = {
     E('read_file', { file_path: 'a.txt', start_line: 0 }, 'invalid_arguments', 'read_file: start_line below 1'),
     E('read_file', {}, 'invalid_arguments', 'read_file: without file_path'),
     E('read_file', { absolute_path: '/workspace/a.txt', offset: 2 }, 'invalid_arguments', 'read_file: arguments of an older read_file'),
+    E('read_file', { file_path: 3 }, 'invalid_arguments', 'read_file: a number for file_path'),
     E('read_file', { file_path: 'long.txt' }, 'note', 'read_file: paging note'),
     E('read_file', { file_path: 'wide.txt' }, 'note', 'read_file: long-line note'),
     E('read_file', { file_path: 'bin.dat' }, 'result', 'read_file: binary file'),
@@ -166,6 +168,7 @@ const DRIVES: Record<Profile, Drive[]> = {
     E('apply_patch', { input: '*** Begin Patch\n*** Update File: huge.txt\n@@\n-a\n+b\n*** End Patch' }, 'too_large', 'apply_patch: a file over the size limit', { files: HUGE }),
     E('shell', { commands: ['ls'] }, 'note', 'shell: no shell on the platform'),
     E('shell', { commands: [] }, 'invalid_arguments', 'shell: no commands'),
+    E('shell', { commands: 'ls' }, 'invalid_arguments', 'shell: a string for commands'),
   ],
 };
 
@@ -312,8 +315,11 @@ describe('messages in the profile language, exactly', () => {
     [
       'gemini',
       'read_file: arguments of an older read_file',
-      'invalid arguments for read_file: missing required argument "file_path"; unknown arguments "absolute_path", "offset"; allowed: file_path, start_line, end_line',
+      'invalid arguments for read_file: missing required argument "file_path" (the path to the file to read); unknown arguments "absolute_path", "offset"; allowed: file_path, start_line, end_line',
     ],
+    // A schema problem: the profile tool's own argument, what it is for in its own words, what was sent.
+    ['gemini', 'read_file: a number for file_path', 'invalid arguments for read_file: file_path must be a string (the path to the file to read), not a number'],
+    ['anthropic', 'bash: a number for command', 'invalid arguments for bash: command must be a string (the bash command to run), not a number'],
     // A file too large to edit: a next step with the profile's own tools, and no tool it lacks.
     [
       'anthropic',
