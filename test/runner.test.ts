@@ -275,7 +275,7 @@ describe('ToolRunner', () => {
     expect(runner.tools()[0]?.outputSchema).toEqual({ type: 'object', properties: { size: { type: 'integer', minimum: 0 } }, required: ['size'] });
     expect(await runner.execute('sized', { n: 3 })).toEqual({ size: 3 });
     expect(await runner.processToolCalls([{ name: 'sized', args: { n: -1 } }])).toEqual([
-      { name: 'sized', code: 'execution_failed', error: "sized's output broke its outputSchema: size must be >= 0; the tool must return what its outputSchema describes" },
+      { name: 'sized', code: 'execution_failed', error: "sized's output broke its outputSchema: size must be at least 0, not -1; the tool must return what its outputSchema describes" },
     ]);
   });
 });

@@ -420,6 +420,15 @@ function describe(error: ErrorObject, schema: JsonSchema, data: unknown, advice:
       const unit = error.keyword === 'maxLength' ? 'character' : 'item';
       return `${name} must have at most ${limit} ${unit}${limit === 1 ? '' : 's'}`;
     }
+    case 'maximum':
+    case 'minimum':
+    case 'exclusiveMaximum':
+    case 'exclusiveMinimum': {
+      // ajv's `must be <= 600000`, said in words, with the value given.
+      const words = { maximum: 'at most', minimum: 'at least', exclusiveMaximum: 'below', exclusiveMinimum: 'above' }[error.keyword];
+      const value = valueAt(data, error.instancePath);
+      return `${name} must be ${words} ${String(params.limit)}${typeof value === 'number' ? `, not ${String(value)}` : ''}`;
+    }
     default:
       return `${name} ${error.message ?? 'is invalid'}`;
   }
