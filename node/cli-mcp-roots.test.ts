@@ -2,6 +2,7 @@
 // filesystem server does; --root, a client without roots, or roots that name no directory keep the
 // workspace where it was. Real CLI processes and the real MCP SDK client.
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -76,6 +77,47 @@ describe.concurrent('toolhost mcp on stdio: the workspace is the client root whe
     expect(await session.view('where.txt')).toContain('the client root');
     const note = `the workspace is the client's root ${project}`;
     expect(await session.stderrWith(note)).toContain(note);
+  }, 120_000);
+
+  it('a call sent after the initialize result but before notifications/initialized waits for it, then runs in the client root', async () => {
+    const child = spawn(process.execPath, [BIN, 'mcp'], { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    const lines: Record<string, unknown>[] = [];
+    let buffered = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      buffered += chunk;
+      for (let end = buffered.indexOf('\n'); end !== -1; end = buffered.indexOf('\n')) {
+        lines.push(JSON.parse(buffered.slice(0, end)) as Record<string, unknown>);
+        buffered = buffered.slice(end + 1);
+      }
+    });
+    const send = (message: object): void => void child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+    const next = async (match: (line: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> => {
+      const end = Date.now() + 60_000;
+      for (;;) {
+        const found = lines.find(match);
+        if (found || Date.now() > end) return found ?? {};
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    };
+    try {
+      send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: { roots: { listChanged: false } }, clientInfo: { name: 'late', version: '1' } } });
+      expect(await next((line) => line.id === 1)).toHaveProperty('result');
+      // The lifecycle lets a client send requests once it has the result: the call comes first.
+      send({ id: 2, method: 'tools/call', params: { name: 'create_file', arguments: { file_path: 'made-here.txt', content: 'late\n' } } });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(lines.some((line) => line.id === 2)).toBe(false);
+      send({ method: 'notifications/initialized' });
+      const ask = await next((line) => line.method === 'roots/list');
+      send({ id: ask.id, result: { roots: [{ uri: pathToFileURL(project).href }] } });
+      const answer = await next((line) => line.id === 2);
+      expect(answer).toMatchObject({ result: { structuredContent: { created: true, file_path: join(project, 'made-here.txt') } } });
+      expect(readFileSync(join(project, 'made-here.txt'), 'utf8')).toBe('late\n');
+      expect(existsSync(join(cwd, 'made-here.txt'))).toBe(false);
+    } finally {
+      child.kill();
+      rmSync(join(project, 'made-here.txt'), { force: true });
+    }
   }, 120_000);
 
   it('passes over roots that are not directories here (a file, a missing path) to the first that is', async () => {

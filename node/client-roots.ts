@@ -103,6 +103,11 @@ export class ClientRootsHost implements ToolHost, JournalHost {
   readonly #here: { dir: string; open: boolean };
   #choice: Promise<ToolHost> | undefined;
   #opened: OpenedRunner | undefined;
+  /** The server (connection) this host serves, once attached. */
+  #server: McpServer | undefined;
+  /** Called on `notifications/initialized` by a call that waits for it (see {@link #workspace}). */
+  #onInitialized: (() => void) | undefined;
+  #initializedTimer: ReturnType<typeof setTimeout> | undefined;
 
   /**
    * `fallback` serves the current directory `here.dir` (and lists the tools); with `here.open`, a choice
@@ -119,10 +124,14 @@ export class ClientRootsHost implements ToolHost, JournalHost {
 
   /** Wires the choice to `server`'s initialization; returns `server`. One server (connection) per host. */
   attach(server: McpServer): McpServer {
+    this.#server = server;
     const previous = server.server.oninitialized;
     server.server.oninitialized = () => {
       previous?.();
-      this.#choice ??= this.#choose(server);
+      const waiting = this.#onInitialized;
+      this.#onInitialized = undefined;
+      if (waiting) waiting();
+      else this.#choice ??= this.#choose(server);
     };
     return server;
   }
@@ -162,13 +171,40 @@ export class ClientRootsHost implements ToolHost, JournalHost {
 
   /** Releases the runner opened on the client's root, if any (the fallback is its owner's). */
   async dispose(): Promise<void> {
+    clearTimeout(this.#initializedTimer);
     await this.#opened?.dispose();
   }
 
-  /** The chosen workspace; a call before any initialization (a client of an era without `initialize`) settles on the fallback. */
+  /**
+   * The chosen workspace. A call before any `initialize` (a client of an era without it) settles on
+   * the fallback. A call after `initialize` but before `notifications/initialized` (the lifecycle lets
+   * a client send requests once it has the initialize result) from a client that declared `roots`
+   * waits for that notification, since `roots/list` may only be asked after it, for at most
+   * {@link ROOTS_LIST_TIMEOUT_MS}; one from a client without roots settles at once.
+   */
   #workspace(): Promise<ToolHost> {
-    this.#choice ??= Promise.resolve(this.#stayHere());
+    if (this.#choice) return this.#choice;
+    const server = this.#server;
+    const capabilities = server?.server.getClientCapabilities();
+    if (server === undefined || capabilities === undefined) this.#choice = Promise.resolve(this.#stayHere());
+    else if (!capabilities.roots) this.#choice = this.#choose(server);
+    else this.#choice = this.#afterInitialized(server);
     return this.#choice;
+  }
+
+  /** The choice made once `notifications/initialized` arrives, or the current directory when it has not within {@link ROOTS_LIST_TIMEOUT_MS}. */
+  #afterInitialized(server: McpServer): Promise<ToolHost> {
+    return new Promise<ToolHost>((resolve) => {
+      this.#initializedTimer = setTimeout(() => {
+        this.#onInitialized = undefined;
+        this.#note(`the client sent no notifications/initialized within ${ROOTS_LIST_TIMEOUT_MS / 1000} s of its first call, so its roots were not asked; the workspace stays the current directory`);
+        resolve(this.#stayHere());
+      }, ROOTS_LIST_TIMEOUT_MS);
+      this.#onInitialized = () => {
+        clearTimeout(this.#initializedTimer);
+        resolve(this.#choose(server));
+      };
+    });
   }
 
   /** The current directory's host, once the choice settles there (opened then, with `here.open`). */
