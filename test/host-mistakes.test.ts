@@ -174,6 +174,17 @@ describe('call ids in one batch', () => {
     expect(await runner.processToolCalls([{ name: 'count', args: {} }, { name: 'count', args: {} }, { id: 'a', name: 'count', args: {} }])).toHaveLength(3);
     expect(await runner.processToolCalls([{ id: 'a', name: 'count', args: {} }])).toEqual([{ id: 'a', name: 'count', result: 4 }]);
   });
+
+  it('are strings: a number (which the answer would drop) or another value is a TypeError, before any call runs', async () => {
+    let ran = 0;
+    const tool = defineTool({ name: 'count', description: 'Counts', inputSchema: { type: 'object' }, execute: () => (ran += 1) });
+    const runner = new ToolRunner({ tools: [tool] });
+    await expect(runner.processToolCalls([{ id: 7, name: 'count', args: {} } as never])).rejects.toEqual(
+      new TypeError('ToolRunner.processToolCalls: call 0 ("count") has the id 7; a call\'s id is a string, echoed in its answer, or left out; pass String(id) ("7")'),
+    );
+    await expect(runner.processToolCalls([{ name: 'count', args: {} }, { id: { n: 1 }, name: 'count', args: {} } as never])).rejects.toThrow(/^ToolRunner\.processToolCalls: call 1 \("count"\) has the id .*; a call's id is a string, echoed in its answer, or left out$/);
+    expect(ran).toBe(0);
+  });
 });
 
 describe('defineTool with a call that is not a function', () => {

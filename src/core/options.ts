@@ -248,8 +248,9 @@ export function checkCallOptions(where: string, options: unknown): void {
  * TypeError for the host's wiring mistakes, before any call runs: a non-array (`"<where>: calls must
  * be an array of tool calls { id?, name, args }, not \"x\""`); a call that carries a model API's
  * shape instead of `args` (`arguments` or `input` and no `args`, or a chat-completions call's
- * `function: { name, arguments }`), saying to pass the parsed object as `args`; two calls sharing an
- * id (answers are matched by id; calls without ids are fine). What the model got wrong (an `args` that
+ * `function: { name, arguments }`), saying to pass the parsed object as `args`; an id that is not a
+ * string (a number would be lost from the answer); two calls sharing an id (answers are matched by
+ * id; calls without ids are fine). What the model got wrong (an `args` that
  * is not an object, even a string) is that call's `invalid_arguments` answer.
  */
 export function checkToolCalls(where: string, calls: unknown): void {
@@ -268,7 +269,12 @@ export function checkToolCalls(where: string, calls: unknown): void {
         `${where}: ${what} is a chat-completions tool call { id, type, function: { name, arguments } }; pass { id, name: call.function.name, args: JSON.parse(call.function.arguments) } instead`,
       );
     }
-    if (typeof call.id !== 'string') return;
+    if (call.id === undefined) return;
+    if (typeof call.id !== 'string') {
+      // A number would be dropped from the answer (ids are strings): said here rather than lost.
+      const hint = typeof call.id === 'number' ? `; pass String(id) (${JSON.stringify(String(call.id))})` : '';
+      throw new TypeError(`${where}: ${what} has the id ${describeValue(call.id)}; a call's id is a string, echoed in its answer, or left out${hint}`);
+    }
     const first = ids.get(call.id);
     if (first !== undefined) {
       throw new TypeError(
