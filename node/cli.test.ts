@@ -213,6 +213,7 @@ describe.concurrent('toolhost CLI (node bin/toolhost.mjs)', { timeout: 120_000 }
         '{"id":5,"name":"view_file","args":{"file_path":"missing.txt"}}',
         '["not","an","object"]',
         '{"id":"7","args":{}}',
+        '{"id":"8","name":"view_file","arguments":{"file_path":"a.txt"}}',
         '{"name":"list_dir","args":{"dir_path":"."}}',
       ].join('\n');
       const out = await cli(['run'], { cwd: work, input: `${input}\n` });
@@ -220,7 +221,7 @@ describe.concurrent('toolhost CLI (node bin/toolhost.mjs)', { timeout: 120_000 }
       expect(out.code).toBe(0);
       const lines = out.stdout.split('\n');
       expect(lines.pop()).toBe('');
-      expect(lines).toHaveLength(7);
+      expect(lines).toHaveLength(8);
       const missing = JSON.parse(lines[3] as string) as Record<string, unknown>;
       expect(missing).toMatchObject({ id: 5, name: 'view_file', code: 'not_found' });
       expect(lines).toEqual([
@@ -238,6 +239,8 @@ describe.concurrent('toolhost CLI (node bin/toolhost.mjs)', { timeout: 120_000 }
         JSON.stringify({ id: 5, name: 'view_file', error: missing.error, code: 'not_found' }),
         JSON.stringify({ line: 7, error: 'line 7 must be a JSON object {"id":"1","name":"view_file","args":{...}}', code: 'invalid_arguments' }),
         JSON.stringify({ line: 8, id: '7', error: 'line 8 has no tool "name"; see toolhost tools', code: 'invalid_arguments' }),
+        // A model API's key for the arguments is said, not run as a call with none.
+        JSON.stringify({ line: 9, id: '8', error: 'line 9: the tool\'s arguments go in "args" (an object), not "arguments": {"id":"1","name":"view_file","args":{...}}', code: 'invalid_arguments' }),
         JSON.stringify({
           name: 'list_dir',
           result: {

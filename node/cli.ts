@@ -449,6 +449,9 @@ function parseLine(text: string, line: number): { call: ToolCall; id: unknown } 
   const idOk = id === undefined || typeof id === 'string' || typeof id === 'number';
   if (!idOk) return fail(`line ${line}: "id" must be a string or a number`);
   if (typeof name !== 'string' || name === '') return fail(`line ${line} has no tool "name"; see toolhost tools`, id);
+  // A model API's key for the arguments: said, rather than run with none.
+  const wire = args === undefined ? ['arguments', 'input'].find((key) => Object.hasOwn(value, key)) : undefined;
+  if (wire !== undefined) return fail(`line ${line}: the tool's arguments go in "args" (an object), not "${wire}": {"id":"1","name":${JSON.stringify(name).slice(0, 80)},"args":{...}}`, id);
   const call: ToolCall = { name, args: args ?? {} };
   if (id !== undefined) call.id = String(id);
   return { call, id };
