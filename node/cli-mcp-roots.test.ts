@@ -227,6 +227,13 @@ describe('rootsAnswerSchema', () => {
     expect(value?.ignored).toEqual(['https://example.com/x', 'GIT://host/repo']);
   });
 
+  it('takes a file root whose scheme is written in capitals (schemes are case-insensitive), as file://', () => {
+    const { value, issues } = read({ roots: [{ uri: 'FILE:///srv/a', name: 'a' }, { uri: 'File:///srv/b' }] });
+    expect(issues).toBeUndefined();
+    expect(value?.roots).toEqual([{ uri: 'file:///srv/a', name: 'a' }, { uri: 'file:///srv/b' }]);
+    expect(value?.ignored).toEqual([]);
+  });
+
   it('refuses what the SDK schema refuses that is not a root of another scheme, naming its place in the answer as sent', () => {
     expect(read({ roots: [{ uri: 'https://example.com/x' }, { uri: 'file:///srv/a', name: 5 }] }).issues?.[0]?.path).toEqual(['roots', 1, 'name']);
     // Not file:// (one slash), no scheme at all, no uri, not an object: each is checked as a file root would be.

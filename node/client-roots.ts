@@ -67,7 +67,8 @@ export function rootsAnswerSchema(answer: (typeof specTypeSchemas)['ListRootsRes
           const scheme = typeof uri === 'string' ? schemeOf(uri) : undefined;
           if (typeof uri === 'string' && scheme !== undefined && scheme !== 'file') ignored.push(uri);
           else {
-            kept.push(root);
+            // A scheme is case-insensitive (RFC 3986): `FILE:///x` is a file root, written as the SDK's schema takes it.
+            kept.push(typeof uri === 'string' && scheme === 'file' && !uri.startsWith('file:') ? { ...(root as object), uri: `file${uri.slice(4)}` } : root);
             placeOf.push(index);
           }
         });
