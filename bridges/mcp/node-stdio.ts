@@ -91,8 +91,11 @@ function idOf(value: unknown): string | number | null {
  *   the `initialize`.)
  * - Back-pressure: lines go to stdout one batch at a time (the next once stdout drained), the rest
  *   wait in the transport; while more than {@link MAX_BUFFERED_BYTES} wait (a client that does not
- *   read stdout), no further message is read from stdin, until stdout drains. Memory stays bounded
- *   however much the client writes without reading.
+ *   read stdout), no further request is delivered and stdin is not read, until stdout drains. At most
+ *   {@link MAX_RUNNING_REQUESTS} requests run at once (the next are delivered, in order, as they are
+ *   answered; the client's responses pass them). Memory stays bounded however much the client
+ *   writes without reading. Each line's write settles its `send` by the write's callback: no
+ *   listener is added per line.
  * - {@link close} drops the lines not yet handed to stdout; a line already handed is left to finish.
  *
  * Give it to `serveStdio(factory, { transport })` or `server.connect(transport)`. A bad
