@@ -36,6 +36,9 @@ type Incoming =
   | { message: JSONRPCMessage; kind: 'request' | 'notification' | 'response'; line: number; bytes: number }
   | { error: { id: string | number | null; code: number; message: string }; bytes: number };
 
+/** Whether a line read is a response (of the client to one of the server's requests). */
+const isResponse = (incoming: Incoming): boolean => 'kind' in incoming && incoming.kind === 'response';
+
 /** A line waiting for stdout, with the promise of its `send` to settle and, for a response, the key of the request it answers. */
 interface Outgoing {
   text: string;
@@ -138,6 +141,8 @@ export class LineStdioServerTransport implements Transport {
   #pending: Incoming[] = [];
   /** Bytes of {@link #pending}. */
   #pendingBytes = 0;
+  /** How many of {@link #pending} are responses (passed past a shut gate). */
+  #pendingResponses = 0;
   /** Those of {@link #inbound} whose response the server has sent (written, or waiting for stdout). */
   readonly #replied = new Set<string>();
   /** stdin ended or closed (its last frames may still be {@link #pending}). */
@@ -190,6 +195,7 @@ export class LineStdioServerTransport implements Transport {
     if (incoming === undefined) return;
     this.#pending.push(incoming);
     this.#pendingBytes += incoming.bytes;
+    if (isResponse(incoming)) this.#pendingResponses += 1;
   }
 
   /** Whether too many bytes wait for stdout to read (and deliver) more. */
@@ -212,9 +218,11 @@ export class LineStdioServerTransport implements Transport {
     try {
       while (this.#pending.length > 0 && !this.#isClosed) {
         if (this.#gated()) {
-          const responses = this.#pending.filter((incoming) => 'kind' in incoming && incoming.kind === 'response');
-          if (responses.length > 0) this.#pending = this.#pending.filter((incoming) => !responses.includes(incoming));
-          for (const incoming of responses) this.#take(incoming);
+          if (this.#pendingResponses > 0) {
+            const responses = this.#pending.filter(isResponse);
+            this.#pending = this.#pending.filter((incoming) => !isResponse(incoming));
+            for (const incoming of responses) this.#take(incoming);
+          }
           break;
         }
         this.#take(this.#pending.shift() as Incoming);
@@ -303,6 +311,7 @@ export class LineStdioServerTransport implements Transport {
   /** Hands one line read to `onmessage`, or answers why it cannot be served. */
   #take(incoming: Incoming): void {
     this.#pendingBytes -= incoming.bytes;
+    if (isResponse(incoming)) this.#pendingResponses -= 1;
     if (this.#isClosed) return;
     if ('error' in incoming) {
       this.#answerError(incoming.error.id, incoming.error.code, incoming.error.message);
@@ -432,6 +441,7 @@ export class LineStdioServerTransport implements Transport {
     this.#heldBytes = 0;
     this.#pending = [];
     this.#pendingBytes = 0;
+    this.#pendingResponses = 0;
     // Lines not yet handed to stdout are dropped (the one being written is left to finish).
     const dropped = this.#queue;
     this.#queue = [];
