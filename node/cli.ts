@@ -86,7 +86,9 @@ Commands:
   mcp                          Serve the tools as an MCP server: on stdin/stdout (the default, for
                                MCP clients that start the command), or with --http on Streamable
                                HTTP. Ends on SIGINT/SIGTERM, or when stdin closes once the
-                               requests received by then are answered. On stdio a message line
+                               requests received by then are answered (on a signal, the answer
+                               being written is finished if the client reads it within 5 s;
+                               answers not yet begun are dropped). On stdio a message line
                                longer than --max-line-bytes is answered with a JSON-RPC error
                                (-32600) and skipped; the next message is served.
   help                         Print this text.
@@ -688,8 +690,9 @@ async function commandMcp(ctx: CommandContext): Promise<number> {
     // A signal that stops the server while requests are unanswered (stdin still open, or closed and
     // the server draining) cuts them short: closing aborts their calls, and they get no answer.
     if (ctx.interrupt.aborted) cutShort = transport.unanswered;
+    // Closing drops the answers not yet begun (their calls are cut short); the line being written is
+    // finished if the client reads it within INTERRUPTED_FLUSH_MS: no line is cut by the exit then.
     await handle.close();
-    // The answers already written reach the client whole: no line is cut by the exit.
     if (ctx.interrupt.aborted) await flushed(output, INTERRUPTED_FLUSH_MS);
   } finally {
     await settledOrInterrupted(rooted?.dispose(), ctx.interrupt);
@@ -698,11 +701,12 @@ async function commandMcp(ctx: CommandContext): Promise<number> {
 }
 
 /**
- * How long `mcp` stopped by a signal waits for stdout to take the answers it has written (ms). A
- * client that reads on gets them whole at once; one that has stopped reading for this long may find
- * the last line cut when the process exits.
+ * How long `mcp` stopped by a signal waits for stdout to take the line it is writing (ms): the
+ * transport writes one batch of lines at a time and drops the rest on close, so what is left is at
+ * most one answer (and the short lines before it). A client that reads on gets it whole; one that has
+ * not read it all within this time may find the last line cut when the process exits.
  */
-const INTERRUPTED_FLUSH_MS = 2000;
+const INTERRUPTED_FLUSH_MS = 5000;
 
 /** Resolves once `stream` holds nothing it has not handed to the system, or after `ms`, or when it fails. */
 async function flushed(stream: Writable, ms: number): Promise<void> {

@@ -5,7 +5,7 @@
 import { PassThrough } from 'node:stream';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
-import { LineStdioServerTransport } from '../../bridges/mcp/node-stdio.js';
+import { LineStdioServerTransport, MAX_RUNNING_REQUESTS } from '../../bridges/mcp/node-stdio.js';
 
 /** A started transport over two PassThrough streams, with what it delivered and whether it closed. */
 async function open() {
@@ -160,5 +160,100 @@ describe('LineStdioServerTransport.unanswered', () => {
     await turns();
     expect(transport.unanswered).toBe(1);
     await transport.close();
+  });
+});
+
+describe("LineStdioServerTransport's own error answers while initialize is unanswered", () => {
+  it('holds them until the initialize response, in order, after what the server sent', async () => {
+    const t = await open();
+    t.stdin.write('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}\n{"jsonrpc":"2.0","id":1,"method":"tools/list"}\nnot json\n');
+    await turns();
+    expect(t.written).toEqual([]);
+    await t.transport.send({ jsonrpc: '2.0', id: 1, result: { protocolVersion: '2025-11-25' } });
+    await turns();
+    expect(t.written.map((message) => [(message as { id: unknown }).id, (message as { error?: { code: number } }).error?.code])).toEqual([
+      [1, undefined],
+      [1, -32600],
+      [null, -32700],
+    ]);
+  });
+
+  it('releases them when initialize is answered with an error', async () => {
+    const t = await open();
+    t.stdin.write('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}\nnot json\n');
+    await turns();
+    expect(t.written).toEqual([]);
+    await t.transport.send({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'bad params' } });
+    await turns();
+    expect(t.written.map((message) => (message as { error: { code: number } }).error.code)).toEqual([-32602, -32700]);
+  });
+
+  it('answers at once a line that cannot be read before any initialize (it may have been the initialize)', async () => {
+    const t = await open();
+    t.stdin.write('{"jsonrpc":"2.0","id":1,"method":"initialize"\n');
+    await turns();
+    expect(t.written).toMatchObject([{ id: null, error: { code: -32700 } }]);
+  });
+});
+
+describe('LineStdioServerTransport and a client that does not read stdout', () => {
+  it('stops reading stdin while more than MAX_BUFFERED_BYTES wait, adds no listener per line, and serves the rest once stdout drains', async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const transport = new LineStdioServerTransport(stdin, stdout);
+    const delivered: JSONRPCMessage[] = [];
+    transport.onmessage = (message) => delivered.push(message);
+    await transport.start();
+    stdin.write('{"jsonrpc":"2.0","id":1,"method":"ping"}\n');
+    await turns();
+    // 20 answers of 1 MiB that nobody reads: more than the 16 MiB bound.
+    const big = 'x'.repeat(1024 * 1024);
+    for (let i = 0; i < 20; i++) void transport.send({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: big } });
+    stdin.write('{"jsonrpc":"2.0","id":2,"method":"ping"}\n');
+    await turns();
+    expect(delivered).toHaveLength(1);
+    expect(stdin.isPaused()).toBe(true);
+    expect(stdout.listenerCount('drain')).toBeLessThanOrEqual(1);
+    expect(stdout.listenerCount('error')).toBeLessThanOrEqual(1);
+    let lines = 0;
+    stdout.setEncoding('utf8').on('data', (chunk: string) => (lines += chunk.split('\n').length - 1));
+    for (let i = 0; i < 100 && delivered.length < 2; i++) await turns();
+    expect(delivered.map((message) => (message as { id: unknown }).id)).toEqual([1, 2]);
+    expect(lines).toBe(20);
+    await transport.close();
+  });
+
+  it('runs at most MAX_RUNNING_REQUESTS requests at once; a response of the client passes those waiting', async () => {
+    const t = await open();
+    const requests = Array.from({ length: MAX_RUNNING_REQUESTS + 2 }, (_, index) => `{"jsonrpc":"2.0","id":${index + 1},"method":"tools/call","params":{}}\n`).join('');
+    // The server asked the client something; its answer comes after the requests.
+    await t.transport.send({ jsonrpc: '2.0', id: 'r1', method: 'roots/list' });
+    t.stdin.write(`${requests}{"jsonrpc":"2.0","id":"r1","result":{"roots":[]}}\n`);
+    await turns();
+    expect(t.delivered).toHaveLength(MAX_RUNNING_REQUESTS + 1);
+    expect(t.delivered.at(-1)).toMatchObject({ id: 'r1', result: { roots: [] } });
+    await t.transport.send({ jsonrpc: '2.0', id: 1, result: {} });
+    await turns();
+    expect(t.delivered.map((message) => (message as { id: unknown }).id).slice(-2)).toEqual(['r1', MAX_RUNNING_REQUESTS + 1]);
+  });
+});
+
+describe('LineStdioServerTransport.close', () => {
+  it('drops the lines not yet handed to stdout, which stay unanswered; the one handed is left whole', async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough({ highWaterMark: 16 });
+    const transport = new LineStdioServerTransport(stdin, stdout);
+    await transport.start();
+    stdin.write('{"jsonrpc":"2.0","id":1,"method":"ping"}\n{"jsonrpc":"2.0","id":2,"method":"ping"}\n');
+    await turns();
+    const first = transport.send({ jsonrpc: '2.0', id: 1, result: { padding: 'x'.repeat(100) } });
+    const second = transport.send({ jsonrpc: '2.0', id: 2, result: {} });
+    await turns();
+    await transport.close();
+    await expect(second).rejects.toThrow(/closed before this message was written/);
+    expect(transport.unanswered).toBe(1);
+    const text = (stdout.read() as Buffer).toString('utf8');
+    expect(text).toBe(`${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { padding: 'x'.repeat(100) } })}\n`);
+    await first;
   });
 });
