@@ -122,6 +122,23 @@ describe('temporaries left in the search index cache folder by writers that were
     expect(left.sort()).toEqual([basename(file), ...kept].sort());
   });
 
+  it('are removed as soon as a build thread\'s writer starts, before its own file is written (each is as large as an index)', async () => {
+    const cacheDir = await freshDir('writer-start');
+    const file = searchIndexFile('/some/root', cacheDir);
+    const { removed } = await plantTemporaries(file);
+    const writer = new IndexFileWriter('/some/root', cacheDir);
+    try {
+      // Nothing is finished or abandoned yet: the sweep runs on its own (waited for up to 20 s).
+      for (let waited = 0; waited < 20_000; waited += 10) {
+        if ((await readdir(cacheDir)).filter((name) => removed.includes(name)).length === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      expect((await readdir(cacheDir)).filter((name) => removed.includes(name))).toEqual([]);
+    } finally {
+      await writer.abandon();
+    }
+  });
+
   it('of the listings file are removed when the listings are saved', async () => {
     const cacheDir = await freshDir('listings');
     const listings = searchIndexFile(root, cacheDir).replace(/\.thsi$/, '.listings');

@@ -284,6 +284,8 @@ export class IndexFileWriter {
       makeDirectories(join(this.#file, '..'));
       this.#fd = openSync(this.#temporary, 'wx', CACHE_FILE_MODE);
       this.#made = true;
+      // Those of killed builds go now, not only once this one is saved: each is as large as the index.
+      void removeStaleTemporaries(this.#file, this.#temporary).catch(() => undefined);
     } catch (error) {
       this.#failed = { error };
     }
