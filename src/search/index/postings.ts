@@ -511,6 +511,95 @@ export class PostingBuilder {
   }
 }
 
+/**
+ * `postings` (the lists of ids below `frozen`) with each id renumbered by `newId` (-1: dropped) and,
+ * per key, the ids of `extra` (new ids, ascending, each above every renumbered id) appended: the
+ * lists a compacted index holds. Where `newId` keeps every id below `frozen` as it is (files were
+ * only added), a list's bytes are copied as they are and only its last id is decoded; else each list
+ * is decoded and encoded again, without an array or a call per id.
+ */
+export function foldPostings(postings: FrozenPostings, frozen: number, newId: Int32Array, extra: ReadonlyMap<number, readonly number[]>): FrozenPostings {
+  const { keys, offsets, bytes } = postings;
+  let same = true;
+  for (let id = 0; id < frozen && same; id += 1) same = newId[id] === id;
+  const extraKeys = [...extra.keys()].sort((a, b) => a - b);
+  let extraIds = 0;
+  for (const ids of extra.values()) extraIds += ids.length;
+  const outKeys = new Uint32Array(keys.length + extraKeys.length);
+  const outOffsets = new Uint32Array(keys.length + extraKeys.length + 1);
+  // Renumbering only shrinks the gaps, so a list never grows; each extra id takes 5 bytes at most.
+  const out = new Uint8Array(bytes.length + extraIds * 5);
+  let at = 0;
+  let n = 0;
+  let i = 0;
+  let j = 0;
+  while (i < keys.length || j < extraKeys.length) {
+    const oldKey = i < keys.length ? (keys[i] as number) : Infinity;
+    const newKey = j < extraKeys.length ? (extraKeys[j] as number) : Infinity;
+    const key = Math.min(oldKey, newKey);
+    const start = at;
+    let last = -1;
+    if (oldKey === key) {
+      const from = offsets[i] as number;
+      const to = offsets[i + 1] as number;
+      if (same) {
+        out.set(bytes.subarray(from, to), at);
+        at += to - from;
+        if (newKey === key) last = lastId(bytes, from, to);
+      } else {
+        let id = -1;
+        for (let p = from; p < to; ) {
+          let value = 0;
+          let shift = 0;
+          let b: number;
+          do {
+            b = bytes[p++] as number;
+            value += (b & 0x7f) * 2 ** shift;
+            shift += 7;
+          } while (b & 0x80);
+          id += value + 1;
+          const to2 = id < frozen ? (newId[id] as number) : -1;
+          if (to2 === -1) continue;
+          at = putVarint(out, at, to2 - last - 1);
+          last = to2;
+        }
+      }
+      i += 1;
+    }
+    if (newKey === key) {
+      for (const id of extra.get(key) as readonly number[]) {
+        at = putVarint(out, at, id - last - 1);
+        last = id;
+      }
+      j += 1;
+    }
+    if (at > start) {
+      outKeys[n] = key;
+      outOffsets[n] = start;
+      n += 1;
+    }
+  }
+  outOffsets[n] = at;
+  return { keys: outKeys.slice(0, n), offsets: outOffsets.slice(0, n + 1), bytes: out.slice(0, at) };
+}
+
+/** The last id of the list in `bytes[from, to)` (-1 for an empty one). */
+function lastId(bytes: Uint8Array, from: number, to: number): number {
+  let id = -1;
+  for (let p = from; p < to; ) {
+    let value = 0;
+    let shift = 0;
+    let b: number;
+    do {
+      b = bytes[p++] as number;
+      value += (b & 0x7f) * 2 ** shift;
+      shift += 7;
+    } while (b & 0x80);
+    id += value + 1;
+  }
+  return id;
+}
+
 /** Where the varint {@link readVarint} read last ended (a second result without an array per call). */
 let varintEnd = 0;
 

@@ -3,6 +3,8 @@ import { patternTree } from '../dialect.js';
 import { crc32, IndexRejected, openIndex, serializeIndex, serializeIndexChunks, type StoredIndex } from './format.js';
 import { planOf } from './plan.js';
 import { FileKind, SearchIndex, type ReadFile } from './search-index.js';
+import { fileTrigrams, forEachId, trigramBitmap } from './postings.js';
+import { seededRandom } from '../../../test/support/random.js';
 
 const encoder = new TextEncoder();
 /** A file read long after its last change (not racy). */
@@ -88,6 +90,49 @@ describe('SearchIndex candidates', () => {
 });
 
 describe('SearchIndex updates', () => {
+  it('compact() folds updates into posting lists that hold exactly the live files of each trigram (only additions, and with changes and removals)', () => {
+    const random = seededRandom(20261207);
+    const words = ['alpha', 'beta', 'gamma', 'delta', 'kappa', 'omega', 'sigma', 'zeta', 'Straße', 'привет'];
+    const text = (): string => Array.from({ length: 1 + Math.floor(random() * 12) }, () => words[Math.floor(random() * words.length)]).join(random() < 0.2 ? '\n' : ' ');
+    for (const onlyAdded of [true, false]) {
+      const contents = new Map<string, string>();
+      for (let i = 0; i < 60; i += 1) contents.set(`/w/f${i}.txt`, text());
+      let index = SearchIndex.build([...contents].map(([path, content], i) => read(path, content, i + 1)));
+      for (let round = 0; round < 4; round += 1) {
+        for (let change = 0; change < 25; change += 1) {
+          const roll = onlyAdded ? 0 : random();
+          const path = roll < 0.5 ? `/w/n${round}-${change}.txt` : `/w/f${Math.floor(random() * 60)}.txt`;
+          if (roll < 0.8) {
+            contents.set(path, text());
+            index.update(read(path, contents.get(path) as string, 1000 + round * 100 + change));
+          } else {
+            contents.delete(path);
+            index.remove(path);
+          }
+        }
+        index = index.compact();
+        // The oracle: each key's list, decoded, is the sorted ids of the live files whose text holds that trigram.
+        const { paths, postings } = index.parts();
+        const expected = new Map<number, number[]>();
+        paths.forEach((path, id) => {
+          for (const key of fileTrigrams(encoder.encode(contents.get(path) as string), trigramBitmap())) {
+            const ids = expected.get(key) ?? [];
+            ids.push(id);
+            expected.set(key, ids);
+          }
+        });
+        const got = new Map<number, number[]>();
+        postings.keys.forEach((key, at) => {
+          const ids: number[] = [];
+          forEachId(postings.bytes, postings.offsets[at] as number, postings.offsets[at + 1] as number, (id) => ids.push(id));
+          got.set(key, ids);
+        });
+        expect(paths.slice().sort(), `round ${round}`).toEqual([...contents.keys()].sort());
+        expect(got, `only added: ${onlyAdded}, round ${round}`).toEqual(expected);
+      }
+    }
+  });
+
   it('a changed file is found by its new text only; a removed one is gone; compact keeps the answers', () => {
     const index = indexOf();
     index.update(read('/w/b.ts', 'nothing of the kind\n', 2));

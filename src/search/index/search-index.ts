@@ -5,7 +5,7 @@ import type { SearchFileStat } from '../source-port.js';
 import type { TrigramPlan } from './plan.js';
 import { RACY_MS } from '../../fs/racy-clock.js';
 import { enoughDone, IndexOverBudget, type SearchIndexBudget } from './budget.js';
-import { fileTrigrams, forEachId, keyTally, mergePostings, PostingBuilder, putVarint, setIdBits, trigramBitmap, type FrozenPostings, type MergeProgress } from './postings.js';
+import { fileTrigrams, foldPostings, forEachId, keyTally, mergePostings, PostingBuilder, putVarint, setIdBits, trigramBitmap, type FrozenPostings, type MergeProgress } from './postings.js';
 
 /**
  * What a file was when it was indexed: `Text` (UTF-8: its trigrams are indexed), `Binary` (a NUL in
@@ -332,38 +332,7 @@ export class SearchIndex {
         list.push(newId[id] as number);
       }
     }
-    const { keys, offsets, bytes } = this.#postings;
-    const allKeys = [...new Set([...keys, ...extra.keys()])].sort((a, b) => a - b);
-    const outKeys: number[] = [];
-    const outOffsets: number[] = [];
-    let out = new Uint8Array(bytes.length + 16);
-    let at = 0;
-    let k = 0;
-    for (const key of allKeys) {
-      const ids: number[] = [];
-      while (k < keys.length && (keys[k] as number) < key) k += 1;
-      if (k < keys.length && keys[k] === key) {
-        forEachId(bytes, offsets[k] as number, offsets[k + 1] as number, (id) => {
-          if (id < this.#frozen && newId[id] !== -1) ids.push(newId[id] as number);
-        });
-      }
-      for (const id of extra.get(key) ?? []) ids.push(id);
-      if (ids.length === 0) continue;
-      if (at + ids.length * 5 > out.length) {
-        const grown = new Uint8Array(Math.max(out.length * 2, at + ids.length * 5));
-        grown.set(out.subarray(0, at));
-        out = grown;
-      }
-      outKeys.push(key);
-      outOffsets.push(at);
-      let last = -1;
-      for (const id of ids) {
-        at = putVarint(out, at, id - last - 1);
-        last = id;
-      }
-    }
-    outOffsets.push(at);
-    return { keys: Uint32Array.from(outKeys), offsets: Uint32Array.from(outOffsets), bytes: out.slice(0, at) };
+    return foldPostings(this.#postings, this.#frozen, newId, extra);
   }
 
   /** The parts to serialize (compact first: the overlay is not kept). Throws a TypeError when the overlay is not empty. */
