@@ -516,7 +516,7 @@ export class PostingBuilder {
  * per key, the ids of `extra` (new ids, ascending, each above every renumbered id) appended: the
  * lists a compacted index holds. Where `newId` keeps every id below `frozen` as it is (files were
  * only added), a list's bytes are copied as they are and only its last id is decoded; else each list
- * is decoded and encoded again, without an array or a call per id.
+ * is decoded ({@link readVarint}) and encoded again, without an array or a callback per id.
  */
 export function foldPostings(postings: FrozenPostings, frozen: number, newId: Int32Array, extra: ReadonlyMap<number, readonly number[]>): FrozenPostings {
   const { keys, offsets, bytes } = postings;
@@ -548,20 +548,12 @@ export function foldPostings(postings: FrozenPostings, frozen: number, newId: In
         if (newKey === key) last = lastId(bytes, from, to);
       } else {
         let id = -1;
-        for (let p = from; p < to; ) {
-          let value = 0;
-          let shift = 0;
-          let b: number;
-          do {
-            b = bytes[p++] as number;
-            value += (b & 0x7f) * 2 ** shift;
-            shift += 7;
-          } while (b & 0x80);
-          id += value + 1;
-          const to2 = id < frozen ? (newId[id] as number) : -1;
-          if (to2 === -1) continue;
-          at = putVarint(out, at, to2 - last - 1);
-          last = to2;
+        for (let p = from; p < to; p = varintEnd) {
+          id += readVarint(bytes, p) + 1;
+          const renumbered = id < frozen ? (newId[id] as number) : -1;
+          if (renumbered === -1) continue;
+          at = putVarint(out, at, renumbered - last - 1);
+          last = renumbered;
         }
       }
       i += 1;
@@ -586,17 +578,7 @@ export function foldPostings(postings: FrozenPostings, frozen: number, newId: In
 /** The last id of the list in `bytes[from, to)` (-1 for an empty one). */
 function lastId(bytes: Uint8Array, from: number, to: number): number {
   let id = -1;
-  for (let p = from; p < to; ) {
-    let value = 0;
-    let shift = 0;
-    let b: number;
-    do {
-      b = bytes[p++] as number;
-      value += (b & 0x7f) * 2 ** shift;
-      shift += 7;
-    } while (b & 0x80);
-    id += value + 1;
-  }
+  for (let p = from; p < to; p = varintEnd) id += readVarint(bytes, p) + 1;
   return id;
 }
 
