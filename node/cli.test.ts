@@ -360,6 +360,35 @@ describe.concurrent('toolhost CLI (node bin/toolhost.mjs)', { timeout: 120_000 }
       expect(answers[1]?.result?.isError).toBe(true);
     }, 60_000);
 
+    it('exits at once when done, yet only after what a tool wrote to stderr (2 MB, a reader that waits 300 ms) has reached the pipe', async () => {
+      const work = fresh();
+      // Pipes are written asynchronously: a launcher that exited the moment the command ended would
+      // drop the 2 MB still queued for stderr, and a tool's leftover 10-minute timer would hold it.
+      const LOUD =
+        "import { defineTool } from 'toolhost';\n" +
+        "export const loud = defineTool({ name: 'loud', description: 'Logs a lot.', inputSchema: { type: 'object', properties: {} }, execute: async () => { process.stderr.write('x'.repeat(2_000_000) + '\\n'); setTimeout(() => undefined, 600_000); return { logged: true }; } });\n";
+      app(work, { 'loud.mjs': LOUD });
+      let child: ReturnType<typeof spawn> | undefined;
+      const started = Date.now();
+      const ran = cli(['call', 'loud', '{}', '--tools', './loud.mjs'], { cwd: work, onSpawn: (spawned) => (child = spawned) });
+      // Reads nothing from stderr for 300 ms once the answer is out (the pipe fills and the launcher waits).
+      await new Promise<void>((resolve) => {
+        const poll = setInterval(() => {
+          if (!child) return;
+          clearInterval(poll);
+          child.stdin?.end();
+          child.stderr?.pause();
+          child.stdout?.once('data', () => setTimeout(() => { child?.stderr?.resume(); resolve(); }, 300));
+        }, 5);
+      });
+      const out = await ran;
+      expect(out.code).toBe(0);
+      expect(JSON.parse(out.stdout)).toEqual({ name: 'loud', result: { logged: true } });
+      expect(out.stderr).toBe(`${'x'.repeat(2_000_000)}\n`);
+      // The tool's timer does not hold the process (a deadline on behaviour: it would hold it ten minutes).
+      expect(Date.now() - started).toBeLessThan(60_000);
+    }, 90_000);
+
     it('loads every form new ToolRunner takes: execute with a JSON Schema, execute with a zod schema, classic parameters + call', async () => {
       const work = fresh();
       app(work, { 'my-tools.js': ALL_FORMS });
