@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, openSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { makeDirectories } from './fs/make-dirs.js';
-import { readStoreFileHeadSync, type Refusal } from './fs/store-file.js';
+import { readStoreFileSync, storeFileCheck, type Refusal } from './fs/store-file.js';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { ToolError } from '../src/core/errors.js';
@@ -151,7 +151,7 @@ const LOCK_HEAD_BYTES = 256;
  */
 function readOrNull(file: string): string | null {
   try {
-    return readStoreFileHeadSync(file, LOCK_HEAD_BYTES, notALockFile).toString('utf8');
+    return readStoreFileSync(file, { ...storeFileCheck(Number.POSITIVE_INFINITY, notALockFile), head: LOCK_HEAD_BYTES }).toString('utf8');
   } catch (error) {
     if (error instanceof ToolError) throw error;
     return null;

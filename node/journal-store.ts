@@ -4,7 +4,7 @@ import { open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { ToolError } from '../src/core/errors.js';
 import { makeDirectories } from './fs/make-dirs.js';
-import { readStoreFile, type Refusal } from './fs/store-file.js';
+import { readStoreFile, storeFileCheck, type Refusal } from './fs/store-file.js';
 import type { JournalStore, StoredTurn } from '../src/journal/store.js';
 
 /** Bytes of blobs a {@link FileJournalStore} keeps in memory as well. */
@@ -113,7 +113,7 @@ export class FileJournalStore implements JournalStore {
     const cached = this.#cache.get(hash);
     if (cached !== undefined) return cached;
     try {
-      const buffer = await readStoreFile(path, MAX_BLOB_BYTES, refusedJournalFile);
+      const buffer = await readStoreFile(path, storeFileCheck(MAX_BLOB_BYTES, refusedJournalFile));
       const bytes = new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
       this.#remember(hash, bytes);
       return bytes;
@@ -170,7 +170,7 @@ export class FileJournalStore implements JournalStore {
     for (const name of names) {
       if (!name.endsWith('.json')) continue;
       try {
-        const text = (await readStoreFile(join(this.dir, folder, name), MAX_TURN_BYTES, refusedJournalFile)).toString('utf8');
+        const text = (await readStoreFile(join(this.dir, folder, name), storeFileCheck(MAX_TURN_BYTES, refusedJournalFile))).toString('utf8');
         turns.push(JSON.parse(text) as StoredTurn);
       } catch {
         // A record that cannot be read (or is not a regular file: a FIFO is not waited on) is left out:

@@ -2,10 +2,10 @@
 // under the user's cache directory, written whole and renamed into place, and read back only when
 // its header, checksum, version and root say it is intact (anything else is rebuilt).
 import { createHash } from 'node:crypto';
-import { closeSync, constants, existsSync, fstatSync, ftruncate, openSync, readSync, unlink, write } from 'node:fs';
-import { open, rename, rm, writeFile } from 'node:fs/promises';
+import { closeSync, constants, existsSync, ftruncate, openSync, unlink, write } from 'node:fs';
+import { rename, rm, writeFile } from 'node:fs/promises';
 import { makeDirectories } from './fs/make-dirs.js';
-import { cacheFileRefusal } from './fs/store-file.js';
+import { cacheFileRefusal, readStoreFile, readStoreFileSync, type StoreFileCheck } from './fs/store-file.js';
 import { removeStaleTemporaries, withSaveAdvice } from './search-index-save.js';
 import { homedir, tmpdir } from 'node:os';
 import { crc32 as zlibCrc32 } from 'node:zlib';
@@ -116,7 +116,7 @@ export function fileIndexStorage(root: string, cacheDir?: string): SearchIndexSt
   return {
     async read() {
       try {
-        const bytes = await readWhole(file, MAX_INDEX_FILE_BYTES, headerRefusal);
+        const bytes = await readStoreFile(file, cacheFileCheck(MAX_INDEX_FILE_BYTES, headerRefusal));
         // Its postings are checked as searches read them: a corrupt block found then removes the
         // file (unless a newer one replaced it), so the next process rebuilds it rather than trust it.
         whenPostingsCorrupt(bytes, () => void removeIfUnchanged(file, bytes).catch(() => undefined));
@@ -139,63 +139,28 @@ const CACHE_FILE_MODE = 0o600;
 const MAX_INDEX_FILE_BYTES = 2 ** 32;
 
 /**
- * The bytes of the cache file `file` as its size was when opened, read in one request where the
- * system gives them (`readFile` reads 512 KiB a request, each a round trip to the thread pool: a new
- * process waited some 5–9 ms for a 9 MiB index). A file this process may not trust
- * ({@link cacheFileRefusal}) is an error saying why. A file that grew or shrank meanwhile gives
- * fewer or other bytes, which the index's header and checksum then refuse.
+ * The check of a cache file ({@link readStoreFile}): opened with {@link CACHE_READ_FLAGS} (never through
+ * a link), refused when this process may not trust it ({@link cacheFileRefusal}, larger than `maxBytes`
+ * among the reasons) with an error `<file>: <why>`; with `headRefusal`, the index's header is read
+ * first and a file it refuses is an {@link IndexRejected} saying why, never read (nor held) whole.
+ * A file that grew or shrank meanwhile gives fewer or other bytes, which the index's header and
+ * checksum (or the listings' seal) then refuse.
  */
-async function readWhole(file: string, maxBytes: number, headRefusal?: (head: Uint8Array, size: number) => string | undefined): Promise<Uint8Array> {
-  const handle = await open(file, CACHE_READ_FLAGS);
-  try {
-    const stats = await handle.stat();
-    const refused = cacheFileRefusal(stats, maxBytes);
-    if (refused !== undefined) throw new Error(`${file}: ${refused}`);
-    const size = stats.size;
-    let got = 0;
-    const head = new Uint8Array(headRefusal ? Math.min(size, INDEX_HEADER_BYTES) : 0);
-    if (headRefusal) {
-      // The header first: a file that is not an index is not read (nor held) whole.
-      while (got < head.length) {
-        const { bytesRead } = await handle.read(head, got, head.length - got, got);
-        if (bytesRead === 0) break;
-        got += bytesRead;
-      }
-      const wrong = headRefusal(head.subarray(0, got), size);
-      if (wrong !== undefined) throw new IndexRejected(wrong);
-    }
-    // Not zeroed (every byte is read over) and not from Buffer's shared pool (the index keeps the bytes).
-    const bytes: Uint8Array = Buffer.allocUnsafeSlow(size);
-    bytes.set(head.subarray(0, got));
-    while (got < size) {
-      const { bytesRead } = await handle.read(bytes, got, size - got, got);
-      if (bytesRead === 0) break;
-      got += bytesRead;
-    }
-    return got === size ? bytes : bytes.subarray(0, got);
-  } finally {
-    await handle.close();
-  }
-}
-
-/** {@link readWhole}'s synchronous twin, as text (a small file read while a platform is made). */
-function readWholeSync(file: string, maxBytes: number): Buffer {
-  const fd = openSync(file, CACHE_READ_FLAGS);
-  try {
-    const stats = fstatSync(fd);
-    const refused = cacheFileRefusal(stats, maxBytes);
-    if (refused !== undefined) throw new Error(`${file}: ${refused}`);
-    const bytes = Buffer.allocUnsafe(stats.size);
-    let got = 0;
-    while (got < bytes.length) {
-      const n = readSync(fd, bytes, got, bytes.length - got, got);
-      if (n === 0) break;
-      got += n;
-    }
-    return got === bytes.length ? bytes : bytes.subarray(0, got);
-  } finally {
-    closeSync(fd);
-  }
+function cacheFileCheck(maxBytes: number, headRefusal?: (head: Uint8Array, size: number) => string | undefined): StoreFileCheck<string> {
+  const check: StoreFileCheck<string> = {
+    flags: CACHE_READ_FLAGS,
+    refusal: (stats) => cacheFileRefusal(stats, maxBytes),
+    refused: (file, why) => new Error(`${file}: ${why}`),
+  };
+  if (headRefusal === undefined) return check;
+  return {
+    ...check,
+    head: INDEX_HEADER_BYTES,
+    headRefusal: (head, size) => {
+      const wrong = headRefusal(head, size);
+      return wrong === undefined ? undefined : new IndexRejected(wrong);
+    },
+  };
 }
 
 /** Bytes of a listings file's seal: a line break, then the CRC-32 of the text before it in 8 hex digits. */
@@ -247,7 +212,7 @@ async function replaceFile(file: string, bytes: Uint8Array | readonly Uint8Array
 
 /** Removes `file` when it still holds `bytes` (a process may have saved a new index since). */
 async function removeIfUnchanged(file: string, bytes: Uint8Array): Promise<void> {
-  const now = await readWhole(file, bytes.length).catch(() => undefined);
+  const now = await readStoreFile(file, cacheFileCheck(bytes.length)).catch(() => undefined);
   if (now && now.length === bytes.length && Buffer.compare(now, bytes) === 0) await rm(file, { force: true });
 }
 
@@ -486,7 +451,7 @@ export function keepListingsOnDisk(source: NodeSearchSource, root: string, cache
   // could edit it, and a listing written by a tool would hide files from every later search.
   if (file.startsWith(root === '/' ? '/' : `${root}/`)) return { save: async () => undefined };
   try {
-    const text = unsealListings(readWholeSync(file, MAX_LISTINGS_FILE_BYTES));
+    const text = unsealListings(readStoreFileSync(file, cacheFileCheck(MAX_LISTINGS_FILE_BYTES)));
     if (text !== undefined) source.importListings(text);
   } catch {
     // No file yet, or one that cannot be read or trusted: the walk lists every folder, as without it.

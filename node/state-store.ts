@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync, unlinkSync } from 'node:fs';
 import { makeDirectories } from './fs/make-dirs.js';
 import { READ_FLAGS } from './fs/read.js';
-import { readStoreFile, type Refusal } from './fs/store-file.js';
+import { readStoreFile, storeFileCheck, type Refusal } from './fs/store-file.js';
 import { open, readdir, rename, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ToolError } from '../src/core/errors.js';
@@ -168,7 +168,7 @@ export class FileStateStore implements StateStore {
     const path = this.pathFor(conversationId);
     let text: string;
     try {
-      text = (await readStoreFile(path, MAX_STATE_FILE_BYTES, refusedStateFile)).toString('utf8');
+      text = (await readStoreFile(path, storeFileCheck(MAX_STATE_FILE_BYTES, refusedStateFile))).toString('utf8');
     } catch (error) {
       if ((error as { code?: unknown }).code === 'ENOENT') return { state: new Map(), revision: NO_FILE };
       throw error;
@@ -351,7 +351,7 @@ export class FileStateStore implements StateStore {
     const ids: string[] = [];
     for (const name of names.filter((n) => n.endsWith('.json')).sort()) {
       try {
-        const parsed = JSON.parse((await readStoreFile(join(this.dir, name), MAX_STATE_FILE_BYTES, refusedStateFile)).toString('utf8')) as StateFile;
+        const parsed = JSON.parse((await readStoreFile(join(this.dir, name), storeFileCheck(MAX_STATE_FILE_BYTES, refusedStateFile))).toString('utf8')) as StateFile;
         if (typeof parsed.conversationId === 'string') ids.push(parsed.conversationId);
       } catch {
         // not a state file, or removed meanwhile

@@ -1,6 +1,7 @@
 // Reading the files toolhost keeps for itself (state, journal, lock and cache files): opened without
-// waiting (a FIFO planted at such a name would never end a read), checked on the descriptor to be a
-// regular file of a bounded size, and only then read.
+// waiting (a FIFO planted at such a name would never end a read), checked on the descriptor (a regular
+// file of a bounded size; a cache file also this user's alone), and only then read, all by one reader
+// (`readStoreFile`, and its synchronous face) to which each caller gives its checks.
 import { Buffer } from 'node:buffer';
 import { closeSync, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { open } from 'node:fs/promises';
@@ -52,55 +53,121 @@ export function cacheFileRefusal(stats: { isFile(): boolean; uid: number; mode: 
   return undefined;
 }
 
-/** How {@link readStoreFile} refuses a file: the error to throw for `path` and its {@link Refusal}. */
+/** The error thrown for the store file at `path` that {@link storeFileRefusal} refuses for `refusal`. */
 export type RefusalError = (path: string, refusal: Refusal) => Error;
 
 /**
- * The bytes of the store file `path` (a link to one is followed): opened with `O_NONBLOCK` (no wait
- * on a FIFO), refused by {@link storeFileRefusal} on its descriptor before any byte is read (the
- * error `refused` makes), then read up to the size it had when opened. The filesystem's errors
- * (`ENOENT`, `EACCES`, ...) are thrown as they are.
+ * How {@link readStoreFile} opens and vets a file: `R` is the kind of reason its `refusal` gives (a
+ * {@link Refusal}, a message, ...).
  */
-export async function readStoreFile(path: string, maxBytes: number, refused: RefusalError): Promise<Buffer> {
-  const handle = await open(path, READ_FLAGS);
+export interface StoreFileCheck<R> {
+  /**
+   * The flags the file is opened with: `O_NONBLOCK` among them (a FIFO's open never waits for a
+   * writer), `O_NOFOLLOW` where a symbolic link at the name is not to be followed (its open fails
+   * with `ELOOP`).
+   */
+  flags: number;
+  /** Why the file whose `fstat` (on the opened descriptor) is `stats` is not read; undefined: it is. */
+  refusal(stats: StoreFileStats): R | undefined;
+  /** The error thrown for the file at `path` refused for `reason`. */
+  refused(path: string, reason: R): Error;
+  /**
+   * Bytes read first, at most (the file's size when opened caps them). Without `headRefusal` they
+   * are all that is read and returned: a longer file gives its first `head` bytes.
+   */
+  head?: number;
+  /**
+   * With `head`: the error for a file whose first bytes `head` (fewer where the file was shorter, or
+   * shrank) and size when opened `size` show it is not to be read whole (undefined: it is). The rest
+   * is read only after it, so a refused file is never read (nor held) whole.
+   */
+  headRefusal?(head: Uint8Array, size: number): Error | undefined;
+}
+
+/**
+ * The check of a state, journal or lock file: opened with `READ_FLAGS` (`O_NONBLOCK`; a link to a
+ * file is followed), refused by {@link storeFileRefusal} when not a regular file or larger than
+ * `maxBytes` (`Infinity`: of any size), with the error `refused` makes.
+ */
+export function storeFileCheck(maxBytes: number, refused: RefusalError): StoreFileCheck<Refusal> {
+  return { flags: READ_FLAGS, refusal: (stats) => storeFileRefusal(stats, maxBytes), refused };
+}
+
+/**
+ * The bytes of the file `path` (a `Buffer` of its own, not a slice of Buffer's shared pool: a caller
+ * may keep them), read as `check` says: opened with `check.flags`, refused on its descriptor by
+ * `check.refusal` before any byte is read (the error `check.refused` makes), then read up to the size
+ * it had when opened (or its `check.head` first: see {@link StoreFileCheck}), in one request where the
+ * system gives them all (`readFile` reads 512 KiB a request, each a round trip to the thread pool: a
+ * new process waited some 5–9 ms for a 9 MiB index that way). A file that grew meanwhile gives its
+ * bytes up to that size, one that shrank fewer. The filesystem's errors (`ENOENT`, `EACCES`, `ELOOP`
+ * under `O_NOFOLLOW`, ...) are thrown as they are.
+ */
+export async function readStoreFile<R>(path: string, check: StoreFileCheck<R>): Promise<Buffer> {
+  const handle = await open(path, check.flags);
   try {
-    const stats = await handle.stat();
-    const refusal = storeFileRefusal(stats, maxBytes);
-    if (refusal !== undefined) throw refused(path, refusal);
-    // Its own memory (not a slice of Buffer's shared pool): a caller may keep the bytes.
-    const bytes = Buffer.allocUnsafeSlow(stats.size);
-    let got = 0;
-    while (got < bytes.length) {
-      const { bytesRead } = await handle.read(bytes, got, bytes.length - got, got);
-      if (bytesRead === 0) break;
-      got += bytesRead;
+    const steps = checkedRead(path, check, await handle.stat());
+    let step = steps.next();
+    while (!step.done) {
+      const { bytes, at } = step.value;
+      step = steps.next((await handle.read(bytes, at, bytes.length - at, at)).bytesRead);
     }
-    return bytes.subarray(0, got);
+    return step.value;
   } finally {
     await handle.close();
   }
 }
 
-/**
- * {@link readStoreFile}'s synchronous twin, reading at most `maxBytes` (a longer regular file gives
- * its first `maxBytes`: a lock file's content is all at its start). Only a file that is not a
- * regular file is refused.
- */
-export function readStoreFileHeadSync(path: string, maxBytes: number, refused: RefusalError): Buffer {
-  const fd = openSync(path, READ_FLAGS);
+/** {@link readStoreFile}'s synchronous face: the same checks and the same bytes. */
+export function readStoreFileSync<R>(path: string, check: StoreFileCheck<R>): Buffer {
+  const fd = openSync(path, check.flags);
   try {
-    const stats = fstatSync(fd);
-    const refusal = storeFileRefusal(stats, Number.POSITIVE_INFINITY);
-    if (refusal !== undefined) throw refused(path, refusal);
-    const bytes = Buffer.alloc(Math.min(stats.size, maxBytes));
-    let got = 0;
-    while (got < bytes.length) {
-      const n = readSync(fd, bytes, got, bytes.length - got, got);
-      if (n === 0) break;
-      got += n;
+    const steps = checkedRead(path, check, fstatSync(fd));
+    let step = steps.next();
+    while (!step.done) {
+      const { bytes, at } = step.value;
+      step = steps.next(readSync(fd, bytes, at, bytes.length - at, at));
     }
-    return bytes.subarray(0, got);
+    return step.value;
   } finally {
     closeSync(fd);
   }
+}
+
+/** One read {@link checkedRead} asks for: into `bytes` from offset `at` (the file's position too) to the end of `bytes`. */
+interface ReadRequest {
+  bytes: Buffer;
+  at: number;
+}
+
+/**
+ * What {@link readStoreFile} and {@link readStoreFileSync} share, whatever reads the bytes: the checks
+ * of `check` on the file at `path` whose `fstat` is `stats` (each refusal thrown), and the reads they
+ * leave to make, each yielded and answered with the count of bytes it read (0: the end of the file).
+ * Returns the bytes read.
+ */
+function* checkedRead<R>(path: string, check: StoreFileCheck<R>, stats: StoreFileStats): Generator<ReadRequest, Buffer, number> {
+  const reason = check.refusal(stats);
+  if (reason !== undefined) throw check.refused(path, reason);
+  const size = stats.size;
+  if (check.head === undefined) return yield* readUp(Buffer.allocUnsafeSlow(size), 0);
+  const head = yield* readUp(Buffer.allocUnsafeSlow(Math.min(size, check.head)), 0);
+  if (check.headRefusal === undefined) return head;
+  const wrong = check.headRefusal(head, size);
+  if (wrong !== undefined) throw wrong;
+  // Not zeroed: every byte is read over, or cut off.
+  const bytes = Buffer.allocUnsafeSlow(size);
+  bytes.set(head);
+  return yield* readUp(bytes, head.length);
+}
+
+/** Reads into `bytes` from offset `from` until it is full or the file ends; returns the bytes filled. */
+function* readUp(bytes: Buffer, from: number): Generator<ReadRequest, Buffer, number> {
+  let got = from;
+  while (got < bytes.length) {
+    const read = yield { bytes, at: got };
+    if (read === 0) break;
+    got += read;
+  }
+  return got === bytes.length ? bytes : bytes.subarray(0, got);
 }
