@@ -120,3 +120,37 @@ describe.each(faces)('%s', (name, read) => {
     ]);
   });
 });
+
+describe('readStoreFile on the thread pool', () => {
+  /** The thread-pool requests (async_hooks resource types of node:fs) made while `run` runs. */
+  async function poolRequests(run: () => Promise<unknown>): Promise<string[]> {
+    const { createHook } = await import('node:async_hooks');
+    const types: string[] = [];
+    const hook = createHook({ init: (_id, type) => void (type.startsWith('FSREQ') || type === 'FILEHANDLE' ? types.push(type) : undefined) });
+    hook.enable();
+    try {
+      await run();
+    } finally {
+      hook.disable();
+    }
+    return types;
+  }
+
+  it('reads a large file in one request to the thread pool (its open, fstat and close made at once), a small one in none', async () => {
+    // One request: a search waiting for an index behind a busy event loop waits one turn, not five.
+    const large = join(base, 'pooled-large');
+    const bytes = Buffer.alloc(3 * 2 ** 20, 7);
+    writeFileSync(large, bytes);
+    let read: Buffer | undefined;
+    expect(await poolRequests(async () => (read = await readStoreFile(large, check(2 ** 30))))).toEqual(['FSREQCALLBACK']);
+    expect(read?.equals(bytes)).toBe(true);
+    const small = join(base, 'pooled-small');
+    writeFileSync(small, 'small');
+    expect(await poolRequests(async () => (read = await readStoreFile(small, check(1024))))).toEqual([]);
+    expect(read?.toString()).toBe('small');
+    // A header read first (an index's) and the body after: still one request.
+    const headed: StoreFileCheck<Refusal> = { ...check(2 ** 30), head: 64, headRefusal: () => undefined };
+    expect(await poolRequests(async () => (read = await readStoreFile(large, headed)))).toEqual(['FSREQCALLBACK']);
+    expect(read?.equals(bytes)).toBe(true);
+  });
+});

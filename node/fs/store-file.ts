@@ -3,8 +3,7 @@
 // file of a bounded size; a cache file also this user's alone), and only then read, all by one reader
 // (`readStoreFile`, and its synchronous face) to which each caller gives its checks.
 import { Buffer } from 'node:buffer';
-import { closeSync, fstatSync, openSync, readSync, type Stats } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, read, readSync, type Stats } from 'node:fs';
 import { READ_FLAGS, specialType } from './read.js';
 
 /** What `fstat` tells of a file, as the refusals below read it. */
@@ -97,25 +96,37 @@ export function storeFileCheck(maxBytes: number, refused: RefusalError): StoreFi
  * The bytes of the file `path` (a `Buffer` of its own, not a slice of Buffer's shared pool: a caller
  * may keep them), read as `check` says: opened with `check.flags`, refused on its descriptor by
  * `check.refusal` before any byte is read (the error `check.refused` makes), then read up to the size
- * it had when opened (or its `check.head` first: see {@link StoreFileCheck}), in one request where the
- * system gives them all (`readFile` reads 512 KiB a request, each a round trip to the thread pool: a
- * new process waited some 5–9 ms for a 9 MiB index that way). A file that grew meanwhile gives its
- * bytes up to that size, one that shrank fewer. The filesystem's errors (`ENOENT`, `EACCES`, `ELOOP`
- * under `O_NOFOLLOW`, ...) are thrown as they are.
+ * it had when opened (or its `check.head` first: see {@link StoreFileCheck}). The open, the `fstat`,
+ * the close and reads under 64 KiB are made at once (microseconds each: the flags never let an open
+ * wait on a FIFO or a device); a larger read goes to the thread pool in one request where the system
+ * gives all its bytes. So the read of a large file needs one turn of the event loop, not one per step:
+ * a new process whose first walk kept the event loop busy got its 9 MiB index only after that walk,
+ * and `readFile` (512 KiB a request) took 5–9 ms more. A file that grew meanwhile gives its bytes up
+ * to that size, one that shrank fewer. The filesystem's errors (`ENOENT`, `EACCES`, `ELOOP` under
+ * `O_NOFOLLOW`, ...) are thrown as they are.
  */
 export async function readStoreFile<R>(path: string, check: StoreFileCheck<R>): Promise<Buffer> {
-  const handle = await open(path, check.flags);
+  const fd = openSync(path, check.flags);
   try {
-    const steps = checkedRead(path, check, await handle.stat());
+    const steps = checkedRead(path, check, fstatSync(fd));
     let step = steps.next();
     while (!step.done) {
       const { bytes, at } = step.value;
-      step = steps.next((await handle.read(bytes, at, bytes.length - at, at)).bytesRead);
+      const length = bytes.length - at;
+      step = steps.next(length < POOLED_READ_BYTES ? readSync(fd, bytes, at, length, at) : await pooledRead(fd, bytes, at, length));
     }
     return step.value;
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
+}
+
+/** Reads of at least this many bytes go to the thread pool; shorter ones are made at once (microseconds). */
+const POOLED_READ_BYTES = 64 * 1024;
+
+/** `readSync(fd, bytes, at, length, at)` on the thread pool: the count of bytes read. */
+function pooledRead(fd: number, bytes: Buffer, at: number, length: number): Promise<number> {
+  return new Promise((resolve, reject) => read(fd, bytes, at, length, at, (error, count) => (error ? reject(error) : resolve(count))));
 }
 
 /** {@link readStoreFile}'s synchronous face: the same checks and the same bytes. */
