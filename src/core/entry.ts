@@ -179,7 +179,7 @@ function outputCheck(name: string, schema: ToolSchema | undefined, generated: Ge
       jsonSchema = undefined; // the result is still validated; clients just do not see its schema
     }
     const settle = (result: StandardSchemaResult<unknown>): void => {
-      if (result.issues) throw broke(formatStandardIssues(result.issues).replace(/^arguments/, 'result'));
+      if (result.issues) throw broke(formatStandardIssues(result.issues).replace(/^arguments\b/, 'result'));
     };
     return {
       jsonSchema,
