@@ -306,7 +306,7 @@ export class ToolRunner implements ToolHost {
    * be compiled here: see registerPrecompiledValidators), or a bad `options`.
    */
   async register(tool: AnyTool, options: RegisterOptions = {}): Promise<void> {
-    await this.registerAll([tool], options);
+    await this.#registerTools('ToolRunner.register', [tool], options);
   }
 
   /**
@@ -317,12 +317,18 @@ export class ToolRunner implements ToolHost {
    *
    * Rejects with a TypeError, and changes nothing, for two tools of one name in `tools`, a name held
    * by a tool `replace` does not allow (naming it and how to fix: another name or prefix, unregister it
-   * first, or `replace`), or any reason {@link register} gives.
+   * first, or `replace`), an item that is a list or set of tools itself, or any reason {@link register}
+   * gives; its messages begin `ToolRunner.registerAll:` where register's begin `ToolRunner.register:`.
    */
   async registerAll(tools: readonly AnyTool[], options: RegisterOptions = {}): Promise<void> {
-    checkOptions('ToolRunner.register', options, REGISTER_OPTION_RULES);
+    await this.#registerTools('ToolRunner.registerAll', tools, options);
+  }
+
+  /** {@link register} and {@link registerAll}: `where` (the method the host called) begins their TypeErrors. */
+  async #registerTools(where: 'ToolRunner.register' | 'ToolRunner.registerAll', tools: readonly AnyTool[], options: RegisterOptions): Promise<void> {
+    checkOptions(where, options, REGISTER_OPTION_RULES);
     if (!Array.isArray(tools)) throw new TypeError(`ToolRunner.registerAll takes an array of tools, not ${describeValue(tools)}`);
-    const entries = toolEntries('ToolRunner.register', tools, this.#defaults.validators);
+    const entries = toolEntries(where, tools, this.#defaults.validators);
     const names = new Set(entries.map((entry) => entry.name));
     await Promise.all(entries.map((entry) => entry.compile()));
     // No await from here on: the check and the change happen in one step.
@@ -330,7 +336,7 @@ export class ToolRunner implements ToolHost {
     const replaceable = (entry: ToolEntry): boolean => replace === true || (replace !== false && replace.includes(entry.tool));
     for (const entry of entries) {
       const held = this.#tools.get(entry.name);
-      if (held && !replaceable(held)) throw takenNameError(entry.name);
+      if (held && !replaceable(held)) throw takenNameError(where, entry.name);
     }
     if (Array.isArray(replace)) {
       for (const old of replace) {
@@ -1163,13 +1169,30 @@ const platformRule: OptionRule = (value, name) => {
  */
 function toolEntries(where: string, tools: readonly AnyTool[], validators: GeneratedValidators | undefined): ToolEntry[] {
   const byName = new Map<string, ToolEntry>();
-  for (const tool of tools) {
+  for (const [i, tool] of tools.entries()) {
+    if (where !== 'ToolRunner.register') refuseNestedTools(where, tool, i);
     const entry = createToolEntry(tool, validators);
     const held = byName.get(entry.name);
     if (held === undefined) byName.set(entry.name, entry);
     else if (held.tool !== tool) throw sameNameError(where, entry.name);
   }
   return [...byName.values()];
+}
+
+/**
+ * Refuses, with a TypeError naming the method (`where`) and saying what to pass instead, an item of a
+ * list of tools that is itself an array of tools or a set of them (`BuiltinTools`, a profile's set: an
+ * object with no name whose `all()` lists tools).
+ */
+function refuseNestedTools(where: string, tool: unknown, i: number): void {
+  const pass = where === 'ToolRunner' ? 'tools: [...list, ...more]' : 'registerAll([...list, ...more])';
+  if (Array.isArray(tool)) {
+    throw new TypeError(`${where}: tools[${i}] is an array of tools, not a tool; pass the tools themselves in one list (${pass}, or list.flat())`);
+  }
+  const candidate = tool as { name?: unknown; all?: unknown } | null;
+  if (typeof candidate === 'object' && candidate !== null && candidate.name === undefined && typeof candidate.all === 'function') {
+    throw new TypeError(`${where}: tools[${i}] is a set of tools (BuiltinTools, say), not a tool; pass its tools in the list (set.all(), or [...set.all(), ...more])`);
+  }
 }
 
 /**
@@ -1205,10 +1228,10 @@ function sameNameError(where: string, name: string): TypeError {
 }
 
 /** The TypeError of a registration whose name is taken, saying the ways out. */
-function takenNameError(name: string): TypeError {
+function takenNameError(where: string, name: string): TypeError {
   const quoted = quoteForMessage(name);
   return new TypeError(
-    `ToolRunner.register: a tool named ${quoted} is already registered; give the new tool another name (or a prefix), unregister ${quoted} first, or pass { replace: true } to replace it on purpose`,
+    `${where}: a tool named ${quoted} is already registered; give the new tool another name (or a prefix), unregister ${quoted} first, or pass { replace: true } to replace it on purpose`,
   );
 }
 
