@@ -3,7 +3,7 @@ import { createFileCache } from './file-cache.js';
 import { clipForMessage, quoteForMessage } from './message-text.js';
 import { KeyedMutex } from './locks.js';
 import { DenialTracker, PermissionChecker, permissionPolicyRule, type PermissionPolicy, type PermissionRequest } from './permissions.js';
-import { checkCallOptions, checkOptions, checkToolCalls, describeValue, is, rule, stateStoreRule, type OptionRule, type OptionRules } from './options.js';
+import { arrayInstead, checkCallOptions, checkOptions, checkToolCalls, describeValue, is, rule, stateStoreRule, type OptionRule, type OptionRules } from './options.js';
 import type { AnyTool, ExecuteTool, HostHooks, Tool } from './tool.js';
 import type { ToolHost, ToolInfo } from './host.js';
 import type { JsonSchema, JsonValue } from './json.js';
@@ -327,7 +327,7 @@ export class ToolRunner implements ToolHost {
   /** {@link register} and {@link registerAll}: `where` (the method the host called) begins their TypeErrors. */
   async #registerTools(where: 'ToolRunner.register' | 'ToolRunner.registerAll', tools: readonly AnyTool[], options: RegisterOptions): Promise<void> {
     checkOptions(where, options, REGISTER_OPTION_RULES);
-    if (!Array.isArray(tools)) throw new TypeError(`ToolRunner.registerAll takes an array of tools, not ${describeValue(tools)}`);
+    if (!Array.isArray(tools)) throw new TypeError(`ToolRunner.registerAll takes an array of tools, not ${describeValue(tools)}${arrayInstead(tools)}`);
     const entries = toolEntries(where, tools, this.#defaults.validators);
     const names = new Set(entries.map((entry) => entry.name));
     await Promise.all(entries.map((entry) => entry.compile()));
