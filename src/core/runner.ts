@@ -70,7 +70,8 @@ export interface ToolRunnerOptions extends HostHooks {
    * Tools registered at construction, in order (either shape). A tool the runner cannot take (bad
    * name, schema that is not an object), or two different tools of one name, make the constructor
    * throw a TypeError naming it (to replace a built-in, leave it out of the list or register yours
-   * afterwards with `{ replace: true }`); the same tool object listed twice is taken once. A JSON
+   * afterwards with `{ replace: true }`); the same tool object listed twice is taken once (as
+   * {@link ToolRunner.register} takes a tool object registered again). A JSON
    * Schema ajv must compile is compiled at once, and {@link ToolRunner.ready} rejects if it does not.
    */
   tools?: readonly AnyTool[];
@@ -298,7 +299,9 @@ export class ToolRunner implements ToolHost {
    * Adds a tool (either shape), after the ones registered. A name that is taken is refused: a tool from
    * elsewhere (a remote MCP server, a page, a late registration) never takes the place of one the host
    * registered by accident. To replace on purpose pass `{ replace: true }` (the new tool keeps the old
-   * one's place in `declarations()`), or `{ replace: [oldTool] }` to replace only that object.
+   * one's place in `declarations()`), or `{ replace: [oldTool] }` to replace only that object. The
+   * same tool object registered again (it already holds its name) is taken once, as the same object
+   * listed twice in the constructor's `tools` is: it keeps its place.
    *
    * Rejects with a TypeError naming the tool — a host's mistake, never `invalid_arguments` — for a name
    * that is taken (`ToolRunner.register: a tool named "view_file" is already registered; …`), a bad
@@ -311,7 +314,8 @@ export class ToolRunner implements ToolHost {
 
   /**
    * Registers several tools at once, all or none: every tool is checked and compiled first, then all
-   * are added in one step (no call sees half of them). Tools named in `options.replace` (by identity)
+   * are added in one step (no call sees half of them). The same tool object listed twice, or already
+   * registered, is taken once, at its first place; two different tools of one name never are. Tools named in `options.replace` (by identity)
    * are removed in the same step, and only their names may be taken again — how a bridge swaps the
    * tools it registered earlier for a new list (`mcpTools` on `tools/list_changed`).
    *
@@ -336,7 +340,7 @@ export class ToolRunner implements ToolHost {
     const replaceable = (entry: ToolEntry): boolean => replace === true || (replace !== false && replace.includes(entry.tool));
     for (const entry of entries) {
       const held = this.#tools.get(entry.name);
-      if (held && !replaceable(held)) throw takenNameError(where, entry.name);
+      if (held && held.tool !== entry.tool && !replaceable(held)) throw takenNameError(where, entry.name);
     }
     if (Array.isArray(replace)) {
       for (const old of replace) {
@@ -344,6 +348,7 @@ export class ToolRunner implements ToolHost {
         if (!names.has(name) && this.#tools.get(name)?.tool === old) this.#tools.delete(name);
       }
     }
+    // A name already held (the same tool object registered again, or one replaced) keeps its place.
     for (const entry of entries) this.#tools.set(entry.name, entry);
   }
 
