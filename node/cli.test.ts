@@ -420,7 +420,7 @@ describe.concurrent('toolhost CLI (node bin/toolhost.mjs)', { timeout: 120_000 }
       expect(ran.code).toBe(0);
       expect(ran.stdout.trim().split('\n').map((line) => JSON.parse(line) as unknown)).toEqual([
         { id: '1', name: 'shout', result: { loud: 'HEY' } },
-        { id: '2', name: 'shout', error: 'invalid arguments for shout: /word: Too small: expected string to have >=2 characters', code: 'invalid_arguments' },
+        { id: '2', name: 'shout', error: 'invalid arguments for shout: word: Too small: expected string to have >=2 characters', code: 'invalid_arguments' },
         { id: '3', name: 'classic_add', result: { sum: 5 } },
       ]);
     });

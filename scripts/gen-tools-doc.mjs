@@ -83,10 +83,11 @@ export const REFERENCE = {
       ['not_a_directory', 'a parent on the path is a file'],
       ['outside_workspace', 'the path (or a symlink on it) leads outside the workspace'],
       ['invalid_arguments', 'an empty path, a trailing `/`, a last component `.` or `..`, or half of a surrogate pair in `content` (UTF-8 cannot store it)'],
+      ['too_large', 'the file would be larger than the size limit (the largest `edit_file` edits); nothing is written'],
       ['quota_exceeded', 'the storage is full'],
       ['execution_failed', 'a symlink loop'],
     ],
-    limits: [],
+    limits: [['EDIT_MAX_FILE_BYTES', 'bytes', 'largest file written (`content` as UTF-8, with a kept BOM and line endings): the largest `edit_file` edits']],
     example: { file_path: 'notes/todo.md', content: '- ship it\n' },
   },
   edit_file: {

@@ -44,6 +44,21 @@ describe('two tools of one name at construction', () => {
     expect(runner.has('c') && runner.has('d')).toBe(true);
   });
 
+  it('takes a tool object registered again once too, at its place, as the constructor takes one listed twice; another tool of its name is still refused', async () => {
+    const a = named('a');
+    const b = named('b');
+    const runner = new ToolRunner({ tools: [a, a] });
+    await runner.register(a);
+    await runner.register(b);
+    await runner.register(b);
+    await runner.registerAll([b, a]);
+    expect(runner.declarations().map((d) => d.name)).toEqual(['a', 'b']);
+    expect(await runner.execute('a', {})).toBe('a');
+    await expect(runner.register(named('a', 'other'))).rejects.toThrow(/^ToolRunner\.register: a tool named "a" is already registered; /);
+    await expect(runner.registerAll([b, named('b', 'other')])).rejects.toThrow(/^ToolRunner\.registerAll: two different tools given are named "b"; /);
+    expect(await runner.execute('b', {})).toBe('b');
+  });
+
   it("keeps the Agent's documented rule: a tool of the host's with a built-in's name takes its place", async () => {
     const mine = defineTool({ name: 'view_file', description: 'Mine', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true }, execute: () => 'mine' });
     const agent = Agent.builder().tool(mine).build();

@@ -4,8 +4,10 @@ import { defineTool } from '../src/core/tool.js';
 import { checkOptions, closestName, describeValue, is } from '../src/core/options.js';
 import { createMemoryPlatform } from '../src/platform/memory.js';
 import { PermissionChecker } from '../src/core/permissions.js';
+import { toolProfiles } from '../src/tools/profiles/index.js';
 import { rejectionOf, typeErrorOf } from './support/type-errors.js';
 
+const ECHO = defineTool({ name: 'echo', description: 'Echoes', inputSchema: { type: 'object' }, execute: (input) => input });
 const ASK = "{ allow?: string[], deny?: string[], ask?: (request) => Promise<'allow_once' | 'allow_session' | 'deny'> }";
 
 describe('ToolRunner options', () => {
@@ -26,6 +28,8 @@ describe('ToolRunner options', () => {
       [{ verbose: 1 }, 'verbose must be true or false, not 1'],
       [{ conversationId: 7 }, 'conversationId must be a non-empty string, not 7'],
       [{ tools: {} }, 'tools must be an array of tools, not {}'],
+      [{ tools: new Set([ECHO]) }, 'tools must be an array of tools, not a Set (1 item); pass an array: [...set] (or Array.from(set))'],
+      [{ tools: new Map([['echo', ECHO]]) }, 'tools must be an array of tools, not a Map (1 entry); pass an array of its values: [...map.values()]'],
       [{ tools: [null] }, 'tools[0] must be a tool (defineTool({ name, description, inputSchema, execute }) or { name, description, parameters, call }), not null'],
       [{ defaultTimeoutMS: 5 }, 'defaultTimeoutMS is not an option (did you mean defaultTimeoutMs?)'],
       [{ permisions: 'read_only' }, 'permisions is not an option (did you mean permissions?)'],
@@ -176,6 +180,33 @@ describe('checkOptions', () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
     expect(describeValue(cyclic)).toBe('[object Object]');
+  });
+
+  it('describes a Set, a Map, an iterator or a class instance as what it is, never as {}', () => {
+    class Toolbox {}
+    function* generate(): Generator<number> {
+      yield 1;
+    }
+    const described = [new Set([1, 2]), new Set([1]), new Map(), generate(), [1].values(), new Toolbox(), Promise.resolve(1), Object.create(null)].map(describeValue);
+    expect(described).toEqual(['a Set (2 items)', 'a Set (1 item)', 'a Map (0 entries)', 'a Generator', 'an Array Iterator', 'a Toolbox', 'a Promise', '{}']);
+    expect([{}, [], { a: 1 }].map(describeValue)).toEqual(['{}', '[]', '{"a":1}']);
+  });
+
+  it('tells a host that passes a Set or a Map of tools where an array goes what to pass instead', async () => {
+    const runner = new ToolRunner();
+    await expect(rejectionOf(runner.registerAll(new Set([ECHO]) as never))).resolves.toEqual(
+      new TypeError('ToolRunner.registerAll takes an array of tools, not a Set (1 item); pass an array: [...set] (or Array.from(set))'),
+    );
+    await expect(rejectionOf(runner.register(new Set([ECHO]) as never))).resolves.toEqual(
+      new TypeError('register takes one tool, and this is a Set (1 item): register its tools with registerAll([...set]), or pass tools: [...set] to new ToolRunner'),
+    );
+    await expect(rejectionOf(runner.register(new Map([['echo', ECHO]]) as never))).resolves.toEqual(
+      new TypeError('register takes one tool, and this is a Map (1 entry): register its tools with registerAll([...map.values()]), or pass tools: [...map.values()] to new ToolRunner'),
+    );
+    expect(typeErrorOf(() => toolProfiles.combine(new Set(toolProfiles.openai()) as never)).message).toBe(
+      'toolProfiles.combine: argument 1 must be an array of tools such as toolProfiles.openai(), not a Set (2 items); pass an array: [...set] (or Array.from(set))',
+    );
+    expect(runner.declarations()).toEqual([]);
   });
 });
 

@@ -124,7 +124,7 @@ describe('examples of docs/, run as written', () => {
     expect(edit).toMatchObject({ id: '2', code: 'no_match' });
     expect(mod.again).toEqual({ count: 2 });
     expect(mod.forecastOut).toEqual({ city: 'Oslo', days: 3, conversation: 'default' });
-    expect(mod.forecastBad).toEqual({ code: 'invalid_arguments', message: 'invalid arguments for get_forecast: /city: Too small: expected string to have >=2 characters' });
+    expect(mod.forecastBad).toEqual({ code: 'invalid_arguments', message: 'invalid arguments for get_forecast: city: Too small: expected string to have >=2 characters' });
     expect(mod.annotations).toEqual({ readOnlyHint: true, openWorldHint: true });
   });
 

@@ -8,8 +8,8 @@ import { ToolRunner } from '../src/runner.js';
 import { createMemoryPlatform } from '../src/platform/memory.js';
 import { BuiltinTools } from '../src/tools/index.js';
 
-const taken = (name: string): string =>
-  `ToolRunner.register: a tool named "${name}" is already registered; give the new tool another name (or a prefix), unregister "${name}" first, or pass { replace: true } to replace it on purpose`;
+const taken = (name: string, method = 'register'): string =>
+  `ToolRunner.${method}: a tool named "${name}" is already registered; give the new tool another name (or a prefix), unregister "${name}" first, or pass { replace: true } to replace it on purpose`;
 
 function impostor(name: string, answer = 'impostor') {
   return defineTool({ name, description: 'Not what it seems', parameters: { type: 'object' }, readOnly: true, call: async () => answer });
@@ -64,13 +64,30 @@ describe('ToolRunner.registerAll', () => {
   it('registers all or none: a taken name, a repeated name or a schema that does not compile leaves the runner as it was', async () => {
     const runner = builtinRunner();
     const before = runner.declarations();
-    await expect(runner.registerAll([impostor('fresh'), impostor('create_file')])).rejects.toEqual(new TypeError(taken('create_file')));
+    await expect(runner.registerAll([impostor('fresh'), impostor('create_file')])).rejects.toEqual(new TypeError(taken('create_file', 'registerAll')));
     await expect(runner.registerAll([impostor('fresh'), impostor('fresh')])).rejects.toEqual(
-      new TypeError('ToolRunner.register: two different tools given are named "fresh"; give each tool its own name, or leave one of them out'),
+      new TypeError('ToolRunner.registerAll: two different tools given are named "fresh"; give each tool its own name, or leave one of them out'),
     );
     const broken = defineTool({ name: 'broken', description: '', parameters: { type: 'object', properties: { a: { type: 'nonsense' } } }, call: async () => 1 });
     await expect(runner.registerAll([impostor('fresh'), broken])).rejects.toThrow(TypeError);
     expect(runner.declarations()).toEqual(before);
+  });
+
+  it('names registerAll, the method the host called, in its TypeErrors (a bad option, a list inside the list)', async () => {
+    const runner = new ToolRunner();
+    await expect(runner.registerAll([impostor('x')], { replace: 'yes' } as never)).rejects.toThrow(
+      /^ToolRunner\.registerAll: replace must be true, false or an array of the tool objects to replace/,
+    );
+    await expect(runner.registerAll([impostor('x'), [impostor('y'), impostor('z')]] as never)).rejects.toEqual(
+      new TypeError('ToolRunner.registerAll: tools[1] is an array of tools, not a tool; pass the tools themselves in one list (registerAll([...list, ...more]), or list.flat())'),
+    );
+    await expect(runner.registerAll([BuiltinTools] as never)).rejects.toEqual(
+      new TypeError('ToolRunner.registerAll: tools[0] is a set of tools (BuiltinTools, say), not a tool; pass its tools in the list (set.all(), or [...set.all(), ...more])'),
+    );
+    expect(() => new ToolRunner({ tools: [BuiltinTools] as never })).toThrow(
+      new TypeError('ToolRunner: tools[0] is a set of tools (BuiltinTools, say), not a tool; pass its tools in the list (set.all(), or [...set.all(), ...more])'),
+    );
+    expect(runner.declarations()).toEqual([]);
   });
 
   it('swaps the tools named in replace for the new ones in one step, and only those names may be taken again', async () => {
@@ -78,7 +95,7 @@ describe('ToolRunner.registerAll', () => {
     const mine = [impostor('a', 'a1'), impostor('b', 'b1')];
     await runner.registerAll(mine);
     const next = [impostor('b', 'b2'), impostor('c', 'c2')];
-    await expect(runner.registerAll([...next, impostor('host_tool')], { replace: mine })).rejects.toEqual(new TypeError(taken('host_tool')));
+    await expect(runner.registerAll([...next, impostor('host_tool')], { replace: mine })).rejects.toEqual(new TypeError(taken('host_tool', 'registerAll')));
     expect(runner.declarations().map((d) => d.name)).toEqual(['host_tool', 'a', 'b']);
     await runner.registerAll(next, { replace: mine });
     expect(runner.declarations().map((d) => d.name)).toEqual(['host_tool', 'b', 'c']);

@@ -77,10 +77,10 @@ describe('a zod 4 tool', () => {
       { id: 'c', name: 'weather', args: { city: 'Oslo', when: 'now', days: 9 } },
     ]);
     expect(results).toEqual([
-      { id: 'a', name: 'weather', code: 'invalid_arguments', error: 'invalid arguments for weather: /city: city needs at least 2 letters' },
+      { id: 'a', name: 'weather', code: 'invalid_arguments', error: 'invalid arguments for weather: city needs at least 2 letters' },
       // The model's numbers-as-strings slip is coerced before zod validates, as for a JSON Schema.
       { id: 'b', name: 'weather', result: { city: 'Oslo', days: 3, when: 'NOW', conversation: 'default' } },
-      { id: 'c', name: 'weather', code: 'invalid_arguments', error: 'invalid arguments for weather: /days: Too big: expected number to be <=7' },
+      { id: 'c', name: 'weather', code: 'invalid_arguments', error: 'invalid arguments for weather: days: Too big: expected number to be <=7' },
     ]);
   });
 
@@ -97,7 +97,7 @@ describe('a zod 4 tool', () => {
     expect(await runner.execute('liar', { n: 2 })).toEqual({ doubled: 4 });
     await expect(runner.execute('liar', { n: -1 })).rejects.toMatchObject({
       code: 'execution_failed',
-      message: "liar's output broke its outputSchema: /doubled: Invalid input: expected number, received string; the tool must return what its outputSchema describes",
+      message: "liar's output broke its outputSchema: doubled: Invalid input: expected number, received string; the tool must return what its outputSchema describes",
     });
   });
 });
@@ -128,7 +128,7 @@ describe('a valibot tool', () => {
     expect(await runner.execute('notes', { path: 'a.md', count: 'abc' })).toEqual({ path: 'a.md', count: 3 });
     await expect(runner.execute('notes', { path: 'a.txt', count: '' })).rejects.toMatchObject({
       code: 'invalid_arguments',
-      message: 'invalid arguments for notes: /path: path must end in .md',
+      message: 'invalid arguments for notes: path must end in .md',
     });
   });
 
@@ -138,6 +138,68 @@ describe('a valibot tool', () => {
         'tool bare: its valibot schema cannot describe itself as JSON Schema (no ~standard.jsonSchema); pass the JSON Schema as jsonSchema (valibot: toJsonSchema(schema) from @valibot/to-json-schema, or wrap the schema in its toStandardJsonSchema)',
       ),
     );
+  });
+});
+
+describe("a Standard Schema's issues, worded as the JSON Schema problems", () => {
+  const editsJson = {
+    type: 'object',
+    properties: { edits: { type: 'array', items: { type: 'object', properties: { old_string: { type: 'string' } }, required: ['old_string'] } } },
+    required: ['edits'],
+  } as const;
+
+  it('name the argument as a JSON Schema names it (edits[0].old_string, never /edits/0/old_string) and keep zod\'s message', async () => {
+    const runner = new ToolRunner({
+      tools: [
+        defineTool({ name: 'edit_json', description: '', inputSchema: editsJson, execute: () => 'ok' }),
+        defineTool({ name: 'edit_zod', description: '', inputSchema: z.object({ edits: z.array(z.object({ old_string: z.string() })) }), execute: () => 'ok' }),
+      ],
+    });
+    const results = await runner.processToolCalls([
+      { name: 'edit_json', args: { edits: [{ old_string: 5 }] } },
+      { name: 'edit_zod', args: { edits: [{ old_string: 5 }] } },
+      { name: 'edit_zod', args: { edits: 'none' } },
+    ]);
+    expect(results.map((r) => ('error' in r ? r.error : r))).toEqual([
+      'invalid arguments for edit_json: edits[0].old_string must be a string, not a number',
+      'invalid arguments for edit_zod: edits[0].old_string: Invalid input: expected string, received number',
+      'invalid arguments for edit_zod: edits: Invalid input: expected array, received string',
+    ]);
+  });
+
+  it("word any library's issues the same way: keys or { key } segments, the root as arguments, a long key cut", async () => {
+    const longKey = 'k'.repeat(300);
+    const issues = [
+      { message: 'Too long', path: [{ key: 'edits' }, { key: 0 }, { key: 'new_string' }] },
+      { message: 'Required', path: ['a/b', 2] },
+      { message: 'Expected an object' },
+      { message: '', path: ['x'] },
+      { message: 'mode must be "fast" or "slow"', path: ['mode'] },
+      { message: 'Unknown key', path: [longKey] },
+      { message: 'Too long', path: ['edits', 0, 'new_string'] },
+    ];
+    const handmade: StandardSchemaV1 = { '~standard': { version: 1, vendor: 'handmade', validate: () => ({ issues }) } };
+    const runner = new ToolRunner({
+      tools: [defineTool({ name: 'handmade', description: '', inputSchema: handmade, jsonSchema: { type: 'object' }, execute: () => 'ok' })],
+    });
+    await expect(runner.execute('handmade', {})).rejects.toMatchObject({
+      code: 'invalid_arguments',
+      message:
+        'invalid arguments for handmade: edits[0].new_string: Too long; a/b[2]: Required; arguments: Expected an object; x is invalid; ' +
+        `mode must be "fast" or "slow"; and 1 more`,
+    });
+    const one = (issue: (typeof issues)[number]): StandardSchemaV1 => ({ '~standard': { version: 1, vendor: 'handmade', validate: () => ({ issues: [issue] }) } });
+    const runOne = new ToolRunner({
+      tools: [defineTool({ name: 'one', description: '', inputSchema: one(issues[5] as (typeof issues)[number]), jsonSchema: { type: 'object' }, execute: () => 'ok' })],
+    });
+    await expect(runOne.execute('one', {})).rejects.toMatchObject({ message: `invalid arguments for one: ${'k'.repeat(200)}… (100 more characters): Unknown key` });
+    const output = new ToolRunner({
+      tools: [defineTool({ name: 'out', description: '', inputSchema: { type: 'object' }, outputSchema: one(issues[2] as (typeof issues)[number]), execute: () => 'ok' })],
+    });
+    await expect(output.execute('out', {})).rejects.toMatchObject({
+      code: 'execution_failed',
+      message: "out's output broke its outputSchema: result: Expected an object; the tool must return what its outputSchema describes",
+    });
   });
 });
 
@@ -168,7 +230,7 @@ describe('a JSON Schema in draft 2020-12', () => {
     expect(results).toEqual([
       { name: 'pairs', code: 'invalid_arguments', error: 'invalid arguments for pairs: pair[0] must be a string, not a number; pair[1] must be a number, not a string' },
       { name: 'pairs', code: 'invalid_arguments', error: 'invalid arguments for pairs: unknown argument "extra"; allowed: pair, tag' },
-      { name: 'pairs_zod', code: 'invalid_arguments', error: 'invalid arguments for pairs_zod: /pair/0: Invalid input: expected string, received number' },
+      { name: 'pairs_zod', code: 'invalid_arguments', error: 'invalid arguments for pairs_zod: pair[0]: Invalid input: expected string, received number' },
     ]);
   });
 

@@ -296,8 +296,8 @@ async function clientFor(source: Client | Transport, options: McpToolsOptions, C
  * - a TypeError for the host's mistakes: a `source` that is neither a Client nor a Transport, a bad
  *   option (`mcpTools: source must be an MCP Client or Transport (stdio, Streamable HTTP,
  *   MessagePortTransport), not null`), or a tool whose name is already registered in `registry`
- *   (`ToolRunner.register: a tool named "view_file" is already registered; …`: keep the default
- *   prefix, give another, or unregister the tool first);
+ *   (`mcpTools: the MCP server "docs" offers "view_file", a name already registered by another tool; …`:
+ *   keep the default prefix, give another, or unregister the tool first);
  * - an Error naming the server and the tool for a list it cannot take (too many tools, a schema too
  *   big, a bad or repeated name), or the SDK's error when the server cannot be reached.
  */

@@ -5,6 +5,7 @@
  * the worker bridge read only the entry.
  */
 import { ToolError } from './errors.js';
+import { describeValue } from './options.js';
 import type { ToolAnnotations } from './host.js';
 import { formatStandardIssues, isStandardSchema, jsonSchemaOfStandard, type StandardSchemaResult, type StandardSchemaV1 } from './standard-schema.js';
 import { fromClassicTool } from './classic-tool.js';
@@ -98,12 +99,17 @@ class LazyValidator {
 }
 
 /**
- * Refuses, with a TypeError saying what to pass instead, an array of tools or a set of them (an object
- * with no name whose `all()` lists tools, as `BuiltinTools` and the profiles' sets) given where one tool goes.
+ * Refuses, with a TypeError saying what to pass instead, an array of tools, another iterable of them (a
+ * Set, a Map) or a set of them (an object with no name whose `all()` lists tools, as `BuiltinTools` and
+ * the profiles' sets) given where one tool goes.
  */
 function refuseToolCollection(candidate: object): void {
   if (Array.isArray(candidate)) {
     throw new TypeError('register takes one tool, and this is an array of them: pass it to registerAll(tools), or to new ToolRunner({ tools })');
+  }
+  if (typeof (candidate as { [Symbol.iterator]?: unknown })[Symbol.iterator] === 'function') {
+    const list = candidate instanceof Map ? '[...map.values()]' : candidate instanceof Set ? '[...set]' : '[...tools]';
+    throw new TypeError(`register takes one tool, and this is ${describeValue(candidate)}: register its tools with registerAll(${list}), or pass tools: ${list} to new ToolRunner`);
   }
   const all = (candidate as { name?: unknown; all?: unknown }).all;
   if ((candidate as { name?: unknown }).name === undefined && typeof all === 'function') {
@@ -179,7 +185,7 @@ function outputCheck(name: string, schema: ToolSchema | undefined, generated: Ge
       jsonSchema = undefined; // the result is still validated; clients just do not see its schema
     }
     const settle = (result: StandardSchemaResult<unknown>): void => {
-      if (result.issues) throw broke(formatStandardIssues(result.issues).replace(/^arguments/, 'result'));
+      if (result.issues) throw broke(formatStandardIssues(result.issues).replace(/^arguments\b/, 'result'));
     };
     return {
       jsonSchema,

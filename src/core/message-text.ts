@@ -53,3 +53,13 @@ export function quoteForMessage(text: string, options: { max?: number; json?: bo
   const body = options.json === true ? JSON.stringify(kept).slice(1, -1) : kept;
   return cut === 0 ? `"${body}"` : `"${body}…" (${cut} more characters)`;
 }
+
+/**
+ * An argument as error messages name it, from the keys of its path: `command`, `edits[0].old_string`
+ * (an index, or a key of digits only, in brackets), `arguments` for the whole object (no keys). Keys
+ * come from the model (an object's keys): the name is cut to a readable length ({@link clipForMessage}).
+ */
+export function argumentNameOf(keys: readonly string[]): string {
+  if (keys.length === 0) return 'arguments';
+  return clipForMessage(keys.map((key, i) => (/^\d+$/.test(key) ? `[${key}]` : i === 0 ? key : `.${key}`)).join(''));
+}

@@ -18,13 +18,58 @@ export type OptionRule = (value: unknown, name: string) => string | undefined;
  */
 export type OptionRules = Readonly<Record<string, OptionRule>>;
 
-/** A short, readable rendering of a bad value for a message: `-1`, `NaN`, `"5000"`, `{}`, `a function`. */
+/**
+ * What kind of object `value` is when JSON would not say it: `Set`, `Map`, `Generator`, a class's
+ * name; undefined for a plain object, an array, or anything else JSON shows as it is.
+ */
+function objectKind(value: object): string | undefined {
+  if (Array.isArray(value)) return undefined;
+  const proto = Object.getPrototypeOf(value) as { constructor?: { name?: unknown } } | null;
+  if (proto === null || proto === Object.prototype) return undefined;
+  const tag = Object.prototype.toString.call(value).slice(8, -1);
+  if (tag !== 'Object') return tag;
+  const name = proto.constructor?.name;
+  return typeof name === 'string' && name !== '' && name !== 'Object' ? name : undefined;
+}
+
+/** `a Set`, `an Iterator`: the kind with its article. */
+function withArticle(kind: string): string {
+  return `${/^[AEIOU]/i.test(kind) ? 'an' : 'a'} ${kind}`;
+}
+
+/** True for an iterable object that is not an array (a Set, a Map, a generator, an iterator). */
+function isOtherIterable(value: unknown): value is Iterable<unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && typeof (value as { [Symbol.iterator]?: unknown })[Symbol.iterator] === 'function';
+}
+
+/**
+ * What to pass instead of `value` where an array goes, as the end of a sentence (`; pass an array:
+ * [...set]`), when `value` is another iterable (a Set, a Map, a generator); '' otherwise.
+ */
+export function arrayInstead(value: unknown): string {
+  if (!isOtherIterable(value)) return '';
+  if (value instanceof Map) return '; pass an array of its values: [...map.values()]';
+  if (value instanceof Set) return '; pass an array: [...set] (or Array.from(set))';
+  return '; pass an array: [...iterable] (or Array.from(iterable))';
+}
+
+/**
+ * A short, readable rendering of a bad value for a message: `-1`, `NaN`, `"5000"`, `{}`, `a function`;
+ * an object that is not a plain object or an array, where JSON would show it as `{}`, by its kind:
+ * `a Set (3 items)`, `a Map (2 entries)`, `a Generator`, `a Foo` (a class's instance).
+ */
 export function describeValue(value: unknown): string {
   if (typeof value === 'number') return Object.is(value, -0) ? '-0' : String(value);
   if (typeof value === 'bigint') return `${value}n`;
   if (typeof value === 'symbol') return value.toString();
   if (typeof value === 'function') return 'a function';
   if (value === undefined) return 'undefined';
+  const kind = typeof value === 'object' && value !== null ? objectKind(value) : undefined;
+  if (kind !== undefined) {
+    if (value instanceof Set) return `${withArticle(kind)} (${value.size} item${value.size === 1 ? '' : 's'})`;
+    if (value instanceof Map) return `${withArticle(kind)} (${value.size} entr${value.size === 1 ? 'y' : 'ies'})`;
+    if (isOtherIterable(value)) return withArticle(kind);
+  }
   let text: string | undefined;
   try {
     text = JSON.stringify(value);
@@ -32,6 +77,7 @@ export function describeValue(value: unknown): string {
     text = undefined;
   }
   if (text === undefined) text = Object.prototype.toString.call(value);
+  if (text === '{}' && kind !== undefined) return withArticle(kind);
   return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }
 
@@ -95,7 +141,7 @@ export const is = {
   /** An array whose every item passes `item` (`allow[2] must be …`). */
   arrayOf(item: OptionRule, accepts: string): OptionRule {
     return (value, name) => {
-      if (!Array.isArray(value)) return `${name} must be ${accepts}, not ${describeValue(value)}`;
+      if (!Array.isArray(value)) return `${name} must be ${accepts}, not ${describeValue(value)}${arrayInstead(value)}`;
       for (let i = 0; i < value.length; i += 1) {
         const problem = item(value[i], `${name}[${i}]`);
         if (problem) return problem;

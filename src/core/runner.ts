@@ -3,7 +3,7 @@ import { createFileCache } from './file-cache.js';
 import { clipForMessage, quoteForMessage } from './message-text.js';
 import { KeyedMutex } from './locks.js';
 import { DenialTracker, PermissionChecker, permissionPolicyRule, type PermissionPolicy, type PermissionRequest } from './permissions.js';
-import { checkCallOptions, checkOptions, checkToolCalls, describeValue, is, rule, stateStoreRule, type OptionRule, type OptionRules } from './options.js';
+import { arrayInstead, checkCallOptions, checkOptions, checkToolCalls, describeValue, is, rule, stateStoreRule, type OptionRule, type OptionRules } from './options.js';
 import type { AnyTool, ExecuteTool, HostHooks, Tool } from './tool.js';
 import type { ToolHost, ToolInfo } from './host.js';
 import type { JsonSchema, JsonValue } from './json.js';
@@ -70,7 +70,8 @@ export interface ToolRunnerOptions extends HostHooks {
    * Tools registered at construction, in order (either shape). A tool the runner cannot take (bad
    * name, schema that is not an object), or two different tools of one name, make the constructor
    * throw a TypeError naming it (to replace a built-in, leave it out of the list or register yours
-   * afterwards with `{ replace: true }`); the same tool object listed twice is taken once. A JSON
+   * afterwards with `{ replace: true }`); the same tool object listed twice is taken once (as
+   * {@link ToolRunner.register} takes a tool object registered again). A JSON
    * Schema ajv must compile is compiled at once, and {@link ToolRunner.ready} rejects if it does not.
    */
   tools?: readonly AnyTool[];
@@ -298,7 +299,9 @@ export class ToolRunner implements ToolHost {
    * Adds a tool (either shape), after the ones registered. A name that is taken is refused: a tool from
    * elsewhere (a remote MCP server, a page, a late registration) never takes the place of one the host
    * registered by accident. To replace on purpose pass `{ replace: true }` (the new tool keeps the old
-   * one's place in `declarations()`), or `{ replace: [oldTool] }` to replace only that object.
+   * one's place in `declarations()`), or `{ replace: [oldTool] }` to replace only that object. The
+   * same tool object registered again (it already holds its name) is taken once, as the same object
+   * listed twice in the constructor's `tools` is: it keeps its place.
    *
    * Rejects with a TypeError naming the tool — a host's mistake, never `invalid_arguments` — for a name
    * that is taken (`ToolRunner.register: a tool named "view_file" is already registered; …`), a bad
@@ -306,23 +309,30 @@ export class ToolRunner implements ToolHost {
    * be compiled here: see registerPrecompiledValidators), or a bad `options`.
    */
   async register(tool: AnyTool, options: RegisterOptions = {}): Promise<void> {
-    await this.registerAll([tool], options);
+    await this.#registerTools('ToolRunner.register', [tool], options);
   }
 
   /**
    * Registers several tools at once, all or none: every tool is checked and compiled first, then all
-   * are added in one step (no call sees half of them). Tools named in `options.replace` (by identity)
+   * are added in one step (no call sees half of them). The same tool object listed twice, or already
+   * registered, is taken once, at its first place; two different tools of one name never are. Tools named in `options.replace` (by identity)
    * are removed in the same step, and only their names may be taken again — how a bridge swaps the
    * tools it registered earlier for a new list (`mcpTools` on `tools/list_changed`).
    *
    * Rejects with a TypeError, and changes nothing, for two tools of one name in `tools`, a name held
    * by a tool `replace` does not allow (naming it and how to fix: another name or prefix, unregister it
-   * first, or `replace`), or any reason {@link register} gives.
+   * first, or `replace`), an item that is a list or set of tools itself, or any reason {@link register}
+   * gives; its messages begin `ToolRunner.registerAll:` where register's begin `ToolRunner.register:`.
    */
   async registerAll(tools: readonly AnyTool[], options: RegisterOptions = {}): Promise<void> {
-    checkOptions('ToolRunner.register', options, REGISTER_OPTION_RULES);
-    if (!Array.isArray(tools)) throw new TypeError(`ToolRunner.registerAll takes an array of tools, not ${describeValue(tools)}`);
-    const entries = toolEntries('ToolRunner.register', tools, this.#defaults.validators);
+    await this.#registerTools('ToolRunner.registerAll', tools, options);
+  }
+
+  /** {@link register} and {@link registerAll}: `where` (the method the host called) begins their TypeErrors. */
+  async #registerTools(where: 'ToolRunner.register' | 'ToolRunner.registerAll', tools: readonly AnyTool[], options: RegisterOptions): Promise<void> {
+    checkOptions(where, options, REGISTER_OPTION_RULES);
+    if (!Array.isArray(tools)) throw new TypeError(`ToolRunner.registerAll takes an array of tools, not ${describeValue(tools)}${arrayInstead(tools)}`);
+    const entries = toolEntries(where, tools, this.#defaults.validators);
     const names = new Set(entries.map((entry) => entry.name));
     await Promise.all(entries.map((entry) => entry.compile()));
     // No await from here on: the check and the change happen in one step.
@@ -330,7 +340,7 @@ export class ToolRunner implements ToolHost {
     const replaceable = (entry: ToolEntry): boolean => replace === true || (replace !== false && replace.includes(entry.tool));
     for (const entry of entries) {
       const held = this.#tools.get(entry.name);
-      if (held && !replaceable(held)) throw takenNameError(entry.name);
+      if (held && held.tool !== entry.tool && !replaceable(held)) throw takenNameError(where, entry.name);
     }
     if (Array.isArray(replace)) {
       for (const old of replace) {
@@ -338,6 +348,7 @@ export class ToolRunner implements ToolHost {
         if (!names.has(name) && this.#tools.get(name)?.tool === old) this.#tools.delete(name);
       }
     }
+    // A name already held (the same tool object registered again, or one replaced) keeps its place.
     for (const entry of entries) this.#tools.set(entry.name, entry);
   }
 
@@ -1163,13 +1174,30 @@ const platformRule: OptionRule = (value, name) => {
  */
 function toolEntries(where: string, tools: readonly AnyTool[], validators: GeneratedValidators | undefined): ToolEntry[] {
   const byName = new Map<string, ToolEntry>();
-  for (const tool of tools) {
+  for (const [i, tool] of tools.entries()) {
+    if (where !== 'ToolRunner.register') refuseNestedTools(where, tool, i);
     const entry = createToolEntry(tool, validators);
     const held = byName.get(entry.name);
     if (held === undefined) byName.set(entry.name, entry);
     else if (held.tool !== tool) throw sameNameError(where, entry.name);
   }
   return [...byName.values()];
+}
+
+/**
+ * Refuses, with a TypeError naming the method (`where`) and saying what to pass instead, an item of a
+ * list of tools that is itself an array of tools or a set of them (`BuiltinTools`, a profile's set: an
+ * object with no name whose `all()` lists tools).
+ */
+function refuseNestedTools(where: string, tool: unknown, i: number): void {
+  const pass = where === 'ToolRunner' ? 'tools: [...list, ...more]' : 'registerAll([...list, ...more])';
+  if (Array.isArray(tool)) {
+    throw new TypeError(`${where}: tools[${i}] is an array of tools, not a tool; pass the tools themselves in one list (${pass}, or list.flat())`);
+  }
+  const candidate = tool as { name?: unknown; all?: unknown } | null;
+  if (typeof candidate === 'object' && candidate !== null && candidate.name === undefined && typeof candidate.all === 'function') {
+    throw new TypeError(`${where}: tools[${i}] is a set of tools (BuiltinTools, say), not a tool; pass its tools in the list (set.all(), or [...set.all(), ...more])`);
+  }
 }
 
 /**
@@ -1205,10 +1233,10 @@ function sameNameError(where: string, name: string): TypeError {
 }
 
 /** The TypeError of a registration whose name is taken, saying the ways out. */
-function takenNameError(name: string): TypeError {
+function takenNameError(where: string, name: string): TypeError {
   const quoted = quoteForMessage(name);
   return new TypeError(
-    `ToolRunner.register: a tool named ${quoted} is already registered; give the new tool another name (or a prefix), unregister ${quoted} first, or pass { replace: true } to replace it on purpose`,
+    `${where}: a tool named ${quoted} is already registered; give the new tool another name (or a prefix), unregister ${quoted} first, or pass { replace: true } to replace it on purpose`,
   );
 }
 

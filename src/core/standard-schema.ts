@@ -5,6 +5,7 @@
  * toolhost needs no schema library at runtime: everything is reached through the schema value itself.
  */
 import type { JsonSchema } from './json.js';
+import { argumentNameOf } from './message-text.js';
 
 /** One problem a Standard Schema found: a message and, when it concerns a field, its path. */
 export interface StandardSchemaIssue {
@@ -128,23 +129,37 @@ function closeObjects(schema: JsonSchema): JsonSchema {
   return visit(schema) as JsonSchema;
 }
 
-/** `/a/0/b` for an issue path (JSON Pointer, as ajv names fields), `arguments` for the root. */
-function issuePointer(path: StandardSchemaIssue['path']): string {
-  if (!path || path.length === 0) return 'arguments';
-  return path
-    .map((segment) => {
-      const key = typeof segment === 'object' && segment !== null ? segment.key : segment;
-      return `/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
-    })
-    .join('');
+/** The keys of an issue's path: each segment a key, or a `{ key }` object (as Standard Schema allows). */
+function issueKeys(path: StandardSchemaIssue['path']): string[] {
+  if (!Array.isArray(path)) return [];
+  return path.map((segment: unknown) => {
+    const key = typeof segment === 'object' && segment !== null ? (segment as { key?: unknown }).key : segment;
+    return typeof key === 'symbol' ? key.toString() : String(key);
+  });
 }
 
 /**
- * One sentence from a Standard Schema's issues, each as `<pointer>: <the library's message>`
- * (`/city: Too small: expected string to have >=2 characters`); at most 5, then `and N more`.
+ * One issue as the JSON Schema messages word theirs: the argument named as they name it (`city`,
+ * `edits[0].old_string`, `arguments` for the whole object), then the library's own message
+ * (`city: Too small: expected string to have >=2 characters`). A message that already begins with
+ * the argument's name (`city needs at least 2 letters`, as arktype's and custom messages often do) is
+ * given as it is; an empty one says `is invalid`.
+ */
+function describeIssue(issue: StandardSchemaIssue): string {
+  const name = argumentNameOf(issueKeys(issue.path));
+  const message = typeof issue.message === 'string' ? issue.message.trim() : String(issue.message ?? '').trim();
+  if (message === '') return `${name} is invalid`;
+  return message.startsWith(`${name} `) ? message : `${name}: ${message}`;
+}
+
+/**
+ * One sentence from a Standard Schema's issues (any library's: zod, valibot, arktype, ...), each
+ * worded as the JSON Schema problems are (see {@link describeIssue}): `city: Too small: expected
+ * string to have >=2 characters`, `edits[0].old_string: Invalid input: expected string, received
+ * number`; the same problem said once, at most 5, then `and N more`.
  */
 export function formatStandardIssues(issues: ReadonlyArray<StandardSchemaIssue>): string {
-  const parts = [...new Set(issues.map((issue) => `${issuePointer(issue.path)}: ${issue.message}`))];
+  const parts = [...new Set(issues.map(describeIssue))];
   const shown = parts.slice(0, 5);
   if (parts.length > 5) shown.push(`and ${parts.length - 5} more`);
   return shown.length > 0 ? shown.join('; ') : 'arguments do not match the schema';

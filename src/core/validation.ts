@@ -1,7 +1,7 @@
 import type { ErrorObject } from 'ajv';
 import { loadAjv } from '#lazy';
 import { onDemand } from './on-demand.js';
-import { clipForMessage, quoteForMessage } from './message-text.js';
+import { argumentNameOf, quoteForMessage } from './message-text.js';
 import type { JsonSchema } from './json.js';
 
 /** A compiled argument validator (ajv's shape: returns true, or false with `errors`). */
@@ -335,9 +335,7 @@ export function coerceArguments(args: unknown, schema: JsonSchema): unknown {
  */
 function argumentName(instancePath: string): string {
   if (instancePath === '') return 'arguments';
-  const segments = instancePath.slice(1).split('/').map((raw) => raw.replace(/~1/g, '/').replace(/~0/g, '~'));
-  const name = segments.map((segment, i) => (/^\d+$/.test(segment) ? `[${segment}]` : i === 0 ? segment : `.${segment}`)).join('');
-  return clipForMessage(name);
+  return argumentNameOf(instancePath.slice(1).split('/').map((raw) => raw.replace(/~1/g, '/').replace(/~0/g, '~')));
 }
 
 /** The value at `instancePath` (a JSON Pointer) in `data`, or undefined. */

@@ -576,7 +576,7 @@ describe('connectToolRunner / exposeToolRunner', () => {
     ]);
     expect(results[0]).toEqual({ id: 'a', name: 'page_pick', result: { picked: 'x!', conversation: 'default' } });
     // The refinement runs on the page, in zod; what JSON Schema can say, the worker's ajv checks first.
-    expect(results[1]).toEqual({ id: 'b', name: 'page_pick', error: 'invalid arguments for page_pick: /choices: choices must differ', code: 'invalid_arguments' });
+    expect(results[1]).toEqual({ id: 'b', name: 'page_pick', error: 'invalid arguments for page_pick: choices must differ', code: 'invalid_arguments' });
     expect(results[2]).toEqual({ id: 'b2', name: 'page_pick', error: 'invalid arguments for page_pick: choices must not be empty', code: 'invalid_arguments' });
     expect(results[3]).toMatchObject({ id: 'c', name: 'echo', result: { text: 'classic' } });
     expect(seen).toEqual([{ choices: ['x', 'y'], shout: '!' }]);

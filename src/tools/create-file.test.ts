@@ -211,6 +211,46 @@ describe('create_file', () => {
     });
   });
 
+  describe('a file over the 32 MiB edit_file edits', () => {
+    const LIMIT = 32 * 1024 * 1024;
+    const refusal = (path: string, size: number): string =>
+      `${path} would be ${(size / 1_048_576).toFixed(1)} MiB (${size} bytes); create_file writes files up to 32 MiB, the largest edit_file can edit afterwards: ` +
+      'split the content into smaller files, or write it with run_command where commands run (a script that generates it, or appends it in parts); nothing was written';
+
+    it('is refused as too_large, naming the size, the limit and what to do, and nothing is written', async () => {
+      const { runner, platform } = setup({ 'old.txt': 'old\n' });
+      expect(await failure(runner, 'create_file', { file_path: 'big.txt', content: 'z'.repeat(LIMIT + 1) })).toEqual({
+        name: 'create_file',
+        code: 'too_large',
+        error: refusal('/workspace/big.txt', LIMIT + 1),
+      });
+      // UTF-8 bytes count, not characters: 16 Mi + 1 two-byte characters.
+      expect(await failure(runner, 'create_file', { file_path: 'dir/wide.txt', content: '\u00e9'.repeat(LIMIT / 2 + 1) })).toMatchObject({
+        code: 'too_large',
+        error: refusal('/workspace/dir/wide.txt', LIMIT + 2),
+      });
+      expect(await failure(runner, 'create_file', { file_path: 'old.txt', content: 'z'.repeat(LIMIT + 1), overwrite: true })).toMatchObject({ code: 'too_large' });
+      expect(await exists(platform, '/workspace/big.txt')).toBe(false);
+      expect(await exists(platform, '/workspace/dir')).toBe(false);
+      expect(await read(platform, '/workspace/old.txt')).toBe('old\n');
+    });
+
+    it('counts the bytes written: CRLF endings kept from the file it replaces can take it over', async () => {
+      const { runner, platform } = setup({ 'win.txt': 'a\r\nb\r\n' });
+      const content = `${'z'.repeat(LIMIT - 1)}\n`;
+      expect(await failure(runner, 'create_file', { file_path: 'win.txt', content, overwrite: true })).toMatchObject({
+        code: 'too_large',
+        error: refusal('/workspace/win.txt', LIMIT + 1),
+      });
+      expect(await read(platform, '/workspace/win.txt')).toBe('a\r\nb\r\n');
+    });
+
+    it('takes content of exactly 32 MiB', async () => {
+      const { runner } = setup();
+      expect(await runner.execute('create_file', { file_path: 'edge.txt', content: 'z'.repeat(LIMIT) })).toEqual({ file_path: '/workspace/edge.txt', bytes_written: LIMIT, created: true });
+    });
+  });
+
   it('is never half-written: a failed rename leaves the old file whole and no temp file', async () => {
     const base = createMemoryPlatform({ files: { 'a.txt': 'old content\n' } });
     let failures = 1;

@@ -1,8 +1,9 @@
 import { ToolError } from '../core/errors.js';
 import { fingerprintBytes, fingerprintSize } from '../core/file-cache.js';
-import { decodeText, detectLineEnding, encodeText, MESSAGE_QUOTE_CHARS, quoteForMessage, refuseLoneSurrogate } from '../fs/text.js';
+import { clipForMessage, decodeText, detectLineEnding, encodeText, MESSAGE_QUOTE_CHARS, quoteForMessage, refuseLoneSurrogate } from '../fs/text.js';
 import { defineTool, type ExecuteTool } from '../core/tool.js';
 import { dirname, resolveWorkspacePath, statOrNull, writeFileAtomic } from '../fs/paths.js';
+import { EDIT_MAX_FILE_BYTES } from './edit-file.js';
 
 const inputSchema = {
   type: 'object',
@@ -59,6 +60,29 @@ function inFileStyle(content: string, old: Uint8Array): Uint8Array {
   return encodeText(text, decoded.bom && !text.startsWith('\uFEFF'));
 }
 
+/** Bytes of `text` as UTF-8 (lone surrogates are refused before it is asked), without encoding it. */
+function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    // 2 bytes below U+0800, 3 above; a surrogate pair (2 units) is 4.
+    if (c >= 0x80) bytes += c < 0x800 || (c >= 0xd800 && c <= 0xdfff) ? 1 : 2;
+  }
+  return bytes;
+}
+
+/**
+ * The `too_large` of a file that would be larger than {@link EDIT_MAX_FILE_BYTES}, the most
+ * `edit_file` edits: `create_file` writes no file its editors could not change afterwards.
+ */
+function tooLarge(path: string, size: number): ToolError {
+  return new ToolError(
+    'too_large',
+    `${clipForMessage(path)} would be ${(size / 1_048_576).toFixed(1)} MiB (${size} bytes); create_file writes files up to ${EDIT_MAX_FILE_BYTES / 1_048_576} MiB, ` +
+      'the largest edit_file can edit afterwards: split the content into smaller files, or write it with run_command where commands run (a script that generates it, or appends it in parts); nothing was written',
+  );
+}
+
 /** `, e.g. <path><suffix>` for a path short enough to repeat in a message; '' for a longer one. */
 function example(path: string, suffix: string): string {
   return path.length <= MESSAGE_QUOTE_CHARS ? `, e.g. ${path}${suffix}` : '';
@@ -73,7 +97,11 @@ function example(path: string, suffix: string): string {
  * cache, not times; a file never viewed may be overwritten, and a larger one is then not read at all).
  * Records the size and SHA-256 of the bytes written.
  *
- * Errors: `already_exists` (exists, `overwrite` not set), `is_a_directory`, `stale_file`,
+ * Refuses content that would make a file over {@link EDIT_MAX_FILE_BYTES} (32 MiB, the most `edit_file`
+ * edits, so no file it writes is one the editors cannot change), writing nothing.
+ *
+ * Errors: `already_exists` (exists, `overwrite` not set), `is_a_directory`, `stale_file`, `too_large`
+ * (the file would be over 32 MiB),
  * `outside_workspace`, `not_a_directory` (a parent is a file), `invalid_arguments` (empty path, trailing `/`, last component `.` or `..`,
  * content holding half of a surrogate pair, which UTF-8 cannot store),
  * `execution_failed` (a symlink loop), `quota_exceeded` (storage full).
@@ -100,6 +128,9 @@ export const createFileTool: ExecuteTool<{ file_path: string; content: string; o
       if (path === ctx.platform.root) {
         throw new ToolError('is_a_directory', `${path} is the workspace root, a directory; give a file name inside it`);
       }
+      // Before any reading or encoding; the bytes written (a kept BOM, CRLF endings) are checked again below.
+      const size = args.content.length > EDIT_MAX_FILE_BYTES / 3 ? utf8Length(args.content) : 0;
+      if (size > EDIT_MAX_FILE_BYTES) throw tooLarge(path, size);
       return ctx.withPathLock(path, async () => {
         const existing = await statOrNull(ctx.fs, path);
         let bytes: Uint8Array;
@@ -133,6 +164,7 @@ export const createFileTool: ExecuteTool<{ file_path: string; content: string; o
         } else {
           bytes = encodeText(args.content);
         }
+        if (bytes.length > EDIT_MAX_FILE_BYTES) throw tooLarge(path, bytes.length);
         // Hashed before the write, so the write is the call's last step: nothing after it can wait
         // past the deadline and turn a made change into `timeout`.
         const hash = await fingerprintBytes(bytes);

@@ -47,13 +47,13 @@ describe('execute-form and classic tools in the browser worker', () => {
     );
     expect(results).toEqual([
       { id: 'w1', name: 'word_count', result: { words: 2, trimmed: 'two words', enough: true, conversation: 'default' } },
-      { id: 'w2', name: 'word_count', code: 'invalid_arguments', error: 'invalid arguments for word_count: /min: min must be even' },
+      { id: 'w2', name: 'word_count', code: 'invalid_arguments', error: 'invalid arguments for word_count: min must be even' },
       // zod's z.object strips a key it does not know (z.strictObject would refuse it).
       { id: 'w3', name: 'word_count', result: { words: 1, trimmed: 'x', enough: true, conversation: 'default' } },
       { id: 'c1', name: 'remember', result: { stored: 'k' } },
       { id: 'c2', name: 'recall', result: { k: 1 } },
       { id: 'p1', name: 'page_shout', result: { shouted: 'HEY!' } },
-      { id: 'p2', name: 'page_shout', code: 'invalid_arguments', error: 'invalid arguments for page_shout: /word: one word only' },
+      { id: 'p2', name: 'page_shout', code: 'invalid_arguments', error: 'invalid arguments for page_shout: word: one word only' },
       { id: 'b1', name: 'create_file', result: expect.objectContaining({ file_path: '/workspace/a.txt' }) },
     ]);
     const tools = await page.evaluate(() => th.tools());

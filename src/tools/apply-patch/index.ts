@@ -14,6 +14,18 @@ export { applyChunks, seekLines } from './apply.js';
 /** Largest file a patch updates, in bytes (32 MiB, as `edit_file`). */
 export const PATCH_MAX_FILE_BYTES = 32 * 1024 * 1024;
 
+/**
+ * The `too_large` of an `*** Add File` whose content is over {@link PATCH_MAX_FILE_BYTES}: no patch
+ * could change that file afterwards. Only the OpenAI profile patches: its shell is the way to write one.
+ */
+function tooLargeToAdd(path: string, size: number): ToolError {
+  return new ToolError(
+    'too_large',
+    `${clipForMessage(path)} would be ${size} bytes; patches apply to files up to ${PATCH_MAX_FILE_BYTES} bytes, so "*** Add File:" adds none larger: ` +
+      'split the content into smaller files, or write it with shell where commands run (a script that generates it, or appends it in parts); nothing was changed',
+  );
+}
+
 /** One file a patch changed, as the result lists it. */
 export interface PatchChange {
   /** `A` added, `M` modified (or moved), `D` deleted: the letters of Codex's summary. */
@@ -54,7 +66,7 @@ interface Planned {
  * conversation read that file and it has changed since (`stale_file`).
  *
  * Errors: `not_found` (update or delete of a missing file), `no_match` (a hunk that does not apply, quoting the line), `binary_file`,
- * `is_a_directory`, `too_large`, `outside_workspace`, `stale_file`, `cancelled`.
+ * `is_a_directory`, `too_large` (a file to update, or the content of an added one, over 32 MiB), `outside_workspace`, `stale_file`, `cancelled`.
  */
 export async function applyPatchOperations(ctx: ToolContext, operations: readonly PatchOperation[]): Promise<PatchResult> {
   const scope = { fs: ctx.fs, root: ctx.platform.root, cwd: ctx.cwd };
@@ -108,8 +120,10 @@ export async function applyPatchOperations(ctx: ToolContext, operations: readonl
     const changes: PatchChange[] = [];
     for (const { op, path, moveTo } of resolved) {
       if (op.type === 'add') {
+        const after = encodeText(op.content);
+        if (after.length > PATCH_MAX_FILE_BYTES) throw tooLargeToAdd(path, after.length);
         const existing = await overwritable(path, 'replaced by "*** Add File:"');
-        planned.push({ path, read: existing, before: existing?.bytes ?? null, after: encodeText(op.content) });
+        planned.push({ path, read: existing, before: existing?.bytes ?? null, after });
         changes.push({ action: 'A', path });
       } else if (op.type === 'delete') {
         const { stats, bytes } = await readText(path);

@@ -1,4 +1,4 @@
-import { describeValue } from '../../core/options.js';
+import { arrayInstead, describeValue } from '../../core/options.js';
 import type { ExecuteTool } from '../../core/tool.js';
 import { BuiltinTools } from '../index.js';
 import { webFetchTool } from '../web-fetch.js';
@@ -22,7 +22,7 @@ function noOptions(where: string, options: unknown): void {
 function checkLists(lists: readonly unknown[]): void {
   lists.forEach((list, i) => {
     if (!Array.isArray(list)) {
-      throw new TypeError(`toolProfiles.combine: argument ${i + 1} must be an array of tools such as toolProfiles.openai(), not ${describeValue(list)}`);
+      throw new TypeError(`toolProfiles.combine: argument ${i + 1} must be an array of tools such as toolProfiles.openai(), not ${describeValue(list)}${arrayInstead(list)}`);
     }
     list.forEach((tool: unknown, j) => {
       if (typeof tool !== 'object' || tool === null || typeof (tool as { name?: unknown }).name !== 'string') {

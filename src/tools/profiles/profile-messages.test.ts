@@ -35,6 +35,8 @@ const BINARY = new Uint8Array([0x89, 0x50, 0x00, 0x01, 0xff]);
 const FILES = { 'a.txt': 'alpha\nbeta\ngamma\n', 'dup.txt': 'same\nsame\n', 'dir/inner.txt': 'inside\n', 'bin.dat': BINARY, 'long.txt': LONG_FILE, 'wide.txt': LONG_LINE };
 
 const HUGE = { 'huge.txt': 'z'.repeat(33 * 1024 * 1024) };
+/** Content over the 32 MiB the editors edit, for a tool that writes a whole file. */
+const HUGE_TEXT = 'z'.repeat(33 * 1024 * 1024);
 
 const E = (tool: string, args: Record<string, unknown>, expect: string, what: string, extra: Partial<Drive> = {}): Drive => ({ what, tool, args, expect, ...extra });
 
@@ -75,6 +77,7 @@ const DRIVES: Record<Profile, Drive[]> = {
     E('str_replace_based_edit_tool', { command: 'insert', path: 'a.txt', insert_line: -1, insert_text: 'x' }, 'invalid_arguments', 'insert: negative insert_line'),
     E('str_replace_based_edit_tool', { command: 'str_replace', path: 'huge.txt', old_str: 'a' }, 'too_large', 'str_replace: a file over the size limit', { files: HUGE }),
     E('str_replace_based_edit_tool', { command: 'view', path: 'huge.txt' }, 'too_large', 'view: a file over the size limit', { files: HUGE }),
+    E('str_replace_based_edit_tool', { command: 'create', path: 'big.txt', file_text: HUGE_TEXT }, 'too_large', 'create: content over the size limit'),
     E('bash', {}, 'note', 'bash: neither command nor restart, where there is no shell'),
     E('bash', { command: 'ls' }, 'note', 'bash: no shell on the platform'),
     E('bash', { command: 3 }, 'invalid_arguments', 'bash: a number for command'),
@@ -105,6 +108,7 @@ const DRIVES: Record<Profile, Drive[]> = {
       meanwhile: { 'a.txt': 'theirs\n' },
     }),
     E('write_file', { file_path: 'a.txt/b.txt', content: 'x' }, 'not_a_directory', 'write_file: a file used as a folder'),
+    E('write_file', { file_path: 'big.txt', content: HUGE_TEXT }, 'too_large', 'write_file: content over the size limit'),
     E('replace', { file_path: 'missing.txt', old_string: 'a', new_string: 'b' }, 'not_found', 'replace: missing file'),
     E('replace', { file_path: 'dir', old_string: 'a', new_string: 'b' }, 'is_a_directory', 'replace: a directory'),
     E('replace', { file_path: 'bin.dat', old_string: 'a', new_string: 'b' }, 'binary_file', 'replace: binary file'),
@@ -166,6 +170,7 @@ const DRIVES: Record<Profile, Drive[]> = {
     E('apply_patch', { operation: { type: 'update_file', path: 'a.txt', diff: '' } }, 'invalid_arguments', 'apply_patch: a diff without hunks'),
     E('apply_patch', { input: '*** Begin Patch\n*** Update File: a.txt\n@@\n-alpha\n+\ud800\n*** End Patch' }, 'invalid_arguments', 'apply_patch: half a surrogate pair'),
     E('apply_patch', { input: '*** Begin Patch\n*** Update File: huge.txt\n@@\n-a\n+b\n*** End Patch' }, 'too_large', 'apply_patch: a file over the size limit', { files: HUGE }),
+    E('apply_patch', { input: `*** Begin Patch\n*** Add File: big.txt\n+${HUGE_TEXT}\n*** End Patch` }, 'too_large', 'apply_patch: an added file over the size limit'),
     E('shell', { commands: ['ls'] }, 'note', 'shell: no shell on the platform'),
     E('shell', { commands: [] }, 'invalid_arguments', 'shell: no commands'),
     E('shell', { commands: 'ls' }, 'invalid_arguments', 'shell: a string for commands'),
@@ -185,7 +190,7 @@ const CODES: Record<Profile, Record<string, string[]>> = {
   },
   gemini: {
     read_file: ['not_found', 'is_a_directory', 'outside_workspace', 'invalid_arguments'],
-    write_file: ['is_a_directory', 'invalid_arguments', 'outside_workspace', 'stale_file', 'not_a_directory'],
+    write_file: ['is_a_directory', 'invalid_arguments', 'outside_workspace', 'stale_file', 'not_a_directory', 'too_large'],
     replace: ['not_found', 'is_a_directory', 'binary_file', 'no_match', 'ambiguous_match', 'no_change', 'invalid_arguments', 'outside_workspace', 'too_large'],
     glob: ['not_found', 'not_a_directory', 'invalid_pattern', 'outside_workspace'],
     list_directory: ['not_found', 'not_a_directory', 'outside_workspace', 'invalid_pattern'],
@@ -330,6 +335,22 @@ describe('messages in the profile language, exactly', () => {
       'gemini',
       'replace: a file over the size limit',
       '/workspace/huge.txt is 33.0 MiB (34603008 bytes); replace edits files up to 32 MiB: change it with run_shell_command (sed, or a short script) where commands run, or split it into smaller files',
+    ],
+    // Content over the size limit: no file the profile's editors could not change afterwards.
+    [
+      'anthropic',
+      'create: content over the size limit',
+      '/workspace/big.txt would be 33.0 MiB (34603008 bytes); create writes files up to 32 MiB, the largest str_replace can edit afterwards: split the content into smaller files, or write it with bash where commands run (a script that generates it, or appends it in parts); nothing was written',
+    ],
+    [
+      'gemini',
+      'write_file: content over the size limit',
+      '/workspace/big.txt would be 33.0 MiB (34603008 bytes); write_file writes files up to 32 MiB, the largest replace can edit afterwards: split the content into smaller files, or write it with run_shell_command where commands run (a script that generates it, or appends it in parts); nothing was written',
+    ],
+    [
+      'openai',
+      'apply_patch: an added file over the size limit',
+      '/workspace/big.txt would be 34603009 bytes; patches apply to files up to 33554432 bytes, so "*** Add File:" adds none larger: split the content into smaller files, or write it with shell where commands run (a script that generates it, or appends it in parts); nothing was changed',
     ],
     [
       'openai',
