@@ -389,6 +389,45 @@ describe.concurrent('toolhost CLI (node bin/toolhost.mjs)', { timeout: 120_000 }
       expect(Date.now() - started).toBeLessThan(60_000);
     }, 90_000);
 
+    it('keeps running a call whose promise can never settle until interrupted (call, run, and mcp with stdin closed), answering it cancelled, not exit 13', async () => {
+      const work = fresh();
+      // The promise waits on nothing Node tracks: without a hold, Node ends the process as soon as
+      // the tool runs (exit 13, "unsettled top-level await"), the call unanswered.
+      const HANG =
+        "export const hang = { name: 'hang', description: 'Never settles.', parameters: { type: 'object', properties: {} }, call: () => { process.stderr.write('hanging\\n'); return new Promise(() => {}); } };\n";
+      app(work, { 'hang.mjs': HANG });
+      /** Runs the launcher with `args`, sends `signal` 300 ms after the tool said it hangs. */
+      const interrupted = (args: string[], signal: NodeJS.Signals, input: string): Promise<Run> =>
+        cli(args, {
+          cwd: work,
+          onSpawn: (child) => {
+            child.stdin?.end(input);
+            let said = '';
+            child.stderr?.on('data', (chunk: Buffer | string) => {
+              said += String(chunk);
+              if (said.includes('hanging\n')) setTimeout(() => child.kill(signal), 300);
+            });
+          },
+        });
+      const called = await interrupted(['call', 'hang', '{}', '--tools', './hang.mjs'], 'SIGINT', '');
+      expect(called.code).toBe(130);
+      expect(JSON.parse(called.stdout)).toMatchObject({ name: 'hang', code: 'cancelled' });
+      const lines = ['{"id":"1","name":"list_dir","args":{"dir_path":"."}}', '{"id":"2","name":"hang","args":{}}', '{"id":"3","name":"list_dir","args":{"dir_path":"."}}'];
+      const ran = await interrupted(['run', '--tools', './hang.mjs'], 'SIGINT', `${lines.join('\n')}\n`);
+      expect(ran.code).toBe(130);
+      const answers = ran.stdout.trim().split('\n').map((line) => JSON.parse(line) as { id: string; code?: string });
+      expect(answers.slice(0, 2).map((answer) => [answer.id, answer.code])).toEqual([['1', undefined], ['2', 'cancelled']]);
+      const requests = [
+        { id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'pipe', version: '1' } } },
+        { method: 'notifications/initialized' },
+        { id: 2, method: 'tools/call', params: { name: 'hang', arguments: {} } },
+      ];
+      const served = await interrupted(['mcp', '--root', '.', '--tools', './hang.mjs'], 'SIGTERM', requests.map((line) => JSON.stringify({ jsonrpc: '2.0', ...line })).join('\n') + '\n');
+      // Cut short by the signal: exit 130, the initialize answered, the hanging call not.
+      expect(served.code).toBe(130);
+      expect(served.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { id: number }).id)).toEqual([1]);
+    }, 90_000);
+
     it('loads every form new ToolRunner takes: execute with a JSON Schema, execute with a zod schema, classic parameters + call', async () => {
       const work = fresh();
       app(work, { 'my-tools.js': ALL_FORMS });

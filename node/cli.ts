@@ -104,7 +104,8 @@ Options:
                     balancer can each take any request: a request names its conversation with
                     the Toolhost-Conversation header (else --conversation, else "default").
   --timeout MS      Deadline of each call in milliseconds (default: none); a late call ends with
-                    the code timeout.
+                    the code timeout. Without one a call runs until its tool answers or the
+                    command is interrupted, even a tool whose promise can never settle.
   --tools MODULE    Also register the tools an ES module exports: every form new ToolRunner takes
                     (defineTool({ name, description, inputSchema, execute }) with a JSON Schema
                     or a zod/valibot/arktype schema, or { name, description, parameters, call }),
@@ -566,9 +567,24 @@ interface CommandContext {
   openAt?: (root: string) => OpenedRunner;
 }
 
+/**
+ * `work`, with the process kept alive until it settles. A tool whose promise waits on nothing Node
+ * keeps track of (no timer, socket or request: a promise that can never settle) would otherwise end
+ * the process at once, its call unanswered and the exit code Node's 13 ("unsettled top-level await");
+ * so held, it runs as a slow call does, until its deadline (`--timeout`) or an interrupt ends it.
+ */
+async function keptAlive<T>(work: Promise<T>): Promise<T> {
+  const hold = setInterval(() => undefined, 2 ** 30);
+  try {
+    return await work;
+  } finally {
+    clearInterval(hold);
+  }
+}
+
 /** `call`: one call, printed; exit 1 when it failed. */
 async function commandCall(ctx: CommandContext, name: string, args: Record<string, unknown>): Promise<number> {
-  const [result] = await ctx.runner.processToolCalls([{ name, args }], { signal: ctx.interrupt });
+  const [result] = await keptAlive(ctx.runner.processToolCalls([{ name, args }], { signal: ctx.interrupt }));
   await write(ctx.stdout, `${JSON.stringify(inCliWords(result as ToolCallResult), null, 2)}\n`);
   if (ctx.interrupt.aborted) return CLI_EXIT.interrupted;
   return result && 'code' in result ? CLI_EXIT.callFailed : CLI_EXIT.ok;
@@ -600,7 +616,7 @@ async function commandRun(ctx: CommandContext): Promise<number> {
       await write(ctx.stdout, `${JSON.stringify(parsedLine.error)}\n`);
       continue;
     }
-    const [result] = await ctx.runner.processToolCalls([parsedLine.call], { signal: ctx.interrupt });
+    const [result] = await keptAlive(ctx.runner.processToolCalls([parsedLine.call], { signal: ctx.interrupt }));
     await write(ctx.stdout, `${JSON.stringify(echoId(inCliWords(result as ToolCallResult), parsedLine.id))}\n`);
     if (stop.aborted) break;
   }
@@ -686,7 +702,7 @@ async function commandMcp(ctx: CommandContext): Promise<number> {
   let cutShort = 0;
   try {
     // The transport closes once stdin has ended and the requests received by then are answered.
-    await Promise.race([transport.closed, aborted(ctx.interrupt), aborted(ctx.outputClosed)]);
+    await keptAlive(Promise.race([transport.closed, aborted(ctx.interrupt), aborted(ctx.outputClosed)]));
     // A signal that stops the server while requests are unanswered (stdin still open, or closed and
     // the server draining) cuts them short: closing aborts their calls, and they get no answer.
     if (ctx.interrupt.aborted) cutShort = transport.unanswered;
