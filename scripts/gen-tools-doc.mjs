@@ -204,8 +204,8 @@ export const REFERENCE = {
   },
   run_command: {
     result: [
-      ['stdout', 'string', 'Standard output (the end of it when long).'],
-      ['stderr', 'string', 'Standard error (the end of it when long).'],
+      ['stdout', 'string', 'Standard output (when long, its first and last 15,000 characters around a line saying how many were dropped).'],
+      ['stderr', 'string', 'Standard error (when long, its first and last 15,000 characters, as stdout).'],
       ['exit_code', 'number \\| null', 'The exit code; `null` when a signal ended the process.'],
       ['signal', 'string \\| null', 'The signal that ended the process, if one did.'],
       ['timed_out', 'boolean', 'The command ran past `timeout_ms` and was killed.'],

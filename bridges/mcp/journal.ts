@@ -4,6 +4,7 @@
 import { ProtocolError, ProtocolErrorCode, ResourceTemplate, type McpServer, type ServerContext, type StandardSchemaV1 } from '@modelcontextprotocol/server';
 import type { ConversationChanges, RewindOptions, RewindResult } from '../../src/core/journal-port.js';
 import { isToolError } from '../../src/core/errors.js';
+import { closestName } from '../../src/core/options.js';
 
 /** What the journal resources need of a host: the package's `ToolRunner` and a worker's runner have both. */
 export interface JournalHost {
@@ -99,9 +100,18 @@ const ANY_PARAMS: StandardSchemaV1<Record<string, unknown>> = {
 };
 
 /** The rewind options of a request's params, or the -32602 error saying what to send. */
+/** The parameters `toolhost/journal/rewind` takes (`_meta` as every MCP request may carry). */
+const REWIND_PARAMS = ['toTurn', 'dryRun', 'force', 'conversationId', '_meta'];
+
 function rewindOptions(params: Record<string, unknown>): RewindOptions {
   const { toTurn, dryRun, force } = params;
   const usage = `send { toTurn: <turn number, 0 for before the first change>, dryRun?: boolean, force?: boolean }`;
+  // A key it does not take is refused, not ignored: a misspelt `dryrun` would otherwise rewind for real.
+  for (const key of Object.keys(params)) {
+    if (REWIND_PARAMS.includes(key)) continue;
+    const near = closestName(key, REWIND_PARAMS);
+    throw invalid(`${JOURNAL_REWIND_METHOD}: ${JSON.stringify(key.slice(0, 100))} is not a parameter${near === undefined ? '' : ` (did you mean ${near}?)`}; nothing was rewound; ${usage}`);
+  }
   if (typeof toTurn !== 'number') throw invalid(`${JOURNAL_REWIND_METHOD}: toTurn must be a number; ${usage}`);
   if (dryRun !== undefined && typeof dryRun !== 'boolean') throw invalid(`${JOURNAL_REWIND_METHOD}: dryRun must be a boolean; ${usage}`);
   if (force !== undefined && typeof force !== 'boolean') throw invalid(`${JOURNAL_REWIND_METHOD}: force must be a boolean; ${usage}`);
@@ -123,7 +133,7 @@ function rewindOptions(params: Record<string, unknown>): RewindOptions {
  *   turn of this session lands (its tool calls, its rewinds);
  * - the `experimental` capability `toolhost/journal` says where these are.
  *
- * Another conversation's id, a turn that is not listed, or bad rewind options answer -32602 with what
+ * Another conversation's id, a turn that is not listed, or bad rewind options (a key it does not take among them) answer -32602 with what
  * to send instead. Returns `turnLanded`, to call after a mutating tool call: it sends
  * `notifications/resources/list_changed`, and `notifications/resources/updated` for a subscribed
  * conversation resource.

@@ -236,6 +236,11 @@ describe('the journal over Streamable HTTP (createMcpServer({ journal: true }) +
       expect(notNumber).toEqual({ code: -32602, message: expect.stringContaining('toTurn must be a number; send { toTurn: <turn number') });
       const badFlag = await failure(rewind(client, { toTurn: 0, force: 'yes' }));
       expect(badFlag.message).toContain('force must be a boolean');
+      // A misspelt flag is refused, not ignored: `dryrun` taken for nothing would rewind for real.
+      const misspelt = await failure(rewind(client, { toTurn: 0, dryrun: true }));
+      expect(misspelt).toEqual({ code: -32602, message: expect.stringContaining('toolhost/journal/rewind: "dryrun" is not a parameter (did you mean dryRun?); nothing was rewound; send { toTurn:') });
+      expect((await failure(rewind(client, { toTurn: 0, extra: 1 }))).message).toContain('"extra" is not a parameter; nothing was rewound');
+      expect(readFileSync(join(dir, 'own.txt'), 'utf8')).toBe('mine\n');
       const otherRewind = await failure(rewind(client, { toTurn: 0, conversationId: 'someone-else' }));
       expect(otherRewind.code).toBe(-32602);
       expect(otherRewind.message).toContain(`the only one it rewinds; leave conversationId out or send "${conversation}"`);
