@@ -1,5 +1,6 @@
 import type { ToolHost } from '../src/core/host.js';
 import type { CallOptions, ToolCall, ToolCallResult } from '../src/core/runner.js';
+import { withDistinctIds, withId } from '../src/core/distinct-ids.js';
 
 interface Pending {
   call: ToolCall;
@@ -78,15 +79,19 @@ export class TurnBatcher {
       if (signal) options.signal = signal;
       let results: ToolCallResult[];
       try {
+        // A model that repeats a call id within its turn gets each call run, its answer under its own id.
         results = await this.#host.processToolCalls(
-          batch.map((entry) => entry.call),
+          withDistinctIds(batch.map((entry) => entry.call)),
           options,
         );
       } catch (error) {
         const message = `the tool host failed: ${error instanceof Error ? error.message : String(error)}`;
         results = batch.map((entry) => ({ name: entry.call.name, error: message, code: 'execution_failed' as const }));
       }
-      batch.forEach((entry, i) => entry.resolve(results[i] ?? { name: entry.call.name, error: 'the tool host returned no result for this call', code: 'execution_failed' }));
+      batch.forEach((entry, i) => {
+        const result = results[i];
+        entry.resolve(result ? withId(result, entry.call.id) : { name: entry.call.name, error: 'the tool host returned no result for this call', code: 'execution_failed' });
+      });
     };
     const next = this.#previous.then(run, run);
     this.#previous = next;

@@ -115,7 +115,7 @@ describe('ToolRunner', () => {
     expect(results).toEqual([
       { id: '1', name: 'echo', code: 'invalid_arguments', error: 'invalid arguments for echo: missing required argument "text"' },
       { id: '2', name: 'echo', code: 'invalid_arguments', error: 'invalid arguments for echo: unknown argument "colour"; allowed: text, times, loud' },
-      { id: '3', name: 'echo', code: 'invalid_arguments', error: 'invalid arguments for echo: times must be an integer, not a number' },
+      { id: '3', name: 'echo', code: 'invalid_arguments', error: 'invalid arguments for echo: times must be an integer, not 1.5' },
       { id: '4', name: 'echo', code: 'invalid_arguments', error: 'invalid arguments for echo: arguments must be a JSON object, not a string; call echo again with a JSON object that matches its parameters' },
       { id: '5', name: 'echo', result: { text: 'ABAB' } },
       // Numbers are never coerced to strings: only strings become numbers/booleans.

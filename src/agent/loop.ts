@@ -2,6 +2,7 @@ import { invalidArgumentsResult, isFailure } from './models/common.js';
 import { isModelError, type Model, type ModelMessage, type ModelResponse, type ModelToolCall } from './models/types.js';
 import type { PermissionRequest } from '../core/permissions.js';
 import type { CallOptions, FunctionDeclaration, ToolCall, ToolCallResult } from '../core/runner.js';
+import { withDistinctIds, withId } from '../core/distinct-ids.js';
 
 /** Why a run ended: the `finish` tool ran, the model answered without tool calls, the turn limit, an abort, or an error. */
 export type AgentDoneReason = 'finished' | 'no_tool_calls' | 'max_turns' | 'cancelled' | 'error';
@@ -144,32 +145,6 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentDone
     emit({ type: 'error', error: { code: 'internal', message: `agent loop failed: ${error instanceof Error ? error.message : String(error)}` } });
     return done('error');
   }
-}
-
-/**
- * `calls` with each id once: a model (or its provider) that repeats an id within a turn is not the
- * host's mistake, which is what the runner takes two calls of one id in a batch for; a repeat is sent
- * under a new id (`<id>#<n>`), and its result given the model's id back (see {@link withId}).
- */
-function withDistinctIds(calls: ToolCall[]): ToolCall[] {
-  const seen = new Set<string>();
-  for (const call of calls) {
-    if (call.id === undefined) continue;
-    let id = call.id;
-    for (let n = 2; seen.has(id); n += 1) id = `${call.id}#${n}`;
-    seen.add(id);
-    call.id = id;
-  }
-  return calls;
-}
-
-/** `result` under the model's own call id. */
-function withId(result: ToolCallResult, id: string | undefined): ToolCallResult {
-  if (result.id === id) return result;
-  const copy = { ...result };
-  if (id === undefined) delete copy.id;
-  else copy.id = id;
-  return copy;
 }
 
 function publicCall(call: ModelToolCall): ToolCall {

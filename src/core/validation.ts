@@ -405,7 +405,9 @@ function describe(error: ErrorObject, schema: JsonSchema, data: unknown, advice:
       const wanted = String(params.type).split(',').map((type) => KIND_WORDS[type] ?? type).join(' or ');
       const purpose = advice ? purposeOf(schema, error) : undefined;
       const value = valueAt(data, error.instancePath);
-      return `${name} must be ${wanted}${purpose === undefined ? '' : ` (${purpose})`}${value === undefined ? '' : `, not ${kindOf(value)}`}`;
+      // A number where an integer is wanted: the number itself says what is wrong (`not 1.5`).
+      const given = typeof value === 'number' && params.type === 'integer' ? String(value) : kindOf(value);
+      return `${name} must be ${wanted}${purpose === undefined ? '' : ` (${purpose})`}${value === undefined ? '' : `, not ${given}`}`;
     }
     case 'minLength':
     case 'minItems': {

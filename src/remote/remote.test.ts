@@ -141,7 +141,7 @@ describe('connectToolRunner / exposeToolRunner', () => {
     expect(isToolError(invalid)).toBe(true);
     expect(invalid).toBeInstanceOf(ToolError);
     expect((invalid as ToolError).code).toBe('invalid_arguments');
-    expect((invalid as ToolError).message).toMatch(/count must be an integer, not a number/);
+    expect((invalid as ToolError).message).toMatch(/count must be an integer, not 1.5/);
 
     const unknown = await remote.execute('nope', {}).catch((error: unknown) => error);
     expect((unknown as ToolError).code).toBe('unknown_tool');

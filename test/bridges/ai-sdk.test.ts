@@ -85,6 +85,29 @@ describe('aiSdkTools with generateText and MockLanguageModelV4', () => {
     expect(seen).toBe(20);
   });
 
+  it('runs every call of a step whose model repeated a call id, each answered under the id it was given', async () => {
+    // Two calls of one id in a batch are the host's mistake to the runner (a TypeError); from a model
+    // they are not, so the bridge runs both, in order, and answers each under the model's id.
+    const runner = newRunner();
+    const tools = await aiSdkTools(runner);
+    const model = new MockLanguageModelV4({
+      doGenerate: [
+        calls(
+          { id: 'same', name: 'edit_file', input: { file_path: 'notes.txt', old_string: 'beta', new_string: 'gamma' } },
+          { id: 'same', name: 'view_file', input: { file_path: 'notes.txt' } },
+        ),
+        text('done'),
+      ],
+    });
+    const result = await generateText({ model, tools, prompt: 'edit', stopWhen: isStepCount(3) });
+    expect(result.steps[0]?.content.filter((part) => part.type === 'tool-error')).toEqual([]);
+    const [edit, view] = result.steps[0]?.toolResults ?? [];
+    expect([edit?.toolCallId, view?.toolCallId]).toEqual(['same', 'same']);
+    expect((edit?.output as { replacements: number }).replacements).toBe(1);
+    expect((view?.output as { content: string }).content).toBe('alpha gamma');
+    expect(aiSdkBatchSizes(tools)).toEqual([2]);
+  });
+
   it('hands the model a failure as the tool error with its code', async () => {
     const tools = await aiSdkTools(newRunner());
     const model = new MockLanguageModelV4({ doGenerate: [calls({ id: 'x', name: 'view_file', input: { file_path: 'missing.txt' } }), text('ok')] });
