@@ -68,6 +68,18 @@ describe('resolveWorkspacePath', () => {
         'file_path "../etc/passwd" is outside the workspace; use a path inside /workspace',
       );
     });
+
+    it('says how to write a path whose .. climbs above the root and comes back in (still refused)', async () => {
+      const at = scope({ 'Case.txt': 'c' });
+      const climbed = await failure(at, '../workspace/Case.txt');
+      expect({ code: climbed.code, message: climbed.message }).toEqual({
+        code: 'outside_workspace',
+        message: 'file_path "../workspace/Case.txt" climbs above the workspace root with .. before coming back in; write it from inside the workspace: "Case.txt" ("/workspace/Case.txt")',
+      });
+      expect((await failure(at, '/workspace/../workspace')).message).toBe(
+        'file_path "/workspace/../workspace" climbs above the workspace root with .. before coming back in; write it from inside the workspace: "." ("/workspace")',
+      );
+    });
   });
 
   describe('long input in messages', () => {

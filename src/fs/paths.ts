@@ -87,6 +87,23 @@ export function relativePath(base: string, path: string): string {
 }
 
 /**
+ * The `outside_workspace` error of a path whose `..` climbs above the root `root` (`normal`: the whole
+ * path with `.` and `..` taken out as written). One that comes back in (`../<root's name>/a.txt`) is
+ * still refused, as `..` is taken as the filesystem takes it, one step at a time, but it names a file
+ * inside: the message says how to write it.
+ */
+function aboveRoot(argName: string, quoted: string, root: string, normal: string): ToolError {
+  if (!isInside(root, normal)) {
+    return new ToolError('outside_workspace', `${argName} ${quoted} is outside the workspace; use a path inside ${root}`);
+  }
+  const inside = relativePath(root, normal) || '.';
+  return new ToolError(
+    'outside_workspace',
+    `${argName} ${quoted} climbs above the workspace root with .. before coming back in; write it from inside the workspace: ${quoteForMessage(inside)} (${quoteForMessage(normal)})`,
+  );
+}
+
+/**
  * Resolves a model-given path to a real absolute path inside the workspace, following symlinks one
  * component at a time with its own hop count, so a symlink loop fails fast instead of reaching the
  * filesystem's own resolver (ZenFS, used for OPFS, loops forever on one). Components that do not exist yet are kept
@@ -163,7 +180,7 @@ export async function resolveWorkspacePath(
     next += 1;
     if (part === '.') continue;
     if (part === '..') {
-      if (resolved.length <= rootParts.length) throw outside();
+      if (resolved.length <= rootParts.length) throw aboveRoot(argName, quoted, root, joinPath(start));
       resolved.pop();
       if (resolved.length < missingAt) missingAt = 0;
       continue;

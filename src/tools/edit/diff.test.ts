@@ -58,7 +58,7 @@ describe('unifiedDiff', () => {
     const before = 'x;'.repeat(EDIT_MAX_DIFFED_CHARS / 2);
     const after = 'x;\n'.repeat(EDIT_MAX_DIFFED_CHARS / 2);
     expect(await unifiedDiff('/w/min.js', before, after)).toBe(
-      `(diff left out: the change to /w/min.js spans about 0 old and ${EDIT_MAX_DIFFED_CHARS / 2} new lines, ${before.length + after.length} characters; view_file the file to check it)`,
+      `(diff left out: the change to /w/min.js spans about 1 old and ${EDIT_MAX_DIFFED_CHARS / 2} new lines, ${before.length + after.length} characters; view_file the file to check it)`,
     );
   });
 });

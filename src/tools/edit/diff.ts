@@ -137,6 +137,12 @@ async function countLines(text: string, end: number, pace: Pace): Promise<number
   return n;
 }
 
+/** The lines `text` has between `start` (a line's start) and `end`: its line breaks there, and a last line without one. */
+async function linesIn(text: string, start: number, end: number, pace: Pace): Promise<number> {
+  const breaks = (await countLines(text, end, pace)) - (await countLines(text, start, pace));
+  return end > start && text.charCodeAt(end - 1) !== 10 ? breaks + 1 : breaks;
+}
+
 /** Characters compared between two checks of the pace in {@link commonEnds}. */
 const COMPARE_STEP = 1 << 16;
 
@@ -197,8 +203,8 @@ export async function unifiedDiff(path: string, before: string, after: string, o
   const endAfter = forwardLines(after, after.length - suffix, CONTEXT_LINES + 1);
   const changed = endBefore - start + (endAfter - start);
   if (changed > EDIT_MAX_DIFFED_CHARS) {
-    const removed = (await countLines(before, endBefore, pace)) - (await countLines(before, start, pace));
-    const added = (await countLines(after, endAfter, pace)) - (await countLines(after, start, pace));
+    const removed = await linesIn(before, start, endBefore, pace);
+    const added = await linesIn(after, start, endAfter, pace);
     return `(diff left out: the change to ${clipForMessage(path)} spans about ${removed} old and ${added} new lines, ${changed} characters; view_file the file to check it)`;
   }
   const skippedLines = await countLines(before, start, pace);
