@@ -82,6 +82,26 @@ describe('resolveWorkspacePath', () => {
     });
   });
 
+  describe('a link changed while the path is resolved', () => {
+    it('looks again at a link removed between its lstat and its readlink (as when it is replaced), not failing with ENOENT', async () => {
+      const at = scope({ 'a.txt': 'a' });
+      await at.fs.symlink('a.txt', '/workspace/ln');
+      const readlink = at.fs.readlink.bind(at.fs);
+      let raced = false;
+      const fs = Object.assign(Object.create(at.fs) as FsPromises, {
+        readlink: async (path: string) => {
+          if (!raced) {
+            raced = true;
+            await at.fs.unlink(path);
+          }
+          return readlink(path);
+        },
+      });
+      expect(await resolveWorkspacePath({ ...at, fs }, 'ln')).toBe('/workspace/ln');
+      expect(raced).toBe(true);
+    });
+  });
+
   describe('long input in messages', () => {
     it('cuts the path in outside_workspace, not_a_directory and symlink-loop messages', async () => {
       const at = scope({ 'file.txt': 'f' });

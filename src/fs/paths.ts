@@ -222,8 +222,10 @@ export async function resolveWorkspacePath(
       try {
         target = await scope.fs.readlink(current);
       } catch (error) {
-        // EINVAL: no longer a link (replaced since the lstat): look at the component again.
-        if (errorCode(error) !== 'EINVAL') throw error;
+        // EINVAL: no longer a link (replaced since the lstat); ENOENT: gone since. Either way the
+        // component is looked at again, so the answer is the one its new state gives.
+        const code = errorCode(error);
+        if (code !== 'EINVAL' && code !== 'ENOENT') throw error;
         resolved.pop();
         next -= 1;
         continue;
