@@ -98,7 +98,7 @@ export const REFERENCE = {
     ],
     errors: [
       ['no_match', '`old_string` does not occur; the message names the closest line and how it differs (`details.closest_line`)'],
-      ['ambiguous_match', '`old_string` occurs more than once without `replace_all`, or a number of times other than `expected_replacements` (`details.count`)'],
+      ['ambiguous_match', '`old_string` occurs more than once without `replace_all` (overlapping places count: `aaa` occurs twice in `aaaa`), or a number of times other than `expected_replacements` (`details.count`)'],
       ['no_change', '`old_string` equals `new_string`, or the edit would leave the file as it is'],
       ['not_found', 'the file does not exist and `old_string` is not empty'],
       ['invalid_arguments', 'an empty `old_string` on an existing file, a path ending in `/`, or half of a surrogate pair in a string'],

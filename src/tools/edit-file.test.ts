@@ -309,6 +309,23 @@ describe('edit_file', () => {
       expect(await read(platform, '/workspace/a.txt')).toBe('x = 1\nx = 1\nx = 1\n');
     });
 
+    it('refuses an old_string found once without overlaps but twice with them (aaa in aaaa, }\\n} in }\\n}\\n}): it names two places', async () => {
+      const { runner, platform } = setup({ 'a.txt': 'aaaa\n', 'b.js': 'f() {\n  if (x) {\n}\n}\n}\n' });
+      const error = await failure(runner, { file_path: 'a.txt', old_string: 'aaa', new_string: 'X' });
+      expect(error).toMatchObject({
+        code: 'ambiguous_match',
+        error: 'old_string occurs at 2 overlapping places in /workspace/a.txt (from line 1, the second starting 1 character after the first); add surrounding context to make it unique',
+      });
+      const braces = await failure(runner, { file_path: 'b.js', old_string: '}\n}', new_string: '}' });
+      expect(braces.error).toContain('occurs at 2 overlapping places in /workspace/b.js (from line 3, the second starting 2 characters after the first)');
+      expect(await read(platform, '/workspace/a.txt')).toBe('aaaa\n');
+      expect(await read(platform, '/workspace/b.js')).toBe('f() {\n  if (x) {\n}\n}\n}\n');
+      // Context that makes it unique is taken; replace_all replaces left to right as always.
+      expect((await edit(runner, { file_path: 'b.js', old_string: '}\n}\n}\n', new_string: '}\n}\n' })).replacements).toBe(1);
+      expect((await edit(runner, { file_path: 'a.txt', old_string: 'aaa', new_string: 'X', replace_all: true })).replacements).toBe(1);
+      expect(await read(platform, '/workspace/a.txt')).toBe('Xa\n');
+    });
+
     it('replaces every occurrence with replace_all', async () => {
       const { runner, platform } = setup({ 'a.txt': 'x = 1\nx = 1\nx = 1\n' });
       const result = await edit(runner, { file_path: 'a.txt', old_string: 'x = 1', new_string: 'x = 2', replace_all: true });

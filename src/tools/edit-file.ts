@@ -8,7 +8,7 @@ import type { FsStats } from '../core/types.js';
 import { unifiedDiff } from './edit/diff.js';
 import { loadEditHint, offThread } from '#lazy';
 import { onDemand } from '../core/on-demand.js';
-import { checkOccurrenceCount, findOccurrences, toLf, toLfPaced } from './edit/match.js';
+import { checkNoOverlap, checkOccurrenceCount, findOccurrences, toLf, toLfPaced } from './edit/match.js';
 import { createPace, type Pace } from './edit/pace.js';
 import { replaceOccurrences } from './edit/replace.js';
 import { sameFileVersion } from './edit/unchanged.js';
@@ -147,6 +147,7 @@ export const editFileTool: ExecuteTool<EditFileArgs, EditFileResult> = defineToo
         throw new ToolError('no_match', `old_string was not found in ${where}. ${hint}`, line === undefined ? undefined : { closest_line: line });
       }
       checkOccurrenceCount(found.length, args, where);
+      if (found.length === 1) checkNoOverlap(textLf, needle, found[0] as number, args, where);
       const newText = await replaceOccurrences(decoded.text, found, needle.length, args.new_string, pace);
       if (newText === decoded.text) {
         throw new ToolError('no_change', `the edit leaves ${where} unchanged (old_string and new_string differ only in line breaks); nothing was written`);

@@ -90,3 +90,24 @@ export function checkOccurrenceCount(count: number, options: { replace_all?: boo
     );
   }
 }
+
+/**
+ * Throws `ambiguous_match` (`details.count` 2) when the one occurrence `first` of `needleLf` in
+ * `textLf` overlaps another (`aaa` in `aaaa`, `}\n}` in `}\n}\n}`): counted left to right without
+ * overlaps, as replace_all replaces, the text holds one, yet old_string names two places, and the edit
+ * would take the first unasked. (Anthropic's and Gemini CLI's editors count without overlaps and edit
+ * the first; toolhost refuses, as it does two separate occurrences.) `replace_all` takes it as one.
+ */
+export function checkNoOverlap(textLf: string, needleLf: string, first: number, options: { replace_all?: boolean }, where: string): void {
+  if (options.replace_all === true || needleLf.length < 2) return;
+  const second = textLf.indexOf(needleLf, first + 1);
+  if (second === -1 || second >= first + needleLf.length) return;
+  let line = 1;
+  for (let at = textLf.indexOf('\n'); at !== -1 && at < first; at = textLf.indexOf('\n', at + 1)) line += 1;
+  throw new ToolError(
+    'ambiguous_match',
+    `old_string occurs at 2 overlapping places in ${where} (from line ${line}, the second starting ${second - first} character${second - first === 1 ? '' : 's'} after the first); ` +
+      'add surrounding context to make it unique',
+    { count: 2 },
+  );
+}

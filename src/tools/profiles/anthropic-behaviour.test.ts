@@ -166,6 +166,15 @@ describe('Anthropic text editor: str_replace', () => {
     });
   });
 
+  it('str_replace of an old_str whose only occurrence overlaps another (closing braces) is refused, listing both (deliberate: the reference counts without overlaps and edits the first)', async () => {
+    const { platform, runner } = setup({ 'b.js': 'f() {\n  if (x) {\n}\n}\n}\n' });
+    expect(await call(runner, { command: 'str_replace', path: 'b.js', old_str: '}\n}', new_str: '}' })).toMatchObject({
+      code: 'ambiguous_match',
+      error: 'No replacement was performed. Multiple occurrences of old_str `}\n}` in lines [3, 4]. Please ensure it is unique: add lines around it.',
+    });
+    expect(await text(platform, 'b.js')).toBe('f() {\n  if (x) {\n}\n}\n}\n');
+  });
+
   it('str_replace with an empty old_str is refused with what to do (deliberate: the reference answers that it occurs many times)', async () => {
     const { runner } = setup({ 'greet.py': GREET });
     expect(await call(runner, { command: 'str_replace', path: 'greet.py', old_str: '', new_str: 'x' })).toMatchObject({

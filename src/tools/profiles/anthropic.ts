@@ -221,12 +221,13 @@ async function insert(args: TextEditorArgs, ctx: ToolContext, path: string): Pro
   });
 }
 
-/** 1-based numbers of the lines where each occurrence of `needle` in `text` starts (both with LF line breaks). */
-function occurrenceLines(text: string, needle: string): number[] {
+/** 1-based numbers of the lines where each occurrence of `needle` in `text` starts (both with LF line breaks); `overlapping`: the first two, overlaps counted. */
+function occurrenceLines(text: string, needle: string, overlapping = false): number[] {
   const lines: number[] = [];
   let line = 1;
   let scanned = 0;
-  for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + needle.length)) {
+  const step = overlapping ? 1 : needle.length;
+  for (let at = text.indexOf(needle); at !== -1 && !(overlapping && lines.length === 2); at = text.indexOf(needle, at + step)) {
     for (let i = text.indexOf('\n', scanned); i !== -1 && i < at; i = text.indexOf('\n', i + 1)) line += 1;
     scanned = at;
     lines.push(line);
@@ -258,7 +259,10 @@ async function strReplace(args: TextEditorArgs, ctx: ToolContext): Promise<strin
     if (failure.code === 'ambiguous_match') {
       const bytes = await ctx.fs.readFile(path);
       const text = (decodeText(bytes)?.text ?? '').replace(/\r\n?/g, '\n');
-      const lines = occurrenceLines(text, args.old_str.replace(/\r\n?/g, '\n'));
+      const needle = args.old_str.replace(/\r\n?/g, '\n');
+      let lines = occurrenceLines(text, needle);
+      // One without overlaps, refused as ambiguous: it overlaps another (`aaa` in `aaaa`), both listed.
+      if (lines.length < 2) lines = occurrenceLines(text, needle, true);
       const count = (failure.details?.count as number | undefined) ?? lines.length;
       throw new ToolError(
         'ambiguous_match',

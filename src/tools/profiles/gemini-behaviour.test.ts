@@ -167,6 +167,16 @@ describe('Gemini CLI behaviour: the replace matching ladder', () => {
     expect(message).not.toContain('replace_all');
   });
 
+  it('an old_string whose only occurrence overlaps another (aaa in aaaa) is ambiguous: found 2, both shown (deliberate: Gemini CLI counts without overlaps)', async () => {
+    const { platform, runner } = setup({ 'a.txt': 'x\naaaa\n' });
+    const refused = await call(runner, 'replace', { file_path: 'a.txt', instruction: 'x', old_string: 'aaa', new_string: 'X' });
+    expect(refused).toMatchObject({ code: 'ambiguous_match' });
+    const message = (refused as { error: string }).error;
+    expect(message).toContain('Expected 1 occurrence but found 2');
+    expect(message).toContain('lines 2-2:\n1: x\n2: aaaa\n3: ');
+    expect(await read(platform, 'a.txt')).toBe('x\naaaa\n');
+  });
+
   it('ambiguity with more than 3 matches gives the count without listing them', async () => {
     const { runner } = setup({ 'r.ts': 'x;\nx;\nx;\nx;\n' });
     const refused = await call(runner, 'replace', { file_path: 'r.ts', instruction: 'x', old_string: 'x;', new_string: 'y;' });

@@ -91,10 +91,18 @@ function ambiguous(where: string, textLf: string, matchLines: ReadonlyArray<{ li
 
 /** Exact occurrences of `needle` in `textLf` as their first and last line numbers. */
 function exactLocations(textLf: string, needle: string): Array<{ line: number; endLine: number }> {
-  const starts: number[] = [];
-  for (let i = textLf.indexOf(needle); i >= 0; i = textLf.indexOf(needle, i + Math.max(needle.length, 1))) starts.push(i);
+  let starts = startsOf(textLf, needle, Math.max(needle.length, 1));
+  // One without overlaps, yet refused as ambiguous, overlaps another (`aaa` in `aaaa`): both are shown.
+  if (starts.length < 2) starts = startsOf(textLf, needle, 1, 2);
   const breaks = needle.split('\n').length - 1;
   return lineNumbers(textLf, starts).map((line) => ({ line, endLine: line + breaks }));
+}
+
+/** Where `needle` starts in `text`, each search `step` characters after the last start (1: overlaps counted), at most `max`. */
+function startsOf(text: string, needle: string, step: number, max = Infinity): number[] {
+  const starts: number[] = [];
+  for (let i = text.indexOf(needle); i >= 0 && starts.length < max; i = text.indexOf(needle, i + step)) starts.push(i);
+  return starts;
 }
 
 /** How often `needle` occurs in `text`, counting up to 2. */
