@@ -82,6 +82,16 @@ describe('resolveWorkspacePath', () => {
     });
   });
 
+  describe('a path holding half of a surrogate pair', () => {
+    it('is refused: its name cannot be written (it would become U+FFFD, so two such paths would name one file)', async () => {
+      for (const input of ['sur\ud800.txt', 'sur\udfff.txt', 'dir\udc00/a.txt']) {
+        const refused = await failure(scope(), input);
+        expect([refused.code, refused.message]).toEqual(['invalid_arguments', 'file_path contains half of a surrogate pair (a broken emoji or other character outside the BMP); no file name can hold it; send whole characters']);
+      }
+      expect(await resolveWorkspacePath(scope(), 'emoji-\ud83d\ude00.txt')).toBe('/workspace/emoji-\ud83d\ude00.txt');
+    });
+  });
+
   describe('a link changed while the path is resolved', () => {
     it('looks again at a link removed between its lstat and its readlink (as when it is replaced), not failing with ENOENT', async () => {
       const at = scope({ 'a.txt': 'a' });

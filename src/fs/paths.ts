@@ -2,6 +2,7 @@ import { errorCode, ToolError } from '../core/errors.js';
 import { clipForMessage, MESSAGE_QUOTE_CHARS, quoteForMessage } from './text.js';
 import type { FsPromises, FsStats } from '../core/types.js';
 import { isInside, joinPath, splitPath } from '../core/posix-path.js';
+import { refuseLoneSurrogate } from './text.js';
 
 export { isInside, joinPath, splitPath } from '../core/posix-path.js';
 
@@ -132,6 +133,8 @@ export async function resolveWorkspacePath(
   if (input.includes('\0')) {
     throw new ToolError('invalid_arguments', `${argName} contains a NUL byte; remove it`);
   }
+  // UTF-8 has no form for it: the name would become U+FFFD, another name (two such paths one file).
+  refuseLoneSurrogate(argName, input, 'no file name can hold it; send whole characters');
   if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(input)) {
     throw new ToolError(
       'invalid_arguments',
