@@ -89,7 +89,7 @@ Commands:
                                --max-line-bytes is skipped unread and answered the same way:
                                  {"line":N,"error":"line N is longer than ...","code":"too_large"}
   tools                        Print the tool declarations (name, description, parameters) as JSON:
-                               the tools call, run and mcp serve with the same --profile and --tools.
+                               what call, run and mcp serve with the same --profile and --tools.
   mcp                          Serve the tools as an MCP server: on stdin/stdout (the default, for
                                MCP clients that start the command), or with --http on Streamable
                                HTTP. Ends on SIGINT/SIGTERM, or when stdin closes once the
