@@ -7,7 +7,7 @@
  * toolhost call <tool> '<json args>' [--root DIR] [--state-dir DIR] [--timeout MS]
  * toolhost run [--root DIR] [--state-dir DIR] [--timeout MS] [--max-line-bytes N] < calls.jsonl
  * toolhost tools [--profile anthropic|openai|gemini|toolhost] [--tools ./my-tools.js]
- * toolhost mcp --root DIR [--http HOST:PORT [--token-file PATH]] [--tools ./my-tools.js] [--read-only] [--state-dir DIR | --state redis://…]
+ * toolhost mcp --root DIR [--http HOST:PORT [--token-file PATH]] [--profile NAME] [--tools ./my-tools.js] [--read-only] [--state-dir DIR | --state redis://…]
  * toolhost call|run|mcp … --search-index [--search-index-max-bytes SIZE] [--search-index-max-build-bytes SIZE]
  * ```
  *
