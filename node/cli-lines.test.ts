@@ -2,7 +2,7 @@
 // malformed message and goes on; reading is linear; `toolhost run` skips an over-long line unread, with
 // its peak memory far below the line's size, and serves the next line.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -143,6 +143,7 @@ describe('toolhost run: the line cap', () => {
   let dir = '';
   beforeAll(() => {
     dir = realpathSync(mkdtempSync(join(tmpdir(), 'toolhost-run-lines-')));
+    writeFileSync(join(dir, 'ok.txt'), 'ok\n');
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -152,7 +153,7 @@ describe('toolhost run: the line cap', () => {
     try {
       run.child.stdin.write('{"id":"big","name":"view_file","args":{"file_path":"');
       await writeFiller(run.child.stdin, size, 'a');
-      run.child.stdin.write('"}}\n{"id":"after","name":"finish","args":{}}\n');
+      run.child.stdin.write('"}}\n{"id":"after","name":"view_file","args":{"file_path":"ok.txt"}}\n');
       await until(() => run.lines.length >= 2, 'two result lines', 120_000);
       const peak = memoryOf(run.child.pid as number, 'VmHWM', (path) => readFileSync(path, 'utf8'));
       expect(peak).toBeLessThan(3 * size);
@@ -162,7 +163,7 @@ describe('toolhost run: the line cap', () => {
           error: 'line 1 is longer than 16777216 bytes (--max-line-bytes); it was skipped unread. Put large content in a file the call names, or raise --max-line-bytes',
           code: 'too_large',
         },
-        { id: 'after', name: 'finish', result: { finished: true } },
+        { id: 'after', name: 'view_file', result: expect.objectContaining({ content: 'ok' }) as unknown },
       ]);
       run.child.stdin.end();
       expect(await run.exited).toBe(0);
@@ -177,13 +178,14 @@ describe('toolhost run: the line cap', () => {
     const stdout = new PassThrough();
     let text = '';
     stdout.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-    const long = JSON.stringify({ id: 'long', name: 'finish', args: { result: 'x'.repeat(100) } });
-    stdin.end(`\r\n${long}\r\n{"id":"ok","name":"finish","args":{}}\r\n`);
+    const long = JSON.stringify({ id: 'long', name: 'view_file', args: { file_path: 'x'.repeat(100) } });
+    // 60 bytes: under the cap.
+    stdin.end(`\r\n${long}\r\n{"id":"ok","name":"view_file","args":{"file_path":"ok.txt"}}\r\n`);
     const code = await main(['run', '--root', dir, '--max-line-bytes', '64'], { stdin, stdout, stderr: new PassThrough(), handleSignals: false });
     expect(code).toBe(0);
     expect(text.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>)).toEqual([
       { line: 2, error: expect.stringMatching(/^line 2 is longer than 64 bytes \(--max-line-bytes\); it was skipped unread/) as unknown, code: 'too_large' },
-      { id: 'ok', name: 'finish', result: { finished: true } },
+      { id: 'ok', name: 'view_file', result: expect.objectContaining({ content: 'ok' }) as unknown },
     ]);
   });
 });

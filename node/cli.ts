@@ -6,8 +6,8 @@
  * ```sh
  * toolhost call <tool> '<json args>' [--root DIR] [--state-dir DIR] [--timeout MS]
  * toolhost run [--root DIR] [--state-dir DIR] [--timeout MS] [--max-line-bytes N] < calls.jsonl
- * toolhost tools [--tools ./my-tools.js]
- * toolhost mcp --root DIR [--http HOST:PORT [--token-file PATH]] [--tools ./my-tools.js] [--read-only] [--state-dir DIR | --state redis://…]
+ * toolhost tools [--profile anthropic|openai|gemini|toolhost] [--tools ./my-tools.js]
+ * toolhost mcp --root DIR [--http HOST:PORT [--token-file PATH]] [--profile NAME] [--tools ./my-tools.js] [--read-only] [--state-dir DIR | --state redis://…]
  * toolhost call|run|mcp … --search-index [--search-index-max-bytes SIZE] [--search-index-max-build-bytes SIZE]
  * ```
  *
@@ -23,8 +23,10 @@
  *   and with 130 when requests were unanswered (on stdio, running or still draining after stdin
  *   closed): their calls are aborted and get no answer; the answers written before reach stdout whole.
  *
- * Built with `createNodePlatform({ root, stateDir })`, `BuiltinTools.all()` and the tools of `--tools`
- * modules; `web_search` / `google_search` reach the runner's search fallback. `mcp` loads the MCP SDK
+ * Built with `createNodePlatform({ root, stateDir })`, the built-ins (`BuiltinTools.all()`) or with
+ * `--profile NAME` that tool profile (`toolProfiles.byName`), less the tools that need a host hook
+ * (see {@link HOOK_ONLY_TOOLS}), then the tools of `--tools` modules; `web_search` / `google_search`
+ * reach the runner's search fallback. `mcp` loads the MCP SDK
  * (`@modelcontextprotocol/server`, an optional peer dependency) only when it runs. Nothing runs at import time.
  */
 import { readFileSync, realpathSync } from 'node:fs';
@@ -37,6 +39,7 @@ import { ToolRunner } from '../src/runner.js';
 import { createToolEntry } from '../src/core/entry.js';
 import type { AnyTool } from '../src/core/tool.js';
 import { BuiltinTools } from '../src/tools/index.js';
+import type { ToolProfileName } from '../src/tools/profiles/index.js';
 import type { Platform } from '../src/core/types.js';
 import { createNodePlatform, type NodePlatformOptions } from './platform.js';
 import { whenSearchIndexOff } from '../src/search/index/workspace.js';
@@ -69,7 +72,10 @@ export interface CliIo {
 /** The `toolhost --help` text: commands, options, the `run` line format and the exit codes. */
 export const USAGE = `Usage: toolhost <command> [options]
 
-Run toolhost's built-in tools (view_file, create_file, edit_file, run_command, ...) on a directory.
+Run toolhost's built-in tools (view_file, create_file, edit_file, run_command, ...), or with
+--profile a model family's own tools, on a directory. start_subagent, generate_image and finish
+are left out: each works through a hook of the program that hosts the tools (one that runs
+subagents, makes images, or ends its agent loop on finish), which this command has not.
 
 Commands:
   call <tool> ['<json args>']  Run one tool call and print { "name", "result" } or
@@ -82,7 +88,8 @@ Commands:
                                and the rest go on. Blank lines are ignored. A line longer than
                                --max-line-bytes is skipped unread and answered the same way:
                                  {"line":N,"error":"line N is longer than ...","code":"too_large"}
-  tools                        Print the tool declarations (name, description, parameters) as JSON.
+  tools                        Print the tool declarations (name, description, parameters) as JSON:
+                               what call, run and mcp serve with the same --profile and --tools.
   mcp                          Serve the tools as an MCP server: on stdin/stdout (the default, for
                                MCP clients that start the command), or with --http on Streamable
                                HTTP. Ends on SIGINT/SIGTERM, or when stdin closes once the
@@ -110,7 +117,14 @@ Options:
                     (defineTool({ name, description, inputSchema, execute }) with a JSON Schema
                     or a zod/valibot/arktype schema, or { name, description, parameters, call }),
                     alone, in an array or in an object, as named or default exports, in
-                    export-name order; repeatable. A tool with a built-in's name replaces it.
+                    export-name order; repeatable. A tool with the name of a built-in (or of a
+                    --profile tool) replaces it.
+  --profile NAME    Serve a tool profile, a model family's own tool names and shapes, instead of
+                    the built-ins (--tools adds to it): anthropic (str_replace_based_edit_tool,
+                    bash), openai (apply_patch, shell), gemini (Gemini CLI's read_file,
+                    write_file, replace, glob, list_directory, grep_search, run_shell_command,
+                    google_web_search, web_fetch, search_file_content) or toolhost (the
+                    built-ins and web_fetch).
   --read-only       Only read-only tools may run; others end with the code permission_denied.
   --search-index    Keep a search index of the root (under $XDG_CACHE_HOME/toolhost/search-index,
                     by default ~/.cache/toolhost/search-index): read
@@ -160,9 +174,9 @@ Exit codes:
   1    call: the tool call failed (the printed object has "error" and "code")
   2    usage error (unknown command or option, missing tool name, arguments that are not a JSON
        object, bad --timeout, --max-line-bytes, --http or SIZE of a search index budget, a budget
-       without --search-index, --root not an existing directory, a --tools module that cannot
-       be loaded or exports no tools, an unreadable or empty --token-file, --http on a
-       non-loopback HOST without a token); message on stderr
+       without --search-index, an unknown --profile, --root not an existing directory, a --tools
+       module that cannot be loaded or exports no tools, an unreadable or empty --token-file,
+       --http on a non-loopback HOST without a token); message on stderr
   130  call or run interrupted (SIGINT/SIGTERM); calls in flight end as cancelled. mcp on
        stdio: a signal stopped it with requests unanswered, whose calls are aborted without an
        answer (a signal that finds every request answered ends it with 0)
@@ -172,6 +186,7 @@ Examples:
   toolhost call run_command '{"command":"ls -la"}' --root ./project
   printf '%s\\n' '{"id":"1","name":"list_dir","args":{"dir_path":"."}}' | toolhost run
   toolhost mcp --root .
+  toolhost mcp --root . --profile anthropic
   toolhost mcp --root . --http 127.0.0.1:8765 --tools ./my-tools.js
 `;
 
@@ -185,6 +200,8 @@ interface Parsed {
   state: string | undefined;
   timeoutMs: number | undefined;
   tools: string[];
+  /** --profile: the tool profile served instead of the built-ins (undefined: the built-ins). */
+  profile: ToolProfileName | undefined;
   readOnly: boolean;
   /** --search-index: the platform keeps a search index of the root. */
   searchIndex: boolean;
@@ -218,6 +235,7 @@ function parse(argv: readonly string[]): Parsed {
         state: { type: 'string' },
         timeout: { type: 'string' },
         tools: { type: 'string', multiple: true },
+        profile: { type: 'string' },
         'read-only': { type: 'boolean' },
         'search-index': { type: 'boolean' },
         'search-index-max-bytes': { type: 'string' },
@@ -302,6 +320,7 @@ function parse(argv: readonly string[]): Parsed {
   return {
     command,
     positionals: positionals.slice(1),
+    profile: profileOf(values.profile as string | undefined),
     root: values.root as string | undefined,
     stateDir: values['state-dir'] as string | undefined,
     state: values.state as string | undefined,
@@ -320,6 +339,40 @@ function parse(argv: readonly string[]): Parsed {
     help: values.help === true,
     version: values.version === true,
   };
+}
+
+/**
+ * The tool profiles `--profile` takes, as `toolProfiles` names them, in its order (a Record, so a
+ * profile the package adds is a compile error here until it is listed).
+ */
+const PROFILES: Readonly<Record<ToolProfileName, true>> = { anthropic: true, openai: true, gemini: true, toolhost: true };
+
+/** The profile `--profile` names (undefined when not given); an unknown name is a usage error listing the known ones. */
+function profileOf(name: string | undefined): ToolProfileName | undefined {
+  if (name === undefined || Object.hasOwn(PROFILES, name)) return name as ToolProfileName | undefined;
+  const known = Object.keys(PROFILES);
+  throw new UsageError(
+    `unknown --profile ${JSON.stringify(name.slice(0, 200))}; the tool profiles are ${known.slice(0, -1).join(', ')} and ${known.at(-1)} ` +
+      '(leave --profile out for the built-ins; see toolhost --help)',
+  );
+}
+
+/**
+ * The tools of the package the command leaves out, by name: each works through a hook of the program
+ * that hosts the runner (`startSubagent`, `generateImage`, `onFinish`), and a command line has none to
+ * give. Without one, `start_subagent` and `generate_image` answer that nothing ran, and `finish` ends
+ * nothing: an MCP client (Claude Code, Codex) or a shell decides by itself when a task is done. Offered
+ * anyway, they cost a model calls and context for nothing. A `--tools` module may still add them.
+ */
+const HOOK_ONLY_TOOLS: ReadonlySet<string> = new Set(['start_subagent', 'generate_image', 'finish']);
+
+/**
+ * The tools the command serves before those of `--tools`: the profile's (`--profile`), else the
+ * built-ins, less {@link HOOK_ONLY_TOOLS}. The profiles' module is loaded only for `--profile`.
+ */
+async function baseTools(profile: ToolProfileName | undefined): Promise<AnyTool[]> {
+  const tools = profile === undefined ? BuiltinTools.all() : (await import('../src/tools/profiles/index.js')).toolProfiles.byName(profile);
+  return tools.filter((tool) => !HOOK_ONLY_TOOLS.has(tool.name));
 }
 
 /** The flags of the search index's two budgets, as the budget note names them to the user. */
@@ -887,11 +940,13 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
 
   let callArgs: Record<string, unknown> = {};
   let extraTools: AnyTool[];
+  let served: AnyTool[];
   let token: string | undefined;
   try {
     if (command === 'call') callArgs = parseCallArgs(positionals[0] as string, positionals[1]);
     token = resolveToken(parsed, io.env ?? process.env, cwd);
     extraTools = await loadTools(parsed.tools, cwd);
+    served = await baseTools(parsed.profile);
   } catch (error) {
     return usage((error as Error).message);
   }
@@ -958,11 +1013,12 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
   stdout.on('error', onStdoutError);
 
   try {
-    const builtins = BuiltinTools.all().filter((tool) => !extraTools.some((extra) => extra.name === tool.name));
+    // A --tools tool replaces the built-in (or profile tool) of its name.
+    const base = served.filter((tool) => !extraTools.some((extra) => extra.name === tool.name));
     const runnerOn = (on: Platform): ToolRunner =>
       new ToolRunner({
         platform: on,
-        tools: [...builtins, ...extraTools],
+        tools: [...base, ...extraTools],
         ...(parsed.readOnly ? { planMode: true } : {}),
         ...(parsed.timeoutMs === undefined ? {} : { defaultTimeoutMs: parsed.timeoutMs }),
       });
