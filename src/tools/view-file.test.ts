@@ -7,6 +7,8 @@ import type { Platform } from '../core/types.js';
 import { viewFileTool, type ViewFileBinaryResult, type ViewFileTextResult } from './view-file.js';
 import { writeOutside } from '../../test/support/outside.js';
 import { stopwatch } from '../../test/support/starvation.js';
+import { jpeg as craftedJpeg, png, PNG_SIGNATURE, webpVp8 } from '../../test/support/images.js';
+import { encodeBase64 } from '../fs/mime.js';
 
 const PNG_1X1_BASE64 =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
@@ -261,7 +263,7 @@ describe('view_file', () => {
 
   it('returns png and jpeg images as base64', async () => {
     const png = fromBase64(PNG_1X1_BASE64);
-    const jpeg = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01]);
+    const jpeg = craftedJpeg(2, 2);
     const gif = new TextEncoder().encode('GIF89a\u0001\u0000\u0001\u0000\u0000\u0000\u0000');
     const { runner } = setup({ 'pixel.png': png, 'photo (1).jpg': jpeg, 'anim.gif': gif });
     expect(await runner.execute('view_file', { file_path: 'pixel.png' })).toEqual({
@@ -274,14 +276,43 @@ describe('view_file', () => {
     expect(await runner.execute('view_file', { file_path: 'photo (1).jpg' })).toEqual({
       file_path: '/workspace/photo (1).jpg',
       binary: true,
-      size: 12,
+      size: jpeg.length,
       mime_type: 'image/jpeg',
-      data_base64: '/9j/4AAQSkZJRgAB',
+      data_base64: encodeBase64(jpeg),
     });
     expect(await runner.execute('view_file', { file_path: 'anim.gif' })).toMatchObject({
       mime_type: 'image/gif',
       data_base64: 'R0lGODlhAQABAAAAAA==',
     });
+  });
+
+  it('sends no data for a file that only starts like an image: a truncated PNG, a huge header, a .txt with PNG magic', async () => {
+    const trunc = new Uint8Array([...PNG_SIGNATURE, 0, 0]);
+    const huge = png(100_000, 100_000);
+    const magicText = new Uint8Array([...PNG_SIGNATURE, ...new TextEncoder().encode('plain words, and more of them, past where an IHDR would end\n')]);
+    const { runner } = setup({ 'trunc.png': trunc, 'huge.png': huge, 'notes.txt': magicText, 'cut.jpg': craftedJpeg(4, 4).subarray(0, 24), 'ok.webp': webpVp8(8, 8) });
+    expect(await runner.execute('view_file', { file_path: 'trunc.png' })).toEqual({
+      file_path: '/workspace/trunc.png',
+      binary: true,
+      size: 10,
+      mime_type: 'image/png',
+      note:
+        'The file starts like a PNG image, but its data is not included, as a model would refuse it: it is truncated: the file ends inside its IHDR header chunk (10 bytes). ' +
+        'If it should be an image, it is damaged or cut short: recreate or re-export it; otherwise it is binary data that cannot be shown.',
+    });
+    expect(await runner.execute('view_file', { file_path: 'huge.png' })).toEqual({
+      file_path: '/workspace/huge.png',
+      binary: true,
+      size: huge.length,
+      mime_type: 'image/png',
+      note: "The image's data is not included: 100000×100000 px is larger than the 8000 px per side models take. Make a copy scaled down to at most 8000 px per side and view that.",
+    });
+    const text = (await runner.execute('view_file', { file_path: 'notes.txt' })) as ViewFileBinaryResult;
+    expect(text).not.toHaveProperty('data_base64');
+    expect(text.note).toMatch(/^The file starts like a PNG image, but its data is not included, as a model would refuse it: it is not a valid PNG: /);
+    const cut = (await runner.execute('view_file', { file_path: 'cut.jpg' })) as ViewFileBinaryResult;
+    expect([cut.mime_type, cut.data_base64, cut.note]).toEqual(['image/jpeg', undefined, expect.stringContaining('it is truncated: the file ends inside its frame (SOF) segment')]);
+    expect(await runner.execute('view_file', { file_path: 'ok.webp' })).toMatchObject({ mime_type: 'image/webp', data_base64: encodeBase64(webpVp8(8, 8)) });
   });
 
   it('leaves out the data of an image over 5 MiB', async () => {
@@ -436,3 +467,4 @@ describe('view_file', () => {
     });
   });
 });
+
