@@ -66,7 +66,7 @@ export const REFERENCE = {
       ['VIEW_MAX_LINES', 'lines', 'shown per call (also the default window)'],
       ['VIEW_MAX_LINE_CHARS', 'UTF-16 code units', 'per line; a longer line is cut with `… [N characters cut]`'],
       ['VIEW_MAX_CONTENT_CHARS', 'UTF-16 code units', 'of `content` per call'],
-      ['VIEW_MAX_FILE_BYTES', 'bytes', 'largest file read whole; a larger one is streamed a MiB at a time and only the window kept, with a `note` (memory and Node).'],
+      ['VIEW_MAX_FILE_BYTES', 'bytes', 'largest file read whole; a larger one is streamed a MiB at a time and only the window kept, with a `note` (memory and Node). A regular file whose size the filesystem reports as 0 (the pseudo-files of /proc and /sys) is read on to its end up to this size, with a `note` saying its content is generated when read'],
       ['MAX_INLINE_IMAGE_BYTES', 'bytes', 'largest image returned as `data_base64`'],
       ['MAX_INLINE_IMAGE_SIDE', 'pixels', 'widest and tallest image returned as `data_base64` (the most a model API takes: Anthropic refuses larger)'],
     ],

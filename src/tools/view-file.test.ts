@@ -3,8 +3,8 @@ import { fingerprintBytes } from '../core/file-cache.js';
 import { createMemoryPlatform } from '../platform/memory.js';
 import { ToolRunner, type ToolCallFailure, type ToolCallResult } from '../runner.js';
 import { defineTool } from '../core/tool.js';
-import type { Platform } from '../core/types.js';
-import { viewFileTool, type ViewFileBinaryResult, type ViewFileTextResult } from './view-file.js';
+import type { FsPromises, Platform } from '../core/types.js';
+import { VIEW_MAX_FILE_BYTES, viewFileTool, type ViewFileBinaryResult, type ViewFileTextResult } from './view-file.js';
 import { writeOutside } from '../../test/support/outside.js';
 import { stopwatch } from '../../test/support/starvation.js';
 import { jpeg as craftedJpeg, png, PNG_SIGNATURE, webpVp8 } from '../../test/support/images.js';
@@ -468,3 +468,72 @@ describe('view_file', () => {
   });
 });
 
+/**
+ * The memory platform with `gen` files as the pseudo-files of /proc and /sys are on Node: `stat` says
+ * 0 bytes, a whole-file read gives none (it stops at that size), a ranged read gives the content.
+ */
+function pseudoFiles(gen: Record<string, Uint8Array>, files: Record<string, string | Uint8Array> = {}, ranged = true): ToolRunner {
+  const platform = createMemoryPlatform({ files });
+  const real = platform.fs;
+  const paths = new Map(Object.entries(gen).map(([name, bytes]) => [`/workspace/${name}`, bytes]));
+  const fs: FsPromises = {
+    ...real,
+    stat: async (p) => {
+      const bytes = paths.get(p);
+      if (bytes === undefined) return real.stat(p);
+      return { ...(await real.stat('/workspace')), size: 0, isFile: () => true, isDirectory: () => false, isSymbolicLink: () => false };
+    },
+    readFile: async (p) => (paths.has(p) ? new Uint8Array(0) : real.readFile(p)),
+  };
+  if (ranged) {
+    fs.readRange = async (p, position, length) => {
+      const bytes = paths.get(p);
+      return bytes === undefined ? (real.readRange as NonNullable<FsPromises['readRange']>)(p, position, length) : bytes.slice(position, position + length);
+    };
+  } else {
+    delete fs.readRange;
+  }
+  return new ToolRunner({ platform: { ...platform, fs }, tools: [viewFileTool] });
+}
+
+describe('view_file of a file whose size the filesystem reports as 0', () => {
+  const STATUS = new TextEncoder().encode('Name:\tcrafted\nState:\tR (running)\nVmRSS:\t  4242 kB\n');
+
+  it('reads on to the end and shows the content, with a note that it is generated when read', async () => {
+    const runner = pseudoFiles({ status: STATUS }, { 'empty.txt': '' });
+    expect(await runner.execute('view_file', { file_path: 'status' })).toEqual({
+      file_path: '/workspace/status',
+      content: 'Name:\tcrafted\nState:\tR (running)\nVmRSS:\t  4242 kB',
+      start_line: 1,
+      end_line: 3,
+      total_lines: 3,
+      truncated: false,
+      line_ending: 'lf',
+      note: `The filesystem reports a size of 0 bytes for /workspace/status, so its content is generated when it is read (as for the files of /proc and /sys) and may differ from one read to the next; ${STATUS.length} bytes were read.`,
+    });
+    expect(await runner.execute('view_file', { file_path: 'empty.txt' })).toEqual({
+      file_path: '/workspace/empty.txt',
+      content: '',
+      start_line: 1,
+      end_line: 0,
+      total_lines: 0,
+      truncated: false,
+      line_ending: 'none',
+    });
+  });
+
+  it('a generated binary file keeps the note; one over 32 MiB is cut there, and the note says so', async () => {
+    const big = new Uint8Array(VIEW_MAX_FILE_BYTES + 10).fill(0x61);
+    const runner = pseudoFiles({ 'blob': new Uint8Array([0, 1, 2, 3]), 'huge': big });
+    const blob = (await runner.execute('view_file', { file_path: 'blob' })) as ViewFileBinaryResult;
+    expect([blob.binary, blob.size, blob.note]).toEqual([true, 4, expect.stringContaining('reports a size of 0 bytes for /workspace/blob')]);
+    const huge = (await runner.execute('view_file', { file_path: 'huge' })) as ViewFileTextResult;
+    expect([huge.total_lines, huge.content.length, huge.lines_cut]).toEqual([1, 2000 + ' [33552432 characters cut]'.length + 1, 1]);
+    expect(huge.note).toContain(`only its first ${VIEW_MAX_FILE_BYTES} bytes were read.`);
+  });
+
+  it('where the fs has no ranged reads, the file reads as the fs gives it', async () => {
+    const runner = pseudoFiles({ status: STATUS }, {}, false);
+    expect(await runner.execute('view_file', { file_path: 'status' })).toMatchObject({ content: '', total_lines: 0 });
+  });
+});

@@ -116,6 +116,8 @@ function cutLine(line: string): { text: string; cut: number } {
  * plus `data_base64` for png/jpeg/gif/webp up to 5 MiB whose header is complete and sane and whose sides
  * are at most 8000 px (see `checkInlineImage`); any other such image gets a note saying why its data is
  * left out and what to do. Records the SHA-256 of the bytes in the file cache.
+ * A regular file whose size the filesystem reports as 0 but which has content (the pseudo-files of /proc
+ * and /sys) is read on to its end, up to 32 MiB, where the fs has `readRange`, with a note saying so.
  *
  * A file over 32 MiB is streamed where the platform's fs has `readRange` (memory and Node): the window
  * is read a MiB at a time and only it is kept, so memory stays bounded whatever the file's size or
@@ -153,11 +155,11 @@ export const viewFileTool: ExecuteTool<{ file_path: string; start_line?: number;
         }
         return viewLargeFile(ctx, path, where, stats.size, args);
       }
-      const bytes = await ctx.fs.readFile(path);
+      const { bytes, note: sizeNote } = await readViewBytes(ctx, path, stats, where);
       ctx.fileCache.set(path, await fingerprintBytes(bytes));
 
       const decoded = decodeText(bytes);
-      if (decoded === null) return binaryResult(path, bytes, undefined);
+      if (decoded === null) return binaryResult(path, bytes, sizeNote);
 
       const { lines } = splitLines(decoded.text);
       const total = lines.length;
@@ -183,9 +185,37 @@ export const viewFileTool: ExecuteTool<{ file_path: string; start_line?: number;
         shown.push(text);
       }
 
-      return windowResult({ path, shown, start, end, total, capped, linesCut, lineEnding: detectLineEnding(decoded.text) });
+      return windowResult({
+        path,
+        shown,
+        start,
+        end,
+        total,
+        capped,
+        linesCut,
+        lineEnding: detectLineEnding(decoded.text),
+        ...(sizeNote === undefined ? {} : { extraNote: sizeNote }),
+      });
     },
   });
+
+/**
+ * The bytes `view_file` shows of the file at `path`: the whole file, or, for a regular file whose size
+ * the filesystem reports as 0 (the pseudo-files of /proc and /sys, made when read), what a read to its
+ * end gives, up to {@link VIEW_MAX_FILE_BYTES}, with a note saying so (where the fs has `readRange`,
+ * which reads such a file on to its end; a real empty file reads as empty either way).
+ */
+async function readViewBytes(ctx: ToolContext, path: string, stats: FsStats, where: string): Promise<{ bytes: Uint8Array; note?: string }> {
+  if (stats.size !== 0 || !stats.isFile() || ctx.fs.readRange === undefined) return { bytes: await ctx.fs.readFile(path) };
+  const read = await ctx.fs.readRange(path, 0, VIEW_MAX_FILE_BYTES + 1);
+  if (read.length === 0) return { bytes: read };
+  const cut = read.length > VIEW_MAX_FILE_BYTES;
+  const bytes = cut ? read.subarray(0, VIEW_MAX_FILE_BYTES) : read;
+  const note =
+    `The filesystem reports a size of 0 bytes for ${where}, so its content is generated when it is read (as for the files of /proc and /sys) and may differ from one read to the next; ` +
+    (cut ? `only its first ${VIEW_MAX_FILE_BYTES} bytes were read.` : `${bytes.length} bytes were read.`);
+  return { bytes, note };
+}
 
 /** The result for binary `bytes`: size and sniffed MIME type, plus `data_base64` for an image a model takes (else a note why not). */
 function binaryResult(path: string, bytes: Uint8Array, extraNote: string | undefined): ViewFileBinaryResult {
