@@ -87,8 +87,17 @@ async function withRegularFile(hostPath: string | Buffer, shown: string, read: (
   }
 }
 
-/** At most `length` bytes from byte `position` of an open regular file of `size` bytes (fewer when it shrank). */
+/** Bytes a read to the end of a file whose size `fstat` gives as 0 asks for at a time. */
+const GENERATED_CHUNK_BYTES = 64 * 1024;
+
+/**
+ * At most `length` bytes from byte `position` of an open regular file of `size` bytes (fewer when it
+ * shrank). A `size` of 0 is what `fstat` gives for the pseudo-files of /proc and /sys, whose content is
+ * made when read: such a file is read on to its end (at most `length` bytes), so a real empty file still
+ * reads as empty and a pseudo-file as what it holds.
+ */
 export async function readOpenRange(fd: number, size: number, position: number, length: number): Promise<Uint8Array> {
+  if (size === 0) return readToEnd(fd, Math.max(0, position), Math.max(0, length));
   const start = Math.min(Math.max(0, position), size);
   const want = Math.min(Math.max(0, length), size - start);
   const bytes = new Uint8Array(want);
@@ -114,4 +123,25 @@ export async function readOpenFile(fd: number, size: number, shown: string): Pro
     filled += got;
   }
   return filled === size ? bytes : bytes.subarray(0, filled);
+}
+
+/** At most `length` bytes from byte `position` of an open file, read until its end, in chunks (never `length` bytes allocated up front). */
+async function readToEnd(fd: number, position: number, length: number): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let filled = 0;
+  while (filled < length) {
+    const chunk = new Uint8Array(Math.min(GENERATED_CHUNK_BYTES, length - filled));
+    const got = await read(fd, chunk, 0, chunk.length, position + filled);
+    if (got === 0) break;
+    chunks.push(chunk.subarray(0, got));
+    filled += got;
+  }
+  if (chunks.length === 1) return chunks[0] as Uint8Array;
+  const bytes = new Uint8Array(filled);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.length;
+  }
+  return bytes;
 }

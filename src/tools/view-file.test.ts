@@ -3,10 +3,12 @@ import { fingerprintBytes } from '../core/file-cache.js';
 import { createMemoryPlatform } from '../platform/memory.js';
 import { ToolRunner, type ToolCallFailure, type ToolCallResult } from '../runner.js';
 import { defineTool } from '../core/tool.js';
-import type { Platform } from '../core/types.js';
-import { viewFileTool, type ViewFileBinaryResult, type ViewFileTextResult } from './view-file.js';
+import type { FsPromises, Platform } from '../core/types.js';
+import { VIEW_MAX_FILE_BYTES, viewFileTool, type ViewFileBinaryResult, type ViewFileTextResult } from './view-file.js';
 import { writeOutside } from '../../test/support/outside.js';
 import { stopwatch } from '../../test/support/starvation.js';
+import { jpeg as craftedJpeg, png, PNG_SIGNATURE, webpVp8 } from '../../test/support/images.js';
+import { encodeBase64 } from '../fs/mime.js';
 
 const PNG_1X1_BASE64 =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
@@ -261,7 +263,7 @@ describe('view_file', () => {
 
   it('returns png and jpeg images as base64', async () => {
     const png = fromBase64(PNG_1X1_BASE64);
-    const jpeg = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01]);
+    const jpeg = craftedJpeg(2, 2);
     const gif = new TextEncoder().encode('GIF89a\u0001\u0000\u0001\u0000\u0000\u0000\u0000');
     const { runner } = setup({ 'pixel.png': png, 'photo (1).jpg': jpeg, 'anim.gif': gif });
     expect(await runner.execute('view_file', { file_path: 'pixel.png' })).toEqual({
@@ -274,14 +276,43 @@ describe('view_file', () => {
     expect(await runner.execute('view_file', { file_path: 'photo (1).jpg' })).toEqual({
       file_path: '/workspace/photo (1).jpg',
       binary: true,
-      size: 12,
+      size: jpeg.length,
       mime_type: 'image/jpeg',
-      data_base64: '/9j/4AAQSkZJRgAB',
+      data_base64: encodeBase64(jpeg),
     });
     expect(await runner.execute('view_file', { file_path: 'anim.gif' })).toMatchObject({
       mime_type: 'image/gif',
       data_base64: 'R0lGODlhAQABAAAAAA==',
     });
+  });
+
+  it('sends no data for a file that only starts like an image: a truncated PNG, a huge header, a .txt with PNG magic', async () => {
+    const trunc = new Uint8Array([...PNG_SIGNATURE, 0, 0]);
+    const huge = png(100_000, 100_000);
+    const magicText = new Uint8Array([...PNG_SIGNATURE, ...new TextEncoder().encode('plain words, and more of them, past where an IHDR would end\n')]);
+    const { runner } = setup({ 'trunc.png': trunc, 'huge.png': huge, 'notes.txt': magicText, 'cut.jpg': craftedJpeg(4, 4).subarray(0, 24), 'ok.webp': webpVp8(8, 8) });
+    expect(await runner.execute('view_file', { file_path: 'trunc.png' })).toEqual({
+      file_path: '/workspace/trunc.png',
+      binary: true,
+      size: 10,
+      mime_type: 'image/png',
+      note:
+        'The file starts like a PNG image, but its data is not included, as a model would refuse it: it is truncated: the file ends inside its IHDR header chunk (10 bytes). ' +
+        'If it should be an image, it is damaged or cut short: recreate or re-export it; otherwise it is binary data that cannot be shown.',
+    });
+    expect(await runner.execute('view_file', { file_path: 'huge.png' })).toEqual({
+      file_path: '/workspace/huge.png',
+      binary: true,
+      size: huge.length,
+      mime_type: 'image/png',
+      note: "The image's data is not included: 100000×100000 px is larger than the 8000 px per side models take. Make a copy scaled down to at most 8000 px per side and view that.",
+    });
+    const text = (await runner.execute('view_file', { file_path: 'notes.txt' })) as ViewFileBinaryResult;
+    expect(text).not.toHaveProperty('data_base64');
+    expect(text.note).toMatch(/^The file starts like a PNG image, but its data is not included, as a model would refuse it: it is not a valid PNG: /);
+    const cut = (await runner.execute('view_file', { file_path: 'cut.jpg' })) as ViewFileBinaryResult;
+    expect([cut.mime_type, cut.data_base64, cut.note]).toEqual(['image/jpeg', undefined, expect.stringContaining('it is truncated: the file ends inside its frame (SOF) segment')]);
+    expect(await runner.execute('view_file', { file_path: 'ok.webp' })).toMatchObject({ mime_type: 'image/webp', data_base64: encodeBase64(webpVp8(8, 8)) });
   });
 
   it('leaves out the data of an image over 5 MiB', async () => {
@@ -434,5 +465,75 @@ describe('view_file', () => {
       const { runner } = setup({ '.env': 'A=1\n' });
       expect((await viewText(runner, { file_path: '.env' })).content).toBe('A=1');
     });
+  });
+});
+
+/**
+ * The memory platform with `gen` files as the pseudo-files of /proc and /sys are on Node: `stat` says
+ * 0 bytes, a whole-file read gives none (it stops at that size), a ranged read gives the content.
+ */
+function pseudoFiles(gen: Record<string, Uint8Array>, files: Record<string, string | Uint8Array> = {}, ranged = true): ToolRunner {
+  const platform = createMemoryPlatform({ files });
+  const real = platform.fs;
+  const paths = new Map(Object.entries(gen).map(([name, bytes]) => [`/workspace/${name}`, bytes]));
+  const fs: FsPromises = {
+    ...real,
+    stat: async (p) => {
+      const bytes = paths.get(p);
+      if (bytes === undefined) return real.stat(p);
+      return { ...(await real.stat('/workspace')), size: 0, isFile: () => true, isDirectory: () => false, isSymbolicLink: () => false };
+    },
+    readFile: async (p) => (paths.has(p) ? new Uint8Array(0) : real.readFile(p)),
+  };
+  if (ranged) {
+    fs.readRange = async (p, position, length) => {
+      const bytes = paths.get(p);
+      return bytes === undefined ? (real.readRange as NonNullable<FsPromises['readRange']>)(p, position, length) : bytes.slice(position, position + length);
+    };
+  } else {
+    delete fs.readRange;
+  }
+  return new ToolRunner({ platform: { ...platform, fs }, tools: [viewFileTool] });
+}
+
+describe('view_file of a file whose size the filesystem reports as 0', () => {
+  const STATUS = new TextEncoder().encode('Name:\tcrafted\nState:\tR (running)\nVmRSS:\t  4242 kB\n');
+
+  it('reads on to the end and shows the content, with a note that it is generated when read', async () => {
+    const runner = pseudoFiles({ status: STATUS }, { 'empty.txt': '' });
+    expect(await runner.execute('view_file', { file_path: 'status' })).toEqual({
+      file_path: '/workspace/status',
+      content: 'Name:\tcrafted\nState:\tR (running)\nVmRSS:\t  4242 kB',
+      start_line: 1,
+      end_line: 3,
+      total_lines: 3,
+      truncated: false,
+      line_ending: 'lf',
+      note: `The filesystem reports a size of 0 bytes for /workspace/status, so its content is generated when it is read (as for the files of /proc and /sys) and may differ from one read to the next; ${STATUS.length} bytes were read.`,
+    });
+    expect(await runner.execute('view_file', { file_path: 'empty.txt' })).toEqual({
+      file_path: '/workspace/empty.txt',
+      content: '',
+      start_line: 1,
+      end_line: 0,
+      total_lines: 0,
+      truncated: false,
+      line_ending: 'none',
+    });
+  });
+
+  it('a generated binary file keeps the note; one over 32 MiB is cut there, and the note says so', async () => {
+    const big = new Uint8Array(VIEW_MAX_FILE_BYTES + 10).fill(0x61);
+    const runner = pseudoFiles({ 'blob': new Uint8Array([0, 1, 2, 3]), 'huge': big });
+    const blob = (await runner.execute('view_file', { file_path: 'blob' })) as ViewFileBinaryResult;
+    expect([blob.binary, blob.size, blob.note]).toEqual([true, 4, expect.stringContaining('reports a size of 0 bytes for /workspace/blob')]);
+    const huge = (await runner.execute('view_file', { file_path: 'huge' })) as ViewFileTextResult;
+    expect([huge.total_lines, huge.content.length, huge.lines_cut]).toEqual([1, 2000 + ' [33552432 characters cut]'.length + 1, 1]);
+    expect(huge.note).toContain(`only its first ${VIEW_MAX_FILE_BYTES} bytes were read.`);
+  });
+
+  it('where the fs has no ranged reads, the file reads as the fs gives it', async () => {
+    const runner = pseudoFiles({ status: STATUS }, {}, false);
+    expect(await runner.execute('view_file', { file_path: 'status' })).toMatchObject({ content: '', total_lines: 0 });
   });
 });

@@ -1,5 +1,6 @@
 import { ToolError } from '../core/errors.js';
 import { fingerprintBytes } from '../core/file-cache.js';
+import { inlineImageRefusal, MAX_INLINE_IMAGE_SIDE } from '../fs/image-header.js';
 import { encodeBase64, isInlineImageType, MAX_INLINE_IMAGE_BYTES, sniffMimeType } from '../fs/mime.js';
 import { clipForMessage, decodeText, detectLineEnding, quoteForMessage, splitLines, truncateText, type LineEnding } from '../fs/text.js';
 import { defineTool, type ExecuteTool, type ToolContext } from '../core/tool.js';
@@ -73,7 +74,10 @@ export interface ViewFileBinaryResult {
   /** Size in bytes. */
   size: number;
   mime_type: string;
-  /** Standard base64 of the file; png, jpeg, gif and webp up to 5 MiB only. */
+  /**
+   * Standard base64 of the file; png, jpeg, gif and webp up to 5 MiB only, whose header is complete and
+   * valid and whose sides are at most 8000 px (`MAX_INLINE_IMAGE_SIDE`); otherwise `note` says why not.
+   */
   data_base64?: string;
   note?: string;
 }
@@ -109,7 +113,11 @@ function cutLine(line: string): { text: string; cut: number } {
  * (N in code points).
  * `\n`, `\r\n` and `\r` all end a line; a trailing ending makes no extra line; a BOM is hidden.
  * Binary files (NUL in the first 8 KiB, or invalid UTF-8) give `{ file_path, binary, size, mime_type }`,
- * plus `data_base64` for png/jpeg/gif/webp up to 5 MiB. Records the SHA-256 of the bytes in the file cache.
+ * plus `data_base64` for png/jpeg/gif/webp up to 5 MiB whose header is complete and sane and whose sides
+ * are at most 8000 px (see `checkInlineImage`); any other such image gets a note saying why its data is
+ * left out and what to do. Records the SHA-256 of the bytes in the file cache.
+ * A regular file whose size the filesystem reports as 0 but which has content (the pseudo-files of /proc
+ * and /sys) is read on to its end, up to 32 MiB, where the fs has `readRange`, with a note saying so.
  *
  * A file over 32 MiB is streamed where the platform's fs has `readRange` (memory and Node): the window
  * is read a MiB at a time and only it is kept, so memory stays bounded whatever the file's size or
@@ -127,8 +135,8 @@ export const viewFileTool: ExecuteTool<{ file_path: string; start_line?: number;
       'Read a file from the workspace. Text files come back as raw lines (no line numbers) joined by \\n, ' +
       `at most ${VIEW_MAX_LINES} lines per call (default: lines 1-${VIEW_MAX_LINES}); lines longer than ` +
       `${VIEW_MAX_LINE_CHARS} characters are cut with a marker. When the result is truncated, call again with ` +
-      'start_line = next_start_line. Binary files return only their size and MIME type; png, jpeg, gif and ' +
-      'webp images up to 5 MiB also return data_base64.',
+      'start_line = next_start_line. Binary files return only their size and MIME type; valid png, jpeg, gif and ' +
+      `webp images up to 5 MiB and ${MAX_INLINE_IMAGE_SIDE} px per side also return data_base64 (otherwise a note says why not).`,
     inputSchema,
     execute: async (args, ctx): Promise<ViewFileResult> => {
       const path = await resolveWorkspacePath({ fs: ctx.fs, root: ctx.platform.root, cwd: ctx.cwd }, args.file_path);
@@ -147,19 +155,11 @@ export const viewFileTool: ExecuteTool<{ file_path: string; start_line?: number;
         }
         return viewLargeFile(ctx, path, where, stats.size, args);
       }
-      const bytes = await ctx.fs.readFile(path);
+      const { bytes, note: sizeNote } = await readViewBytes(ctx, path, stats, where);
       ctx.fileCache.set(path, await fingerprintBytes(bytes));
 
       const decoded = decodeText(bytes);
-      if (decoded === null) {
-        const mime = sniffMimeType(bytes);
-        const result: ViewFileBinaryResult = { file_path: path, binary: true, size: bytes.length, mime_type: mime };
-        if (isInlineImageType(mime)) {
-          if (bytes.length <= MAX_INLINE_IMAGE_BYTES) result.data_base64 = encodeBase64(bytes);
-          else result.note = `The image is larger than ${MAX_INLINE_IMAGE_BYTES} bytes, so its data is not included`;
-        }
-        return result;
-      }
+      if (decoded === null) return binaryResult(path, bytes, sizeNote);
 
       const { lines } = splitLines(decoded.text);
       const total = lines.length;
@@ -185,9 +185,51 @@ export const viewFileTool: ExecuteTool<{ file_path: string; start_line?: number;
         shown.push(text);
       }
 
-      return windowResult({ path, shown, start, end, total, capped, linesCut, lineEnding: detectLineEnding(decoded.text) });
+      return windowResult({
+        path,
+        shown,
+        start,
+        end,
+        total,
+        capped,
+        linesCut,
+        lineEnding: detectLineEnding(decoded.text),
+        ...(sizeNote === undefined ? {} : { extraNote: sizeNote }),
+      });
     },
   });
+
+/**
+ * The bytes `view_file` shows of the file at `path`: the whole file, or, for a regular file whose size
+ * the filesystem reports as 0 (the pseudo-files of /proc and /sys, made when read), what a read to its
+ * end gives, up to {@link VIEW_MAX_FILE_BYTES}, with a note saying so (where the fs has `readRange`,
+ * which reads such a file on to its end; a real empty file reads as empty either way).
+ */
+async function readViewBytes(ctx: ToolContext, path: string, stats: FsStats, where: string): Promise<{ bytes: Uint8Array; note?: string }> {
+  if (stats.size !== 0 || !stats.isFile() || ctx.fs.readRange === undefined) return { bytes: await ctx.fs.readFile(path) };
+  const read = await ctx.fs.readRange(path, 0, VIEW_MAX_FILE_BYTES + 1);
+  if (read.length === 0) return { bytes: read };
+  const cut = read.length > VIEW_MAX_FILE_BYTES;
+  const bytes = cut ? read.subarray(0, VIEW_MAX_FILE_BYTES) : read;
+  const note =
+    `The filesystem reports a size of 0 bytes for ${where}, so its content is generated when it is read (as for the files of /proc and /sys) and may differ from one read to the next; ` +
+    (cut ? `only its first ${VIEW_MAX_FILE_BYTES} bytes were read.` : `${bytes.length} bytes were read.`);
+  return { bytes, note };
+}
+
+/** The result for binary `bytes`: size and sniffed MIME type, plus `data_base64` for an image a model takes (else a note why not). */
+function binaryResult(path: string, bytes: Uint8Array, extraNote: string | undefined): ViewFileBinaryResult {
+  const mime = sniffMimeType(bytes);
+  const result: ViewFileBinaryResult = { file_path: path, binary: true, size: bytes.length, mime_type: mime };
+  const notes = extraNote === undefined ? [] : [extraNote];
+  if (isInlineImageType(mime)) {
+    const refusal = bytes.length > MAX_INLINE_IMAGE_BYTES ? `The image is larger than ${MAX_INLINE_IMAGE_BYTES} bytes, so its data is not included` : inlineImageRefusal(bytes, mime);
+    if (refusal === undefined) result.data_base64 = encodeBase64(bytes);
+    else notes.push(refusal);
+  }
+  if (notes.length > 0) result.note = notes.join(' ');
+  return result;
+}
 
 function checkEndLine(start: number, endLine: number | undefined): void {
   if (endLine !== undefined && endLine < start) {

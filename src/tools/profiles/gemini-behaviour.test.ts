@@ -8,6 +8,7 @@ import { boundedDistance } from './gemini-fuzzy.js';
 import { matchLadder, applyLadder } from './gemini-ladder.js';
 import { minimalEdit } from './gemini-replace.js';
 import { sortByRecency } from './gemini-listing.js';
+import { png, PNG_SIGNATURE } from '../../../test/support/images.js';
 
 const decode = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
 
@@ -319,7 +320,7 @@ describe('Gemini CLI behaviour: grep_search parameters and ignore files', () => 
 
 describe('Gemini CLI behaviour: read_many_files and inline data', () => {
   const PDF = '%PDF-1.4\n%\u00e2\u00e3\n1 0 obj\n<<>>\nendobj\n';
-  const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);
+  const PNG = png(2, 2);
 
   it('concatenates text files with --- <path> --- separators and ends with --- End of content ---', async () => {
     const { runner } = setup({ 'docs/a.md': '# A', 'docs/b.md': 'bee\n', 'src/x.ts': 'x' });
@@ -354,6 +355,20 @@ describe('Gemini CLI behaviour: read_many_files and inline data', () => {
     const asked = (await call(runner, 'read_many_files', { include: ['doc/*.pdf', 'doc/logo.png'] })) as { inline: Array<{ file_path: string; mime_type: string; data_base64: string }> };
     expect(asked.inline.map((f) => [f.file_path, f.mime_type])).toEqual([['/workspace/doc/logo.png', 'image/png'], ['/workspace/doc/spec.pdf', 'application/pdf']]);
     expect(asked.inline[1]!.data_base64).toBe(Buffer.from(PDF).toString('base64'));
+  });
+
+  it('an image a model would refuse (truncated, not valid, over 8000 px per side) is skipped with why, in read_many_files and read_file alike', async () => {
+    const platform = createMemoryPlatform({ files: { 'img/cut.png': new Uint8Array([...PNG_SIGNATURE, 0, 0]), 'img/huge.png': png(100_000, 100_000), 'img/ok.png': PNG } });
+    const runner = new ToolRunner({ platform, tools: toolProfiles.gemini() });
+    const read = (await call(runner, 'read_many_files', { include: ['img/*.png'] })) as { files: string[]; inline: Array<{ file_path: string }>; skipped: Array<{ file_path: string; reason: string }> };
+    expect(read.inline.map((f) => f.file_path)).toEqual(['/workspace/img/ok.png']);
+    expect(read.skipped).toEqual([
+      { file_path: '/workspace/img/cut.png', reason: expect.stringContaining('it is truncated: the file ends inside its IHDR header chunk (10 bytes)') },
+      { file_path: '/workspace/img/huge.png', reason: expect.stringContaining('100000×100000 px is larger than the 8000 px per side models take') },
+    ]);
+    const one = await call(runner, 'read_file', { file_path: 'img/huge.png' });
+    expect(one).not.toHaveProperty('data_base64');
+    expect(one).toMatchObject({ binary: true, mime_type: 'image/png', note: expect.stringContaining('larger than the 8000 px per side') });
   });
 
   it('read_file returns a PDF as inline data (base64 with its MIME type)', async () => {

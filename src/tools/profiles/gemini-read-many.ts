@@ -7,7 +7,8 @@
  */
 import { ToolError } from '../../core/errors.js';
 import type { ExecuteTool, ToolContext } from '../../core/tool.js';
-import { encodeBase64, sniffMimeType } from '../../fs/mime.js';
+import { inlineImageRefusal } from '../../fs/image-header.js';
+import { encodeBase64, isInlineImageType, sniffMimeType } from '../../fs/mime.js';
 import { resolveWorkspacePath, relativePath } from '../../fs/paths.js';
 import { compileGlob, loadGlobMatcher } from '../../search/glob.js';
 import { findFileTool, type FindFileResult } from '../find-file.js';
@@ -172,7 +173,11 @@ export async function geminiReadMany(args: GeminiReadManyArgs, ctx: ToolContext)
   return result;
 }
 
-/** An image or PDF of at most {@link GEMINI_INLINE_MAX_BYTES} as inline data, or why it is not. */
+/**
+ * An image or PDF of at most {@link GEMINI_INLINE_MAX_BYTES} as inline data, or why it is not: a png,
+ * jpeg, gif or webp goes through view_file's check (`inlineImageRefusal`: a complete, valid header and
+ * at most 8000 px per side), so one a model would refuse is never sent.
+ */
 export async function inlineData(ctx: ToolContext, path: string): Promise<InlineFile | string> {
   const stats = await ctx.fs.stat(path);
   if (stats.size > GEMINI_INLINE_MAX_BYTES) return `larger than ${GEMINI_INLINE_MAX_BYTES} bytes, too large to return inline`;
@@ -180,6 +185,8 @@ export async function inlineData(ctx: ToolContext, path: string): Promise<Inline
   const sniffed = sniffMimeType(bytes);
   const mime = sniffed === 'application/octet-stream' && extOf(path) === '.svg' ? 'image/svg+xml' : sniffed;
   if (!mime.startsWith('image/') && mime !== 'application/pdf') return `not an image or PDF (${mime})`;
+  const refusal = isInlineImageType(mime) ? inlineImageRefusal(bytes, mime) : undefined;
+  if (refusal !== undefined) return refusal;
   return { file_path: path, mime_type: mime, data_base64: encodeBase64(bytes) };
 }
 
