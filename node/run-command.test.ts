@@ -599,7 +599,8 @@ describe('the result names the processes a command left running, which were ende
       // The same shape of command, left running: only it has the note.
       const left = (await call('run_command', { command: 'sleep 30 & echo quick' })) as Record<string, unknown>;
       expect(left).toMatchObject({ stdout: 'quick\n', exit_code: 0, note: expect.stringContaining('"sleep 30"') });
-      const timed = (await call('run_command', { command: 'sleep 30 & sleep 30', timeout_ms: 500 })) as Record<string, unknown>;
+      // A child that ignores SIGTERM still runs after the shell died of the timeout's: the timeout ended it, not the shell's exit.
+      const timed = (await call('run_command', { command: "(trap '' TERM; sleep 30) >/dev/null 2>&1 & sleep 30", timeout_ms: 500 })) as Record<string, unknown>;
       expect(timed).toMatchObject({ timed_out: true });
       expect(timed.note).toBeUndefined();
       const started = await call('run_command', { command: 'sleep 30 & sleep 30', run_in_background: true });

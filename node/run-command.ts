@@ -514,6 +514,23 @@ async function terminate(tracker: ProcessTracker, graceMs: number): Promise<void
   }
 }
 
+/**
+ * How long processes seen running once the shell has exited get to show that they were only ending
+ * (a program closes its output before it exits, so its pipes can close a moment before it is gone), ms.
+ */
+const LEFT_RUNNING_SETTLE_MS = 100;
+
+/** What the command left running ({@link ProcessTracker.leftRunning}), looked at again until none runs or {@link LEFT_RUNNING_SETTLE_MS} have passed. */
+async function settledLeftRunning(tracker: ProcessTracker): Promise<LeftRunning | undefined> {
+  const deadline = Date.now() + LEFT_RUNNING_SETTLE_MS;
+  let left = tracker.leftRunning();
+  while (left !== undefined && Date.now() < deadline) {
+    await delay(20);
+    left = tracker.leftRunning();
+  }
+  return left;
+}
+
 /** How often the process tree is looked at while a command runs, so children are known before they are reparented (ms). */
 const TRACK_INTERVAL_MS = 100;
 
@@ -618,7 +635,10 @@ export async function startShellCommand(request: RunCommandRequest, options: Run
       const drained = await Promise.race([closed, delay(killing ? graceMs : lingerMs).then(() => false)]);
       // What still runs now, when the command is not being ended (its timeout, a stop, an abort), is
       // what its shell left running: the result names it.
-      if (killing === undefined && !endedNow) leftRunning = tracker.leftRunning();
+      if (killing === undefined && !endedNow) {
+        const left = await settledLeftRunning(tracker);
+        if (killing === undefined && !endedNow) leftRunning = left;
+      }
       if (!drained || leftRunning !== undefined || tracker.alive()) await kill();
       await Promise.race([closed, delay(500)]);
       if (killing) await killing;
