@@ -658,3 +658,29 @@ describe('the result names the processes a command left running, which were ende
     }
   });
 });
+
+describe('ProcessTracker.leftRunning', () => {
+  it('counts the live members, oldest first by start time, naming those whose command line it can read; none when only zombies are left', () => {
+    const procs = new Map<number, FakeProcess>([[100, proc(1, 100, 100, '500')]]);
+    const lines = new Map<number, string>([[300, 'python3 -m http.server'], [200, 'sleep 30'], [250, 'x'.repeat(300)]]);
+    const table = { ...fakeTable(procs), commandLine: (pid: number) => lines.get(pid) ?? null };
+    const tracker = new ProcessTracker(100, 'marker', null, table);
+    procs.set(300, proc(100, 100, 100, '510'));
+    procs.set(200, proc(100, 100, 100, '520'));
+    procs.set(250, proc(100, 100, 100, '530'));
+    procs.set(260, proc(100, 100, 100, '540')); // its command line cannot be read: counted, not named
+    tracker.scan();
+    procs.delete(100); // the shell exited and was reaped
+    expect(tracker.leftRunning()).toEqual({ count: 4, commands: ['python3 -m http.server', 'sleep 30', `${'x'.repeat(199)}…`] });
+    for (const pid of [200, 250, 260, 300]) procs.set(pid, { ...procs.get(pid)!, state: 'Z' });
+    expect(tracker.leftRunning()).toBeUndefined();
+  });
+
+  it('without /proc: count null and no command lines while the group runs, nothing once it does not', () => {
+    const procs = new Map<number, FakeProcess>([[100, proc(1, 100, 100, '500')], [150, proc(1, 100, 100, '510')]]);
+    const tracker = new ProcessTracker(100, 'marker', null, fakeTable(procs, false));
+    expect(tracker.leftRunning()).toEqual({ count: null, commands: [] });
+    procs.clear();
+    expect(tracker.leftRunning()).toBeUndefined();
+  });
+});

@@ -198,7 +198,7 @@ export const PROC_TABLE: ProcessTable = {
   },
 };
 
-/** Most command lines a {@link LeftRunning} keeps, and the characters kept of each. */
+/** Most command lines a {@link LeftRunning} keeps, and the most characters of each (a longer one is cut, ending in `…`). */
 const LEFT_RUNNING_KEEP = { commands: 10, chars: 200 } as const;
 
 /**
@@ -442,7 +442,7 @@ export class ProcessTracker {
     for (const pid of live.slice(0, LEFT_RUNNING_KEEP.commands)) {
       const line = this.#table.commandLine?.(pid);
       if (line === null || line === undefined) continue;
-      const { text, cut } = truncateText(line, LEFT_RUNNING_KEEP.chars);
+      const { text, cut } = truncateText(line, line.length > LEFT_RUNNING_KEEP.chars ? LEFT_RUNNING_KEEP.chars - 1 : line.length);
       commands.push(cut === 0 ? text : `${text}…`);
     }
     return { count: live.length, commands };
