@@ -522,3 +522,165 @@ describe('ProcessTracker on real processes', () => {
     }
   });
 });
+
+describe('the result names the processes a command left running, which were ended', () => {
+  /** A runner on a Node platform over `dir` with `tools`, and a call that answers the result (or throws the failure). */
+  async function runnerWith(tools?: 'anthropic' | 'gemini' | 'openai'): Promise<{
+    call: (name: string, args: Record<string, unknown>) => Promise<Record<string, unknown> | string>;
+    dispose: () => Promise<void>;
+  }> {
+    const { createNodePlatform } = await import('./platform.js');
+    const { ToolRunner } = await import('../src/runner.js');
+    const { BuiltinTools, toolProfiles } = await import('../src/index.js');
+    const platform = createNodePlatform({ root: dir });
+    const runner = new ToolRunner({ platform, tools: tools === undefined ? BuiltinTools.all() : toolProfiles[tools]() });
+    return {
+      call: async (name, args) => {
+        const [answer] = await runner.processToolCalls([{ id: 'l', name, args }], { timeoutMs: 20_000 });
+        if (answer === undefined || 'code' in answer) throw new Error(JSON.stringify(answer));
+        return answer.result as Record<string, unknown> | string;
+      },
+      dispose: () => platform.dispose(),
+    };
+  }
+
+  it('runShellCommand: left_running counts and names them, oldest first', async () => {
+    const result = await runShellCommand({ command: 'sleep 31 & sleep 32 & echo started', cwd: dir, timeoutMs: 20_000 });
+    expect(result).toMatchObject({ stdout: 'started\n', exit_code: 0, left_running: { count: 2, commands: ['sleep 31', 'sleep 32'] } });
+  });
+
+  it('run_command in the foreground: sh -c \'sleep 30 & echo started\' answers exit 0 with a note naming "sleep 30" and what to do instead', async () => {
+    const { call, dispose } = await runnerWith();
+    try {
+      const result = (await call('run_command', { command: "sh -c 'sleep 30 & echo started'" })) as Record<string, unknown>;
+      expect(result).toMatchObject({ stdout: 'started\n', exit_code: 0 });
+      expect(result.left_running).toBeUndefined();
+      expect(result.note).toBe(
+        '1 process the command left running was ended when its shell exited: "sleep 30". Every process a run_command starts ends with the call. ' +
+          'To keep a server running, start it with run_in_background: true and in the foreground of that command: without `&`, `nohup`, `setsid` ' +
+          'or its own daemonize option (e.g. `redis-server --daemonize no`), so it lives as long as that background command; read its output with command_output.',
+      );
+    } finally {
+      await dispose();
+    }
+  });
+
+  it('a run_in_background command whose shell ran `nohup sleep 30 >/dev/null 2>&1 &`: command_output\'s final status carries the note, and so do the list and stop_command', async () => {
+    const { call, dispose } = await runnerWith();
+    try {
+      const started = await call('run_command', { command: 'nohup sleep 30 >/dev/null 2>&1 & echo started', run_in_background: true });
+      const id = (started as { background_id: string }).background_id;
+      let output = (await call('command_output', { background_id: id })) as Record<string, unknown>;
+      for (let i = 0; i < 200 && output.running === true; i += 1) {
+        await new Promise((r) => setTimeout(r, 50));
+        output = (await call('command_output', { background_id: id })) as Record<string, unknown>;
+      }
+      expect(output).toMatchObject({ stdout: 'started\n', running: false, exit_code: 0 });
+      expect(output.note).toBe(
+        '1 process the command left running was ended when its shell exited: "sleep 30". A background command lives as long as its shell: ' +
+          'run the server in the foreground of the command, without `&`, `nohup`, `setsid` or its own daemonize option ' +
+          '(e.g. `redis-server --daemonize no`), so it keeps running until stop_command ends it.',
+      );
+      const listed = (await call('command_output', {})) as { commands: Array<Record<string, unknown>> };
+      expect(listed.commands[0]).toMatchObject({ background_id: id, running: false, note: output.note });
+      expect(await call('stop_command', { background_id: id })).toMatchObject({ running: false, note: output.note });
+    } finally {
+      await dispose();
+    }
+  });
+
+  it('no note when the command leaves nothing running (a child that ends in time, one waited for), nor when its own timeout or a stop ends it', async () => {
+    const { call, dispose } = await runnerWith();
+    try {
+      const done = (await call('run_command', { command: 'sleep 0.1 & echo quick; wait' })) as Record<string, unknown>;
+      expect(done).toEqual({ stdout: 'quick\n', stderr: '', exit_code: 0, signal: null, timed_out: false, truncated: false });
+      const ended = (await call('run_command', { command: 'sleep 0.05 & echo quick' })) as Record<string, unknown>;
+      expect(ended).toEqual({ stdout: 'quick\n', stderr: '', exit_code: 0, signal: null, timed_out: false, truncated: false });
+      // The same shape of command, left running: only it has the note.
+      const left = (await call('run_command', { command: 'sleep 30 & echo quick' })) as Record<string, unknown>;
+      expect(left).toMatchObject({ stdout: 'quick\n', exit_code: 0, note: expect.stringContaining('"sleep 30"') });
+      // A child that ignores SIGTERM still runs after the shell died of the timeout's: the timeout ended it, not the shell's exit.
+      const timed = (await call('run_command', { command: "(trap '' TERM; sleep 30) >/dev/null 2>&1 & sleep 30", timeout_ms: 500 })) as Record<string, unknown>;
+      expect(timed).toMatchObject({ timed_out: true });
+      expect(timed.note).toBeUndefined();
+      const started = await call('run_command', { command: 'sleep 30 & sleep 30', run_in_background: true });
+      const stopped = (await call('stop_command', { background_id: (started as { background_id: string }).background_id })) as Record<string, unknown>;
+      expect(stopped).toMatchObject({ running: false });
+      expect(stopped.note).toBeUndefined();
+    } finally {
+      await dispose();
+    }
+  });
+
+  it('names at most three, identical command lines once with their number, then "and N more"; a long line is cut', async () => {
+    const long = `sleep 33 ${'x'.repeat(100)}`;
+    const result = await runShellCommand({ command: `sleep 34 & sleep 34 & sleep 35 & sleep 36 & sleep 37 & (exec -a '${long}' sleep 38) & echo go`, cwd: dir, timeoutMs: 20_000 }, undefined, { shell: '/bin/bash' });
+    const { leftRunningSentence } = await import('../src/tools/run-command.js');
+    expect(result.left_running?.count).toBe(6);
+    expect(leftRunningSentence(result.left_running!)).toBe('6 processes the command left running were ended when its shell exited: "sleep 34" (×2), "sleep 35", "sleep 36" and 2 more.');
+    const cut = leftRunningSentence({ count: 1, commands: [long] });
+    expect(cut).toBe(`1 process the command left running was ended when its shell exited: "${long.slice(0, 80)}…" (29 more characters).`);
+  });
+
+  it('in the profiles\' own words: bash (anthropic), run_shell_command (gemini), shell (openai)', async () => {
+    const anthropic = await runnerWith('anthropic');
+    try {
+      const text = await anthropic.call('bash', { command: 'sleep 30 & echo started' });
+      expect(text).toBe(
+        'started\n[1 process the command left running was ended when its shell exited: "sleep 30". Every process a bash command starts ends with it, ' +
+          'so a server started with `&`, `nohup`, `setsid` or its own daemonize option is ended too: start the server and use it within one command ' +
+          '(e.g. `server & sleep 2; curl localhost:8000`).]',
+      );
+    } finally {
+      await anthropic.dispose();
+    }
+    const gemini = await runnerWith('gemini');
+    try {
+      const result = (await gemini.call('run_shell_command', { command: 'sleep 30 & echo started' })) as Record<string, unknown>;
+      expect(result.note).toBe(
+        '1 process the command left running was ended when its shell exited: "sleep 30". Every process a run_shell_command command starts ends with it, ' +
+          'so a server started with `&`, `nohup`, `setsid` or its own daemonize option is ended too: start the server and use it within one command ' +
+          '(e.g. `server & sleep 2; curl localhost:8000`).',
+      );
+    } finally {
+      await gemini.dispose();
+    }
+    const openai = await runnerWith('openai');
+    try {
+      const result = (await openai.call('shell', { commands: ['echo one', 'sleep 30 & echo two'] })) as Record<string, unknown>;
+      expect(result.note).toBe(
+        'Command 2: 1 process the command left running was ended when its shell exited: "sleep 30". Every process a shell command starts ends with it, ' +
+          'so a server started with `&`, `nohup`, `setsid` or its own daemonize option is ended too: start the server and use it within one command ' +
+          '(e.g. `server & sleep 2; curl localhost:8000`).',
+      );
+    } finally {
+      await openai.dispose();
+    }
+  });
+});
+
+describe('ProcessTracker.leftRunning', () => {
+  it('counts the live members, oldest first by start time, naming those whose command line it can read; none when only zombies are left', () => {
+    const procs = new Map<number, FakeProcess>([[100, proc(1, 100, 100, '500')]]);
+    const lines = new Map<number, string>([[300, 'python3 -m http.server'], [200, 'sleep 30'], [250, 'x'.repeat(300)]]);
+    const table = { ...fakeTable(procs), commandLine: (pid: number) => lines.get(pid) ?? null };
+    const tracker = new ProcessTracker(100, 'marker', null, table);
+    procs.set(300, proc(100, 100, 100, '510'));
+    procs.set(200, proc(100, 100, 100, '520'));
+    procs.set(250, proc(100, 100, 100, '530'));
+    procs.set(260, proc(100, 100, 100, '540')); // its command line cannot be read: counted, not named
+    tracker.scan();
+    procs.delete(100); // the shell exited and was reaped
+    expect(tracker.leftRunning()).toEqual({ count: 4, commands: ['python3 -m http.server', 'sleep 30', `${'x'.repeat(199)}…`] });
+    for (const pid of [200, 250, 260, 300]) procs.set(pid, { ...procs.get(pid)!, state: 'Z' });
+    expect(tracker.leftRunning()).toBeUndefined();
+  });
+
+  it('without /proc: count null and no command lines while the group runs, nothing once it does not', () => {
+    const procs = new Map<number, FakeProcess>([[100, proc(1, 100, 100, '500')], [150, proc(1, 100, 100, '510')]]);
+    const tracker = new ProcessTracker(100, 'marker', null, fakeTable(procs, false));
+    expect(tracker.leftRunning()).toEqual({ count: null, commands: [] });
+    procs.clear();
+    expect(tracker.leftRunning()).toBeUndefined();
+  });
+});

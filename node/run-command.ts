@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync } from 'node:fs';
 import { ToolError, toToolError } from '../src/core/errors.js';
-import type { BackgroundCommandOutput, BackgroundCommands, BackgroundCommandSummary, RunCommandRequest, RunCommandResult } from '../src/core/types.js';
+import { truncateText } from '../src/core/message-text.js';
+import type { BackgroundCommandOutput, BackgroundCommands, BackgroundCommandSummary, LeftRunning, RunCommandRequest, RunCommandResult } from '../src/core/types.js';
 
 /** Characters kept at each end of a captured stream. */
 export const OUTPUT_KEEP_CHARS = 15_000;
@@ -158,6 +159,8 @@ export interface ProcessTable {
   stat(pid: number): ProcStat | null;
   /** Whether the process's environment holds `needle` (false when unreadable or gone). */
   environIncludes(pid: number, needle: Buffer): boolean;
+  /** The process's command line (its arguments joined by spaces), or null when unreadable or gone; a table without it names no process. */
+  commandLine?(pid: number): string | null;
   /** `process.kill(target, signal)`: a negative target is the process group `-target`; throws when nothing has that id. */
   kill(target: number, signal: NodeJS.Signals | 0): void;
 }
@@ -183,7 +186,20 @@ export const PROC_TABLE: ProcessTable = {
   kill(target, signal) {
     process.kill(target, signal);
   },
+  commandLine(pid) {
+    try {
+      const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      while (args.length > 0 && args[args.length - 1] === '') args.pop();
+      if (args.length > 0) return args.join(' ');
+      return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() || null;
+    } catch {
+      return null;
+    }
+  },
 };
+
+/** Most command lines a {@link LeftRunning} keeps, and the most characters of each (a longer one is cut, ending in `…`). */
+const LEFT_RUNNING_KEEP = { commands: 10, chars: 200 } as const;
 
 /**
  * Where per-command cgroups can be made: cgroup v2 at `/sys/fs/cgroup` (a child of this process's
@@ -411,6 +427,27 @@ export class ProcessTracker {
     return live.length;
   }
 
+  /**
+   * The members that still run, described for the command's result (undefined when none does): how
+   * many, and the command lines of the first few, oldest first (each cut short). Without `/proc`:
+   * `count` null and no command lines when the group still runs, while it is provably the command's.
+   */
+  leftRunning(): LeftRunning | undefined {
+    if (!this.#table.hasProc) return this.alive() ? { count: null, commands: [] } : undefined;
+    const live = this.scan();
+    if (live.length === 0) return undefined;
+    const started = (pid: number): number => Number(this.#known.get(pid) ?? 0);
+    live.sort((a, b) => started(a) - started(b) || a - b);
+    const commands: string[] = [];
+    for (const pid of live.slice(0, LEFT_RUNNING_KEEP.commands)) {
+      const line = this.#table.commandLine?.(pid);
+      if (line === null || line === undefined) continue;
+      const { text, cut } = truncateText(line, line.length > LEFT_RUNNING_KEEP.chars ? LEFT_RUNNING_KEEP.chars - 1 : line.length);
+      commands.push(cut === 0 ? text : `${text}…`);
+    }
+    return { count: live.length, commands };
+  }
+
   /** Whether any member still runs (zombies count as dead). Without `/proc`: whether the group runs, while it is provably the command's. */
   alive(): boolean {
     if (!this.#table.hasProc) return this.#groupIsOurs && groupRuns(this.#table, this.#root);
@@ -475,6 +512,23 @@ async function terminate(tracker: ProcessTracker, graceMs: number): Promise<void
     await delay(20);
     if (!tracker.alive()) return;
   }
+}
+
+/**
+ * How long processes seen running once the shell has exited get to show that they were only ending
+ * (a program closes its output before it exits, so its pipes can close a moment before it is gone), ms.
+ */
+const LEFT_RUNNING_SETTLE_MS = 100;
+
+/** What the command left running ({@link ProcessTracker.leftRunning}), looked at again until none runs or {@link LEFT_RUNNING_SETTLE_MS} have passed. */
+async function settledLeftRunning(tracker: ProcessTracker): Promise<LeftRunning | undefined> {
+  const deadline = Date.now() + LEFT_RUNNING_SETTLE_MS;
+  let left = tracker.leftRunning();
+  while (left !== undefined && Date.now() < deadline) {
+    await delay(20);
+    left = tracker.leftRunning();
+  }
+  return left;
 }
 
 /** How often the process tree is looked at while a command runs, so children are known before they are reparented (ms). */
@@ -548,6 +602,9 @@ export async function startShellCommand(request: RunCommandRequest, options: Run
 
   let timedOut = false;
   let ended = false;
+  /** Set by an abort or a dispose (`killNow`): what still runs then was not left running by the command. */
+  let endedNow = false;
+  let leftRunning: LeftRunning | undefined;
   let killing: Promise<void> | undefined;
   const kill = (): Promise<void> => (killing ??= terminate(tracker, graceMs));
   const timer = setTimeout(() => {
@@ -566,6 +623,7 @@ export async function startShellCommand(request: RunCommandRequest, options: Run
       exit_code: exit?.[0] ?? null,
       signal: exit?.[1] ?? null,
       timed_out: timedOut,
+      ...(leftRunning === undefined ? {} : { left_running: leftRunning }),
     };
   };
 
@@ -575,7 +633,13 @@ export async function startShellCommand(request: RunCommandRequest, options: Run
       // Every process the command started ends with it: background children get a moment to
       // finish writing (`lingerMs`), then are ended.
       const drained = await Promise.race([closed, delay(killing ? graceMs : lingerMs).then(() => false)]);
-      if (!drained || tracker.alive()) await kill();
+      // What still runs now, when the command is not being ended (its timeout, a stop, an abort), is
+      // what its shell left running: the result names it.
+      if (killing === undefined && !endedNow) {
+        const left = await settledLeftRunning(tracker);
+        if (killing === undefined && !endedNow) leftRunning = left;
+      }
+      if (!drained || leftRunning !== undefined || tracker.alive()) await kill();
       await Promise.race([closed, delay(500)]);
       if (killing) await killing;
       stdout.end();
@@ -589,6 +653,7 @@ export async function startShellCommand(request: RunCommandRequest, options: Run
         signal: sig,
         timed_out: timedOut,
         truncated: out.truncated || err.truncated,
+        ...(leftRunning === undefined ? {} : { left_running: leftRunning }),
       };
     } finally {
       ended = true;
@@ -608,7 +673,10 @@ export async function startShellCommand(request: RunCommandRequest, options: Run
   return {
     result,
     snapshot,
-    killNow: () => tracker.killNow(),
+    killNow: () => {
+      endedNow = true;
+      tracker.killNow();
+    },
     stop: async () => {
       await kill();
       return result;
@@ -641,7 +709,10 @@ export async function startShellCommand(request: RunCommandRequest, options: Run
  * Returns `{ stdout, stderr, exit_code, signal, timed_out, truncated }`: `exit_code` is null and `signal`
  * the name (`'SIGTERM'`, `'SIGKILL'`) when the shell died of a signal; each stream keeps its first and last
  * 15,000 characters around `\n… [N characters dropped] …\n` and `truncated` says whether either was cut.
- * An abort still resolves with the output so far (`timed_out: false`).
+ * An abort still resolves with the output so far (`timed_out: false`). When the shell exited on its own
+ * and processes it started still ran after the linger (`sleep 30 &`, `nohup server &`, a daemon that
+ * forked), the result's `left_running` says how many were ended and names the first few by command
+ * line ({@link LeftRunning}); a timeout, a stop or an abort ends them without it.
  *
  * Errors: `cancelled` when `signal` is already aborted (nothing is started); `not_found` / `execution_failed`
  * when the shell cannot be started (missing `cwd`, missing shell).
@@ -718,7 +789,9 @@ export class NodeBackgroundCommands implements BackgroundCommands {
   async list(): Promise<BackgroundCommandSummary[]> {
     return [...this.#commands].map(([id, { command, started }]) => {
       const snap = started.snapshot();
-      return { background_id: id, command, running: snap.running, exit_code: snap.exit_code, signal: snap.signal };
+      const summary: BackgroundCommandSummary = { background_id: id, command, running: snap.running, exit_code: snap.exit_code, signal: snap.signal };
+      if (snap.left_running !== undefined) summary.left_running = snap.left_running;
+      return summary;
     });
   }
 

@@ -212,7 +212,7 @@ export const REFERENCE = {
       ['signal', 'string \\| null', 'The signal that ended the process, if one did.'],
       ['timed_out', 'boolean', 'The command ran past `timeout_ms` and was killed.'],
       ['truncated', 'boolean', 'Output was cut.'],
-      ['note', 'string?', 'Set by platforms that cannot run commands (the browser, the memory platform), with empty output; with `run_in_background`, how to read and stop the command.'],
+      ['note', 'string?', 'Set by platforms that cannot run commands (the browser, the memory platform), with empty output; with `run_in_background`, how to read and stop the command; when the shell exited leaving processes running (`server &`, `nohup`, `setsid`, a daemon that forks), which were then ended: how many, the command lines of the first few, and to run a server in the foreground of a `run_in_background` command instead.'],
       ['background_id', 'string?', 'With `run_in_background`: the id that `command_output` and `stop_command` take; the other fields are then absent.'],
     ],
     errors: [
@@ -225,6 +225,8 @@ export const REFERENCE = {
     limits: [
       ['RUN_COMMAND_DEFAULT_TIMEOUT_MS', 'ms', 'default `timeout_ms`'],
       ['RUN_COMMAND_MAX_TIMEOUT_MS', 'ms', 'largest `timeout_ms`'],
+      ['LEFT_RUNNING_NAMED', 'processes', 'named by command line in a note about processes left running (the others counted)'],
+      ['LEFT_RUNNING_LINE_CHARS', 'characters', 'of each command line such a note shows'],
     ],
     example: { command: 'ls src' },
   },
@@ -238,7 +240,8 @@ export const REFERENCE = {
       ['exit_code', 'number \\| null', 'The exit code once ended; `null` while running or when a signal ended it.'],
       ['signal', 'string \\| null', 'The signal that ended it, if one did.'],
       ['timed_out', 'boolean', 'It ran past its `timeout_ms` and was killed.'],
-      ['commands', '{ background_id, command, running, exit_code, signal }[]', 'Without `background_id`: every background command of the platform (the other fields are then absent).'],
+      ['note', 'string?', 'When its shell exited leaving processes running (`server &`, `nohup`, `setsid`, a daemon that forks), which were then ended: how many, the command lines of the first few, and to run the server in the foreground of the command instead, so it lives as long as the command.'],
+      ['commands', '{ background_id, command, running, exit_code, signal, note? }[]', 'Without `background_id`: every background command of the platform (the other fields are then absent); `note` as above.'],
     ],
     errors: [
       ['not_found', 'no background command has the id'],
@@ -258,6 +261,7 @@ export const REFERENCE = {
       ['exit_code', 'number \\| null', 'The exit code; `null` when a signal ended it.'],
       ['signal', 'string \\| null', 'The signal that ended it.'],
       ['timed_out', 'boolean', 'It had run past its `timeout_ms`.'],
+      ['note', 'string?', 'As `command_output`\'s: processes its shell had left running when it exited, which were ended then (a stop itself adds none).'],
     ],
     errors: [
       ['not_found', 'no background command has the id'],

@@ -25,7 +25,21 @@ export interface RunCommandRequest {
   timeoutMs: number;
 }
 
-/** Result of `run_command`. `note` is set by platforms that cannot run commands. */
+/**
+ * Processes a command left running when its shell exited, which the platform then ended (a command's
+ * processes end with it): how many, and the command lines of the first few, oldest first, each cut
+ * short. `count` is null where the platform can see only the command's process group, not its members.
+ */
+export interface LeftRunning {
+  count: number | null;
+  commands: string[];
+}
+
+/**
+ * Result of `run_command`. `note` is set by platforms that cannot run commands; `left_running` by a
+ * platform that ended processes the command left running when its shell exited (the tools turn it
+ * into a note for the model).
+ */
 export interface RunCommandResult {
   stdout: string;
   stderr: string;
@@ -34,6 +48,7 @@ export interface RunCommandResult {
   timed_out: boolean;
   truncated: boolean;
   note?: string;
+  left_running?: LeftRunning;
 }
 
 /**
@@ -64,6 +79,10 @@ export interface BackgroundCommandOutput {
   exit_code: number | null;
   signal: string | null;
   timed_out: boolean;
+  /** Processes the command left running when its shell exited, which were then ended (as {@link RunCommandResult}'s). */
+  left_running?: LeftRunning;
+  /** Set by the tools for the model: what `left_running` means and what to do instead. */
+  note?: string;
 }
 
 /** One background command as `command_output` lists it. */
@@ -73,6 +92,10 @@ export interface BackgroundCommandSummary {
   running: boolean;
   exit_code: number | null;
   signal: string | null;
+  /** As {@link BackgroundCommandOutput}'s. */
+  left_running?: LeftRunning;
+  /** As {@link BackgroundCommandOutput}'s. */
+  note?: string;
 }
 
 /**

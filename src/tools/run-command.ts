@@ -1,7 +1,7 @@
 import { ToolError } from '../core/errors.js';
 import { quoteForMessage } from '../fs/text.js';
 import { defineTool, type ExecuteTool } from '../core/tool.js';
-import type { BackgroundCommandOutput, BackgroundCommandSummary, Platform, RunCommandResult } from '../core/types.js';
+import type { BackgroundCommandOutput, BackgroundCommandSummary, LeftRunning, Platform, RunCommandResult } from '../core/types.js';
 import { resolveWorkspacePath } from '../fs/paths.js';
 
 /** What `run_command` returns for `run_in_background: true`. */
@@ -15,6 +15,66 @@ function backgroundHost(platform: Platform, tool: string): NonNullable<Platform[
     throw new ToolError('unavailable', `${tool}: background commands are not available on the ${platform.name} platform`);
   }
   return platform.backgroundCommands;
+}
+
+/** Most processes a note about processes left running names (the others are counted: "and 3 more"). */
+export const LEFT_RUNNING_NAMED = 3;
+
+/** Characters of each command line such a note shows. */
+export const LEFT_RUNNING_LINE_CHARS = 80;
+
+/**
+ * What `run_command` tells the model to do instead of leaving a server running behind a foreground
+ * command: start it with `run_in_background`, in the foreground of that command.
+ */
+export const LEFT_RUNNING_ADVICE_FOREGROUND =
+  'Every process a run_command starts ends with the call. To keep a server running, start it with run_in_background: true ' +
+  'and in the foreground of that command: without `&`, `nohup`, `setsid` or its own daemonize option (e.g. `redis-server --daemonize no`), ' +
+  'so it lives as long as that background command; read its output with command_output.';
+
+/** What a background command's status tells the model: a background command lives as long as its shell. */
+export const LEFT_RUNNING_ADVICE_BACKGROUND =
+  'A background command lives as long as its shell: run the server in the foreground of the command, without `&`, `nohup`, `setsid` ' +
+  'or its own daemonize option (e.g. `redis-server --daemonize no`), so it keeps running until stop_command ends it.';
+
+/**
+ * The advice of a shell tool that cannot run commands in the background (`bash`, `shell`,
+ * `run_shell_command`): nothing outlives the command, so a server is started and used within one.
+ */
+export function leftRunningAdviceWithoutBackground(tool: string): string {
+  return (
+    `Every process a ${tool} command starts ends with it, so a server started with \`&\`, \`nohup\`, \`setsid\` or its own daemonize option ` +
+    'is ended too: start the server and use it within one command (e.g. `server & sleep 2; curl localhost:8000`).'
+  );
+}
+
+/**
+ * The first sentence of a note about processes a command left running, which were ended: how many,
+ * and the command lines of the first {@link LEFT_RUNNING_NAMED} (each cut to
+ * {@link LEFT_RUNNING_LINE_CHARS} characters; identical ones once, with their number), then how many
+ * more: `2 processes the command left running were ended when its shell exited: "sleep 30" (×2).`
+ */
+export function leftRunningSentence(left: LeftRunning): string {
+  if (left.count === null) return 'Processes the command left running were ended when its shell exited.';
+  const seen = new Map<string, number>();
+  for (const line of left.commands) seen.set(line, (seen.get(line) ?? 0) + 1);
+  const named = [...seen].slice(0, LEFT_RUNNING_NAMED);
+  const shown = named.map(([line, times]) => `${quoteForMessage(line, { max: LEFT_RUNNING_LINE_CHARS, json: true })}${times > 1 ? ` (×${times})` : ''}`);
+  const more = left.count - named.reduce((sum, [, times]) => sum + times, 0);
+  const what = left.count === 1 ? '1 process the command left running was' : `${left.count} processes the command left running were`;
+  const names = shown.length === 0 ? '' : `: ${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
+  return `${what} ended when its shell exited${names}.`;
+}
+
+/**
+ * `result` with its `left_running` (see {@link LeftRunning}) turned into a `note` for the model, after
+ * the note it already has: {@link leftRunningSentence} then `advice`. A result without one is returned as is.
+ */
+export function withLeftRunningNote<T extends { left_running?: LeftRunning; note?: string }>(result: T, advice: string): T {
+  const { left_running: left, ...rest } = result;
+  if (left === undefined) return result;
+  const note = `${leftRunningSentence(left)} ${advice}`;
+  return { ...rest, note: rest.note === undefined ? note : `${rest.note} ${note}` } as T;
 }
 
 /** Default deadline of one `run_command` call, in ms. */
@@ -123,10 +183,11 @@ export const runCommandTool: ExecuteTool<
         note: `Started in the background as ${id}; read its output with command_output { background_id: "${id}" } and end it with stop_command.`,
       };
     }
-    return platform.runCommand(
+    const result = await platform.runCommand(
       { command, cwd: dir, timeoutMs: timeout_ms ?? RUN_COMMAND_DEFAULT_TIMEOUT_MS },
       ctx.signal,
     );
+    return withLeftRunningNote(result, LEFT_RUNNING_ADVICE_FOREGROUND);
   },
 });
 
@@ -158,8 +219,8 @@ export const commandOutputTool: ExecuteTool<{ background_id?: string }, Backgrou
   },
   execute: async ({ background_id }, ctx) => {
     const host = backgroundHost(ctx.platform, 'command_output');
-    if (background_id === undefined) return { commands: await host.list() };
-    return host.output(background_id);
+    if (background_id === undefined) return { commands: (await host.list()).map((entry) => withLeftRunningNote(entry, LEFT_RUNNING_ADVICE_BACKGROUND)) };
+    return withLeftRunningNote(await host.output(background_id), LEFT_RUNNING_ADVICE_BACKGROUND);
   },
 });
 
@@ -182,5 +243,5 @@ export const stopCommandTool: ExecuteTool<{ background_id: string }, BackgroundC
     required: ['background_id'],
     additionalProperties: false,
   },
-  execute: async ({ background_id }, ctx) => backgroundHost(ctx.platform, 'stop_command').stop(background_id),
+  execute: async ({ background_id }, ctx) => withLeftRunningNote(await backgroundHost(ctx.platform, 'stop_command').stop(background_id), LEFT_RUNNING_ADVICE_BACKGROUND),
 });

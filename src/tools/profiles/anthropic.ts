@@ -9,7 +9,7 @@ import { createFileTool } from '../create-file.js';
 import { editFileTool } from '../edit-file.js';
 import { unchangedSince } from '../edit/unchanged.js';
 import type { FsStats } from '../../core/types.js';
-import { RUN_COMMAND_DEFAULT_TIMEOUT_MS } from '../run-command.js';
+import { leftRunningAdviceWithoutBackground, RUN_COMMAND_DEFAULT_TIMEOUT_MS, withLeftRunningNote } from '../run-command.js';
 import { ANTHROPIC_VOCABULARY, speakingTool } from './vocabulary.js';
 
 /** Anthropic's built-in tool type of the text editor this profile implements. */
@@ -347,7 +347,9 @@ export function textEditorTool(options: AnthropicProfileOptions = {}): ExecuteTo
  * between calls), `{ restart: true }` starts the session afresh. Returns the output as text: stdout,
  * then stderr, then a line with the exit code when it is not 0 (or saying the command timed out, its
  * process group killed, and to split the work into shorter commands: the limit is not the model's to change), then the session's note on a line of its own in brackets when it has one
- * (on Node: a working directory the command left outside the workspace was reset to the root). The
+ * (on Node: a working directory the command left outside the workspace was reset to the root; processes
+ * the command left running, ended when its shell exited, and that a server must be started and used
+ * within one command). The
  * deadline is the call's (`timeoutMs`), else 120,000 ms. Where the platform has no shell (browser,
  * memory), an empty result with a note.
  */
@@ -371,7 +373,10 @@ export const bashTool: ExecuteTool<{ command?: string; restart?: boolean }, stri
     if (args.command === undefined || args.command.trim() === '') {
       throw new ToolError('invalid_arguments', 'give command (the bash command to run), or restart: true');
     }
-    const run = await session.run({ command: args.command, cwd: ctx.cwd, timeoutMs: RUN_COMMAND_DEFAULT_TIMEOUT_MS }, ctx.signal);
+    const run = withLeftRunningNote(
+      await session.run({ command: args.command, cwd: ctx.cwd, timeoutMs: RUN_COMMAND_DEFAULT_TIMEOUT_MS }, ctx.signal),
+      leftRunningAdviceWithoutBackground('bash'),
+    );
     const parts = [run.stdout, run.stderr].filter((part) => part !== '');
     if (run.timed_out) parts.push(`[the command timed out after ${RUN_COMMAND_DEFAULT_TIMEOUT_MS} ms; its process group was killed. Split the work into shorter commands]`);
     else if (run.exit_code !== 0) parts.push(run.exit_code === null ? `[killed by ${run.signal}]` : `[exit code ${run.exit_code}]`);

@@ -12,7 +12,7 @@ import {
   type PatchOperation,
   type PatchResult,
 } from '../apply-patch/index.js';
-import { RUN_COMMAND_DEFAULT_TIMEOUT_MS, RUN_COMMAND_MAX_TIMEOUT_MS } from '../run-command.js';
+import { leftRunningAdviceWithoutBackground, leftRunningSentence, RUN_COMMAND_DEFAULT_TIMEOUT_MS, RUN_COMMAND_MAX_TIMEOUT_MS } from '../run-command.js';
 import { OPENAI_VOCABULARY, speak } from './vocabulary.js';
 
 /** A Responses API apply_patch operation, as an `apply_patch_call` carries it. */
@@ -290,6 +290,7 @@ async function runEach(args: ShellArgs, ctx: ToolContext): Promise<ShellResult> 
   }
   const cwd = await workingDirectory(plan, ctx);
   const output: ShellCommandOutput[] = [];
+  const leftRunning: string[] = [];
   const timeoutMs = Math.min(plan.timeoutMs ?? RUN_COMMAND_DEFAULT_TIMEOUT_MS, RUN_COMMAND_MAX_TIMEOUT_MS);
   for (const [index, command] of plan.commands.entries()) {
     const invocation = plan.patches[index];
@@ -303,9 +304,11 @@ async function runEach(args: ShellArgs, ctx: ToolContext): Promise<ShellResult> 
       stderr: capOutput(run.stderr, plan.maxOutputLength),
       outcome: run.timed_out ? { type: 'timeout' } : { type: 'exit', exitCode: run.exit_code },
     });
+    if (run.left_running !== undefined) leftRunning.push(`${plan.commands.length > 1 ? `Command ${index + 1}: ` : ''}${leftRunningSentence(run.left_running)}`);
     if (run.timed_out) break;
   }
   const result: ShellResult = { output };
+  if (leftRunning.length > 0) result.note = `${leftRunning.join(' ')} ${leftRunningAdviceWithoutBackground('shell')}`;
   if (plan.maxOutputLength !== undefined) result.maxOutputLength = plan.maxOutputLength;
   return result;
 }
@@ -338,6 +341,8 @@ const argvSchema = { type: 'array', items: { type: 'string' }, minItems: 1, desc
  * optionally after `cd dir &&`, alone or as `bash -lc` / `sh -c`) is applied as a patch rather than
  * run, as Codex intercepts it: the summary on stdout with exit code 0, or the reason on stderr with
  * exit code 1. Where there is no shell (browser, memory) other commands succeed with no output and a note.
+ * When a command left processes running (ended when its shell exited), the result's `note` names them
+ * (with the command's number when there are several) and says to start and use a server within one command.
  *
  * Errors: `invalid_arguments` for no shape or two, both spellings of one option, an action `user`
  * (commands run as the host's user), a bad `env` name; `outside_workspace`, `not_found`,

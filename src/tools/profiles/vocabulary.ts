@@ -1,5 +1,6 @@
 import { isToolError, ToolError, toToolError } from '../../core/errors.js';
 import type { ExecuteTool, ToolContext } from '../../core/tool.js';
+import { LEFT_RUNNING_ADVICE_FOREGROUND, leftRunningAdviceWithoutBackground } from '../run-command.js';
 
 /** A phrase rewrite: the pattern (global), its replacement, and the profile tools it is for (all when absent). */
 export type Phrase = readonly [pattern: RegExp, replacement: string, tools?: readonly string[]];
@@ -188,6 +189,8 @@ export const GEMINI_VOCABULARY: Vocabulary = {
     [/, or use output_mode "count" for the number of matching lines per file/g, ', or set names_only to list only the matching files'],
     [/\boutput_mode "files_with_matches"/g, 'names_only'],
     [/\binclude_ignored\b(?: (?:to|is) true)?/g, 'respect_git_ignore false'],
+    // run_shell_command runs nothing in the background (is_background is refused): a server is started and used within one command.
+    [new RegExp(LEFT_RUNNING_ADVICE_FOREGROUND.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'g'), leftRunningAdviceWithoutBackground('run_shell_command'), ['run_shell_command']],
   ],
   tools: {
     view_file: 'read_file',
