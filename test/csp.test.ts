@@ -182,7 +182,7 @@ describe('built-in tools under a policy that forbids eval (node --disallow-code-
   it('runs a zod tool with no compile at all', () => {
     expect(strict.zod).toEqual([
       { name: 'zod_tool', result: { n: 2 } },
-      { name: 'zod_tool', code: 'invalid_arguments', error: 'invalid arguments for zod_tool: /n: n must be positive' },
+      { name: 'zod_tool', code: 'invalid_arguments', error: 'invalid arguments for zod_tool: n must be positive' },
     ]);
   });
 

@@ -105,6 +105,7 @@ const inputSchema = {
       type: 'boolean',
       description:
         'Start the command and return { background_id } at once, for servers and watchers that keep running. ' +
+        'Run the server in the command\'s foreground (no &, nohup or daemonize option): it lives as long as the command. ' +
         'Read its output with command_output and end it with stop_command. Default false: the call waits, and every process the command started ends with it.',
     },
   },
