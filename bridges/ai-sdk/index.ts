@@ -125,7 +125,7 @@ const TOOL_SET = 'a ToolSet (an object of AI SDK tools by name, as aiSdkTools(ho
 /**
  * A TypeError (the host's mistake) unless `tools` is a ToolSet: a plain object whose every value is an
  * AI SDK tool. A promise (aiSdkTools not awaited), a ToolHost, a Map, an array or anything else would
- * otherwise count every tool as mutating, and ask about each call.
+ * otherwise count every tool as mutating and ask about each call, or fail later inside the SDK.
  */
 function checkToolSet(tools: unknown): void {
   const where = 'aiSdkToolApproval';

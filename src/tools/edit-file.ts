@@ -205,8 +205,8 @@ function countBreaks(textLf: string): number {
  * Refuses (`too_large`) an edit sure to make the file over {@link EDIT_MAX_FILE_BYTES} before its new
  * text is built, so a replace-all that would grow the file many times over is never built: the
  * file's `size` bytes with `count` spans of `needleLf` replaced by `replacement`. Exact for a file
- * without a CR or an edit without line breaks; else a lower bound (a span's breaks may be CRLF,
- * the replacement's LF). The bytes of the new text are checked again once encoded.
+ * without a CR or an edit without line breaks; else a lower bound (taking the replaced spans' line
+ * breaks as CRLF and the new text's as LF). The bytes of the new text are checked again once encoded.
  */
 function refuseSureGrowth(where: string, file: { text: string; size: number }, count: number, needleLf: string, replacement: string): void {
   const replacementLf = toLf(replacement);
