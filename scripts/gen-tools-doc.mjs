@@ -107,11 +107,11 @@ export const REFERENCE = {
       ['binary_file', 'the file is not UTF-8 text'],
       ['is_a_directory', 'the path is a directory'],
       ['outside_workspace', 'the path (or a symlink on it) leads outside the workspace'],
-      ['too_large', 'the file is larger than the size limit'],
+      ['too_large', 'the file is larger than the size limit, or the edit (or, with an empty `old_string`, `new_string`) would make it larger; nothing is written'],
       ['execution_failed', 'a symlink loop'],
     ],
     limits: [
-      ['EDIT_MAX_FILE_BYTES', 'bytes', 'largest file edited'],
+      ['EDIT_MAX_FILE_BYTES', 'bytes', 'largest file edited, and largest an edit or an empty `old_string` makes (the bytes written, with a kept BOM and line endings)'],
       ['EDIT_MAX_DIFF_CHARS', 'UTF-16 code units', 'of `diff`; a longer diff is cut at a line with a marker'],
       ['EDIT_MAX_DIFF_LINE_CHARS', 'UTF-16 code units', 'per diff line shown whole; a longer changed line is an excerpt around the change'],
     ],

@@ -9,7 +9,7 @@ import { withTimerWatch } from './support/timer-watch.js';
 const DEADLINE_MS = 5000;
 
 /**
- * The 10-million-replacement edit's deadline: a quadratic replace_all over 31 MB would take hours, so
+ * The 10-million-replacement edit's deadline: a quadratic replace_all over 21 MB would take hours, so
  * a minute tells linear from quadratic without guessing how fast a busy machine copies 31 MB.
  */
 const BIG_DEADLINE_MS = 60_000;
@@ -39,11 +39,22 @@ describe('edit_file on hostile inputs', () => {
     expect(longestGap).toBeLessThan(1000);
   });
 
-  it('replaces 10 million matches in a 31 MB one-line file with bounded memory and a summarised diff', async () => {
+  it('replaces 10 million matches in a 21 MB one-line file with bounded memory and a summarised diff', async () => {
     const before = process.memoryUsage().rss;
-    const { result, elapsed } = await timedEdit({ 'big.js': 'ab;'.repeat(10_500_000) }, { file_path: 'big.js', old_string: ';', new_string: ';\n', replace_all: true }, BIG_DEADLINE_MS);
+    // 31.5 MB once edited: within the 32 MiB edit_file edits, and so writes.
+    const { result, elapsed } = await timedEdit({ 'big.js': 'a;'.repeat(10_500_000) }, { file_path: 'big.js', old_string: ';', new_string: ';\n', replace_all: true }, BIG_DEADLINE_MS);
     expect(result).toMatchObject({ result: { replacements: 10_500_000 } });
     expect((result as { result: { diff: string } }).result.diff).toMatch(/^\(diff left out: the change to \/workspace\/big\.js spans about 1 old and 10500000 new lines/);
+    expect(elapsed).toBeLessThan(BIG_DEADLINE_MS + 250);
+    expect(process.memoryUsage().rss - before).toBeLessThan(512 * 1024 * 1024);
+  }, BIG_DEADLINE_MS + 10_000);
+
+  it('refuses 10 million matches that would take a 31 MB file over 32 MiB, before building the new text', async () => {
+    const before = process.memoryUsage().rss;
+    const { result, elapsed, runner } = await timedEdit({ 'big.js': 'ab;'.repeat(10_500_000) }, { file_path: 'big.js', old_string: ';', new_string: ';\n', replace_all: true }, BIG_DEADLINE_MS);
+    expect(result).toMatchObject({ code: 'too_large' });
+    expect((result as { error: string }).error).toMatch(/^\/workspace\/big\.js would be 40\.1 MiB \(42000000 bytes\) after the edit; edit_file edits files up to 32 MiB: /);
+    expect((await runner.platform.fs.stat('/workspace/big.js')).size).toBe(31_500_000);
     expect(elapsed).toBeLessThan(BIG_DEADLINE_MS + 250);
     expect(process.memoryUsage().rss - before).toBeLessThan(512 * 1024 * 1024);
   }, BIG_DEADLINE_MS + 10_000);

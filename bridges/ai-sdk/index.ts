@@ -11,7 +11,8 @@ import type { CallOptions, ToolCallResult } from '../../src/core/runner.js';
 import type { ExecuteTool, Tool, ToolContext } from '../../src/core/tool.js';
 import type { JsonSchema, JsonValue } from '../../src/core/types.js';
 import { heldBackReason } from '../batch.js';
-import { checkOptions, describeValue, is, type OptionRules } from '../../src/core/options.js';
+import { checkOptions, describeValue, is, toolPatternsRule, type OptionRules } from '../../src/core/options.js';
+import { isThenable } from '../../src/core/thenable.js';
 import { openBridge, rememberBatcher, type BridgeOptions } from '../shared.js';
 import type { AiSdkApprovalEvent, ToolhostToolMetadata } from './types.js';
 
@@ -112,6 +113,39 @@ export interface AiSdkApprovalOptions {
   deny?: readonly string[];
 }
 
+/** The checks of {@link AiSdkApprovalOptions}. */
+const APPROVAL_RULES: OptionRules = {
+  ask: is.anyOf("'mutating' or an array of tool-name patterns (strings such as \"view_*\")", is.oneOf('mutating'), toolPatternsRule),
+  deny: toolPatternsRule,
+};
+
+/** What `tools` of {@link aiSdkToolApproval} must be, as its TypeErrors say it. */
+const TOOL_SET = 'a ToolSet (an object of AI SDK tools by name, as aiSdkTools(host) resolves to)';
+
+/**
+ * A TypeError (the host's mistake) unless `tools` is a ToolSet: a plain object whose every value is an
+ * AI SDK tool. A promise (aiSdkTools not awaited), a ToolHost, a Map, an array or anything else would
+ * otherwise count every tool as mutating and ask about each call, or fail later inside the SDK.
+ */
+function checkToolSet(tools: unknown): void {
+  const where = 'aiSdkToolApproval';
+  if (isThenable(tools)) {
+    throw new TypeError(`${where}: tools is a promise (or another thenable), not a ToolSet: await it first (aiSdkToolApproval(await aiSdkTools(host)))`);
+  }
+  const proto = typeof tools === 'object' && tools !== null ? (Object.getPrototypeOf(tools) as unknown) : undefined;
+  if (proto !== Object.prototype && proto !== null) {
+    if (typeof (tools as { processToolCalls?: unknown } | null)?.processToolCalls === 'function') {
+      throw new TypeError(`${where}: tools must be ${TOOL_SET}, not the ToolHost itself; pass its tools: aiSdkToolApproval(await aiSdkTools(host))`);
+    }
+    throw new TypeError(`${where}: tools must be ${TOOL_SET}, not ${describeValue(tools)}${tools instanceof Map ? '; pass Object.fromEntries(map)' : ''}`);
+  }
+  for (const [name, tool] of Object.entries(tools as object)) {
+    if (typeof tool !== 'object' || tool === null) {
+      throw new TypeError(`${where}: tools.${name} must be an AI SDK tool (tool({ description, inputSchema, execute })), not ${describeValue(tool)}`);
+    }
+  }
+}
+
 function toolhostMetadata(tool: ToolSet[string] | undefined): ToolhostToolMetadata | undefined {
   const entry = (tool?.metadata as { toolhost?: ToolhostToolMetadata } | undefined)?.toolhost;
   return entry;
@@ -148,8 +182,14 @@ function inHistory(messages: readonly ModelMessage[], toolCallId: string): boole
  * `tool-approval-request` with `isAutomatic: true`, so the user is not asked). Later calls that need
  * approval themselves are asked as usual; the approved calls of a step run together in the model's
  * order. Calls before the first waiting one run at once, and calls denied by `deny` hold nothing back.
+ *
+ * A `tools` that is not a ToolSet (a promise of one: `aiSdkTools` not awaited; a ToolHost; a Map; an
+ * entry that is not a tool) or a bad option is the host's mistake: a TypeError naming it
+ * (`aiSdkToolApproval: tools must be a ToolSet (...), not a Set (3 items)`).
  */
 export function aiSdkToolApproval(tools: ToolSet, options: AiSdkApprovalOptions = {}): (event: AiSdkApprovalEvent) => ToolApprovalStatus {
+  checkToolSet(tools);
+  checkOptions('aiSdkToolApproval', options, APPROVAL_RULES);
   const ask = options.ask ?? 'mutating';
   // One entry per step, keyed by the step's messages array (the SDK asks about a step's calls in the
   // model's order, each with that step's array).

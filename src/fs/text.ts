@@ -37,6 +37,20 @@ export function encodeText(text: string, bom = false): Uint8Array {
   return out;
 }
 
+/**
+ * Bytes of `text` as UTF-8, without encoding it: 1 to 3 a UTF-16 unit, 4 for a surrogate pair. Meant
+ * for text without lone surrogates (the tools refuse them first): one counts 2, not the 3 of its U+FFFD.
+ */
+export function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    // 2 bytes below U+0800, 3 above; a surrogate pair (2 units) is 4.
+    if (c >= 0x80) bytes += c < 0x800 || (c >= 0xd800 && c <= 0xdfff) ? 1 : 2;
+  }
+  return bytes;
+}
+
 /** Half of a surrogate pair with no other half beside it. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 

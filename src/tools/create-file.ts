@@ -1,6 +1,6 @@
 import { ToolError } from '../core/errors.js';
 import { fingerprintBytes, fingerprintSize } from '../core/file-cache.js';
-import { clipForMessage, decodeText, detectLineEnding, encodeText, MESSAGE_QUOTE_CHARS, quoteForMessage, refuseLoneSurrogate } from '../fs/text.js';
+import { clipForMessage, decodeText, detectLineEnding, encodeText, MESSAGE_QUOTE_CHARS, quoteForMessage, refuseLoneSurrogate, utf8Length } from '../fs/text.js';
 import { defineTool, type ExecuteTool } from '../core/tool.js';
 import { dirname, resolveWorkspacePath, statOrNull, writeFileAtomic } from '../fs/paths.js';
 import { EDIT_MAX_FILE_BYTES } from './edit-file.js';
@@ -58,17 +58,6 @@ function inFileStyle(content: string, old: Uint8Array): Uint8Array {
     text = content.replace(/\n/g, oldEnding === 'crlf' ? '\r\n' : '\r');
   }
   return encodeText(text, decoded.bom && !text.startsWith('\uFEFF'));
-}
-
-/** Bytes of `text` as UTF-8 (lone surrogates are refused before it is asked), without encoding it. */
-function utf8Length(text: string): number {
-  let bytes = text.length;
-  for (let i = 0; i < text.length; i += 1) {
-    const c = text.charCodeAt(i);
-    // 2 bytes below U+0800, 3 above; a surrogate pair (2 units) is 4.
-    if (c >= 0x80) bytes += c < 0x800 || (c >= 0xd800 && c <= 0xdfff) ? 1 : 2;
-  }
-  return bytes;
 }
 
 /**

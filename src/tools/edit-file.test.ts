@@ -508,6 +508,72 @@ describe('edit_file', () => {
     });
   });
 
+  describe('a result over the 32 MiB it edits', () => {
+    const LIMIT = 32 * 1024 * 1024;
+    const grown = (size: number, atLeast = ''): string =>
+      `/workspace/big.txt would be ${atLeast}${(size / 1_048_576).toFixed(1)} MiB (${size} bytes) after the edit; edit_file edits files up to 32 MiB: ` +
+      'make the change with run_command (sed, or a short script) where commands run, or split the file into smaller files; nothing was written';
+    /** Every turn of the default conversation's journal: a refused call records none. */
+    const turns = async (runner: ToolRunner): Promise<unknown[]> => (await runner.changes()).turns;
+
+    it('refuses to create a file over it with an empty old_string: too_large, nothing written, not even its folder', async () => {
+      const { runner, platform } = setup();
+      expect(await failure(runner, { file_path: 'dir/big.txt', old_string: '', new_string: '\u00e9'.repeat(LIMIT / 2 + 1) })).toEqual({
+        id: 'e1',
+        name: 'edit_file',
+        code: 'too_large',
+        error:
+          `/workspace/dir/big.txt would be 32.0 MiB (${LIMIT + 2} bytes); edit_file creates files up to 32 MiB, the largest it can edit afterwards: ` +
+          'split the content into smaller files, or write it with run_command where commands run (a script that generates it, or appends it in parts); nothing was written',
+      });
+      expect(await platform.fs.lstat('/workspace/dir').then(() => true, () => false)).toBe(false);
+      expect(await turns(runner)).toEqual([]);
+    });
+
+    it('refuses an edit that would take the file over it, and records nothing; one that makes exactly 32 MiB is written', async () => {
+      const start = `a\n${'z'.repeat(LIMIT - 3)}`;
+      const { runner, platform } = setup({ 'big.txt': start });
+      expect(await failure(runner, { file_path: 'big.txt', old_string: 'a', new_string: 'b'.repeat(1_048_576) })).toMatchObject({
+        code: 'too_large',
+        error: grown(LIMIT - 2 + 1_048_576),
+      });
+      expect(await failure(runner, { file_path: 'big.txt', old_string: 'a', new_string: 'bcd' })).toMatchObject({ code: 'too_large', error: grown(LIMIT + 1) });
+      expect(await read(platform, '/workspace/big.txt')).toBe(start);
+      expect(await turns(runner)).toEqual([]);
+      await edit(runner, { file_path: 'big.txt', old_string: 'a', new_string: 'bc' });
+      expect((await platform.fs.stat('/workspace/big.txt')).size).toBe(LIMIT);
+    });
+
+    it('refuses a replace-all that would grow a small file many times over, before building it', async () => {
+      const { runner, platform } = setup({ 'big.txt': 'a'.repeat(1_048_576) });
+      expect(await failure(runner, { file_path: 'big.txt', old_string: 'a', new_string: 'b'.repeat(40), replace_all: true })).toMatchObject({
+        code: 'too_large',
+        error: grown(40 * 1_048_576),
+      });
+      expect((await platform.fs.stat('/workspace/big.txt')).size).toBe(1_048_576);
+      expect(await turns(runner)).toEqual([]);
+    });
+
+    it('counts the bytes written: CRLF line breaks given to the new text, and a kept BOM', async () => {
+      // 1 Mi lines of "x\r\n", each "x\n" to become 40 characters and a CRLF: 42 MiB in all.
+      const { runner, platform } = setup({ 'big.txt': 'x\r\n'.repeat(1_048_576) });
+      // Worked out before the text is built, the line breaks' style not yet known: at least 3 + 38 MiB.
+      expect(await failure(runner, { file_path: 'big.txt', old_string: 'x\n', new_string: `${'y'.repeat(40)}\n`, replace_all: true })).toMatchObject({
+        code: 'too_large',
+        error: grown(41 * 1_048_576, 'at least '),
+      });
+      expect((await platform.fs.stat('/workspace/big.txt')).size).toBe(3 * 1_048_576);
+      // One line break more, in CRLF, and a BOM: the 3 bytes of the BOM and the CR each count.
+      const bom = '\ufeff';
+      const body = `${'z'.repeat(1022)}\r\n`.repeat(LIMIT / 1024 - 1);
+      const near = setup({ 'big.txt': `${bom}${body}${'z'.repeat(1016)}x\r\n` });
+      expect((await near.platform.fs.stat('/workspace/big.txt')).size).toBe(LIMIT - 2);
+      expect(await failure(near.runner, { file_path: 'big.txt', old_string: 'x', new_string: 'y\nz' })).toMatchObject({ code: 'too_large', error: grown(LIMIT + 1) });
+      expect((await near.platform.fs.stat('/workspace/big.txt')).size).toBe(LIMIT - 2);
+      expect(await turns(near.runner)).toEqual([]);
+    });
+  });
+
   describe('paths', () => {
     it('gives the same result for relative and absolute paths', async () => {
       const { runner: r1 } = setup({ 'src/a.ts': 'let x = 1;\n' });

@@ -1,6 +1,6 @@
 import { ToolError } from '../core/errors.js';
 import { fingerprintBytes } from '../core/file-cache.js';
-import { clipForMessage, decodeText, encodeText, quoteForMessage, refuseLoneSurrogate, type DecodedText } from '../fs/text.js';
+import { clipForMessage, decodeText, encodeText, quoteForMessage, refuseLoneSurrogate, utf8Length, type DecodedText } from '../fs/text.js';
 import { decodeTextPaced, encodeTextPaced } from './edit/codec.js';
 import { defineTool, type ExecuteTool, type ToolContext } from '../core/tool.js';
 import { dirname, resolveWorkspacePath, statOrNull, writeFileAtomic } from '../fs/paths.js';
@@ -107,12 +107,15 @@ export interface EditFileResult {
  * one another, and new line breaks take the style of the edited span, so a CRLF file stays CRLF and a
  * mixed file changes only where edited. A BOM is kept. Writes atomically under the path's write lock and
  * records the SHA-256 of the new bytes in the file cache. An empty `old_string` creates a missing file.
+ * No file it writes is over {@link EDIT_MAX_FILE_BYTES} (32 MiB, the most it edits): an edit or a new
+ * file that would be larger is `too_large`, nothing written.
  *
  * Errors: `no_match` (with the closest line and how whitespace differs, or that a BOM at the start of
  * old_string is not part of the text), `ambiguous_match` (several
  * occurrences without `replace_all`, or a count other than `expected_replacements`), `no_change`,
  * `not_found`, `invalid_arguments` (empty `old_string` on an existing file), `binary_file`,
- * `is_a_directory`, `outside_workspace`, `stale_file` (the file changed between its read and the write), `too_large` (over 32 MiB), `execution_failed` (a symlink loop),
+ * `is_a_directory`, `outside_workspace`, `stale_file` (the file changed between its read and the write), `too_large` (the file, or the file the edit or `new_string` would make,
+ * over 32 MiB), `execution_failed` (a symlink loop),
  * `unavailable` (the diff's library or worker thread could not be loaded or started). Work over a large
  * file yields to the event loop every few ms, and on Node a large diff or no_match hint runs on a worker
  * thread, ended by the call's deadline or cancel.
@@ -148,12 +151,14 @@ export const editFileTool: ExecuteTool<EditFileArgs, EditFileResult> = defineToo
       }
       checkOccurrenceCount(found.length, args, where);
       if (found.length === 1) checkNoOverlap(textLf, needle, found[0] as number, args, where);
+      refuseSureGrowth(where, decoded, found.length, needle, args.new_string);
       const newText = await replaceOccurrences(decoded.text, found, needle.length, args.new_string, pace);
       if (newText === decoded.text) {
         throw new ToolError('no_change', `the edit leaves ${where} unchanged (old_string and new_string differ only in line breaks); nothing was written`);
       }
-      const change = { before: textLf, after: await toLfPaced(newText, pace) };
       const bytes = await encodeTextPaced(newText, decoded.bom, pace);
+      if (bytes.length > EDIT_MAX_FILE_BYTES) throw tooLargeAfterEdit(where, bytes.length, false);
+      const change = { before: textLf, after: await toLfPaced(newText, pace) };
       const diff = await writeEdit(ctx, path, where, bytes, change, pace, { stats, text: decoded.text, bom: decoded.bom });
       return { file_path: path, replacements: found.length, diff };
     });
@@ -172,12 +177,65 @@ function checkArguments(args: EditFileArgs): void {
   }
 }
 
-/** Creates the missing file `path` with `new_string` when `old_string` is empty (else `not_found`), parents included. */
+/** `bytes` in MiB as the messages give it, one decimal. */
+function mib(bytes: number): string {
+  return (bytes / 1_048_576).toFixed(1);
+}
+
+/**
+ * The `too_large` of an edit whose result would be over {@link EDIT_MAX_FILE_BYTES}: nothing is
+ * written, so no edit makes a file the editors then refuse. `atLeast`: `size` is a lower bound,
+ * worked out before the new text was built.
+ */
+function tooLargeAfterEdit(where: string, size: number, atLeast: boolean): ToolError {
+  return new ToolError(
+    'too_large',
+    `${where} would be ${atLeast ? 'at least ' : ''}${mib(size)} MiB (${size} bytes) after the edit; edit_file edits files up to ${EDIT_MAX_FILE_BYTES / 1_048_576} MiB: ` +
+      'make the change with run_command (sed, or a short script) where commands run, or split the file into smaller files; nothing was written',
+  );
+}
+
+/** Line breaks in `textLf`. */
+function countBreaks(textLf: string): number {
+  let count = 0;
+  for (let i = textLf.indexOf('\n'); i !== -1; i = textLf.indexOf('\n', i + 1)) count += 1;
+  return count;
+}
+
+/**
+ * Refuses (`too_large`) an edit sure to make the file over {@link EDIT_MAX_FILE_BYTES} before its new
+ * text is built, so a replace-all that would grow the file many times over is never built: the
+ * file's `size` bytes with `count` spans of `needleLf` replaced by `replacement`. Exact for a file
+ * without a CR or an edit without line breaks; else a lower bound (taking the replaced spans' line
+ * breaks as CRLF and the new text's as LF). The bytes of the new text are checked again once encoded.
+ */
+function refuseSureGrowth(where: string, file: { text: string; size: number }, count: number, needleLf: string, replacement: string): void {
+  const replacementLf = toLf(replacement);
+  const growth = utf8Length(replacementLf) - utf8Length(needleLf);
+  if (growth <= 0) return;
+  const exact = !file.text.includes('\r') || (!needleLf.includes('\n') && !replacementLf.includes('\n'));
+  const least = file.size + count * (growth - (exact ? 0 : countBreaks(needleLf)));
+  if (least > EDIT_MAX_FILE_BYTES) throw tooLargeAfterEdit(where, least, !exact);
+}
+
+/**
+ * Creates the missing file `path` with `new_string` when `old_string` is empty (else `not_found`),
+ * parents included; content over {@link EDIT_MAX_FILE_BYTES} is `too_large` and nothing is written.
+ */
 async function createMissingFile(ctx: ToolContext, path: string, where: string, args: EditFileArgs): Promise<EditFileResult> {
   if (args.old_string !== '') {
     throw new ToolError(
       'not_found',
       `${where} does not exist; check the path with list_dir or find_file, or create the file with create_file (or edit_file with an empty old_string)`,
+    );
+  }
+  // Counted before encoding: most text is far below the limit, and some far above it.
+  const size = args.new_string.length > EDIT_MAX_FILE_BYTES / 3 ? utf8Length(args.new_string) : 0;
+  if (size > EDIT_MAX_FILE_BYTES) {
+    throw new ToolError(
+      'too_large',
+      `${where} would be ${mib(size)} MiB (${size} bytes); edit_file creates files up to ${EDIT_MAX_FILE_BYTES / 1_048_576} MiB, the largest it can edit afterwards: ` +
+        'split the content into smaller files, or write it with run_command where commands run (a script that generates it, or appends it in parts); nothing was written',
     );
   }
   await ctx.fs.mkdir(dirname(path), { recursive: true });
@@ -186,11 +244,11 @@ async function createMissingFile(ctx: ToolContext, path: string, where: string, 
 }
 
 /**
- * The decoded text of the existing file `path`, once it is known to be an editable file: not a
- * directory (`is_a_directory`), `old_string` not empty (`invalid_arguments`), at most
- * {@link EDIT_MAX_FILE_BYTES} (`too_large`) and UTF-8 text (`binary_file`).
+ * The decoded text of the existing file `path` and its size in bytes, once it is known to be an
+ * editable file: not a directory (`is_a_directory`), `old_string` not empty (`invalid_arguments`), at
+ * most {@link EDIT_MAX_FILE_BYTES} (`too_large`) and UTF-8 text (`binary_file`).
  */
-async function readEditableText(ctx: ToolContext, path: string, where: string, stats: FsStats, args: EditFileArgs, pace: Pace): Promise<DecodedText> {
+async function readEditableText(ctx: ToolContext, path: string, where: string, stats: FsStats, args: EditFileArgs, pace: Pace): Promise<DecodedText & { size: number }> {
   if (stats.isDirectory()) {
     throw new ToolError('is_a_directory', `${where} is a directory; give the path of a file inside it`);
   }
@@ -203,7 +261,7 @@ async function readEditableText(ctx: ToolContext, path: string, where: string, s
   if (stats.size > EDIT_MAX_FILE_BYTES) {
     throw new ToolError(
       'too_large',
-      `${where} is ${(stats.size / 1_048_576).toFixed(1)} MiB (${stats.size} bytes); edit_file edits files up to ${EDIT_MAX_FILE_BYTES / 1_048_576} MiB: ` +
+      `${where} is ${mib(stats.size)} MiB (${stats.size} bytes); edit_file edits files up to ${EDIT_MAX_FILE_BYTES / 1_048_576} MiB: ` +
         'change it with run_command (sed, or a short script) where commands run, or split it into smaller files',
     );
   }
@@ -213,7 +271,7 @@ async function readEditableText(ctx: ToolContext, path: string, where: string, s
   if (decoded === null) {
     throw new ToolError('binary_file', `${where} is a binary file (a NUL byte or invalid UTF-8); edit_file only edits UTF-8 text`);
   }
-  return decoded;
+  return { ...decoded, size: bytes.length };
 }
 
 /**

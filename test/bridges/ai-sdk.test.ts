@@ -302,6 +302,43 @@ describe('fromAiSdkTool', () => {
   });
 });
 
+describe('aiSdkToolApproval refuses what is not a ToolSet, the host\'s mistake, with a TypeError', () => {
+  const TOOL_SET = 'a ToolSet (an object of AI SDK tools by name, as aiSdkTools(host) resolves to)';
+  const refused = (tools: unknown, options?: unknown): (() => unknown) => () => aiSdkToolApproval(tools as ToolSet, options as never);
+
+  it('a promise of one: aiSdkTools not awaited', async () => {
+    const pending = aiSdkTools(newRunner());
+    expect(refused(pending)).toThrow(
+      new TypeError('aiSdkToolApproval: tools is a promise (or another thenable), not a ToolSet: await it first (aiSdkToolApproval(await aiSdkTools(host)))'),
+    );
+    expect(typeof aiSdkToolApproval(await pending)).toBe('function');
+  });
+
+  it('the host itself, a Map, a Set, an array, nothing: named as the shared describer names them', async () => {
+    const runner = newRunner();
+    expect(refused(runner)).toThrow(new TypeError(`aiSdkToolApproval: tools must be ${TOOL_SET}, not the ToolHost itself; pass its tools: aiSdkToolApproval(await aiSdkTools(host))`));
+    const tools = await aiSdkTools(runner);
+    expect(refused(new Map(Object.entries(tools)))).toThrow(new TypeError(`aiSdkToolApproval: tools must be ${TOOL_SET}, not a Map (${Object.keys(tools).length} entries); pass Object.fromEntries(map)`));
+    expect(refused(new Set(['a', 'b', 'c']))).toThrow(new TypeError(`aiSdkToolApproval: tools must be ${TOOL_SET}, not a Set (3 items)`));
+    expect(refused(['view_file'])).toThrow(new TypeError(`aiSdkToolApproval: tools must be ${TOOL_SET}, not ["view_file"]`));
+    expect(refused(undefined)).toThrow(new TypeError(`aiSdkToolApproval: tools must be ${TOOL_SET}, not undefined`));
+    expect(refused({ ...tools, edit: 'edit_file' })).toThrow(
+      new TypeError('aiSdkToolApproval: tools.edit must be an AI SDK tool (tool({ description, inputSchema, execute })), not "edit_file"'),
+    );
+  });
+
+  it('bad options, as every host-facing function refuses them', async () => {
+    const tools = await aiSdkTools(newRunner());
+    expect(refused(tools, { ask: 'all' })).toThrow(
+      new TypeError('aiSdkToolApproval: ask must be \'mutating\' or an array of tool-name patterns (strings such as "view_*"), not "all"'),
+    );
+    expect(refused(tools, { deny: 'run_command' })).toThrow(/^aiSdkToolApproval: deny must be an array of tool-name patterns/);
+    expect(refused(tools, { denied: ['run_command'] })).toThrow(/^aiSdkToolApproval: denied is not an option/);
+    expect(typeof aiSdkToolApproval(tools, { ask: ['edit_*'], deny: ['run_command'] })).toBe('function');
+    expect(typeof aiSdkToolApproval(Object.create(null) as ToolSet)).toBe('function');
+  });
+});
+
 describe('aiSdkTools images', () => {
   it('hands view_file images to the model as image parts (toModelOutput)', async () => {
     const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';

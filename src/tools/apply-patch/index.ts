@@ -26,6 +26,18 @@ function tooLargeToAdd(path: string, size: number): ToolError {
   );
 }
 
+/**
+ * The `too_large` of an `*** Update File` that would make the file over {@link PATCH_MAX_FILE_BYTES}:
+ * no patch could change it afterwards. In the OpenAI profile's words, as {@link tooLargeToAdd}.
+ */
+function tooLargeToUpdate(path: string, size: number): ToolError {
+  return new ToolError(
+    'too_large',
+    `${clipForMessage(path)} would be ${size} bytes after the patch; patches apply to files up to ${PATCH_MAX_FILE_BYTES} bytes, so "*** Update File:" makes none larger: ` +
+      'make the change with shell (sed, or a short script) where commands run, or split the file into smaller files; nothing was changed',
+  );
+}
+
 /** One file a patch changed, as the result lists it. */
 export interface PatchChange {
   /** `A` added, `M` modified (or moved), `D` deleted: the letters of Codex's summary. */
@@ -66,7 +78,7 @@ interface Planned {
  * conversation read that file and it has changed since (`stale_file`).
  *
  * Errors: `not_found` (update or delete of a missing file), `no_match` (a hunk that does not apply, quoting the line), `binary_file`,
- * `is_a_directory`, `too_large` (a file to update, or the content of an added one, over 32 MiB), `outside_workspace`, `stale_file`, `cancelled`.
+ * `is_a_directory`, `too_large` (a file to update, or the content of an added or updated one, over 32 MiB), `outside_workspace`, `stale_file`, `cancelled`.
  */
 export async function applyPatchOperations(ctx: ToolContext, operations: readonly PatchOperation[]): Promise<PatchResult> {
   const scope = { fs: ctx.fs, root: ctx.platform.root, cwd: ctx.cwd };
@@ -137,6 +149,7 @@ export async function applyPatchOperations(ctx: ToolContext, operations: readonl
         const file = await readText(path);
         const text = op.chunks.length === 0 ? file.text : applyChunks(file.text, op.chunks, op.path);
         const after = encodeText(text, file.bom);
+        if (after.length > PATCH_MAX_FILE_BYTES) throw tooLargeToUpdate(moveTo ?? path, after.length);
         if (moveTo !== undefined && moveTo !== path) {
           const existing = await overwritable(moveTo, 'replaced by "*** Move to:"');
           planned.push({ path: moveTo, read: existing, before: existing?.bytes ?? null, after }, { path, read: file, before: file.bytes, after: null });

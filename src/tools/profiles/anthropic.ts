@@ -185,6 +185,18 @@ function invalidInsertLine(line: number, total: number): ToolError {
   return new ToolError('invalid_arguments', `Invalid \`insert_line\` parameter: ${line}. It should be within the range of lines of the file: [0, ${total}]`);
 }
 
+/**
+ * The `too_large` of an insert that would make the file over {@link MAX_FILE_BYTES}, the most the
+ * text editor edits: nothing is written, as edit_file refuses an edit that would.
+ */
+function tooLargeAfterInsert(shown: string, size: number): ToolError {
+  return new ToolError(
+    'too_large',
+    `${shown} would be ${(size / 1_048_576).toFixed(1)} MiB (${size} bytes) after the insert; insert edits files up to ${MAX_FILE_BYTES / 1_048_576} MiB: ` +
+      'make the change with bash (sed, or a short script) where commands run, or split the file into smaller files; nothing was written',
+  );
+}
+
 async function insert(args: TextEditorArgs, ctx: ToolContext, path: string): Promise<string> {
   const text = args.insert_text ?? args.new_str;
   if (args.insert_line === undefined) throw missing('insert_line', 'insert');
@@ -209,6 +221,7 @@ async function insert(args: TextEditorArgs, ctx: ToolContext, path: string): Pro
     if (outEndings.length > 0) outEndings[outEndings.length - 1] = lines.length > 0 ? (endings[lines.length - 1] as string) : eol;
     const joined = outLines.map((l, i) => l + (outEndings[i] as string)).join('');
     const bytes = encodeText(joined, file.bom);
+    if (bytes.length > MAX_FILE_BYTES) throw tooLargeAfterInsert(clipForMessage(path), bytes.length);
     const hash = await fingerprintBytes(bytes);
     // Another writer (an editor, a process without the lock) may have changed the file since it was read.
     if (!(await unchangedSince(ctx.fs, path, file))) {
@@ -314,7 +327,8 @@ async function create(args: TextEditorArgs, ctx: ToolContext): Promise<string> {
  * does not exist. ..."), `is_a_directory` (a command other than view on a directory), `invalid_arguments`
  * (a bad view_range or insert_line, "Parameter `x` is required for command: y", an empty old_str, text
  * holding half of a surrogate pair, which UTF-8 cannot store), `binary_file`, `stale_file`,
- * `outside_workspace`, `too_large`.
+ * `outside_workspace`, `too_large` (a file over 32 MiB, or one that `create`, `str_replace` or `insert`
+ * would make larger: nothing is written).
  */
 export function textEditorTool(options: AnthropicProfileOptions = {}): ExecuteTool<TextEditorArgs, string> {
   checkOptions('toolProfiles.anthropic', options, ANTHROPIC_OPTION_RULES);

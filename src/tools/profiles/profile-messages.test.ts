@@ -37,6 +37,9 @@ const FILES = { 'a.txt': 'alpha\nbeta\ngamma\n', 'dup.txt': 'same\nsame\n', 'dir
 const HUGE = { 'huge.txt': 'z'.repeat(33 * 1024 * 1024) };
 /** Content over the 32 MiB the editors edit, for a tool that writes a whole file. */
 const HUGE_TEXT = 'z'.repeat(33 * 1024 * 1024);
+/** A file one byte under the 32 MiB the editors edit, and text that takes it 1 MiB over. */
+const NEAR = { 'near.txt': `a\n${'z'.repeat(32 * 1024 * 1024 - 3)}` };
+const GROWTH = 'b'.repeat(1024 * 1024);
 
 const E = (tool: string, args: Record<string, unknown>, expect: string, what: string, extra: Partial<Drive> = {}): Drive => ({ what, tool, args, expect, ...extra });
 
@@ -78,6 +81,8 @@ const DRIVES: Record<Profile, Drive[]> = {
     E('str_replace_based_edit_tool', { command: 'str_replace', path: 'huge.txt', old_str: 'a' }, 'too_large', 'str_replace: a file over the size limit', { files: HUGE }),
     E('str_replace_based_edit_tool', { command: 'view', path: 'huge.txt' }, 'too_large', 'view: a file over the size limit', { files: HUGE }),
     E('str_replace_based_edit_tool', { command: 'create', path: 'big.txt', file_text: HUGE_TEXT }, 'too_large', 'create: content over the size limit'),
+    E('str_replace_based_edit_tool', { command: 'str_replace', path: 'near.txt', old_str: 'a', new_str: GROWTH }, 'too_large', 'str_replace: an edit taking a file over the size limit', { files: NEAR }),
+    E('str_replace_based_edit_tool', { command: 'insert', path: 'near.txt', insert_line: 1, insert_text: GROWTH }, 'too_large', 'insert: text taking a file over the size limit', { files: NEAR }),
     E('bash', {}, 'note', 'bash: neither command nor restart, where there is no shell'),
     E('bash', { command: 'ls' }, 'note', 'bash: no shell on the platform'),
     E('bash', { command: 3 }, 'invalid_arguments', 'bash: a number for command'),
@@ -110,6 +115,8 @@ const DRIVES: Record<Profile, Drive[]> = {
     E('write_file', { file_path: 'a.txt/b.txt', content: 'x' }, 'not_a_directory', 'write_file: a file used as a folder'),
     E('write_file', { file_path: 'big.txt', content: HUGE_TEXT }, 'too_large', 'write_file: content over the size limit'),
     E('replace', { file_path: 'missing.txt', old_string: 'a', new_string: 'b' }, 'not_found', 'replace: missing file'),
+    E('replace', { file_path: 'big.txt', old_string: '', new_string: HUGE_TEXT }, 'too_large', 'replace: a new file over the size limit'),
+    E('replace', { file_path: 'near.txt', old_string: 'a', new_string: GROWTH }, 'too_large', 'replace: an edit taking a file over the size limit', { files: NEAR }),
     E('replace', { file_path: 'dir', old_string: 'a', new_string: 'b' }, 'is_a_directory', 'replace: a directory'),
     E('replace', { file_path: 'bin.dat', old_string: 'a', new_string: 'b' }, 'binary_file', 'replace: binary file'),
     E('replace', { file_path: 'a.txt', old_string: 'delta', new_string: 'b' }, 'no_match', 'replace: no match (no close line)'),
@@ -171,6 +178,9 @@ const DRIVES: Record<Profile, Drive[]> = {
     E('apply_patch', { input: '*** Begin Patch\n*** Update File: a.txt\n@@\n-alpha\n+\ud800\n*** End Patch' }, 'invalid_arguments', 'apply_patch: half a surrogate pair'),
     E('apply_patch', { input: '*** Begin Patch\n*** Update File: huge.txt\n@@\n-a\n+b\n*** End Patch' }, 'too_large', 'apply_patch: a file over the size limit', { files: HUGE }),
     E('apply_patch', { input: `*** Begin Patch\n*** Add File: big.txt\n+${HUGE_TEXT}\n*** End Patch` }, 'too_large', 'apply_patch: an added file over the size limit'),
+    E('apply_patch', { input: `*** Begin Patch\n*** Update File: near.txt\n@@\n-a\n+${GROWTH}\n*** End Patch` }, 'too_large', 'apply_patch: an update taking a file over the size limit', {
+      files: NEAR,
+    }),
     E('shell', { commands: ['ls'] }, 'note', 'shell: no shell on the platform'),
     E('shell', { commands: [] }, 'invalid_arguments', 'shell: no commands'),
     E('shell', { commands: 'ls' }, 'invalid_arguments', 'shell: a string for commands'),
@@ -239,13 +249,13 @@ function foreignNames(profile: Profile, text: string): string[] {
   return [...new Set(foreign)];
 }
 
-async function drive(profile: Profile, d: Drive): Promise<{ platform: Platform; outcome: ToolCallResult }> {
+async function drive(profile: Profile, d: Drive): Promise<{ platform: Platform; runner: ToolRunner; outcome: ToolCallResult }> {
   const platform = createMemoryPlatform({ files: { ...FILES, ...d.files } });
   const runner = new ToolRunner({ platform, tools: profileTools[profile] });
   for (const call of d.before ?? []) await runner.processToolCalls([{ name: call.tool, args: call.args }], { conversationId: 'c' });
   for (const [path, text] of Object.entries(d.meanwhile ?? {})) await platform.fs.writeFile(`/workspace/${path}`, new TextEncoder().encode(text));
   const [outcome] = (await runner.processToolCalls([{ name: d.tool, args: d.args }], { conversationId: 'c' })) as [ToolCallResult];
-  return { platform, outcome };
+  return { platform, runner, outcome };
 }
 
 /** The text of a drive's outcome a model reads: the error, or the result's note (a text result whole). */
@@ -352,6 +362,32 @@ describe('messages in the profile language, exactly', () => {
       'apply_patch: an added file over the size limit',
       '/workspace/big.txt would be 34603009 bytes; patches apply to files up to 33554432 bytes, so "*** Add File:" adds none larger: split the content into smaller files, or write it with shell where commands run (a script that generates it, or appends it in parts); nothing was changed',
     ],
+    // An edit that would take a file over the size limit: refused, in the profile's own tools.
+    [
+      'gemini',
+      'replace: a new file over the size limit',
+      '/workspace/big.txt would be 33.0 MiB (34603008 bytes); replace creates files up to 32 MiB, the largest it can edit afterwards: split the content into smaller files, or write it with run_shell_command where commands run (a script that generates it, or appends it in parts); nothing was written',
+    ],
+    [
+      'gemini',
+      'replace: an edit taking a file over the size limit',
+      '/workspace/near.txt would be 33.0 MiB (34603006 bytes) after the edit; replace edits files up to 32 MiB: make the change with run_shell_command (sed, or a short script) where commands run, or split the file into smaller files; nothing was written',
+    ],
+    [
+      'anthropic',
+      'str_replace: an edit taking a file over the size limit',
+      '/workspace/near.txt would be 33.0 MiB (34603006 bytes) after the edit; str_replace edits files up to 32 MiB: make the change with bash (sed, or a short script) where commands run, or split the file into smaller files; nothing was written',
+    ],
+    [
+      'anthropic',
+      'insert: text taking a file over the size limit',
+      '/workspace/near.txt would be 33.0 MiB (34603008 bytes) after the insert; insert edits files up to 32 MiB: make the change with bash (sed, or a short script) where commands run, or split the file into smaller files; nothing was written',
+    ],
+    [
+      'openai',
+      'apply_patch: an update taking a file over the size limit',
+      '/workspace/near.txt would be 34603006 bytes after the patch; patches apply to files up to 33554432 bytes, so "*** Update File:" makes none larger: make the change with shell (sed, or a short script) where commands run, or split the file into smaller files; nothing was changed',
+    ],
     [
       'openai',
       'apply_patch: a file over the size limit',
@@ -361,6 +397,25 @@ describe('messages in the profile language, exactly', () => {
   it.each(exact)('%s %s', async (profile, what, message) => {
     const d = DRIVES[profile].find((x) => x.what === what) as Drive;
     expect(spokenText((await drive(profile, d)).outcome)).toBe(message);
+  });
+});
+
+describe('an edit over the size limit writes nothing', () => {
+  const refused: Array<[Profile, string]> = [
+    ['anthropic', 'str_replace: an edit taking a file over the size limit'],
+    ['anthropic', 'insert: text taking a file over the size limit'],
+    ['gemini', 'replace: an edit taking a file over the size limit'],
+    ['gemini', 'replace: a new file over the size limit'],
+    ['openai', 'apply_patch: an update taking a file over the size limit'],
+  ];
+  it.each(refused)('%s %s: the files are as they were, and the journal has no turn', async (profile, what) => {
+    const d = DRIVES[profile].find((x) => x.what === what) as Drive;
+    const { platform, runner, outcome } = await drive(profile, d);
+    expect(outcome).toMatchObject({ code: 'too_large' });
+    // Compared as text: a deep equality of 32 MiB of bytes would take the test's whole heap.
+    for (const [path, text] of Object.entries(d.files ?? {})) expect(new TextDecoder().decode(await platform.fs.readFile(`/workspace/${path}`)) === text).toBe(true);
+    expect(await platform.fs.lstat('/workspace/big.txt').then(() => true, () => false)).toBe(false);
+    expect((await runner.changes('c')).turns).toEqual([]);
   });
 });
 
