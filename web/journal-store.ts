@@ -152,11 +152,20 @@ export class IdbJournalStore implements JournalStore {
     return this.#queue((tx) => tx.objectStore(REWINDS).delete([conversationId, turn]));
   }
 
-  /** Every record of `store` once the writes made so far are committed, in `seq` order. */
+  /**
+   * Every record of `store` once the writes made so far are committed, in `seq` order; a record that is
+   * not an object of the conversation and turn of its key (damaged) is left out, and its turn counts as
+   * lost when the journal loads.
+   */
   async #list(store: string): Promise<StoredTurn[]> {
     await this.#committed;
     const db = await this.#database();
-    const turns = (await promisifyRequest(transaction(db, 'readonly').objectStore(store).getAll())) as StoredTurn[];
+    const records = transaction(db, 'readonly').objectStore(store);
+    const [keys, values] = await Promise.all([promisifyRequest(records.getAllKeys()), promisifyRequest(records.getAll())]);
+    const turns = (values as Array<Partial<StoredTurn> | null>).filter((turn, i): turn is StoredTurn => {
+      const key = keys[i] as unknown;
+      return typeof turn === 'object' && turn !== null && Array.isArray(key) && key[0] === turn.conversationId && key[1] === turn.turn;
+    });
     return turns.sort((a, b) => a.seq - b.seq);
   }
 }
