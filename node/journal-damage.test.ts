@@ -101,6 +101,26 @@ describe('a turn file lost from the middle of a Node journal', () => {
   });
 });
 
+describe('the last turn file of a conversation damaged', () => {
+  it('is found by its file name: it and every turn before it count as dropped, and the next turn is numbered after it', async () => {
+    const c = await recordThreeTurns('last-damaged');
+    await writeFile(await c.turnFile(3), '{"conversationId":');
+    const { runner, dispose } = reopen(c);
+    try {
+      const changes = await runner.changes('notes');
+      expect([changes.turns, changes.droppedThrough]).toEqual([[], 3]);
+      const refused = await runner.rewind('notes', { toTurn: 2 });
+      expect(refused).toMatchObject({ restored: [], conflicts: [], unreachable: { droppedThrough: 3 } });
+      expect(refused.unreachable?.note).toContain('turn 3 of this conversation was lost');
+      expect(await notes(c)).toBe(CONTENTS[2]);
+      await runner.processToolCalls([{ id: 'w4', name: 'create_file', args: { file_path: 'notes.md', content: 'fourth\n', overwrite: true } }]);
+      expect((await runner.changes('notes')).turns.map((turn) => turn.turn)).toEqual([4]);
+    } finally {
+      await dispose();
+    }
+  });
+});
+
 describe('a damaged blob of a Node journal', () => {
   /** The blob file of `notes.md` as turn 2 found it (CONTENTS[0]). */
   const draftBlob = async (c: Case): Promise<string> => {

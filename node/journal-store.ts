@@ -74,6 +74,8 @@ export class FileJournalStore implements JournalStore {
   readonly #listed = new Map<string, Map<string, StoredTurn | undefined>>();
   /** The `turns` folder's stamp when this store last listed or changed it (see {@link createTurn}). */
   #turnsStamp: string | undefined;
+  /** Per conversation key, the turn numbers whose records the last listing of `turns` found damaged. */
+  #damaged = new Map<string, number[]>();
 
   #turnPath(conversationId: string, turn: number, folder = 'turns'): string {
     return join(this.dir, folder, `${conversationKey(conversationId)}.${turn}.json`);
@@ -213,6 +215,11 @@ export class FileJournalStore implements JournalStore {
     return this.#list('turns');
   }
 
+  /** The turn numbers of `conversationId` whose files the last listing found damaged (see {@link listTurns}). */
+  damagedTurns(conversationId: string): number[] {
+    return this.#damaged.get(conversationKey(conversationId)) ?? [];
+  }
+
   /** Kept under `rewinds/`, flushed to the disk before the rewind's first write. */
   async putRewind(turn: StoredTurn): Promise<void> {
     await this.#write(this.#turnPath(turn.conversationId, turn.turn, 'rewinds'), JSON.stringify(turn), true);
@@ -243,6 +250,7 @@ export class FileJournalStore implements JournalStore {
     }
     const before = this.#listed.get(folder);
     const listed = new Map<string, StoredTurn | undefined>();
+    const damaged = new Map<string, number[]>();
     const turns: StoredTurn[] = [];
     for (const name of names) {
       const named = RECORD_NAME.exec(name);
@@ -251,9 +259,13 @@ export class FileJournalStore implements JournalStore {
       const record = known !== undefined && known.calls.length > 0 ? known : await readRecord(join(this.dir, folder, name), named[1] as string, Number(named[2]));
       listed.set(name, record);
       if (record !== undefined) turns.push(record);
+      else damaged.set(named[1] as string, [...(damaged.get(named[1] as string) ?? []), Number(named[2])]);
     }
     this.#listed.set(folder, listed);
-    if (folder === 'turns') this.#turnsStamp = stamp;
+    if (folder === 'turns') {
+      this.#turnsStamp = stamp;
+      this.#damaged = damaged;
+    }
     return turns.sort((a, b) => a.seq - b.seq);
   }
 }

@@ -663,26 +663,37 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
    */
   async #takeUp(listed: readonly StoredTurn[], loading: boolean): Promise<void> {
     const byConversation = new Map<string, StoredTurn[]>();
+    /** Per conversation, the numbers of records listed that are not turns (damaged), by their own fields or the store's word. */
+    const damaged = new Map<string, number[]>();
     for (const turn of listed) {
-      if (!isStoredTurn(turn)) continue;
-      const turns = byConversation.get(turn.conversationId);
-      if (turns) turns.push(turn);
-      else byConversation.set(turn.conversationId, [turn]);
+      const whole = isStoredTurn(turn);
+      const { conversationId, turn: number } = turn as Partial<StoredTurn>;
+      if (typeof conversationId !== 'string' || (!whole && !Number.isSafeInteger(number))) continue;
+      if (!byConversation.has(conversationId)) byConversation.set(conversationId, []);
+      if (whole) (byConversation.get(conversationId) as StoredTurn[]).push(turn);
+      else damaged.set(conversationId, [...(damaged.get(conversationId) ?? []), number as number]);
     }
-    for (const [conversationId, turns] of byConversation) await this.#takeUpConversation(conversationId, turns, loading);
+    for (const [conversationId, turns] of byConversation) {
+      const lost = [...(damaged.get(conversationId) ?? []), ...(this.store.damagedTurns?.(conversationId) ?? [])];
+      await this.#takeUpConversation(conversationId, turns, lost, loading);
+    }
     // The budget drops the oldest first, of every conversation.
     this.#order.sort((a, b) => a.seq - b.seq);
     this.#applyBudget();
   }
 
-  /** {@link #takeUp} of one conversation's `listed` turns. */
-  async #takeUpConversation(conversationId: string, listed: StoredTurn[], loading: boolean): Promise<void> {
+  /** {@link #takeUp} of one conversation's `listed` turns, and the numbers of its `damaged` records. */
+  async #takeUpConversation(conversationId: string, listed: StoredTurn[], damaged: readonly number[], loading: boolean): Promise<void> {
     const conversation = this.conversation(conversationId);
     listed.sort((a, b) => a.turn - b.turn);
     const numbers = new Set(listed.map((turn) => turn.turn));
     for (const turn of conversation.turns) numbers.add(turn.turn);
     let lost = 0;
     let taken = 0;
+    for (const number of damaged) {
+      this.#numbered(conversationId, number);
+      if (!numbers.has(number)) lost = Math.max(lost, number);
+    }
     for (const turn of listed) {
       this.#numbered(conversationId, turn.turn);
       this.#seq = Math.max(this.#seq, turn.seq);

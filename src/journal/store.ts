@@ -65,6 +65,11 @@ export interface JournalStore {
   /** Every stored turn, in `seq` order (for a journal that loads what a durable store holds). */
   listTurns(): Promise<StoredTurn[]>;
   /**
+   * Optional: the turn numbers of `conversationId` whose records the last {@link listTurns} found
+   * damaged (left out of it), so a journal counts them as lost even when no later turn names them.
+   */
+  damagedTurns?(conversationId: string): number[];
+  /**
    * Optional, for a store that outlives the process (crash-atomic rewinds): keeps the turn of a rewind
    * about to write its files, durably, before the first of its writes. Its files go from what was
    * there (`before`, whose blobs are kept first) to the rewind's targets (`after`). A journal that

@@ -14,7 +14,10 @@ declare const tj: {
   rewind(conversationId: string, options: unknown): Promise<{ restored: string[]; conflicts: unknown[]; turn?: number }>;
   read(path: string): Promise<string | null>;
   remove(workspace: string): Promise<string[]>;
-  damage(workspace: string, damage: { removeTurn?: [string, number]; renumberTurn?: [string, number, number]; blob?: { hash: string; text: string } }): Promise<void>;
+  damage(
+    workspace: string,
+    damage: { removeTurn?: [string, number]; renumberTurn?: [string, number, number]; garbleTurn?: [string, number]; blob?: { hash: string; text: string } },
+  ): Promise<void>;
 };
 
 let server: TestServer;
@@ -107,6 +110,7 @@ describe('change journal in IndexedDB (web platform)', () => {
     const damages = {
       'lost-record': () => ({ removeTurn: ['default', 2] as [string, number] }),
       'renumbered-record': () => ({ renumberTurn: ['default', 2, 7] as [string, number, number] }),
+      'garbled-record': () => ({ garbleTurn: ['default', 2] as [string, number] }),
       'damaged-blob': (hash: string) => ({ blob: { hash, text: 'one, edited\n' } }),
     };
     try {
@@ -130,6 +134,18 @@ describe('change journal in IndexedDB (web platform)', () => {
         expect(await read(page, 'a.txt')).toBe('two\n');
         expect(await page.evaluate((w) => tj.remove(w), workspace)).not.toContain(`toolhost-journal:${workspace}`);
       }
+      // The last turn's record garbled: its key names it, so it is lost too (no later turn names it).
+      expect(await open(session, 'garbled-last')).toBe(true);
+      await calls(page, [{ id: 'c1', name: 'create_file', args: { file_path: 'a.txt', content: 'one\n' } }]);
+      await calls(page, [{ id: 'c2', name: 'create_file', args: { file_path: 'a.txt', content: 'two\n', overwrite: true } }]);
+      await page.goto(server.page('journal.html'));
+      await page.waitForFunction(() => document.title === 'toolhost journal page ready');
+      await page.evaluate(() => tj.damage('garbled-last', { garbleTurn: ['default', 2] }));
+      expect(await page.evaluate(() => tj.start('garbled-last'))).toBe(true);
+      expect(await page.evaluate(() => tj.changes())).toEqual({ conversationId: 'default', turns: [], droppedThrough: 2 });
+      expect(await page.evaluate(() => tj.rewind('default', { toTurn: 1 }))).toMatchObject({ restored: [], unreachable: { droppedThrough: 2 } });
+      expect(await read(page, 'a.txt')).toBe('two\n');
+      await page.evaluate(() => tj.remove('garbled-last'));
     } finally {
       await session.close();
     }

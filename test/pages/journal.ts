@@ -34,9 +34,12 @@ const tj = {
   /**
    * Damages workspace `workspace`'s journal database as lost or corrupted storage could, before any
    * journal of this page opens it: removes a turn's record, edits the turn number inside one (its key
-   * unchanged), or puts other bytes under a blob's hash.
+   * unchanged), puts something else than a turn under a turn's key, or puts other bytes under a blob's hash.
    */
-  async damage(workspace: string, damage: { removeTurn?: [string, number]; renumberTurn?: [string, number, number]; blob?: { hash: string; text: string } }): Promise<void> {
+  async damage(
+    workspace: string,
+    damage: { removeTurn?: [string, number]; renumberTurn?: [string, number, number]; garbleTurn?: [string, number]; blob?: { hash: string; text: string } },
+  ): Promise<void> {
     const db = await new Promise<IDBDatabase>((resolve, reject) => {
       const request = indexedDB.open(`toolhost-journal:${workspace}`);
       request.onsuccess = () => resolve(request.result);
@@ -46,6 +49,7 @@ const tj = {
       const tx = db.transaction(['turns', 'blobs'], 'readwrite');
       const turns = tx.objectStore('turns');
       if (damage.removeTurn) turns.delete(damage.removeTurn);
+      if (damage.garbleTurn) turns.put('not a turn', damage.garbleTurn);
       if (damage.blob) tx.objectStore('blobs').put(new TextEncoder().encode(damage.blob.text), damage.blob.hash);
       const renumber = damage.renumberTurn;
       if (renumber) {
