@@ -686,8 +686,9 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
   async #takeUpConversation(conversationId: string, listed: StoredTurn[], damaged: readonly number[], loading: boolean): Promise<void> {
     const conversation = this.conversation(conversationId);
     listed.sort((a, b) => a.turn - b.turn);
-    const numbers = new Set(listed.map((turn) => turn.turn));
-    for (const turn of conversation.turns) numbers.add(turn.turn);
+    const held = new Set(conversation.turns.map((turn) => turn.turn));
+    const numbers = new Set(held);
+    for (const turn of listed) numbers.add(turn.turn);
     let lost = 0;
     let taken = 0;
     for (const number of damaged) {
@@ -697,7 +698,7 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
     for (const turn of listed) {
       this.#numbered(conversationId, turn.turn);
       this.#seq = Math.max(this.#seq, turn.seq);
-      if (turn.calls.length === 0 || turn.turn <= (conversation.droppedThrough ?? 0) || this.#holds(conversation, turn.turn)) continue;
+      if (turn.calls.length === 0 || turn.turn <= (conversation.droppedThrough ?? 0) || held.has(turn.turn)) continue;
       const sizes = await this.#blobSizes(turn);
       if (sizes === undefined) {
         lost = Math.max(lost, turn.turn);
