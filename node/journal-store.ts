@@ -43,7 +43,6 @@ function conversationKey(conversationId: string): string {
   return createHash('sha256').update(conversationId).digest('hex').slice(0, 32);
 }
 
-
 /**
  * A {@link JournalStore} in a directory: `blobs/<sha256 hex>` (one file per content) and
  * `turns/<conversation hash>.<turn>.json`, and `rewinds/` for a rewind under way (so a journal that
@@ -256,7 +255,7 @@ export class FileJournalStore implements JournalStore {
       const named = RECORD_NAME.exec(name);
       if (named === null) continue;
       const known = before?.get(name);
-      const record = known !== undefined && known.calls.length > 0 ? known : await readRecord(join(this.dir, folder, name), named[1] as string, Number(named[2]));
+      const record = Array.isArray(known?.calls) && known.calls.length > 0 ? known : await readRecord(join(this.dir, folder, name), named[1] as string, Number(named[2]));
       listed.set(name, record);
       if (record !== undefined) turns.push(record);
       else damaged.set(named[1] as string, [...(damaged.get(named[1] as string) ?? []), Number(named[2])]);

@@ -94,7 +94,10 @@ export interface RewindResult {
 
 /** One `processToolCalls` batch or one `execute` of a conversation, open while its calls run. */
 export interface JournalTurn {
-  /** The turn's number in its conversation. */
+  /**
+   * The turn's number in its conversation. Read it once `end()` resolved: a journal whose store other
+   * writers share may store the turn under a later number (the one it had was taken meanwhile).
+   */
   readonly turn: number;
   /** The journaling view of `fs` that one mutating call gets as `ctx.fs`. */
   fsFor(call: { callId: string; tool: string }, fs: FsPromises): FsPromises;
