@@ -222,6 +222,17 @@ function realDirectory(root: string): string {
 }
 
 /**
+ * The platform's journal store in `journalDir`, when given: one {@link FileJournalStore} for every
+ * runner on the platform, whose journals share one numbering of each conversation's turns (and share
+ * the folder with other processes by creating each turn under a number no writer holds).
+ */
+function journalStoreOf(journalDir: string | undefined): { journalStore?(): JournalStore } {
+  if (journalDir === undefined) return {};
+  let store: FileJournalStore | undefined;
+  return { journalStore: () => (store ??= new FileJournalStore(journalDir)) };
+}
+
+/**
  * The Node platform.
  *
  * - `root` given, or neither `root` nor `inMemory` (then `root` is `process.cwd()`): the workspace is that real directory (must exist: else a TypeError saying it is missing, or a
@@ -342,12 +353,11 @@ export function createNodePlatform(options: NodePlatformOptions = {}): Platform 
     stop: (id) => background.stop(id),
   };
 
-  const journalDir = options.journalDir;
   const platform: Platform & { journalStore?(): JournalStore } = {
     name: 'node',
     root,
     fs,
-    ...(journalDir === undefined ? {} : { journalStore: () => new FileJournalStore(journalDir) }),
+    ...journalStoreOf(options.journalDir),
     state,
     capabilities: { runCommand: true, webSearch: true, persistent },
     // The search tools' engine reads through the Node source (its listings, its cache, its helper thread).

@@ -53,6 +53,8 @@ export class IdbJournalStore implements JournalStore {
   #next: Waiter | undefined;
   /** The last commit started (each waits for the one before it). */
   #committed: Promise<void> = Promise.resolve();
+  /** Per conversation, the turn numbers whose records the last listing of `turns` found damaged. */
+  #damaged = new Map<string, number[]>();
 
   constructor(factory: () => IDBFactory, workspace: string, durability: IDBTransactionDurability = 'strict') {
     this.#durability = durability;
@@ -140,6 +142,11 @@ export class IdbJournalStore implements JournalStore {
     return this.#list(TURNS);
   }
 
+  /** The turn numbers of `conversationId` whose records the last {@link listTurns} found damaged. */
+  damagedTurns(conversationId: string): number[] {
+    return this.#damaged.get(conversationId) ?? [];
+  }
+
   putRewind(turn: StoredTurn): Promise<void> {
     return this.#queue((tx) => tx.objectStore(REWINDS).put(turn, [turn.conversationId, turn.turn]));
   }
@@ -152,11 +159,24 @@ export class IdbJournalStore implements JournalStore {
     return this.#queue((tx) => tx.objectStore(REWINDS).delete([conversationId, turn]));
   }
 
-  /** Every record of `store` once the writes made so far are committed, in `seq` order. */
+  /**
+   * Every record of `store` once the writes made so far are committed, in `seq` order; a record that is
+   * not an object of the conversation and turn of its key (damaged) is left out, and its turn counts as
+   * lost when the journal loads.
+   */
   async #list(store: string): Promise<StoredTurn[]> {
     await this.#committed;
     const db = await this.#database();
-    const turns = (await promisifyRequest(transaction(db, 'readonly').objectStore(store).getAll())) as StoredTurn[];
+    const records = transaction(db, 'readonly').objectStore(store);
+    const [keys, values] = await Promise.all([promisifyRequest(records.getAllKeys()), promisifyRequest(records.getAll())]);
+    const damaged = new Map<string, number[]>();
+    const turns = (values as Array<Partial<StoredTurn> | null>).filter((turn, i): turn is StoredTurn => {
+      const key = keys[i] as unknown;
+      if (typeof turn === 'object' && turn !== null && Array.isArray(key) && key[0] === turn.conversationId && key[1] === turn.turn) return true;
+      if (Array.isArray(key) && typeof key[0] === 'string' && typeof key[1] === 'number') damaged.set(key[0], [...(damaged.get(key[0]) ?? []), key[1]]);
+      return false;
+    });
+    if (store === TURNS) this.#damaged = damaged;
     return turns.sort((a, b) => a.seq - b.seq);
   }
 }

@@ -48,11 +48,13 @@ export interface TurnChanges {
 /** What {@link ChangeJournalPort.changes} answers. */
 export interface ConversationChanges {
   conversationId: string;
-  /** The turns still held, oldest first. */
+  /** The turns still held, in turn order. */
   turns: TurnChanges[];
   /**
-   * Set when turns of this conversation were dropped to keep the journal within its byte budget: the
-   * last dropped turn. A rewind to a turn before it cannot be done.
+   * Set when turns of this conversation were dropped: to keep the journal within its byte budget, or
+   * because a turn was lost (its record or a file content it refers to missing or damaged in a durable
+   * store, or not stored), which drops it and every turn before it. The last dropped turn. A rewind to
+   * a turn before it cannot be done.
    */
   droppedThrough?: number;
 }
@@ -83,15 +85,19 @@ export interface RewindResult {
   /** The rewind's own turn: rewinding to the turn before it undoes it. Absent on `dryRun` and when nothing was restored. */
   turn?: number;
   /**
-   * Set when the rewind could not be done and nothing was changed: the turns it needs were dropped to
-   * keep the journal within its budget (`droppedThrough`), or content it needs was never kept (`paths`).
+   * Set when the rewind could not be done and nothing was changed: the turns it needs were dropped
+   * (`droppedThrough`; the note says why: the budget, or a lost turn), or content it needs was never
+   * kept or is no longer held intact (`paths`).
    */
   unreachable?: { note: string; droppedThrough?: number; paths?: string[] };
 }
 
 /** One `processToolCalls` batch or one `execute` of a conversation, open while its calls run. */
 export interface JournalTurn {
-  /** The turn's number in its conversation. */
+  /**
+   * The turn's number in its conversation. Read it once `end()` resolved: a journal whose store other
+   * writers share may store the turn under a later number (the one it had was taken meanwhile).
+   */
   readonly turn: number;
   /** The journaling view of `fs` that one mutating call gets as `ctx.fs`. */
   fsFor(call: { callId: string; tool: string }, fs: FsPromises): FsPromises;
@@ -187,8 +193,8 @@ export interface Cassette {
   /**
    * Set when the cassette does not hold the whole conversation (a replay refuses it): the calls of
    * turns up to `droppedThrough` are missing (dropped to keep the journal or its call records within
-   * budget, or made by an earlier process whose durable journal this one took up: `note` says
-   * which), or what the files at `paths` held first was not kept.
+   * budget, lost from a durable store, or made by an earlier process or another writer whose durable
+   * journal this one took up: `note` says which), or what the files at `paths` held first was not kept.
    */
   incomplete?: { note: string; droppedThrough?: number; paths?: string[] };
 }

@@ -252,14 +252,17 @@ export async function exportCassette(source: CassetteSource, conversationId: str
     files: [...files.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
     calls,
   };
-  // Turns dropped within this process to keep a budget, and turns whose calls an earlier process made.
-  const overBudget = Math.max(callsDropped ?? 0, journal.droppedThrough ?? 0);
+  // Turns dropped within this process to keep a budget or lost from a durable store, and turns whose calls another process made.
+  const lostTurn = journal.lostThrough ?? 0;
+  const droppedTurns = journal.droppedThrough ?? 0;
+  const overBudget = Math.max(callsDropped ?? 0, droppedTurns > lostTurn ? droppedTurns : 0);
   const earlier = unrecordedThrough ?? 0;
-  const dropped = Math.max(overBudget, earlier);
+  const dropped = Math.max(overBudget, droppedTurns, earlier);
   if (dropped > 0 || lost.length > 0) {
     const why = [
+      lostTurn > 0 ? `turn ${lostTurn} was lost (the journal's record of it, or a file content it refers to, is missing or damaged, or could not be stored), so it and every turn before it count as dropped` : '',
       overBudget > 0 ? `turns up to ${overBudget} were dropped to keep the journal or its call records within budget (raise the runner's journal maxBytes)` : '',
-      earlier > overBudget
+      earlier > Math.max(overBudget, droppedTurns)
         ? `the calls of turns up to ${earlier} were made by an earlier process (the journal on disk keeps their file changes; calls are kept in memory only, by the process that made them, so export the cassette before that process ends)`
         : '',
       lost.length > 0 ? `what ${lost.length === 1 ? 'this file' : 'these files'} held first was not kept (a file over a quarter of the journal budget, or not a regular file)` : '',

@@ -22,7 +22,7 @@ import { finishRewind, rewindConversation } from './rewind.js';
 import { diffImages } from './diff.js';
 import { CallTape, exportCassette } from './cassette.js';
 import { replayCassette } from './replay.js';
-import { hashBytes, isContent, type ConversationJournal, type JournalInternals } from './model.js';
+import { hashBytes, isContent, isStoredTurn, type ConversationJournal, type JournalInternals } from './model.js';
 import { MemoryJournalStore, type JournalStore, type StoredCall, type StoredFileChange, type StoredTurn } from './store.js';
 
 /** Options of {@link createChangeJournal} beyond the runner's {@link JournalSetup}. */
@@ -42,6 +42,12 @@ export interface ChangeJournalOptions {
 export function createChangeJournal(platform: Platform, setup: JournalSetup, options: ChangeJournalOptions = {}): ChangeJournal {
   return new ChangeJournal(platform, setup, options);
 }
+
+/**
+ * Per store other writers may share, per conversation, the last turn number any journal of this
+ * process on that store gave: runners sharing a platform (and so its store) share one numbering.
+ */
+const SHARED_NUMBERS = new WeakMap<JournalStore, Map<string, number>>();
 
 /** How many paths' last content the journal remembers, to take their image without hashing them again. */
 const RECENT_FILES = 1024;
@@ -148,6 +154,13 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
   #writes: Promise<void> = Promise.resolve();
   /** Whether the store is a {@link MemoryJournalStore}, whose writes need no queue (see {@link #inOrder}). */
   readonly #direct: boolean;
+  /**
+   * Whether other writers may share the store ({@link JournalStore.createTurn}): each new turn is then
+   * created under a number no writer holds, and `changes()` and `rewind()` first take up their turns.
+   */
+  readonly #shared: boolean;
+  /** With a shared store, the numbers given by every journal of this process on it (see {@link SHARED_NUMBERS}). */
+  readonly #numbers: Map<string, number> | undefined;
   /** The store is the platform's (it outlives the page or process): it is loaded before the journal is first used. */
   readonly #loadsItself: boolean;
   #loading: Promise<void> | undefined;
@@ -186,6 +199,11 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
     this.store = options.store ?? platformStore ?? new MemoryJournalStore();
     this.#loadsItself = platformStore !== undefined;
     this.#direct = this.store.constructor === MemoryJournalStore;
+    this.#shared = typeof this.store.createTurn === 'function';
+    if (this.#shared) {
+      this.#numbers = SHARED_NUMBERS.get(this.store) ?? new Map<string, number>();
+      SHARED_NUMBERS.set(this.store, this.#numbers);
+    }
     this.#numbering = !this.#loadsItself;
     this.#now = options.now ?? Date.now;
     this.tape = new CallTape(Math.floor(setup.maxBytes / 4));
@@ -267,9 +285,22 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
       void this.load();
       return early;
     }
+    return new OpenTurn(this, conversationId, this.#nextNumber(conversationId));
+  }
+
+  /** Gives the conversation's next turn number: after every number this journal, and any of this process sharing its store, gave. */
+  #nextNumber(conversationId: string): number {
     const conversation = this.conversation(conversationId);
-    conversation.last += 1;
-    return new OpenTurn(this, conversationId, conversation.last);
+    conversation.last = Math.max(conversation.last, this.#numbers?.get(conversationId) ?? 0) + 1;
+    this.#numbers?.set(conversationId, conversation.last);
+    return conversation.last;
+  }
+
+  /** Notes that turn numbers up to `last` of the conversation are given (read from the store, or taken by a renumbered turn). */
+  #numbered(conversationId: string, last: number): void {
+    const conversation = this.conversation(conversationId);
+    conversation.last = Math.max(conversation.last, last);
+    if (this.#numbers && (this.#numbers.get(conversationId) ?? 0) < last) this.#numbers.set(conversationId, last);
   }
 
   /** Keeps `bytes` as a blob and takes one reference to it; answers its image. */
@@ -360,9 +391,19 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
     void this.#inOrder(() => this.store.deleteBlob(image)).catch(() => undefined);
   }
 
-  /** The bytes of a kept image, or undefined when they are not held. */
+  /** The bytes of a kept image, or undefined when they are not held (or the store's are not intact). */
   async blob(image: string): Promise<Uint8Array | undefined> {
-    return isContent(image) && this.#refs.has(image) ? this.store.getBlob(image) : undefined;
+    return isContent(image) && this.#refs.has(image) ? this.#blobOf(image) : undefined;
+  }
+
+  /**
+   * The store's bytes of `image` when they hash to it; else (none kept, or damaged: emptied, edited)
+   * undefined. Bytes of the memory store are the journal's own and are not hashed again.
+   */
+  async #blobOf(image: string): Promise<Uint8Array | undefined> {
+    const bytes = await this.store.getBlob(image);
+    if (bytes === undefined || this.#direct) return bytes;
+    return (await hashBytes(bytes)) === image ? bytes : undefined;
   }
 
   /**
@@ -398,12 +439,21 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
         }
         if (files.length > 0) calls.push({ callId: call.callId, tool: call.tool, files });
       }
-      this.record(turn.conversationId, turn.turn, calls);
+      if (this.#shared) {
+        if (calls.length > 0) {
+          const stored = this.#newTurn(turn.conversationId, turn.turn, calls);
+          await this.#inOrder(() => this.#claim(stored));
+          turn.turn = stored.turn;
+          this.#hold(stored, false);
+          this.#applyBudget();
+        }
+      } else this.record(turn.conversationId, turn.turn, calls);
       // A store that outlives the process has the turn before the call's answer is given.
       if (this.store.putRewind) await this.#writes;
     } catch {
       const conversation = this.conversation(turn.conversationId);
       conversation.droppedThrough = Math.max(conversation.droppedThrough ?? 0, turn.turn);
+      conversation.lostThrough = Math.max(conversation.lostThrough ?? 0, turn.turn);
     } finally {
       for (const image of turn.held) this.release(image);
     }
@@ -412,18 +462,89 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
   /** Adds a turn of `calls` (when any) to the conversation, takes references to its images, applies the budget. */
   record(conversationId: string, turn: number, calls: StoredCall[]): StoredTurn | undefined {
     if (calls.length === 0) return undefined;
-    const stored: StoredTurn = { conversationId, turn, seq: (this.#seq += 1), at: this.#now(), calls };
+    const stored = this.#newTurn(conversationId, turn, calls);
     this.#hold(stored);
+    this.#applyBudget();
     return stored;
   }
 
-  /** Holds `stored` (references to its images, its place in the order), stores it, applies the budget. */
-  #hold(stored: StoredTurn): void {
+  /** A new turn record: its place in the order, its end, and the conversation's stored turn before it. */
+  #newTurn(conversationId: string, turn: number, calls: StoredCall[]): StoredTurn {
+    const prev = this.#storedBefore(this.conversation(conversationId), turn);
+    return { conversationId, turn, seq: (this.#seq += 1), at: this.#now(), prev, calls };
+  }
+
+  /**
+   * The number of the conversation's last turn before `turn` held or dropped (0: none): a turn dropped
+   * because it could not be stored is named too, so a journal that loads finds it lost.
+   */
+  #storedBefore(conversation: ConversationJournal, turn: number): number {
+    const { turns } = conversation;
+    let held = 0;
+    for (let i = turns.length - 1; i >= 0; i -= 1) {
+      if ((turns[i] as StoredTurn).turn < turn) {
+        held = (turns[i] as StoredTurn).turn;
+        break;
+      }
+    }
+    const dropped = conversation.droppedThrough ?? 0;
+    return Math.max(held, dropped < turn ? dropped : 0);
+  }
+
+  /** Whether the conversation holds a turn numbered `turn`. */
+  #holds(conversation: ConversationJournal, turn: number): boolean {
+    const { turns } = conversation;
+    for (let i = turns.length - 1; i >= 0 && (turns[i] as StoredTurn).turn >= turn; i -= 1) if ((turns[i] as StoredTurn).turn === turn) return true;
+    return false;
+  }
+
+  /**
+   * Holds `stored` (references to its images, its place among the conversation's turns by number and in
+   * the order) and stores it unless `put` is false (created already); the caller applies the budget. A
+   * turn held already (taken up from the store meanwhile) is left.
+   */
+  #hold(stored: StoredTurn, put = true): void {
+    const conversation = this.conversation(stored.conversationId);
+    if (this.#holds(conversation, stored.turn)) return;
     for (const call of stored.calls) for (const file of call.files) (this.addRef(file.before), this.addRef(file.after));
-    this.conversation(stored.conversationId).turns.push(stored);
+    const { turns } = conversation;
+    let at = turns.length;
+    while (at > 0 && (turns[at - 1] as StoredTurn).turn > stored.turn) at -= 1;
+    turns.splice(at, 0, stored);
     this.#order.push(stored);
-    void this.#inOrder(() => this.store.putTurn(stored)).catch(() => undefined);
-    this.#applyBudget();
+    if (put) void this.#inOrder(() => this.store.putTurn(stored)).catch(() => undefined);
+  }
+
+  /**
+   * Creates `stored` in a store other writers share, under its number or, when another writer holds
+   * that one or the store holds turns this journal has not taken up, after the turns it then takes up
+   * ({@link #sync}): `stored` (and its `prev`) is renumbered to match. A number taken whose record is
+   * not listed (damaged) counts as lost.
+   */
+  async #claim(stored: StoredTurn): Promise<void> {
+    const create = (this.store.createTurn as NonNullable<JournalStore['createTurn']>).bind(this.store);
+    const conversation = this.conversation(stored.conversationId);
+    for (let answer = await create(stored, false); answer !== 'created'; answer = await create(stored, true)) {
+      const number = stored.turn;
+      const listed = (await this.#sync()).filter((turn) => turn.conversationId === stored.conversationId);
+      if (answer === 'taken' && !listed.some((turn) => turn.turn === number)) {
+        conversation.lostThrough = Math.max(conversation.lostThrough ?? 0, number);
+        this.#dropThrough(conversation, number);
+      }
+      const above = answer === 'taken' ? number : listed.reduce((most, turn) => Math.max(most, turn.turn), 0);
+      if (above < number) continue;
+      const last = Math.max(conversation.last, this.#numbers?.get(stored.conversationId) ?? 0, above) + 1;
+      this.#numbered(stored.conversationId, last);
+      stored.turn = last;
+      stored.prev = this.#storedBefore(conversation, last);
+    }
+  }
+
+  /** Takes up the turns other writers added to a shared store; answers every turn listed. */
+  async #sync(): Promise<StoredTurn[]> {
+    const listed = await this.store.listTurns();
+    await this.#takeUp(listed, false);
+    return listed;
   }
 
   /**
@@ -433,31 +554,44 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
    */
   async beginRewind(conversationId: string, files: StoredFileChange[]): Promise<StoredTurn> {
     const conversation = this.conversation(conversationId);
-    const turn = (conversation.last += 1);
-    const stored: StoredTurn = { conversationId, turn, seq: (this.#seq += 1), at: this.#now(), calls: [{ callId: `rewind-${turn}`, tool: 'rewind', files }] };
+    const stored = this.#newTurn(conversationId, this.#nextNumber(conversationId), []);
     const putRewind = this.store.putRewind?.bind(this.store);
-    if (putRewind) {
-      try {
-        await this.#inOrder(() => putRewind(stored));
-      } catch (error) {
-        this.#giveBack(stored);
-        throw error;
+    let claimed = false;
+    try {
+      // In a shared store the number is taken first, by a record of no calls that the rewind's own replaces.
+      if (this.#shared) {
+        await this.#inOrder(() => this.#claim(stored));
+        claimed = true;
       }
+      stored.calls = [{ callId: `rewind-${stored.turn}`, tool: 'rewind', files }];
+      if (putRewind) await this.#inOrder(() => putRewind(stored));
+    } catch (error) {
+      this.#giveBack(stored, claimed);
+      throw error;
     }
     return stored;
   }
 
   /** Ends a rewind begun with {@link beginRewind}: `done` records its turn, else its turn number is given back when still the last. */
   endRewind(stored: StoredTurn, done: boolean): void {
-    if (done) this.#hold(stored);
-    else this.#giveBack(stored);
+    if (done) {
+      this.#hold(stored);
+      this.#applyBudget();
+    } else this.#giveBack(stored, this.#shared);
     const deleteRewind = this.store.deleteRewind?.bind(this.store);
     if (deleteRewind) void this.#inOrder(() => deleteRewind(stored.conversationId, stored.turn)).catch(() => undefined);
   }
 
-  #giveBack(stored: StoredTurn): void {
+  /**
+   * Gives a rewind's number back when still the last; `claimed`: its record of no calls in a shared store
+   * is removed, freeing the number for every writer (no writer's record names one of no calls as the
+   * turn before its own).
+   */
+  #giveBack(stored: StoredTurn, claimed: boolean): void {
     const conversation = this.conversation(stored.conversationId);
     if (conversation.last === stored.turn) conversation.last -= 1;
+    if (this.#numbers?.get(stored.conversationId) === stored.turn) this.#numbers.set(stored.conversationId, stored.turn - 1);
+    if (claimed) void this.#inOrder(() => this.store.deleteTurn(stored.conversationId, stored.turn)).catch(() => undefined);
   }
 
   /**
@@ -502,43 +636,129 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
   /** Numbers the turns begun while the store loaded, in the order they began; later turns are numbered at once. */
   #numberEarlyTurns(): void {
     this.#numbering = true;
-    for (const turn of this.#unnumbered) turn.turn = this.conversation(turn.conversationId).last += 1;
+    for (const turn of this.#unnumbered) turn.turn = this.#nextNumber(turn.conversationId);
     this.#unnumbered = [];
   }
 
   async #load(): Promise<void> {
     // A rewind a stopped process left under way is finished first: its turn is then among the stored ones.
     for (const rewind of (await this.store.listRewinds?.()) ?? []) {
-      const done = await finishRewind(this.platform, this.store, rewind);
+      if (!isStoredTurn(rewind)) continue;
+      const done = await finishRewind(this.platform, (image) => this.#blobOf(image), rewind);
       if (done.calls[0]?.files.length) await this.store.putTurn(done);
       await this.store.deleteRewind?.(rewind.conversationId, rewind.turn);
     }
-    for (const turn of await this.store.listTurns()) {
-      const conversation = this.conversation(turn.conversationId);
-      conversation.last = Math.max(conversation.last, turn.turn);
-      this.#seq = Math.max(this.#seq, turn.seq);
-      const sizes = new Map<string, number>();
-      let whole = true;
-      for (const call of turn.calls) {
-        for (const image of call.files.flatMap((file) => [file.before, file.after])) {
-          if (!isContent(image) || this.#refs.has(image) || sizes.has(image)) continue;
-          const bytes = await this.store.getBlob(image);
-          if (bytes === undefined) whole = false;
-          else sizes.set(image, bytes.byteLength);
-        }
-      }
-      if (!whole) {
-        conversation.droppedThrough = Math.max(conversation.droppedThrough ?? 0, turn.turn);
-        continue;
-      }
-      if (conversation.turns.length === 0 && turn.turn > 1) conversation.droppedThrough = Math.max(conversation.droppedThrough ?? 0, turn.turn - 1);
-      for (const call of turn.calls) for (const file of call.files) (this.addRef(file.before, sizes.get(file.before)), this.addRef(file.after, sizes.get(file.after)));
-      conversation.turns.push(turn);
-      this.#order.push(turn);
-    }
+    await this.#takeUp(await this.store.listTurns(), true);
     // Calls are recorded in memory only: a cassette of a conversation begun before cannot hold its early turns.
     for (const [conversationId, conversation] of this.#conversations) this.tape.unrecorded(conversationId, conversation.last);
+  }
+
+  /**
+   * Takes up the turns `listed` (every turn the store holds) that this journal does not hold: at its
+   * load, or those other writers of a shared store added since. Damaged records are left out. A turn
+   * whose blob is missing or damaged is lost, and so is a turn another one names as the stored turn
+   * before it (`prev`) that is not listed: it and every turn before it count as dropped. Turns before a
+   * conversation's first stored one count as dropped too (they may have been dropped by the budget, and
+   * the store does not say).
+   */
+  async #takeUp(listed: readonly StoredTurn[], loading: boolean): Promise<void> {
+    const byConversation = new Map<string, StoredTurn[]>();
+    /** Per conversation, the numbers of records listed that are not turns (damaged), by their own fields or the store's word. */
+    const damaged = new Map<string, number[]>();
+    for (const turn of listed) {
+      const whole = isStoredTurn(turn);
+      const { conversationId, turn: number } = turn as Partial<StoredTurn>;
+      if (typeof conversationId !== 'string' || (!whole && !Number.isSafeInteger(number))) continue;
+      if (!byConversation.has(conversationId)) byConversation.set(conversationId, []);
+      if (whole) (byConversation.get(conversationId) as StoredTurn[]).push(turn);
+      else damaged.set(conversationId, [...(damaged.get(conversationId) ?? []), number as number]);
+    }
+    for (const [conversationId, turns] of byConversation) {
+      const lost = [...(damaged.get(conversationId) ?? []), ...(this.store.damagedTurns?.(conversationId) ?? [])];
+      await this.#takeUpConversation(conversationId, turns, lost, loading);
+    }
+    // The budget drops the oldest first, of every conversation.
+    this.#order.sort((a, b) => a.seq - b.seq);
     this.#applyBudget();
+  }
+
+  /** {@link #takeUp} of one conversation's `listed` turns, and the numbers of its `damaged` records. */
+  async #takeUpConversation(conversationId: string, listed: StoredTurn[], damaged: readonly number[], loading: boolean): Promise<void> {
+    const conversation = this.conversation(conversationId);
+    listed.sort((a, b) => a.turn - b.turn);
+    const held = new Set(conversation.turns.map((turn) => turn.turn));
+    const numbers = new Set(held);
+    for (const turn of listed) numbers.add(turn.turn);
+    let lost = 0;
+    let taken = 0;
+    for (const number of damaged) {
+      this.#numbered(conversationId, number);
+      if (!numbers.has(number)) lost = Math.max(lost, number);
+    }
+    for (const turn of listed) {
+      this.#numbered(conversationId, turn.turn);
+      this.#seq = Math.max(this.#seq, turn.seq);
+      if (turn.calls.length === 0 || turn.turn <= (conversation.droppedThrough ?? 0) || held.has(turn.turn)) continue;
+      const sizes = await this.#blobSizes(turn);
+      if (sizes === undefined) {
+        lost = Math.max(lost, turn.turn);
+        continue;
+      }
+      // Taken up meanwhile (a sync beside this one), or dropped meanwhile: left.
+      if (this.#holds(conversation, turn.turn) || turn.turn <= (conversation.droppedThrough ?? 0)) continue;
+      // A record of an older version names no stored turn before it: the turns before the first count as dropped.
+      if (loading && turn.prev === undefined && conversation.turns.length === 0 && turn.turn > 1) {
+        conversation.droppedThrough = Math.max(conversation.droppedThrough ?? 0, turn.turn - 1);
+      }
+      for (const call of turn.calls) for (const file of call.files) (this.addRef(file.before, sizes.get(file.before)), this.addRef(file.after, sizes.get(file.after)));
+      this.#hold(turn, false);
+      taken = Math.max(taken, turn.turn);
+      // #hold took references again: the ones above were the sizes'.
+      for (const call of turn.calls) for (const file of call.files) (this.release(file.before), this.release(file.after));
+    }
+    let lowest = Infinity;
+    for (const number of numbers) lowest = Math.min(lowest, number);
+    let before = 0;
+    for (const turn of listed) {
+      const prev = turn.prev ?? 0;
+      if (prev === 0 || numbers.has(prev) || prev <= (conversation.droppedThrough ?? 0)) continue;
+      // A turn missing after a stored one is lost; before the first stored one, dropped (as by the budget).
+      if (lowest < prev) lost = Math.max(lost, prev);
+      else before = Math.max(before, prev);
+    }
+    if (lost > 0) conversation.lostThrough = Math.max(conversation.lostThrough ?? 0, lost);
+    this.#dropThrough(conversation, Math.max(lost, before));
+    if (!loading && taken > 0) this.tape.unrecorded(conversationId, taken);
+  }
+
+  /** Per kept image of `turn`, its size, when the store holds every one of them intact; else undefined. */
+  async #blobSizes(turn: StoredTurn): Promise<Map<string, number> | undefined> {
+    const sizes = new Map<string, number>();
+    for (const call of turn.calls) {
+      for (const image of call.files.flatMap((file) => [file.before, file.after])) {
+        if (!isContent(image) || sizes.has(image)) continue;
+        const held = this.#refs.has(image) ? this.#sizes.get(image) : undefined;
+        const size = held ?? (await this.#blobOf(image))?.byteLength;
+        if (size === undefined) return undefined;
+        sizes.set(image, size);
+      }
+    }
+    return sizes;
+  }
+
+  /** Counts turns up to `through` of `conversation` as dropped: the ones held are let go (their records are left in the store). */
+  #dropThrough(conversation: ConversationJournal, through: number): void {
+    if (through <= (conversation.droppedThrough ?? 0)) return;
+    conversation.droppedThrough = through;
+    const gone = conversation.turns.filter((turn) => turn.turn <= through);
+    if (gone.length === 0) return;
+    conversation.turns = conversation.turns.filter((turn) => turn.turn > through);
+    const dropped = new Set(gone);
+    const order = this.#order;
+    let kept = 0;
+    for (const turn of order) if (!dropped.has(turn)) order[kept++] = turn;
+    order.length = kept;
+    for (const turn of gone) for (const call of turn.calls) for (const file of call.files) (this.release(file.before), this.release(file.after));
   }
 
   /** Drops the oldest turns (any conversation) while the blobs held pass the budget. */
@@ -553,8 +773,16 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
     }
   }
 
-  async changes(conversationId: string): Promise<ConversationChanges> {
+  /** Once the store is loaded and, when other writers share it, their turns are taken up. */
+  async #current(): Promise<void> {
     await this.#ready();
+    if (!this.#shared) return;
+    await this.#sync();
+    for (const [conversationId, last] of this.#numbers ?? []) this.#numbered(conversationId, last);
+  }
+
+  async changes(conversationId: string): Promise<ConversationChanges> {
+    await this.#current();
     const conversation = this.#conversations.get(conversationId);
     const out: ConversationChanges = { conversationId, turns: [] };
     if (!conversation) return out;
@@ -572,8 +800,11 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
   }
 
   async rewind(conversationId: string, options: RewindOptions): Promise<RewindResult> {
-    await this.#ready();
-    return rewindConversation(this, this.#setup, conversationId, options);
+    await this.#current();
+    const result = await rewindConversation(this, this.#setup, conversationId, options);
+    // A store that outlives the process has the rewind's turn before the answer is given (as a call's).
+    if (this.store.putRewind) await this.#writes;
+    return result;
   }
 
   /** Keeps turn `turn`'s calls on the {@link tape} (a JSON copy), dropping the oldest turns past its bound. */

@@ -23,8 +23,32 @@ export interface ConversationJournal {
   last: number;
   /** The turns held that changed files, oldest first. */
   turns: StoredTurn[];
-  /** The last turn dropped to keep within the budget (or that could not be recorded). */
+  /** The last turn dropped: to keep within the budget, or because it (or one after it) was lost. */
   droppedThrough?: number;
+  /**
+   * The last turn lost: its record or a file content it refers to missing or damaged in the store, or
+   * the turn could not be stored. It and every turn before it count as dropped.
+   */
+  lostThrough?: number;
+}
+
+/** Whether `value` has a stored turn's shape (a record read back from a store may be damaged). */
+export function isStoredTurn(value: unknown): value is StoredTurn {
+  const turn = value as Partial<StoredTurn> | null;
+  if (typeof turn !== 'object' || turn === null || typeof turn.conversationId !== 'string') return false;
+  if (!Number.isSafeInteger(turn.turn) || (turn.turn as number) < 1 || typeof turn.seq !== 'number' || typeof turn.at !== 'number') return false;
+  if (turn.prev !== undefined && !(Number.isSafeInteger(turn.prev) && turn.prev >= 0 && turn.prev < (turn.turn as number))) return false;
+  if (!Array.isArray(turn.calls)) return false;
+  return turn.calls.every(
+    (call: Partial<StoredCall> | null) =>
+      typeof call === 'object' && call !== null && typeof call.callId === 'string' && typeof call.tool === 'string' && Array.isArray(call.files) && call.files.every(isStoredFileChange),
+  );
+}
+
+function isStoredFileChange(value: unknown): boolean {
+  const file = value as Partial<StoredFileChange> | null;
+  const image = (text: unknown): boolean => text === 'absent' || text === 'unknown' || (typeof text === 'string' && /^sha256:[0-9a-f]{64}$/.test(text));
+  return typeof file === 'object' && file !== null && typeof file.path === 'string' && image(file.before) && image(file.after);
 }
 
 /** What a rewind uses of the journal. */

@@ -7,7 +7,7 @@ import type { Platform } from '../core/platform.js';
 import { dirname, isTemporaryFileName, joinPath, writeFileAtomic } from '../fs/paths.js';
 import { diffImages } from './diff.js';
 import { hashBytes, isContent, type JournalInternals as ChangeJournal } from './model.js';
-import type { JournalStore, StoredFileChange, StoredTurn } from './store.js';
+import type { StoredFileChange, StoredTurn } from './store.js';
 
 /** What the journal's rewind needs of a file: the image to restore and the image the conversation left. */
 interface PlanItem {
@@ -94,10 +94,7 @@ export async function rewindConversation(journal: ChangeJournal, setup: JournalS
   const { toTurn } = options;
   if (toTurn > conversation.last) throw beyondLast(conversationId, conversation.last, toTurn);
   const dropped = conversation.droppedThrough;
-  if (dropped !== undefined && toTurn < dropped) {
-    const note = `turns up to ${dropped} of this conversation were dropped to keep the journal within its byte budget; rewind to turn ${dropped} or later`;
-    return { restored: [], conflicts: [], unreachable: { note, droppedThrough: dropped } };
-  }
+  if (dropped !== undefined && toTurn < dropped) return { restored: [], conflicts: [], unreachable: { note: droppedNote(dropped, toTurn, conversation.lostThrough), droppedThrough: dropped } };
   const plan = planOf(journal, conversationId, toTurn);
   const lost = [...plan].filter(([, item]) => item.target === 'unknown' && item.command === undefined).map(([path]) => path);
   if (lost.length > 0) {
@@ -108,6 +105,13 @@ export async function rewindConversation(journal: ChangeJournal, setup: JournalS
   for (const path of unkept) plan.delete(path);
   const result = plan.size === 0 ? { restored: [], conflicts: [] } : await withLocks(setup, [...plan.keys()], () => applyPlan(journal, conversationId, plan, options));
   return unkept.length === 0 ? result : withUnkept(result, unkept.sort());
+}
+
+/** Why a rewind to `toTurn`, before the conversation's dropped turns (through `dropped`), cannot be done. */
+function droppedNote(dropped: number, toTurn: number, lost: number | undefined): string {
+  if (lost === undefined || toTurn >= lost) return `turns up to ${dropped} of this conversation were dropped to keep the journal within its byte budget; rewind to turn ${dropped} or later`;
+  const upTo = dropped === lost ? '' : ` (and turns up to ${dropped} were dropped)`;
+  return `turn ${lost} of this conversation was lost: the journal's record of it, or a file content it refers to, is missing or damaged, or could not be stored; it and every turn before it count as dropped${upTo}; rewind to turn ${dropped} or later`;
 }
 
 /** What a rewind says of files a command changed whose earlier content the journal did not keep. */
@@ -145,7 +149,7 @@ async function applyPlan(journal: ChangeJournal, conversationId: string, plan: M
     targets.set(path, bytes);
   });
   missing.sort();
-  if (missing.length > 0) return { restored: [], conflicts, unreachable: { note: 'the journal no longer holds what these files held', paths: missing } };
+  if (missing.length > 0) return { restored: [], conflicts, unreachable: { note: 'the journal no longer holds intact what these files held (its copy is missing or damaged); nothing was changed', paths: missing } };
   // What is there now is kept before anything is written: the rewind's own turn goes back to it.
   const held: string[] = [];
   try {
@@ -241,13 +245,14 @@ async function writeAll(journal: ChangeJournal, restore: readonly string[], targ
 }
 
 /**
- * Finishes a rewind a stopped process left under way (its turn as {@link JournalStore.putRewind} kept
+ * Finishes a rewind a stopped process left under way (its turn as the store's `putRewind` kept
  * it): every file still as the rewind found it (`before`) is written to its target (`after`); a file
  * already at its target is left; a file changed since by someone else is left too, and left out of
  * the answer. Temporary files of interrupted atomic writes beside the rewind's files are removed.
- * Answers the rewind's turn with the files now at their targets.
+ * Answers the rewind's turn with the files now at their targets. `blobOf` answers a target's bytes
+ * when the store holds them intact (else the file is left out).
  */
-export async function finishRewind(platform: Platform, store: JournalStore, rewind: StoredTurn): Promise<StoredTurn> {
+export async function finishRewind(platform: Platform, blobOf: (image: string) => Promise<Uint8Array | undefined>, rewind: StoredTurn): Promise<StoredTurn> {
   const { fs } = platform;
   const inPlace = platform.atomicWrites === true;
   const folders = new Set<string>();
@@ -258,7 +263,7 @@ export async function finishRewind(platform: Platform, store: JournalStore, rewi
       folders.add(dirname(file.path));
       let now = (await readNow(fs, file.path)).image;
       if (now === file.before && now !== file.after) {
-        const bytes = isContent(file.after) ? await store.getBlob(file.after) : undefined;
+        const bytes = isContent(file.after) ? await blobOf(file.after) : undefined;
         if (isContent(file.after) && bytes === undefined) continue;
         now = await putFile(fs, file.path, bytes, inPlace).then(
           () => file.after,

@@ -27,6 +27,12 @@ export interface StoredTurn {
   seq: number;
   /** When the turn ended, ms since the epoch. */
   at: number;
+  /**
+   * The number of the conversation's stored turn before this one when it was stored (0: none), so a
+   * journal that loads finds a turn lost from the middle. Absent in records of older versions.
+   */
+  prev?: number;
+  /** The calls that changed files (none: a number a rewind took that wrote nothing, kept so that no other writer takes it). */
   calls: StoredCall[];
 }
 
@@ -45,9 +51,24 @@ export interface JournalStore {
   getBlob(hash: string): Promise<Uint8Array | undefined>;
   deleteBlob(hash: string): Promise<void>;
   putTurn(turn: StoredTurn): Promise<void>;
+  /**
+   * Optional, for a store several writers may share (runners of one process, processes): stores a new
+   * turn only when no record of its conversation and number is there (created exclusively), and only
+   * when no other writer added turns since this store last listed them. Answers `'created'`, `'taken'`
+   * (a record of that number is there) or `'behind'` (other writers added turns; nothing stored). The
+   * journal then takes up the turns listed ({@link listTurns}) and stores the turn after them, with
+   * `listed` true (it has just listed them: no `'behind'` then). Without it, one journal must be the
+   * store's only writer.
+   */
+  createTurn?(turn: StoredTurn, listed?: boolean): Promise<'created' | 'taken' | 'behind'>;
   deleteTurn(conversationId: string, turn: number): Promise<void>;
   /** Every stored turn, in `seq` order (for a journal that loads what a durable store holds). */
   listTurns(): Promise<StoredTurn[]>;
+  /**
+   * Optional: the turn numbers of `conversationId` whose records the last {@link listTurns} found
+   * damaged (left out of it), so a journal counts them as lost even when no later turn names them.
+   */
+  damagedTurns?(conversationId: string): number[];
   /**
    * Optional, for a store that outlives the process (crash-atomic rewinds): keeps the turn of a rewind
    * about to write its files, durably, before the first of its writes. Its files go from what was

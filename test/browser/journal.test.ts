@@ -14,6 +14,10 @@ declare const tj: {
   rewind(conversationId: string, options: unknown): Promise<{ restored: string[]; conflicts: unknown[]; turn?: number }>;
   read(path: string): Promise<string | null>;
   remove(workspace: string): Promise<string[]>;
+  damage(
+    workspace: string,
+    damage: { removeTurn?: [string, number]; renumberTurn?: [string, number, number]; garbleTurn?: [string, number]; blob?: { hash: string; text: string } },
+  ): Promise<void>;
 };
 
 let server: TestServer;
@@ -95,6 +99,53 @@ describe('change journal in IndexedDB (web platform)', () => {
       // deleteWorkspace removes the journal's database with the workspace's.
       expect(await page.evaluate(async () => (await indexedDB.databases()).map((db) => db.name).sort())).toEqual(['toolhost-journal:journal', 'toolhost-ws:journal']);
       expect(await page.evaluate(() => tj.remove('journal'))).toEqual([]);
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('counts a turn whose record is missing or damaged, or whose content is damaged, as lost with every turn before it: a reloaded page refuses to rewind across it and writes nothing', async () => {
+    const session = await newSession();
+    const { page } = session;
+    const damages = {
+      'lost-record': () => ({ removeTurn: ['default', 2] as [string, number] }),
+      'renumbered-record': () => ({ renumberTurn: ['default', 2, 7] as [string, number, number] }),
+      'garbled-record': () => ({ garbleTurn: ['default', 2] as [string, number] }),
+      'damaged-blob': (hash: string) => ({ blob: { hash, text: 'one, edited\n' } }),
+    };
+    try {
+      for (const [workspace, damage] of Object.entries(damages)) {
+        expect(await open(session, workspace)).toBe(true);
+        for (const text of ['one\n', 'two\n', 'three\n']) {
+          expect(await calls(page, [{ id: text, name: 'create_file', args: { file_path: 'a.txt', content: text, overwrite: true } }])).toMatchObject([{ result: {} }]);
+        }
+        const second = (await page.evaluate(() => tj.changes())).turns[1]!.calls[0]!.files[0]!.before;
+        // A new page: the damage is done before its journal opens the database.
+        await page.goto(server.page('journal.html'));
+        await page.waitForFunction(() => document.title === 'toolhost journal page ready');
+        await page.evaluate(([w, d]) => tj.damage(w, d), [workspace, damage(second)] as const);
+        expect(await page.evaluate((w) => tj.start(w), workspace)).toBe(true);
+        const changes = await page.evaluate(() => tj.changes());
+        expect([workspace, changes.turns.map((turn) => turn.turn), changes.droppedThrough]).toEqual([workspace, [3], 2]);
+        const refused = await page.evaluate(() => tj.rewind('default', { toTurn: 1 }));
+        expect(refused).toMatchObject({ restored: [], conflicts: [], unreachable: { droppedThrough: 2, note: expect.stringContaining('turn 2 of this conversation was lost') } });
+        expect(await read(page, 'a.txt')).toBe('three\n');
+        expect(await page.evaluate(() => tj.rewind('default', { toTurn: 2 }))).toEqual({ restored: ['/workspace/a.txt'], conflicts: [], turn: 4 });
+        expect(await read(page, 'a.txt')).toBe('two\n');
+        expect(await page.evaluate((w) => tj.remove(w), workspace)).not.toContain(`toolhost-journal:${workspace}`);
+      }
+      // The last turn's record garbled: its key names it, so it is lost too (no later turn names it).
+      expect(await open(session, 'garbled-last')).toBe(true);
+      await calls(page, [{ id: 'c1', name: 'create_file', args: { file_path: 'a.txt', content: 'one\n' } }]);
+      await calls(page, [{ id: 'c2', name: 'create_file', args: { file_path: 'a.txt', content: 'two\n', overwrite: true } }]);
+      await page.goto(server.page('journal.html'));
+      await page.waitForFunction(() => document.title === 'toolhost journal page ready');
+      await page.evaluate(() => tj.damage('garbled-last', { garbleTurn: ['default', 2] }));
+      expect(await page.evaluate(() => tj.start('garbled-last'))).toBe(true);
+      expect(await page.evaluate(() => tj.changes())).toEqual({ conversationId: 'default', turns: [], droppedThrough: 2 });
+      expect(await page.evaluate(() => tj.rewind('default', { toTurn: 1 }))).toMatchObject({ restored: [], unreachable: { droppedThrough: 2 } });
+      expect(await read(page, 'a.txt')).toBe('two\n');
+      await page.evaluate(() => tj.remove('garbled-last'));
     } finally {
       await session.close();
     }

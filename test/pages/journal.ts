@@ -31,6 +31,42 @@ const tj = {
     await deleteWorkspace(workspace);
     return (await indexedDB.databases()).map((db) => db.name ?? '').sort();
   },
+  /**
+   * Damages workspace `workspace`'s journal database as lost or corrupted storage could, before any
+   * journal of this page opens it: removes a turn's record, edits the turn number inside one (its key
+   * unchanged), puts something else than a turn under a turn's key, or puts other bytes under a blob's hash.
+   */
+  async damage(
+    workspace: string,
+    damage: { removeTurn?: [string, number]; renumberTurn?: [string, number, number]; garbleTurn?: [string, number]; blob?: { hash: string; text: string } },
+  ): Promise<void> {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open(`toolhost-journal:${workspace}`);
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    try {
+      const tx = db.transaction(['turns', 'blobs'], 'readwrite');
+      const turns = tx.objectStore('turns');
+      if (damage.removeTurn) turns.delete(damage.removeTurn);
+      if (damage.garbleTurn) turns.put('not a turn', damage.garbleTurn);
+      if (damage.blob) tx.objectStore('blobs').put(new TextEncoder().encode(damage.blob.text), damage.blob.hash);
+      const renumber = damage.renumberTurn;
+      if (renumber) {
+        const key = [renumber[0], renumber[1]];
+        turns.get(key).onsuccess = (event) => {
+          const record = (event.target as IDBRequest<{ turn: number }>).result;
+          turns.put({ ...record, turn: renumber[2] }, key);
+        };
+      }
+      await new Promise<void>((resolve, reject) => {
+        tx.oncomplete = () => resolve();
+        tx.onerror = () => reject(tx.error);
+      });
+    } finally {
+      db.close();
+    }
+  },
   /** A workspace file's text, or null when there is none. */
   async read(path: string): Promise<string | null> {
     try {
