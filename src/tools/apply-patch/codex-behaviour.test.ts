@@ -367,6 +367,24 @@ describe('toolhost leniencies beyond Codex', () => {
     );
   });
 
+  it('toolhost keeps: two operations naming one file in two spellings (./a.txt, the absolute path, sub/../a.txt, a move onto it) are refused, nothing changed', async () => {
+    const spellings = ['./a.txt', '/workspace/a.txt', 'sub/../a.txt', './/a.txt'];
+    for (const other of spellings) {
+      const { platform, runner } = setup({ 'a.txt': 'alpha\nbeta\n', 'sub/k.txt': 'k\n' });
+      const answer = await refused(runner, `*** Begin Patch\n*** Update File: a.txt\n@@\n-alpha\n+ALPHA\n*** Update File: ${other}\n@@\n-beta\n+BETA\n*** End Patch`);
+      expect([answer.code, answer.error]).toEqual([
+        'invalid_arguments',
+        `"a.txt" and ${JSON.stringify(other)} name one file (/workspace/a.txt) in two operations of one patch; put all changes to a file in one "*** Update File:" section; nothing was changed`,
+      ]);
+      expect(await read(platform, 'a.txt')).toBe('alpha\nbeta\n');
+    }
+    // Two moves onto one target: the first file's content would be lost.
+    const { platform, runner } = setup({ 'p.txt': 'p\n', 'q.txt': 'q\n' });
+    const moves = await refused(runner, '*** Begin Patch\n*** Update File: p.txt\n*** Move to: t.txt\n*** Update File: q.txt\n*** Move to: ./t.txt\n*** End Patch');
+    expect(moves.error).toBe('"t.txt" and "./t.txt" name one file (/workspace/t.txt) in two operations of one patch; put all changes to a file in one "*** Update File:" section; nothing was changed');
+    expect([await read(platform, 'p.txt'), await read(platform, 'q.txt'), await exists(platform, 't.txt')]).toEqual(['p\n', 'q\n', false]);
+  });
+
   it('toolhost keeps: CRLF line endings of the file stay CRLF when hunks are written with LF', async () => {
     const { platform, runner } = setup({ 'w.txt': 'one\r\ntwo\r\n' });
     await ok(runner, '*** Begin Patch\n*** Update File: w.txt\n@@\n one\n-two\n+2\n+3\n*** End Patch');

@@ -3,6 +3,7 @@ import { fingerprintBytes } from '../../core/file-cache.js';
 import type { ToolContext } from '../../core/tool.js';
 import { dirname, resolveWorkspacePath, statOrNull, writeFileAtomic } from '../../fs/paths.js';
 import { clipForMessage, decodeText, encodeText } from '../../fs/text.js';
+import { quoteForMessage } from '../../core/message-text.js';
 import type { FsStats } from '../../core/types.js';
 import { unchangedSince } from '../edit/unchanged.js';
 import { applyChunks } from './apply.js';
@@ -65,6 +66,30 @@ interface Planned {
 }
 
 /**
+ * Refuses (`invalid_arguments`) two operations that name one file in two spellings (`a.txt` and
+ * `./a.txt`, an absolute path, `sub/../a.txt`): the parser refuses a path written twice, but each
+ * operation is computed from the file as it was, so the later write would silently undo the earlier.
+ * A move's target counts as a path of its operation.
+ */
+function refuseAliases(resolved: ReadonlyArray<{ op: PatchOperation; path: string; moveTo: string | undefined }>): void {
+  const claimed = new Map<string, string>();
+  const claim = (path: string, spelled: string): void => {
+    const earlier = claimed.get(path);
+    if (earlier !== undefined) {
+      throw new ToolError(
+        'invalid_arguments',
+        `${quoteForMessage(earlier)} and ${quoteForMessage(spelled)} name one file (${clipForMessage(path)}) in two operations of one patch; put all changes to a file in one "*** Update File:" section; nothing was changed`,
+      );
+    }
+    claimed.set(path, spelled);
+  };
+  for (const { op, path, moveTo } of resolved) {
+    claim(path, op.path);
+    if (moveTo !== undefined && moveTo !== path && op.type === 'update') claim(moveTo, op.moveTo ?? moveTo);
+  }
+}
+
+/**
  * Applies parsed patch operations to the workspace all or nothing: every path is resolved inside the
  * workspace (`resolveWorkspacePath`, so confinement and symlink rules are the built-ins'), every file
  * is read and every new content computed before anything is written, under the write locks of all
@@ -89,6 +114,7 @@ export async function applyPatchOperations(ctx: ToolContext, operations: readonl
       moveTo: op.type === 'update' && op.moveTo !== undefined ? await resolveWorkspacePath(scope, op.moveTo, { argName: 'patch path' }) : undefined,
     })),
   );
+  refuseAliases(resolved);
   const paths = [...new Set(resolved.flatMap((r) => (r.moveTo === undefined ? [r.path] : [r.path, r.moveTo])))].sort();
   const locked = (i: number): Promise<PatchResult> =>
     i === paths.length ? plan() : ctx.withPathLock(paths[i] as string, () => locked(i + 1));
