@@ -385,6 +385,19 @@ describe('toolhost leniencies beyond Codex', () => {
     expect([await read(platform, 'p.txt'), await read(platform, 'q.txt'), await exists(platform, 't.txt')]).toEqual(['p\n', 'q\n', false]);
   });
 
+  it('toolhost keeps: a 20,000-line hunk that nearly matches a 40,000-line file nowhere is no_match within its call deadline, quoting the first missing line', async () => {
+    // Every other line of the file: each position matches one line, then not. Compared line by line at
+    // every position, and searched again for each shorter prefix to quote the missing line, this took
+    // 80 s (the deadline could not fire: the search never yielded); by keys it is linear.
+    const file = Array.from({ length: 40_000 }, (_, i) => `line ${i}`).join('\n') + '\n';
+    const hunk = Array.from({ length: 20_000 }, (_, i) => `-line ${2 * i}`).join('\n');
+    const { platform, runner } = setup({ 'big.txt': file });
+    const [result] = (await runner.processToolCalls([{ id: 'c', name: 'apply_patch', args: { input: `*** Begin Patch\n*** Update File: big.txt\n@@\n${hunk}\n*** End Patch` } }], { timeoutMs: 30_000 })) as [ToolCallFailure];
+    expect(result.code).toBe('no_match');
+    expect(result.error).toContain('(hunk 1 of 1: the line "line 2" was not found after line 1, where the hunk\'s earlier lines match');
+    expect(await read(platform, 'big.txt')).toBe(file);
+  });
+
   it('toolhost keeps: CRLF line endings of the file stay CRLF when hunks are written with LF', async () => {
     const { platform, runner } = setup({ 'w.txt': 'one\r\ntwo\r\n' });
     await ok(runner, '*** Begin Patch\n*** Update File: w.txt\n@@\n one\n-two\n+2\n+3\n*** End Patch');
