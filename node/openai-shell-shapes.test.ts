@@ -38,6 +38,15 @@ describe('shell (OpenAI profile) takes each shape OpenAI models send, on real pr
     });
   });
 
+  it('max_output_length counts what the command wrote and the answer leaves out, past what run_command already dropped (1,000,000 written, 100 kept)', async () => {
+    const [shown] = ((await runner.execute('shell', { commands: ['yes | head -c 1000000'], max_output_length: 100 })) as { output: Array<{ stdout: string }> }).output;
+    expect(shown?.stdout).toBe(`${'y\n'.repeat(50)}\n… [999900 characters cut]`);
+    // Kept past the middle marker: its count stays in the text, the cut counts the tail's end alone.
+    const [long] = ((await runner.execute('shell', { commands: ['yes | head -c 1000000'], max_output_length: 20_000 })) as { output: Array<{ stdout: string }> }).output;
+    expect(long?.stdout).toContain('\n… [970000 characters dropped] …\n');
+    expect(long?.stdout.endsWith(`\n… [${30_000 + '\n… [970000 characters dropped] …\n'.length - 20_000} characters cut]`)).toBe(true);
+  });
+
   it('Responses API shell action wrapped as { action: { commands, timeout_ms, max_output_length } }', async () => {
     expect(await runner.execute('shell', { action: { commands: ['echo one', 'echo two >&2; exit 3'], timeout_ms: 5000, max_output_length: 100 } })).toEqual({
       output: [

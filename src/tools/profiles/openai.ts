@@ -2,7 +2,7 @@ import { ToolError } from '../../core/errors.js';
 import { defineTool, type ExecuteTool, type ToolContext } from '../../core/tool.js';
 import type { RunCommandResult } from '../../core/types.js';
 import { resolveWorkspacePath, statOrNull } from '../../fs/paths.js';
-import { refuseLoneSurrogate, truncateText } from '../../fs/text.js';
+import { countCodePoints, refuseLoneSurrogate, truncateText } from '../../fs/text.js';
 import {
   applyPatchOperations,
   checkOperationPath,
@@ -176,10 +176,25 @@ interface ShellPlan {
   workdir: string | undefined;
 }
 
+/** The marker run_command leaves where it dropped the middle of a long output (see `OutputCapture`). */
+const DROPPED_MARKER = /\n… \[(\d+) characters dropped\] …\n/;
+
+/**
+ * `text` cut to `max` characters with `… [N characters cut]` after it, N counting what the command
+ * wrote and the answer leaves out: a marker of characters run_command already dropped from the
+ * middle, when it falls in the part cut (or is cut through: then all of it goes), adds its count
+ * instead of its own length.
+ */
 function capOutput(text: string, max: number | undefined): string {
   if (max === undefined) return text;
-  const { text: kept, cut } = truncateText(text, max);
-  return cut === 0 ? text : `${kept}\n… [${cut} characters cut]`;
+  let { text: kept, cut } = truncateText(text, max);
+  if (cut === 0) return text;
+  const marker = DROPPED_MARKER.exec(text);
+  if (marker && kept.length < marker.index + marker[0].length) {
+    kept = kept.slice(0, marker.index);
+    cut = countCodePoints(text, kept.length) - countCodePoints(marker[0]) + Number(marker[1]);
+  }
+  return `${kept}\n… [${cut} characters cut]`;
 }
 
 const quoteWord = (word: string): string => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
