@@ -23,6 +23,8 @@ interface PlanItem {
 interface Current {
   image: string;
   bytes?: Uint8Array;
+  /** What is there when it is no regular file (`'a directory'`), for a conflict's note. */
+  what?: string;
 }
 
 const REWIND_OPTION_RULES: OptionRules = {
@@ -37,7 +39,7 @@ const REWIND_OPTION_RULES: OptionRules = {
 async function readNow(fs: FsPromises, path: string): Promise<Current> {
   try {
     const stats = await fs.lstat(path);
-    if (!stats.isFile()) return { image: 'unknown' };
+    if (!stats.isFile()) return { image: 'unknown', what: stats.isDirectory() ? 'a directory' : stats.isSymbolicLink() ? 'a symbolic link' : 'not a regular file' };
     const bytes = await fs.readFile(path);
     return { image: await hashBytes(bytes), bytes };
   } catch (error) {
@@ -137,7 +139,7 @@ async function applyPlan(journal: ChangeJournal, conversationId: string, plan: M
     if (now.image === target) continue;
     // An unknown image matches nothing: what is there may differ from what the conversation left.
     if ((now.image === expected && expected !== 'unknown') || options.force === true) restore.push(path);
-    else conflicts.push({ path, diff: await diffImages(journal, path, expected, now.image, now.bytes) });
+    else conflicts.push({ path, diff: await diffImages(journal, path, expected, now.image, now.bytes, now.what) });
   }
   if (options.dryRun === true || restore.length === 0) return { restored: restore, conflicts };
   const targets = new Map<string, Uint8Array | undefined>();
