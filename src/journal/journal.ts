@@ -14,6 +14,7 @@ import type {
   ReplayRunner,
   RewindOptions,
   RewindResult,
+  TurnEnd,
 } from '../core/journal-port.js';
 import type { Platform } from '../core/platform.js';
 import { MAX_LISTED_ENTRIES, watchesCommands, watchingPlatform } from './commands.js';
@@ -78,13 +79,21 @@ class OpenTurn implements JournalTurn {
   /** Each call's capture by the `ctx.fs` it was given. */
   readonly #captures = new WeakMap<FsPromises, CallCapture>();
   #ended = false;
+  /** The first error of the store while keeping one of this turn's file contents: the turn is then not stored. */
+  storeError: unknown;
 
   constructor(journal: ChangeJournal, conversationId: string, turn: number) {
     this.#journal = journal;
     this.conversationId = conversationId;
     this.turn = turn;
     const keep = async (bytes: Uint8Array, path?: string): Promise<string> => {
-      const image = await journal.retainAt(bytes, path);
+      let image: string;
+      try {
+        image = await journal.retainAt(bytes, path);
+      } catch (error) {
+        this.storeError ??= error;
+        throw error;
+      }
       this.held.push(image);
       return image;
     };
@@ -114,11 +123,11 @@ class OpenTurn implements JournalTurn {
     return watchingPlatform(platform, capture, { keep: this.keep, knownImage, watch: () => this.#journal.watchWrites() });
   }
 
-  async end(): Promise<void> {
+  async end(): Promise<TurnEnd | void> {
     if (this.#ended) return;
     this.#ended = true;
     if (this.calls.length === 0) return;
-    await this.#journal.finish(this);
+    return this.#journal.finish(this);
   }
 }
 
@@ -127,6 +136,18 @@ function diffOf(journal: ChangeJournal, file: StoredFileChange): Promise<string>
   if (file.command === 'unlisted') return `(a command ran here; the folder holds more than ${MAX_LISTED_ENTRIES} entries, so the files it changed were not listed)`;
   if (file.command === true && file.before === 'unknown') return '(changed by a command; earlier content not kept)';
   return diffImages(journal, file.path, file.before, file.after);
+}
+
+/**
+ * Why a store write failed, in a few words for a tool's result: an error's code and the message's
+ * first clause (Node names the file after a comma: the journal's folder is left out), else its name
+ * and message, at most 200 characters.
+ */
+function storeErrorReason(error: unknown): string {
+  const { code, name, message } = (typeof error === 'object' && error !== null ? error : {}) as { code?: unknown; name?: unknown; message?: unknown };
+  const text = typeof message === 'string' ? message : String(error);
+  const said = typeof code === 'string' ? (text.startsWith(code) ? text.split(',')[0] as string : `${code}: ${text.split(',')[0]}`) : typeof name === 'string' && name !== 'Error' ? `${name}: ${text}` : text;
+  return said.length > 200 ? `${said.slice(0, 199)}…` : said;
 }
 
 /** The change journal of one runner: see {@link createChangeJournal}. */
@@ -313,7 +334,14 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
   /** {@link retain} of bytes whose image is known already (not hashed again). */
   async retainHashed(image: string, bytes: Uint8Array): Promise<void> {
     this.addRef(image, bytes.byteLength);
-    if (this.#refs.get(image) === 1) await this.#inOrder(() => this.store.putBlob(image, bytes));
+    if (this.#refs.get(image) !== 1) return;
+    try {
+      await this.#inOrder(() => this.store.putBlob(image, bytes));
+    } catch (error) {
+      // Not kept: the reference just taken goes again.
+      this.release(image);
+      throw error;
+    }
   }
 
   /**
@@ -410,9 +438,12 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
    * Records what `turn`'s calls changed: each call's pre- and post-images (a path whose post-image
    * could not be taken as its change settled is read now). Unchanged files are left out. With a store
    * that outlives the process (one with `putRewind`), resolves once the turn is stored.
-   * Never rejects: a turn that cannot be recorded counts as dropped (a rewind before it is refused).
+   * Never rejects: a turn that cannot be recorded (the store failed to keep its record or one of its
+   * file contents) counts as dropped and lost (a rewind before it is refused), and the answer's
+   * `unrecorded` says so for the calls that changed files.
    */
-  async finish(turn: OpenTurn): Promise<void> {
+  async finish(turn: OpenTurn): Promise<TurnEnd | void> {
+    let stored: StoredTurn | undefined;
     try {
       if (this.#loadsItself) await this.load();
       await Promise.all(turn.calls.map((call) => call.settled()));
@@ -439,24 +470,41 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
         }
         if (files.length > 0) calls.push({ callId: call.callId, tool: call.tool, files });
       }
+      // A file content the store failed to keep: the turn cannot be restored, and is not stored.
+      if (turn.storeError !== undefined && calls.length > 0) throw turn.storeError;
+      if (calls.length === 0) return;
+      const made = (stored = this.#newTurn(turn.conversationId, turn.turn, calls));
+      let put: Promise<void> | undefined;
       if (this.#shared) {
-        if (calls.length > 0) {
-          const stored = this.#newTurn(turn.conversationId, turn.turn, calls);
-          await this.#inOrder(() => this.#claim(stored));
-          turn.turn = stored.turn;
-          this.#hold(stored, false);
-          this.#applyBudget();
-        }
-      } else this.record(turn.conversationId, turn.turn, calls);
+        await this.#inOrder(() => this.#claim(made));
+        turn.turn = made.turn;
+        this.#hold(made, false);
+      } else put = this.#hold(made);
+      this.#applyBudget();
       // A store that outlives the process has the turn before the call's answer is given.
-      if (this.store.putRewind) await this.#writes;
-    } catch {
-      const conversation = this.conversation(turn.conversationId);
-      conversation.droppedThrough = Math.max(conversation.droppedThrough ?? 0, turn.turn);
-      conversation.lostThrough = Math.max(conversation.lostThrough ?? 0, turn.turn);
+      if (this.store.putRewind) await (put ?? this.#writes);
+    } catch (error) {
+      return this.#lose(turn, stored, error);
     } finally {
       for (const image of turn.held) this.release(image);
     }
+  }
+
+  /**
+   * Counts a turn the store could not keep as dropped and lost (`stored`: its record, when made; it
+   * may have been renumbered), and answers the note its calls' results get.
+   */
+  #lose(turn: OpenTurn, stored: StoredTurn | undefined, error: unknown): TurnEnd {
+    const number = Math.max(turn.turn, stored?.turn ?? 0);
+    turn.turn = number;
+    const conversation = this.conversation(turn.conversationId);
+    const reason = storeErrorReason(error);
+    this.#dropThrough(conversation, number);
+    conversation.lostThrough = Math.max(conversation.lostThrough ?? 0, number);
+    conversation.unstored = { turn: number, reason };
+    const callIds = turn.calls.filter((call) => call.before.size > 0).map((call) => call.callId);
+    const note = `the change journal could not store this turn (${reason}): its file changes were made, but a rewind cannot undo them, nor go back to before them`;
+    return { unrecorded: { note, callIds } };
   }
 
   /** Adds a turn of `calls` (when any) to the conversation, takes references to its images, applies the budget. */
@@ -503,16 +551,19 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
    * the order) and stores it unless `put` is false (created already); the caller applies the budget. A
    * turn held already (taken up from the store meanwhile) is left.
    */
-  #hold(stored: StoredTurn, put = true): void {
+  #hold(stored: StoredTurn, put = true): Promise<void> | undefined {
     const conversation = this.conversation(stored.conversationId);
-    if (this.#holds(conversation, stored.turn)) return;
+    if (this.#holds(conversation, stored.turn)) return undefined;
     for (const call of stored.calls) for (const file of call.files) (this.addRef(file.before), this.addRef(file.after));
     const { turns } = conversation;
     let at = turns.length;
     while (at > 0 && (turns[at - 1] as StoredTurn).turn > stored.turn) at -= 1;
     turns.splice(at, 0, stored);
     this.#order.push(stored);
-    if (put) void this.#inOrder(() => this.store.putTurn(stored)).catch(() => undefined);
+    if (!put) return undefined;
+    const putting = this.#inOrder(() => this.store.putTurn(stored));
+    putting.catch(() => undefined);
+    return putting;
   }
 
   /**
