@@ -50,6 +50,15 @@ export function createChangeJournal(platform: Platform, setup: JournalSetup, opt
  */
 const SHARED_NUMBERS = new WeakMap<JournalStore, Map<string, number>>();
 
+/**
+ * Per store other writers may share, the turns (`conversation\nturn`) a journal of this process stored
+ * or took up at its load: that journal's budget may remove them from the store, no other's.
+ */
+const SHARED_OWNED = new WeakMap<JournalStore, Set<string>>();
+
+/** A turn's key in {@link SHARED_OWNED}. */
+const ownedKey = (turn: StoredTurn): string => `${turn.conversationId}\n${turn.turn}`;
+
 /** How many paths' last content the journal remembers, to take their image without hashing them again. */
 const RECENT_FILES = 1024;
 
@@ -182,6 +191,15 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
   readonly #shared: boolean;
   /** With a shared store, the numbers given by every journal of this process on it (see {@link SHARED_NUMBERS}). */
   readonly #numbers: Map<string, number> | undefined;
+  /** With a shared store, the turns some journal of this process may remove from it (see {@link SHARED_OWNED}). */
+  readonly #owned: Set<string> | undefined;
+  /** With a shared store, the turns held that this journal stored or took up at its load: the only ones its budget removes from the store. */
+  readonly #own = new WeakSet<StoredTurn>();
+  /**
+   * Images of turns this journal let go of without removing them from the store (another writer's):
+   * their blobs are never removed by this journal, whose references do not count those turns.
+   */
+  readonly #pinned = new Set<string>();
   /** The store is the platform's (it outlives the page or process): it is loaded before the journal is first used. */
   readonly #loadsItself: boolean;
   #loading: Promise<void> | undefined;
@@ -224,6 +242,8 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
     if (this.#shared) {
       this.#numbers = SHARED_NUMBERS.get(this.store) ?? new Map<string, number>();
       SHARED_NUMBERS.set(this.store, this.#numbers);
+      this.#owned = SHARED_OWNED.get(this.store) ?? new Set<string>();
+      SHARED_OWNED.set(this.store, this.#owned);
     }
     this.#numbering = !this.#loadsItself;
     this.#now = options.now ?? Date.now;
@@ -416,7 +436,19 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
     this.#refs.delete(image);
     this.#bytes -= this.#sizes.get(image) ?? 0;
     this.#sizes.delete(image);
-    void this.#inOrder(() => this.store.deleteBlob(image)).catch(() => undefined);
+    if (!this.#pinned.has(image)) void this.#inOrder(() => this.store.deleteBlob(image)).catch(() => undefined);
+  }
+
+  /** Notes that this journal stored `turn` or took it up at its load: its budget may remove it from the store. */
+  #ownTurn(turn: StoredTurn): void {
+    if (this.#owned === undefined) return;
+    this.#own.add(turn);
+    this.#owned.add(ownedKey(turn));
+  }
+
+  /** Whether this journal's budget removes `turn` from the store (a store only it writes: every turn). */
+  #owns(turn: StoredTurn): boolean {
+    return this.#owned === undefined || this.#own.has(turn);
   }
 
   /** The bytes of a kept image, or undefined when they are not held (or the store's are not intact). */
@@ -479,6 +511,7 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
         await this.#inOrder(() => this.#claim(made));
         turn.turn = made.turn;
         this.#hold(made, false);
+        this.#ownTurn(made);
       } else put = this.#hold(made);
       this.#applyBudget();
       // A store that outlives the process has the turn before the call's answer is given.
@@ -627,6 +660,7 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
   endRewind(stored: StoredTurn, done: boolean): void {
     if (done) {
       this.#hold(stored);
+      this.#ownTurn(stored);
       this.#applyBudget();
     } else this.#giveBack(stored, this.#shared);
     const deleteRewind = this.store.deleteRewind?.bind(this.store);
@@ -665,8 +699,8 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
   /**
    * Takes up the turns a durable store holds, before the first turn of this journal: reference counts
    * and sizes are rebuilt from the blobs; a turn whose blob is missing is dropped. Turn numbers go on
-   * from each conversation's last stored turn; turns before its first stored one count as dropped
-   * (they may have been dropped by the budget, and the store does not say). A rewind the store holds as
+   * from each conversation's last stored turn or mark of dropped turns ({@link StoredTurn.dropped});
+   * turns through a mark, and before the first stored turn, count as dropped. A rewind the store holds as
    * under way (the process stopped while it wrote) is finished first: each of its files still as the
    * rewind found it is written to its target, so the workspace is as after the whole rewind. Loads
    * once (a second call answers the first's promise); a journal on the platform's store (the web
@@ -709,8 +743,9 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
    * load, or those other writers of a shared store added since. Damaged records are left out. A turn
    * whose blob is missing or damaged is lost, and so is a turn another one names as the stored turn
    * before it (`prev`) that is not listed: it and every turn before it count as dropped. Turns before a
-   * conversation's first stored one count as dropped too (they may have been dropped by the budget, and
-   * the store does not say).
+   * conversation's first stored one count as dropped too (they may have been dropped by the budget), and
+   * at a load the turns through a mark of dropped turns. What a load takes up is this journal's own
+   * (its budget removes it from the store) unless another journal of this process has it.
    */
   async #takeUp(listed: readonly StoredTurn[], loading: boolean): Promise<void> {
     const byConversation = new Map<string, StoredTurn[]>();
@@ -749,6 +784,8 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
     for (const turn of listed) {
       this.#numbered(conversationId, turn.turn);
       this.#seq = Math.max(this.#seq, turn.seq);
+      // A mark of dropped turns: at a load they count as dropped (another writer's, met later, only numbers: its budget is its own).
+      if (turn.dropped === true && turn.calls.length === 0 && loading) this.#takeUpMark(conversation, turn);
       if (turn.calls.length === 0 || turn.turn <= (conversation.droppedThrough ?? 0) || held.has(turn.turn)) continue;
       const sizes = await this.#blobSizes(turn);
       if (sizes === undefined) {
@@ -763,6 +800,8 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
       }
       for (const call of turn.calls) for (const file of call.files) (this.addRef(file.before, sizes.get(file.before)), this.addRef(file.after, sizes.get(file.after)));
       this.#hold(turn, false);
+      // What a load finds is this journal's to remove by its budget, unless another journal of this process has it.
+      if (loading && !this.#owned?.has(ownedKey(turn))) this.#ownTurn(turn);
       taken = Math.max(taken, turn.turn);
       // #hold took references again: the ones above were the sizes'.
       for (const call of turn.calls) for (const file of call.files) (this.release(file.before), this.release(file.after));
@@ -780,6 +819,19 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
     if (lost > 0) conversation.lostThrough = Math.max(conversation.lostThrough ?? 0, lost);
     this.#dropThrough(conversation, Math.max(lost, before));
     if (!loading && taken > 0) this.tape.unrecorded(conversationId, taken);
+  }
+
+  /** Takes up a mark of dropped turns found at the load: they count as dropped; it is this journal's to replace unless another journal of this process has it. */
+  #takeUpMark(conversation: ConversationJournal, mark: StoredTurn): void {
+    // Records before it that are still there are another writer's (the mark's writer removed its own): their blobs stay.
+    for (const turn of conversation.turns) {
+      if (turn.turn > mark.turn) continue;
+      for (const call of turn.calls) for (const file of call.files) for (const image of [file.before, file.after]) if (isContent(image)) this.#pinned.add(image);
+    }
+    this.#dropThrough(conversation, mark.turn);
+    if (this.#owned?.has(ownedKey(mark)) === true) return;
+    this.#owned?.add(ownedKey(mark));
+    conversation.mark = Math.max(conversation.mark ?? 0, mark.turn);
   }
 
   /** Per kept image of `turn`, its size, when the store holds every one of them intact; else undefined. */
@@ -812,16 +864,52 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
     for (const turn of gone) for (const call of turn.calls) for (const file of call.files) (this.release(file.before), this.release(file.after));
   }
 
-  /** Drops the oldest turns (any conversation) while the blobs held pass the budget. */
+  /**
+   * Drops the oldest turns (any conversation) while the blobs held pass the budget. A turn this journal
+   * owns (see {@link #owns}) is removed from the store with the blobs no turn it holds refers to;
+   * another writer's is only let go (its record and blobs stay, for that writer and later loads).
+   */
   #applyBudget(): void {
     while (this.#bytes > this.maxBytes && this.#order.length > 0) {
       const oldest = this.#order.shift() as StoredTurn;
       const conversation = this.conversation(oldest.conversationId);
       conversation.turns = conversation.turns.filter((turn) => turn !== oldest);
       conversation.droppedThrough = Math.max(conversation.droppedThrough ?? 0, oldest.turn);
-      for (const call of oldest.calls) for (const file of call.files) (this.release(file.before), this.release(file.after));
-      void this.#inOrder(() => this.store.deleteTurn(oldest.conversationId, oldest.turn)).catch(() => undefined);
+      const owned = this.#owns(oldest);
+      for (const call of oldest.calls) {
+        for (const file of call.files) {
+          if (!owned) for (const image of [file.before, file.after]) if (isContent(image)) this.#pinned.add(image);
+          this.release(file.before);
+          this.release(file.after);
+        }
+      }
+      if (owned) this.#unstore(conversation, oldest);
     }
+  }
+
+  /**
+   * Removes a dropped turn's record from the store; the conversation's last stored one is replaced by a
+   * mark of no calls (see {@link StoredTurn.dropped}), the conversation's earlier mark removed, so a
+   * journal that loads later still numbers on and reports the turns dropped.
+   */
+  #unstore(conversation: ConversationJournal, dropped: StoredTurn): void {
+    const { conversationId, turn } = dropped;
+    this.#owned?.delete(ownedKey(dropped));
+    if (conversation.turns.some((held) => held.turn > turn)) {
+      void this.#inOrder(() => this.store.deleteTurn(conversationId, turn)).catch(() => undefined);
+      return;
+    }
+    const mark: StoredTurn = { conversationId, turn, seq: dropped.seq, at: dropped.at, prev: 0, calls: [], dropped: true };
+    const earlier = conversation.mark;
+    conversation.mark = turn;
+    this.#owned?.add(ownedKey(mark));
+    void this.#inOrder(async () => {
+      await this.store.putTurn(mark);
+      if (earlier !== undefined && earlier < turn) {
+        this.#owned?.delete(`${conversationId}\n${earlier}`);
+        await this.store.deleteTurn(conversationId, earlier);
+      }
+    }).catch(() => undefined);
   }
 
   /** Once the store is loaded and, when other writers share it, their turns are taken up. */
