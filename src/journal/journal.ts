@@ -895,7 +895,8 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
   #unstore(conversation: ConversationJournal, dropped: StoredTurn): void {
     const { conversationId, turn } = dropped;
     this.#owned?.delete(ownedKey(dropped));
-    if (conversation.turns.some((held) => held.turn > turn)) {
+    // A store gone with the process needs no mark: nothing loads it later.
+    if (this.store.putRewind === undefined || conversation.turns.some((held) => held.turn > turn)) {
       void this.#inOrder(() => this.store.deleteTurn(conversationId, turn)).catch(() => undefined);
       return;
     }

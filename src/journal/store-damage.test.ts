@@ -212,3 +212,29 @@ describe('a durable store that fails to keep a turn (a full or failing disk)', (
     expect(await page(platform)).toBe('second\n');
   });
 });
+
+describe('a durable store whose journal budget dropped every turn of a conversation', () => {
+  it('leaves one mark in their place: a reload reports them dropped and numbers on after them', async () => {
+    const platform = createMemoryPlatform({});
+    const store = new DurableStore();
+    const small = { ...setup, maxBytes: 2000 };
+    const journal = createChangeJournal(platform, small, { store });
+    const write = async (conversationId: string, path: string, text: string): Promise<number> => {
+      const turn = journal.beginTurn(conversationId);
+      await turn.fsFor({ callId: text.slice(0, 8), tool: 'write' }, platform.fs).writeFile(path, text);
+      await turn.end();
+      return turn.turn;
+    };
+    for (const text of VERSIONS) await write('c', '/workspace/page.md', text);
+    for (let i = 0; i < 30; i += 1) await write('other', '/workspace/other.md', `${String(i % 10).repeat(100)}${i}\n`);
+    await journal.flushed();
+    expect(await journal.changes('c')).toEqual({ conversationId: 'c', turns: [], droppedThrough: 3 });
+    expect((await store.listTurns()).filter((turn) => turn.conversationId === 'c')).toEqual([expect.objectContaining({ turn: 3, calls: [], dropped: true })]);
+    const again = await reload(platform, store);
+    expect(await again.changes('c')).toEqual({ conversationId: 'c', turns: [], droppedThrough: 3 });
+    const turn = again.beginTurn('c');
+    expect(turn.turn).toBe(4);
+    await turn.end();
+    expect((await again.rewind('c', { toTurn: 1 })).unreachable?.droppedThrough).toBe(3);
+  });
+});
