@@ -74,4 +74,19 @@ describe('a Node journal whose store fails to keep a turn', () => {
     expect(await readFile(join(root, 'f.txt'), 'utf8')).toBe('v2\n');
     await again.dispose();
   });
+
+  it('an execute whose turn cannot be stored resolves with its result and the note', async () => {
+    const root = join(base, 'execute', 'ws');
+    const journalDir = join(base, 'execute', 'journal');
+    await mkdir(root, { recursive: true });
+    const platform = createNodePlatform({ root, journalDir });
+    const store = (platform as { journalStore?: () => JournalStore }).journalStore!();
+    store.createTurn = async () => Promise.reject(failure('ENOSPC', 'no space left on device'));
+    const runner = new ToolRunner({ platform, tools: BuiltinTools.all() });
+    const result = (await runner.execute('create_file', { file_path: 'e.txt', content: 'e\n' })) as { note?: string };
+    expect(result.note).toMatch(/^the change journal could not store this turn \(ENOSPC: no space left on device\)/);
+    expect(await readFile(join(root, 'e.txt'), 'utf8')).toBe('e\n');
+    expect(await runner.changes()).toEqual({ conversationId: 'default', turns: [], droppedThrough: 1 });
+    await platform.dispose();
+  });
 });
