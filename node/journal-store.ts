@@ -236,7 +236,8 @@ export class FileJournalStore implements JournalStore {
    * The turn records of `folder`, in `seq` order; temporary files and damaged records are left out: one
    * that cannot be read or parsed, or whose conversation or turn number is not the one its file name
    * says (its turn then counts as lost when the journal loads). A record listed before is not read
-   * again (records are written once), but for one of no calls (a rewind replaces it) or a damaged one.
+   * again (records are written once), but for one of no calls that is no mark of dropped turns (a
+   * rewind replaces it) or a damaged one.
    */
   async #list(folder: string): Promise<StoredTurn[]> {
     const stamp = folder === 'turns' ? await folderStamp(join(this.dir, folder)) : undefined;
@@ -255,7 +256,7 @@ export class FileJournalStore implements JournalStore {
       const named = RECORD_NAME.exec(name);
       if (named === null) continue;
       const known = before?.get(name);
-      const record = Array.isArray(known?.calls) && known.calls.length > 0 ? known : await readRecord(join(this.dir, folder, name), named[1] as string, Number(named[2]));
+      const record = Array.isArray(known?.calls) && (known.calls.length > 0 || known.dropped === true) ? known : await readRecord(join(this.dir, folder, name), named[1] as string, Number(named[2]));
       listed.set(name, record);
       if (record !== undefined) turns.push(record);
       else damaged.set(named[1] as string, [...(damaged.get(named[1] as string) ?? []), Number(named[2])]);

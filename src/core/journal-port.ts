@@ -103,8 +103,21 @@ export interface JournalTurn {
   fsFor(call: { callId: string; tool: string }, fs: FsPromises): FsPromises;
   /** The platform the call given `fs` (by {@link fsFor}) sees, when the journal watches its commands; undefined: the runner's. */
   platformFor?(fs: FsPromises, platform: Platform): Platform | undefined;
-  /** Closes the turn: records what its calls changed. Never rejects. */
-  end(): Promise<void>;
+  /**
+   * Closes the turn: records what its calls changed. Never rejects; answers {@link TurnEnd} with
+   * `unrecorded` when the turn's changes could not be stored (or nothing to say).
+   */
+  end(): Promise<TurnEnd | void>;
+}
+
+/** What a turn's end tells its caller. */
+export interface TurnEnd {
+  /**
+   * Set when the journal could not store the turn (its store failed: a full or failing disk): `note`
+   * says so and why, for the results of the calls `callIds` names (the calls that changed files, as
+   * given to {@link JournalTurn.fsFor}). Their changes were made; a rewind cannot undo them.
+   */
+  unrecorded?: { note: string; callIds: readonly string[] };
 }
 
 /** A change journal as the runner uses it (see docs/journal.md). */

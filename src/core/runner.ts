@@ -26,6 +26,7 @@ import {
   type JournalSetup,
   type JournalTurn,
   type PendingChanges,
+  type TurnEnd,
   type RejectOptions,
   type RejectResult,
   type ReviewPort,
@@ -414,7 +415,13 @@ export class ToolRunner implements ToolHost {
       const loading = this.#journal?.ready?.();
       if (loading) await loading;
       const turn = this.#journal?.beginTurn(options.conversationId ?? this.conversationId);
-      const outcome = await this.#run(name, args, turn ? { ...options, turn } : options, undefined).finally(() => turn?.end());
+      let ended: TurnEnd | void = undefined;
+      let outcome = await this.#run(name, args, turn ? { ...options, turn } : options, undefined).finally(async () => {
+        ended = await turn?.end();
+      });
+      // The turn's change was made but could not be stored: its result says so (the call did not fail).
+      const unrecorded = (ended as TurnEnd | void)?.unrecorded;
+      if (unrecorded !== undefined) outcome = withNote(outcome, unrecorded.note, this.#lookup(name)?.outputSchema !== undefined) ?? outcome;
       if (turn) this.#journal?.recordCalls?.(options.conversationId ?? this.conversationId, turn.turn, [recordOf(name, args, outcome)]);
       if (outcome.ok) return outcome.value;
       throw outcome.error;
@@ -443,9 +450,30 @@ export class ToolRunner implements ToolHost {
     if (loading) await loading;
     const turn = this.#journal?.beginTurn(conversationId);
     if (!turn) return this.#processBatch(calls, options);
-    const results = await this.#processBatch(calls, { ...options, turn }).finally(() => turn.end());
+    let ended: TurnEnd | void = undefined;
+    let results = await this.#processBatch(calls, { ...options, turn }).finally(async () => {
+      ended = await turn.end();
+    });
+    const unrecorded = (ended as TurnEnd | void)?.unrecorded;
+    if (unrecorded !== undefined) results = this.#withUnrecorded(results, unrecorded);
     this.#journal?.recordCalls?.(conversationId, turn.turn, results.map((result, i) => batchRecordOf(calls[i], result)));
     return results;
+  }
+
+  /**
+   * `results` with the note of a turn that could not be stored on each call that changed files (by
+   * its id; a call without one: each of a tool that is not read-only). Successes stay successes.
+   */
+  #withUnrecorded(results: ToolCallResult[], unrecorded: NonNullable<TurnEnd['unrecorded']>): ToolCallResult[] {
+    const ids = new Set(unrecorded.callIds);
+    return results.map((result) => {
+      const entry = this.#lookup(result.name);
+      if (result.id === undefined ? entry === undefined || entry.readOnly : !ids.has(result.id)) return result;
+      const outcome: Outcome = 'code' in result ? { ok: false, error: new ToolError(result.code, result.error) } : { ok: true, value: result.result };
+      const noted = withNote(outcome, unrecorded.note, entry?.outputSchema !== undefined);
+      if (noted === undefined) return result;
+      return noted.ok ? { ...result, result: noted.value } : { ...result, error: noted.error.message };
+    });
   }
 
   /** {@link processToolCalls} once its arguments are checked: the calls, on a platform with `batch` in one commit. */
@@ -1098,7 +1126,7 @@ function batchRecordOf(call: ToolCall | undefined, result: ToolCallResult): Reco
 }
 
 /**
- * `outcome` carrying a review's `note`: a result object's `note` (after its own), a text result's last
+ * `outcome` carrying a `note` (a review's, or one saying the journal could not store the turn): a result object's `note` (after its own), a text result's last
  * line in brackets, a failure's message; undefined when the result cannot carry one (an array, a
  * number, null, or an object of a tool with an output schema, which a key more could break), so the
  * note waits for the next call.

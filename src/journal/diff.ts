@@ -8,8 +8,9 @@ export interface BlobSource {
 }
 
 /** The text of an image for a diff: `''` when absent; a note (in `note`) when it is not text or not kept. */
-async function textOf(source: BlobSource, image: string, bytes?: Uint8Array): Promise<{ text: string } | { note: string }> {
+async function textOf(source: BlobSource, image: string, bytes?: Uint8Array, what?: string): Promise<{ text: string } | { note: string }> {
   if (image === 'absent') return { text: '' };
+  if (what !== undefined) return { note: `now ${what}` };
   const held = bytes ?? (await source.blob(image));
   if (held === undefined) return { note: 'content not kept' };
   const decoded = decodeText(held);
@@ -19,12 +20,13 @@ async function textOf(source: BlobSource, image: string, bytes?: Uint8Array): Pr
 
 /**
  * Unified diff of `path` from image `before` to image `after` (`'absent'` diffs as empty text), or a
- * note in parentheses when either side is binary or its content is not held. `afterBytes` stands in
- * for `after`'s blob (a file read now, not kept).
+ * note in parentheses when either side is binary or its content is not held (two `'unknown'` images
+ * too: they may differ). `afterBytes` stands in for `after`'s blob (a file read now, not kept);
+ * `afterWhat` says what is at `path` now when it is no file (`'a directory'`), for a note naming it.
  */
-export async function diffImages(source: BlobSource, path: string, before: string, after: string, afterBytes?: Uint8Array): Promise<string> {
-  if (before === after) return '';
-  const [old, now] = await Promise.all([textOf(source, before), textOf(source, after, afterBytes)]);
+export async function diffImages(source: BlobSource, path: string, before: string, after: string, afterBytes?: Uint8Array, afterWhat?: string): Promise<string> {
+  if (before === after && before !== 'unknown') return '';
+  const [old, now] = await Promise.all([textOf(source, before), textOf(source, after, afterBytes, afterWhat)]);
   if ('note' in old || 'note' in now) {
     const describe = (side: { text: string } | { note: string }, image: string): string =>
       image === 'absent' ? 'absent' : 'note' in side ? side.note : `text, ${side.text.length} characters`;

@@ -225,6 +225,18 @@ describe('change journal: rewind', () => {
   });
 });
 
+describe('change journal: conflicts', () => {
+  it('says a file the conversation created is now a directory, when someone put one in its place', async () => {
+    const { platform, runner } = setup();
+    await runner.execute('create_file', { file_path: 'made.txt', content: 'made\n' });
+    await platform.fs.rm('/workspace/made.txt');
+    await platform.fs.mkdir('/workspace/made.txt');
+    const result = await runner.rewind('default', { toTurn: 0 });
+    expect(result.restored).toEqual([]);
+    expect(result.conflicts).toEqual([{ path: '/workspace/made.txt', diff: '(no text diff of /workspace/made.txt: before text, 5 characters; after now a directory)' }]);
+  });
+});
+
 describe('change journal: content seen before', () => {
   it('takes the pre-image of what is there, not what the journal last wrote, when someone else rewrote the file to the same length', async () => {
     const { platform, runner } = setup();
@@ -273,6 +285,8 @@ describe('change journal: budget and switch', () => {
     const changes = await runner.changes();
     expect(changes.droppedThrough).toBeUndefined();
     expect(changes.turns[1]!.calls[0]!.files[0]).toMatchObject({ before: 'unknown', after: 'unknown' });
+    // Its content was not kept: a note in parentheses, not an empty diff.
+    expect(changes.turns[1]!.calls[0]!.files[0]!.diff).toBe('(no text diff of /workspace/big.txt: before content not kept; after content not kept)');
     expect(await runner.rewind('default', { toTurn: 1 })).toEqual({
       restored: [],
       conflicts: [],

@@ -14,6 +14,7 @@ import type {
   ReplayRunner,
   RewindOptions,
   RewindResult,
+  TurnEnd,
 } from '../core/journal-port.js';
 import type { Platform } from '../core/platform.js';
 import { MAX_LISTED_ENTRIES, watchesCommands, watchingPlatform } from './commands.js';
@@ -49,6 +50,15 @@ export function createChangeJournal(platform: Platform, setup: JournalSetup, opt
  */
 const SHARED_NUMBERS = new WeakMap<JournalStore, Map<string, number>>();
 
+/**
+ * Per store other writers may share, the turns (`conversation\nturn`) a journal of this process stored
+ * or took up at its load: that journal's budget may remove them from the store, no other's.
+ */
+const SHARED_OWNED = new WeakMap<JournalStore, Set<string>>();
+
+/** A turn's key in {@link SHARED_OWNED}. */
+const ownedKey = (turn: StoredTurn): string => `${turn.conversationId}\n${turn.turn}`;
+
 /** How many paths' last content the journal remembers, to take their image without hashing them again. */
 const RECENT_FILES = 1024;
 
@@ -78,13 +88,21 @@ class OpenTurn implements JournalTurn {
   /** Each call's capture by the `ctx.fs` it was given. */
   readonly #captures = new WeakMap<FsPromises, CallCapture>();
   #ended = false;
+  /** The first error of the store while keeping one of this turn's file contents: the turn is then not stored. */
+  storeError: unknown;
 
   constructor(journal: ChangeJournal, conversationId: string, turn: number) {
     this.#journal = journal;
     this.conversationId = conversationId;
     this.turn = turn;
     const keep = async (bytes: Uint8Array, path?: string): Promise<string> => {
-      const image = await journal.retainAt(bytes, path);
+      let image: string;
+      try {
+        image = await journal.retainAt(bytes, path);
+      } catch (error) {
+        this.storeError ??= error;
+        throw error;
+      }
       this.held.push(image);
       return image;
     };
@@ -114,11 +132,11 @@ class OpenTurn implements JournalTurn {
     return watchingPlatform(platform, capture, { keep: this.keep, knownImage, watch: () => this.#journal.watchWrites() });
   }
 
-  async end(): Promise<void> {
+  async end(): Promise<TurnEnd | void> {
     if (this.#ended) return;
     this.#ended = true;
     if (this.calls.length === 0) return;
-    await this.#journal.finish(this);
+    return this.#journal.finish(this);
   }
 }
 
@@ -127,6 +145,18 @@ function diffOf(journal: ChangeJournal, file: StoredFileChange): Promise<string>
   if (file.command === 'unlisted') return `(a command ran here; the folder holds more than ${MAX_LISTED_ENTRIES} entries, so the files it changed were not listed)`;
   if (file.command === true && file.before === 'unknown') return '(changed by a command; earlier content not kept)';
   return diffImages(journal, file.path, file.before, file.after);
+}
+
+/**
+ * Why a store write failed, in a few words for a tool's result: an error's code and the message's
+ * first clause (Node names the file after a comma: the journal's folder is left out), else its name
+ * and message, at most 200 characters.
+ */
+function storeErrorReason(error: unknown): string {
+  const { code, name, message } = (typeof error === 'object' && error !== null ? error : {}) as { code?: unknown; name?: unknown; message?: unknown };
+  const text = typeof message === 'string' ? message : String(error);
+  const said = typeof code === 'string' ? (text.startsWith(code) ? text.split(',')[0] as string : `${code}: ${text.split(',')[0]}`) : typeof name === 'string' && name !== 'Error' ? `${name}: ${text}` : text;
+  return said.length > 200 ? `${said.slice(0, 199)}…` : said;
 }
 
 /** The change journal of one runner: see {@link createChangeJournal}. */
@@ -161,6 +191,15 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
   readonly #shared: boolean;
   /** With a shared store, the numbers given by every journal of this process on it (see {@link SHARED_NUMBERS}). */
   readonly #numbers: Map<string, number> | undefined;
+  /** With a shared store, the turns some journal of this process may remove from it (see {@link SHARED_OWNED}). */
+  readonly #owned: Set<string> | undefined;
+  /** With a shared store, the turns held that this journal stored or took up at its load: the only ones its budget removes from the store. */
+  readonly #own = new WeakSet<StoredTurn>();
+  /**
+   * Images of turns this journal let go of without removing them from the store (another writer's):
+   * their blobs are never removed by this journal, whose references do not count those turns.
+   */
+  readonly #pinned = new Set<string>();
   /** The store is the platform's (it outlives the page or process): it is loaded before the journal is first used. */
   readonly #loadsItself: boolean;
   #loading: Promise<void> | undefined;
@@ -203,6 +242,8 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
     if (this.#shared) {
       this.#numbers = SHARED_NUMBERS.get(this.store) ?? new Map<string, number>();
       SHARED_NUMBERS.set(this.store, this.#numbers);
+      this.#owned = SHARED_OWNED.get(this.store) ?? new Set<string>();
+      SHARED_OWNED.set(this.store, this.#owned);
     }
     this.#numbering = !this.#loadsItself;
     this.#now = options.now ?? Date.now;
@@ -313,7 +354,14 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
   /** {@link retain} of bytes whose image is known already (not hashed again). */
   async retainHashed(image: string, bytes: Uint8Array): Promise<void> {
     this.addRef(image, bytes.byteLength);
-    if (this.#refs.get(image) === 1) await this.#inOrder(() => this.store.putBlob(image, bytes));
+    if (this.#refs.get(image) !== 1) return;
+    try {
+      await this.#inOrder(() => this.store.putBlob(image, bytes));
+    } catch (error) {
+      // Not kept: the reference just taken goes again.
+      this.release(image);
+      throw error;
+    }
   }
 
   /**
@@ -388,7 +436,19 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
     this.#refs.delete(image);
     this.#bytes -= this.#sizes.get(image) ?? 0;
     this.#sizes.delete(image);
-    void this.#inOrder(() => this.store.deleteBlob(image)).catch(() => undefined);
+    if (!this.#pinned.has(image)) void this.#inOrder(() => this.store.deleteBlob(image)).catch(() => undefined);
+  }
+
+  /** Notes that this journal stored `turn` or took it up at its load: its budget may remove it from the store. */
+  #ownTurn(turn: StoredTurn): void {
+    if (this.#owned === undefined) return;
+    this.#own.add(turn);
+    this.#owned.add(ownedKey(turn));
+  }
+
+  /** Whether this journal's budget removes `turn` from the store (a store only it writes: every turn). */
+  #owns(turn: StoredTurn): boolean {
+    return this.#owned === undefined || this.#own.has(turn);
   }
 
   /** The bytes of a kept image, or undefined when they are not held (or the store's are not intact). */
@@ -410,9 +470,12 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
    * Records what `turn`'s calls changed: each call's pre- and post-images (a path whose post-image
    * could not be taken as its change settled is read now). Unchanged files are left out. With a store
    * that outlives the process (one with `putRewind`), resolves once the turn is stored.
-   * Never rejects: a turn that cannot be recorded counts as dropped (a rewind before it is refused).
+   * Never rejects: a turn that cannot be recorded (the store failed to keep its record or one of its
+   * file contents) counts as dropped and lost (a rewind before it is refused), and the answer's
+   * `unrecorded` says so for the calls that changed files.
    */
-  async finish(turn: OpenTurn): Promise<void> {
+  async finish(turn: OpenTurn): Promise<TurnEnd | void> {
+    let stored: StoredTurn | undefined;
     try {
       if (this.#loadsItself) await this.load();
       await Promise.all(turn.calls.map((call) => call.settled()));
@@ -439,24 +502,42 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
         }
         if (files.length > 0) calls.push({ callId: call.callId, tool: call.tool, files });
       }
+      // A file content the store failed to keep: the turn cannot be restored, and is not stored.
+      if (turn.storeError !== undefined && calls.length > 0) throw turn.storeError;
+      if (calls.length === 0) return;
+      const made = (stored = this.#newTurn(turn.conversationId, turn.turn, calls));
+      let put: Promise<void> | undefined;
       if (this.#shared) {
-        if (calls.length > 0) {
-          const stored = this.#newTurn(turn.conversationId, turn.turn, calls);
-          await this.#inOrder(() => this.#claim(stored));
-          turn.turn = stored.turn;
-          this.#hold(stored, false);
-          this.#applyBudget();
-        }
-      } else this.record(turn.conversationId, turn.turn, calls);
+        await this.#inOrder(() => this.#claim(made));
+        turn.turn = made.turn;
+        this.#hold(made, false);
+        this.#ownTurn(made);
+      } else put = this.#hold(made);
+      this.#applyBudget();
       // A store that outlives the process has the turn before the call's answer is given.
-      if (this.store.putRewind) await this.#writes;
-    } catch {
-      const conversation = this.conversation(turn.conversationId);
-      conversation.droppedThrough = Math.max(conversation.droppedThrough ?? 0, turn.turn);
-      conversation.lostThrough = Math.max(conversation.lostThrough ?? 0, turn.turn);
+      if (this.store.putRewind) await (put ?? this.#writes);
+    } catch (error) {
+      return this.#lose(turn, stored, error);
     } finally {
       for (const image of turn.held) this.release(image);
     }
+  }
+
+  /**
+   * Counts a turn the store could not keep as dropped and lost (`stored`: its record, when made; it
+   * may have been renumbered), and answers the note its calls' results get.
+   */
+  #lose(turn: OpenTurn, stored: StoredTurn | undefined, error: unknown): TurnEnd {
+    const number = Math.max(turn.turn, stored?.turn ?? 0);
+    turn.turn = number;
+    const conversation = this.conversation(turn.conversationId);
+    const reason = storeErrorReason(error);
+    this.#dropThrough(conversation, number);
+    conversation.lostThrough = Math.max(conversation.lostThrough ?? 0, number);
+    conversation.unstored = { turn: number, reason };
+    const callIds = turn.calls.filter((call) => call.before.size > 0).map((call) => call.callId);
+    const note = `the change journal could not store this turn (${reason}): its file changes were made, but a rewind cannot undo them, nor go back to before them`;
+    return { unrecorded: { note, callIds } };
   }
 
   /** Adds a turn of `calls` (when any) to the conversation, takes references to its images, applies the budget. */
@@ -503,16 +584,19 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
    * the order) and stores it unless `put` is false (created already); the caller applies the budget. A
    * turn held already (taken up from the store meanwhile) is left.
    */
-  #hold(stored: StoredTurn, put = true): void {
+  #hold(stored: StoredTurn, put = true): Promise<void> | undefined {
     const conversation = this.conversation(stored.conversationId);
-    if (this.#holds(conversation, stored.turn)) return;
+    if (this.#holds(conversation, stored.turn)) return undefined;
     for (const call of stored.calls) for (const file of call.files) (this.addRef(file.before), this.addRef(file.after));
     const { turns } = conversation;
     let at = turns.length;
     while (at > 0 && (turns[at - 1] as StoredTurn).turn > stored.turn) at -= 1;
     turns.splice(at, 0, stored);
     this.#order.push(stored);
-    if (put) void this.#inOrder(() => this.store.putTurn(stored)).catch(() => undefined);
+    if (!put) return undefined;
+    const putting = this.#inOrder(() => this.store.putTurn(stored));
+    putting.catch(() => undefined);
+    return putting;
   }
 
   /**
@@ -576,6 +660,7 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
   endRewind(stored: StoredTurn, done: boolean): void {
     if (done) {
       this.#hold(stored);
+      this.#ownTurn(stored);
       this.#applyBudget();
     } else this.#giveBack(stored, this.#shared);
     const deleteRewind = this.store.deleteRewind?.bind(this.store);
@@ -614,8 +699,8 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
   /**
    * Takes up the turns a durable store holds, before the first turn of this journal: reference counts
    * and sizes are rebuilt from the blobs; a turn whose blob is missing is dropped. Turn numbers go on
-   * from each conversation's last stored turn; turns before its first stored one count as dropped
-   * (they may have been dropped by the budget, and the store does not say). A rewind the store holds as
+   * from each conversation's last stored turn or mark of dropped turns ({@link StoredTurn.dropped});
+   * turns through a mark, and before the first stored turn, count as dropped. A rewind the store holds as
    * under way (the process stopped while it wrote) is finished first: each of its files still as the
    * rewind found it is written to its target, so the workspace is as after the whole rewind. Loads
    * once (a second call answers the first's promise); a journal on the platform's store (the web
@@ -658,8 +743,9 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
    * load, or those other writers of a shared store added since. Damaged records are left out. A turn
    * whose blob is missing or damaged is lost, and so is a turn another one names as the stored turn
    * before it (`prev`) that is not listed: it and every turn before it count as dropped. Turns before a
-   * conversation's first stored one count as dropped too (they may have been dropped by the budget, and
-   * the store does not say).
+   * conversation's first stored one count as dropped too (they may have been dropped by the budget), and
+   * at a load the turns through a mark of dropped turns. What a load takes up is this journal's own
+   * (its budget removes it from the store) unless another journal of this process has it.
    */
   async #takeUp(listed: readonly StoredTurn[], loading: boolean): Promise<void> {
     const byConversation = new Map<string, StoredTurn[]>();
@@ -698,6 +784,8 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
     for (const turn of listed) {
       this.#numbered(conversationId, turn.turn);
       this.#seq = Math.max(this.#seq, turn.seq);
+      // A mark of dropped turns: at a load they count as dropped (another writer's, met later, only numbers: its budget is its own).
+      if (turn.dropped === true && turn.calls.length === 0 && loading) this.#takeUpMark(conversation, turn);
       if (turn.calls.length === 0 || turn.turn <= (conversation.droppedThrough ?? 0) || held.has(turn.turn)) continue;
       const sizes = await this.#blobSizes(turn);
       if (sizes === undefined) {
@@ -712,6 +800,8 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
       }
       for (const call of turn.calls) for (const file of call.files) (this.addRef(file.before, sizes.get(file.before)), this.addRef(file.after, sizes.get(file.after)));
       this.#hold(turn, false);
+      // What a load finds is this journal's to remove by its budget, unless another journal of this process has it.
+      if (loading && !this.#owned?.has(ownedKey(turn))) this.#ownTurn(turn);
       taken = Math.max(taken, turn.turn);
       // #hold took references again: the ones above were the sizes'.
       for (const call of turn.calls) for (const file of call.files) (this.release(file.before), this.release(file.after));
@@ -729,6 +819,19 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
     if (lost > 0) conversation.lostThrough = Math.max(conversation.lostThrough ?? 0, lost);
     this.#dropThrough(conversation, Math.max(lost, before));
     if (!loading && taken > 0) this.tape.unrecorded(conversationId, taken);
+  }
+
+  /** Takes up a mark of dropped turns found at the load: they count as dropped; it is this journal's to replace unless another journal of this process has it. */
+  #takeUpMark(conversation: ConversationJournal, mark: StoredTurn): void {
+    // Records before it that are still there are another writer's (the mark's writer removed its own): their blobs stay.
+    for (const turn of conversation.turns) {
+      if (turn.turn > mark.turn) continue;
+      for (const call of turn.calls) for (const file of call.files) for (const image of [file.before, file.after]) if (isContent(image)) this.#pinned.add(image);
+    }
+    this.#dropThrough(conversation, mark.turn);
+    if (this.#owned?.has(ownedKey(mark)) === true) return;
+    this.#owned?.add(ownedKey(mark));
+    conversation.mark = Math.max(conversation.mark ?? 0, mark.turn);
   }
 
   /** Per kept image of `turn`, its size, when the store holds every one of them intact; else undefined. */
@@ -761,16 +864,53 @@ export class ChangeJournal implements ChangeJournalPort, JournalInternals {
     for (const turn of gone) for (const call of turn.calls) for (const file of call.files) (this.release(file.before), this.release(file.after));
   }
 
-  /** Drops the oldest turns (any conversation) while the blobs held pass the budget. */
+  /**
+   * Drops the oldest turns (any conversation) while the blobs held pass the budget. A turn this journal
+   * owns (see {@link #owns}) is removed from the store with the blobs no turn it holds refers to;
+   * another writer's is only let go (its record and blobs stay, for that writer and later loads).
+   */
   #applyBudget(): void {
     while (this.#bytes > this.maxBytes && this.#order.length > 0) {
       const oldest = this.#order.shift() as StoredTurn;
       const conversation = this.conversation(oldest.conversationId);
       conversation.turns = conversation.turns.filter((turn) => turn !== oldest);
       conversation.droppedThrough = Math.max(conversation.droppedThrough ?? 0, oldest.turn);
-      for (const call of oldest.calls) for (const file of call.files) (this.release(file.before), this.release(file.after));
-      void this.#inOrder(() => this.store.deleteTurn(oldest.conversationId, oldest.turn)).catch(() => undefined);
+      const owned = this.#owns(oldest);
+      for (const call of oldest.calls) {
+        for (const file of call.files) {
+          if (!owned) for (const image of [file.before, file.after]) if (isContent(image)) this.#pinned.add(image);
+          this.release(file.before);
+          this.release(file.after);
+        }
+      }
+      if (owned) this.#unstore(conversation, oldest);
     }
+  }
+
+  /**
+   * Removes a dropped turn's record from the store; the conversation's last stored one is replaced by a
+   * mark of no calls (see {@link StoredTurn.dropped}), the conversation's earlier mark removed, so a
+   * journal that loads later still numbers on and reports the turns dropped.
+   */
+  #unstore(conversation: ConversationJournal, dropped: StoredTurn): void {
+    const { conversationId, turn } = dropped;
+    this.#owned?.delete(ownedKey(dropped));
+    // A store gone with the process needs no mark: nothing loads it later.
+    if (this.store.putRewind === undefined || conversation.turns.some((held) => held.turn > turn)) {
+      void this.#inOrder(() => this.store.deleteTurn(conversationId, turn)).catch(() => undefined);
+      return;
+    }
+    const mark: StoredTurn = { conversationId, turn, seq: dropped.seq, at: dropped.at, prev: 0, calls: [], dropped: true };
+    const earlier = conversation.mark;
+    conversation.mark = turn;
+    this.#owned?.add(ownedKey(mark));
+    void this.#inOrder(async () => {
+      await this.store.putTurn(mark);
+      if (earlier !== undefined && earlier < turn) {
+        this.#owned?.delete(`${conversationId}\n${earlier}`);
+        await this.store.deleteTurn(conversationId, earlier);
+      }
+    }).catch(() => undefined);
   }
 
   /** Once the store is loaded and, when other writers share it, their turns are taken up. */

@@ -30,6 +30,10 @@ export interface ConversationJournal {
    * the turn could not be stored. It and every turn before it count as dropped.
    */
   lostThrough?: number;
+  /** The number of the mark of dropped turns this journal keeps in the store for the conversation (see {@link StoredTurn.dropped}). */
+  mark?: number;
+  /** The last turn the store failed to keep (a write of its record or of a file content failed), and why. */
+  unstored?: { turn: number; reason: string };
 }
 
 /** Whether `value` has a stored turn's shape (a record read back from a store may be damaged). */

@@ -6,7 +6,7 @@ import { checkOptions, describeValue, is, type OptionRules } from '../core/optio
 import type { Platform } from '../core/platform.js';
 import { dirname, isTemporaryFileName, joinPath, writeFileAtomic } from '../fs/paths.js';
 import { diffImages } from './diff.js';
-import { hashBytes, isContent, type JournalInternals as ChangeJournal } from './model.js';
+import { hashBytes, isContent, type ConversationJournal, type JournalInternals as ChangeJournal } from './model.js';
 import type { StoredFileChange, StoredTurn } from './store.js';
 
 /** What the journal's rewind needs of a file: the image to restore and the image the conversation left. */
@@ -23,6 +23,8 @@ interface PlanItem {
 interface Current {
   image: string;
   bytes?: Uint8Array;
+  /** What is there when it is no regular file (`'a directory'`), for a conflict's note. */
+  what?: string;
 }
 
 const REWIND_OPTION_RULES: OptionRules = {
@@ -37,7 +39,7 @@ const REWIND_OPTION_RULES: OptionRules = {
 async function readNow(fs: FsPromises, path: string): Promise<Current> {
   try {
     const stats = await fs.lstat(path);
-    if (!stats.isFile()) return { image: 'unknown' };
+    if (!stats.isFile()) return { image: 'unknown', what: stats.isDirectory() ? 'a directory' : stats.isSymbolicLink() ? 'a symbolic link' : 'not a regular file' };
     const bytes = await fs.readFile(path);
     return { image: await hashBytes(bytes), bytes };
   } catch (error) {
@@ -94,7 +96,7 @@ export async function rewindConversation(journal: ChangeJournal, setup: JournalS
   const { toTurn } = options;
   if (toTurn > conversation.last) throw beyondLast(conversationId, conversation.last, toTurn);
   const dropped = conversation.droppedThrough;
-  if (dropped !== undefined && toTurn < dropped) return { restored: [], conflicts: [], unreachable: { note: droppedNote(dropped, toTurn, conversation.lostThrough), droppedThrough: dropped } };
+  if (dropped !== undefined && toTurn < dropped) return { restored: [], conflicts: [], unreachable: { note: droppedNote(dropped, toTurn, conversation), droppedThrough: dropped } };
   const plan = planOf(journal, conversationId, toTurn);
   const lost = [...plan].filter(([, item]) => item.target === 'unknown' && item.command === undefined).map(([path]) => path);
   if (lost.length > 0) {
@@ -108,10 +110,15 @@ export async function rewindConversation(journal: ChangeJournal, setup: JournalS
 }
 
 /** Why a rewind to `toTurn`, before the conversation's dropped turns (through `dropped`), cannot be done. */
-function droppedNote(dropped: number, toTurn: number, lost: number | undefined): string {
+function droppedNote(dropped: number, toTurn: number, conversation: ConversationJournal): string {
+  const { lostThrough: lost, unstored } = conversation;
   if (lost === undefined || toTurn >= lost) return `turns up to ${dropped} of this conversation were dropped to keep the journal within its byte budget; rewind to turn ${dropped} or later`;
   const upTo = dropped === lost ? '' : ` (and turns up to ${dropped} were dropped)`;
-  return `turn ${lost} of this conversation was lost: the journal's record of it, or a file content it refers to, is missing or damaged, or could not be stored; it and every turn before it count as dropped${upTo}; rewind to turn ${dropped} or later`;
+  const why =
+    unstored?.turn === lost
+      ? `could not be stored (${unstored.reason}), so what it changed cannot be undone`
+      : `was lost: the journal's record of it, or a file content it refers to, is missing or damaged, or could not be stored`;
+  return `turn ${lost} of this conversation ${why}; it and every turn before it count as dropped${upTo}; rewind to turn ${dropped} or later`;
 }
 
 /** What a rewind says of files a command changed whose earlier content the journal did not keep. */
@@ -137,7 +144,7 @@ async function applyPlan(journal: ChangeJournal, conversationId: string, plan: M
     if (now.image === target) continue;
     // An unknown image matches nothing: what is there may differ from what the conversation left.
     if ((now.image === expected && expected !== 'unknown') || options.force === true) restore.push(path);
-    else conflicts.push({ path, diff: await diffImages(journal, path, expected, now.image, now.bytes) });
+    else conflicts.push({ path, diff: await diffImages(journal, path, expected, now.image, now.bytes, now.what) });
   }
   if (options.dryRun === true || restore.length === 0) return { restored: restore, conflicts };
   const targets = new Map<string, Uint8Array | undefined>();

@@ -160,3 +160,81 @@ describe('a durable store that lost or damaged part of a journal', () => {
     expect([changes.turns.map((t) => t.turn), changes.droppedThrough]).toEqual([[5], 4]);
   });
 });
+
+describe('a durable store that fails to keep a turn (a full or failing disk)', () => {
+  const full = (): Error => Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+
+  it.each([
+    ['its record', (store: DurableStore) => {
+      const put = store.putTurn.bind(store);
+      store.putTurn = async (turn) => (turn.turn === 2 ? Promise.reject(full()) : put(turn));
+    }],
+    ['a file content of it', (store: DurableStore) => {
+      const put = store.putBlob.bind(store);
+      let failed = false;
+      // Once: turn 3 keeps the same content as its pre-image, and the disk has recovered by then.
+      store.putBlob = async (hash, bytes) => (new TextDecoder().decode(bytes) === 'second\n' && !failed ? ((failed = true), Promise.reject(full())) : put(hash, bytes));
+    }],
+  ])('a store write of %s fails: the turn end says so, and the turn counts as lost, also after a reload', async (_name, fail) => {
+    const platform = createMemoryPlatform({});
+    const store = new DurableStore();
+    fail(store);
+    const journal = createChangeJournal(platform, setup, { store });
+    const ends = [];
+    for (const [i, text] of VERSIONS.entries()) {
+      const turn = journal.beginTurn('c');
+      await turn.fsFor({ callId: `w${i + 1}`, tool: 'write' }, platform.fs).writeFile('/workspace/page.md', text);
+      ends.push(await turn.end());
+    }
+    expect(ends[0]).toBeUndefined();
+    expect(ends[1]).toEqual({
+      unrecorded: {
+        note: 'the change journal could not store this turn (ENOSPC: no space left on device): its file changes were made, but a rewind cannot undo them, nor go back to before them',
+        callIds: ['w2'],
+      },
+    });
+    expect(ends[2]).toBeUndefined();
+    // The change itself was made.
+    expect(await page(platform)).toBe('third\n');
+    const changes = await journal.changes('c');
+    expect([changes.turns.map((turn) => turn.turn), changes.droppedThrough]).toEqual([[3], 2]);
+    const refused = await journal.rewind('c', { toTurn: 1 });
+    expect(refused).toMatchObject({ restored: [], conflicts: [], unreachable: { droppedThrough: 2 } });
+    expect(refused.unreachable?.note).toBe('turn 2 of this conversation could not be stored (ENOSPC: no space left on device), so what it changed cannot be undone; it and every turn before it count as dropped; rewind to turn 2 or later');
+    expect(await page(platform)).toBe('third\n');
+    await journal.flushed();
+    // A reload finds turn 2 missing (turn 3 names it as the turn before): lost, never restored wrong.
+    const again = await reload(platform, store);
+    const reloaded = await again.changes('c');
+    expect([reloaded.turns.map((turn) => turn.turn), reloaded.droppedThrough]).toEqual([[3], 2]);
+    expect((await again.rewind('c', { toTurn: 1 })).unreachable?.droppedThrough).toBe(2);
+    expect((await again.rewind('c', { toTurn: 2 })).restored).toEqual(['/workspace/page.md']);
+    expect(await page(platform)).toBe('second\n');
+  });
+});
+
+describe('a durable store whose journal budget dropped every turn of a conversation', () => {
+  it('leaves one mark in their place: a reload reports them dropped and numbers on after them', async () => {
+    const platform = createMemoryPlatform({});
+    const store = new DurableStore();
+    const small = { ...setup, maxBytes: 2000 };
+    const journal = createChangeJournal(platform, small, { store });
+    const write = async (conversationId: string, path: string, text: string): Promise<number> => {
+      const turn = journal.beginTurn(conversationId);
+      await turn.fsFor({ callId: text.slice(0, 8), tool: 'write' }, platform.fs).writeFile(path, text);
+      await turn.end();
+      return turn.turn;
+    };
+    for (const text of VERSIONS) await write('c', '/workspace/page.md', text);
+    for (let i = 0; i < 30; i += 1) await write('other', '/workspace/other.md', `${String(i % 10).repeat(100)}${i}\n`);
+    await journal.flushed();
+    expect(await journal.changes('c')).toEqual({ conversationId: 'c', turns: [], droppedThrough: 3 });
+    expect((await store.listTurns()).filter((turn) => turn.conversationId === 'c')).toEqual([expect.objectContaining({ turn: 3, calls: [], dropped: true })]);
+    const again = await reload(platform, store);
+    expect(await again.changes('c')).toEqual({ conversationId: 'c', turns: [], droppedThrough: 3 });
+    const turn = again.beginTurn('c');
+    expect(turn.turn).toBe(4);
+    await turn.end();
+    expect((await again.rewind('c', { toTurn: 1 })).unreachable?.droppedThrough).toBe(3);
+  });
+});

@@ -32,8 +32,14 @@ export interface StoredTurn {
    * journal that loads finds a turn lost from the middle. Absent in records of older versions.
    */
   prev?: number;
-  /** The calls that changed files (none: a number a rewind took that wrote nothing, kept so that no other writer takes it). */
+  /** The calls that changed files (none: a number a rewind took that wrote nothing, kept so that no other writer takes it; or a mark, see {@link dropped}). */
   calls: StoredCall[];
+  /**
+   * Set on a mark of no calls left where the budget removed the record of the conversation's last
+   * stored turn: the turns through this one were dropped. A journal that loads reports them dropped
+   * (`droppedThrough`) and numbers the conversation's turns on after it.
+   */
+  dropped?: true;
 }
 
 /**

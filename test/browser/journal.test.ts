@@ -8,10 +8,10 @@ interface Changes {
   droppedThrough?: number;
 }
 declare const tj: {
-  start(workspace: string, backend?: 'indexeddb' | 'memory'): Promise<boolean>;
+  start(workspace: string, backend?: 'indexeddb' | 'memory', options?: { maxBytes?: number; failTurn?: number }): Promise<boolean>;
   call(calls: unknown[], options?: unknown): Promise<Result[]>;
   changes(conversationId?: string): Promise<Changes>;
-  rewind(conversationId: string, options: unknown): Promise<{ restored: string[]; conflicts: unknown[]; turn?: number }>;
+  rewind(conversationId: string, options: unknown): Promise<{ restored: string[]; conflicts: unknown[]; turn?: number; unreachable?: { note: string; droppedThrough?: number } }>;
   read(path: string): Promise<string | null>;
   remove(workspace: string): Promise<string[]>;
   damage(
@@ -146,6 +146,65 @@ describe('change journal in IndexedDB (web platform)', () => {
       expect(await page.evaluate(() => tj.rewind('default', { toTurn: 1 }))).toMatchObject({ restored: [], unreachable: { droppedThrough: 2 } });
       expect(await read(page, 'a.txt')).toBe('two\n');
       await page.evaluate(() => tj.remove('garbled-last'));
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('a turn the journal database refuses (over quota): its call answers ok with a note, and the turn is lost, also after a reload', async () => {
+    const session = await newSession();
+    const { page } = session;
+    try {
+      await page.goto(server.page('journal.html'));
+      await page.waitForFunction(() => document.title === 'toolhost journal page ready');
+      expect(await page.evaluate(() => tj.start('unstored', 'indexeddb', { failTurn: 2 }))).toBe(true);
+      const answers: Result[] = [];
+      for (const text of ['one\n', 'two\n', 'three\n']) answers.push(...(await calls(page, [{ id: text, name: 'create_file', args: { file_path: 'a.txt', content: text, overwrite: true } }])));
+      expect(answers.map((answer) => answer.code ?? 'ok')).toEqual(['ok', 'ok', 'ok']);
+      expect((answers[1]!.result as { note?: string }).note).toBe(
+        'the change journal could not store this turn (QuotaExceededError: the quota has been exceeded): its file changes were made, but a rewind cannot undo them, nor go back to before them',
+      );
+      expect(answers[2]!.result).not.toHaveProperty('note');
+      const changes = await page.evaluate(() => tj.changes());
+      expect([changes.turns.map((turn) => turn.turn), changes.droppedThrough]).toEqual([[3], 2]);
+      const refused = await page.evaluate(() => tj.rewind('default', { toTurn: 1 }));
+      expect(refused.unreachable).toEqual({
+        droppedThrough: 2,
+        note: 'turn 2 of this conversation could not be stored (QuotaExceededError: the quota has been exceeded), so what it changed cannot be undone; it and every turn before it count as dropped; rewind to turn 2 or later',
+      });
+      // Reloaded (the database takes records again): turn 3 names turn 2, which is not there.
+      expect(await open(session, 'unstored', 'indexeddb', true)).toBe(true);
+      const reloaded = await page.evaluate(() => tj.changes());
+      expect([reloaded.turns.map((turn) => turn.turn), reloaded.droppedThrough]).toEqual([[3], 2]);
+      expect(await read(page, 'a.txt')).toBe('three\n');
+      await page.evaluate(() => tj.remove('unstored'));
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('a conversation whose turns the budget dropped: a reloaded page still says so and numbers its next turn after them', async () => {
+    const session = await newSession();
+    const { page } = session;
+    const start = (): Promise<boolean> => page.evaluate(() => tj.start('budget', 'indexeddb', { maxBytes: 2000 }));
+    try {
+      await page.goto(server.page('journal.html'));
+      await page.waitForFunction(() => document.title === 'toolhost journal page ready');
+      expect(await start()).toBe(true);
+      for (const text of ['P\n', 'Q\n', 'S\n']) await page.evaluate((t) => tj.call([{ id: t, name: 'create_file', args: { file_path: 'b.txt', content: t, overwrite: true } }], { conversationId: 'b' }), text);
+      for (let i = 0; i < 30; i += 1) {
+        const text = `${String(i % 10).repeat(100)}${i}\n`;
+        await page.evaluate((t) => tj.call([{ id: 'a', name: 'create_file', args: { file_path: 'a.txt', content: t, overwrite: true } }], { conversationId: 'a' }), text);
+      }
+      expect(await page.evaluate(() => tj.changes('b'))).toEqual({ conversationId: 'b', turns: [], droppedThrough: 3 });
+      await page.reload();
+      await page.waitForFunction(() => document.title === 'toolhost journal page ready');
+      expect(await start()).toBe(true);
+      expect(await page.evaluate(() => tj.changes('b'))).toEqual({ conversationId: 'b', turns: [], droppedThrough: 3 });
+      await page.evaluate(() => tj.call([{ id: 't', name: 'create_file', args: { file_path: 'b.txt', content: 'T\n', overwrite: true } }], { conversationId: 'b' }));
+      expect((await page.evaluate(() => tj.changes('b'))).turns.map((turn) => turn.turn)).toEqual([4]);
+      expect((await page.evaluate(() => tj.rewind('b', { toTurn: 2 }))).unreachable).toMatchObject({ droppedThrough: 3 });
+      await page.evaluate(() => tj.remove('budget'));
     } finally {
       await session.close();
     }

@@ -5,15 +5,27 @@ import { ToolRunner, type CallOptions, type ToolCall, type ToolCallResult } from
 import type { ConversationChanges, RewindOptions, RewindResult } from '../../src/core/journal-port.js';
 import { BuiltinTools } from '../../src/tools/index.js';
 import { createWebPlatform, deleteWorkspace, type WebPlatform } from '../../web/index.js';
+import { IdbJournalStore } from '../../web/journal-store.js';
+import type { StoredTurn } from '../../src/journal/store.js';
+
+const putTurn = IdbJournalStore.prototype.putTurn;
 
 let platform: WebPlatform | undefined;
 let runner: ToolRunner | undefined;
 
 const tj = {
   /** Opens workspace `workspace` (IndexedDB) with a runner of the built-in tools; answers whether the platform offers a journal store. */
-  async start(workspace: string, backend: 'indexeddb' | 'memory' = 'indexeddb'): Promise<boolean> {
+  async start(workspace: string, backend: 'indexeddb' | 'memory' = 'indexeddb', options: { maxBytes?: number; failTurn?: number } = {}): Promise<boolean> {
+    // `failTurn`: the journal database refuses that turn's record, as a browser over its quota would.
+    const { failTurn } = options;
+    IdbJournalStore.prototype.putTurn =
+      failTurn === undefined
+        ? putTurn
+        : function (this: IdbJournalStore, turn: StoredTurn): Promise<void> {
+            return turn.turn === failTurn ? Promise.reject(new DOMException('the quota has been exceeded', 'QuotaExceededError')) : putTurn.call(this, turn);
+          };
     platform = createWebPlatform({ workspace, backend });
-    runner = new ToolRunner({ platform, tools: BuiltinTools.all() });
+    runner = new ToolRunner({ platform, tools: BuiltinTools.all(), ...(options.maxBytes === undefined ? {} : { journal: { maxBytes: options.maxBytes } }) });
     await platform.ready();
     return typeof platform.journalStore === 'function';
   },
