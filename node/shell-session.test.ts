@@ -54,6 +54,28 @@ describe('bash (Anthropic profile) on Node', () => {
     expect(await bash({ command: 'echo $CODE' }, 'c-exit')).toBe('7\n');
   });
 
+  it('keeps the working directory when the session has no usable PATH, and one whose name holds a line break', async () => {
+    // The state is put back and saved with bash builtins: a `cat` looked up on the session's own PATH
+    // failed, the `cd` was lost, and an internal line of toolhost's script showed in every output.
+    expect(await bash({ command: 'export PATH=/nonexistent; cd sub' }, 'c-path')).toBe('');
+    expect(await bash({ command: 'echo "$PWD"; export Q=1' }, 'c-path')).toBe(`${root}/sub\n`);
+    expect(await bash({ command: 'echo "$PWD $Q"' }, 'c-path')).toBe(`${root}/sub 1\n`);
+    await mkdir(join(root, 'sub', 'two\nlines'));
+    expect(await bash({ command: "cd sub/$'two\\nlines'" }, 'c-newline')).toBe('');
+    expect(await bash({ command: 'printf "[%s]" "$PWD"' }, 'c-newline')).toBe(`[${root}/sub/two\nlines]`);
+  });
+
+  it('says when a command left the session unsaved (its own EXIT trap, exec), and the next one starts where it started', async () => {
+    await bash({ command: 'cd sub; export V=1' }, 'c-trap');
+    const trapped = await bash({ command: "cd ..; export V=2; trap 'true' EXIT; echo done" }, 'c-trap');
+    expect(trapped).toContain('done\n');
+    expect(trapped).toContain("the shell's working directory and exported variables could not be saved after this command (it replaced the shell's EXIT trap, ended the shell with exec or a signal, or left it no file descriptors); the next command starts where this one started, with the variables it started with");
+    expect(await bash({ command: 'echo "$PWD $V"' }, 'c-trap')).toBe(`${root}/sub 1\n`);
+    expect(await bash({ command: 'exec true' }, 'c-trap')).toContain('could not be saved after this command');
+    // A command that saves as usual carries no such note.
+    expect(await bash({ command: 'cd ..' }, 'c-trap')).toBe('');
+  });
+
   it('restart forgets the working directory and environment', async () => {
     await bash({ command: 'cd sub; export KEEP=1' }, 'c-restart');
     expect(await bash({ restart: true }, 'c-restart')).toBe('The bash session was restarted.');

@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import type { RunCommandResult, ShellSession } from '../src/core/types.js';
@@ -47,6 +47,25 @@ async function keepInside(cwdFile: string, root: string): Promise<string | undef
 }
 
 /**
+ * The note of a command after which the session's state was not saved (`saved`, which the shell's
+ * exit trap writes last, is missing): the next command starts in the working directory and with the
+ * variables this one started with. Undefined when it was saved, or when the command was stopped (a
+ * timeout or an abort: its result says so).
+ */
+async function unsaved(saved: string, result: RunCommandResult): Promise<string | undefined> {
+  if (result.timed_out === true) return undefined;
+  try {
+    await stat(saved);
+    return undefined;
+  } catch {
+    return (
+      "the shell's working directory and exported variables could not be saved after this command (it replaced the shell's EXIT trap, " +
+      'ended the shell with exec or a signal, or left it no file descriptors); the next command starts where this one started, with the variables it started with'
+    );
+  }
+}
+
+/**
  * Persistent shell sessions on Node, one per conversation. Each command runs through
  * `runShellCommand` (the same spawning as `run_command`: its own process group, killed whole on
  * timeout or abort, output capped), in bash, with the session's state put back first and saved
@@ -65,7 +84,7 @@ export function createShellSessions(options: ShellSessionsOptions = {}): ShellSe
   const create = (): { session: ShellSession; dir: string } => {
     const dir = mkdtempSync(join(tmpdir(), 'toolhost-shell-'));
     let queue: Promise<unknown> = Promise.resolve();
-    const files = { env: join(dir, 'env'), cwd: join(dir, 'cwd'), command: join(dir, 'command') };
+    const files = { env: join(dir, 'env'), cwd: join(dir, 'cwd'), command: join(dir, 'command'), saved: join(dir, 'saved') };
     const script = (cwd: string): string =>
       [
         `if [ -f ${quote(files.env)} ]; then`,
@@ -75,18 +94,20 @@ export function createShellSessions(options: ShellSessionsOptions = {}): ShellSe
         `  . ${quote(files.env)}`,
         `  export ${COMMAND_MARKER_VARIABLE}="$__toolhost_id"; unset __toolhost_id`,
         'fi',
-        `if [ -f ${quote(files.cwd)} ]; then cd "$(cat ${quote(files.cwd)})" 2>/dev/null || cd ${quote(cwd)}; else cd ${quote(cwd)}; fi`,
+        // Builtins only, here and in the trap: the state just restored may hold any PATH (or none).
+        `if [ -f ${quote(files.cwd)} ]; then IFS= read -r -d '' __toolhost_v < ${quote(files.cwd)}; cd -- "\${__toolhost_v%$'\\n'}" 2>/dev/null || cd ${quote(cwd)}; else cd ${quote(cwd)}; fi`,
         'unset __toolhost_v',
-        `trap '__toolhost_status=$?; pwd > ${quote(files.cwd).replace(/'/g, `'\\''`)}; export -p > ${quote(files.env).replace(/'/g, `'\\''`)}; exit $__toolhost_status' EXIT`,
+        `trap ${quote(`__toolhost_status=$?; { pwd > ${quote(files.cwd)} && export -p > ${quote(files.env)} && : > ${quote(files.saved)}; } 2>/dev/null; exit $__toolhost_status`)} EXIT`,
         `. ${quote(files.command)}`,
       ].join('\n');
     const session: ShellSession = {
       run(request, signal): Promise<RunCommandResult> {
         const turn = queue.then(async () => {
-          await writeFile(files.command, request.command);
+          await Promise.all([writeFile(files.command, request.command), rm(files.saved, { force: true })]);
           const result = await runShellCommand({ command: script(request.cwd), cwd: request.cwd, timeoutMs: request.timeoutMs }, signal, command);
-          const note = options.root === undefined ? undefined : await keepInside(files.cwd, options.root);
-          return note === undefined ? result : { ...result, note: result.note === undefined ? note : `${result.note} ${note}` };
+          const notes = [result.note, await unsaved(files.saved, result), options.root === undefined ? undefined : await keepInside(files.cwd, options.root)];
+          const note = notes.filter((part) => part !== undefined).join(' ');
+          return note === '' ? result : { ...result, note };
         });
         queue = turn.catch(() => undefined);
         return turn;
