@@ -398,6 +398,22 @@ describe('toolhost leniencies beyond Codex', () => {
     expect(await read(platform, 'big.txt')).toBe(file);
   });
 
+  it('toolhost keeps: a no_match quotes at most the first 50 of the hunk\'s old lines and says how many more (Codex quotes them all), still naming the first missing line', async () => {
+    const file = Array.from({ length: 2_000 }, (_, i) => `row ${i}`).join('\n') + '\n';
+    // 1,000 lines that match from the top except line 700, which the file does not have.
+    const old = Array.from({ length: 1_000 }, (_, i) => (i === 700 ? 'row seven hundred' : `row ${i}`));
+    const { platform, runner } = setup({ 'rows.txt': file });
+    const failure = await refused(runner, `*** Begin Patch\n*** Update File: rows.txt\n@@\n${old.map((line) => `-${line}`).join('\n')}\n*** End Patch`);
+    expect(failure.code).toBe('no_match');
+    expect(failure.error.startsWith(`Failed to find expected lines in "rows.txt":\n${old.slice(0, 50).join('\n')}\n[… 950 more lines of the hunk not quoted]\n(hunk 1 of 1: the line "row seven hundred" was not found after line 700, where the hunk's earlier lines match`)).toBe(true);
+    expect(failure.error).not.toContain('row 50\n');
+    expect(failure.error.length).toBeLessThan(1_000);
+    // A hunk of exactly 50 old lines is quoted whole, as before.
+    const fifty = await refused(runner, `*** Begin Patch\n*** Update File: rows.txt\n@@\n${[...old.slice(0, 49), 'absent'].map((line) => `-${line}`).join('\n')}\n*** End Patch`);
+    expect(fifty.error.startsWith(`Failed to find expected lines in "rows.txt":\n${[...old.slice(0, 49), 'absent'].join('\n')}\n(hunk 1 of 1: the line "absent" was not found`)).toBe(true);
+    expect(await read(platform, 'rows.txt')).toBe(file);
+  });
+
   it('toolhost keeps: CRLF line endings of the file stay CRLF when hunks are written with LF', async () => {
     const { platform, runner } = setup({ 'w.txt': 'one\r\ntwo\r\n' });
     await ok(runner, '*** Begin Patch\n*** Update File: w.txt\n@@\n one\n-two\n+2\n+3\n*** End Patch');
