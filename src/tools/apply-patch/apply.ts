@@ -134,6 +134,16 @@ function writtenLines(chunk: PatchChunk): Written[] {
   return out;
 }
 
+/** How many of a hunk's old lines a `no_match` quotes: a 100,000-line hunk would otherwise make a 300 KB message. */
+const QUOTED_HUNK_LINES = 50;
+
+/** The hunk's old lines as a `no_match` quotes them: the first {@link QUOTED_HUNK_LINES}, then how many more there are. */
+function quotedOldLines(oldLines: readonly string[]): string {
+  const more = oldLines.length - QUOTED_HUNK_LINES;
+  if (more <= 0) return oldLines.join('\n');
+  return `${oldLines.slice(0, QUOTED_HUNK_LINES).join('\n')}\n[… ${more} more line${more === 1 ? '' : 's'} of the hunk not quoted]`;
+}
+
 function noMatch(lines: readonly string[], chunk: PatchChunk, cursor: number, where: string, hunk: string): ToolError {
   const missing = chunk.endOfFile ? { line: chunk.oldLines[chunk.oldLines.length - 1] as string } : firstMissingLine(lines, chunk.oldLines, cursor);
   const place = chunk.endOfFile
@@ -146,7 +156,7 @@ function noMatch(lines: readonly string[], chunk: PatchChunk, cursor: number, wh
   const quoted = chunk.endOfFile ? 'the hunk\'s lines were not found' : `the line ${quoteForMessage(missing.line, { json: true })} was not found`;
   return new ToolError(
     'no_match',
-    `Failed to find expected lines in ${where}:\n${chunk.oldLines.join('\n')}\n` +
+    `Failed to find expected lines in ${where}:\n${quotedOldLines(chunk.oldLines)}\n` +
       `(${hunk}: ${quoted} ${place}, compared exactly, then ignoring trailing and surrounding whitespace, then typographic punctuation). ` +
       'Nothing was changed. Read the file and copy the context lines exactly.',
   );

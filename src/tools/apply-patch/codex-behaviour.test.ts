@@ -398,9 +398,140 @@ describe('toolhost leniencies beyond Codex', () => {
     expect(await read(platform, 'big.txt')).toBe(file);
   });
 
+  it('toolhost keeps: a no_match quotes at most the first 50 of the hunk\'s old lines and says how many more (Codex quotes them all), still naming the first missing line', async () => {
+    const file = Array.from({ length: 2_000 }, (_, i) => `row ${i}`).join('\n') + '\n';
+    // 1,000 lines that match from the top except line 700, which the file does not have.
+    const old = Array.from({ length: 1_000 }, (_, i) => (i === 700 ? 'row seven hundred' : `row ${i}`));
+    const { platform, runner } = setup({ 'rows.txt': file });
+    const failure = await refused(runner, `*** Begin Patch\n*** Update File: rows.txt\n@@\n${old.map((line) => `-${line}`).join('\n')}\n*** End Patch`);
+    expect(failure.code).toBe('no_match');
+    expect(failure.error.startsWith(`Failed to find expected lines in "rows.txt":\n${old.slice(0, 50).join('\n')}\n[… 950 more lines of the hunk not quoted]\n(hunk 1 of 1: the line "row seven hundred" was not found after line 700, where the hunk's earlier lines match`)).toBe(true);
+    expect(failure.error).not.toContain('row 50\n');
+    expect(failure.error.length).toBeLessThan(1_000);
+    // A hunk of exactly 50 old lines is quoted whole, as before.
+    const fifty = await refused(runner, `*** Begin Patch\n*** Update File: rows.txt\n@@\n${[...old.slice(0, 49), 'absent'].map((line) => `-${line}`).join('\n')}\n*** End Patch`);
+    expect(fifty.error.startsWith(`Failed to find expected lines in "rows.txt":\n${[...old.slice(0, 49), 'absent'].join('\n')}\n(hunk 1 of 1: the line "absent" was not found`)).toBe(true);
+    expect(await read(platform, 'rows.txt')).toBe(file);
+  });
+
   it('toolhost keeps: CRLF line endings of the file stay CRLF when hunks are written with LF', async () => {
     const { platform, runner } = setup({ 'w.txt': 'one\r\ntwo\r\n' });
     await ok(runner, '*** Begin Patch\n*** Update File: w.txt\n@@\n one\n-two\n+2\n+3\n*** End Patch');
     expect(await read(platform, 'w.txt')).toBe('one\r\n2\r\n3\r\n');
+  });
+});
+
+describe('Codex on symbolic links: a Delete and a Move act on the link named, not on the file it points to', () => {
+  /** A workspace with `t.txt` and the link `ln.txt -> t.txt` (and what `files` adds). */
+  async function linked(files: Record<string, string> = {}): Promise<{ platform: Platform; runner: ToolRunner }> {
+    const made = setup({ 't.txt': 'kept\nline\n', ...files });
+    await made.platform.fs.symlink('t.txt', '/workspace/ln.txt');
+    return made;
+  }
+  const isLink = async (platform: Platform, path: string): Promise<boolean> =>
+    platform.fs.lstat(`/workspace/${path}`).then((s) => s.isSymbolicLink(), () => false);
+
+  it('"*** Delete File:" on a link removes the link; the file it pointed to stays as it was', async () => {
+    const { platform, runner } = await linked();
+    expect(await ok(runner, '*** Begin Patch\n*** Delete File: ln.txt\n*** End Patch')).toBe('Success. Updated the following files:\nD /workspace/ln.txt\n');
+    expect([await isLink(platform, 'ln.txt'), await read(platform, 't.txt')]).toEqual([false, 'kept\nline\n']);
+  });
+
+  it('"*** Move to:" from a link writes the new content at the destination and removes the link; the file it pointed to stays', async () => {
+    const { platform, runner } = await linked();
+    const result = await call(runner, '*** Begin Patch\n*** Update File: ln.txt\n*** Move to: moved.txt\n@@\n-line\n+LINE\n*** End Patch');
+    expect(result).toMatchObject({ result: { changes: [{ action: 'M', path: '/workspace/moved.txt', moved_from: '/workspace/ln.txt' }] } });
+    expect([await read(platform, 'moved.txt'), await isLink(platform, 'moved.txt'), await isLink(platform, 'ln.txt'), await read(platform, 't.txt')]).toEqual([
+      'kept\nLINE\n',
+      false,
+      false,
+      'kept\nline\n',
+    ]);
+  });
+
+  it('a pure rename of a link (no hunks) leaves a copy of the content under the new name and the old file in place', async () => {
+    const { platform, runner } = await linked();
+    await ok(runner, '*** Begin Patch\n*** Update File: ln.txt\n*** Move to: sub/renamed.txt\n*** End Patch');
+    expect([await read(platform, 'sub/renamed.txt'), await exists(platform, 'ln.txt'), await read(platform, 't.txt')]).toEqual(['kept\nline\n', false, 'kept\nline\n']);
+  });
+
+  it('moving a link onto the file it points to writes that file and removes the link', async () => {
+    const { platform, runner } = await linked();
+    await ok(runner, '*** Begin Patch\n*** Update File: ln.txt\n*** Move to: t.txt\n@@\n-kept\n+KEPT\n*** End Patch');
+    expect([await isLink(platform, 'ln.txt'), await read(platform, 't.txt')]).toEqual([false, 'KEPT\nline\n']);
+  });
+
+  it('an update in place through a link still writes the file it points to and keeps the link', async () => {
+    const { platform, runner } = await linked();
+    expect(await ok(runner, '*** Begin Patch\n*** Update File: ln.txt\n@@\n-line\n+LINE\n*** End Patch')).toBe('Success. Updated the following files:\nM /workspace/t.txt\n');
+    expect([await isLink(platform, 'ln.txt'), await read(platform, 't.txt')]).toEqual([true, 'kept\nLINE\n']);
+  });
+
+  it('a link to a file outside the workspace: a Delete removes the link only; a Move or an update through it is outside_workspace and nothing changes', async () => {
+    const { platform, runner } = setup({ 'a.txt': 'a\n' });
+    await platform.fs.mkdir('/outside');
+    await platform.fs.writeFile('/outside/secret.txt', 'secret\n');
+    await platform.fs.symlink('/outside/secret.txt', '/workspace/out.txt');
+    for (const patch of [
+      '*** Update File: out.txt\n*** Move to: copy.txt',
+      '*** Update File: out.txt\n@@\n-secret\n+changed',
+      '*** Update File: a.txt\n*** Move to: out.txt',
+    ]) {
+      const failure = await refused(runner, `*** Begin Patch\n${patch}\n*** End Patch`);
+      expect(failure.code).toBe('outside_workspace');
+    }
+    expect([await exists(platform, 'copy.txt'), await isLink(platform, 'out.txt'), await read(platform, 'a.txt')]).toEqual([false, true, 'a\n']);
+    await ok(runner, '*** Begin Patch\n*** Delete File: out.txt\n*** End Patch');
+    expect([await isLink(platform, 'out.txt'), decode(await platform.fs.readFile('/outside/secret.txt'))]).toEqual([false, 'secret\n']);
+  });
+
+  it('toolhost keeps: a Delete of a dangling link removes it (Codex reads the target before deleting, so it refuses one)', async () => {
+    const { platform, runner } = setup({ 'a.txt': 'a\n' });
+    await platform.fs.symlink('gone.txt', '/workspace/dangling.txt');
+    await ok(runner, '*** Begin Patch\n*** Delete File: dangling.txt\n*** End Patch');
+    expect(await isLink(platform, 'dangling.txt')).toBe(false);
+  });
+
+  it('a Delete of a link and an update of its target name two entries and both apply; a Move of a link and a change to its target are one file and refused', async () => {
+    const both = await linked();
+    await ok(both.runner, '*** Begin Patch\n*** Delete File: ln.txt\n*** Update File: t.txt\n@@\n-line\n+LINE\n*** End Patch');
+    expect([await isLink(both.platform, 'ln.txt'), await read(both.platform, 't.txt')]).toEqual([false, 'kept\nLINE\n']);
+
+    for (const [patch, message] of [
+      ['*** Update File: t.txt\n@@\n-line\n+LINE\n*** Update File: ln.txt\n*** Move to: m.txt', '"t.txt" and "ln.txt" name one file (/workspace/t.txt)'],
+      ['*** Update File: ln.txt\n*** Move to: m.txt\n*** Delete File: t.txt', '"ln.txt" and "t.txt" name one file (/workspace/t.txt)'],
+      ['*** Delete File: t.txt\n*** Update File: ln.txt\n@@\n-line\n+LINE', '"t.txt" and "ln.txt" name one file (/workspace/t.txt)'],
+      ['*** Delete File: ln.txt\n*** Update File: ./ln.txt\n*** Move to: m.txt', '"ln.txt" and "./ln.txt" name one file (/workspace/ln.txt)'],
+    ] as const) {
+      const { platform, runner } = await linked();
+      const failure = await refused(runner, `*** Begin Patch\n${patch}\n*** End Patch`);
+      expect([failure.code, failure.error.startsWith(message)]).toEqual(['invalid_arguments', true]);
+      expect([await isLink(platform, 'ln.txt'), await read(platform, 't.txt'), await exists(platform, 'm.txt')]).toEqual([true, 'kept\nline\n', false]);
+    }
+  });
+
+  it('all or nothing: a link moved or deleted before a later write fails is made again, and the destination removed', async () => {
+    const { platform } = await linked();
+    const fs = platform.fs;
+    const failing = new Proxy(fs, {
+      get: (target, key) =>
+        key === 'writeFile' || key === 'writeFileAtomic' || key === 'rename'
+          ? async (path: string, ...rest: unknown[]) => {
+              if (String(path).includes('z.txt')) throw Object.assign(new Error('disk full'), { code: 'ENOSPC' });
+              return (target[key as 'rename'] as (...args: unknown[]) => Promise<void>).call(target, path, ...rest);
+            }
+          : (Reflect.get(target, key) as unknown),
+    });
+    const broken = new ToolRunner({ platform: { ...platform, fs: failing }, tools: toolProfiles.openai() });
+    for (const patch of ['*** Update File: ln.txt\n*** Move to: moved.txt', '*** Delete File: ln.txt']) {
+      const failure = await refused(broken, `*** Begin Patch\n${patch}\n*** Add File: z.txt\n+z\n*** End Patch`);
+      expect(failure.error).toMatch(/^the patch could not be written .*the files it had changed were restored$/);
+      expect([await isLink(platform, 'ln.txt'), await fs.readlink('/workspace/ln.txt'), await exists(platform, 'moved.txt'), await read(platform, 't.txt')]).toEqual([
+        true,
+        't.txt',
+        false,
+        'kept\nline\n',
+      ]);
+    }
   });
 });

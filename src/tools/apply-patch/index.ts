@@ -63,15 +63,37 @@ interface Planned {
   before: Uint8Array | null;
   /** Bytes after (null: the file is removed). */
   after: Uint8Array | null;
+  /** A symbolic link removed as itself, never followed: the target text it held (checked again before the writes, restored on failure). */
+  link?: string;
+  /** Only checked again before the writes, never written: the file a moved link pointed to, whose content the move wrote elsewhere. */
+  checkOnly?: boolean;
+}
+
+/**
+ * One operation with its paths resolved. `source` is the filesystem entry it changes: for a Delete and
+ * for a Move's source it is resolved without following a final symbolic link (so a link is removed or
+ * moved as itself, as Codex's `remove_file` does), for an update in place it is the file written
+ * (links followed, as the built-ins write through them). `path` is where the content is read: the
+ * followed path, except for a Delete (`source`: it reads no link's target).
+ */
+interface Resolved {
+  op: PatchOperation;
+  path: string;
+  source: string;
+  moveTo: string | undefined;
 }
 
 /**
  * Refuses (`invalid_arguments`) two operations that name one file in two spellings (`a.txt` and
- * `./a.txt`, an absolute path, `sub/../a.txt`): the parser refuses a path written twice, but each
- * operation is computed from the file as it was, so the later write would silently undo the earlier.
- * A move's target counts as a path of its operation.
+ * `./a.txt`, an absolute path, `sub/../a.txt`, a link and its target): the parser refuses a path
+ * written twice, but each operation is computed from the file as it was, so the later write would
+ * silently undo the earlier. An operation claims each filesystem entry it reads or changes: the file
+ * it updates, a move's target, a moved link and the file the link pointed to (whose content it
+ * moves). A Delete of a symbolic link claims the link only (it neither reads nor changes the
+ * target), so deleting `ln.txt` and updating its target `t.txt` in one patch name two entries and
+ * both apply, in either order with one result.
  */
-function refuseAliases(resolved: ReadonlyArray<{ op: PatchOperation; path: string; moveTo: string | undefined }>): void {
+function refuseAliases(resolved: readonly Resolved[]): void {
   const claimed = new Map<string, string>();
   const claim = (path: string, spelled: string): void => {
     const earlier = claimed.get(path);
@@ -83,9 +105,86 @@ function refuseAliases(resolved: ReadonlyArray<{ op: PatchOperation; path: strin
     }
     claimed.set(path, spelled);
   };
-  for (const { op, path, moveTo } of resolved) {
-    claim(path, op.path);
-    if (moveTo !== undefined && moveTo !== path && op.type === 'update') claim(moveTo, op.moveTo ?? moveTo);
+  for (const { op, path, source, moveTo } of resolved) {
+    const own = new Map<string, string>([[source, op.path]]);
+    if (op.type === 'update') {
+      if (!own.has(path)) own.set(path, op.path);
+      if (moveTo !== undefined && !own.has(moveTo)) own.set(moveTo, op.moveTo ?? moveTo);
+    }
+    for (const [entry, spelled] of own) claim(entry, spelled);
+  }
+}
+
+/**
+ * Resolves every operation's paths inside the workspace (see {@link Resolved}). A Move's source
+ * that is a link to a file outside the workspace is `outside_workspace`, as its content would be
+ * read through it; a Delete of such a link removes the link only, reading nothing.
+ */
+async function resolveOperations(ctx: ToolContext, operations: readonly PatchOperation[]): Promise<Resolved[]> {
+  const scope = { fs: ctx.fs, root: ctx.platform.root, cwd: ctx.cwd };
+  const options = { argName: 'patch path' };
+  return Promise.all(
+    operations.map(async (op) => {
+      if (op.type === 'delete') {
+        const source = await resolveWorkspacePath(scope, op.path, { ...options, followFinal: false });
+        return { op, path: source, source, moveTo: undefined };
+      }
+      const path = await resolveWorkspacePath(scope, op.path, options);
+      if (op.type !== 'update' || op.moveTo === undefined) return { op, path, source: path, moveTo: undefined };
+      const source = await resolveWorkspacePath(scope, op.path, { ...options, followFinal: false });
+      return { op, path, source, moveTo: await resolveWorkspacePath(scope, op.moveTo, options) };
+    }),
+  );
+}
+
+/** The link at `path` (lstat, never followed): its target text, or null when `path` is not a symbolic link. */
+async function linkAt(ctx: ToolContext, path: string): Promise<string | null> {
+  let stats: FsStats;
+  try {
+    stats = await ctx.fs.lstat(path);
+  } catch (error) {
+    if (toToolError(error).code === 'not_found') return null;
+    throw error;
+  }
+  return stats.isSymbolicLink() ? ctx.fs.readlink(path) : null;
+}
+
+/** Whether a planned step's entry still holds what was read: the same link target for a link, else {@link unchangedSince}. */
+async function stepUnchanged(ctx: ToolContext, step: Planned): Promise<boolean> {
+  if (step.link !== undefined) return (await linkAt(ctx, step.path)) === step.link;
+  return unchangedSince(ctx.fs, step.path, step.read);
+}
+
+/**
+ * Writes the planned steps in order (a link is unlinked, never followed); if one fails, puts back
+ * those already written (a removed link is made again) and throws the failure.
+ */
+async function writePlanned(ctx: ToolContext, planned: readonly Planned[]): Promise<void> {
+  const inPlace = ctx.platform.atomicWrites === true;
+  const done: Planned[] = [];
+  try {
+    for (const step of planned) {
+      if (step.checkOnly === true) continue;
+      if (step.link !== undefined) await ctx.fs.unlink(step.path);
+      else if (step.after === null) await ctx.fs.rm(step.path);
+      else {
+        if (step.before === null) await ctx.fs.mkdir(dirname(step.path), { recursive: true });
+        await writeFileAtomic(ctx.fs, step.path, step.after, inPlace);
+      }
+      done.push(step);
+    }
+  } catch (error) {
+    for (const step of done.reverse()) {
+      try {
+        if (step.link !== undefined) await ctx.fs.symlink(step.link, step.path);
+        else if (step.before === null) await ctx.fs.rm(step.path, { force: true });
+        else await writeFileAtomic(ctx.fs, step.path, step.before, inPlace);
+      } catch {
+        // Best effort: the original error is the one to report.
+      }
+    }
+    const failure = toToolError(error);
+    throw new ToolError(failure.code, `the patch could not be written (${failure.message}); the files it had changed were restored`);
   }
 }
 
@@ -102,20 +201,20 @@ function refuseAliases(resolved: ReadonlyArray<{ op: PatchOperation; path: strin
  * An `*** Add File` or `*** Move to:` onto an existing file replaces it, as Codex does, unless this
  * conversation read that file and it has changed since (`stale_file`).
  *
+ * Symbolic links, as Codex: a Delete of a link removes the link itself (its target is never read); a
+ * Move whose source is a link writes the content read through it at the destination and removes the
+ * link, leaving the file it pointed to as it was (checked unchanged with the rest); an update in place
+ * writes through a link, as the built-ins do. Content is never read or written through a link that
+ * leaves the workspace (`outside_workspace`). See {@link refuseAliases} for links and targets named
+ * in one patch.
+ *
  * Errors: `not_found` (update or delete of a missing file), `no_match` (a hunk that does not apply, quoting the line), `binary_file`,
  * `is_a_directory`, `too_large` (a file to update, or the content of an added or updated one, over 32 MiB), `outside_workspace`, `stale_file`, `cancelled`.
  */
 export async function applyPatchOperations(ctx: ToolContext, operations: readonly PatchOperation[]): Promise<PatchResult> {
-  const scope = { fs: ctx.fs, root: ctx.platform.root, cwd: ctx.cwd };
-  const resolved = await Promise.all(
-    operations.map(async (op) => ({
-      op,
-      path: await resolveWorkspacePath(scope, op.path, { argName: 'patch path' }),
-      moveTo: op.type === 'update' && op.moveTo !== undefined ? await resolveWorkspacePath(scope, op.moveTo, { argName: 'patch path' }) : undefined,
-    })),
-  );
+  const resolved = await resolveOperations(ctx, operations);
   refuseAliases(resolved);
-  const paths = [...new Set(resolved.flatMap((r) => (r.moveTo === undefined ? [r.path] : [r.path, r.moveTo])))].sort();
+  const paths = [...new Set(resolved.flatMap((r) => [r.path, r.source, ...(r.moveTo === undefined ? [] : [r.moveTo])]))].sort();
   const locked = (i: number): Promise<PatchResult> =>
     i === paths.length ? plan() : ctx.withPathLock(paths[i] as string, () => locked(i + 1));
 
@@ -156,7 +255,7 @@ export async function applyPatchOperations(ctx: ToolContext, operations: readonl
   async function plan(): Promise<PatchResult> {
     const planned: Planned[] = [];
     const changes: PatchChange[] = [];
-    for (const { op, path, moveTo } of resolved) {
+    for (const { op, path, source, moveTo } of resolved) {
       if (op.type === 'add') {
         const after = encodeText(op.content);
         if (after.length > PATCH_MAX_FILE_BYTES) throw tooLargeToAdd(path, after.length);
@@ -164,6 +263,13 @@ export async function applyPatchOperations(ctx: ToolContext, operations: readonl
         planned.push({ path, read: existing, before: existing?.bytes ?? null, after });
         changes.push({ action: 'A', path });
       } else if (op.type === 'delete') {
+        const link = await linkAt(ctx, path);
+        if (link !== null) {
+          // The link itself goes, as `rm` and Codex's `remove_file` do: its target is never read.
+          planned.push({ path, read: null, before: null, after: null, link });
+          changes.push({ action: 'D', path });
+          continue;
+        }
         const { stats, bytes } = await readText(path);
         const known = ctx.fileCache.get(path);
         if (known !== undefined && known !== (await fingerprintBytes(bytes))) {
@@ -176,50 +282,38 @@ export async function applyPatchOperations(ctx: ToolContext, operations: readonl
         const text = op.chunks.length === 0 ? file.text : applyChunks(file.text, op.chunks, op.path);
         const after = encodeText(text, file.bom);
         if (after.length > PATCH_MAX_FILE_BYTES) throw tooLargeToUpdate(moveTo ?? path, after.length);
-        if (moveTo !== undefined && moveTo !== path) {
+        if (moveTo !== undefined && moveTo !== source) {
           const existing = await overwritable(moveTo, 'replaced by "*** Move to:"');
-          planned.push({ path: moveTo, read: existing, before: existing?.bytes ?? null, after }, { path, read: file, before: file.bytes, after: null });
-          changes.push({ action: 'M', path: moveTo, moved_from: path });
+          planned.push({ path: moveTo, read: existing, before: existing?.bytes ?? null, after });
+          if (source === path) planned.push({ path, read: file, before: file.bytes, after: null });
+          else {
+            // A moved link: the content read through it goes to the destination, the link itself is
+            // removed and the file it pointed to stays (checked unchanged, never written).
+            const link = await linkAt(ctx, source);
+            if (link === null) throw new ToolError('stale_file', `${clipForMessage(source)} changed while apply_patch was reading it; nothing was written. Retry the patch`);
+            planned.push({ path, read: file, before: file.bytes, after: file.bytes, checkOnly: true }, { path: source, read: null, before: null, after: null, link });
+          }
+          changes.push({ action: 'M', path: moveTo, moved_from: source });
         } else {
           planned.push({ path, read: file, before: file.bytes, after });
           changes.push({ action: 'M', path });
         }
       }
     }
-    const hashes = await Promise.all(planned.map((p) => (p.after === null ? null : fingerprintBytes(p.after))));
+    const hashes = await Promise.all(planned.map((p) => (p.after === null || p.checkOnly === true ? null : fingerprintBytes(p.after))));
     // Another writer (an editor, a process without the lock) may have changed a file since it was read.
     for (const step of planned) {
-      if (!(await unchangedSince(ctx.fs, step.path, step.read))) {
+      if (!(await stepUnchanged(ctx, step))) {
         throw new ToolError(
           'stale_file',
-          `${clipForMessage(step.path)} ${step.read === null ? 'was created' : 'changed'} while apply_patch was applying the patch; nothing was written. Read it again, then retry the patch`,
+          `${clipForMessage(step.path)} ${step.read === null && step.link === undefined ? 'was created' : 'changed'} while apply_patch was applying the patch; nothing was written. Read it again, then retry the patch`,
         );
       }
     }
     if (ctx.signal.aborted) throw new ToolError('cancelled', 'apply_patch was cancelled before writing; nothing was changed');
-    const done: Planned[] = [];
-    try {
-      for (const step of planned) {
-        if (step.after === null) await ctx.fs.rm(step.path);
-        else {
-          if (step.before === null) await ctx.fs.mkdir(dirname(step.path), { recursive: true });
-          await writeFileAtomic(ctx.fs, step.path, step.after, ctx.platform.atomicWrites === true);
-        }
-        done.push(step);
-      }
-    } catch (error) {
-      for (const step of done.reverse()) {
-        try {
-          if (step.before === null) await ctx.fs.rm(step.path, { force: true });
-          else await writeFileAtomic(ctx.fs, step.path, step.before, ctx.platform.atomicWrites === true);
-        } catch {
-          // Best effort: the original error is the one to report.
-        }
-      }
-      const failure = toToolError(error);
-      throw new ToolError(failure.code, `the patch could not be written (${failure.message}); the files it had changed were restored`);
-    }
+    await writePlanned(ctx, planned);
     planned.forEach((step, i) => {
+      if (step.checkOnly === true) return;
       const hash = hashes[i];
       if (hash === null || hash === undefined) ctx.fileCache.delete(step.path);
       else ctx.fileCache.set(step.path, hash);
