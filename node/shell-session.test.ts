@@ -65,6 +65,16 @@ describe('bash (Anthropic profile) on Node', () => {
     expect(await bash({ command: 'printf "[%s]" "$PWD"' }, 'c-newline')).toBe(`[${root}/sub/two\nlines]`);
   });
 
+  it('keeps its own lines out of a command\'s set -x trace, and its state whatever the session made of pwd or OLDPWD', async () => {
+    // stdout, then stderr (the trace, one level down: the command is sourced), and nothing of the trap's.
+    expect(await bash({ command: 'set -x; cd sub; echo hi' }, 'c-xtrace')).toBe('hi\n++ cd sub\n++ echo hi\n');
+    expect(await bash({ command: 'shopt -s expand_aliases; alias pwd="echo /etc"; pwd() { echo /etc; }; export -f pwd' }, 'c-alias')).toBe('');
+    expect(await bash({ command: 'cd sub' }, 'c-alias')).toBe('');
+    expect(await bash({ command: 'echo "$PWD"' }, 'c-alias')).toBe(`${root}/sub\n`);
+    expect(await bash({ command: 'cd sub; declare -rx OLDPWD' }, 'c-readonly')).toBe('');
+    expect(await bash({ command: 'echo "$PWD"' }, 'c-readonly')).toBe(`${root}/sub\n`);
+  });
+
   it('says when a command left the session unsaved (its own EXIT trap, exec), and the next one starts where it started', async () => {
     await bash({ command: 'cd sub; export V=1' }, 'c-trap');
     const trapped = await bash({ command: "cd ..; export V=2; trap 'true' EXIT; echo done" }, 'c-trap');

@@ -87,17 +87,20 @@ export function createShellSessions(options: ShellSessionsOptions = {}): ShellSe
     const files = { env: join(dir, 'env'), cwd: join(dir, 'cwd'), command: join(dir, 'command'), saved: join(dir, 'saved') };
     const script = (cwd: string): string =>
       [
+        // Builtins only, here and in the trap (`builtin`, so no alias or function of the session stands in
+        // for them): the state just restored may hold any PATH, or none. The working directory is put back
+        // first, so variables the session made read-only (OLDPWD) cannot stop the `cd`.
+        `if [ -f ${quote(files.cwd)} ]; then IFS= builtin read -r -d '' __toolhost_v < ${quote(files.cwd)}; builtin cd -- "\${__toolhost_v%$'\\n'}" 2>/dev/null || builtin cd ${quote(cwd)}; else builtin cd ${quote(cwd)}; fi`,
         `if [ -f ${quote(files.env)} ]; then`,
         // The marker run_command tracks this command's processes by is this command's, not the saved one.
         `  __toolhost_id=$${COMMAND_MARKER_VARIABLE}`,
         '  for __toolhost_v in $(compgen -e); do unset "$__toolhost_v" 2>/dev/null; done',
-        `  . ${quote(files.env)}`,
+        `  . ${quote(files.env)} 2>/dev/null`,
         `  export ${COMMAND_MARKER_VARIABLE}="$__toolhost_id"; unset __toolhost_id`,
         'fi',
-        // Builtins only, here and in the trap: the state just restored may hold any PATH (or none).
-        `if [ -f ${quote(files.cwd)} ]; then IFS= read -r -d '' __toolhost_v < ${quote(files.cwd)}; cd -- "\${__toolhost_v%$'\\n'}" 2>/dev/null || cd ${quote(cwd)}; else cd ${quote(cwd)}; fi`,
         'unset __toolhost_v',
-        `trap ${quote(`__toolhost_status=$?; { pwd > ${quote(files.cwd)} && export -p > ${quote(files.env)} && : > ${quote(files.saved)}; } 2>/dev/null; exit $__toolhost_status`)} EXIT`,
+        // `set -x` / `set -v` of the command are turned off first, silently: the trap's own lines are no output of the command's.
+        `trap ${quote(`{ __toolhost_status=$?; set +xv; } 2>/dev/null; { builtin pwd > ${quote(files.cwd)} && builtin export -p > ${quote(files.env)} && : > ${quote(files.saved)}; } 2>/dev/null; builtin exit $__toolhost_status`)} EXIT`,
         `. ${quote(files.command)}`,
       ].join('\n');
     const session: ShellSession = {
