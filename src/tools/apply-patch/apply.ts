@@ -113,6 +113,9 @@ interface Replacement {
   insert: string[];
 }
 
+/** The rest of a unified diff's hunk header after its first "@@ " (`-1,2 +1,3 @@`, with any text after it): what a model used to `diff -u` writes. */
+const UNIFIED_RANGES = /^-\d+(,\d+)? \+\d+(,\d+)? @@/;
+
 /** One line a chunk writes: its text, and for a context line the index of its old line (whose file text it keeps). */
 interface Written {
   text: string;
@@ -183,7 +186,10 @@ function locateChunks(lines: readonly string[], chunks: readonly PatchChunk[], p
         throw new ToolError(
           'no_match',
           `Failed to find context ${quoteForMessage(chunk.context, { json: true })} in ${where} (${hunk}: the line after "@@" ` +
-            `was not found${cursor > 0 ? ` after line ${cursor}` : ''}). Nothing was changed. Read the file and copy the line exactly.`,
+            `was not found${cursor > 0 ? ` after line ${cursor}` : ''}). Nothing was changed. ` +
+            (UNIFIED_RANGES.test(chunk.context)
+              ? 'That is a unified diff\'s line range: this patch format takes no ranges; write "@@" alone, or "@@" and a line of the file (a function\'s or class\'s first line) before the hunk.'
+              : 'Read the file and copy the line exactly.'),
         );
       }
       cursor = at + 1;

@@ -414,6 +414,17 @@ describe('toolhost leniencies beyond Codex', () => {
     expect(await read(platform, 'rows.txt')).toBe(file);
   });
 
+  it('toolhost keeps: a unified diff\'s "@@ -1,2 +1,2 @@" header is answered with what this format takes instead', async () => {
+    const { platform, runner } = setup({ 'u.txt': 'one\ntwo\n' });
+    const answer = await refused(runner, '*** Begin Patch\n*** Update File: u.txt\n@@ -1,2 +1,2 @@\n one\n-two\n+2\n*** End Patch');
+    expect(answer.code).toBe('no_match');
+    expect(answer.error).toBe(
+      'Failed to find context "-1,2 +1,2 @@" in "u.txt" (hunk 1 of 1: the line after "@@" was not found). Nothing was changed. ' +
+        'That is a unified diff\'s line range: this patch format takes no ranges; write "@@" alone, or "@@" and a line of the file (a function\'s or class\'s first line) before the hunk.',
+    );
+    expect(await read(platform, 'u.txt')).toBe('one\ntwo\n');
+  });
+
   it('toolhost keeps: CRLF line endings of the file stay CRLF when hunks are written with LF', async () => {
     const { platform, runner } = setup({ 'w.txt': 'one\r\ntwo\r\n' });
     await ok(runner, '*** Begin Patch\n*** Update File: w.txt\n@@\n one\n-two\n+2\n+3\n*** End Patch');
