@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { createMemoryPlatform } from '../../platform/memory.js';
+import { ToolRunner } from '../../runner.js';
+import { DEFAULT_MAX_CHARACTERS } from './anthropic.js';
+import { toolProfiles } from './index.js';
+
+const BIG = Array.from({ length: 300_000 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
+const LONG = 'x'.repeat(500_000) + '\nafter\n';
+
+function setup(maxCharacters?: number): ToolRunner {
+  const platform = createMemoryPlatform({ files: { 'big.txt': BIG, 'long.txt': LONG, 'mid.txt': 'y'.repeat(150_000) } });
+  return new ToolRunner({ platform, tools: toolProfiles.anthropic(maxCharacters === undefined ? {} : { maxCharacters }) });
+}
+
+const view = (runner: ToolRunner, args: Record<string, unknown>): Promise<string> =>
+  runner.execute('str_replace_based_edit_tool', { command: 'view', ...args }) as Promise<string>;
+
+/** The note a cut view ends with, and the view_range it says reads on. */
+function readOn(text: string): { note: string; range: [number, number] | null } {
+  const note = text.slice(text.lastIndexOf('\n[... ') + 1);
+  const match = /view_range \[(\d+), (-?\d+)\] reads on/.exec(note);
+  return { note, range: match === null ? null : [Number(match[1]), Number(match[2])] };
+}
+
+describe('Anthropic text editor: view is bounded by default', () => {
+  it('cuts a 300,000-line file at the default and names the view_range that reads on, which does', async () => {
+    const runner = setup();
+    const text = await view(runner, { path: 'big.txt' });
+    expect(DEFAULT_MAX_CHARACTERS).toBe(100_000);
+    expect(text.length).toBeLessThan(DEFAULT_MAX_CHARACTERS + 300);
+    expect(text.startsWith('1: line 1\n2: line 2\n')).toBe(true);
+    const { note, range } = readOn(text);
+    expect(note).toMatch(/^\[\.\.\. \d+ more characters not shown: the output is limited to 100000 characters\. Use view_range to read a part\. Lines 1-\d+ are shown whole; view_range \[\d+, -1\] reads on\.\]$/);
+    const [from] = range as [number, number];
+    // The last line shown whole is the one before `from`, and the cut part is not a whole line.
+    expect(text).toContain(`\n${from - 1}: line ${from - 1}\n`);
+    const next = await view(runner, { path: 'big.txt', view_range: range });
+    expect(next.startsWith(`${from}: line ${from}\n`)).toBe(true);
+    expect(next.length).toBeLessThan(DEFAULT_MAX_CHARACTERS + 300);
+  });
+
+  it('bounds a view_range of a huge file too, reading on within that range', async () => {
+    const runner = setup();
+    const text = await view(runner, { path: 'big.txt', view_range: [10, 290_000] });
+    expect(text.length).toBeLessThan(DEFAULT_MAX_CHARACTERS + 300);
+    expect(text.startsWith('10: line 10\n')).toBe(true);
+    const { range } = readOn(text);
+    expect(range?.[1]).toBe(290_000);
+    expect(await view(runner, { path: 'big.txt', view_range: [299_999, -1] })).toBe('299999: line 299999\n300000: line 300000');
+  });
+
+  it('cuts one 500,000-character line and says to read parts of it with bash', async () => {
+    const text = await view(setup(), { path: 'long.txt' });
+    expect(text.length).toBeLessThan(DEFAULT_MAX_CHARACTERS + 300);
+    expect(readOn(text).note).toBe(
+      '[... 400012 more characters not shown: the output is limited to 100000 characters. Use view_range to read a part. Line 1 alone is longer than that: read parts of it with bash (cut -c, grep -o).]',
+    );
+  });
+
+  it('lets the host raise or lower the bound, and says the bound in the description', async () => {
+    expect((await view(setup(), { path: 'mid.txt' })).length).toBeLessThan(DEFAULT_MAX_CHARACTERS + 300);
+    expect(await view(setup(200_000), { path: 'mid.txt' })).toBe(`1: ${'y'.repeat(150_000)}`);
+    expect((await view(setup(1_000), { path: 'big.txt' })).length).toBeLessThan(1_300);
+    const described = (runner: ToolRunner): string | undefined => runner.declarations().find((d) => d.name === 'str_replace_based_edit_tool')?.description;
+    expect(described(setup())).toContain('View output is cut at 100000 characters.');
+    expect(described(setup(200_000))).toContain('View output is cut at 200000 characters.');
+  });
+});
