@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryPlatform } from '../../platform/memory.js';
-import { ToolRunner } from '../../runner.js';
+import { ToolRunner, type ToolCallResult } from '../../runner.js';
 import { DEFAULT_MAX_CHARACTERS } from './anthropic.js';
 import { toolProfiles } from './index.js';
 
@@ -64,5 +64,34 @@ describe('Anthropic text editor: view is bounded by default', () => {
     const described = (runner: ToolRunner): string | undefined => runner.declarations().find((d) => d.name === 'str_replace_based_edit_tool')?.description;
     expect(described(setup())).toContain('View output is cut at 100000 characters.');
     expect(described(setup(200_000))).toContain('View output is cut at 200000 characters.');
+  });
+});
+
+describe('Anthropic text editor: str_replace and insert', () => {
+  const call = async (runner: ToolRunner, args: Record<string, unknown>): Promise<ToolCallResult> =>
+    (await runner.processToolCalls([{ name: 'str_replace_based_edit_tool', args }]))[0] as ToolCallResult;
+
+  it('lists a line with several occurrences of old_str once', async () => {
+    const runner = new ToolRunner({ platform: createMemoryPlatform({ files: { 'f.txt': 'one\n\nthree\n' } }), tools: toolProfiles.anthropic() });
+    expect(await call(runner, { command: 'str_replace', path: 'f.txt', old_str: 'e' })).toMatchObject({
+      code: 'ambiguous_match',
+      error: 'No replacement was performed. Multiple occurrences of old_str `e` in lines [1, 3]. Please ensure it is unique: add lines around it.',
+    });
+    const thrown = await runner.execute('str_replace_based_edit_tool', { command: 'str_replace', path: 'f.txt', old_str: 'e' }).catch((error: unknown) => error);
+    expect(thrown).toMatchObject({ code: 'ambiguous_match', details: { count: 3, lines: [1, 3] } });
+  });
+
+  it('refuses insert_text and new_str with different texts, naming both, and takes the same text given twice', async () => {
+    const platform = createMemoryPlatform({ files: { 'f.txt': 'a\n' } });
+    const runner = new ToolRunner({ platform, tools: toolProfiles.anthropic() });
+    expect(await call(runner, { command: 'insert', path: 'f.txt', insert_line: 0, insert_text: 'x', new_str: 'y' })).toMatchObject({
+      code: 'invalid_arguments',
+      error: 'insert got both `insert_text` and `new_str` with different texts; give the text to insert once, as `insert_text`',
+    });
+    expect(new TextDecoder().decode(await platform.fs.readFile('/workspace/f.txt'))).toBe('a\n');
+    expect(await call(runner, { command: 'insert', path: 'f.txt', insert_line: 0, insert_text: 'x', new_str: 'x' })).toMatchObject({
+      result: 'The text was inserted after line 0 of /workspace/f.txt.',
+    });
+    expect(new TextDecoder().decode(await platform.fs.readFile('/workspace/f.txt'))).toBe('x\na\n');
   });
 });

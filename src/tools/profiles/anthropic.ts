@@ -237,6 +237,9 @@ function tooLargeAfterInsert(shown: string, size: number): ToolError {
 }
 
 async function insert(args: TextEditorArgs, ctx: ToolContext, path: string): Promise<string> {
+  if (args.insert_text !== undefined && args.new_str !== undefined && args.insert_text !== args.new_str) {
+    throw new ToolError('invalid_arguments', 'insert got both `insert_text` and `new_str` with different texts; give the text to insert once, as `insert_text`');
+  }
   const text = args.insert_text ?? args.new_str;
   if (args.insert_line === undefined) throw missing('insert_line', 'insert');
   if (text === undefined) throw missing('insert_text', 'insert');
@@ -315,6 +318,8 @@ async function strReplace(args: TextEditorArgs, ctx: ToolContext): Promise<strin
       let lines = occurrenceLines(text, needle);
       // One without overlaps, refused as ambiguous: it overlaps another (`aaa` in `aaaa`), both listed.
       if (lines.length < 2) lines = occurrenceLines(text, needle, true);
+      // A line holding several occurrences is listed once, as the reference editor lists it.
+      lines = [...new Set(lines)];
       const count = (failure.details?.count as number | undefined) ?? lines.length;
       throw new ToolError(
         'ambiguous_match',
@@ -355,7 +360,8 @@ async function create(args: TextEditorArgs, ctx: ToolContext): Promise<string> {
  * `create` (a new file from `file_text`, creating folders; an existing file is refused, "File already
  * exists at: ...", as the reference refuses it), `str_replace` (exact, unique `old_str`; a missing
  * `new_str` deletes it; through `edit_file`, so CRLF and BOM files keep their style and tabs stay tabs)
- * and `insert` (`insert_text`, or `new_str` as older versions name it, after `insert_line`, 0 = the top).
+ * and `insert` (`insert_text`, or `new_str` as older versions name it, after `insert_line`, 0 = the top;
+ * both with different texts is `invalid_arguments`).
  * `maxCharacters` (a positive whole number, default {@link DEFAULT_MAX_CHARACTERS}; a bad or unknown option is a
  * TypeError) cuts long views with a note naming the `view_range` that reads on. Paths are confined as every built-in's. Results are text.
  * Every message names only this tool's commands and parameters (the built-ins' hints are put in its
@@ -363,9 +369,9 @@ async function create(args: TextEditorArgs, ctx: ToolContext): Promise<string> {
  *
  * Errors: `no_match` ("No replacement was performed, old_str `...` did not appear verbatim in <path>."
  * and the closest line), `ambiguous_match` ("No replacement was performed. Multiple occurrences of
- * old_str `...` in lines [a, b]. ...", `details.lines`), `already_exists`, `not_found` ("The path <path>
+ * old_str `...` in lines [a, b]. ...", each line once, `details.lines`), `already_exists`, `not_found` ("The path <path>
  * does not exist. ..."), `is_a_directory` (a command other than view on a directory), `invalid_arguments`
- * (a bad view_range or insert_line, "Parameter `x` is required for command: y", an empty old_str, text
+ * (a bad view_range or insert_line, insert_text and new_str that differ, "Parameter `x` is required for command: y", an empty old_str, text
  * holding half of a surrogate pair, which UTF-8 cannot store), `binary_file`, `stale_file`,
  * `outside_workspace`, `too_large` (a file over 32 MiB, or one that `create`, `str_replace` or `insert`
  * would make larger: nothing is written).
