@@ -67,6 +67,16 @@ describe('Anthropic text editor: view is bounded by default', () => {
   });
 });
 
+describe('Anthropic text editor: a directory view', () => {
+  it('is cut at maxCharacters with a note saying to view a subdirectory, since view_range does not apply to directories', async () => {
+    const files = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`dir/file-${String(i).padStart(2, '0')}.txt`, '']));
+    const runner = new ToolRunner({ platform: createMemoryPlatform({ files }), tools: toolProfiles.anthropic({ maxCharacters: 200 }) });
+    const text = await view(runner, { path: '.' });
+    expect(text).toMatch(/\n\[\.\.\. \d+ more characters not shown: the output is limited to 200 characters\. View a subdirectory to see the rest\.\]$/);
+    expect(text.length).toBeLessThan(200 + 120);
+  });
+});
+
 describe('Anthropic text editor: str_replace and insert', () => {
   const call = async (runner: ToolRunner, args: Record<string, unknown>): Promise<ToolCallResult> =>
     (await runner.processToolCalls([{ name: 'str_replace_based_edit_tool', args }]))[0] as ToolCallResult;

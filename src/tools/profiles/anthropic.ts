@@ -128,18 +128,19 @@ async function readTextFile(ctx: ToolContext, path: string, shown: string): Prom
   return { stats, bytes, ...decoded };
 }
 
-/** The note after a view cut at `max` characters, `cut` of them left out. */
+/** The note after a file view cut at `max` characters, `cut` of them left out (without its closing bracket). */
 function cutNote(cut: number, max: number): string {
   return `[... ${cut} more characters not shown: the output is limited to ${max} characters. Use view_range to read a part.`;
 }
 
-function cap(text: string, max: number): string {
+/** A directory listing cut at `max` characters, with a note saying to view a subdirectory (view_range does not apply to directories). */
+function capListing(text: string, max: number): string {
   const { text: kept, cut } = truncateText(text, max);
-  return cut === 0 ? text : `${kept}\n${cutNote(cut, max)}]`;
+  return cut === 0 ? text : `${kept}\n[... ${cut} more characters not shown: the output is limited to ${max} characters. View a subdirectory to see the rest.]`;
 }
 
 /**
- * Lines `start`..`end` of `lines` as `N: line`, cut at `max` characters with the note of {@link cap} and
+ * Lines `start`..`end` of `lines` as `N: line`, cut at `max` characters with the note of {@link cutNote} and
  * where to read on: the `view_range` after the last line shown whole, or, when the first line alone is
  * longer than `max`, bash to read parts of it. Only the lines that fit are formatted.
  */
@@ -193,7 +194,7 @@ async function view(args: TextEditorArgs, ctx: ToolContext, path: string, maxCha
   const stats = await statOrNull(ctx.fs, path);
   if (stats?.isDirectory()) {
     if (args.view_range !== undefined) throw new ToolError('invalid_arguments', 'The `view_range` parameter is not allowed when `path` points to a directory.');
-    return cap(await viewDirectory(ctx, path), maxCharacters);
+    return capListing(await viewDirectory(ctx, path), maxCharacters);
   }
   if (stats !== null) refuseSlashOnFile('path', args.path);
   const file = await readTextFile(ctx, path, clipForMessage(path));
