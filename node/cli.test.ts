@@ -7,6 +7,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../test/support/build.js';
+import { toolProfiles, type ToolProfileName } from '../src/tools/profiles/index.js';
 import { main, USAGE } from './cli.js';
 
 const REPO = join(import.meta.dirname, '..');
@@ -600,6 +601,18 @@ describe.concurrent('toolhost CLI (node bin/toolhost.mjs)', { timeout: 120_000 }
       for (const out of helps) expect(out).toEqual({ code: 0, signal: null, stdout: USAGE, stderr: '' });
       expect(USAGE).toMatch(/Exit codes:\n {2}0 .*\n[\s\S]* {2}1 .*call[\s\S]* {2}2 .*usage error[\s\S]* {2}130 /);
       expect(bare).toEqual({ code: 2, signal: null, stdout: '', stderr: USAGE });
+    });
+
+    it('lists under --profile the tools each profile serves, taken from the profiles themselves', () => {
+      const paragraph = (/\n {2}--profile NAME([\s\S]*?)\n {2}--/.exec(USAGE)?.[1] ?? '').replace(/\s+/g, ' ');
+      const hookOnly = new Set(['start_subagent', 'generate_image', 'finish']);
+      const served = (name: ToolProfileName): string[] => toolProfiles.byName(name).map((tool) => tool.name).filter((tool) => !hookOnly.has(tool));
+      const listed = (name: ToolProfileName): string[] | undefined => new RegExp(`\\b${name} \\(([^)]*)\\)`).exec(paragraph)?.[1]?.replace(/^Gemini CLI's /, '').split(', ');
+      for (const name of ['anthropic', 'openai', 'gemini'] as const) expect(listed(name), name).toEqual(served(name));
+      // toolhost is listed as a summary: check the summary against the profile.
+      expect(listed('toolhost')).toEqual(['the built-ins and web_fetch']);
+      expect(served('toolhost')).toEqual([...BUILTIN_NAMES, 'web_fetch']);
+      expect(paragraph).toMatch(/\banthropic \(.*\bopenai \(.*\bgemini \(.*\btoolhost \(/);
     });
 
     it('prints the package version for --version', async () => {

@@ -122,9 +122,9 @@ Options:
   --profile NAME    Serve a tool profile, a model family's own tool names and shapes, instead of
                     the built-ins (--tools adds to it): anthropic (str_replace_based_edit_tool,
                     bash), openai (apply_patch, shell), gemini (Gemini CLI's read_file,
-                    write_file, replace, glob, list_directory, grep_search, run_shell_command,
-                    google_web_search, web_fetch, search_file_content) or toolhost (the
-                    built-ins and web_fetch).
+                    read_many_files, write_file, replace, glob, list_directory, grep_search,
+                    run_shell_command, google_web_search, web_fetch, search_file_content) or
+                    toolhost (the built-ins and web_fetch).
   --read-only       Only read-only tools may run; others end with the code permission_denied.
   --search-index    Keep a search index of the root (under $XDG_CACHE_HOME/toolhost/search-index,
                     by default ~/.cache/toolhost/search-index): read

@@ -35,7 +35,7 @@ describe('agent.run uses each provider\'s native tool profile', () => {
     const server = await serve(anthropicFormat, 'claude-test', [
       (turn) => {
         expect(turn.body.tools).toEqual([
-          { type: 'text_editor_20250728', name: 'str_replace_based_edit_tool' },
+          { type: 'text_editor_20250728', name: 'str_replace_based_edit_tool', max_characters: 100_000 },
           { type: 'bash_20250124', name: 'bash' },
           expect.objectContaining({ name: 'finish' }),
         ]);

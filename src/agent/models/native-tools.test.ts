@@ -5,10 +5,10 @@ import { toAnthropicTools } from './anthropic.js';
 import { toOpenAITools } from './openai.js';
 
 describe('native tool declarations', () => {
-  it('declares the Anthropic profile as Anthropic built-in tool types', () => {
+  it('declares the Anthropic profile as Anthropic built-in tool types, the text editor with its default max_characters', () => {
     const runner = new ToolRunner({ tools: toolProfiles.anthropic() });
     expect(toAnthropicTools(runner.declarations()).tools).toEqual([
-      { type: 'text_editor_20250728', name: 'str_replace_based_edit_tool' },
+      { type: 'text_editor_20250728', name: 'str_replace_based_edit_tool', max_characters: 100_000 },
       { type: 'bash_20250124', name: 'bash' },
     ]);
   });

@@ -69,7 +69,7 @@ describe('str_replace_based_edit_tool (Anthropic text editor)', () => {
   it('cuts a view at max_characters with a note', async () => {
     const { runner } = setup({ 'big.txt': 'abcdefghij\n'.repeat(10) }, 30);
     expect(await edit(runner, { command: 'view', path: 'big.txt' })).toBe(
-      '1: abcdefghij\n2: abcdefghij\n3:\n[... 110 more characters not shown: the output is limited to 30 characters. Use view_range to read a part.]',
+      '1: abcdefghij\n2: abcdefghij\n3:\n[... 110 more characters not shown: the output is limited to 30 characters. Use view_range to read a part. Lines 1-2 are shown whole; view_range [3, -1] reads on.]',
     );
   });
 

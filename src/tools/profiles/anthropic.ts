@@ -21,6 +21,13 @@ export const BASH_TOOL_TYPE = 'bash_20250124';
  * side of a worker boundary can declare it as Anthropic's `max_characters` (see the Anthropic client).
  */
 export const MAX_CHARACTERS_NOTE = ' View output is cut at ';
+/**
+ * The `maxCharacters` the text editor uses when its host sets none: about 25,000 tokens, the most a
+ * view adds to the conversation (a whole 300,000-line file or one 500,000-character line would otherwise
+ * fill a model's context in one answer). view_file is bounded in the same spirit (2,000 lines a call);
+ * a longer view is cut with a note naming the `view_range` that reads on.
+ */
+export const DEFAULT_MAX_CHARACTERS = 100_000;
 /** Largest file the text editor reads or edits, in bytes (32 MiB, as the built-ins). */
 const MAX_FILE_BYTES = 32 * 1024 * 1024;
 /** Most entries of a directory view. */
@@ -73,13 +80,16 @@ export const BASH_PARAMETERS = {
 
 /** Options of {@link anthropicTools}. */
 export interface AnthropicProfileOptions {
-  /** Longest `view` output in characters; longer output is cut with a note (Anthropic's `max_characters`). Default: no limit. */
+  /**
+   * Longest `view` output in characters; longer output is cut with a note (Anthropic's `max_characters`).
+   * Default: {@link DEFAULT_MAX_CHARACTERS} (100,000), so a view of a huge file cannot fill the model's context.
+   */
   maxCharacters?: number;
 }
 
 /** The checks of {@link AnthropicProfileOptions}: a bad or misspelled option is a TypeError, never ignored. */
 const ANTHROPIC_OPTION_RULES: OptionRules = {
-  maxCharacters: rule('a positive whole number of characters (leave it out for no limit)', (v) => Number.isSafeInteger(v) && (v as number) > 0),
+  maxCharacters: rule('a positive whole number of characters (leave it out for the default, 100,000)', (v) => Number.isSafeInteger(v) && (v as number) > 0),
 };
 
 function missing(name: string, command: string): ToolError {
@@ -118,10 +128,42 @@ async function readTextFile(ctx: ToolContext, path: string, shown: string): Prom
   return { stats, bytes, ...decoded };
 }
 
-function cap(text: string, max: number | undefined): string {
-  if (max === undefined) return text;
+/** The note after a file view cut at `max` characters, `cut` of them left out (without its closing bracket). */
+function cutNote(cut: number, max: number): string {
+  return `[... ${cut} more characters not shown: the output is limited to ${max} characters. Use view_range to read a part.`;
+}
+
+/** A directory listing cut at `max` characters, with a note saying to view a subdirectory (view_range does not apply to directories). */
+function capListing(text: string, max: number): string {
   const { text: kept, cut } = truncateText(text, max);
-  return cut === 0 ? text : `${kept}\n[... ${cut} more characters not shown: the output is limited to ${max} characters. Use view_range to read a part.]`;
+  return cut === 0 ? text : `${kept}\n[... ${cut} more characters not shown: the output is limited to ${max} characters. View a subdirectory to see the rest.]`;
+}
+
+/**
+ * Lines `start`..`end` of `lines` as `N: line`, cut at `max` characters with the note of {@link cutNote} and
+ * where to read on: the `view_range` after the last line shown whole, or, when the first line alone is
+ * longer than `max`, bash to read parts of it. Only the lines that fit are formatted.
+ */
+function numberedLines(lines: readonly string[], start: number, end: number, max: number): string {
+  const shown: string[] = [];
+  let total = 0;
+  let whole = start - 1;
+  for (let i = start; i <= end; i += 1) {
+    const length = String(i).length + 2 + (lines[i - 1] as string).length + (i < end ? 1 : 0);
+    if (total <= max) {
+      shown.push(`${i}: ${lines[i - 1] as string}`);
+      if (total + length - (i < end ? 1 : 0) <= max) whole = i;
+    }
+    total += length;
+  }
+  if (total <= max) return shown.join('\n');
+  const joined = shown.join('\n');
+  const { text: kept, cut } = truncateText(joined, max);
+  const next =
+    whole >= start
+      ? ` Lines ${start}-${whole} are shown whole; view_range [${whole + 1}, ${end === lines.length ? -1 : end}] reads on.`
+      : ` Line ${start} alone is longer than that: read parts of it with bash (cut -c, grep -o).`;
+  return `${kept}\n${cutNote(total - joined.length + cut, max)}${next}]`;
 }
 
 /** Files and directories up to two levels below `dir`, hidden ones and node_modules left out, as Anthropic's reference view lists them. */
@@ -148,11 +190,11 @@ async function viewDirectory(ctx: ToolContext, dir: string): Promise<string> {
   return [head, ...out, ...(capped ? [`[... stopped after ${MAX_DIRECTORY_ENTRIES} entries]`] : [])].join('\n');
 }
 
-async function view(args: TextEditorArgs, ctx: ToolContext, path: string, maxCharacters: number | undefined): Promise<string> {
+async function view(args: TextEditorArgs, ctx: ToolContext, path: string, maxCharacters: number): Promise<string> {
   const stats = await statOrNull(ctx.fs, path);
   if (stats?.isDirectory()) {
     if (args.view_range !== undefined) throw new ToolError('invalid_arguments', 'The `view_range` parameter is not allowed when `path` points to a directory.');
-    return cap(await viewDirectory(ctx, path), maxCharacters);
+    return capListing(await viewDirectory(ctx, path), maxCharacters);
   }
   if (stats !== null) refuseSlashOnFile('path', args.path);
   const file = await readTextFile(ctx, path, clipForMessage(path));
@@ -176,9 +218,7 @@ async function view(args: TextEditorArgs, ctx: ToolContext, path: string, maxCha
     start = from;
     end = to === -1 ? lines.length : to;
   }
-  const shown: string[] = [];
-  for (let i = start; i <= end; i += 1) shown.push(`${i}: ${lines[i - 1] as string}`);
-  return cap(shown.join('\n'), maxCharacters);
+  return numberedLines(lines, start, end, maxCharacters);
 }
 
 function invalidInsertLine(line: number, total: number): ToolError {
@@ -198,6 +238,9 @@ function tooLargeAfterInsert(shown: string, size: number): ToolError {
 }
 
 async function insert(args: TextEditorArgs, ctx: ToolContext, path: string): Promise<string> {
+  if (args.insert_text !== undefined && args.new_str !== undefined && args.insert_text !== args.new_str) {
+    throw new ToolError('invalid_arguments', 'insert got both `insert_text` and `new_str` with different texts; give the text to insert once, as `insert_text`');
+  }
   const text = args.insert_text ?? args.new_str;
   if (args.insert_line === undefined) throw missing('insert_line', 'insert');
   if (text === undefined) throw missing('insert_text', 'insert');
@@ -276,6 +319,8 @@ async function strReplace(args: TextEditorArgs, ctx: ToolContext): Promise<strin
       let lines = occurrenceLines(text, needle);
       // One without overlaps, refused as ambiguous: it overlaps another (`aaa` in `aaaa`), both listed.
       if (lines.length < 2) lines = occurrenceLines(text, needle, true);
+      // A line holding several occurrences is listed once, as the reference editor lists it.
+      lines = [...new Set(lines)];
       const count = (failure.details?.count as number | undefined) ?? lines.length;
       throw new ToolError(
         'ambiguous_match',
@@ -316,30 +361,32 @@ async function create(args: TextEditorArgs, ctx: ToolContext): Promise<string> {
  * `create` (a new file from `file_text`, creating folders; an existing file is refused, "File already
  * exists at: ...", as the reference refuses it), `str_replace` (exact, unique `old_str`; a missing
  * `new_str` deletes it; through `edit_file`, so CRLF and BOM files keep their style and tabs stay tabs)
- * and `insert` (`insert_text`, or `new_str` as older versions name it, after `insert_line`, 0 = the top).
- * `maxCharacters` (a positive whole number; a bad or unknown option is a TypeError) cuts long views with a note. Paths are confined as every built-in's. Results are text.
+ * and `insert` (`insert_text`, or `new_str` as older versions name it, after `insert_line`, 0 = the top;
+ * both with different texts is `invalid_arguments`).
+ * `maxCharacters` (a positive whole number, default {@link DEFAULT_MAX_CHARACTERS}; a bad or unknown option is a
+ * TypeError) cuts long views with a note naming the `view_range` that reads on. Paths are confined as every built-in's. Results are text.
  * Every message names only this tool's commands and parameters (the built-ins' hints are put in its
  * words, see `ANTHROPIC_VOCABULARY`).
  *
  * Errors: `no_match` ("No replacement was performed, old_str `...` did not appear verbatim in <path>."
  * and the closest line), `ambiguous_match` ("No replacement was performed. Multiple occurrences of
- * old_str `...` in lines [a, b]. ...", `details.lines`), `already_exists`, `not_found` ("The path <path>
+ * old_str `...` in lines [a, b]. ...", each line once, `details.lines`), `already_exists`, `not_found` ("The path <path>
  * does not exist. ..."), `is_a_directory` (a command other than view on a directory), `invalid_arguments`
- * (a bad view_range or insert_line, "Parameter `x` is required for command: y", an empty old_str, text
+ * (a bad view_range or insert_line, insert_text and new_str that differ, "Parameter `x` is required for command: y", an empty old_str, text
  * holding half of a surrogate pair, which UTF-8 cannot store), `binary_file`, `stale_file`,
  * `outside_workspace`, `too_large` (a file over 32 MiB, or one that `create`, `str_replace` or `insert`
  * would make larger: nothing is written).
  */
 export function textEditorTool(options: AnthropicProfileOptions = {}): ExecuteTool<TextEditorArgs, string> {
   checkOptions('toolProfiles.anthropic', options, ANTHROPIC_OPTION_RULES);
-  const maxCharacters = options.maxCharacters;
+  const maxCharacters = options.maxCharacters ?? DEFAULT_MAX_CHARACTERS;
   const tool = defineTool({
     name: 'str_replace_based_edit_tool',
     annotations: { title: 'View and edit files', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     description:
       'View, create and edit files. Commands: view (a file with line numbers, or a directory; view_range [start, end], -1 = to the end), ' +
       'create (path, file_text), str_replace (path, old_str occurring exactly once, new_str), insert (path, insert_line: 0 = top, insert_text).' +
-      (maxCharacters === undefined ? '' : `${MAX_CHARACTERS_NOTE}${maxCharacters} characters.`),
+      `${MAX_CHARACTERS_NOTE}${maxCharacters} characters.`,
     inputSchema: TEXT_EDITOR_PARAMETERS,
     // `view` changes nothing: plan mode and read-only permissions let it through.
     isReadOnlyCall: (input) => (input as TextEditorArgs).command === 'view',

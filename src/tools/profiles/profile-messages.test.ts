@@ -50,7 +50,7 @@ const DRIVES: Record<Profile, Drive[]> = {
       E('str_replace_based_edit_tool', { command, path: '/etc/passwd', file_text: 'x', old_str: 'a', new_str: 'b', insert_line: 0, insert_text: 'x' }, 'outside_workspace', `${command}: absolute path outside the workspace`),
       E('str_replace_based_edit_tool', { command, path: '../up.txt', file_text: 'x', old_str: 'a', new_str: 'b', insert_line: 0, insert_text: 'x' }, 'outside_workspace', `${command}: relative path leaving the workspace`),
       E('str_replace_based_edit_tool', { command, path: '', file_text: 'x', old_str: 'a', insert_line: 0, insert_text: 'x' }, 'invalid_arguments', `${command}: empty path`),
-      E('str_replace_based_edit_tool', { command, path: 'dir', file_text: 'x', old_str: 'a', new_str: 'b', insert_line: 0, insert_text: 'x', ...(command === 'view' ? { view_range: [1, 2] } : {}) }, command === 'view' ? 'invalid_arguments' : 'is_a_directory', `${command}: a directory given for a file`),
+      E('str_replace_based_edit_tool', { command, path: 'dir', file_text: 'x', old_str: 'a', new_str: command === 'insert' ? 'x' : 'b', insert_line: 0, insert_text: 'x', ...(command === 'view' ? { view_range: [1, 2] } : {}) }, command === 'view' ? 'invalid_arguments' : 'is_a_directory', `${command}: a directory given for a file`),
       E('str_replace_based_edit_tool', { command, path: 'a.txt/', file_text: 'x', old_str: 'a', new_str: 'b', insert_line: 0, insert_text: 'x' }, 'invalid_arguments', `${command}: a file path ending in a slash`),
     ]),
     ...(['view', 'str_replace', 'insert'] as const).flatMap((command) => [
@@ -59,6 +59,7 @@ const DRIVES: Record<Profile, Drive[]> = {
     ]),
     E('str_replace_based_edit_tool', { command: 'view', path: 'a.txt', view_range: [9, 10] }, 'invalid_arguments', 'view: view_range starting past the end'),
     E('str_replace_based_edit_tool', { command: 'view', path: 'a.txt', view_range: [2, 1] }, 'invalid_arguments', 'view: view_range ending before it starts'),
+    E('str_replace_based_edit_tool', { command: 'insert', path: 'a.txt', insert_line: 0, insert_text: 'x', new_str: 'y' }, 'invalid_arguments', 'insert: insert_text and new_str with different texts'),
     E('str_replace_based_edit_tool', { command: 'view', path: 'a.txt', view_range: [1, 9] }, 'invalid_arguments', 'view: view_range ending past the end'),
     E('str_replace_based_edit_tool', { command: 'view', path: 'a.txt', view_range: [1] }, 'invalid_arguments', 'view: view_range of one number'),
     E('str_replace_based_edit_tool', { command: 'view', path: 'a.txt', extra: 1 }, 'invalid_arguments', 'view: an unknown argument'),

@@ -6,7 +6,7 @@ describe('profile options', () => {
   const names = (tools: Array<{ name: string }>): string[] => tools.map((tool) => tool.name);
 
   it('refuses a bad maxCharacters and names what is allowed', () => {
-    const allowed = 'a positive whole number of characters (leave it out for no limit)';
+    const allowed = 'a positive whole number of characters (leave it out for the default, 100,000)';
     for (const [value, shown] of [['x', '"x"'], [-5, '-5'], [0, '0'], [1.5, '1.5'], [Number.NaN, 'NaN'], [Infinity, 'Infinity']] as const) {
       expect(() => toolProfiles.anthropic({ maxCharacters: value as never })).toThrow(new TypeError(`toolProfiles.anthropic: maxCharacters must be ${allowed}, not ${shown}`));
     }
