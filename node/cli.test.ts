@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -429,6 +430,26 @@ describe.concurrent('toolhost CLI (node bin/toolhost.mjs)', { timeout: 120_000 }
       expect(served.code).toBe(130);
       expect(served.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { id: number }).id)).toEqual([1]);
     }, 90_000);
+
+    it('lets web_fetch reach a loopback address only with --allow-address (a bad value is a usage error)', async () => {
+      const work = fresh();
+      const server = createServer((_request, response) => response.end('<html><body><p>local page</p></body></html>'));
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      try {
+        const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/`;
+        const args = ['call', 'web_fetch', JSON.stringify({ url }), '--profile', 'toolhost'];
+        const refused = await cli(args, { cwd: work });
+        expect(refused.code).toBe(1);
+        expect(JSON.parse(refused.stdout)).toMatchObject({ code: 'permission_denied', error: expect.stringContaining("the toolhost command's --allow-address") });
+        const allowed = await cli([...args, '--allow-address', '127.0.0.1'], { cwd: work });
+        expect(allowed.code).toBe(0);
+        expect(JSON.stringify(JSON.parse(allowed.stdout).result)).toContain('local page');
+        const bad = await cli([...args, '--allow-address', 'localhost'], { cwd: work });
+        expect([bad.code, bad.stderr]).toEqual([2, 'toolhost: --allow-address takes an IP address or an IPv4 range, such as 127.0.0.1, ::1 or 10.0.0.0/8, got "localhost"\n']);
+      } finally {
+        server.close();
+      }
+    });
 
     it('loads every form new ToolRunner takes: execute with a JSON Schema, execute with a zod schema, classic parameters + call', async () => {
       const work = fresh();

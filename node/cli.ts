@@ -41,6 +41,7 @@ import type { AnyTool } from '../src/core/tool.js';
 import { BuiltinTools } from '../src/tools/index.js';
 import type { ToolProfileName } from '../src/tools/profiles/index.js';
 import type { Platform } from '../src/core/types.js';
+import { isAddressEntry } from '../src/core/network.js';
 import { createNodePlatform, type NodePlatformOptions } from './platform.js';
 import { whenSearchIndexOff } from '../src/search/index/workspace.js';
 import { withSearchSourceDefaults } from './search-fs.js';
@@ -119,6 +120,11 @@ Options:
                     alone, in an array or in an object, as named or default exports, in
                     export-name order; repeatable. A tool with the name of a built-in (or of a
                     --profile tool) replaces it.
+  --allow-address ADDR
+                    Let web_fetch reach ADDR, an IP address or an IPv4 range (127.0.0.1, ::1,
+                    10.0.0.0/8), which the network policy refuses by default (loopback, private,
+                    link-local); repeatable. The model then reads what is served there: give
+                    only addresses whose services it may see.
   --profile NAME    Serve a tool profile, a model family's own tool names and shapes, instead of
                     the built-ins (--tools adds to it): anthropic (str_replace_based_edit_tool,
                     bash), openai (apply_patch, shell), gemini (Gemini CLI's read_file,
@@ -202,6 +208,8 @@ interface Parsed {
   tools: string[];
   /** --profile: the tool profile served instead of the built-ins (undefined: the built-ins). */
   profile: ToolProfileName | undefined;
+  /** --allow-address (repeatable): addresses the network policy refuses by default that web_fetch may reach. */
+  allowAddresses: string[];
   readOnly: boolean;
   /** --search-index: the platform keeps a search index of the root. */
   searchIndex: boolean;
@@ -235,6 +243,7 @@ function parse(argv: readonly string[]): Parsed {
         state: { type: 'string' },
         timeout: { type: 'string' },
         tools: { type: 'string', multiple: true },
+        'allow-address': { type: 'string', multiple: true },
         profile: { type: 'string' },
         'read-only': { type: 'boolean' },
         'search-index': { type: 'boolean' },
@@ -261,7 +270,7 @@ function parse(argv: readonly string[]): Parsed {
   // A value given twice (`--root a --root b`) is a mistake too, not the last one silently (--tools adds up).
   const given = new Set<string>();
   for (const token of tokens) {
-    if (token.kind !== 'option' || token.value === undefined || token.name === 'tools') continue;
+    if (token.kind !== 'option' || token.value === undefined || token.name === 'tools' || token.name === 'allow-address') continue;
     if (given.has(token.name as string)) throw new UsageError(`--${token.name} is given twice; give it once (see toolhost --help)`);
     given.add(token.name as string);
   }
@@ -321,6 +330,7 @@ function parse(argv: readonly string[]): Parsed {
     command,
     positionals: positionals.slice(1),
     profile: profileOf(values.profile as string | undefined),
+    allowAddresses: allowedAddressesOf(values['allow-address'] as string[] | undefined),
     root: values.root as string | undefined,
     stateDir: values['state-dir'] as string | undefined,
     state: values.state as string | undefined,
@@ -346,6 +356,16 @@ function parse(argv: readonly string[]): Parsed {
  * profile the package adds is a compile error here until it is listed).
  */
 const PROFILES: Readonly<Record<ToolProfileName, true>> = { anthropic: true, openai: true, gemini: true, toolhost: true };
+
+/** The values of --allow-address, each an IP address or an IPv4 range (usage error otherwise). */
+function allowedAddressesOf(values: readonly string[] | undefined): string[] {
+  for (const value of values ?? []) {
+    if (!isAddressEntry(value)) {
+      throw new UsageError(`--allow-address takes an IP address or an IPv4 range, such as 127.0.0.1, ::1 or 10.0.0.0/8, got "${value.slice(0, 200)}"`);
+    }
+  }
+  return [...(values ?? [])];
+}
 
 /** The profile `--profile` names (undefined when not given); an unknown name is a usage error listing the known ones. */
 function profileOf(name: string | undefined): ToolProfileName | undefined {
@@ -961,6 +981,7 @@ export async function main(argv: readonly string[], io: CliIo = {}): Promise<num
       ...(parsed.stateDir === undefined ? {} : { stateDir: resolve(cwd, parsed.stateDir) }),
       ...(shared === undefined ? {} : { state: shared }),
       ...(index === undefined ? {} : { searchIndex: index }),
+      ...(parsed.allowAddresses.length === 0 ? {} : { network: { allowAddresses: parsed.allowAddresses } }),
     });
     if (index !== undefined) whenSearchIndexOff(opened, (note) => notes.push(write(stderr, `toolhost: ${note}\n`)));
     return opened;

@@ -87,7 +87,7 @@ describe('web_fetch on Node', () => {
     expect(await fetchCall(r, { url: `${base}/docs/page` })).toEqual({
       name: 'web_fetch',
       code: 'permission_denied',
-      error: 'the network policy refuses "127.0.0.1": it is a loopback address (127.0.0.1), and only addresses listed in allowAddresses may be fetched from that range; fetch a public URL instead',
+      error: 'the network policy refuses "127.0.0.1": it is a loopback address (127.0.0.1), and only addresses the host allows may be fetched from that range (allowAddresses of its network policy; the toolhost command\'s --allow-address); fetch a public URL instead',
     });
     const port = new URL(base).port;
     expect(await fetchCall(r, { url: `http://localhost:${port}/docs/page` })).toMatchObject({ code: 'permission_denied' });

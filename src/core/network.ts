@@ -125,8 +125,8 @@ export function checkAddressPolicy(address: string, host: string, policy: Networ
   if (range === null || addressAllowed(address, policy.allowAddresses)) return;
   throw new ToolError(
     'permission_denied',
-    `the network policy refuses ${quoteForMessage(host)}: it is a ${range} address (${address}), and only addresses listed in allowAddresses may be ` +
-      'fetched from that range; fetch a public URL instead',
+    `the network policy refuses ${quoteForMessage(host)}: it is a ${range} address (${address}), and only addresses the host allows may be ` +
+      'fetched from that range (allowAddresses of its network policy; the toolhost command\'s --allow-address); fetch a public URL instead',
   );
 }
 
