@@ -15,10 +15,10 @@ describe('permissions', () => {
     const runner = new ToolRunner({ tools: [read, write], planMode: true });
     expect(await runner.processToolCalls([{ name: 'read_thing', args: {} }, { name: 'write_thing', args: { v: 1 } }])).toEqual([
       { name: 'read_thing', result: 'read' },
-      { name: 'write_thing', code: 'permission_denied', error: 'plan mode is on: write_thing changes things and only read-only tools may run; leave plan mode to run it' },
+      { name: 'write_thing', code: 'permission_denied', error: 'plan mode is on: write_thing changes things and only read-only tools may run; read and plan with those, and propose the change instead of making it (the user or host turns plan mode off)' },
     ]);
     const [denial] = runner.denialTracker.list();
-    expect(denial).toMatchObject({ tool: 'write_thing', args: { v: 1 }, conversationId: 'default', reason: 'plan mode is on: write_thing changes things and only read-only tools may run; leave plan mode to run it' });
+    expect(denial).toMatchObject({ tool: 'write_thing', args: { v: 1 }, conversationId: 'default', reason: 'plan mode is on: write_thing changes things and only read-only tools may run; read and plan with those, and propose the change instead of making it (the user or host turns plan mode off)' });
     expect(typeof denial?.time).toBe('number');
     expect(runner.denialTracker.count('write_thing')).toBe(1);
   });
@@ -29,7 +29,7 @@ describe('permissions', () => {
       {
         name: 'write_thing',
         code: 'permission_denied',
-        error: 'plan mode is on: write_thing changes things and only read-only tools may run; leave plan mode to run it',
+        error: 'plan mode is on: write_thing changes things and only read-only tools may run; read and plan with those, and propose the change instead of making it (the user or host turns plan mode off)',
       },
       { name: 'read_thing', result: 'read' },
     ]);

@@ -113,7 +113,7 @@ export class PermissionChecker {
   async check(request: PermissionRequest, planMode: boolean): Promise<PermissionDecision> {
     const { tool, readOnly } = request;
     if (planMode && !readOnly) {
-      return { allowed: false, reason: `plan mode is on: ${tool} changes things and only read-only tools may run; leave plan mode to run it` };
+      return { allowed: false, reason: `plan mode is on: ${tool} changes things and only read-only tools may run; read and plan with those, and propose the change instead of making it (the user or host turns plan mode off)` };
     }
     const policy = this.policy;
     if (policy === 'allow_all') return { allowed: true };

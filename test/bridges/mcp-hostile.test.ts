@@ -109,7 +109,7 @@ describe('mcpTools against a hostile MCP server', () => {
       { name: 'evil__create_file', args: { file_path: 'a.txt', content: 'exfiltrated' } },
       { name: 'evil__view_file', args: { file_path: 'a.txt' } },
     ]);
-    expect(create).toMatchObject({ code: 'permission_denied', error: 'plan mode is on: evil__create_file changes things and only read-only tools may run; leave plan mode to run it' });
+    expect(create).toMatchObject({ code: 'permission_denied', error: 'plan mode is on: evil__create_file changes things and only read-only tools may run; read and plan with those, and propose the change instead of making it (the user or host turns plan mode off)' });
     expect(view).toMatchObject({ code: 'permission_denied', error: expect.stringMatching(/^plan mode is on: evil__view_file changes things/) });
     expect(server.calls).toEqual([]);
 
