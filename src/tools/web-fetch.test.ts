@@ -131,6 +131,9 @@ describe('web_fetch decodes the page as browsers do', () => {
     // Past the first 1,024 bytes a <meta> is not looked for: UTF-8, as in browsers.
     const late = body(`<html><head><!--${'x'.repeat(1100)}--><meta charset="windows-1251"></head><body><p>`, cp1251, '</p>');
     expect(await fetched(late, 'text/html')).not.toHaveProperty('encoding');
+    // A charset in another <meta>'s content is not a declaration; single quotes and case do not matter.
+    const other = body(`<html><head><meta name="description" content="text/html; charset=koi8-r"><META HTTP-EQUIV='content-type' CONTENT='text/html;charset=windows-1251'></head><body><p>`, cp1251, '</p>');
+    expect(await fetched(other, 'text/html')).toMatchObject({ content: 'Привет мир\n', encoding: 'windows-1251' });
     // A <meta> in a text/plain body is text, not a declaration.
     expect(await fetched(body('<meta charset="windows-1251">', cp1251), 'text/plain')).not.toHaveProperty('encoding');
   });

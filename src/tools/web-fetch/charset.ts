@@ -46,11 +46,15 @@ export function metaCharset(bytes: Uint8Array): string | undefined {
   // Bytes as Latin-1 characters: the ASCII of any ASCII-compatible encoding reads as itself.
   const head = String.fromCharCode(...bytes.subarray(0, META_SCAN_BYTES));
   for (const [tag] of head.matchAll(/<meta\b[^>]*>?/gi)) {
-    const direct = /\scharset\s*=\s*["']?\s*([^\s"'>;/]+)/i.exec(tag);
-    if (direct) return direct[1];
-    if (/\shttp-equiv\s*=\s*["']?\s*content-type/i.test(tag)) {
-      const content = /\scontent\s*=\s*(?:"([^"]*)"|'([^']*)')/i.exec(tag);
-      const charset = content ? /charset\s*=\s*["']?\s*([^\s"'>;]+)/i.exec(content[1] ?? content[2] ?? '') : null;
+    const attributes = new Map<string, string>();
+    for (const [, name = '', double, single, bare] of tag.slice(5).matchAll(/([^\s=/>]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]*)))?/g)) {
+      const key = name.toLowerCase();
+      if (!attributes.has(key)) attributes.set(key, double ?? single ?? bare ?? '');
+    }
+    const direct = attributes.get('charset');
+    if (direct !== undefined && direct.trim() !== '') return direct.trim();
+    if (attributes.get('http-equiv')?.trim().toLowerCase() === 'content-type') {
+      const charset = /charset\s*=\s*["']?\s*([^\s"';]+)/i.exec(attributes.get('content') ?? '');
       if (charset) return charset[1];
     }
   }
