@@ -21,6 +21,9 @@ describe('web_fetch HTML conversion of text-less inline elements', () => {
     ['<p>a<code></code>b<u></u>c<font> </font>d</p>', 'abc d\n'],
     ['<p>go <a href="/home" aria-label="Home"><i class="fa fa-home"></i></a> or <a href="/x"></a><a name="top"></a></p>', 'go [Home](/home) or [/x](/x)\n'],
     ['<p><b>bold</b> <i>it</i> <a href="/y">link</a></p>', '**bold** *it* [link](/y)\n'],
+    ['<p>a <span hidden>secret</span><b hidden></b>b <source src="/s.mp4"><track src="/t.vtt"></p>', 'a b\n'],
+    ['<video src="/v.mp4"><b></b></video><video><source src="/w.mp4"></video>', '[](/v.mp4)[](/w.mp4)\n'],
+    ['<base href="https://a.example/x/"><p><base href="https://b.example/"><a href="y">y</a></p>', '[y](https://a.example/x/y)\n'],
   ])('%s', (html, markdown) => {
     expect(htmlToMarkdown(html)).toBe(markdown);
   });
@@ -36,7 +39,9 @@ describe('web_fetch HTML conversion of text-less inline elements', () => {
     ['<code></code> '],
     ['<!----> '],
     ['<script></script> '],
-    ['<span hidden></span>'],
+    ['<span hidden>x</span>'],
+    ['<source src="/a.mp4"> '],
+    ['<base href="/"> '],
   ])('a page of 50,000 %s converts within the call deadline, correctly', (unit) => {
     const markdown = htmlToMarkdown(page(unit, 50_000), { deadline: Date.now() + 20_000 });
     expect(markdown.startsWith('x ')).toBe(true);

@@ -2,7 +2,8 @@
 // text, in time linear in the page. The converter's whitespace step looks ahead, from each node, past
 // every following sibling that decides nothing about whitespace (an empty `<b></b>`, an icon-font
 // `<i class="fa x"></i>`, a comment, a `<script>`), so a long run of them cost time quadratic in its
-// length; after this pass no two such siblings are left next to each other. Imports only the types.
+// length; after this pass no two such siblings are left next to each other (but for `<rp>`, rare).
+// Imports only the types.
 import type { Element, ElementContent, Root, RootContent, Text } from 'hast';
 
 /** Elements shown by nothing but their content: dropped (their whitespace kept) when they hold no text. */
@@ -15,6 +16,14 @@ const INLINE = new Set([
 const UNSHOWN = new Set([
   'area', 'basefont', 'datalist', 'dialog', 'link', 'meta', 'noembed', 'noframes', 'param', 'script', 'style', 'template', 'title',
 ]);
+/** Embedded content whose `<source>` and `<track>` children the converter reads (elsewhere they show nothing). */
+const MEDIA = new Set(['audio', 'video', 'picture', 'object']);
+
+/** What one tidying pass carries: the deadline check, and whether a `<base>` was kept (the converter reads only the first). */
+interface Pass {
+  check: () => void;
+  base: boolean;
+}
 
 type Node = Root | RootContent;
 
@@ -30,12 +39,24 @@ function linkLabel(element: Element): string | undefined {
   return typeof label === 'string' ? label.trim() : undefined;
 }
 
+/** True for an element the converter shows nothing of here: {@link UNSHOWN}, `hidden`, a second `<base>`, a `<source>` or `<track>` outside media. */
+function unshown(element: Element, inMedia: boolean, pass: Pass): boolean {
+  const tag = element.tagName;
+  if (tag === 'base') {
+    const later = pass.base;
+    pass.base = true;
+    return later;
+  }
+  if ((tag === 'source' || tag === 'track') && !inMedia) return true;
+  return UNSHOWN.has(tag) || element.properties['hidden'] === true;
+}
+
 /**
- * `children` tidied: comments and {@link UNSHOWN} elements dropped, {@link INLINE} elements that hold
- * only whitespace (once tidied themselves) replaced by that whitespace, except a link with an address,
- * which is given its label as text; then neighbouring text nodes joined. `check` is called once a node.
+ * `children` tidied: comments and elements shown nothing of ({@link unshown}) dropped, {@link INLINE}
+ * elements that hold only whitespace (once tidied themselves) replaced by that whitespace, except a
+ * link with an address, which is given its label as text; then neighbouring text nodes joined.
  */
-function tidyChildren(children: ElementContent[], check: () => void): ElementContent[] {
+function tidyChildren(children: ElementContent[], inMedia: boolean, pass: Pass): ElementContent[] {
   const out: ElementContent[] = [];
   const push = (node: ElementContent): void => {
     const last = out[out.length - 1];
@@ -43,19 +64,14 @@ function tidyChildren(children: ElementContent[], check: () => void): ElementCon
     else out.push(node);
   };
   for (const child of children) {
-    check();
+    pass.check();
     if (child.type === 'comment') continue;
     if (child.type !== 'element') {
       push(child);
       continue;
     }
-    if (UNSHOWN.has(child.tagName)) continue;
-    // Embedded content (a video's sources, a picture's) is read whole by the converter: left as it is.
-    if (child.tagName === 'video' || child.tagName === 'audio' || child.tagName === 'picture' || child.tagName === 'object') {
-      push(child);
-      continue;
-    }
-    child.children = tidyChildren(child.children, check);
+    if (unshown(child, inMedia, pass)) continue;
+    child.children = tidyChildren(child.children, MEDIA.has(child.tagName), pass);
     if (!INLINE.has(child.tagName) || !child.children.every(blankText)) {
       push(child);
       continue;
@@ -73,15 +89,16 @@ function tidyChildren(children: ElementContent[], check: () => void): ElementCon
 
 /**
  * Tidies the page `tree` in place, in one pass linear in its size (a recursion as deep as the page
- * nests, which its structure check bounds): HTML comments and elements the Markdown shows nothing of
- * (`<script>`, `<style>`, `<template>`, `<meta>`, …) are dropped; inline elements that hold no text
+ * nests, which its structure check bounds): HTML comments, `hidden` elements and elements the
+ * Markdown shows nothing of (`<script>`, `<style>`, `<template>`, `<meta>`, …) are dropped; inline elements that hold no text
  * (an empty `<b></b>`, an icon-font `<i class="fa x"></i>`, nested empties) are replaced by the
  * whitespace they hold; an empty link with an address is given its `aria-label`, `title` or address
  * as text. `check` (the deadline check) is called once a node.
  */
 export function tidyHtml(tree: Root, check: () => void = () => undefined): void {
+  const pass: Pass = { check, base: false };
   for (const child of tree.children) {
-    if (child.type === 'element') child.children = tidyChildren(child.children, check);
+    if (child.type === 'element') child.children = tidyChildren(child.children, false, pass);
   }
   tree.children = tree.children.filter((child) => child.type !== 'comment');
 }

@@ -62,8 +62,8 @@ function extensionHandlers(extension: MarkdownOptions): Partial<Handlers> {
 /**
  * `html` as Markdown (ending in one line break): the structure checked first against `maxDepth` and
  * `maxNodes`, then hast → mdast → Markdown with GitHub tables, the deadline checked every few hundred
- * nodes. Comments, scripts and styles are left out, and inline elements that hold no text (empty
- * emphasis, icon fonts) too, except empty links, which show their label or address. Synchronous: run it where blocking is acceptable (a worker thread) or bounded by the caps.
+ * nodes. Comments, scripts, styles and `hidden` elements are left out, and inline elements that
+ * hold no text (empty emphasis, icon fonts) too, except empty links, which show their label or address. Synchronous: run it where blocking is acceptable (a worker thread) or bounded by the caps.
  *
  * Errors: `too_large` (nested deeper than `maxDepth`, more than `maxNodes` elements and text nodes, or
  * a structure the converters cannot recurse through), `timeout` (past `deadline`).
