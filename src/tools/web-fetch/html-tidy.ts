@@ -6,11 +6,21 @@
 // Imports only the types.
 import type { Element, ElementContent, Root, RootContent, Text } from 'hast';
 
-/** Elements shown by nothing but their content: dropped (their whitespace kept) when they hold no text. */
-const INLINE = new Set([
-  'a', 'abbr', 'acronym', 'b', 'bdi', 'bdo', 'big', 'blink', 'cite', 'code', 'data', 'del', 'dfn', 'em', 'font',
-  'i', 'ins', 'kbd', 'label', 'mark', 'nobr', 'q', 'rb', 'rt', 'rtc', 'ruby', 's', 'samp', 'small', 'span',
-  'strike', 'strong', 'sub', 'sup', 'time', 'tt', 'u', 'var',
+/**
+ * Elements kept even when they hold no text: those that break lines or make structure (the whitespace
+ * step's block elements: paragraphs, headings, lists, table cells, `<br>`, `<hr>`, …), form controls,
+ * embedded content and the addresses of `<base>` and `<source>`. Any other element (`<b>`, `<i>`, `<span>`, `<code>`, a custom `<ion-icon>`, …)
+ * shows nothing but its content.
+ */
+const KEEP = new Set([
+  'address', 'article', 'aside', 'blockquote', 'body', 'br', 'caption', 'center', 'col', 'colgroup', 'dd', 'dialog', 'dir',
+  'div', 'dl', 'dt', 'figcaption', 'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'head', 'header',
+  'hgroup', 'hr', 'html', 'legend', 'li', 'listing', 'main', 'menu', 'nav', 'ol', 'optgroup', 'option', 'p', 'plaintext',
+  'pre', 'section', 'summary', 'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'tr', 'ul', 'wbr', 'xmp',
+  'button', 'input', 'select', 'textarea',
+  'audio', 'canvas', 'embed', 'iframe', 'img', 'math', 'object', 'picture', 'svg', 'video',
+  // Read by the converter for an address: a media element's sources, the page's base URL.
+  'base', 'source', 'track',
 ]);
 /** Elements the converter shows nothing of, whatever they hold: dropped. */
 const UNSHOWN = new Set([
@@ -52,9 +62,9 @@ function unshown(element: Element, inMedia: boolean, pass: Pass): boolean {
 }
 
 /**
- * `children` tidied: comments and elements shown nothing of ({@link unshown}) dropped, {@link INLINE}
- * elements that hold only whitespace (once tidied themselves) replaced by that whitespace, except a
- * link with an address, which is given its label as text; then neighbouring text nodes joined.
+ * `children` tidied: comments and elements shown nothing of ({@link unshown}) dropped, elements not
+ * in {@link KEEP} that hold only whitespace (once tidied themselves) replaced by that whitespace,
+ * except a link with an address, which is given its label as text; then neighbouring text nodes joined.
  */
 function tidyChildren(children: ElementContent[], inMedia: boolean, pass: Pass): ElementContent[] {
   const out: ElementContent[] = [];
@@ -72,7 +82,7 @@ function tidyChildren(children: ElementContent[], inMedia: boolean, pass: Pass):
     }
     if (unshown(child, inMedia, pass)) continue;
     child.children = tidyChildren(child.children, MEDIA.has(child.tagName), pass);
-    if (!INLINE.has(child.tagName) || !child.children.every(blankText)) {
+    if (KEEP.has(child.tagName) || !child.children.every(blankText)) {
       push(child);
       continue;
     }
@@ -89,11 +99,12 @@ function tidyChildren(children: ElementContent[], inMedia: boolean, pass: Pass):
 
 /**
  * Tidies the page `tree` in place, in one pass linear in its size (a recursion as deep as the page
- * nests, which its structure check bounds): HTML comments, `hidden` elements and elements the
- * Markdown shows nothing of (`<script>`, `<style>`, `<template>`, `<meta>`, …) are dropped; inline elements that hold no text
- * (an empty `<b></b>`, an icon-font `<i class="fa x"></i>`, nested empties) are replaced by the
- * whitespace they hold; an empty link with an address is given its `aria-label`, `title` or address
- * as text. `check` (the deadline check) is called once a node.
+ * nests, which its structure check bounds): HTML comments, `hidden` elements and elements the Markdown
+ * shows nothing of (`<script>`, `<style>`, `<template>`, `<meta>`, …) are dropped; other elements that
+ * hold no text and are not kept for their own sake ({@link KEEP}: block, form and embedded elements),
+ * such as an empty `<b></b>`, an icon-font `<i class="fa x"></i>` or `<ion-icon>`, or nested empties,
+ * are replaced by the whitespace they hold; an empty link with an address is given its `aria-label`,
+ * `title` or address as text. `check` (the deadline check) is called once a node.
  */
 export function tidyHtml(tree: Root, check: () => void = () => undefined): void {
   const pass: Pass = { check, base: false };
