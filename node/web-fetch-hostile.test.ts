@@ -49,6 +49,8 @@ const PAGES: Record<string, string> = {
   '/deep': `<!doctype html><html><body>${'<div>'.repeat(200_000)}x${'</div>'.repeat(200_000)}</body></html>`,
   '/deep-unclosed': `<!doctype html><html><body>${'<div>'.repeat(200_000)}x</body></html>`,
   '/small': '<!doctype html><html><body><h1>Small</h1><p>fine</p></body></html>',
+  // Empty emphasis and icon fonts: 3,000 of these once took the conversion seconds, growing with their square.
+  '/empties': `<!doctype html><html><body><h1>Icons</h1><p>start ${'<b></b> <i class="fa fa-star"></i><strong><em></em></strong>'.repeat(30_000)}end</p></body></html>`,
 };
 
 let server: Server;
@@ -115,6 +117,11 @@ describe('web_fetch of hostile pages keeps the host responsive', () => {
     const { value, gap } = await withTimerWatch(() => r.processToolCalls([{ name: 'web_fetch', args: { url: `${base}/deep-unclosed` } }]));
     expect(value[0]).toMatchObject({ code: 'too_large', error: expect.stringMatching(/^the page nests elements more than 1000 deep/) });
     expect(gap).toBeLessThan(MAX_STALL_MS);
+  }, 60_000);
+
+  it('converts a page of 120,000 empty inline elements (1.9 MB of empty <b>, icon-font <i>) within the normal deadline', async () => {
+    const result = await runner().execute('web_fetch', { url: `${base}/empties` });
+    expect(result).toMatchObject({ status: 200, content: '# Icons\n\nstart end\n', truncated: false });
   }, 60_000);
 
   it("ends a conversion still running at the call's deadline with timeout, and the next fetch works", async () => {

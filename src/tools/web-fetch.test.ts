@@ -88,3 +88,72 @@ describe('web_fetch (platform network port)', () => {
     expect(htmlToMarkdown(rows, { deadline: Date.now() + 60_000 })).toMatch(/^\| {3}\| {3}\|\n\| - \| - \|\n\| a \| b \|\n/);
   });
 });
+
+/** `hex` as bytes. */
+function bytes(hex: string): Uint8Array {
+  return Uint8Array.from(hex.match(/../g) ?? [], (pair) => parseInt(pair, 16));
+}
+
+/** `parts` (strings as ASCII, byte arrays as they are) joined into one body. */
+function body(...parts: Array<string | Uint8Array>): Uint8Array<ArrayBuffer> {
+  const chunks = parts.map((part) => (typeof part === 'string' ? new TextEncoder().encode(part) : part));
+  const out = new Uint8Array(chunks.reduce((size, chunk) => size + chunk.length, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return out;
+}
+
+/** web_fetch's answer for a page of `content` served with the header `contentType` (none when undefined). */
+async function fetched(content: Uint8Array<ArrayBuffer>, contentType?: string): Promise<Record<string, unknown>> {
+  const headers: Record<string, string> = contentType === undefined ? {} : { 'content-type': contentType };
+  const runner = new ToolRunner({ platform: withNetwork(() => new Response(content, { headers })), tools: [webFetchTool] });
+  return (await runner.execute('web_fetch', { url: 'https://docs.example.com/page' })) as Record<string, unknown>;
+}
+
+describe('web_fetch decodes the page as browsers do', () => {
+  const latin1 = bytes('636166e9206e61ef7665'); // "café naïve" in ISO-8859-1
+  const shiftJis = bytes('93fa967b8cea82cc8365834c83588367'); // "日本語のテキスト" in Shift_JIS
+  const cp1251 = bytes('cff0e8e2e5f220ece8f0'); // "Привет мир" in windows-1251
+
+  it('by the Content-Type charset (iso-8859-1 meaning windows-1252, as WHATWG says)', async () => {
+    expect(await fetched(body('<p>', latin1, '</p>'), 'text/html; charset=iso-8859-1')).toMatchObject({ content: 'café naïve\n', encoding: 'windows-1252' });
+    expect(await fetched(body('<p>', shiftJis, '</p>'), 'text/html; charset="Shift_JIS"')).toMatchObject({ content: '日本語のテキスト\n', encoding: 'shift_jis' });
+    expect(await fetched(body(latin1), 'text/plain; charset=latin1')).toMatchObject({ content: 'café naïve', encoding: 'windows-1252' });
+  });
+
+  it('by a <meta> charset in the first 1,024 bytes of an HTML page', async () => {
+    expect(await fetched(body('<html><head><meta charset="windows-1251"></head><body><p>', cp1251, '</p>'), 'text/html')).toMatchObject({ content: 'Привет мир\n', encoding: 'windows-1251' });
+    const httpEquiv = body('<!doctype html><html><head><meta http-equiv="Content-Type" content="text/html; charset=shift_jis"></head><body><p>', shiftJis, '</p>');
+    expect(await fetched(httpEquiv)).toMatchObject({ content: '日本語のテキスト\n', encoding: 'shift_jis' });
+    // Past the first 1,024 bytes a <meta> is not looked for: UTF-8, as in browsers.
+    const late = body(`<html><head><!--${'x'.repeat(1100)}--><meta charset="windows-1251"></head><body><p>`, cp1251, '</p>');
+    expect(await fetched(late, 'text/html')).not.toHaveProperty('encoding');
+    // A charset in another <meta>'s content is not a declaration; single quotes and case do not matter.
+    const other = body(`<html><head><meta name="description" content="text/html; charset=koi8-r"><META HTTP-EQUIV='content-type' CONTENT='text/html;charset=windows-1251'></head><body><p>`, cp1251, '</p>');
+    expect(await fetched(other, 'text/html')).toMatchObject({ content: 'Привет мир\n', encoding: 'windows-1251' });
+    // A <meta> in a text/plain body is text, not a declaration.
+    expect(await fetched(body('<meta charset="windows-1251">', cp1251), 'text/plain')).not.toHaveProperty('encoding');
+  });
+
+  it('by a byte order mark first (UTF-16 either way round), over the header', async () => {
+    const utf16le = body(bytes('fffe'), Uint8Array.from([...'<p>utf sixteen</p>'].flatMap((c) => [c.charCodeAt(0), 0])));
+    expect(await fetched(utf16le, 'text/html; charset=utf-16')).toMatchObject({ content: 'utf sixteen\n', encoding: 'utf-16le' });
+    const utf16be = body(bytes('feff'), Uint8Array.from([...'<p>big end</p>'].flatMap((c) => [0, c.charCodeAt(0)])));
+    expect(await fetched(utf16be, 'text/html; charset=iso-8859-1')).toMatchObject({ content: 'big end\n', encoding: 'utf-16be' });
+    const result = await fetched(body(bytes('efbbbf'), '<p>caf', bytes('c3a9'), '</p>'), 'text/html; charset=windows-1252');
+    expect(result).toMatchObject({ content: 'café\n' });
+    expect(result).not.toHaveProperty('encoding');
+  });
+
+  it('passes over a label it does not know, and answers UTF-8 with no encoding field', async () => {
+    const page = body('<html><head><meta charset="windows-1251"></head><body><p>', cp1251, '</p>');
+    expect(await fetched(page, 'text/html; charset=no-such-charset')).toMatchObject({ content: 'Привет мир\n', encoding: 'windows-1251' });
+    const utf8 = await fetched(new TextEncoder().encode('<p>Привет</p>'), 'text/html; charset=utf-8');
+    expect(utf8).toMatchObject({ content: 'Привет\n' });
+    expect(utf8).not.toHaveProperty('encoding');
+    expect(await fetched(new TextEncoder().encode('{"a":"é"}'), 'application/json')).not.toHaveProperty('encoding');
+  });
+});

@@ -4,6 +4,7 @@ import { onDemand } from '../core/on-demand.js';
 import { checkUrlPolicy } from '../core/network.js';
 import { defineTool, type ExecuteTool, type ToolContext } from '../core/tool.js';
 import { quoteForMessage, truncateText } from '../fs/text.js';
+import { decodeBody, looksLikeHtml } from './web-fetch/charset.js';
 
 /** Most bytes of a response body read (2 MiB); the rest is left out and `truncated` set. */
 export const WEB_FETCH_MAX_BYTES = 2 * 1024 * 1024;
@@ -36,6 +37,11 @@ export interface WebFetchResult {
   truncated: boolean;
   /** Redirects followed. */
   redirects: number;
+  /**
+   * The character encoding the text was decoded with (its WHATWG name, e.g. `windows-1252`,
+   * `shift_jis`, `utf-16le`), found as browsers find it; present only when it was not UTF-8.
+   */
+  encoding?: string;
   note?: string;
 }
 
@@ -105,8 +111,10 @@ async function htmlToMarkdown(html: string, deadline: number, signal: AbortSigna
  * Fetches `rawUrl` with GET through the platform's network (see `PlatformNetwork`), checking every
  * URL (and redirect target) against the platform's policy first, and on Node the address its host
  * resolves to. Redirects are followed up to `maxRedirects` (by the tool, hop by hop, where the platform
- * lets it; by the browser's fetch otherwise). The body is read up to `maxBytes`; HTML is converted to
- * Markdown, other text is returned as is, binary content is described and left out.
+ * lets it; by the browser's fetch otherwise). The body is read up to `maxBytes` and decoded as browsers
+ * decode it (a byte order mark, the Content-Type charset, an HTML page's `<meta>` charset, else UTF-8;
+ * `encoding` names it when not UTF-8); HTML is converted to Markdown, other text is returned as is,
+ * binary content is described and left out.
  *
  * HTML is converted on a worker thread on Node (the calling thread's event loop stays free), by the
  * deadline (`timeoutMs` or the call's, whichever comes first).
@@ -177,8 +185,10 @@ export async function fetchAsMarkdown(ctx: ToolContext, rawUrl: string, limits: 
       result.note = `the response is ${type} (${body.bytes.length} bytes read), not text; its content is not shown`;
       return result;
     }
-    const text = new TextDecoder('utf-8').decode(body.bytes);
-    const content = type === 'text/html' || type === 'application/xhtml+xml' || (type === '' && /^\s*<(!doctype html|html)/i.test(text)) ? await htmlToMarkdown(text, deadline, signal) : text;
+    const htmlType = type === 'text/html' || type === 'application/xhtml+xml';
+    const { text, encoding } = decodeBody(body.bytes, contentType, htmlType || (type === '' && looksLikeHtml(body.bytes)));
+    if (encoding !== 'utf-8') result.encoding = encoding;
+    const content = htmlType || (type === '' && /^\s*<(!doctype html|html)/i.test(text)) ? await htmlToMarkdown(text, deadline, signal) : text;
     const maxChars = limits.maxChars ?? WEB_FETCH_MAX_CHARS;
     const cut = truncateText(content, maxChars);
     result.content = cut.text;

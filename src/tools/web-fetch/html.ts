@@ -9,6 +9,7 @@ import { gfmToMarkdown } from 'mdast-util-gfm';
 import { defaultHandlers as markdownHandlers, toMarkdown, type Handlers, type Options as MarkdownOptions } from 'mdast-util-to-markdown';
 import { ToolError } from '../../core/errors.js';
 import { checkStructure, HTML_MAX_DEPTH, HTML_MAX_NODES } from './html-check.js';
+import { tidyHtml } from './html-tidy.js';
 
 /** Converter steps (nodes handled) between two checks of the deadline. */
 const CHECK_EVERY = 512;
@@ -61,7 +62,8 @@ function extensionHandlers(extension: MarkdownOptions): Partial<Handlers> {
 /**
  * `html` as Markdown (ending in one line break): the structure checked first against `maxDepth` and
  * `maxNodes`, then hast → mdast → Markdown with GitHub tables, the deadline checked every few hundred
- * nodes. Synchronous: run it where blocking is acceptable (a worker thread) or bounded by the caps.
+ * nodes. Comments, scripts, styles and `hidden` elements are left out, and inline elements that
+ * hold no text (empty emphasis, icon fonts) too, except empty links, which show their label or address. Synchronous: run it where blocking is acceptable (a worker thread) or bounded by the caps.
  *
  * Errors: `too_large` (nested deeper than `maxDepth`, more than `maxNodes` elements and text nodes, or
  * a structure the converters cannot recurse through), `timeout` (past `deadline`).
@@ -73,6 +75,9 @@ export function htmlToMarkdown(html: string, options: HtmlToMarkdownOptions = {}
   try {
     const hast = fromHtml(html);
     check();
+    // Text-less inline elements, comments and scripts out first: the whitespace step in toMdast costs
+    // time quadratic in a run of them (html-tidy.ts).
+    tidyHtml(hast, check);
     const mdast = toMdast(hast, { handlers: checked(mdastHandlers, check), nodeHandlers: checked(mdastNodeHandlers, check) });
     const gfm = gfmToMarkdown();
     const handlers = checked({ ...markdownHandlers, ...extensionHandlers(gfm) } as Handlers, check);
