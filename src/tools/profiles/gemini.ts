@@ -105,8 +105,9 @@ export const geminiWriteFileTool: ExecuteTool<{ file_path: string; content: stri
 /**
  * Gemini CLI's `replace`: `{ file_path, instruction?, old_string, new_string, allow_multiple? }` through
  * `edit_file`: exact literal match first, then Gemini CLI's forgiving ladder (gemini-ladder.ts);
- * `allow_multiple` replaces every occurrence, else it must be unique. Omission placeholders in
- * new_string that old_string does not hold are refused. `instruction` is for the record, not matching.
+ * `allow_multiple` replaces every occurrence, else it must be unique (fuzzy places are occurrences only
+ * when their text is identical; differing ones are refused). Omission placeholders in new_string that
+ * old_string does not hold are refused. `instruction` is for the record, not matching.
  */
 export const geminiReplaceTool: ExecuteTool<GeminiReplaceArgs, GeminiReplaceResult> =
   /* @__PURE__ */ defineTool({
