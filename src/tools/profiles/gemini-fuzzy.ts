@@ -180,7 +180,7 @@ function pick(text: string, lines: readonly Line[], candidates: Array<{ index: n
   const spans = chosen.map((c) => {
     const first = lines[c.index] as Line;
     const last = lines[c.index + n - 1] as Line;
-    return { start: first.start, end: last.end, replacement: reindent(newLines, indentationOf(text, first)).join('\n'), line: c.index + 1, endLine: c.index + n };
+    return { start: first.start, end: last.end, replacement: reindent(newLines, indentationOf(text, first)).join('\n'), line: c.index + 1, endLine: c.index + n, score: c.score };
   });
   return { strategy: 'fuzzy', spans };
 }

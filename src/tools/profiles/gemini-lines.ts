@@ -10,7 +10,8 @@ export type LadderStrategy = 'flexible' | 'whitespace' | 'fuzzy';
 export interface LadderMatch {
   strategy: LadderStrategy;
   /** Replaced spans in file order, non-overlapping. */
-  spans: Array<{ start: number; end: number; replacement: string; line: number; endLine: number }>;
+  /** Replaced spans in file order, non-overlapping; a fuzzy span has its `score` (weighted distance over old_string's length, lower is closer). */
+  spans: Array<{ start: number; end: number; replacement: string; line: number; endLine: number; score?: number }>;
 }
 
 /** A line of the LF text: its offsets (end excludes the `\n`). */

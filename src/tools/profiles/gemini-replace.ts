@@ -1,6 +1,7 @@
 /**
  * The work of Gemini's `replace` beyond `edit_file`: the omission-placeholder refusal, the forgiving
- * ladder after an exact miss (gemini-ladder.ts), and ambiguity errors that show where the matches are.
+ * ladder after an exact miss (gemini-ladder.ts), ambiguity errors that show where the matches are, and
+ * the refusal of fuzzy matches at several places whose text differs (allow_multiple never fans out to them).
  * Every write still goes through `edit_file` (path lock, `stale_file`, atomic write, line-break style, BOM).
  */
 import { ToolError } from '../../core/errors.js';
@@ -89,6 +90,46 @@ function ambiguous(where: string, textLf: string, matchLines: ReadonlyArray<{ li
   );
 }
 
+/** Most candidate line ranges the refusal of differing approximate matches names. */
+export const APPROXIMATE_RANGES_MAX = 5;
+
+/**
+ * Whether the match's places may be replaced together: the flexible and whitespace rungs' places all
+ * equal old_string under the rung's own normalisation (trimmed lines; tokens with any whitespace), so
+ * they are the same code as each other; the fuzzy rung's places are only near old_string, and are the
+ * same code only when their text is identical (trailing whitespace aside, as the rung compares lines).
+ */
+function sameText(textLf: string, match: LadderMatch): boolean {
+  if (match.strategy !== 'fuzzy') return true;
+  const windowText = (span: LadderMatch['spans'][number]): string =>
+    textLf
+      .slice(span.start, span.end)
+      .split('\n')
+      .map((l) => l.trimEnd())
+      .join('\n');
+  const first = windowText(match.spans[0]!);
+  return match.spans.every((span) => windowText(span) === first);
+}
+
+/**
+ * The refusal of a fuzzy match at several places whose text differs: they are different code, so
+ * neither one of them nor all of them (allow_multiple) can be the edit meant. Names the closest few
+ * line ranges and asks for the exact lines.
+ */
+function approximate(where: string, match: LadderMatch): ToolError {
+  const count = match.spans.length;
+  const closest = [...match.spans].sort((a, b) => (a.score ?? 0) - (b.score ?? 0) || a.line - b.line).slice(0, APPROXIMATE_RANGES_MAX);
+  const ranges = closest.map((s) => (s.line === s.endLine ? `${s.line}` : `${s.line}-${s.endLine}`)).join(', ');
+  const more = count > closest.length ? ` (and ${count - closest.length} more)` : '';
+  return new ToolError(
+    'ambiguous_match',
+    `old_string was not found exactly in ${where}; it only approximately matches ${count} places whose text differs (a fuzzy match, ` +
+      `closest first: lines ${ranges}${more}), so nothing was changed. These are different code, so allow_multiple does not apply to them. ` +
+      `read_file the lines you mean, copy them exactly into old_string, and retry.`,
+    { count, lines: match.spans.map((s) => s.line), strategy: match.strategy, approximate: true },
+  );
+}
+
 /** Exact occurrences of `needle` in `textLf` as their first and last line numbers. */
 function exactLocations(textLf: string, needle: string): Array<{ line: number; endLine: number }> {
   let starts = startsOf(textLf, needle, Math.max(needle.length, 1));
@@ -161,6 +202,7 @@ export async function geminiReplace(args: GeminiReplaceArgs, ctx: ToolContext): 
   if (current !== undefined && !current.textLf.includes(needle)) {
     const match = await matchLadder(current.textLf, needle, toLf(args.new_string), createPace(ctx.signal));
     if (match !== null) {
+      if (match.spans.length > 1 && !sameText(current.textLf, match)) throw approximate(current.path, match);
       if (match.spans.length > 1 && !multiple) throw ambiguous(current.path, current.textLf, match.spans);
       const { old, replacement } = minimalEdit(current.textLf, applyLadder(current.textLf, match));
       const written = await delegateEdit({ file_path: args.file_path, old_string: old, new_string: replacement }, ctx);

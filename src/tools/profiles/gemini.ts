@@ -13,7 +13,7 @@ import { geminiGlob, geminiListDirectory, type GeminiGlobArgs, type GeminiListAr
 import { runCommandTool } from '../run-command.js';
 import { viewFileTool, type ViewFileResult } from '../view-file.js';
 import { webSearchFallbackTool } from '../web-search.js';
-import { fetchAsMarkdown, type WebFetchResult } from '../web-fetch.js';
+import { fetchAsMarkdown, WEB_FETCH_TIMEOUT_MS, type WebFetchResult } from '../web-fetch.js';
 import { geminiReadMany, withPdfData, type GeminiReadManyArgs, type GeminiReadManyResult } from './gemini-read-many.js';
 import { checkWritePlaceholders, geminiReplace, type GeminiReplaceArgs, type GeminiReplaceResult } from './gemini-replace.js';
 
@@ -105,8 +105,9 @@ export const geminiWriteFileTool: ExecuteTool<{ file_path: string; content: stri
 /**
  * Gemini CLI's `replace`: `{ file_path, instruction?, old_string, new_string, allow_multiple? }` through
  * `edit_file`: exact literal match first, then Gemini CLI's forgiving ladder (gemini-ladder.ts);
- * `allow_multiple` replaces every occurrence, else it must be unique. Omission placeholders in
- * new_string that old_string does not hold are refused. `instruction` is for the record, not matching.
+ * `allow_multiple` replaces every occurrence, else it must be unique (fuzzy places are occurrences only
+ * when their text is identical; differing ones are refused). Omission placeholders in new_string that
+ * old_string does not hold are refused. `instruction` is for the record, not matching.
  */
 export const geminiReplaceTool: ExecuteTool<GeminiReplaceArgs, GeminiReplaceResult> =
   /* @__PURE__ */ defineTool({
@@ -256,6 +257,67 @@ export const geminiGoogleWebSearchTool: ExecuteTool<{ query: string }, WebSearch
   execute: async (args, ctx) => delegate(webSearchFallbackTool, args, ctx),
 });
 
+/** Most URLs of one Gemini `web_fetch` call fetched at the same time. */
+export const GEMINI_WEB_FETCH_CONCURRENCY = 2;
+/** Share of what is left of the call's deadline the URLs may take, so the answer (with its `timeout` entries) is in before it. */
+const WEB_FETCH_DEADLINE_SHARE = 0.8;
+
+type GeminiFetchEntry = WebFetchResult | { url: string; error: string; code: string };
+
+/**
+ * Fetches `urls`, {@link GEMINI_WEB_FETCH_CONCURRENCY} at a time, all within one budget: 20 s for the
+ * whole call, or 80 % of what is left of the call's deadline when that is sooner. A URL still being
+ * fetched when the budget runs out, or not yet started, is answered with a `timeout` entry; the
+ * entries are in the URLs' order.
+ */
+async function fetchAllWithin(ctx: ToolContext, urls: readonly string[]): Promise<GeminiFetchEntry[]> {
+  const left = ctx.deadline === undefined ? Infinity : Math.floor((ctx.deadline - Date.now()) * WEB_FETCH_DEADLINE_SHARE);
+  const budget = Math.max(1, Math.min(WEB_FETCH_TIMEOUT_MS, left));
+  const endAt = Date.now() + budget;
+  const share = `the ${budget} ms this call has for all its ${urls.length} URL${urls.length === 1 ? '' : 's'}`;
+  const late = (url: string, started: boolean): GeminiFetchEntry => ({
+    url,
+    code: 'timeout',
+    error: started
+      ? `fetching ${JSON.stringify(url)} did not finish within ${share}; fetch fewer URLs at once, or try again`
+      : `${JSON.stringify(url)} was not fetched: ${share} ran out first; fetch fewer URLs at once, or try again`,
+  });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const out = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), budget);
+  });
+  const results: GeminiFetchEntry[] = new Array<GeminiFetchEntry>(urls.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < urls.length) {
+      const index = next++;
+      const url = urls[index] as string;
+      if (Date.now() >= endAt) {
+        results[index] = late(url, false);
+        continue;
+      }
+      const fetching = fetchAsMarkdown(ctx, url, { timeoutMs: Math.max(1, endAt - Date.now()) }).then(
+        (page): GeminiFetchEntry => page,
+        (error: unknown): GeminiFetchEntry => {
+          if (ctx.signal.aborted) throw error;
+          const failure = toToolError(error);
+          return failure.code === 'timeout' ? late(url, true) : { url, error: failure.message, code: failure.code };
+        },
+      );
+      const settled = await Promise.race([fetching, out]);
+      results[index] = settled === 'late' ? late(url, true) : settled;
+      // A fetch past the budget stops at its own timer (the same end); its answer is no longer waited for.
+      if (settled === 'late') fetching.catch(() => undefined);
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.min(GEMINI_WEB_FETCH_CONCURRENCY, urls.length) }, worker));
+  } finally {
+    clearTimeout(timer);
+  }
+  return results;
+}
+
 /** Most URLs one Gemini `web_fetch` prompt may name, as Gemini CLI allows. */
 export const GEMINI_WEB_FETCH_MAX_URLS = 20;
 
@@ -280,16 +342,7 @@ export const geminiWebFetchTool: ExecuteTool<{ prompt: string }, { prompt: strin
     if (urls.length > GEMINI_WEB_FETCH_MAX_URLS) {
       throw new ToolError('invalid_arguments', `the prompt names ${urls.length} URLs; at most ${GEMINI_WEB_FETCH_MAX_URLS} can be fetched at once`);
     }
-    const results = [];
-    for (const url of urls) {
-      try {
-        results.push(await fetchAsMarkdown(ctx, url));
-      } catch (error) {
-        if (ctx.signal.aborted) throw error;
-        const failure = toToolError(error);
-        results.push({ url, error: failure.message, code: failure.code });
-      }
-    }
+    const results = await fetchAllWithin(ctx, urls);
     return { prompt, results };
   },
 });
