@@ -39,22 +39,20 @@ describe('web_fetch (Gemini profile): one deadline for the whole call', () => {
   it('answers hanging URLs as timeouts within the call, not one deadline per URL', async () => {
     const urls = Array.from({ length: 6 }, (_, i) => `${base}/hang?${i}`);
     const r = runner();
-    const started = Date.now();
-    const out = (await r.execute('web_fetch', { prompt: `Compare ${urls.join(' and ')}.` }, { timeoutMs: 2_500 })) as { results: Entry[] };
-    const took = Date.now() - started;
     // The URLs share 80 % of the call's 2.5 s. Fetched one after another, each with its own deadline, six would
-    // take 6 × that (here the call itself would end with `timeout`, no entries).
-    expect(took).toBeLessThan(2_500);
+    // take 6 × that: the call itself would end with `timeout` (execute rejects), no entries.
+    const out = (await r.execute('web_fetch', { prompt: `Compare ${urls.join(' and ')}.` }, { timeoutMs: 2_500 })) as { results: Entry[] };
     expect(out.results.map((x) => x.url)).toEqual(urls);
     expect(out.results.map((x) => x.code)).toEqual(Array(6).fill('timeout'));
     // Two at a time: the first two were being fetched when the time ran out, the last never started.
-    expect(out.results[0]!.error).toMatch(/^fetching ".*\/hang\?0" did not finish within the \d{4} ms this call has for all its 6 URLs/);
-    expect(out.results[5]!.error).toMatch(/\/hang\?5" was not fetched: the \d{4} ms this call has for all its 6 URLs ran out first/);
+    expect(out.results[0]!.error).toMatch(/^fetching ".*\/hang\?0" did not finish within the \d+ ms this call has for all its 6 URLs/);
+    expect(out.results[5]!.error).toMatch(/\/hang\?5" was not fetched: the \d+ ms this call has for all its 6 URLs ran out first/);
   });
 
   it('keeps the pages that did arrive, in the order the prompt names them', async () => {
     const urls = [`${base}/a`, `${base}/hang?x`, `${base}/b`];
-    const out = (await runner().execute('web_fetch', { prompt: `Read ${urls.join(', ')}` }, { timeoutMs: 2_000 })) as { results: Entry[] };
+    // A deadline the pages that answer meet on a busy machine: the hanging one waits it out.
+    const out = (await runner().execute('web_fetch', { prompt: `Read ${urls.join(', ')}` }, { timeoutMs: 8_000 })) as { results: Entry[] };
     expect(out.results.map((x) => x.url)).toEqual(urls);
     expect(out.results[0]).toMatchObject({ content: 'page /a' });
     expect(out.results[1]).toMatchObject({ code: 'timeout' });
