@@ -24,6 +24,33 @@ export function stripCommonRoot(items: ImportItem[]): ImportItem[] {
   return items.map((item) => ({ ...item, path: item.path.slice(first.length + 1) }));
 }
 
+/**
+ * A zip entry's path in the workspace: `\\` counts as `/`, a leading `/` and `.` segments are dropped.
+ * An entry with a `..` segment is refused (undefined), even one that would stay inside, so that no
+ * entry ever lands somewhere other than the path it names.
+ */
+export function zipEntryPath(raw: string): string | undefined {
+  const parts = raw.replace(/\\/g, '/').split('/').filter((part) => part !== '' && part !== '.');
+  if (parts.length === 0 || parts.includes('..')) return undefined;
+  return parts.join('/');
+}
+
+/**
+ * The first path of `items` that is both a file and a folder (`e` and `e/inner.txt`), said in plain
+ * words naming both; undefined when there is none.
+ */
+export function fileFolderClash(items: ImportItem[]): string | undefined {
+  const files = new Set(items.map((item) => item.path));
+  for (const item of items) {
+    const parts = item.path.split('/');
+    for (let i = 1; i < parts.length; i += 1) {
+      const dir = parts.slice(0, i).join('/');
+      if (files.has(dir)) return `it holds a file “${dir}” and also “${item.path}”, which needs a folder of that name: a path cannot be both`;
+    }
+  }
+  return undefined;
+}
+
 /** Items of an `<input webkitdirectory>` (or multiple) FileList; paths from `webkitRelativePath`. */
 export function fromFileList(files: FileList | File[]): { root: string; items: ImportItem[] } {
   const all = Array.from(files).map((file) => ({ path: file.webkitRelativePath || file.name, size: file.size, bytes: () => file.arrayBuffer() }));

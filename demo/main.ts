@@ -4,13 +4,13 @@
 import { transfer } from 'comlink';
 import { createStore, get, set } from 'idb-keyval';
 import type { FunctionDeclaration, PermissionAnswer, ToolCall, ToolCallResult } from 'toolhost';
-import { listWorkspaces } from 'toolhost/web';
+import { deleteWorkspace, listWorkspaces } from 'toolhost/web';
 import { connect, type Connection } from './connection.js';
 import { setupChat } from './chat.js';
 import { setupJournal, type JournalPanel } from './journal.js';
 import { byId, formatBytes, h, pretty } from './dom.js';
 import { buildForm, validateArgs, type SchemaForm } from './forms.js';
-import { fromDirectoryPicker, fromDrop, fromFileList, hasDirectoryPicker, importItems, isSkipped, stripCommonRoot, type ImportItem } from './importer.js';
+import { fromDirectoryPicker, fromDrop, fromFileList, hasDirectoryPicker, fileFolderClash, importItems, isSkipped, stripCommonRoot, zipEntryPath, type ImportItem } from './importer.js';
 import { CONFIG_DB, CONFIG_STORE, type AdminNotice, type ChangeView, type HistoryEntry, type Mode, type TreeEntry, type WorkerInfo, type WorkspaceConfig } from './protocol.js';
 import { SESSION, type PlayedStep, type SessionResults } from './session.js';
 
@@ -20,6 +20,10 @@ interface ImportReport {
   bytes: number;
   ms: number;
   cancelled: boolean;
+  /** Why the import failed (the new workspace was then removed). */
+  error?: string;
+  /** Zip entries left out because their path has a `..` segment. */
+  refused?: string[];
 }
 
 /** What tests and curious people can read from the console: `playground.session`, `playground.lastImport`; `importGate` for tests. */
@@ -180,15 +184,25 @@ async function deleteWorkspaceDialog(): Promise<void> {
   if (!ok) return;
   setBusy(`Deleting ${name}…`);
   try {
-    await conn.admin.destroy();
-    await conn.close();
-    conn = undefined;
-    const names = (await listWorkspaces()).filter((n) => n !== name);
-    if (names[0]) await openWorkspace(names[0]);
-    else await createWorkspace('example', EXAMPLE);
+    await removeWorkspace(name);
   } finally {
     setBusy(undefined);
   }
+}
+
+/** Deletes workspace `name` (the open one or not), then opens `prefer` if it is left, else another one, else a new example. */
+async function removeWorkspace(name: string, prefer?: string): Promise<void> {
+  if (conn?.workspace === name) {
+    await conn.admin.destroy();
+    await conn.close();
+    conn = undefined;
+  } else {
+    await deleteWorkspace(name);
+  }
+  const names = (await listWorkspaces()).filter((n) => n !== name);
+  const next = prefer && names.includes(prefer) ? prefer : names[0];
+  if (next) await openWorkspace(next);
+  else await createWorkspace('example', EXAMPLE);
 }
 
 async function exportZip(): Promise<void> {
@@ -312,13 +326,24 @@ async function discardChanges(): Promise<void> {
 
 let importing: AbortController | undefined;
 
-/** Imports `items` into a new workspace named after `root` (or into `into`, already open). */
-async function runImport(root: string, items: ImportItem[], into?: string): Promise<void> {
+/**
+ * Imports `items` into a new workspace named after `root`, all or nothing: when a file cannot be
+ * written or saved, the new workspace is removed and the message names the file and why. Cancel keeps
+ * the chunks already written. `refused` names zip entries left out (their path has a `..` segment).
+ */
+async function runImport(root: string, items: ImportItem[], refused: string[] = []): Promise<void> {
   if (importing) return;
+  const clash = fileFolderClash(items);
+  if (clash) {
+    playground.lastImport = { workspace: '', files: 0, bytes: 0, ms: 0, cancelled: false, error: clash, refused };
+    say(`Import failed: ${clash}. Nothing was imported.`);
+    return;
+  }
   const controller = new AbortController();
   importing = controller;
   const started = performance.now();
-  const name = into ?? (await uniqueName(root));
+  const previous = conn?.workspace;
+  const name = await uniqueName(root);
   const panel = byId('import-progress');
   const bar = byId<HTMLProgressElement>('import-bar');
   const text = byId('import-text');
@@ -326,8 +351,9 @@ async function runImport(root: string, items: ImportItem[], into?: string): Prom
   text.textContent = `Preparing the import of ${items.length.toLocaleString('en')} files…`;
   panel.hidden = false;
   byId<HTMLButtonElement>('import-cancel').focus();
+  let failure: string | undefined;
   try {
-    if (conn?.workspace !== name) await openWorkspace(name);
+    await openWorkspace(name);
     const admin = conn?.admin;
     if (!admin) return;
     const report = await importItems({
@@ -341,41 +367,67 @@ async function runImport(root: string, items: ImportItem[], into?: string): Prom
       },
     });
     const ms = Math.round(performance.now() - started);
-    playground.lastImport = { workspace: name, files: report.files, bytes: report.bytes, ms, cancelled: report.cancelled };
+    playground.lastImport = { workspace: name, files: report.files, bytes: report.bytes, ms, cancelled: report.cancelled, refused };
     // An import is not a tool change: start the "changed" marks from here.
     sizes = undefined;
     changedPaths = new Set();
     expanded.clear();
+    const skipped = refused.length > 0 ? ` Left out ${refused.length} zip ${refused.length === 1 ? 'entry' : 'entries'} whose path has a “..” segment: ${refused.join(', ')}.` : '';
     say(
-      report.cancelled
+      (report.cancelled
         ? `Import cancelled: ${report.files} of ${report.totalFiles} files are in “${name}”.`
-        : `Imported ${report.files} files (${formatBytes(report.bytes)}) into “${name}” in ${(ms / 1000).toFixed(1)} s.`,
+        : `Imported ${report.files} files (${formatBytes(report.bytes)}) into “${name}” in ${(ms / 1000).toFixed(1)} s.`) + skipped,
     );
     await refreshAll();
   } catch (error) {
-    say(`Import failed: ${(error as Error).message}`);
+    failure = (error as Error).message;
   } finally {
+    // The panel ends with the import, however it ends.
     panel.hidden = true;
-    importing = undefined;
+    text.textContent = '';
+    bar.value = 0;
+    if (failure === undefined) importing = undefined;
   }
+  if (failure !== undefined) await undoImport(name, previous, failure, refused, Math.round(performance.now() - started));
 }
 
+/** After a failed import: removes the new workspace, goes back to `previous` and says what failed and that nothing was kept. */
+async function undoImport(name: string, previous: string | undefined, failure: string, refused: string[], ms: number): Promise<void> {
+  let removed = true;
+  try {
+    await removeWorkspace(name, previous);
+  } catch {
+    removed = false;
+  } finally {
+    importing = undefined;
+  }
+  playground.lastImport = { workspace: name, files: 0, bytes: 0, ms, cancelled: false, error: failure, refused };
+  say(`Import failed: ${failure}. ${removed ? `The new workspace “${name}” was removed: nothing was imported.` : `The new workspace “${name}” could not be removed: delete it from the workspace list.`}`);
+}
+
+/** Unpacks a .zip (in the open workspace's worker) and imports its files into a new workspace named after it. */
 async function importZipFile(file: File): Promise<void> {
-  const name = await uniqueName(file.name.replace(/\.zip$/i, ''));
+  if (importing || !conn) return;
   setBusy(`Unpacking ${file.name}…`);
   let entries: Array<{ path: string; data: ArrayBuffer }>;
   try {
-    await openWorkspace(name);
     const buffer = await file.arrayBuffer();
-    entries = (await conn?.admin.unzip(transfer(buffer, [buffer]))) ?? [];
+    entries = await conn.admin.unzip(transfer(buffer, [buffer]));
   } catch (error) {
     setBusy(undefined);
     say(`Could not read ${file.name}: ${(error as Error).message}`);
     return;
   }
   setBusy(undefined);
-  const items = stripCommonRoot(entries.map((e) => ({ path: e.path, size: e.data.byteLength, bytes: async () => e.data }))).filter((i) => !isSkipped(i.path));
-  await runImport(name, items, name);
+  const refused: string[] = [];
+  const kept: ImportItem[] = [];
+  for (const entry of entries) {
+    const path = zipEntryPath(entry.path);
+    if (path === undefined) refused.push(entry.path);
+    else kept.push({ path, size: entry.data.byteLength, bytes: async () => entry.data });
+  }
+  const items = stripCommonRoot(kept).filter((i) => !isSkipped(i.path));
+  await runImport(file.name.replace(/\.zip$/i, ''), items, refused);
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -574,8 +626,9 @@ function setJsonMode(on: boolean): void {
   validateLive();
 }
 
-function renderOutcome(target: HTMLElement, result: ToolCallResult, ms: number): void {
-  const time = h('span', { class: 'time' }, `${ms.toFixed(0)} ms`);
+/** Shows one call's result; `ms`, its own time, only when it is known. */
+function renderOutcome(target: HTMLElement, result: ToolCallResult, ms?: number): void {
+  const time = ms === undefined ? '' : h('span', { class: 'time' }, `${ms.toFixed(0)} ms`);
   if ('error' in result) {
     target.replaceChildren(
       h('p', { class: 'outcome error' }, h('strong', { class: 'code-badge', 'data-code': result.code }, result.code), ' ', time),
@@ -637,12 +690,23 @@ async function runBatch(): Promise<void> {
     out.replaceChildren(h('p', { class: 'error-message' }, `not JSON: ${(error as Error).message}`));
     return;
   }
-  const { results, ms } = await runCalls(calls as ToolCall[], 'a batch');
+  // The previous batch's results go as soon as this one starts.
+  out.replaceChildren();
+  let outcome: { results: ToolCallResult[]; ms: number };
+  try {
+    outcome = await runCalls(calls as ToolCall[], 'a batch');
+  } catch (error) {
+    // The host refused the batch as a whole (not an array, duplicate ids, ...): no call ran.
+    out.replaceChildren(h('p', { class: 'outcome error' }, h('strong', { class: 'code-badge', 'data-code': 'host_error' }, 'batch refused')), h('p', { class: 'error-message', role: 'alert' }, (error as Error).message));
+    return;
+  }
+  const { results, ms } = outcome;
+  // processToolCalls times the batch, not each call: the time is shown once, for the whole batch.
   out.replaceChildren(
     h('p', { class: 'time' }, `${results.length} results in ${ms.toFixed(0)} ms`),
     ...results.map((result) => {
       const item = h('div', { class: 'batch-item' });
-      renderOutcome(item, result, ms);
+      renderOutcome(item, result);
       item.prepend(h('h4', {}, `${result.id ? `#${result.id} ` : ''}${result.name}`));
       return item;
     }),

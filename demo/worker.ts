@@ -27,6 +27,7 @@ import { createWebPlatform, deleteWorkspace, exposeToolRunner, type WebMountSour
 import { folderMount, folderWorkspace } from 'toolhost/web/folders';
 import { zenfsMount } from 'toolhost/web/zenfs';
 import { Zip } from '@zenfs/archives';
+import { formatBytes } from './dom.js';
 import { FILE_HEADERS_ONLY, formatPatch, structuredPatch } from 'diff/lib/patch/create.js';
 import { CONFIG_DB, CONFIG_STORE, type AdminApi, type AdminNotice, type ChangeView, type FileView, type HistoryEntry, type Mode, type TreeEntry, type WorkerInfo, type WorkspaceConfig } from './protocol.js';
 
@@ -153,7 +154,12 @@ async function rememberBefore(calls: readonly ToolCall[]): Promise<void> {
   for (const call of calls) {
     const file = (call?.args as { file_path?: unknown } | null)?.file_path;
     if (!CHANGING.has(call?.name) || typeof file !== 'string') continue;
-    const path = file.startsWith('/') ? file : inside(file);
+    let path: string;
+    try {
+      path = file.startsWith('/') ? file : inside(file);
+    } catch {
+      continue; // a path the runner refuses itself
+    }
     if (!before.has(path)) before.set(path, await readOrNull(path));
   }
 }
@@ -264,10 +270,63 @@ async function walk(dir: string, out: TreeEntry[]): Promise<void> {
   }
 }
 
+/**
+ * The workspace path of an imported file. `\\` counts as `/`, a leading `/` and `.` segments are dropped;
+ * a `..` segment is refused (the page leaves such zip entries out and names them), never resolved.
+ */
 function inside(path: string): string {
-  const clean = path.replace(/\\/g, '/').split('/').filter((part) => part !== '' && part !== '.' && part !== '..').join('/');
-  if (clean === '') throw new Error(`"${path}" is not a file path inside the workspace`);
-  return `${ROOT}/${clean}`;
+  const parts = path.replace(/\\/g, '/').split('/').filter((part) => part !== '' && part !== '.');
+  if (parts.includes('..')) throw new Error(`“${path}” was not imported: its path has a “..” segment`);
+  if (parts.length === 0) throw new Error(`“${path}” is not a file path inside the workspace`);
+  return `${ROOT}/${parts.join('/')}`;
+}
+
+/** The first folder above `path` (inside the workspace) that is a file, if one is. */
+async function fileInTheWay(path: string): Promise<string | undefined> {
+  const parts = path.slice(ROOT.length + 1).split('/').slice(0, -1);
+  for (let i = 1; i <= parts.length; i += 1) {
+    const dir = `${ROOT}/${parts.slice(0, i).join('/')}`;
+    const stat = await platform.fs.lstat(dir).catch(() => undefined);
+    if (!stat) return undefined;
+    if (!stat.isDirectory()) return dir.slice(ROOT.length + 1);
+  }
+  return undefined;
+}
+
+/** Writes one imported file; a failure is said in plain words naming it (and the file or folder in its way). */
+async function writeImported(file: { path: string; data: ArrayBuffer }): Promise<void> {
+  const path = inside(file.path);
+  const relative = path.slice(ROOT.length + 1);
+  try {
+    await ensureDir(path.slice(0, path.lastIndexOf('/')));
+    await platform.fs.writeFile(path, new Uint8Array(file.data));
+  } catch (error) {
+    const blocker = await fileInTheWay(path);
+    if (blocker) throw new Error(`“${relative}” could not be written: “${blocker}” is a file, so it cannot also be the folder “${blocker}/” that “${relative}” is in`);
+    const stat = await platform.fs.lstat(path).catch(() => undefined);
+    if (stat?.isDirectory()) throw new Error(`“${relative}” could not be written: a folder “${relative}/” is already there, so it cannot also be a file`);
+    throw new Error(`“${relative}” could not be written: ${(error as Error).message}`);
+  }
+}
+
+/** Saves a chunk of imported files; a failure names the file (for “too large”, the chunk's largest, with its size). */
+async function flushImported(files: Array<{ path: string; data: ArrayBuffer }>): Promise<void> {
+  try {
+    await platform.flush();
+  } catch (error) {
+    const message = (error as Error).message;
+    const largest = files.reduce((a, b) => (b.data.byteLength > a.data.byteLength ? b : a));
+    const max = /max=(\d+)/.exec(message)?.[1];
+    if (/too large/i.test(message)) {
+      throw new Error(`“${largest.path}” (${formatBytes(largest.data.byteLength)}) is too large for this browser's storage${max ? ` (IndexedDB takes at most ${formatBytes(Number(max))} at once)` : ''}`);
+    }
+    if (/quota/i.test(message)) {
+      const what = files.length === 1 ? `“${largest.path}” (${formatBytes(largest.data.byteLength)})` : `${files.length} files, the largest “${largest.path}” (${formatBytes(largest.data.byteLength)}),`;
+      throw new Error(`${what} did not fit: this browser's storage for the playground is full (its quota is used up)`);
+    }
+    const which = files.length === 1 ? `“${largest.path}”` : `${files.length} files (“${files[0]?.path}” … “${files.at(-1)?.path}”)`;
+    throw new Error(`${which} could not be saved in this browser's storage: ${message}`);
+  }
 }
 
 const knownDirs = new Set<string>([ROOT]);
@@ -335,13 +394,11 @@ const admin: AdminApi = {
   async writeFiles(files) {
     let bytes = 0;
     for (const file of files) {
-      const path = inside(file.path);
-      await ensureDir(path.slice(0, path.lastIndexOf('/')));
-      await platform.fs.writeFile(path, new Uint8Array(file.data));
+      await writeImported(file);
       bytes += file.data.byteLength;
     }
     // One IndexedDB transaction per chunk: durable before the page counts the chunk as imported.
-    await platform.flush();
+    if (files.length > 0) await flushImported(files);
     if (files.length > 0) broadcast({ kind: 'changed', conversationId: null });
     return bytes;
   },
