@@ -75,6 +75,15 @@ describe('bash (Anthropic profile) on Node', () => {
     expect(await bash({ command: 'echo "$PWD"' }, 'c-readonly')).toBe(`${root}/sub\n`);
   });
 
+  it('saves the session under a command\'s set -C, and gives the next command the PWD of the directory it starts in (also after a reset)', async () => {
+    expect(await bash({ command: 'echo one' }, 'c-noclobber')).toBe('one\n');
+    expect(await bash({ command: 'set -C; cd sub; export N=1' }, 'c-noclobber')).toBe('');
+    expect(await bash({ command: 'echo "$PWD $N"' }, 'c-noclobber')).toBe(`${root}/sub 1\n`);
+    const reset = await bash({ command: 'cd /' }, 'c-pwd');
+    expect(reset).toContain('it was reset to');
+    expect(await bash({ command: 'echo "$PWD"; builtin pwd; env | grep "^PWD="' }, 'c-pwd')).toBe(`${root}\n${root}\nPWD=${root}\n`);
+  });
+
   it('says when a command left the session unsaved (its own EXIT trap, exec), and the next one starts where it started', async () => {
     await bash({ command: 'cd sub; export V=1' }, 'c-trap');
     const trapped = await bash({ command: "cd ..; export V=2; trap 'true' EXIT; echo done" }, 'c-trap');

@@ -91,6 +91,7 @@ export function createShellSessions(options: ShellSessionsOptions = {}): ShellSe
         // for them): the state just restored may hold any PATH, or none. The working directory is put back
         // first, so variables the session made read-only (OLDPWD) cannot stop the `cd`.
         `if [ -f ${quote(files.cwd)} ]; then IFS= builtin read -r -d '' __toolhost_v < ${quote(files.cwd)}; builtin cd -- "\${__toolhost_v%$'\\n'}" 2>/dev/null || builtin cd ${quote(cwd)}; else builtin cd ${quote(cwd)}; fi`,
+        '__toolhost_dir=$PWD',
         `if [ -f ${quote(files.env)} ]; then`,
         // The marker run_command tracks this command's processes by is this command's, not the saved one.
         `  __toolhost_id=$${COMMAND_MARKER_VARIABLE}`,
@@ -98,9 +99,13 @@ export function createShellSessions(options: ShellSessionsOptions = {}): ShellSe
         `  . ${quote(files.env)} 2>/dev/null`,
         `  export ${COMMAND_MARKER_VARIABLE}="$__toolhost_id"; unset __toolhost_id`,
         'fi',
-        'unset __toolhost_v',
+        // The saved variables hold the PWD they were saved with: the directory just entered is the one
+        // (another when it was reset to the root, or gone).
+        '{ PWD=$__toolhost_dir; } 2>/dev/null',
+        'unset __toolhost_v __toolhost_dir',
         // `set -x` / `set -v` of the command are turned off first, silently: the trap's own lines are no output of the command's.
-        `trap ${quote(`{ __toolhost_status=$?; set +xv; } 2>/dev/null; { builtin pwd > ${quote(files.cwd)} && builtin export -p > ${quote(files.env)} && : > ${quote(files.saved)}; } 2>/dev/null; builtin exit $__toolhost_status`)} EXIT`,
+        // `>|`: a command's `set -C` (noclobber) does not stop the trap overwriting the files.
+        `trap ${quote(`{ __toolhost_status=$?; set +xv; } 2>/dev/null; { builtin pwd >| ${quote(files.cwd)} && builtin export -p >| ${quote(files.env)} && : >| ${quote(files.saved)}; } 2>/dev/null; builtin exit $__toolhost_status`)} EXIT`,
         `. ${quote(files.command)}`,
       ].join('\n');
     const session: ShellSession = {
