@@ -99,6 +99,15 @@ export function isAddressEntry(entry: unknown): boolean {
   return parseIPv4(base as string) !== null && /^\d{1,2}$/.test(bits) && Number(bits) <= 32;
 }
 
+/** Whether `a` and `b` are one IP address however written (`::1`, `0:0:0:0:0:0:0:1`; case aside). */
+function sameAddress(a: string, b: string): boolean {
+  const parsed = [parseIPv4(a), parseIPv4(b)];
+  if (!parsed[0] || !parsed[1]) [parsed[0], parsed[1]] = [parseIPv6(a), parseIPv6(b)];
+  const [x, y] = parsed;
+  if (!x || !y) return a.toLowerCase() === b.toLowerCase();
+  return x.length === y.length && x.every((part, i) => part === y[i]);
+}
+
 /** True when `address` is listed in `allowAddresses` (an exact IP, or an IPv4 CIDR such as `127.0.0.0/8`). */
 function addressAllowed(address: string, allow: readonly string[] | undefined): boolean {
   if (!allow) return false;
@@ -107,7 +116,7 @@ function addressAllowed(address: string, allow: readonly string[] | undefined): 
   for (const entry of allow) {
     const [base, bitsText] = entry.split('/');
     if (bitsText === undefined) {
-      if ((base as string).toLowerCase() === plain) return true;
+      if (sameAddress((base as string).replace(/^\[|\]$/g, ''), plain)) return true;
       continue;
     }
     const baseIp = parseIPv4(base as string);
