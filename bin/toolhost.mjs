@@ -37,14 +37,16 @@ try {
   process.exit(2);
 }
 const code = await cli.main(process.argv.slice(2));
-// Everything the command started has ended by now (its platform disposed, its index saved, its answers
-// written). The process exits as soon as stdout and stderr have handed what they hold to the system,
-// with the command's code, rather than through Node's own teardown, which first waits for the engine's
-// background work (compiler and collector tasks) and then frees the whole heap: about 10 ms of a short
-// command's run (a `toolhost call` search's answer to its exit took 26 ms, 13 ms so). Node writes its
-// compile cache either way. A tool of the host's (--tools) that ignored its call's abort and keeps a
-// timer of its own does not hold the process; a reader that stops reading holds it a second at most
-// (the output still unwritten then is lost, as it is when the reader closes the pipe).
+// Everything the command started has ended by now (its platform disposed: its commands ended first,
+// then its index saved; after SIGINT or SIGTERM an index build under way is left to the next process),
+// and its answers are written. The process exits as soon as stdout and stderr have handed what they
+// hold to the system, with the command's code, rather than through Node's own teardown, which first
+// waits for the engine's background work (compiler and collector tasks) and then frees the whole heap:
+// a few milliseconds on a quiet machine, more on a busy one (a `toolhost call` search's answer to its
+// exit took 26 ms, 13 ms so, at load average 8). Node writes its compile cache either way. A tool of
+// the host's (--tools) that ignored its call's abort and keeps a timer of its own does not hold the
+// process; a reader that stops reading holds it a second at most (the output still unwritten then is
+// lost, as it is when the reader closes the pipe).
 const OUTPUT_FLUSH_MS = 1000;
 const end = Date.now() + OUTPUT_FLUSH_MS;
 const pending = () => [process.stdout, process.stderr].some((stream) => stream.writableLength > 0 && !stream.destroyed);

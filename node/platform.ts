@@ -384,10 +384,12 @@ export function createNodePlatform(options: NodePlatformOptions = {}): Platform 
       };
     },
     async dispose() {
-      await index?.close();
+      // Commands first: a dispose cut short (an interrupted CLI waits 300 ms for it) leaves no process
+      // running behind while a search index build is still being waited for.
       disposed.abort();
       await Promise.allSettled([...running, background.dispose()]);
       await shells.dispose();
+      await index?.close();
       await listings?.save();
       searchSource?.close?.();
     },

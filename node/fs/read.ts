@@ -129,11 +129,13 @@ export async function readOpenFile(fd: number, size: number, shown: string): Pro
 async function readToEnd(fd: number, position: number, length: number): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   let filled = 0;
+  // One scratch chunk, each read's bytes copied out: a file that answers a page per read (sysfs, FUSE)
+  // would otherwise pin a whole chunk per page.
+  const scratch = new Uint8Array(Math.min(GENERATED_CHUNK_BYTES, length));
   while (filled < length) {
-    const chunk = new Uint8Array(Math.min(GENERATED_CHUNK_BYTES, length - filled));
-    const got = await read(fd, chunk, 0, chunk.length, position + filled);
+    const got = await read(fd, scratch, 0, Math.min(scratch.length, length - filled), position + filled);
     if (got === 0) break;
-    chunks.push(chunk.subarray(0, got));
+    chunks.push(scratch.slice(0, got));
     filled += got;
   }
   if (chunks.length === 1) return chunks[0] as Uint8Array;
