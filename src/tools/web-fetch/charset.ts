@@ -44,7 +44,9 @@ export function headerCharset(contentType: string): string | undefined {
  */
 export function metaCharset(bytes: Uint8Array): string | undefined {
   // Bytes as Latin-1 characters: the ASCII of any ASCII-compatible encoding reads as itself.
-  const head = String.fromCharCode(...bytes.subarray(0, META_SCAN_BYTES));
+  // Comments are passed over, as browsers' prescan does (a commented-out <meta> names no charset);
+  // one left open runs to the end of what is scanned.
+  const head = String.fromCharCode(...bytes.subarray(0, META_SCAN_BYTES)).replace(/<!--[\s\S]*?(?:-->|$)/g, '');
   for (const [tag] of head.matchAll(/<meta\b[^>]*>?/gi)) {
     const attributes = new Map<string, string>();
     for (const [, name = '', double, single, bare] of tag.slice(5).matchAll(/([^\s=/>]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]*)))?/g)) {
