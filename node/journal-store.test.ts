@@ -55,6 +55,15 @@ describe.each([
     await store.deleteTurn('a', 1);
     expect(await store.listTurns()).toEqual([turn('b', 1, 2), turn('a', 2, 3)]);
   });
+
+  it('lists a record written over after it was listed as it is now (a turn replaced by a mark of dropped turns)', async () => {
+    const store = make();
+    await store.putTurn(turn('a', 1, 1));
+    expect((await store.listTurns())[0]?.calls.length).toBe(1);
+    const mark: StoredTurn = { ...turn('a', 1, 1), calls: [], dropped: true };
+    await store.putTurn(mark);
+    expect(await store.listTurns()).toEqual([mark]);
+  });
 });
 
 describe('FileJournalStore under a change journal', () => {

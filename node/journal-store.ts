@@ -1,7 +1,7 @@
 // A change journal's store in a directory: it outlives the process, as the Node platform's files do.
 import { createHash, randomUUID } from 'node:crypto';
 import { link, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { ToolError } from '../src/core/errors.js';
 import { makeDirectories } from './fs/make-dirs.js';
 import { readStoreFile, storeFileCheck, type Refusal } from './fs/store-file.js';
@@ -159,6 +159,8 @@ export class FileJournalStore implements JournalStore {
     const path = this.#turnPath(turn.conversationId, turn.turn);
     const current = (await folderStamp(dirname(path))) === this.#turnsStamp;
     await this.#write(path, JSON.stringify(turn));
+    // A record written over (a turn replaced by a mark of dropped turns) is read again when listed.
+    this.#listed.get(basename(dirname(path)))?.delete(basename(path));
     if (current) this.#turnsStamp = await folderStamp(dirname(path));
   }
 
