@@ -26,6 +26,7 @@ describe('web_fetch HTML conversion of text-less inline elements', () => {
     ['<p><b>bold</b> <i>it</i> <a href="/y">link</a></p>', '**bold** *it* [link](/y)\n'],
     ['<p>a <ion-icon name="star"></ion-icon>b</p><table><tr><th>k</th><th>v</th></tr><tr><td></td><td><b></b>x</td></tr></table>', 'a b\n\n| k | v |\n| - | - |\n|   | x |\n'],
     ['<p>a <span hidden>secret</span><b hidden></b>b <source src="/s.mp4"><track src="/t.vtt"></p>', 'a b\n'],
+    ['<form><p>a <input type="hidden" name="t" value="secret"> b</p></form>', 'a b\n'],
     ['<video src="/v.mp4"><b></b></video><video><source src="/w.mp4"></video>', '[](/v.mp4)[](/w.mp4)\n'],
     ['<base href="https://a.example/x/"><p><base href="https://b.example/"><a href="y">y</a></p>', '[y](https://a.example/x/y)\n'],
   ])('%s', (html, markdown) => {
@@ -48,6 +49,8 @@ describe('web_fetch HTML conversion of text-less inline elements', () => {
     ['<noscript></noscript><map></map><meter></meter>'],
     ['<source src="/a.mp4"> '],
     ['<base href="/"> '],
+    ['<input type="hidden" name="a" value="b"> '],
+    ['<INPUT TYPE=HIDDEN NAME=a>'],
   ])('a page of 50,000 %s converts within the call deadline, correctly', (unit) => {
     const markdown = htmlToMarkdown(page(unit, 50_000), { deadline: Date.now() + 20_000 });
     expect(markdown.startsWith('x ')).toBe(true);

@@ -58,6 +58,9 @@ function unshown(element: Element, inMedia: boolean, pass: Pass): boolean {
     return later;
   }
   if ((tag === 'source' || tag === 'track') && !inMedia) return true;
+  // A hidden input shows nothing (pages carry long runs of them, which the converter's clean-up of
+  // adjacent text took quadratic time over).
+  if (tag === 'input' && String(element.properties['type'] ?? '').toLowerCase() === 'hidden') return true;
   return UNSHOWN.has(tag) || element.properties['hidden'] === true;
 }
 
