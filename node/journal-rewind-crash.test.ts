@@ -47,7 +47,8 @@ async function step() {
   writes += 1;
   if (writes === pause) {
     process.stdout.write('paused ' + writes + '\\n');
-    await new Promise(() => {});
+    // Held until killed: a timer keeps the process alive (with nothing pending it would end at once, exit 13).
+    await new Promise(() => setInterval(() => {}, 1 << 30));
   }
 }
 const WRITES = new Set(['writeFile', 'writeFileAtomic', 'rename', 'rm', 'unlink', 'mkdir', 'rmdir']);
