@@ -384,8 +384,7 @@ export function createNodePlatform(options: NodePlatformOptions = {}): Platform 
       };
     },
     async dispose() {
-      // Commands first: a dispose cut short (an interrupted CLI waits 300 ms for it) leaves no process
-      // running behind while a search index build is still being waited for.
+      // Commands first: a dispose cut short (an interrupted CLI waits 300 ms) leaves none running.
       disposed.abort();
       await Promise.allSettled([...running, background.dispose()]);
       await shells.dispose();
