@@ -485,7 +485,12 @@ await state.getAll('warm-up');
 process.stdout.write('ready\\n');
 await new Promise((resolve) => process.stdin.once('data', resolve));
 const seen = [];
-for (let i = 0; i < Number(count); i++) seen.push(await runner.execute('increment', { i }, { conversationId: 'shared counter' }));
+// A pause after each call: the other process, however late a busy machine starts it, finds this one
+// still counting (half a second in all), so the two interleave.
+for (let i = 0; i < Number(count); i++) {
+  seen.push(await runner.execute('increment', { i }, { conversationId: 'shared counter' }));
+  await new Promise((resolve) => setTimeout(resolve, 5));
+}
 process.stdout.write(JSON.stringify(seen) + '\\n');
 await state.close();
 `,
