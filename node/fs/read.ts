@@ -1,5 +1,5 @@
 import * as fs from 'node:fs';
-import type { Buffer } from 'node:buffer';
+import { Buffer } from 'node:buffer';
 import { ToolError } from '../../src/core/errors.js';
 import { clipForMessage } from '../../src/fs/text.js';
 
@@ -138,12 +138,5 @@ async function readToEnd(fd: number, position: number, length: number): Promise<
     chunks.push(scratch.slice(0, got));
     filled += got;
   }
-  if (chunks.length === 1) return chunks[0] as Uint8Array;
-  const bytes = new Uint8Array(filled);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.length;
-  }
-  return bytes;
+  return chunks.length === 1 ? (chunks[0] as Uint8Array) : Buffer.concat(chunks, filled);
 }
